@@ -1,0 +1,259 @@
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, Rule
+from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.walker import children
+
+# Layer -> the BatchNorm dimensionality its output feeds (0: any).
+BIASED_LAYERS = {
+    **{f"torch.nn.{name}1d": 1 for name in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose")},
+    **{f"torch.nn.{name}2d": 2 for name in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose")},
+    **{f"torch.nn.{name}3d": 3 for name in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose")},
+    "torch.nn.Linear": 1,
+    "torch.nn.LazyLinear": 1,
+}
+NORMS = {
+    "torch.nn.BatchNorm1d": 1,
+    "torch.nn.BatchNorm2d": 2,
+    "torch.nn.BatchNorm3d": 3,
+    "torch.nn.LazyBatchNorm1d": 1,
+    "torch.nn.LazyBatchNorm2d": 2,
+    "torch.nn.LazyBatchNorm3d": 3,
+    "torch.nn.SyncBatchNorm": 0,
+}
+SEQUENTIAL = "torch.nn.Sequential"
+UNORDERED_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList"})
+ORDERED_DICTS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
+
+
+@dataclass
+class _ClassModules:
+    """Submodules assigned as `self.<name> = Layer(...)` and how each one's output is consumed."""
+
+    constructors: Dict[str, cst.Call] = field(default_factory=dict)
+    # For each submodule called in the class, the submodule that consumes each call's output
+    # directly (None when the output goes anywhere else).
+    consumers: Dict[str, List[Optional[str]]] = field(default_factory=dict)
+
+
+class ConvBiasBeforeBn(Rule):
+    """## What it does
+    Flags a convolution (`nn.Conv1d/2d/3d`, `nn.ConvTranspose*d`) or `nn.Linear` with its bias
+    enabled (the default) whose output goes straight into a BatchNorm (`nn.BatchNorm1d/2d/3d`,
+    `nn.SyncBatchNorm`).
+
+    ## Why is this slow?
+    BatchNorm subtracts the per-channel mean of its input, so a per-channel bias added just
+    before it is cancelled exactly: in training mode the output is identical with or without
+    it, and the running statistics absorb it in eval mode. The bias still costs parameters,
+    optimizer state, memory traffic and an extra add per element, and its gradient is zero.
+
+    Detected in adjacent items of `nn.Sequential(...)` (positional or an `OrderedDict`), list
+    literals of layers (`layers += [conv, nn.BatchNorm2d(c), nn.ReLU()]`), and submodules
+    wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
+    when every call of the convolution feeds the BatchNorm. Silent when anything (an
+    activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
+    `**kwargs` may pass it, or when the channel counts are literals that differ.
+
+    ## Example
+    ```python
+    block = nn.Sequential(nn.Conv2d(64, 128, 3, padding=1), nn.BatchNorm2d(128), nn.ReLU())
+    ```
+
+    ## Use instead
+    ```python
+    block = nn.Sequential(nn.Conv2d(64, 128, 3, padding=1, bias=False), nn.BatchNorm2d(128), nn.ReLU())
+    ```
+
+    ## Fix applicability
+    Unsafe: removing the bias removes `bias` from the module's state dict, so checkpoints saved
+    before the change no longer load with `strict=True`. The fix passes `bias=False` (or turns
+    `bias=True` into `bias=False`).
+    """
+
+    code = "TL301"
+    name = "conv-bias-before-bn"
+    summary = "Convolution or Linear bias right before BatchNorm is cancelled by it"
+    fix_applicability = Applicability.UNSAFE
+    bad_examples = (
+        "import torch.nn as nn\nblock = nn.Sequential(nn.Conv2d(3, 16, 3), nn.BatchNorm2d(16))\n",
+        "from torch import nn\nlayers = [nn.Linear(8, 8), nn.BatchNorm1d(8), nn.ReLU()]\n",
+        "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.conv = nn.Conv2d(3, 8, 3)\n        self.bn = nn.BatchNorm2d(8)\n"
+        "    def forward(self, x):\n        return self.bn(self.conv(x))\n",
+    )
+    good_examples = (
+        "import torch.nn as nn\nblock = nn.Sequential(nn.Conv2d(3, 16, 3, bias=False), nn.BatchNorm2d(16))\n",
+        "import torch.nn as nn\nblock = nn.Sequential(nn.Conv2d(3, 16, 3), nn.ReLU(), nn.BatchNorm2d(16))\n",
+        "import torch.nn as nn\nblock = nn.ModuleList([nn.Conv2d(3, 16, 3), nn.BatchNorm2d(16)])\n",
+        "import torch.nn as nn\nblock = nn.Sequential(nn.Conv2d(3, 16, 3, **kw), nn.BatchNorm2d(16))\n",
+        "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.conv = nn.Conv2d(3, 8, 3)\n        self.bn = nn.BatchNorm2d(8)\n"
+        "    def forward(self, x):\n        y = self.conv(x)\n        return self.bn(y) + y\n",
+        "import torch\nfrom mylib import Conv2d, BatchNorm2d\nimport torch.nn as nn\nblock = nn.Sequential(Conv2d(3, 16, 3), BatchNorm2d(16))\n",
+    )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.classes: List[_ClassModules] = []
+        # Layers assigned to plain names, keyed by (scope, name).
+        self.assigned: Dict[Tuple[int, str], cst.Call] = {}
+
+    # Sequences of layers -------------------------------------------------------------
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualified_name(node.func)
+        if qualified == SEQUENTIAL:
+            layers = [arg.value for arg in node.args if not arg.star and arg.keyword is None]
+            if len(layers) == 1 and isinstance(layers[0], cst.Call) and self.ctx.qualified_name(layers[0].func) in ORDERED_DICTS:
+                return  # the OrderedDict's list literal is checked by visit_List
+            self._check_sequence(layers)
+        self._record_submodule_call(node)
+
+    def visit_List(self, node: cst.List) -> None:
+        parent_call = self._enclosing_call_of_argument()
+        if parent_call is not None and self.ctx.qualified_name(parent_call.func) in UNORDERED_CONTAINERS:
+            return
+        items = [element.value for element in node.elements if not isinstance(element, cst.StarredElement)]
+        if parent_call is not None and self.ctx.qualified_name(parent_call.func) in ORDERED_DICTS:
+            items = [item.elements[1].value for item in items if isinstance(item, cst.Tuple) and len(item.elements) == 2]
+        self._check_sequence(items)
+
+    def _enclosing_call_of_argument(self) -> Optional[cst.Call]:
+        ancestors = self.ctx.ancestors
+        if len(ancestors) >= 2 and isinstance(ancestors[-1], cst.Arg) and isinstance(ancestors[-2], cst.Call):
+            return ancestors[-2]
+        return None
+
+    def _check_sequence(self, items: Sequence[cst.BaseExpression]) -> None:
+        layers = [self._constructor(item) for item in items]
+        for layer, following in zip(layers, layers[1:]):
+            if layer is not None and following is not None and self._cancels(layer, following):
+                self._report(layer)
+
+    def _constructor(self, item: cst.BaseExpression) -> Optional[cst.Call]:
+        if isinstance(item, cst.Name):
+            return self.assigned.get((self._scope(), item.value))
+        return item if isinstance(item, cst.Call) else None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
+            return
+        target = node.targets[0].target
+        if isinstance(target, cst.Name):
+            self.assigned[(self._scope(), target.value)] = node.value
+        elif _self_attribute(target) and self.classes:
+            self.classes[-1].constructors[target.attr.value] = node.value  # type: ignore[union-attr]
+
+    def _scope(self) -> int:
+        return id(self.ctx.names.scopes[-1].node)
+
+    # Submodules wired in methods -----------------------------------------------------
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append(_ClassModules())
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        record = self.classes.pop()
+        for name, consumers in record.consumers.items():
+            layer = record.constructors.get(name)
+            if layer is None or not consumers or None in consumers:
+                continue
+            norms = [record.constructors.get(consumer or "") for consumer in consumers]
+            if all(norm is not None and self._cancels(layer, norm) for norm in norms):
+                self._report(layer)
+
+    def _record_submodule_call(self, node: cst.Call) -> None:
+        if not self.classes or not _self_attribute(node.func):
+            return
+        name = node.func.attr.value  # type: ignore[union-attr]
+        self.classes[-1].consumers.setdefault(name, []).append(self._consumer_of(node))
+
+    def _consumer_of(self, node: cst.Call) -> Optional[str]:
+        """The submodule that takes this call's output as its only input, if any."""
+        ancestors = self.ctx.ancestors
+        parent = ancestors[-1] if ancestors else None
+        if isinstance(parent, cst.Arg) and len(ancestors) >= 2:
+            outer = ancestors[-2]
+            if isinstance(outer, cst.Call) and len(outer.args) == 1 and _self_attribute(outer.func):
+                return outer.func.attr.value  # type: ignore[union-attr]
+            return None
+        if isinstance(parent, cst.Assign) and len(ancestors) >= 3:
+            return _next_statement_consumer(parent, ancestors[-2], ancestors[-3])
+        return None
+
+    # Shared ----------------------------------------------------------------------------
+
+    def _cancels(self, layer: cst.Call, norm: cst.Call) -> bool:
+        """Whether `layer` has a bias that `norm` (a BatchNorm over the same channels) cancels."""
+        layer_dim = BIASED_LAYERS.get(self.ctx.qualified_name(layer.func) or "")
+        norm_dim = NORMS.get(self.ctx.qualified_name(norm.func) or "")
+        if layer_dim is None or norm_dim is None or (norm_dim and norm_dim != layer_dim):
+            return False
+        if has_star(layer) or has_star(layer, "*"):
+            return False
+        bias = keyword(layer, "bias")
+        if bias is not None and not is_literal(bias.value, "True"):
+            return False
+        outputs = argument(layer, "out_features", 1) if "Linear" in (self.ctx.qualified_name(layer.func) or "") else argument(layer, "out_channels", 1)
+        features = argument(norm, "num_features", 0)
+        if outputs is not None and features is not None:
+            if isinstance(outputs.value, cst.Integer) and isinstance(features.value, cst.Integer):
+                return outputs.value.value == features.value.value
+        return True
+
+    def _report(self, layer: cst.Call) -> None:
+        self.report(
+            layer,
+            "bias is cancelled by the BatchNorm that follows; pass `bias=False`",
+            fix=self.fix(NodeEdit(layer, with_keyword(layer, "bias", cst.Name("False"))), message="Pass `bias=False`"),
+        )
+
+
+def _self_attribute(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
+def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.CSTNode) -> Optional[str]:
+    """For `v = self.a(...)`, the submodule `b` when the next statement is `v = self.b(v)`
+    (or `w = self.b(v)` with `v` not used again in the block)."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    variable = assign.targets[0].target.value
+    body = getattr(block, "body", ())
+    index = next((i for i, statement in enumerate(body) if statement is line), None) if isinstance(body, (list, tuple)) else None
+    if index is None:
+        return None
+    if index + 1 >= len(body):
+        return None
+    following = body[index + 1]
+    if not isinstance(following, cst.SimpleStatementLine) or len(following.body) != 1:
+        return None
+    statement = following.body[0]
+    if not isinstance(statement, (cst.Assign, cst.Return)) or not isinstance(statement.value, cst.Call):
+        return None
+    call = statement.value
+    if len(call.args) != 1 or not isinstance(call.args[0].value, cst.Name) or call.args[0].value.value != variable:
+        return None
+    if not _self_attribute(call.func):
+        return None
+    rebinds = isinstance(statement, cst.Assign) and any(
+        isinstance(t.target, cst.Name) and t.target.value == variable for t in statement.targets
+    )
+    if not rebinds and not isinstance(statement, cst.Return) and _mentions(body[index + 2 :], variable):
+        return None
+    return call.func.attr.value  # type: ignore[union-attr]
+
+
+def _mentions(statements: Sequence[cst.CSTNode], name: str) -> bool:
+    stack = list(statements)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            return True
+        stack.extend(children(node))
+    return False

@@ -1,0 +1,66 @@
+import libcst as cst
+
+from torchlint.rule import Rule
+
+DATA_PARALLEL = frozenset(
+    {
+        "torch.nn.DataParallel",
+        "torch.nn.parallel.DataParallel",
+        "torch.nn.parallel.data_parallel.DataParallel",
+    }
+)
+
+
+class DataParallel(Rule):
+    """## What it does
+    Flags construction of `torch.nn.DataParallel` (however it is imported).
+
+    ## Why is this slow?
+    `DataParallel` is one process driving every GPU from Python threads. On every forward it
+    replicates the model to each GPU, scatters the inputs and gathers the outputs through
+    GPU 0, and the threads contend for the GIL. `DistributedDataParallel` runs one process
+    per GPU, keeps a replica on each, and overlaps the gradient all-reduce with the backward
+    pass; PyTorch recommends it even on a single machine. Reported: negative scaling with
+    `DataParallel` against 5.5-6x on 8 GPUs with one process per GPU.
+
+    Only constructor calls are reported: `isinstance(model, nn.DataParallel)` and unwrapping
+    `model.module` are fine.
+
+    ## Example
+    ```python
+    model = nn.DataParallel(model).cuda()
+    ```
+
+    ## Use instead
+    Launch one process per GPU with `torchrun` and wrap the model in
+    `DistributedDataParallel`; `torchlint.reference.ddp` sets up the process group, the
+    device and a `DistributedSampler` from the `torchrun` environment:
+    ```python
+    model = DistributedDataParallel(model.to(local_rank), device_ids=[local_rank])
+    ```
+
+    ## Fix applicability
+    None: the change needs a launcher and a process group, which no local rewrite provides.
+    """
+
+    code = "TL501"
+    name = "data-parallel"
+    summary = "`nn.DataParallel` instead of `DistributedDataParallel`"
+    bad_examples = (
+        "import torch.nn as nn\nmodel = nn.DataParallel(model)\n",
+        "from torch.nn import DataParallel as DP\nmodel = DP(model)\n",
+        "import torch\nmodel = torch.nn.parallel.DataParallel(model, device_ids=[0, 1])\n",
+    )
+    good_examples = (
+        "import torch.nn as nn\nif isinstance(model, nn.DataParallel):\n    model = model.module\n",
+        "import torch\nfrom mylib import DataParallel\nmodel = DataParallel(model)\n",
+        "import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.qualified_name(node.func) in DATA_PARALLEL:
+            self.report(
+                node,
+                "`DataParallel` replicates the model and gathers outputs on one GPU every step; "
+                "use `DistributedDataParallel` with one process per GPU (see torchlint.reference.ddp)",
+            )

@@ -1,0 +1,218 @@
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Union
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.calls import method_call
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.values import HOST_KINDS, Kind
+
+AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
+
+
+@dataclass
+class _Scope:
+    """What one function (or the module) does with modules it puts in eval mode."""
+
+    node: Union[cst.FunctionDef, cst.Module]
+    evals: Dict[str, cst.Call] = field(default_factory=dict)  # module expression -> its `.eval()` call
+    graded_calls: Set[str] = field(default_factory=set)  # modules run with grad after `.eval()`
+    computes_grad: bool = False
+    grad_off: bool = False
+
+
+@dataclass
+class _Candidate:
+    scope: _Scope
+    name: Optional[str]
+    in_module_class: bool
+    indent: str = ""
+
+
+class EvalWithoutNoGrad(Rule):
+    """## What it does
+    Flags a function that calls `<module>.eval()` and then runs the module with gradients
+    enabled: no `torch.no_grad()`/`torch.inference_mode()` block around the call, no such
+    decorator, no `torch.set_grad_enabled(False)`. Reported on the `.eval()` call.
+
+    ## Why is this slow?
+    `eval()` only changes layer behaviour (dropout off, BatchNorm uses running statistics);
+    it does not turn autograd off. Every forward still records the graph and keeps the
+    activations alive for a backward pass that never comes, costing memory (smaller batches)
+    and time.
+
+    The rule is silent for functions that compute gradients after `eval()` (`.backward()`,
+    `torch.autograd.grad`, reading `.grad`: saliency maps, adversarial evaluation, a training
+    step that toggles modes), for calls after the module is switched back with `.train()`,
+    and for functions that this file only calls inside `no_grad`/`inference_mode`.
+
+    ## Example
+    ```python
+    def evaluate(model, loader):
+        model.eval()
+        return sum(model(x).argmax(1).eq(y).sum() for x, y in loader)
+    ```
+
+    ## Use instead
+    ```python
+    @torch.no_grad()
+    def evaluate(model, loader):
+        model.eval()
+        return sum(model(x).argmax(1).eq(y).sum() for x, y in loader)
+    ```
+    Use `@torch.inference_mode()` when the results are never used in autograd later.
+
+    ## Fix applicability
+    Safe: the fix decorates the function with `@torch.no_grad()` (adding `import torch`
+    when the file lacks it) only where the function never computes gradients, so nothing it
+    does needs the graph. No fix for code at module level, and none for methods of
+    `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients for
+    the rest of the model: wrap just the call in `with torch.no_grad():`).
+    """
+
+    code = "TL402"
+    name = "eval-without-no-grad"
+    summary = "Module run in eval mode with autograd still recording"
+    fix_applicability = Applicability.SAFE
+    bad_examples = (
+        "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
+        "import torch\ndef validate(self):\n    self.net.eval()\n    for x in self.loader:\n        out = self.net(x)\n",
+    )
+    good_examples = (
+        "import torch\n@torch.no_grad()\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
+        "import torch\ndef evaluate(model, x):\n    model.eval()\n    with torch.no_grad():\n        return model(x)\n",
+        "import torch\ndef saliency(model, x):\n    model.eval()\n    out = model(x)\n    out.sum().backward()\n    return x.grad\n",
+        "import torch\ndef evaluate(model, x):\n    model.eval()\n    torch.set_grad_enabled(False)\n    return model(x)\n",
+        "import torch\ndef step(model, x):\n    model.eval()\n    model.train()\n    return model(x)\n",
+        "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\nwith torch.no_grad():\n    evaluate(m, x)\n",
+        "import torch\ndef finish(model):\n    model.eval()\n    return model\n",
+    )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.scopes: List[_Scope] = []
+        self.candidates: List[_Candidate] = []
+        self.called_without_grad: Set[str] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.scopes.append(_Scope(node))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.scopes.append(_Scope(node))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        scope = self.scopes.pop()
+        if self._reportable(scope):
+            in_class = isinstance(self.ctx.parent(), cst.IndentedBlock) and self._in_module_class()
+            self.candidates.append(_Candidate(scope, node.name.value, in_class, self._indentation()))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        scope = self.scopes.pop()
+        if self._reportable(scope):
+            self.candidates.append(_Candidate(scope, None, False))
+        for candidate in self.candidates:
+            if candidate.name is not None and candidate.name in self.called_without_grad:
+                continue
+            fix = None
+            if candidate.name is not None and not candidate.in_module_class:
+                fix = self._decorator_fix(candidate.scope.node, candidate.indent)
+            for module, call in candidate.scope.evals.items():
+                if module in candidate.scope.graded_calls:
+                    self.report(
+                        call,
+                        "`.eval()` does not disable autograd: the module still records the graph; "
+                        "run it under `torch.no_grad()` or `torch.inference_mode()`",
+                        fix=fix,
+                        start=call.func.attr if isinstance(call.func, cst.Attribute) else None,
+                    )
+
+    def _reportable(self, scope: _Scope) -> bool:
+        return bool(scope.graded_calls) and not scope.computes_grad
+
+    def _in_module_class(self) -> bool:
+        klass = self.ctx.enclosing(cst.ClassDef)
+        return isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value == "grad" and self.scopes:
+            self.scopes[-1].computes_grad = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        scope = self.scopes[-1]
+        qualified = self.ctx.qualified_name(node.func)
+        grad_disabled = scope.grad_off or self.ctx.grad_disabled(node)
+        if grad_disabled and isinstance(node.func, (cst.Name, cst.Attribute)):
+            self.called_without_grad.add(dotted_name(node.func) or "")
+        if qualified in AUTOGRAD_CALLS:
+            scope.computes_grad = True
+        elif qualified in SET_GRAD_ENABLED and isinstance(self.ctx.parent(), cst.Expr):
+            scope.grad_off = scope.grad_off or self.ctx.grad_mode_set_by(node) is False
+        found = method_call(node)
+        if found is not None:
+            self._method_call(scope, node, *found)
+        module = dotted_name(node.func)
+        if module in scope.evals and not grad_disabled:
+            scope.graded_calls.add(module)
+
+    def _method_call(self, scope: _Scope, node: cst.Call, receiver: cst.BaseExpression, method: str) -> None:
+        module = dotted_name(receiver)
+        if method == "backward":
+            scope.computes_grad = True
+        if module is None:
+            return
+        if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | {Kind.TENSOR}:
+            scope.evals.setdefault(module, node)
+        elif method == "train" and module in scope.evals:
+            del scope.evals[module]
+        elif method == "forward" and module in scope.evals and not (scope.grad_off or self.ctx.grad_disabled(node)):
+            scope.graded_calls.add(module)
+
+    def _indentation(self) -> str:
+        """The indentation of the statement being left, from its enclosing blocks."""
+        default = self.ctx.module.default_indent
+        return "".join(
+            block.indent if block.indent is not None else default
+            for block in self.ctx.ancestors
+            if isinstance(block, cst.IndentedBlock)
+        )
+
+    def _decorator_fix(self, function: Union[cst.FunctionDef, cst.Module], indent: str) -> Optional[PendingFix]:
+        """`@torch.no_grad()` right above the `def`, importing torch when it is not bound."""
+        assert isinstance(function, cst.FunctionDef)
+        torch_name = self._torch_alias()
+        edits = [NodeEdit(function, f"@{torch_name or 'torch'}.no_grad()\n{indent}", insert_before=True)]
+        if torch_name is None:
+            anchor = _import_anchor(self.ctx.module)
+            if anchor is None:
+                return None
+            edits.append(NodeEdit(anchor, "import torch\n", insert_before=True))
+        return self.fix(*edits, message="Decorate the function with `@torch.no_grad()`")
+
+    def _torch_alias(self) -> Optional[str]:
+        module_scope = self.ctx.names.scopes[0].bindings
+        return next((name for name, target in module_scope.items() if target == "torch"), None)
+
+
+def _import_anchor(module: cst.Module) -> Optional[cst.CSTNode]:
+    """The first top-level statement after the docstring and `from __future__` imports."""
+    for index, statement in enumerate(module.body):
+        if index == 0 and _is_docstring(statement):
+            continue
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(s, cst.ImportFrom) and dotted_name(s.module or cst.Name("x")) == "__future__" for s in statement.body
+        ):
+            continue
+        return statement
+    return None
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )

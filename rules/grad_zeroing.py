@@ -1,0 +1,129 @@
+from typing import Optional
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.calls import is_literal, keyword, method_call, with_keyword
+
+# PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
+SET_TO_NONE_DEFAULT_SINCE = (2, 0)
+
+
+class GradZeroing(Rule):
+    """## What it does
+    Flags slow gradient resets: `zero_grad(set_to_none=False)`, manual zeroing such as
+    `p.grad.zero_()` or `p.grad.data.zero_()`, and, only when the configured `torch-version`
+    is below 2.0, a plain `zero_grad()`.
+
+    ## Why is this slow?
+    Writing zeros launches a memset kernel per parameter and keeps every gradient tensor
+    allocated between steps. Setting gradients to `None` frees them, and the next backward
+    writes fresh gradients with an assignment instead of accumulating into zeros. Since
+    PyTorch 2.0 `zero_grad()` sets gradients to `None` by default, so a plain call is only
+    reported for older targets (`torch-version = "1.13"`).
+
+    ## Example
+    ```python
+    optimizer.zero_grad(set_to_none=False)
+    for p in model.parameters():
+        p.grad.zero_()
+    ```
+
+    ## Use instead
+    ```python
+    optimizer.zero_grad()
+    for p in model.parameters():
+        p.grad = None
+    ```
+
+    ## Fix applicability
+    `zero_grad(set_to_none=False)` becomes `zero_grad()`, and on targets below 2.0 a plain
+    `zero_grad()` becomes `zero_grad(set_to_none=True)`: safe for the usual loop, where
+    nothing reads `.grad` between the reset and the next backward; the fix is marked unsafe
+    when the same function reads `.grad` after the reset (`None` instead of zeros). Manual
+    zeroing becomes `p.grad = None`: unsafe, since code that reads `p.grad` or optimizers that
+    treat `None` and zero differently may behave differently.
+    """
+
+    code = "TL401"
+    name = "grad-zeroing"
+    summary = "Gradients reset by writing zeros instead of setting them to None"
+    fix_applicability = Applicability.SAFE
+    bad_examples = (
+        "import torch\noptimizer.zero_grad(set_to_none=False)\n",
+        "import torch\nfor p in model.parameters():\n    p.grad.zero_()\n",
+        "import torch\nfor p in model.parameters():\n    if p.grad is not None:\n        p.grad.data.zero_()\n",
+    )
+    good_examples = (
+        "import torch\noptimizer.zero_grad()\n",
+        "import torch\noptimizer.zero_grad(set_to_none=True)\n",
+        "import torch\nfor p in model.parameters():\n    p.grad = None\n",
+        "import torch\nbuffer.zero_()\n",
+        "optimizer.zero_grad(set_to_none=False)\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = method_call(node)
+        if found is None:
+            return
+        receiver, method = found
+        if method == "zero_grad":
+            self._check_zero_grad(node)
+        elif method == "zero_" and not node.args and _is_grad(receiver):
+            self._check_manual(node, receiver)
+
+    def _check_zero_grad(self, node: cst.Call) -> None:
+        set_to_none = keyword(node, "set_to_none")
+        if set_to_none is not None and is_literal(set_to_none.value, "False"):
+            new_call = node.with_changes(args=[arg for arg in node.args if arg is not set_to_none])
+            if new_call.args:
+                last = new_call.args[-1]
+                new_call = new_call.with_changes(args=[*new_call.args[:-1], last.with_changes(comma=cst.MaybeSentinel.DEFAULT)])
+            self.report(
+                node,
+                "`zero_grad(set_to_none=False)` writes zeros into every gradient; use `zero_grad()`",
+                fix=self._reset_fix(node, new_call),
+            )
+        elif set_to_none is None and not node.args and self.ctx.options.torch_version < SET_TO_NONE_DEFAULT_SINCE:
+            self.report(
+                node,
+                "before PyTorch 2.0 `zero_grad()` writes zeros into every gradient; pass `set_to_none=True`",
+                fix=self._reset_fix(node, with_keyword(node, "set_to_none", cst.Name("True"))),
+            )
+
+    def _reset_fix(self, node: cst.Call, new_call: cst.Call) -> PendingFix:
+        reads_grad = self._function_reads_grad()
+        return self.fix(
+            NodeEdit(node, new_call),
+            applicability=Applicability.UNSAFE if reads_grad else Applicability.SAFE,
+            message="Set gradients to None",
+        )
+
+    def _function_reads_grad(self) -> bool:
+        """Whether the enclosing function (or module) mentions `.grad` anywhere."""
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        return ".grad" in self.ctx.module.code_for_node(scope).replace(".grad_", "")
+
+    def _check_manual(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
+        self.report(
+            node,
+            "zeroing `.grad` in place launches a kernel per parameter; set it to None instead",
+            fix=self._manual_fix(node, receiver),
+        )
+
+    def _manual_fix(self, node: cst.Call, receiver: cst.BaseExpression) -> Optional[PendingFix]:
+        """`p.grad.zero_()` as a whole statement becomes `p.grad = None`."""
+        parent = self.ctx.parent()
+        grad = receiver.value if isinstance(receiver, cst.Attribute) and receiver.attr.value == "data" else receiver
+        if not isinstance(parent, cst.Expr) or parent.value is not node:
+            return None
+        assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
+        return self.fix(NodeEdit(parent, assignment), applicability=Applicability.UNSAFE, message="Set `.grad` to None")
+
+
+def _is_grad(node: cst.BaseExpression) -> bool:
+    """`x.grad` or `x.grad.data`."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "data":
+        node = node.value
+    return isinstance(node, cst.Attribute) and node.attr.value == "grad"

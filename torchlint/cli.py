@@ -1,0 +1,187 @@
+"""The `torchlint` command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import click
+
+from torchlint import __version__
+from torchlint.config import ConfigError, Settings, load_settings, override, parse_torch_version
+from torchlint.context import Options
+from torchlint.discovery import DEFAULT_EXCLUDE, discover
+from torchlint.findings import Finding
+from torchlint.output import FORMATTERS, Report
+from torchlint.rule import all_rules
+from torchlint.runner import FileJob, FileOutcome, check_files, default_workers
+from torchlint.selection import SelectionError, enabled_codes, expand
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageFailure(Exception):
+    """A problem with how torchlint was called or configured: one line on stderr, exit code 2."""
+
+
+def _split(values: Tuple[str, ...]) -> Optional[Tuple[str, ...]]:
+    """`--select TL1,TL2 --select TL3` to ("TL1", "TL2", "TL3"); None when the option was not given."""
+    if not values:
+        return None
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="torchlint")
+def main() -> None:
+    """torchlint: find PyTorch performance anti-patterns."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (TL1), names or ALL. Replaces the configured selection.")
+@click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
+@click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--exclude", multiple=True, help="Path patterns to skip, replacing the defaults.")
+@click.option("--extend-exclude", multiple=True, help="Path patterns to skip on top of the defaults.")
+@click.option("--torch-version", help="The PyTorch version the code targets, e.g. 1.13 (default: current).")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this configuration file.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--output-format", type=click.Choice(sorted(FORMATTERS)), default="full", show_default=True)
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding.")
+@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.option("--unsafe-fixes", is_flag=True, help="Also consider unsafe fixes.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
+def check(
+    paths: Tuple[Path, ...],
+    select: Tuple[str, ...],
+    extend_select: Tuple[str, ...],
+    ignore: Tuple[str, ...],
+    exclude: Tuple[str, ...],
+    extend_exclude: Tuple[str, ...],
+    torch_version: Optional[str],
+    config_path: Optional[Path],
+    isolated: bool,
+    output_format: str,
+    statistics: bool,
+    exit_zero: bool,
+    color: str,
+    jobs: Optional[int],
+    unsafe_fixes: bool,
+    force_exclude: bool,
+) -> None:
+    """Check PATHS (files or directories, default: the current directory)."""
+    try:
+        settings = _settings(config_path, isolated, select, extend_select, ignore, exclude, extend_exclude, torch_version)
+        rules = all_rules()
+        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore)
+        discovered = discover(
+            list(paths) or [Path(".")],
+            root=settings.root,
+            exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
+            extend_exclude=settings.extend_exclude,
+            force_exclude=force_exclude,
+        )
+        file_jobs = [FileJob(str(path), codes - expand(settings.ignored_for(path), rules)) for path in discovered.files]
+    except (ConfigError, SelectionError) as error:
+        _fail(str(error))
+    for message in discovered.errors:
+        click.echo(message, err=True)
+    outcomes = check_files(file_jobs, Options(settings.torch_version), jobs or default_workers())
+    status = _emit(outcomes, output_format, statistics, unsafe_fixes, _use_color(color))
+    if discovered.errors or any(outcome.error for outcome in outcomes):
+        status = EXIT_ERROR
+    sys.exit(EXIT_CLEAN if exit_zero and status == EXIT_FINDINGS else status)
+
+
+def _settings(
+    config_path: Optional[Path],
+    isolated: bool,
+    select: Tuple[str, ...],
+    extend_select: Tuple[str, ...],
+    ignore: Tuple[str, ...],
+    exclude: Tuple[str, ...],
+    extend_exclude: Tuple[str, ...],
+    torch_version: Optional[str],
+) -> Settings:
+    settings = load_settings(config_path, isolated, Path.cwd())
+    return override(
+        settings,
+        select=_split(select),
+        extend_select=settings.extend_select + (_split(extend_select) or ()),
+        ignore=settings.ignore + (_split(ignore) or ()),
+        exclude=_split(exclude),
+        extend_exclude=settings.extend_exclude + (_split(extend_exclude) or ()),
+        torch_version=parse_torch_version(torch_version) if torch_version else None,
+    )
+
+
+def _emit(outcomes: Sequence[FileOutcome], output_format: str, statistics: bool, unsafe_fixes: bool, color: bool) -> int:
+    """Print findings and the summary; return the exit status they call for."""
+    for outcome in outcomes:
+        if outcome.error:
+            click.echo(f"torchlint: error: {outcome.error}", err=True)
+    findings: List[Finding] = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
+    snippets = {o.path: o.snippets for o in outcomes}
+    if statistics:
+        click.echo(_statistics(findings, unsafe_fixes), nl=False)
+    else:
+        text = FORMATTERS[output_format](Report(findings, snippets, unsafe_fixes, color))
+        if text:
+            click.echo(text, nl=False, color=color)
+    click.echo(_summary(findings, len(outcomes), unsafe_fixes), err=True)
+    return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _statistics(findings: Sequence[Finding], unsafe_fixes: bool) -> str:
+    counts = Counter((f.code, f.name) for f in findings)
+    fixable = {f.code for f in findings if f.fixable(unsafe_fixes)}
+    return "".join(
+        f"{count:>5}  {code}  {name}{'  [*]' if code in fixable else ''}\n" for (code, name), count in sorted(counts.items())
+    )
+
+
+def _summary(findings: Sequence[Finding], files: int, unsafe_fixes: bool) -> str:
+    if not findings:
+        return f"All checks passed ({files} file{'s' if files != 1 else ''} checked)."
+    fixable = sum(f.fixable(unsafe_fixes) for f in findings)
+    hidden = sum(f.fixable(True) for f in findings) - fixable
+    text = f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} checked file{'s' if files != 1 else ''}."
+    if fixable:
+        text += f" {fixable} fixable with --fix."
+    if hidden:
+        text += f" {hidden} more with --unsafe-fixes."
+    return text
+
+
+def _use_color(choice: str) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def _fail(message: str) -> None:
+    click.echo(f"torchlint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+def rule(code: Optional[str], show_all: bool) -> None:
+    """Print the documentation of a rule (by code or name), or list all rules."""
+    rules = all_rules()
+    if show_all or code is None:
+        for item in rules:
+            click.echo(f"{item.code}  {item.name:<24} {item.fix_applicability.value:<7} {item.summary}")
+        return
+    matches = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
+    if not matches:
+        _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
+    item = matches[0]
+    click.echo(f"# {item.code} {item.name}\n\nFix: {item.fix_applicability.value}\n\n{item.documentation()}", nl=False)

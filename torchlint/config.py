@@ -1,0 +1,133 @@
+"""Configuration: `[tool.torchlint]` in the nearest pyproject.toml, overridden by the command line."""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+DEFAULT_TORCH_VERSION = (2, 13)
+_LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
+_KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version"))
+
+
+class ConfigError(ValueError):
+    """A configuration problem, reported in one line with exit code 2."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Effective settings for one run."""
+
+    root: Path
+    config_path: Optional[Path] = None
+    select: Tuple[str, ...] = ("ALL",)
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+    per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    exclude: Optional[Tuple[str, ...]] = None
+    extend_exclude: Tuple[str, ...] = ()
+    torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
+
+    def ignored_for(self, path: Path) -> Tuple[str, ...]:
+        """Selectors that `per-file-ignores` disables for `path`."""
+        try:
+            relative = path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            relative = path.as_posix()
+        ignored: Tuple[str, ...] = ()
+        for pattern, selectors in self.per_file_ignores.items():
+            if _path_matches(relative, pattern):
+                ignored += selectors
+        return ignored
+
+
+def _path_matches(relative: str, pattern: str) -> bool:
+    pattern = pattern.lstrip("./") if pattern.startswith("./") else pattern
+    if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, pattern.rstrip("/") + "/*"):
+        return True
+    return "/" not in pattern and fnmatch.fnmatchcase(relative.rsplit("/", 1)[-1], pattern)
+
+
+def parse_torch_version(value: str) -> Tuple[int, int]:
+    """`"1.13"` or `"2"` to a (major, minor) tuple."""
+    parts = str(value).strip().split(".")
+    try:
+        numbers = [int(part) for part in parts[:2]]
+    except ValueError:
+        raise ConfigError(f"invalid torch-version {value!r} (expected MAJOR.MINOR such as 1.13)") from None
+    return (numbers[0], numbers[1] if len(numbers) > 1 else 0)
+
+
+def find_config(start: Path) -> Optional[Path]:
+    """The nearest pyproject.toml with a `[tool.torchlint]` table, from `start` upwards."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and "torchlint" in _read_toml(candidate).get("tool", {}):
+            return candidate
+    return None
+
+
+def load_settings(config_path: Optional[Path], isolated: bool, cwd: Path) -> Settings:
+    """Settings from an explicit `--config`, the nearest pyproject.toml, or the defaults."""
+    if isolated:
+        return Settings(root=cwd)
+    if config_path is None:
+        config_path = find_config(cwd.resolve())
+        if config_path is None:
+            return Settings(root=cwd)
+    elif not config_path.is_file():
+        raise ConfigError(f"{config_path}: configuration file not found")
+    document = _read_toml(config_path)
+    if config_path.name == "pyproject.toml":
+        table = document.get("tool", {}).get("torchlint", {})
+    else:
+        table = document.get("tool", {}).get("torchlint", document)
+    return settings_from_table(table, config_path)
+
+
+def settings_from_table(table: Dict[str, Any], config_path: Path) -> Settings:
+    """Validate a `[tool.torchlint]` table and build Settings from it."""
+    where = f"{config_path} [tool.torchlint]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+    values: Dict[str, Any] = {key.replace("-", "_"): _string_list(table[key], f"{where} {key}") for key in _LIST_KEYS if key in table}
+    if "per-file-ignores" in table:
+        raw = table["per-file-ignores"]
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{where} per-file-ignores: expected a table of pattern = [codes]")
+        values["per_file_ignores"] = {pattern: _string_list(codes, f"{where} per-file-ignores") for pattern, codes in raw.items()}
+    if "torch-version" in table:
+        values["torch_version"] = parse_torch_version(table["torch-version"])
+    return Settings(root=config_path.parent, config_path=config_path, **values)
+
+
+def _string_list(value: Any, where: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: expected a list of strings")
+    return tuple(value)
+
+
+def _read_toml(path: Path) -> Dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+
+
+def override(settings: Settings, **changes: Any) -> Settings:
+    """Apply command-line values (those that are not None) on top of file settings."""
+    return replace(settings, **{key: value for key, value in changes.items() if value is not None})

@@ -1,0 +1,135 @@
+"""Per-file state shared by all rules during the single traversal."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator, List, Optional, Tuple
+
+import libcst as cst
+
+from torchlint.rule import Report
+from torchlint.semantics.names import NameResolver
+from torchlint.semantics.values import Kind, ValueInference
+
+_CUDA = re.compile(r"\bcuda\b")
+_SCOPE_BOUNDARIES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+GRAD_DISABLING = frozenset(
+    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"}
+)
+GRAD_ENABLING = frozenset({"torch.enable_grad", "torch.autograd.enable_grad"})
+SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
+
+
+@dataclass(frozen=True)
+class Options:
+    """Settings that change what rules report."""
+
+    torch_version: Tuple[int, int] = (2, 13)
+
+
+class FileContext:
+    """What a rule can ask about the node it is visiting: names, values, loops, grad mode."""
+
+    def __init__(self, module: cst.Module, text: str, path: str, options: Options) -> None:
+        self.module = module
+        self.text = text
+        self.path = path
+        self.options = options
+        self.names = NameResolver()
+        self.values = ValueInference(self.names)
+        self.ancestors: List[cst.CSTNode] = []
+        self.reports: List[Report] = []
+
+    @property
+    def uses_cuda(self) -> bool:
+        """Whether the file mentions CUDA at all (moves data or models there)."""
+        return _CUDA.search(self.text) is not None
+
+    def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
+        return self.names.qualified_name(node)
+
+    def kind_of(self, node: cst.BaseExpression) -> Optional[Kind]:
+        return self.values.kind_of(node)
+
+    def parent(self) -> Optional[cst.CSTNode]:
+        return self.ancestors[-1] if self.ancestors else None
+
+    def path_to(self, node: cst.CSTNode) -> Iterator[Tuple[cst.CSTNode, cst.CSTNode]]:
+        """(ancestor, child-on-the-path) pairs from the innermost ancestor of `node` outwards."""
+        child = node
+        for ancestor in reversed(self.ancestors):
+            yield ancestor, child
+            child = ancestor
+
+    def enclosing_loops(self, node: cst.CSTNode) -> List[cst.CSTNode]:
+        """Loops (for, while, comprehensions) that run `node` once per iteration, innermost first.
+
+        Stops at the enclosing function, class or lambda: a function defined in a loop body
+        does not run per iteration of that loop.
+        """
+        loops: List[cst.CSTNode] = []
+        for ancestor, child in self.path_to(node):
+            if isinstance(ancestor, _SCOPE_BOUNDARIES):
+                break
+            if _repeats(ancestor, child):
+                loops.append(ancestor)
+        return loops
+
+    def grad_disabled(self, node: cst.CSTNode) -> bool:
+        """Whether `node` runs under `no_grad`/`inference_mode`/`set_grad_enabled(False)`."""
+        for ancestor, child in self.path_to(node):
+            if isinstance(ancestor, cst.With) and child is ancestor.body:
+                for item in reversed(ancestor.items):
+                    state = self.grad_mode_set_by(item.item)
+                    if state is not None:
+                        return not state
+            elif isinstance(ancestor, cst.FunctionDef):
+                for decorator in ancestor.decorators:
+                    state = self.grad_mode_set_by(decorator.decorator)
+                    if state is not None:
+                        return not state
+        return False
+
+    def grad_mode_set_by(self, node: cst.BaseExpression) -> Optional[bool]:
+        """True/False if `node` (a context manager or decorator) enables/disables grad, else None."""
+        call_args: Tuple[cst.Arg, ...] = ()
+        if isinstance(node, cst.Call):
+            call_args = tuple(node.args)
+            node = node.func
+        qualified = self.qualified_name(node)
+        if qualified in GRAD_DISABLING:
+            if qualified.endswith("inference_mode") and call_args and _is_false(call_args[0].value):
+                return None
+            return False
+        if qualified in GRAD_ENABLING:
+            return True
+        if qualified in SET_GRAD_ENABLED and call_args:
+            value = call_args[0].value
+            if isinstance(value, cst.Name) and value.value in ("True", "False"):
+                return value.value == "True"
+        return None
+
+    def enclosing(self, *types: type) -> Optional[cst.CSTNode]:
+        for ancestor in reversed(self.ancestors):
+            if isinstance(ancestor, types):
+                return ancestor
+        return None
+
+
+def _is_false(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "False"
+
+
+def _repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
+    """Whether `child` of `ancestor` is evaluated once per iteration of a loop that `ancestor` is."""
+    if isinstance(ancestor, cst.For):
+        return child is ancestor.body
+    if isinstance(ancestor, cst.While):
+        return child is ancestor.body or child is ancestor.test
+    if isinstance(ancestor, _COMPREHENSIONS):
+        return child is not ancestor.for_in
+    if isinstance(ancestor, cst.CompFor):
+        return child is not ancestor.iter and child is not ancestor.target
+    return False

@@ -1,0 +1,106 @@
+"""Linting one source text: parse once, walk once, position and filter what the rules reported."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import List, Mapping, Optional, Sequence, Tuple, Type
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from torchlint.context import FileContext, Options
+from torchlint.findings import Edit, Finding, Fix
+from torchlint.noqa import is_suppressed
+from torchlint.positions import compute_positions, to_span
+from torchlint.rule import NodeEdit, Report, Rule
+from torchlint.walker import walk
+
+PARSE_ERROR = "TL000"
+
+
+@dataclass(frozen=True)
+class LintResult:
+    findings: Tuple[Finding, ...]
+    # The parsed module, kept for the fixer; None when the file did not parse or was skipped.
+    module: Optional[cst.Module] = None
+
+
+def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options) -> LintResult:
+    """All findings of `rules` in `text`, with `# noqa` comments applied."""
+    checks_parse = any(rule.code == PARSE_ERROR for rule in rules)
+    analysing = [rule for rule in rules if rule.code != PARSE_ERROR]
+    if not any(_may_apply(rule, text) for rule in analysing):
+        if not checks_parse or _compiles(text):
+            return LintResult(())
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        if not checks_parse:
+            return LintResult(())
+        return LintResult((parse_error_finding(path, error.raw_line, error.raw_column + 1, _one_line(error)),))
+    except (RecursionError, MemoryError):
+        return LintResult((parse_error_finding(path, 1, 1, "file is too deeply nested to analyse"),))
+    ctx = FileContext(module, text, path, options)
+    walk(ctx, [rule(ctx) for rule in analysing])
+    reports = [r for r in ctx.reports if ctx.names.imports_torch or not r.rule.requires_torch]
+    if not reports:
+        return LintResult((), module)
+    lines = text.splitlines()
+    positions = compute_positions(module)
+    findings = []
+    for report in reports:
+        finding = _finding(report, path, positions, module)
+        line = lines[finding.line - 1] if finding.line <= len(lines) else ""
+        if not is_suppressed(finding.code, line):
+            findings.append(finding)
+    return LintResult(tuple(sorted(set(findings), key=lambda f: f.sort_key)), module)
+
+
+def parse_error_finding(path: str, line: int, column: int, message: str) -> Finding:
+    rule = Rule._registry[PARSE_ERROR]
+    return Finding(PARSE_ERROR, rule.name, message, path, line, column, line, column, None, rule.doc_pointer())
+
+
+def _may_apply(rule: Type[Rule], text: str) -> bool:
+    return not rule.requires_torch or "torch" in text
+
+
+def _compiles(text: str) -> bool:
+    """A fast syntax check with CPython's parser; LibCST confirms any error it reports."""
+    try:
+        compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _one_line(error: cst.ParserSyntaxError) -> str:
+    return f"cannot parse: {error.message}".splitlines()[0]
+
+
+def _finding(report: Report, path: str, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Finding:
+    rule = report.rule
+    span = to_span(positions[report.start or report.node], positions[report.node])
+    fix = None
+    if report.fix is not None:
+        edits = tuple(_edit(edit, positions, module) for edit in report.fix.edits)
+        fix = Fix(report.fix.applicability, edits, report.fix.message)
+    return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_pointer())
+
+
+def _edit(edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Edit:
+    where = positions[edit.node]
+    content = edit.content
+    if isinstance(content, cst.CSTNode):
+        if hasattr(content, "lpar"):
+            content = content.with_changes(lpar=(), rpar=())
+        content = module.code_for_node(content)
+    if edit.insert_before:
+        line, column = where.start.line, where.start.column + 1
+        return Edit(line, column, line, column, content)
+    return Edit(*to_span(where, where), content)
+
+
+def findings_of(results: List[LintResult]) -> List[Finding]:
+    return sorted((f for result in results for f in result.findings), key=lambda f: f.sort_key)

@@ -1,0 +1,111 @@
+"""The rule plug-in interface: a rule is a small class with metadata and node handlers."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type, Union
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+
+if TYPE_CHECKING:
+    from torchlint.context import FileContext
+
+
+
+@dataclass(frozen=True)
+class NodeEdit:
+    """An edit expressed on the tree: replace `node`, or insert text just before it."""
+
+    node: cst.CSTNode
+    content: Union[str, cst.CSTNode]
+    insert_before: bool = False
+
+
+@dataclass(frozen=True)
+class PendingFix:
+    """A fix as a rule proposes it; the engine turns it into positioned text edits."""
+
+    applicability: Applicability
+    edits: Tuple[NodeEdit, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """A finding before positions are known."""
+
+    rule: "Rule"
+    node: cst.CSTNode
+    message: str
+    fix: Optional[PendingFix]
+    start: Optional[cst.CSTNode] = None
+
+
+class Rule:
+    """Base class of all rules. Subclasses set the metadata and define `visit_<Node>`/`leave_<Node>`.
+
+    One instance is created per checked file, so a rule may keep per-file state on `self`.
+    """
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    fix_applicability: ClassVar[Applicability] = Applicability.NONE
+    # Code that must produce exactly one finding of this rule / no finding of it.
+    bad_examples: ClassVar[Tuple[str, ...]] = ()
+    good_examples: ClassVar[Tuple[str, ...]] = ()
+    # Most rules only make sense in files that import torch; the engine drops their reports elsewhere.
+    requires_torch: ClassVar[bool] = True
+
+    _registry: ClassVar[Dict[str, Type["Rule"]]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.code:
+            Rule._registry[cls.code] = cls
+
+    def __init__(self, ctx: "FileContext") -> None:
+        self.ctx = ctx
+
+    @classmethod
+    def doc_pointer(cls) -> str:
+        """Where the rule's documentation is found: the `torchlint rule` command."""
+        return f"torchlint rule {cls.code}"
+
+    @classmethod
+    def documentation(cls) -> str:
+        return _dedent_doc(cls.__doc__ or cls.summary)
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        fix: Optional[PendingFix] = None,
+        start: Optional[cst.CSTNode] = None,
+    ) -> None:
+        self.ctx.reports.append(Report(self, node, message, fix, start))
+
+    def fix(self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "") -> PendingFix:
+        """Build a fix with this rule's default applicability unless one is given."""
+        return PendingFix(applicability or self.fix_applicability, edits, message)
+
+
+def all_rules() -> List[Type[Rule]]:
+    """Every registered rule class, sorted by code. Imports the `torchlint.rules` package once."""
+    import torchlint.rules as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+    return [Rule._registry[code] for code in sorted(Rule._registry)]
+
+
+def _dedent_doc(doc: str) -> str:
+    lines = doc.expandtabs().splitlines()
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents) if indents else 0
+    body = [lines[0].strip()] + [line[margin:] for line in lines[1:]]
+    return "\n".join(body).strip() + "\n"

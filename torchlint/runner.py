@@ -1,0 +1,112 @@
+"""Checking many files: reading, decoding, per-file rule sets and parallel worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
+
+from torchlint.context import Options
+from torchlint.findings import Finding
+from torchlint.linter import PARSE_ERROR, lint_text, parse_error_finding
+from torchlint.rule import Rule, all_rules
+from torchlint.source import UndecodableSource, decode_source
+
+# Below this much source, starting worker processes costs more than it saves.
+PARALLEL_MIN_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class FileJob:
+    """One file to check with the codes enabled for it; `data` is given for standard input."""
+
+    path: str
+    codes: FrozenSet[str]
+    data: Optional[bytes] = None
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """What checking one file produced. `snippets` maps reported line numbers to their text."""
+
+    path: str
+    findings: Tuple[Finding, ...] = ()
+    snippets: Dict[int, str] = field(default_factory=dict)
+    error: Optional[str] = None
+
+
+@lru_cache(maxsize=None)
+def _rules_for(codes: FrozenSet[str]) -> Tuple[Type[Rule], ...]:
+    return tuple(rule for rule in all_rules() if rule.code in codes)
+
+
+def check_file(job: FileJob, options: Options) -> FileOutcome:
+    """Read, decode and lint one file; problems become a finding or an error line, never an exception."""
+    try:
+        data = job.data if job.data is not None else _read(job.path)
+    except OSError as error:
+        return FileOutcome(job.path, error=f"{job.path}: cannot read: {error.strerror or error}")
+    try:
+        source = decode_source(data)
+    except UndecodableSource as error:
+        if PARSE_ERROR not in job.codes:
+            return FileOutcome(job.path)
+        return FileOutcome(job.path, (parse_error_finding(job.path, 1, 1, str(error)),))
+    result = lint_text(source.text, job.path, _rules_for(job.codes), options)
+    return FileOutcome(job.path, result.findings, _snippets(source.text, result.findings))
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _snippets(text: str, findings: Sequence[Finding]) -> Dict[int, str]:
+    if not findings:
+        return {}
+    lines = text.splitlines()
+    return {f.line: lines[f.line - 1] for f in findings if 0 < f.line <= len(lines)}
+
+
+def check_files(jobs: Sequence[FileJob], options: Options, workers: int) -> List[FileOutcome]:
+    """Check `jobs`, in parallel processes when there is enough work; results keep job order."""
+    workers = max(1, min(workers, len(jobs)))
+    if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:
+        return [check_file(job, options) for job in jobs]
+    # Largest files first so that no worker is left with a big file at the end.
+    order = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].path))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        outcomes = list(pool.map(check_file, [jobs[i] for i in order], [options] * len(order), chunksize=4))
+    result: List[Optional[FileOutcome]] = [None] * len(jobs)
+    for index, outcome in zip(order, outcomes):
+        result[index] = outcome
+    return [outcome for outcome in result if outcome is not None]
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _total_size(jobs: Sequence[FileJob]) -> int:
+    total = 0
+    for job in jobs:
+        total += _size(job.path)
+        if total >= PARALLEL_MIN_BYTES:
+            break
+    return total
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -1,0 +1,37 @@
+"""Rule selection by code, code prefix (`TL1`), rule name (`sync-in-loop`) or `ALL`."""
+
+from __future__ import annotations
+
+from typing import FrozenSet, Iterable, Sequence, Type
+
+from torchlint.rule import Rule
+
+
+class SelectionError(ValueError):
+    """A selector that matches no rule."""
+
+
+def expand(selectors: Iterable[str], rules: Sequence[Type[Rule]]) -> FrozenSet[str]:
+    """The codes the selectors name; raise SelectionError for one that names nothing."""
+    codes = set()
+    for selector in selectors:
+        key = selector.strip()
+        matched = {
+            rule.code
+            for rule in rules
+            if key.upper() == "ALL" or rule.code.startswith(key.upper()) or rule.name == key.lower()
+        }
+        if not key or not matched:
+            raise SelectionError(f"unknown rule selector {selector!r} (expected a code such as TL101, a prefix such as TL1, or a rule name)")
+        codes |= matched
+    return frozenset(codes)
+
+
+def enabled_codes(
+    rules: Sequence[Type[Rule]],
+    select: Sequence[str],
+    extend_select: Sequence[str],
+    ignore: Sequence[str],
+) -> FrozenSet[str]:
+    """(select ∪ extend-select) − ignore."""
+    return (expand(select, rules) | expand(extend_select, rules)) - expand(ignore, rules)

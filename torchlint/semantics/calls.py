@@ -1,0 +1,77 @@
+"""Small helpers for reading call expressions."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import libcst as cst
+
+
+def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:
+    """The `name=` argument of `call`, if passed by keyword."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def positional(call: cst.Call) -> Tuple[cst.Arg, ...]:
+    """Plain positional arguments, stopping at the first `*args`."""
+    result = []
+    for arg in call.args:
+        if arg.keyword is not None or arg.star:
+            break
+        result.append(arg)
+    return tuple(result)
+
+
+def argument(call: cst.Call, name: str, index: int) -> Optional[cst.Arg]:
+    """The argument bound to parameter `name` at position `index`, by keyword or position."""
+    found = keyword(call, name)
+    if found is not None:
+        return found
+    args = positional(call)
+    return args[index] if index < len(args) else None
+
+
+def has_star(call: cst.Call, stars: str = "**") -> bool:
+    """Whether `call` unpacks `*args` ('*') or `**kwargs` ('**') that may supply any argument."""
+    return any(arg.star == stars for arg in call.args)
+
+
+def method_call(node: cst.CSTNode) -> Optional[Tuple[cst.BaseExpression, str]]:
+    """(receiver, method name) for `receiver.method(...)`, else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.value, node.func.attr.value
+    return None
+
+
+def is_literal(node: cst.BaseExpression, value: str) -> bool:
+    """Whether `node` is the literal `value` (`0`, `True`, `False`, `None`)."""
+    if isinstance(node, cst.Integer):
+        return node.value == value
+    return isinstance(node, cst.Name) and node.value == value
+
+
+def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
+    """`call` with `name=value` set: replaced in place if present, otherwise appended.
+
+    A trailing comma stays trailing, and a new argument on its own line gets the
+    indentation of the argument before it.
+    """
+    existing = keyword(call, name)
+    if existing is not None:
+        return call.deep_replace(existing, existing.with_changes(value=value))  # type: ignore[return-value]
+    no_space = cst.SimpleWhitespace("")
+    new_arg = cst.Arg(value=value, keyword=cst.Name(name), equal=cst.AssignEqual(no_space, no_space))
+    args = list(call.args)
+    if not args:
+        return call.with_changes(args=[new_arg])
+    last = args[-1]
+    if isinstance(last.comma, cst.Comma):
+        separator = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else call.whitespace_before_args
+        new_arg = new_arg.with_changes(comma=last.comma)
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=separator))
+    else:
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return call.with_changes(args=[*args, new_arg])

@@ -1,0 +1,124 @@
+"""Import and alias resolution: map local names to fully qualified names such as `torch.nn.Conv2d`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, List, Optional, Union
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from torchlint.semantics.values import Kind
+
+# The value bound to a name that shadows an import (a local assignment, a parameter, ...).
+LOCAL = ""
+
+
+def dotted_name(node: cst.BaseExpression) -> Optional[str]:
+    """`a.b.c` as a string for a Name/Attribute chain, else None."""
+    parts: List[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+@dataclass
+class Scope:
+    """A module, class or function scope with the names bound in it so far."""
+
+    node: cst.CSTNode
+    is_class: bool = False
+    bindings: Dict[str, str] = field(default_factory=dict)
+    values: Dict[str, "Kind"] = field(default_factory=dict)
+
+
+class NameResolver:
+    """Tracks imports per scope during the single traversal and resolves expressions.
+
+    Names are resolved in source order: a name bound by an import resolves to the imported
+    qualified name until a later plain assignment in the same scope shadows it. Class scopes
+    are skipped when resolving from inside a method, as Python does.
+    """
+
+    def __init__(self) -> None:
+        self.scopes: List[Scope] = []
+        self.star_modules: List[str] = []
+        self.imports_torch = False
+
+    def push(self, node: cst.CSTNode, is_class: bool = False) -> None:
+        self.scopes.append(Scope(node, is_class))
+
+    def pop(self) -> None:
+        self.scopes.pop()
+
+    def bind_import(self, node: Union[cst.Import, cst.ImportFrom]) -> None:
+        """Record the names an import statement binds in the current scope."""
+        scope = self.scopes[-1].bindings
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                module = dotted_name(alias.name) or ""
+                self._note_module(module)
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                    scope[alias.asname.name.value] = module
+                else:
+                    top = module.split(".")[0]
+                    scope[top] = top
+            return
+        if node.relative or node.module is None:
+            return
+        module = dotted_name(node.module) or ""
+        self._note_module(module)
+        if isinstance(node.names, cst.ImportStar):
+            self.star_modules.append(module)
+            return
+        for alias in node.names:
+            name = dotted_name(alias.name) or ""
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            scope[local] = f"{module}.{name}"
+
+    def _note_module(self, module: str) -> None:
+        if module == "torch" or module.startswith("torch."):
+            self.imports_torch = True
+
+    def bind_local(self, name: str) -> None:
+        """A non-import binding in the current scope shadows any import of the same name."""
+        self.scopes[-1].bindings[name] = LOCAL
+
+    def lookup(self, name: str) -> Optional[str]:
+        """The qualified name bound to `name`, LOCAL for a local value, None if unbound here."""
+        innermost = len(self.scopes) - 1
+        for index in range(innermost, -1, -1):
+            scope = self.scopes[index]
+            if scope.is_class and index != innermost:
+                continue
+            if name in scope.bindings:
+                return scope.bindings[name]
+        return None
+
+    def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
+        """Resolve `nn.Conv2d` to `torch.nn.Conv2d` when `nn` is `torch.nn`; None if unknown."""
+        dotted = dotted_name(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        target = self.lookup(head)
+        if target == LOCAL:
+            return None
+        if target is None:
+            if not self.star_modules or head in _BUILTINS:
+                return None
+            target = f"{self.star_modules[-1]}.{head}"
+        return f"{target}.{rest}" if rest else target
+
+    def resolves_to(self, node: cst.BaseExpression, *names: str) -> bool:
+        return self.qualified_name(node) in names
+
+
+_BUILTINS = frozenset(
+    "print len range float int bool str list dict set tuple super isinstance getattr setattr "
+    "hasattr type object enumerate zip map filter sorted min max sum abs any all open iter next".split()
+)

@@ -1,0 +1,204 @@
+"""A small local inference of what a name or expression holds: tensor, array, module, number."""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Optional, Set
+
+import libcst as cst
+
+from torchlint.semantics.names import LOCAL, NameResolver
+
+
+class Kind(enum.Enum):
+    TENSOR = "tensor"
+    NDARRAY = "ndarray"
+    MODULE = "module"
+    NUMBER = "number"
+    DEVICE = "device"
+    OTHER = "other"
+
+
+# Host-side kinds: values that never live on an accelerator.
+HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.OTHER, Kind.DEVICE})
+
+DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xpu|xla|meta|hpu|npu|privateuseone)(:\d+)?$")
+
+# Functions directly under `torch.` that do not return tensors.
+_TORCH_NON_TENSOR = frozenset(
+    "device dtype Generator Size no_grad enable_grad inference_mode set_grad_enabled load save "
+    "manual_seed seed initial_seed compile is_tensor is_floating_point numel get_default_dtype "
+    "set_default_dtype set_default_device use_deterministic_algorithms set_printoptions "
+    "set_num_threads get_num_threads is_grad_enabled is_inference_mode_enabled finfo iinfo "
+    "autocast typename".split()
+)
+_TENSOR_SUBMODULES = ("torch.nn.functional.", "torch.fft.", "torch.linalg.", "torch.special.")
+_SCALAR_BUILTINS = frozenset({"float", "int", "len", "bool"})
+_TENSOR_NON_TENSOR_METHODS = {
+    "item": Kind.NUMBER,
+    "numpy": Kind.NDARRAY,
+    "tolist": Kind.OTHER,
+    "size": Kind.OTHER,
+    "dim": Kind.NUMBER,
+    "numel": Kind.NUMBER,
+    "nelement": Kind.NUMBER,
+    "element_size": Kind.NUMBER,
+    "stride": Kind.OTHER,
+    "data_ptr": Kind.NUMBER,
+    "get_device": Kind.NUMBER,
+    "is_contiguous": Kind.NUMBER,
+}
+_MODULE_METHODS = frozenset({"cuda", "cpu", "to", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
+_TENSOR_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "real", "imag"})
+_LITERAL_KINDS = {
+    cst.Integer: Kind.NUMBER,
+    cst.Float: Kind.NUMBER,
+    cst.Imaginary: Kind.NUMBER,
+    cst.FormattedString: Kind.OTHER,
+    cst.ConcatenatedString: Kind.OTHER,
+    cst.List: Kind.OTHER,
+    cst.Dict: Kind.OTHER,
+    cst.Set: Kind.OTHER,
+    cst.Tuple: Kind.OTHER,
+    cst.ListComp: Kind.OTHER,
+    cst.DictComp: Kind.OTHER,
+    cst.SetComp: Kind.OTHER,
+}
+
+
+def string_value(node: cst.BaseExpression) -> Optional[str]:
+    """The value of a plain (non-f, non-bytes) string literal, else None."""
+    if isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower():
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+class ValueInference:
+    """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
+
+    def __init__(self, names: NameResolver) -> None:
+        self.names = names
+        self.module_classes: Set[str] = set()
+
+    def lookup(self, name: str) -> Optional[Kind]:
+        for scope in reversed(self.names.scopes):
+            if name in scope.values:
+                return scope.values[name]
+            if name in scope.bindings:
+                return None
+        return None
+
+    def assign(self, name: str, kind: Optional[Kind]) -> None:
+        values = self.names.scopes[-1].values
+        if kind is None:
+            values.pop(name, None)
+        else:
+            values[name] = kind
+
+    def kind_of(self, node: cst.BaseExpression) -> Optional[Kind]:
+        """The kind of value `node` evaluates to, or None when unknown."""
+        literal = _LITERAL_KINDS.get(type(node))
+        if literal is not None:
+            return literal
+        if isinstance(node, cst.SimpleString):
+            value = string_value(node)
+            return Kind.DEVICE if value is not None and DEVICE_STRING.match(value) else Kind.OTHER
+        if isinstance(node, cst.Name):
+            return self.lookup(node.value)
+        if isinstance(node, cst.Call):
+            return self._call_kind(node)
+        if isinstance(node, cst.Attribute):
+            if node.attr.value == "device":
+                return Kind.DEVICE
+            base = self.kind_of(node.value)
+            if base is Kind.TENSOR and node.attr.value in _TENSOR_ATTRIBUTES:
+                return Kind.TENSOR
+            return None
+        if isinstance(node, cst.BinaryOperation):
+            return _combine(self.kind_of(node.left), self.kind_of(node.right))
+        if isinstance(node, cst.UnaryOperation):
+            return self.kind_of(node.expression)
+        if isinstance(node, cst.Subscript):
+            base = self.kind_of(node.value)
+            return base if base in (Kind.TENSOR, Kind.NDARRAY) else None
+        if isinstance(node, cst.IfExp):
+            body = self.kind_of(node.body)
+            return body if body is self.kind_of(node.orelse) else None
+        return None
+
+    def _call_kind(self, node: cst.Call) -> Optional[Kind]:
+        func = node.func
+        if self.is_module_class(func):
+            return Kind.MODULE
+        qualified = self.names.qualified_name(func)
+        if qualified is not None:
+            return self._qualified_call_kind(qualified)
+        if isinstance(func, cst.Name) and func.value in _SCALAR_BUILTINS and self.names.lookup(func.value) is None:
+            return Kind.NUMBER
+        if isinstance(func, cst.Attribute):
+            receiver = self.kind_of(func.value)
+            method = func.attr.value
+            if receiver is Kind.TENSOR:
+                return _TENSOR_NON_TENSOR_METHODS.get(method, Kind.TENSOR)
+            if receiver is Kind.NDARRAY:
+                return Kind.OTHER if method == "tolist" else Kind.NDARRAY
+            if receiver is Kind.MODULE and method in _MODULE_METHODS:
+                return Kind.MODULE
+            if method == "numpy":
+                return Kind.NDARRAY
+        return None
+
+    def _qualified_call_kind(self, qualified: str) -> Optional[Kind]:
+        if qualified == "torch.device":
+            return Kind.DEVICE
+        if qualified.startswith("numpy."):
+            return Kind.NDARRAY
+        if qualified == "torch.nn.Parameter" or qualified.startswith(_TENSOR_SUBMODULES):
+            return Kind.TENSOR
+        parts = qualified.split(".")
+        if parts[0] != "torch":
+            return None
+        if len(parts) >= 3 and parts[1] == "nn" and parts[-1][:1].isupper():
+            return Kind.MODULE
+        if len(parts) == 2 and parts[1][:1].islower() and parts[1] not in _TORCH_NON_TENSOR:
+            return Kind.TENSOR
+        return None
+
+    def annotation_kind(self, annotation: cst.BaseExpression) -> Optional[Kind]:
+        """The kind named by a type annotation such as `torch.Tensor` or `np.ndarray`."""
+        qualified = self.names.qualified_name(annotation)
+        if qualified in ("torch.Tensor", "torch.nn.Parameter"):
+            return Kind.TENSOR
+        if qualified == "numpy.ndarray":
+            return Kind.NDARRAY
+        if qualified == "torch.nn.Module" or self.is_module_class(annotation):
+            return Kind.MODULE
+        if isinstance(annotation, cst.Name) and annotation.value in ("int", "float", "bool"):
+            return Kind.NUMBER
+        return None
+
+    def is_module_class(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` names a class of this file that subclasses a torch module."""
+        return isinstance(node, cst.Name) and node.value in self.module_classes and self.names.lookup(node.value) == LOCAL
+
+    def note_class(self, node: cst.ClassDef) -> None:
+        """Remember classes that subclass a `torch.nn` module class, directly or via a local subclass."""
+        for base in node.bases:
+            qualified = self.names.qualified_name(base.value) or ""
+            if self.is_module_class(base.value) or (
+                qualified.startswith("torch.nn.") and qualified.split(".")[-1][:1].isupper()
+            ):
+                self.module_classes.add(node.name.value)
+                return
+
+
+def _combine(left: Optional[Kind], right: Optional[Kind]) -> Optional[Kind]:
+    if Kind.TENSOR in (left, right):
+        return Kind.TENSOR
+    if Kind.NDARRAY in (left, right):
+        return Kind.NDARRAY
+    if left is Kind.NUMBER and right is Kind.NUMBER:
+        return Kind.NUMBER
+    return None
