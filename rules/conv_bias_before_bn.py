@@ -6,7 +6,7 @@ import libcst as cst
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
-from torchlint.walker import children
+from torchlint.semantics.tree import descendants
 
 # Layer -> the BatchNorm dimensionality its output feeds (0: any).
 BIASED_LAYERS = {
@@ -250,10 +250,6 @@ def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.C
 
 
 def _mentions(statements: Sequence[cst.CSTNode], name: str) -> bool:
-    stack = list(statements)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name) and node.value == name:
-            return True
-        stack.extend(children(node))
-    return False
+    return any(
+        isinstance(node, cst.Name) and node.value == name for statement in statements for node in descendants(statement)
+    )

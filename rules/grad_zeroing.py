@@ -5,6 +5,7 @@ import libcst as cst
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import is_literal, keyword, method_call, with_keyword
+from torchlint.semantics.tree import descendants
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
 SET_TO_NONE_DEFAULT_SINCE = (2, 0)
@@ -101,9 +102,19 @@ class GradZeroing(Rule):
         )
 
     def _function_reads_grad(self) -> bool:
-        """Whether the enclosing function (or module) mentions `.grad` anywhere."""
+        """Whether the enclosing function (or module) uses `.grad` other than to reset it."""
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
-        return ".grad" in self.ctx.module.code_for_node(scope).replace(".grad_", "")
+        resets = set()
+        uses = []
+        for node in descendants(scope):
+            found = method_call(node)
+            if found is not None and found[1] == "zero_" and _is_grad(found[0]):
+                resets.add(id(_grad_attribute(found[0])))
+            elif isinstance(node, cst.AssignTarget) and _is_grad(node.target):
+                resets.add(id(node.target))
+            elif isinstance(node, cst.Attribute) and node.attr.value == "grad":
+                uses.append(id(node))
+        return any(use not in resets for use in uses)
 
     def _check_manual(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         self.report(
@@ -115,15 +126,21 @@ class GradZeroing(Rule):
     def _manual_fix(self, node: cst.Call, receiver: cst.BaseExpression) -> Optional[PendingFix]:
         """`p.grad.zero_()` as a whole statement becomes `p.grad = None`."""
         parent = self.ctx.parent()
-        grad = receiver.value if isinstance(receiver, cst.Attribute) and receiver.attr.value == "data" else receiver
+        grad = _grad_attribute(receiver)
         if not isinstance(parent, cst.Expr) or parent.value is not node:
             return None
         assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
         return self.fix(NodeEdit(parent, assignment), applicability=Applicability.UNSAFE, message="Set `.grad` to None")
 
 
+def _grad_attribute(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`x.grad` for `x.grad.data`, else the node itself."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "data":
+        return node.value
+    return node
+
+
 def _is_grad(node: cst.BaseExpression) -> bool:
     """`x.grad` or `x.grad.data`."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "data":
-        node = node.value
+    node = _grad_attribute(node)
     return isinstance(node, cst.Attribute) and node.attr.value == "grad"

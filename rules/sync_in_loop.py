@@ -77,13 +77,13 @@ class SyncInLoop(Rule):
         "import torch\nfor x, y in loader:\n    loss = model(x)\n    print(loss.item())\n",
         "import torch\nwhile True:\n    preds.extend(model(x).argmax(1).cpu().numpy())\n",
         "import torch\nvalues = [t.item() for t in batch_losses]\n",
+        "import torch\nfor x in loader:\n    y = model(x).cpu().numpy().tolist()\n",
     )
     good_examples = (
         "import torch\nloss = model(x)\nprint(loss.item())\n",
         "import torch\nimport numpy as np\nfor i in range(10):\n    a = np.ones(3)\n    print(a.tolist())\n",
         "import torch\nfor step, (x, y) in enumerate(loader):\n    loss = model(x)\n    if step % 100 == 0:\n        print(loss.item())\n",
         "import torch\nfor name, p in model.named_parameters():\n    print(name, p.norm().item())\n",
-        "import torch\nfor x in loader:\n    y = model(x).cpu().numpy().tolist()\n",
         "for x, y in loader:\n    print(loss.item())\n",
     )
 

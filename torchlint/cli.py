@@ -90,7 +90,7 @@ def check(
         file_jobs = [FileJob(str(path), codes - expand(settings.ignored_for(path), rules)) for path in discovered.files]
     except (ConfigError, SelectionError) as error:
         _fail(str(error))
-    for message in discovered.errors:
+    for message in (*discovered.errors, *discovered.warnings):
         click.echo(message, err=True)
     outcomes = check_files(file_jobs, Options(settings.torch_version), jobs or default_workers())
     status = _emit(outcomes, output_format, statistics, unsafe_fixes, _use_color(color))

@@ -40,10 +40,15 @@ Chain = tuple[GitIgnore, ...]  # ignore files in force, lowest precedence first
 
 @dataclass(frozen=True)
 class DiscoveryResult:
-    """Files to check (sorted, unique) and one-line diagnostics."""
+    """Files to check (sorted, unique) and one-line diagnostics.
+
+    `errors` are problems with what the user asked for (exit code 2); `warnings` are things
+    skipped on purpose that the user may want to know about, such as symbolic link loops.
+    """
 
     files: list[Path]
     errors: list[str]
+    warnings: list[str] = field(default_factory=list)
 
 
 def discover(
@@ -98,6 +103,7 @@ class _Walker:
     force_exclude: bool
     extensions: tuple[str, ...]
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     found: dict[FileKey, tuple[str, bool]] = field(default_factory=dict)
     visited: set[FileKey] = field(default_factory=set)
     deferred: list[_DirTask] = field(default_factory=list)
@@ -127,11 +133,14 @@ class _Walker:
     def drain_deferred(self) -> None:
         """Walk symlinked directories last, so real paths win over link paths."""
         while self.deferred:
-            self._walk(self.deferred.pop(0))
+            task = self.deferred.pop(0)
+            if task.key in self.visited and _is_link_loop(task.abs_path):
+                self.warnings.append(f"torchlint: warning: {Path(task.display)}: symbolic link loop, skipped")
+            self._walk(task)
 
     def result(self) -> DiscoveryResult:
         files = sorted({Path(display) for display, _ in self.found.values()})
-        return DiscoveryResult(files, list(self.errors))
+        return DiscoveryResult(files, list(self.errors), list(self.warnings))
 
     def _walk(self, task: _DirTask) -> None:
         stack = [task]
@@ -304,6 +313,13 @@ def _chain_verdict(chain: Chain, abs_path: str, is_dir: bool) -> Optional[bool]:
             if verdict is not None:
                 return verdict
     return None
+
+
+def _is_link_loop(link: str) -> bool:
+    """Whether a symlinked directory points at itself or at one of its own ancestors."""
+    target = os.path.realpath(link)
+    parent = os.path.realpath(os.path.dirname(link))
+    return parent == target or _is_within(parent, target)
 
 
 def _git_dir(repo: str) -> Optional[str]:

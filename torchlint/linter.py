@@ -38,7 +38,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
     except cst.ParserSyntaxError as error:
         if not checks_parse:
             return LintResult(())
-        return LintResult((parse_error_finding(path, error.raw_line, error.raw_column + 1, _one_line(error)),))
+        return LintResult((_syntax_error_finding(path, text, error),))
     except (RecursionError, MemoryError):
         return LintResult((parse_error_finding(path, 1, 1, "file is too deeply nested to analyse"),))
     ctx = FileContext(module, text, path, options)
@@ -75,8 +75,18 @@ def _compiles(text: str) -> bool:
     return True
 
 
-def _one_line(error: cst.ParserSyntaxError) -> str:
-    return f"cannot parse: {error.message}".splitlines()[0]
+def _syntax_error_finding(path: str, text: str, error: cst.ParserSyntaxError) -> Finding:
+    """Prefer CPython's message and position, which users know; fall back to LibCST's."""
+    try:
+        compile(text, path, "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError as python_error:
+        if python_error.lineno:
+            message = f"cannot parse: {python_error.msg}"
+            return parse_error_finding(path, python_error.lineno, max(python_error.offset or 1, 1), message)
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    message = f"cannot parse: {error.message}".splitlines()[0]
+    return parse_error_finding(path, error.raw_line, error.raw_column + 1, message)
 
 
 def _finding(report: Report, path: str, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Finding:

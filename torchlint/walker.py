@@ -7,49 +7,17 @@ of magnitude cheaper than `Module.visit`.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable, Dict, List, Sequence, Tuple, Type
 
 import libcst as cst
 
 from torchlint.context import FileContext
 from torchlint.rule import Rule
+from torchlint.semantics.tree import children
 from torchlint.semantics.values import Kind
 
 Handler = Callable[[cst.CSTNode], None]
-
-_SKIPPED_FIELDS = frozenset(
-    "lpar rpar comma leading_lines lines_after_decorators header footer semicolon equal star dot "
-    "colon operator newline trailing_whitespace lbracket rbracket lbrace rbrace asynchronous "
-    "whitespace_after_star whitespace_after_at".split()
-)
-_FIELDS: Dict[type, Tuple[str, ...]] = {}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
-
-
-def _child_fields(cls: type) -> Tuple[str, ...]:
-    fields = _FIELDS.get(cls)
-    if fields is None:
-        fields = tuple(
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
-        )
-        _FIELDS[cls] = fields
-    return fields
-
-
-def children(node: cst.CSTNode) -> List[cst.CSTNode]:
-    """The semantically relevant child nodes of `node`, in field order."""
-    result: List[cst.CSTNode] = []
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            result.append(value)
-        elif type(value) in (tuple, list):
-            result.extend(item for item in value if isinstance(item, cst.CSTNode))
-    return result
-
 
 _METHODS: Dict[Tuple[type, str], List[Tuple[type, str]]] = {}
 

@@ -1,0 +1,33 @@
+"""Shared helpers: lint a snippet with chosen rules."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import List, Optional, Sequence, Tuple
+
+import pytest
+
+from torchlint.context import Options
+from torchlint.findings import Finding
+from torchlint.linter import lint_text
+from torchlint.rule import all_rules
+
+
+def lint(code: str, select: Optional[Sequence[str]] = None, torch_version: Tuple[int, int] = (2, 13)) -> List[Finding]:
+    """Findings of the selected rules (all by default) in a dedented snippet."""
+    rules = [rule for rule in all_rules() if select is None or rule.code in select]
+    return list(lint_text(textwrap.dedent(code), "snippet.py", rules, Options(torch_version)).findings)
+
+
+def codes(code: str, select: Optional[Sequence[str]] = None, **kwargs: object) -> List[str]:
+    return [finding.code for finding in lint(code, select, **kwargs)]  # type: ignore[arg-type]
+
+
+def lines(code: str, rule: str) -> List[int]:
+    """Line numbers of one rule's findings."""
+    return [finding.line for finding in lint(code, [rule])]
+
+
+@pytest.fixture
+def lint_code():
+    return lint

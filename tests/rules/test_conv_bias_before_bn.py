@@ -1,0 +1,105 @@
+from conftest import lines, lint
+
+RULE = "TL301"
+
+
+def test_sequential_pairs_of_every_dimension():
+    code = """
+    import torch.nn as nn
+    a = nn.Sequential(nn.Conv1d(3, 8, 3), nn.BatchNorm1d(8))
+    b = nn.Sequential(nn.Conv3d(3, 8, 3), nn.BatchNorm3d(8))
+    c = nn.Sequential(nn.ConvTranspose2d(3, 8, 3), nn.BatchNorm2d(8))
+    d = nn.Sequential(nn.Linear(3, 8), nn.BatchNorm1d(8))
+    e = nn.Sequential(nn.Conv2d(3, 8, 3, bias=True), nn.SyncBatchNorm(8))
+    """
+    assert lines(code, RULE) == [3, 4, 5, 6, 7]
+
+
+def test_ordered_dict_and_layer_lists():
+    code = """
+    from collections import OrderedDict
+    import torch.nn as nn
+    a = nn.Sequential(OrderedDict([("conv", nn.Conv2d(3, 8, 3)), ("bn", nn.BatchNorm2d(8))]))
+    def make_layers(cfg):
+        layers = []
+        for v in cfg:
+            conv2d = nn.Conv2d(3, v, kernel_size=3, padding=1)
+            layers += [conv2d, nn.BatchNorm2d(v), nn.ReLU(inplace=True)]
+        return nn.Sequential(*layers)
+    """
+    assert lines(code, RULE) == [4, 8]
+
+
+def test_submodules_wired_in_forward():
+    code = """
+    import torch.nn as nn
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, 3)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.conv2 = nn.Conv2d(8, 8, 3)
+            self.bn2 = nn.BatchNorm2d(8)
+            self.conv3 = nn.Conv2d(8, 8, 3)
+            self.bn3 = nn.BatchNorm2d(8)
+        def forward(self, x):
+            x = self.bn1(self.conv1(x))
+            x = self.conv2(x)
+            x = self.bn2(x)
+            y = self.conv3(x)
+            x = self.relu(y)
+            return self.bn3(x)
+    """
+    assert lines(code, RULE) == [6, 8]
+
+
+def test_anything_in_between_or_bias_disabled():
+    code = """
+    import torch.nn as nn
+    a = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.BatchNorm2d(8))
+    b = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Dropout(), nn.BatchNorm2d(8))
+    c = nn.Sequential(nn.Conv2d(3, 8, 3, bias=False), nn.BatchNorm2d(8))
+    d = nn.Sequential(nn.Conv2d(3, 8, 3, bias=use_bias), nn.BatchNorm2d(8))
+    e = nn.Sequential(nn.Conv2d(3, 8, 3), nn.LayerNorm(8))
+    f = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(16))
+    g = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm1d(8))
+    h = nn.ModuleList([nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8)])
+    i = nn.Sequential(nn.Conv2d(3, 8, 3, **kw), nn.BatchNorm2d(8))
+    """
+    assert lines(code, RULE) == []
+
+
+def test_conv_used_elsewhere_or_shared():
+    code = """
+    import torch.nn as nn
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3)
+            self.bn = nn.BatchNorm2d(8)
+            self.proj = nn.Conv2d(3, 8, 1)
+            self.bn_proj = nn.BatchNorm2d(8)
+        def forward(self, x):
+            y = self.conv(x)
+            z = self.bn(y)
+            a = self.bn_proj(self.proj(x))
+            b = self.proj(x) * 2
+            return z + y + a + b
+    """
+    assert lines(code, RULE) == []
+
+
+def test_look_alike_layers_are_not_torch():
+    code = """
+    import torch
+    from mylib.layers import Conv2d, BatchNorm2d, Sequential
+    a = Sequential(Conv2d(3, 8, 3), BatchNorm2d(8))
+    b = [Conv2d(3, 8, 3), BatchNorm2d(8)]
+    """
+    assert lines(code, RULE) == []
+
+
+def test_fix_passes_bias_false():
+    [finding] = lint("import torch.nn as nn\nm = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8))\n", [RULE])
+    assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
+    assert finding.fix.edits[0].content == "nn.Conv2d(3, 8, 3, bias=False)"

@@ -1,0 +1,67 @@
+from conftest import lines, lint
+
+RULE = "TL201"
+
+
+def test_missing_or_zero_workers_through_aliases():
+    code = """
+    import torch
+    import torch.utils.data as tud
+    from torch.utils.data import DataLoader as DL
+    from torch.utils.data.dataloader import DataLoader
+    a = torch.utils.data.DataLoader(ds)
+    b = tud.DataLoader(ds, batch_size=8, num_workers=0)
+    c = DL(ds, 8, True)
+    d = DataLoader(ds, 8, True, None, None, 0)
+    """
+    assert lines(code, RULE) == [6, 7, 8, 9]
+
+
+def test_workers_given_or_possibly_given():
+    code = """
+    from torch.utils.data import DataLoader
+    a = DataLoader(ds, num_workers=4)
+    b = DataLoader(ds, num_workers=args.workers)
+    c = DataLoader(ds, num_workers=0 if debug else 8)
+    d = DataLoader(ds, **kwargs)
+    e = DataLoader(*args)
+    f = DataLoader(ds, 8, True, None, None, 2)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_other_dataloaders_and_shadowed_names():
+    code = """
+    import torch
+    from torch_geometric.loader import DataLoader
+    a = DataLoader(ds)
+    def build(DataLoader):
+        return DataLoader(ds)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_local_rebinding_shadows_the_import():
+    code = """
+    from torch.utils.data import DataLoader
+    DataLoader = MyLoader
+    a = DataLoader(ds)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_fallback_in_except_keeps_the_import():
+    code = """
+    try:
+        from torch.utils.data import DataLoader
+    except ImportError:
+        DataLoader = None
+    a = DataLoader(ds)
+    """
+    assert lines(code, RULE) == [6]
+
+
+def test_reported_on_the_constructor_and_fix_is_unsafe():
+    [finding] = lint("from torch.utils.data import DataLoader\nx = DataLoader(ds)\n", [RULE])
+    assert (finding.line, finding.column) == (2, 5)
+    assert finding.fix is not None and finding.fix.applicability.value == "unsafe"

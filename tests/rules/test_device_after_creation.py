@@ -1,0 +1,76 @@
+from conftest import lines, lint
+
+RULE = "TL102"
+
+
+def test_factories_moved_by_cuda_and_to_device():
+    code = """
+    import torch
+    a = torch.zeros(3).cuda()
+    b = torch.ones(2, 2).cuda(1)
+    c = torch.arange(10).to(device)
+    d = torch.eye(3).to("cuda:0")
+    e = torch.full((2,), 1.0).to(torch.device("cuda"))
+    f = torch.tensor([1, 2]).to(x.device)
+    g = torch.zeros_like(t).to(self.device)
+    h = torch.empty(4).to(device=args.device)
+    i = torch.rand(3).to(local_device, non_blocking=True)
+    """
+    assert lines(code, RULE) == [3, 4, 5, 6, 7, 8, 9, 10, 11]
+
+
+def test_aliases_resolve():
+    code = """
+    import torch as th
+    from torch import zeros as z
+    dev = th.device("cuda")
+    a = th.randn(2).to(dev)
+    b = z(3).cuda()
+    """
+    assert lines(code, RULE) == [5, 6]
+
+
+def test_reported_span_is_the_move():
+    [finding] = lint("import torch\nx = torch.zeros(3).cuda()\n", [RULE])
+    assert (finding.line, finding.column, finding.end_column) == (2, 20, 26)
+
+
+def test_not_a_device_move():
+    code = """
+    import torch
+    a = torch.zeros(3).to(torch.float16)
+    b = torch.zeros(3).to(other_tensor)
+    c = torch.zeros(3).to("cpu")
+    d = torch.zeros(3).to(dtype=torch.half)
+    e = torch.from_numpy(arr).cuda()
+    f = torch.as_tensor(data).cuda()
+    g = torch.zeros(3, pin_memory=True).cuda()
+    h = model.cuda()
+    i = torch.nn.Linear(2, 2).cuda()
+    j = x.zeros(3).cuda()
+    k = torch.zeros(3)
+    k = k.cuda()
+    """
+    assert lines(code, RULE) == []
+
+
+def test_look_alike_factories_from_other_libraries():
+    code = """
+    import torch
+    import numpy as np
+    from jax.numpy import zeros
+    a = np.zeros(3).to(device)
+    b = zeros(3).to(device)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_fix_applicability_depends_on_randomness_and_requires_grad():
+    code = """
+    import torch
+    a = torch.zeros(3).cuda()
+    b = torch.randn(3).cuda()
+    c = torch.zeros(3, requires_grad=True).cuda()
+    """
+    fixes = [f.fix.applicability.value for f in lint(code, [RULE])]
+    assert fixes == ["safe", "unsafe", "unsafe"]

@@ -1,0 +1,163 @@
+from conftest import lines, lint
+
+RULE = "TL402"
+
+
+def test_reported_on_the_eval_call():
+    code = """
+    import torch
+    def evaluate(model, loader):
+        model.eval()
+        for x, y in loader:
+            out = model(x)
+    """
+    [finding] = lint(code, [RULE])
+    assert (finding.line, finding.column, finding.end_column) == (4, 11, 17)
+    assert finding.fix.applicability.value == "safe"
+    assert finding.fix.edits[0].content == "@torch.no_grad()\n"
+
+
+def test_attribute_modules_and_forward_calls():
+    code = """
+    import torch
+    def validate(self):
+        self.net.eval()
+        return self.net.forward(self.x)
+    """
+    assert lines(code, RULE) == [4]
+
+
+def test_grad_disabled_by_context_decorator_or_call():
+    code = """
+    import torch
+    from torch import no_grad
+    @torch.no_grad()
+    def a(model, x):
+        model.eval()
+        return model(x)
+    @torch.inference_mode()
+    def b(model, x):
+        model.eval()
+        return model(x)
+    @no_grad()
+    def c(model, x):
+        model.eval()
+        return model(x)
+    def d(model, x):
+        model.eval()
+        with torch.inference_mode():
+            return model(x)
+    def e(model, x):
+        model.eval()
+        with torch.set_grad_enabled(False):
+            return model(x)
+    def f(model, x):
+        torch.set_grad_enabled(False)
+        model.eval()
+        return model(x)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_enable_grad_inside_no_grad_counts_as_enabled():
+    code = """
+    import torch
+    @torch.no_grad()
+    def probe(model, x):
+        model.eval()
+        with torch.enable_grad():
+            return model(x)
+    """
+    assert lines(code, RULE) == [5]
+
+
+def test_functions_that_compute_gradients():
+    code = """
+    import torch
+    def saliency(model, x):
+        model.eval()
+        model(x).sum().backward()
+    def attack(model, x):
+        model.eval()
+        g, = torch.autograd.grad(model(x).sum(), x)
+    def reads(model, x):
+        model.eval()
+        model(x)
+        return x.grad
+    def toggles(model, x):
+        model.eval()
+        model.train()
+        return model(x)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_eval_without_a_later_call_or_on_non_modules():
+    code = """
+    import torch
+    import numpy as np
+    def finish(model):
+        model.eval()
+        return model
+    def other(model, x):
+        out = model(x)
+        model.eval()
+    def expr(x):
+        t = torch.zeros(3)
+        t.eval()
+        return t(x)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_callers_in_no_grad_silence_the_function():
+    code = """
+    import torch
+    def evaluate(model, x):
+        model.eval()
+        return model(x)
+    with torch.no_grad():
+        evaluate(m, x)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_module_level_scripts_report_without_fix():
+    code = """
+    import torch
+    model.eval()
+    out = model(x)
+    """
+    [finding] = lint(code, [RULE])
+    assert finding.fix is None
+
+
+def test_methods_of_modules_report_without_fix():
+    code = """
+    import torch
+    import torch.nn as nn
+    class Student(nn.Module):
+        def forward(self, x):
+            self.teacher.eval()
+            return self.head(x), self.teacher(x)
+    """
+    [finding] = lint(code, [RULE])
+    assert finding.fix is None
+
+
+def test_fix_imports_torch_when_missing_and_uses_alias_otherwise():
+    code = '''
+    """Docstring."""
+    from __future__ import annotations
+    from torch import nn
+    def evaluate(model, x):
+        model.eval()
+        return model(x)
+    '''
+    [finding] = lint(code, [RULE])
+    contents = sorted(edit.content for edit in finding.fix.edits)
+    assert contents == ["@torch.no_grad()\n", "import torch\n"]
+    assert [e.line for e in finding.fix.edits] == [5, 4]
+    aliased = "import torch as th\nclass A:\n    def run(self, m, x):\n        m.eval()\n        return m(x)\n"
+    [finding] = lint(aliased, [RULE])
+    assert [e.content for e in finding.fix.edits] == ["@th.no_grad()\n    "]

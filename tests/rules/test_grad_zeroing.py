@@ -1,0 +1,62 @@
+from conftest import lines, lint
+
+RULE = "TL401"
+
+
+def test_set_to_none_false_and_manual_zeroing():
+    code = """
+    import torch
+    optimizer.zero_grad(set_to_none=False)
+    model.zero_grad(set_to_none=False)
+    for p in model.parameters():
+        p.grad.zero_()
+        p.grad.data.zero_()
+    """
+    assert lines(code, RULE) == [3, 4, 6, 7]
+
+
+def test_modern_defaults_and_look_alikes():
+    code = """
+    import torch
+    optimizer.zero_grad()
+    optimizer.zero_grad(set_to_none=True)
+    for p in model.parameters():
+        p.grad = None
+        p.data.zero_()
+        buf.zero_()
+        p.grad.zero_(x)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_plain_zero_grad_only_on_old_targets():
+    code = "import torch\noptimizer.zero_grad()\n"
+    assert lines(code, RULE) == []
+    [finding] = lint(code, [RULE], torch_version=(1, 13))
+    assert "set_to_none=True" in finding.message
+    assert finding.fix.edits[0].content == "optimizer.zero_grad(set_to_none=True)"
+
+
+def test_fix_contents_and_applicability():
+    code = """
+    import torch
+    optimizer.zero_grad(set_to_none=False)
+    for p in params:
+        p.grad.data.zero_()
+    """
+    first, second = lint(code, [RULE])
+    assert first.fix.edits[0].content == "optimizer.zero_grad()"
+    assert first.fix.applicability.value == "safe"
+    assert second.fix.edits[0].content == "p.grad = None"
+    assert second.fix.applicability.value == "unsafe"
+
+
+def test_reset_fix_is_unsafe_when_the_function_reads_grad():
+    code = """
+    import torch
+    def step(model, optimizer):
+        optimizer.zero_grad(set_to_none=False)
+        total = sum(p.grad.sum() for p in model.parameters())
+    """
+    [finding] = lint(code, [RULE])
+    assert finding.fix.applicability.value == "unsafe"

@@ -1,0 +1,128 @@
+"""Nothing a user can feed torchlint produces a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from torchlint.cli import main
+
+LOOP_BODY = "for x in loader:\n    total += x.item()\n"
+
+
+def check(*args):
+    result = CliRunner().invoke(main, ["check", "--output-format", "json", *args])
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    return result
+
+
+def findings(result):
+    return [(d["path"], d["code"], d["line"]) for d in json.loads(result.stdout)] if result.stdout else []
+
+
+@pytest.fixture
+def cwd(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_syntax_error_is_tl000_and_other_files_are_still_checked(cwd):
+    (cwd / "broken.py").write_text("import torch\ndef train(:\n    pass\n")
+    (cwd / "good.py").write_text("import torch\n" + LOOP_BODY)
+    result = check()
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [(d["path"], d["code"]) for d in data] == [("broken.py", "TL000"), ("good.py", "TL101")]
+    assert data[0]["line"] == 2 and data[0]["message"].startswith("cannot parse:")
+    assert "\n" not in data[0]["message"]
+
+
+def test_syntax_error_in_a_file_without_torch_is_reported_too(cwd):
+    (cwd / "util.py").write_text("x = (\n")
+    [finding] = json.loads(check().stdout)
+    assert (finding["code"], finding["line"], finding["message"]) == ("TL000", 1, "cannot parse: '(' was never closed")
+
+
+def test_parse_errors_can_be_ignored(cwd):
+    (cwd / "broken.py").write_text("def train(:\n")
+    assert check("--ignore", "TL000").exit_code == 0
+
+
+def test_non_utf8_without_cookie(cwd):
+    (cwd / "latin.py").write_bytes(b"import torch\nname = '\xe9t\xe9'\n")
+    result = check()
+    [finding] = json.loads(result.stdout)
+    assert finding["code"] == "TL000" and "not valid utf-8" in finding["message"]
+
+
+def test_coding_cookie_bom_and_crlf_are_read(cwd):
+    (cwd / "cookie.py").write_bytes(b"# -*- coding: latin-1 -*-\nimport torch\nname = '\xe9'\n" + LOOP_BODY.encode())
+    (cwd / "bom.py").write_bytes(b"\xef\xbb\xbfimport torch\n" + LOOP_BODY.encode())
+    (cwd / "crlf.py").write_bytes(("import torch\n" + LOOP_BODY).replace("\n", "\r\n").encode())
+    result = check()
+    assert findings(result) == [("bom.py", "TL101", 3), ("cookie.py", "TL101", 5), ("crlf.py", "TL101", 3)]
+    columns = {d["path"]: d["column"] for d in json.loads(result.stdout)}
+    assert columns == {"bom.py": 16, "cookie.py": 16, "crlf.py": 16}
+
+
+def test_unknown_encoding_cookie(cwd):
+    (cwd / "odd.py").write_bytes(b"# -*- coding: klingon -*-\nimport torch\n")
+    [finding] = json.loads(check().stdout)
+    assert finding["code"] == "TL000" and "klingon" in finding["message"]
+
+
+def test_empty_and_whitespace_files(cwd):
+    (cwd / "empty.py").write_bytes(b"")
+    (cwd / "blank.py").write_bytes(b"\n\n   \n")
+    (cwd / "comment.py").write_bytes(b"# torch")
+    result = check()
+    assert result.exit_code == 0 and findings(result) == []
+
+
+def test_binary_file(cwd):
+    (cwd / "blob.py").write_bytes(b"\x00\x01\x02torch\xff\xfe")
+    [finding] = json.loads(check().stdout)
+    assert finding["code"] == "TL000" and "binary" in finding["message"]
+
+
+def test_missing_path_exit_2(cwd):
+    result = check("nope.py")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[0] == "torchlint: nope.py: no such file or directory"
+
+
+def test_directory_symlink_loop(cwd):
+    (cwd / "pkg").mkdir()
+    (cwd / "pkg" / "train.py").write_text("import torch\n" + LOOP_BODY)
+    os.symlink("..", cwd / "pkg" / "loop")
+    result = check()
+    assert result.exit_code == 1
+    assert findings(result) == [("pkg/train.py", "TL101", 3)]
+    assert "pkg/loop: symbolic link loop, skipped" in result.stderr
+
+
+def test_unreadable_file(cwd):
+    target = cwd / "secret.py"
+    target.write_text("import torch\n")
+    target.chmod(0)
+    try:
+        if os.access(target, os.R_OK):
+            pytest.skip("running as a user who can read any file")
+        result = check("secret.py")
+        assert result.exit_code == 2 and "secret.py: cannot read" in result.stderr
+    finally:
+        target.chmod(0o644)
+
+
+def test_deeply_nested_expression_does_not_crash(cwd):
+    (cwd / "deep.py").write_text("import torch\nx = " + "(" * 300 + "1" + ")" * 300 + "\n")
+    result = check()
+    assert result.exit_code in (0, 1)
+
+
+def test_unknown_rule_code_for_rule_command():
+    result = CliRunner().invoke(main, ["rule", "TL123"])
+    assert result.exit_code == 2 and "unknown rule 'TL123'" in result.stderr
