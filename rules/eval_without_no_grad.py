@@ -182,7 +182,7 @@ class EvalWithoutNoGrad(Rule):
     def _decorator_fix(self, function: Union[cst.FunctionDef, cst.Module], indent: str) -> Optional[PendingFix]:
         """`@torch.no_grad()` right above the `def`, importing torch when it is not bound."""
         assert isinstance(function, cst.FunctionDef)
-        torch_name = self._torch_alias()
+        torch_name = self.ctx.names.module_alias("torch")
         edits = [NodeEdit(function, f"@{torch_name or 'torch'}.no_grad()\n{indent}", insert_before=True)]
         if torch_name is None:
             anchor = _import_anchor(self.ctx.module)
@@ -191,9 +191,6 @@ class EvalWithoutNoGrad(Rule):
             edits.append(NodeEdit(anchor, "import torch\n", insert_before=True))
         return self.fix(*edits, message="Decorate the function with `@torch.no_grad()`")
 
-    def _torch_alias(self) -> Optional[str]:
-        module_scope = self.ctx.names.scopes[0].bindings
-        return next((name for name, target in module_scope.items() if target == "torch"), None)
 
 
 def _import_anchor(module: cst.Module) -> Optional[cst.CSTNode]:

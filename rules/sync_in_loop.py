@@ -1,10 +1,11 @@
-from typing import Optional
+from typing import Optional, Tuple
 
 import libcst as cst
 
 from torchlint.findings import Applicability
-from torchlint.rule import Rule
+from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
+from torchlint.semantics.tree import descendants
 from torchlint.semantics.values import HOST_KINDS, Kind
 
 SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
@@ -101,8 +102,62 @@ class SyncInLoop(Rule):
             node,
             f"`.{method}()` in a loop synchronises with the device every iteration; "
             "keep the value on the device and convert once after the loop or every N steps",
+            fix=self._accumulation_fix(node) if method == "item" else None,
             start=node.func.attr,
         )
+
+    def _accumulation_fix(self, node: cst.Call) -> Optional[PendingFix]:
+        """`total += x.item()` -> `total += x.detach()`, converted once after the loop."""
+        accumulator = self._accumulator(node)
+        torch_name = self.ctx.names.module_alias("torch")
+        loop = next(iter(self.ctx.enclosing_loops(node)), None)
+        if accumulator is None or torch_name is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
+            return None
+        if self.ctx.kind_of(cst.Name(accumulator)) is not Kind.NUMBER or not _only_accumulates(loop, accumulator):
+            return None
+        placement = self._after(loop)
+        if placement is None:
+            return None
+        anchor, indent, before = placement
+        conversion = f"{accumulator} = {accumulator}.item() if {torch_name}.is_tensor({accumulator}) else {accumulator}"
+        assert isinstance(node.func, cst.Attribute)
+        detach = node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
+        insert = (
+            NodeEdit(anchor, f"{conversion}\n{indent}", insert_before=True)
+            if before
+            else NodeEdit(anchor, f"\n{indent}{conversion}", insert_after=True)
+        )
+        return self.fix(NodeEdit(node, detach), insert, message="Accumulate on the device; convert once after the loop")
+
+    def _accumulator(self, node: cst.Call) -> Optional[str]:
+        parent = self.ctx.parent()
+        if (
+            isinstance(parent, cst.AugAssign)
+            and parent.value is node
+            and isinstance(parent.operator, cst.AddAssign)
+            and isinstance(parent.target, cst.Name)
+        ):
+            return parent.target.value
+        return None
+
+    def _after(self, loop: cst.CSTNode) -> Optional[Tuple[cst.CSTNode, str, bool]]:
+        """Where the conversion goes: before the statement after `loop`, or after `loop` itself."""
+        index = next((i for i, a in enumerate(self.ctx.ancestors) if a is loop), None)
+        if index is None or index == 0:
+            return None
+        block = self.ctx.ancestors[index - 1]
+        body = getattr(block, "body", None)
+        if not isinstance(body, (list, tuple)):
+            return None
+        indent = "".join(
+            b.indent if b.indent is not None else self.ctx.module.default_indent
+            for b in self.ctx.ancestors[:index]
+            if isinstance(b, cst.IndentedBlock)
+        )
+        position = next(i for i, statement in enumerate(body) if statement is loop)
+        if position + 1 < len(body):
+            return body[position + 1], indent, True
+        return loop, indent, False
 
     def _on_host(self, receiver: cst.BaseExpression) -> bool:
         """Whether the receiver is known not to be a device tensor."""
@@ -135,6 +190,17 @@ class SyncInLoop(Rule):
             if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value.startswith(DATA_FUNCTIONS):
                 return True
         return False
+
+
+def _only_accumulates(loop: cst.CSTNode, name: str) -> bool:
+    """The loop mentions `name` once (the accumulation) and cannot leave before its end."""
+    mentions = 0
+    for node in descendants(loop):
+        if isinstance(node, (cst.Return, cst.Yield, cst.Global, cst.Nonlocal)):
+            return False
+        if isinstance(node, cst.Name) and node.value == name:
+            mentions += 1
+    return mentions == 1
 
 
 def _iterated(loop: cst.CSTNode) -> Optional[cst.BaseExpression]:

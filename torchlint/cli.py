@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
 
@@ -13,11 +14,11 @@ import click
 from torchlint import __version__
 from torchlint.config import ConfigError, Settings, load_settings, override, parse_torch_version
 from torchlint.context import Options
-from torchlint.discovery import DEFAULT_EXCLUDE, discover
+from torchlint.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
 from torchlint.findings import Finding
 from torchlint.output import FORMATTERS, Report
 from torchlint.rule import all_rules
-from torchlint.runner import FileJob, FileOutcome, check_files, default_workers
+from torchlint.runner import FileJob, FileOutcome, FixMode, RunOptions, check_files, default_workers
 from torchlint.selection import SelectionError, enabled_codes, expand
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -41,22 +42,26 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, allow_dash=True))
 @click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (TL1), names or ALL. Replaces the configured selection.")
 @click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
 @click.option("--exclude", multiple=True, help="Path patterns to skip, replacing the defaults.")
 @click.option("--extend-exclude", multiple=True, help="Path patterns to skip on top of the defaults.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
 @click.option("--torch-version", help="The PyTorch version the code targets, e.g. 1.13 (default: current).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this configuration file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or offer unsafe fixes.")
+@click.option("--diff", is_flag=True, help="Print the changes --fix would make as a unified diff; write nothing.")
+@click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
+@click.option("--stdin-filename", help="The name to use for source read from standard input (path '-').")
 @click.option("--output-format", type=click.Choice(sorted(FORMATTERS)), default="full", show_default=True)
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
-@click.option("--unsafe-fixes", is_flag=True, help="Also consider unsafe fixes.")
-@click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
 def check(
     paths: Tuple[Path, ...],
     select: Tuple[str, ...],
@@ -64,36 +69,56 @@ def check(
     ignore: Tuple[str, ...],
     exclude: Tuple[str, ...],
     extend_exclude: Tuple[str, ...],
+    force_exclude: bool,
     torch_version: Optional[str],
     config_path: Optional[Path],
     isolated: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    show_fixes: bool,
+    stdin_filename: Optional[str],
     output_format: str,
     statistics: bool,
     exit_zero: bool,
     color: str,
     jobs: Optional[int],
-    unsafe_fixes: bool,
-    force_exclude: bool,
 ) -> None:
-    """Check PATHS (files or directories, default: the current directory)."""
+    """Check PATHS (files or directories, default: the current directory; '-' reads standard input)."""
+    from_stdin = Path("-") in paths
     try:
+        if from_stdin and len(paths) > 1:
+            raise UsageFailure("'-' (standard input) cannot be combined with other paths")
         settings = _settings(config_path, isolated, select, extend_select, ignore, exclude, extend_exclude, torch_version)
         rules = all_rules()
         codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore)
-        discovered = discover(
-            list(paths) or [Path(".")],
-            root=settings.root,
-            exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
-            extend_exclude=settings.extend_exclude,
-            force_exclude=force_exclude,
-        )
-        file_jobs = [FileJob(str(path), codes - expand(settings.ignored_for(path), rules)) for path in discovered.files]
-    except (ConfigError, SelectionError) as error:
+        if from_stdin:
+            name = stdin_filename or "-"
+            file_jobs = [FileJob(name, codes - expand(settings.ignored_for(Path(name)), rules), sys.stdin.buffer.read())]
+            discovered = DiscoveryResult([], [])
+        else:
+            discovered = discover(
+                list(paths) or [Path(".")],
+                root=settings.root,
+                exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
+                extend_exclude=settings.extend_exclude,
+                force_exclude=force_exclude,
+            )
+            file_jobs = [FileJob(str(p), codes - expand(settings.ignored_for(p), rules)) for p in discovered.files]
+    except (ConfigError, SelectionError, UsageFailure) as error:
         _fail(str(error))
     for message in (*discovered.errors, *discovered.warnings):
         click.echo(message, err=True)
-    outcomes = check_files(file_jobs, Options(settings.torch_version), jobs or default_workers())
-    status = _emit(outcomes, output_format, statistics, unsafe_fixes, _use_color(color))
+    mode = FixMode.DIFF if diff else FixMode.FIX if fix else FixMode.CHECK
+    run_options = RunOptions(Options(settings.torch_version), mode, unsafe_fixes)
+    outcomes = check_files(file_jobs, run_options, jobs or default_workers())
+    view = _View(output_format, statistics, unsafe_fixes, _use_color(color), show_fixes)
+    if mode is FixMode.DIFF:
+        status = _emit_diff(outcomes)
+    elif from_stdin and mode is FixMode.FIX:
+        status = _emit_fixed_stdin(outcomes[0], view)
+    else:
+        status = _emit(outcomes, view)
     if discovered.errors or any(outcome.error for outcome in outcomes):
         status = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and status == EXIT_FINDINGS else status)
@@ -121,21 +146,66 @@ def _settings(
     )
 
 
-def _emit(outcomes: Sequence[FileOutcome], output_format: str, statistics: bool, unsafe_fixes: bool, color: bool) -> int:
-    """Print findings and the summary; return the exit status they call for."""
+@dataclass(frozen=True)
+class _View:
+    """How findings are shown."""
+
+    output_format: str
+    statistics: bool
+    unsafe_fixes: bool
+    color: bool
+    show_fixes: bool
+
+
+def _report_problems(outcomes: Sequence[FileOutcome]) -> None:
     for outcome in outcomes:
         if outcome.error:
             click.echo(f"torchlint: error: {outcome.error}", err=True)
+        if outcome.warning:
+            click.echo(f"torchlint: warning: {outcome.path}: {outcome.warning}", err=True)
+
+
+def _emit(outcomes: Sequence[FileOutcome], view: _View, to_stderr: bool = False) -> int:
+    """Print remaining findings, fixes made and the summary; return the exit status they call for."""
+    _report_problems(outcomes)
     findings: List[Finding] = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
-    snippets = {o.path: o.snippets for o in outcomes}
-    if statistics:
-        click.echo(_statistics(findings, unsafe_fixes), nl=False)
+    fixed = [f for o in outcomes for f in o.fixed]
+    if view.statistics:
+        click.echo(_statistics(findings, view.unsafe_fixes), nl=False, err=to_stderr)
     else:
-        text = FORMATTERS[output_format](Report(findings, snippets, unsafe_fixes, color))
+        snippets = {o.path: o.snippets for o in outcomes}
+        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color))
         if text:
-            click.echo(text, nl=False, color=color)
-    click.echo(_summary(findings, len(outcomes), unsafe_fixes), err=True)
+            click.echo(text, nl=False, color=view.color, err=to_stderr)
+    if view.show_fixes and fixed:
+        click.echo(_fixed_listing(fixed), nl=False, err=True)
+    click.echo(_summary(findings, fixed, len(outcomes), view.unsafe_fixes), err=True)
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _emit_fixed_stdin(outcome: FileOutcome, view: _View) -> int:
+    """Standard input with --fix: the fixed source on stdout, everything else on stderr."""
+    if outcome.fixed_source is not None:
+        click.echo(outcome.fixed_source, nl=False)
+    return _emit([outcome], view, to_stderr=True)
+
+
+def _emit_diff(outcomes: Sequence[FileOutcome]) -> int:
+    _report_problems(outcomes)
+    diffs = [o.diff for o in outcomes if o.diff]
+    for diff in diffs:
+        click.echo(diff, nl=False)
+    would_fix = sum(len(o.fixed) for o in outcomes)
+    click.echo(f"Would fix {would_fix} finding{'s' if would_fix != 1 else ''} in {len(diffs)} file{'s' if len(diffs) != 1 else ''}.", err=True)
+    return EXIT_FINDINGS if diffs else EXIT_CLEAN
+
+
+def _fixed_listing(fixed: Sequence[Finding]) -> str:
+    counts = Counter((f.path, f.code, f.name) for f in fixed)
+    lines = [f"Fixed {len(fixed)} finding{'s' if len(fixed) != 1 else ''}:"]
+    for (path, code, name), count in sorted(counts.items()):
+        lines.append(f"  {path}: {count} x {code} ({name})")
+    return "\n".join(lines) + "\n"
 
 
 def _statistics(findings: Sequence[Finding], unsafe_fixes: bool) -> str:
@@ -146,12 +216,19 @@ def _statistics(findings: Sequence[Finding], unsafe_fixes: bool) -> str:
     )
 
 
-def _summary(findings: Sequence[Finding], files: int, unsafe_fixes: bool) -> str:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _summary(findings: Sequence[Finding], fixed: Sequence[Finding], files: int, unsafe_fixes: bool) -> str:
+    if fixed:
+        total = len(findings) + len(fixed)
+        return f"Found {_plural(total, 'finding')} ({len(fixed)} fixed, {len(findings)} remaining) in {_plural(files, 'checked file')}."
     if not findings:
-        return f"All checks passed ({files} file{'s' if files != 1 else ''} checked)."
+        return f"All checks passed ({_plural(files, 'file')} checked)."
     fixable = sum(f.fixable(unsafe_fixes) for f in findings)
     hidden = sum(f.fixable(True) for f in findings) - fixable
-    text = f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} checked file{'s' if files != 1 else ''}."
+    text = f"Found {_plural(len(findings), 'finding')} in {_plural(files, 'checked file')}."
     if fixable:
         text += f" {fixable} fixable with --fix."
     if hidden:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import List, Mapping, Optional, Sequence, Tuple, Type
+from typing import Mapping, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -106,11 +106,9 @@ def _edit(edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cs
         if hasattr(content, "lpar"):
             content = content.with_changes(lpar=(), rpar=())
         content = module.code_for_node(content)
-    if edit.insert_before:
-        line, column = where.start.line, where.start.column + 1
-        return Edit(line, column, line, column, content)
+    elif module.default_newline != "\n":
+        content = content.replace("\n", module.default_newline)
+    if edit.insert_before or edit.insert_after:
+        point = where.start if edit.insert_before else where.end
+        return Edit(point.line, point.column + 1, point.line, point.column + 1, content)
     return Edit(*to_span(where, where), content)
-
-
-def findings_of(results: List[LintResult]) -> List[Finding]:
-    return sorted((f for result in results for f in result.findings), key=lambda f: f.sort_key)

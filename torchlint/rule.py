@@ -18,11 +18,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class NodeEdit:
-    """An edit expressed on the tree: replace `node`, or insert text just before it."""
+    """An edit expressed on the tree: replace `node`, or insert text just before or after it."""
 
     node: cst.CSTNode
     content: Union[str, cst.CSTNode]
     insert_before: bool = False
+    insert_after: bool = False
 
 
 @dataclass(frozen=True)

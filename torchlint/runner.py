@@ -2,22 +2,41 @@
 
 from __future__ import annotations
 
+import difflib
+import enum
 import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
 from torchlint.context import Options
 from torchlint.findings import Finding
+from torchlint.fixer import fix_text
 from torchlint.linter import PARSE_ERROR, lint_text, parse_error_finding
 from torchlint.rule import Rule, all_rules
 from torchlint.source import UndecodableSource, decode_source
+from torchlint.writer import write_atomic
 
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
+
+
+class FixMode(enum.Enum):
+    """What to do with fixes: only report them, write them, or print them as a diff."""
+
+    CHECK = "check"
+    FIX = "fix"
+    DIFF = "diff"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    lint: Options = Options()
+    mode: FixMode = FixMode.CHECK
+    unsafe_fixes: bool = False
 
 
 @dataclass(frozen=True)
@@ -37,6 +56,11 @@ class FileOutcome:
     findings: Tuple[Finding, ...] = ()
     snippets: Dict[int, str] = field(default_factory=dict)
     error: Optional[str] = None
+    fixed: Tuple[Finding, ...] = ()
+    diff: str = ""
+    warning: Optional[str] = None
+    # The fixed source, for standard input only (files are written in place).
+    fixed_source: Optional[str] = None
 
 
 @lru_cache(maxsize=None)
@@ -44,8 +68,8 @@ def _rules_for(codes: FrozenSet[str]) -> Tuple[Type[Rule], ...]:
     return tuple(rule for rule in all_rules() if rule.code in codes)
 
 
-def check_file(job: FileJob, options: Options) -> FileOutcome:
-    """Read, decode and lint one file; problems become a finding or an error line, never an exception."""
+def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
+    """Read, decode, lint and maybe fix one file; problems become a finding or an error line, never an exception."""
     try:
         data = job.data if job.data is not None else _read(job.path)
     except OSError as error:
@@ -56,8 +80,31 @@ def check_file(job: FileJob, options: Options) -> FileOutcome:
         if PARSE_ERROR not in job.codes:
             return FileOutcome(job.path)
         return FileOutcome(job.path, (parse_error_finding(job.path, 1, 1, str(error)),))
-    result = lint_text(source.text, job.path, _rules_for(job.codes), options)
-    return FileOutcome(job.path, result.findings, _snippets(source.text, result.findings))
+    rules = _rules_for(job.codes)
+    if options.mode is FixMode.CHECK:
+        findings = lint_text(source.text, job.path, rules, options.lint).findings
+        return FileOutcome(job.path, findings, _snippets(source.text, findings))
+    result = fix_text(source.text, job.path, rules, options.lint, options.unsafe_fixes)
+    outcome = FileOutcome(
+        job.path, result.remaining, _snippets(result.text, result.remaining), fixed=result.fixed, warning=result.warning
+    )
+    if options.mode is FixMode.DIFF:
+        return replace(outcome, diff=_diff(job.path, source.text, result.text))
+    if job.data is not None:
+        return replace(outcome, fixed_source=result.text)
+    if result.text != source.text:
+        try:
+            write_atomic(job.path, source.encode(result.text))
+        except (OSError, UnicodeEncodeError) as error:
+            return FileOutcome(job.path, error=f"{job.path}: cannot write fixes: {error}")
+    return outcome
+
+
+def _diff(path: str, before: str, after: str) -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"
+    )
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def _read(path: str) -> bytes:
@@ -72,7 +119,7 @@ def _snippets(text: str, findings: Sequence[Finding]) -> Dict[int, str]:
     return {f.line: lines[f.line - 1] for f in findings if 0 < f.line <= len(lines)}
 
 
-def check_files(jobs: Sequence[FileJob], options: Options, workers: int) -> List[FileOutcome]:
+def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:
     """Check `jobs`, in parallel processes when there is enough work; results keep job order."""
     workers = max(1, min(workers, len(jobs)))
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:

@@ -99,6 +99,11 @@ class NameResolver:
                 return scope.bindings[name]
         return None
 
+    def module_alias(self, module: str) -> Optional[str]:
+        """A module-level name bound to `module` itself (`torch` or `th` for `import torch as th`)."""
+        bindings = self.scopes[0].bindings if self.scopes else {}
+        return next((name for name, target in bindings.items() if target == module), None)
+
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
         """Resolve `nn.Conv2d` to `torch.nn.Conv2d` when `nn` is `torch.nn`; None if unknown."""
         dotted = dotted_name(node)
