@@ -16,7 +16,8 @@ DETERMINISTIC_FACTORIES = frozenset(
 RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like".split())
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
-DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*)$")
+# Names that hold a device by convention; ranks and GPU ids are CUDA ordinals.
+DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$")
 
 
 class DeviceAfterCreation(Rule):
@@ -30,7 +31,7 @@ class DeviceAfterCreation(Rule):
 
     The rule does not fire for dtype-only moves (`.to(torch.float16)`), for `.to(x)` when `x`
     is not known to be a device (a device string, `torch.device(...)`, `t.device`, or a name
-    such as `device`, `dev`, `*_device`), for `torch.from_numpy`/`torch.as_tensor` (the data
+    such as `device`, `dev`, `*_device`, `rank`, `local_rank`, `gpu`), for `torch.from_numpy`/`torch.as_tensor` (the data
     already lives on the host), for pinned factories, or for modules (`model.cuda()`).
 
     ## Example

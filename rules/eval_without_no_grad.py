@@ -136,6 +136,14 @@ class EvalWithoutNoGrad(Rule):
         klass = self.ctx.enclosing(cst.ClassDef)
         return isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """`model = build().eval()` puts `model` in eval mode too."""
+        found = method_call(node.value)
+        if found is not None and found[1] == "eval" and not node.value.args and len(node.targets) == 1:  # type: ignore[attr-defined]
+            target = dotted_name(node.targets[0].target)
+            if target is not None:
+                self.scopes[-1].evals.setdefault(target, node.value)  # type: ignore[arg-type]
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value == "grad" and self.scopes:
             self.scopes[-1].computes_grad = True

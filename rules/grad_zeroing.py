@@ -24,6 +24,10 @@ class GradZeroing(Rule):
     PyTorch 2.0 `zero_grad()` sets gradients to `None` by default, so a plain call is only
     reported for older targets (`torch-version = "1.13"`).
 
+    The rule is silent in files that use gradients as buffers, writing into `.grad` in place
+    (`p.grad += g`, `p.grad.add_(g)`, `p.grad = torch.zeros_like(p)`): such code needs zeroed
+    gradients, not `None`.
+
     ## Example
     ```python
     optimizer.zero_grad(set_to_none=False)
@@ -64,6 +68,11 @@ class GradZeroing(Rule):
         "optimizer.zero_grad(set_to_none=False)\n",
     )
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # Code that writes into `.grad` in place relies on zeroed (not None) gradients.
+        self.grad_is_a_buffer = False
+
     def visit_Call(self, node: cst.Call) -> None:
         found = method_call(node)
         if found is None:
@@ -73,6 +82,23 @@ class GradZeroing(Rule):
             self._check_zero_grad(node)
         elif method == "zero_" and not node.args and _is_grad(receiver):
             self._check_manual(node, receiver)
+        elif method.endswith("_") and _is_grad(receiver):
+            self.grad_is_a_buffer = True
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if _is_grad(node.target):
+            self.grad_is_a_buffer = True
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        parent = self.ctx.parent()
+        if _is_grad(node.target) and isinstance(parent, cst.Assign) and not (
+            isinstance(parent.value, cst.Name) and parent.value.value == "None"
+        ):
+            self.grad_is_a_buffer = True
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if self.grad_is_a_buffer:
+            self.ctx.reports[:] = [report for report in self.ctx.reports if report.rule is not self]
 
     def _check_zero_grad(self, node: cst.Call) -> None:
         set_to_none = keyword(node, "set_to_none")

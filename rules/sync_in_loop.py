@@ -1,4 +1,4 @@
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -6,9 +6,9 @@ from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.tree import descendants
-from torchlint.semantics.values import HOST_KINDS, Kind
+from torchlint.semantics.values import HOST_KINDS, Kind, string_value
 
-SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
+SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
 # Loops over containers of parameters or dict entries run once per call, not once per step.
 CONTAINER_ITERATORS = frozenset(
     "items keys values parameters named_parameters modules named_modules children named_children "
@@ -17,15 +17,22 @@ CONTAINER_ITERATORS = frozenset(
 ITERATION_WRAPPERS = frozenset({"enumerate", "sorted", "reversed", "list", "tuple"})
 # Words that mark an `if` as a logging/reporting guard when they occur in its test.
 GUARD_WORDS = ("log", "print", "verbose", "interval", "freq", "every", "display", "report", "debug")
+# Module methods: `.cpu()` followed by one of these moved a module, not a tensor.
+MODULE_ACCESSORS = frozenset(
+    "parameters named_parameters state_dict buffers named_buffers modules named_modules children eval train".split()
+)
+# Calls that hand a value over to the host's world (collecting, printing, writing).
+HOST_SINKS = frozenset({"append", "extend", "print", "write", "save", "imwrite", "decode"})
 DATASET_BASES = frozenset(
     {"torch.utils.data.Dataset", "torch.utils.data.IterableDataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.dataset.IterableDataset"}
 )
+TEST_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase"})
 DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
 
 
 class SyncInLoop(Rule):
     """## What it does
-    Flags `.item()`, `.cpu()`, `.numpy()` and `.tolist()` on a tensor inside a loop body
+    Flags `.item()`, `.cpu()`, `.to("cpu")` and `.tolist()` on a tensor inside a loop body
     (`for`, `while`, comprehension) that runs once per training or evaluation step.
 
     ## Why is this slow?
@@ -35,12 +42,27 @@ class SyncInLoop(Rule):
     time in small jobs to 40-50 ms of `cudaStreamSynchronize` per step in an LLM fine-tune; the
     cost is negligible only when each step does little GPU work.
 
-    The rule stays silent outside loops, on values known to live on the host (NumPy arrays,
-    Python numbers, the result of `.numpy()`, `np.*` calls, modules), in loops over parameters
-    or dict entries (`.items()`, `.parameters()`, ...) that run once per call rather than once
-    per step, inside an `if` that limits the work to a logging interval (a `%` test, or a test
-    naming `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...), and in dataset code
-    (`Dataset` subclasses, `__getitem__`, collate functions), which runs on the CPU.
+    `.numpy()` is not reported on its own: it only works on tensors already in host memory,
+    so the synchronisation happened at the `.cpu()` before it, which is reported. A chain such
+    as `.cpu().numpy().tolist()` is reported once, at its first call.
+
+    To stay precise the rule is silent:
+    - outside loops, and in files that never mention a device (`cuda`, `device`, `.to(`, ...),
+      which run on the CPU where these calls cost nothing;
+    - on values known to live on the host: NumPy arrays, Python numbers, tensors created
+      without `device=` or moved with `.cpu()`, and modules (`model.cpu().state_dict()`);
+    - in loops that run once per epoch or once per call rather than once per step: loops
+      whose target or iterable names an epoch, loops over dict entries or parameters
+      (`.items()`, `.parameters()`, ...) and over literal lists;
+    - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
+      `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
+      (`if i == 0`);
+    - where the loop needs the value on the host to go on: it decides a `break`/`return` or
+      the loop condition (autoregressive decoding, convergence checks), the loop reads user
+      `input()`, or a loop that is not over a data loader hands each result to the host
+      (`samples.append(x.cpu())`, `print(...)`);
+    - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
+      `unittest` classes, `test_*` functions and `test_*.py` files.
 
     ## Example
     ```python
@@ -61,13 +83,13 @@ class SyncInLoop(Rule):
         total += loss.detach()
     total = total.item()
     ```
-    The bundled on-device running metric (`torchlint.reference.metric`) does this for you.
 
     ## Fix applicability
     Unsafe, and only for the accumulation `total += x.item()` where `total` holds a number
-    before the loop and is not read inside it: the accumulator becomes a tensor during the
-    loop (summed on the device, in the tensor's dtype) and is converted back once after it.
-    Other uses get no fix.
+    before the loop and is not read inside it, and the loop cannot be left early (no
+    `return`, `yield`, or enclosing `try`): the accumulator becomes a tensor during the loop
+    (summed on the device, in the tensor's dtype) and is converted back once after it. Other
+    uses get no fix.
     """
 
     code = "TL101"
@@ -75,36 +97,111 @@ class SyncInLoop(Rule):
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.numpy()`, `.tolist()`) inside a step loop"
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
-        "import torch\nfor x, y in loader:\n    loss = model(x)\n    print(loss.item())\n",
-        "import torch\nwhile True:\n    preds.extend(model(x).argmax(1).cpu().numpy())\n",
-        "import torch\nvalues = [t.item() for t in batch_losses]\n",
-        "import torch\nfor x in loader:\n    y = model(x).cpu().numpy().tolist()\n",
+        "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    print(loss.item())\n",
+        "import torch\nfor x in val_loader:\n    preds.extend(model(x.to(device)).argmax(1).cpu().numpy())\n",
+        "import torch\nlosses = step_all(model.cuda())\nvalues = [t.item() for t in losses]\n",
+        "import torch\nfor x in loader:\n    y = model(x.cuda()).cpu().numpy().tolist()\n",
     )
     good_examples = (
-        "import torch\nloss = model(x)\nprint(loss.item())\n",
+        "import torch\nloss = model(x.cuda())\nprint(loss.item())\n",
+        "import torch\nfor x in loader:\n    print(model(x).item())\n",
         "import torch\nimport numpy as np\nfor i in range(10):\n    a = np.ones(3)\n    print(a.tolist())\n",
-        "import torch\nfor step, (x, y) in enumerate(loader):\n    loss = model(x)\n    if step % 100 == 0:\n        print(loss.item())\n",
-        "import torch\nfor name, p in model.named_parameters():\n    print(name, p.norm().item())\n",
+        "import torch\nfor step, (x, y) in enumerate(loader):\n    loss = model(x.cuda())\n    if step % 100 == 0:\n        print(loss.item())\n",
+        "import torch\nfor name, p in model.cuda().named_parameters():\n    print(name, p.norm().item())\n",
         "for x, y in loader:\n    print(loss.item())\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
         found = method_call(node)
-        if found is None or found[1] not in SYNC_METHODS:
+        if found is None or found[1] not in SYNC_METHODS or not self.ctx.uses_device:
             return
         receiver, method = found
-        if method != "numpy" and node.args:
+        if not _is_sync_call(node, method) or self._on_host(receiver) or self._moves_a_module(node):
             return
-        if self._on_host(receiver) or not self._in_step_loop(node) or self._in_data_code():
+        loop = self._step_loop(node)
+        if loop is None or self._needed_on_host(node, loop) or self._in_data_or_test_code():
             return
         assert isinstance(node.func, cst.Attribute)
+        shown = '.to("cpu")' if method == "to" else f".{method}()"
         self.report(
             node,
-            f"`.{method}()` in a loop synchronises with the device every iteration; "
+            f"`{shown}` in a loop synchronises with the device every iteration; "
             "keep the value on the device and convert once after the loop or every N steps",
             fix=self._accumulation_fix(node) if method == "item" else None,
             start=node.func.attr,
         )
+
+    def _on_host(self, receiver: cst.BaseExpression) -> bool:
+        """Whether the receiver is known not to be a device tensor."""
+        kind = self.ctx.kind_of(receiver)
+        if kind in HOST_KINDS or kind is Kind.MODULE:
+            return True
+        inner = method_call(receiver)
+        if inner is not None and (inner[1] == "numpy" or (inner[1] in SYNC_METHODS and _is_sync_call(receiver, inner[1]))):
+            return True  # a chain such as `.cpu().numpy()` synchronises once, at its first call
+        qualified = self.ctx.qualified_name(receiver.func) if isinstance(receiver, cst.Call) else None
+        return qualified is not None and qualified.startswith("numpy.")
+
+    def _moves_a_module(self, node: cst.Call) -> bool:
+        parent = self.ctx.parent()
+        return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in MODULE_ACCESSORS
+
+    def _step_loop(self, node: cst.Call) -> Optional[cst.CSTNode]:
+        """The step loop that runs `node` each iteration, unless a guard inside it limits the call."""
+        loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
+        guarded = False
+        for ancestor, child in self.ctx.path_to(node):
+            if id(ancestor) in loops and _is_step_loop(ancestor):
+                return None if guarded else ancestor
+            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test):
+                guarded = True
+        return None
+
+    def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
+        """Whether the loop cannot go on without the value on the host."""
+        loop_nodes = list(descendants(loop))
+        if any(_calls(item, "input") for item in loop_nodes):
+            return True
+        if self._decides_control_flow(node, loop, loop_nodes):
+            return True
+        return not _iterates_loader(loop) and self._goes_to_host_sink(node)
+
+    def _decides_control_flow(self, node: cst.Call, loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
+        names = {node}
+        parent = self.ctx.parent()
+        if isinstance(parent, cst.Assign) and parent.value is node:
+            names = {target.target.value for target in parent.targets if isinstance(target.target, cst.Name)}
+        tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]
+        if isinstance(loop, cst.While):
+            tests.append(loop.test)
+        for test in tests:
+            for item in descendants(test):
+                if item is node or (isinstance(item, cst.Name) and item.value in names):
+                    return True
+        return False
+
+    def _goes_to_host_sink(self, node: cst.Call) -> bool:
+        """`results.append(x.cpu())`, `print(x.item())` and similar, through other host calls."""
+        for ancestor, _child in self.ctx.path_to(node):
+            if isinstance(ancestor, cst.Call):
+                callee = ancestor.func.attr.value if isinstance(ancestor.func, cst.Attribute) else getattr(ancestor.func, "value", "")
+                if callee in HOST_SINKS:
+                    return True
+            elif not isinstance(ancestor, (cst.Arg, cst.Attribute, cst.Subscript, cst.SubscriptElement, cst.Index)):
+                return False
+        return False
+
+    def _in_data_or_test_code(self) -> bool:
+        if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):
+            return True
+        for ancestor in self.ctx.ancestors:
+            if isinstance(ancestor, cst.ClassDef) and any(
+                self.ctx.qualified_name(base.value) in DATASET_BASES | TEST_BASES for base in ancestor.bases
+            ):
+                return True
+            if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value.startswith((*DATA_FUNCTIONS, "test_")):
+                return True
+        return False
 
     def _accumulation_fix(self, node: cst.Call) -> Optional[PendingFix]:
         """`total += x.item()` -> `total += x.detach()`, converted once after the loop."""
@@ -112,6 +209,8 @@ class SyncInLoop(Rule):
         torch_name = self.ctx.names.module_alias("torch")
         loop = next(iter(self.ctx.enclosing_loops(node)), None)
         if accumulator is None or torch_name is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
+            return None
+        if self._inside_try(loop):
             return None
         if self.ctx.kind_of(cst.Name(accumulator)) is not Kind.NUMBER or not _only_accumulates(loop, accumulator):
             return None
@@ -128,6 +227,15 @@ class SyncInLoop(Rule):
             else NodeEdit(anchor, f"\n{indent}{conversion}", insert_after=True)
         )
         return self.fix(NodeEdit(node, detach), insert, message="Accumulate on the device; convert once after the loop")
+
+    def _inside_try(self, loop: cst.CSTNode) -> bool:
+        """An exception could skip a conversion placed after a loop inside `try`."""
+        for ancestor, _child in self.ctx.path_to(loop):
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
+                return False
+            if isinstance(ancestor, (cst.Try, cst.TryStar)):
+                return True
+        return False
 
     def _accumulator(self, node: cst.Call) -> Optional[str]:
         parent = self.ctx.parent()
@@ -192,6 +300,33 @@ class SyncInLoop(Rule):
         return False
 
 
+def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
+    """`.item()`, `.cpu()`, `.tolist()` without arguments, or `.to("cpu")`."""
+    assert isinstance(node, cst.Call)
+    if method == "to":
+        return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
+    return not node.args
+
+
+def _calls(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
+
+
+def _leaves(body: cst.BaseSuite) -> bool:
+    """Whether a block leaves the loop (`break`, `return`, `raise`)."""
+    return any(isinstance(item, (cst.Break, cst.Return, cst.Raise)) for item in descendants(body))
+
+
+def _iterates_loader(loop: cst.CSTNode) -> bool:
+    """A `for` loop over something that is not a plain counter (`range(...)`): a loader or dataset."""
+    iterated = _iterated(loop)
+    if iterated is None:
+        return False
+    while isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value in ITERATION_WRAPPERS and iterated.args:
+        iterated = iterated.args[0].value
+    return not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range")
+
+
 def _only_accumulates(loop: cst.CSTNode, name: str) -> bool:
     """The loop mentions `name` once (the accumulation) and cannot leave before its end."""
     mentions = 0
@@ -214,7 +349,9 @@ def _iterated(loop: cst.CSTNode) -> Optional[cst.BaseExpression]:
 
 
 def _is_step_loop(loop: cst.CSTNode) -> bool:
-    """False for loops that clearly iterate a container once (dict entries, parameters, literals)."""
+    """False for loops that clearly run once per epoch or iterate a container once."""
+    if _names_epoch(loop):
+        return False
     iterated = _iterated(loop)
     while isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value in ITERATION_WRAPPERS and iterated.args:
         iterated = iterated.args[0].value
@@ -224,12 +361,25 @@ def _is_step_loop(loop: cst.CSTNode) -> bool:
     return found is None or found[1] not in CONTAINER_ITERATORS
 
 
-def _is_interval_guard(test: cst.BaseExpression) -> bool:
-    """Whether an `if` test limits its body to some steps: `step % n == 0`, `if log_now:`, ..."""
+def _names_epoch(loop: cst.CSTNode) -> bool:
+    """A loop whose target or iterable mentions an epoch (`for epoch in range(args.epochs)`)."""
+    target = loop.target if isinstance(loop, cst.For) else None
+    parts = [part for part in (target, _iterated(loop)) if part is not None]
+    return any(
+        isinstance(item, cst.Name) and "epoch" in item.value.lower() or isinstance(item, cst.Attribute) and "epoch" in item.attr.value.lower()
+        for part in parts
+        for item in descendants(part)
+    )
+
+
+def _is_guard(test: cst.BaseExpression) -> bool:
+    """Whether an `if` test limits its body to some steps: `step % n == 0`, `if log_now:`, `if i == 0:`."""
     stack = [test]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            return True
+        if isinstance(node, cst.Comparison) and _compares_to_one_step(node):
             return True
         if isinstance(node, cst.Name) and any(word in node.value.lower() for word in GUARD_WORDS):
             return True
@@ -250,3 +400,13 @@ def _is_interval_guard(test: cst.BaseExpression) -> bool:
             stack.append(node.func)
             stack.extend(arg.value for arg in node.args)
     return False
+
+
+def _compares_to_one_step(node: cst.Comparison) -> bool:
+    """`i == 0`, `step == len(loader) - 1`: a test true for a single iteration."""
+    if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
+        return False
+    sides = (node.left, node.comparisons[0].comparator)
+    return any(isinstance(side, cst.Integer) for side in sides) or any(
+        isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
+    )

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from torchlint.cli import main
 
-LOOP_BODY = "for x in loader:\n    total += x.item()\n"
+LOOP_BODY = "for x in loader:\n    total += x.cuda().item()\n"
 
 
 def check(*args):
@@ -65,7 +65,7 @@ def test_coding_cookie_bom_and_crlf_are_read(cwd):
     result = check()
     assert findings(result) == [("bom.py", "TL101", 3), ("cookie.py", "TL101", 5), ("crlf.py", "TL101", 3)]
     columns = {d["path"]: d["column"] for d in json.loads(result.stdout)}
-    assert columns == {"bom.py": 16, "cookie.py": 16, "crlf.py": 16}
+    assert columns == {"bom.py": 23, "cookie.py": 23, "crlf.py": 23}
 
 
 def test_unknown_encoding_cookie(cwd):

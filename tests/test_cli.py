@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from torchlint.cli import main
 
-BAD = "import torch\nfor x in loader:\n    total += model(x).item()\n"
+BAD = "import torch\nfor x in loader:\n    total += model(x.cuda()).item()\n"
 ZERO_GRAD = "import torch\noptimizer.zero_grad(set_to_none=False)\n"
 
 
@@ -33,8 +33,8 @@ def run(*args: str):
 def test_findings_exit_1_with_full_output(project):
     result = run("train.py")
     assert result.exit_code == 1
-    assert result.stdout.startswith("train.py:3:23: TL101 ")
-    assert "3 |     total += model(x).item()" in result.stdout
+    assert result.stdout.startswith("train.py:3:30: TL101 ")
+    assert "3 |     total += model(x.cuda()).item()" in result.stdout
     assert "^^^^^^" in result.stdout
     assert "Found 1 finding" in result.stderr
 
@@ -49,7 +49,7 @@ def test_clean_exit_0(project):
 def test_default_path_is_the_current_directory(project):
     result = run("--output-format", "concise")
     assert result.exit_code == 1
-    assert result.stdout.splitlines() == [f"train.py:3:23: TL101 {json.loads(run('--output-format', 'json').stdout)[0]['message']}"]
+    assert result.stdout.splitlines() == [f"train.py:3:30: TL101 {json.loads(run('--output-format', 'json').stdout)[0]['message']}"]
 
 
 def test_exit_zero(project):

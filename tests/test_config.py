@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from torchlint.cli import main
 from torchlint.config import ConfigError, Settings, load_settings, parse_torch_version
 
-TRAIN = "import torch\nfor x in loader:\n    total += model(x).item()\noptimizer.zero_grad(set_to_none=False)\n"
+TRAIN = "import torch\nfor x in loader:\n    total += model(x.cuda()).item()\noptimizer.zero_grad(set_to_none=False)\n"
 
 
 def check(*args):

@@ -6,7 +6,7 @@ from conftest import codes
 
 from torchlint.noqa import BLANKET, comment_start, noqa_codes
 
-LOOP = "import torch\nfor x in loader:\n    {line}\n"
+LOOP = "import torch\nfor x in loader:\n    {line}\nmodel.cuda()\n"
 
 
 def test_blanket_and_specific_codes():

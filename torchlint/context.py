@@ -13,6 +13,10 @@ from torchlint.semantics.names import NameResolver
 from torchlint.semantics.values import Kind, ValueInference
 
 _CUDA = re.compile(r"\bcuda\b")
+# Code that changes where factories create tensors by default.
+_DEFAULT_DEVICE = re.compile(r"set_default_device|set_default_tensor_type|with\s+torch\.device")
+# Any sign that the file places work on an accelerator.
+_DEVICE_USE = re.compile(r"cuda|device|\.to\(|accelerat|xla|\bmps\b|xpu|npu|hpu")
 _SCOPE_BOUNDARIES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 GRAD_DISABLING = frozenset(
@@ -38,7 +42,7 @@ class FileContext:
         self.path = path
         self.options = options
         self.names = NameResolver()
-        self.values = ValueInference(self.names)
+        self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
 
@@ -46,6 +50,11 @@ class FileContext:
     def uses_cuda(self) -> bool:
         """Whether the file mentions CUDA at all (moves data or models there)."""
         return _CUDA.search(self.text) is not None
+
+    @property
+    def uses_device(self) -> bool:
+        """Whether the file mentions a device at all; a file that never does runs on the CPU."""
+        return _DEVICE_USE.search(self.text) is not None
 
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
         return self.names.qualified_name(node)

@@ -15,8 +15,9 @@ def test_factories_moved_by_cuda_and_to_device():
     g = torch.zeros_like(t).to(self.device)
     h = torch.empty(4).to(device=args.device)
     i = torch.rand(3).to(local_device, non_blocking=True)
+    j = torch.zeros(3).to(local_rank)
     """
-    assert lines(code, RULE) == [3, 4, 5, 6, 7, 8, 9, 10, 11]
+    assert lines(code, RULE) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 
 def test_aliases_resolve():

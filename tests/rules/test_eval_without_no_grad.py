@@ -161,3 +161,14 @@ def test_fix_imports_torch_when_missing_and_uses_alias_otherwise():
     aliased = "import torch as th\nclass A:\n    def run(self, m, x):\n        m.eval()\n        return m(x)\n"
     [finding] = lint(aliased, [RULE])
     assert [e.content for e in finding.fix.edits] == ["@th.no_grad()\n    "]
+
+
+def test_eval_chained_on_construction():
+    code = """
+    import torch
+    import torchvision
+    def test_model(x):
+        model = torchvision.models.resnet18().eval()
+        return model(x)
+    """
+    assert lines(code, RULE) == [5]

@@ -60,3 +60,21 @@ def test_reset_fix_is_unsafe_when_the_function_reads_grad():
     """
     [finding] = lint(code, [RULE])
     assert finding.fix.applicability.value == "unsafe"
+
+
+def test_gradients_used_as_buffers():
+    code = """
+    import torch
+    class ParameterServer:
+        def __init__(self, model):
+            for p in model.parameters():
+                p.grad = torch.zeros_like(p)
+        def update(self, grads):
+            for p, g in zip(self.model.parameters(), grads):
+                p.grad += g
+            self.optimizer.step()
+            self.optimizer.zero_grad(set_to_none=False)
+    """
+    assert lines(code, RULE) == []
+    in_place = "import torch\nopt.zero_grad(set_to_none=False)\nfor p, g in pairs:\n    p.grad.add_(g)\n"
+    assert lines(in_place, RULE) == []

@@ -12,7 +12,8 @@ from torchlint.semantics.names import LOCAL, NameResolver
 
 
 class Kind(enum.Enum):
-    TENSOR = "tensor"
+    TENSOR = "tensor"  # a tensor on an unknown device
+    HOST_TENSOR = "host tensor"  # a tensor known to be in host memory
     NDARRAY = "ndarray"
     MODULE = "module"
     NUMBER = "number"
@@ -21,7 +22,14 @@ class Kind(enum.Enum):
 
 
 # Host-side kinds: values that never live on an accelerator.
-HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.OTHER, Kind.DEVICE})
+HOST_KINDS = frozenset({Kind.HOST_TENSOR, Kind.NDARRAY, Kind.NUMBER, Kind.OTHER, Kind.DEVICE})
+TENSOR_KINDS = frozenset({Kind.TENSOR, Kind.HOST_TENSOR})
+# Functions that create a tensor in host memory unless given `device=`.
+HOST_FACTORIES = frozenset(
+    "zeros ones empty full arange range linspace logspace eye tensor rand randn randint randperm "
+    "from_numpy as_tensor zeros_like ones_like empty_like full_like rand_like randn_like randint_like".split()
+)
+_LIKE_FACTORIES = frozenset(name for name in HOST_FACTORIES if name.endswith("_like"))
 
 DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xpu|xla|meta|hpu|npu|privateuseone)(:\d+)?$")
 
@@ -78,9 +86,11 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
-    def __init__(self, names: NameResolver) -> None:
+    def __init__(self, names: NameResolver, factories_on_host: bool = True) -> None:
         self.names = names
         self.module_classes: Set[str] = set()
+        # False when the file changes the default device, so factories may not create on the host.
+        self.factories_on_host = factories_on_host
 
     def lookup(self, name: str) -> Optional[Kind]:
         for scope in reversed(self.names.scopes):
@@ -113,8 +123,8 @@ class ValueInference:
             if node.attr.value == "device":
                 return Kind.DEVICE
             base = self.kind_of(node.value)
-            if base is Kind.TENSOR and node.attr.value in _TENSOR_ATTRIBUTES:
-                return Kind.TENSOR
+            if base in TENSOR_KINDS and node.attr.value in _TENSOR_ATTRIBUTES:
+                return base
             return None
         if isinstance(node, cst.BinaryOperation):
             return _combine(self.kind_of(node.left), self.kind_of(node.right))
@@ -122,7 +132,7 @@ class ValueInference:
             return self.kind_of(node.expression)
         if isinstance(node, cst.Subscript):
             base = self.kind_of(node.value)
-            return base if base in (Kind.TENSOR, Kind.NDARRAY) else None
+            return base if base in TENSOR_KINDS or base is Kind.NDARRAY else None
         if isinstance(node, cst.IfExp):
             body = self.kind_of(node.body)
             return body if body is self.kind_of(node.orelse) else None
@@ -134,23 +144,25 @@ class ValueInference:
             return Kind.MODULE
         qualified = self.names.qualified_name(func)
         if qualified is not None:
-            return self._qualified_call_kind(qualified)
+            return self._qualified_call_kind(qualified, node)
         if isinstance(func, cst.Name) and func.value in _SCALAR_BUILTINS and self.names.lookup(func.value) is None:
             return Kind.NUMBER
         if isinstance(func, cst.Attribute):
             receiver = self.kind_of(func.value)
             method = func.attr.value
-            if receiver is Kind.TENSOR:
-                return _TENSOR_NON_TENSOR_METHODS.get(method, Kind.TENSOR)
+            if receiver in TENSOR_KINDS:
+                return _tensor_method_kind(receiver, method, node)
             if receiver is Kind.NDARRAY:
                 return Kind.OTHER if method == "tolist" else Kind.NDARRAY
             if receiver is Kind.MODULE and method in _MODULE_METHODS:
                 return Kind.MODULE
             if method == "numpy":
                 return Kind.NDARRAY
+            if receiver is None and _tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
+                return Kind.HOST_TENSOR  # whatever was moved to the host is there now
         return None
 
-    def _qualified_call_kind(self, qualified: str) -> Optional[Kind]:
+    def _qualified_call_kind(self, qualified: str, node: cst.Call) -> Optional[Kind]:
         if qualified == "torch.device":
             return Kind.DEVICE
         if qualified.startswith("numpy."):
@@ -163,8 +175,17 @@ class ValueInference:
         if len(parts) >= 3 and parts[1] == "nn" and parts[-1][:1].isupper():
             return Kind.MODULE
         if len(parts) == 2 and parts[1][:1].islower() and parts[1] not in _TORCH_NON_TENSOR:
-            return Kind.TENSOR
+            return Kind.HOST_TENSOR if self._creates_on_host(parts[1], node) else Kind.TENSOR
         return None
+
+    def _creates_on_host(self, factory: str, node: cst.Call) -> bool:
+        if not self.factories_on_host or factory not in HOST_FACTORIES:
+            return False
+        if any(arg.keyword is not None and arg.keyword.value == "device" or arg.star for arg in node.args):
+            return False
+        if factory in _LIKE_FACTORIES or factory == "as_tensor":
+            return bool(node.args) and self.kind_of(node.args[0].value) in (Kind.HOST_TENSOR, Kind.NDARRAY, Kind.OTHER)
+        return True
 
     def annotation_kind(self, annotation: cst.BaseExpression) -> Optional[Kind]:
         """The kind named by a type annotation such as `torch.Tensor` or `np.ndarray`."""
@@ -194,9 +215,40 @@ class ValueInference:
                 return
 
 
+def _tensor_method_kind(receiver: Kind, method: str, node: cst.Call) -> Kind:
+    """The kind a tensor method returns: host after `.cpu()`, unknown device after a move."""
+    if method in _TENSOR_NON_TENSOR_METHODS:
+        return _TENSOR_NON_TENSOR_METHODS[method]
+    if method in ("cpu", "pin_memory"):
+        return Kind.HOST_TENSOR
+    if method == "cuda":
+        return Kind.TENSOR
+    if method == "to":
+        target = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "device"), None)
+        if target is None or _is_dtype(target):
+            return receiver
+        return Kind.HOST_TENSOR if (string_value(target) or "").startswith("cpu") else Kind.TENSOR
+    return receiver
+
+
+def _is_dtype(node: cst.BaseExpression) -> bool:
+    """`torch.float16`, `torch.long` and the like."""
+    return (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.attr.value.startswith(_DTYPE_PREFIXES)
+    )
+
+
+_DTYPE_PREFIXES = ("float", "half", "bfloat", "int", "long", "bool", "double", "uint", "complex", "short", "cfloat")
+
+
 def _combine(left: Optional[Kind], right: Optional[Kind]) -> Optional[Kind]:
     if Kind.TENSOR in (left, right):
         return Kind.TENSOR
+    if Kind.HOST_TENSOR in (left, right):
+        other = right if left is Kind.HOST_TENSOR else left
+        return Kind.HOST_TENSOR if other in (Kind.HOST_TENSOR, Kind.NUMBER) else None
     if Kind.NDARRAY in (left, right):
         return Kind.NDARRAY
     if left is Kind.NUMBER and right is Kind.NUMBER:

@@ -1,0 +1,64 @@
+"""Fixture pairs: torchlint's fixer turns each before.py into after.py, and both programs agree."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from torchlint.context import Options
+from torchlint.fixer import fix_text
+from torchlint.linter import lint_text
+from torchlint.rule import all_rules
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CODES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())
+RULES = {rule.code: rule for rule in all_rules()}
+
+
+def test_every_rule_has_a_fixture_pair():
+    assert set(CODES) == set(RULES) - {"TL000"}
+    for code in CODES:
+        assert (FIXTURES / code / "before.py").is_file() and (FIXTURES / code / "after.py").is_file()
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_before_has_only_its_own_rule(code):
+    text = (FIXTURES / code / "before.py").read_text()
+    found = {f.code for f in lint_text(text, "before.py", all_rules(), Options()).findings}
+    assert found == {code}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_fixing_before_gives_after(code):
+    before = (FIXTURES / code / "before.py").read_text()
+    after = (FIXTURES / code / "after.py").read_text()
+    result = fix_text(before, "before.py", all_rules(), Options(), unsafe=True)
+    if RULES[code].fix_applicability.value == "none":
+        assert result.text == before and not result.fixed
+    else:
+        assert result.text == after
+        assert result.fixed and {f.code for f in result.fixed} == {code}
+    assert not [f for f in lint_text(after, "after.py", all_rules(), Options()).findings if f.code == code]
+
+
+torch = pytest.importorskip("torch") if os.environ.get("TORCHLINT_SKIP_FIXTURE_RUNS") is None else None
+
+
+def run_fixture(path: Path) -> dict:
+    env = {**os.environ, "TORCHLINT_STEPS": "3", "TORCHLINT_DEVICE": "cpu", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_before_and_after_programs_agree(code):
+    before, after = run_fixture(FIXTURES / code / "before.py"), run_fixture(FIXTURES / code / "after.py")
+    assert before.keys() == after.keys()
+    for key in before:
+        assert before[key] == pytest.approx(after[key], rel=1e-5, abs=1e-6)
