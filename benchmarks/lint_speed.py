@@ -30,9 +30,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any
 
 from torchlint.discovery import DEFAULT_EXCLUDE, discover
 
@@ -46,16 +47,16 @@ class RunResult:
 
     wall_s: float
     max_rss_bytes: int  # largest single process of the tree, exact (from wait4)
-    tree_rss_bytes: Optional[int]  # largest sampled sum over the tree, None if not sampled
+    tree_rss_bytes: int | None  # largest sampled sum over the tree, None if not sampled
     findings: int
-    checked_files: Optional[int]  # as stated in the CLI's summary line, if found
+    checked_files: int | None  # as stated in the CLI's summary line, if found
     exit_status: int
 
 
 # --- Input ------------------------------------------------------------------
 
 
-def find_files(directory: Path) -> List[Path]:
+def find_files(directory: Path) -> list[Path]:
     """The files torchlint checks in ``directory``, with the default excludes."""
     return discover([directory], root=directory, exclude=DEFAULT_EXCLUDE).files
 
@@ -66,7 +67,7 @@ def count_lines(path: Path) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def supported_flags(python: str) -> List[str]:
+def supported_flags(python: str) -> list[str]:
     """The flags of ``OPTIONAL_FLAGS`` that ``torchlint check --help`` lists."""
     help_text = subprocess.run(
         [python, "-m", "torchlint", "check", "--help"],
@@ -87,7 +88,7 @@ def _maxrss_bytes(ru_maxrss: int) -> int:
 
 def _tree_rss_bytes(root: int) -> int:
     """Sum of the resident set sizes of ``root`` and its descendants (Linux ``/proc``)."""
-    children: Dict[int, List[int]] = {}
+    children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -205,14 +206,14 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def package_version(name: str) -> Optional[str]:
+def package_version(name: str) -> str | None:
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return None
 
 
-def machine_info() -> Dict[str, Any]:
+def machine_info() -> dict[str, Any]:
     return {
         "cpu": cpu_model(),
         "cores": usable_cores(),
@@ -225,7 +226,7 @@ def machine_info() -> Dict[str, Any]:
 # --- Benchmark and report -----------------------------------------------------
 
 
-def benchmark(directory: Path, jobs: int, repeat: int, sample_interval_s: float) -> Dict[str, Any]:
+def benchmark(directory: Path, jobs: int, repeat: int, sample_interval_s: float) -> dict[str, Any]:
     """Count the input, run the CLI ``repeat`` times and summarise."""
     files = find_files(directory)
     lines = sum(count_lines(path) for path in files)
@@ -267,7 +268,7 @@ def benchmark(directory: Path, jobs: int, repeat: int, sample_interval_s: float)
     }
 
 
-def format_table(report: Dict[str, Any]) -> str:
+def format_table(report: dict[str, Any]) -> str:
     """The report as aligned ``label  value`` lines."""
     machine = report["machine"]
     tree = report["peak_tree_rss_mib"]
@@ -298,7 +299,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Benchmark the torchlint CLI on a directory.")
     parser.add_argument("directory", type=Path, help="directory to check")
     parser.add_argument("--jobs", type=positive_int, default=usable_cores(), help="worker processes (default: usable cores)")
@@ -314,7 +315,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     directory = args.directory.resolve()
     if not directory.is_dir():

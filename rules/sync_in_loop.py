@@ -267,39 +267,6 @@ class SyncInLoop(Rule):
             return body[position + 1], indent, True
         return loop, indent, False
 
-    def _on_host(self, receiver: cst.BaseExpression) -> bool:
-        """Whether the receiver is known not to be a device tensor."""
-        kind = self.ctx.kind_of(receiver)
-        if kind in HOST_KINDS or kind is Kind.MODULE:
-            return True
-        inner = method_call(receiver)
-        if inner is not None and inner[1] in SYNC_METHODS:
-            return True  # a chain such as `.cpu().numpy()` synchronises once, at its first call
-        qualified = self.ctx.qualified_name(receiver.func) if isinstance(receiver, cst.Call) else None
-        return qualified is not None and qualified.startswith("numpy.")
-
-    def _in_step_loop(self, node: cst.Call) -> bool:
-        """Inside a step loop, and not behind a logging-interval guard within that loop."""
-        loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
-        guarded = False
-        for ancestor, child in self.ctx.path_to(node):
-            if id(ancestor) in loops and _is_step_loop(ancestor):
-                return not guarded
-            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_interval_guard(ancestor.test):
-                guarded = True
-        return False
-
-    def _in_data_code(self) -> bool:
-        for ancestor in self.ctx.ancestors:
-            if isinstance(ancestor, cst.ClassDef) and any(
-                self.ctx.qualified_name(base.value) in DATASET_BASES for base in ancestor.bases
-            ):
-                return True
-            if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value.startswith(DATA_FUNCTIONS):
-                return True
-        return False
-
-
 def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     """`.item()`, `.cpu()`, `.tolist()` without arguments, or `.to("cpu")`."""
     assert isinstance(node, cst.Call)

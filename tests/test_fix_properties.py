@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import keyword
 
-import libcst as cst
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from torchlint.context import Options
-from torchlint.fixer import apply_fixes, fix_text, line_offsets
+from torchlint.fixer import apply_fixes, fix_text, line_offsets, parses
 from torchlint.linter import lint_text
 from torchlint.rule import all_rules
 
@@ -97,23 +96,15 @@ def program(draw):
     return text
 
 
-def _parses(text: str) -> bool:
-    try:
-        cst.parse_module(text)
-    except cst.ParserSyntaxError:
-        return False
-    return True
-
-
 PROPERTIES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTIES
 @given(program())
 def test_fixed_output_parses_and_fixing_twice_equals_once(text):
-    assert _parses(text)
+    assert parses(text)
     once = fix_text(text, "gen.py", RULES, Options(), unsafe=True)
-    assert _parses(once.text)
+    assert parses(once.text)
     twice = fix_text(once.text, "gen.py", RULES, Options(), unsafe=True)
     assert twice.text == once.text and twice.fixed == ()
 

@@ -74,7 +74,7 @@ def fix_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options
         if not fixable:
             return FixResult(current, tuple(fixed), findings)
         candidate, applied = apply_fixes(current, fixable)
-        if not _parses(candidate):
+        if not parses(candidate):
             codes = ", ".join(sorted({f.code for f in applied}))
             original = lint_text(text, path, rules, options).findings
             return FixResult(text, (), original, f"fixes ({codes}) were dropped: the result would not parse")
@@ -84,7 +84,7 @@ def fix_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options
     return FixResult(current, tuple(fixed), findings, f"stopped fixing after {MAX_ROUNDS} rounds")
 
 
-def _parses(text: str) -> bool:
+def parses(text: str) -> bool:
     try:
         cst.parse_module(text)
     except cst.ParserSyntaxError:
