@@ -78,6 +78,7 @@ class ConvBiasBeforeBn(Rule):
     code = "TL301"
     name = "conv-bias-before-bn"
     summary = "Convolution or Linear bias right before BatchNorm is cancelled by it"
+    triggers = ("BatchNorm",)
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "import torch.nn as nn\nblock = nn.Sequential(nn.Conv2d(3, 16, 3), nn.BatchNorm2d(16))\n",

@@ -46,6 +46,7 @@ class DataParallel(Rule):
     code = "TL501"
     name = "data-parallel"
     summary = "`nn.DataParallel` instead of `DistributedDataParallel`"
+    triggers = ("DataParallel",)
     bad_examples = (
         "import torch.nn as nn\nmodel = nn.DataParallel(model)\n",
         "from torch.nn import DataParallel as DP\nmodel = DP(model)\n",

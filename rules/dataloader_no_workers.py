@@ -56,6 +56,7 @@ class DataloaderNoWorkers(Rule):
     code = "TL201"
     name = "dataloader-no-workers"
     summary = "DataLoader loads data in the training process (`num_workers=0`)"
+    triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=32)\n",

@@ -59,6 +59,7 @@ class DeviceAfterCreation(Rule):
     code = "TL102"
     name = "device-after-creation"
     summary = "Tensor created on the CPU and then moved to the device"
+    triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE
     bad_examples = (
         "import torch\nx = torch.zeros(3, 4).cuda()\n",

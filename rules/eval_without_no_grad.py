@@ -76,6 +76,7 @@ class EvalWithoutNoGrad(Rule):
     code = "TL402"
     name = "eval-without-no-grad"
     summary = "Module run in eval mode with autograd still recording"
+    triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
     bad_examples = (
         "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",

@@ -54,6 +54,7 @@ class GradZeroing(Rule):
     code = "TL401"
     name = "grad-zeroing"
     summary = "Gradients reset by writing zeros instead of setting them to None"
+    triggers = ("zero_",)
     fix_applicability = Applicability.SAFE
     bad_examples = (
         "import torch\noptimizer.zero_grad(set_to_none=False)\n",

@@ -95,6 +95,7 @@ class SyncInLoop(Rule):
     code = "TL101"
     name = "sync-in-loop"
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.numpy()`, `.tolist()`) inside a step loop"
+    triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    print(loss.item())\n",

@@ -30,7 +30,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
     """All findings of `rules` in `text`, with `# noqa` comments applied."""
     checks_parse = any(rule.code == PARSE_ERROR for rule in rules)
     analysing = [rule for rule in rules if rule.code != PARSE_ERROR]
-    if not any(_may_apply(rule, text) for rule in analysing):
+    if not any(rule.may_apply(text) for rule in analysing):
         if not checks_parse or _compiles(text):
             return LintResult(())
     try:
@@ -60,10 +60,6 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
 def parse_error_finding(path: str, line: int, column: int, message: str) -> Finding:
     rule = Rule._registry[PARSE_ERROR]
     return Finding(PARSE_ERROR, rule.name, message, path, line, column, line, column, None, rule.doc_pointer())
-
-
-def _may_apply(rule: Type[Rule], text: str) -> bool:
-    return not rule.requires_torch or "torch" in text
 
 
 def _compiles(text: str) -> bool:

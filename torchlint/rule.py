@@ -61,6 +61,9 @@ class Rule:
     good_examples: ClassVar[Tuple[str, ...]] = ()
     # Most rules only make sense in files that import torch; the engine drops their reports elsewhere.
     requires_torch: ClassVar[bool] = True
+    # Substrings of which a file must contain at least one for the rule to report anything
+    # there; files with none of any enabled rule's triggers are not parsed. Empty: always run.
+    triggers: ClassVar[Tuple[str, ...]] = ()
 
     _registry: ClassVar[Dict[str, Type["Rule"]]] = {}
 
@@ -71,6 +74,13 @@ class Rule:
 
     def __init__(self, ctx: "FileContext") -> None:
         self.ctx = ctx
+
+    @classmethod
+    def may_apply(cls, text: str) -> bool:
+        """A cheap textual pre-check: False when the rule cannot report anything in `text`."""
+        if cls.requires_torch and "torch" not in text:
+            return False
+        return not cls.triggers or any(trigger in text for trigger in cls.triggers)
 
     @classmethod
     def doc_pointer(cls) -> str:
