@@ -131,6 +131,41 @@ def test_show_fixes(cwd):
     assert "a.py: 1 x TL102 (device-after-creation)" in result.stderr
 
 
+def test_new_arguments_follow_the_call_layout(cwd):
+    source = (
+        "from torch.utils.data import DataLoader\n"
+        "def build(ds):\n"
+        "    if ds:\n"
+        "        return DataLoader(\n"
+        "            ds,\n"
+        "            batch_size=4\n"
+        "        )\n"
+        "    return DataLoader(\n"
+        "        ds,\n"
+        "        shuffle=True,\n"
+        "    )\n"
+    )
+    (cwd / "a.py").write_text(source)
+    run("--fix", "--unsafe-fixes", "a.py")
+    assert (cwd / "a.py").read_text() == (
+        "from torch.utils.data import DataLoader\n"
+        "def build(ds):\n"
+        "    if ds:\n"
+        "        return DataLoader(\n"
+        "            ds,\n"
+        "            batch_size=4,\n"
+        "            num_workers=4,\n"
+        "            persistent_workers=True\n"
+        "        )\n"
+        "    return DataLoader(\n"
+        "        ds,\n"
+        "        shuffle=True,\n"
+        "        num_workers=4,\n"
+        "        persistent_workers=True,\n"
+        "    )\n"
+    )
+
+
 def test_unsafe_fixes_without_fix_only_mark_findings(cwd):
     (cwd / "a.py").write_text(UNSAFE)
     result = run("--unsafe-fixes", "a.py", "--output-format", "concise")

@@ -36,6 +36,8 @@ ANTI_PATTERNS = [
     "{a} = {b}.cpu().numpy()\n",
     "{a}.eval()\n{b} = {a}({b})\n",
     "{a} = torch.zeros(\n    {n},\n).cuda()  # comment\n",
+    "{a} = DataLoader(\n    {b},\n    batch_size={n}\n)\n",
+    "{a} = nn.Sequential(\n    nn.Linear({n}, {n}),\n    nn.BatchNorm1d({n}),\n)\n",
 ]
 FILLERS = [
     "{a} = {b} + {n}\n",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence, Tuple, Type
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange
 
 from torchlint.context import FileContext, Options
@@ -50,7 +51,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
     positions = compute_positions(module)
     findings = []
     for report in reports:
-        finding = _finding(report, path, positions, module)
+        finding = _finding(report, path, positions, module, lines)
         line = lines[finding.line - 1] if finding.line <= len(lines) else ""
         if not is_suppressed(finding.code, line):
             findings.append(finding)
@@ -85,23 +86,36 @@ def _syntax_error_finding(path: str, text: str, error: cst.ParserSyntaxError) ->
     return parse_error_finding(path, error.raw_line, error.raw_column + 1, message)
 
 
-def _finding(report: Report, path: str, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Finding:
+def _finding(
+    report: Report, path: str, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]
+) -> Finding:
     rule = report.rule
     span = to_span(positions[report.start or report.node], positions[report.node])
     fix = None
     if report.fix is not None:
-        edits = tuple(_edit(edit, positions, module) for edit in report.fix.edits)
+        edits = tuple(_edit(edit, positions, module, lines) for edit in report.fix.edits)
         fix = Fix(report.fix.applicability, edits, report.fix.message)
     return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_pointer())
 
 
-def _edit(edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Edit:
+def _code_for(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
+    """Code for `node` as it will sit in the file: continuation lines get the indentation of
+    the line it starts on (LibCST's own `code_for_node` renders it at module level)."""
+    state = CodegenState(default_indent=module.default_indent, default_newline=module.default_newline)
+    if indent:
+        state.increase_indent(indent)
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
+def _edit(edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]) -> Edit:
     where = positions[edit.node]
     content = edit.content
     if isinstance(content, cst.CSTNode):
         if hasattr(content, "lpar"):
             content = content.with_changes(lpar=(), rpar=())
-        content = module.code_for_node(content)
+        line = lines[where.start.line - 1] if where.start.line <= len(lines) else ""
+        content = _code_for(module, content, line[: len(line) - len(line.lstrip(" \t"))])
     elif module.default_newline != "\n":
         content = content.replace("\n", module.default_newline)
     if edit.insert_before or edit.insert_after:

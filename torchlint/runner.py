@@ -102,7 +102,10 @@ def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
 
 def _diff(path: str, before: str, after: str) -> str:
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=path if os.path.isabs(path) else f"a/{path}",
+        tofile=path if os.path.isabs(path) else f"b/{path}",
     )
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
 

@@ -56,8 +56,9 @@ def is_literal(node: cst.BaseExpression, value: str) -> bool:
 def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
     """`call` with `name=value` set: replaced in place if present, otherwise appended.
 
-    A trailing comma stays trailing, and a new argument on its own line gets the
-    indentation of the argument before it.
+    The new argument follows the call's layout: a trailing comma stays trailing, the
+    whitespace before the closing parenthesis stays there, and in a call with one argument
+    per line the new one goes on a line of its own.
     """
     existing = keyword(call, name)
     if existing is not None:
@@ -68,10 +69,20 @@ def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Ca
     if not args:
         return call.with_changes(args=[new_arg])
     last = args[-1]
+    separator = _separator(call, args)
     if isinstance(last.comma, cst.Comma):
-        separator = args[-2].comma.whitespace_after if len(args) > 1 and isinstance(args[-2].comma, cst.Comma) else call.whitespace_before_args
         new_arg = new_arg.with_changes(comma=last.comma)
-        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=separator))
     else:
-        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        new_arg = new_arg.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+        last = last.with_changes(whitespace_after_arg=no_space)
+    args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=separator))
     return call.with_changes(args=[*args, new_arg])
+
+
+def _separator(call: cst.Call, args: list) -> cst.BaseParenthesizableWhitespace:
+    """The whitespace the call puts between arguments (a line break and indent, or a space)."""
+    if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
+        return args[-2].comma.whitespace_after
+    if isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+        return call.whitespace_before_args
+    return cst.SimpleWhitespace(" ")
