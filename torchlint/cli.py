@@ -12,13 +12,14 @@ from typing import List, Optional, Sequence, Tuple
 import click
 
 from torchlint import __version__
+from torchlint.cache import CACHE_DIR_NAME, ResultCache, clean_cache, engine_fingerprint
 from torchlint.config import ConfigError, Settings, load_settings, override, parse_torch_version
 from torchlint.context import Options
 from torchlint.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
 from torchlint.findings import Finding
 from torchlint.output import FORMATTERS, Report
 from torchlint.rule import all_rules
-from torchlint.runner import FileJob, FileOutcome, FixMode, RunOptions, check_files, default_workers
+from torchlint.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
 from torchlint.selection import SelectionError, enabled_codes, expand
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -62,6 +63,8 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), help=f"Where to keep the result cache (default: {CACHE_DIR_NAME} in the project root).")
 def check(
     paths: Tuple[Path, ...],
     select: Tuple[str, ...],
@@ -83,6 +86,8 @@ def check(
     exit_zero: bool,
     color: str,
     jobs: Optional[int],
+    no_cache: bool,
+    cache_dir: Optional[Path],
 ) -> None:
     """Check PATHS (files or directories, default: the current directory; '-' reads standard input)."""
     from_stdin = Path("-") in paths
@@ -111,7 +116,12 @@ def check(
         click.echo(message, err=True)
     mode = FixMode.DIFF if diff else FixMode.FIX if fix else FixMode.CHECK
     run_options = RunOptions(Options(settings.torch_version), mode, unsafe_fixes)
-    outcomes = check_files(file_jobs, run_options, jobs or default_workers())
+    workers = jobs or default_workers()
+    if mode is FixMode.CHECK and not from_stdin and not no_cache:
+        cache = ResultCache(cache_dir or settings.root / CACHE_DIR_NAME, engine_fingerprint(run_options.lint))
+        outcomes = check_cached(file_jobs, run_options, workers, cache)
+    else:
+        outcomes = check_files(file_jobs, run_options, workers)
     view = _View(output_format, statistics, unsafe_fixes, _use_color(color), show_fixes)
     if mode is FixMode.DIFF:
         status = _emit_diff(outcomes)
@@ -262,3 +272,18 @@ def rule(code: Optional[str], show_all: bool) -> None:
         _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
     item = matches[0]
     click.echo(f"# {item.code} {item.name}\n\nFix: {item.fix_applicability.value}\n\n{item.documentation()}", nl=False)
+
+
+@main.command()
+@click.option("--cache-dir", type=click.Path(path_type=Path), help="The cache directory to remove.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this configuration file.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+def clean(cache_dir: Optional[Path], config_path: Optional[Path], isolated: bool) -> None:
+    """Remove the result cache."""
+    try:
+        root = load_settings(config_path, isolated, Path.cwd()).root
+    except ConfigError as error:
+        _fail(str(error))
+    directory = cache_dir or root / CACHE_DIR_NAME
+    removed = clean_cache(directory)
+    click.echo(f"Removed {directory}." if removed else f"No cache at {directory}.", err=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
+from torchlint.cache import CachedResult, ResultCache, digest
 from torchlint.context import Options
 from torchlint.findings import Finding
 from torchlint.fixer import fix_text
@@ -61,6 +62,8 @@ class FileOutcome:
     warning: Optional[str] = None
     # The fixed source, for standard input only (files are written in place).
     fixed_source: Optional[str] = None
+    # Digest of the bytes that were checked, for the result cache.
+    digest: str = ""
 
 
 @lru_cache(maxsize=None)
@@ -74,16 +77,16 @@ def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         data = job.data if job.data is not None else _read(job.path)
     except OSError as error:
         return FileOutcome(job.path, error=f"{job.path}: cannot read: {error.strerror or error}")
+    content_digest = digest(data)
     try:
         source = decode_source(data)
     except UndecodableSource as error:
-        if PARSE_ERROR not in job.codes:
-            return FileOutcome(job.path)
-        return FileOutcome(job.path, (parse_error_finding(job.path, 1, 1, str(error)),))
+        found = (parse_error_finding(job.path, 1, 1, str(error)),) if PARSE_ERROR in job.codes else ()
+        return FileOutcome(job.path, found, digest=content_digest)
     rules = _rules_for(job.codes)
     if options.mode is FixMode.CHECK:
         findings = lint_text(source.text, job.path, rules, options.lint).findings
-        return FileOutcome(job.path, findings, _snippets(source.text, findings))
+        return FileOutcome(job.path, findings, _snippets(source.text, findings), digest=content_digest)
     result = fix_text(source.text, job.path, rules, options.lint, options.unsafe_fixes)
     outcome = FileOutcome(
         job.path, result.remaining, _snippets(result.text, result.remaining), fixed=result.fixed, warning=result.warning
@@ -120,6 +123,23 @@ def _snippets(text: str, findings: Sequence[Finding]) -> Dict[int, str]:
         return {}
     lines = text.splitlines()
     return {f.line: lines[f.line - 1] for f in findings if 0 < f.line <= len(lines)}
+
+
+def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache) -> List[FileOutcome]:
+    """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
+    outcomes: List[Optional[FileOutcome]] = []
+    pending: List[int] = []
+    for index, job in enumerate(jobs):
+        hit = cache.lookup(job.path, job.codes)
+        outcomes.append(FileOutcome(job.path, hit.findings, hit.snippets) if hit else None)
+        if hit is None:
+            pending.append(index)
+    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers)):
+        outcomes[index] = outcome
+        if outcome.error is None:
+            cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
+    cache.save()
+    return [outcome for outcome in outcomes if outcome is not None]
 
 
 def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:

@@ -8,9 +8,13 @@ import tempfile
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Replace the file at `path` (following symlinks) with `data`, keeping its permission bits."""
+    """Replace the file at `path` (following symlinks) with `data`, keeping its permission bits
+    (a new file gets 0o644)."""
     target = os.path.realpath(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o644
     directory = os.path.dirname(target) or "."
     handle, temporary = tempfile.mkstemp(prefix=".torchlint-", suffix=".tmp", dir=directory)
     try:

@@ -1,0 +1,179 @@
+"""A persistent result cache: unchanged files are not parsed again.
+
+Results are stored per file, keyed by the file's content digest and the rule codes enabled
+for it, in one JSON file per engine fingerprint (torchlint's version and code, and the
+settings that change results). A file whose size and modification time are unchanged is
+trusted without reading it; otherwise its content digest decides. The JSON file is replaced
+atomically, so concurrent runs never corrupt it (the last writer wins), and a truncated or
+garbage file is ignored and rebuilt. JSON rather than pickle: a cache directory found in a
+checkout must not be able to run code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, Optional, Tuple
+
+import torchlint
+from torchlint.findings import Applicability, Edit, Finding, Fix
+from torchlint.output import finding_json
+from torchlint.writer import write_atomic
+
+CACHE_DIR_NAME = ".torchlint_cache"
+_FORMAT = 1
+_RACY_NS = 2_000_000_000
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def engine_fingerprint(*settings: object) -> str:
+    """A key that changes with torchlint's version, its code on disk, and the given settings."""
+    package = Path(torchlint.__file__).parent
+    import torchlint.rules as rules_package
+
+    sources = sorted(
+        (str(path), path.stat().st_mtime_ns, path.stat().st_size)
+        for directory in {package, *map(Path, rules_package.__path__)}
+        for path in directory.rglob("*.py")
+    )
+    material = json.dumps([_FORMAT, torchlint.__version__, sources, [repr(item) for item in settings]])
+    return hashlib.blake2b(material.encode(), digest_size=12).hexdigest()
+
+
+@dataclass(frozen=True)
+class CachedResult:
+    findings: Tuple[Finding, ...]
+    snippets: Dict[int, str]
+
+
+class ResultCache:
+    """Per-file results of one engine fingerprint, loaded once and saved once per run."""
+
+    def __init__(self, directory: Path, fingerprint: str) -> None:
+        self.directory = directory
+        self.file = directory / f"results-{fingerprint}.json"
+        self.entries: Dict[str, Dict[str, Any]] = _load(self.file)
+        self.stats: Dict[str, Tuple[int, int]] = {}
+        self.changed = False
+
+    def lookup(self, path: str, codes: FrozenSet[str]) -> Optional[CachedResult]:
+        """The cached result for `path` if its content and enabled codes are unchanged."""
+        try:
+            status = os.stat(path)
+        except OSError:
+            return None
+        stat_key = (status.st_mtime_ns, status.st_size)
+        self.stats[path] = stat_key
+        entry = self.entries.get(path)
+        if entry is None or entry.get("codes") != _codes_key(codes):
+            return None
+        if tuple(entry.get("stat", ())) != stat_key:
+            try:
+                with open(path, "rb") as handle:
+                    current = digest(handle.read())
+            except OSError:
+                return None
+            if current != entry.get("digest"):
+                return None
+            entry["stat"] = list(stat_key)
+            self.changed = True
+        return _decode_result(entry)
+
+    def store(self, path: str, codes: FrozenSet[str], content_digest: str, result: CachedResult) -> None:
+        """Remember a fresh result; `content_digest` is the digest of the bytes that were checked."""
+        stat_key = self.stats.get(path)
+        if stat_key is None or not content_digest:
+            return
+        # A file modified within the clock's granularity of now could change again without
+        # its (mtime, size) changing: store no stat so that the next run compares digests.
+        recent = time.time_ns() - stat_key[0] < _RACY_NS
+        self.entries[path] = {
+            "stat": [] if recent else list(stat_key),
+            "digest": content_digest,
+            "codes": _codes_key(codes),
+            "findings": [finding_json(f) for f in result.findings],
+            "snippets": {str(line): text for line, text in result.snippets.items()},
+        }
+        self.changed = True
+
+    def save(self) -> None:
+        """Write the cache atomically; a cache that cannot be written is skipped silently."""
+        if not self.changed:
+            return
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            ignore = self.directory / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# Created by torchlint.\n*\n")
+            payload = json.dumps({"format": _FORMAT, "entries": self.entries}, separators=(",", ":"))
+            write_atomic(str(self.file), payload.encode())
+        except OSError:
+            pass
+
+
+def _codes_key(codes: FrozenSet[str]) -> str:
+    return ",".join(sorted(codes))
+
+
+def _load(file: Path) -> Dict[str, Dict[str, Any]]:
+    """The entries of a cache file; an unreadable, truncated or foreign file counts as empty."""
+    try:
+        with open(file, "rb") as handle:
+            document = json.loads(handle.read())
+        if isinstance(document, dict) and document.get("format") == _FORMAT and isinstance(document.get("entries"), dict):
+            return {key: value for key, value in document["entries"].items() if isinstance(value, dict)}
+    except (OSError, ValueError):
+        pass
+    return {}
+
+
+def _decode_result(entry: Dict[str, Any]) -> Optional[CachedResult]:
+    try:
+        findings = tuple(_decode_finding(item) for item in entry["findings"])
+        snippets = {int(line): str(text) for line, text in entry["snippets"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return CachedResult(findings, snippets)
+
+
+def _decode_finding(item: Dict[str, Any]) -> Finding:
+    fix = None
+    if item["fix"] is not None:
+        edits = tuple(
+            Edit(e["location"]["line"], e["location"]["column"], e["end_location"]["line"], e["end_location"]["column"], str(e["content"]))
+            for e in item["fix"]["edits"]
+        )
+        fix = Fix(Applicability(item["fix"]["applicability"]), edits, str(item["fix"]["message"]))
+    return Finding(
+        str(item["code"]),
+        str(item["name"]),
+        str(item["message"]),
+        str(item["path"]),
+        int(item["line"]),
+        int(item["column"]),
+        int(item["end_line"]),
+        int(item["end_column"]),
+        fix,
+        str(item["url"]),
+    )
+
+
+def clean_cache(directory: Path) -> bool:
+    """Remove a cache directory; True if there was one."""
+    if not (directory / ".gitignore").exists() and not any(directory.glob("results-*.json")):
+        return False
+    for child in directory.iterdir():
+        if child.is_file() and (child.name == ".gitignore" or child.name.startswith("results-")):
+            child.unlink()
+    try:
+        directory.rmdir()
+    except OSError:
+        pass
+    return True
