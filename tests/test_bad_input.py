@@ -117,10 +117,37 @@ def test_unreadable_file(cwd):
         target.chmod(0o644)
 
 
-def test_deeply_nested_expression_does_not_crash(cwd):
-    (cwd / "deep.py").write_text("import torch\nx = " + "(" * 300 + "1" + ")" * 300 + "\n")
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import torch\nx = " + "(" * 300 + "1" + ")" * 300 + "\n",
+        "x = " + "[" * 5000 + "]" * 5000 + "\n",
+        "import torch\nx = torch.zeros(3).cuda() + " + " + ".join(["1"] * 3000) + "\n",
+    ],
+    ids=["parentheses", "brackets", "long-sum"],
+)
+def test_deeply_nested_code_is_a_parse_error_not_a_crash(cwd, source):
+    (cwd / "deep.py").write_text(source)
+    (cwd / "good.py").write_text("import torch\n" + LOOP_BODY)
     result = check()
-    assert result.exit_code in (0, 1)
+    codes = [code for _, code, _ in findings(result)]
+    assert codes == ["TL000", "TL101"] and result.exit_code == 1
+
+
+def test_moderately_long_expressions_are_analysed(cwd):
+    (cwd / "long.py").write_text("import torch\nx = torch.zeros(3).cuda() + " + " + ".join(["1"] * 450) + "\n")
+    assert findings(check()) == [("long.py", "TL102", 2)]
+
+
+def test_an_internal_error_costs_one_file(cwd, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+
+    (cwd / "a.py").write_text("import torch\n" + LOOP_BODY)
+    monkeypatch.setattr("torchlint.runner.decode_source", broken)
+    result = check("--no-cache")
+    assert result.exit_code == 2
+    assert "a.py: internal error: ValueError: boom" in result.stderr
 
 
 def test_unknown_rule_code_for_rule_command():

@@ -164,7 +164,7 @@ def test_rule_command():
     assert "## Why is this slow?" in result.stdout
     assert CliRunner().invoke(main, ["rule", "grad-zeroing"]).stdout.startswith("# TL401 grad-zeroing")
     listing = CliRunner().invoke(main, ["rule", "--all"]).stdout.splitlines()
-    assert [line.split()[0] for line in listing] == ["TL000", "TL101", "TL102", "TL201", "TL301", "TL401", "TL402", "TL501"]
+    assert [line.split()[0] for line in listing] == ["TL000", "TL001", "TL101", "TL102", "TL201", "TL301", "TL401", "TL402", "TL501"]
     assert CliRunner().invoke(main, ["rule", "TL999"]).exit_code == 2
 
 

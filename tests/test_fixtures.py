@@ -21,7 +21,8 @@ RULES = {rule.code: rule for rule in all_rules()}
 
 
 def test_every_rule_has_a_fixture_pair():
-    assert set(CODES) == set(RULES) - {"TL000"}
+    # TL000 and TL001 are about torchlint's own input (parse errors, noqa comments), not programs.
+    assert set(CODES) == set(RULES) - {"TL000", "TL001"}
     for code in CODES:
         assert (FIXTURES / code / "before.py").is_file() and (FIXTURES / code / "after.py").is_file()
 

@@ -25,6 +25,9 @@ from torchlint.output import finding_json
 from torchlint.writer import write_atomic
 
 CACHE_DIR_NAME = ".torchlint_cache"
+MARKER = "CACHEDIR.TAG"
+# The Cache Directory Tagging Specification's signature, which backup tools honour.
+MARKER_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache created by torchlint.\n"
 _FORMAT = 1
 _RACY_NS = 2_000_000_000
 
@@ -108,10 +111,11 @@ class ResultCache:
         if not self.changed:
             return
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            ignore = self.directory / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Created by torchlint.\n*\n")
+            if not self.directory.exists():
+                # Only a directory torchlint creates gets a `.gitignore` and the marker.
+                self.directory.mkdir(parents=True)
+                (self.directory / ".gitignore").write_text("# Created by torchlint.\n*\n")
+                (self.directory / MARKER).write_text(MARKER_TEXT)
             payload = json.dumps({"format": _FORMAT, "entries": self.entries}, separators=(",", ":"))
             write_atomic(str(self.file), payload.encode())
         except OSError:
@@ -166,11 +170,16 @@ def _decode_finding(item: Dict[str, Any]) -> Finding:
 
 
 def clean_cache(directory: Path) -> bool:
-    """Remove a cache directory; True if there was one."""
-    if not (directory / ".gitignore").exists() and not any(directory.glob("results-*.json")):
+    """Remove a cache directory that torchlint created (it holds torchlint's marker file);
+    anything else is left alone. True if a cache was removed."""
+    marker = directory / MARKER
+    try:
+        if marker.read_text() != MARKER_TEXT:
+            return False
+    except (OSError, UnicodeDecodeError):
         return False
     for child in directory.iterdir():
-        if child.is_file() and (child.name == ".gitignore" or child.name.startswith("results-")):
+        if child.name in (MARKER, ".gitignore") or (child.name.startswith("results-") and child.suffix == ".json"):
             child.unlink()
     try:
         directory.rmdir()

@@ -57,6 +57,7 @@ def main() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or offer unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the changes --fix would make as a unified diff; write nothing.")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every current finding's line.")
 @click.option("--stdin-filename", help="The name to use for source read from standard input (path '-').")
 @click.option("--output-format", type=click.Choice(sorted(FORMATTERS)), default="full", show_default=True)
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding.")
@@ -80,6 +81,7 @@ def check(
     unsafe_fixes: bool,
     diff: bool,
     show_fixes: bool,
+    add_noqa: bool,
     stdin_filename: Optional[str],
     output_format: str,
     statistics: bool,
@@ -94,6 +96,10 @@ def check(
     try:
         if from_stdin and len(paths) > 1:
             raise UsageFailure("'-' (standard input) cannot be combined with other paths")
+        if sum((fix, diff, add_noqa)) > 1:
+            raise UsageFailure("--fix, --diff and --add-noqa cannot be combined")
+        if add_noqa and from_stdin:
+            raise UsageFailure("--add-noqa needs files, not standard input")
         settings = _settings(config_path, isolated, select, extend_select, ignore, exclude, extend_exclude, torch_version)
         rules = all_rules()
         codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore)
@@ -114,7 +120,7 @@ def check(
         _fail(str(error))
     for message in (*discovered.errors, *discovered.warnings):
         click.echo(message, err=True)
-    mode = FixMode.DIFF if diff else FixMode.FIX if fix else FixMode.CHECK
+    mode = FixMode.ADD_NOQA if add_noqa else FixMode.DIFF if diff else FixMode.FIX if fix else FixMode.CHECK
     run_options = RunOptions(Options(settings.torch_version), mode, unsafe_fixes)
     workers = jobs or default_workers()
     if mode is FixMode.CHECK and not from_stdin and not no_cache:
@@ -125,6 +131,8 @@ def check(
     view = _View(output_format, statistics, unsafe_fixes, _use_color(color), show_fixes)
     if mode is FixMode.DIFF:
         status = _emit_diff(outcomes)
+    elif mode is FixMode.ADD_NOQA:
+        status = _emit_add_noqa(outcomes, view)
     elif from_stdin and mode is FixMode.FIX:
         status = _emit_fixed_stdin(outcomes[0], view)
     else:
@@ -208,6 +216,16 @@ def _emit_diff(outcomes: Sequence[FileOutcome]) -> int:
     would_fix = sum(len(o.fixed) for o in outcomes)
     click.echo(f"Would fix {would_fix} finding{'s' if would_fix != 1 else ''} in {len(diffs)} file{'s' if len(diffs) != 1 else ''}.", err=True)
     return EXIT_FINDINGS if diffs else EXIT_CLEAN
+
+
+def _emit_add_noqa(outcomes: Sequence[FileOutcome], view: _View) -> int:
+    """After --add-noqa: what could not be suppressed (a line inside a string) keeps exit 1."""
+    added = sum(o.noqa_added for o in outcomes)
+    status = _emit(outcomes, view) if any(o.findings for o in outcomes) else EXIT_CLEAN
+    if status == EXIT_CLEAN:
+        _report_problems(outcomes)
+    click.echo(f"Added {_plural(added, 'noqa directive')}.", err=True)
+    return status
 
 
 def _fixed_listing(fixed: Sequence[Finding]) -> str:

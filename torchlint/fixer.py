@@ -11,6 +11,7 @@ from torchlint.context import Options
 from torchlint.findings import Edit, Finding
 from torchlint.linter import lint_text
 from torchlint.rule import Rule
+from torchlint.source import physical_lines
 
 # Each round applies every non-overlapping fix; overlapping ones wait for the next round.
 MAX_ROUNDS = 10
@@ -29,7 +30,7 @@ class FixResult:
 def line_offsets(text: str) -> List[int]:
     """Offset of the first character of each line (1-based line N is index N - 1)."""
     offsets = [0]
-    for line in text.splitlines(keepends=True):
+    for line in physical_lines(text, keepends=True):
         offsets.append(offsets[-1] + len(line))
     return offsets
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence, Tuple, Type
+from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -12,78 +13,106 @@ from libcst.metadata import CodeRange
 
 from torchlint.context import FileContext, Options
 from torchlint.findings import Edit, Finding, Fix
-from torchlint.noqa import is_suppressed
+from torchlint.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.positions import compute_positions, to_span
 from torchlint.rule import NodeEdit, Report, Rule
+from torchlint.source import physical_lines
 from torchlint.walker import walk
 
 PARSE_ERROR = "TL000"
+# LibCST's code generation and the value inference recurse once per nesting level; long
+# operator chains that CPython accepts need more than the default 1000 frames. Deeper code
+# is reported as TL000 rather than crashing.
+RECURSION_LIMIT = 8000
 
 
 @dataclass(frozen=True)
 class LintResult:
     findings: Tuple[Finding, ...]
-    # The parsed module, kept for the fixer; None when the file did not parse or was skipped.
-    module: Optional[cst.Module] = None
+
+
+# Rules the engine implements itself rather than through the traversal.
+ENGINE_CODES = frozenset({PARSE_ERROR, UNUSED_NOQA})
 
 
 def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options) -> LintResult:
     """All findings of `rules` in `text`, with `# noqa` comments applied."""
-    checks_parse = any(rule.code == PARSE_ERROR for rule in rules)
-    analysing = [rule for rule in rules if rule.code != PARSE_ERROR]
-    if not any(rule.may_apply(text) for rule in analysing):
-        if not checks_parse or _compiles(text):
-            return LintResult(())
+    enabled = frozenset(rule.code for rule in rules)
+    analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
+    findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)
+    if parsed:
+        findings = apply_noqa(findings, text, path, enabled, frozenset(Rule._registry), UNUSED_NOQA in enabled)
+    return LintResult(tuple(sorted(set(findings), key=lambda f: f.sort_key)))
+
+
+def _analyse(
+    text: str, path: str, rules: Sequence[Type[Rule]], checks_parse: bool, options: Options
+) -> Tuple[List[Finding], bool]:
+    """Findings before suppression, and whether the text parsed.
+
+    CPython's parser checks the syntax first: it is much faster than LibCST, gives the
+    messages users know, and refuses nesting so deep that LibCST's parser would overflow
+    its stack. LibCST has the last word on other errors (code for a newer Python).
+    """
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    python_error = _python_syntax_error(text)
+    if python_error is None and not any(rule.may_apply(text) for rule in rules):
+        return [], True
+    if python_error is not None and (python_error.too_deep or not checks_parse):
+        return ([parse_error_finding(path, *python_error)] if checks_parse else []), False
     try:
         module = cst.parse_module(text)
+        if not any(rule.may_apply(text) for rule in rules):
+            return [], True
+        ctx = FileContext(module, text, path, options)
+        walk(ctx, [rule(ctx) for rule in rules])
+        reports = [r for r in ctx.reports if ctx.names.imports_torch or not r.rule.requires_torch]
+        if not reports:
+            return [], True
+        lines = physical_lines(text)
+        positions = compute_positions(module)
+        return [_finding(report, path, positions, module, lines) for report in reports], True
     except cst.ParserSyntaxError as error:
         if not checks_parse:
-            return LintResult(())
-        return LintResult((_syntax_error_finding(path, text, error),))
+            return [], False
+        if python_error is None:
+            message = f"cannot parse: {error.message}".splitlines()[0]
+            python_error = _SyntaxProblem(error.raw_line, error.raw_column + 1, message)
+        return [parse_error_finding(path, *python_error)], False
+    except RecursionError:
+        return ([parse_error_finding(path, *_TOO_DEEP)] if checks_parse else []), False
+
+
+class _SyntaxProblem(NamedTuple):
+    line: int
+    column: int
+    message: str
+
+    @property
+    def too_deep(self) -> bool:
+        return self.message in (_TOO_DEEP.message, "cannot parse: too many nested parentheses")
+
+
+_TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to analyse")
+
+
+def _python_syntax_error(text: str) -> Optional[_SyntaxProblem]:
+    """What CPython's parser says is wrong with `text`, or None when it compiles."""
+    try:
+        compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError as error:
+        return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):
-        return LintResult((parse_error_finding(path, 1, 1, "file is too deeply nested to analyse"),))
-    ctx = FileContext(module, text, path, options)
-    walk(ctx, [rule(ctx) for rule in analysing])
-    reports = [r for r in ctx.reports if ctx.names.imports_torch or not r.rule.requires_torch]
-    if not reports:
-        return LintResult((), module)
-    lines = text.splitlines()
-    positions = compute_positions(module)
-    findings = []
-    for report in reports:
-        finding = _finding(report, path, positions, module, lines)
-        line = lines[finding.line - 1] if finding.line <= len(lines) else ""
-        if not is_suppressed(finding.code, line):
-            findings.append(finding)
-    return LintResult(tuple(sorted(set(findings), key=lambda f: f.sort_key)), module)
+        return _TOO_DEEP
+    except ValueError as error:  # source code string cannot contain null bytes
+        return _SyntaxProblem(1, 1, f"cannot parse: {error}")
+    return None
 
 
 def parse_error_finding(path: str, line: int, column: int, message: str) -> Finding:
     rule = Rule._registry[PARSE_ERROR]
     return Finding(PARSE_ERROR, rule.name, message, path, line, column, line, column, None, rule.doc_pointer())
-
-
-def _compiles(text: str) -> bool:
-    """A fast syntax check with CPython's parser; LibCST confirms any error it reports."""
-    try:
-        compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
-
-
-def _syntax_error_finding(path: str, text: str, error: cst.ParserSyntaxError) -> Finding:
-    """Prefer CPython's message and position, which users know; fall back to LibCST's."""
-    try:
-        compile(text, path, "exec", ast.PyCF_ONLY_AST)
-    except SyntaxError as python_error:
-        if python_error.lineno:
-            message = f"cannot parse: {python_error.msg}"
-            return parse_error_finding(path, python_error.lineno, max(python_error.offset or 1, 1), message)
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    message = f"cannot parse: {error.message}".splitlines()[0]
-    return parse_error_finding(path, error.raw_line, error.raw_column + 1, message)
 
 
 def _finding(

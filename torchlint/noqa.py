@@ -1,52 +1,126 @@
-"""`# noqa` comments: blanket (`# noqa`) or per code (`# noqa: TL101, TL201`)."""
+"""`# noqa` comments: blanket (`# noqa`) or per code (`# noqa: TL101, TL201`).
+
+Comments are found with the tokenizer, so text that looks like a comment inside a string
+never counts. Only files that contain "noqa" are tokenized.
+"""
 
 from __future__ import annotations
 
+import io
 import re
-from typing import FrozenSet, Optional
+import tokenize
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from torchlint.findings import Applicability, Edit, Finding, Fix
+from torchlint.source import physical_lines
+
+UNUSED_NOQA = "TL001"
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 
-# A blanket `# noqa` suppresses every code.
-BLANKET: FrozenSet[str] = frozenset({"*"})
+
+@dataclass(frozen=True)
+class NoqaComment:
+    """A `# noqa` directive on a line: its 0-based column span and the codes it names."""
+
+    line: int
+    start: int
+    end: int
+    # None for a blanket `# noqa`, which suppresses every code.
+    codes: Optional[Tuple[str, ...]]
+
+    def suppresses(self, code: str) -> bool:
+        return self.codes is None or code in self.codes
 
 
-def comment_start(line: str) -> Optional[int]:
-    """Index of the `#` that starts a comment on `line`, skipping `#` inside string literals."""
-    quote = ""
-    index = 0
-    while index < len(line):
-        char = line[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif line.startswith(quote, index):
-                index += len(quote) - 1
-                quote = ""
-        elif char in "'\"":
-            quote = line[index : index + 3] if line.startswith(char * 3, index) else char
-            index += len(quote) - 1
-        elif char == "#":
-            return index
-        index += 1
-    return None
-
-
-def noqa_codes(line: str) -> Optional[FrozenSet[str]]:
-    """The codes a line's `# noqa` comment names, BLANKET for a bare one, None without one."""
-    start = comment_start(line)
-    if start is None:
-        return None
-    match = _NOQA.search(line, start)
+def parse_directive(comment: str, line: int, column: int) -> Optional[NoqaComment]:
+    """The noqa directive inside one comment token starting at `column`, if any."""
+    match = _NOQA.search(comment)
     if match is None:
         return None
     codes = match.group("codes")
-    if codes is None:
-        return BLANKET
-    return frozenset(code.upper() for code in _CODE.findall(codes))
+    parsed = tuple(code.upper() for code in _CODE.findall(codes)) if codes else None
+    return NoqaComment(line, column + match.start(), column + match.end(), parsed)
 
 
-def is_suppressed(code: str, line: str) -> bool:
-    codes = noqa_codes(line)
-    return codes is not None and (codes is BLANKET or code in codes)
+def noqa_comments(text: str) -> Dict[int, NoqaComment]:
+    """The noqa directives of a source text by 1-based line number."""
+    if "noqa" not in text.lower():
+        return {}
+    comments: Dict[int, NoqaComment] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                directive = parse_directive(token.string, token.start[0], token.start[1])
+                if directive is not None:
+                    comments[directive.line] = directive
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return comments
+
+
+def apply_noqa(
+    findings: Sequence[Finding], text: str, path: str, enabled: FrozenSet[str], known: FrozenSet[str], report_unused: bool
+) -> List[Finding]:
+    """Drop suppressed findings; with `report_unused`, add TL001 for noqa codes that suppress
+    nothing (among enabled rules) or name no torchlint rule."""
+    comments = noqa_comments(text)
+    if not comments:
+        return list(findings)
+    kept: List[Finding] = []
+    used: Dict[int, set] = {}
+    for finding in findings:
+        comment = comments.get(finding.line)
+        if comment is not None and comment.suppresses(finding.code):
+            used.setdefault(finding.line, set()).add(finding.code)
+        else:
+            kept.append(finding)
+    if report_unused:
+        kept.extend(_unused(comment, used.get(line, set()), enabled, known, text, path) for line, comment in comments.items())
+    return [finding for finding in kept if finding is not None]
+
+
+def _unused(
+    comment: NoqaComment, used: set, enabled: FrozenSet[str], known: FrozenSet[str], text: str, path: str
+) -> Optional[Finding]:
+    if comment.codes is None or UNUSED_NOQA in comment.codes:
+        return None
+    ours = [code for code in comment.codes if code.startswith("TL")]
+    unknown = [code for code in ours if code not in known]
+    unused = [code for code in ours if code in known and code in enabled and code not in used]
+    if not unknown and not unused:
+        return None
+    parts = []
+    if unused:
+        parts.append(f"unused `noqa` code{'s' if len(unused) > 1 else ''} {', '.join(unused)}")
+    if unknown:
+        parts.append(f"unknown code{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+    line_text = physical_lines(text)[comment.line - 1]
+    edit = _removal(comment, line_text, set(unused) | set(unknown))
+    return Finding(
+        UNUSED_NOQA,
+        "unused-noqa",
+        "; ".join(parts),
+        path,
+        comment.line,
+        comment.start + 1,
+        comment.line,
+        comment.end + 1,
+        Fix(Applicability.SAFE, (edit,), "Remove the unused codes"),
+        f"torchlint rule {UNUSED_NOQA}",
+    )
+
+
+def _removal(comment: NoqaComment, line_text: str, dropped: set) -> Edit:
+    """An edit that rewrites the directive without `dropped`, or removes it with the
+    whitespace before it when no code is left."""
+    assert comment.codes is not None
+    remaining = [code for code in comment.codes if code not in dropped]
+    if remaining:
+        return Edit(comment.line, comment.start + 1, comment.line, comment.end + 1, f"# noqa: {', '.join(remaining)}")
+    start = len(line_text[: comment.start].rstrip())
+    if start == 0 or line_text[: comment.start].strip() == "":
+        start = comment.start
+    return Edit(comment.line, start + 1, comment.line, comment.end + 1, "")

@@ -12,13 +12,15 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
+from torchlint.add_noqa import add_noqa
 from torchlint.cache import CachedResult, ResultCache, digest
 from torchlint.context import Options
 from torchlint.findings import Finding
 from torchlint.fixer import fix_text
 from torchlint.linter import PARSE_ERROR, lint_text, parse_error_finding
 from torchlint.rule import Rule, all_rules
-from torchlint.source import UndecodableSource, decode_source
+from torchlint.noqa import UNUSED_NOQA
+from torchlint.source import SourceText, UndecodableSource, decode_source, physical_lines
 from torchlint.writer import write_atomic
 
 # Below this much source, starting worker processes costs more than it saves.
@@ -31,6 +33,7 @@ class FixMode(enum.Enum):
     CHECK = "check"
     FIX = "fix"
     DIFF = "diff"
+    ADD_NOQA = "add-noqa"
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class FileOutcome:
     fixed_source: Optional[str] = None
     # Digest of the bytes that were checked, for the result cache.
     digest: str = ""
+    noqa_added: int = 0
 
 
 @lru_cache(maxsize=None)
@@ -73,6 +77,13 @@ def _rules_for(codes: FrozenSet[str]) -> Tuple[Type[Rule], ...]:
 
 def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     """Read, decode, lint and maybe fix one file; problems become a finding or an error line, never an exception."""
+    try:
+        return _check_file(job, options)
+    except Exception as error:  # a bug must cost one file, not the whole run
+        return FileOutcome(job.path, error=f"{job.path}: internal error: {type(error).__name__}: {error} (please report this)")
+
+
+def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     try:
         data = job.data if job.data is not None else _read(job.path)
     except OSError as error:
@@ -87,6 +98,8 @@ def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     if options.mode is FixMode.CHECK:
         findings = lint_text(source.text, job.path, rules, options.lint).findings
         return FileOutcome(job.path, findings, _snippets(source.text, findings), digest=content_digest)
+    if options.mode is FixMode.ADD_NOQA:
+        return _add_noqa(job, source, rules, options)
     result = fix_text(source.text, job.path, rules, options.lint, options.unsafe_fixes)
     outcome = FileOutcome(
         job.path, result.remaining, _snippets(result.text, result.remaining), fixed=result.fixed, warning=result.warning
@@ -103,10 +116,23 @@ def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     return outcome
 
 
+def _add_noqa(job: FileJob, source: SourceText, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
+    """Suppress the file's current findings with `# noqa` comments; report what could not be."""
+    findings = [f for f in lint_text(source.text, job.path, rules, options.lint).findings if f.code != UNUSED_NOQA]
+    text = add_noqa(source.text, findings)
+    remaining = lint_text(text, job.path, rules, options.lint).findings
+    if text != source.text:
+        try:
+            write_atomic(job.path, source.encode(text))
+        except (OSError, UnicodeEncodeError) as error:
+            return FileOutcome(job.path, error=f"{job.path}: cannot write: {error}")
+    return FileOutcome(job.path, remaining, _snippets(text, remaining), noqa_added=len(findings) - len(remaining))
+
+
 def _diff(path: str, before: str, after: str) -> str:
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
+        physical_lines(before, keepends=True),
+        physical_lines(after, keepends=True),
         fromfile=path if os.path.isabs(path) else f"a/{path}",
         tofile=path if os.path.isabs(path) else f"b/{path}",
     )
@@ -121,7 +147,7 @@ def _read(path: str) -> bytes:
 def _snippets(text: str, findings: Sequence[Finding]) -> Dict[int, str]:
     if not findings:
         return {}
-    lines = text.splitlines()
+    lines = physical_lines(text)
     return {f.line: lines[f.line - 1] for f in findings if 0 < f.line <= len(lines)}
 
 

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from dataclasses import dataclass
+from typing import List
+
+
+_PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def physical_lines(text: str, keepends: bool = False) -> List[str]:
+    """Lines as Python counts them: split on CRLF, CR and LF only (unlike `str.splitlines`,
+    which also splits on form feeds and Unicode separators)."""
+    lines = _PHYSICAL_LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 
 class UndecodableSource(Exception):

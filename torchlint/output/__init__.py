@@ -9,6 +9,9 @@ from typing import Callable, Dict, List, Sequence
 import click
 
 from torchlint.findings import Finding, Fix
+from torchlint.output.github import format_github
+from torchlint.output.junit import format_junit
+from torchlint.output.sarif import format_sarif
 
 
 @dataclass(frozen=True)
@@ -92,8 +95,16 @@ def format_json(report: Report) -> str:
     return json.dumps([finding_json(f) for f in report.findings], indent=2) + "\n"
 
 
+def format_json_lines(report: Report) -> str:
+    return "".join(json.dumps(finding_json(f)) + "\n" for f in report.findings)
+
+
 FORMATTERS: Dict[str, Callable[[Report], str]] = {
     "full": format_full,
     "concise": format_concise,
     "json": format_json,
+    "json-lines": format_json_lines,
+    "github": format_github,
+    "sarif": format_sarif,
+    "junit": format_junit,
 }
