@@ -5,17 +5,34 @@ import libcst as cst
 
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, Rule
-from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
 from torchlint.semantics.tree import descendants
 
-# Layer -> the BatchNorm dimensionality its output feeds (0: any).
-BIASED_LAYERS = {
-    **{f"torch.nn.{name}1d": 1 for name in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose")},
-    **{f"torch.nn.{name}2d": 2 for name in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose")},
-    **{f"torch.nn.{name}3d": 3 for name in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose")},
-    "torch.nn.Linear": 1,
-    "torch.nn.LazyLinear": 1,
-}
+@dataclass(frozen=True)
+class _LayerSignature:
+    """Where a layer constructor takes its output size and its bias, and the BatchNorm
+    dimensionality its output feeds."""
+
+    dim: int
+    outputs: Tuple[str, int]
+    bias_position: int
+
+
+def _layers() -> Dict[str, _LayerSignature]:
+    table = {
+        "torch.nn.Linear": _LayerSignature(1, ("out_features", 1), 2),
+        "torch.nn.LazyLinear": _LayerSignature(1, ("out_features", 0), 1),
+    }
+    for dim in (1, 2, 3):
+        # Conv(in, out, kernel, stride, padding, dilation, groups, bias); ConvTranspose has
+        # output_padding where Conv has dilation; the Lazy variants have no `in_channels`.
+        for name in ("Conv", "ConvTranspose"):
+            table[f"torch.nn.{name}{dim}d"] = _LayerSignature(dim, ("out_channels", 1), 7)
+            table[f"torch.nn.Lazy{name}{dim}d"] = _LayerSignature(dim, ("out_channels", 0), 6)
+    return table
+
+
+BIASED_LAYERS = _layers()
 NORMS = {
     "torch.nn.BatchNorm1d": 1,
     "torch.nn.BatchNorm2d": 2,
@@ -101,15 +118,17 @@ class ConvBiasBeforeBn(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.classes: List[_ClassModules] = []
-        # Layers assigned to plain names, keyed by (scope, name).
+        # Layers assigned to plain names, keyed by (scope, name), and for each whether the
+        # sequences it appears in put a BatchNorm right after it.
         self.assigned: Dict[Tuple[int, str], cst.Call] = {}
+        self.named_uses: Dict[Tuple[int, str], List[bool]] = {}
 
     # Sequences of layers -------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualified_name(node.func)
         if qualified == SEQUENTIAL:
-            layers = [arg.value for arg in node.args if not arg.star and arg.keyword is None]
+            layers = [None if arg.star else arg.value for arg in node.args if arg.keyword is None]
             if len(layers) == 1 and isinstance(layers[0], cst.Call) and self.ctx.qualified_name(layers[0].func) in ORDERED_DICTS:
                 return  # the OrderedDict's list literal is checked by visit_List
             self._check_sequence(layers)
@@ -119,9 +138,11 @@ class ConvBiasBeforeBn(Rule):
         parent_call = self._enclosing_call_of_argument()
         if parent_call is not None and self.ctx.qualified_name(parent_call.func) in UNORDERED_CONTAINERS:
             return
-        items = [element.value for element in node.elements if not isinstance(element, cst.StarredElement)]
+        items: List[Optional[cst.BaseExpression]] = [
+            None if isinstance(element, cst.StarredElement) else element.value for element in node.elements
+        ]
         if parent_call is not None and self.ctx.qualified_name(parent_call.func) in ORDERED_DICTS:
-            items = [item.elements[1].value for item in items if isinstance(item, cst.Tuple) and len(item.elements) == 2]
+            items = [item.elements[1].value if isinstance(item, cst.Tuple) and len(item.elements) == 2 else None for item in items]
         self._check_sequence(items)
 
     def _enclosing_call_of_argument(self) -> Optional[cst.Call]:
@@ -130,16 +151,41 @@ class ConvBiasBeforeBn(Rule):
             return ancestors[-2]
         return None
 
-    def _check_sequence(self, items: Sequence[cst.BaseExpression]) -> None:
+    def _check_sequence(self, items: Sequence[Optional[cst.BaseExpression]]) -> None:
+        """Adjacent layer pairs of a sequence; `None` items (`*rest`) break adjacency.
+
+        A layer given by name (`conv2d = nn.Conv2d(...)`, then `[conv2d, bn]`) is judged when
+        its scope ends: every sequence it appears in must put a BatchNorm right after it.
+        """
         layers = [self._constructor(item) for item in items]
-        for layer, following in zip(layers, layers[1:]):
-            if layer is not None and following is not None and self._cancels(layer, following):
+        for index, (item, layer) in enumerate(zip(items, layers)):
+            if layer is None or not self._biased(layer):
+                continue
+            following = layers[index + 1] if index + 1 < len(layers) else None
+            cancelled = following is not None and self._cancels(layer, following)
+            if isinstance(item, cst.Name):
+                self.named_uses.setdefault((self._scope(), item.value), []).append(cancelled)
+            elif cancelled:
                 self._report(layer)
 
-    def _constructor(self, item: cst.BaseExpression) -> Optional[cst.Call]:
+    def _constructor(self, item: Optional[cst.BaseExpression]) -> Optional[cst.Call]:
         if isinstance(item, cst.Name):
             return self.assigned.get((self._scope(), item.value))
         return item if isinstance(item, cst.Call) else None
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._judge_named_layers()
+
+    def leave_Module(self, node: cst.Module) -> None:
+        self._judge_named_layers()
+
+    def _judge_named_layers(self) -> None:
+        scope = self._scope()
+        for key in [key for key in self.named_uses if key[0] == scope]:
+            uses = self.named_uses.pop(key)
+            layer = self.assigned.get(key)
+            if layer is not None and all(uses):
+                self._report(layer)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
@@ -189,18 +235,24 @@ class ConvBiasBeforeBn(Rule):
 
     # Shared ----------------------------------------------------------------------------
 
+    def _signature(self, layer: cst.Call) -> Optional[_LayerSignature]:
+        return BIASED_LAYERS.get(self.ctx.qualified_name(layer.func) or "")
+
+    def _biased(self, layer: cst.Call) -> bool:
+        """A known layer whose bias is on: not passed, or passed as a literal `True`."""
+        signature = self._signature(layer)
+        if signature is None or has_star(layer) or has_star(layer, "*"):
+            return False
+        bias = argument(layer, "bias", signature.bias_position)
+        return bias is None or is_literal(bias.value, "True")
+
     def _cancels(self, layer: cst.Call, norm: cst.Call) -> bool:
         """Whether `layer` has a bias that `norm` (a BatchNorm over the same channels) cancels."""
-        layer_dim = BIASED_LAYERS.get(self.ctx.qualified_name(layer.func) or "")
+        signature = self._signature(layer)
         norm_dim = NORMS.get(self.ctx.qualified_name(norm.func) or "")
-        if layer_dim is None or norm_dim is None or (norm_dim and norm_dim != layer_dim):
+        if signature is None or norm_dim is None or (norm_dim and norm_dim != signature.dim) or not self._biased(layer):
             return False
-        if has_star(layer) or has_star(layer, "*"):
-            return False
-        bias = keyword(layer, "bias")
-        if bias is not None and not is_literal(bias.value, "True"):
-            return False
-        outputs = argument(layer, "out_features", 1) if "Linear" in (self.ctx.qualified_name(layer.func) or "") else argument(layer, "out_channels", 1)
+        outputs = argument(layer, *signature.outputs)
         features = argument(norm, "num_features", 0)
         if outputs is not None and features is not None:
             if isinstance(outputs.value, cst.Integer) and isinstance(features.value, cst.Integer):
@@ -208,10 +260,18 @@ class ConvBiasBeforeBn(Rule):
         return True
 
     def _report(self, layer: cst.Call) -> None:
+        signature = self._signature(layer)
+        assert signature is not None
+        bias = argument(layer, "bias", signature.bias_position)
+        false = cst.Name("False")
+        if bias is not None and bias.keyword is None:
+            fixed = layer.deep_replace(bias, bias.with_changes(value=false))
+        else:
+            fixed = with_keyword(layer, "bias", false)
         self.report(
             layer,
             "bias is cancelled by the BatchNorm that follows; pass `bias=False`",
-            fix=self.fix(NodeEdit(layer, with_keyword(layer, "bias", cst.Name("False"))), message="Pass `bias=False`"),
+            fix=self.fix(NodeEdit(layer, fixed), message="Pass `bias=False`"),
         )
 
 

@@ -53,7 +53,8 @@ class DeviceAfterCreation(Rule):
     seeded results change, and for factories with `requires_grad=True`, because the device
     tensor becomes the leaf that receives `.grad`. `.cuda(1)` becomes `device="cuda:1"`,
     `.cuda(i)` becomes `device=i`; `non_blocking=` is dropped since nothing is copied. No fix
-    when the move also changes the dtype in a way that conflicts with the factory's arguments.
+    when the move also changes the dtype in a way that conflicts with the factory's arguments,
+    or when the factory takes `out=` or a `generator=` (both live on the CPU).
     """
 
     code = "TL102"
@@ -91,12 +92,10 @@ class DeviceAfterCreation(Rule):
         device = self._target_device(node, method)
         if device is None:
             return
-        assert isinstance(node.func, cst.Attribute)
         self.report(
             node,
             f"`torch.{name[2]}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
             fix=self._fix(node, factory, device, random=name[2] in RANDOM_FACTORIES),
-            start=node.func.attr,
         )
 
     def _target_device(self, move: cst.Call, method: str) -> Optional[cst.BaseExpression]:
@@ -121,11 +120,19 @@ class DeviceAfterCreation(Rule):
         return None
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
-        """Move `device=` (and a `dtype` the move sets) into the factory call."""
+        """Move `device=` (and a `dtype` the move sets) into the factory call.
+
+        `.to(device, dtype, non_blocking, copy)` and `.cuda(device, non_blocking)`: only
+        `.to` can change the dtype. No fix when the factory writes into `out=` or draws from
+        a `generator=`, both of which live on the CPU.
+        """
         moved = positional(move)
-        dtype_arg = keyword(move, "dtype") or (moved[1] if len(moved) > 1 else None)
+        is_to = isinstance(move.func, cst.Attribute) and move.func.attr.value == "to"
+        dtype_arg = keyword(move, "dtype") or (moved[1] if is_to and len(moved) > 1 else None)
         other = [a for a in move.args if a.keyword is not None and a.keyword.value not in ("device", "dtype", *TRANSFER_ONLY_KEYWORDS)]
-        if other or len(moved) > 2 or (dtype_arg is not None and keyword(factory, "dtype") is not None):
+        if other or any(keyword(factory, name) is not None for name in ("out", "generator")):
+            return None
+        if dtype_arg is not None and keyword(factory, "dtype") is not None:
             return None
         new_call = with_keyword(factory, "device", device)
         if dtype_arg is not None:

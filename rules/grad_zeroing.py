@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import is_literal, keyword, method_call, with_keyword
+from torchlint.semantics.calls import argument, is_literal, method_call, with_keyword
 from torchlint.semantics.tree import descendants
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
@@ -102,7 +102,7 @@ class GradZeroing(Rule):
             self.ctx.reports[:] = [report for report in self.ctx.reports if report.rule is not self]
 
     def _check_zero_grad(self, node: cst.Call) -> None:
-        set_to_none = keyword(node, "set_to_none")
+        set_to_none = argument(node, "set_to_none", 0)
         if set_to_none is not None and is_literal(set_to_none.value, "False"):
             new_call = node.with_changes(args=[arg for arg in node.args if arg is not set_to_none])
             if new_call.args:

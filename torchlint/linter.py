@@ -16,6 +16,7 @@ from torchlint.findings import Edit, Finding, Fix
 from torchlint.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.positions import compute_positions, to_span
 from torchlint.rule import NodeEdit, Report, Rule
+from torchlint.semantics.tree import comments
 from torchlint.source import physical_lines
 from torchlint.walker import walk
 
@@ -121,10 +122,17 @@ def _finding(
     rule = report.rule
     span = to_span(positions[report.start or report.node], positions[report.node])
     fix = None
-    if report.fix is not None:
+    if report.fix is not None and all(_keeps_comments(edit) for edit in report.fix.edits):
         edits = tuple(_edit(edit, positions, module, lines) for edit in report.fix.edits)
         fix = Fix(report.fix.applicability, edits, report.fix.message)
     return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_pointer())
+
+
+def _keeps_comments(edit: NodeEdit) -> bool:
+    """A replacement must not drop a comment that sat inside the replaced code."""
+    if edit.insert_before or edit.insert_after or not isinstance(edit.content, cst.CSTNode):
+        return True
+    return comments(edit.node) == comments(edit.content)
 
 
 def _code_for(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
@@ -147,7 +155,11 @@ def _edit(edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cs
         content = _code_for(module, content, line[: len(line) - len(line.lstrip(" \t"))])
     elif module.default_newline != "\n":
         content = content.replace("\n", module.default_newline)
-    if edit.insert_before or edit.insert_after:
-        point = where.start if edit.insert_before else where.end
-        return Edit(point.line, point.column + 1, point.line, point.column + 1, content)
+    if edit.insert_before:
+        return Edit(where.start.line, where.start.column + 1, where.start.line, where.start.column + 1, content)
+    if edit.insert_after:
+        # At the end of the node's last line, after any trailing comment.
+        line = where.end.line
+        column = len(lines[line - 1]) + 1 if line <= len(lines) else where.end.column + 1
+        return Edit(line, column, line, column, content)
     return Edit(*to_span(where, where), content)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from torchlint.findings import Applicability, Edit, Finding, Fix
@@ -75,11 +75,23 @@ def apply_noqa(
         comment = comments.get(finding.line)
         if comment is not None and comment.suppresses(finding.code):
             used.setdefault(finding.line, set()).add(finding.code)
+        elif finding.fix is not None and _fix_touches_suppressed_line(finding, comments):
+            kept.append(replace(finding, fix=None))
         else:
             kept.append(finding)
     if report_unused:
         kept.extend(_unused(comment, used.get(line, set()), enabled, known, text, path) for line, comment in comments.items())
     return [finding for finding in kept if finding is not None]
+
+
+def _fix_touches_suppressed_line(finding: Finding, comments: Dict[int, NoqaComment]) -> bool:
+    """A line with `# noqa` for a rule is never rewritten by that rule's fix."""
+    assert finding.fix is not None
+    return any(
+        line in comments and comments[line].suppresses(finding.code)
+        for edit in finding.fix.edits
+        for line in range(edit.line, edit.end_line + 1)
+    )
 
 
 def _unused(

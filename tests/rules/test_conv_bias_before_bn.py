@@ -103,3 +103,34 @@ def test_fix_passes_bias_false():
     [finding] = lint("import torch.nn as nn\nm = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8))\n", [RULE])
     assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
     assert finding.fix.edits[0].content == "nn.Conv2d(3, 8, 3, bias=False)"
+
+
+def test_positional_bias_star_arguments_and_lazy_layers():
+    code = """
+    import torch.nn as nn
+    a = nn.Sequential(nn.Linear(8, 16, False), nn.BatchNorm1d(16))
+    b = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, 1, 1, False), nn.BatchNorm2d(16))
+    c = nn.Sequential(nn.Conv2d(3, 16, 3), *middle, nn.BatchNorm2d(16))
+    d = nn.Sequential(nn.LazyConv2d(16, 3), nn.BatchNorm2d(16))
+    e = nn.Sequential(nn.LazyConv2d(16, 3), nn.BatchNorm2d(32))
+    f = nn.Sequential(nn.Linear(8, 16, True), nn.BatchNorm1d(16))
+    """
+    assert lines(code, RULE) == [6, 8]
+    fixes = [f.fix.edits[0].content for f in lint(code, [RULE])]
+    assert fixes == ["nn.LazyConv2d(16, 3, bias=False)", "nn.Linear(8, 16, False)"]
+
+
+def test_named_layer_used_without_batchnorm_elsewhere_is_not_reported():
+    code = """
+    import torch.nn as nn
+    def make_layers(cfg, batch_norm):
+        layers = []
+        for v in cfg:
+            conv2d = nn.Conv2d(3, v, kernel_size=3, padding=1)
+            if batch_norm:
+                layers += [conv2d, nn.BatchNorm2d(v), nn.ReLU(inplace=True)]
+            else:
+                layers += [conv2d, nn.ReLU(inplace=True)]
+        return nn.Sequential(*layers)
+    """
+    assert lines(code, RULE) == []

@@ -33,7 +33,7 @@ def test_aliases_resolve():
 
 def test_reported_span_is_the_move():
     [finding] = lint("import torch\nx = torch.zeros(3).cuda()\n", [RULE])
-    assert (finding.line, finding.column, finding.end_column) == (2, 20, 26)
+    assert (finding.line, finding.column, finding.end_column) == (2, 5, 26)
 
 
 def test_not_a_device_move():
@@ -75,3 +75,20 @@ def test_fix_applicability_depends_on_randomness_and_requires_grad():
     """
     fixes = [f.fix.applicability.value for f in lint(code, [RULE])]
     assert fixes == ["safe", "unsafe", "unsafe"]
+
+
+def test_fix_reads_move_arguments_by_method():
+    code = """
+    import torch
+    a = torch.arange(3).cuda(0, True)
+    b = torch.arange(3).to(device, torch.float16, True)
+    c = torch.randn(2, generator=g).cuda()
+    d = torch.zeros(3, out=buf).cuda()
+    """
+    fixes = [f.fix.edits[0].content if f.fix else None for f in lint(code, [RULE])]
+    assert fixes == [
+        'torch.arange(3, device="cuda:0")',
+        "torch.arange(3, device=device, dtype=torch.float16)",
+        None,
+        None,
+    ]

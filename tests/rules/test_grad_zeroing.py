@@ -11,8 +11,10 @@ def test_set_to_none_false_and_manual_zeroing():
     for p in model.parameters():
         p.grad.zero_()
         p.grad.data.zero_()
+    optimizer.zero_grad(False)
     """
-    assert lines(code, RULE) == [3, 4, 6, 7]
+    assert lines(code, RULE) == [3, 4, 6, 7, 8]
+    assert lint(code, [RULE])[-1].fix.edits[0].content == "optimizer.zero_grad()"
 
 
 def test_modern_defaults_and_look_alikes():

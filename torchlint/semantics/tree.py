@@ -46,3 +46,18 @@ def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         current = stack.pop()
         yield current
         stack.extend(children(current))
+
+
+def comments(node: cst.CSTNode) -> List[str]:
+    """Every comment inside `node`, including those in whitespace the walker skips."""
+    found: List[str] = []
+    stack: List[object] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Comment):
+            found.append(current.value)
+        elif isinstance(current, cst.CSTNode):
+            stack.extend(getattr(current, field.name) for field in dataclasses.fields(current))
+        elif isinstance(current, (list, tuple)):
+            stack.extend(current)
+    return sorted(found)
