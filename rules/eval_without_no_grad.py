@@ -5,8 +5,9 @@ import libcst as cst
 
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import method_call
-from torchlint.semantics.names import dotted_name
+from torchlint.semantics.calls import is_literal, method_call
+from torchlint.semantics.tree import children
+from torchlint.semantics.names import dotted_name, unconditional_alias
 from torchlint.semantics.values import HOST_KINDS, Kind
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -28,8 +29,9 @@ class _Scope:
 class _Candidate:
     scope: _Scope
     name: Optional[str]
-    in_module_class: bool
+    fixable: bool
     indent: str = ""
+    returns_value: bool = False
 
 
 class EvalWithoutNoGrad(Rule):
@@ -66,11 +68,14 @@ class EvalWithoutNoGrad(Rule):
     Use `@torch.inference_mode()` when the results are never used in autograd later.
 
     ## Fix applicability
-    Safe: the fix decorates the function with `@torch.no_grad()` (adding `import torch`
-    when the file lacks it) only where the function never computes gradients, so nothing it
-    does needs the graph. No fix for code at module level, and none for methods of
-    `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients for
-    the rest of the model: wrap just the call in `with torch.no_grad():`).
+    The fix decorates the function with `@torch.no_grad()` (adding `import torch` when the
+    file has no plain top-level import of it). It is only offered where the function never
+    computes gradients, so nothing it does needs the graph. Safe when the function returns
+    nothing; unsafe when it returns a value, because a caller could backpropagate through
+    what it returns. No fix for code at module level, for `async def` (the decorator does
+    not reach into a coroutine), and for methods of `nn.Module` subclasses (a `forward` that
+    runs a frozen teacher must keep gradients for the rest of the model: wrap just the call
+    in `with torch.no_grad():`).
     """
 
     code = "TL402"
@@ -107,19 +112,19 @@ class EvalWithoutNoGrad(Rule):
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes.pop()
         if self._reportable(scope):
-            in_class = isinstance(self.ctx.parent(), cst.IndentedBlock) and self._in_module_class()
-            self.candidates.append(_Candidate(scope, node.name.value, in_class, self._indentation()))
+            fixable = node.asynchronous is None and not self._in_module_class()
+            self.candidates.append(_Candidate(scope, node.name.value, fixable, self._indentation(), _returns_value(node)))
 
     def leave_Module(self, node: cst.Module) -> None:
         scope = self.scopes.pop()
         if self._reportable(scope):
-            self.candidates.append(_Candidate(scope, None, False))
+            self.candidates.append(_Candidate(scope, None, fixable=False))
         for candidate in self.candidates:
             if candidate.name is not None and candidate.name in self.called_without_grad:
                 continue
             fix = None
-            if candidate.name is not None and not candidate.in_module_class:
-                fix = self._decorator_fix(candidate.scope.node, candidate.indent)
+            if candidate.name is not None and candidate.fixable:
+                fix = self._decorator_fix(candidate.scope.node, candidate.indent, candidate.returns_value)
             for module, call in candidate.scope.evals.items():
                 if module in candidate.scope.graded_calls:
                     self.report(
@@ -188,18 +193,35 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(block, cst.IndentedBlock)
         )
 
-    def _decorator_fix(self, function: Union[cst.FunctionDef, cst.Module], indent: str) -> Optional[PendingFix]:
-        """`@torch.no_grad()` right above the `def`, importing torch when it is not bound."""
+    def _decorator_fix(self, function: Union[cst.FunctionDef, cst.Module], indent: str, returns_value: bool) -> Optional[PendingFix]:
+        """`@torch.no_grad()` right above the `def`, importing torch when it is not bound.
+
+        Unsafe when the function returns a value: a caller could backpropagate through it.
+        """
         assert isinstance(function, cst.FunctionDef)
-        torch_name = self.ctx.names.module_alias("torch")
+        torch_name = unconditional_alias(self.ctx.module, "torch")
         edits = [NodeEdit(function, f"@{torch_name or 'torch'}.no_grad()\n{indent}", insert_before=True)]
         if torch_name is None:
             anchor = _import_anchor(self.ctx.module)
             if anchor is None:
                 return None
             edits.append(NodeEdit(anchor, "import torch\n", insert_before=True))
-        return self.fix(*edits, message="Decorate the function with `@torch.no_grad()`")
+        applicability = Applicability.UNSAFE if returns_value else Applicability.SAFE
+        return self.fix(*edits, applicability=applicability, message="Decorate the function with `@torch.no_grad()`")
 
+
+
+def _returns_value(function: cst.FunctionDef) -> bool:
+    """Whether the function (not a nested one) returns or yields a value other than None."""
+    stack: List[cst.CSTNode] = list(children(function.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, (cst.Return, cst.Yield)) and node.value is not None and not is_literal(node.value, "None"):
+            return True
+        stack.extend(children(node))
+    return False
 
 
 def _import_anchor(module: cst.Module) -> Optional[cst.CSTNode]:

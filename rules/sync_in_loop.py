@@ -5,6 +5,7 @@ import libcst as cst
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
+from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.values import HOST_KINDS, Kind, string_value
 
@@ -207,7 +208,7 @@ class SyncInLoop(Rule):
     def _accumulation_fix(self, node: cst.Call) -> Optional[PendingFix]:
         """`total += x.item()` -> `total += x.detach()`, converted once after the loop."""
         accumulator = self._accumulator(node)
-        torch_name = self.ctx.names.module_alias("torch")
+        torch_name = unconditional_alias(self.ctx.module, "torch")
         loop = next(iter(self.ctx.enclosing_loops(node)), None)
         if accumulator is None or torch_name is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
             return None

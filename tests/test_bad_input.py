@@ -91,7 +91,7 @@ def test_binary_file(cwd):
 def test_missing_path_exit_2(cwd):
     result = check("nope.py")
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines()[0] == "torchlint: nope.py: no such file or directory"
+    assert result.stderr.strip().splitlines()[0] == "torchlint: error: nope.py: no such file or directory"
 
 
 def test_directory_symlink_loop(cwd):

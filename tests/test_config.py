@@ -102,6 +102,10 @@ def test_explicit_config_file(project, tmp_path_factory):
         ('select = ["TL9"]\n', "unknown rule selector 'TL9'"),
         ('torch-version = "two"\n', "invalid torch-version"),
         ("per-file-ignores = 3\n", "expected a table"),
+        ("torch-version = 1.10\n", "invalid torch-version 1.1"),
+        ('torch-version = "1_13"\n', "invalid torch-version '1_13'"),
+        ("select = []\n", "the rule selection is empty"),
+        ('[tool.torchlint.per-file-ignores]\n"a.py" = ["TL9"]\n', "per-file-ignores 'a.py': unknown rule selector 'TL9'"),
     ],
 )
 def test_bad_configuration_is_one_line_and_exit_2(project, body, message):
@@ -111,6 +115,25 @@ def test_bad_configuration_is_one_line_and_exit_2(project, body, message):
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_tool_key_that_is_not_a_table(project):
+    (project / "pyproject.toml").write_text("tool = 3\n")
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 2 and "`tool` must be a table" in result.stderr
+
+
+def test_empty_command_line_selection_is_an_error(project):
+    result = CliRunner().invoke(main, ["check", "--select", ""])
+    assert result.exit_code == 2 and "the rule selection is empty" in result.stderr
+
+
+def test_per_file_ignores_with_a_dot_directory(project):
+    (project / ".github").mkdir()
+    (project / ".github" / "train.py").write_text(TRAIN)
+    write_config(project, '[tool.torchlint.per-file-ignores]\n"./.github/*.py" = ["ALL"]\n"src/*" = ["ALL"]\n')
+    result, found = check(".github/train.py")
+    assert found == []
 
 
 def test_load_settings_defaults(tmp_path):

@@ -296,7 +296,7 @@ def test_broken_symlink_skipped_in_walk_reported_when_named(tmp_path: Path) -> N
     assert walked.errors == []
     named = discover([tmp_path / "dangling.py"], root=tmp_path)
     assert named.files == []
-    assert named.errors == [f"torchlint: {tmp_path / 'dangling.py'}: no such file or directory"]
+    assert named.errors == [f"torchlint: error: {tmp_path / 'dangling.py'}: no such file or directory"]
 
 
 def test_missing_path_reports_error_and_continues(
@@ -306,7 +306,7 @@ def test_missing_path_reports_error_and_continues(
     monkeypatch.chdir(tmp_path)
     result = discover([Path("nope.py"), Path("a.py")], root=tmp_path)
     assert result.files == [Path("a.py")]
-    assert result.errors == ["torchlint: nope.py: no such file or directory"]
+    assert result.errors == ["torchlint: error: nope.py: no such file or directory"]
 
 
 def test_unreadable_directory_reports_error_and_continues(
@@ -324,7 +324,7 @@ def test_unreadable_directory_reports_error_and_continues(
     monkeypatch.chdir(tmp_path)
     result = discover([Path(".")], root=tmp_path)
     assert result.files == [Path("open/b.py")]
-    assert result.errors == ["torchlint: locked: permission denied"]
+    assert result.errors == ["torchlint: error: locked: permission denied"]
 
 
 def test_extensions_filter(tmp_path: Path) -> None:

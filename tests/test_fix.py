@@ -78,11 +78,11 @@ def test_write_keeps_mode_encoding_bom_crlf_and_missing_final_newline(cwd):
 
 
 def test_inserted_lines_follow_the_file_newlines(cwd):
-    source = "import torch\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    return model(x)\r\n"
+    source = "import torch\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    print(model(x))\r\n"
     (cwd / "e.py").write_bytes(source.encode())
     run("--fix", "e.py")
     assert (cwd / "e.py").read_bytes() == (
-        b"import torch\r\n@torch.no_grad()\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    return model(x)\r\n"
+        b"import torch\r\n@torch.no_grad()\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    print(model(x))\r\n"
     )
 
 
@@ -177,6 +177,19 @@ def test_stdin_fix_writes_source_to_stdout(cwd):
     assert result.exit_code == 0
     assert result.stdout == SAFE_FIXED
     assert "2 fixed" in result.stderr
+
+
+def test_stdin_fix_echoes_source_it_cannot_decode(cwd):
+    data = b"import torch\nx = '\xff'\n"
+    result = CliRunner().invoke(main, ["check", "--fix", "-"], input=data)
+    assert result.stdout_bytes == data
+    assert result.exit_code == 1 and "TL000" in result.stderr
+
+
+def test_stdin_fix_keeps_the_declared_encoding(cwd):
+    data = b"# -*- coding: latin-1 -*-\nimport torch\nname = '\xe9'\noptimizer.zero_grad(set_to_none=False)\n"
+    result = CliRunner().invoke(main, ["check", "--fix", "-"], input=data)
+    assert result.stdout_bytes == data.replace(b"set_to_none=False", b"")
 
 
 def test_stdin_check_uses_the_filename_for_messages_and_config(cwd):

@@ -136,7 +136,7 @@ def check(
     elif from_stdin and mode is FixMode.FIX:
         status = _emit_fixed_stdin(outcomes[0], view)
     else:
-        status = _emit(outcomes, view)
+        status = _emit(outcomes, view, incomplete=bool(discovered.errors))
     if discovered.errors or any(outcome.error for outcome in outcomes):
         status = EXIT_ERROR
     sys.exit(EXIT_CLEAN if exit_zero and status == EXIT_FINDINGS else status)
@@ -183,7 +183,7 @@ def _report_problems(outcomes: Sequence[FileOutcome]) -> None:
             click.echo(f"torchlint: warning: {outcome.path}: {outcome.warning}", err=True)
 
 
-def _emit(outcomes: Sequence[FileOutcome], view: _View, to_stderr: bool = False) -> int:
+def _emit(outcomes: Sequence[FileOutcome], view: _View, to_stderr: bool = False, incomplete: bool = False) -> int:
     """Print remaining findings, fixes made and the summary; return the exit status they call for."""
     _report_problems(outcomes)
     findings: List[Finding] = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
@@ -197,14 +197,17 @@ def _emit(outcomes: Sequence[FileOutcome], view: _View, to_stderr: bool = False)
             click.echo(text, nl=False, color=view.color, err=to_stderr)
     if view.show_fixes and fixed:
         click.echo(_fixed_listing(fixed), nl=False, err=True)
-    click.echo(_summary(findings, fixed, len(outcomes), view.unsafe_fixes), err=True)
+    incomplete = incomplete or any(o.error for o in outcomes)
+    click.echo(_summary(findings, fixed, len(outcomes), view.unsafe_fixes, incomplete), err=True)
     return EXIT_FINDINGS if findings else EXIT_CLEAN
 
 
 def _emit_fixed_stdin(outcome: FileOutcome, view: _View) -> int:
     """Standard input with --fix: the fixed source on stdout, everything else on stderr."""
     if outcome.fixed_source is not None:
-        click.echo(outcome.fixed_source, nl=False)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(outcome.fixed_source)
+        sys.stdout.buffer.flush()
     return _emit([outcome], view, to_stderr=True)
 
 
@@ -248,7 +251,9 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _summary(findings: Sequence[Finding], fixed: Sequence[Finding], files: int, unsafe_fixes: bool) -> str:
+def _summary(findings: Sequence[Finding], fixed: Sequence[Finding], files: int, unsafe_fixes: bool, incomplete: bool) -> str:
+    if incomplete and not findings and not fixed:
+        return f"No findings in {_plural(files, 'checked file')}, but some paths could not be checked (see above)."
     if fixed:
         total = len(findings) + len(fixed)
         return f"Found {_plural(total, 'finding')} ({len(fixed)} fixed, {len(findings)} remaining) in {_plural(files, 'checked file')}."

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
+
+from torchlint.rule import all_rules
+from torchlint.selection import SelectionError, expand
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -16,6 +20,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 DEFAULT_TORCH_VERSION = (2, 13)
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version"))
+_VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")
 
 
 class ConfigError(ValueError):
@@ -50,19 +55,17 @@ class Settings:
 
 
 def _path_matches(relative: str, pattern: str) -> bool:
-    pattern = pattern.lstrip("./") if pattern.startswith("./") else pattern
+    pattern = pattern[2:] if pattern.startswith("./") else pattern
     if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, pattern.rstrip("/") + "/*"):
         return True
     return "/" not in pattern and fnmatch.fnmatchcase(relative.rsplit("/", 1)[-1], pattern)
 
 
-def parse_torch_version(value: str) -> Tuple[int, int]:
-    """`"1.13"` or `"2"` to a (major, minor) tuple."""
-    parts = str(value).strip().split(".")
-    try:
-        numbers = [int(part) for part in parts[:2]]
-    except ValueError:
-        raise ConfigError(f"invalid torch-version {value!r} (expected MAJOR.MINOR such as 1.13)") from None
+def parse_torch_version(value: object) -> Tuple[int, int]:
+    """`"1.13"`, `"2"` or `"2.4.1"` to a (major, minor) tuple."""
+    if not isinstance(value, str) or not _VERSION.match(value):
+        raise ConfigError(f"invalid torch-version {value!r} (expected a string MAJOR.MINOR such as \"1.13\")")
+    numbers = [int(part) for part in value.split(".")[:2]]
     return (numbers[0], numbers[1] if len(numbers) > 1 else 0)
 
 
@@ -70,7 +73,7 @@ def find_config(start: Path) -> Optional[Path]:
     """The nearest pyproject.toml with a `[tool.torchlint]` table, from `start` upwards."""
     for directory in (start, *start.parents):
         candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "torchlint" in _read_toml(candidate).get("tool", {}):
+        if candidate.is_file() and "torchlint" in _tool_table(_read_toml(candidate), candidate):
             return candidate
     return None
 
@@ -86,11 +89,16 @@ def load_settings(config_path: Optional[Path], isolated: bool, cwd: Path) -> Set
     elif not config_path.is_file():
         raise ConfigError(f"{config_path}: configuration file not found")
     document = _read_toml(config_path)
-    if config_path.name == "pyproject.toml":
-        table = document.get("tool", {}).get("torchlint", {})
-    else:
-        table = document.get("tool", {}).get("torchlint", document)
+    tool = _tool_table(document, config_path)
+    table = tool.get("torchlint", {} if config_path.name == "pyproject.toml" else document)
     return settings_from_table(table, config_path)
+
+
+def _tool_table(document: Dict[str, Any], path: Path) -> Dict[str, Any]:
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table")
+    return tool
 
 
 def settings_from_table(table: Dict[str, Any], config_path: Path) -> Settings:
@@ -108,8 +116,24 @@ def settings_from_table(table: Dict[str, Any], config_path: Path) -> Settings:
             raise ConfigError(f"{where} per-file-ignores: expected a table of pattern = [codes]")
         values["per_file_ignores"] = {pattern: _string_list(codes, f"{where} per-file-ignores") for pattern, codes in raw.items()}
     if "torch-version" in table:
-        values["torch_version"] = parse_torch_version(table["torch-version"])
+        try:
+            values["torch_version"] = parse_torch_version(table["torch-version"])
+        except ConfigError as error:
+            raise ConfigError(f"{where}: {error}") from None
+    _check_selectors(values, where)
     return Settings(root=config_path.parent, config_path=config_path, **values)
+
+
+def _check_selectors(values: Dict[str, Any], where: str) -> None:
+    """Every rule selector in the table must name a rule."""
+    rules = all_rules()
+    groups = [(key, values.get(key, ())) for key in ("select", "extend_select", "ignore")]
+    groups += [(f"per-file-ignores {pattern!r}", codes) for pattern, codes in values.get("per_file_ignores", {}).items()]
+    for key, selectors in groups:
+        try:
+            expand(selectors, rules)
+        except SelectionError as error:
+            raise ConfigError(f"{where} {key.replace('_', '-')}: {error}") from None
 
 
 def _string_list(value: Any, where: str) -> Tuple[str, ...]:

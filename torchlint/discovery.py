@@ -293,7 +293,7 @@ class _Walker:
 
     def _error(self, display: str, exc: OSError) -> None:
         reason = os.strerror(exc.errno).lower() if exc.errno else str(exc)
-        self.errors.append(f"torchlint: {Path(display)}: {reason}")
+        self.errors.append(f"torchlint: error: {Path(display)}: {reason}")
 
 
 def _entry_key(entry: os.DirEntry[str], parent_dev: int, needs_stat: bool) -> FileKey:

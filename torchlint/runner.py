@@ -63,8 +63,8 @@ class FileOutcome:
     fixed: Tuple[Finding, ...] = ()
     diff: str = ""
     warning: Optional[str] = None
-    # The fixed source, for standard input only (files are written in place).
-    fixed_source: Optional[str] = None
+    # The fixed source in its encoding, for standard input only (files are written in place).
+    fixed_source: Optional[bytes] = None
     # Digest of the bytes that were checked, for the result cache.
     digest: str = ""
     noqa_added: int = 0
@@ -93,7 +93,8 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         source = decode_source(data)
     except UndecodableSource as error:
         found = (parse_error_finding(job.path, 1, 1, str(error)),) if PARSE_ERROR in job.codes else ()
-        return FileOutcome(job.path, found, digest=content_digest)
+        echo = data if job.data is not None and options.mode is FixMode.FIX else None
+        return FileOutcome(job.path, found, digest=content_digest, fixed_source=echo)
     rules = _rules_for(job.codes)
     if options.mode is FixMode.CHECK:
         findings = lint_text(source.text, job.path, rules, options.lint).findings
@@ -107,7 +108,7 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     if options.mode is FixMode.DIFF:
         return replace(outcome, diff=_diff(job.path, source.text, result.text))
     if job.data is not None:
-        return replace(outcome, fixed_source=result.text)
+        return replace(outcome, fixed_source=source.encode(result.text))
     if result.text != source.text:
         try:
             write_atomic(job.path, source.encode(result.text))

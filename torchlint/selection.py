@@ -33,5 +33,7 @@ def enabled_codes(
     extend_select: Sequence[str],
     ignore: Sequence[str],
 ) -> FrozenSet[str]:
-    """(select ∪ extend-select) − ignore."""
+    """(select ∪ extend-select) − ignore. An empty selection is an error, not a silent no-op."""
+    if not select:
+        raise SelectionError("the rule selection is empty (select = [] or --select '')")
     return (expand(select, rules) | expand(extend_select, rules)) - expand(ignore, rules)

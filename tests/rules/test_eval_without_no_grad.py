@@ -172,3 +172,35 @@ def test_eval_chained_on_construction():
         return model(x)
     """
     assert lines(code, RULE) == [5]
+
+
+def test_fix_applicability_follows_what_the_function_returns():
+    code = """
+    import torch
+    def features(backbone, x):
+        backbone.eval()
+        return backbone(x)
+    def show(model, x):
+        model.eval()
+        print(model(x))
+        return None
+    async def serve(model, x):
+        model.eval()
+        return model(x)
+    """
+    fixes = [f.fix.applicability.value if f.fix else None for f in lint(code, [RULE])]
+    assert fixes == ["unsafe", "safe", None]
+
+
+def test_fix_adds_a_runtime_import_when_torch_is_only_imported_for_typing():
+    code = """
+    from typing import TYPE_CHECKING
+    from torch import nn
+    if TYPE_CHECKING:
+        import torch
+    def show(model, x):
+        model.eval()
+        print(model(x))
+    """
+    [finding] = lint(code, [RULE])
+    assert sorted(edit.content for edit in finding.fix.edits) == ["@torch.no_grad()\n", "import torch\n"]
