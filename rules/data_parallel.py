@@ -33,10 +33,14 @@ class DataParallel(Rule):
 
     ## Use instead
     Launch one process per GPU with `torchrun` and wrap the model in
-    `DistributedDataParallel`; `torchlint.reference.ddp` sets up the process group, the
-    device and a `DistributedSampler` from the `torchrun` environment:
+    `DistributedDataParallel`, with the process group, the device and a
+    `DistributedSampler` set up from the `torchrun` environment:
     ```python
+    dist.init_process_group("nccl")  # rank and world size come from torchrun
+    local_rank = int(os.environ["LOCAL_RANK"])
+    torch.cuda.set_device(local_rank)
     model = DistributedDataParallel(model.to(local_rank), device_ids=[local_rank])
+    sampler = DistributedSampler(dataset)  # call sampler.set_epoch(epoch) every epoch
     ```
 
     ## Fix applicability
@@ -63,5 +67,5 @@ class DataParallel(Rule):
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "
-                "use `DistributedDataParallel` with one process per GPU (see torchlint.reference.ddp)",
+                "use `DistributedDataParallel` with one process per GPU (`torchlint rule TL501` shows how)",
             )

@@ -1,5 +1,3 @@
-from typing import Optional
-
 import libcst as cst
 
 from torchlint.findings import Applicability
@@ -43,7 +41,6 @@ class DataloaderNoWorkers(Rule):
         num_workers=4, pin_memory=True, persistent_workers=True,
     )
     ```
-    The bundled loader factory (`torchlint.reference.loader`) chooses these for the machine.
 
     ## Fix applicability
     Unsafe: workers are separate processes, so the dataset must be picklable and, under the
@@ -83,7 +80,7 @@ class DataloaderNoWorkers(Rule):
             fix=self._fix(node),
         )
 
-    def _fix(self, node: cst.Call) -> Optional[PendingFix]:
+    def _fix(self, node: cst.Call) -> PendingFix:
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))

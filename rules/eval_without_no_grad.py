@@ -3,6 +3,7 @@ from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
 
+from torchlint.context import SET_GRAD_ENABLED
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import is_literal, method_call
@@ -11,7 +12,6 @@ from torchlint.semantics.names import dotted_name, unconditional_alias
 from torchlint.semantics.values import HOST_KINDS, Kind
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
-SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
 
 
 @dataclass

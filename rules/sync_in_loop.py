@@ -1,4 +1,5 @@
-from typing import List, Optional, Tuple
+import re
+from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -6,7 +7,7 @@ from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import unconditional_alias
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
 from torchlint.semantics.values import HOST_KINDS, Kind, string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -15,7 +16,6 @@ CONTAINER_ITERATORS = frozenset(
     "items keys values parameters named_parameters modules named_modules children named_children "
     "buffers named_buffers state_dict".split()
 )
-ITERATION_WRAPPERS = frozenset({"enumerate", "sorted", "reversed", "list", "tuple"})
 # Words that mark an `if` as a logging/reporting guard when they occur in its test.
 GUARD_WORDS = ("log", "print", "verbose", "interval", "freq", "every", "display", "report", "debug")
 # Module methods: `.cpu()` followed by one of these moved a module, not a tensor.
@@ -29,6 +29,8 @@ DATASET_BASES = frozenset(
 )
 TEST_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase"})
 DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
+# Names that count steps by convention.
+COUNTER = re.compile(r"step|iter|batch|idx|count|epoch")
 
 
 class SyncInLoop(Rule):
@@ -155,24 +157,44 @@ class SyncInLoop(Rule):
         for ancestor, child in self.ctx.path_to(node):
             if id(ancestor) in loops and _is_step_loop(ancestor):
                 return None if guarded else ancestor
-            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test):
+            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, self._counters(node)):
                 guarded = True
         return None
 
+    def _counters(self, node: cst.Call) -> Set[str]:
+        """Names that count iterations: targets of the enclosing `for` loops."""
+        names: Set[str] = set()
+        for loop in self.ctx.enclosing_loops(node):
+            if isinstance(loop, cst.For):
+                names.update(item.value for item in descendants(loop.target) if isinstance(item, cst.Name))
+        return names
+
     def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
-        """Whether the loop cannot go on without the value on the host."""
+        """Whether the loop cannot go on without the value on the host.
+
+        A loop that trains (calls `.backward()` or `.step()`) never gets these exemptions.
+        """
         loop_nodes = list(descendants(loop))
+        if any(_calls_method(item, ("backward", "step")) for item in loop_nodes):
+            return False
         if any(_calls(item, "input") for item in loop_nodes):
             return True
-        if self._decides_control_flow(node, loop, loop_nodes):
+        names = self._assigned_names(node)
+        if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
-        return not _iterates_loader(loop) and self._goes_to_host_sink(node)
+        if _iterates_loader(loop):
+            return False
+        # Not over a data loader: sampling or decoding loops that hand each result to the
+        # host, or feed the value into the next iteration (autoregressive decoding).
+        return self._goes_to_host_sink(node) or _read_again(names, loop_nodes)
 
-    def _decides_control_flow(self, node: cst.Call, loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
-        names = {node}
+    def _assigned_names(self, node: cst.Call) -> Set[str]:
         parent = self.ctx.parent()
         if isinstance(parent, cst.Assign) and parent.value is node:
-            names = {target.target.value for target in parent.targets if isinstance(target.target, cst.Name)}
+            return {target.target.value for target in parent.targets if isinstance(target.target, cst.Name)}
+        return set()
+
+    def _decides_control_flow(self, node: cst.Call, names: Set[str], loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
         tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]
         if isinstance(loop, cst.While):
             tests.append(loop.test)
@@ -209,7 +231,13 @@ class SyncInLoop(Rule):
         """`total += x.item()` -> `total += x.detach()`, converted once after the loop."""
         accumulator = self._accumulator(node)
         torch_name = unconditional_alias(self.ctx.module, "torch")
-        loop = next(iter(self.ctx.enclosing_loops(node)), None)
+        loops = self.ctx.enclosing_loops(node)
+        loop = loops[0] if loops else None
+        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+        if receiver is None or self.ctx.kind_of(receiver) is not Kind.TENSOR:
+            return None  # only a value known to be a tensor can be accumulated with `.detach()`
+        if any(_is_step_loop(outer) for outer in loops[1:]):
+            return None  # the conversion would itself run once per step of the outer loop
         if accumulator is None or torch_name is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
             return None
         if self._inside_try(loop):
@@ -277,6 +305,17 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     return not node.args
 
 
+def _calls_method(node: cst.CSTNode, names: Tuple[str, ...]) -> bool:
+    found = method_call(node)
+    return found is not None and found[1] in names
+
+
+def _read_again(names: Set[str], loop_nodes: List[cst.CSTNode]) -> bool:
+    """Whether a name assigned from the synchronising call is read elsewhere in the loop."""
+    mentions = sum(1 for item in loop_nodes if isinstance(item, cst.Name) and item.value in names)
+    return bool(names) and mentions > len(names)
+
+
 def _calls(node: cst.CSTNode, name: str) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
 
@@ -291,8 +330,7 @@ def _iterates_loader(loop: cst.CSTNode) -> bool:
     iterated = _iterated(loop)
     if iterated is None:
         return False
-    while isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value in ITERATION_WRAPPERS and iterated.args:
-        iterated = iterated.args[0].value
+    iterated = iterated_source(iterated) if iterated is not None else None
     return not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range")
 
 
@@ -310,7 +348,7 @@ def _only_accumulates(loop: cst.CSTNode, name: str) -> bool:
 def _iterated(loop: cst.CSTNode) -> Optional[cst.BaseExpression]:
     if isinstance(loop, cst.For):
         return loop.iter
-    if isinstance(loop, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+    if isinstance(loop, COMPREHENSIONS):
         return loop.for_in.iter
     if isinstance(loop, cst.CompFor):
         return loop.iter
@@ -322,8 +360,7 @@ def _is_step_loop(loop: cst.CSTNode) -> bool:
     if _names_epoch(loop):
         return False
     iterated = _iterated(loop)
-    while isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value in ITERATION_WRAPPERS and iterated.args:
-        iterated = iterated.args[0].value
+    iterated = iterated_source(iterated) if iterated is not None else None
     if isinstance(iterated, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
         return False
     found = method_call(iterated) if iterated is not None else None
@@ -341,14 +378,14 @@ def _names_epoch(loop: cst.CSTNode) -> bool:
     )
 
 
-def _is_guard(test: cst.BaseExpression) -> bool:
+def _is_guard(test: cst.BaseExpression, counters: Set[str]) -> bool:
     """Whether an `if` test limits its body to some steps: `step % n == 0`, `if log_now:`, `if i == 0:`."""
     stack = [test]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             return True
-        if isinstance(node, cst.Comparison) and _compares_to_one_step(node):
+        if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
             return True
         if isinstance(node, cst.Name) and any(word in node.value.lower() for word in GUARD_WORDS):
             return True
@@ -371,11 +408,14 @@ def _is_guard(test: cst.BaseExpression) -> bool:
     return False
 
 
-def _compares_to_one_step(node: cst.Comparison) -> bool:
-    """`i == 0`, `step == len(loader) - 1`: a test true for a single iteration."""
+def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
+    """`i == 0`, `step == len(loader) - 1`: an iteration counter compared for one value
+    (`rank == 0` is not a step guard)."""
     if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
         return False
     sides = (node.left, node.comparisons[0].comparator)
-    return any(isinstance(side, cst.Integer) for side in sides) or any(
+    counted = any(isinstance(side, cst.Name) and (side.value in counters or COUNTER.search(side.value)) for side in sides)
+    constant = any(isinstance(side, cst.Integer) for side in sides) or any(
         isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
     )
+    return counted and constant

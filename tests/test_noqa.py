@@ -16,14 +16,14 @@ LOOP = "import torch\nfor x in loader:\n    {line}\nmodel.cuda()\n"
 
 
 def test_blanket_and_specific_codes():
-    assert codes(LOOP.format(line="a = x.item()  # noqa")) == []
-    assert codes(LOOP.format(line="a = x.item()  # noqa: TL101")) == []
-    assert codes(LOOP.format(line="a = x.item()  # NOQA:TL201,TL101")) == ["TL001"]
-    assert codes(LOOP.format(line="a = x.item()  # noqa: TL201")) == ["TL101", "TL001"]
+    assert codes(LOOP.format(line="a = x.cuda().item()  # noqa")) == []
+    assert codes(LOOP.format(line="a = x.cuda().item()  # noqa: TL101")) == []
+    assert codes(LOOP.format(line="a = x.cuda().item()  # NOQA:TL201,TL101")) == ["TL001"]
+    assert codes(LOOP.format(line="a = x.cuda().item()  # noqa: TL201")) == ["TL101", "TL001"]
 
 
 def test_noqa_inside_a_string_does_not_count():
-    assert codes(LOOP.format(line="a = x.item(); s = '# noqa'")) == ["TL101"]
+    assert codes(LOOP.format(line="a = x.cuda().item(); s = '# noqa'")) == ["TL101"]
     text = 'import torch\ns = """\n# noqa: TL101\n"""\n'
     assert noqa_comments(text) == {}
     assert codes(text) == []

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
+from torchlint.context import DEFAULT_TORCH_VERSION
 from torchlint.rule import all_rules
 from torchlint.selection import SelectionError, expand
 
@@ -17,7 +18,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-DEFAULT_TORCH_VERSION = (2, 13)
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 _KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version"))
 _VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator, List, Optional, Tuple
 
 import libcst as cst
 
 from torchlint.rule import Report
 from torchlint.semantics.names import NameResolver
+from torchlint.semantics.tree import COMPREHENSIONS
 from torchlint.semantics.values import Kind, ValueInference
 
 _CUDA = re.compile(r"\bcuda\b")
@@ -18,7 +20,6 @@ _DEFAULT_DEVICE = re.compile(r"set_default_device|set_default_tensor_type|with\s
 # Any sign that the file places work on an accelerator.
 _DEVICE_USE = re.compile(r"cuda|device|\.to\(|accelerat|xla|\bmps\b|xpu|npu|hpu")
 _SCOPE_BOUNDARIES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 GRAD_DISABLING = frozenset(
     {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"}
 )
@@ -26,11 +27,15 @@ GRAD_ENABLING = frozenset({"torch.enable_grad", "torch.autograd.enable_grad"})
 SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
 
 
+# The PyTorch release the code is assumed to target when no `torch-version` is configured.
+DEFAULT_TORCH_VERSION = (2, 13)
+
+
 @dataclass(frozen=True)
 class Options:
     """Settings that change what rules report."""
 
-    torch_version: Tuple[int, int] = (2, 13)
+    torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
 
 
 class FileContext:
@@ -46,12 +51,12 @@ class FileContext:
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
 
-    @property
+    @cached_property
     def uses_cuda(self) -> bool:
         """Whether the file mentions CUDA at all (moves data or models there)."""
         return _CUDA.search(self.text) is not None
 
-    @property
+    @cached_property
     def uses_device(self) -> bool:
         """Whether the file mentions a device at all; a file that never does runs on the CPU."""
         return _DEVICE_USE.search(self.text) is not None
@@ -137,7 +142,7 @@ def _repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
         return child is ancestor.body
     if isinstance(ancestor, cst.While):
         return child is ancestor.body or child is ancestor.test
-    if isinstance(ancestor, _COMPREHENSIONS):
+    if isinstance(ancestor, COMPREHENSIONS):
         return child is not ancestor.for_in
     if isinstance(ancestor, cst.CompFor):
         return child is not ancestor.iter and child is not ancestor.target

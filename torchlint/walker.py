@@ -13,11 +13,10 @@ import libcst as cst
 
 from torchlint.context import FileContext
 from torchlint.rule import Rule
-from torchlint.semantics.tree import children
+from torchlint.semantics.tree import COMPREHENSIONS, children
 from torchlint.semantics.values import Kind
 
 Handler = Callable[[cst.CSTNode], None]
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 _METHODS: Dict[Tuple[type, str], List[Tuple[type, str]]] = {}
 
@@ -87,7 +86,7 @@ class _SemanticTracker:
             cst.WithItem: self._enter_with_item,
             cst.ExceptHandler: self._enter_except,
         }
-        for comprehension in _COMPREHENSIONS:
+        for comprehension in COMPREHENSIONS:
             self.on_enter[comprehension] = self._enter_comprehension
         self.on_leave: Dict[Type[cst.CSTNode], Callable] = {
             cst.ClassDef: self._leave_scope,
@@ -98,7 +97,7 @@ class _SemanticTracker:
             cst.AugAssign: self._leave_aug_assign,
             cst.NamedExpr: self._leave_named_expr,
         }
-        for comprehension in _COMPREHENSIONS:
+        for comprehension in COMPREHENSIONS:
             self.on_leave[comprehension] = self._leave_scope
 
     def enter(self, node: cst.CSTNode) -> None:
@@ -147,7 +146,9 @@ class _SemanticTracker:
             comp_for = comp_for.inner_for_in
 
     def _enter_for(self, node: cst.For) -> None:
-        self._bind_target(node.target)
+        kind = self.values.loop_target_kind(node.iter)
+        for name in _target_names(node.target):
+            self._bind(name, kind)
 
     def _enter_with_item(self, node: cst.WithItem) -> None:
         if node.asname is not None:
@@ -179,13 +180,10 @@ class _SemanticTracker:
         self._bind_target(node.target, self.values.kind_of(node.value))
 
     def _bind_target(self, target: cst.BaseExpression, kind: "Kind | None" = None) -> None:
-        if isinstance(target, cst.Name):
-            self._bind(target.value, kind)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind_target(element.value)
-        elif isinstance(target, cst.StarredElement):
-            self._bind_target(target.value)
+        """Bind the names of a target; only a single name takes the value's kind."""
+        names = _target_names(target)
+        for name in names:
+            self._bind(name, kind if isinstance(target, cst.Name) else None)
 
     def _bind(self, name: str, kind: "Kind | None") -> None:
         """Bind `name` locally, except that a fallback in an `except` block keeps an import binding."""
@@ -194,3 +192,14 @@ class _SemanticTracker:
             return
         self.names.bind_local(name)
         self.values.assign(name, kind)
+
+
+def _target_names(target: cst.BaseExpression) -> List[str]:
+    """The plain names an assignment target binds (`x`, `(x, y)`, `[a, *rest]`)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []

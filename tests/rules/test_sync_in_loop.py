@@ -289,3 +289,64 @@ def test_test_code_is_skipped(tmp_path):
             x.item()
     """
     assert lines(code, RULE) == []
+
+
+def test_batches_from_a_loader_stay_on_the_host_until_moved():
+    code = """
+    import torch
+    for images, labels in train_loader:
+        out = model(images.to(device))
+        all_labels.extend(labels.tolist())
+        labels = labels.to(device)
+        moved = labels.tolist()
+    """
+    assert lines(code, RULE) == [7]
+
+
+def test_training_loops_get_no_exemptions_and_rank_is_not_a_step_guard():
+    code = """
+    import torch
+    for step in range(1000):
+        loss = model(x)
+        loss.backward()
+        optimizer.step()
+        print(loss.item())
+        print("loss", round(loss.item(), 3))
+        if rank == 0:
+            pbar.set_postfix(loss=loss.item())
+    """
+    assert lines(code, RULE) == [7, 8, 10]
+
+
+def test_autoregressive_decoding_feeds_values_back():
+    code = """
+    import torch
+    ids = [start]
+    for _ in range(max_len):
+        logits = model(torch.tensor(ids, device=device))
+        nxt = logits.argmax().item()
+        ids.append(nxt)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_accumulation_fix_needs_a_known_tensor_and_a_single_step_loop():
+    code = """
+    import torch
+    import torch.nn as nn
+    def evaluate(loader, confusions, loaders):
+        criterion = nn.CrossEntropyLoss()
+        total = 0.0
+        for x, y in loader:
+            total += criterion(model(x.cuda()), y.cuda()).item()
+        mean = 0.0
+        for cm in confusions:
+            mean += cm.diagonal().mean().item()
+        nested = 0.0
+        for part in loaders:
+            for x, y in part:
+                nested += criterion(x.cuda(), y.cuda()).item()
+        return total, mean, nested
+    """
+    findings = lint(code, [RULE])
+    assert [(f.line, f.fix is not None) for f in findings] == [(8, True), (11, False), (15, False)]

@@ -39,6 +39,23 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     return result
 
 
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+# Calls that iterate the items of their first argument: `enumerate(loader)`, `tqdm(loader)`.
+ITERATION_WRAPPERS = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "tqdm", "iter", "zip", "islice"})
+
+
+def iterated_source(iterated: cst.BaseExpression) -> cst.BaseExpression:
+    """What a loop really iterates: `loader` for `enumerate(tqdm(loader))`."""
+    while (
+        isinstance(iterated, cst.Call)
+        and iterated.args
+        and isinstance(iterated.func, cst.Name)
+        and iterated.func.value in ITERATION_WRAPPERS
+    ):
+        iterated = iterated.args[0].value
+    return iterated
+
+
 def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`node` and every node below it (order unspecified)."""
     stack = [node]

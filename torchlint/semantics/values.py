@@ -9,6 +9,7 @@ from typing import Optional, Set
 import libcst as cst
 
 from torchlint.semantics.names import LOCAL, NameResolver
+from torchlint.semantics.tree import iterated_source
 
 
 class Kind(enum.Enum):
@@ -133,6 +134,9 @@ class ValueInference:
         if isinstance(node, cst.Subscript):
             base = self.kind_of(node.value)
             return base if base in TENSOR_KINDS or base is Kind.NDARRAY else None
+        if isinstance(node, cst.Comparison):
+            kinds = {self.kind_of(node.left), *(self.kind_of(c.comparator) for c in node.comparisons)}
+            return Kind.TENSOR if Kind.TENSOR in kinds else Kind.HOST_TENSOR if Kind.HOST_TENSOR in kinds else None
         if isinstance(node, cst.IfExp):
             body = self.kind_of(node.body)
             return body if body is self.kind_of(node.orelse) else None
@@ -142,6 +146,8 @@ class ValueInference:
         func = node.func
         if self.is_module_class(func):
             return Kind.MODULE
+        if isinstance(func, (cst.Name, cst.Attribute)) and self.kind_of(func) is Kind.MODULE:
+            return Kind.TENSOR  # calling a module runs its forward
         qualified = self.names.qualified_name(func)
         if qualified is not None:
             return self._qualified_call_kind(qualified, node)
@@ -186,6 +192,12 @@ class ValueInference:
         if factory in _LIKE_FACTORIES or factory == "as_tensor":
             return bool(node.args) and self.kind_of(node.args[0].value) in (Kind.HOST_TENSOR, Kind.NDARRAY, Kind.OTHER)
         return True
+
+    def loop_target_kind(self, iterated: cst.BaseExpression) -> Optional[Kind]:
+        """Batches from a data loader are host tensors until moved (`for x, y in train_loader`)."""
+        iterated = iterated_source(iterated)
+        name = iterated.attr.value if isinstance(iterated, cst.Attribute) else getattr(iterated, "value", "")
+        return Kind.HOST_TENSOR if isinstance(name, str) and "loader" in name.lower() else None
 
     def annotation_kind(self, annotation: cst.BaseExpression) -> Optional[Kind]:
         """The kind named by a type annotation such as `torch.Tensor` or `np.ndarray`."""
