@@ -96,7 +96,7 @@ def test_corrupt_cache_files_are_ignored_and_rebuilt(cwd, garbage):
     cache_file.write_bytes(garbage)
     result = run()
     assert result.stdout == expected and "Traceback" not in result.output
-    assert json.loads(cache_file.read_text())["format"] == 1
+    assert json.loads(cache_file.read_text())["format"] == 2
 
 
 def test_truncated_cache_entry_is_rebuilt(cwd):

@@ -355,3 +355,44 @@ def _source_region(name: str, data: bytes, number: int) -> range:
 
 def _inside(inner: range, outer: range) -> bool:
     return outer.start <= inner.start and inner.stop <= outer.stop
+
+
+# The command line on notebooks -----------------------------------------------------------
+
+
+def _cli_notebook(path):
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Training\n"]},
+        {"cell_type": "code", "execution_count": 1, "id": "a1", "metadata": {}, "outputs": [], "source": ["import torch\n", "%matplotlib inline"]},
+        {
+            "cell_type": "code",
+            "execution_count": 2,
+            "id": "b2",
+            "metadata": {"scrolled": True},
+            "outputs": [{"name": "stdout", "output_type": "stream", "text": ["ok\n"]}],
+            "source": ["!pip install timm\n", "optimizer.zero_grad(set_to_none=False)"],
+        },
+    ]
+    document = {"cells": cells, "metadata": {"kernelspec": {"language": "python", "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(document, indent=1) + "\n")
+    return document
+
+
+def test_cli_reports_cells_and_fixes_only_the_cell(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    document = _cli_notebook(tmp_path / "train.ipynb")
+    result = CliRunner().invoke(main, ["check", "--output-format", "concise", "."])
+    assert result.exit_code == 1
+    assert result.stdout.startswith("train.ipynb:cell 3:2:1: TL401 [*] ")
+    data = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", "--no-cache"]).stdout)
+    assert [(d["cell"], d["line"], d["code"]) for d in data] == [(3, 2, "TL401")]
+    full = CliRunner().invoke(main, ["check", "--no-cache", "train.ipynb"]).stdout
+    assert "2 | optimizer.zero_grad(set_to_none=False)" in full
+    assert CliRunner().invoke(main, ["check", "--fix", "train.ipynb"]).exit_code == 0
+    fixed = json.loads((tmp_path / "train.ipynb").read_text())
+    document["cells"][2]["source"] = ["!pip install timm\n", "optimizer.zero_grad()"]
+    assert fixed == document

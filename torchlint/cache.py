@@ -28,7 +28,7 @@ CACHE_DIR_NAME = ".torchlint_cache"
 MARKER = "CACHEDIR.TAG"
 # The Cache Directory Tagging Specification's signature, which backup tools honour.
 MARKER_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache created by torchlint.\n"
-_FORMAT = 1
+_FORMAT = 2
 _RACY_NS = 2_000_000_000
 
 
@@ -53,7 +53,7 @@ def engine_fingerprint(*settings: object) -> str:
 @dataclass(frozen=True)
 class CachedResult:
     findings: Tuple[Finding, ...]
-    snippets: Dict[int, str]
+    snippets: Dict[str, str]
 
 
 class ResultCache:
@@ -102,7 +102,7 @@ class ResultCache:
             "digest": content_digest,
             "codes": _codes_key(codes),
             "findings": [finding_json(f) for f in result.findings],
-            "snippets": {str(line): text for line, text in result.snippets.items()},
+            "snippets": dict(result.snippets),
         }
         self.changed = True
 
@@ -141,7 +141,7 @@ def _load(file: Path) -> Dict[str, Dict[str, Any]]:
 def _decode_result(entry: Dict[str, Any]) -> Optional[CachedResult]:
     try:
         findings = tuple(_decode_finding(item) for item in entry["findings"])
-        snippets = {int(line): str(text) for line, text in entry["snippets"].items()}
+        snippets = {str(key): str(text) for key, text in entry["snippets"].items()}
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     return CachedResult(findings, snippets)
@@ -166,6 +166,7 @@ def _decode_finding(item: Dict[str, Any]) -> Finding:
         int(item["end_column"]),
         fix,
         str(item["url"]),
+        None if item.get("cell") is None else int(item["cell"]),
     )
 
 

@@ -23,6 +23,8 @@ from torchlint.runner import FileJob, FileOutcome, FixMode, RunOptions, check_ca
 from torchlint.selection import SelectionError, enabled_codes, expand
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# Files searched for in directories: Python sources, stubs and Jupyter notebooks.
+SOURCE_EXTENSIONS = (".py", ".pyi", ".ipynb")
 
 
 class UsageFailure(Exception):
@@ -114,6 +116,7 @@ def check(
                 exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
                 extend_exclude=settings.extend_exclude,
                 force_exclude=force_exclude,
+                extensions=SOURCE_EXTENSIONS,
             )
             file_jobs = [FileJob(str(p), codes - expand(settings.ignored_for(p), rules)) for p in discovered.files]
     except (ConfigError, SelectionError, UsageFailure) as error:

@@ -57,10 +57,23 @@ class Finding:
     end_column: int
     fix: Optional[Fix] = None
     url: str = ""
+    # For notebooks: the 1-based cell number; line numbers then count within that cell.
+    cell: Optional[int] = None
 
     @property
-    def sort_key(self) -> Tuple[str, int, int, str]:
-        return (self.path, self.line, self.column, self.code)
+    def sort_key(self) -> Tuple[str, int, int, int, str]:
+        return (self.path, self.cell or 0, self.line, self.column, self.code)
+
+    @property
+    def location(self) -> str:
+        """`path:line:column`, or `path:cell N:line:column` in a notebook."""
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.line}:{self.column}"
+
+    @property
+    def snippet_key(self) -> str:
+        """The key of the reported source line in a file's snippets."""
+        return f"{self.cell or 0}:{self.line}"
 
     def fixable(self, unsafe: bool) -> bool:
         """Whether `--fix` (with `--unsafe-fixes` when `unsafe`) would apply this finding's fix."""

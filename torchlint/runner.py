@@ -10,7 +10,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
 from torchlint.add_noqa import add_noqa
 from torchlint.cache import CachedResult, ResultCache, digest
@@ -20,6 +20,7 @@ from torchlint.fixer import fix_text
 from torchlint.linter import PARSE_ERROR, lint_text, parse_error_finding
 from torchlint.rule import Rule, all_rules
 from torchlint.noqa import UNUSED_NOQA
+from torchlint.notebook import Notebook, NotebookError
 from torchlint.source import SourceText, UndecodableSource, decode_source, physical_lines
 from torchlint.writer import write_atomic
 
@@ -54,11 +55,11 @@ class FileJob:
 
 @dataclass(frozen=True)
 class FileOutcome:
-    """What checking one file produced. `snippets` maps reported line numbers to their text."""
+    """What checking one file produced. `snippets` maps each finding's `snippet_key` to its source line."""
 
     path: str
     findings: Tuple[Finding, ...] = ()
-    snippets: Dict[int, str] = field(default_factory=dict)
+    snippets: Dict[str, str] = field(default_factory=dict)
     error: Optional[str] = None
     fixed: Tuple[Finding, ...] = ()
     diff: str = ""
@@ -83,6 +84,28 @@ def check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         return FileOutcome(job.path, error=f"{job.path}: internal error: {type(error).__name__}: {error} (please report this)")
 
 
+@dataclass(frozen=True)
+class _Document:
+    """The Python text of a file, how to write a changed text back, and how to map findings
+    on that text to what the user sees (lines within notebook cells)."""
+
+    text: str
+    encode: Callable[[str], bytes]
+    relocate: Callable[[Finding], Finding]
+
+
+def _python_document(source: SourceText) -> _Document:
+    return _Document(source.text, source.encode, lambda finding: finding)
+
+
+def _notebook_document(notebook: Notebook) -> _Document:
+    def relocate(finding: Finding) -> Finding:
+        cell, moved = notebook.relocate(finding)
+        return replace(moved, cell=cell)
+
+    return _Document(notebook.source, notebook.with_source, relocate)
+
+
 def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     try:
         data = job.data if job.data is not None else _read(job.path)
@@ -90,50 +113,71 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         return FileOutcome(job.path, error=f"{job.path}: cannot read: {error.strerror or error}")
     content_digest = digest(data)
     try:
-        source = decode_source(data)
-    except UndecodableSource as error:
+        if job.path.endswith(".ipynb"):
+            document = _notebook_document(Notebook.parse(data))
+        else:
+            document = _python_document(decode_source(data))
+    except (UndecodableSource, NotebookError) as error:
         found = (parse_error_finding(job.path, 1, 1, str(error)),) if PARSE_ERROR in job.codes else ()
         echo = data if job.data is not None and options.mode is FixMode.FIX else None
         return FileOutcome(job.path, found, digest=content_digest, fixed_source=echo)
     rules = _rules_for(job.codes)
     if options.mode is FixMode.CHECK:
-        findings = lint_text(source.text, job.path, rules, options.lint).findings
-        return FileOutcome(job.path, findings, _snippets(source.text, findings), digest=content_digest)
+        findings = lint_text(document.text, job.path, rules, options.lint).findings
+        return replace(_outcome(job.path, document, document.text, findings), digest=content_digest)
     if options.mode is FixMode.ADD_NOQA:
-        return _add_noqa(job, source, rules, options)
-    result = fix_text(source.text, job.path, rules, options.lint, options.unsafe_fixes)
-    outcome = FileOutcome(
-        job.path, result.remaining, _snippets(result.text, result.remaining), fixed=result.fixed, warning=result.warning
+        return _add_noqa(job, document, rules, options)
+    result = fix_text(document.text, job.path, rules, options.lint, options.unsafe_fixes)
+    outcome = replace(
+        _outcome(job.path, document, result.text, result.remaining),
+        fixed=tuple(document.relocate(f) for f in result.fixed),
+        warning=result.warning,
     )
+    if result.text == document.text:
+        return replace(outcome, fixed_source=data if job.data is not None else None)
+    new_data = document.encode(result.text)
     if options.mode is FixMode.DIFF:
-        return replace(outcome, diff=_diff(job.path, source.text, result.text))
+        return replace(outcome, diff=_diff(job.path, data, new_data))
     if job.data is not None:
-        return replace(outcome, fixed_source=source.encode(result.text))
-    if result.text != source.text:
-        try:
-            write_atomic(job.path, source.encode(result.text))
-        except (OSError, UnicodeEncodeError) as error:
-            return FileOutcome(job.path, error=f"{job.path}: cannot write fixes: {error}")
+        return replace(outcome, fixed_source=new_data)
+    return _write(outcome, new_data)
+
+
+def _outcome(path: str, document: _Document, text: str, findings: Sequence[Finding]) -> FileOutcome:
+    """Findings on `text` as the user sees them, with the source line of each."""
+    lines = physical_lines(text) if findings else []
+    snippets: Dict[str, str] = {}
+    shown = []
+    for finding in findings:
+        moved = document.relocate(finding)
+        if 0 < finding.line <= len(lines):
+            snippets[moved.snippet_key] = lines[finding.line - 1]
+        shown.append(moved)
+    return FileOutcome(path, tuple(shown), snippets)
+
+
+def _write(outcome: FileOutcome, data: bytes) -> FileOutcome:
+    try:
+        write_atomic(outcome.path, data)
+    except OSError as error:
+        return FileOutcome(outcome.path, error=f"{outcome.path}: cannot write: {error}")
     return outcome
 
 
-def _add_noqa(job: FileJob, source: SourceText, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
+def _add_noqa(job: FileJob, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
     """Suppress the file's current findings with `# noqa` comments; report what could not be."""
-    findings = [f for f in lint_text(source.text, job.path, rules, options.lint).findings if f.code != UNUSED_NOQA]
-    text = add_noqa(source.text, findings)
+    findings = [f for f in lint_text(document.text, job.path, rules, options.lint).findings if f.code != UNUSED_NOQA]
+    text = add_noqa(document.text, findings)
     remaining = lint_text(text, job.path, rules, options.lint).findings
-    if text != source.text:
-        try:
-            write_atomic(job.path, source.encode(text))
-        except (OSError, UnicodeEncodeError) as error:
-            return FileOutcome(job.path, error=f"{job.path}: cannot write: {error}")
-    return FileOutcome(job.path, remaining, _snippets(text, remaining), noqa_added=len(findings) - len(remaining))
+    outcome = replace(_outcome(job.path, document, text, remaining), noqa_added=len(findings) - len(remaining))
+    return _write(outcome, document.encode(text)) if text != document.text else outcome
 
 
-def _diff(path: str, before: str, after: str) -> str:
+def _diff(path: str, before: bytes, after: bytes) -> str:
+    """A unified diff of two versions of a file (decoded leniently: it is only for display)."""
     lines = difflib.unified_diff(
-        physical_lines(before, keepends=True),
-        physical_lines(after, keepends=True),
+        physical_lines(before.decode("utf-8", "replace"), keepends=True),
+        physical_lines(after.decode("utf-8", "replace"), keepends=True),
         fromfile=path if os.path.isabs(path) else f"a/{path}",
         tofile=path if os.path.isabs(path) else f"b/{path}",
     )
@@ -143,13 +187,6 @@ def _diff(path: str, before: str, after: str) -> str:
 def _read(path: str) -> bytes:
     with open(path, "rb") as handle:
         return handle.read()
-
-
-def _snippets(text: str, findings: Sequence[Finding]) -> Dict[int, str]:
-    if not findings:
-        return {}
-    lines = physical_lines(text)
-    return {f.line: lines[f.line - 1] for f in findings if 0 < f.line <= len(lines)}
 
 
 def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache) -> List[FileOutcome]:

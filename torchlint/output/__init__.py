@@ -19,7 +19,7 @@ class Report:
     """Everything a formatter needs: sorted findings and the reported source lines per path."""
 
     findings: Sequence[Finding]
-    snippets: Dict[str, Dict[int, str]]
+    snippets: Dict[str, Dict[str, str]]
     unsafe_fixes: bool
     color: bool
 
@@ -29,7 +29,7 @@ def _marker(finding: Finding, report: Report) -> str:
 
 
 def _header(finding: Finding, report: Report) -> str:
-    location = f"{finding.path}:{finding.line}:{finding.column}:"
+    location = f"{finding.location}:"
     code = finding.code
     if report.color:
         location = click.style(location, bold=True)
@@ -46,7 +46,7 @@ def format_full(report: Report) -> str:
     chunks: List[str] = []
     for finding in report.findings:
         chunks.append(_header(finding, report))
-        line = report.snippets.get(finding.path, {}).get(finding.line)
+        line = report.snippets.get(finding.path, {}).get(finding.snippet_key)
         if line is not None:
             gutter = str(finding.line)
             pad = " " * len(gutter)
@@ -88,6 +88,7 @@ def finding_json(finding: Finding) -> Dict[str, object]:
         "end_column": finding.end_column,
         "fix": fix_json(finding.fix) if finding.fix else None,
         "url": finding.url,
+        "cell": finding.cell,
     }
 
 

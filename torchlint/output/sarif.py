@@ -107,7 +107,7 @@ def _fingerprints(report: "Report") -> List[str]:
     seen: Counter[str] = Counter()
     prints = []
     for finding in report.findings:
-        line = report.snippets.get(finding.path, {}).get(finding.line, "")
+        line = report.snippets.get(finding.path, {}).get(finding.snippet_key, "")
         key = "\0".join((finding.code, display_path(finding.path), line.strip()))
         digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         seen[digest] += 1
