@@ -189,3 +189,19 @@ def test_python_dash_m_and_no_torch_import(tmp_path):
     result = subprocess.run([sys.executable, "-c", blocker], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert result.returncode == 1, result.stderr
     assert "TL101" in result.stdout
+
+
+def test_exclude_options_on_the_command_line(project):
+    (project / "gen").mkdir()
+    (project / "gen" / "model.py").write_text(BAD)
+    (project / "venv").mkdir()
+    (project / "venv" / "lib.py").write_text(BAD)
+
+    def paths(*args):
+        return sorted({d["path"] for d in json.loads(run("--output-format", "json", "--no-cache", *args).stdout)})
+
+    assert paths() == ["gen/model.py", "train.py"]
+    assert paths("--extend-exclude", "gen") == ["train.py"]
+    assert paths("--exclude", "train.py") == ["gen/model.py", "venv/lib.py"]
+    assert paths("--extend-exclude", "gen", "gen/model.py") == ["gen/model.py"]
+    assert paths("--extend-exclude", "gen", "--force-exclude", "gen/model.py", "train.py") == ["train.py"]
