@@ -68,7 +68,7 @@ def test_json_output_fields(project):
         {"content": "optimizer.zero_grad()", "location": {"line": 2, "column": 1}, "end_location": {"line": 2, "column": 39}}
     ]
     assert data[0]["fix"] is None
-    assert finding["url"] == "torchlint rule TL401"
+    assert finding["url"] == "docs/rules/TL401.md"
 
 
 def test_fixable_marker_and_summary(project):

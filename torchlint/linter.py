@@ -113,7 +113,7 @@ def _python_syntax_error(text: str) -> Optional[_SyntaxProblem]:
 
 def parse_error_finding(path: str, line: int, column: int, message: str) -> Finding:
     rule = Rule._registry[PARSE_ERROR]
-    return Finding(PARSE_ERROR, rule.name, message, path, line, column, line, column, None, rule.doc_pointer())
+    return Finding(PARSE_ERROR, rule.name, message, path, line, column, line, column, None, rule.doc_url())
 
 
 def _finding(
@@ -125,7 +125,7 @@ def _finding(
     if report.fix is not None and all(_keeps_comments(edit) for edit in report.fix.edits):
         edits = tuple(_edit(edit, positions, module, lines) for edit in report.fix.edits)
         fix = Fix(report.fix.applicability, edits, report.fix.message)
-    return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_pointer())
+    return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_url())
 
 
 def _keeps_comments(edit: NodeEdit) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from torchlint.findings import Applicability, Edit, Finding, Fix
+from torchlint.rule import DOCS_PAGE
 from torchlint.source import physical_lines
 
 UNUSED_NOQA = "TL001"
@@ -121,7 +122,7 @@ def _unused(
         comment.line,
         comment.end + 1,
         Fix(Applicability.SAFE, (edit,), "Remove the unused codes"),
-        f"torchlint rule {UNUSED_NOQA}",
+        DOCS_PAGE.format(code=UNUSED_NOQA),
     )
 
 

@@ -14,6 +14,8 @@ from torchlint.findings import Applicability
 if TYPE_CHECKING:
     from torchlint.context import FileContext
 
+DOCS_PAGE = "docs/rules/{code}.md"
+
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,12 @@ class Rule:
         return not cls.triggers or any(trigger in text for trigger in cls.triggers)
 
     @classmethod
-    def doc_pointer(cls) -> str:
-        """Where the rule's documentation is found: the `torchlint rule` command."""
-        return f"torchlint rule {cls.code}"
+    def doc_url(cls) -> str:
+        """The rule's documentation page, relative to the torchlint repository (`docs/rules/`).
+
+        The same text is available offline with `torchlint rule CODE`.
+        """
+        return DOCS_PAGE.format(code=cls.code)
 
     @classmethod
     def documentation(cls) -> str:
