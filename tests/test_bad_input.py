@@ -122,9 +122,9 @@ def test_unreadable_file(cwd):
     [
         "import torch\nx = " + "(" * 300 + "1" + ")" * 300 + "\n",
         "x = " + "[" * 5000 + "]" * 5000 + "\n",
-        "import torch\nx = torch.zeros(3).cuda() + " + " + ".join(["1"] * 3000) + "\n",
+        "import torch\nx = torch.zeros(3).cuda() + " + " + ".join(["1"] * 30000) + "\n",
     ],
-    ids=["parentheses", "brackets", "long-sum"],
+    ids=["parentheses", "brackets", "very-long-sum"],
 )
 def test_deeply_nested_code_is_a_parse_error_not_a_crash(cwd, source):
     (cwd / "deep.py").write_text(source)
@@ -134,8 +134,9 @@ def test_deeply_nested_code_is_a_parse_error_not_a_crash(cwd, source):
     assert codes == ["TL000", "TL101"] and result.exit_code == 1
 
 
-def test_moderately_long_expressions_are_analysed(cwd):
-    (cwd / "long.py").write_text("import torch\nx = torch.zeros(3).cuda() + " + " + ".join(["1"] * 450) + "\n")
+@pytest.mark.parametrize("terms", [450, 3000])
+def test_long_expressions_are_analysed(cwd, terms):
+    (cwd / "long.py").write_text("import torch\nx = torch.zeros(3).cuda() + " + " + ".join(["1"] * terms) + "\n")
     assert findings(check()) == [("long.py", "TL102", 2)]
 
 

@@ -72,7 +72,7 @@ def _analyse(
         if not reports:
             return [], True
         lines = physical_lines(text)
-        positions = compute_positions(module)
+        positions = compute_positions(module, _nodes_to_place(reports))
         return [_finding(report, path, positions, module, lines) for report in reports], True
     except cst.ParserSyntaxError as error:
         if not checks_parse:
@@ -126,6 +126,18 @@ def _finding(
         edits = tuple(_edit(edit, positions, module, lines) for edit in report.fix.edits)
         fix = Fix(report.fix.applicability, edits, report.fix.message)
     return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_url())
+
+
+def _nodes_to_place(reports: Sequence[Report]) -> List[cst.CSTNode]:
+    """Every node whose position a finding or one of its edits needs."""
+    nodes: List[cst.CSTNode] = []
+    for report in reports:
+        nodes.append(report.node)
+        if report.start is not None:
+            nodes.append(report.start)
+        if report.fix is not None:
+            nodes.extend(edit.node for edit in report.fix.edits)
+    return nodes
 
 
 def _keeps_comments(edit: NodeEdit) -> bool:
