@@ -97,7 +97,7 @@ class SyncInLoop(Rule):
 
     code = "TL101"
     name = "sync-in-loop"
-    summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.numpy()`, `.tolist()`) inside a step loop"
+    summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
     triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
