@@ -26,6 +26,7 @@ class ParseError(Rule):
     code = "TL000"
     name = "parse-error"
     summary = "The file cannot be parsed as Python source"
+    severity = "error"
     requires_torch = False
     bad_examples = ("def train(:\n    pass\n",)
     good_examples = ("def train():\n    pass\n",)

@@ -117,6 +117,19 @@ def test_bad_configuration_is_one_line_and_exit_2(project, body, message):
     assert "Traceback" not in result.stderr
 
 
+def test_min_severity(project, monkeypatch):
+    from torchlint.rule import Rule
+
+    monkeypatch.setattr(Rule._registry["TL401"], "severity", "info")
+    assert check()[1] == ["TL101", "TL401"]
+    assert check("--min-severity", "warning")[1] == ["TL101"]
+    write_config(project, 'min-severity = "warning"\n')
+    assert check()[1] == ["TL101"]
+    assert check("--min-severity", "info")[1] == ["TL101", "TL401"]
+    write_config(project, 'min-severity = "loud"\n')
+    assert CliRunner().invoke(main, ["check"]).exit_code == 2
+
+
 def test_a_tool_key_that_is_not_a_table(project):
     (project / "pyproject.toml").write_text("tool = 3\n")
     result = CliRunner().invoke(main, ["check"])

@@ -142,7 +142,9 @@ def test_summary_refuses_a_speedup_from_noise():
 def test_table_has_every_column_and_a_row_per_rule():
     rows = [
         result(),
-        result(code="TL301", name="conv-bias-before-bn", equivalent=False, detail="4 steps: losses[1]: 1 before, 2 after"),
+        result(
+            code="TL301", name="conv-bias-before-bn", equivalent=False, detail="4 steps: losses[1]: 1 before, 2 after"
+        ),
         result(code="TL402", device="cuda", before_s=None, after_s=None, speedup=None, spread=None),
         result(code="TL101", device="cuda", syncs_before=23, syncs_after=3),
     ]
@@ -328,7 +330,9 @@ def test_the_checkout_fixtures_are_found():
 
 
 def test_missing_fixtures_need_a_source_checkout(tmp_path, monkeypatch):
-    monkeypatch.setattr(verify_module.torchlint, "__file__", str(tmp_path / "site-packages" / "torchlint" / "__init__.py"))
+    monkeypatch.setattr(
+        verify_module.torchlint, "__file__", str(tmp_path / "site-packages" / "torchlint" / "__init__.py")
+    )
     with pytest.raises(VerifyError, match="source checkout"):
         verify(None, "cpu", 1, "small", 0, None)
 
@@ -356,10 +360,23 @@ def test_verify_does_not_import_torch():
 # --- the real fixtures ------------------------------------------------------------------------------
 
 
-def test_every_fixture_pair_is_equivalent_on_cpu(monkeypatch):
+def test_every_fixture_pair_is_equivalent_on_cpu_through_the_cli(monkeypatch):
+    """Every rule's fixed program keeps its results (each program runs once)."""
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    result = CliRunner().invoke(main, ["verify", "--steps", "2", "--repeats", "0", "--output-format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [row["code"] for row in rows] == fixture_codes(REPOSITORY_FIXTURES)
+    assert all(row["equivalent"] for row in rows)
+
+
+def test_a_real_fixture_is_timed(monkeypatch):
     pytest.importorskip("torch")
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    results = verify(None, "cpu", 2, "small", 1, None)
-    assert [r.code for r in results] == fixture_codes(REPOSITORY_FIXTURES)
-    assert all(r.equivalent for r in results), format_table(results)
-    assert all(r.before_s is not None and r.after_s is not None for r in results)
+    [result] = verify(["TL401"], "cpu", 2, "small", 1, None)
+    assert result.equivalent and result.before_s is not None and result.after_s is not None

@@ -18,7 +18,7 @@ from torchlint.context import Options
 from torchlint.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
 from torchlint.findings import Finding
 from torchlint.output import FORMATTERS, Report
-from torchlint.rule import all_rules
+from torchlint.rule import SEVERITIES, all_rules
 from torchlint.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
 from torchlint.selection import SelectionError, enabled_codes, expand
 
@@ -53,6 +53,7 @@ def main() -> None:
 @click.option("--extend-exclude", multiple=True, help="Path patterns to skip on top of the defaults.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
 @click.option("--torch-version", help="The PyTorch version the code targets, e.g. 1.13 (default: current).")
+@click.option("--min-severity", type=click.Choice(SEVERITIES), help="Only run rules of at least this severity (default: info, all).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this configuration file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
@@ -77,6 +78,7 @@ def check(
     extend_exclude: Tuple[str, ...],
     force_exclude: bool,
     torch_version: Optional[str],
+    min_severity: Optional[str],
     config_path: Optional[Path],
     isolated: bool,
     fix: bool,
@@ -104,7 +106,8 @@ def check(
             raise UsageFailure("--add-noqa needs files, not standard input")
         settings = _settings(config_path, isolated, select, extend_select, ignore, exclude, extend_exclude, torch_version)
         rules = all_rules()
-        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore)
+        floor = min_severity or settings.min_severity
+        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore, floor)
         if from_stdin:
             name = stdin_filename or "-"
             file_jobs = [FileJob(name, codes - expand(settings.ignored_for(Path(name)), rules), sys.stdin.buffer.read())]
@@ -291,13 +294,16 @@ def rule(code: Optional[str], show_all: bool) -> None:
     rules = all_rules()
     if show_all or code is None:
         for item in rules:
-            click.echo(f"{item.code}  {item.name:<24} {item.fix_applicability.value:<7} {item.summary}")
+            click.echo(f"{item.code}  {item.name:<24} {item.severity:<8} {item.fix_applicability.value:<7} {item.summary}")
         return
     matches = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
     if not matches:
         _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
     item = matches[0]
-    click.echo(f"# {item.code} {item.name}\n\nFix: {item.fix_applicability.value}\n\n{item.documentation()}", nl=False)
+    click.echo(
+        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_applicability.value}.\n\n{item.documentation()}",
+        nl=False,
+    )
 
 
 @main.command()
@@ -313,3 +319,29 @@ def clean(cache_dir: Optional[Path], config_path: Optional[Path], isolated: bool
     directory = cache_dir or root / CACHE_DIR_NAME
     removed = clean_cache(directory)
     click.echo(f"Removed {directory}." if removed else f"No cache at {directory}.", err=True)
+
+
+@main.command()
+@click.option("--rule", "codes", multiple=True, help="Verify this rule (repeatable; default: every rule with a fixture pair).")
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True)
+@click.option("--steps", type=click.IntRange(min=1), default=20, show_default=True, help="Training steps per measured run.")
+@click.option("--size", type=click.Choice(["small", "large"]), default="small", show_default=True)
+@click.option("--repeats", type=click.IntRange(min=0), default=3, show_default=True, help="Timed repeats (0: check equivalence only).")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def verify(codes: Tuple[str, ...], device: str, steps: int, size: str, repeats: int, output_format: str) -> None:
+    """Run each rule's before/after fixture programs: same results, and how much faster.
+
+    Needs torch and a source checkout (the programs live in fixtures/). Exits 1 when a fixed
+    program does not keep its results.
+    """
+    from torchlint import verify as verification
+
+    def progress(message: str) -> None:
+        click.echo(f"torchlint verify: {message}", err=True)
+
+    try:
+        results = verification.verify(list(codes) or None, device, steps, size, repeats, progress)
+    except verification.VerifyError as error:
+        _fail(str(error))
+    click.echo(verification.to_json(results) if output_format == "json" else verification.format_table(results))
+    sys.exit(EXIT_CLEAN if all(result.equivalent for result in results) else EXIT_FINDINGS)

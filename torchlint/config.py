@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 from torchlint.context import DEFAULT_TORCH_VERSION
-from torchlint.rule import all_rules
+from torchlint.rule import SEVERITIES, all_rules
 from torchlint.selection import SelectionError, expand
 
 if sys.version_info >= (3, 11):
@@ -19,7 +19,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
-_KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version"))
+_KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version", "min-severity"))
 _VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")
 
 
@@ -40,6 +40,7 @@ class Settings:
     exclude: Optional[Tuple[str, ...]] = None
     extend_exclude: Tuple[str, ...] = ()
     torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
+    min_severity: str = "info"
 
     def ignored_for(self, path: Path) -> Tuple[str, ...]:
         """Selectors that `per-file-ignores` disables for `path`."""
@@ -120,6 +121,10 @@ def settings_from_table(table: Dict[str, Any], config_path: Path) -> Settings:
             values["torch_version"] = parse_torch_version(table["torch-version"])
         except ConfigError as error:
             raise ConfigError(f"{where}: {error}") from None
+    if "min-severity" in table:
+        if table["min-severity"] not in SEVERITIES:
+            raise ConfigError(f"{where}: min-severity must be one of {', '.join(SEVERITIES)}")
+        values["min_severity"] = table["min-severity"]
     _check_selectors(values, where)
     return Settings(root=config_path.parent, config_path=config_path, **values)
 

@@ -19,14 +19,16 @@ def rule_page(rule: Type[Rule]) -> str:
     return (
         f"{HEADER}# {rule.code} {rule.name}\n\n"
         f"{rule.summary}.\n\n"
-        f"Fix: {rule.fix_applicability.value}. Run `torchlint rule {rule.code}` for this page offline.\n\n"
+        f"Severity: {rule.severity}. Fix: {rule.fix_applicability.value}. "
+        f"Run `torchlint rule {rule.code}` for this page offline.\n\n"
         f"{rule.documentation()}"
     )
 
 
 def index_page() -> str:
-    rows = [f"| [{r.code}]({r.code}.md) | {r.name} | {r.fix_applicability.value} | {r.summary} |" for r in all_rules()]
-    return f"{HEADER}# torchlint rules\n\n| code | name | fix | summary |\n| --- | --- | --- | --- |\n" + "\n".join(rows) + "\n"
+    rows = [f"| [{r.code}]({r.code}.md) | {r.name} | {r.severity} | {r.fix_applicability.value} | {r.summary} |" for r in all_rules()]
+    head = "| code | name | severity | fix | summary |\n| --- | --- | --- | --- | --- |\n"
+    return f"{HEADER}# torchlint rules\n\n{head}" + "\n".join(rows) + "\n"
 
 
 def pages() -> Dict[str, str]:

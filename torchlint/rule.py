@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from torchlint.context import FileContext
 
 DOCS_PAGE = "docs/rules/{code}.md"
+# Severities from least to most severe; `--min-severity` keeps rules at or above one.
+SEVERITIES = ("info", "warning", "error")
 
 
 
@@ -58,6 +60,8 @@ class Rule:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     fix_applicability: ClassVar[Applicability] = Applicability.NONE
+    # "error", "warning" or "info" (advice whose evidence is project-wide).
+    severity: ClassVar[str] = "warning"
     # Code that must produce exactly one finding of this rule / no finding of it.
     bad_examples: ClassVar[Tuple[str, ...]] = ()
     good_examples: ClassVar[Tuple[str, ...]] = ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, Iterable, Sequence, Type
 
-from torchlint.rule import Rule
+from torchlint.rule import SEVERITIES, Rule
 
 
 class SelectionError(ValueError):
@@ -32,8 +32,12 @@ def enabled_codes(
     select: Sequence[str],
     extend_select: Sequence[str],
     ignore: Sequence[str],
+    min_severity: str = SEVERITIES[0],
 ) -> FrozenSet[str]:
-    """(select ∪ extend-select) − ignore. An empty selection is an error, not a silent no-op."""
+    """(select ∪ extend-select) − ignore, keeping rules of at least `min_severity`.
+    An empty selection is an error, not a silent no-op."""
     if not select:
         raise SelectionError("the rule selection is empty (select = [] or --select '')")
-    return (expand(select, rules) | expand(extend_select, rules)) - expand(ignore, rules)
+    chosen = (expand(select, rules) | expand(extend_select, rules)) - expand(ignore, rules)
+    floor = SEVERITIES.index(min_severity)
+    return frozenset(rule.code for rule in rules if rule.code in chosen and SEVERITIES.index(rule.severity) >= floor)

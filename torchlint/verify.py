@@ -136,9 +136,7 @@ def fixture_codes(fixtures_dir: Path) -> List[str]:
     if not fixtures_dir.is_dir():
         raise VerifyError(f"no fixtures directory at {fixtures_dir}")
     return sorted(
-        path.name
-        for path in fixtures_dir.iterdir()
-        if (path / "before.py").is_file() and (path / "after.py").is_file()
+        path.name for path in fixtures_dir.iterdir() if (path / "before.py").is_file() and (path / "after.py").is_file()
     )
 
 

@@ -10,7 +10,13 @@ import torch
 from torch import nn
 from torch.utils.data import TensorDataset
 
-from torchlint.reference import AmpStep, distributed, distributed_loader, set_epoch, wrap_model
+from torchlint.reference import (
+    AmpStep,
+    distributed,
+    distributed_loader,
+    set_epoch,
+    wrap_model,
+)
 
 LR = 0.1
 
@@ -33,7 +39,8 @@ def main(output: str) -> None:
         model = wrap_model(nn.Linear(4, 1), ctx)
         initial = [parameter.detach().clone() for parameter in model.parameters()]
         loader = distributed_loader(dataset(), 4, ctx, num_workers=0)
-        step = AmpStep(model, torch.optim.SGD(model.parameters(), lr=LR), device_type="cpu", accumulation_steps=2, enabled=False)
+        optimizer = torch.optim.SGD(model.parameters(), lr=LR)
+        step = AmpStep(model, optimizer, device_type="cpu", accumulation_steps=2, enabled=False)
         indices, first_grads = [], None
         for epoch in range(2):
             set_epoch(loader, epoch)

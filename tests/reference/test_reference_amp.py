@@ -4,9 +4,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from torch import nn  # noqa: E402
+from torch import nn
 
-from torchlint.reference import AmpStep, autocast_dtype  # noqa: E402
+from torchlint.reference import AmpStep, autocast_dtype
 
 LR = 0.05
 
@@ -50,6 +50,16 @@ def fp16_device() -> str:
     return "cpu"
 
 
+def snapshot(model: "nn.Module") -> list:
+    return [parameter.detach().clone() for parameter in model.parameters()]
+
+
+def change_norm(model: "nn.Module", before: list) -> float:
+    """How far the parameters moved since `before`, as one vector norm."""
+    after = snapshot(model)
+    return torch.cat([(new - old).flatten() for new, old in zip(after, before, strict=True)]).norm().item()
+
+
 def train(step: AmpStep, batch, loss_fn, steps: int = 30) -> list:
     return [float(step.step(batch, loss_fn).loss) for _ in range(steps)]
 
@@ -81,7 +91,8 @@ def test_bf16_autocast_on_cpu_trains():
 def test_disabled_runs_in_full_precision():
     model = make_model()
     loss_fn = RecordingLoss()
-    AmpStep(model, torch.optim.SGD(model.parameters(), lr=LR), device_type="cpu", enabled=False).step(make_data(), loss_fn)
+    step = AmpStep(model, torch.optim.SGD(model.parameters(), lr=LR), device_type="cpu", enabled=False)
+    step.step(make_data(), loss_fn)
     assert loss_fn.dtypes == [torch.float32]
 
 
@@ -90,28 +101,25 @@ def test_two_accumulated_halves_equal_one_full_batch(enabled, tolerance):
     inputs, targets = make_data()
     accumulated, full = make_model(), make_model()
     loss_fn = RecordingLoss()
-    accumulating = AmpStep(
-        accumulated, torch.optim.SGD(accumulated.parameters(), lr=LR), device_type="cpu", accumulation_steps=2, enabled=enabled
-    )
+    optimizer = torch.optim.SGD(accumulated.parameters(), lr=LR)
+    accumulating = AmpStep(accumulated, optimizer, device_type="cpu", accumulation_steps=2, enabled=enabled)
     single = AmpStep(full, torch.optim.SGD(full.parameters(), lr=LR), device_type="cpu", enabled=enabled)
     for _ in range(3):
         first = accumulating.step((inputs[:8], targets[:8]), loss_fn)
         assert not first.updated and all(parameter.grad is not None for parameter in accumulated.parameters())
         assert accumulating.step((inputs[8:], targets[8:]), loss_fn).updated
         assert single.step((inputs, targets), loss_fn).updated
-    for mine, reference in zip(accumulated.parameters(), full.parameters()):
+    for mine, reference in zip(accumulated.parameters(), full.parameters(), strict=True):
         torch.testing.assert_close(mine, reference, atol=tolerance, rtol=tolerance)
         assert mine.grad is None
 
 
 def test_gradients_are_clipped_to_max_norm():
     model = make_model()
-    before = [parameter.detach().clone() for parameter in model.parameters()]
-    AmpStep(model, torch.optim.SGD(model.parameters(), lr=LR), device_type="cpu", max_grad_norm=1e-3).step(
-        make_data(), RecordingLoss()
-    )
-    change = torch.cat([(parameter.detach() - old).flatten() for parameter, old in zip(model.parameters(), before)])
-    assert change.norm().item() == pytest.approx(LR * 1e-3, rel=1e-3)
+    before = snapshot(model)
+    step = AmpStep(model, torch.optim.SGD(model.parameters(), lr=LR), device_type="cpu", max_grad_norm=1e-3)
+    step.step(make_data(), RecordingLoss())
+    assert change_norm(model, before) == pytest.approx(LR * 1e-3, rel=1e-3)
 
 
 def test_fp16_uses_grad_scaler_and_unscales_before_clipping():
@@ -129,11 +137,10 @@ def test_fp16_uses_grad_scaler_and_unscales_before_clipping():
     # applied; it moves the weights by exactly lr * max_norm only if clipping saw true gradients.
     step.max_grad_norm = 1e-3
     scale = step.scaler.get_scale()
-    before = [parameter.detach().clone() for parameter in model.parameters()]
+    before = snapshot(model)
     step.step(batch, loss_fn)
-    change = torch.cat([(parameter.detach() - old).flatten() for parameter, old in zip(model.parameters(), before)])
     assert step.scaler.get_scale() == scale
-    assert change.norm().item() == pytest.approx(LR * 1e-3, rel=1e-2)
+    assert change_norm(model, before) == pytest.approx(LR * 1e-3, rel=1e-2)
 
 
 def test_accumulation_steps_must_be_positive():

@@ -14,9 +14,9 @@ dist = pytest.importorskip("torch.distributed")
 if not dist.is_available():
     pytest.skip("torch.distributed is not available", allow_module_level=True)
 
-from torch import nn  # noqa: E402
+from torch import nn
 
-from torchlint.reference import distributed  # noqa: E402
+from torchlint.reference import distributed
 
 WORKER = Path(__file__).with_name("ddp_worker.py")
 WORLD_SIZE = 2
@@ -54,7 +54,9 @@ def ranks(tmp_path_factory) -> list:
             CUDA_VISIBLE_DEVICES="",
         )
         command = [sys.executable, str(WORKER), str(folder / f"rank{rank}.pt")]
-        processes.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        processes.append(
+            subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        )
     for process in processes:
         output, _ = process.communicate(timeout=120)
         assert process.returncode == 0, output
@@ -66,14 +68,15 @@ def test_context_comes_from_the_environment(ranks):
 
 
 def test_ranks_start_and_end_with_identical_parameters(ranks):
-    for start, other_start, end, other_end in zip(ranks[0]["initial"], ranks[1]["initial"], ranks[0]["final"], ranks[1]["final"]):
-        assert torch.equal(start, other_start)
-        assert torch.equal(end, other_end)
-        assert not torch.equal(start, end)
+    first, second = ranks
+    for key in ("initial", "final"):
+        assert all(torch.equal(a, b) for a, b in zip(first[key], second[key], strict=True))
+    assert not any(torch.equal(a, b) for a, b in zip(first["initial"], first["final"], strict=True))
 
 
 def test_no_sync_keeps_micro_batch_gradients_local(ranks):
-    assert not all(torch.equal(mine, other) for mine, other in zip(ranks[0]["first_grads"], ranks[1]["first_grads"]))
+    first, second = (rank["first_grads"] for rank in ranks)
+    assert not any(torch.equal(a, b) for a, b in zip(first, second, strict=True))
 
 
 def test_step_equals_one_process_over_the_whole_dataset(ranks):
@@ -81,10 +84,10 @@ def test_step_equals_one_process_over_the_whole_dataset(ranks):
     worker = load_worker()
     model = nn.Linear(4, 1)
     with torch.no_grad():
-        for parameter, initial in zip(model.parameters(), ranks[0]["initial"]):
+        for parameter, initial in zip(model.parameters(), ranks[0]["initial"], strict=True):
             parameter.copy_(initial)
     worker.loss_fn(model, worker.dataset().tensors).backward()
-    for parameter, final in zip(model.parameters(), ranks[0]["final"]):
+    for parameter, final in zip(model.parameters(), ranks[0]["final"], strict=True):
         torch.testing.assert_close(parameter.detach() - worker.LR * parameter.grad, final)
 
 

@@ -6,10 +6,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from torch.utils.data import TensorDataset  # noqa: E402
+from torch.utils.data import TensorDataset
 
-from torchlint.reference import make_loader  # noqa: E402
-from torchlint.reference.loader import MAX_WORKERS, PREFETCH_FACTOR, default_num_workers, loader_settings  # noqa: E402
+from torchlint.reference import make_loader
+from torchlint.reference.loader import (
+    MAX_WORKERS,
+    PREFETCH_FACTOR,
+    default_num_workers,
+    loader_settings,
+)
 
 
 @pytest.fixture
@@ -22,7 +27,10 @@ def cores(monkeypatch):
     return set_cores
 
 
-@pytest.mark.parametrize(("count", "processes", "workers"), [(1, 1, 0), (2, 1, 2), (6, 1, 6), (64, 1, MAX_WORKERS), (8, 2, 4), (4, 4, 0)])
+@pytest.mark.parametrize(
+    ("count", "processes", "workers"),
+    [(1, 1, 0), (2, 1, 2), (6, 1, 6), (64, 1, MAX_WORKERS), (8, 2, 4), (4, 4, 0)],
+)
 def test_workers_follow_the_cores_and_are_capped(cores, count, processes, workers):
     cores(count)
     assert default_num_workers(processes) == workers

@@ -6,13 +6,14 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from torchlint.reference import RunningMean, RunningSum  # noqa: E402
+from torchlint.reference import RunningMean, RunningSum
 
 
 def scalars(count: int = 500) -> list:
     generator = torch.Generator().manual_seed(0)
     # Magnitudes spread over six decades so float32 and float64 accumulation would differ.
-    return [torch.randn((), generator=generator) * 10 ** torch.randint(-3, 3, (), generator=generator) for _ in range(count)]
+    scales = 10.0 ** torch.randint(-3, 3, (count,), generator=generator)
+    return [torch.randn((), generator=generator) * scale for scale in scales]
 
 
 def batches(count: int = 100) -> list:

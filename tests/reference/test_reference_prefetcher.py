@@ -7,10 +7,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from torch.utils.data import DataLoader, TensorDataset  # noqa: E402
+from torch.utils.data import DataLoader, TensorDataset
 
-from torchlint.reference import CUDAPrefetcher  # noqa: E402
-from torchlint.reference.prefetcher import map_tensors  # noqa: E402
+from torchlint.reference import CUDAPrefetcher
+from torchlint.reference.prefetcher import map_tensors
 
 Pair = namedtuple("Pair", ["image", "label"])
 
@@ -43,7 +43,7 @@ def test_cpu_passes_batches_through_unchanged_and_in_order():
     batches = nested_batches()
     seen = list(CUDAPrefetcher(batches, device="cpu"))
     assert len(seen) == len(batches)
-    assert all(got is expected for got, expected in zip(seen, batches))
+    assert all(got is expected for got, expected in zip(seen, batches, strict=True))
 
 
 def test_default_device_on_a_cpu_only_machine_is_pass_through():
@@ -95,7 +95,7 @@ def test_cuda_copies_every_batch_in_order():
     batches = nested_batches()
     seen = list(CUDAPrefetcher(batches, device="cuda"))
     assert len(seen) == len(batches)
-    for got, expected in zip(seen[:5], batches[:5]):
+    for got, expected in zip(seen[:5], batches[:5], strict=True):
         assert got["pair"].image.is_cuda and got["extra"][1:] == ["name", 3]
         assert torch.equal(got["pair"].image.cpu(), expected["pair"].image)
         assert torch.equal(got["extra"][0].cpu(), expected["extra"][0])

@@ -26,9 +26,9 @@ _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 Json = Dict[str, object]
 
 
-def rule_severity(rule: object) -> str:
-    """A rule's severity: "error", "warning" or "info"; rules that set none are warnings."""
-    return str(getattr(rule, "severity", DEFAULT_SEVERITY))
+def rule_severity(rule: Type[Rule]) -> str:
+    """A rule's severity: "error", "warning" or "info"."""
+    return rule.severity
 
 
 def severities() -> Dict[str, str]:

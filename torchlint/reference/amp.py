@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ContextManager
+from typing import Any
 
 import torch
 from torch import nn
@@ -45,9 +46,10 @@ class AmpStep:
 
     Per call: forward and loss under `torch.amp.autocast(device_type, dtype)`, backward of
     the loss divided by `accumulation_steps` (scaled by a GradScaler for fp16 only). On the
-    last micro-batch of a window: unscale, clip to `max_grad_norm` if given, step, and
-    `zero_grad(set_to_none=True)`. A DistributedDataParallel model runs the other
+    last micro-batch of a window: if `max_grad_norm` is given, unscale and clip; then step
+    and `zero_grad(set_to_none=True)`. A DistributedDataParallel model runs the other
     micro-batches under `no_sync()`, so gradients are all-reduced once per window.
+    Windows run across epochs: micro-batches left over at the end of one open the next.
     `enabled=False` runs the same step in full precision, as a baseline.
     """
 
@@ -83,13 +85,13 @@ class AmpStep:
             with torch.amp.autocast(self.device_type, dtype=self.dtype, enabled=self.enabled):
                 loss = loss_fn(self.model, batch)
             scaled = loss / self.accumulation_steps
-            (self.scaler.scale(scaled) if self.scaler else scaled).backward()
+            (self.scaler.scale(scaled) if self.scaler is not None else scaled).backward()
         if last:
             self._apply()
             self._micro_batch = 0
         return StepResult(loss.detach(), last)
 
-    def _sync_context(self, last: bool) -> ContextManager[Any]:
+    def _sync_context(self, last: bool) -> AbstractContextManager[Any]:
         if not last and isinstance(self.model, DistributedDataParallel):
             return self.model.no_sync()
         return contextlib.nullcontext()

@@ -47,6 +47,8 @@ class CUDAPrefetcher:
     with `non_blocking=True` on a side stream. Before batch *i* is handed out, the current
     stream waits for the side stream and every device tensor records the current stream,
     so the caching allocator does not reuse its memory while kernels still read it.
+    Batches already pinned (a loader from `make_loader`, or `pin_memory=True`) are copied
+    as they are; others are pinned here first, on the training thread.
 
     `device` defaults to the current CUDA device when CUDA is available. For a non-CUDA
     device (a CPU-only machine) batches are passed through unchanged and in order.
