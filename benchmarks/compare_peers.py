@@ -367,6 +367,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add_common_arguments(parser, default_repeat=3)
     parser.add_argument("--torchfix", metavar="PATH", help="the torchfix executable (default: on PATH)")
     parser.add_argument("--fixit", metavar="PATH", help="the fixit executable (default: on PATH)")
+    parser.add_argument("--no-peers", action="store_true", help="measure torchlint alone (cold, warm, one changed)")
     return parser.parse_args(argv)
 
 
@@ -380,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if directory is None:
         return 2
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    peers = [
+    peers = [] if args.no_peers else [
         torchfix_peer(locate("torchfix", args.torchfix), directory, args.jobs),
         fixit_peer(locate("fixit", args.fixit), directory, args.jobs),
     ]

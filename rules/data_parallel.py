@@ -34,7 +34,9 @@ class DataParallel(Rule):
     ## Use instead
     Launch one process per GPU with `torchrun` and wrap the model in
     `DistributedDataParallel`, with the process group, the device and a
-    `DistributedSampler` set up from the `torchrun` environment:
+    `DistributedSampler` set up from the `torchrun` environment. The bundled
+    `torchlint.reference.ddp` module does this (`setup_distributed`, `wrap_model`,
+    `distributed_loader`); by hand:
     ```python
     dist.init_process_group("nccl")  # rank and world size come from torchrun
     local_rank = int(os.environ["LOCAL_RANK"])
@@ -67,5 +69,5 @@ class DataParallel(Rule):
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "
-                "use `DistributedDataParallel` with one process per GPU (`torchlint rule TL501` shows how)",
+                "use `DistributedDataParallel` with one process per GPU (see torchlint.reference.ddp)",
             )

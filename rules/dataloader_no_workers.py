@@ -41,6 +41,8 @@ class DataloaderNoWorkers(Rule):
         num_workers=4, pin_memory=True, persistent_workers=True,
     )
     ```
+    The bundled `torchlint.reference.make_loader` chooses these for the machine, and
+    `torchlint.reference.CUDAPrefetcher` overlaps the copy to the GPU with the step.
 
     ## Fix applicability
     Unsafe: workers are separate processes, so the dataset must be picklable and, under the

@@ -86,6 +86,8 @@ class SyncInLoop(Rule):
         total += loss.detach()
     total = total.item()
     ```
+    `torchlint.reference.RunningMean` keeps such a running value on the device and syncs
+    once, when it is read.
 
     ## Fix applicability
     Unsafe, and only for the accumulation `total += x.item()` where `total` holds a number
