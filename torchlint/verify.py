@@ -77,6 +77,13 @@ TOLERANCES: Dict[str, Tolerance] = {
     "TL401": Tolerance(1e-6, 1e-7, "gradients set to None are written instead of added to zeros: the same values"),
     "TL402": Tolerance(1e-6, 1e-7, "no_grad records no graph but changes no forward value"),
     "TL501": Tolerance(1e-6, 1e-7, "DDP averages gradients over the processes, a world of one here: the same updates"),
+    "TL104": Tolerance(1e-6, 1e-7, "emptying the allocator cache changes no computed value"),
+    "TL105": Tolerance(1e-6, 1e-7, "from_numpy wraps the same data that torch.tensor copied"),
+    "TL107": Tolerance(1e-6, 1e-7, "one concatenation after the loop joins the same pieces in the same order"),
+    "TL108": Tolerance(1e-6, 1e-7, "the model is moved once instead of every step: the same parameters"),
+    "TL403": Tolerance(1e-6, 1e-7, "anomaly detection only checks values; it changes none"),
+    "TL502": Tolerance(1e-6, 1e-7, "searching for unused parameters changes no gradient when every parameter is used"),
+    "TL602": Tolerance(1e-6, 1e-7, "torch.amp.autocast/GradScaler are the same implementation under the new names"),
 }
 DEFAULT_TOLERANCE = Tolerance(1e-6, 1e-7, "a fix must not change results")
 

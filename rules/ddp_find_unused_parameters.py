@@ -1,0 +1,87 @@
+import libcst as cst
+
+from torchlint.rule import Rule
+from torchlint.semantics.calls import is_literal, keyword
+
+DISTRIBUTED_DATA_PARALLEL = frozenset(
+    {
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.parallel.distributed.DistributedDataParallel",
+    }
+)
+
+
+class DdpFindUnusedParameters(Rule):
+    """## What it does
+    Flags `DistributedDataParallel(..., find_unused_parameters=True)` (however DDP is
+    imported), unless `static_graph=True` is passed as well.
+
+    ## Why is this slow?
+    With `find_unused_parameters=True`, DDP walks the autograd graph from the outputs of
+    every forward pass to find the parameters that will not receive a gradient, and marks
+    them ready for the all-reduce so that the step does not wait for them. That is an extra
+    traversal of the whole graph on every iteration, on the critical path between forward
+    and backward. PyTorch itself logs a warning when the flag is set but no parameter was
+    unused, because the traversal is then pure overhead.
+
+    The flag is required when some parameters really get no gradient in a step (branches,
+    frozen heads, mixture-of-experts routing): without it DDP waits for those gradients and
+    fails at the next iteration. When the set of used parameters is the same in every step,
+    `static_graph=True` lets DDP find them once, in the first iteration, instead of every
+    time; the rule is silent when `static_graph=True` is passed.
+
+    Only the literal `True` is reported: `find_unused_parameters=args.find_unused` is a
+    deliberate switch. DDP wrappers from other libraries (Lightning's `DDPStrategy`, ...) are
+    not torch's and are not reported.
+
+    ## Example
+    ```python
+    model = DistributedDataParallel(model, device_ids=[local_rank], find_unused_parameters=True)
+    ```
+
+    ## Use instead
+    If every parameter gets a gradient in every step:
+    ```python
+    model = DistributedDataParallel(model, device_ids=[local_rank])
+    ```
+    If some parameters are never used, but always the same ones:
+    ```python
+    model = DistributedDataParallel(model, device_ids=[local_rank], static_graph=True)
+    ```
+
+    ## Fix applicability
+    None: whether every parameter receives a gradient each step depends on the model and
+    the data, which the linter cannot see; removing the flag from a model that does skip
+    parameters makes training fail.
+    """
+
+    code = "TL502"
+    name = "ddp-find-unused-parameters"
+    summary = "`DistributedDataParallel(find_unused_parameters=True)` traverses the autograd graph every step"
+    triggers = ("find_unused_parameters",)
+    bad_examples = (
+        "import torch\nmodel = torch.nn.parallel.DistributedDataParallel(model, find_unused_parameters=True)\n",
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model, device_ids=[rank], find_unused_parameters=True)\n",
+    )
+    good_examples = (
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model, device_ids=[rank])\n",
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model, find_unused_parameters=args.find_unused)\n",
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model, find_unused_parameters=True, static_graph=True)\n",
+        "import torch\nfrom lightning.pytorch.strategies import DDPStrategy\nstrategy = DDPStrategy(find_unused_parameters=True)\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.qualified_name(node.func) not in DISTRIBUTED_DATA_PARALLEL:
+            return
+        flag = keyword(node, "find_unused_parameters")
+        if flag is None or not is_literal(flag.value, "True"):
+            return
+        static = keyword(node, "static_graph")
+        if static is not None and is_literal(static.value, "True"):
+            return
+        self.report(
+            node,
+            "`find_unused_parameters=True` makes DDP traverse the autograd graph after every forward; "
+            "remove it if every parameter gets a gradient each step, or pass `static_graph=True` "
+            "if the unused set never changes",
+        )

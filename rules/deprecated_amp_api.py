@@ -1,0 +1,172 @@
+from typing import Dict, Optional, Tuple
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional
+from torchlint.semantics.names import unconditional_alias
+
+# Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
+# The old autocast takes (enabled, dtype, cache_enabled) but `torch.amp.autocast` takes
+# (device_type, dtype, enabled, cache_enabled), so its positional arguments become keywords;
+# the old GradScaler's parameters follow `device` in the same order, so they stay positional.
+AUTOCAST_PARAMETERS = ("enabled", "dtype", "cache_enabled")
+DEPRECATED: Dict[str, Tuple[str, str, Tuple[str, ...]]] = {
+    "torch.cuda.amp.autocast": ("cuda", "autocast", AUTOCAST_PARAMETERS),
+    "torch.cuda.amp.autocast_mode.autocast": ("cuda", "autocast", AUTOCAST_PARAMETERS),
+    "torch.cpu.amp.autocast": ("cpu", "autocast", AUTOCAST_PARAMETERS),
+    "torch.cpu.amp.autocast_mode.autocast": ("cpu", "autocast", AUTOCAST_PARAMETERS),
+    "torch.cuda.amp.GradScaler": ("cuda", "GradScaler", ()),
+    "torch.cuda.amp.grad_scaler.GradScaler": ("cuda", "GradScaler", ()),
+    "torch.cpu.amp.GradScaler": ("cpu", "GradScaler", ()),
+    "torch.cpu.amp.grad_scaler.GradScaler": ("cpu", "GradScaler", ()),
+}
+# PyTorch 2.4 deprecated the device-specific classes (`torch.amp.GradScaler` exists since 2.3).
+DEPRECATED_SINCE = (2, 4)
+# Every autocast, old or new: an autocast nested in another one inherits its dtype in the new API.
+AUTOCASTS = frozenset(
+    {"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast"}
+    | {name for name, (_, new, _) in DEPRECATED.items() if new == "autocast"}
+)
+
+
+class DeprecatedAmpApi(Rule):
+    """## What it does
+    Flags calls of the device-specific AMP classes `torch.cuda.amp.autocast`,
+    `torch.cuda.amp.GradScaler`, `torch.cpu.amp.autocast` and `torch.cpu.amp.GradScaler`
+    (however they are imported), which PyTorch deprecated in favour of `torch.amp.autocast`
+    and `torch.amp.GradScaler` with the device type as first argument.
+
+    ## Why it matters
+    Since PyTorch 2.4 the old names are thin deprecated subclasses of the `torch.amp`
+    classes: they do the same work, but every construction emits a `FutureWarning` (inside
+    the training loop, once per `with` block), and they are slated for removal, so code that
+    keeps them breaks on a future release. `torch.amp` is also the device-generic spelling that the rest of the
+    AMP tooling (bf16 on CPU, other accelerators) shares.
+
+    Only calls are reported, including `@torch.cuda.amp.autocast()` used as a decorator. Bare
+    references (`isinstance(s, torch.cuda.amp.GradScaler)`, `ctx = torch.cuda.amp.autocast`)
+    are not: they emit no warning, and rewriting them would change their meaning (an
+    `isinstance` test against the new class matches more objects). `torch.amp.autocast`,
+    `torch.autocast` and classes of the same name from other libraries are not reported, and
+    nothing is reported when the configured `torch-version` is below 2.4, where the old names
+    are not deprecated (and `torch.amp.GradScaler` only exists from 2.3).
+
+    ## Example
+    ```python
+    scaler = torch.cuda.amp.GradScaler()
+    with torch.cuda.amp.autocast(dtype=torch.bfloat16):
+        loss = model(x)
+    ```
+
+    ## Use instead
+    ```python
+    scaler = torch.amp.GradScaler("cuda")
+    with torch.amp.autocast("cuda", dtype=torch.bfloat16):
+        loss = model(x)
+    ```
+
+    ## Fix applicability
+    Safe: the call becomes the `torch.amp` form with the device string inserted as the first
+    argument and every other argument kept; positional arguments of the old `autocast`
+    become keywords (`enabled=`, `dtype=`, `cache_enabled=`), because the new signature
+    orders them differently. The fix spells `torch` with the name a plain top-level
+    `import torch` (or `import torch as th`) binds, and there is no fix when the file has no
+    such import or unpacks `*args` into the old autocast.
+
+    The fix is marked unsafe for an autocast that passes no `dtype=` when the file changes
+    autocast defaults (`torch.set_autocast_dtype`, `torch.set_autocast_gpu_dtype`, ...) or the
+    call sits inside another autocast block: the old class always used float16 (bfloat16 on
+    the CPU), while the new one without `dtype=` uses the current autocast dtype.
+    """
+
+    code = "TL602"
+    name = "deprecated-amp-api"
+    summary = "Deprecated `torch.cuda.amp`/`torch.cpu.amp` instead of `torch.amp` with a device type"
+    triggers = ("autocast", "GradScaler")
+    fix_applicability = Applicability.SAFE
+    bad_examples = (
+        "import torch\nwith torch.cuda.amp.autocast():\n    loss = model(x)\n",
+        "import torch\nfrom torch.cuda.amp import GradScaler\nscaler = GradScaler(enabled=use_amp)\n",
+        "import torch\nwith torch.cpu.amp.autocast(dtype=torch.bfloat16):\n    loss = model(x)\n",
+    )
+    good_examples = (
+        'import torch\nwith torch.amp.autocast("cuda"):\n    loss = model(x)\n',
+        'import torch\nwith torch.autocast(device_type="cuda", dtype=torch.bfloat16):\n    loss = model(x)\n',
+        'import torch\nscaler = torch.amp.GradScaler("cuda")\n',
+        "import torch\nfrom apex.amp import autocast\nwith autocast():\n    loss = model(x)\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.options.torch_version < DEPRECATED_SINCE:
+            return
+        qualified = self.ctx.qualified_name(node.func)
+        if qualified not in DEPRECATED:
+            return
+        device, new_name, parameters = DEPRECATED[qualified]
+        shown = f'torch.amp.{new_name}("{device}", ...)'
+        self.report(
+            node,
+            f"`{qualified.replace('.autocast_mode', '').replace('.grad_scaler', '')}` is deprecated; use `{shown}`",
+            fix=self._fix(node, device, new_name, parameters),
+        )
+
+    def _fix(self, node: cst.Call, device: str, new_name: str, parameters: Tuple[str, ...]) -> Optional[PendingFix]:
+        torch_name = unconditional_alias(self.ctx.module, "torch")
+        if torch_name is None or self.ctx.qualified_name(cst.Name(torch_name)) != "torch":
+            return None  # no import to rely on, or the name is shadowed here
+        if parameters and has_star(node, "*"):
+            return None  # unpacked positional arguments cannot be given keywords
+        args = list(node.args)
+        for index, arg in enumerate(args):
+            if arg.keyword is not None or arg.star:
+                break
+            if parameters:
+                if index >= len(parameters):
+                    return None  # more positional arguments than the old signature takes
+                no_space = cst.SimpleWhitespace("")
+                args[index] = arg.with_changes(
+                    keyword=cst.Name(parameters[index]), equal=cst.AssignEqual(no_space, no_space)
+                )
+        device_arg = cst.Arg(cst.SimpleString(f'"{device}"'))
+        if args:
+            device_arg = device_arg.with_changes(comma=cst.Comma(whitespace_after=_separator(node)))
+        new_call = node.with_changes(
+            func=cst.parse_expression(f"{torch_name}.amp.{new_name}"), args=[device_arg, *args]
+        )
+        unsafe = new_name == "autocast" and _default_dtype(node) and self._dtype_inherited(node)
+        return self.fix(
+            NodeEdit(node, new_call),
+            applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
+            message=f'Use `torch.amp.{new_name}("{device}", ...)`',
+        )
+
+    def _dtype_inherited(self, node: cst.Call) -> bool:
+        """Whether an autocast without `dtype=` may run under another autocast dtype than the default."""
+        if "set_autocast" in self.ctx.text:
+            return True
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, cst.With) and child is ancestor.body and any(
+                isinstance(item.item, cst.Call) and self.ctx.qualified_name(item.item.func) in AUTOCASTS
+                for item in ancestor.items
+            ):
+                return True
+        return False
+
+
+def _default_dtype(call: cst.Call) -> bool:
+    """Whether an old autocast call relies on its default dtype while enabled."""
+    enabled = keyword(call, "enabled") or (positional(call)[0] if positional(call) else None)
+    if enabled is not None and is_literal(enabled.value, "False"):
+        return False
+    return keyword(call, "dtype") is None and len(positional(call)) < 2
+
+
+def _separator(call: cst.Call) -> cst.BaseParenthesizableWhitespace:
+    """What follows the inserted device argument: the line break and indent before the first
+    argument when it sits on a line of its own (without any comment there), else a space."""
+    before = call.whitespace_before_args
+    if isinstance(before, cst.ParenthesizedWhitespace):
+        return before.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=())
+    return cst.SimpleWhitespace(" ")

@@ -1,0 +1,273 @@
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.rules.sync_in_loop import _is_guard, _is_step_loop
+from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
+
+EMPTY_CACHE = frozenset({"torch.cuda.empty_cache", "torch.cuda.memory.empty_cache"})
+# Calls that measure the allocator: a loop that reads them profiles memory, and emptying the
+# cache between iterations is what makes its measurements comparable.
+MEMORY_PROBES = frozenset(
+    "memory_allocated max_memory_allocated memory_reserved max_memory_reserved memory_stats "
+    "memory_summary memory_snapshot reset_peak_memory_stats reset_max_memory_allocated "
+    "reset_accumulated_memory_stats mem_get_info".split()
+)
+# Words that make an `if` test a memory-pressure check or an opt-in switch for the call.
+MEMORY_WORDS = ("mem", "oom", "cache", "alloc", "reserved", "fragment")
+# Words in a loop's target or iterable that mark a loop over jobs rather than steps: between
+# models, configurations or trials, returning memory to the driver is deliberate.
+JOB_WORDS = frozenset(
+    "model models config configs cfg cfgs trial trials fold folds experiment experiments run runs "
+    "checkpoint checkpoints ckpt ckpts task tasks benchmark benchmarks sweep sweeps seed seeds "
+    "setting settings epoch epochs".split()
+)
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+class EmptyCacheInLoop(Rule):
+    """## What it does
+    Flags `torch.cuda.empty_cache()`, however imported, inside a loop that runs once per
+    training or inference step.
+
+    ## Why is this slow?
+    PyTorch keeps freed GPU memory in a caching allocator so that the next step can reuse
+    the blocks without asking the driver. `empty_cache()` hands every unused cached block
+    back to the driver (`cudaFree`, which synchronises the device), so the next step has to
+    obtain the same memory again through `cudaMalloc`, which is slow and can synchronise too.
+    Every step then pays for allocator round trips that the cache exists to avoid, and the
+    GPU stalls while the host waits for them. It does not give the program more memory:
+    tensors that are still referenced stay allocated, and memory freed by Python is reused
+    by PyTorch anyway. It only helps other processes on the same GPU, or reduces
+    fragmentation after a one-off peak, and both are done once, not every step.
+
+    To stay precise the rule is silent:
+    - outside loops, and in loops that run once per epoch, per dict entry or parameter, or
+      over a literal list; also in loops over jobs rather than steps (a target or iterable
+      naming a model, config, trial, fold, run, checkpoint, task, seed, ...);
+    - behind a guard inside the loop: an interval (`if step % 1000 == 0`), a single step
+      (`if i == 0`), a logging switch, a memory-pressure check
+      (`if torch.cuda.memory_reserved() > limit`) or an opt-in switch (`if args.empty_cache`);
+    - in `except` blocks (recovering from an out-of-memory error);
+    - in loops that measure memory (`torch.cuda.max_memory_allocated()`,
+      `reset_peak_memory_stats()`, ...), where emptying the cache makes iterations comparable;
+    - in test code (`test_*` functions and files).
+
+    ## Example
+    ```python
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        torch.cuda.empty_cache()
+    ```
+
+    ## Use instead
+    ```python
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    torch.cuda.empty_cache()  # once, if another process needs the memory
+    ```
+    If memory runs out, look for references that keep tensors alive (a loss accumulated with
+    its graph, outputs kept in a list) rather than emptying the cache.
+
+    ## Fix applicability
+    Unsafe: removing the call changes how much memory the process holds between steps, which
+    other processes on the same GPU may notice. The fix removes the statement when the call
+    is a whole expression statement on its own line, without comments around it that would be
+    lost; when it is the only statement of its block, it becomes `pass`. Otherwise no fix.
+    """
+
+    code = "TL104"
+    name = "empty-cache-in-loop"
+    summary = "`torch.cuda.empty_cache()` inside a step loop"
+    triggers = ("empty_cache",)
+    fix_applicability = Applicability.UNSAFE
+    bad_examples = (
+        "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    torch.cuda.empty_cache()\n",
+        "from torch.cuda import empty_cache\nwhile step < total:\n    step = train_step(step)\n    empty_cache()\n",
+        "import torch.cuda as tc\nfor batch in val_loader:\n    preds.append(model(batch))\n    if torch_available:\n        tc.empty_cache()\n",
+    )
+    good_examples = (
+        "import torch\nfor x in loader:\n    train_step(x)\ntorch.cuda.empty_cache()\n",
+        "import torch\nfor step, x in enumerate(loader):\n    train_step(x)\n    if step % 1000 == 0:\n        torch.cuda.empty_cache()\n",
+        "import torch\nfor epoch in range(epochs):\n    train(loader)\n    torch.cuda.empty_cache()\n",
+        "import torch\nfor x in loader:\n    try:\n        train_step(x)\n    except torch.cuda.OutOfMemoryError:\n        torch.cuda.empty_cache()\n",
+        "import torch\nfor name in model_names:\n    benchmark(name)\n    torch.cuda.empty_cache()\n",
+        "import mylib as torch\nfor x in loader:\n    torch.cuda.empty_cache()\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.qualified_name(node.func) not in EMPTY_CACHE:
+            return
+        loop = self._step_loop(node)
+        if loop is None or _measures_memory(loop) or self._in_test_code():
+            return
+        self.report(
+            node,
+            "`torch.cuda.empty_cache()` in a step loop returns cached blocks to the driver every "
+            "iteration, and the next step must allocate them again with slow `cudaMalloc` calls; "
+            "remove it, or call it once outside the loop",
+            fix=self._removal(node),
+        )
+
+    def _step_loop(self, node: cst.Call) -> Optional[cst.CSTNode]:
+        """The step loop that runs `node` every iteration, unless a guard or handler limits it."""
+        loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
+        counters = self._counters(node)
+        for ancestor, child in self.ctx.path_to(node):
+            if id(ancestor) in loops:
+                return ancestor if _is_step_loop(ancestor) and not _loops_over_jobs(ancestor) else None
+            if isinstance(ancestor, cst.ExceptHandler):
+                return None
+            if isinstance(ancestor, cst.If) and child is ancestor.body and _limits(ancestor.test, counters):
+                return None
+            if isinstance(ancestor, cst.If) and child is ancestor.orelse and _mentions_memory(ancestor.test):
+                return None  # the other branch of a memory-pressure check
+        return None
+
+    def _counters(self, node: cst.Call) -> Set[str]:
+        names: Set[str] = set()
+        for loop in self.ctx.enclosing_loops(node):
+            if isinstance(loop, cst.For):
+                names.update(item.value for item in descendants(loop.target) if isinstance(item, cst.Name))
+        return names
+
+    def _in_test_code(self) -> bool:
+        if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):
+            return True
+        return any(isinstance(a, cst.FunctionDef) and a.name.value.startswith("test_") for a in self.ctx.ancestors)
+
+    def _removal(self, node: cst.Call) -> Optional[PendingFix]:
+        """Remove the statement `node` forms, or turn it into `pass` when it is alone in its block."""
+        path = list(self.ctx.path_to(node))
+        if len(path) < 3:
+            return None
+        (expr, _), (statement, _), (block, _) = path[0], path[1], path[2]
+        if not isinstance(expr, cst.Expr) or expr.value is not node:
+            return None
+        if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or len(statement.body) != 1:
+            return None
+        message = "Remove `torch.cuda.empty_cache()` from the loop"
+        if isinstance(statement, cst.SimpleStatementSuite):
+            return self.fix(NodeEdit(statement, "pass"), message=message)
+        if not isinstance(block, cst.IndentedBlock):
+            return None
+        if len(block.body) == 1:
+            return self.fix(NodeEdit(statement, "pass"), message=message)
+        content = self._block_without(block, statement, path[3:])
+        return None if content is None else self.fix(NodeEdit(block, content), message=message)
+
+    def _block_without(
+        self, block: cst.IndentedBlock, statement: cst.CSTNode, outer: List[Tuple[cst.CSTNode, cst.CSTNode]]
+    ) -> Optional[str]:
+        """The text of `block`'s range (first statement to last) without `statement`.
+
+        The statement, its line break and the indentation of the next statement go; the
+        edit is refused when that would drop a comment.
+        """
+        module = self.ctx.module
+        state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
+        for ancestor, _child in reversed(outer):
+            if isinstance(ancestor, cst.IndentedBlock):
+                state.increase_indent(module.default_indent if ancestor.indent is None else ancestor.indent)
+        block._codegen(state)
+        text = "".join(state.tokens)
+        spans = state.spans
+        index = next(i for i, item in enumerate(block.body) if item is statement)
+        if any(line.comment is not None for line in statement.leading_lines):
+            return None  # the comment would be left describing the next statement
+        start, end = spans[id(statement)]
+        if index + 1 < len(block.body):
+            cut = (start, spans[id(block.body[index + 1])][0])
+        else:
+            cut = (spans[id(block.body[index - 1])][1], end)
+        if (text[cut[0] : start] + text[end : cut[1]]).strip():
+            return None  # a comment sits in the text that would go
+        if isinstance(statement, cst.SimpleStatementLine) and statement.trailing_whitespace.comment is not None:
+            return None
+        block_start, block_end = spans[id(block)]
+        content = text[block_start : cut[0]] + text[cut[1] : block_end]
+        if module.default_newline != "\n":
+            content = content.replace(module.default_newline, "\n")  # the engine writes the file's newlines
+        return content
+
+
+@dataclass
+class _OffsetState(CodegenState):
+    """Code generation that records the character offsets of each node's syntactic range."""
+
+    offset: int = 0
+    spans: Dict[int, Tuple[int, int]] = field(default_factory=dict)
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.add_token(token)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)
+        self.offset += len(value)
+
+    @contextmanager
+    def record_syntactic_position(
+        self, node: cst.CSTNode, *, start_node: Optional[cst.CSTNode] = None, end_node: Optional[cst.CSTNode] = None
+    ) -> Iterator[None]:
+        start = self.offset
+        try:
+            yield
+        finally:
+            end = self.offset
+            if start_node is not None:
+                start = self.spans[id(start_node)][0]
+            if end_node is not None:
+                end = self.spans[id(end_node)][1]
+            self.spans[id(node)] = (start, end)
+
+
+def _limits(test: cst.BaseExpression, counters: Set[str]) -> bool:
+    """An `if` test that limits the call to some steps, to memory pressure, or to an opt-in."""
+    return _is_guard(test, counters) or _mentions_memory(test)
+
+
+def _mentions_memory(test: cst.BaseExpression) -> bool:
+    for item in descendants(test):
+        name = item.value if isinstance(item, cst.Name) else item.attr.value if isinstance(item, cst.Attribute) else ""
+        if any(word in name.lower() for word in MEMORY_WORDS):
+            return True
+    return False
+
+
+def _measures_memory(loop: cst.CSTNode) -> bool:
+    for item in descendants(loop):
+        if isinstance(item, cst.Call):
+            func = item.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            if name in MEMORY_PROBES:
+                return True
+    return False
+
+
+def _loops_over_jobs(loop: cst.CSTNode) -> bool:
+    """A loop whose target or iterable names models, configurations, trials and the like."""
+    if isinstance(loop, cst.For):
+        parts: List[cst.CSTNode] = [loop.target, iterated_source(loop.iter)]
+    elif isinstance(loop, COMPREHENSIONS):
+        parts = [loop.for_in.target, iterated_source(loop.for_in.iter)]
+    else:
+        return False
+    for part in parts:
+        for item in descendants(part):
+            name = item.value if isinstance(item, cst.Name) else item.attr.value if isinstance(item, cst.Attribute) else ""
+            if any(word.lower() in JOB_WORDS for word in _WORD.findall(name)):
+                return True
+    return False

@@ -1,0 +1,195 @@
+from typing import Dict, Optional, Tuple
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.calls import has_star, keyword, positional
+from torchlint.semantics.names import unconditional_alias
+from torchlint.semantics.values import TENSOR_KINDS, Kind
+
+COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
+# NumPy functions that always return an array with non-negative strides (never a NumPy scalar,
+# which `torch.from_numpy` refuses, and never a read-only or reversed view).
+ARRAY_FUNCTIONS = frozenset(
+    "array asarray ascontiguousarray asfortranarray copy zeros ones empty full zeros_like ones_like "
+    "empty_like full_like arange linspace logspace geomspace eye identity tri tril triu "
+    "stack vstack hstack dstack column_stack concatenate reshape transpose expand_dims atleast_1d "
+    "atleast_2d atleast_3d tile repeat pad load loadtxt genfromtxt fromfile".split()
+)
+# `numpy.random` functions that return an array when given a shape (positionally or as `size=`).
+RANDOM_SHAPED = frozenset({"rand", "randn"})
+RANDOM_SIZED = frozenset("random random_sample uniform normal standard_normal randint choice".split())
+# Methods of an array that return another array.
+ARRAY_METHODS = frozenset(
+    "astype reshape copy transpose swapaxes squeeze flatten ravel clip round cumsum cumprod".split()
+)
+# Keywords `torch.tensor` shares with a copy-free constructor: `torch.as_tensor(a, dtype=...)`
+# copies only when the dtype differs. `device=`, `requires_grad=` and `pin_memory=` need a copy
+# or a separate leaf anyway, so calls with them are not reported.
+SHARED_KEYWORDS = frozenset({"dtype"})
+
+
+class TensorCopyFromNumpy(Rule):
+    """## What it does
+    Flags `torch.tensor(array)` and `torch.Tensor(array)` when the argument is known to be a
+    NumPy array: the result of a NumPy function that returns arrays (`np.zeros`,
+    `np.asarray`, `np.stack`, `np.load`, ...), of `.numpy()`, or a name annotated
+    `np.ndarray`.
+
+    ## Why is this slow?
+    `torch.tensor()` always copies its data: it allocates a new buffer and copies every
+    element of the array into it, which costs time and memory in proportion to the array's
+    size. `torch.from_numpy()` and `torch.as_tensor()` wrap the array's existing buffer
+    instead, so creating the tensor costs the same for any size. `torch.Tensor(array)`
+    (the legacy constructor) also copies, and converts to the default dtype on the way.
+
+    To stay precise the rule is silent for lists, Python numbers and values of unknown type;
+    for NumPy results that may be scalars (`np.mean(a)`, `a.sum()`, `a[0]`), which
+    `torch.from_numpy` does not accept; and for calls that need a copy anyway or a separate
+    tensor: `device=` (the copy to the device happens either way), `requires_grad=` and
+    `pin_memory=`.
+
+    ## Example
+    ```python
+    batch = np.stack(images)
+    x = torch.tensor(batch)
+    ```
+
+    ## Use instead
+    ```python
+    batch = np.stack(images)
+    x = torch.from_numpy(batch)  # or torch.as_tensor(batch, dtype=...)
+    ```
+
+    ## Fix applicability
+    Unsafe: the new tensor shares memory with the array, so later in-place writes to either
+    one are visible in the other, and `torch.from_numpy` warns for read-only arrays. The fix
+    rewrites `torch.tensor(array)` to `torch.from_numpy(array)` only when no other argument
+    is passed; with `dtype=`, or for `torch.Tensor(array)`, it suggests
+    `torch.as_tensor(array, dtype=...)` without a fix.
+    """
+
+    code = "TL105"
+    name = "tensor-copy-from-numpy"
+    summary = "`torch.tensor()` copies a NumPy array that `torch.from_numpy()` could share"
+    triggers = ("tensor(", "Tensor(")
+    fix_applicability = Applicability.UNSAFE
+    bad_examples = (
+        "import numpy as np\nimport torch\nx = torch.tensor(np.zeros((3, 4)))\n",
+        "import numpy as np\nimport torch\ndef f(a: np.ndarray):\n    return torch.tensor(a)\n",
+        "import numpy\nfrom torch import Tensor\nbatch = numpy.stack(rows)\nx = Tensor(batch)\n",
+        "import torch as th\ny = th.tensor(t.cpu().numpy(), dtype=th.float32)\n",
+    )
+    good_examples = (
+        "import numpy as np\nimport torch\nx = torch.from_numpy(np.zeros((3, 4)))\n",
+        "import torch\nx = torch.tensor([1, 2, 3])\n",
+        "import torch\nx = torch.tensor(data)\n",
+        "import numpy as np\nimport torch\nx = torch.tensor(np.mean(a))\n",
+        "import numpy as np\nimport torch\nx = torch.tensor(np.zeros(3), device='cuda')\n",
+        "import numpy as np\nfrom mylib import tensor\nx = tensor(np.zeros(3))\n",
+    )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # (scope node id, name) -> whether its latest NumPy assignment certainly holds an array.
+        self.arrays: Dict[Tuple[int, str], bool] = {}
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self._note(target.target.value, node.value)
+
+    def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if not isinstance(node.target, cst.Name):
+            return
+        if self.ctx.values.annotation_kind(node.annotation.annotation) is Kind.NDARRAY:
+            self.arrays[(self._scope(), node.target.value)] = True
+        elif node.value is not None:
+            self._note(node.target.value, node.value)
+
+    def leave_NamedExpr(self, node: cst.NamedExpr) -> None:
+        if isinstance(node.target, cst.Name):
+            self._note(node.target.value, node.value)
+
+    def _note(self, name: str, value: cst.BaseExpression) -> None:
+        key = (self._scope(), name)
+        if self.ctx.kind_of(value) is Kind.NDARRAY:
+            self.arrays[key] = self._is_array(value)
+        else:
+            self.arrays.pop(key, None)
+
+    def _scope(self) -> int:
+        return id(self.ctx.names.scopes[-1].node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualified_name(node.func)
+        if qualified not in COPYING_CONSTRUCTORS or has_star(node, "*") or has_star(node, "**"):
+            return
+        args = positional(node)
+        if len(args) != 1 or any(arg.keyword is not None and arg.keyword.value not in SHARED_KEYWORDS for arg in node.args):
+            return
+        if qualified == "torch.Tensor" and len(node.args) != 1:
+            return
+        data = args[0].value
+        if self.ctx.kind_of(data) is not Kind.NDARRAY or not self._is_array(data):
+            return
+        if qualified == "torch.tensor" and len(node.args) == 1:
+            advice = "use `torch.from_numpy()` to share its memory"
+        else:
+            advice = "use `torch.as_tensor(array, dtype=...)`, which copies only when the dtype differs"
+        shown = "torch.tensor()" if qualified == "torch.tensor" else "torch.Tensor()"
+        self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=self._fix(node, qualified))
+
+    def _is_array(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` certainly evaluates to an ndarray, not a NumPy scalar."""
+        if isinstance(node, cst.Name):
+            for scope in reversed(self.ctx.names.scopes):
+                if node.value in scope.bindings:
+                    # A name without a tracked assignment got its kind from an annotation.
+                    return self.arrays.get((id(scope.node), node.value), True)
+            return False
+        if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.MatrixMultiply):
+            return self._is_array(node.left) or self._is_array(node.right)  # broadcasting keeps the array
+        if not isinstance(node, cst.Call):
+            return False
+        qualified = self.ctx.qualified_name(node.func) or ""
+        if qualified.startswith("numpy."):
+            return _array_function(qualified, node)
+        if isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            if method == "numpy" and not node.args:
+                # `Tensor.numpy()` returns an ndarray even for zero-dimensional tensors (other
+                # libraries' `.numpy()` may return NumPy scalars).
+                return self.ctx.kind_of(node.func.value) in TENSOR_KINDS
+            return method in ARRAY_METHODS and self.ctx.kind_of(node.func.value) is Kind.NDARRAY and self._is_array(node.func.value)
+        return False
+
+    def _fix(self, node: cst.Call, qualified: str) -> Optional[PendingFix]:
+        if qualified != "torch.tensor" or len(node.args) != 1:
+            return None
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            new_func: cst.BaseExpression = func.with_changes(attr=cst.Name("from_numpy"))
+        else:
+            torch_name = unconditional_alias(self.ctx.module, "torch")
+            if torch_name is None:
+                return None
+            new_func = cst.Attribute(value=cst.Name(torch_name), attr=cst.Name("from_numpy"))
+        return self.fix(NodeEdit(func, new_func), message="Share the array's memory with `torch.from_numpy()`")
+
+
+def _array_function(qualified: str, call: cst.Call) -> bool:
+    """`numpy.<function>(...)` calls that return arrays for any arguments."""
+    parts = qualified.split(".")
+    if len(parts) == 2:
+        # `np.load` may map the file read-only or unpickle objects.
+        loads_plainly = parts[1] != "load" or (keyword(call, "allow_pickle") is None and keyword(call, "mmap_mode") is None)
+        return parts[1] in ARRAY_FUNCTIONS and loads_plainly
+    if len(parts) == 3 and parts[1] == "random":
+        if parts[2] == "permutation":
+            return True
+        if parts[2] in RANDOM_SHAPED:
+            return bool(call.args)
+        return parts[2] in RANDOM_SIZED and keyword(call, "size") is not None
+    return False
