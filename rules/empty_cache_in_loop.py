@@ -1,10 +1,7 @@
 import re
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import List, Optional, Set
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
 
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
@@ -159,79 +156,12 @@ class EmptyCacheInLoop(Rule):
         if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or len(statement.body) != 1:
             return None
         message = "Remove `torch.cuda.empty_cache()` from the loop"
-        if isinstance(statement, cst.SimpleStatementSuite):
-            return self.fix(NodeEdit(statement, "pass"), message=message)
-        if not isinstance(block, cst.IndentedBlock):
-            return None
-        if len(block.body) == 1:
-            return self.fix(NodeEdit(statement, "pass"), message=message)
-        content = self._block_without(block, statement, path[3:])
-        return None if content is None else self.fix(NodeEdit(block, content), message=message)
-
-    def _block_without(
-        self, block: cst.IndentedBlock, statement: cst.CSTNode, outer: List[Tuple[cst.CSTNode, cst.CSTNode]]
-    ) -> Optional[str]:
-        """The text of `block`'s range (first statement to last) without `statement`.
-
-        The statement, its line break and the indentation of the next statement go; the
-        edit is refused when that would drop a comment.
-        """
-        module = self.ctx.module
-        state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
-        for ancestor, _child in reversed(outer):
-            if isinstance(ancestor, cst.IndentedBlock):
-                state.increase_indent(module.default_indent if ancestor.indent is None else ancestor.indent)
-        block._codegen(state)
-        text = "".join(state.tokens)
-        spans = state.spans
-        index = next(i for i, item in enumerate(block.body) if item is statement)
-        if any(line.comment is not None for line in statement.leading_lines):
-            return None  # the comment would be left describing the next statement
-        start, end = spans[id(statement)]
-        if index + 1 < len(block.body):
-            cut = (start, spans[id(block.body[index + 1])][0])
-        else:
-            cut = (spans[id(block.body[index - 1])][1], end)
-        if (text[cut[0] : start] + text[end : cut[1]]).strip():
-            return None  # a comment sits in the text that would go
-        if isinstance(statement, cst.SimpleStatementLine) and statement.trailing_whitespace.comment is not None:
-            return None
-        block_start, block_end = spans[id(block)]
-        content = text[block_start : cut[0]] + text[cut[1] : block_end]
-        if module.default_newline != "\n":
-            content = content.replace(module.default_newline, "\n")  # the engine writes the file's newlines
-        return content
-
-
-@dataclass
-class _OffsetState(CodegenState):
-    """Code generation that records the character offsets of each node's syntactic range."""
-
-    offset: int = 0
-    spans: Dict[int, Tuple[int, int]] = field(default_factory=dict)
-
-    def add_indent_tokens(self) -> None:
-        for token in self.indent_tokens:
-            self.add_token(token)
-
-    def add_token(self, value: str) -> None:
-        self.tokens.append(value)
-        self.offset += len(value)
-
-    @contextmanager
-    def record_syntactic_position(
-        self, node: cst.CSTNode, *, start_node: Optional[cst.CSTNode] = None, end_node: Optional[cst.CSTNode] = None
-    ) -> Iterator[None]:
-        start = self.offset
-        try:
-            yield
-        finally:
-            end = self.offset
-            if start_node is not None:
-                start = self.spans[id(start_node)][0]
-            if end_node is not None:
-                end = self.spans[id(end_node)][1]
-            self.spans[id(node)] = (start, end)
+        alone = isinstance(statement, cst.SimpleStatementSuite) or (isinstance(block, cst.IndentedBlock) and len(block.body) == 1)
+        if alone:
+            return self.fix(NodeEdit(expr, "pass"), message=message)
+        if not isinstance(block, cst.IndentedBlock) or any(line.comment is not None for line in statement.leading_lines):
+            return None  # a comment above would be left describing the next statement
+        return self.fix(NodeEdit(statement, "", delete_lines=True), message=message)
 
 
 def _limits(test: cst.BaseExpression, counters: Set[str]) -> bool:

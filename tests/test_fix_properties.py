@@ -37,6 +37,8 @@ ANTI_PATTERNS = [
     "{a}.eval()\n{b} = {a}({b})\n",
     "{a} = torch.zeros(\n    {n},\n).cuda()  # comment\n",
     "{a} = DataLoader(\n    {b},\n    batch_size={n}\n)\n",
+    "torch.cuda.empty_cache()\n",
+    "{a} = torch.tensor(np.zeros({n}))\n",
     "{a} = nn.Sequential(\n    nn.Linear({n}, {n}),\n    nn.BatchNorm1d({n}),\n)\n",
 ]
 FILLERS = [

@@ -124,7 +124,8 @@ def _finding(
     fix = None
     if report.fix is not None and all(_keeps_comments(edit) for edit in report.fix.edits):
         edits = tuple(_edit(edit, positions, module, lines) for edit in report.fix.edits)
-        fix = Fix(report.fix.applicability, edits, report.fix.message)
+        if all(edit is not None for edit in edits):
+            fix = Fix(report.fix.applicability, edits, report.fix.message)  # type: ignore[arg-type]
     return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_url())
 
 
@@ -140,8 +141,21 @@ def _nodes_to_place(reports: Sequence[Report]) -> List[cst.CSTNode]:
     return nodes
 
 
+def _line_deletion(where: CodeRange, lines: Sequence[str]) -> Optional[Edit]:
+    """Delete the lines from the node's first to its last, if nothing else (no other
+    statement, no comment) shares them."""
+    first, last = lines[where.start.line - 1], lines[where.end.line - 1]
+    if first[: where.start.column].strip() or last[where.end.column :].strip():
+        return None
+    if where.end.line < len(lines):
+        return Edit(where.start.line, 1, where.end.line + 1, 1, "")
+    return Edit(where.start.line, 1, where.end.line, len(last) + 1, "")
+
+
 def _keeps_comments(edit: NodeEdit) -> bool:
     """A replacement must not drop a comment that sat inside the replaced code."""
+    if edit.delete_lines:
+        return not comments(edit.node)
     if edit.insert_before or edit.insert_after or not isinstance(edit.content, cst.CSTNode):
         return True
     return comments(edit.node) == comments(edit.content)
@@ -157,8 +171,13 @@ def _code_for(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
     return "".join(state.tokens)
 
 
-def _edit(edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]) -> Edit:
+def _edit(
+    edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]
+) -> Optional[Edit]:
+    """The text edit for a tree edit; None when it cannot be made without touching other code."""
     where = positions[edit.node]
+    if edit.delete_lines:
+        return _line_deletion(where, lines)
     content = edit.content
     if isinstance(content, cst.CSTNode):
         if hasattr(content, "lpar"):

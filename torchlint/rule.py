@@ -22,12 +22,14 @@ SEVERITIES = ("info", "warning", "error")
 
 @dataclass(frozen=True)
 class NodeEdit:
-    """An edit expressed on the tree: replace `node`, or insert text just before or after it."""
+    """An edit expressed on the tree: replace `node`, insert text just before or after it, or
+    (`delete_lines`) delete the whole lines a statement occupies."""
 
     node: cst.CSTNode
     content: Union[str, cst.CSTNode]
     insert_before: bool = False
     insert_after: bool = False
+    delete_lines: bool = False
 
 
 @dataclass(frozen=True)
