@@ -25,6 +25,8 @@ PARSE_ERROR = "TL000"
 # operator chains that CPython accepts need more than the default 1000 frames. Deeper code
 # is reported as TL000 rather than crashing.
 RECURSION_LIMIT = 8000
+if sys.getrecursionlimit() < RECURSION_LIMIT:
+    sys.setrecursionlimit(RECURSION_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,6 @@ def _analyse(
     messages users know, and refuses nesting so deep that LibCST's parser would overflow
     its stack. LibCST has the last word on other errors (code for a newer Python).
     """
-    if sys.getrecursionlimit() < RECURSION_LIMIT:
-        sys.setrecursionlimit(RECURSION_LIMIT)
     python_error = _python_syntax_error(text)
     if python_error is None and not any(rule.may_apply(text) for rule in rules):
         return [], True
