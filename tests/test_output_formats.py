@@ -128,7 +128,7 @@ def test_sarif_is_valid_and_describes_every_rule(project: Path):
         assert descriptor["shortDescription"]["text"] == rule.summary
         assert descriptor["help"] == {"text": rule.documentation(), "markdown": rule.documentation()}
         assert descriptor["fullDescription"]["text"] and not descriptor["fullDescription"]["text"].startswith("#")
-        assert descriptor["defaultConfiguration"]["level"] == ("error" if descriptor["id"] == "TL000" else "warning")
+        assert descriptor["defaultConfiguration"]["level"] == {"error": "error", "warning": "warning", "info": "note"}[rule.severity]
         assert descriptor["properties"]["fixApplicability"] == rule.fix_applicability.value
 
 

@@ -120,7 +120,8 @@ def test_every_fixture_has_a_stated_tolerance():
     for code in fixture_codes(REPOSITORY_FIXTURES):
         tolerance = TOLERANCES[code]
         assert tolerance.reason and "\n" not in tolerance.reason
-        assert 0 < tolerance.rel <= 1e-4
+        # TF32 (TL604) is the one remedy that lowers matmul precision by design.
+        assert 0 < tolerance.rel <= (2e-2 if code == "TL604" else 1e-4)
     assert TOLERANCES["TL301"].rel > TOLERANCES["TL101"].rel > DEFAULT_TOLERANCE.rel
 
 

@@ -84,6 +84,14 @@ TOLERANCES: Dict[str, Tolerance] = {
     "TL403": Tolerance(1e-6, 1e-7, "anomaly detection only checks values; it changes none"),
     "TL502": Tolerance(1e-6, 1e-7, "searching for unused parameters changes no gradient when every parameter is used"),
     "TL602": Tolerance(1e-6, 1e-7, "torch.amp.autocast/GradScaler are the same implementation under the new names"),
+    "TL103": Tolerance(1e-6, 1e-7, "values read once after the loop instead of every step: float rounding only"),
+    "TL106": Tolerance(1e-6, 1e-7, "an asynchronous copy from pinned memory moves the same bytes"),
+    "TL202": Tolerance(1e-6, 1e-7, "pinned host memory holds the same batches"),
+    "TL203": Tolerance(1e-6, 1e-7, "workers kept between epochs load the same items in the same order"),
+    "TL503": Tolerance(1e-6, 1e-7, "no_sync defers the same all-reduce to the last micro-batch: the same gradients"),
+    "TL601": Tolerance(1e-6, 1e-7, "mixed precision changes the numbers, so the program compares rounded accuracy"),
+    "TL603": Tolerance(1e-4, 1e-6, "cuDNN autotuning may pick algorithms that round differently"),
+    "TL604": Tolerance(2e-2, 1e-4, "TF32 matmuls round inputs to 10 mantissa bits: losses agree to about 1e-3"),
 }
 DEFAULT_TOLERANCE = Tolerance(1e-6, 1e-7, "a fix must not change results")
 

@@ -1,0 +1,156 @@
+from typing import List, Set
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, Rule
+from torchlint.rules.dataloader_no_pin_memory import _NESTED_SCOPES, LoaderTracker, _names, device_moves, pins_memory
+from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
+from torchlint.semantics.tree import children
+
+
+class BlockingTransfer(Rule):
+    """## What it does
+    Flags `.to(device)` and `.cuda()` without `non_blocking=True` on a batch from a
+    DataLoader created in the same file with `pin_memory=True`: the call is in the body of a
+    `for` loop over that loader and moves the loop's target or an element of it
+    (`x.cuda()`, `batch["image"].to(device)`).
+
+    ## Why is this slow?
+    A blocking copy makes the Python thread wait until the batch has reached the device
+    before it can queue the next kernel. From pinned memory the copy can instead run
+    asynchronously: with `non_blocking=True` the transfer is queued on the current stream
+    and Python goes on queueing the forward pass, which the stream runs after the copy. The
+    loader already paid for pinning the memory; without `non_blocking=True` that buys only
+    a faster copy, not an overlapped one.
+
+    To stay precise the rule is silent:
+    - when the loader does not pass the literal `pin_memory=True`, or is not a torch
+      `DataLoader` assigned in this file (a loader passed in as an argument is not followed);
+    - when the call already passes `non_blocking` (by keyword or position), or `*args`/
+      `**kwargs`;
+    - for dtype casts (`x.to(torch.float16)`) and moves to the CPU;
+    - for values rebound in the loop before they are moved (`x = x.float()` makes a new,
+      unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
+      `x[0] = ...`), which an asynchronous copy could read half-written;
+    - for moves inside nested functions, lambdas and comprehensions.
+
+    ## Example
+    ```python
+    loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+    ```
+
+    ## Use instead
+    ```python
+    loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+    for x, y in loader:
+        x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
+    ```
+    `torchlint.reference.CUDAPrefetcher` goes one step further and copies the next batch on
+    a side stream while the current step computes.
+
+    ## Fix applicability
+    Safe: the loader's batches are in pinned memory and the loop does not modify them, and
+    the copy is queued on the same stream as the kernels that use its result, so they see
+    the copied values; the result is the same tensor on the same device. The fix adds
+    `non_blocking=True`.
+    """
+
+    code = "TL106"
+    name = "blocking-transfer"
+    summary = "Batch from a pinned-memory DataLoader moved to the device without `non_blocking=True`"
+    triggers = ("pin_memory",)
+    fix_applicability = Applicability.SAFE
+    bad_examples = (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for x in loader:\n    out = model(x.cuda())\n",
+        "import torch\nloader = torch.utils.data.DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for step, batch in enumerate(loader):\n    out = model(batch['x'].to(device))\n",
+    )
+    good_examples = (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for x in loader:\n    out = model(x.cuda(non_blocking=True))\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
+        "for x in loader:\n    out = model(x.cuda())\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for x in loader:\n    x = x.float()\n    out = model(x.cuda())\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for x in loader:\n    out = model(x.to(torch.float16))\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for x in other_loader:\n    out = model(x.cuda())\n",
+    )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.tracker = LoaderTracker(self)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.tracker.note_assign(node)
+
+    def visit_For(self, node: cst.For) -> None:
+        found = self.tracker.loop_over(node)
+        if found is None or not pins_memory(found.loader):
+            return
+        unsafe = _changed_in_loop(node.body, found.targets)
+        for move, name in device_moves(self.ctx, node.body, found.targets - unsafe):
+            if has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None:
+                continue
+            assert isinstance(move.func, cst.Attribute)
+            method = move.func.attr.value
+            if len(positional(move)) > 1:
+                continue  # `.cuda(device, non_blocking)`, `.to(device, dtype, ...)`: left to the author
+            self.report(
+                move,
+                f"`.{method}()` of a batch from a pinned-memory DataLoader blocks until the copy is done; "
+                "pass `non_blocking=True` to overlap it with the step",
+                fix=self.fix(
+                    NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True"))),
+                    message="Copy asynchronously with `non_blocking=True`",
+                ),
+                start=move.func.attr,
+            )
+
+
+def _changed_in_loop(body: cst.CSTNode, names: Set[str]) -> Set[str]:
+    """Names of `names` that the loop rebinds to something other than their moved value, or
+    modifies in place on the host (`x.mul_(2)`, `x[0] = 0`, `x += 1`)."""
+    changed: Set[str] = set()
+    stack: List[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _NESTED_SCOPES):
+            continue
+        stack.extend(children(node))
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                bound = _names(target.target)
+                if isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name):
+                    bound = {target.target.value.value}
+                changed |= {name for name in bound if not _moves(node.value, name)}
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)):
+            target = node.target
+            changed |= {target.value.value} if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) else _names(target)
+        elif isinstance(node, (cst.For, cst.WithItem)):
+            target = node.target if isinstance(node, cst.For) else (node.asname.name if node.asname else None)
+            if target is not None:
+                changed |= _names(target)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            method = node.func.attr.value
+            base = node.func.value.value if isinstance(node.func.value, cst.Subscript) else node.func.value
+            if method.endswith("_") and not method.startswith("_") and isinstance(base, cst.Name):
+                changed.add(base.value)
+    return changed & names
+
+
+def _moves(value: cst.BaseExpression, name: str) -> bool:
+    """`x.to(...)`/`x.cuda(...)`, or a tuple of such moves in which one moves `name` (`x, y = x.cuda(), y.cuda()`)."""
+    items = [element.value for element in value.elements] if isinstance(value, cst.Tuple) else [value]
+    for item in items:
+        if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value in ("to", "cuda"):
+            receiver = item.func.value
+            base = receiver.value if isinstance(receiver, cst.Subscript) else receiver
+            if isinstance(base, cst.Name) and base.value == name:
+                return True
+    return False

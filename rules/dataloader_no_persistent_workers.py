@@ -1,0 +1,156 @@
+from typing import Dict, FrozenSet, List, Optional
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.rules.dataloader_no_pin_memory import LoaderTracker
+from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION
+from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import descendants, iterated_source
+
+
+class DataloaderNoPersistentWorkers(Rule):
+    """## What it does
+    Flags a `torch.utils.data.DataLoader` with worker processes (`num_workers` any
+    expression but the literal `0`) and without `persistent_workers=True` that is iterated
+    again and again: a `for` loop over the loader sits inside an outer `for`/`while` loop
+    (the epoch loop) of the same function, and the loader is created before that outer loop.
+
+    ## Why is this slow?
+    Without persistent workers, every `for batch in loader` starts `num_workers` new
+    processes and shuts them down at the end of the pass. Each epoch therefore pays for
+    process start-up, re-importing or unpickling the dataset in every worker, and refilling
+    the prefetch queue before the first batch arrives, while the GPU waits. With
+    `persistent_workers=True` the workers stay alive between epochs and the next epoch
+    starts from warm processes; write-ups report large per-epoch savings from reusing
+    workers together with prefetching, most visible with short epochs or costly datasets.
+
+    To stay precise the rule is silent:
+    - when `num_workers` is missing or `0` (TL201 reports that), when `persistent_workers` is
+      given as anything but the literal `False`, when `*args`/`**kwargs` may supply
+      arguments, and for a `DataLoader` that is not torch's;
+    - when the loader is created inside the outer loop (a new loader each epoch), is only
+      iterated once, or is iterated in another function (the rule does not follow a loader
+      passed to `train_one_epoch(loader)`);
+    - when the outer loop changes the loader's dataset (calls a method on it, assigns to its
+      attributes, or touches `loader.dataset`): persistent workers keep their own copy of
+      the dataset and would not see such changes.
+
+    ## Example
+    ```python
+    loader = DataLoader(dataset, batch_size=64, num_workers=4)
+    for epoch in range(epochs):
+        for x, y in loader:
+            train_step(x, y)
+    ```
+
+    ## Use instead
+    ```python
+    loader = DataLoader(dataset, batch_size=64, num_workers=4, persistent_workers=True)
+    for epoch in range(epochs):
+        for x, y in loader:
+            train_step(x, y)
+    ```
+
+    ## Fix applicability
+    Unsafe: workers keep their memory between epochs, and each worker holds its own copy of
+    the dataset, so changes the main process makes to the dataset between epochs are not
+    seen by them. The fix sets `persistent_workers=True`, and only when `num_workers` is a
+    positive integer literal: with an expression that can be `0` at run time
+    (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
+    loaders are reported without a fix.
+    """
+
+    code = "TL203"
+    name = "dataloader-no-persistent-workers"
+    summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
+    triggers = ("DataLoader",)
+    fix_applicability = Applicability.UNSAFE
+    bad_examples = (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
+        "for epoch in range(10):\n    for x in loader:\n        step(x)\n",
+        "import torch\ndef fit(ds, n):\n    loader = torch.utils.data.DataLoader(ds, num_workers=n, persistent_workers=False)\n"
+        "    while not done:\n        for i, x in enumerate(loader):\n            step(x)\n",
+    )
+    good_examples = (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, persistent_workers=True)\n"
+        "for epoch in range(10):\n    for x in loader:\n        step(x)\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\nfor x in loader:\n    step(x)\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\n"
+        "for epoch in range(10):\n    for x in loader:\n        step(x)\n",
+        "from torch.utils.data import DataLoader\nfor epoch in range(10):\n    loader = DataLoader(ds, num_workers=4)\n"
+        "    for x in loader:\n        step(x)\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
+        "for epoch in range(10):\n    ds.set_difficulty(epoch)\n    for x in loader:\n        step(x)\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, **kw)\n"
+        "for epoch in range(10):\n    for x in loader:\n        step(x)\n",
+    )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.tracker = LoaderTracker(self)
+        # The ancestors of each tracked DataLoader call where it was created.
+        self.created_in: Dict[int, FrozenSet[int]] = {}
+        self.reported: List[cst.Call] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.tracker.note_assign(node)
+        if isinstance(node.value, cst.Call) and self.ctx.qualified_name(node.value.func) in DATALOADERS:
+            self.created_in[id(node.value)] = frozenset(id(ancestor) for ancestor in self.ctx.ancestors)
+
+    def visit_For(self, node: cst.For) -> None:
+        found = self.tracker.loop_over(node)
+        if found is None or any(found.loader is seen for seen in self.reported) or not self._applies(found.loader):
+            return
+        created_in = self.created_in.get(id(found.loader), frozenset())
+        outer = next(
+            (
+                loop
+                for loop in self.ctx.enclosing_loops(node)
+                if isinstance(loop, (cst.For, cst.While)) and id(loop) not in created_in
+            ),
+            None,
+        )
+        if outer is None or self._changes_dataset(outer, found.loader, node):
+            return
+        self.reported.append(found.loader)
+        self.report(
+            found.loader,
+            "DataLoader workers are started again for every pass over the loader; set "
+            "`persistent_workers=True` to keep them alive between epochs",
+            fix=self._fix(found.loader),
+        )
+
+    def _applies(self, call: cst.Call) -> bool:
+        if has_star(call, "**") or has_star(call, "*"):
+            return False
+        workers = argument(call, "num_workers", NUM_WORKERS_POSITION)
+        if workers is None or is_literal(workers.value, "0"):
+            return False
+        persistent = keyword(call, "persistent_workers")
+        return persistent is None or is_literal(persistent.value, "False")
+
+    def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: cst.For) -> bool:
+        """Whether the outer loop calls a method of the dataset, assigns to its attributes or
+        reads `loader.dataset`."""
+        dataset = argument(call, "dataset", 0)
+        dataset_name = dotted_name(dataset.value) if dataset is not None else None
+        loader_name = dotted_name(iterated_source(inner.iter))
+        for item in descendants(outer):
+            if not isinstance(item, cst.Attribute):
+                continue
+            owner = dotted_name(item.value)
+            if owner is None:
+                continue
+            if owner == dataset_name or (item.attr.value == "dataset" and owner == loader_name):
+                return True  # `ds.set_epoch(e)`, `ds.scale = s`, `loader.dataset.resample()`
+        return False
+
+    def _fix(self, call: cst.Call) -> Optional[PendingFix]:
+        workers = argument(call, "num_workers", NUM_WORKERS_POSITION)
+        if workers is None or not isinstance(workers.value, cst.Integer):
+            return None  # `persistent_workers=True` with 0 workers at run time raises ValueError
+        new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
+        return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")

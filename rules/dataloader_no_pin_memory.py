@@ -1,0 +1,225 @@
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from torchlint.findings import Applicability
+from torchlint.rule import NodeEdit, Rule
+from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITION
+from torchlint.rules.device_after_creation import _named_like_device
+from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import COMPREHENSIONS, children, iterated_source
+from torchlint.semantics.values import Kind, string_value
+
+# Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
+_NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSIONS)
+LoaderKey = Tuple[int, str]
+
+
+@dataclass
+class LoaderLoop:
+    """A `for` loop over a DataLoader created in this file, and the names its target binds."""
+
+    loader: cst.Call
+    loop: cst.For
+    targets: Set[str]
+
+
+class LoaderTracker:
+    """Which names hold a torch DataLoader created in this file, in source order and per scope.
+
+    `loader = DataLoader(...)` in a function, module or as `self.loader` in a class is
+    tracked until the name is bound to something else. `loop_over(for_node)` finds the
+    DataLoader a loop iterates (through `enumerate`, `tqdm`, ...).
+    """
+
+    def __init__(self, rule: Rule) -> None:
+        self.ctx = rule.ctx
+        self.loaders: Dict[LoaderKey, cst.Call] = {}
+
+    def note_assign(self, node: cst.Assign) -> None:
+        value = node.value
+        is_loader = isinstance(value, cst.Call) and self.ctx.qualified_name(value.func) in DATALOADERS
+        for target in node.targets:
+            key = self._key(target.target, binding=True)
+            if key is None:
+                continue
+            if is_loader:
+                assert isinstance(value, cst.Call)
+                self.loaders[key] = value
+            else:
+                self.loaders.pop(key, None)
+
+    def loop_over(self, node: cst.For) -> Optional[LoaderLoop]:
+        key = self._key(iterated_source(node.iter), binding=False)
+        loader = self.loaders.get(key) if key is not None else None
+        if loader is None:
+            return None
+        return LoaderLoop(loader, node, _names(node.target))
+
+    def _key(self, node: cst.BaseExpression, binding: bool) -> Optional[LoaderKey]:
+        """(scope, name) for a plain name, (class, `self.name`) for an attribute of `self`."""
+        if isinstance(node, cst.Name):
+            scopes = self.ctx.names.scopes
+            if binding:
+                return id(scopes[-1].node), node.value
+            for index in range(len(scopes) - 1, -1, -1):
+                scope = scopes[index]
+                if scope.is_class and index != len(scopes) - 1:
+                    continue
+                if node.value in scope.bindings:
+                    return id(scope.node), node.value
+            return None
+        dotted = dotted_name(node)
+        if dotted is not None and dotted.count(".") == 1 and dotted.startswith("self."):
+            owner = self.ctx.enclosing(cst.ClassDef)
+            return (id(owner), dotted) if owner is not None else None
+        return None
+
+
+def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
+    """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
+    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped."""
+    stack: List[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _NESTED_SCOPES):
+            continue
+        stack.extend(children(node))
+        found = method_call(node)
+        if found is None or found[1] not in ("to", "cuda"):
+            continue
+        receiver, method = found
+        base = receiver.value if isinstance(receiver, cst.Subscript) else receiver
+        if not isinstance(base, cst.Name) or base.value not in names:
+            continue
+        assert isinstance(node, cst.Call)
+        if method == "cuda" or _to_device(ctx, node):
+            yield node, base.value
+
+
+def _to_device(ctx, node: cst.Call) -> bool:
+    """`.to(device)`, `.to("cuda")`, `.to(device=...)`: a move to a device, not a dtype cast or to the CPU."""
+    args = positional(node)
+    target = keyword(node, "device") or (args[0] if args else None)
+    if target is None:
+        return False
+    literal = string_value(target.value)
+    if literal is not None:
+        return literal.split(":")[0] not in ("cpu", "meta")
+    return ctx.kind_of(target.value) is Kind.DEVICE or _named_like_device(target.value)
+
+
+def _names(target: cst.BaseExpression) -> Set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {name for element in target.elements for name in _names(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _names(target.value)
+    return set()
+
+
+def pins_memory(call: cst.Call) -> bool:
+    """Whether the DataLoader call passes `pin_memory=True` (by keyword or position)."""
+    pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
+    return pinned is not None and is_literal(pinned.value, "True")
+
+
+class DataloaderNoPinMemory(Rule):
+    """## What it does
+    Flags a `torch.utils.data.DataLoader` created without `pin_memory=True` (or with
+    `pin_memory=False`) whose batches the same file moves to CUDA: the file mentions CUDA,
+    and a `for` loop over the loader calls `.cuda()` or `.to(<device>)` on the loop's target
+    or an element of it (`x.cuda()`, `batch["image"].to(device)`).
+
+    ## Why is this slow?
+    The GPU can only copy from page-locked (pinned) host memory. A batch in ordinary pageable
+    memory is first copied by the driver into a pinned staging buffer and only then sent to
+    the device, and the transfer cannot overlap with computation. With `pin_memory=True` the
+    loader's workers put each batch in pinned memory as it is produced, so the copy is a
+    single direct DMA transfer and, with `non_blocking=True`, runs asynchronously while the
+    GPU computes.
+
+    To stay precise the rule is silent when `pin_memory` is given as anything but the
+    literal `False`, when `*args`/`**kwargs` may supply it, for a `DataLoader` that is not
+    torch's, in files that never mention CUDA, and for loaders whose batches are not moved
+    to a device in a loop over the loader in the same scope (a loader passed to another
+    function is not followed).
+
+    ## Example
+    ```python
+    loader = DataLoader(dataset, batch_size=64, num_workers=4)
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+    ```
+
+    ## Use instead
+    ```python
+    loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+    for x, y in loader:
+        x, y = x.cuda(non_blocking=True), y.cuda(non_blocking=True)
+    ```
+
+    ## Fix applicability
+    Unsafe: pinned memory is page-locked and cannot be swapped out; a large batch size,
+    many workers and a deep `prefetch_factor` can pin enough memory to starve the host. The
+    fix sets `pin_memory=True`.
+    """
+
+    code = "TL202"
+    name = "dataloader-no-pin-memory"
+    summary = "DataLoader whose batches are moved to CUDA does not pin memory (`pin_memory=True`)"
+    triggers = ("DataLoader",)
+    fix_applicability = Applicability.UNSAFE
+    bad_examples = (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
+        "for x, y in loader:\n    out = model(x.cuda())\n",
+        "import torch\nloader = torch.utils.data.DataLoader(ds, num_workers=4, pin_memory=False)\n"
+        "for i, batch in enumerate(loader):\n    out = model(batch['x'].to('cuda'))\n",
+    )
+    good_examples = (
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+        "for x, y in loader:\n    out = model(x.cuda())\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
+        "for x, y in loader:\n    out = model(x.to(device))\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, **kw)\n"
+        "for x, y in loader:\n    out = model(x.cuda())\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
+        "for x, y in loader:\n    out = model(x.to(torch.float16))\n    model.cuda()\n",
+        "import torch\nfrom mylib import DataLoader\nloader = DataLoader(ds)\nfor x in loader:\n    x.cuda()\n",
+    )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.tracker = LoaderTracker(self)
+        self.moved: List[cst.Call] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.tracker.note_assign(node)
+
+    def visit_For(self, node: cst.For) -> None:
+        found = self.tracker.loop_over(node)
+        if found is None or not self.ctx.uses_cuda or any(found.loader is seen for seen in self.moved):
+            return
+        if next(device_moves(self.ctx, node.body, found.targets), None) is not None:
+            self.moved.append(found.loader)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for call in self.moved:
+            if has_star(call, "**") or has_star(call, "*"):
+                continue
+            pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
+            if pinned is not None and not is_literal(pinned.value, "False"):
+                continue
+            if pinned is not None and pinned.keyword is None:
+                new_call = call.deep_replace(pinned, pinned.with_changes(value=cst.Name("True")))
+            else:
+                new_call = with_keyword(call, "pin_memory", cst.Name("True"))
+            self.report(
+                call,
+                "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
+                "so the copy is a direct, asynchronous transfer",
+                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory"),
+            )

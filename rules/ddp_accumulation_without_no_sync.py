@@ -1,0 +1,194 @@
+from typing import Dict, Iterator, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from torchlint.context import FileContext
+from torchlint.rule import Rule
+from torchlint.semantics.calls import method_call
+from torchlint.semantics.training import (
+    BACKWARD,
+    STEP,
+    body_nodes,
+    called_function,
+    is_ddp_wrap,
+    local_functions,
+    training_loops,
+)
+from torchlint.semantics.tree import children, descendants
+
+Functions = Dict[str, List[cst.FunctionDef]]
+
+# Words that mark an `if` test as an accumulation window besides a modulo (`if accumulated == accum_steps`).
+ACCUMULATION_WORDS = ("accum",)
+# Receivers whose `.step()` may run every micro-batch without ending the window.
+SCHEDULER_WORDS = ("sched", "lr")
+# Ways to skip the gradient all-reduce of a micro-batch.
+NO_SYNC_ATTRIBUTES = frozenset({"no_sync", "require_backward_grad_sync"})
+
+
+class DdpAccumulationWithoutNoSync(Rule):
+    """## What it does
+    Flags gradient accumulation under `DistributedDataParallel` without `no_sync()`: the file
+    wraps a module with torch's `DistributedDataParallel`, and a training loop (a loop over a
+    data loader) calls `.backward()` on every iteration but the optimizer's `.step()` only
+    under an accumulation guard such as `if (i + 1) % accum_steps == 0:`, and nothing in the
+    loop uses `model.no_sync()`. Reported on the backward call.
+
+    ## Why is this slow?
+    DDP all-reduces the gradients across all processes during every backward pass. With
+    accumulation only the sum over the window is needed, at its last micro-batch; the
+    all-reduces of the other micro-batches move the whole gradient over the network for
+    nothing. With `accum_steps = 8` that is 8 all-reduces where 1 would do, so a job whose
+    step is communication-bound spends most of its time in redundant communication. Inside
+    `with model.no_sync():` DDP only accumulates locally, and the next backward outside it
+    reduces the accumulated gradients once.
+
+    The rule is silent when the loop (or a same-file function it calls) uses `no_sync` or
+    sets `require_backward_grad_sync`, when the optimizer steps every iteration, and in files
+    that do not wrap a module with torch's DDP.
+
+    ## Example
+    ```python
+    model = DistributedDataParallel(model, device_ids=[rank])
+    for i, (x, y) in enumerate(loader):
+        loss = criterion(model(x), y) / accum_steps
+        loss.backward()
+        if (i + 1) % accum_steps == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+    ```
+
+    ## Use instead
+    ```python
+    model = DistributedDataParallel(model, device_ids=[rank])
+    for i, (x, y) in enumerate(loader):
+        last = (i + 1) % accum_steps == 0
+        with contextlib.nullcontext() if last else model.no_sync():
+            loss = criterion(model(x), y) / accum_steps
+            loss.backward()
+        if last:
+            optimizer.step()
+            optimizer.zero_grad()
+    ```
+    Both the forward and the backward of a skipped micro-batch must run inside `no_sync()`.
+    `torchlint.reference.AmpStep` implements accumulation this way.
+
+    ## Fix applicability
+    None: the forward pass must move into the `with` block together with the backward,
+    and which condition ends a window (including the last, partial window of an epoch) is
+    the program's own logic.
+    """
+
+    code = "TL503"
+    name = "ddp-accumulation-without-no-sync"
+    summary = "Gradient accumulation under DDP without `no_sync()`: an all-reduce per micro-batch"
+    triggers = ("DistributedDataParallel",)
+    bad_examples = (
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n"
+        "for i, x in enumerate(loader):\n    loss = model(x)\n    loss.backward()\n"
+        "    if (i + 1) % accum == 0:\n        opt.step()\n        opt.zero_grad()\n",
+    )
+    good_examples = (
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n"
+        "for i, x in enumerate(loader):\n    sync = (i + 1) % accum == 0\n"
+        "    with contextlib.nullcontext() if sync else model.no_sync():\n        loss = model(x)\n        loss.backward()\n"
+        "    if sync:\n        opt.step()\n",
+        "from torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n"
+        "for i, x in enumerate(loader):\n    loss = model(x)\n    loss.backward()\n    opt.step()\n",
+        "import torch\nfor i, x in enumerate(loader):\n    loss = model(x)\n    loss.backward()\n"
+        "    if (i + 1) % accum == 0:\n        opt.step()\n",
+    )
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)
+        self.wraps_ddp = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.wraps_ddp and is_ddp_wrap(node, self.ctx):
+            self.wraps_ddp = True
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if not self.wraps_ddp:
+            return
+        functions = local_functions(self.ctx.module)
+        for loop in training_loops(self.ctx):
+            backward = self._accumulating_backward(loop, functions)
+            if backward is not None:
+                self.report(
+                    backward,
+                    "gradients are accumulated over several backward passes but DDP all-reduces them at every "
+                    "one; run the forward and backward of the non-final micro-batches under `with model.no_sync():`",
+                )
+
+    def _accumulating_backward(self, loop: cst.For, functions: Functions) -> Optional[cst.Call]:
+        """The unguarded backward call of a loop that steps only under an accumulation guard."""
+        if NO_SYNC_ATTRIBUTES & _attributes(loop.body, functions):
+            return None
+        backwards: List[cst.Call] = []
+        guarded_step = False
+        for call, guards in _calls_with_guards(loop.body, functions, ()):
+            found = method_call(call)
+            if found is None:
+                continue
+            receiver, method = found
+            if method == BACKWARD and not guards:
+                backwards.append(call)
+            elif method == STEP:
+                if any(_accumulation_guard(test) for test in guards):
+                    guarded_step = True
+                elif not _is_scheduler(receiver):
+                    return None  # the optimizer also steps every iteration: no accumulation
+        return backwards[0] if backwards and guarded_step else None
+
+
+def _calls_with_guards(
+    node: cst.CSTNode, functions: Functions, guards: Tuple[cst.BaseExpression, ...]
+) -> Iterator[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:
+    """(call, tests of the enclosing `if`s within the loop) for every call that `node` runs,
+    following same-file functions (their calls inherit the guards of the call site)."""
+    seen: Set[int] = set()
+    stack: List[Tuple[cst.CSTNode, Tuple[cst.BaseExpression, ...]]] = [(node, guards)]
+    while stack:
+        current, tests = stack.pop()
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and current is not node:
+            continue
+        if isinstance(current, cst.If):
+            stack.append((current.test, tests))
+            stack.append((current.body, tests + (current.test,)))
+            if current.orelse is not None:
+                stack.append((current.orelse, tests + (cst.UnaryOperation(cst.Not(), current.test),)))
+            continue
+        if isinstance(current, cst.Call):
+            yield current, tests
+            for function in called_function(current, functions):
+                if id(function) not in seen:
+                    seen.add(id(function))
+                    stack.append((function.body, tests))
+        stack.extend((child, tests) for child in reversed(children(current)))
+
+
+def _accumulation_guard(test: cst.BaseExpression) -> bool:
+    """`(i + 1) % accum == 0`, `step % args.grad_accum != 0 or last`, `if accumulated == accum_steps`."""
+    for item in descendants(test):
+        if isinstance(item, cst.BinaryOperation) and isinstance(item.operator, cst.Modulo):
+            return True
+        name = item.value if isinstance(item, cst.Name) else item.attr.value if isinstance(item, cst.Attribute) else ""
+        if any(word in name.lower() for word in ACCUMULATION_WORDS):
+            return True
+    return False
+
+
+def _is_scheduler(receiver: cst.BaseExpression) -> bool:
+    name = receiver.value if isinstance(receiver, cst.Name) else receiver.attr.value if isinstance(receiver, cst.Attribute) else ""
+    return any(word in name.lower() for word in SCHEDULER_WORDS)
+
+
+def _attributes(node: cst.CSTNode, functions: Functions) -> Set[str]:
+    """Attribute names used in `node` and in the same-file functions it calls."""
+    names = {item.attr.value for item in body_nodes(node) if isinstance(item, cst.Attribute)}
+    for call, _ in _calls_with_guards(node, functions, ()):
+        for function in called_function(call, functions):
+            for item in body_nodes(function.body):
+                if isinstance(item, cst.Attribute):
+                    names.add(item.attr.value)
+    return names

@@ -1,0 +1,81 @@
+import libcst as cst
+
+from torchlint.rule import Rule
+from torchlint.semantics.training import TF32, first_training_loop, project_enables
+
+
+class Fp32MatmulPrecision(Rule):
+    """## What it does
+    Flags a CUDA training script that leaves float32 matrix multiplications at full
+    precision: the file has a training loop (a loop over a data loader that calls
+    `.backward()` and an optimizer's `.step()`, directly or through functions of the same
+    file), mentions CUDA, and neither it nor a project module it imports calls
+    `torch.set_float32_matmul_precision(...)` or sets
+    `torch.backends.cuda.matmul.allow_tf32` (or the newer `fp32_precision` settings).
+
+    It is reported once per script, on its first training loop, as advice (severity info).
+
+    ## Why is this slow?
+    Since PyTorch 1.12, float32 matmuls on CUDA default to full IEEE float32, which does not
+    use the tensor cores of Ampere and later GPUs. TF32 keeps float32's range with a 10-bit
+    mantissa and runs matmuls on the tensor cores, typically several times faster (NVIDIA
+    quotes up to 8x the float32 throughput on A100); for training the precision loss is
+    usually negligible. One line at start-up turns it on for every matmul in the script.
+
+    The rule is silent when the precision is set to any value (`"highest"` is a decision)
+    and in files that never mention `cuda`. Under `autocast` the gain is smaller but real:
+    float32 matmuls outside the autocast regions (evaluation, losses and heads kept in
+    float32) still run without tensor cores. cuDNN convolutions use TF32 by default and are
+    not concerned.
+
+    ## Example
+    ```python
+    model = Net().cuda()
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    torch.set_float32_matmul_precision("high")
+    model = Net().cuda()
+    for x, y in loader:
+        ...
+    ```
+
+    ## Fix applicability
+    None: TF32 changes results in the low bits of every matmul, which code that checks
+    numerics (or needs bit-for-bit reproducibility with float32) may not accept.
+    """
+
+    code = "TL604"
+    name = "fp32-matmul-precision"
+    summary = "CUDA training with float32 matmuls at full precision (no TF32)"
+    severity = "info"
+    triggers = ("cuda",)
+    bad_examples = (
+        "import torch\nmodel = model.cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
+    )
+    good_examples = (
+        "import torch\ntorch.set_float32_matmul_precision('high')\nmodel = model.cuda()\nfor x, y in loader:\n"
+        "    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
+        "import torch\ntorch.backends.cuda.matmul.allow_tf32 = True\nmodel = model.cuda()\nfor x, y in loader:\n"
+        "    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
+        "import torch\nfor x, y in loader:\n    loss = model(x)\n    loss.backward()\n    opt.step()\n",
+    )
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if not self.ctx.uses_cuda:
+            return
+        loop = first_training_loop(self.ctx)
+        if loop is None or project_enables(self.ctx, TF32):
+            return
+        self.report(
+            loop.iter,
+            "float32 matmuls in this CUDA training loop run at full precision, without tensor cores; call "
+            "`torch.set_float32_matmul_precision(\"high\")` once at start-up to use TF32",
+            start=loop,
+        )

@@ -1,0 +1,217 @@
+from typing import List, Optional, Set
+
+import libcst as cst
+
+from torchlint.rule import Rule
+from torchlint.rules.sync_in_loop import (
+    SyncInLoop,
+    _calls,
+    _calls_method,
+    _is_step_loop,
+    _iterates_loader,
+    _leaves,
+    _read_again,
+)
+from torchlint.semantics.tree import descendants
+from torchlint.semantics.values import Kind
+
+# Builtins that convert a tensor to a Python value, copying it to the host.
+CONVERSIONS = frozenset({"float", "int", "bool"})
+SYNCHRONIZE = frozenset({"torch.cuda.synchronize", "torch.cuda.current_stream().synchronize"})
+# Calls that read a clock: a loop that times itself synchronises on purpose.
+TIMERS = frozenset(
+    "time.time time.perf_counter time.monotonic time.process_time time.time_ns time.perf_counter_ns "
+    "time.monotonic_ns timeit.default_timer".split()
+)
+
+
+class ImplicitSyncInLoop(Rule):
+    """## What it does
+    Flags implicit host-device synchronisation inside a loop that runs once per training or
+    evaluation step: `float(t)`, `int(t)` and `bool(t)` of a tensor, a tensor used as the
+    condition of `if t:` / `while t:` (including comparisons such as `if loss < best:`),
+    `print(t)` and f-strings `f"{t}"` of a tensor, and `torch.cuda.synchronize()`.
+
+    ## Why is this slow?
+    Converting a device tensor to a Python value, testing its truth or formatting it copies
+    it to the host, exactly as `.item()` does, and so blocks the Python thread until every
+    kernel queued so far has finished; `torch.cuda.synchronize()` waits for them explicitly.
+    The CPU can no longer run ahead and queue the next step, and the GPU idles while Python
+    works. Reported costs range from 5-10% of step time in small jobs to 40-50 ms of
+    `cudaStreamSynchronize` per step in an LLM fine-tune. These conversions are easy to miss
+    because no method call names the copy.
+
+    To stay precise the rule only reports values known to be tensors (results of torch
+    functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`), never
+    values of unknown type, and is silent where TL101 (`sync-in-loop`) is:
+    - outside loops, and in files that never mention a device (`cuda`, `device`, `.to(`, ...);
+    - on tensors known to be in host memory (created without `device=`, moved with
+      `.cpu()`) and on values already converted (`float(loss.item())`, reported by TL101);
+    - in loops that run once per epoch, over dict entries or parameters, or over literal lists;
+    - behind a logging guard (`if step % 100 == 0:`, a test naming `log`, `verbose`, ...);
+    - where a loop that does not train (no `.backward()`/`.step()`) needs the value on the
+      host to go on: it decides a `break`/`return`/`raise` or the `while` condition, it is
+      read again in the next iteration, the loop reads `input()`, or a loop that is not over
+      a data loader prints or formats each result;
+    - for `torch.cuda.synchronize()` in a loop that reads a clock (`time.perf_counter()`),
+      where the synchronisation is what makes the timing correct;
+    - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
+      `unittest` classes, `test_*` functions and `test_*.py` files.
+
+    ## Example
+    ```python
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+        total += float(loss)
+    ```
+
+    ## Use instead
+    Keep the value on the device and convert once after the loop, or every N steps:
+    ```python
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+        total += loss.detach()
+    total = float(total)
+    ```
+    `torchlint.reference.RunningMean` keeps such a running value on the device and syncs
+    once, when it is read.
+
+    ## Fix applicability
+    None: the value's type changes from a Python number to a tensor, and whether the rest of
+    the code accepts that is for the author to decide.
+    """
+
+    code = "TL103"
+    name = "implicit-sync-in-loop"
+    summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"
+    triggers = ("float(", "int(", "bool(", "if ", "while ", "print(", "{", "synchronize(")
+    bad_examples = (
+        "import torch\nfor x, y in loader:\n    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())\n    total += float(loss)\n",
+        "import torch\nfor x in loader:\n    out = x.cuda().sum()\n    if out > 0:\n        count += 1\n",
+        "import torch\nfor x in loader:\n    loss = torch.mean(x.cuda())\n    print(f\"loss {loss}\")\n",
+        "import torch\nfor x in loader:\n    y = torch.relu(x.cuda())\n    torch.cuda.synchronize()\n",
+    )
+    good_examples = (
+        "import torch\nfor x in loader:\n    total += float(loss)\n    model.cuda()\n",
+        "import torch\nloss = torch.mean(x.cuda())\nprint(float(loss))\n",
+        "import torch\nfor step, x in enumerate(loader):\n    loss = torch.mean(x.cuda())\n    if step % 100 == 0:\n        print(loss)\n",
+        "import torch\nfor x in loader:\n    loss = torch.mean(x.cuda())\n    total += float(loss.item())\n",
+        "import torch\nfor x in loader:\n    t = torch.ones(3)\n    print(float(t))\n    x.cuda()\n",
+        "import torch\nimport time\nfor x in loader:\n    y = model(x.cuda())\n    torch.cuda.synchronize()\n    times.append(time.perf_counter())\n",
+        "import torch\nfor epoch in range(10):\n    loss = torch.mean(x.cuda())\n    print(loss)\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.ctx.uses_device:
+            return
+        func = node.func
+        if self.ctx.qualified_name(func) == "torch.cuda.synchronize":
+            self._check(node, "`torch.cuda.synchronize()`", synchronize=True)
+            return
+        if not isinstance(func, cst.Name) or self.ctx.names.lookup(func.value) is not None:
+            return  # not the builtin (shadowed by an import, a parameter or an assignment)
+        name = func.value
+        if name in CONVERSIONS:
+            if len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star and self._is_tensor(node.args[0].value):
+                self._check(node, f"`{name}()` of a tensor", names=self._assigned_names(node))
+        elif name == "print":
+            if any(arg.keyword is None and not arg.star and self._is_tensor(arg.value) for arg in node.args):
+                self._check(node, "`print()` of a tensor", prints=True)
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
+        if self.ctx.uses_device and self._is_tensor(node.expression):
+            self._check(node, "Formatting a tensor in an f-string", prints=True)
+
+    def visit_If(self, node: cst.If) -> None:
+        if self.ctx.uses_device and self._is_tensor_test(node.test):
+            self._check(node.test, "A tensor as an `if` condition", test_of=node)
+
+    def visit_While(self, node: cst.While) -> None:
+        if self.ctx.uses_device and self._is_tensor_test(node.test):
+            self._check(node.test, "A tensor as a `while` condition", loop=node)
+
+    def _check(
+        self,
+        node: cst.CSTNode,
+        what: str,
+        synchronize: bool = False,
+        prints: bool = False,
+        names: Optional[Set[str]] = None,
+        test_of: Optional[cst.CSTNode] = None,
+        loop: Optional[cst.CSTNode] = None,
+    ) -> None:
+        if loop is None:
+            loop = self._step_loop(test_of or node)
+            if loop is None:
+                return
+        elif not _is_step_loop(loop):
+            return
+        loop_nodes = list(descendants(loop))
+        trains = any(_calls_method(item, ("backward", "step")) for item in loop_nodes)
+        if not trains:
+            if any(_calls(item, "input") for item in loop_nodes):
+                return
+            if _decides_control_flow(node, loop, loop_nodes):
+                return  # the loop cannot go on without the value
+            if not _iterates_loader(loop) and (prints or _read_again(names or set(), loop_nodes)):
+                return  # sampling or decoding loops hand each result to the host
+        if synchronize and any(self._reads_clock(item) for item in loop_nodes):
+            return
+        if self._in_data_or_test_code():
+            return
+        verb = "waits for the device" if synchronize else "copies the tensor to the host and waits for the device"
+        self.report(
+            node,
+            f"{what} in a loop {verb} every iteration; keep values on the device and convert once "
+            "after the loop or every N steps",
+        )
+
+    def _is_tensor(self, node: cst.BaseExpression) -> bool:
+        """Known to be a tensor that may live on the device; unknown values never count."""
+        return self.ctx.kind_of(node) is Kind.TENSOR
+
+    def _is_tensor_test(self, test: cst.BaseExpression) -> bool:
+        """A condition whose truth is a tensor's: `t`, `not t`, `t > 0`, `a and t` (not `t is None`)."""
+        stack: List[cst.BaseExpression] = [test]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, cst.BooleanOperation):
+                stack.extend((item.left, item.right))
+            elif isinstance(item, cst.UnaryOperation) and isinstance(item.operator, cst.Not):
+                stack.append(item.expression)
+            elif isinstance(item, cst.Comparison):
+                identity = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+                if not any(isinstance(c.operator, identity) for c in item.comparisons) and self._is_tensor(item):
+                    return True
+            elif isinstance(item, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and self._is_tensor(item):
+                return True
+        return False
+
+    def _reads_clock(self, node: cst.CSTNode) -> bool:
+        if not isinstance(node, cst.Call):
+            return False
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("elapsed_time", "record"):
+            return True  # CUDA events
+        return self.ctx.qualified_name(node.func) in TIMERS
+
+    def _assigned_names(self, node: cst.Call) -> Set[str]:
+        parent = self.ctx.parent()
+        if isinstance(parent, cst.Assign) and parent.value is node:
+            return {target.target.value for target in parent.targets if isinstance(target.target, cst.Name)}
+        return set()
+
+    _step_loop = SyncInLoop._step_loop
+    _counters = SyncInLoop._counters
+    _in_data_or_test_code = SyncInLoop._in_data_or_test_code
+
+
+def _decides_control_flow(node: cst.CSTNode, loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
+    """Whether `node` is part of the `while` condition or of an `if` test that leaves the loop."""
+    tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]
+    if isinstance(loop, cst.While):
+        tests.append(loop.test)
+    return any(item is node for test in tests for item in descendants(test))

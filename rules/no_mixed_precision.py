@@ -1,0 +1,92 @@
+import libcst as cst
+
+from torchlint.rule import Rule
+from torchlint.semantics.training import AUTOCAST, first_training_loop, project_enables
+
+
+class NoMixedPrecision(Rule):
+    """## What it does
+    Flags a training script that runs on CUDA but never uses automatic mixed precision: the
+    file has a training loop (a loop over a data loader that calls `.backward()` and an
+    optimizer's `.step()`, directly or through functions of the same file), mentions CUDA,
+    and neither it nor any module it imports from the same project uses `autocast`
+    (`torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`).
+
+    It is reported once per script, on its first training loop, as advice (severity info):
+    the evidence is project-wide, and full precision can be a deliberate choice.
+
+    ## Why is this slow?
+    Without autocast every matmul and convolution runs in float32. Tensor cores, which hold
+    most of a modern GPU's arithmetic throughput, run float16 and bfloat16 several times
+    faster, and half-width activations halve the memory traffic and the activation memory
+    kept for backward. The PyTorch tuning guide reports speed-ups of up to about 3x on
+    tensor-core GPUs (Volta and later) for models dominated by matmuls and convolutions.
+    autocast keeps precision-sensitive operations (reductions, softmax, losses) in float32.
+
+    The rule is silent when the file or a project module it imports mentions `autocast`
+    anywhere outside comments (also `autocast(enabled=False)`: the switch exists), sets
+    `mixed_precision` (Accelerate and similar trainers), or converts with `.half()` /
+    `.bfloat16()` (low precision chosen by other means). Files that never mention `cuda`
+    are not reported: on the CPU the gain is smaller and not reliable.
+
+    ## Example
+    ```python
+    model = Net().cuda()
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    ```
+
+    ## Use instead
+    ```python
+    model = Net().cuda()
+    for x, y in loader:
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = criterion(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    ```
+    float16 (GPUs without bfloat16, before Ampere) also needs a `torch.amp.GradScaler` to
+    keep small gradients from underflowing. The bundled `torchlint.reference.AmpStep`
+    implements the whole step (autocast, GradScaler for
+    float16, unscaling before clipping, accumulation).
+
+    ## Fix applicability
+    None: reduced precision changes the numbers a model computes, and whether a model
+    trains as well under it (and which dtype the hardware supports) needs a run to tell.
+    """
+
+    code = "TL601"
+    name = "no-mixed-precision"
+    summary = "CUDA training loop without automatic mixed precision (`torch.autocast`)"
+    severity = "info"
+    triggers = ("cuda",)
+    bad_examples = (
+        "import torch\nmodel = model.cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
+        "import torch\ndef train_step(x):\n    loss = model(x)\n    loss.backward()\n    optimizer.step()\n\n"
+        "for x in train_loader:\n    train_step(x.to('cuda'))\n",
+    )
+    good_examples = (
+        "import torch\nmodel = model.cuda()\nfor x, y in loader:\n    with torch.autocast('cuda'):\n        loss = model(x.cuda())\n"
+        "    loss.backward()\n    opt.step()\n",
+        "import torch\nfor x, y in loader:\n    loss = model(x)\n    loss.backward()\n    opt.step()\n",
+        "import torch\nmodel = model.cuda()\nfor x in loader:\n    preds = model(x.cuda())\n",
+        "import torch\nmodel = model.cuda()\nfor i in range(100):\n    loss = model(x)\n    loss.backward()\n    opt.step()\n",
+    )
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if not self.ctx.uses_cuda:
+            return
+        loop = first_training_loop(self.ctx)
+        if loop is None or project_enables(self.ctx, AUTOCAST):
+            return
+        self.report(
+            loop.iter,
+            "this CUDA training loop runs in float32 throughout; run the forward pass and loss under "
+            "`torch.autocast(\"cuda\", dtype=torch.bfloat16)` (float16 with a GradScaler on older GPUs) to use "
+            "tensor cores, see `torchlint.reference.AmpStep`",
+            start=loop,
+        )

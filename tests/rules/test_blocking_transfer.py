@@ -1,0 +1,106 @@
+from conftest import lines, lint
+
+from torchlint.context import Options
+from torchlint.fixer import fix_text
+from torchlint.rule import all_rules
+
+RULE = "TL106"
+PINNED = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
+
+
+def fixed(code):
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    return fix_text(code, "snippet.py", rules, Options(), unsafe=False).text
+
+
+def test_moves_of_targets_and_their_elements():
+    code = PINNED + """
+for step, (x, batch) in enumerate(tqdm(loader)):
+    a = x.cuda()
+    b = x.to(device)
+    c = batch["y"].to("cuda:0")
+    d = x.to(device=device)
+"""
+    assert lines(code, RULE) == [5, 6, 7, 8]
+
+
+def test_fix_adds_non_blocking_and_is_safe():
+    code = PINNED + "for x, y in loader:\n    x, y = x.cuda(), y.to(device)\n"
+    [finding] = lint(code, [RULE])[:1]
+    assert finding.fix.applicability.value == "safe"
+    assert fixed(code).endswith("x, y = x.cuda(non_blocking=True), y.to(device, non_blocking=True)\n")
+
+
+def test_loader_must_pin_memory_literally_and_be_torch_s():
+    code = """
+    from torch.utils.data import DataLoader
+    import torch
+    from mylib import DataLoader as Other
+    a = DataLoader(ds, num_workers=4)
+    b = DataLoader(ds, num_workers=4, pin_memory=use_cuda)
+    c = Other(ds, pin_memory=True)
+    for x in a:
+        x.cuda()
+    for x in b:
+        x.cuda()
+    for x in c:
+        x.cuda()
+    """
+    assert lines(code, RULE) == []
+
+
+def test_already_non_blocking_casts_and_host_moves():
+    code = PINNED + """
+import torch
+for x in loader:
+    a = x.cuda(non_blocking=True)
+    b = x.to(device, non_blocking=False)
+    c = x.to(torch.float16)
+    d = x.to("cpu")
+    e = x.to(device, torch.float16)
+    f = x.cuda(0, True)
+    g = x.to(**opts)
+    h = x.to(other)
+    i = y.cuda()
+"""
+    assert lines(code, RULE) == []
+
+
+def test_rebound_or_modified_batches_and_nested_scopes():
+    code = PINNED + """
+for x, y, z in loader:
+    x = x.float()
+    y.mul_(2)
+    a = x.cuda()
+    b = y.cuda()
+    f = lambda: z.cuda()
+    c = [t.cuda() for t in z]
+"""
+    assert lines(code, RULE) == []
+
+
+def test_loader_rebound_or_from_another_scope():
+    code = """
+    from torch.utils.data import DataLoader
+    loader = DataLoader(ds, num_workers=4, pin_memory=True)
+    def train(loader):
+        for x in loader:
+            x.cuda()
+    loader = make_loader()
+    for x in loader:
+        x.cuda()
+    """
+    assert lines(code, RULE) == []
+
+
+def test_loader_as_attribute_of_self():
+    code = """
+    import torch
+    class Trainer:
+        def __init__(self, ds):
+            self.loader = torch.utils.data.DataLoader(ds, num_workers=2, pin_memory=True)
+        def fit(self):
+            for x in self.loader:
+                x.to(self.device)
+    """
+    assert lines(code, RULE) == [8]

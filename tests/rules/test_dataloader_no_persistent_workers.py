@@ -1,0 +1,107 @@
+from conftest import lines, lint
+
+RULE = "TL203"
+
+
+def test_loader_iterated_inside_an_epoch_loop():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader as DL
+    def fit(ds, args):
+        a = torch.utils.data.DataLoader(ds, num_workers=args.workers)
+        b = DL(ds, 8, True, None, None, 4, persistent_workers=False)
+        for epoch in range(args.epochs):
+            for x in a:
+                step(x)
+            for i, x in enumerate(tqdm(b)):
+                step(x)
+            for x in a:
+                step(x)
+    """
+    assert lines(code, RULE) == [5, 6]
+
+
+def test_fix_only_with_a_literal_worker_count():
+    literal = "from torch.utils.data import DataLoader\nl = DataLoader(ds, num_workers=4)\nwhile True:\n    for x in l:\n        f(x)\n"
+    [finding] = lint(literal, [RULE])
+    assert (finding.line, finding.column) == (2, 5)
+    assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
+    expression = literal.replace("num_workers=4", "num_workers=n")
+    [finding] = lint(expression, [RULE])
+    assert finding.fix is None
+
+
+def test_silent_without_workers_or_with_persistent_or_kwargs():
+    code = """
+    from torch.utils.data import DataLoader
+    a = DataLoader(ds)
+    b = DataLoader(ds, num_workers=0)
+    c = DataLoader(ds, num_workers=4, persistent_workers=True)
+    d = DataLoader(ds, num_workers=4, persistent_workers=args.keep)
+    e = DataLoader(ds, num_workers=4, **kw)
+    for epoch in range(3):
+        for loader in (a, b, c, d, e):
+            for x in loader:
+                pass
+        for x in a:
+            pass
+        for x in b:
+            pass
+        for x in c:
+            pass
+        for x in d:
+            pass
+        for x in e:
+            pass
+    """
+    assert lines(code, RULE) == []
+
+
+def test_iterated_once_created_per_epoch_or_in_another_function():
+    code = """
+    from torch.utils.data import DataLoader
+    a = DataLoader(ds, num_workers=4)
+    for x in a:
+        pass
+    for epoch in range(3):
+        b = DataLoader(ds, num_workers=4)
+        for x in b:
+            pass
+    def train_one_epoch(c):
+        for x in c:
+            pass
+    for epoch in range(3):
+        def inner():
+            for x in a:
+                pass
+        [x for x in a]
+    """
+    assert lines(code, RULE) == []
+
+
+def test_dataset_changed_between_epochs():
+    code = """
+    from torch.utils.data import DataLoader
+    a = DataLoader(ds, num_workers=4)
+    b = DataLoader(other, num_workers=4)
+    for epoch in range(3):
+        ds.set_difficulty(epoch)
+        b.dataset.resample()
+        for x in a:
+            pass
+        for x in b:
+            pass
+    """
+    assert lines(code, RULE) == []
+
+
+def test_not_torch_dataloader():
+    code = """
+    import torch
+    from mylib import DataLoader
+    a = DataLoader(ds, num_workers=4)
+    for epoch in range(3):
+        for x in a:
+            pass
+    """
+    assert lines(code, RULE) == []

@@ -1,0 +1,91 @@
+from conftest import lines, lint
+
+RULE = "TL202"
+
+
+def test_loaders_whose_batches_go_to_cuda_through_aliases():
+    code = """
+    import torch
+    import torch.utils.data as tud
+    from torch.utils.data import DataLoader as DL
+    a = torch.utils.data.DataLoader(ds, num_workers=4)
+    b = tud.DataLoader(ds, num_workers=4, pin_memory=False)
+    c = DL(ds, 8, True, None, None, 4, None, False)
+    for x in a:
+        x.cuda()
+    for i, (x, y) in enumerate(b):
+        y.to("cuda")
+    for batch in c:
+        batch["x"].to(device)
+    """
+    assert lines(code, RULE) == [5, 6, 7]
+
+
+def test_fix_sets_pin_memory_and_is_unsafe():
+    code = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\nfor x in loader:\n    x.cuda()\n"
+    [finding] = lint(code, [RULE])
+    assert (finding.line, finding.column) == (2, 10)
+    assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
+
+
+def test_pinned_or_possibly_pinned():
+    code = """
+    from torch.utils.data import DataLoader
+    a = DataLoader(ds, num_workers=4, pin_memory=True)
+    b = DataLoader(ds, num_workers=4, pin_memory=args.pin)
+    c = DataLoader(ds, **kwargs)
+    d = DataLoader(*args)
+    for loader in (a, b, c, d):
+        pass
+    for x in a:
+        x.cuda()
+    for x in b:
+        x.cuda()
+    for x in c:
+        x.cuda()
+    for x in d:
+        x.cuda()
+    """
+    assert lines(code, RULE) == []
+
+
+def test_batches_not_moved_to_cuda():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    from mylib import DataLoader as Other
+    a = DataLoader(ds, num_workers=4)
+    b = Other(ds)
+    for x in a:
+        x.to(torch.float16)
+        x.to("cpu")
+        other.cuda()
+    for x in b:
+        x.cuda()
+    model.cuda()
+    """
+    assert lines(code, RULE) == []
+
+
+def test_no_cuda_in_the_file():
+    code = """
+    from torch.utils.data import DataLoader
+    a = DataLoader(ds, num_workers=4)
+    for x in a:
+        x.to(device)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_other_scope_and_rebinding():
+    code = """
+    from torch.utils.data import DataLoader
+    loader = DataLoader(ds, num_workers=4)
+    def run(loader):
+        for x in loader:
+            x.cuda()
+    loader = DataLoader(ds, num_workers=4, pin_memory=True)
+    for x in loader:
+        x.cuda()
+    """
+    assert lines(code, RULE) == []

@@ -1,0 +1,88 @@
+from conftest import lines, lint
+
+RULE = "TL503"
+
+HEADER = """
+import contextlib
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+model = DDP(Net().cuda(), device_ids=[rank])
+"""
+
+
+def test_accumulation_without_no_sync_reported_on_backward():
+    code = HEADER + """
+for epoch in range(3):
+    for i, (x, y) in enumerate(train_loader):
+        loss = criterion(model(x), y) / accum_steps
+        loss.backward()
+        if (i + 1) % accum_steps == 0 or i + 1 == len(train_loader):
+            optimizer.step()
+            optimizer.zero_grad()
+        scheduler.step()
+"""
+    [finding] = lint(code, [RULE])
+    assert finding.line == 10 and finding.fix is None and "no_sync" in finding.message
+
+
+def test_scaler_and_named_guards_and_step_in_a_function():
+    code = HEADER + """
+def update():
+    scaler.step(optimizer)
+    scaler.update()
+for step, batch in enumerate(loader):
+    scaler.scale(model(batch)).backward()
+    if step % args.gradient_accumulation_steps == 0:
+        update()
+for batch in loader:
+    model(batch).backward()
+    accumulated += 1
+    if accumulated == accum_steps:
+        optimizer.step()
+"""
+    assert lines(code, RULE) == [11, 15]
+
+
+def test_no_sync_in_the_loop_or_a_called_function_silences():
+    code = HEADER + """
+def micro_step(batch, last):
+    with contextlib.nullcontext() if last else model.no_sync():
+        model(batch).backward()
+for i, batch in enumerate(loader):
+    micro_step(batch, (i + 1) % accum == 0)
+    if (i + 1) % accum == 0:
+        optimizer.step()
+for i, batch in enumerate(loader):
+    model.require_backward_grad_sync = (i + 1) % accum == 0
+    model(batch).backward()
+    if (i + 1) % accum == 0:
+        optimizer.step()
+"""
+    assert lines(code, RULE) == []
+
+
+def test_no_accumulation_is_silent():
+    code = HEADER + """
+for i, batch in enumerate(loader):
+    model(batch).backward()
+    optimizer.step()
+    if i % log_every == 0:
+        print(i)
+for i, batch in enumerate(loader):
+    if (i + 1) % accum == 0:
+        model(batch).backward()
+        optimizer.step()
+"""
+    assert lines(code, RULE) == []
+
+
+def test_without_torch_ddp_silent():
+    body = """
+for i, batch in enumerate(loader):
+    model(batch).backward()
+    if (i + 1) % accum == 0:
+        optimizer.step()
+"""
+    assert lines("import torch\nmodel = Net().cuda()\n" + body, RULE) == []
+    assert lines("import torch\nfrom mylib import DistributedDataParallel\nmodel = DistributedDataParallel(m)\n" + body, RULE) == []
+    assert lines("import torch\nmodel = torch.nn.parallel.DistributedDataParallel(m)\n" + body, RULE) == [5]

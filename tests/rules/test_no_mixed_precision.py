@@ -1,0 +1,95 @@
+import textwrap
+
+from conftest import lines, lint
+
+from torchlint.context import Options
+from torchlint.linter import lint_text
+from torchlint.rule import all_rules
+
+RULE = "TL601"
+
+TRAIN = """
+import torch
+model = Net().cuda()
+for epoch in range(3):
+    for x, y in train_loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    for x, y in val_loader:
+        model(x.cuda())
+for x, y in train_loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_reported_once_at_first_training_loop_as_info():
+    [finding] = lint(TRAIN, [RULE])
+    assert finding.line == 5 and finding.fix is None
+    assert "autocast" in finding.message and "AmpStep" in finding.message
+    assert [rule for rule in all_rules() if rule.code == RULE][0].severity == "info"
+
+
+def test_every_autocast_spelling_silences():
+    for line in (
+        "with torch.autocast('cuda'):\n    pass",
+        "from torch.amp import autocast",
+        "ctx = torch.cuda.amp.autocast(enabled=args.amp)",
+        "accelerator = Accelerator(mixed_precision='bf16')",
+        "model = model.half()",
+    ):
+        assert lines(TRAIN + line + "\n", RULE) == [], line
+
+
+def test_commented_autocast_does_not_silence():
+    assert lines(TRAIN + "# with torch.autocast('cuda'):\n", RULE) == [5]
+
+
+def test_cpu_scripts_and_non_training_loops_are_silent():
+    assert lines(TRAIN.replace(".cuda()", ""), RULE) == []
+    code = """
+    import torch
+    model = Net().cuda()
+    for x in loader:
+        with torch.no_grad():
+            preds = model(x.cuda())
+    for i in range(100):
+        loss = model(x.cuda())
+        loss.backward()
+        optimizer.step()
+    for x in dataset:
+        loss = model(x.cuda())
+        loss.backward()
+        optimizer.step()
+    """
+    assert lines(code, RULE) == []
+
+
+def test_training_step_in_a_function():
+    code = """
+    import torch
+    device = torch.device("cuda")
+    class Trainer:
+        def train_epoch(self):
+            for batch in self.loader:
+                self.train_step(batch)
+        def train_step(self, batch):
+            loss = self.model(batch.to(device))
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.optimizer)
+    """
+    assert lines(code, RULE) == [6]
+
+
+def test_autocast_in_an_imported_project_module(tmp_path):
+    (tmp_path / "amp_step.py").write_text("import torch\ndef step(m, x):\n    with torch.autocast('cuda'):\n        return m(x)\n")
+    script = tmp_path / "train.py"
+    text = "from amp_step import step\n" + textwrap.dedent(TRAIN)
+    script.write_text(text)
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    assert not list(lint_text(text, str(script), rules, Options()).findings)
+    (tmp_path / "amp_step.py").write_text("def step(m, x):\n    return m(x)\n")
+    assert [f.code for f in lint_text(text, str(script), rules, Options()).findings] == [RULE]

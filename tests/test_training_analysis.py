@@ -1,0 +1,192 @@
+"""The shared training-loop analysis: loops, loaders, DDP wraps and project-wide settings."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+
+from torchlint.context import FileContext, Options
+from torchlint.semantics import training
+from torchlint.semantics.training import (
+    AUTOCAST,
+    CONVOLUTION,
+    CUDNN_BENCHMARK,
+    CUDNN_DETERMINISTIC,
+    TF32,
+    file_enables,
+    is_loader_like,
+    project_enables,
+    project_modules,
+    training_loops,
+)
+from torchlint.walker import walk
+
+
+def context(code: str, path: str = "snippet.py") -> FileContext:
+    text = textwrap.dedent(code)
+    ctx = FileContext(cst.parse_module(text), text, path, Options())
+    walk(ctx, [])  # binds the imports, as the engine's traversal does before leave_Module
+    return ctx
+
+
+def loop_lines(code: str) -> list:
+    ctx = context(code)
+    return [ctx.module.code_for_node(loop).strip().splitlines()[0] for loop in training_loops(ctx)]
+
+
+def expression(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+def test_loader_like_iterables():
+    for code in ("loader", "train_loader", "enumerate(tqdm(self.val_dataloader))", "loaders['train']", "dm.train_dataloader()"):
+        assert is_loader_like(expression(code)), code
+    for code in ("range(10)", "dataset", "batches", "zip(xs, ys)", "self.items()"):
+        assert not is_loader_like(expression(code)), code
+    assert is_loader_like(expression("enumerate(dl)"), frozenset({"dl"}))
+
+
+def test_training_loop_direct_and_through_functions():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader as DL
+    dl = DL(ds)
+
+    def train_step(batch):
+        loss = model(batch)
+        loss.backward()
+        update()
+
+    def update():
+        optimizer.step()
+
+    for x in train_loader:          # direct
+        model(x).backward()
+        optimizer.step()
+    for i, x in enumerate(dl):      # a torch DataLoader under an alias; work in functions
+        train_step(x)
+    for x in val_loader:            # evaluation only
+        model(x)
+    for i in range(10):             # not over a loader
+        loss.backward()
+        optimizer.step()
+    for x in loader:                # backward without a step
+        model(x).backward()
+
+    class Trainer:
+        def fit(self):
+            for batch in self.train_loader:
+                self.step_once(batch)
+
+        def step_once(self, batch):
+            self.model(batch).backward()
+            self.opt.step()
+    """
+    assert loop_lines(code) == [
+        "for x in train_loader:          # direct",
+        "for i, x in enumerate(dl):      # a torch DataLoader under an alias; work in functions",
+        "for batch in self.train_loader:",
+    ]
+
+
+def test_recursive_functions_terminate():
+    code = """
+    def f(x):
+        g(x)
+    def g(x):
+        f(x)
+        x.backward()
+    for x in loader:
+        f(x)
+    """
+    assert loop_lines(code) == []
+
+
+def test_dataloader_look_alike_is_not_torchs():
+    code = """
+    from mylib import DataLoader
+    batches = DataLoader(ds)
+    for x in batches:
+        x.backward()
+        opt.step()
+    """
+    assert loop_lines(code) == []
+
+
+def test_ddp_wrap_resolves_aliases():
+    ctx = context("from torch.nn.parallel import DistributedDataParallel as DDP\nfrom mylib import Wrap\n")
+    assert training.is_ddp_wrap(expression("DDP(model)"), ctx)
+    assert not training.is_ddp_wrap(expression("Wrap(model)"), ctx)
+    assert not training.is_ddp_wrap(expression("torch.nn.DataParallel(model)"), ctx)
+
+
+def test_file_enables_features_but_not_comments():
+    assert file_enables("with torch.autocast('cuda'):\n    pass\n", AUTOCAST)
+    assert file_enables("from torch.cuda.amp import autocast\n", AUTOCAST)
+    assert not file_enables("# with torch.autocast('cuda'):\nx = 1\n", AUTOCAST)
+    assert not file_enables("x = 'no amp here'\n", AUTOCAST)
+    assert file_enables("torch.backends.cudnn.benchmark = True\n", CUDNN_BENCHMARK)
+    assert file_enables("import torch.backends.cudnn as cb\ncb.benchmark = args.bench\n", CUDNN_BENCHMARK)
+    assert not file_enables("if torch.backends.cudnn.benchmark == True:\n    pass\n", CUDNN_BENCHMARK)
+    assert not file_enables("# torch.backends.cudnn.benchmark = True\n", CUDNN_BENCHMARK)
+    assert file_enables("torch.backends.cudnn.deterministic = True\n", CUDNN_DETERMINISTIC)
+    assert file_enables("torch.use_deterministic_algorithms(True)\n", CUDNN_DETERMINISTIC)
+    assert file_enables("torch.backends.cuda.matmul.allow_tf32 = True\n", TF32)
+    assert file_enables("torch.set_float32_matmul_precision('high')\n", TF32)
+    assert not file_enables("torch.backends.cudnn.allow_tf32 = True\n", TF32)
+    assert file_enables("self.conv = nn.Conv2d(3, 8, 3)\n", CONVOLUTION)
+    assert file_enables("from torchvision import models\n", CONVOLUTION)
+    assert not file_enables("self.fc = nn.Linear(3, 8)\n", CONVOLUTION)
+
+
+def test_unparsable_text_is_searched_as_it_is():
+    assert file_enables("def broken(:\n    torch.set_float32_matmul_precision('high')\n", TF32)
+
+
+def write(root, relative: str, text: str) -> str:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+def test_project_imports_are_followed(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "proj/__init__.py", "")
+    write(tmp_path, "proj/setup_env.py", "import torch\ntorch.backends.cudnn.benchmark = True\n")
+    write(tmp_path, "proj/amp_utils.py", "from .inner import helper\n")
+    write(tmp_path, "proj/inner.py", "import torch\nctx = torch.autocast('cuda')\n")
+    write(tmp_path, "proj/models/__init__.py", "")
+    write(tmp_path, "proj/models/net.py", "import torch.nn as nn\nconv = nn.Conv2d(3, 8, 3)\n")
+    script = write(
+        tmp_path,
+        "proj/train.py",
+        """
+        import torch
+        import proj.setup_env
+        from .amp_utils import helper
+        from proj.models import net
+        """,
+    )
+    ctx = context(open(script).read(), script)
+    modules = {path.split(str(tmp_path))[-1] for path in project_modules(script, ctx.text)}
+    assert "/proj/setup_env.py" in modules and "/proj/inner.py" in modules and "/proj/models/net.py" in modules
+    assert project_enables(ctx, CUDNN_BENCHMARK)
+    assert project_enables(ctx, AUTOCAST)  # through amp_utils -> inner
+    assert project_enables(ctx, CONVOLUTION)
+    assert not project_enables(ctx, TF32)
+
+
+def test_sibling_script_imports_and_missing_modules(tmp_path):
+    write(tmp_path, "utils.py", "import torch\ntorch.set_float32_matmul_precision('high')\n")
+    write(tmp_path, "other.py", "import torch\ntorch.backends.cudnn.benchmark = True\n")
+    script = write(tmp_path, "train.py", "import torch\nimport numpy\nfrom utils import seed\nfrom missing import x\n")
+    ctx = context(open(script).read(), script)
+    assert project_enables(ctx, TF32)
+    assert not project_enables(ctx, CUDNN_BENCHMARK)  # other.py is not imported
+
+
+def test_text_without_a_file_only_searches_itself():
+    ctx = context("import torch\nfrom utils import seed\n", "snippet.py")
+    assert not project_enables(ctx, TF32)
