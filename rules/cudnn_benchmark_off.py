@@ -6,6 +6,7 @@ from torchlint.semantics.training import (
     CUDNN_BENCHMARK,
     CUDNN_DETERMINISTIC,
     first_training_loop,
+    VARIABLE_SHAPES,
     project_enables,
 )
 
@@ -87,8 +88,8 @@ class CudnnBenchmarkOff(Rule):
         loop = first_training_loop(self.ctx)
         if loop is None or not project_enables(self.ctx, CONVOLUTION):
             return
-        if project_enables(self.ctx, CUDNN_BENCHMARK) or project_enables(self.ctx, CUDNN_DETERMINISTIC):
-            return
+        if any(project_enables(self.ctx, feature) for feature in (CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)):
+            return  # already chosen, reproducibility chosen, or shapes that change every step
         self.report(
             loop.iter,
             "this CUDA training loop runs convolutions with cuDNN's default algorithm choice; set "

@@ -6,6 +6,7 @@ from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, is_literal, keyword, positional
 from torchlint.semantics.names import unconditional_alias
+from torchlint.semantics.tree import descendants
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
 # The old autocast takes (enabled, dtype, cache_enabled) but `torch.amp.autocast` takes
@@ -98,11 +99,20 @@ class DeprecatedAmpApi(Rule):
         "import torch\nfrom apex.amp import autocast\nwith autocast():\n    loss = model(x)\n",
     )
 
+    def _compatibility_shim(self) -> bool:
+        """Code that also uses `torch.amp` in the same function keeps the old name on purpose,
+        as the fallback for older PyTorch (`try: torch.amp... except: torch.cuda.amp...`)."""
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        return any(
+            isinstance(item, cst.Attribute) and (self.ctx.qualified_name(item) or "").startswith("torch.amp.")
+            for item in descendants(scope)
+        )
+
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.options.torch_version < DEPRECATED_SINCE:
             return
         qualified = self.ctx.qualified_name(node.func)
-        if qualified not in DEPRECATED:
+        if qualified not in DEPRECATED or self._compatibility_shim():
             return
         device, new_name, parameters = DEPRECATED[qualified]
         shown = f'torch.amp.{new_name}("{device}", ...)'

@@ -127,6 +127,8 @@ class EmptyCacheInLoop(Rule):
                 return ancestor if _is_step_loop(ancestor) and not _loops_over_jobs(ancestor) else None
             if isinstance(ancestor, cst.ExceptHandler):
                 return None
+            if isinstance(ancestor, cst.Try) and child is ancestor.body and _catches_out_of_memory(ancestor):
+                return None  # a retry that backs off after running out of memory
             if isinstance(ancestor, cst.If) and child is ancestor.body and _limits(ancestor.test, counters):
                 return None
             if isinstance(ancestor, cst.If) and child is ancestor.orelse and _mentions_memory(ancestor.test):
@@ -162,6 +164,20 @@ class EmptyCacheInLoop(Rule):
         if not isinstance(block, cst.IndentedBlock) or any(line.comment is not None for line in statement.leading_lines):
             return None  # a comment above would be left describing the next statement
         return self.fix(NodeEdit(statement, "", delete_lines=True), message=message)
+
+
+OUT_OF_MEMORY = ("RuntimeError", "OutOfMemoryError", "MemoryError", "Exception", "BaseException")
+
+
+def _catches_out_of_memory(statement: cst.Try) -> bool:
+    """A `try` with a bare `except` or one naming an error that out-of-memory raises."""
+    for handler in statement.handlers:
+        if handler.type is None:
+            return True
+        names = [item.attr.value if isinstance(item, cst.Attribute) else getattr(item, "value", "") for item in descendants(handler.type)]
+        if any(name in OUT_OF_MEMORY for name in names):
+            return True
+    return False
 
 
 def _limits(test: cst.BaseExpression, counters: Set[str]) -> bool:

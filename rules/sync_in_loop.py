@@ -30,7 +30,7 @@ DATASET_BASES = frozenset(
 TEST_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase"})
 DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
 # Names that count steps by convention.
-COUNTER = re.compile(r"step|iter|batch|idx|count|epoch")
+COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
 
 
 class SyncInLoop(Rule):
@@ -157,6 +157,8 @@ class SyncInLoop(Rule):
         loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
         guarded = False
         for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, cst.ExceptHandler):
+                return None  # an error path, not the step
             if id(ancestor) in loops and _is_step_loop(ancestor):
                 return None if guarded else ancestor
             if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, self._counters(node)):
@@ -365,8 +367,20 @@ def _is_step_loop(loop: cst.CSTNode) -> bool:
     iterated = iterated_source(iterated) if iterated is not None else None
     if isinstance(iterated, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
         return False
+    if _names_parameters(iterated):
+        return False
     found = method_call(iterated) if iterated is not None else None
     return found is None or found[1] not in CONTAINER_ITERATORS
+
+
+def _names_parameters(iterated: Optional[cst.BaseExpression]) -> bool:
+    """`self.params`, `param_groups`, `zip(optimizer.params, names)`: lists of parameters."""
+    parts = iterated.args if isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "zip" else []
+    for item in [iterated, *(arg.value for arg in parts)]:
+        name = item.value if isinstance(item, cst.Name) else item.attr.value if isinstance(item, cst.Attribute) else ""
+        if name.endswith(("parameters", "params", "param_groups")):
+            return True
+    return False
 
 
 def _names_epoch(loop: cst.CSTNode) -> bool:
@@ -410,13 +424,21 @@ def _is_guard(test: cst.BaseExpression, counters: Set[str]) -> bool:
     return False
 
 
+def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
+    """`step`, a loop counter, `self.global_step` or `self.get_num_updates()`."""
+    if isinstance(node, cst.Call):
+        node = node.func
+    name = node.value if isinstance(node, cst.Name) else node.attr.value if isinstance(node, cst.Attribute) else ""
+    return bool(name) and (name in counters or COUNTER.search(name) is not None)
+
+
 def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
     """`i == 0`, `step == len(loader) - 1`: an iteration counter compared for one value
     (`rank == 0` is not a step guard)."""
     if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
         return False
     sides = (node.left, node.comparisons[0].comparator)
-    counted = any(isinstance(side, cst.Name) and (side.value in counters or COUNTER.search(side.value)) for side in sides)
+    counted = any(_counter_name(side, counters) for side in sides)
     constant = any(isinstance(side, cst.Integer) for side in sides) or any(
         isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
     )

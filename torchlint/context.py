@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterator, List, Optional, Tuple
@@ -53,8 +55,8 @@ class FileContext:
 
     @cached_property
     def uses_cuda(self) -> bool:
-        """Whether the file mentions CUDA at all (moves data or models there)."""
-        return _CUDA.search(self.text) is not None
+        """Whether the file's code (not its comments) mentions CUDA: a name or a string."""
+        return _CUDA.search(self.text) is not None and _code_mentions(self.text, "cuda")
 
     @cached_property
     def uses_device(self) -> bool:
@@ -130,6 +132,20 @@ class FileContext:
             if isinstance(ancestor, types):
                 return ancestor
         return None
+
+
+_CODE_TOKENS = {tokenize.NAME, tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+
+
+def _code_mentions(text: str, word: str) -> bool:
+    """Whether `word` occurs in a name or string token of `text`, ignoring comments."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in _CODE_TOKENS and re.search(rf"\b{word}\b", token.string):
+                return True
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return True  # cannot tell: assume the mention is code
+    return False
 
 
 def _is_false(node: cst.BaseExpression) -> bool:

@@ -41,6 +41,7 @@ CUDNN_BENCHMARK = "cudnn_benchmark"
 CUDNN_DETERMINISTIC = "cudnn_deterministic"
 TF32 = "tf32"
 CONVOLUTION = "convolution"
+VARIABLE_SHAPES = "variable_shapes"
 FEATURES: Dict[str, re.Pattern] = {
     # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
     # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
@@ -50,6 +51,8 @@ FEATURES: Dict[str, re.Pattern] = {
     TF32: re.compile(
         r"\bmatmul\.allow_tf32\s*=(?!=)|\bset_float32_matmul_precision\s*\(|\bfp32_precision\s*=(?!=)"
     ),
+    # Padded or packed variable-length batches: input shapes change from step to step.
+    VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b"),
     CONVOLUTION: re.compile(
         r"\bConv(?:Transpose)?[123]d\b|\bLazyConv(?:Transpose)?[123]d\b|\bconv(?:_transpose)?[123]d\s*\(|"
         r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"

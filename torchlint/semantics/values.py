@@ -40,7 +40,8 @@ _TORCH_NON_TENSOR = frozenset(
     "manual_seed seed initial_seed compile is_tensor is_floating_point numel get_default_dtype "
     "set_default_dtype set_default_device use_deterministic_algorithms set_printoptions "
     "set_num_threads get_num_threads is_grad_enabled is_inference_mode_enabled finfo iinfo "
-    "autocast typename".split()
+    "autocast typename is_complex is_storage is_conj is_inference is_autocast_enabled is_nonzero "
+    "is_same_size is_deterministic_algorithms_enabled".split()
 )
 _TENSOR_SUBMODULES = ("torch.nn.functional.", "torch.fft.", "torch.linalg.", "torch.special.")
 _SCALAR_BUILTINS = frozenset({"float", "int", "len", "bool"})
