@@ -99,20 +99,32 @@ class DeprecatedAmpApi(Rule):
         "import torch\nfrom apex.amp import autocast\nwith autocast():\n    loss = model(x)\n",
     )
 
-    def _compatibility_shim(self) -> bool:
-        """Code that also uses `torch.amp` in the same function keeps the old name on purpose,
-        as the fallback for older PyTorch (`try: torch.amp... except: torch.cuda.amp...`)."""
-        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+    def _compatibility_shim(self, node: cst.Call) -> bool:
+        """The old name kept on purpose as the fallback for older PyTorch: in an `except`
+        whose `try` uses `torch.amp`, or in one branch of a conditional whose other branch does."""
+        ancestors = self.ctx.ancestors
+        for index in range(len(ancestors) - 1, 0, -1):
+            ancestor, parent = ancestors[index], ancestors[index - 1]
+            child = ancestors[index + 1] if index + 1 < len(ancestors) else node
+            if isinstance(ancestor, cst.ExceptHandler) and isinstance(parent, (cst.Try, cst.TryStar)):
+                return self._uses_new_api(parent.body)
+            if isinstance(ancestor, (cst.If, cst.IfExp)):
+                other = ancestor.orelse if child is ancestor.body else ancestor.body
+                if other is not None and self._uses_new_api(other):
+                    return True
+        return False
+
+    def _uses_new_api(self, node: cst.CSTNode) -> bool:
         return any(
             isinstance(item, cst.Attribute) and (self.ctx.qualified_name(item) or "").startswith("torch.amp.")
-            for item in descendants(scope)
+            for item in descendants(node)
         )
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.options.torch_version < DEPRECATED_SINCE:
             return
         qualified = self.ctx.qualified_name(node.func)
-        if qualified not in DEPRECATED or self._compatibility_shim():
+        if qualified not in DEPRECATED or self._compatibility_shim(node):
             return
         device, new_name, parameters = DEPRECATED[qualified]
         shown = f'torch.amp.{new_name}("{device}", ...)'

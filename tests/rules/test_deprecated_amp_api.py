@@ -160,3 +160,12 @@ def test_not_deprecated_on_old_targets():
     code = "import torch\nscaler = torch.cuda.amp.GradScaler()\n"
     assert lint(code, [RULE], torch_version=(2, 3)) == []
     assert len(lint(code, [RULE], torch_version=(2, 4))) == 1
+
+
+def test_new_api_elsewhere_in_a_script_does_not_hide_the_old_one():
+    code = """
+    import torch
+    ctx = torch.amp.autocast(device_type="cuda", dtype=torch.bfloat16)
+    scaler = torch.cuda.amp.GradScaler(enabled=True)
+    """
+    assert [f.code for f in lint(code, ["TL602"])] == ["TL602"]
