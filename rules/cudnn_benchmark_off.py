@@ -5,7 +5,7 @@ from torchlint.semantics.training import (
     CONVOLUTION,
     CUDNN_BENCHMARK,
     CUDNN_DETERMINISTIC,
-    first_training_loop,
+    advice_site,
     VARIABLE_SHAPES,
     project_enables,
 )
@@ -83,13 +83,9 @@ class CudnnBenchmarkOff(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        if not self.ctx.uses_cuda:
-            return
-        loop = first_training_loop(self.ctx)
+        loop = advice_site(self.ctx, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)
         if loop is None or not project_enables(self.ctx, CONVOLUTION):
-            return
-        if any(project_enables(self.ctx, feature) for feature in (CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)):
-            return  # already chosen, reproducibility chosen, or shapes that change every step
+            return  # no loop, convolutions, or a choice already made (or shapes that change every step)
         self.report(
             loop.iter,
             "this CUDA training loop runs convolutions with cuDNN's default algorithm choice; set "

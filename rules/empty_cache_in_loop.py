@@ -121,7 +121,7 @@ class EmptyCacheInLoop(Rule):
     def _step_loop(self, node: cst.Call) -> Optional[cst.CSTNode]:
         """The step loop that runs `node` every iteration, unless a guard or handler limits it."""
         loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
-        counters = self._counters(node)
+        counters = self.ctx.loop_counters(node)
         for ancestor, child in self.ctx.path_to(node):
             if id(ancestor) in loops:
                 return ancestor if _is_step_loop(ancestor) and not _loops_over_jobs(ancestor) else None
@@ -134,13 +134,6 @@ class EmptyCacheInLoop(Rule):
             if isinstance(ancestor, cst.If) and child is ancestor.orelse and _mentions_memory(ancestor.test):
                 return None  # the other branch of a memory-pressure check
         return None
-
-    def _counters(self, node: cst.Call) -> Set[str]:
-        names: Set[str] = set()
-        for loop in self.ctx.enclosing_loops(node):
-            if isinstance(loop, cst.For):
-                names.update(item.value for item in descendants(loop.target) if isinstance(item, cst.Name))
-        return names
 
     def _in_test_code(self) -> bool:
         if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):

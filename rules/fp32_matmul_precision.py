@@ -1,7 +1,7 @@
 import libcst as cst
 
 from torchlint.rule import Rule
-from torchlint.semantics.training import TF32, first_training_loop, project_enables
+from torchlint.semantics.training import TF32, advice_site
 
 
 class Fp32MatmulPrecision(Rule):
@@ -68,10 +68,8 @@ class Fp32MatmulPrecision(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        if not self.ctx.uses_cuda:
-            return
-        loop = first_training_loop(self.ctx)
-        if loop is None or project_enables(self.ctx, TF32):
+        loop = advice_site(self.ctx, TF32)
+        if loop is None:
             return
         self.report(
             loop.iter,

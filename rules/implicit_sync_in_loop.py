@@ -205,7 +205,6 @@ class ImplicitSyncInLoop(Rule):
         return set()
 
     _step_loop = SyncInLoop._step_loop
-    _counters = SyncInLoop._counters
     _in_data_or_test_code = SyncInLoop._in_data_or_test_code
 
 

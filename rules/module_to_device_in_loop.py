@@ -118,7 +118,7 @@ class ModuleToDeviceInLoop(Rule):
 
     def _step_loop(self, node: cst.Call, module: str) -> Optional[cst.CSTNode]:
         loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
-        counters = self._counters(node)
+        counters = self.ctx.loop_counters(node)
         for ancestor, child in self.ctx.path_to(node):
             if id(ancestor) in loops:
                 return ancestor if _is_step_loop(ancestor) else None
@@ -128,13 +128,6 @@ class ModuleToDeviceInLoop(Rule):
                 if _mentions(ancestor.test, module):
                     return None  # a check of where the module is
         return None
-
-    def _counters(self, node: cst.Call) -> Set[str]:
-        names: Set[str] = set()
-        for loop in self.ctx.enclosing_loops(node):
-            if isinstance(loop, cst.For):
-                names.update(item.value for item in descendants(loop.target) if isinstance(item, cst.Name))
-        return names
 
     def _device_changes(self, node: cst.Call, device: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
         """Whether the loop binds a name the device expression reads (`for device in devices`)."""

@@ -1,7 +1,7 @@
 import libcst as cst
 
 from torchlint.rule import Rule
-from torchlint.semantics.training import AUTOCAST, first_training_loop, project_enables
+from torchlint.semantics.training import AUTOCAST, advice_site
 
 
 class NoMixedPrecision(Rule):
@@ -78,10 +78,8 @@ class NoMixedPrecision(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        if not self.ctx.uses_cuda:
-            return
-        loop = first_training_loop(self.ctx)
-        if loop is None or project_enables(self.ctx, AUTOCAST):
+        loop = advice_site(self.ctx, AUTOCAST)
+        if loop is None:
             return
         self.report(
             loop.iter,

@@ -161,17 +161,9 @@ class SyncInLoop(Rule):
                 return None  # an error path, not the step
             if id(ancestor) in loops and _is_step_loop(ancestor):
                 return None if guarded else ancestor
-            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, self._counters(node)):
+            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, self.ctx.loop_counters(node)):
                 guarded = True
         return None
-
-    def _counters(self, node: cst.Call) -> Set[str]:
-        """Names that count iterations: targets of the enclosing `for` loops."""
-        names: Set[str] = set()
-        for loop in self.ctx.enclosing_loops(node):
-            if isinstance(loop, cst.For):
-                names.update(item.value for item in descendants(loop.target) if isinstance(item, cst.Name))
-        return names
 
     def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
         """Whether the loop cannot go on without the value on the host.

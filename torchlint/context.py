@@ -7,13 +7,13 @@ import re
 import tokenize
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.rule import Report
 from torchlint.semantics.names import NameResolver
-from torchlint.semantics.tree import COMPREHENSIONS
+from torchlint.semantics.tree import COMPREHENSIONS, descendants
 from torchlint.semantics.values import Kind, ValueInference
 
 _CUDA = re.compile(r"\bcuda\b")
@@ -92,6 +92,14 @@ class FileContext:
             if _repeats(ancestor, child):
                 loops.append(ancestor)
         return loops
+
+    def loop_counters(self, node: cst.CSTNode) -> Set[str]:
+        """Names that count iterations around `node`: targets of the enclosing `for` loops."""
+        names: Set[str] = set()
+        for loop in self.enclosing_loops(node):
+            if isinstance(loop, cst.For):
+                names.update(item.value for item in descendants(loop.target) if isinstance(item, cst.Name))
+        return names
 
     def grad_disabled(self, node: cst.CSTNode) -> bool:
         """Whether `node` runs under `no_grad`/`inference_mode`/`set_grad_enabled(False)`."""

@@ -387,3 +387,14 @@ def first_training_loop(ctx: "FileContext") -> Optional[cst.For]:
     """The file's first training loop, where once-per-script advice is reported."""
     loops = training_loops(ctx)
     return loops[0] if loops else None
+
+
+def advice_site(ctx: "FileContext", *enabling: str) -> Optional[cst.For]:
+    """Where once-per-script advice goes: the first training loop of a file that runs on CUDA,
+    unless the file or its project imports already enable one of the `enabling` features."""
+    if not ctx.uses_cuda:
+        return None
+    loop = first_training_loop(ctx)
+    if loop is None or any(project_enables(ctx, feature) for feature in enabling):
+        return None
+    return loop
