@@ -7,7 +7,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -52,6 +52,7 @@ class FileContext:
         self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
+        self._qualified: Dict[int, Optional[str]] = {}
 
     @cached_property
     def uses_cuda(self) -> bool:
@@ -64,7 +65,12 @@ class FileContext:
         return _DEVICE_USE.search(self.text) is not None
 
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
-        return self.names.qualified_name(node)
+        """The qualified name of `node`, resolved once: every rule asks about the same calls
+        while the traversal stands on them, with the same bindings in force."""
+        key = id(node)
+        if key not in self._qualified:
+            self._qualified[key] = self.names.qualified_name(node)
+        return self._qualified[key]
 
     def kind_of(self, node: cst.BaseExpression) -> Optional[Kind]:
         return self.values.kind_of(node)
