@@ -39,3 +39,25 @@ def test_rule_metadata_and_docs(rule):
 def test_codes_and_names_are_unique():
     assert len({r.code for r in RULES}) == len(RULES)
     assert len({r.name for r in RULES}) == len(RULES)
+
+
+def test_rules_load_from_a_source_checkout(monkeypatch):
+    """`python -m torchlint` run from a checkout's root finds the rules beside the package."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    from torchlint import rule
+
+    real_import = importlib.import_module
+
+    def not_installed(name, *args, **kwargs):
+        if name == "torchlint.rules":
+            raise ModuleNotFoundError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", not_installed)
+    monkeypatch.delitem(sys.modules, "torchlint.rules")
+    package = rule.rules_package()
+    assert Path(package.__path__[0]).name == "rules"
+    assert sys.modules["torchlint.rules"] is package

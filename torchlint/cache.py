@@ -22,6 +22,7 @@ from typing import Any, Dict, FrozenSet, Optional, Tuple
 import torchlint
 from torchlint.findings import Applicability, Edit, Finding, Fix
 from torchlint.output import finding_json
+from torchlint.rule import rules_package
 from torchlint.writer import write_atomic
 
 CACHE_DIR_NAME = ".torchlint_cache"
@@ -39,11 +40,9 @@ def digest(data: bytes) -> str:
 def engine_fingerprint(*settings: object) -> str:
     """A key that changes with torchlint's version, its code on disk, and the given settings."""
     package = Path(torchlint.__file__).parent
-    import torchlint.rules as rules_package
-
     sources = sorted(
         (str(path), path.stat().st_mtime_ns, path.stat().st_size)
-        for directory in {package, *map(Path, rules_package.__path__)}
+        for directory in {package, *map(Path, rules_package().__path__)}
         for path in directory.rglob("*.py")
     )
     material = json.dumps([_FORMAT, torchlint.__version__, sources, [repr(item) for item in settings]])

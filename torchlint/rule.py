@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+import sys
+from pathlib import Path
+from types import ModuleType
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type, Union
 
@@ -118,11 +122,28 @@ class Rule:
 
 def all_rules() -> List[Type[Rule]]:
     """Every registered rule class, sorted by code. Imports the `torchlint.rules` package once."""
-    import torchlint.rules as package
-
+    package = rules_package()
     for module in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"{package.__name__}.{module.name}")
     return [Rule._registry[code] for code in sorted(Rule._registry)]
+
+
+def rules_package() -> ModuleType:
+    """The `torchlint.rules` package. Installed, it sits inside `torchlint`; in a source
+    checkout imported from its root (`python -m torchlint` there), it is the `rules/`
+    directory beside the `torchlint/` package, which is loaded under the same name."""
+    try:
+        return importlib.import_module("torchlint.rules")
+    except ModuleNotFoundError:
+        source = Path(__file__).resolve().parent.parent / "rules" / "__init__.py"
+        if not source.is_file():
+            raise
+        spec = importlib.util.spec_from_file_location("torchlint.rules", source, submodule_search_locations=[str(source.parent)])
+        assert spec is not None and spec.loader is not None
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["torchlint.rules"] = package
+        spec.loader.exec_module(package)
+        return package
 
 
 def _dedent_doc(doc: str) -> str:
