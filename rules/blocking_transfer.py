@@ -1,12 +1,12 @@
-from typing import List, Set
+from typing import Set
 
 import libcst as cst
 
 from torchlint.findings import Applicability
 from torchlint.rule import NodeEdit, Rule
-from torchlint.rules.dataloader_no_pin_memory import _NESTED_SCOPES, LoaderTracker, _names, device_moves, pins_memory
+from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
-from torchlint.semantics.tree import children
+from torchlint.semantics.tree import scope_descendants
 
 
 class BlockingTransfer(Rule):
@@ -117,12 +117,7 @@ def _changed_in_loop(body: cst.CSTNode, names: Set[str]) -> Set[str]:
     """Names of `names` that the loop rebinds to something other than their moved value, or
     modifies in place on the host (`x.mul_(2)`, `x[0] = 0`, `x += 1`)."""
     changed: Set[str] = set()
-    stack: List[cst.CSTNode] = [body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _NESTED_SCOPES):
-            continue
-        stack.extend(children(node))
+    for node in scope_descendants(body):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 bound = _names(target.target)

@@ -9,11 +9,10 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITI
 from torchlint.rules.device_after_creation import _named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, children, iterated_source
+from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.values import Kind, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
-_NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSIONS)
 LoaderKey = Tuple[int, str]
 
 
@@ -81,12 +80,7 @@ class LoaderTracker:
 def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
     (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped."""
-    stack: List[cst.CSTNode] = [body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _NESTED_SCOPES):
-            continue
-        stack.extend(children(node))
+    for node in scope_descendants(body):
         found = method_call(node)
         if found is None or found[1] not in ("to", "cuda"):
             continue

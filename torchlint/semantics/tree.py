@@ -78,3 +78,18 @@ def comments(node: cst.CSTNode) -> List[str]:
         elif isinstance(current, (list, tuple)):
             stack.extend(current)
     return sorted(found)
+
+
+NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSIONS)
+
+
+def scope_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and the nodes below it that run in its scope: nested functions, classes,
+    lambdas and comprehensions are skipped."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current is not node and isinstance(current, NESTED_SCOPES):
+            continue
+        yield current
+        stack.extend(children(current))
