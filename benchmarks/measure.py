@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from torchlint.discovery import DEFAULT_EXCLUDE, discover
+from torchlint.files.discovery import DEFAULT_EXCLUDE, discover
 
 MIB = 1024 * 1024
 

@@ -2,7 +2,7 @@ from typing import Optional
 
 import libcst as cst
 
-from torchlint.rule import Rule
+from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import argument, is_literal
 from torchlint.semantics.tree import descendants
 

@@ -2,8 +2,8 @@ from typing import Set
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
 from torchlint.semantics.tree import scope_descendants

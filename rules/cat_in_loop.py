@@ -2,7 +2,7 @@ from typing import List, Optional, Set
 
 import libcst as cst
 
-from torchlint.rule import Rule
+from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import _names_epoch
 from torchlint.semantics.calls import argument, has_star
 from torchlint.semantics.tree import descendants, iterated_source

@@ -3,8 +3,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
 from torchlint.semantics.tree import descendants
 

@@ -2,8 +2,8 @@ from typing import Dict, FrozenSet, List, Optional
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker
 from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword

@@ -3,14 +3,15 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITION
 from torchlint.rules.device_after_creation import _named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import iterated_source, scope_descendants
-from torchlint.semantics.values import Kind, string_value
+from torchlint.semantics.kinds import Kind
+from torchlint.semantics.values import string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]

@@ -1,7 +1,7 @@
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})

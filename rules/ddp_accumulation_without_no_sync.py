@@ -2,8 +2,8 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.context import FileContext
-from torchlint.rule import Rule
+from torchlint.engine.context import FileContext
+from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.training import (
     BACKWARD,

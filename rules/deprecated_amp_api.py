@@ -2,8 +2,8 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, is_literal, keyword, positional
 from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.tree import descendants

@@ -3,11 +3,12 @@ from typing import Optional
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import keyword, method_call, positional, with_keyword
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.values import Kind, string_value
+from torchlint.semantics.kinds import Kind
+from torchlint.semantics.values import string_value
 
 DETERMINISTIC_FACTORIES = frozenset(
     "zeros ones empty full arange range linspace logspace eye tensor empty_strided tril_indices "

@@ -3,8 +3,8 @@ from typing import List, Optional, Set
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.sync_in_loop import _is_guard, _is_step_loop
 from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
 

@@ -3,13 +3,13 @@ from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
 
-from torchlint.context import SET_GRAD_ENABLED
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.context import SET_GRAD_ENABLED
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import is_literal, method_call
 from torchlint.semantics.tree import children
 from torchlint.semantics.names import dotted_name, unconditional_alias
-from torchlint.semantics.values import HOST_KINDS, Kind
+from torchlint.semantics.kinds import HOST_KINDS, Kind
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from torchlint.rule import Rule
+from torchlint.engine.rule import Rule
 from torchlint.semantics.training import TF32, advice_site
 
 

@@ -2,7 +2,7 @@ from typing import List, Optional, Set
 
 import libcst as cst
 
-from torchlint.rule import Rule
+from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
     _calls,
@@ -13,7 +13,7 @@ from torchlint.rules.sync_in_loop import (
     _read_again,
 )
 from torchlint.semantics.tree import descendants
-from torchlint.semantics.values import Kind
+from torchlint.semantics.kinds import Kind
 
 # Builtins that convert a tensor to a Python value, copying it to the host.
 CONVERSIONS = frozenset({"float", "int", "bool"})

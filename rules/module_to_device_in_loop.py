@@ -2,12 +2,13 @@ from typing import List, Optional, Set
 
 import libcst as cst
 
-from torchlint.rule import Rule
+from torchlint.engine.rule import Rule
 from torchlint.rules.device_after_creation import _named_like_device
 from torchlint.rules.sync_in_loop import _is_guard, _is_step_loop
 from torchlint.semantics.calls import keyword, method_call, positional
 from torchlint.semantics.tree import descendants
-from torchlint.semantics.values import Kind, string_value
+from torchlint.semantics.kinds import Kind
+from torchlint.semantics.values import string_value
 
 
 class ModuleToDeviceInLoop(Rule):

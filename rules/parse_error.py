@@ -1,4 +1,4 @@
-from torchlint.rule import Rule
+from torchlint.engine.rule import Rule
 
 
 class ParseError(Rule):

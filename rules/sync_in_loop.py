@@ -3,12 +3,13 @@ from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
-from torchlint.semantics.values import HOST_KINDS, Kind, string_value
+from torchlint.semantics.kinds import HOST_KINDS, Kind
+from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
 # Loops over containers of parameters or dict entries run once per call, not once per step.

@@ -2,11 +2,11 @@ from typing import Dict, Optional, Tuple
 
 import libcst as cst
 
-from torchlint.findings import Applicability
-from torchlint.rule import NodeEdit, PendingFix, Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, positional
 from torchlint.semantics.names import unconditional_alias
-from torchlint.semantics.values import TENSOR_KINDS, Kind
+from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 
 COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
 # NumPy functions that always return an array with non-negative strides (never a NumPy scalar,

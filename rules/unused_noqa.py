@@ -1,5 +1,5 @@
-from torchlint.findings import Applicability
-from torchlint.rule import Rule
+from torchlint.engine.findings import Applicability
+from torchlint.engine.rule import Rule
 
 
 class UnusedNoqa(Rule):

@@ -7,10 +7,10 @@ from typing import List, Optional, Sequence, Tuple
 
 import pytest
 
-from torchlint.context import Options
-from torchlint.findings import Finding
-from torchlint.linter import lint_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.findings import Finding
+from torchlint.engine.linter import lint_text
+from torchlint.engine.rule import all_rules
 
 
 def lint(code: str, select: Optional[Sequence[str]] = None, torch_version: Tuple[int, int] = (2, 13)) -> List[Finding]:

@@ -145,7 +145,7 @@ def test_an_internal_error_costs_one_file(cwd, monkeypatch):
         raise ValueError("boom")
 
     (cwd / "a.py").write_text("import torch\n" + LOOP_BODY)
-    monkeypatch.setattr("torchlint.runner.decode_source", broken)
+    monkeypatch.setattr("torchlint.engine.runner.decode_source", broken)
     result = check("--no-cache")
     assert result.exit_code == 2
     assert "a.py: internal error: ValueError: boom" in result.stderr

@@ -9,7 +9,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from torchlint.cache import CACHE_DIR_NAME, ResultCache, engine_fingerprint
+from torchlint.engine.cache import CACHE_DIR_NAME, ResultCache, engine_fingerprint
 from torchlint.cli import main
 
 BAD = "import torch\nfor x in loader:\n    total += model(x.cuda()).item()\n"
@@ -46,7 +46,7 @@ def test_warm_run_answers_from_the_cache_without_parsing(cwd, monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("parsed a cached file")
 
-    monkeypatch.setattr("torchlint.runner.lint_text", fail)
+    monkeypatch.setattr("torchlint.engine.runner.lint_text", fail)
     warm = run()
     assert warm.stdout == cold.stdout and warm.exit_code == cold.exit_code == 1
 

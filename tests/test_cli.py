@@ -142,7 +142,7 @@ def test_no_color_environment_variable(project, monkeypatch):
 
 
 def test_jobs_give_the_same_result(project, monkeypatch):
-    monkeypatch.setattr("torchlint.runner.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("torchlint.engine.runner.PARALLEL_MIN_BYTES", 0)
     for index in range(12):
         (project / f"m{index}.py").write_text(BAD * (index + 1))
     single = run("--jobs", "1", "--output-format", "json").stdout

@@ -118,7 +118,7 @@ def test_bad_configuration_is_one_line_and_exit_2(project, body, message):
 
 
 def test_min_severity(project, monkeypatch):
-    from torchlint.rule import Rule
+    from torchlint.engine.rule import Rule
 
     monkeypatch.setattr(Rule._registry["TL401"], "severity", "info")
     assert check()[1] == ["TL101", "TL401"]

@@ -1,4 +1,4 @@
-"""Tests for torchlint.gitignore and torchlint.discovery."""
+"""Tests for torchlint.files.gitignore and torchlint.files.discovery."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from torchlint.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
-from torchlint.gitignore import GitIgnore, parse_rule
+from torchlint.files.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
+from torchlint.files.gitignore import GitIgnore, parse_rule
 
 
 def write(base: Path, *rel_paths: str, text: str = "") -> None:

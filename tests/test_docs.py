@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from torchlint.docs import pages
-from torchlint.rule import all_rules
+from torchlint.engine.rule import all_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from torchlint.cli import main
-from torchlint.context import Options
-from torchlint.findings import Applicability, Edit, Finding, Fix
-from torchlint.fixer import apply_fixes, fix_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.findings import Applicability, Edit, Finding, Fix
+from torchlint.engine.fixer import apply_fixes, fix_text
+from torchlint.engine.rule import all_rules
 
 SAFE = "import torch\noptimizer.zero_grad(set_to_none=False)\nx = torch.zeros(3).cuda()\n"
 SAFE_FIXED = "import torch\noptimizer.zero_grad()\nx = torch.zeros(3, device=\"cuda\")\n"
@@ -217,7 +217,7 @@ def test_overlapping_edits_are_never_applied_together():
 
 
 def test_a_fix_that_would_break_the_file_is_dropped(monkeypatch):
-    import torchlint.fixer as fixer
+    import torchlint.engine.fixer as fixer
 
     monkeypatch.setattr(fixer, "apply_fixes", lambda text, findings: ("def (:\n", list(findings)))
     result = fix_text(SAFE, "a.py", all_rules(), Options(), unsafe=False)
@@ -227,7 +227,7 @@ def test_a_fix_that_would_break_the_file_is_dropped(monkeypatch):
 
 
 def test_dropped_fix_is_reported_and_file_untouched(cwd, monkeypatch):
-    import torchlint.fixer as fixer
+    import torchlint.engine.fixer as fixer
 
     monkeypatch.setattr(fixer, "apply_fixes", lambda text, findings: ("def (:\n", list(findings)))
     (cwd / "a.py").write_text(SAFE)

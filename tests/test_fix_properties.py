@@ -8,10 +8,10 @@ import keyword
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchlint.context import Options
-from torchlint.fixer import apply_fixes, fix_text, line_offsets, parses
-from torchlint.linter import lint_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.fixer import apply_fixes, fix_text, line_offsets, parses
+from torchlint.engine.linter import lint_text
+from torchlint.engine.rule import all_rules
 
 RULES = all_rules()
 IMPORTS = [

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from torchlint.context import Options
-from torchlint.fixer import fix_text
-from torchlint.linter import lint_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.fixer import fix_text
+from torchlint.engine.linter import lint_text
+from torchlint.engine.rule import all_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CODES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())

@@ -7,10 +7,10 @@ import textwrap
 from click.testing import CliRunner
 from conftest import codes, lint
 
-from torchlint.add_noqa import add_noqa
+from torchlint.engine.add_noqa import add_noqa
 from torchlint.cli import main
-from torchlint.findings import Finding
-from torchlint.noqa import noqa_comments
+from torchlint.engine.findings import Finding
+from torchlint.engine.noqa import noqa_comments
 
 LOOP = "import torch\nfor x in loader:\n    {line}\nmodel.cuda()\n"
 
@@ -60,9 +60,9 @@ def test_unused_noqa_leaves_other_linters_blanket_and_disabled_rules_alone():
 
 
 def test_unused_noqa_fix():
-    from torchlint.context import Options
-    from torchlint.fixer import fix_text
-    from torchlint.rule import all_rules
+    from torchlint.engine.context import Options
+    from torchlint.engine.fixer import fix_text
+    from torchlint.engine.rule import all_rules
 
     def fixed(text):
         return fix_text(textwrap.dedent(text), "a.py", all_rules(), Options(), unsafe=False).text

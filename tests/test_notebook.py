@@ -10,11 +10,11 @@ from typing import Any, Dict, Optional
 import libcst as cst
 import pytest
 
-from torchlint.context import Options
-from torchlint.fixer import fix_text
-from torchlint.linter import lint_text
-from torchlint.notebook import END_MARKER, Notebook, NotebookError
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.fixer import fix_text
+from torchlint.engine.linter import lint_text
+from torchlint.files.notebook import END_MARKER, Notebook, NotebookError
+from torchlint.engine.rule import all_rules
 
 NOTEBOOKS = Path(__file__).parent / "data" / "notebooks"
 # How each fixture was written, to check what we write against what the writing tool would.

@@ -14,11 +14,11 @@ from click.testing import CliRunner, Result
 
 from torchlint import __version__
 from torchlint.cli import main
-from torchlint.findings import Finding
+from torchlint.engine.findings import Finding
 from torchlint.output import Report
 from torchlint.output.github import annotation, escape_data, escape_property
 from torchlint.output.junit import format_junit
-from torchlint.rule import Rule, all_rules
+from torchlint.engine.rule import Rule, all_rules
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 ZERO_GRAD = "import torch\noptimizer.zero_grad(set_to_none=False)\n"

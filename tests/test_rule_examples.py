@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from torchlint.rule import all_rules
+from torchlint.engine.rule import all_rules
 
 from conftest import lint
 
@@ -47,7 +47,7 @@ def test_rules_load_from_a_source_checkout(monkeypatch):
     import sys
     from pathlib import Path
 
-    from torchlint import rule
+    from torchlint.engine import rule
 
     real_import = importlib.import_module
 

@@ -6,7 +6,7 @@ import textwrap
 
 import libcst as cst
 
-from torchlint.context import FileContext, Options
+from torchlint.engine.context import FileContext, Options
 from torchlint.semantics import training
 from torchlint.semantics.training import (
     AUTOCAST,
@@ -20,7 +20,7 @@ from torchlint.semantics.training import (
     project_modules,
     training_loops,
 )
-from torchlint.walker import walk
+from torchlint.engine.walker import walk
 
 
 def context(code: str, path: str = "snippet.py") -> FileContext:

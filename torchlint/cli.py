@@ -12,15 +12,15 @@ from typing import List, Optional, Sequence, Tuple
 import click
 
 from torchlint import __version__
-from torchlint.cache import CACHE_DIR_NAME, ResultCache, clean_cache, engine_fingerprint
+from torchlint.engine.cache import CACHE_DIR_NAME, ResultCache, clean_cache, engine_fingerprint
 from torchlint.config import ConfigError, Settings, load_settings, override, parse_torch_version
-from torchlint.context import Options
-from torchlint.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
-from torchlint.findings import Finding
+from torchlint.engine.context import Options
+from torchlint.files.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
+from torchlint.engine.findings import Finding
 from torchlint.output import FORMATTERS, Report
-from torchlint.rule import SEVERITIES, all_rules
-from torchlint.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
-from torchlint.selection import SelectionError, enabled_codes, expand
+from torchlint.engine.rule import SEVERITIES, all_rules
+from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
+from torchlint.engine.selection import SelectionError, enabled_codes, expand
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Files searched for in directories: Python sources, stubs and Jupyter notebooks.

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
-from torchlint.context import DEFAULT_TORCH_VERSION
-from torchlint.rule import SEVERITIES, all_rules
-from torchlint.selection import SelectionError, expand
+from torchlint.engine.context import DEFAULT_TORCH_VERSION
+from torchlint.engine.rule import SEVERITIES, all_rules
+from torchlint.engine.selection import SelectionError, expand
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Dict, Type
 
-from torchlint.rule import Rule, all_rules
+from torchlint.engine.rule import Rule, all_rules
 
 HEADER = "<!-- Generated from the rule's docstring by `python -m torchlint.docs`; do not edit. -->\n"
 

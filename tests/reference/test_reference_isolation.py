@@ -27,5 +27,5 @@ def test_check_imports_neither_torch_nor_the_reference_package(tmp_path):
     result = subprocess.run(command, check=False, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     loaded = json.loads(modules.read_text())
-    assert "torchlint.linter" in loaded
+    assert "torchlint.engine.linter" in loaded
     assert [name for name in loaded if name.split(".")[0] == "torch" or name.startswith("torchlint.reference")] == []

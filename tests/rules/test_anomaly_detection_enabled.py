@@ -1,7 +1,7 @@
 from conftest import lines, lint
 
-from torchlint.context import Options
-from torchlint.linter import lint_text
+from torchlint.engine.context import Options
+from torchlint.engine.linter import lint_text
 from torchlint.rules.anomaly_detection_enabled import AnomalyDetectionEnabled
 
 RULE = "TL403"

@@ -1,8 +1,8 @@
 from conftest import lines, lint
 
-from torchlint.context import Options
-from torchlint.fixer import fix_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.fixer import fix_text
+from torchlint.engine.rule import all_rules
 
 RULE = "TL106"
 PINNED = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"

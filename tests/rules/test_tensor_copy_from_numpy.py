@@ -2,9 +2,9 @@ import textwrap
 
 from conftest import lines, lint
 
-from torchlint.context import Options
-from torchlint.fixer import fix_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.fixer import fix_text
+from torchlint.engine.rule import all_rules
 
 RULE = "TL105"
 

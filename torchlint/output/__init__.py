@@ -8,7 +8,7 @@ from typing import Callable, Dict, List, Sequence
 
 import click
 
-from torchlint.findings import Finding, Fix
+from torchlint.engine.findings import Finding, Fix
 from torchlint.output.github import format_github
 from torchlint.output.junit import format_junit
 from torchlint.output.sarif import format_sarif

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torchlint.findings import Finding
+from torchlint.engine.findings import Finding
 from torchlint.output.sarif import display_path, finding_severity, severities
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Dict, Mapping
 
-from torchlint.findings import Finding
+from torchlint.engine.findings import Finding
 from torchlint.output.sarif import display_path, finding_severity, severities
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Type,
 from urllib.parse import quote
 
 from torchlint import __version__
-from torchlint.findings import Edit, Finding, Fix
-from torchlint.rule import Rule, all_rules
+from torchlint.engine.findings import Edit, Finding, Fix
+from torchlint.engine.rule import Rule, all_rules
 
 if TYPE_CHECKING:
     from torchlint.output import Report

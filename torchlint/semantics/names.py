@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Optional, Union
+from typing import Dict, List, Optional, Union
 
 import libcst as cst
 
-if TYPE_CHECKING:
-    from torchlint.semantics.values import Kind
+from torchlint.semantics.kinds import Kind
 
 # The value bound to a name that shadows an import (a local assignment, a parameter, ...).
 LOCAL = ""
@@ -33,7 +32,7 @@ class Scope:
     node: cst.CSTNode
     is_class: bool = False
     bindings: Dict[str, str] = field(default_factory=dict)
-    values: Dict[str, "Kind"] = field(default_factory=dict)
+    values: Dict[str, Kind] = field(default_factory=dict)
 
 
 class NameResolver:

@@ -24,7 +24,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
-    from torchlint.context import FileContext
+    from torchlint.engine.context import FileContext
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 DISTRIBUTED_DATA_PARALLEL = frozenset(

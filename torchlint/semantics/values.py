@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import enum
 import re
 from typing import Optional, Set
 
 import libcst as cst
 
+from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver
 from torchlint.semantics.tree import iterated_source
 
 
-class Kind(enum.Enum):
-    TENSOR = "tensor"  # a tensor on an unknown device
-    HOST_TENSOR = "host tensor"  # a tensor known to be in host memory
-    NDARRAY = "ndarray"
-    MODULE = "module"
-    NUMBER = "number"
-    DEVICE = "device"
-    OTHER = "other"
-
-
-# Host-side kinds: values that never live on an accelerator.
-HOST_KINDS = frozenset({Kind.HOST_TENSOR, Kind.NDARRAY, Kind.NUMBER, Kind.OTHER, Kind.DEVICE})
-TENSOR_KINDS = frozenset({Kind.TENSOR, Kind.HOST_TENSOR})
 # Functions that create a tensor in host memory unless given `device=`.
 HOST_FACTORIES = frozenset(
     "zeros ones empty full arange range linspace logspace eye tensor rand randn randint randperm "

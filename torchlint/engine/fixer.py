@@ -7,11 +7,11 @@ from typing import List, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 
-from torchlint.context import Options
-from torchlint.findings import Edit, Finding
-from torchlint.linter import lint_text
-from torchlint.rule import Rule
-from torchlint.source import physical_lines
+from torchlint.engine.context import Options
+from torchlint.engine.findings import Edit, Finding
+from torchlint.engine.linter import lint_text
+from torchlint.engine.rule import Rule
+from torchlint.files.source import physical_lines
 
 # Each round applies every non-overlapping fix; overlapping ones wait for the next round.
 MAX_ROUNDS = 10

@@ -8,52 +8,19 @@ import pkgutil
 import sys
 from pathlib import Path
 from types import ModuleType
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type, Union
+from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type
 
 import libcst as cst
 
-from torchlint.findings import Applicability
+from torchlint.engine.findings import Applicability
+from torchlint.engine.reports import NodeEdit, PendingFix, Report
 
 if TYPE_CHECKING:
-    from torchlint.context import FileContext
+    from torchlint.engine.context import FileContext
 
 DOCS_PAGE = "docs/rules/{code}.md"
 # Severities from least to most severe; `--min-severity` keeps rules at or above one.
 SEVERITIES = ("info", "warning", "error")
-
-
-
-@dataclass(frozen=True)
-class NodeEdit:
-    """An edit expressed on the tree: replace `node`, insert text just before or after it, or
-    (`delete_lines`) delete the whole lines a statement occupies."""
-
-    node: cst.CSTNode
-    content: Union[str, cst.CSTNode]
-    insert_before: bool = False
-    insert_after: bool = False
-    delete_lines: bool = False
-
-
-@dataclass(frozen=True)
-class PendingFix:
-    """A fix as a rule proposes it; the engine turns it into positioned text edits."""
-
-    applicability: Applicability
-    edits: Tuple[NodeEdit, ...]
-    message: str
-
-
-@dataclass(frozen=True)
-class Report:
-    """A finding before positions are known."""
-
-    rule: "Rule"
-    node: cst.CSTNode
-    message: str
-    fix: Optional[PendingFix]
-    start: Optional[cst.CSTNode] = None
 
 
 class Rule:
@@ -135,7 +102,7 @@ def rules_package() -> ModuleType:
     try:
         return importlib.import_module("torchlint.rules")
     except ModuleNotFoundError:
-        source = Path(__file__).resolve().parent.parent / "rules" / "__init__.py"
+        source = Path(__file__).resolve().parents[2] / "rules" / "__init__.py"
         if not source.is_file():
             raise
         spec = importlib.util.spec_from_file_location("torchlint.rules", source, submodule_search_locations=[str(source.parent)])

@@ -6,9 +6,9 @@ import io
 import tokenize
 from typing import Dict, List, Sequence, Set
 
-from torchlint.findings import Finding
-from torchlint.noqa import noqa_comments
-from torchlint.source import physical_lines
+from torchlint.engine.findings import Finding
+from torchlint.engine.noqa import noqa_comments
+from torchlint.files.source import physical_lines
 
 
 def add_noqa(text: str, findings: Sequence[Finding]) -> str:

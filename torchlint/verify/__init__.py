@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import torchlint
-from torchlint.context import Options
-from torchlint.findings import Applicability
-from torchlint.fixer import fix_text
-from torchlint.rule import all_rules
+from torchlint.engine.context import Options
+from torchlint.engine.findings import Applicability
+from torchlint.engine.fixer import fix_text
+from torchlint.engine.rule import all_rules
 
 Progress = Callable[[str], None]
 

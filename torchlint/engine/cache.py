@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 import torchlint
-from torchlint.findings import Applicability, Edit, Finding, Fix
+from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.output import finding_json
-from torchlint.rule import rules_package
-from torchlint.writer import write_atomic
+from torchlint.engine.rule import rules_package
+from torchlint.files.writer import write_atomic
 
 CACHE_DIR_NAME = ".torchlint_cache"
 MARKER = "CACHEDIR.TAG"

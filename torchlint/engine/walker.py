@@ -11,10 +11,10 @@ from typing import Callable, Dict, List, Sequence, Tuple, Type
 
 import libcst as cst
 
-from torchlint.context import FileContext
-from torchlint.rule import Rule
+from torchlint.engine.context import FileContext
+from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import COMPREHENSIONS, children
-from torchlint.semantics.values import Kind
+from torchlint.semantics.kinds import Kind
 
 Handler = Callable[[cst.CSTNode], None]
 

@@ -12,17 +12,17 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
-from torchlint.add_noqa import add_noqa
-from torchlint.cache import CachedResult, ResultCache, digest
-from torchlint.context import Options
-from torchlint.findings import Finding
-from torchlint.fixer import fix_text
-from torchlint.linter import PARSE_ERROR, lint_text, parse_error_finding
-from torchlint.rule import Rule, all_rules
-from torchlint.noqa import UNUSED_NOQA
-from torchlint.notebook import Notebook, NotebookError
-from torchlint.source import SourceText, UndecodableSource, decode_source, physical_lines
-from torchlint.writer import write_atomic
+from torchlint.engine.add_noqa import add_noqa
+from torchlint.engine.cache import CachedResult, ResultCache, digest
+from torchlint.engine.context import Options
+from torchlint.engine.findings import Finding
+from torchlint.engine.fixer import fix_text
+from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
+from torchlint.engine.rule import Rule, all_rules
+from torchlint.engine.noqa import UNUSED_NOQA
+from torchlint.files.notebook import Notebook, NotebookError
+from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
+from torchlint.files.writer import write_atomic
 
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024

@@ -11,14 +11,15 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange
 
-from torchlint.context import FileContext, Options
-from torchlint.findings import Edit, Finding, Fix
-from torchlint.noqa import UNUSED_NOQA, apply_noqa
-from torchlint.positions import compute_positions, to_span
-from torchlint.rule import NodeEdit, Report, Rule
+from torchlint.engine.context import FileContext, Options
+from torchlint.engine.findings import Edit, Finding, Fix
+from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
+from torchlint.engine.positions import compute_positions, to_span
+from torchlint.engine.reports import NodeEdit, Report
+from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import comments
-from torchlint.source import physical_lines
-from torchlint.walker import walk
+from torchlint.files.source import physical_lines
+from torchlint.engine.walker import walk
 
 PARSE_ERROR = "TL000"
 # LibCST's code generation and the value inference recurse once per nesting level; long

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from torchlint.gitignore import GitIgnore
+from torchlint.files.gitignore import GitIgnore
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".git",

@@ -12,9 +12,9 @@ import tokenize
 from dataclasses import dataclass, replace
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from torchlint.findings import Applicability, Edit, Finding, Fix
-from torchlint.rule import DOCS_PAGE
-from torchlint.source import physical_lines
+from torchlint.engine.findings import Applicability, Edit, Finding, Fix
+from torchlint.engine.rule import DOCS_PAGE
+from torchlint.files.source import physical_lines
 
 UNUSED_NOQA = "TL001"
 

@@ -11,10 +11,11 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.rule import Report
+from torchlint.engine.reports import Report
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.tree import COMPREHENSIONS, descendants
-from torchlint.semantics.values import Kind, ValueInference
+from torchlint.semantics.kinds import Kind
+from torchlint.semantics.values import ValueInference
 
 _CUDA = re.compile(r"\bcuda\b")
 # Code that changes where factories create tensors by default.

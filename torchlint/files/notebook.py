@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from torchlint.findings import Edit, Finding
+from torchlint.engine.findings import Edit, Finding
 
 END_MARKER = "pass  # torchlint: end of cell {}"
 MAGIC_MARKER = "pass  # torchlint: magic {}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import FrozenSet, Iterable, Sequence, Type
 
-from torchlint.rule import SEVERITIES, Rule
+from torchlint.engine.rule import SEVERITIES, Rule
 
 
 class SelectionError(ValueError):

@@ -1,0 +1,1 @@
+"""The linting engine: traversal, rule interface, file context, noqa, fixes, cache, runner."""

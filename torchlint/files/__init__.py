@@ -1,0 +1,1 @@
+"""Finding and reading source files: discovery, ignores, notebooks, decoding, writing."""
