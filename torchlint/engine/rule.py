@@ -10,12 +10,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type
 
-import libcst as cst
-
 from torchlint.engine.findings import Applicability
 from torchlint.engine.reports import NodeEdit, PendingFix, Report
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from torchlint.engine.context import FileContext
 
 DOCS_PAGE = "docs/rules/{code}.md"
@@ -33,6 +33,8 @@ class Rule:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     fix_applicability: ClassVar[Applicability] = Applicability.NONE
+    # For a rule whose fix is safe by default: when it offers an unsafe fix instead.
+    unsafe_when: ClassVar[str] = ""
     # "error", "warning" or "info" (advice whose evidence is project-wide).
     severity: ClassVar[str] = "warning"
     # Code that must produce exactly one finding of this rule / no finding of it.

@@ -12,12 +12,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
-from torchlint.engine.add_noqa import add_noqa
 from torchlint.engine.cache import CachedResult, ResultCache, digest
-from torchlint.engine.context import Options
 from torchlint.engine.findings import Finding
-from torchlint.engine.fixer import fix_text
-from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
+from torchlint.engine.options import Options
 from torchlint.engine.rule import Rule, all_rules
 from torchlint.engine.noqa import UNUSED_NOQA
 from torchlint.files.notebook import Notebook, NotebookError
@@ -107,6 +104,10 @@ def _notebook_document(notebook: Notebook) -> _Document:
 
 
 def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
+    # Imported here, not at the top: a run answered from the cache never needs LibCST.
+    from torchlint.engine.fixer import fix_text
+    from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
+
     try:
         data = job.data if job.data is not None else _read(job.path)
     except OSError as error:
@@ -166,6 +167,9 @@ def _write(outcome: FileOutcome, data: bytes) -> FileOutcome:
 
 def _add_noqa(job: FileJob, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
     """Suppress the file's current findings with `# noqa` comments; report what could not be."""
+    from torchlint.engine.add_noqa import add_noqa
+    from torchlint.engine.linter import lint_text
+
     findings = [f for f in lint_text(document.text, job.path, rules, options.lint).findings if f.code != UNUSED_NOQA]
     text = add_noqa(document.text, findings)
     remaining = lint_text(text, job.path, rules, options.lint).findings
