@@ -8,9 +8,9 @@ import json
 import os
 import sys
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, TextIO, Tuple
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 import click
 
@@ -123,8 +123,20 @@ def check(ctx: click.Context, **given: object) -> None:
         sys.exit(EXIT_ERROR if plan.errors else EXIT_CLEAN)
     mode = FixMode.ADD_NOQA if args.add_noqa else FixMode.DIFF if args.diff else FixMode.FIX if args.fix or args.fix_only else FixMode.CHECK
     outcomes = _run(plan, args, mode)
-    output_format = args.output_format or resolver.settings_for(Path.cwd()).output_format
-    view = _View(output_format, args.statistics, args.unsafe_fixes, _use_color(args.color, args.output_file), args.show_fixes, args.quiet or args.silent, args.silent, args.fix_only)
+    # How the report looks follows the configuration of the working directory.
+    here = resolver.settings_for(Path.cwd())
+    view = _View(
+        args.output_format or here.output_format,
+        args.statistics,
+        args.unsafe_fixes,
+        _use_color(args.color, args.output_file),
+        args.show_fixes,
+        args.quiet or args.silent,
+        args.silent,
+        args.fix_only,
+        here.docs_url,
+        {info.code: info.severity for info in plan.catalog},
+    )
     with _output(args.output_file) as out:
         if mode is FixMode.DIFF:
             status = _emit_diff(outcomes, view, out)
@@ -301,20 +313,11 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
             found = check_cached(jobs, run_options, workers, cache)
         else:
             found = check_files(jobs, run_options, workers)
-        outcomes += [_with_urls(outcome, settings.docs_url) for outcome in found]
+        outcomes += found
     if not plan.catalog_loaded:
         for directory, _ in caches:
             save_catalog(directory, plan.catalog)
     return outcomes
-
-
-def _with_urls(outcome: FileOutcome, docs_url: str) -> FileOutcome:
-    """Findings with absolute documentation URLs from the `docs-url` template."""
-
-    def linked(findings: Sequence[Finding]) -> Tuple[Finding, ...]:
-        return tuple(replace(f, url=docs_url.format(code=f.code)) for f in findings)
-
-    return replace(outcome, findings=linked(outcome.findings), fixed=linked(outcome.fixed))
 
 
 @dataclass(frozen=True)
@@ -331,6 +334,8 @@ class _View:
     silent: bool = False
     # --fix-only: the remaining findings are not listed.
     fix_only: bool = False
+    docs_url: Optional[str] = None
+    severities: Mapping[str, str] = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -367,7 +372,7 @@ def _emit(outcomes: Sequence[FileOutcome], view: _View, out: TextIO, to_stderr: 
         click.echo(_statistics(findings, view), nl=False, file=stream)
     else:
         snippets = {o.path: o.snippets for o in outcomes}
-        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color))
+        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color, view.docs_url, view.severities))
         if text:
             click.echo(text, nl=False, color=view.color, file=stream)
     if (view.show_fixes or view.fix_only) and fixed and not view.silent:

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import difflib
 import enum
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
 from torchlint.engine.cache import CachedResult, ResultCache, digest
 from torchlint.engine.findings import Finding
 from torchlint.engine.options import Options
 from torchlint.engine.rule import Rule, all_rules
 from torchlint.engine.noqa import UNUSED_NOQA
-from torchlint.files.notebook import Notebook, NotebookError
 from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
 from torchlint.files.writer import write_atomic
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+
+    from torchlint.files.notebook import Notebook
 
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
@@ -107,6 +109,7 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     # Imported here, not at the top: a run answered from the cache never needs LibCST.
     from torchlint.engine.fixer import fix_text
     from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
+    from torchlint.files.notebook import Notebook, NotebookError
 
     try:
         data = job.data if job.data is not None else _read(job.path)
@@ -217,6 +220,8 @@ def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> L
         return [check_file(job, options) for job in jobs]
     # Largest files first so that no worker is left with a big file at the end.
     order = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].path))
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         outcomes = list(pool.map(check_file, [jobs[i] for i in order], [options] * len(order), chunksize=4))
     result: List[Optional[FileOutcome]] = [None] * len(jobs)
@@ -226,6 +231,8 @@ def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> L
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     return multiprocessing.get_context(method)
 

@@ -40,5 +40,5 @@ def annotation(finding: Finding, severity: str) -> str:
 
 def format_github(report: "Report") -> str:
     """One workflow command per finding."""
-    levels = severities()
+    levels = report.severities or severities()
     return "".join(annotation(finding, finding_severity(finding, levels)) + "\n" for finding in report.findings)

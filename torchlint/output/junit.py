@@ -54,7 +54,7 @@ def format_junit(report: "Report") -> str:
     totals = {"tests": count, "failures": count, "errors": 0}
     root = ET.Element("testsuites", _attributes({"name": "torchlint", **totals}))
     suite = _element(root, "testsuite", {"name": "torchlint", **totals, "skipped": 0})
-    levels = severities()
+    levels = report.severities or severities()
     for finding in report.findings:
         _testcase(suite, finding, finding_severity(finding, levels))
     ET.indent(root)
