@@ -15,6 +15,7 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tu
 import click
 
 from torchlint import __version__
+from torchlint import baseline as baselines
 from torchlint.config import (
     CACHE_DIR_NAME,
     COMMAND_LINE,
@@ -99,6 +100,8 @@ def _env(name: str) -> str:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
 @click.option("--no-cache", is_flag=True, envvar=_env("NO_CACHE"), help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), envvar=_env("CACHE_DIR"), help=f"Where to keep the result cache (default: {CACHE_DIR_NAME} beside the governing configuration).")
+@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="Report only findings that this baseline file does not record.")
+@click.option("--update-baseline", is_flag=True, help="Record the current findings in the --baseline file and exit 0.")
 @click.option("--show-settings", is_flag=True, help="Print the settings that govern the first path (and where each comes from), then exit.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
 @click.pass_context
@@ -113,7 +116,8 @@ def check(ctx: click.Context, **given: object) -> None:
             click.echo(_describe(resolver.settings_for(first), first))
             return
         plan = _plan(args, resolver)
-    except (ConfigError, SelectionError, UsageFailure) as error:
+        baseline = baselines.load(args.baseline) if args.baseline and not args.update_baseline else None
+    except (ConfigError, SelectionError, UsageFailure, baselines.BaselineError) as error:
         _fail(str(error))
     for message in (*plan.errors, *plan.warnings):
         click.echo(message, err=True)
@@ -123,6 +127,8 @@ def check(ctx: click.Context, **given: object) -> None:
         sys.exit(EXIT_ERROR if plan.errors else EXIT_CLEAN)
     mode = FixMode.ADD_NOQA if args.add_noqa else FixMode.DIFF if args.diff else FixMode.FIX if args.fix or args.fix_only else FixMode.CHECK
     outcomes = _run(plan, args, mode)
+    if args.update_baseline:
+        sys.exit(_update_baseline(args.baseline, outcomes, plan))
     # How the report looks follows the configuration of the working directory.
     here = resolver.settings_for(Path.cwd())
     view = _View(
@@ -136,6 +142,8 @@ def check(ctx: click.Context, **given: object) -> None:
         args.fix_only,
         here.docs_url,
         {info.code: info.severity for info in plan.catalog},
+        baseline,
+        args.baseline.absolute().parent if args.baseline else None,
     )
     with _output(args.output_file) as out:
         if mode is FixMode.DIFF:
@@ -191,6 +199,8 @@ class CheckArgs:
     jobs: Optional[int]
     no_cache: bool
     cache_dir: Optional[Path]
+    baseline: Optional[Path]
+    update_baseline: bool
     show_settings: bool
     show_files: bool
 
@@ -206,6 +216,8 @@ def _validate(args: CheckArgs) -> None:
         raise UsageFailure("--fix (or --fix-only), --diff and --add-noqa cannot be combined")
     if args.add_noqa and args.from_stdin:
         raise UsageFailure("--add-noqa needs files, not standard input")
+    if args.update_baseline and (args.baseline is None or args.fix or args.fix_only or args.diff or args.add_noqa):
+        raise UsageFailure("--update-baseline needs --baseline FILE and cannot be combined with fixing")
 
 
 def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
@@ -336,6 +348,9 @@ class _View:
     fix_only: bool = False
     docs_url: Optional[str] = None
     severities: Mapping[str, str] = field(default_factory=dict)
+    # --baseline: the recorded fingerprints, and the directory paths in it are relative to.
+    baseline: Optional[Counter] = None
+    baseline_base: Optional[Path] = None
 
 
 @contextlib.contextmanager
@@ -365,13 +380,17 @@ def _emit(outcomes: Sequence[FileOutcome], view: _View, out: TextIO, to_stderr: 
     _report_problems(outcomes)
     findings: List[Finding] = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
     fixed = [f for o in outcomes for f in o.fixed]
+    snippets = {o.path: o.snippets for o in outcomes}
+    known = 0
+    if view.baseline is not None and view.baseline_base is not None:
+        new = baselines.new_findings(findings, snippets, view.baseline, view.baseline_base)
+        known, findings = len(findings) - len(new), new
     stream = sys.stderr if to_stderr else out
     if view.silent or view.fix_only:
         pass
     elif view.statistics:
         click.echo(_statistics(findings, view), nl=False, file=stream)
     else:
-        snippets = {o.path: o.snippets for o in outcomes}
         text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color, view.docs_url, view.severities))
         if text:
             click.echo(text, nl=False, color=view.color, file=stream)
@@ -379,10 +398,23 @@ def _emit(outcomes: Sequence[FileOutcome], view: _View, out: TextIO, to_stderr: 
         click.echo(_fixed_listing(fixed), nl=False, err=True)
     incomplete = incomplete or any(o.error for o in outcomes)
     if not view.quiet:
-        click.echo(_summary(findings, fixed, len(outcomes), view.unsafe_fixes, incomplete), err=True)
+        summary = _summary(findings, fixed, len(outcomes), view.unsafe_fixes, incomplete)
+        click.echo(summary + (f" {_plural(known, 'finding')} in the baseline not shown." if known else ""), err=True)
     if view.fix_only:
         return EXIT_CLEAN
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _update_baseline(path: Path, outcomes: Sequence[FileOutcome], plan: _Plan) -> int:
+    """--update-baseline: record every current finding; exit 0 unless something failed."""
+    _report_problems(outcomes)
+    findings = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
+    try:
+        baselines.save(path, findings, {o.path: o.snippets for o in outcomes})
+    except baselines.BaselineError as error:
+        _fail(str(error))
+    click.echo(f"Recorded {_plural(len(findings), 'finding')} in {path}.", err=True)
+    return EXIT_ERROR if plan.errors or any(o.error for o in outcomes) else EXIT_CLEAN
 
 
 def _emit_fixed_stdin(outcome: FileOutcome, view: _View) -> int:
