@@ -7,8 +7,9 @@ import io
 import json
 import os
 import sys
+import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
 
@@ -29,7 +30,7 @@ from torchlint.config import (
     parse_torch_version,
 )
 from torchlint.engine.cache import ResultCache, clean_cache, engine_fingerprint, load_catalog, save_catalog
-from torchlint.engine.catalog import Catalog
+from torchlint.engine.catalog import Catalog, RuleInfo
 from torchlint.engine.catalog import from_rules as catalog_from_rules
 from torchlint.engine.findings import Finding
 from torchlint.engine.options import Options
@@ -314,6 +315,7 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
     workers = args.jobs or default_workers()
     caches: Dict[Tuple[Path, str], ResultCache] = {}
     outcomes: List[FileOutcome] = []
+    progress = _Progress(len(plan.jobs), sys.stderr.isatty() and not args.silent)
     for settings, jobs in groups.items():
         lint = Options(settings.torch_version, settings.unfixable(plan.catalog))
         run_options = RunOptions(lint, mode, args.unsafe_fixes)
@@ -322,14 +324,42 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
             if key not in caches:
                 caches[key] = ResultCache(*key)
             cache = caches[key]
-            found = check_cached(jobs, run_options, workers, cache)
+            found = check_cached(jobs, run_options, workers, cache, progress)
         else:
-            found = check_files(jobs, run_options, workers)
+            found = check_files(jobs, run_options, workers, progress)
         outcomes += found
+    progress.finish()
     if not plan.catalog_loaded:
         for directory, _ in caches:
             save_catalog(directory, plan.catalog)
     return outcomes
+
+
+class _Progress:
+    """"Checked N of M files" on standard error when it is a terminal and the run has taken
+    more than `DELAY` seconds (a cold run on a large tree); erased when the run ends."""
+
+    DELAY = 2.0
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.done = 0
+        self.start = self.shown_at = time.monotonic()
+        self.shown = False
+
+    def __call__(self) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if self.enabled and now - self.start > self.DELAY and now - self.shown_at > 0.1:
+            sys.stderr.write(f"\rtorchlint: checked {self.done} of {self.total} files")
+            sys.stderr.flush()
+            self.shown, self.shown_at = True, now
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 @dataclass(frozen=True)
@@ -554,23 +584,32 @@ def _fail(message: str) -> None:
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-def rule(code: Optional[str], show_all: bool) -> None:
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
     """Print the documentation of a rule (by code or name), or list all rules."""
     from torchlint.engine.rule import all_rules
 
     rules = all_rules()
-    if show_all or code is None:
-        for item in rules:
-            click.echo(f"{item.code}  {item.name:<24} {item.severity:<8} {item.fix_applicability.value:<7} {item.summary}")
-        return
-    matches = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
-    if not matches:
-        _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
-    item = matches[0]
-    click.echo(
-        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_applicability.value}.\n\n{item.documentation()}",
-        nl=False,
-    )
+    if not (show_all or code is None):
+        rules = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
+        if not rules:
+            _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
+    if output_format == "json":
+        items = [{**asdict(info), "fix": info_rule.fix_label(), "documentation": info_rule.documentation()} for info, info_rule in zip(_infos(rules), rules)]
+        click.echo(json.dumps(items if show_all or code is None else items[0], indent=2))
+    elif show_all or code is None:
+        # "safe/unsafe": safe by default, unsafe in the cases `torchlint rule CODE` names.
+        rows = [(item.code, item.name, item.severity, item.fix_applicability.value + ("/unsafe" if item.unsafe_when else ""), item.summary) for item in rules]
+        widths = [max(len(row[column]) for row in rows) for column in range(4)]
+        for row in rows:
+            click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
+    else:
+        item = rules[0]
+        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_label()}.\n\n{item.documentation()}", nl=False)
+
+
+def _infos(rules: Sequence[type]) -> List[RuleInfo]:
+    return [RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when) for r in rules]
 
 
 @main.command()

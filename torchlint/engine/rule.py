@@ -72,6 +72,12 @@ class Rule:
         return DOCS_PAGE.format(code=cls.code)
 
     @classmethod
+    def fix_label(cls) -> str:
+        """The fix applicability as users read it: "safe", "unsafe", "none", or
+        "safe (unsafe when ...)" for a rule whose fix is safe only in some cases."""
+        return fix_label(cls.fix_applicability.value, cls.unsafe_when)
+
+    @classmethod
     def documentation(cls) -> str:
         return _dedent_doc(cls.__doc__ or cls.summary)
 
@@ -87,6 +93,10 @@ class Rule:
     def fix(self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "") -> PendingFix:
         """Build a fix with this rule's default applicability unless one is given."""
         return PendingFix(applicability or self.fix_applicability, edits, message)
+
+
+def fix_label(applicability: str, unsafe_when: str) -> str:
+    return f"{applicability} (unsafe {unsafe_when})" if unsafe_when else applicability
 
 
 def all_rules() -> List[Type[Rule]]:

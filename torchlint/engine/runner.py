@@ -196,7 +196,9 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache) -> List[FileOutcome]:
+def check_cached(
+    jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache, progress: Optional[Callable[[], None]] = None
+) -> List[FileOutcome]:
     """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
     outcomes: List[Optional[FileOutcome]] = []
     pending: List[int] = []
@@ -205,7 +207,9 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
         outcomes.append(FileOutcome(job.path, hit.findings, hit.snippets) if hit else None)
         if hit is None:
             pending.append(index)
-    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers)):
+        elif progress is not None:
+            progress()
+    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers, progress)):
         outcomes[index] = outcome
         if outcome.error is None:
             cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
@@ -213,21 +217,30 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:
-    """Check `jobs`, in parallel processes when there is enough work; results keep job order."""
+def check_files(
+    jobs: Sequence[FileJob], options: RunOptions, workers: int, progress: Optional[Callable[[], None]] = None
+) -> List[FileOutcome]:
+    """Check `jobs`, in parallel processes when there is enough work; results keep job order.
+    `progress` is called once per checked file."""
     workers = max(1, min(workers, len(jobs)))
+    tick = progress or (lambda: None)
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:
-        return [check_file(job, options) for job in jobs]
+        return [_ticking(check_file(job, options), tick) for job in jobs]
     # Largest files first so that no worker is left with a big file at the end.
     order = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].path))
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        outcomes = list(pool.map(check_file, [jobs[i] for i in order], [options] * len(order), chunksize=4))
+        outcomes = [_ticking(o, tick) for o in pool.map(check_file, [jobs[i] for i in order], [options] * len(order), chunksize=4)]
     result: List[Optional[FileOutcome]] = [None] * len(jobs)
     for index, outcome in zip(order, outcomes):
         result[index] = outcome
     return [outcome for outcome in result if outcome is not None]
+
+
+def _ticking(outcome: FileOutcome, tick: Callable[[], None]) -> FileOutcome:
+    tick()
+    return outcome
 
 
 def _context() -> multiprocessing.context.BaseContext:

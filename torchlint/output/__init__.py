@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
@@ -43,6 +44,11 @@ def _header(finding: Finding, report: Report) -> str:
     return f"{location} {code} {_marker(finding, report)}{finding.message}"
 
 
+def _width(character: str) -> int:
+    """Terminal columns of a character: two for East Asian wide and full-width ones."""
+    return 2 if unicodedata.east_asian_width(character) in ("W", "F") else 1
+
+
 def format_concise(report: Report) -> str:
     return "".join(_header(f, report) + "\n" for f in report.findings)
 
@@ -57,9 +63,8 @@ def format_full(report: Report) -> str:
             gutter = str(finding.line)
             pad = " " * len(gutter)
             end = finding.end_column if finding.end_line == finding.line else len(line) + 1
-            width = max(1, end - finding.column)
-            indent = "".join(c if c == "\t" else " " for c in line[: finding.column - 1])
-            carets = "^" * width
+            indent = "".join("\t" if c == "\t" else " " * _width(c) for c in line[: finding.column - 1])
+            carets = "^" * max(1, sum(_width(c) for c in line[finding.column - 1 : end - 1]))
             if report.color:
                 carets = click.style(carets, fg="red", bold=True)
             chunks.append(f"{gutter} | {line.rstrip()}\n{pad} | {indent}{carets}")
