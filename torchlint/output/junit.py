@@ -39,12 +39,12 @@ def _testcase(suite: ET.Element, finding: Finding, severity: str) -> None:
         "testcase",
         {
             "classname": path,
-            "name": f"{finding.code} {finding.name} at {finding.line}:{finding.column}",
+            "name": f"{finding.code} {finding.name} at {finding.position}",
             "file": path,
             "line": finding.line,
         },
     )
-    details = f"{path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"
+    details = f"{path}:{finding.position}: {finding.code} {finding.message}"
     _element(case, "failure", {"type": severity, "message": finding.message}, details)
 
 

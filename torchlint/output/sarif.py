@@ -139,6 +139,10 @@ def _result(finding: Finding, rule_index: Mapping[str, int], severity: str, fing
     }
     if finding.code in rule_index:
         result["ruleIndex"] = rule_index[finding.code]
+    if finding.cell is not None:
+        # The region counts lines within the cell; say which cell, in the text and as a property.
+        result["message"] = {"text": f"cell {finding.cell}, line {finding.line}: {finding.message}"}
+        result["properties"] = {"cell": finding.cell}
     if finding.fix is not None and finding.fixable(unsafe):
         result["fixes"] = [_fix(finding.fix, finding.path)]
     return result
