@@ -9,6 +9,7 @@ another file first and applies this one on top. `--config FILE` governs every fi
 
 from __future__ import annotations
 
+import configparser
 import fnmatch
 import os
 import re
@@ -152,24 +153,47 @@ class Resolver:
         self.cwd = _absolute(cwd)
         self._adjust = adjust
         self._found: Dict[Path, Optional[Path]] = {}
-        self._loaded: Dict[Optional[Path], Settings] = {}
+        self._declared: Dict[Path, Optional[Declared]] = {}
+        self._loaded: Dict[Tuple[Optional[Path], Optional[Declared]], Settings] = {}
         self._fixed: Optional[Settings] = None
         if isolated:
             self._fixed = adjust(Settings(root=self.cwd))
         elif config_path is not None:
             if not config_path.is_file():
                 raise ConfigError(f"{config_path}: configuration file not found")
-            self._fixed = adjust(load_file(_absolute(config_path)))
+            config = _absolute(config_path)
+            self._fixed = adjust(_with_declared(load_file(config), self.declared_for(config.parent)))
 
     def settings_for(self, path: Path) -> Settings:
-        """The settings of the closest configuration above `path` (a file or a directory)."""
+        """The settings of the closest configuration above `path` (a file or a directory),
+        with the torch version the project declares when the configuration sets none."""
         if self._fixed is not None:
             return self._fixed
         start = _absolute(path)
-        config = self.config_for(start if start.is_dir() else start.parent)
-        if config not in self._loaded:
-            self._loaded[config] = self._adjust(load_file(config) if config else Settings(root=self.cwd))
-        return self._loaded[config]
+        directory = start if start.is_dir() else start.parent
+        config = self.config_for(directory)
+        declared = self.declared_for(config.parent if config else directory)
+        key = (config, declared)
+        if key not in self._loaded:
+            settings = load_file(config) if config else Settings(root=self.cwd)
+            self._loaded[key] = self._adjust(_with_declared(settings, declared))
+        return self._loaded[key]
+
+    def declared_for(self, directory: Path) -> Optional["Declared"]:
+        """The torch requirement of the nearest project (directory with dependency files)."""
+        visited = []
+        found: Optional[Declared] = None
+        for candidate in (directory, *directory.parents):
+            if candidate in self._declared:
+                found = self._declared[candidate]
+                break
+            visited.append(candidate)
+            files = _dependency_files(candidate)
+            if files:
+                found = _declared_torch(files)
+                break
+        self._declared.update(dict.fromkeys(visited, found))
+        return found
 
     def config_for(self, directory: Path) -> Optional[Path]:
         """The configuration file governing `directory`, or None."""
@@ -185,6 +209,64 @@ class Resolver:
                 break
         self._found.update(dict.fromkeys(visited, found))
         return found
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A project's lowest allowed torch version, and the requirement it comes from."""
+
+    version: Tuple[int, int]
+    file: Path
+    requirement: str
+
+
+_TORCH_REQUIREMENT = re.compile(r"^\s*torch\s*(?:\[[^\]]*\])?\s*(?P<spec>[^;#]*)", re.IGNORECASE)
+_LOWER_BOUND = re.compile(r"(?P<op>~=|===|==|>=|>)\s*(?P<major>[0-9]+)(?:\.(?P<minor>[0-9]+))?")
+
+
+def _dependency_files(directory: Path) -> Tuple[Path, ...]:
+    candidates = [directory / "pyproject.toml", directory / "setup.cfg", *sorted(directory.glob("requirements*.txt"))]
+    return tuple(path for path in candidates if path.is_file())
+
+
+def _requirements(path: Path) -> Tuple[str, ...]:
+    """The requirement strings a dependency file declares (unreadable parts count as none)."""
+    if path.name == "pyproject.toml":
+        dependencies = _read_toml(path).get("project", {}).get("dependencies", [])
+        return tuple(item for item in dependencies if isinstance(item, str)) if isinstance(dependencies, list) else ()
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ()
+    if path.name == "setup.cfg":
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return ()
+        text = parser.get("options", "install_requires", fallback="")
+    return tuple(line.split(" #")[0].strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("#", "-")))
+
+
+def _declared_torch(files: Sequence[Path]) -> Optional[Declared]:
+    """The lower bound of the first `torch` requirement with one (`torch>=1.13`, `torch==2.1.*`)."""
+    for path in files:
+        for requirement in _requirements(path):
+            match = _TORCH_REQUIREMENT.match(requirement)
+            if match is None or re.match(r"torch[\w.-]", requirement.strip(), re.IGNORECASE):
+                continue
+            bounds = [(int(b["major"]), int(b["minor"] or 0)) for b in _LOWER_BOUND.finditer(match["spec"])]
+            if bounds:
+                return Declared(max(bounds), path, requirement)
+    return None
+
+
+def _with_declared(settings: Settings, declared: Optional[Declared]) -> Settings:
+    """`settings` targeting the declared torch version when no configuration sets one."""
+    if declared is None or settings.source("torch-version") != "default":
+        return settings
+    origin = f"inferred from {declared.file} ({declared.requirement})"
+    return replace(settings, torch_version=declared.version, sources=tuple(sorted({**dict(settings.sources), "torch-version": origin}.items())))
 
 
 def _config_in(directory: Path) -> Optional[Path]:
