@@ -85,8 +85,8 @@ def test_readme_commands_parse(words: List[str]):
 
 
 def _all_options() -> set:
-    names = set()
-    for command in main.commands.values():
+    names = {"--help", "-h"}
+    for command in (main, *main.commands.values()):
         for parameter in command.params:
             if isinstance(parameter, click.Option):
                 names.update(parameter.opts + parameter.secondary_opts)
