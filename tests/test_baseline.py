@@ -22,11 +22,8 @@ def train(model, loader, optimizer):
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "train.py").write_text(TRAIN)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def project(src_project) -> Path:
+    return src_project(TRAIN)
 
 
 def run(*args: str):

@@ -15,11 +15,8 @@ ZERO_GRAD = "import torch\noptimizer.zero_grad()\n"
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "train.py").write_text(ZERO_GRAD)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def project(src_project) -> Path:
+    return src_project(ZERO_GRAD)
 
 
 def target(*args: str) -> str:

@@ -16,7 +16,7 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple, TypeVar
 
 from torchlint import __version__
 from torchlint.engine.cache import CACHE_DIR_NAME
@@ -179,36 +179,44 @@ class Resolver:
             self._loaded[key] = self._adjust(_with_declared(settings, declared))
         return self._loaded[key]
 
-    def declared_for(self, directory: Path) -> Optional["Declared"]:
-        """The torch requirement of the nearest project (directory with dependency files)."""
-        visited = []
-        found: Optional[Declared] = None
-        for candidate in (directory, *directory.parents):
-            if candidate in self._declared:
-                found = self._declared[candidate]
-                break
-            visited.append(candidate)
-            files = _dependency_files(candidate)
-            if files:
-                found = _declared_torch(files)
-                break
-        self._declared.update(dict.fromkeys(visited, found))
-        return found
-
     def config_for(self, directory: Path) -> Optional[Path]:
         """The configuration file governing `directory`, or None."""
-        visited = []
-        found: Optional[Path] = None
-        for candidate in (directory, *directory.parents):
-            if candidate in self._found:
-                found = self._found[candidate]
-                break
-            visited.append(candidate)
+
+        def probe(candidate: Path) -> Optional[Tuple[Optional[Path]]]:
             found = _config_in(candidate)
-            if found is not None:
-                break
-        self._found.update(dict.fromkeys(visited, found))
-        return found
+            return (found,) if found is not None else None
+
+        return _upwards(directory, self._found, probe)
+
+    def declared_for(self, directory: Path) -> Optional["Declared"]:
+        """The torch requirement of the nearest project (directory with dependency files)."""
+
+        def probe(candidate: Path) -> Optional[Tuple[Optional[Declared]]]:
+            files = _dependency_files(candidate)
+            return (_declared_torch(files),) if files else None
+
+        return _upwards(directory, self._declared, probe)
+
+
+T = TypeVar("T")
+
+
+def _upwards(directory: Path, memo: Dict[Path, Optional[T]], probe: Callable[[Path], Optional[Tuple[Optional[T]]]]) -> Optional[T]:
+    """The answer of the first directory from `directory` upwards where `probe` gives one
+    (a 1-tuple), else None; remembered for every directory passed on the way."""
+    visited = []
+    answer: Optional[T] = None
+    for candidate in (directory, *directory.parents):
+        if candidate in memo:
+            answer = memo[candidate]
+            break
+        visited.append(candidate)
+        found = probe(candidate)
+        if found is not None:
+            answer = found[0]
+            break
+    memo.update(dict.fromkeys(visited, answer))
+    return answer
 
 
 @dataclass(frozen=True)
