@@ -54,6 +54,7 @@ def test_show_settings_and_show_files(project: Path):
     assert "ignore=['TL401']" in lines["rules"] and str(project / "pyproject.toml") in lines["rules"]
     assert lines["torch-version"].split()[1] == "1.13" and "[command line]" in lines["torch-version"]
     assert "[default]" in lines["min-severity"]
+    assert "TL101" in lines["enabled"].split() and "TL401" not in lines["enabled"].split()
     files = CliRunner().invoke(main, ["check", "--show-files"])
     assert files.exit_code == 0 and files.stdout.split() == ["src/train.py"]
 

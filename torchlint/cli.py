@@ -11,7 +11,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 import click
 
@@ -114,7 +114,9 @@ def check(ctx: click.Context, **given: object) -> None:
         resolver = Resolver(Path.cwd(), args.config_path, args.isolated, _overrides(ctx, args).apply)
         if args.show_settings:
             first = args.paths[0] if args.paths else Path(".")
-            click.echo(_describe(resolver.settings_for(first), first))
+            settings = resolver.settings_for(first)
+            catalog = load_catalog([settings.cache_directory]) or catalog_from_rules()
+            click.echo(_describe(settings, first, settings.codes_for(first, settings.enabled(catalog), catalog)))
             return
         plan = _plan(args, resolver)
         baseline = baselines.load(args.baseline) if args.baseline and not args.update_baseline else None
@@ -532,8 +534,9 @@ def _use_color(choice: str, output_file: Optional[Path] = None) -> bool:
     return output_file is None and "NO_COLOR" not in os.environ and sys.stdout.isatty()
 
 
-def _describe(settings: Settings, path: Path) -> str:
-    """The resolved settings for `path`, one per line with where each value came from."""
+def _describe(settings: Settings, path: Path, codes: FrozenSet[str]) -> str:
+    """The resolved settings for `path`, one per line with where each value came from, and
+    the rules enabled for it."""
     def show(value: object) -> str:
         if isinstance(value, tuple) and value and isinstance(value[0], Layer):
             return "; ".join(_layer_text(layer) for layer in value)
@@ -541,6 +544,10 @@ def _describe(settings: Settings, path: Path) -> str:
             return ", ".join(f"{entry.pattern!r} = {list(entry.selectors)} (in {entry.base})" for entry in value)
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
             return ".".join(map(str, value))
+        if value == ():
+            return "none"
+        if isinstance(value, tuple):
+            return str(list(value))
         return "default" if value is None else str(value)
 
     rows = [
@@ -552,6 +559,7 @@ def _describe(settings: Settings, path: Path) -> str:
         origin = ", ".join(dict.fromkeys(settings.source(k) for k in source_keys))
         rows.append((key, show(getattr(settings, attribute)), origin))
     rows.append(("cache-dir", str(settings.cache_directory), settings.source("cache-dir")))
+    rows.append(("enabled rules", " ".join(sorted(codes)), ""))
     width = max(len(key) for key, _, _ in rows)
     return "\n".join(f"{key:<{width}}  {value}" + (f"  [{origin}]" if origin else "") for key, value, origin in rows)
 

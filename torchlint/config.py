@@ -24,6 +24,7 @@ from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.options import DEFAULT_TORCH_VERSION
 from torchlint.engine.rule import SEVERITIES
 from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve
+from torchlint.output import FORMATTERS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -35,7 +36,7 @@ CONFIG_FILES = (".torchlint.toml", "torchlint.toml", "pyproject.toml")
 REPOSITORY = "https://github.com/torchlint/torchlint"
 # Rule documentation as published with each release: the rule pages at the release tag.
 DEFAULT_DOCS_URL = f"{REPOSITORY}/blob/v{__version__}/docs/rules/{{code}}.md"
-OUTPUT_FORMATS = ("concise", "full", "github", "json", "json-lines", "junit", "sarif")
+OUTPUT_FORMATS = tuple(sorted(FORMATTERS))
 
 _RULE_KEYS = ("select", "extend-select", "ignore")
 _FIX_KEYS = ("fixable", "extend-fixable", "unfixable")

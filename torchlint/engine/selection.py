@@ -95,16 +95,3 @@ def at_least(codes: FrozenSet[str], rules: Sequence[RuleLike], min_severity: str
     """The codes of rules with at least `min_severity`."""
     floor = SEVERITIES.index(min_severity)
     return frozenset(rule.code for rule in rules if rule.code in codes and SEVERITIES.index(rule.severity) >= floor)
-
-
-def enabled_codes(
-    rules: Sequence[RuleLike],
-    select: Sequence[str],
-    extend_select: Sequence[str],
-    ignore: Sequence[str],
-    min_severity: str = SEVERITIES[0],
-) -> FrozenSet[str]:
-    """The rules one selection layer enables, keeping rules of at least `min_severity`.
-    An empty selection is an error, not a silent no-op."""
-    layer = Layer("selection", tuple(select), tuple(extend_select), tuple(ignore))
-    return at_least(resolve([layer], rules), rules, min_severity)
