@@ -113,13 +113,12 @@ def check(ctx: click.Context, **given: object) -> None:
         _validate(args)
         resolver = Resolver(Path.cwd(), args.config_path, args.isolated, _overrides(ctx, args).apply)
         if args.show_settings:
-            first = args.paths[0] if args.paths else Path(".")
-            settings = resolver.settings_for(first)
-            catalog = load_catalog([settings.cache_directory]) or catalog_from_rules()
-            click.echo(_describe(settings, first, settings.codes_for(first, settings.enabled(catalog), catalog)))
+            click.echo(_show_settings(resolver, args.paths[0] if args.paths else Path(".")))
             return
         plan = _plan(args, resolver)
         baseline = baselines.load(args.baseline) if args.baseline and not args.update_baseline else None
+        # How the report looks follows the configuration of the working directory.
+        here = resolver.settings_for(Path.cwd())
     except (ConfigError, SelectionError, UsageFailure, baselines.BaselineError) as error:
         _fail(str(error))
     for message in (*plan.errors, *plan.warnings):
@@ -132,8 +131,6 @@ def check(ctx: click.Context, **given: object) -> None:
     outcomes = _run(plan, args, mode)
     if args.update_baseline:
         sys.exit(_update_baseline(args.baseline, outcomes, plan))
-    # How the report looks follows the configuration of the working directory.
-    here = resolver.settings_for(Path.cwd())
     view = _View(
         args.output_format or here.output_format,
         args.statistics,
@@ -532,6 +529,12 @@ def _use_color(choice: str, output_file: Optional[Path] = None) -> bool:
     if os.environ.get("FORCE_COLOR"):
         return True
     return output_file is None and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def _show_settings(resolver: Resolver, path: Path) -> str:
+    settings = resolver.settings_for(path)
+    catalog = load_catalog([settings.cache_directory]) or catalog_from_rules()
+    return _describe(settings, path, settings.codes_for(path, settings.enabled(catalog), catalog))
 
 
 def _describe(settings: Settings, path: Path, codes: FrozenSet[str]) -> str:
