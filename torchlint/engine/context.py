@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
