@@ -119,3 +119,14 @@ def test_fix_only_and_exit_non_zero_on_fix(project: Path):
     (project / "src" / "zg.py").write_text("import torch\noptimizer.zero_grad(set_to_none=False)\n")
     assert run("--fix", "--exit-non-zero-on-fix", "src/zg.py").exit_code == 1
     assert run("--fix", "--exit-non-zero-on-fix", "src/zg.py").exit_code == 0
+
+
+def test_environment_variables_for_cache_config_and_output_file(project: Path):
+    (project / "only.toml").write_text('select = ["TL4"]\n')
+    env = {"TORCHLINT_CACHE_DIR": "envcache", "TORCHLINT_CONFIG": "only.toml", "TORCHLINT_OUTPUT_FILE": "out.txt"}
+    result = CliRunner().invoke(main, ["check", "--output-format", "concise"], env=env)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "TL401" in (project / "out.txt").read_text() and "TL101" not in (project / "out.txt").read_text()
+    assert list((project / "envcache").glob("results-*.json"))
+    CliRunner().invoke(main, ["check"], env={"TORCHLINT_NO_CACHE": "1"})
+    assert not (project / ".torchlint_cache").exists()
