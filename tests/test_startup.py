@@ -31,3 +31,10 @@ def test_a_fully_cached_run_imports_no_libcst_and_no_rules(tmp_path: Path):
     assert "libcst" in cold and any(name.startswith("torchlint.rules.") for name in cold)
     for output_format in ("full", "json", "github", "junit"):
         assert heavy(imported(["check", "--exit-zero", "--output-format", output_format, "."], tmp_path)) == []
+
+
+def test_the_cache_key_is_the_same_in_every_process(tmp_path: Path):
+    (tmp_path / "train.py").write_text(TRAIN)
+    options = ["check", "--exit-zero", "--unfixable", "TL101,TL401,TL201", "--extend-per-file-ignores", "x.py:TL1,TL2", "."]
+    imported(options, tmp_path)
+    assert heavy(imported(options, tmp_path)) == []

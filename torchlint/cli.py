@@ -316,7 +316,7 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
     outcomes: List[FileOutcome] = []
     progress = _Progress(len(plan.jobs), sys.stderr.isatty() and not args.silent)
     for settings, jobs in groups.items():
-        lint = Options(settings.torch_version, settings.unfixable(plan.catalog))
+        lint = Options(settings.torch_version, tuple(sorted(settings.unfixable(plan.catalog))))
         run_options = RunOptions(lint, mode, args.unsafe_fixes)
         if mode is FixMode.CHECK and not plan.from_stdin and not args.no_cache:
             key = (settings.cache_directory, engine_fingerprint(lint))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import FrozenSet, Tuple
+from typing import Tuple
 
 # The PyTorch release the code is assumed to target when no `torch-version` is configured.
 DEFAULT_TORCH_VERSION = (2, 13)
@@ -15,4 +15,5 @@ class Options:
 
     torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
     # Rules whose fixes are dropped (`unfixable`): their findings are reported without a fix.
-    unfixable: FrozenSet[str] = frozenset()
+    # Sorted, so that the repr (part of the cache key) is the same in every process.
+    unfixable: Tuple[str, ...] = ()
