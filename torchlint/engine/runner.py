@@ -22,7 +22,7 @@ from torchlint.engine.rule import Rule, all_rules
 from torchlint.engine.noqa import UNUSED_NOQA
 from torchlint.files.notebook import Notebook, NotebookError
 from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
-from torchlint.files.writer import write_atomic
+from torchlint.files.writer import FileChanged, remove_abandoned_temporaries, write_atomic
 
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
@@ -126,7 +126,7 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         findings = lint_text(document.text, job.path, rules, options.lint).findings
         return replace(_outcome(job.path, document, document.text, findings), digest=content_digest)
     if options.mode is FixMode.ADD_NOQA:
-        return _add_noqa(job, document, rules, options)
+        return _add_noqa(job, data, document, rules, options)
     result = fix_text(document.text, job.path, rules, options.lint, options.unsafe_fixes)
     outcome = replace(
         _outcome(job.path, document, result.text, result.remaining),
@@ -140,7 +140,7 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         return replace(outcome, diff=_diff(job.path, data, new_data))
     if job.data is not None:
         return replace(outcome, fixed_source=new_data)
-    return _write(outcome, new_data)
+    return _write(outcome, new_data, data)
 
 
 def _outcome(path: str, document: _Document, text: str, findings: Sequence[Finding]) -> FileOutcome:
@@ -156,21 +156,24 @@ def _outcome(path: str, document: _Document, text: str, findings: Sequence[Findi
     return FileOutcome(path, tuple(shown), snippets)
 
 
-def _write(outcome: FileOutcome, data: bytes) -> FileOutcome:
+def _write(outcome: FileOutcome, data: bytes, original: bytes) -> FileOutcome:
+    """Write `data` unless the file no longer holds `original` (an edit made meanwhile wins)."""
     try:
-        write_atomic(outcome.path, data)
+        write_atomic(outcome.path, data, expected=original)
+    except FileChanged:
+        return FileOutcome(outcome.path, error=f"{outcome.path}: changed while being fixed; left as it is, not fixed")
     except OSError as error:
         return FileOutcome(outcome.path, error=f"{outcome.path}: cannot write: {error}")
     return outcome
 
 
-def _add_noqa(job: FileJob, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
+def _add_noqa(job: FileJob, data: bytes, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
     """Suppress the file's current findings with `# noqa` comments; report what could not be."""
     findings = [f for f in lint_text(document.text, job.path, rules, options.lint).findings if f.code != UNUSED_NOQA]
     text = add_noqa(document.text, findings)
     remaining = lint_text(text, job.path, rules, options.lint).findings
     outcome = replace(_outcome(job.path, document, text, remaining), noqa_added=len(findings) - len(remaining))
-    return _write(outcome, document.encode(text)) if text != document.text else outcome
+    return _write(outcome, document.encode(text), data) if text != document.text else outcome
 
 
 def _diff(path: str, before: bytes, after: bytes) -> str:
@@ -191,6 +194,7 @@ def _read(path: str) -> bytes:
 
 def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache) -> List[FileOutcome]:
     """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
+    _remove_abandoned_temporaries(jobs)
     outcomes: List[Optional[FileOutcome]] = []
     pending: List[int] = []
     for index, job in enumerate(jobs):
@@ -198,7 +202,7 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
         outcomes.append(FileOutcome(job.path, hit.findings, hit.snippets) if hit else None)
         if hit is None:
             pending.append(index)
-    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers)):
+    for index, outcome in zip(pending, _check_files([jobs[i] for i in pending], options, workers)):
         outcomes[index] = outcome
         if outcome.error is None:
             cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
@@ -208,6 +212,16 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
 
 def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:
     """Check `jobs`, in parallel processes when there is enough work; results keep job order."""
+    _remove_abandoned_temporaries(jobs)
+    return _check_files(jobs, options, workers)
+
+
+def _remove_abandoned_temporaries(jobs: Sequence[FileJob]) -> None:
+    """What a killed `--fix` left behind goes on the next run in those directories."""
+    remove_abandoned_temporaries({os.path.dirname(job.path) for job in jobs if job.data is None})
+
+
+def _check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:
     workers = max(1, min(workers, len(jobs)))
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:
         return [check_file(job, options) for job in jobs]
