@@ -53,7 +53,7 @@ class FileContext:
         self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
-        # The top-level statement that holds each node the traversal visited, by node id.
+        # The top-level statement that holds each node the traversal visited (names aside), by node id.
         self.statement_of: Dict[int, cst.CSTNode] = {}
         self._qualified: Dict[int, Optional[str]] = {}
 
