@@ -373,3 +373,11 @@ def test_statement_starts_agree_with_rendering_in_order(monkeypatch, text):
     placed = linter.lint_text(text, "a.py", rules, Options()).findings
     monkeypatch.setattr(linter, "statement_lines", lambda *args: None)
     assert placed and linter.lint_text(text, "a.py", rules, Options()).findings == placed
+
+
+def test_python_warnings_about_the_checked_code_are_not_printed(cwd):
+    (cwd / "escapes.py").write_text('import torch\npattern = "\\d+ 0x1for"\nx = 1if True else 2\n')
+    completed = subprocess.run(
+        [sys.executable, "-m", "torchlint", "check", "--isolated", "--no-cache"], cwd=cwd, capture_output=True, text=True
+    )
+    assert completed.returncode == 0 and "Warning" not in completed.stderr

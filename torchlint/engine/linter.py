@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
@@ -106,7 +107,9 @@ _TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to
 def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
     """CPython's syntax tree of `text`, or what its parser says is wrong with it."""
     try:
-        return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+        with warnings.catch_warnings():  # `invalid escape sequence` and the like are not ours to print
+            warnings.simplefilter("ignore")
+            return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):
