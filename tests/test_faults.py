@@ -381,3 +381,11 @@ def test_python_warnings_about_the_checked_code_are_not_printed(cwd):
         [sys.executable, "-m", "torchlint", "check", "--isolated", "--no-cache"], cwd=cwd, capture_output=True, text=True
     )
     assert completed.returncode == 0 and "Warning" not in completed.stderr
+
+
+def test_clean_removes_a_temporary_left_in_the_cache(cwd):
+    (cwd / "a.py").write_text(LOOP)
+    run()
+    (cwd / CACHE_DIR_NAME / f"{TEMPORARY_PREFIX}1-abc.tmp").write_text("{")
+    assert CliRunner().invoke(main, ["clean"]).exit_code == 0
+    assert not (cwd / CACHE_DIR_NAME).exists()

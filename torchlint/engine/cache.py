@@ -23,7 +23,7 @@ import torchlint
 from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.output import finding_json
 from torchlint.engine.rule import rules_package
-from torchlint.files.writer import write_atomic
+from torchlint.files.writer import TEMPORARY_PREFIX, write_atomic
 
 CACHE_DIR_NAME = ".torchlint_cache"
 MARKER = "CACHEDIR.TAG"
@@ -206,7 +206,8 @@ def clean_cache(directory: Path) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     for child in directory.iterdir():
-        if child.name in (MARKER, ".gitignore") or (child.name.startswith("results-") and child.suffix == ".json"):
+        name = child.name
+        if name in (MARKER, ".gitignore") or name.startswith(TEMPORARY_PREFIX) or (name.startswith("results-") and child.suffix == ".json"):
             child.unlink()
     try:
         directory.rmdir()
