@@ -27,7 +27,7 @@ from torchlint.engine.catalog import to_json as catalog_to_json
 from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.output import finding_json
 from torchlint.engine.rule import rules_package
-from torchlint.files.writer import write_atomic
+from torchlint.files.writer import TEMPORARY_PREFIX, write_atomic
 
 CACHE_DIR_NAME = ".torchlint_cache"
 MARKER = "CACHEDIR.TAG"
@@ -110,13 +110,13 @@ class ResultCache:
         entry = self.entries.get(path)
         if entry is None or entry.get("codes") != _codes_key(codes):
             return None
-        if tuple(entry.get("stat", ())) != stat_key:
+        if tuple(entry["stat"]) != stat_key:
             try:
                 with open(path, "rb") as handle:
                     current = digest(handle.read())
             except OSError:
                 return None
-            if current != entry.get("digest"):
+            if current != entry["digest"]:
                 return None
             entry["stat"] = list(stat_key)
             self.changed = True
@@ -160,22 +160,42 @@ def _codes_key(codes: FrozenSet[str]) -> str:
 
 
 def _load(file: Path) -> Dict[str, Dict[str, Any]]:
-    """The entries of a cache file; an unreadable, truncated or foreign file counts as empty."""
+    """The entries of a cache file; an unreadable, truncated or foreign file counts as empty,
+    and an entry of the wrong shape is dropped (its file is checked again)."""
     try:
         with open(file, "rb") as handle:
             document = json.loads(handle.read())
         if isinstance(document, dict) and document.get("format") == _FORMAT and isinstance(document.get("entries"), dict):
-            return {key: value for key, value in document["entries"].items() if isinstance(value, dict)}
-    except (OSError, ValueError):
+            return {key: value for key, value in document["entries"].items() if _valid_entry(value)}
+    except (OSError, ValueError, RecursionError):
         pass
     return {}
+
+
+def _valid_entry(entry: object) -> bool:
+    """Whether `entry` has the fields `lookup` reads, with their types; the findings are
+    checked when they are decoded."""
+    if not isinstance(entry, dict):
+        return False
+    stat = entry.get("stat")
+    return (
+        isinstance(stat, list)
+        and len(stat) in (0, 2)
+        and all(type(value) is int for value in stat)
+        and isinstance(entry.get("digest"), str)
+        and isinstance(entry.get("codes"), str)
+        and isinstance(entry.get("findings"), list)
+        and isinstance(entry.get("snippets"), dict)
+    )
 
 
 def _decode_result(entry: Dict[str, Any]) -> Optional[CachedResult]:
     try:
         findings = tuple(_decode_finding(item) for item in entry["findings"])
-        snippets = {str(key): str(text) for key, text in entry["snippets"].items()}
-    except (KeyError, TypeError, ValueError, AttributeError):
+        snippets = dict(entry["snippets"])
+        if not all(isinstance(text, str) for text in snippets.values()):
+            return None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return None
     return CachedResult(findings, snippets)
 
@@ -184,8 +204,7 @@ def _decode_finding(item: Dict[str, Any]) -> Finding:
     fix = None
     if item["fix"] is not None:
         edits = tuple(
-            Edit(e["location"]["line"], e["location"]["column"], e["end_location"]["line"], e["end_location"]["column"], str(e["content"]))
-            for e in item["fix"]["edits"]
+            Edit(*_span(e["location"]), *_span(e["end_location"]), str(e["content"])) for e in item["fix"]["edits"]
         )
         fix = Fix(Applicability(item["fix"]["applicability"]), edits, str(item["fix"]["message"]))
     return Finding(
@@ -193,14 +212,22 @@ def _decode_finding(item: Dict[str, Any]) -> Finding:
         str(item["name"]),
         str(item["message"]),
         str(item["path"]),
-        int(item["line"]),
-        int(item["column"]),
-        int(item["end_line"]),
-        int(item["end_column"]),
+        *(_position(item[key]) for key in ("line", "column", "end_line", "end_column")),
         fix,
         str(item["url"]),
-        None if item.get("cell") is None else int(item["cell"]),
+        None if item.get("cell") is None else _position(item["cell"]),
     )
+
+
+def _span(location: Dict[str, Any]) -> Tuple[int, int]:
+    return _position(location["line"]), _position(location["column"])
+
+
+def _position(value: object) -> int:
+    """A 1-based line, column or cell number as stored; anything else is a corrupt entry."""
+    if type(value) is not int or value < 1:
+        raise ValueError(f"not a position: {value!r}")
+    return value
 
 
 def clean_cache(directory: Path) -> bool:
@@ -213,7 +240,8 @@ def clean_cache(directory: Path) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     for child in directory.iterdir():
-        if child.name in (MARKER, ".gitignore") or (child.name.startswith(("results-", "rules-")) and child.suffix == ".json"):
+        name = child.name
+        if name in (MARKER, ".gitignore") or name.startswith(TEMPORARY_PREFIX) or (name.startswith(("results-", "rules-")) and child.suffix == ".json"):
             child.unlink()
     try:
         directory.rmdir()

@@ -42,6 +42,8 @@ class FileContext:
         self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
+        # The top-level statement that holds each node the traversal visited (names aside), by node id.
+        self.statement_of: Dict[int, cst.CSTNode] = {}
         self._qualified: Dict[int, Optional[str]] = {}
 
     @cached_property

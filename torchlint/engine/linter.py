@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 import sys
+import warnings
 from dataclasses import dataclass, replace
-from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
+from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -15,7 +16,7 @@ from torchlint.engine.context import FileContext
 from torchlint.engine.options import Options
 from torchlint.engine.findings import Edit, Finding, Fix
 from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
-from torchlint.engine.positions import compute_positions, to_span
+from torchlint.engine.positions import compute_positions, statement_lines, to_span
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import comments
@@ -61,7 +62,8 @@ def _analyse(
     messages users know, and refuses nesting so deep that LibCST's parser would overflow
     its stack. LibCST has the last word on other errors (code for a newer Python).
     """
-    python_error = _python_syntax_error(text)
+    tree = _python_tree(text)
+    python_error = tree if isinstance(tree, _SyntaxProblem) else None
     if python_error is None and not any(rule.may_apply(text) for rule in rules):
         return [], True
     if python_error is not None and (python_error.too_deep or not checks_parse):
@@ -76,7 +78,10 @@ def _analyse(
         if not reports:
             return [], True
         lines = physical_lines(text)
-        positions = compute_positions(module, _nodes_to_place(reports))
+        located = statement_lines(module, tree, text) if isinstance(tree, ast.Module) else None
+        nodes = _nodes_to_place(reports)
+        holders = [ctx.statement_of[id(node)] for node in nodes if id(node) in ctx.statement_of]
+        positions = compute_positions(module, nodes, holders, located)
         return [_finding(report, path, positions, module, lines) for report in reports], True
     except cst.ParserSyntaxError as error:
         if not checks_parse:
@@ -102,17 +107,18 @@ class _SyntaxProblem(NamedTuple):
 _TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to analyse")
 
 
-def _python_syntax_error(text: str) -> Optional[_SyntaxProblem]:
-    """What CPython's parser says is wrong with `text`, or None when it compiles."""
+def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
+    """CPython's syntax tree of `text`, or what its parser says is wrong with it."""
     try:
-        compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+        with warnings.catch_warnings():  # `invalid escape sequence` and the like are not ours to print
+            warnings.simplefilter("ignore")
+            return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):
         return _TOO_DEEP
     except ValueError as error:  # source code string cannot contain null bytes
         return _SyntaxProblem(1, 1, f"cannot parse: {error}")
-    return None
 
 
 def parse_error_finding(path: str, line: int, column: int, message: str) -> Finding:

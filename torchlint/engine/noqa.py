@@ -97,7 +97,8 @@ def apply_noqa(
         else:
             kept.append(finding)
     if report_unused:
-        kept.extend(_unused(comment, used.get(line, set()), enabled, known, text, path) for line, comment in comments.items())
+        lines = physical_lines(text)
+        kept.extend(_unused(comment, used.get(line, set()), enabled, known, lines, path) for line, comment in comments.items())
     return [finding for finding in kept if finding is not None]
 
 
@@ -112,7 +113,7 @@ def _fix_touches_suppressed_line(finding: Finding, comments: Dict[int, NoqaComme
 
 
 def _unused(
-    comment: NoqaComment, used: set, enabled: FrozenSet[str], known: FrozenSet[str], text: str, path: str
+    comment: NoqaComment, used: set, enabled: FrozenSet[str], known: FrozenSet[str], lines: Sequence[str], path: str
 ) -> Optional[Finding]:
     if comment.codes is None or UNUSED_NOQA in comment.codes:
         return None
@@ -126,8 +127,7 @@ def _unused(
         parts.append(f"unused `noqa` code{'s' if len(unused) > 1 else ''} {', '.join(unused)}")
     if unknown:
         parts.append(f"unknown code{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
-    line_text = physical_lines(text)[comment.line - 1]
-    edit = _removal(comment, line_text, set(unused) | set(unknown))
+    edit = _removal(comment, lines[comment.line - 1], set(unused) | set(unknown))
     return Finding(
         UNUSED_NOQA,
         "unused-noqa",

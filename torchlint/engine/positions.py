@@ -3,18 +3,27 @@
 LibCST derives positions from a code-generation pass with position tracking, which costs
 several parses for a whole module, and its `MetadataWrapper` adds a full visitor traversal on
 top. Here positions are tracked only through the top-level statements that contain the
-nodes asked for; the statements before them are rendered untracked (much cheaper) just to
-advance the line counter, and generation stops after the last statement needed.
+nodes asked for, so the cost of placing findings does not grow with the file.
+
+Where each top-level statement starts is read from CPython's syntax tree of the same text
+(which the linter builds anyway), and the traversal records the top-level statement that
+holds each node; together they let one statement be rendered on its own, starting at its
+line. A statement rendered that way is compared with the source text it must reproduce; when
+anything does not line up, positions fall back to rendering the statements in order, which
+advances the line counter through every statement before the last one needed.
 """
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Mapping, Set, Tuple
+import ast
+from itertools import accumulate
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst.metadata import CodeRange
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from torchlint.files.source import physical_lines
 from torchlint.semantics.tree import descendants
 
 Span = Tuple[int, int, int, int]  # 1-based line, 1-based column, end line, exclusive end column
@@ -27,9 +36,105 @@ class _Positions:
         self._computed: Dict[cst.CSTNode, CodeRange] = {}
 
 
-def compute_positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> Mapping[cst.CSTNode, CodeRange]:
-    """Syntactic ranges (without parentheses and surrounding whitespace) of at least `nodes`."""
+class StatementLines:
+    """Where each top-level statement of a module starts in its source `text`: the line of its
+    first leading comment or blank line."""
+
+    def __init__(self, module: cst.Module, text: str, starts: List[int], lines: Sequence[str]) -> None:
+        self.module = module
+        self.text = text
+        self.starts = starts
+        # The character offset of the start of each line, then that of the end of the text.
+        self.offsets = [0, *accumulate(len(line) for line in lines)]
+
+    def source(self, index: int) -> str:
+        """The text of the statement at `index`, its leading lines included."""
+        start = self.offsets[self.starts[index] - 1]
+        if index + 1 < len(self.starts):
+            return self.text[start : self.offsets[self.starts[index + 1] - 1]]
+        return self.text[start : self.offsets[len(self.offsets) - 1 - len(self.module.footer)]]
+
+
+def statement_lines(module: cst.Module, tree: ast.Module, text: str) -> Optional[StatementLines]:
+    """Start lines of the statements of `module`, parsed from `text`, taken from CPython's tree
+    `tree` of the same text; None where the two trees do not line up."""
+    lines = physical_lines(text, keepends=True)
+    starts: List[int] = []
+    position = 0
+    for statement in module.body:
+        if position >= len(tree.body):
+            return None
+        first = tree.body[position]
+        position += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        line = first.lineno
+        if getattr(statement, "decorators", ()):
+            # The first decorator's expression, whose line is that of its `@` unless the
+            # expression starts on a later line (checked).
+            line = first.decorator_list[0].lineno  # type: ignore[attr-defined]
+            if not lines[line - 1].startswith("@"):
+                return None
+        starts.append(line - len(statement.leading_lines))
+    if position != len(tree.body):
+        return None
+    return StatementLines(module, text, starts, lines)
+
+
+def compute_positions(
+    module: cst.Module,
+    nodes: Iterable[cst.CSTNode],
+    hints: Iterable[cst.CSTNode] = (),
+    located: Optional[StatementLines] = None,
+) -> Mapping[cst.CSTNode, CodeRange]:
+    """Syntactic ranges (without parentheses and surrounding whitespace) of at least `nodes`.
+
+    `hints` are the top-level statements that hold them; with `located`, only those are
+    rendered."""
     wanted: Set[int] = {id(node) for node in nodes}
+    if located is not None and id(module) not in wanted:
+        computed = _from_hints(module, wanted, hints, located)
+        if computed is not None:
+            return computed
+    return _in_order(module, wanted)
+
+
+def _from_hints(
+    module: cst.Module, wanted: Set[int], hints: Iterable[cst.CSTNode], located: StatementLines
+) -> Optional[Mapping[cst.CSTNode, CodeRange]]:
+    """Positions from rendering only the hinted statements; None when they do not hold every
+    wanted node or a statement does not render as the text it came from."""
+    index = {id(statement): number for number, statement in enumerate(module.body)}
+    remaining = set(wanted)
+    provider = _Positions()
+    for statement in dict.fromkeys(hints):
+        number = index.get(id(statement))
+        if number is None:
+            continue
+        inside = {id(node) for node in descendants(statement)} & remaining
+        if not inside:
+            continue
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+        )
+        state.line = located.starts[number]
+        statement._codegen(state)
+        if not _reproduces(module, "".join(state.tokens), located.source(number), number):
+            return None
+        remaining -= inside
+    return provider._computed if not remaining else None
+
+
+def _reproduces(module: cst.Module, generated: str, source: str, number: int) -> bool:
+    """Whether a statement rendered on its own is its source text, so that the line it was
+    started at is right (the last statement of a file without a final newline gets one)."""
+    if generated == source:
+        return True
+    last = number == len(module.body) - 1
+    return last and not module.has_trailing_newline and not module.footer and generated.rstrip("\r\n") == source
+
+
+def _in_order(module: cst.Module, wanted: Set[int]) -> Mapping[cst.CSTNode, CodeRange]:
+    """Positions from rendering the statements in order up to the last one that holds a wanted
+    node; the statements before it are rendered untracked, only to advance the line counter."""
     provider = _Positions()
     state = PositionProvidingCodegenState(
         default_indent=module.default_indent, default_newline=module.default_newline, provider=provider

@@ -16,7 +16,7 @@ from torchlint.engine.options import Options
 from torchlint.engine.rule import Rule, all_rules
 from torchlint.engine.noqa import UNUSED_NOQA
 from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
-from torchlint.files.writer import write_atomic
+from torchlint.files.writer import FileChanged, remove_abandoned_temporaries, write_atomic
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -130,7 +130,7 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         findings = lint_text(document.text, job.path, rules, options.lint).findings
         return replace(_outcome(job.path, document, document.text, findings), digest=content_digest)
     if options.mode is FixMode.ADD_NOQA:
-        return _add_noqa(job, document, rules, options)
+        return _add_noqa(job, data, document, rules, options)
     result = fix_text(document.text, job.path, rules, options.lint, options.unsafe_fixes)
     outcome = replace(
         _outcome(job.path, document, result.text, result.remaining),
@@ -144,7 +144,7 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         return replace(outcome, diff=_diff(job.path, data, new_data))
     if job.data is not None:
         return replace(outcome, fixed_source=new_data)
-    return _write(outcome, new_data)
+    return _write(outcome, new_data, data)
 
 
 def _outcome(path: str, document: _Document, text: str, findings: Sequence[Finding]) -> FileOutcome:
@@ -160,15 +160,18 @@ def _outcome(path: str, document: _Document, text: str, findings: Sequence[Findi
     return FileOutcome(path, tuple(shown), snippets)
 
 
-def _write(outcome: FileOutcome, data: bytes) -> FileOutcome:
+def _write(outcome: FileOutcome, data: bytes, original: bytes) -> FileOutcome:
+    """Write `data` unless the file no longer holds `original` (an edit made meanwhile wins)."""
     try:
-        write_atomic(outcome.path, data)
+        write_atomic(outcome.path, data, expected=original)
+    except FileChanged:
+        return FileOutcome(outcome.path, error=f"{outcome.path}: changed while being fixed; left as it is, not fixed")
     except OSError as error:
         return FileOutcome(outcome.path, error=f"{outcome.path}: cannot write: {error}")
     return outcome
 
 
-def _add_noqa(job: FileJob, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
+def _add_noqa(job: FileJob, data: bytes, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
     """Suppress the file's current findings with `# noqa` comments; report what could not be."""
     from torchlint.engine.add_noqa import add_noqa
     from torchlint.engine.linter import lint_text
@@ -177,7 +180,7 @@ def _add_noqa(job: FileJob, document: _Document, rules: Sequence[Type[Rule]], op
     text = add_noqa(document.text, findings)
     remaining = lint_text(text, job.path, rules, options.lint).findings
     outcome = replace(_outcome(job.path, document, text, remaining), noqa_added=len(findings) - len(remaining))
-    return _write(outcome, document.encode(text)) if text != document.text else outcome
+    return _write(outcome, document.encode(text), data) if text != document.text else outcome
 
 
 def _diff(path: str, before: bytes, after: bytes) -> str:
@@ -200,6 +203,7 @@ def check_cached(
     jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache, progress: Optional[Callable[[], None]] = None
 ) -> List[FileOutcome]:
     """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
+    _remove_abandoned_temporaries(jobs)
     outcomes: List[Optional[FileOutcome]] = []
     pending: List[int] = []
     for index, job in enumerate(jobs):
@@ -209,7 +213,7 @@ def check_cached(
             pending.append(index)
         elif progress is not None:
             progress()
-    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers, progress)):
+    for index, outcome in zip(pending, _check_files([jobs[i] for i in pending], options, workers, progress)):
         outcomes[index] = outcome
         if outcome.error is None:
             cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
@@ -222,6 +226,18 @@ def check_files(
 ) -> List[FileOutcome]:
     """Check `jobs`, in parallel processes when there is enough work; results keep job order.
     `progress` is called once per checked file."""
+    _remove_abandoned_temporaries(jobs)
+    return _check_files(jobs, options, workers, progress)
+
+
+def _remove_abandoned_temporaries(jobs: Sequence[FileJob]) -> None:
+    """What a killed `--fix` left behind goes on the next run in those directories."""
+    remove_abandoned_temporaries({os.path.dirname(job.path) for job in jobs if job.data is None})
+
+
+def _check_files(
+    jobs: Sequence[FileJob], options: RunOptions, workers: int, progress: Optional[Callable[[], None]] = None
+) -> List[FileOutcome]:
     workers = max(1, min(workers, len(jobs)))
     tick = progress or (lambda: None)
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:

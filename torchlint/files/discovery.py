@@ -331,7 +331,7 @@ def _git_dir(repo: str) -> Optional[str]:
         first_line = Path(dot_git).read_text(encoding="utf-8", errors="replace").split("\n")[0]
     except OSError:
         return None
-    if not first_line.startswith("gitdir:"):
+    if not first_line.startswith("gitdir:") or "\0" in first_line:  # a damaged `.git` file names no directory
         return None
     return Path(repo, first_line[len("gitdir:") :].strip()).as_posix()
 

@@ -47,6 +47,8 @@ _ESCAPED_NON_ASCII = re.compile(r"(?<!\\)(?:\\\\)*\\u(?!00[0-7])[0-9a-fA-F]{4}")
 _FIRST_KEY_SEPARATOR = re.compile(r'[ \t\r\n]*\{[ \t\r\n]*"(?:[^"\\]|\\.)*"([ \t]*:[ \t]*)')
 _COMPACT_ITEM_SEPARATOR = re.compile(r'(?:"|\]|\}|\d|true|false|null)(,[ \t]*)(?=["\[{\d\-tfn])')
 _DECODER = json.JSONDecoder()
+# JSON can escape a lone UTF-16 surrogate (`"\ud800"`); no Python source can hold one.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Source = Union[str, List[str]]
 
@@ -458,6 +460,8 @@ def _check_cell(cell: Any, index: int) -> None:
     source = cell.get("source", "")
     if not isinstance(source, str) and not (isinstance(source, list) and all(isinstance(s, str) for s in source)):
         raise NotebookError(f"cell {index + 1} has a source that is neither text nor a list of lines")
+    if any(_LONE_SURROGATE.search(line) for line in ([source] if isinstance(source, str) else source)):
+        raise NotebookError(f"cell {index + 1} has a source with an escaped lone surrogate, which is not text")
 
 
 def _is_python_notebook(data: Dict[str, Any]) -> bool:

@@ -85,11 +85,14 @@ def _descriptor(rule: Type[Rule], help_uri: Optional[str]) -> Json:
 
 
 def _artifact_location(path: str) -> Json:
-    """A URI relative to %SRCROOT% (the working directory), or an absolute file URI outside it."""
+    """A URI relative to %SRCROOT% (the working directory), or an absolute file URI outside it.
+
+    URIs percent-encode the name's bytes, so a name that is not valid UTF-8 (held as
+    surrogate escapes) keeps its exact bytes, as `Path.as_uri` does for absolute paths."""
     relative = relative_to_cwd(path)
     if relative is None:
         return {"uri": Path(os.path.abspath(path)).as_uri()}
-    return {"uri": quote(str(relative)), "uriBaseId": SRCROOT}
+    return {"uri": quote(os.fsencode(str(relative))), "uriBaseId": SRCROOT}
 
 
 def _region(span: Union[Finding, Edit]) -> Json:

@@ -7,7 +7,7 @@ from typing import Optional, Set
 
 import libcst as cst
 
-from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
+from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver
 from torchlint.semantics.tree import iterated_source
 
