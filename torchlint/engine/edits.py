@@ -1,0 +1,132 @@
+"""Building blocks of fixes that add code: a module name to write and the import that binds
+it, and the indentation of a statement. One place, so that every rule inserts the same way.
+
+Imports go where Python allows them and where the new name is bound before it is used: after
+the last unconditional top-level import that precedes the statement using the name, else after
+the module docstring and `from __future__` imports, else at the top of the file (above the
+first decorator of a decorated definition). In a notebook whose first cell starts with a cell
+magic (`%%capture`) nothing is inserted at the top: the magic must stay the cell's first line.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple
+
+import libcst as cst
+
+from torchlint.engine.reports import NodeEdit
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import descendants
+
+# The line a notebook's IPython syntax is replaced with (see `torchlint.files.notebook`).
+_MAGIC_PLACEHOLDER = "# torchlint: magic "
+
+
+def top_level_statement(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
+    """The index in `module.body` of the statement that contains `node`."""
+    for index, statement in enumerate(module.body):
+        if statement is node or any(item is node for item in descendants(statement)):
+            return index
+    return None
+
+
+def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Optional[Tuple[str, Tuple[NodeEdit, ...]]]:
+    """The name to write for module `imported` (`torch`) at `used_at`, and the edits that
+    add `import torch` when no earlier unconditional top-level import binds it.
+
+    None when that cannot be done safely: the name `imported` is bound to something else at
+    the top level, or the import would have to go above a notebook's cell magic.
+    """
+    index = top_level_statement(module, used_at)
+    if index is None:
+        return None
+    bound = _bindings(module.body[:index], imported)
+    if bound:
+        return bound, ()
+    if _binds_otherwise(module, imported):
+        return None
+    edit = import_edit(module, f"import {imported}", module.body[:index])
+    return (imported, (edit,)) if edit is not None else None
+
+
+def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]:
+    """The name the last plain `import X` / `import X as Y` among `statements` binds."""
+    found = None
+    for statement in statements:
+        for small in _imports(statement):
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if dotted_name(alias.name) == imported:
+                        found = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else imported
+    return found
+
+
+def _binds_otherwise(module: cst.Module, name: str) -> bool:
+    """Whether a top-level statement binds `name` to something other than the module `name`
+    (`import torch.nn as torch`, `torch = None`, `def torch()`)."""
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
+            return True
+        for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                if any(isinstance(item, cst.Name) and item.value == name for t in targets for item in [t, *descendants(t)]):
+                    return True
+            elif isinstance(small, cst.Import):
+                if any(alias.asname and isinstance(alias.asname.name, cst.Name) and alias.asname.name.value == name
+                       and dotted_name(alias.name) != name for alias in small.names):
+                    return True
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                if any((alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else dotted_name(alias.name)) == name
+                       for alias in small.names):
+                    return True
+    return False
+
+
+def import_edit(module: cst.Module, statement: str, preceding: Sequence[cst.CSTNode]) -> Optional[NodeEdit]:
+    """An edit that adds the import `statement` among the top-level statements `preceding`
+    the one that needs it: after the last import there, else after the docstring and the
+    `from __future__` imports, else above the first statement."""
+    imports = [s for s in preceding if _imports(s)]
+    if imports:
+        return NodeEdit(imports[-1], f"\n{statement}", insert_after=True)
+    header = [s for s in module.body if _is_docstring(s, module) or _is_future_import(s)]
+    if header and all(any(s is p for p in preceding) for s in header):
+        return NodeEdit(header[-1], f"\n{statement}", insert_after=True)
+    if not module.body or header or _MAGIC_PLACEHOLDER in module.code_for_node(module.body[0]):
+        return None
+    return NodeEdit(module.body[0], f"{statement}\n", insert_before=True)
+
+
+def _imports(statement: cst.CSTNode) -> Tuple[cst.CSTNode, ...]:
+    """The import statements of a simple top-level statement line (none for `from __future__`)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or _is_future_import(statement):
+        return ()
+    return tuple(s for s in statement.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+
+
+def _is_future_import(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(s, cst.ImportFrom) and s.module is not None and dotted_name(s.module) == "__future__" for s in statement.body
+    )
+
+
+def _is_docstring(statement: cst.CSTNode, module: cst.Module) -> bool:
+    return (
+        statement is module.body[0]
+        and isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def indentation(module: cst.Module, ancestors: Sequence[cst.CSTNode]) -> str:
+    """The indentation of a statement inside the blocks `ancestors` (outermost first):
+    each indented block's own indent, and the case indent of a `match` statement."""
+    default = module.default_indent
+    return "".join(
+        block.indent if block.indent is not None else default
+        for block in ancestors
+        if isinstance(block, (cst.IndentedBlock, cst.Match))
+    )
