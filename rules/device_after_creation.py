@@ -5,7 +5,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import keyword, method_call, positional, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import string_value
@@ -121,30 +121,45 @@ class DeviceAfterCreation(Rule):
         return None
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
-        """Move `device=` (and a `dtype` the move sets) into the factory call.
+        """Move `device=` into the factory call; a dtype the move also sets stays in a
+        `.to(dtype)` after it, so the factory still computes in its own dtype.
 
         `.to(device, dtype, non_blocking, copy)` and `.cuda(device, non_blocking)`: only
-        `.to` can change the dtype. No fix when the factory writes into `out=` or draws from
-        a `generator=`, both of which live on the CPU.
+        `.to` can change the dtype. Withheld when the factory writes into `out=`, draws from a
+        `generator=` (both live on the CPU), or may get `device=` from `**kwargs`, and when the
+        move unpacks arguments.
         """
+        if has_star(move, "*") or has_star(move, "**"):
+            return self.withheld("the move unpacks arguments")
+        if has_star(factory, "**"):
+            return self.withheld("the factory call has **kwargs")
+        if any(keyword(factory, name) is not None for name in ("out", "generator", "device")):
+            return None
         moved = positional(move)
         is_to = isinstance(move.func, cst.Attribute) and move.func.attr.value == "to"
         dtype_arg = keyword(move, "dtype") or (moved[1] if is_to and len(moved) > 1 else None)
-        other = [a for a in move.args if a.keyword is not None and a.keyword.value not in ("device", "dtype", *TRANSFER_ONLY_KEYWORDS)]
-        if other or any(keyword(factory, name) is not None for name in ("out", "generator")):
+        if any(a.keyword is not None and a.keyword.value not in ("device", "dtype", *TRANSFER_ONLY_KEYWORDS) for a in move.args):
             return None
-        if dtype_arg is not None and keyword(factory, "dtype") is not None:
-            return None
-        new_call = with_keyword(factory, "device", device)
+        new_call: cst.BaseExpression = with_keyword(factory, "device", device)
         if dtype_arg is not None:
-            new_call = with_keyword(new_call, "dtype", dtype_arg.value)
+            conversion = cst.Arg(dtype_arg.value)
+            new_call = cst.Call(cst.Attribute(new_call, cst.Name("to")), [conversion])
+        message = "Create the tensor on the device"
         grad = keyword(factory, "requires_grad")
-        unsafe = random or (grad is not None and not (isinstance(grad.value, cst.Name) and grad.value.value == "False"))
-        return self.fix(
-            NodeEdit(move, new_call),
-            applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
-            message="Create the tensor on the device",
-        )
+        if random:
+            return self.unsafe_fix("the device's random generator draws other numbers", NodeEdit(move, new_call), message=message)
+        if grad is not None and not is_literal(grad.value, "False"):
+            return self.unsafe_fix("the device tensor becomes the leaf that gets `.grad`", NodeEdit(move, new_call), message=message)
+        if self.ctx.kind_of(device) is not Kind.DEVICE and not _is_device_literal(device):
+            shown = dotted_name(device) or "the target"
+            return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
+        return self.fix(NodeEdit(move, new_call), message=message)
+
+
+def _is_device_literal(node: cst.BaseExpression) -> bool:
+    """A device string such as `"cuda:1"` (what `.cuda()` becomes)."""
+    literal = string_value(node)
+    return literal is not None and literal.split(":")[0] in ("cuda", "cpu", "mps", "xpu", "meta")
 
 
 def _named_like_device(node: cst.BaseExpression) -> bool:
