@@ -10,13 +10,13 @@ magic (`%%capture`) nothing is inserted at the top: the magic must stay the cell
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import libcst as cst
 
 from torchlint.engine.reports import NodeEdit
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import COMPREHENSIONS, children, descendants
 
 # The line a notebook's IPython syntax is replaced with (see `torchlint.files.notebook`).
 _MAGIC_PLACEHOLDER = "# torchlint: magic "
@@ -62,24 +62,32 @@ def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]
 
 
 def _binds_otherwise(module: cst.Module, name: str) -> bool:
-    """Whether a top-level statement binds `name` to something other than the module `name`
-    (`import torch.nn as torch`, `torch = None`, `def torch()`)."""
-    for statement in module.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) and statement.name.value == name:
-            return True
-        for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                if any(isinstance(item, cst.Name) and item.value == name for t in targets for item in [t, *descendants(t)]):
+    """Whether module-level code binds `name` other than by an unconditional top-level
+    `import name` (`torch = None`, an import under `try`, `def torch()`, `import x as torch`)."""
+    plain = {id(small) for statement in module.body for small in _imports(statement)}
+    stack: List[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            if node.name.value == name:
+                return True
+            continue
+        if isinstance(node, (cst.Lambda, *COMPREHENSIONS)):
+            continue
+        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                imported = dotted_name(alias.name) or ""
+                if alias.asname is not None:
+                    bound = dotted_name(alias.asname.name)  # type: ignore[arg-type]
+                else:
+                    bound = imported.split(".")[0] if isinstance(node, cst.Import) else imported
+                if bound == name and not (isinstance(node, cst.Import) and id(node) in plain and alias.asname is None):
                     return True
-            elif isinstance(small, cst.Import):
-                if any(alias.asname and isinstance(alias.asname.name, cst.Name) and alias.asname.name.value == name
-                       and dotted_name(alias.name) != name for alias in small.names):
-                    return True
-            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                if any((alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else dotted_name(alias.name)) == name
-                       for alias in small.names):
-                    return True
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
+            target = node.name if isinstance(node, cst.AsName) else node.target
+            if any(isinstance(item, cst.Name) and item.value == name for item in [target, *descendants(target)]):
+                return True
+        stack.extend(children(node))
     return False
 
 
