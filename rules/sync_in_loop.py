@@ -32,6 +32,8 @@ DATASET_BASES = frozenset(
 TEST_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase"})
 DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
 # Names that count steps by convention.
+# A file that may run on Apple's MPS backend, which has no float64.
+MPS = re.compile(r"[\"']mps|\.mps\b")
 COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
 
 
@@ -252,7 +254,7 @@ class SyncInLoop(Rule):
         cast = _accumulating_cast(_starting_value(block, loop, accumulator), receiver)
         if cast is None:
             return self.withheld("the values may be integers or floats; the sum's type would not be known")
-        if cast and "mps" in self.ctx.text:
+        if cast and MPS.search(self.ctx.text):
             return self.withheld("float64, used for an exact sum, is not available on MPS")
         placement = self._after(loop)
         if placement is None:
