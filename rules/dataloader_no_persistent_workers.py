@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker
-from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION
+from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
@@ -152,5 +152,7 @@ class DataloaderNoPersistentWorkers(Rule):
         workers = argument(call, "num_workers", NUM_WORKERS_POSITION)
         if workers is None or not isinstance(workers.value, cst.Integer):
             return None  # `persistent_workers=True` with 0 workers at run time raises ValueError
+        if iterated_concurrently(self.ctx.module, call):
+            return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")

@@ -125,7 +125,7 @@ def _apply_parsing(text: str, findings: Sequence[Finding]) -> Tuple[str, List[Fi
 def _dropped_warning(dropped: Sequence[Finding]) -> Optional[str]:
     if not dropped:
         return None
-    listed = ", ".join(f"{f.code} at line {f.line}" for f in dropped)
+    listed = ", ".join(dict.fromkeys(f"{f.code} at line {f.line}" for f in dropped))
     return f"fix{'es' if len(dropped) > 1 else ''} dropped ({listed}): the result would not parse"
 
 
