@@ -224,25 +224,31 @@ class EvalWithoutNoGrad(Rule):
             edit = NodeEdit(function, f"{decorator}\n{indent}", insert_before=True)
         message = "Decorate the function with `@torch.no_grad()`"
         reason = _unsafe_reason(function, returns_value)
+        if reason in (RETURNS, STORES) and any(_computes_gradient(node) for node in descendants(self.ctx.module)):
+            return self.withheld(f"{reason}, and this file computes gradients")
         if reason:
             return self.unsafe_fix(reason, edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
 
 
+RETURNS = "a caller could backpropagate through the returned value"
+STORES = "the function stores values outside itself; a later backward through them would fail"
+
+
 def _unsafe_reason(function: cst.FunctionDef, returns_value: bool) -> str:
     """Why decorating `function` may change what the program does, or "" when it cannot."""
     if returns_value:
-        return "a caller could backpropagate through the returned value"
+        return RETURNS
     for node in descendants(function.body):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             return "the function assigns outer variables"
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(
             node.target, (cst.Attribute, cst.Subscript)
         ):
-            return "the function stores values outside itself; a later backward through them would fail"
+            return STORES
         found = method_call(node)
         if found is not None and found[1] in STORING_METHODS:
-            return "the function stores values outside itself; a later backward through them would fail"
+            return STORES
         if isinstance(node, cst.Attribute) and node.attr.value in AUTOGRAD_STATE:
             return f"the function reads `.{node.attr.value}`, which `no_grad` changes"
     if _shows_autograd_state(function):

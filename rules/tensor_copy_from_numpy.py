@@ -139,7 +139,19 @@ class TensorCopyFromNumpy(Rule):
         else:
             advice = "use `torch.as_tensor(array, dtype=...)`, which copies only when the dtype differs"
         shown = "torch.tensor()" if qualified == "torch.tensor" else "torch.Tensor()"
-        self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=self._fix(node, qualified))
+        fix = self._fix(node, qualified)
+        if fix is not None and self._annotated_only(data):
+            fix = self.withheld(f"`{data.value}` is an array only by its annotation; `torch.from_numpy` raises for a list or a reversed view")  # type: ignore[attr-defined]
+        self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=fix)
+
+    def _annotated_only(self, node: cst.BaseExpression) -> bool:
+        """A name whose array kind comes from an annotation, not from an assignment seen here."""
+        if not isinstance(node, cst.Name):
+            return False
+        for scope in reversed(self.ctx.names.scopes):
+            if node.value in scope.bindings:
+                return (id(scope.node), node.value) not in self.arrays
+        return False
 
     def _is_array(self, node: cst.BaseExpression) -> bool:
         """Whether `node` certainly evaluates to an ndarray, not a NumPy scalar."""
