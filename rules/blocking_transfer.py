@@ -55,10 +55,14 @@ class BlockingTransfer(Rule):
     a side stream while the current step computes.
 
     ## Fix applicability
-    Safe: the loader's batches are in pinned memory and the loop does not modify them, and
-    the copy is queued on the same stream as the kernels that use its result, so they see
-    the copied values; the result is the same tensor on the same device. The fix adds
-    `non_blocking=True`.
+    The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
+    loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
+    defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
+    pinned memory, the loop does not modify them, and the copy is queued on the same stream
+    as the kernels that use its result, so they see the copied values: the result is the same
+    tensor on the same device. Unsafe when the loader has a `collate_fn`, which may return
+    objects whose own `.to()` does not take `non_blocking`. No fix when the file defines such
+    a method (a batch class with `def to(self, device)` would raise `TypeError`).
     """
 
     code = "TL106"
@@ -66,6 +70,7 @@ class BlockingTransfer(Rule):
     summary = "Batch from a pinned-memory DataLoader moved to the device without `non_blocking=True`"
     triggers = ("pin_memory",)
     fix_applicability = Applicability.SAFE
+    fix_sometimes_unsafe = True
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
         "for x in loader:\n    out = model(x.cuda())\n",

@@ -89,8 +89,13 @@ class ConvBiasBeforeBn(Rule):
 
     ## Fix applicability
     Unsafe: removing the bias removes `bias` from the module's state dict, so checkpoints saved
-    before the change no longer load with `strict=True`. The fix passes `bias=False` (or turns
-    `bias=True` into `bias=False`).
+    before the change no longer load with `strict=True`, and a conv built without a bias
+    draws fewer random numbers, so later random values change. The fix passes `bias=False`
+    (or turns `bias=True` into `bias=False`). No fix when the file reads `.bias` other than
+    under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
+    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
+    is assigned more than once (it may be an `nn.Identity`); and for a `Linear`, whose
+    3-D output a BatchNorm normalises over another axis than its features, keeping the bias.
     """
 
     code = "TL301"

@@ -60,7 +60,9 @@ class DataloaderNoPersistentWorkers(Rule):
     seen by them. The fix sets `persistent_workers=True`, and only when `num_workers` is a
     positive integer literal: with an expression that can be `0` at run time
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
-    loaders are reported without a fix.
+    loaders are reported without a fix. No fix either when the loader is iterated again
+    while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
+    loop over it): with persistent workers the second pass resets the first.
     """
 
     code = "TL203"

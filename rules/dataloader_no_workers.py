@@ -51,9 +51,15 @@ class DataloaderNoWorkers(Rule):
     ## Fix applicability
     Unsafe: workers are separate processes, so the dataset must be picklable and, under the
     `spawn` start method (macOS, Windows), the script needs an `if __name__ == "__main__":`
-    guard. The fix sets `num_workers=4` (a portable starting point: about four workers per
-    GPU), adds `persistent_workers=True` so workers survive across epochs, and adds
-    `pin_memory=True` when the file moves data to CUDA. Arguments already given are kept.
+    guard; random augmentation draws from each worker's own generator. The fix sets
+    `num_workers=4` (a portable starting point: about four workers per GPU), adds
+    `persistent_workers=True` so workers survive across epochs, and adds `pin_memory=True`
+    when the file moves data to CUDA. Arguments already given are kept.
+    `persistent_workers=True` is left out when the loader is iterated again while a pass over
+    it is still going on (`zip(loader, loader)`, a loop over it inside another): the second
+    pass would reset the first one's workers. No fix when the dataset is an `IterableDataset`
+    class of the file that does not split its items by worker (`get_worker_info()`): every
+    worker would yield every item.
     """
 
     code = "TL201"

@@ -48,14 +48,22 @@ class DeviceAfterCreation(Rule):
     ```
 
     ## Fix applicability
-    Safe for deterministic factories (`zeros`, `ones`, `full`, `arange`, `tensor`, ...): the
-    result is identical. Unsafe for random factories (`rand`, `randn`, `randint`, ...),
-    because the device's random generator produces a different stream than the CPU one, so
-    seeded results change, and for factories with `requires_grad=True`, because the device
-    tensor becomes the leaf that receives `.grad`. `.cuda(1)` becomes `device="cuda:1"`,
-    `.cuda(i)` becomes `device=i`; `non_blocking=` is dropped since nothing is copied. No fix
-    when the move also changes the dtype in a way that conflicts with the factory's arguments,
-    or when the factory takes `out=` or a `generator=` (both live on the CPU).
+    The fix passes `device=` to the factory; `.cuda(1)` becomes `device="cuda:1"`, `.cuda(i)`
+    becomes `device=i`, and `non_blocking=`/`copy=` are dropped since nothing is copied. A
+    dtype the move also set stays in a `.to(dtype)` after the factory
+    (`torch.arange(0, 10, 0.3).to(device, torch.long)` becomes
+    `torch.arange(0, 10, 0.3, device=device).to(torch.long)`): passed to the factory as
+    `dtype=` it would change what `arange`, `linspace` or `full_like` compute.
+
+    Safe for deterministic factories (`zeros`, `ones`, `full`, `arange`, `tensor`, ...) moved
+    to a value known to be a device (a device string, `torch.device(...)`, `t.device`, or a
+    variable assigned one): the result is identical. Unsafe, with the reason in the message,
+    for random factories (`rand`, `randn`, `randint`, ...), because the device's random
+    generator draws other numbers than the CPU one; for factories with `requires_grad=True`,
+    because the device tensor becomes the leaf that receives `.grad`; and when the target is
+    a device only by its name (`.to(dev)`). No fix when the factory takes `out=`, a
+    `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
+    when the move unpacks `*args`/`**kwargs`.
     """
 
     code = "TL102"
@@ -63,6 +71,7 @@ class DeviceAfterCreation(Rule):
     summary = "Tensor created on the CPU and then moved to the device"
     triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE
+    fix_sometimes_unsafe = True
     bad_examples = (
         "import torch\nx = torch.zeros(3, 4).cuda()\n",
         "import torch\nx = torch.randn(2, 2).to(device)\n",

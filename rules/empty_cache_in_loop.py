@@ -82,7 +82,9 @@ class EmptyCacheInLoop(Rule):
     Unsafe: removing the call changes how much memory the process holds between steps, which
     other processes on the same GPU may notice. The fix removes the statement when the call
     is a whole expression statement on its own line, without comments around it that would be
-    lost; when it is the only statement of its block, it becomes `pass`. Otherwise no fix.
+    lost; it becomes `pass` when nothing else would be left in its block (other
+    `empty_cache()` calls of the block are removed by their own fixes), so the block stays
+    valid, `match` cases included. Otherwise no fix.
     """
 
     code = "TL104"

@@ -80,14 +80,24 @@ class EvalWithoutNoGrad(Rule):
     Use `@torch.inference_mode()` when the results are never used in autograd later.
 
     ## Fix applicability
-    The fix decorates the function with `@torch.no_grad()` (adding `import torch` when the
-    file has no plain top-level import of it). It is only offered where the function never
-    computes gradients, so nothing it does needs the graph. Safe when the function returns
-    nothing; unsafe when it returns a value, because a caller could backpropagate through
-    what it returns. No fix for code at module level, for `async def` (the decorator does
-    not reach into a coroutine), and for methods of `nn.Module` subclasses (a `forward` that
-    runs a frozen teacher must keep gradients for the rest of the model: wrap just the call
-    in `with torch.no_grad():`).
+    The fix decorates the function with `@torch.no_grad()`, below any decorators it already
+    has. `torch` is spelled as an earlier top-level `import torch` binds it; without one the
+    fix adds `import torch` after the last top-level import above the function (or after the
+    docstring and `from __future__` imports), never above a notebook cell magic. It is only
+    offered where nothing in the function computes gradients: no `.backward()`,
+    `torch.autograd.grad` or `.grad` in it, in a nested function, or in a function of the file
+    that it calls.
+
+    Safe when nothing produced under `no_grad` leaves the function or shows its autograd
+    state: it returns nothing, stores nothing outside itself (`outputs.append(out)`,
+    `self.x = ...`, `global`), does not read `.requires_grad`/`.grad_fn`/`.is_leaf`, and does
+    not print or format a value that may carry a `grad_fn` (the text of such a tensor shows
+    it; `.item()`, `len()` and `.shape` are fine). Unsafe, with the reason in the message,
+    when one of these holds, and withheld when the function returns or stores values in a
+    file that computes gradients, since a later backward through them would fail. No fix for
+    code at module level, for `async def` (the decorator does not reach into a coroutine),
+    and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
+    keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
     """
 
     code = "TL402"
@@ -95,6 +105,7 @@ class EvalWithoutNoGrad(Rule):
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
+    fix_sometimes_unsafe = True
     bad_examples = (
         "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
         "import torch\ndef validate(self):\n    self.net.eval()\n    for x in self.loader:\n        out = self.net(x)\n",

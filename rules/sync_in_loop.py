@@ -94,11 +94,19 @@ class SyncInLoop(Rule):
     once, when it is read.
 
     ## Fix applicability
-    Unsafe, and only for the accumulation `total += x.item()` where `total` holds a number
-    before the loop and is not read inside it, and the loop cannot be left early (no
-    `return`, `yield`, or enclosing `try`): the accumulator becomes a tensor during the loop
-    (summed on the device, in the tensor's dtype) and is converted back once after it. Other
-    uses get no fix.
+    Unsafe, and only for the accumulation `total += x.item()` where `total` starts from a
+    number literal before the loop and is not read inside it, and the loop cannot be left
+    early (no `return`, `yield`, or enclosing `try`): the accumulator becomes a tensor during
+    the loop and is converted back once after it. It sums exactly what Python would: in
+    float64 (`x.detach().double()`) when the start is a float or the values are known to be
+    floats (a `.mean()`, a name such as `loss`), so a bfloat16 or float16 loss loses no
+    precision; as an int64 count (`x.detach()`) for the `.sum()` of a comparison with an int
+    start. It is unsafe because the accumulator is a tensor inside the loop, and other code
+    in the program could read it there. No fix when the values may be integers or floats (an
+    int start and an unknown value: the sum's type would not be known; a uint8 or int32
+    counter could overflow), when a function or lambda defined in the same scope mentions the
+    accumulator (called in the loop, it would see a tensor), or when the file may run on
+    Apple's MPS, which has no float64. Other uses get no fix.
     """
 
     code = "TL101"

@@ -66,8 +66,10 @@ class TensorCopyFromNumpy(Rule):
     Unsafe: the new tensor shares memory with the array, so later in-place writes to either
     one are visible in the other, and `torch.from_numpy` warns for read-only arrays. The fix
     rewrites `torch.tensor(array)` to `torch.from_numpy(array)` only when no other argument
-    is passed; with `dtype=`, or for `torch.Tensor(array)`, it suggests
-    `torch.as_tensor(array, dtype=...)` without a fix.
+    is passed and the value is known to be an array from its assignment; with `dtype=`, or
+    for `torch.Tensor(array)`, it suggests `torch.as_tensor(array, dtype=...)` without a fix.
+    No fix for a parameter that is an array only by its annotation: called with a list or a
+    tensor, `torch.from_numpy` raises where `torch.tensor` did not.
     """
 
     code = "TL105"

@@ -301,7 +301,7 @@ def rule(code: Optional[str], show_all: bool) -> None:
         _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
     item = matches[0]
     click.echo(
-        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_applicability.value}.\n\n{item.documentation()}",
+        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_label()}.\n\n{item.documentation()}",
         nl=False,
     )
 

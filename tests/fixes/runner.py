@@ -1,7 +1,7 @@
 """Runs programs for the differential fix tests, all in this one process (one torch import).
 
 Reads a JSON list of sources on stdin; writes, for each, what it printed and the name of the
-exception it raised (None if it ran through). Every program starts from the same state: a
+exception it raised (None if it ran through; `ProgramTimeout` after 20 seconds). Every program starts from the same state: a
 fresh namespace run as `__main__`, seeded random generators, torch's default dtype, grad
 mode and autocast dtypes, one thread. `show(...)` prints tensors, modules and numbers
 exactly: dtype, shape, device, values, and whether the tensor records a graph.
@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import random
+import signal
 import sys
 import warnings
 from typing import Any, Dict, List, Optional
@@ -47,17 +48,32 @@ def _reset() -> None:
     torch.set_autocast_dtype("cpu", torch.bfloat16)
 
 
+class ProgramTimeout(Exception):
+    """A program ran longer than `TIMEOUT_S` (a loader that restarts itself forever)."""
+
+
+TIMEOUT_S = 20
+
+
+def _timeout(signum: int, frame: Any) -> None:
+    raise ProgramTimeout()
+
+
 def run(source: str) -> Dict[str, Optional[str]]:
     _reset()
     out = io.StringIO()
     error = None
     namespace: Dict[str, Any] = {"__name__": "__main__", "show": show}
+    signal.signal(signal.SIGALRM, _timeout)
+    signal.alarm(TIMEOUT_S)
     try:
         with contextlib.redirect_stdout(out), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             exec(compile(source, "<program>", "exec"), namespace)
     except BaseException as raised:  # the program's own failure is part of its output
         error = type(raised).__name__
+    finally:
+        signal.alarm(0)
     return {"stdout": out.getvalue(), "error": error}
 
 

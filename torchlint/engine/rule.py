@@ -33,6 +33,8 @@ class Rule:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     fix_applicability: ClassVar[Applicability] = Applicability.NONE
+    # A safe fix that is downgraded to unsafe where one of its preconditions cannot be shown.
+    fix_sometimes_unsafe: ClassVar[bool] = False
     # "error", "warning" or "info" (advice whose evidence is project-wide).
     severity: ClassVar[str] = "warning"
     # Code that must produce exactly one finding of this rule / no finding of it.
@@ -68,6 +70,14 @@ class Rule:
         The same text is available offline with `torchlint rule CODE`.
         """
         return DOCS_PAGE.format(code=cls.code)
+
+    @classmethod
+    def fix_label(cls) -> str:
+        """How the rule's fix is applied, for its documentation: "safe", "unsafe", "none" or
+        "safe or unsafe"."""
+        if cls.fix_sometimes_unsafe and cls.fix_applicability is Applicability.SAFE:
+            return "safe or unsafe"
+        return cls.fix_applicability.value
 
     @classmethod
     def documentation(cls) -> str:
