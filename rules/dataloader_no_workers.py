@@ -14,6 +14,8 @@ PIN_MEMORY_POSITION = 7
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
+# Dataset names that say it is iterated rather than indexed (torchtext iterators, streams).
+STREAM_WORDS = ("iter", "stream", "pipe")
 
 
 class DataloaderNoWorkers(Rule):
@@ -57,9 +59,10 @@ class DataloaderNoWorkers(Rule):
     when the file moves data to CUDA. Arguments already given are kept.
     `persistent_workers=True` is left out when the loader is iterated again while a pass over
     it is still going on (`zip(loader, loader)`, a loop over it inside another): the second
-    pass would reset the first one's workers. No fix when the dataset is an `IterableDataset`
-    class of the file that does not split its items by worker (`get_worker_info()`): every
-    worker would yield every item.
+    pass would reset the first one's workers. No fix when the dataset may be an
+    `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
+    every worker would yield every item: a class of the file that does not, or a dataset
+    named as an iterator or stream (`train_iterator`, `stream`, `datapipe`).
     """
 
     code = "TL201"
@@ -95,7 +98,7 @@ class DataloaderNoWorkers(Rule):
     def _fix(self, node: cst.Call) -> PendingFix:
         unsharded = self._unsharded_iterable(node)
         if unsharded is not None:
-            return self.withheld(f"`{unsharded}` is an IterableDataset that does not shard by worker: every worker would yield every item")
+            return self.withheld(f"`{unsharded}` may be an IterableDataset that does not shard by worker: every worker would yield every item")
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))
@@ -109,12 +112,15 @@ class DataloaderNoWorkers(Rule):
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")
 
     def _unsharded_iterable(self, node: cst.Call) -> Optional[str]:
-        """The name of the dataset class when it is an `IterableDataset` of this file that
-        does not split its items by worker (`get_worker_info()`): every worker would yield
-        every item."""
+        """The name of the dataset or its class when it may be an `IterableDataset` that does
+        not split its items by worker (`get_worker_info()`): a class of this file that does
+        not, or a dataset named as a stream or iterator."""
         dataset = argument(node, "dataset", 0)
         if dataset is None:
             return None
+        named = (dotted_name(dataset.value) or "").rpartition(".")[2]
+        if any(word in named.lower() for word in STREAM_WORDS):
+            return named  # `train_iterator`, `stream`: named as an iterable-style dataset
         value = _assigned_value(self.ctx.module, dataset.value) if isinstance(dataset.value, cst.Name) else dataset.value
         if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
             return None
