@@ -3,9 +3,9 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
+from torchlint.engine.edits import module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, positional
-from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 
 COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
@@ -183,14 +183,16 @@ class TensorCopyFromNumpy(Rule):
         if qualified != "torch.tensor" or len(node.args) != 1:
             return None
         func = node.func
+        imports: Tuple[NodeEdit, ...] = ()
         if isinstance(func, cst.Attribute):
             new_func: cst.BaseExpression = func.with_changes(attr=cst.Name("from_numpy"))
         else:
-            torch_name = unconditional_alias(self.ctx.module, "torch")
-            if torch_name is None:
+            binding = module_name(self.ctx.module, "torch", node)
+            if binding is None:
                 return None
-            new_func = cst.Attribute(value=cst.Name(torch_name), attr=cst.Name("from_numpy"))
-        return self.fix(NodeEdit(func, new_func), message="Share the array's memory with `torch.from_numpy()`")
+            new_func = cst.Attribute(value=cst.Name(binding[0]), attr=cst.Name("from_numpy"))
+            imports = binding[1]
+        return self.fix(NodeEdit(func, new_func), *imports, message="Share the array's memory with `torch.from_numpy()`")
 
 
 def _array_function(qualified: str, call: cst.Call) -> bool:

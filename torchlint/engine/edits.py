@@ -50,21 +50,20 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
 
 
 def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]:
-    """The name the last plain `import X` / `import X as Y` among `statements` binds."""
-    found = None
+    """The name the first plain `import X` / `import X as Y` among `statements` binds."""
     for statement in statements:
         for small in _imports(statement):
             if isinstance(small, cst.Import):
                 for alias in small.names:
                     if dotted_name(alias.name) == imported:
-                        found = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else imported
-    return found
+                        return alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else imported
+    return None
 
 
 def _binds_otherwise(module: cst.Module, name: str) -> bool:
-    """Whether module-level code binds `name` other than by an unconditional top-level
-    `import name` (`torch = None`, an import under `try`, `def torch()`, `import x as torch`)."""
-    plain = {id(small) for statement in module.body for small in _imports(statement)}
+    """Whether module-level code binds `name` to something other than the module `name`
+    (`torch = None` in an `except`, `def torch()`, `import x as torch`); `import torch` under
+    `if TYPE_CHECKING:` binds the same module."""
     stack: List[cst.CSTNode] = [module]
     while stack:
         node = stack.pop()
@@ -81,7 +80,7 @@ def _binds_otherwise(module: cst.Module, name: str) -> bool:
                     bound = dotted_name(alias.asname.name)  # type: ignore[arg-type]
                 else:
                     bound = imported.split(".")[0] if isinstance(node, cst.Import) else imported
-                if bound == name and not (isinstance(node, cst.Import) and id(node) in plain and alias.asname is None):
+                if bound == name and not (isinstance(node, cst.Import) and alias.asname is None):
                     return True
         elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
             target = node.name if isinstance(node, cst.AsName) else node.target
