@@ -53,7 +53,7 @@ def hook_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_hook_fails_on_the_anti_pattern_and_honours_excludes(project: Path, hook_home: Path):
     done = pre_commit("try-repo", str(REPO), "torchlint", "--all-files", cwd=project, home=hook_home)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "train.py:3:1: TL401" in done.stdout
+    assert "train.py:3:5: TL102" in done.stdout
     assert "vendored" not in done.stdout
 
 
