@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -13,13 +13,16 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import HOST_KINDS, Kind
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+# Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
+GRADIENT_FUNCTIONS = frozenset({"grad", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp", "jacrev", "jacfwd", "grad_and_value"})
 # Methods that keep a value beyond the call (`outputs.append(out)`): a later backward through
 # it fails under `no_grad`.
 STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "put", "put_nowait", "register_buffer"})
 # Attributes whose value `no_grad` changes.
-AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})
+AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf", "is_grad_enabled"})
 # Calls that turn a value into text; a tensor's text shows its `grad_fn`.
 TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
+TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
 # Values without autograd state: host conversions, sizes and metadata.
 HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
 HOST_FUNCTIONS = frozenset({"float", "int", "len", "round", "bool", "str", "range", "enumerate", "zip", "print"})
@@ -221,6 +224,8 @@ class EvalWithoutNoGrad(Rule):
         its autograd state is printed or formatted.
         """
         assert isinstance(function, cst.FunctionDef)
+        if any(_computes_gradient(node) for node in descendants(function.body)):
+            return self.withheld("the function computes gradients")
         helper = _gradient_helper(function, _gradient_functions(self.ctx.module))
         if helper is not None:
             return self.withheld(f"it calls `{helper}`, which computes gradients")
@@ -234,7 +239,7 @@ class EvalWithoutNoGrad(Rule):
         else:
             edit = NodeEdit(function, f"{decorator}\n{indent}", insert_before=True)
         message = "Decorate the function with `@torch.no_grad()`"
-        reason = _unsafe_reason(function, returns_value)
+        reason = _unsafe_reason(function, returns_value, _printing_functions(self.ctx.module))
         if reason in (RETURNS, STORES) and any(_computes_gradient(node) for node in descendants(self.ctx.module)):
             return self.withheld(f"{reason}, and this file computes gradients")
         if reason:
@@ -246,7 +251,7 @@ RETURNS = "a caller could backpropagate through the returned value"
 STORES = "the function stores values outside itself; a later backward through them would fail"
 
 
-def _unsafe_reason(function: cst.FunctionDef, returns_value: bool) -> str:
+def _unsafe_reason(function: cst.FunctionDef, returns_value: bool, printing: Set[str]) -> str:
     """Why decorating `function` may change what the program does, or "" when it cannot."""
     if returns_value:
         return RETURNS
@@ -260,30 +265,62 @@ def _unsafe_reason(function: cst.FunctionDef, returns_value: bool) -> str:
         found = method_call(node)
         if found is not None and found[1] in STORING_METHODS:
             return STORES
-        if isinstance(node, cst.Attribute) and node.attr.value in AUTOGRAD_STATE:
-            return f"the function reads `.{node.attr.value}`, which `no_grad` changes"
-    if _shows_autograd_state(function):
+        if isinstance(node, (cst.Attribute, cst.Name)) and (node.attr if isinstance(node, cst.Attribute) else node).value in AUTOGRAD_STATE:
+            return f"the function reads `{(node.attr if isinstance(node, cst.Attribute) else node).value}`, which `no_grad` changes"
+    if _shows_autograd_state(function, printing):
         return "the function prints or formats values whose text shows their autograd state"
     return ""
 
 
-def _shows_autograd_state(function: cst.FunctionDef) -> bool:
+def _shows_autograd_state(function: cst.FunctionDef, printing: Set[str]) -> bool:
     """Whether the function turns into text a value that may carry a `grad_fn`: one computed
     by a call, or a name bound to one, unless a host conversion (`.item()`, `len()`) or a
-    metadata attribute (`.shape`) comes last."""
-    graphed: Set[str] = set()
+    metadata attribute (`.shape`) comes last. Text is made by `print`, `str`, f-strings,
+    logging and `write` methods, and by the functions of the file in `printing`."""
+    bindings: List[Tuple[Sequence[cst.CSTNode], cst.BaseExpression]] = []
     texts: List[cst.BaseExpression] = []
     for node in descendants(function.body):
         if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)):
             value = node.iter if isinstance(node, cst.For) else node.value
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if value is not None and _may_carry_graph(value, graphed):
-                graphed |= {item.value for t in targets for item in [t, *descendants(t)] if isinstance(item, cst.Name)}
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in TEXT_CALLS:
-            texts.extend(arg.value for arg in node.args)
+            if value is not None:
+                bindings.append((targets, value))
+        elif _makes_text(node, printing):
+            texts.extend(arg.value for arg in node.args)  # type: ignore[attr-defined]
         elif isinstance(node, cst.FormattedStringExpression):
             texts.append(node.expression)
-    return any(_may_carry_graph(text, graphed) for text in texts)
+    graphed: Set[str] = set()
+    while True:
+        more = {
+            item.value
+            for targets, value in bindings
+            if _may_carry_graph(value, graphed)
+            for target in targets
+            for item in [target, *descendants(target)]
+            if isinstance(item, cst.Name) and item.value not in graphed
+        }
+        if not more:
+            return any(_may_carry_graph(text, graphed) for text in texts)
+        graphed |= more
+
+
+def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:
+    """A call that turns its arguments into text."""
+    if not isinstance(node, cst.Call):
+        return False
+    if isinstance(node.func, cst.Name):
+        return node.func.value in TEXT_CALLS or node.func.value in printing
+    return isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS
+
+
+def _printing_functions(module: cst.Module) -> Set[str]:
+    """Names of the file's functions that print, log or format anything."""
+    return {
+        node.name.value
+        for node in descendants(module)
+        if isinstance(node, cst.FunctionDef)
+        and any(_makes_text(item, set()) or isinstance(item, cst.FormattedString) for item in descendants(node))
+    }
 
 
 def _may_carry_graph(expression: cst.BaseExpression, graphed: Set[str]) -> bool:
@@ -337,7 +374,8 @@ def _computes_gradient(node: cst.CSTNode) -> bool:
         return True
     if isinstance(node, cst.Attribute) and node.attr.value == "grad":
         return True
-    return isinstance(node, cst.Call) and dotted_name(node.func) in ("torch.autograd.grad", "autograd.grad", "grad")
+    called = dotted_name(node.func) if isinstance(node, cst.Call) else None
+    return called is not None and called.rpartition(".")[2] in GRADIENT_FUNCTIONS
 
 
 def _returns_value(function: cst.FunctionDef) -> bool:

@@ -123,3 +123,52 @@ def evaluate(model, x):
     print(out.requires_grad)
 
 evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a helper of the file prints what the function computed [unsafe]
+import torch
+
+def report(value):
+    print("value", value)
+
+def evaluate(model, x):
+    model.eval()
+    scaled = model(x) * 2
+    report(scaled)
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a value printed after a chain of assignments [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    doubled = out * 2
+    text = "{}".format(doubled)
+    print(text)
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% reads the grad mode [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    model(x)
+    print(torch.is_grad_enabled())
+
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a Jacobian of the model [none]
+import torch
+
+def sensitivity(model, x):
+    model.eval()
+    model(x)
+    jac = torch.autograd.functional.jacobian(lambda v: model(v).sum(), x)
+    print(jac.shape)
+
+torch.manual_seed(0)
+sensitivity(torch.nn.Linear(2, 1), torch.ones(1, 2))
