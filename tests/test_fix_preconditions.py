@@ -100,3 +100,21 @@ def test_reasons_are_part_of_the_message():
     result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "TL102", "--output-format", "concise", "-"], input=code)
     assert "(fix: none: the factory call has **kwargs)" in result.stdout
     assert "(fix: unsafe: the device's random generator draws other numbers)" in result.stdout
+
+
+def test_a_torch_alias_rebound_later_is_not_written():
+    code = """
+    import torch as th
+    from torch.cuda.amp import GradScaler
+    th = None
+    scaler = GradScaler()
+    """
+    assert fixed(code, "TL602") == textwrap.dedent(code)
+    typing_only = """
+    from typing import TYPE_CHECKING
+    from torch.cuda.amp import GradScaler
+    if TYPE_CHECKING:
+        import torch
+    scaler = GradScaler()
+    """
+    assert 'from torch.cuda.amp import GradScaler\nimport torch\n' in fixed(typing_only, "TL602")

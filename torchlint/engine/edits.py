@@ -40,11 +40,11 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
     index = top_level_statement(module, used_at)
     if index is None:
         return None
-    bound = _bindings(module.body[:index], imported)
-    if bound:
-        return bound, ()
-    if _binds_otherwise(module, imported):
+    bound = _bindings(module.body[:index], imported) or imported
+    if _binds_otherwise(module, bound, imported):
         return None
+    if bound != imported or _bindings(module.body[:index], imported):
+        return bound, ()
     edit = import_edit(module, f"import {imported}", module.body[:index])
     return (imported, (edit,)) if edit is not None else None
 
@@ -60,8 +60,8 @@ def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]
     return None
 
 
-def _binds_otherwise(module: cst.Module, name: str) -> bool:
-    """Whether module-level code binds `name` to something other than the module `name`
+def _binds_otherwise(module: cst.Module, name: str, imported: str) -> bool:
+    """Whether module-level code binds `name` to something other than the module `imported`
     (`torch = None` in an `except`, `def torch()`, `import x as torch`); `import torch` under
     `if TYPE_CHECKING:` binds the same module."""
     stack: List[cst.CSTNode] = [module]
@@ -75,14 +75,17 @@ def _binds_otherwise(module: cst.Module, name: str) -> bool:
             continue
         if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
             for alias in node.names:
-                imported = dotted_name(alias.name) or ""
+                module_path = dotted_name(alias.name) or ""
                 if alias.asname is not None:
-                    bound = dotted_name(alias.asname.name)  # type: ignore[arg-type]
+                    bound, same = dotted_name(alias.asname.name), module_path == imported  # type: ignore[arg-type]
+                elif isinstance(node, cst.Import):
+                    bound, same = module_path.split(".")[0], module_path.split(".")[0] == imported
                 else:
-                    bound = imported.split(".")[0] if isinstance(node, cst.Import) else imported
-                if bound == name and not (isinstance(node, cst.Import) and alias.asname is None):
+                    bound, same = module_path, False
+                if bound == name and not (isinstance(node, cst.Import) and same):
                     return True
-        elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
+            continue
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
             target = node.name if isinstance(node, cst.AsName) else node.target
             if any(isinstance(item, cst.Name) and item.value == name for item in [target, *descendants(target)]):
                 return True
