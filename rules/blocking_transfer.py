@@ -3,10 +3,13 @@ from typing import Set
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
-from torchlint.engine.rule import NodeEdit, Rule
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
-from torchlint.semantics.tree import scope_descendants
+from torchlint.semantics.tree import descendants, scope_descendants
+
+# `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
+COLLATE_FN_POSITION = 6
 
 
 class BlockingTransfer(Rule):
@@ -52,10 +55,14 @@ class BlockingTransfer(Rule):
     a side stream while the current step computes.
 
     ## Fix applicability
-    Safe: the loader's batches are in pinned memory and the loop does not modify them, and
-    the copy is queued on the same stream as the kernels that use its result, so they see
-    the copied values; the result is the same tensor on the same device. The fix adds
-    `non_blocking=True`.
+    The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
+    loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
+    defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
+    pinned memory, the loop does not modify them, and the copy is queued on the same stream
+    as the kernels that use its result, so they see the copied values: the result is the same
+    tensor on the same device. Unsafe when the loader has a `collate_fn`, which may return
+    objects whose own `.to()` does not take `non_blocking`. No fix when the file defines such
+    a method (a batch class with `def to(self, device)` would raise `TypeError`).
     """
 
     code = "TL106"
@@ -63,6 +70,7 @@ class BlockingTransfer(Rule):
     summary = "Batch from a pinned-memory DataLoader moved to the device without `non_blocking=True`"
     triggers = ("pin_memory",)
     fix_applicability = Applicability.SAFE
+    unsafe_when = "when the loader has a `collate_fn`, whose batches may not accept `non_blocking`"
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4, pin_memory=True)\n"
         "for x in loader:\n    out = model(x.cuda())\n",
@@ -105,12 +113,31 @@ class BlockingTransfer(Rule):
                 move,
                 f"`.{method}()` of a batch from a pinned-memory DataLoader blocks until the copy is done; "
                 "pass `non_blocking=True` to overlap it with the step",
-                fix=self.fix(
-                    NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True"))),
-                    message="Copy asynchronously with `non_blocking=True`",
-                ),
+                fix=self._fix(move, found.loader),
                 start=move.func.attr,
             )
+
+    def _fix(self, move: cst.Call, loader: cst.Call) -> PendingFix:
+        """`non_blocking=True`, when the moved value is known to be a tensor: the loader uses
+        the default collation, and no `.to()`/`.cuda()` method of this file lacks the keyword."""
+        assert isinstance(move.func, cst.Attribute)
+        method = move.func.attr.value
+        if self._own_method_without_keyword(method):
+            return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
+        edit = NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True")))
+        message = "Copy asynchronously with `non_blocking=True`"
+        if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION:
+            return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
+        return self.fix(edit, message=message)
+
+    def _own_method_without_keyword(self, method: str) -> bool:
+        for node in descendants(self.ctx.module):
+            if isinstance(node, cst.FunctionDef) and node.name.value == method:
+                parameters = node.params
+                names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
+                if "non_blocking" not in names and not isinstance(parameters.star_kwarg, cst.Param):
+                    return True
+        return False
 
 
 def _changed_in_loop(body: cst.CSTNode, names: Set[str]) -> Set[str]:

@@ -4,7 +4,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
-from torchlint.engine.rule import NodeEdit, Rule
+from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
 from torchlint.semantics.tree import descendants
 
@@ -88,8 +89,13 @@ class ConvBiasBeforeBn(Rule):
 
     ## Fix applicability
     Unsafe: removing the bias removes `bias` from the module's state dict, so checkpoints saved
-    before the change no longer load with `strict=True`. The fix passes `bias=False` (or turns
-    `bias=True` into `bias=False`).
+    before the change no longer load with `strict=True`, and a conv built without a bias
+    draws fewer random numbers, so later random values change. The fix passes `bias=False`
+    (or turns `bias=True` into `bias=False`). No fix when the file reads `.bias` other than
+    under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
+    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
+    is assigned more than once (it may be an `nn.Identity`); and for a `Linear`, whose
+    3-D output a BatchNorm normalises over another axis than its features, keeping the bias.
     """
 
     code = "TL301"
@@ -212,7 +218,8 @@ class ConvBiasBeforeBn(Rule):
                 continue
             norms = [record.constructors.get(consumer or "") for consumer in consumers]
             if all(norm is not None and self._cancels(layer, norm) for norm in norms):
-                self._report(layer)
+                reassigned = next((c for c in consumers if _attribute_assignments(node, c or "") > 1), None)
+                self._report(layer, f"`self.{reassigned}` is assigned more than once: it may not be a BatchNorm" if reassigned else "")
 
     def _record_submodule_call(self, node: cst.Call) -> None:
         if not self.classes or not _self_attribute(node.func):
@@ -259,20 +266,66 @@ class ConvBiasBeforeBn(Rule):
                 return outputs.value.value == features.value.value
         return True
 
-    def _report(self, layer: cst.Call) -> None:
+    def _report(self, layer: cst.Call, withheld: str = "") -> None:
+        self.report(layer, "bias is cancelled by the BatchNorm that follows; pass `bias=False`", fix=self._fix(layer, withheld))
+
+    def _fix(self, layer: cst.Call, withheld: str) -> PendingFix:
+        """`bias=False`, unless something may need the bias: code that reads `.bias` (init
+        code such as `nn.init.zeros_(m.bias)` would get None), a `Linear` whose output a
+        `BatchNorm1d` may normalise over another axis (3-D input), or a norm that may be
+        something else."""
         signature = self._signature(layer)
         assert signature is not None
+        if withheld:
+            return self.withheld(withheld)
+        if _reads_bias(self.ctx.module):
+            return self.withheld("the file reads `.bias`, which would be None")
+        if (self.ctx.qualified_name(layer.func) or "").endswith("Linear"):
+            return self.withheld("on a 3-D input the BatchNorm normalises another axis than the Linear's features, which keeps the bias")
         bias = argument(layer, "bias", signature.bias_position)
         false = cst.Name("False")
         if bias is not None and bias.keyword is None:
             fixed = layer.deep_replace(bias, bias.with_changes(value=false))
         else:
             fixed = with_keyword(layer, "bias", false)
-        self.report(
-            layer,
-            "bias is cancelled by the BatchNorm that follows; pass `bias=False`",
-            fix=self.fix(NodeEdit(layer, fixed), message="Pass `bias=False`"),
-        )
+        return self.fix(NodeEdit(layer, fixed), message="Pass `bias=False`")
+
+
+def _reads_bias(module: cst.Module) -> bool:
+    """`m.bias` anywhere but under a `m.bias is not None` check, or a string naming a bias
+    (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`)."""
+    guarded = set()
+    for node in descendants(module):
+        if isinstance(node, cst.If) and any(_checks_bias(item) for item in descendants(node.test)):
+            guarded |= {id(item) for part in (node.test, node.body) for item in descendants(part)}
+    for node in descendants(module):
+        if isinstance(node, cst.Attribute) and node.attr.value == "bias" and id(node) not in guarded:
+            return True
+        text = string_value(node) if isinstance(node, cst.SimpleString) else None
+        if text is not None and (text == "bias" or text.endswith(".bias")):
+            return True
+    return False
+
+
+def _checks_bias(node: cst.CSTNode) -> bool:
+    """`x.bias is not None`."""
+    return (
+        isinstance(node, cst.Comparison)
+        and isinstance(node.left, cst.Attribute)
+        and node.left.attr.value == "bias"
+        and len(node.comparisons) == 1
+        and isinstance(node.comparisons[0].operator, cst.IsNot)
+        and is_literal(node.comparisons[0].comparator, "None")
+    )
+
+
+def _attribute_assignments(klass: cst.ClassDef, attribute: str) -> int:
+    """How many assignments to `self.<attribute>` the class makes."""
+    return sum(
+        1
+        for node in descendants(klass)
+        if isinstance(node, cst.AssignTarget) and _self_attribute(node.target) and node.target.attr.value == attribute  # type: ignore[union-attr]
+    )
 
 
 def _self_attribute(node: cst.BaseExpression) -> bool:

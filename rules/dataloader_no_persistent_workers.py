@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker
-from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION
+from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
@@ -60,7 +60,9 @@ class DataloaderNoPersistentWorkers(Rule):
     seen by them. The fix sets `persistent_workers=True`, and only when `num_workers` is a
     positive integer literal: with an expression that can be `0` at run time
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
-    loaders are reported without a fix.
+    loaders are reported without a fix. No fix either when the loader is iterated again
+    while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
+    loop over it): with persistent workers the second pass resets the first.
     """
 
     code = "TL203"
@@ -152,5 +154,7 @@ class DataloaderNoPersistentWorkers(Rule):
         workers = argument(call, "num_workers", NUM_WORKERS_POSITION)
         if workers is None or not isinstance(workers.value, cst.Integer):
             return None  # `persistent_workers=True` with 0 workers at run time raises ValueError
+        if iterated_concurrently(self.ctx.module, call):
+            return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")

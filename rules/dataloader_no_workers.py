@@ -1,8 +1,12 @@
+from typing import Optional
+
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import descendants, iterated_source
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
@@ -10,6 +14,8 @@ PIN_MEMORY_POSITION = 7
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
+# Dataset names that say it is iterated rather than indexed (torchtext iterators, streams).
+STREAM_WORDS = ("iter", "stream", "pipe")
 
 
 class DataloaderNoWorkers(Rule):
@@ -47,9 +53,16 @@ class DataloaderNoWorkers(Rule):
     ## Fix applicability
     Unsafe: workers are separate processes, so the dataset must be picklable and, under the
     `spawn` start method (macOS, Windows), the script needs an `if __name__ == "__main__":`
-    guard. The fix sets `num_workers=4` (a portable starting point: about four workers per
-    GPU), adds `persistent_workers=True` so workers survive across epochs, and adds
-    `pin_memory=True` when the file moves data to CUDA. Arguments already given are kept.
+    guard; random augmentation draws from each worker's own generator. The fix sets
+    `num_workers=4` (a portable starting point: about four workers per GPU), adds
+    `persistent_workers=True` so workers survive across epochs, and adds `pin_memory=True`
+    when the file moves data to CUDA. Arguments already given are kept.
+    `persistent_workers=True` is left out when the loader is iterated again while a pass over
+    it is still going on (`zip(loader, loader)`, a loop over it inside another): the second
+    pass would reset the first one's workers. No fix when the dataset may be an
+    `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
+    every worker would yield every item: a class of the file that does not, or a dataset
+    named as an iterator or stream (`train_iterator`, `stream`, `datapipe`).
     """
 
     code = "TL201"
@@ -83,6 +96,9 @@ class DataloaderNoWorkers(Rule):
         )
 
     def _fix(self, node: cst.Call) -> PendingFix:
+        unsharded = self._unsharded_iterable(node)
+        if unsharded is not None:
+            return self.withheld(f"`{unsharded}` may be an IterableDataset that does not shard by worker: every worker would yield every item")
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))
@@ -91,6 +107,65 @@ class DataloaderNoWorkers(Rule):
         assert isinstance(new_call, cst.Call)
         if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda:
             new_call = with_keyword(new_call, "pin_memory", cst.Name("True"))
-        if keyword(node, "persistent_workers") is None:
+        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node):
             new_call = with_keyword(new_call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")
+
+    def _unsharded_iterable(self, node: cst.Call) -> Optional[str]:
+        """The name of the dataset or its class when it may be an `IterableDataset` that does
+        not split its items by worker (`get_worker_info()`): a class of this file that does
+        not, or a dataset named as a stream or iterator."""
+        dataset = argument(node, "dataset", 0)
+        if dataset is None:
+            return None
+        named = (dotted_name(dataset.value) or "").rpartition(".")[2]
+        if any(word in named.lower() for word in STREAM_WORDS):
+            return named  # `train_iterator`, `stream`: named as an iterable-style dataset
+        value = _assigned_value(self.ctx.module, dataset.value) if isinstance(dataset.value, cst.Name) else dataset.value
+        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
+            return None
+        for klass in descendants(self.ctx.module):
+            if isinstance(klass, cst.ClassDef) and klass.name.value == value.func.value:
+                iterable = any((dotted_name(base.value) or "").endswith("IterableDataset") for base in klass.bases)
+                shards = any(isinstance(item, cst.Name) and item.value == "get_worker_info" for item in descendants(klass))
+                if iterable and not shards:
+                    return klass.name.value
+        return None
+
+
+def _assigned_value(module: cst.Module, name: cst.Name) -> Optional[cst.BaseExpression]:
+    """The value of the only assignment to `name` in the file, if there is exactly one."""
+    values = [
+        node.value
+        for node in descendants(module)
+        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name.value for t in node.targets)
+    ]
+    return values[0] if len(values) == 1 else None
+
+
+def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
+    """Whether the loader `loader` is assigned to is iterated while another pass over it is
+    still going on (`zip(loader, loader)`, a loop over it inside another): with persistent
+    workers the second pass resets the first one's iterator."""
+    name = next(
+        (
+            dotted_name(target.target)
+            for node in descendants(module)
+            if isinstance(node, cst.Assign) and node.value is loader
+            for target in node.targets
+        ),
+        None,
+    )
+    if name is None:
+        return False  # created where it is used or returned: each use starts one pass
+    passes = []
+    for node in descendants(module):
+        if isinstance(node, cst.For) and dotted_name(iterated_source(node.iter)) == name:
+            passes.append(node)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("zip", "iter", "next", "chain"):
+            mentions = [arg for arg in node.args if dotted_name(iterated_source(arg.value)) == name]
+            if len(mentions) > 1:
+                return True
+            if mentions:
+                passes.append(node)
+    return any(other is not outer and any(item is other for item in descendants(outer)) for outer in passes for other in passes)

@@ -4,8 +4,8 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import has_star, is_literal, keyword, positional
-from torchlint.semantics.names import unconditional_alias
+from torchlint.engine.edits import module_name
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.tree import descendants
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
@@ -25,11 +25,9 @@ DEPRECATED: Dict[str, Tuple[str, str, Tuple[str, ...]]] = {
 }
 # PyTorch 2.4 deprecated the device-specific classes (`torch.amp.GradScaler` exists since 2.3).
 DEPRECATED_SINCE = (2, 4)
-# Every autocast, old or new: an autocast nested in another one inherits its dtype in the new API.
-AUTOCASTS = frozenset(
-    {"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast"}
-    | {name for name, (_, new, _) in DEPRECATED.items() if new == "autocast"}
-)
+# The dtype the old autocast classes use when none is given; the new one reads the current
+# autocast dtype instead, so the fix writes it out.
+DEFAULT_DTYPES = {"cuda": "float16", "cpu": "bfloat16"}
 
 
 class DeprecatedAmpApi(Rule):
@@ -72,14 +70,14 @@ class DeprecatedAmpApi(Rule):
     Safe: the call becomes the `torch.amp` form with the device string inserted as the first
     argument and every other argument kept; positional arguments of the old `autocast`
     become keywords (`enabled=`, `dtype=`, `cache_enabled=`), because the new signature
-    orders them differently. The fix spells `torch` with the name a plain top-level
-    `import torch` (or `import torch as th`) binds, and there is no fix when the file has no
-    such import or unpacks `*args` into the old autocast.
-
-    The fix is marked unsafe for an autocast that passes no `dtype=` when the file changes
-    autocast defaults (`torch.set_autocast_dtype`, `torch.set_autocast_gpu_dtype`, ...) or the
-    call sits inside another autocast block: the old class always used float16 (bfloat16 on
-    the CPU), while the new one without `dtype=` uses the current autocast dtype.
+    orders them differently. An autocast that passes no dtype gets the old class's default
+    written out (`dtype=torch.float16` for CUDA, `dtype=torch.bfloat16` for the CPU): without
+    it the new class would take the current autocast dtype, which an enclosing autocast or
+    `torch.set_autocast_dtype` may have changed at run time. The fix spells `torch` with the
+    name an earlier plain top-level `import torch` (or `import torch as th`) binds, and adds
+    `import torch` after the file's last import above the call when there is none. No fix
+    when `torch` is bound to something else, when `*args` is unpacked into the old autocast,
+    or when `**kwargs` may set its dtype.
     """
 
     code = "TL602"
@@ -136,11 +134,16 @@ class DeprecatedAmpApi(Rule):
         )
 
     def _fix(self, node: cst.Call, device: str, new_name: str, parameters: Tuple[str, ...]) -> Optional[PendingFix]:
-        torch_name = unconditional_alias(self.ctx.module, "torch")
-        if torch_name is None or self.ctx.qualified_name(cst.Name(torch_name)) != "torch":
-            return None  # no import to rely on, or the name is shadowed here
+        """The `torch.amp` call. An autocast that relied on the old class's default dtype gets
+        it written out (`dtype=torch.float16` for CUDA, `torch.bfloat16` for the CPU): the new
+        class without `dtype=` takes the current autocast dtype, which an enclosing autocast
+        or `torch.set_autocast_dtype` may have changed at run time."""
+        binding = module_name(self.ctx.module, "torch", node)
+        if binding is None:
+            return self.withheld("`torch` cannot be imported above the call")
+        torch_name, imports = binding
         if parameters and has_star(node, "*"):
-            return None  # unpacked positional arguments cannot be given keywords
+            return self.withheld("unpacked positional arguments cannot be given keywords")
         args = list(node.args)
         for index, arg in enumerate(args):
             if arg.keyword is not None or arg.star:
@@ -158,24 +161,11 @@ class DeprecatedAmpApi(Rule):
         new_call = node.with_changes(
             func=cst.parse_expression(f"{torch_name}.amp.{new_name}"), args=[device_arg, *args]
         )
-        unsafe = new_name == "autocast" and _default_dtype(node) and self._dtype_inherited(node)
-        return self.fix(
-            NodeEdit(node, new_call),
-            applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
-            message=f'Use `torch.amp.{new_name}("{device}", ...)`',
-        )
-
-    def _dtype_inherited(self, node: cst.Call) -> bool:
-        """Whether an autocast without `dtype=` may run under another autocast dtype than the default."""
-        if "set_autocast" in self.ctx.text:
-            return True
-        for ancestor, child in self.ctx.path_to(node):
-            if isinstance(ancestor, cst.With) and child is ancestor.body and any(
-                isinstance(item.item, cst.Call) and self.ctx.qualified_name(item.item.func) in AUTOCASTS
-                for item in ancestor.items
-            ):
-                return True
-        return False
+        if new_name == "autocast" and _default_dtype(node):
+            if has_star(node, "**"):
+                return self.withheld("`**kwargs` may or may not set the dtype")
+            new_call = with_keyword(new_call, "dtype", cst.parse_expression(f"{torch_name}.{DEFAULT_DTYPES[device]}"))
+        return self.fix(NodeEdit(node, new_call), *imports, message=f'Use `torch.amp.{new_name}("{device}", ...)`')
 
 
 def _default_dtype(call: cst.Call) -> bool:

@@ -5,7 +5,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import keyword, method_call, positional, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import string_value
@@ -48,14 +48,22 @@ class DeviceAfterCreation(Rule):
     ```
 
     ## Fix applicability
-    Safe for deterministic factories (`zeros`, `ones`, `full`, `arange`, `tensor`, ...): the
-    result is identical. Unsafe for random factories (`rand`, `randn`, `randint`, ...),
-    because the device's random generator produces a different stream than the CPU one, so
-    seeded results change, and for factories with `requires_grad=True`, because the device
-    tensor becomes the leaf that receives `.grad`. `.cuda(1)` becomes `device="cuda:1"`,
-    `.cuda(i)` becomes `device=i`; `non_blocking=` is dropped since nothing is copied. No fix
-    when the move also changes the dtype in a way that conflicts with the factory's arguments,
-    or when the factory takes `out=` or a `generator=` (both live on the CPU).
+    The fix passes `device=` to the factory; `.cuda(1)` becomes `device="cuda:1"`, `.cuda(i)`
+    becomes `device=i`, and `non_blocking=`/`copy=` are dropped since nothing is copied. A
+    dtype the move also set stays in a `.to(dtype)` after the factory
+    (`torch.arange(0, 10, 0.3).to(device, torch.long)` becomes
+    `torch.arange(0, 10, 0.3, device=device).to(torch.long)`): passed to the factory as
+    `dtype=` it would change what `arange`, `linspace` or `full_like` compute.
+
+    Safe for deterministic factories (`zeros`, `ones`, `full`, `arange`, `tensor`, ...) moved
+    to a value known to be a device (a device string, `torch.device(...)`, `t.device`, or a
+    variable assigned one): the result is identical. Unsafe, with the reason in the message,
+    for random factories (`rand`, `randn`, `randint`, ...), because the device's random
+    generator draws other numbers than the CPU one; for factories with `requires_grad=True`,
+    because the device tensor becomes the leaf that receives `.grad`; and when the target is
+    a device only by its name (`.to(dev)`). No fix when the factory takes `out=`, a
+    `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
+    when the move unpacks `*args`/`**kwargs`.
     """
 
     code = "TL102"
@@ -63,7 +71,7 @@ class DeviceAfterCreation(Rule):
     summary = "Tensor created on the CPU and then moved to the device"
     triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE
-    unsafe_when = "for random factories, whose device generator draws another stream, and with `requires_grad`"
+    unsafe_when = "for random factories, with `requires_grad=True`, and when the target is a device only by its name"
     bad_examples = (
         "import torch\nx = torch.zeros(3, 4).cuda()\n",
         "import torch\nx = torch.randn(2, 2).to(device)\n",
@@ -122,30 +130,45 @@ class DeviceAfterCreation(Rule):
         return None
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
-        """Move `device=` (and a `dtype` the move sets) into the factory call.
+        """Move `device=` into the factory call; a dtype the move also sets stays in a
+        `.to(dtype)` after it, so the factory still computes in its own dtype.
 
         `.to(device, dtype, non_blocking, copy)` and `.cuda(device, non_blocking)`: only
-        `.to` can change the dtype. No fix when the factory writes into `out=` or draws from
-        a `generator=`, both of which live on the CPU.
+        `.to` can change the dtype. Withheld when the factory writes into `out=`, draws from a
+        `generator=` (both live on the CPU), or may get `device=` from `**kwargs`, and when the
+        move unpacks arguments.
         """
+        if has_star(move, "*") or has_star(move, "**"):
+            return self.withheld("the move unpacks arguments")
+        if has_star(factory, "**"):
+            return self.withheld("the factory call has **kwargs")
+        if any(keyword(factory, name) is not None for name in ("out", "generator", "device")):
+            return None
         moved = positional(move)
         is_to = isinstance(move.func, cst.Attribute) and move.func.attr.value == "to"
         dtype_arg = keyword(move, "dtype") or (moved[1] if is_to and len(moved) > 1 else None)
-        other = [a for a in move.args if a.keyword is not None and a.keyword.value not in ("device", "dtype", *TRANSFER_ONLY_KEYWORDS)]
-        if other or any(keyword(factory, name) is not None for name in ("out", "generator")):
+        if any(a.keyword is not None and a.keyword.value not in ("device", "dtype", *TRANSFER_ONLY_KEYWORDS) for a in move.args):
             return None
-        if dtype_arg is not None and keyword(factory, "dtype") is not None:
-            return None
-        new_call = with_keyword(factory, "device", device)
+        new_call: cst.BaseExpression = with_keyword(factory, "device", device)
         if dtype_arg is not None:
-            new_call = with_keyword(new_call, "dtype", dtype_arg.value)
+            conversion = cst.Arg(dtype_arg.value)
+            new_call = cst.Call(cst.Attribute(new_call, cst.Name("to")), [conversion])
+        message = "Create the tensor on the device"
         grad = keyword(factory, "requires_grad")
-        unsafe = random or (grad is not None and not (isinstance(grad.value, cst.Name) and grad.value.value == "False"))
-        return self.fix(
-            NodeEdit(move, new_call),
-            applicability=Applicability.UNSAFE if unsafe else Applicability.SAFE,
-            message="Create the tensor on the device",
-        )
+        if random:
+            return self.unsafe_fix("the device's random generator draws other numbers", NodeEdit(move, new_call), message=message)
+        if grad is not None and not is_literal(grad.value, "False"):
+            return self.unsafe_fix("the device tensor becomes the leaf that gets `.grad`", NodeEdit(move, new_call), message=message)
+        if self.ctx.kind_of(device) is not Kind.DEVICE and not _is_device_literal(device):
+            shown = dotted_name(device) or "the target"
+            return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
+        return self.fix(NodeEdit(move, new_call), message=message)
+
+
+def _is_device_literal(node: cst.BaseExpression) -> bool:
+    """A device string such as `"cuda:1"` (what `.cuda()` becomes)."""
+    literal = string_value(node)
+    return literal is not None and literal.split(":")[0] in ("cuda", "cpu", "mps", "xpu", "meta")
 
 
 def _named_like_device(node: cst.BaseExpression) -> bool:

@@ -82,7 +82,9 @@ class EmptyCacheInLoop(Rule):
     Unsafe: removing the call changes how much memory the process holds between steps, which
     other processes on the same GPU may notice. The fix removes the statement when the call
     is a whole expression statement on its own line, without comments around it that would be
-    lost; when it is the only statement of its block, it becomes `pass`. Otherwise no fix.
+    lost; it becomes `pass` when nothing else would be left in its block (other
+    `empty_cache()` calls of the block are removed by their own fixes), so the block stays
+    valid, `match` cases included. Otherwise no fix.
     """
 
     code = "TL104"
@@ -140,6 +142,16 @@ class EmptyCacheInLoop(Rule):
             return True
         return any(isinstance(a, cst.FunctionDef) and a.name.value.startswith("test_") for a in self.ctx.ancestors)
 
+    def _empties_cache(self, statement: cst.BaseStatement) -> bool:
+        """A statement that is only a `torch.cuda.empty_cache()` call."""
+        return (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.Call)
+            and self.ctx.qualified_name(statement.body[0].value.func) in EMPTY_CACHE
+        )
+
     def _removal(self, node: cst.Call) -> Optional[PendingFix]:
         """Remove the statement `node` forms, or turn it into `pass` when it is alone in its block."""
         path = list(self.ctx.path_to(node))
@@ -151,7 +163,11 @@ class EmptyCacheInLoop(Rule):
         if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or len(statement.body) != 1:
             return None
         message = "Remove `torch.cuda.empty_cache()` from the loop"
-        alone = isinstance(statement, cst.SimpleStatementSuite) or (isinstance(block, cst.IndentedBlock) and len(block.body) == 1)
+        # Alone, or beside other calls that their own fixes remove in the same round: the
+        # block must keep a statement.
+        alone = isinstance(statement, cst.SimpleStatementSuite) or (
+            isinstance(block, cst.IndentedBlock) and all(other is statement or self._empties_cache(other) for other in block.body)
+        )
         if alone:
             return self.fix(NodeEdit(expr, "pass"), message=message)
         if not isinstance(block, cst.IndentedBlock) or any(line.comment is not None for line in statement.leading_lines):

@@ -1,17 +1,32 @@
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Union
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
 from torchlint.engine.context import SET_GRAD_ENABLED
 from torchlint.engine.findings import Applicability
+from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import is_literal, method_call
-from torchlint.semantics.tree import children
-from torchlint.semantics.names import dotted_name, unconditional_alias
+from torchlint.semantics.tree import children, descendants
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import HOST_KINDS, Kind
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+# Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
+GRADIENT_FUNCTIONS = frozenset({"grad", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp", "jacrev", "jacfwd", "grad_and_value"})
+# Methods that keep a value beyond the call (`outputs.append(out)`): a later backward through
+# it fails under `no_grad`.
+STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "put", "put_nowait", "register_buffer"})
+# Attributes whose value `no_grad` changes.
+AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf", "is_grad_enabled"})
+# Calls that turn a value into text; a tensor's text shows its `grad_fn`.
+TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
+TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
+# Values without autograd state: host conversions, sizes and metadata.
+HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
+HOST_FUNCTIONS = frozenset({"float", "int", "len", "round", "bool", "str", "range", "enumerate", "zip", "print"})
+METADATA = frozenset({"shape", "dtype", "device", "ndim"})
 
 
 @dataclass
@@ -68,14 +83,24 @@ class EvalWithoutNoGrad(Rule):
     Use `@torch.inference_mode()` when the results are never used in autograd later.
 
     ## Fix applicability
-    The fix decorates the function with `@torch.no_grad()` (adding `import torch` when the
-    file has no plain top-level import of it). It is only offered where the function never
-    computes gradients, so nothing it does needs the graph. Safe when the function returns
-    nothing; unsafe when it returns a value, because a caller could backpropagate through
-    what it returns. No fix for code at module level, for `async def` (the decorator does
-    not reach into a coroutine), and for methods of `nn.Module` subclasses (a `forward` that
-    runs a frozen teacher must keep gradients for the rest of the model: wrap just the call
-    in `with torch.no_grad():`).
+    The fix decorates the function with `@torch.no_grad()`, below any decorators it already
+    has. `torch` is spelled as an earlier top-level `import torch` binds it; without one the
+    fix adds `import torch` after the last top-level import above the function (or after the
+    docstring and `from __future__` imports), never above a notebook cell magic. It is only
+    offered where nothing in the function computes gradients: no `.backward()`,
+    `torch.autograd.grad` or `.grad` in it, in a nested function, or in a function of the file
+    that it calls.
+
+    Safe when nothing produced under `no_grad` leaves the function or shows its autograd
+    state: it returns nothing, stores nothing outside itself (`outputs.append(out)`,
+    `self.x = ...`, `global`), does not read `.requires_grad`/`.grad_fn`/`.is_leaf`, and does
+    not print or format a value that may carry a `grad_fn` (the text of such a tensor shows
+    it; `.item()`, `len()` and `.shape` are fine). Unsafe, with the reason in the message,
+    when one of these holds, and withheld when the function returns or stores values in a
+    file that computes gradients, since a later backward through them would fail. No fix for
+    code at module level, for `async def` (the decorator does not reach into a coroutine),
+    and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
+    keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
     """
 
     code = "TL402"
@@ -83,7 +108,7 @@ class EvalWithoutNoGrad(Rule):
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
-    unsafe_when = "when the decorated function returns a value: a caller could backpropagate through it"
+    unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state"
     bad_examples = (
         "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
         "import torch\ndef validate(self):\n    self.net.eval()\n    for x in self.loader:\n        out = self.net(x)\n",
@@ -187,29 +212,170 @@ class EvalWithoutNoGrad(Rule):
 
     def _indentation(self) -> str:
         """The indentation of the statement being left, from its enclosing blocks."""
-        default = self.ctx.module.default_indent
-        return "".join(
-            block.indent if block.indent is not None else default
-            for block in self.ctx.ancestors
-            if isinstance(block, cst.IndentedBlock)
-        )
+        return indentation(self.ctx.module, self.ctx.ancestors)
 
     def _decorator_fix(self, function: Union[cst.FunctionDef, cst.Module], indent: str, returns_value: bool) -> Optional[PendingFix]:
-        """`@torch.no_grad()` right above the `def`, importing torch when it is not bound.
+        """`@torch.no_grad()` right above the `def` (below its other decorators), importing
+        torch when no earlier top-level import binds it.
 
-        Unsafe when the function returns a value: a caller could backpropagate through it.
+        Preconditions: nothing in the function (nested functions and helpers of this file
+        included) computes gradients; for a safe fix also nothing a caller could later
+        backpropagate through leaves the function, and no value whose printed form shows
+        its autograd state is printed or formatted.
         """
         assert isinstance(function, cst.FunctionDef)
-        torch_name = unconditional_alias(self.ctx.module, "torch")
-        edits = [NodeEdit(function, f"@{torch_name or 'torch'}.no_grad()\n{indent}", insert_before=True)]
-        if torch_name is None:
-            anchor = _import_anchor(self.ctx.module)
-            if anchor is None:
-                return None
-            edits.append(NodeEdit(anchor, "import torch\n", insert_before=True))
-        applicability = Applicability.UNSAFE if returns_value else Applicability.SAFE
-        return self.fix(*edits, applicability=applicability, message="Decorate the function with `@torch.no_grad()`")
+        if any(_computes_gradient(node) for node in descendants(function.body)):
+            return self.withheld("the function computes gradients")
+        helper = _gradient_helper(function, _gradient_functions(self.ctx.module))
+        if helper is not None:
+            return self.withheld(f"it calls `{helper}`, which computes gradients")
+        binding = module_name(self.ctx.module, "torch", function)
+        if binding is None:
+            return self.withheld("`torch` cannot be imported above the function")
+        torch_name, imports = binding
+        decorator = f"@{torch_name}.no_grad()"
+        if function.decorators:
+            edit = NodeEdit(function.decorators[-1], f"\n{indent}{decorator}", insert_after=True)
+        else:
+            edit = NodeEdit(function, f"{decorator}\n{indent}", insert_before=True)
+        message = "Decorate the function with `@torch.no_grad()`"
+        reason = _unsafe_reason(function, returns_value, _printing_functions(self.ctx.module))
+        if reason in (RETURNS, STORES) and any(_computes_gradient(node) for node in descendants(self.ctx.module)):
+            return self.withheld(f"{reason}, and this file computes gradients")
+        if reason:
+            return self.unsafe_fix(reason, edit, *imports, message=message)
+        return self.fix(edit, *imports, message=message)
 
+
+RETURNS = "a caller could backpropagate through the returned value"
+STORES = "the function stores values outside itself; a later backward through them would fail"
+
+
+def _unsafe_reason(function: cst.FunctionDef, returns_value: bool, printing: Set[str]) -> str:
+    """Why decorating `function` may change what the program does, or "" when it cannot."""
+    if returns_value:
+        return RETURNS
+    for node in descendants(function.body):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            return "the function assigns outer variables"
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(
+            node.target, (cst.Attribute, cst.Subscript)
+        ):
+            return STORES
+        found = method_call(node)
+        if found is not None and found[1] in STORING_METHODS:
+            return STORES
+        if isinstance(node, (cst.Attribute, cst.Name)) and (node.attr if isinstance(node, cst.Attribute) else node).value in AUTOGRAD_STATE:
+            return f"the function reads `{(node.attr if isinstance(node, cst.Attribute) else node).value}`, which `no_grad` changes"
+    if _shows_autograd_state(function, printing):
+        return "the function prints or formats values whose text shows their autograd state"
+    return ""
+
+
+def _shows_autograd_state(function: cst.FunctionDef, printing: Set[str]) -> bool:
+    """Whether the function turns into text a value that may carry a `grad_fn`: one computed
+    by a call, or a name bound to one, unless a host conversion (`.item()`, `len()`) or a
+    metadata attribute (`.shape`) comes last. Text is made by `print`, `str`, f-strings,
+    logging and `write` methods, and by the functions of the file in `printing`."""
+    bindings: List[Tuple[Sequence[cst.CSTNode], cst.BaseExpression]] = []
+    texts: List[cst.BaseExpression] = []
+    for node in descendants(function.body):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)):
+            value = node.iter if isinstance(node, cst.For) else node.value
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if value is not None:
+                bindings.append((targets, value))
+        elif _makes_text(node, printing):
+            texts.extend(arg.value for arg in node.args)  # type: ignore[attr-defined]
+        elif isinstance(node, cst.FormattedStringExpression):
+            texts.append(node.expression)
+    graphed: Set[str] = set()
+    while True:
+        more = {
+            item.value
+            for targets, value in bindings
+            if _may_carry_graph(value, graphed)
+            for target in targets
+            for item in [target, *descendants(target)]
+            if isinstance(item, cst.Name) and item.value not in graphed
+        }
+        if not more:
+            return any(_may_carry_graph(text, graphed) for text in texts)
+        graphed |= more
+
+
+def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:
+    """A call that turns its arguments into text."""
+    if not isinstance(node, cst.Call):
+        return False
+    if isinstance(node.func, cst.Name):
+        return node.func.value in TEXT_CALLS or node.func.value in printing
+    return isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS
+
+
+def _printing_functions(module: cst.Module) -> Set[str]:
+    """Names of the file's functions that print, log or format anything."""
+    return {
+        node.name.value
+        for node in descendants(module)
+        if isinstance(node, cst.FunctionDef)
+        and any(_makes_text(item, set()) or isinstance(item, cst.FormattedString) for item in descendants(node))
+    }
+
+
+def _may_carry_graph(expression: cst.BaseExpression, graphed: Set[str]) -> bool:
+    if _host_value(expression):
+        return False
+    return any(
+        (isinstance(item, cst.Name) and item.value in graphed) or (isinstance(item, cst.Call) and not _host_value(item))
+        for item in [expression, *descendants(expression)]
+    )
+
+
+def _host_value(expression: cst.BaseExpression) -> bool:
+    """A value that carries no autograd state: a host conversion or tensor metadata."""
+    if isinstance(expression, cst.Attribute):
+        return expression.attr.value in METADATA
+    if isinstance(expression, cst.Call):
+        found = method_call(expression)
+        if found is not None:
+            return found[1] in HOST_RESULTS
+        return isinstance(expression.func, cst.Name) and expression.func.value in HOST_FUNCTIONS
+    return isinstance(expression, (cst.SimpleString, cst.Integer, cst.Float, cst.Comparison))
+
+
+def _gradient_functions(module: cst.Module) -> Set[str]:
+    """Names of the functions of the file that compute gradients, directly or through another."""
+    bodies = {node.name.value: node for node in descendants(module) if isinstance(node, cst.FunctionDef)}
+    computing = {name for name, node in bodies.items() if any(_computes_gradient(item) for item in descendants(node))}
+    while True:
+        more = {name for name, node in bodies.items() if name not in computing and _gradient_helper(node, computing)}
+        if not more:
+            return computing
+        computing |= more
+
+
+def _gradient_helper(function: cst.FunctionDef, computing: Set[str]) -> Optional[str]:
+    """The first function of `computing` that `function` calls (or a nested function that
+    computes gradients), by name or as a method."""
+    for node in descendants(function.body):
+        if isinstance(node, cst.FunctionDef) and any(_computes_gradient(item) for item in descendants(node)):
+            return node.name.value
+        if isinstance(node, cst.Call):
+            called = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)
+            if called in computing:
+                return called
+    return None
+
+
+def _computes_gradient(node: cst.CSTNode) -> bool:
+    found = method_call(node)
+    if found is not None and found[1] == "backward":
+        return True
+    if isinstance(node, cst.Attribute) and node.attr.value == "grad":
+        return True
+    called = dotted_name(node.func) if isinstance(node, cst.Call) else None
+    return called is not None and called.rpartition(".")[2] in GRADIENT_FUNCTIONS
 
 
 def _returns_value(function: cst.FunctionDef) -> bool:
@@ -223,25 +389,3 @@ def _returns_value(function: cst.FunctionDef) -> bool:
             return True
         stack.extend(children(node))
     return False
-
-
-def _import_anchor(module: cst.Module) -> Optional[cst.CSTNode]:
-    """The first top-level statement after the docstring and `from __future__` imports."""
-    for index, statement in enumerate(module.body):
-        if index == 0 and _is_docstring(statement):
-            continue
-        if isinstance(statement, cst.SimpleStatementLine) and any(
-            isinstance(s, cst.ImportFrom) and dotted_name(s.module or cst.Name("x")) == "__future__" for s in statement.body
-        ):
-            continue
-        return statement
-    return None
-
-
-def _is_docstring(statement: cst.CSTNode) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )

@@ -43,20 +43,20 @@ class GradZeroing(Rule):
     ```
 
     ## Fix applicability
-    `zero_grad(set_to_none=False)` becomes `zero_grad()`, and on targets below 2.0 a plain
-    `zero_grad()` becomes `zero_grad(set_to_none=True)`: safe for the usual loop, where
-    nothing reads `.grad` between the reset and the next backward; the fix is marked unsafe
-    when the same function reads `.grad` after the reset (`None` instead of zeros). Manual
-    zeroing becomes `p.grad = None`: unsafe, since code that reads `p.grad` or optimizers that
-    treat `None` and zero differently may behave differently.
+    Unsafe, never safe. `zero_grad(set_to_none=False)` becomes `zero_grad()` (an explicit
+    `set_to_none=False` is the author's decision), on targets below 2.0 a plain `zero_grad()`
+    becomes `zero_grad(set_to_none=True)`, and manual zeroing becomes `p.grad = None`. The
+    result differs when a parameter gets no gradient in a step: optimizers skip a parameter
+    whose gradient is None, but still apply momentum and weight decay (SGD with momentum,
+    AdamW) to one with a zero gradient. No fix is offered when the file reads `.grad` other
+    than to reset it or compare it with None: such code would get None instead of zeros.
     """
 
     code = "TL401"
     name = "grad-zeroing"
     summary = "Gradients reset by writing zeros instead of setting them to None"
     triggers = ("zero_",)
-    fix_applicability = Applicability.SAFE
-    unsafe_when = "when the function reads `.grad`, which would see None instead of zeros, and for manual zeroing"
+    fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "import torch\noptimizer.zero_grad(set_to_none=False)\n",
         "import torch\nfor p in model.parameters():\n    p.grad.zero_()\n",
@@ -122,24 +122,30 @@ class GradZeroing(Rule):
             )
 
     def _reset_fix(self, node: cst.Call, new_call: cst.Call) -> PendingFix:
-        reads_grad = self._function_reads_grad()
-        return self.fix(
+        """Never safe: with momentum or weight decay, a parameter that gets no gradient in a
+        step is still updated from a zero gradient, but skipped with `None`."""
+        if self._file_reads_grad():
+            return self.withheld("the file reads `.grad`, which would be None")
+        return self.unsafe_fix(
+            "optimizers skip parameters whose gradient is None, but update them (momentum, weight decay) from zeros",
             NodeEdit(node, new_call),
-            applicability=Applicability.UNSAFE if reads_grad else Applicability.SAFE,
             message="Set gradients to None",
         )
 
-    def _function_reads_grad(self) -> bool:
-        """Whether the enclosing function (or module) uses `.grad` other than to reset it."""
-        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+    def _file_reads_grad(self) -> bool:
+        """Whether the file uses `.grad` other than to reset it or compare it with None."""
         resets = set()
         uses = []
-        for node in descendants(scope):
+        for node in descendants(self.ctx.module):
             found = method_call(node)
             if found is not None and found[1] == "zero_" and _is_grad(found[0]):
                 resets.add(id(_grad_attribute(found[0])))
             elif isinstance(node, cst.AssignTarget) and _is_grad(node.target):
                 resets.add(id(node.target))
+            elif isinstance(node, cst.Comparison) and _is_grad(node.left) and all(
+                is_literal(target.comparator, "None") for target in node.comparisons
+            ):
+                resets.add(id(_grad_attribute(node.left)))
             elif isinstance(node, cst.Attribute) and node.attr.value == "grad":
                 uses.append(id(node))
         return any(use not in resets for use in uses)
@@ -157,8 +163,10 @@ class GradZeroing(Rule):
         grad = _grad_attribute(receiver)
         if not isinstance(parent, cst.Expr) or parent.value is not node:
             return None
+        if self._file_reads_grad():
+            return self.withheld("the file reads `.grad`, which would be None")
         assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
-        return self.fix(NodeEdit(parent, assignment), applicability=Applicability.UNSAFE, message="Set `.grad` to None")
+        return self.fix(NodeEdit(parent, assignment), message="Set `.grad` to None")
 
 
 def _grad_attribute(node: cst.BaseExpression) -> cst.BaseExpression:

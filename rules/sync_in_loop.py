@@ -4,9 +4,10 @@ from typing import List, Optional, Set, Tuple
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
+from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
-from torchlint.semantics.names import unconditional_alias
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, Kind
 from torchlint.semantics.values import string_value
@@ -31,6 +32,8 @@ DATASET_BASES = frozenset(
 TEST_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase"})
 DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
 # Names that count steps by convention.
+# A file that may run on Apple's MPS backend, which has no float64.
+MPS = re.compile(r"[\"']mps|\.mps\b")
 COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
 
 
@@ -91,11 +94,19 @@ class SyncInLoop(Rule):
     once, when it is read.
 
     ## Fix applicability
-    Unsafe, and only for the accumulation `total += x.item()` where `total` holds a number
-    before the loop and is not read inside it, and the loop cannot be left early (no
-    `return`, `yield`, or enclosing `try`): the accumulator becomes a tensor during the loop
-    (summed on the device, in the tensor's dtype) and is converted back once after it. Other
-    uses get no fix.
+    Unsafe, and only for the accumulation `total += x.item()` where `total` starts from a
+    number literal before the loop and is not read inside it, and the loop cannot be left
+    early (no `return`, `yield`, or enclosing `try`): the accumulator becomes a tensor during
+    the loop and is converted back once after it. It sums exactly what Python would: in
+    float64 (`x.detach().double()`) when the start is a float or the values are known to be
+    floats (a `.mean()`, a name such as `loss`), so a bfloat16 or float16 loss loses no
+    precision; as an int64 count (`x.detach()`) for the `.sum()` of a comparison with an int
+    start. It is unsafe because the accumulator is a tensor inside the loop, and other code
+    in the program could read it there. No fix when the values may be integers or floats (an
+    int start and an unknown value: the sum's type would not be known; a uint8 or int32
+    counter could overflow), when a function or lambda defined in the same scope mentions the
+    accumulator (called in the loop, it would see a tensor), or when the file may run on
+    Apple's MPS, which has no float64. Other uses get no fix.
     """
 
     code = "TL101"
@@ -225,9 +236,9 @@ class SyncInLoop(Rule):
         return False
 
     def _accumulation_fix(self, node: cst.Call) -> Optional[PendingFix]:
-        """`total += x.item()` -> `total += x.detach()`, converted once after the loop."""
+        """`total += x.item()` -> `total += x.detach()` (`.detach().double()` for float
+        values), converted once after the loop."""
         accumulator = self._accumulator(node)
-        torch_name = unconditional_alias(self.ctx.module, "torch")
         loops = self.ctx.enclosing_loops(node)
         loop = loops[0] if loops else None
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
@@ -235,19 +246,34 @@ class SyncInLoop(Rule):
             return None  # only a value known to be a tensor can be accumulated with `.detach()`
         if any(_is_step_loop(outer) for outer in loops[1:]):
             return None  # the conversion would itself run once per step of the outer loop
-        if accumulator is None or torch_name is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
+        if accumulator is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
             return None
         if self._inside_try(loop):
             return None
         if self.ctx.kind_of(cst.Name(accumulator)) is not Kind.NUMBER or not _only_accumulates(loop, accumulator):
             return None
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        if _read_by_nested_code(scope, accumulator):
+            return self.withheld(f"a function or lambda here reads `{accumulator}`, which would be a tensor during the loop")
+        binding = module_name(self.ctx.module, "torch", loop)
+        if binding is None or binding[1]:
+            return None
+        block = next((a for a, child in zip(self.ctx.ancestors, self.ctx.ancestors[1:]) if child is loop), None)
+        cast = _accumulating_cast(_starting_value(block, loop, accumulator), receiver)
+        if cast is None:
+            return self.withheld("the values may be integers or floats; the sum's type would not be known")
+        if cast and MPS.search(self.ctx.text):
+            return self.withheld("float64, used for an exact sum, is not available on MPS")
         placement = self._after(loop)
         if placement is None:
             return None
         anchor, indent, before = placement
+        torch_name = binding[0]
         conversion = f"{accumulator} = {accumulator}.item() if {torch_name}.is_tensor({accumulator}) else {accumulator}"
         assert isinstance(node.func, cst.Attribute)
-        detach = node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
+        detach: cst.BaseExpression = node.with_changes(func=node.func.with_changes(attr=cst.Name("detach")))
+        if cast:
+            detach = cst.Call(cst.Attribute(detach, cst.Name(cast)))
         insert = (
             NodeEdit(anchor, f"{conversion}\n{indent}", insert_before=True)
             if before
@@ -284,11 +310,7 @@ class SyncInLoop(Rule):
         body = getattr(block, "body", None)
         if not isinstance(body, (list, tuple)):
             return None
-        indent = "".join(
-            b.indent if b.indent is not None else self.ctx.module.default_indent
-            for b in self.ctx.ancestors[:index]
-            if isinstance(b, cst.IndentedBlock)
-        )
+        indent = indentation(self.ctx.module, self.ctx.ancestors[:index])
         position = next(i for i, statement in enumerate(body) if statement is loop)
         if position + 1 < len(body):
             return body[position + 1], indent, True
@@ -329,6 +351,54 @@ def _iterates_loader(loop: cst.CSTNode) -> bool:
         return False
     iterated = iterated_source(iterated) if iterated is not None else None
     return not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range")
+
+
+def _read_by_nested_code(scope: cst.CSTNode, name: str) -> bool:
+    """Whether a function or lambda defined in `scope` mentions `name`: called inside the
+    loop, it would see the accumulator as a tensor."""
+    for node in descendants(scope):
+        if node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            if any(isinstance(item, cst.Name) and item.value == name for item in descendants(node)):
+                return True
+    return False
+
+
+def _starting_value(block: cst.CSTNode, loop: cst.CSTNode, name: str) -> Optional[cst.BaseExpression]:
+    """The value of the last plain `name = ...` statement before `loop` in its block."""
+    value = None
+    for statement in getattr(block, "body", ()):
+        if statement is loop:
+            return value
+        for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets):
+                value = small.value
+    return None
+
+
+# Reductions whose result is an integer tensor when their input is a comparison.
+COUNTING = frozenset({"sum", "count_nonzero"})
+COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "isin", "logical_and", "logical_or", "logical_not"})
+# Methods whose result is a floating tensor.
+FLOATING = frozenset({"mean", "float", "double", "half", "bfloat16", "std", "var", "norm"})
+
+
+def _accumulating_cast(start: Optional[cst.BaseExpression], value: cst.BaseExpression) -> Optional[str]:
+    """How to accumulate `value` so that the sum equals the Python one: "double" (float64
+    adds exactly what Python floats add), "" (an int64 count), or None when unknown."""
+    if isinstance(start, cst.Float):
+        return "double"
+    if not isinstance(start, cst.Integer):
+        return None
+    found = method_call(value)
+    if found is not None and found[1] in COUNTING:
+        inner = found[0]
+        inner_call = method_call(inner)
+        if isinstance(inner, cst.Comparison) or (inner_call is not None and inner_call[1] in COMPARISONS):
+            return ""
+    if found is not None and found[1] in FLOATING:
+        return "double"
+    named = dotted_name(value if found is None else found[0]) or ""
+    return "double" if "loss" in named.rsplit(".", 1)[-1].lower() else None
 
 
 def _only_accumulates(loop: cst.CSTNode, name: str) -> bool:

@@ -3,9 +3,9 @@ from typing import Dict, Optional, Tuple
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
+from torchlint.engine.edits import module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, positional
-from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 
 COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
@@ -66,8 +66,10 @@ class TensorCopyFromNumpy(Rule):
     Unsafe: the new tensor shares memory with the array, so later in-place writes to either
     one are visible in the other, and `torch.from_numpy` warns for read-only arrays. The fix
     rewrites `torch.tensor(array)` to `torch.from_numpy(array)` only when no other argument
-    is passed; with `dtype=`, or for `torch.Tensor(array)`, it suggests
-    `torch.as_tensor(array, dtype=...)` without a fix.
+    is passed and the value is known to be an array from its assignment; with `dtype=`, or
+    for `torch.Tensor(array)`, it suggests `torch.as_tensor(array, dtype=...)` without a fix.
+    No fix for a parameter that is an array only by its annotation: called with a list or a
+    tensor, `torch.from_numpy` raises where `torch.tensor` did not.
     """
 
     code = "TL105"
@@ -139,7 +141,19 @@ class TensorCopyFromNumpy(Rule):
         else:
             advice = "use `torch.as_tensor(array, dtype=...)`, which copies only when the dtype differs"
         shown = "torch.tensor()" if qualified == "torch.tensor" else "torch.Tensor()"
-        self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=self._fix(node, qualified))
+        fix = self._fix(node, qualified)
+        if fix is not None and self._annotated_only(data):
+            fix = self.withheld(f"`{data.value}` is an array only by its annotation; `torch.from_numpy` raises for a list or a reversed view")  # type: ignore[attr-defined]
+        self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=fix)
+
+    def _annotated_only(self, node: cst.BaseExpression) -> bool:
+        """A name whose array kind comes from an annotation, not from an assignment seen here."""
+        if not isinstance(node, cst.Name):
+            return False
+        for scope in reversed(self.ctx.names.scopes):
+            if node.value in scope.bindings:
+                return (id(scope.node), node.value) not in self.arrays
+        return False
 
     def _is_array(self, node: cst.BaseExpression) -> bool:
         """Whether `node` certainly evaluates to an ndarray, not a NumPy scalar."""
@@ -169,14 +183,16 @@ class TensorCopyFromNumpy(Rule):
         if qualified != "torch.tensor" or len(node.args) != 1:
             return None
         func = node.func
+        imports: Tuple[NodeEdit, ...] = ()
         if isinstance(func, cst.Attribute):
             new_func: cst.BaseExpression = func.with_changes(attr=cst.Name("from_numpy"))
         else:
-            torch_name = unconditional_alias(self.ctx.module, "torch")
-            if torch_name is None:
+            binding = module_name(self.ctx.module, "torch", node)
+            if binding is None:
                 return None
-            new_func = cst.Attribute(value=cst.Name(torch_name), attr=cst.Name("from_numpy"))
-        return self.fix(NodeEdit(func, new_func), message="Share the array's memory with `torch.from_numpy()`")
+            new_func = cst.Attribute(value=cst.Name(binding[0]), attr=cst.Name("from_numpy"))
+            imports = binding[1]
+        return self.fix(NodeEdit(func, new_func), *imports, message="Share the array's memory with `torch.from_numpy()`")
 
 
 def _array_function(qualified: str, call: cst.Call) -> bool:

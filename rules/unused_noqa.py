@@ -26,7 +26,8 @@ class UnusedNoqa(Rule):
 
     ## Fix applicability
     Safe: the fix removes the unused or unknown codes from the comment, or the whole
-    `# noqa` directive when no code is left.
+    `# noqa` directive when no code is left; words after the directive
+    (`# noqa: TL9 because ...`) stay in a comment (`# because ...`).
     """
 
     code = "TL001"

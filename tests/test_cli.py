@@ -64,7 +64,7 @@ def test_json_output_fields(project):
     assert set(finding) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "url", "cell"}
     assert finding["cell"] is None
     assert (finding["line"], finding["column"], finding["end_line"], finding["end_column"]) == (2, 1, 2, 39)
-    assert finding["fix"]["applicability"] == "safe"
+    assert finding["fix"]["applicability"] == "unsafe"
     assert finding["fix"]["edits"] == [
         {"content": "optimizer.zero_grad()", "location": {"line": 2, "column": 1}, "end_location": {"line": 2, "column": 39}}
     ]
@@ -75,7 +75,7 @@ def test_json_output_fields(project):
 
 def test_fixable_marker_and_summary(project):
     (project / "zg.py").write_text(ZERO_GRAD)
-    result = run("zg.py", "--output-format", "concise")
+    result = run("zg.py", "--unsafe-fixes", "--output-format", "concise")
     assert "TL401 [*] " in result.stdout
     assert "1 fixable with --fix" in result.stderr
 
@@ -114,7 +114,7 @@ def test_unknown_selector_is_a_usage_error(project):
 
 def test_statistics(project):
     (project / "zg.py").write_text(ZERO_GRAD + "model.zero_grad(set_to_none=False)\n")
-    result = run("--statistics")
+    result = run("--statistics", "--unsafe-fixes")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == ["    1  TL101  sync-in-loop", "    2  TL401  grad-zeroing  [*]"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -15,8 +16,8 @@ from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.engine.fixer import apply_fixes, fix_text
 from torchlint.engine.rule import all_rules
 
-SAFE = "import torch\noptimizer.zero_grad(set_to_none=False)\nx = torch.zeros(3).cuda()\n"
-SAFE_FIXED = "import torch\noptimizer.zero_grad()\nx = torch.zeros(3, device=\"cuda\")\n"
+SAFE = "import torch\nscaler = torch.cuda.amp.GradScaler()\nx = torch.zeros(3).cuda()\n"
+SAFE_FIXED = 'import torch\nscaler = torch.amp.GradScaler("cuda")\nx = torch.zeros(3, device="cuda")\n'
 UNSAFE = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n"
 
 
@@ -65,24 +66,25 @@ def test_files_without_fixes_are_not_written(cwd):
 
 
 def test_write_keeps_mode_encoding_bom_crlf_and_missing_final_newline(cwd):
-    latin = b"# -*- coding: latin-1 -*-\nimport torch\nname = '\xe9'\noptimizer.zero_grad(set_to_none=False)"
-    bom = b"\xef\xbb\xbfimport torch\r\noptimizer.zero_grad(set_to_none=False)\r\n"
+    latin = b"# -*- coding: latin-1 -*-\nimport torch\nname = '\xe9'\ns = torch.cuda.amp.GradScaler()"
+    bom = b"\xef\xbb\xbfimport torch\r\ns = torch.cuda.amp.GradScaler()\r\n"
     (cwd / "latin.py").write_bytes(latin)
     (cwd / "bom.py").write_bytes(bom)
     os.chmod(cwd / "bom.py", 0o751)
     assert run("--fix", ".").exit_code == 0
-    assert (cwd / "latin.py").read_bytes() == latin.replace(b"set_to_none=False", b"")
-    assert (cwd / "bom.py").read_bytes() == bom.replace(b"set_to_none=False", b"")
+    new = b'torch.amp.GradScaler("cuda")'
+    assert (cwd / "latin.py").read_bytes() == latin.replace(b"torch.cuda.amp.GradScaler()", new)
+    assert (cwd / "bom.py").read_bytes() == bom.replace(b"torch.cuda.amp.GradScaler()", new)
     assert stat.S_IMODE((cwd / "bom.py").stat().st_mode) == 0o751
     assert [p.name for p in cwd.iterdir() if p.name.startswith(".torchlint-")] == []
 
 
 def test_inserted_lines_follow_the_file_newlines(cwd):
-    source = "import torch\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    print(model(x))\r\n"
+    source = "import torch\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    print(model(x).shape)\r\n"
     (cwd / "e.py").write_bytes(source.encode())
     run("--fix", "e.py")
     assert (cwd / "e.py").read_bytes() == (
-        b"import torch\r\n@torch.no_grad()\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    print(model(x))\r\n"
+        b"import torch\r\n@torch.no_grad()\r\ndef evaluate(model, x):\r\n    model.eval()\r\n    print(model(x).shape)\r\n"
     )
 
 
@@ -95,7 +97,7 @@ def test_symlinked_file_is_fixed_through_the_link(cwd):
 
 
 def test_noqa_lines_are_not_rewritten(cwd):
-    source = "import torch\noptimizer.zero_grad(set_to_none=False)  # noqa: TL401\nx = torch.zeros(3).cuda()  # noqa\n"
+    source = "import torch\ns = torch.cuda.amp.GradScaler()  # noqa: TL602\nx = torch.zeros(3).cuda()  # noqa\n"
     (cwd / "a.py").write_text(source)
     assert run("--fix", "a.py").exit_code == 0
     assert (cwd / "a.py").read_text() == source
@@ -116,8 +118,8 @@ def test_diff_prints_and_writes_nothing(cwd):
     result = run("--diff", "a.py")
     assert result.exit_code == 1
     assert (cwd / "a.py").read_text() == SAFE
-    assert "\n-optimizer.zero_grad(set_to_none=False)\n" in result.stdout
-    assert "\n+optimizer.zero_grad()\n" in result.stdout
+    assert "\n-scaler = torch.cuda.amp.GradScaler()\n" in result.stdout
+    assert '\n+scaler = torch.amp.GradScaler("cuda")\n' in result.stdout
     assert result.stdout.startswith("--- a/a.py\n+++ b/a.py\n")
     assert "Would fix 2 findings in 1 file." in result.stderr
     (cwd / "a.py").write_text(SAFE_FIXED)
@@ -187,17 +189,17 @@ def test_stdin_fix_echoes_source_it_cannot_decode(cwd):
 
 
 def test_stdin_fix_keeps_the_declared_encoding(cwd):
-    data = b"# -*- coding: latin-1 -*-\nimport torch\nname = '\xe9'\noptimizer.zero_grad(set_to_none=False)\n"
+    data = b"# -*- coding: latin-1 -*-\nimport torch\nname = '\xe9'\ns = torch.cuda.amp.GradScaler()\n"
     result = CliRunner().invoke(main, ["check", "--fix", "-"], input=data)
-    assert result.stdout_bytes == data.replace(b"set_to_none=False", b"")
+    assert result.stdout_bytes == data.replace(b"torch.cuda.amp.GradScaler()", b'torch.amp.GradScaler("cuda")')
 
 
 def test_stdin_check_uses_the_filename_for_messages_and_config(cwd):
-    (cwd / "pyproject.toml").write_text('[tool.torchlint.per-file-ignores]\n"gen_*.py" = ["TL401"]\n')
+    (cwd / "pyproject.toml").write_text('[tool.torchlint.per-file-ignores]\n"gen_*.py" = ["TL602"]\n')
     result = run("-", "--stdin-filename", "train.py", "--output-format", "concise", input=SAFE)
-    assert result.stdout.startswith("train.py:2:1: TL401")
+    assert result.stdout.startswith("train.py:2:10: TL602")
     result = run("-", "--stdin-filename", "gen_x.py", "--output-format", "concise", input=SAFE)
-    assert "TL401" not in result.stdout and "TL102" in result.stdout
+    assert "TL602" not in result.stdout and "TL102" in result.stdout
     assert run("-", "other.py", input=SAFE).exit_code == 2
 
 
@@ -216,25 +218,50 @@ def test_overlapping_edits_are_never_applied_together():
     assert apply_fixes(text, inserts)[0] == "a1bcdef\n"
 
 
-def test_a_fix_that_would_break_the_file_is_dropped(monkeypatch):
+def _break_first_fix(monkeypatch):
+    """Make every TL602 fix produce code that does not parse."""
     import torchlint.engine.fixer as fixer
 
-    monkeypatch.setattr(fixer, "apply_fixes", lambda text, findings: ("def (:\n", list(findings)))
+    original = fixer.apply_fixes
+
+    def apply(text, findings):
+        broken = {
+            id(f): replace(f, fix=replace(f.fix, edits=(replace(f.fix.edits[0], content="def (:"),))) if f.code == "TL602" else f
+            for f in findings
+        }
+        originals = {id(new): f for f in findings for new in [broken[id(f)]]}
+        fixed, applied = original(text, list(broken.values()))
+        return fixed, [originals[id(f)] for f in applied]
+
+    monkeypatch.setattr(fixer, "apply_fixes", apply)
+
+
+def test_a_fix_that_would_break_the_file_is_dropped_alone(monkeypatch):
+    _break_first_fix(monkeypatch)
     result = fix_text(SAFE, "a.py", all_rules(), Options(), unsafe=False)
-    assert result.text == SAFE and result.fixed == ()
-    assert "would not parse" in result.warning
-    assert {f.code for f in result.remaining} == {"TL401", "TL102"}
+    assert result.text == SAFE.replace("torch.zeros(3).cuda()", 'torch.zeros(3, device="cuda")')
+    assert [f.code for f in result.fixed] == ["TL102"]
+    assert result.warning == "fix dropped (TL602 at line 2): the result would not parse"
+    assert [f.code for f in result.remaining] == ["TL602"]
 
 
-def test_dropped_fix_is_reported_and_file_untouched(cwd, monkeypatch):
-    import torchlint.engine.fixer as fixer
-
-    monkeypatch.setattr(fixer, "apply_fixes", lambda text, findings: ("def (:\n", list(findings)))
+def test_dropped_fix_is_reported_and_counted(cwd, monkeypatch):
+    _break_first_fix(monkeypatch)
     (cwd / "a.py").write_text(SAFE)
     result = run("--fix", "a.py", "--jobs", "1")
-    assert (cwd / "a.py").read_text() == SAFE
-    assert "torchlint: warning: a.py: fixes (TL102, TL401) were dropped" in result.stderr
+    assert (cwd / "a.py").read_text() == SAFE.replace("torch.zeros(3).cuda()", 'torch.zeros(3, device="cuda")')
+    assert "torchlint: warning: a.py: fix dropped (TL602 at line 2): the result would not parse" in result.stderr
+    assert "Found 2 findings (1 fixed, 1 remaining)" in result.stderr
     assert result.exit_code == 1
+
+
+def test_real_fixes_that_would_break_parsing_are_dropped_one_by_one(cwd):
+    """Two empty_cache calls alone in a loop: removing both would leave an empty block."""
+    source = "import torch\nfor x in loader:\n    torch.cuda.empty_cache()\n    torch.cuda.empty_cache()\n"
+    (cwd / "a.py").write_text(source)
+    result = run("--fix", "--unsafe-fixes", "a.py")
+    assert (cwd / "a.py").read_text() == "import torch\nfor x in loader:\n    pass\n    pass\n"
+    assert "warning" not in result.stderr and "(2 fixed, 0 remaining)" in result.stderr
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")

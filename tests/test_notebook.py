@@ -305,7 +305,7 @@ def test_lint_and_fix_across_cells():
     rules, options = all_rules(), Options()
     findings = lint_text(notebook.source, "nb.ipynb", rules, options).findings
     assert [(f.code, notebook.locate(f.line)) for f in findings] == [("TL401", (3, 2))]
-    fixed = fix_text(notebook.source, "nb.ipynb", rules, options, unsafe=False)
+    fixed = fix_text(notebook.source, "nb.ipynb", rules, options, unsafe=True)
     assert [f.code for f in fixed.fixed] == ["TL401"] and fixed.warning is None
     result = notebook.with_source(fixed.text)
     assert cell_source(result, 3) == ["model.train()\n", "optimizer.zero_grad()\n", "!nvidia-smi"]
@@ -322,7 +322,7 @@ def test_torch_import_in_an_earlier_cell_is_what_makes_the_rule_fire():
 def test_fixture_end_to_end_changes_only_the_fixed_cell(name):
     original = (NOTEBOOKS / name).read_bytes()
     notebook = Notebook.parse(original)
-    fixed = fix_text(notebook.source, name, all_rules(), Options(), unsafe=False)
+    fixed = fix_text(notebook.source, name, all_rules(), Options(), unsafe=True)
     assert "TL401" in {f.code for f in fixed.fixed}
     result = notebook.with_source(fixed.text)
     assert "    optimizer.zero_grad()\n" in "".join(cell_source(result, 4))
@@ -385,14 +385,14 @@ def test_cli_reports_cells_and_fixes_only_the_cell(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     document = _cli_notebook(tmp_path / "train.ipynb")
-    result = CliRunner().invoke(main, ["check", "--output-format", "concise", "."])
+    result = CliRunner().invoke(main, ["check", "--unsafe-fixes", "--output-format", "concise", "."])
     assert result.exit_code == 1
     assert result.stdout.startswith("train.ipynb:cell 3:2:1: TL401 [*] ")
     data = json.loads(CliRunner().invoke(main, ["check", "--output-format", "json", "--no-cache"]).stdout)
     assert [(d["cell"], d["line"], d["code"]) for d in data] == [(3, 2, "TL401")]
     full = CliRunner().invoke(main, ["check", "--no-cache", "train.ipynb"]).stdout
     assert "2 | optimizer.zero_grad(set_to_none=False)" in full
-    assert CliRunner().invoke(main, ["check", "--fix", "train.ipynb"]).exit_code == 0
+    assert CliRunner().invoke(main, ["check", "--fix", "--unsafe-fixes", "train.ipynb"]).exit_code == 0
     fixed = json.loads((tmp_path / "train.ipynb").read_text())
     document["cells"][2]["source"] = ["!pip install timm\n", "optimizer.zero_grad()"]
     assert fixed == document

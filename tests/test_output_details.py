@@ -44,8 +44,10 @@ def test_statistics_follow_the_output_format(project: Path):
     data = json.loads(run("--statistics", "--output-format", "json").stdout)
     assert data == [
         {"code": "TL101", "name": "sync-in-loop", "count": 1, "fixable": False},
-        {"code": "TL401", "name": "grad-zeroing", "count": 1, "fixable": True},
+        {"code": "TL401", "name": "grad-zeroing", "count": 1, "fixable": False},
     ]
+    unsafe = json.loads(run("--statistics", "--output-format", "json", "--unsafe-fixes").stdout)
+    assert unsafe[1] == {"code": "TL401", "name": "grad-zeroing", "count": 1, "fixable": True}
 
 
 def test_rule_listing_is_aligned_and_has_json():

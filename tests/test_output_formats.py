@@ -168,11 +168,11 @@ def apply_sarif_fix(text: str, fix: Dict) -> str:
 
 
 def test_sarif_fix_matches_the_fix_command(project: Path):
-    results = {r["ruleId"]: r for r in sarif("zg.py", "dp.py")["runs"][0]["results"]}
+    results = {r["ruleId"]: r for r in sarif("--unsafe-fixes", "zg.py", "dp.py")["runs"][0]["results"]}
     assert "fixes" not in results["TL501"]
     (fix,) = results["TL401"]["fixes"]
     assert fix["artifactChanges"][0]["artifactLocation"]["uri"] == "zg.py"
-    assert check("json", "--fix", "zg.py").exit_code == 0
+    assert check("json", "--fix", "--unsafe-fixes", "zg.py").exit_code == 0
     assert apply_sarif_fix(ZERO_GRAD, fix) == (project / "zg.py").read_text() == "import torch\noptimizer.zero_grad()\n"
 
 

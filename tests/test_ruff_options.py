@@ -60,12 +60,12 @@ def test_show_settings_and_show_files(project: Path):
 
 
 def test_unfixable_and_fixable(project: Path):
-    listing = run("--output-format", "concise", "--unfixable", "TL401").stdout
+    listing = run("--output-format", "concise", "--unsafe-fixes", "--unfixable", "TL401").stdout
     assert "TL401 [*]" not in listing and "TL401 `zero_grad" in listing
     (project / "pyproject.toml").write_text('[tool.torchlint]\nfixable = ["TL1"]\n')
     assert run("--fix").exit_code == 1
     assert (project / "src" / "train.py").read_text() == TRAIN
-    assert "TL401 [*]" in run("--output-format", "concise", "--extend-fixable", "TL401").stdout
+    assert "TL401 [*]" in run("--output-format", "concise", "--unsafe-fixes", "--extend-fixable", "TL401").stdout
 
 
 def test_per_file_ignores_on_the_command_line(project: Path):
@@ -110,15 +110,15 @@ def test_output_file_quiet_and_silent(project: Path):
 
 
 def test_fix_only_and_exit_non_zero_on_fix(project: Path):
-    result = run("--fix-only")
+    result = run("--fix-only", "--unsafe-fixes")
     assert result.exit_code == 0 and "TL101" not in result.stdout
     assert "Fixed 1 finding" in result.stderr
     assert "zero_grad()" in (project / "src" / "train.py").read_text()
     (project / "src" / "zg.py").write_text("import torch\noptimizer.zero_grad(set_to_none=False)\n")
-    assert run("--fix", "src/zg.py").exit_code == 0
+    assert run("--fix", "--unsafe-fixes", "src/zg.py").exit_code == 0
     (project / "src" / "zg.py").write_text("import torch\noptimizer.zero_grad(set_to_none=False)\n")
-    assert run("--fix", "--exit-non-zero-on-fix", "src/zg.py").exit_code == 1
-    assert run("--fix", "--exit-non-zero-on-fix", "src/zg.py").exit_code == 0
+    assert run("--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "src/zg.py").exit_code == 1
+    assert run("--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "src/zg.py").exit_code == 0
 
 
 def test_environment_variables_for_cache_config_and_output_file(project: Path):

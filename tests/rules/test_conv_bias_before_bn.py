@@ -113,11 +113,11 @@ def test_positional_bias_star_arguments_and_lazy_layers():
     c = nn.Sequential(nn.Conv2d(3, 16, 3), *middle, nn.BatchNorm2d(16))
     d = nn.Sequential(nn.LazyConv2d(16, 3), nn.BatchNorm2d(16))
     e = nn.Sequential(nn.LazyConv2d(16, 3), nn.BatchNorm2d(32))
-    f = nn.Sequential(nn.Linear(8, 16, True), nn.BatchNorm1d(16))
+    f = nn.Sequential(nn.Conv1d(8, 16, 1, 1, 0, 1, 1, True), nn.BatchNorm1d(16))
     """
     assert lines(code, RULE) == [6, 8]
     fixes = [f.fix.edits[0].content for f in lint(code, [RULE])]
-    assert fixes == ["nn.LazyConv2d(16, 3, bias=False)", "nn.Linear(8, 16, False)"]
+    assert fixes == ["nn.LazyConv2d(16, 3, bias=False)", "nn.Conv1d(8, 16, 1, 1, 0, 1, 1, False)"]
 
 
 def test_named_layer_used_without_batchnorm_elsewhere_is_not_reported():

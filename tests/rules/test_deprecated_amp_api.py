@@ -80,10 +80,10 @@ def test_fix_inserts_the_device_and_keeps_arguments():
     s = torch.cuda.amp.GradScaler(**scaler_kwargs)
     """
     assert fixed(code) == [
-        ("safe", 'torch.amp.autocast("cuda")'),
+        ("safe", 'torch.amp.autocast("cuda", dtype=torch.float16)'),
         ("safe", 'torch.amp.autocast("cuda", enabled=use_amp, dtype=torch.float16)'),
         ("safe", 'torch.amp.GradScaler("cuda", 2.0**10, growth_interval=100)'),
-        ("safe", 'torch.amp.autocast("cpu", cache_enabled=False)'),
+        ("safe", 'torch.amp.autocast("cpu", cache_enabled=False, dtype=torch.bfloat16)'),
         ("safe", 'torch.amp.GradScaler("cuda", **scaler_kwargs)'),
     ]
 
@@ -110,7 +110,8 @@ def test_fix_uses_the_torch_alias_and_needs_a_plain_import():
     aliased = "import torch as th\nfrom torch.cuda.amp import GradScaler\nscaler = GradScaler()\n"
     assert fixed(aliased) == [("safe", 'th.amp.GradScaler("cuda")')]
     no_plain_import = "from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n"
-    assert fixed(no_plain_import) == [None]
+    [finding] = lint(no_plain_import, [RULE])
+    assert [edit.content for edit in finding.fix.edits] == ['torch.amp.GradScaler("cuda")', "\nimport torch"]
     conditional = "try:\n    import torch\nexcept ImportError:\n    torch = None\nscaler = torch.cuda.amp.GradScaler()\n"
     assert fixed(conditional) == [None]
 
@@ -129,7 +130,7 @@ def test_multi_line_call_keeps_its_layout_and_comments():
     assert content == 'torch.amp.autocast(\n    "cuda",\n    enabled=use_amp,  # only on GPUs\n    dtype=torch.float16,\n)'
 
 
-def test_fix_is_unsafe_when_the_default_dtype_may_differ():
+def test_fix_writes_out_the_default_dtype_the_new_class_would_inherit():
     nested = """
     import torch
     with torch.autocast("cuda", dtype=torch.bfloat16):
@@ -139,16 +140,15 @@ def test_fix_is_unsafe_when_the_default_dtype_may_differ():
             pass
         with torch.cuda.amp.autocast(enabled=False):
             pass
+        with torch.cuda.amp.autocast(**options):
+            pass
     """
-    assert [entry[0] for entry in fixed(nested)] == ["unsafe", "safe", "safe"]
-    changed_default = """
-    import torch
-    torch.set_autocast_gpu_dtype(torch.bfloat16)
-    with torch.cuda.amp.autocast():
-        pass
-    scaler = torch.cuda.amp.GradScaler()
-    """
-    assert [entry[0] for entry in fixed(changed_default)] == ["unsafe", "safe"]
+    assert fixed(nested) == [
+        ("safe", 'torch.amp.autocast("cuda", dtype=torch.float16)'),
+        ("safe", 'torch.amp.autocast("cuda", dtype=torch.float16)'),
+        ("safe", 'torch.amp.autocast("cuda", enabled=False)'),
+        None,
+    ]
 
 
 def test_message():

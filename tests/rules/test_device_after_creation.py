@@ -88,7 +88,30 @@ def test_fix_reads_move_arguments_by_method():
     fixes = [f.fix.edits[0].content if f.fix else None for f in lint(code, [RULE])]
     assert fixes == [
         'torch.arange(3, device="cuda:0")',
-        "torch.arange(3, device=device, dtype=torch.float16)",
+        "torch.arange(3, device=device).to(torch.float16)",
         None,
         None,
     ]
+
+
+def test_fix_keeps_the_factory_dtype_and_refuses_unpacked_arguments():
+    code = """
+    import torch
+    device = torch.device("cuda")
+    a = torch.arange(0, 10, 0.3).to(device, torch.long)
+    b = torch.full_like(x, 3.7).to(device=device, dtype=torch.uint8)
+    c = torch.zeros(3, **options).to(device)
+    d = torch.zeros(3).to(device, **options)
+    e = torch.zeros(3).to(dev)
+    """
+    found = lint(code, [RULE])
+    fixes = [f.fix.edits[0].content if f.fix else None for f in found]
+    assert fixes[:2] == [
+        "torch.arange(0, 10, 0.3, device=device).to(torch.long)",
+        "torch.full_like(x, 3.7, device=device).to(torch.uint8)",
+    ]
+    assert fixes[2:4] == [None, None]
+    assert "(fix: none: the factory call has **kwargs)" in found[2].message
+    assert "(fix: none: the move unpacks arguments)" in found[3].message
+    assert found[4].fix.applicability.value == "unsafe"
+    assert found[4].message.endswith("(fix: unsafe: `dev` is only named like a device)")

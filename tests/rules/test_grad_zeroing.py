@@ -48,20 +48,23 @@ def test_fix_contents_and_applicability():
     """
     first, second = lint(code, [RULE])
     assert first.fix.edits[0].content == "optimizer.zero_grad()"
-    assert first.fix.applicability.value == "safe"
+    assert first.fix.applicability.value == "unsafe"  # an explicit `set_to_none=False` is a decision
+    assert "(fix: unsafe: optimizers skip parameters whose gradient is None" in first.message
     assert second.fix.edits[0].content == "p.grad = None"
     assert second.fix.applicability.value == "unsafe"
 
 
-def test_reset_fix_is_unsafe_when_the_function_reads_grad():
+def test_no_reset_fix_when_the_file_reads_grad_anywhere():
     code = """
     import torch
     def step(model, optimizer):
         optimizer.zero_grad(set_to_none=False)
-        total = sum(p.grad.sum() for p in model.parameters())
+    def norm(model):
+        return sum(p.grad.sum() for p in model.parameters())
     """
     [finding] = lint(code, [RULE])
-    assert finding.fix.applicability.value == "unsafe"
+    assert finding.fix is None
+    assert finding.message.endswith("(fix: none: the file reads `.grad`, which would be None)")
 
 
 def test_gradients_used_as_buffers():

@@ -179,6 +179,8 @@ def test_fix_rewrites_the_constructor_however_imported():
     )
 
 
-def test_no_fix_for_an_imported_constructor_without_a_torch_name():
-    findings = lint("import numpy as np\nfrom torch import tensor\nx = tensor(np.zeros(3))\n", [RULE])
-    assert [f.fix for f in findings] == [None]
+def test_an_imported_constructor_gets_torch_imported_after_the_last_import():
+    [finding] = lint("import numpy as np\nfrom torch import tensor\nx = tensor(np.zeros(3))\n", [RULE])
+    assert [edit.content for edit in finding.fix.edits] == ["torch.from_numpy", "\nimport torch"]
+    shadowed = "import numpy as np\nfrom torch import tensor\ntorch = None\nx = tensor(np.zeros(3))\n"
+    assert [f.fix for f in lint(shadowed, [RULE])] == [None]

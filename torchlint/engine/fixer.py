@@ -1,9 +1,11 @@
-"""Applying fixes: non-overlapping edits, re-checked until stable, never leaving broken code."""
+"""Applying fixes: non-overlapping edits, re-checked until stable; a fix that would leave
+code that does not parse is dropped on its own, the others are kept."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple, Type
+from typing import List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
@@ -66,28 +68,72 @@ def apply_fixes(text: str, findings: Sequence[Finding]) -> Tuple[str, List[Findi
 
 
 def fix_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options, unsafe: bool) -> FixResult:
-    """Fix `text` until no applicable fix remains; keep the original if a result does not parse."""
+    """Fix `text` until no applicable fix remains. A fix whose result would not parse is
+    dropped (and not tried again) while the other fixes of its round are kept."""
     fixed: List[Finding] = []
+    dropped: List[Finding] = []
+    refused: Set[_FixKey] = set()
     current = text
     for _ in range(MAX_ROUNDS):
         findings = lint_text(current, path, rules, options).findings
-        fixable = [f for f in findings if f.fixable(unsafe)]
+        fixable = [f for f in findings if f.fixable(unsafe) and _key(f, current) not in refused]
         if not fixable:
-            return FixResult(current, tuple(fixed), findings)
-        candidate, applied = apply_fixes(current, fixable)
-        if not parses(candidate):
-            codes = ", ".join(sorted({f.code for f in applied}))
-            original = lint_text(text, path, rules, options).findings
-            return FixResult(text, (), original, f"fixes ({codes}) were dropped: the result would not parse")
+            return FixResult(current, tuple(fixed), findings, _dropped_warning(dropped))
+        candidate, applied, breaking = _apply_parsing(current, fixable)
+        refused.update(_key(f, current) for f in breaking)
+        dropped.extend(breaking)
+        if not applied:
+            return FixResult(current, tuple(fixed), findings, _dropped_warning(dropped))
         fixed.extend(applied)
         current = candidate
     findings = lint_text(current, path, rules, options).findings
-    return FixResult(current, tuple(fixed), findings, f"stopped fixing after {MAX_ROUNDS} rounds")
+    warning = "; ".join(filter(None, (_dropped_warning(dropped), f"stopped fixing after {MAX_ROUNDS} rounds")))
+    return FixResult(current, tuple(fixed), findings, warning)
+
+
+# A fix as it reads in the text: its rule and, per edit, the replaced text and the new text.
+# Positions move between rounds; this stays the same, so a dropped fix is not tried again.
+_FixKey = Tuple[str, Tuple[Tuple[str, str], ...]]
+
+
+def _key(finding: Finding, text: str) -> _FixKey:
+    assert finding.fix is not None
+    offsets = line_offsets(text)
+    spans = [(_span(edit, offsets), edit.content) for edit in finding.fix.edits]
+    return finding.code, tuple((text[start:end], content) for (start, end), content in spans)
+
+
+def _apply_parsing(text: str, findings: Sequence[Finding]) -> Tuple[str, List[Finding], List[Finding]]:
+    """Apply the non-overlapping fixes of `findings`; while the result does not parse, find
+    the first fix that breaks it by bisection over the applied fixes and leave it out.
+    Returns the text, the applied fixes and the dropped ones."""
+    candidate, applied = apply_fixes(text, findings)
+    dropped: List[Finding] = []
+    while applied and not parses(candidate):
+        low, high = 1, len(applied)  # the shortest prefix of `applied` whose result does not parse
+        while low < high:
+            middle = (low + high) // 2
+            if parses(apply_fixes(text, applied[:middle])[0]):
+                low = middle + 1
+            else:
+                high = middle
+        dropped.append(applied.pop(low - 1))
+        candidate, applied = apply_fixes(text, applied)
+    return candidate, applied, dropped
+
+
+def _dropped_warning(dropped: Sequence[Finding]) -> Optional[str]:
+    if not dropped:
+        return None
+    listed = ", ".join(dict.fromkeys(f"{f.code} at line {f.line}" for f in dropped))
+    return f"fix{'es' if len(dropped) > 1 else ''} dropped ({listed}): the result would not parse"
 
 
 def parses(text: str) -> bool:
+    """Whether both CPython and LibCST parse `text`."""
     try:
+        compile(text, "<torchlint fix>", "exec", ast.PyCF_ONLY_AST)
         cst.parse_module(text)
-    except cst.ParserSyntaxError:
+    except (SyntaxError, ValueError, cst.ParserSyntaxError):
         return False
     return True

@@ -132,11 +132,15 @@ def _finding(
     rule = report.rule
     span = to_span(positions[report.start or report.node], positions[report.node])
     fix = None
-    if report.fix is not None and all(_keeps_comments(edit) for edit in report.fix.edits):
-        edits = tuple(_edit(edit, positions, module, lines) for edit in report.fix.edits)
+    message = report.message
+    pending = report.fix
+    if pending is not None and pending.edits and all(_keeps_comments(edit) for edit in pending.edits):
+        edits = tuple(_edit(edit, positions, module, lines) for edit in pending.edits)
         if all(edit is not None for edit in edits):
-            fix = Fix(report.fix.applicability, edits, report.fix.message)  # type: ignore[arg-type]
-    return Finding(rule.code, rule.name, report.message, path, *span, fix, rule.doc_url())
+            fix = Fix(pending.applicability, edits, pending.message)  # type: ignore[arg-type]
+    if pending is not None and pending.reason:
+        message += f" (fix: {'unsafe' if fix is not None else 'none'}: {pending.reason})"
+    return Finding(rule.code, rule.name, message, path, *span, fix, rule.doc_url())
 
 
 def _nodes_to_place(reports: Sequence[Report]) -> List[cst.CSTNode]:
@@ -147,8 +151,17 @@ def _nodes_to_place(reports: Sequence[Report]) -> List[cst.CSTNode]:
         if report.start is not None:
             nodes.append(report.start)
         if report.fix is not None:
-            nodes.extend(edit.node for edit in report.fix.edits)
+            nodes.extend(_anchor(edit) for edit in report.fix.edits)
     return nodes
+
+
+def _anchor(edit: NodeEdit) -> cst.CSTNode:
+    """The node whose position an edit uses: text inserted before a decorated `def` or
+    `class` goes above its first decorator, never between a decorator and the definition."""
+    node = edit.node
+    if edit.insert_before and isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.decorators:
+        return node.decorators[0]
+    return node
 
 
 def _line_deletion(where: CodeRange, lines: Sequence[str]) -> Optional[Edit]:
@@ -185,7 +198,7 @@ def _edit(
     edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]
 ) -> Optional[Edit]:
     """The text edit for a tree edit; None when it cannot be made without touching other code."""
-    where = positions[edit.node]
+    where = positions[_anchor(edit)]
     if edit.delete_lines:
         return _line_deletion(where, lines)
     content = edit.content

@@ -35,11 +35,17 @@ class NodeEdit:
 
 @dataclass(frozen=True)
 class PendingFix:
-    """A fix as a rule proposes it; the engine turns it into positioned text edits."""
+    """A fix as a rule proposes it; the engine turns it into positioned text edits.
+
+    `reason` says why the fix is unsafe or withheld (a precondition that could not be shown);
+    the engine appends it to the finding's message. A withheld fix has applicability NONE
+    and no edits.
+    """
 
     applicability: Applicability
     edits: Tuple[NodeEdit, ...]
     message: str
+    reason: str = ""
 
 
 @dataclass(frozen=True)

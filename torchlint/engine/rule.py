@@ -90,9 +90,21 @@ class Rule:
     ) -> None:
         self.ctx.reports.append(Report(self, node, message, fix, start))
 
-    def fix(self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "") -> PendingFix:
-        """Build a fix with this rule's default applicability unless one is given."""
-        return PendingFix(applicability or self.fix_applicability, edits, message)
+    def fix(
+        self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "", reason: str = ""
+    ) -> PendingFix:
+        """Build a fix with this rule's default applicability unless one is given; `reason`
+        says why it is unsafe."""
+        return PendingFix(applicability or self.fix_applicability, edits, message, reason)
+
+    def unsafe_fix(self, reason: str, *edits: NodeEdit, message: str = "") -> PendingFix:
+        """A fix downgraded to unsafe because the precondition `reason` names cannot be shown."""
+        return PendingFix(Applicability.UNSAFE, edits, message, reason)
+
+    @staticmethod
+    def withheld(reason: str) -> PendingFix:
+        """No fix, because of `reason`; the finding says so."""
+        return PendingFix(Applicability.NONE, (), "", reason)
 
 
 def fix_label(applicability: str, unsafe_when: str) -> str:

@@ -121,25 +121,3 @@ _BUILTINS = frozenset(
     "print len range float int bool str list dict set tuple super isinstance getattr setattr "
     "hasattr type object enumerate zip map filter sorted min max sum abs any all open iter next".split()
 )
-
-
-def unconditional_alias(module: cst.Module, imported: str) -> Optional[str]:
-    """The name a plain top-level `import X` / `import X as Y` binds for module `imported`.
-
-    Imports under `if`, `try` or `TYPE_CHECKING` do not count: a fix that uses the name
-    must be able to rely on it at run time.
-    """
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if not isinstance(small, cst.Import):
-                continue
-            for alias in small.names:
-                if dotted_name(alias.name) != imported:
-                    continue
-                if alias.asname is None:
-                    return imported
-                if isinstance(alias.asname.name, cst.Name):
-                    return alias.asname.name.value
-    return None

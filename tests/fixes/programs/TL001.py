@@ -1,0 +1,34 @@
+# %% control: an unknown code in a noqa comment [safe]
+x = 1  # noqa: TL9999
+print(x)
+
+# %% text after the directive stays a comment [safe]
+x = 2  # noqa: TL9999 because the linter is wrong here
+print(x)
+
+# %% the directive inside a longer comment [safe]
+x = 3  # keep this # noqa: TL9999 and this
+print(x)
+
+# %% another tool's code is kept [safe]
+x = 4  # noqa: TL9999, E501 long line
+print(x)
+
+# %% no space after the colon, trailing words [safe]
+x = 5  # noqa:TL9999 words words
+print(x)
+
+# %% in a bracketed continuation [safe]
+values = [
+    1,  # noqa: TL9999 first
+    2,
+]
+print(values)
+
+# %% inside a string, not a comment [none]
+text = "# noqa: TL9999 text"
+print(text)
+
+# %% a blanket noqa is left alone [none]
+x = 6  # noqa
+print(x)

@@ -1,0 +1,68 @@
+# %% control: empty_cache beside the step [unsafe, same]
+import torch
+
+loader = [torch.ones(2) * i for i in range(3)]
+total = []
+for x in loader:
+    total.append(float(x.sum()))
+    torch.cuda.empty_cache()
+print(total)
+
+# %% alone in the loop body [unsafe, same]
+import torch
+
+loader = [torch.ones(2) for _ in range(3)]
+for x in loader:
+    torch.cuda.empty_cache()
+print("done")
+
+# %% two calls alone in the body [unsafe, same]
+import torch
+
+loader = [torch.ones(2) for _ in range(3)]
+for x in loader:
+    torch.cuda.empty_cache()
+    torch.cuda.empty_cache()
+print("done")
+
+# %% on the line of an if [unsafe, same]
+import torch
+
+loader = [torch.ones(2) for _ in range(3)]
+seen = 0
+for x in loader:
+    seen += 1
+    if seen > 0: torch.cuda.empty_cache()
+print(seen)
+
+# %% a comment above the call [none]
+import torch
+
+loader = [torch.ones(2) for _ in range(3)]
+seen = 0
+for x in loader:
+    seen += 1
+    # free memory
+    torch.cuda.empty_cache()
+print(seen)
+
+# %% inside a match case [unsafe, same]
+import torch
+
+loader = [torch.ones(2) for _ in range(3)]
+for x in loader:
+    match int(x.sum()):
+        case 2:
+            torch.cuda.empty_cache()
+        case _:
+            print("other")
+print("done")
+
+# %% semicolon-separated statements [none]
+import torch
+
+loader = [torch.ones(2) for _ in range(3)]
+seen = 0
+for x in loader:
+    seen += 1; torch.cuda.empty_cache()
+print(seen)

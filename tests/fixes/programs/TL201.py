@@ -1,0 +1,68 @@
+# %% control: a map-style dataset [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.arange(8.0).reshape(4, 2))
+loader = DataLoader(data, batch_size=2)
+for (x,) in loader:
+    show(x)
+
+# %% an IterableDataset that does not shard by worker [none]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        return iter(range(4))
+
+loader = DataLoader(Stream(), batch_size=2)
+for x in loader:
+    show(x)
+
+# %% an IterableDataset that shards by worker [unsafe]
+import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        info = get_worker_info()
+        if info is None:
+            return iter(range(4))
+        return iter(range(info.id, 4, info.num_workers))
+
+loader = DataLoader(Stream(), batch_size=2)
+show(sorted(int(v) for x in loader for v in x))
+
+# %% the loader zipped with itself [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+loader = DataLoader(list(range(4)), batch_size=2)
+for a, b in zip(loader, loader):
+    show(a, b)
+
+# %% the loader iterated inside a pass over itself [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+loader = DataLoader(list(range(4)), batch_size=2)
+for a in loader:
+    for b in loader:
+        show(a, b)
+
+# %% positional arguments [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+loader = DataLoader(list(range(6)), 3, False)
+for x in loader:
+    show(x)
+
+# %% keyword arguments unpacked [none]
+import torch
+from torch.utils.data import DataLoader
+
+options = {"batch_size": 2}
+loader = DataLoader(list(range(4)), **options)
+for x in loader:
+    show(x)

@@ -1,0 +1,71 @@
+# %% control: a conv bias cancelled by BatchNorm in eval mode [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(2, 4, 3), nn.BatchNorm2d(4))
+show(block(torch.randn(2, 2, 5, 5)).shape)
+
+# %% init code zeroes every bias [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(2, 4, 3), nn.BatchNorm2d(4))
+for module in block.modules():
+    if isinstance(module, nn.Conv2d):
+        nn.init.zeros_(module.bias)
+show(block(torch.randn(1, 2, 5, 5)).shape)
+
+# %% the bias is read by name [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(2, 4, 3), nn.BatchNorm2d(4))
+show(block.state_dict()["0.bias"].shape)
+
+# %% Linear then BatchNorm1d over a 3-D input [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4))
+show(block(torch.randn(2, 4, 4)).shape)
+
+# %% the norm may be an Identity [none]
+import torch
+import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self, norm):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 4, 3)
+        self.bn = nn.Identity()
+        if norm:
+            self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+torch.manual_seed(0)
+show(Block(False)(torch.ones(1, 2, 3, 3)))
+
+# %% the bias checked for None before use [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(2, 4, 3), nn.BatchNorm2d(4))
+for module in block.modules():
+    if isinstance(module, nn.Conv2d) and module.bias is not None:
+        nn.init.zeros_(module.bias)
+show(block(torch.randn(2, 2, 5, 5)).shape)
+
+# %% conv1d and BatchNorm1d [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv1d(2, 4, 1), nn.BatchNorm1d(4))
+show(block(torch.randn(2, 2, 5)).shape)

@@ -1,0 +1,174 @@
+# %% control: an evaluation that only prints counts [safe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    correct = model(x).argmax(1).eq(0).sum().item()
+    print("correct", correct)
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(4, 3), torch.randn(5, 4))
+
+# %% outputs stored for a later backward [none]
+import torch
+
+def collect(model, x, outputs):
+    model.eval()
+    outputs.append(model(x))
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+outputs = []
+collect(model, torch.ones(2, 3), outputs)
+torch.stack(outputs).sum().backward()
+show(model.weight.grad)
+
+# %% returned output used for a backward by the caller [none]
+import torch
+
+def features(model, x):
+    model.eval()
+    return model(x)
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+features(model, torch.ones(2, 3)).sum().backward()
+show(model.weight.grad)
+
+# %% a helper of the function calls backward [none]
+import torch
+
+def step(model, x):
+    model(x).sum().backward()
+
+def evaluate_then_probe(model, x):
+    model.eval()
+    model(x)
+    step(model, x)
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+evaluate_then_probe(model, torch.ones(2, 3))
+show(model.weight.grad)
+
+# %% a nested function calls backward [none]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    model(x)
+    def probe():
+        model(x).sum().backward()
+    probe()
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+evaluate(model, torch.ones(2, 3))
+show(model.weight.grad)
+
+# %% only torch.nn is imported: the fix adds `import torch` [safe]
+import torch.nn as nn
+
+def evaluate(model, x):
+    model.eval()
+    print(model(x).shape)
+
+evaluate(nn.Linear(3, 2), __import__("torch").ones(4, 3))
+
+# %% printing a tensor shows its grad_fn [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    print(model(x))
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a decorated evaluation function [safe]
+import functools
+import torch
+
+def logged(function):
+    @functools.wraps(function)
+    def wrapper(*args):
+        print("calling", function.__name__)
+        return function(*args)
+    return wrapper
+
+@logged
+def evaluate(model, x):
+    model.eval()
+    print(model(x).sum().item())
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% torch imported after the function [safe]
+def evaluate(model, x):
+    model.eval()
+    print(model(x).detach().sum().item())
+
+import torch
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% reads requires_grad [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print(out.requires_grad)
+
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a helper of the file prints what the function computed [unsafe]
+import torch
+
+def report(value):
+    print("value", value)
+
+def evaluate(model, x):
+    model.eval()
+    scaled = model(x) * 2
+    report(scaled)
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a value printed after a chain of assignments [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    doubled = out * 2
+    text = "{}".format(doubled)
+    print(text)
+
+torch.manual_seed(0)
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% reads the grad mode [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    model(x)
+    print(torch.is_grad_enabled())
+
+evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a Jacobian of the model [none]
+import torch
+
+def sensitivity(model, x):
+    model.eval()
+    model(x)
+    jac = torch.autograd.functional.jacobian(lambda v: model(v).sum(), x)
+    print(jac.shape)
+
+torch.manual_seed(0)
+sensitivity(torch.nn.Linear(2, 1), torch.ones(1, 2))

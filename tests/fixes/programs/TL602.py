@@ -1,0 +1,81 @@
+# %% control: the CPU autocast of old [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4)
+with torch.cpu.amp.autocast():
+    show(model(torch.ones(2, 4)))
+
+# %% nested in an autocast with another dtype [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4)
+with torch.autocast("cpu", dtype=torch.float16):
+    with torch.cpu.amp.autocast():
+        show(model(torch.ones(2, 4)))
+
+# %% dtype chosen at run time by an outer autocast in the caller [safe]
+import torch
+
+def forward(model, x):
+    with torch.cpu.amp.autocast():
+        return model(x)
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4)
+dtype = torch.float16 if model.weight.sum() > -100 else torch.bfloat16
+with torch.autocast("cpu", dtype=dtype):
+    show(forward(model, torch.ones(2, 4)))
+
+# %% autocast default dtype changed globally [safe]
+import torch
+
+torch.set_autocast_dtype("cpu", torch.float16)
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4)
+with torch.cpu.amp.autocast():
+    show(model(torch.ones(2, 4)))
+
+# %% positional arguments of the old signature [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4)
+with torch.cpu.amp.autocast(True, torch.bfloat16):
+    show(model(torch.ones(2, 4)))
+with torch.cpu.amp.autocast(False):
+    show(model(torch.ones(2, 4)))
+
+# %% keyword arguments unpacked [none]
+import torch
+
+options = {"dtype": torch.float16}
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4)
+with torch.cpu.amp.autocast(**options):
+    show(model(torch.ones(2, 4)))
+
+# %% imported by name, no plain `import torch` [safe]
+from torch.cpu.amp import autocast
+from torch import nn, manual_seed, ones
+
+manual_seed(0)
+model = nn.Linear(4, 4)
+with autocast():
+    show(model(ones(2, 4)))
+
+# %% disabled grad scaler [safe]
+import torch
+
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+show(scaler.get_scale(), scaler.is_enabled())
+
+# %% torch imported as th, the name torch rebound [safe]
+import torch as th
+
+torch = None
+th.manual_seed(0)
+model = th.nn.Linear(4, 4)
+with th.cpu.amp.autocast():
+    show(model(th.ones(2, 4)))
