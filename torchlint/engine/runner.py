@@ -23,6 +23,7 @@ from torchlint.engine.noqa import UNUSED_NOQA
 from torchlint.files.notebook import Notebook, NotebookError
 from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
 from torchlint.files.writer import write_atomic
+from torchlint.semantics import project
 
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
@@ -69,6 +70,8 @@ class FileOutcome:
     # Digest of the bytes that were checked, for the result cache.
     digest: str = ""
     noqa_added: int = 0
+    # The project files (and absent paths) the findings were computed from, for the result cache.
+    dependencies: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=None)
@@ -123,8 +126,10 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         return FileOutcome(job.path, found, digest=content_digest, fixed_source=echo)
     rules = _rules_for(job.codes)
     if options.mode is FixMode.CHECK:
-        findings = lint_text(document.text, job.path, rules, options.lint).findings
-        return replace(_outcome(job.path, document, document.text, findings), digest=content_digest)
+        with project.recording() as consulted:
+            findings = lint_text(document.text, job.path, rules, options.lint).findings
+        outcome = _outcome(job.path, document, document.text, findings)
+        return replace(outcome, digest=content_digest, dependencies=consulted.states)
     if options.mode is FixMode.ADD_NOQA:
         return _add_noqa(job, document, rules, options)
     result = fix_text(document.text, job.path, rules, options.lint, options.unsafe_fixes)
@@ -191,6 +196,7 @@ def _read(path: str) -> bytes:
 
 def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache) -> List[FileOutcome]:
     """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
+    project.clear()
     outcomes: List[Optional[FileOutcome]] = []
     pending: List[int] = []
     for index, job in enumerate(jobs):
@@ -201,7 +207,8 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
     for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers)):
         outcomes[index] = outcome
         if outcome.error is None:
-            cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
+            result = CachedResult(outcome.findings, outcome.snippets)
+            cache.store(outcome.path, jobs[index].codes, outcome.digest, result, outcome.dependencies)
     cache.save()
     return [outcome for outcome in outcomes if outcome is not None]
 
@@ -209,6 +216,7 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
 def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:
     """Check `jobs`, in parallel processes when there is enough work; results keep job order."""
     workers = max(1, min(workers, len(jobs)))
+    project.clear()
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:
         return [check_file(job, options) for job in jobs]
     # Largest files first so that no worker is left with a big file at the end.
