@@ -105,3 +105,69 @@ def test_not_torch_dataloader():
             pass
     """
     assert lines(code, RULE) == []
+
+
+def test_keyword_dicts_passed_as_double_star():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    def fit(ds, epochs):
+        loader_kwargs = {"num_workers": 4, "pin_memory": True}
+        loader = DataLoader(ds, batch_size=32, **loader_kwargs)
+        for epoch in range(epochs):
+            for x in loader:
+                step(x)
+    def fit_dict_call(ds, epochs):
+        kwargs = dict(num_workers=8, persistent_workers=False)
+        loader = DataLoader(ds, **kwargs)
+        for epoch in range(epochs):
+            for x in loader:
+                step(x)
+    """
+    findings = lint(code, [RULE])
+    assert [f.line for f in findings] == [6, 12] and all(f.fix is None for f in findings)
+
+
+def test_keyword_dicts_that_cannot_be_read_are_silent():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    def persistent(ds):
+        kw = {"num_workers": 4, "persistent_workers": True}
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def no_workers(ds):
+        kw = {"num_workers": 0}
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def updated(ds, extra):
+        kw = {"num_workers": 4}
+        kw.update(extra)
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def item_set(ds):
+        kw = {"num_workers": 4}
+        kw["persistent_workers"] = True
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def unpacks_another(ds, base):
+        kw = {"num_workers": 4, **base}
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def elsewhere(ds, kw):
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    """
+    assert lines(code, RULE) == []
