@@ -246,22 +246,22 @@ class ImportFrom:
     local: str = ""
 
 
-@dataclass(frozen=True)
-class TextFacts:
-    features: FrozenSet[str]
-    imports: Tuple[ImportFrom, ...]
+@lru_cache(maxsize=4096)
+def module_imports(text: str) -> Tuple[ImportFrom, ...]:
+    """The import statements of a module's text. They are found at line starts, so comments
+    need not be removed first (an import spelled out in a docstring counts, harmlessly)."""
+    return _imports(text)
 
 
 @lru_cache(maxsize=4096)
-def text_facts(text: str) -> TextFacts:
-    """Settings and import statements of a module's text (comments ignored)."""
-    code = code_text(text)
-    return TextFacts(_features(code), _imports(code))
+def features(text: str) -> FrozenSet[str]:
+    """The settings and kinds of work (see FEATURES) a module's code mentions, comments ignored."""
+    return _features(code_text(text))
 
 
 def file_enables(text: str, feature: str) -> bool:
     """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES)."""
-    return feature in text_facts(text).features
+    return feature in features(text)
 
 
 def _features(code: str) -> FrozenSet[str]:
@@ -351,7 +351,7 @@ def _import_bases(path: str, statement: ImportFrom, roots: Tuple[str, ...]) -> T
 def imported_files(path: str, text: str, roots: Tuple[str, ...]) -> List[str]:
     """The project `.py` files that the import statements of `text` name (packages and modules)."""
     found: List[str] = []
-    for statement in text_facts(text).imports:
+    for statement in module_imports(text):
         parts = [part for part in statement.module.split(".") if part]
         names = [name for name, _ in statement.names]
         for base in _import_bases(path, statement, roots):
@@ -637,7 +637,7 @@ def project_function(ctx: "FileContext", node: cst.BaseExpression) -> Optional[F
         return None
     head, _, rest = dotted.partition(".")
     path = os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path
-    for statement in text_facts(ctx.text).imports:
+    for statement in module_imports(ctx.text):
         found = _imported_function(path, statement, head, rest, MAX_REEXPORTS)
         if found is not None:
             return found
@@ -691,7 +691,7 @@ def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFac
             return found
     if depth <= 0:
         return None
-    for statement in text_facts(read_module(file).text).imports:  # a re-export
+    for statement in module_imports(read_module(file).text):  # a re-export
         found = _imported_function(file, statement, attribute[0], ".".join(attribute[1:]), depth - 1)
         if found is not None:
             return found
@@ -769,7 +769,7 @@ def _names_function(file: str, text: str, written: str, path: str, function: str
         return True
     head, _, rest = written.partition(".")
     roots = search_roots(file)
-    for statement in text_facts(text).imports:
+    for statement in module_imports(text):
         parts = [part for part in statement.module.split(".") if part]
         if statement.local == head and not statement.names:
             module, attribute = parts, rest
