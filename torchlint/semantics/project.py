@@ -10,16 +10,25 @@ Design
   processes each build what they need: building the index in the parent and shipping it
   would cost a pass over every module even when no file asks, and a pickled copy per
   worker. `clear()` forgets the per-run state (the listing of project files).
-* **Two tiers per module.** A cheap textual tier, over the code without its comments:
-  import statements (to follow imports between project files) and project-wide settings
-  (`cudnn.benchmark`, TF32, `torch.compile`, autocast, convolutions, matmul-heavy work).
-  A CPython `ast` tier, per-function summaries, is built only for modules whose functions
-  a rule asks about.
+* **Two tiers per module.** A cheap textual tier: import statements (found at line starts,
+  to follow imports between project files) and, over the code without its comments,
+  project-wide settings (`cudnn.benchmark`, TF32, `torch.compile`, autocast, convolutions,
+  matmul-heavy work). A CPython `ast` tier, per-function summaries and call sites, is built
+  only for modules whose functions a rule asks about.
 * **Never imports or executes checked code**: modules are read as text.
 * **Dependencies.** Every module read, and every path whose presence or absence decided an
   import's resolution, is noted in the active `Dependencies` (see `recording`). The result
   cache stores them with a file's entry, so editing, adding or removing an imported module
-  invalidates the files whose answers it could change.
+  invalidates the files whose answers it could change. An answer about call sites depends on
+  every module of the project, noted as one stamp of the project's module listing.
+
+Interface: `project_enables(ctx, FEATURE)` (a setting or kind of work anywhere in the file
+or the project modules it imports), `project_function(ctx, node)` (the `FunctionFacts` of
+the project function an expression names, through imports and re-exports), `module_facts
+(path)` (a module's function summaries), and `callers_of(path, function)` (every call of a
+project function across the project, with the `if` guards, loop and handler at each call
+site: what a frequency analysis needs to make `log_metrics` in utils.py rare when train.py
+only calls it under `if step % log_every == 0:`).
 
 Imports resolve against the importing file's directory, the parent of its top-level
 package, its ancestors up to the project root (a directory with `pyproject.toml`,
