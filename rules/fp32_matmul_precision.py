@@ -1,7 +1,7 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.project import MATMUL, TF32, project_enables
+from torchlint.semantics.project import TF32, matmul_heavy
 from torchlint.semantics.training import advice_site
 
 
@@ -10,9 +10,10 @@ class Fp32MatmulPrecision(Rule):
     Flags a CUDA training script that leaves float32 matrix multiplications at full
     precision: the file has a training loop (a loop over a data loader that calls
     `.backward()` and an optimizer's `.step()`, directly or through functions of the same
-    file), mentions CUDA, runs matmul-heavy work (`nn.Linear`, attention, transformer
-    layers, `matmul`/`bmm`/`einsum`/`@`, or Hugging Face `transformers`, in the file or a
-    project module it imports), and neither it nor a project module it imports calls
+    file), mentions CUDA, runs matmul-heavy work (attention, transformer layers,
+    `matmul`/`bmm`/`einsum`/`@`, Hugging Face `transformers`, or `nn.Linear` layers in a
+    model without convolutions, in the file or a project module it imports), and neither it
+    nor a project module it imports calls
     `torch.set_float32_matmul_precision(...)` or sets
     `torch.backends.cuda.matmul.allow_tf32` (or the newer `fp32_precision` settings).
 
@@ -29,8 +30,9 @@ class Fp32MatmulPrecision(Rule):
     and in files that never mention `cuda`. Under `autocast` the gain is smaller but real:
     float32 matmuls outside the autocast regions (evaluation, losses and heads kept in
     float32) still run without tensor cores. cuDNN convolutions and recurrent layers use
-    TF32 by default and are not concerned: a model made only of them (or one whose layers
-    come from outside the project, such as `torchvision.models`) is not reported.
+    TF32 by default and are not concerned: a model made only of them, a convolutional
+    network with a linear classifier head, or one whose layers come from outside the project
+    (such as `torchvision.models`) is not reported.
 
     ## Example
     ```python
@@ -76,7 +78,7 @@ class Fp32MatmulPrecision(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         loop = advice_site(self.ctx, TF32)
-        if loop is None or not project_enables(self.ctx, MATMUL):
+        if loop is None or not matmul_heavy(self.ctx):
             return  # no loop, a precision already chosen, or no matmul-heavy work in sight
         self.report(
             loop.iter,

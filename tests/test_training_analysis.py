@@ -13,6 +13,7 @@ from torchlint.semantics.project import (
     CONVOLUTION,
     CUDNN_BENCHMARK,
     CUDNN_DETERMINISTIC,
+    LINEAR,
     MATMUL,
     TF32,
     file_enables,
@@ -147,16 +148,17 @@ def test_file_enables_features_but_not_comments():
 
 def test_matmul_heavy_work():
     for code in (
-        "self.fc = nn.Linear(3, 8)", "attn = nn.MultiheadAttention(64, 8)", "y = torch.einsum('ij,jk->ik', a, b)",
+        "attn = nn.MultiheadAttention(64, 8)", "y = torch.einsum('ij,jk->ik', a, b)",
         "y = a @ b", "y = x.matmul(w)", "layer = nn.TransformerEncoderLayer(64, 8)", "from transformers import AutoModel",
         "out = F.scaled_dot_product_attention(q, k, v)",
     ):
         assert file_enables(code + "\n", MATMUL), code
     for code in (
-        "self.conv = nn.Conv2d(3, 8, 3)", "self.rnn = nn.LSTM(8, 16)", "@torch.no_grad()\ndef f(): pass",
-        "# y = a @ b",
+        "self.conv = nn.Conv2d(3, 8, 3)", "self.rnn = nn.LSTM(8, 16)", "self.fc = nn.Linear(3, 8)",
+        "f(x)\n@torch.no_grad()\ndef f(): pass", "# y = a @ b", "'Contact: someone@example.com'",
     ):
         assert not file_enables(code + "\n", MATMUL), code
+    assert file_enables("self.fc = nn.Linear(3, 8)\n", LINEAR) and file_enables("y = F.linear(x, w)\n", LINEAR)
 
 
 def test_unparsable_text_is_searched_as_it_is():

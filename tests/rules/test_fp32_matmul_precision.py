@@ -58,10 +58,12 @@ def test_only_with_matmul_heavy_work():
         "torch.nn.GRU(8, 16, num_layers=2)",
         "torchvision.models.resnet50()",
         "Net()",
+        "torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.Flatten(), torch.nn.Linear(8, 2))",
     ):
         assert lines(TRAIN.replace("torch.nn.Linear(8, 2)", model), RULE) == [], model
     for model in (
-        "torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.Flatten(), torch.nn.Linear(8, 2))",
+        "torch.nn.Sequential(torch.nn.LSTM(8, 16), torch.nn.Linear(16, 30000))",
+        "torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), SelfAttention(8))\nw = torch.bmm(q, k)",
         "torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(64, 8), 2)",
         "Net()\nscores = torch.einsum('bhd,bkd->bhk', q, k)",
     ):

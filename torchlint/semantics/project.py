@@ -12,8 +12,8 @@ Design
   worker. `clear()` forgets the per-run state (the listing of project files).
 * **Two tiers per module.** A cheap textual tier: import statements (found at line starts,
   to follow imports between project files) and, over the code without its comments,
-  project-wide settings (`cudnn.benchmark`, TF32, `torch.compile`, autocast, convolutions,
-  matmul-heavy work). A CPython `ast` tier, per-function summaries and call sites, is built
+  project-wide settings (`cudnn.benchmark`, TF32, `torch.compile`, autocast) and kinds of
+  work (convolutions, linear layers, attention and other matmuls). A CPython `ast` tier, per-function summaries and call sites, is built
   only for modules whose functions a rule asks about.
 * **Never imports or executes checked code**: modules are read as text.
 * **Dependencies.** Every module read, and every path whose presence or absence decided an
@@ -69,6 +69,7 @@ TF32 = "tf32"
 COMPILE = "compile"
 CONVOLUTION = "convolution"
 MATMUL = "matmul"
+LINEAR = "linear"
 VARIABLE_SHAPES = "variable_shapes"
 FEATURES: Dict[str, re.Pattern] = {
     # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
@@ -86,14 +87,17 @@ FEATURES: Dict[str, re.Pattern] = {
         r"\bConv(?:Transpose)?[123]d\b|\bLazyConv(?:Transpose)?[123]d\b|\bconv(?:_transpose)?[123]d\s*\(|"
         r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"
     ),
-    # Work that float32 matmuls (and so TF32) dominate: linear layers, attention, explicit
-    # matrix products, Hugging Face transformers. Convolutions and cuDNN RNNs do not count.
+    # Work that float32 matmuls (and so TF32) dominate: attention, transformer layers,
+    # explicit matrix products (`a @ b` with spaces, as formatted code writes it),
+    # Hugging Face transformers.
     MATMUL: re.compile(
-        r"\b(?:Lazy)?Linear\s*\(|\bMultiheadAttention\b|\bTransformer(?:Encoder|Decoder)?(?:Layer)?\s*\(|"
-        r"\bscaled_dot_product_attention\b|\b(?:matmul|bmm|baddbmm|addmm|einsum|linear)\s*\(|"
-        r"[\w)\]]\s*@=?\s*[\w(]|^\s*(?:from|import)\s+transformers\b",
+        r"\bMultiheadAttention\b|\bTransformer(?:Encoder|Decoder)?(?:Layer)?\s*\(|\bscaled_dot_product_attention\b|"
+        r"\b(?:matmul|bmm|baddbmm|addmm|einsum)\s*\(|[\w)\]][ \t]+@=?[ \t]+[\w(]|^[ \t]*(?:from|import)[ \t]+transformers\b",
         re.MULTILINE,
     ),
+    # Linear layers: matmul-heavy in MLPs and sequence models, negligible as the head of a
+    # convolutional network.
+    LINEAR: re.compile(r"\b(?:Lazy)?Linear\s*\(|\blinear\s*\("),
 }
 # `import torch.backends.cudnn as cb` / `from torch.backends import cudnn as cb`: `cb.benchmark = ...`.
 _CUDNN_ALIAS = re.compile(r"(?:import\s+torch\.backends\.cudnn|from\s+torch\.backends\s+import\s+cudnn)\s+as\s+(\w+)")
@@ -266,6 +270,15 @@ def module_imports(text: str) -> Tuple[ImportFrom, ...]:
 def features(text: str) -> FrozenSet[str]:
     """The settings and kinds of work (see FEATURES) a module's code mentions, comments ignored."""
     return _features(code_text(text))
+
+
+def matmul_heavy(ctx: "FileContext") -> bool:
+    """Whether the file or its project imports run work that float32 matmuls dominate:
+    attention or explicit matrix products, or linear layers in a model without convolutions
+    (a linear head on a convolutional network is negligible next to its convolutions)."""
+    if project_enables(ctx, MATMUL):
+        return True
+    return project_enables(ctx, LINEAR) and not project_enables(ctx, CONVOLUTION)
 
 
 def file_enables(text: str, feature: str) -> bool:
@@ -631,9 +644,7 @@ def module_facts(path: str) -> ModuleFacts:
 
 
 def _own_facts(ctx: "FileContext") -> ModuleFacts:
-    """The checked file's own summaries, from its text (it may come from standard input)."""
-    if os.path.isfile(ctx.path):
-        return module_facts(os.path.abspath(ctx.path))
+    """The checked file's own summaries, from its text (a notebook's code, standard input)."""
     return _module_facts(ctx.text, "", ctx.path)
 
 
