@@ -258,3 +258,19 @@ def test_cached_and_uncached_runs_agree_after_edits_to_project_files(tree):
         assert check() == uncached  # the entry stored by the run above is valid too
         seen.add(tuple(uncached))
     assert len(seen) >= 4  # the edits changed what is reported
+
+
+def test_callers_of_in_a_loose_directory_depends_on_the_whole_listing(tmp_path):
+    utils = write(tmp_path, "scripts/utils.py", "def log_metrics(x):\n    pass\n")
+    write(tmp_path, "scripts/train.py", "import utils\nfor step in range(9):\n    utils.log_metrics(step)\n")
+    write(tmp_path, "elsewhere.py", "from scripts.utils import log_metrics\nlog_metrics(1)\n")  # outside the project
+    project.clear()
+    with recording() as consulted:
+        [site] = callers_of(utils, "log_metrics")
+    assert (os.path.basename(site.path), site.line, site.in_loop) == ("train.py", 3, True)
+    root = str(tmp_path / "scripts")
+    stamp = consulted.states[root][0]
+    assert stamp.startswith(project.TREE) and project.tree_stamp(root) == stamp
+    write(tmp_path, "scripts/eval.py", "import utils\nutils.log_metrics(0)\n")
+    project.clear()
+    assert project.tree_stamp(root) != stamp and len(callers_of(utils, "log_metrics")) == 2

@@ -323,11 +323,7 @@ def search_roots(path: str) -> Tuple[str, ...]:
     """Directories absolute imports of the file at `path` may resolve against: its own
     directory, the parent of its top-level package, and ancestors up to the project root."""
     directory = os.path.dirname(os.path.abspath(path))
-    roots = [directory]
-    top = directory
-    while _is_file(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
-        top = os.path.dirname(top)
-    roots.append(top)
+    roots = [directory, _package_top(directory)]
     marked = _marked_root(directory)
     current = directory
     for _ in range(MAX_ROOT_LEVELS):
@@ -339,6 +335,14 @@ def search_roots(path: str) -> Tuple[str, ...]:
     if marked is not None:
         roots.extend([marked, os.path.join(marked, "src")])
     return tuple(dict.fromkeys(roots))
+
+
+def _package_top(directory: str) -> str:
+    """The parent of the top-level package `directory` belongs to (itself outside packages)."""
+    top = directory
+    while _is_file(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    return top
 
 
 def _marked_root(directory: str) -> Optional[str]:
@@ -358,7 +362,7 @@ def project_root(path: str) -> str:
     """The project root of the file at `path`: the nearest directory with a project marker,
     else the parent of its top-level package (its own directory for a loose script)."""
     directory = os.path.dirname(os.path.abspath(path))
-    return _marked_root(directory) or search_roots(path)[1]
+    return _marked_root(directory) or _package_top(directory)
 
 
 def _import_bases(path: str, statement: ImportFrom, roots: Tuple[str, ...]) -> Tuple[str, ...]:
