@@ -9,6 +9,7 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSIT
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.project import project_function
 from torchlint.semantics.values import string_value
 
 
@@ -38,8 +39,9 @@ class DataloaderNoPersistentWorkers(Rule):
       iterated once, or is iterated in another function (the rule does not follow a loader
       passed to `train_one_epoch(loader)`);
     - when the outer loop changes the loader's dataset (calls a method on it, assigns to its
-      attributes, or touches `loader.dataset`): persistent workers keep their own copy of
-      the dataset and would not see such changes.
+      attributes, touches `loader.dataset`, or passes it to a function of the project that
+      does one of those to that parameter): persistent workers keep their own copy of the
+      dataset and would not see such changes.
 
     ## Example
     ```python
@@ -181,12 +183,14 @@ class DataloaderNoPersistentWorkers(Rule):
         return persistent is None or is_literal(persistent, "False")
 
     def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: cst.For) -> bool:
-        """Whether the outer loop calls a method of the dataset, assigns to its attributes or
-        reads `loader.dataset`."""
+        """Whether the outer loop calls a method of the dataset, assigns to its attributes,
+        reads `loader.dataset`, or passes the dataset to a project function that changes it."""
         dataset = argument(call, "dataset", 0)
         dataset_name = dotted_name(dataset.value) if dataset is not None else None
         loader_name = dotted_name(iterated_source(inner.iter))
         for item in descendants(outer):
+            if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
+                return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`
             if not isinstance(item, cst.Attribute):
                 continue
             owner = dotted_name(item.value)
@@ -195,6 +199,12 @@ class DataloaderNoPersistentWorkers(Rule):
             if owner == dataset_name or (item.attr.value == "dataset" and owner == loader_name):
                 return True  # `ds.set_epoch(e)`, `ds.scale = s`, `loader.dataset.resample()`
         return False
+
+    def _mutates(self, call: cst.Call, name: str) -> bool:
+        if not any(dotted_name(arg.value) == name for arg in call.args):
+            return False
+        facts = project_function(self.ctx, call.func)
+        return facts is not None and facts.mutates_argument(call, name)
 
     def _fix(self, call: cst.Call) -> Optional[PendingFix]:
         workers = argument(call, "num_workers", NUM_WORKERS_POSITION)

@@ -48,8 +48,8 @@ class EvalWithoutNoGrad(Rule):
     and time.
 
     The rule is silent for functions that compute gradients after `eval()` (`.backward()`,
-    `torch.autograd.grad`, reading `.grad`: saliency maps, adversarial evaluation, a training
-    step that toggles modes), for calls after the module is switched back with `.train()`,
+    `torch.autograd.grad`, reading `.grad`, directly or in a function of the project they
+    call: saliency maps, adversarial evaluation, a training step that toggles modes), for calls after the module is switched back with `.train()`,
     and for functions that this file only calls inside `no_grad`/`inference_mode`. A
     decorator or context manager of the project's own that refers to `torch.no_grad` or
     `torch.inference_mode` (a `smart_inference_mode()` helper in a utils module, defined in
@@ -166,7 +166,7 @@ class EvalWithoutNoGrad(Rule):
         grad_disabled = scope.grad_off or self.ctx.grad_disabled(node) or self._project_grad_off(node)
         if grad_disabled and isinstance(node.func, (cst.Name, cst.Attribute)):
             self.called_without_grad.add(dotted_name(node.func) or "")
-        if qualified in AUTOGRAD_CALLS:
+        if qualified in AUTOGRAD_CALLS or self._project_computes_grad(node, qualified):
             scope.computes_grad = True
         elif qualified in SET_GRAD_ENABLED and isinstance(self.ctx.parent(), cst.Expr):
             scope.grad_off = scope.grad_off or self.ctx.grad_mode_set_by(node) is False
@@ -176,6 +176,13 @@ class EvalWithoutNoGrad(Rule):
         module = dotted_name(node.func)
         if module in scope.evals and not grad_disabled:
             scope.graded_calls.add(module)
+
+    def _project_computes_grad(self, node: cst.Call, qualified: Optional[str]) -> bool:
+        """A call of a project function that runs a backward pass or reads `.grad`."""
+        if (qualified or "").startswith("torch.") or not isinstance(node.func, (cst.Name, cst.Attribute)):
+            return False
+        facts = project_function(self.ctx, node.func)
+        return facts is not None and (facts.calls_backward or facts.reads_grad)
 
     def _project_grad_off(self, node: cst.CSTNode) -> bool:
         """Whether `node` runs under a decorator or context manager of the project that wraps

@@ -171,3 +171,41 @@ def test_keyword_dicts_that_cannot_be_read_are_silent():
                 step(x)
     """
     assert lines(code, RULE) == []
+
+
+def test_dataset_changed_by_a_project_function(tmp_path):
+    import textwrap
+
+    from torchlint.engine.context import Options
+    from torchlint.engine.linter import lint_text
+    from torchlint.engine.rule import all_rules
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "data_utils.py").write_text(
+        "def resample(epoch, dataset):\n    dataset.indices = shuffle(epoch)\n"
+        "def log_size(dataset):\n    print(len(dataset))\n"
+    )
+    code = textwrap.dedent(
+        """
+        import torch
+        from torch.utils.data import DataLoader
+        from data_utils import resample, log_size
+        loader = DataLoader(ds, num_workers=4)
+        for epoch in range(3):
+            CALL
+            for x in loader:
+                step(x)
+        """
+    )
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    found = {}
+    for call in ("resample(epoch, ds)", "resample(dataset=ds, epoch=epoch)", "log_size(ds)", "local_resample(epoch, ds)"):
+        text = code.replace("CALL", call)
+        (tmp_path / "train.py").write_text(text)
+        found[call] = [f.line for f in lint_text(text, str(tmp_path / "train.py"), rules, Options()).findings]
+    assert found == {
+        "resample(epoch, ds)": [],
+        "resample(dataset=ds, epoch=epoch)": [],
+        "log_size(ds)": [5],
+        "local_resample(epoch, ds)": [5],
+    }

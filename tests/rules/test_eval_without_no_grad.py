@@ -279,3 +279,24 @@ def test_same_file_wrapper_and_look_alikes():
             return model(x)
     """
     assert lines(code, RULE) == [16]
+
+
+def test_gradients_computed_in_a_called_function():
+    code = """
+    import torch
+    def attack(model, x):
+        loss = model(x).sum()
+        loss.backward()
+        return x.grad
+    def robust_accuracy(model, x):
+        model.eval()
+        adversarial = attack(model, x)
+        return model(adversarial)
+    def plain_accuracy(model, x):
+        model.eval()
+        shown = describe(model)
+        return model(x)
+    def describe(model):
+        return str(model)
+    """
+    assert lines(code, RULE) == [12]

@@ -455,8 +455,25 @@ class FunctionFacts:
     uses_autocast: bool = False
     grad_off: bool = False
     wraps_grad_off: bool = False
-    # Parameters whose attributes it assigns, or whose methods it calls (a dataset it changes).
+    # Parameters in order, and those whose attributes it assigns or whose methods it calls
+    # (a dataset it changes).
+    parameters: Tuple[str, ...] = ()
     mutated_parameters: FrozenSet[str] = frozenset()
+
+    def mutates_argument(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
+        for index, arg in enumerate(call.args):
+            if arg.star or dotted_name(arg.value) != name:
+                continue
+            if arg.keyword is not None:
+                parameter = arg.keyword.value
+            elif all(a.keyword is None and not a.star for a in call.args[:index]) and index < len(self.parameters):
+                parameter = self.parameters[index]
+            else:
+                continue
+            if parameter in self.mutated_parameters:
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -537,7 +554,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         for d in getattr(node, "decorator_list", ())
     )
     args = getattr(node, "args", None)
-    parameters = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} if args is not None else set()
+    parameters = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) if args is not None else ()
     body = [item for statement in getattr(node, "body", ()) for item in ast.walk(statement)]
     return FunctionFacts(
         name=name,
@@ -548,7 +565,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         uses_autocast=any(q is not None and q.split(".")[-1] == "autocast" for q in qualified),
         grad_off=grad_off_decorator,
         wraps_grad_off=bool(qualified & GRAD_OFF),
-        mutated_parameters=frozenset(_mutated(body) & parameters),
+        parameters=parameters,
+        mutated_parameters=frozenset(_mutated(body) & set(parameters)),
     )
 
 
