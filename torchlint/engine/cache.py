@@ -5,8 +5,8 @@ for it, in one JSON file per engine fingerprint (torchlint's version and code, a
 settings that change results). A file whose size and modification time are unchanged is
 trusted without reading it; otherwise its content digest decides. An entry also lists the
 project files its findings were computed from (modules it imports, and paths whose absence
-decided an import), validated the same way: by stat first, then by digest. The JSON file is replaced
-atomically, so concurrent runs never corrupt it (the last writer wins), and a truncated or
+decided an import), validated the same way: by stat first, then by digest. The JSON file is
+replaced atomically, so concurrent runs never corrupt it (the last writer wins), and a truncated or
 garbage file is ignored and rebuilt. JSON rather than pickle: a cache directory found in a
 checkout must not be able to run code.
 """
@@ -88,7 +88,8 @@ class ResultCache:
                 return None
             entry["stat"] = list(stat_key)
             self.changed = True
-        if not all(self._unchanged(path, *state) for path, state in entry.get("dependencies", {}).items()):
+        dependencies = entry.get("dependencies", {})
+        if not all(self._unchanged(dependency, *state) for dependency, state in dependencies.items()):
             return None
         return _decode_result(entry)
 

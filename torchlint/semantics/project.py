@@ -13,8 +13,9 @@ Design
 * **Two tiers per module.** A cheap textual tier: import statements (found at line starts,
   to follow imports between project files) and, over the code without its comments,
   project-wide settings (`cudnn.benchmark`, TF32, `torch.compile`, autocast) and kinds of
-  work (convolutions, linear layers, attention and other matmuls). A CPython `ast` tier, per-function summaries and call sites, is built
-  only for modules whose functions a rule asks about.
+  work (convolutions, linear layers, attention and other matmuls). A CPython `ast` tier,
+  per-function summaries and call sites, is built only for modules whose functions a rule
+  asks about.
 * **Never imports or executes checked code**: modules are read as text.
 * **Dependencies.** Every module read, and every path whose presence or absence decided an
   import's resolution, is noted in the active `Dependencies` (see `recording`). The result
@@ -143,7 +144,9 @@ class Dependencies:
             self.states[path] = (state, mtime_ns, size)
 
 
-_RECORDING: contextvars.ContextVar[Optional[Dependencies]] = contextvars.ContextVar("torchlint_dependencies", default=None)
+_RECORDING: contextvars.ContextVar[Optional[Dependencies]] = contextvars.ContextVar(
+    "torchlint_dependencies", default=None
+)
 
 
 @contextlib.contextmanager
@@ -519,7 +522,8 @@ def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+                top = alias.name.split(".")[0]
+                aliases[alias.asname or top] = alias.name if alias.asname else top
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -760,7 +764,9 @@ def project_files(root: str) -> Tuple[str, ...]:
         files: List[str] = []
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(
-                d for d in subdirectories if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES and not _is_environment(directory, d)
+                d
+                for d in subdirectories
+                if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES and not _is_environment(directory, d)
             )
             files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
         found = _PROJECT_FILES[root] = tuple(files)
