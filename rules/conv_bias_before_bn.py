@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -71,7 +71,10 @@ class ConvBiasBeforeBn(Rule):
     optimizer state, memory traffic and an extra add per element, and its gradient is zero.
 
     Detected in adjacent items of `nn.Sequential(...)` (positional or an `OrderedDict`), list
-    literals of layers (`layers += [conv, nn.BatchNorm2d(c), nn.ReLU()]`), and submodules
+    literals of layers (`layers += [conv, nn.BatchNorm2d(c), nn.ReLU()]`), lists built by
+    `layers.append(...)`/`.extend(...)` and then passed as `nn.Sequential(*layers)` (adjacent
+    in the final list; anything added under a condition or in a loop counts as unknown and
+    breaks adjacency), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
     when every call of the convolution feeds the BatchNorm. Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
@@ -128,6 +131,10 @@ class ConvBiasBeforeBn(Rule):
         # sequences it appears in put a BatchNorm right after it.
         self.assigned: Dict[Tuple[int, str], cst.Call] = {}
         self.named_uses: Dict[Tuple[int, str], List[bool]] = {}
+        # Lists of layers built step by step (`layers = []; layers.append(conv)`), by (scope,
+        # name): the items so far (None where unknown) and the block the list was made in.
+        self.built: Dict[Tuple[int, str], Tuple[List[Optional[cst.BaseExpression]], cst.CSTNode]] = {}
+        self.reported: Set[int] = set()
 
     # Sequences of layers -------------------------------------------------------------
 
@@ -137,16 +144,55 @@ class ConvBiasBeforeBn(Rule):
             layers = [None if arg.star else arg.value for arg in node.args if arg.keyword is None]
             if len(layers) == 1 and isinstance(layers[0], cst.Call) and self.ctx.qualified_name(layers[0].func) in ORDERED_DICTS:
                 return  # the OrderedDict's list literal is checked by visit_List
+            if len(node.args) == 1 and node.args[0].star == "*" and isinstance(node.args[0].value, cst.Name):
+                built = self.built.get((self._scope(), node.args[0].value.value))
+                if built is not None:
+                    self._check_sequence(built[0])
+                return
             self._check_sequence(layers)
         self._record_submodule_call(node)
+        self._record_list_call(node)
+
+    # Lists built step by step ---------------------------------------------------------
+
+    def _record_list_call(self, node: cst.Call) -> None:
+        """`layers.append(x)` / `layers.extend([...])` on a list being built; any other method
+        call on it (`insert`, `pop`, ...) makes its order unknown."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return
+        key = (self._scope(), func.value.value)
+        if key not in self.built:
+            return
+        args = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        method = func.attr.value
+        statement_call = len(self.ctx.ancestors) >= 3 and isinstance(self.ctx.ancestors[-1], cst.Expr)
+        if method == "append" and len(args) == len(node.args) == 1 and statement_call:
+            self._extend_built(key, args, self.ctx.ancestors[-3])
+        elif method == "extend" and len(args) == len(node.args) == 1 and isinstance(args[0], cst.List) and statement_call:
+            self._extend_built(key, _list_items(args[0]), self.ctx.ancestors[-3])
+        else:
+            del self.built[key]
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and (self._scope(), node.target.value) in self.built:
+            key = (self._scope(), node.target.value)
+            if isinstance(node.operator, cst.AddAssign) and isinstance(node.value, cst.List) and len(self.ctx.ancestors) >= 2:
+                self._extend_built(key, _list_items(node.value), self.ctx.ancestors[-2])
+            else:
+                del self.built[key]
+
+    def _extend_built(self, key: Tuple[int, str], items: List[Optional[cst.BaseExpression]], block: cst.CSTNode) -> None:
+        """Add items to a list being built; added in another block (under a condition, in a
+        loop), they are only one unknown item."""
+        current, made_in = self.built[key]
+        current.extend(items if block is made_in else [None])
 
     def visit_List(self, node: cst.List) -> None:
         parent_call = self._enclosing_call_of_argument()
         if parent_call is not None and self.ctx.qualified_name(parent_call.func) in UNORDERED_CONTAINERS:
             return
-        items: List[Optional[cst.BaseExpression]] = [
-            None if isinstance(element, cst.StarredElement) else element.value for element in node.elements
-        ]
+        items = _list_items(node)
         if parent_call is not None and self.ctx.qualified_name(parent_call.func) in ORDERED_DICTS:
             items = [item.elements[1].value if isinstance(item, cst.Tuple) and len(item.elements) == 2 else None for item in items]
         self._check_sequence(items)
@@ -194,6 +240,13 @@ class ConvBiasBeforeBn(Rule):
                 self._report(layer)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        for assigned in node.targets:
+            if isinstance(assigned.target, cst.Name):
+                self.built.pop((self._scope(), assigned.target.value), None)
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.List):
+            if len(self.ctx.ancestors) >= 2:
+                key = (self._scope(), node.targets[0].target.value)
+                self.built[key] = (_list_items(node.value), self.ctx.ancestors[-2])
         if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
             return
         target = node.targets[0].target
@@ -267,6 +320,9 @@ class ConvBiasBeforeBn(Rule):
         return True
 
     def _report(self, layer: cst.Call, withheld: str = "") -> None:
+        if id(layer) in self.reported:
+            return  # seen in a list literal and again in the list it was added to
+        self.reported.add(id(layer))
         self.report(layer, "bias is cancelled by the BatchNorm that follows; pass `bias=False`", fix=self._fix(layer, withheld))
 
     def _fix(self, layer: cst.Call, withheld: str) -> PendingFix:
@@ -326,6 +382,11 @@ def _attribute_assignments(klass: cst.ClassDef, attribute: str) -> int:
         for node in descendants(klass)
         if isinstance(node, cst.AssignTarget) and _self_attribute(node.target) and node.target.attr.value == attribute  # type: ignore[union-attr]
     )
+
+
+def _list_items(node: cst.List) -> List[Optional[cst.BaseExpression]]:
+    """The items of a list literal, None for a `*starred` one."""
+    return [None if isinstance(element, cst.StarredElement) else element.value for element in node.elements]
 
 
 def _self_attribute(node: cst.BaseExpression) -> bool:

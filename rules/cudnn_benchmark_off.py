@@ -1,14 +1,8 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.training import (
-    CONVOLUTION,
-    CUDNN_BENCHMARK,
-    CUDNN_DETERMINISTIC,
-    advice_site,
-    VARIABLE_SHAPES,
-    project_enables,
-)
+from torchlint.semantics.project import CONVOLUTION, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES, project_enables
+from torchlint.semantics.training import advice_site
 
 
 class CudnnBenchmarkOff(Rule):

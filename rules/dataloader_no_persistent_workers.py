@@ -1,4 +1,4 @@
-from typing import Dict, FrozenSet, List, Optional
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 import libcst as cst
 
@@ -9,6 +9,8 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSIT
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.project import project_function
+from torchlint.semantics.values import string_value
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -30,13 +32,16 @@ class DataloaderNoPersistentWorkers(Rule):
     To stay precise the rule is silent:
     - when `num_workers` is missing or `0` (TL201 reports that), when `persistent_workers` is
       given as anything but the literal `False`, when `*args`/`**kwargs` may supply
-      arguments, and for a `DataLoader` that is not torch's;
+      arguments, and for a `DataLoader` that is not torch's. A `**loader_kwargs` is read
+      when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
+      in the same function and not changed before the loader is created;
     - when the loader is created inside the outer loop (a new loader each epoch), is only
       iterated once, or is iterated in another function (the rule does not follow a loader
       passed to `train_one_epoch(loader)`);
     - when the outer loop changes the loader's dataset (calls a method on it, assigns to its
-      attributes, or touches `loader.dataset`): persistent workers keep their own copy of
-      the dataset and would not see such changes.
+      attributes, touches `loader.dataset`, or passes it to a function of the project that
+      does one of those to that parameter): persistent workers keep their own copy of the
+      dataset and would not see such changes.
 
     ## Example
     ```python
@@ -96,11 +101,56 @@ class DataloaderNoPersistentWorkers(Rule):
         # The ancestors of each tracked DataLoader call where it was created.
         self.created_in: Dict[int, FrozenSet[int]] = {}
         self.reported: List[cst.Call] = []
+        # Dict literals of keyword arguments by (scope, name), and for each DataLoader call
+        # the keywords its `**name` arguments supply (None when they cannot be read).
+        self.keyword_dicts: Dict[Tuple[int, str], Dict[str, cst.BaseExpression]] = {}
+        self.unpacked: Dict[int, Optional[Dict[str, cst.BaseExpression]]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
         if isinstance(node.value, cst.Call) and self.ctx.qualified_name(node.value.func) in DATALOADERS:
             self.created_in[id(node.value)] = frozenset(id(ancestor) for ancestor in self.ctx.ancestors)
+            self.unpacked[id(node.value)] = self._unpacked_keywords(node.value)
+        for target in node.targets:
+            name = _changed_name(target.target)
+            if name is not None:
+                self.keyword_dicts.pop((self._scope(), name), None)
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            keywords = _literal_keywords(node.value, self.ctx)
+            if keywords is not None:
+                self.keyword_dicts[(self._scope(), node.targets[0].target.value)] = keywords
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        name = _changed_name(node.target)
+        if name is not None:
+            self.keyword_dicts.pop((self._scope(), name), None)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """A method call on a keyword dict (`kwargs.update(...)`) may change it."""
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            if node.func.attr.value not in ("get", "keys", "items", "values", "copy"):
+                self.keyword_dicts.pop((self._scope(), node.func.value.value), None)
+
+    def _scope(self) -> int:
+        return id(self.ctx.names.scopes[-1].node)
+
+    def _unpacked_keywords(self, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
+        """The keywords that the call's `**name` arguments supply, if all are known dicts."""
+        keywords: Dict[str, cst.BaseExpression] = {}
+        for arg in call.args:
+            if arg.star == "**":
+                known = self.keyword_dicts.get((self._scope(), arg.value.value)) if isinstance(arg.value, cst.Name) else None
+                if known is None:
+                    return None
+                keywords.update(known)
+        return keywords
+
+    def _argument(self, call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
+        """The value passed for `name` (by keyword, or at `position`), directly or through a known `**` dict."""
+        found = keyword(call, name) if position is None else argument(call, name, position)
+        if found is not None:
+            return found.value
+        return (self.unpacked.get(id(call)) or {}).get(name)
 
     def visit_For(self, node: cst.For) -> None:
         found = self.tracker.loop_over(node)
@@ -126,21 +176,23 @@ class DataloaderNoPersistentWorkers(Rule):
         )
 
     def _applies(self, call: cst.Call) -> bool:
-        if has_star(call, "**") or has_star(call, "*"):
+        if has_star(call, "*") or (has_star(call, "**") and self.unpacked.get(id(call)) is None):
             return False
-        workers = argument(call, "num_workers", NUM_WORKERS_POSITION)
-        if workers is None or is_literal(workers.value, "0"):
+        workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
+        if workers is None or is_literal(workers, "0"):
             return False
-        persistent = keyword(call, "persistent_workers")
-        return persistent is None or is_literal(persistent.value, "False")
+        persistent = self._argument(call, "persistent_workers")
+        return persistent is None or is_literal(persistent, "False")
 
     def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: cst.For) -> bool:
-        """Whether the outer loop calls a method of the dataset, assigns to its attributes or
-        reads `loader.dataset`."""
+        """Whether the outer loop calls a method of the dataset, assigns to its attributes,
+        reads `loader.dataset`, or passes the dataset to a project function that changes it."""
         dataset = argument(call, "dataset", 0)
         dataset_name = dotted_name(dataset.value) if dataset is not None else None
         loader_name = dotted_name(iterated_source(inner.iter))
         for item in descendants(outer):
+            if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
+                return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`
             if not isinstance(item, cst.Attribute):
                 continue
             owner = dotted_name(item.value)
@@ -150,11 +202,44 @@ class DataloaderNoPersistentWorkers(Rule):
                 return True  # `ds.set_epoch(e)`, `ds.scale = s`, `loader.dataset.resample()`
         return False
 
+    def _mutates(self, call: cst.Call, name: str) -> bool:
+        if not any(dotted_name(arg.value) == name for arg in call.args):
+            return False
+        facts = project_function(self.ctx, call.func)
+        return facts is not None and facts.mutates_argument(call, name)
+
     def _fix(self, call: cst.Call) -> Optional[PendingFix]:
         workers = argument(call, "num_workers", NUM_WORKERS_POSITION)
         if workers is None or not isinstance(workers.value, cst.Integer):
             return None  # `persistent_workers=True` with 0 workers at run time raises ValueError
+        if has_star(call, "**"):
+            return None  # the dict may pass `persistent_workers` too: a repeated keyword raises TypeError
         if iterated_concurrently(self.ctx.module, call):
             return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")
+
+
+def _changed_name(target: cst.BaseExpression) -> Optional[str]:
+    """The name an assignment rebinds or changes: `kw = ...`, `kw["x"] = ...`, `kw |= ...`."""
+    if isinstance(target, cst.Subscript):
+        target = target.value
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _literal_keywords(value: cst.BaseExpression, ctx) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`;
+    None when any key is not a plain string or the dict unpacks another."""
+    if isinstance(value, cst.Dict):
+        keywords: Dict[str, cst.BaseExpression] = {}
+        for element in value.elements:
+            key = string_value(element.key) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                return None
+            keywords[key] = element.value
+        return keywords
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
+        if ctx.names.lookup("dict") is not None or any(arg.keyword is None for arg in value.args):
+            return None
+        return {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
+    return None

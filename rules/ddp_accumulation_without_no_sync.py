@@ -17,6 +17,8 @@ from torchlint.semantics.training import (
 from torchlint.semantics.tree import children, descendants
 
 Functions = Dict[str, List[cst.FunctionDef]]
+# The `if` tests around a call, each with the branch it is in (True: the body, False: `else`).
+Guards = Tuple[Tuple[cst.BaseExpression, bool], ...]
 
 # Words that mark an `if` test as an accumulation window besides a modulo (`if accumulated == accum_steps`).
 ACCUMULATION_WORDS = ("accum",)
@@ -32,7 +34,9 @@ class DdpAccumulationWithoutNoSync(Rule):
     wraps a module with torch's `DistributedDataParallel`, and a training loop (a loop over a
     data loader) calls `.backward()` on every iteration but the optimizer's `.step()` only
     under an accumulation guard such as `if (i + 1) % accum_steps == 0:`, and nothing in the
-    loop uses `model.no_sync()`. Reported on the backward call.
+    loop uses `model.no_sync()`. Reported on the backward call. A loop that switches modes
+    (`if accum > 1: ... else: loss.backward(); optimizer.step()`) is judged per branch: the
+    `else:` branch stepping every iteration does not hide the accumulating one.
 
     ## Why is this slow?
     DDP all-reduces the gradients across all processes during every backward pass. With
@@ -121,42 +125,48 @@ class DdpAccumulationWithoutNoSync(Rule):
                 )
 
     def _accumulating_backward(self, loop: cst.For, functions: Functions) -> Optional[cst.Call]:
-        """The unguarded backward call of a loop that steps only under an accumulation guard."""
+        """A backward call that runs on every iteration of its branch while the optimizer
+        steps there only under an accumulation guard (`if (i + 1) % accum == 0`). A step in
+        another branch (`else:` of a mode switch, without accumulation) does not count."""
         if NO_SYNC_ATTRIBUTES & _attributes(loop.body, functions):
             return None
-        backwards: List[cst.Call] = []
-        guarded_step = False
+        backwards: List[Tuple[cst.Call, Guards]] = []
+        steps: List[Guards] = []
         for call, guards in _calls_with_guards(loop.body, functions, ()):
             found = method_call(call)
-            if found is None:
+            if found is not None and found[1] == BACKWARD:
+                backwards.append((call, guards))
+            elif found is not None and found[1] == STEP and not _is_scheduler(found[0]):
+                steps.append(guards)
+        for call, guards in backwards:
+            if any(_window_guard(test) for test, _ in guards):
                 continue
-            receiver, method = found
-            if method == BACKWARD and not guards:
-                backwards.append(call)
-            elif method == STEP:
-                if any(_accumulation_guard(test) for test in guards):
-                    guarded_step = True
-                elif not _is_scheduler(receiver):
-                    return None  # the optimizer also steps every iteration: no accumulation
-        return backwards[0] if backwards and guarded_step else None
+            # Steps that run whenever this backward does, and steps that an accumulation guard limits.
+            every_time = any(set(step) <= set(guards) for step in steps)
+            accumulating = any(
+                set(guards) <= set(step) and any(_window_guard(test) for test, _ in set(step) - set(guards))
+                for step in steps
+            )
+            if accumulating and not every_time:
+                return call
+        return None
 
 
-def _calls_with_guards(
-    node: cst.CSTNode, functions: Functions, guards: Tuple[cst.BaseExpression, ...]
-) -> Iterator[Tuple[cst.Call, Tuple[cst.BaseExpression, ...]]]:
-    """(call, tests of the enclosing `if`s within the loop) for every call that `node` runs,
-    following same-file functions (their calls inherit the guards of the call site)."""
+def _calls_with_guards(node: cst.CSTNode, functions: Functions, guards: Guards) -> Iterator[Tuple[cst.Call, Guards]]:
+    """(call, the enclosing `if` tests within the loop, each with the branch taken) for every
+    call that `node` runs, following same-file functions (their calls inherit the guards of
+    the call site)."""
     seen: Set[int] = set()
-    stack: List[Tuple[cst.CSTNode, Tuple[cst.BaseExpression, ...]]] = [(node, guards)]
+    stack: List[Tuple[cst.CSTNode, Guards]] = [(node, guards)]
     while stack:
         current, tests = stack.pop()
         if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and current is not node:
             continue
         if isinstance(current, cst.If):
             stack.append((current.test, tests))
-            stack.append((current.body, tests + (current.test,)))
+            stack.append((current.body, tests + ((current.test, True),)))
             if current.orelse is not None:
-                stack.append((current.orelse, tests + (cst.UnaryOperation(cst.Not(), current.test),)))
+                stack.append((current.orelse, tests + ((current.test, False),)))
             continue
         if isinstance(current, cst.Call):
             yield current, tests
@@ -165,6 +175,25 @@ def _calls_with_guards(
                     seen.add(id(function))
                     stack.append((function.body, tests))
         stack.extend((child, tests) for child in reversed(children(current)))
+
+
+def _window_guard(test: cst.BaseExpression) -> bool:
+    """An accumulation guard that ends a window, not a switch of the accumulation mode
+    (`if args.accum_steps > 1:`, `if accumulate:`: a comparison with 0 or 1, or a plain flag)."""
+    return _accumulation_guard(test) and not _mode_switch(test)
+
+
+def _mode_switch(test: cst.BaseExpression) -> bool:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _mode_switch(test.expression)
+    if isinstance(test, (cst.Name, cst.Attribute)):
+        return True
+    if not isinstance(test, cst.Comparison):
+        return False
+    sides = (test.left, *(c.comparator for c in test.comparisons))
+    return any(isinstance(side, cst.Integer) and side.value in ("0", "1") for side in sides) and all(
+        isinstance(side, (cst.Integer, cst.Name, cst.Attribute)) for side in sides
+    )
 
 
 def _accumulation_guard(test: cst.BaseExpression) -> bool:

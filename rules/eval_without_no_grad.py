@@ -11,6 +11,7 @@ from torchlint.semantics.calls import is_literal, method_call
 from torchlint.semantics.tree import children, descendants
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import HOST_KINDS, Kind
+from torchlint.semantics.project import project_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
@@ -62,9 +63,12 @@ class EvalWithoutNoGrad(Rule):
     and time.
 
     The rule is silent for functions that compute gradients after `eval()` (`.backward()`,
-    `torch.autograd.grad`, reading `.grad`: saliency maps, adversarial evaluation, a training
-    step that toggles modes), for calls after the module is switched back with `.train()`,
-    and for functions that this file only calls inside `no_grad`/`inference_mode`.
+    `torch.autograd.grad`, reading `.grad`, directly or in a function of the project they
+    call: saliency maps, adversarial evaluation, a training step that toggles modes), for calls after the module is switched back with `.train()`,
+    and for functions that this file only calls inside `no_grad`/`inference_mode`. A
+    decorator or context manager of the project's own that refers to `torch.no_grad` or
+    `torch.inference_mode` (a `smart_inference_mode()` helper in a utils module, defined in
+    the file or imported from the project) counts as one of them.
 
     ## Example
     ```python
@@ -128,6 +132,8 @@ class EvalWithoutNoGrad(Rule):
         self.scopes: List[_Scope] = []
         self.candidates: List[_Candidate] = []
         self.called_without_grad: Set[str] = set()
+        # Whether each decorator or `with` item seen (by node id) is a project grad-off wrapper.
+        self.project_wrappers: Dict[int, bool] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self.scopes.append(_Scope(node))
@@ -183,10 +189,10 @@ class EvalWithoutNoGrad(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scopes[-1]
         qualified = self.ctx.qualified_name(node.func)
-        grad_disabled = scope.grad_off or self.ctx.grad_disabled(node)
+        grad_disabled = scope.grad_off or self.ctx.grad_disabled(node) or self._project_grad_off(node)
         if grad_disabled and isinstance(node.func, (cst.Name, cst.Attribute)):
             self.called_without_grad.add(dotted_name(node.func) or "")
-        if qualified in AUTOGRAD_CALLS:
+        if qualified in AUTOGRAD_CALLS or self._project_computes_grad(node, qualified):
             scope.computes_grad = True
         elif qualified in SET_GRAD_ENABLED and isinstance(self.ctx.parent(), cst.Expr):
             scope.grad_off = scope.grad_off or self.ctx.grad_mode_set_by(node) is False
@@ -196,6 +202,36 @@ class EvalWithoutNoGrad(Rule):
         module = dotted_name(node.func)
         if module in scope.evals and not grad_disabled:
             scope.graded_calls.add(module)
+
+    def _project_computes_grad(self, node: cst.Call, qualified: Optional[str]) -> bool:
+        """A call of a project function that runs a backward pass or reads `.grad`."""
+        if (qualified or "").startswith("torch.") or not isinstance(node.func, (cst.Name, cst.Attribute)):
+            return False
+        facts = project_function(self.ctx, node.func)
+        return facts is not None and (facts.calls_backward or facts.reads_grad)
+
+    def _project_grad_off(self, node: cst.CSTNode) -> bool:
+        """Whether `node` runs under a decorator or context manager of the project that wraps
+        `no_grad`/`inference_mode` (`@smart_inference_mode()` imported from a utils module)."""
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, cst.With) and child is ancestor.body:
+                wrappers = [item.item for item in ancestor.items]
+            elif isinstance(ancestor, cst.FunctionDef):
+                wrappers = [decorator.decorator for decorator in ancestor.decorators]
+            else:
+                continue
+            if any(self._wraps_grad_off(wrapper) for wrapper in wrappers):
+                return True
+        return False
+
+    def _wraps_grad_off(self, wrapper: cst.BaseExpression) -> bool:
+        target = wrapper.func if isinstance(wrapper, cst.Call) else wrapper
+        known = self.project_wrappers.get(id(target))
+        if known is None:
+            qualified = self.ctx.qualified_name(target) or ""
+            facts = None if qualified.startswith("torch.") else project_function(self.ctx, target)
+            known = self.project_wrappers[id(target)] = facts is not None and facts.wraps_grad_off
+        return known
 
     def _method_call(self, scope: _Scope, node: cst.Call, receiver: cst.BaseExpression, method: str) -> None:
         module = dotted_name(receiver)

@@ -1,7 +1,8 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.training import TF32, advice_site
+from torchlint.semantics.project import TF32, matmul_heavy
+from torchlint.semantics.training import advice_site
 
 
 class Fp32MatmulPrecision(Rule):
@@ -9,7 +10,10 @@ class Fp32MatmulPrecision(Rule):
     Flags a CUDA training script that leaves float32 matrix multiplications at full
     precision: the file has a training loop (a loop over a data loader that calls
     `.backward()` and an optimizer's `.step()`, directly or through functions of the same
-    file), mentions CUDA, and neither it nor a project module it imports calls
+    file), mentions CUDA, runs matmul-heavy work (attention, transformer layers,
+    `matmul`/`bmm`/`einsum`/`@`, Hugging Face `transformers`, or `nn.Linear` layers in a
+    model without convolutions, in the file or a project module it imports), and neither it
+    nor a project module it imports calls
     `torch.set_float32_matmul_precision(...)` or sets
     `torch.backends.cuda.matmul.allow_tf32` (or the newer `fp32_precision` settings).
 
@@ -25,8 +29,10 @@ class Fp32MatmulPrecision(Rule):
     The rule is silent when the precision is set to any value (`"highest"` is a decision)
     and in files that never mention `cuda`. Under `autocast` the gain is smaller but real:
     float32 matmuls outside the autocast regions (evaluation, losses and heads kept in
-    float32) still run without tensor cores. cuDNN convolutions use TF32 by default and are
-    not concerned.
+    float32) still run without tensor cores. cuDNN convolutions and recurrent layers use
+    TF32 by default and are not concerned: a model made only of them, a convolutional
+    network with a linear classifier head, or one whose layers come from outside the project
+    (such as `torchvision.models`) is not reported.
 
     ## Example
     ```python
@@ -57,7 +63,8 @@ class Fp32MatmulPrecision(Rule):
     severity = "info"
     triggers = ("cuda",)
     bad_examples = (
-        "import torch\nmodel = model.cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
+        "import torch\nmodel = torch.nn.Linear(8, 2).cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n"
+        "    loss.backward()\n    opt.step()\n",
     )
     good_examples = (
         "import torch\ntorch.set_float32_matmul_precision('high')\nmodel = model.cuda()\nfor x, y in loader:\n"
@@ -65,12 +72,14 @@ class Fp32MatmulPrecision(Rule):
         "import torch\ntorch.backends.cuda.matmul.allow_tf32 = True\nmodel = model.cuda()\nfor x, y in loader:\n"
         "    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
         "import torch\nfor x, y in loader:\n    loss = model(x)\n    loss.backward()\n    opt.step()\n",
+        "import torch\nmodel = torch.nn.Conv2d(3, 8, 3).cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n"
+        "    loss.backward()\n    opt.step()\n",
     )
 
     def leave_Module(self, node: cst.Module) -> None:
         loop = advice_site(self.ctx, TF32)
-        if loop is None:
-            return
+        if loop is None or not matmul_heavy(self.ctx):
+            return  # no loop, a precision already chosen, or no matmul-heavy work in sight
         self.report(
             loop.iter,
             "float32 matmuls in this CUDA training loop run at full precision, without tensor cores; call "

@@ -1,7 +1,8 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.training import AUTOCAST, advice_site
+from torchlint.semantics.project import AUTOCAST
+from torchlint.semantics.training import advice_site
 
 
 class NoMixedPrecision(Rule):

@@ -26,8 +26,8 @@ from torchlint.engine.rule import all_rules
 from torchlint.files.writer import TEMPORARY_PREFIX, remove_abandoned_temporaries
 from torchlint.output import FORMATTERS, Report
 
-FIXABLE = "import torch\noptimizer.zero_grad(set_to_none=False)\nx = torch.zeros(3).cuda()\n"
-FIXED = "import torch\noptimizer.zero_grad()\nx = torch.zeros(3, device=\"cuda\")\n"
+FIXABLE = "import torch\nscaler = torch.cuda.amp.GradScaler()\nx = 1  # noqa: TL101\n"
+FIXED = "import torch\nscaler = torch.amp.GradScaler(\"cuda\")\nx = 1\n"
 LOOP = "import torch\nfor x in loader:\n    total += model(x.cuda()).item()\n"
 
 

@@ -8,18 +8,19 @@ import libcst as cst
 
 from torchlint.engine.context import FileContext, Options
 from torchlint.semantics import training
-from torchlint.semantics.training import (
+from torchlint.semantics.project import (
     AUTOCAST,
     CONVOLUTION,
     CUDNN_BENCHMARK,
     CUDNN_DETERMINISTIC,
+    LINEAR,
+    MATMUL,
     TF32,
     file_enables,
-    is_loader_like,
     project_enables,
     project_modules,
-    training_loops,
 )
+from torchlint.semantics.training import is_loader_like, training_loops
 from torchlint.engine.walker import walk
 
 
@@ -40,9 +41,12 @@ def expression(code: str) -> cst.BaseExpression:
 
 
 def test_loader_like_iterables():
-    for code in ("loader", "train_loader", "enumerate(tqdm(self.val_dataloader))", "loaders['train']", "dm.train_dataloader()"):
+    for code in (
+        "loader", "train_loader", "enumerate(tqdm(self.val_dataloader))", "loaders['train']", "dm.train_dataloader()",
+        "enumerate(logger.log_every(data_loader, 10))", "tqdm.tqdm(loader)", "zip(loader_a, loader_b)", "zip(xs, loader)",
+    ):
         assert is_loader_like(expression(code)), code
-    for code in ("range(10)", "dataset", "batches", "zip(xs, ys)", "self.items()"):
+    for code in ("range(10)", "dataset", "batches", "zip(xs, ys)", "self.items()", "logger.log_every(xs, 10)"):
         assert not is_loader_like(expression(code)), code
     assert is_loader_like(expression("enumerate(dl)"), frozenset({"dl"}))
 
@@ -138,6 +142,23 @@ def test_file_enables_features_but_not_comments():
     assert file_enables("self.conv = nn.Conv2d(3, 8, 3)\n", CONVOLUTION)
     assert file_enables("from torchvision import models\n", CONVOLUTION)
     assert not file_enables("self.fc = nn.Linear(3, 8)\n", CONVOLUTION)
+    assert file_enables("import torchvision as tv\nmodel = tv.models.resnet50()\n", CONVOLUTION)
+    assert not file_enables("import torchvision as tv\nds = tv.datasets.MNIST('.')\n", CONVOLUTION)
+
+
+def test_matmul_heavy_work():
+    for code in (
+        "attn = nn.MultiheadAttention(64, 8)", "y = torch.einsum('ij,jk->ik', a, b)",
+        "y = a @ b", "y = x.matmul(w)", "layer = nn.TransformerEncoderLayer(64, 8)", "from transformers import AutoModel",
+        "out = F.scaled_dot_product_attention(q, k, v)",
+    ):
+        assert file_enables(code + "\n", MATMUL), code
+    for code in (
+        "self.conv = nn.Conv2d(3, 8, 3)", "self.rnn = nn.LSTM(8, 16)", "self.fc = nn.Linear(3, 8)",
+        "f(x)\n@torch.no_grad()\ndef f(): pass", "# y = a @ b", "'Contact: someone@example.com'",
+    ):
+        assert not file_enables(code + "\n", MATMUL), code
+    assert file_enables("self.fc = nn.Linear(3, 8)\n", LINEAR) and file_enables("y = F.linear(x, w)\n", LINEAR)
 
 
 def test_unparsable_text_is_searched_as_it_is():

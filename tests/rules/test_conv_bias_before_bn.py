@@ -134,3 +134,64 @@ def test_named_layer_used_without_batchnorm_elsewhere_is_not_reported():
         return nn.Sequential(*layers)
     """
     assert lines(code, RULE) == []
+
+
+def test_lists_built_by_append_and_passed_to_sequential():
+    code = """
+    import torch.nn as nn
+    def block(c):
+        layers = []
+        layers.append(nn.Conv2d(3, c, 3))
+        layers.append(nn.BatchNorm2d(c))
+        layers.append(nn.ReLU())
+        return nn.Sequential(*layers)
+    def head(c):
+        conv = nn.Conv2d(3, c, 1)
+        layers = [nn.Identity()]
+        layers.append(conv)
+        layers.extend([nn.BatchNorm2d(c), nn.ReLU()])
+        return nn.Sequential(*layers)
+    def stem(c):
+        layers = [nn.Conv2d(3, c, 3)]
+        layers += [nn.BatchNorm2d(c)]
+        return nn.Sequential(*layers)
+    """
+    assert lines(code, RULE) == [5, 10, 16]
+
+
+def test_built_lists_hard_negatives():
+    code = """
+    import torch.nn as nn
+    def between(c):
+        layers = []
+        layers.append(nn.Conv2d(3, c, 3))
+        layers.append(nn.ReLU())
+        layers.append(nn.BatchNorm2d(c))
+        return nn.Sequential(*layers)
+    def conditional(c, act):
+        layers = [nn.Conv2d(3, c, 3)]
+        if act:
+            layers.append(nn.ReLU())
+        layers.append(nn.BatchNorm2d(c))
+        return nn.Sequential(*layers)
+    def conditional_norm(c, norm):
+        layers = [nn.Conv2d(3, c, 3)]
+        if norm:
+            layers.append(nn.BatchNorm2d(c))
+        return nn.Sequential(*layers)
+    def reordered(c):
+        layers = [nn.Conv2d(3, c, 3)]
+        layers.insert(1, nn.ReLU())
+        layers.append(nn.BatchNorm2d(c))
+        return nn.Sequential(*layers)
+    def rebound(c):
+        layers = [nn.Conv2d(3, c, 3)]
+        layers = other(layers)
+        layers.append(nn.BatchNorm2d(c))
+        return nn.Sequential(*layers)
+    def unrelated(c):
+        layers = [nn.Conv2d(3, c, 3, bias=False)]
+        layers.append(nn.BatchNorm2d(c))
+        return nn.ModuleList(layers)
+    """
+    assert lines(code, RULE) == []

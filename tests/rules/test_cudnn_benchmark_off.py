@@ -23,9 +23,20 @@ def test_reported_once_at_the_first_training_loop():
 
 
 def test_convolutions_however_spelled():
-    for model in ("torchvision.models.resnet50().cuda()", "Net().cuda()\nw = F.conv2d(x, weight)", "nn.ConvTranspose3d(3, 3, 3).cuda()"):
+    for model in (
+        "torchvision.models.resnet50().cuda()",
+        "Net().cuda()\nw = F.conv2d(x, weight)",
+        "nn.ConvTranspose3d(3, 3, 3).cuda()",
+        "tv.models.resnet50().cuda()\nimport torchvision as tv",
+        "vision.models.resnet50().cuda()\nimport torchvision as vision",
+    ):
         code = TRAIN.replace("nn.Sequential(nn.Conv2d(3, 16, 3), nn.ReLU()).cuda()", model)
-        assert lines(code, RULE) == [5 + code.count("F.conv2d")], model
+        assert lines(code, RULE) == [5 + model.count("\n")], model
+
+
+def test_torchvision_alias_without_models_is_not_convolution():
+    code = TRAIN.replace("nn.Sequential(nn.Conv2d(3, 16, 3), nn.ReLU()).cuda()", "Net(tv.transforms.ToTensor()).cuda()")
+    assert lines("import torchvision as tv\n" + code, RULE) == []
 
 
 def test_silent_when_set_or_determinism_chosen():

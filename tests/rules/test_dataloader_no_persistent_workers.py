@@ -105,3 +105,107 @@ def test_not_torch_dataloader():
             pass
     """
     assert lines(code, RULE) == []
+
+
+def test_keyword_dicts_passed_as_double_star():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    def fit(ds, epochs):
+        loader_kwargs = {"num_workers": 4, "pin_memory": True}
+        loader = DataLoader(ds, batch_size=32, **loader_kwargs)
+        for epoch in range(epochs):
+            for x in loader:
+                step(x)
+    def fit_dict_call(ds, epochs):
+        kwargs = dict(num_workers=8, persistent_workers=False)
+        loader = DataLoader(ds, **kwargs)
+        for epoch in range(epochs):
+            for x in loader:
+                step(x)
+    """
+    findings = lint(code, [RULE])
+    assert [f.line for f in findings] == [6, 12] and all(f.fix is None for f in findings)
+
+
+def test_keyword_dicts_that_cannot_be_read_are_silent():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    def persistent(ds):
+        kw = {"num_workers": 4, "persistent_workers": True}
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def no_workers(ds):
+        kw = {"num_workers": 0}
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def updated(ds, extra):
+        kw = {"num_workers": 4}
+        kw.update(extra)
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def item_set(ds):
+        kw = {"num_workers": 4}
+        kw["persistent_workers"] = True
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def unpacks_another(ds, base):
+        kw = {"num_workers": 4, **base}
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    def elsewhere(ds, kw):
+        loader = DataLoader(ds, **kw)
+        for epoch in range(3):
+            for x in loader:
+                step(x)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_dataset_changed_by_a_project_function(tmp_path):
+    import textwrap
+
+    from torchlint.engine.context import Options
+    from torchlint.engine.linter import lint_text
+    from torchlint.engine.rule import all_rules
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "data_utils.py").write_text(
+        "def resample(epoch, dataset):\n    dataset.indices = shuffle(epoch)\n"
+        "def log_size(dataset):\n    print(len(dataset))\n"
+    )
+    code = textwrap.dedent(
+        """
+        import torch
+        from torch.utils.data import DataLoader
+        from data_utils import resample, log_size
+        loader = DataLoader(ds, num_workers=4)
+        for epoch in range(3):
+            CALL
+            for x in loader:
+                step(x)
+        """
+    )
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    found = {}
+    for call in ("resample(epoch, ds)", "resample(dataset=ds, epoch=epoch)", "log_size(ds)", "local_resample(epoch, ds)"):
+        text = code.replace("CALL", call)
+        (tmp_path / "train.py").write_text(text)
+        found[call] = [f.line for f in lint_text(text, str(tmp_path / "train.py"), rules, Options()).findings]
+    assert found == {
+        "resample(epoch, ds)": [],
+        "resample(dataset=ds, epoch=epoch)": [],
+        "log_size(ds)": [5],
+        "local_resample(epoch, ds)": [5],
+    }

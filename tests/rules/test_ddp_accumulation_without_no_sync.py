@@ -86,3 +86,51 @@ for i, batch in enumerate(loader):
     assert lines("import torch\nmodel = Net().cuda()\n" + body, RULE) == []
     assert lines("import torch\nfrom mylib import DistributedDataParallel\nmodel = DistributedDataParallel(m)\n" + body, RULE) == []
     assert lines("import torch\nmodel = torch.nn.parallel.DistributedDataParallel(m)\n" + body, RULE) == [5]
+
+
+def test_an_else_branch_that_steps_every_iteration_does_not_hide_accumulation():
+    code = HEADER + """
+for i, (x, y) in enumerate(train_loader):
+    if args.accum_steps > 1:
+        loss = criterion(model(x), y) / args.accum_steps
+        loss.backward()
+        if (i + 1) % args.accum_steps == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+    else:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+    assert lines(code, RULE) == [10]
+
+
+def test_steps_in_else_of_the_window_and_every_iteration_branches():
+    window_else = HEADER + """
+for i, x in enumerate(train_loader):
+    model(x).backward()
+    if (i + 1) % accum != 0:
+        continue
+    else:
+        optimizer.step()
+"""
+    assert lines(window_else, RULE) == [8]
+    both_branches_step = HEADER + """
+for i, x in enumerate(train_loader):
+    model(x).backward()
+    if use_clip:
+        clip(model)
+        optimizer.step()
+    else:
+        optimizer.step()
+"""
+    assert lines(both_branches_step, RULE) == []
+    unguarded_and_guarded = HEADER + """
+for i, x in enumerate(train_loader):
+    model(x).backward()
+    optimizer.step()
+    if (i + 1) % log_every == 0:
+        ema.step()
+"""
+    assert lines(unguarded_and_guarded, RULE) == []

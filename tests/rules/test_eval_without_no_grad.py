@@ -1,4 +1,10 @@
+import textwrap
+
 from conftest import lines, lint
+
+from torchlint.engine.context import Options
+from torchlint.engine.linter import lint_text
+from torchlint.engine.rule import all_rules
 
 RULE = "TL402"
 
@@ -204,3 +210,93 @@ def test_fix_adds_a_runtime_import_when_torch_is_only_imported_for_typing():
     """
     [finding] = lint(code, [RULE])
     assert sorted(edit.content for edit in finding.fix.edits) == ["\nimport torch", "@torch.no_grad()\n"]
+
+
+SMART = """
+import torch
+def smart_inference_mode(torch_1_9=True):
+    def decorate(fn):
+        return (torch.inference_mode if torch_1_9 else torch.no_grad)()(fn)
+    return decorate
+"""
+VALIDATE = """
+import torch
+from utils.torch_utils import smart_inference_mode
+from .helpers import frozen
+
+@smart_inference_mode()
+def run(model, x):
+    model.eval()
+    return model(x)
+
+def run_with(model, x):
+    model.eval()
+    with frozen():
+        return model(x)
+"""
+
+
+def _project_lines(tmp_path, helpers: str) -> list:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "utils").mkdir(exist_ok=True)
+    (tmp_path / "utils" / "__init__.py").write_text("")
+    (tmp_path / "utils" / "torch_utils.py").write_text(textwrap.dedent(SMART))
+    (tmp_path / "pkg").mkdir(exist_ok=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "helpers.py").write_text(helpers)
+    script = tmp_path / "pkg" / "val.py"
+    text = textwrap.dedent(VALIDATE)
+    script.write_text(text)
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    return [f.line for f in lint_text(text, str(script), rules, Options()).findings]
+
+
+def test_project_decorators_and_context_managers_that_disable_grad(tmp_path):
+    grad_off = "import torch\nclass frozen(torch.no_grad):\n    pass\n"
+    assert _project_lines(tmp_path, grad_off) == []
+    plain = "import contextlib\n@contextlib.contextmanager\ndef frozen():\n    yield\n"
+    assert _project_lines(tmp_path, plain) == [12]
+
+
+def test_same_file_wrapper_and_look_alikes():
+    code = """
+    import torch
+    from contextlib import contextmanager
+    @contextmanager
+    def quiet():
+        with torch.no_grad():
+            yield
+    @contextmanager
+    def timed():
+        yield
+    def evaluate(model, x):
+        model.eval()
+        with quiet():
+            return model(x)
+    def evaluate_timed(model, x):
+        model.eval()
+        with timed():
+            return model(x)
+    """
+    assert lines(code, RULE) == [16]
+
+
+def test_gradients_computed_in_a_called_function():
+    code = """
+    import torch
+    def attack(model, x):
+        loss = model(x).sum()
+        loss.backward()
+        return x.grad
+    def robust_accuracy(model, x):
+        model.eval()
+        adversarial = attack(model, x)
+        return model(adversarial)
+    def plain_accuracy(model, x):
+        model.eval()
+        shown = describe(model)
+        return model(x)
+    def describe(model):
+        return str(model)
+    """
+    assert lines(code, RULE) == [12]

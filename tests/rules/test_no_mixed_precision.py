@@ -93,3 +93,15 @@ def test_autocast_in_an_imported_project_module(tmp_path):
     assert not list(lint_text(text, str(script), rules, Options()).findings)
     (tmp_path / "amp_step.py").write_text("def step(m, x):\n    return m(x)\n")
     assert [f.code for f in lint_text(text, str(script), rules, Options()).findings] == [RULE]
+
+
+def test_training_loops_over_wrapped_loaders():
+    for iterable in (
+        "enumerate(metric_logger.log_every(data_loader, 10, header))",
+        "tqdm.tqdm(train_loader)",
+        "zip(loader_a, loader_b)",
+    ):
+        code = f"import torch\nmodel = model.cuda()\nfor batch in {iterable}:\n    loss = model(batch)\n    loss.backward()\n    opt.step()\n"
+        assert lines(code, RULE) == [3], iterable
+    unrelated = "import torch\nmodel = model.cuda()\nfor batch in logger.log_every(items, 10):\n    model(batch).backward()\n    opt.step()\n"
+    assert lines(unrelated, RULE) == []

@@ -3,8 +3,10 @@
 Results are stored per file, keyed by the file's content digest and the rule codes enabled
 for it, in one JSON file per engine fingerprint (torchlint's version and code, and the
 settings that change results). A file whose size and modification time are unchanged is
-trusted without reading it; otherwise its content digest decides. The JSON file is replaced
-atomically, so concurrent runs never corrupt it (the last writer wins), and a truncated or
+trusted without reading it; otherwise its content digest decides. An entry also lists the
+project files its findings were computed from (modules it imports, and paths whose absence
+decided an import), validated the same way: by stat first, then by digest. The JSON file is
+replaced atomically, so concurrent runs never corrupt it (the last writer wins), and a truncated or
 garbage file is ignored and rebuilt. JSON rather than pickle: a cache directory found in a
 checkout must not be able to run code.
 """
@@ -28,6 +30,7 @@ from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.output import finding_json
 from torchlint.engine.rule import rules_package
 from torchlint.files.writer import TEMPORARY_PREFIX, write_atomic
+from torchlint.semantics.project import ABSENT, DIRECTORY, PRESENT, TREE, digest, path_state, tree_stamp
 
 CACHE_DIR_NAME = ".torchlint_cache"
 MARKER = "CACHEDIR.TAG"
@@ -35,10 +38,6 @@ MARKER = "CACHEDIR.TAG"
 MARKER_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# This directory is a cache created by torchlint.\n"
 _FORMAT = 2
 _RACY_NS = 2_000_000_000
-
-
-def digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 @lru_cache(maxsize=None)
@@ -98,6 +97,9 @@ class ResultCache:
         self.entries: Dict[str, Dict[str, Any]] = _load(self.file)
         self.stats: Dict[str, Tuple[int, int]] = {}
         self.changed = False
+        # Dependencies found unchanged in this run, and project listing stamps, computed once.
+        self.valid: Dict[str, bool] = {}
+        self.stamps: Dict[str, str] = {}
 
     def lookup(self, path: str, codes: FrozenSet[str]) -> Optional[CachedResult]:
         """The cached result for `path` if its content and enabled codes are unchanged."""
@@ -120,17 +122,41 @@ class ResultCache:
                 return None
             entry["stat"] = list(stat_key)
             self.changed = True
+        dependencies = entry.get("dependencies", {})
+        if not all(self._unchanged(dependency, *state) for dependency, state in dependencies.items()):
+            return None
         return _decode_result(entry)
 
-    def store(self, path: str, codes: FrozenSet[str], content_digest: str, result: CachedResult) -> None:
-        """Remember a fresh result; `content_digest` is the digest of the bytes that were checked."""
+    def _unchanged(self, path: str, state: str, mtime_ns: int = 0, size: int = 0) -> bool:
+        """Whether a dependency is still in the state an entry recorded (answered once per run)."""
+        key = f"{path}\0{state}\0{mtime_ns}\0{size}"
+        known = self.valid.get(key)
+        if known is None:
+            known = self.valid[key] = _dependency_unchanged(path, state, mtime_ns, size, self.stamps)
+        return known
+
+    def store(
+        self,
+        path: str,
+        codes: FrozenSet[str],
+        content_digest: str,
+        result: CachedResult,
+        dependencies: Optional[Dict[str, Tuple[str, int, int]]] = None,
+    ) -> None:
+        """Remember a fresh result; `content_digest` is the digest of the bytes that were checked,
+        `dependencies` the project paths the result was computed from (see `semantics.project`)."""
         stat_key = self.stats.get(path)
         if stat_key is None or not content_digest:
             return
         # A file modified within the clock's granularity of now could change again without
         # its (mtime, size) changing: store no stat so that the next run compares digests.
-        recent = time.time_ns() - stat_key[0] < _RACY_NS
+        now = time.time_ns()
+        recent = now - stat_key[0] < _RACY_NS
         self.entries[path] = {
+            "dependencies": {
+                dependency: [state, 0, -1] if now - mtime_ns < _RACY_NS else [state, mtime_ns, size]
+                for dependency, (state, mtime_ns, size) in (dependencies or {}).items()
+            },
             "stat": [] if recent else list(stat_key),
             "digest": content_digest,
             "codes": _codes_key(codes),
@@ -153,6 +179,25 @@ class ResultCache:
             write_atomic(str(self.file), payload.encode())
         except OSError:
             pass
+
+
+def _dependency_unchanged(path: str, state: str, mtime_ns: int, size: int, stamps: Dict[str, str]) -> bool:
+    """Whether `path` is still as recorded: absent, a directory, a file, a project listing with
+    the same stamp, or a module with the same (mtime, size) or, failing that, content."""
+    if state in (ABSENT, DIRECTORY, PRESENT):
+        return path_state(path) == state
+    if state.startswith(TREE):
+        if path not in stamps:
+            stamps[path] = tree_stamp(path)
+        return stamps[path] == state
+    try:
+        status = os.stat(path)
+        if (status.st_mtime_ns, status.st_size) == (mtime_ns, size):
+            return True
+        with open(path, "rb") as handle:
+            return digest(handle.read()) == state
+    except OSError:
+        return False
 
 
 def _codes_key(codes: FrozenSet[str]) -> str:

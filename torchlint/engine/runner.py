@@ -17,6 +17,7 @@ from torchlint.engine.rule import Rule, all_rules
 from torchlint.engine.noqa import UNUSED_NOQA
 from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
 from torchlint.files.writer import FileChanged, remove_abandoned_temporaries, write_atomic
+from torchlint.semantics import project
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -68,6 +69,8 @@ class FileOutcome:
     # Digest of the bytes that were checked, for the result cache.
     digest: str = ""
     noqa_added: int = 0
+    # The project files (and absent paths) the findings were computed from, for the result cache.
+    dependencies: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=None)
@@ -127,8 +130,10 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         return FileOutcome(job.path, found, digest=content_digest, fixed_source=echo)
     rules = _rules_for(job.codes)
     if options.mode is FixMode.CHECK:
-        findings = lint_text(document.text, job.path, rules, options.lint).findings
-        return replace(_outcome(job.path, document, document.text, findings), digest=content_digest)
+        with project.recording() as consulted:
+            findings = lint_text(document.text, job.path, rules, options.lint).findings
+        outcome = _outcome(job.path, document, document.text, findings)
+        return replace(outcome, digest=content_digest, dependencies=consulted.states)
     if options.mode is FixMode.ADD_NOQA:
         return _add_noqa(job, data, document, rules, options)
     result = fix_text(document.text, job.path, rules, options.lint, options.unsafe_fixes)
@@ -204,6 +209,7 @@ def check_cached(
 ) -> List[FileOutcome]:
     """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
     _remove_abandoned_temporaries(jobs)
+    project.clear()
     outcomes: List[Optional[FileOutcome]] = []
     pending: List[int] = []
     for index, job in enumerate(jobs):
@@ -216,7 +222,8 @@ def check_cached(
     for index, outcome in zip(pending, _check_files([jobs[i] for i in pending], options, workers, progress)):
         outcomes[index] = outcome
         if outcome.error is None:
-            cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
+            result = CachedResult(outcome.findings, outcome.snippets)
+            cache.store(outcome.path, jobs[index].codes, outcome.digest, result, outcome.dependencies)
     cache.save()
     return [outcome for outcome in outcomes if outcome is not None]
 
@@ -240,6 +247,7 @@ def _check_files(
 ) -> List[FileOutcome]:
     workers = max(1, min(workers, len(jobs)))
     tick = progress or (lambda: None)
+    project.clear()
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:
         return [_ticking(check_file(job, options), tick) for job in jobs]
     # Largest files first so that no worker is left with a big file at the end.

@@ -1,26 +1,22 @@
-"""The training step loop, DDP-wrapped modules and project-wide settings.
+"""The training step loop, DDP-wrapped modules and where once-per-script advice goes.
 
 A *training loop* is a `for` loop over a data loader whose body runs a backward pass and an
 optimizer step, directly or through functions defined in the same file. Rules whose evidence
-is project-wide (mixed precision, cuDNN autotuning, TF32) ask whether the script, or a module
-it imports from the same project, enables a feature anywhere; those modules are read as text,
-never imported or executed.
+is project-wide (mixed precision, cuDNN autotuning, TF32) ask the project index
+(`torchlint.semantics.project`) whether the script, or a module it imports from the same
+project, enables a feature anywhere.
 """
 
 from __future__ import annotations
 
-import io
-import os
-import re
-import tokenize
 import weakref
-from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.calls import method_call
+from torchlint.semantics.calls import method_call, positional
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import project_enables
 from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
@@ -33,42 +29,7 @@ DISTRIBUTED_DATA_PARALLEL = frozenset(
 BACKWARD = "backward"
 STEP = "step"
 
-# Features a script can enable (or deliberately set) somewhere, as patterns over its code
-# with comments removed. Setting the switch to any value counts: `benchmark = args.benchmark`
-# and `set_float32_matmul_precision("highest")` are deliberate choices, not omissions.
-AUTOCAST = "autocast"
-CUDNN_BENCHMARK = "cudnn_benchmark"
-CUDNN_DETERMINISTIC = "cudnn_deterministic"
-TF32 = "tf32"
-CONVOLUTION = "convolution"
-VARIABLE_SHAPES = "variable_shapes"
-FEATURES: Dict[str, re.Pattern] = {
-    # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
-    # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
-    AUTOCAST: re.compile(r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)"),
-    CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b"),
-    CUDNN_DETERMINISTIC: re.compile(r"\bcudnn\.deterministic\s*=(?!=)|\buse_deterministic_algorithms\s*\("),
-    TF32: re.compile(
-        r"\bmatmul\.allow_tf32\s*=(?!=)|\bset_float32_matmul_precision\s*\(|\bfp32_precision\s*=(?!=)"
-    ),
-    # Padded or packed variable-length batches: input shapes change from step to step.
-    VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b"),
-    CONVOLUTION: re.compile(
-        r"\bConv(?:Transpose)?[123]d\b|\bLazyConv(?:Transpose)?[123]d\b|\bconv(?:_transpose)?[123]d\s*\(|"
-        r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"
-    ),
-}
-# `import torch.backends.cudnn as cb` / `from torch.backends import cudnn as cb`: `cb.benchmark = ...`.
-_CUDNN_ALIAS = re.compile(r"(?:import\s+torch\.backends\.cudnn|from\s+torch\.backends\s+import\s+cudnn)\s+as\s+(\w+)")
 _LOADER_WORD = "loader"
-# Import statements of a module's text: `from .x import a, b`, `from pkg.x import (a, b)`, `import a.b, c as d`.
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.MULTILINE)
-_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-# How many project modules one script's imports may pull in (transitively) before the search stops.
-MAX_PROJECT_MODULES = 200
-# How far up from the script the search for a project root goes.
-MAX_ROOT_LEVELS = 3
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,7 +57,10 @@ def loader_names(module: cst.Module, ctx: "FileContext") -> FrozenSet[str]:
 
 def is_loader_like(node: cst.BaseExpression, loaders: FrozenSet[str] = frozenset()) -> bool:
     """Whether a loop iterates a data loader: `loader`, `enumerate(tqdm(self.train_loader))`,
-    `loaders["train"]`, `dm.train_dataloader()`, or a name in `loaders` (see `loader_names`)."""
+    `loaders["train"]`, `dm.train_dataloader()`, a name in `loaders` (see `loader_names`), or
+    a call that wraps one of those (`logger.log_every(loader, 10)`, `zip(loader_a, loader_b)`)."""
+    if isinstance(node, cst.Call) and any(is_loader_like(arg.value, loaders) for arg in positional(node)):
+        return True
     node = iterated_source(node)
     if dotted_name(node) in loaders:
         return True
@@ -215,172 +179,7 @@ def is_ddp_wrap(call: cst.Call, ctx: "FileContext") -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# Features enabled in the file or the project
-
-
-def code_text(text: str) -> str:
-    """`text` without comments (so that `# torch.backends.cudnn.benchmark = True` does not count).
-
-    Text that does not tokenize is returned as it is.
-    """
-    lines = text.splitlines(keepends=True)
-    try:
-        comments = [token.start for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.COMMENT]
-    except (tokenize.TokenError, IndentationError, SyntaxError, ValueError):
-        return text
-    for row, column in comments:
-        line = lines[row - 1]
-        lines[row - 1] = line[:column] + line[len(line.rstrip("\r\n")):]
-    return "".join(lines)
-
-
-def file_enables(text: str, feature: str) -> bool:
-    """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES)."""
-    return feature in _features(code_text(text))
-
-
-@lru_cache(maxsize=1024)
-def _features(code: str) -> FrozenSet[str]:
-    found = {name for name, pattern in FEATURES.items() if pattern.search(code)}
-    for alias in _CUDNN_ALIAS.findall(code):
-        escaped = re.escape(alias)
-        if re.search(rf"\b{escaped}\.benchmark\s*=(?!=)", code):
-            found.add(CUDNN_BENCHMARK)
-        if re.search(rf"\b{escaped}\.deterministic\s*=(?!=)", code):
-            found.add(CUDNN_DETERMINISTIC)
-    return frozenset(found)
-
-
-def project_enables(ctx: "FileContext", feature: str) -> bool:
-    """Whether the file, or a module it imports (transitively) from the same project, sets `feature`."""
-    if file_enables(ctx.text, feature):
-        return True
-    if not os.path.isfile(ctx.path):
-        return False  # text from stdin or a test: there are no neighbours to read
-    path = os.path.abspath(ctx.path)
-    return any(feature in _file_features(module, *_stamp(module)) for module in project_modules(path, ctx.text))
-
-
-def project_modules(path: str, text: str) -> List[str]:
-    """Absolute paths of the project's `.py` files that `text` (the file at `path`) imports,
-    directly or through other project modules, in discovery order."""
-    return list(_project_modules(os.path.abspath(path), text))
-
-
-@lru_cache(maxsize=256)
-def _project_modules(path: str, text: str) -> Tuple[str, ...]:
-    roots = search_roots(path)
-    found: List[str] = []
-    seen = {os.path.abspath(path)}
-    queue = [(os.path.abspath(path), text)]
-    while queue and len(found) < MAX_PROJECT_MODULES:
-        current, current_text = queue.pop(0)
-        for module in imported_files(current, current_text, roots):
-            if module not in seen:
-                seen.add(module)
-                found.append(module)
-                queue.append((module, _read(module, *_stamp(module))))
-    return tuple(found)
-
-
-def search_roots(path: str) -> Tuple[str, ...]:
-    """Directories absolute imports of the file at `path` may resolve against: its own
-    directory, the parent of its top-level package, and ancestors up to the project root."""
-    directory = os.path.dirname(os.path.abspath(path))
-    roots = [directory]
-    top = directory
-    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
-        top = os.path.dirname(top)
-    roots.append(top)
-    current = directory
-    for _ in range(MAX_ROOT_LEVELS):
-        if any(os.path.exists(os.path.join(current, marker)) for marker in _PROJECT_MARKERS):
-            break
-        parent = os.path.dirname(current)
-        if parent == current:
-            break
-        current = parent
-        roots.append(current)
-    if any(os.path.exists(os.path.join(current, marker)) for marker in _PROJECT_MARKERS):
-        roots.extend([current, os.path.join(current, "src")])
-    unique: List[str] = []
-    for root in roots:
-        if root not in unique:
-            unique.append(root)
-    return tuple(unique)
-
-
-def imported_files(path: str, text: str, roots: Tuple[str, ...]) -> List[str]:
-    """The project `.py` files that the import statements of `text` name (packages and modules)."""
-    directory = os.path.dirname(path)
-    found: List[str] = []
-    code = code_text(text)
-    for dots, module, names in _FROM_IMPORT.findall(code):
-        imported = [name.split(" as ")[0].strip() for name in names.strip("() \t\n").replace("\n", " ").split(",")]
-        imported = [name for name in imported if name.isidentifier()]
-        if dots:
-            base = directory
-            for _ in range(len(dots) - 1):
-                base = os.path.dirname(base)
-            bases: Tuple[str, ...] = (base,)
-        else:
-            bases = roots
-        parts = [part for part in module.split(".") if part]
-        for base in bases:
-            found.extend(_module_files(base, parts, imported))
-    for clause in _IMPORT.findall(code):
-        for item in clause.split(","):
-            name = item.strip().split(" as ")[0].strip()
-            if name and all(part.isidentifier() for part in name.split(".")):
-                for base in roots:
-                    found.extend(_module_files(base, name.split("."), []))
-    return [os.path.abspath(file) for file in dict.fromkeys(found)]
-
-
-def _module_files(base: str, parts: List[str], names: List[str]) -> List[str]:
-    """Files executed by importing `parts` (and submodules `names`) from directory `base`."""
-    files: List[str] = []
-    current = base
-    for index, part in enumerate(parts):
-        current = os.path.join(current, part)
-        package = os.path.join(current, "__init__.py")
-        if os.path.isfile(package):
-            files.append(package)
-        elif index == len(parts) - 1 and os.path.isfile(current + ".py"):
-            files.append(current + ".py")
-            return files
-        elif not os.path.isdir(current):
-            return files  # not a module of this project (or only a namespace directory)
-    for name in names:
-        candidate = os.path.join(current, name)
-        if os.path.isfile(candidate + ".py"):
-            files.append(candidate + ".py")
-        elif os.path.isfile(os.path.join(candidate, "__init__.py")):
-            files.append(os.path.join(candidate, "__init__.py"))
-    return files
-
-
-def _stamp(path: str) -> Tuple[int, int]:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return (0, 0)
-    return (stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=4096)
-def _read(path: str, mtime_ns: int, size: int) -> str:
-    """A module's text (cached per process while the file is unchanged); never imported."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError:
-        return ""
-
-
-@lru_cache(maxsize=4096)
-def _file_features(path: str, mtime_ns: int, size: int) -> FrozenSet[str]:
-    return _features(code_text(_read(path, mtime_ns, size)))
+# Once-per-script advice
 
 
 def first_training_loop(ctx: "FileContext") -> Optional[cst.For]:

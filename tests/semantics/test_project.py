@@ -1,0 +1,276 @@
+"""The project index: imports between project files, function summaries, call sites,
+dependencies, and cached runs that agree with uncached ones after any edit."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+
+import libcst as cst
+import pytest
+from click.testing import CliRunner
+
+from torchlint.cli import main
+from torchlint.engine.context import FileContext, Options
+from torchlint.engine.walker import walk
+from torchlint.semantics import project
+from torchlint.semantics.project import ABSENT, callers_of, project_function, project_modules, recording
+
+
+def write(root, relative: str, text: str) -> str:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+def context(path: str) -> FileContext:
+    text = open(path).read()
+    ctx = FileContext(cst.parse_module(text), text, path, Options())
+    walk(ctx, [])
+    return ctx
+
+
+def function(ctx: FileContext, expression: str):
+    return project_function(ctx, cst.parse_expression(expression))
+
+
+def relative(paths, root) -> set:
+    return {os.path.relpath(path, root) for path in paths}
+
+
+def test_imports_resolve_relative_packages_and_source_roots(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "src/lib/__init__.py", "from .core import run\n")
+    write(tmp_path, "src/lib/core.py", "import torch\n")
+    write(tmp_path, "app/__init__.py", "")
+    write(tmp_path, "app/helpers/__init__.py", "")
+    write(tmp_path, "app/helpers/io.py", "")
+    write(tmp_path, "app/conditional.py", "")
+    script = write(
+        tmp_path,
+        "app/train.py",
+        """
+        import lib
+        from .helpers import io
+        from . import (
+            conditional,
+        )
+        import os, numpy as np
+        try:
+            from missing_pkg import thing
+        except ImportError:
+            thing = None
+        """,
+    )
+    found = relative(project_modules(script, open(script).read()), tmp_path)
+    assert found == {
+        "src/lib/__init__.py", "src/lib/core.py", "app/helpers/__init__.py", "app/helpers/io.py", "app/conditional.py",
+    }
+
+
+def test_function_summaries(tmp_path):
+    utils = write(
+        tmp_path,
+        "utils.py",
+        """
+        import torch
+        from torch import inference_mode
+
+        def smart_inference_mode(torch_1_9=True):
+            def decorate(fn):
+                return (torch.inference_mode if torch_1_9 else torch.no_grad)()(fn)
+            return decorate
+
+        class Frozen(torch.no_grad):
+            pass
+
+        class Evaluator:
+            def run(self, dataset, model):
+                dataset.epoch = 3
+                model.zero_grad()
+                loss = model(1)
+                loss.backward()
+                return model.weight.grad
+
+        @inference_mode()
+        def predict(model, x):
+            with torch.autocast("cuda"):
+                return model(x)
+
+        def plain(x):
+            return x
+        """,
+    )
+    facts = project.module_facts(utils).functions
+    assert facts["smart_inference_mode"].wraps_grad_off and not facts["smart_inference_mode"].grad_off
+    assert facts["Frozen"].wraps_grad_off
+    run = facts["Evaluator.run"]
+    assert run.calls_backward and run.reads_grad and run.mutated_parameters == {"dataset", "model"}
+    assert facts["predict"].grad_off and facts["predict"].uses_autocast and facts["predict"].wraps_grad_off
+    assert not any((facts["plain"].wraps_grad_off, facts["plain"].calls_backward, facts["plain"].mutated_parameters))
+
+
+def test_project_function_follows_imports_and_reexports(tmp_path):
+    write(tmp_path, "setup.py", "")
+    write(tmp_path, "utils/__init__.py", "from .torch_utils import smart_inference_mode\n")
+    write(
+        tmp_path,
+        "utils/torch_utils.py",
+        "import torch\ndef smart_inference_mode():\n    return torch.no_grad()\ndef other():\n    pass\n",
+    )
+    script = write(
+        tmp_path,
+        "val.py",
+        """
+        import torch
+        import utils.torch_utils as tu
+        from utils import smart_inference_mode
+        from utils import torch_utils
+        from utils.torch_utils import other as renamed
+        def local_helper():
+            return torch.inference_mode()
+        """,
+    )
+    ctx = context(script)
+    for name in ("smart_inference_mode", "tu.smart_inference_mode", "torch_utils.smart_inference_mode", "local_helper"):
+        found = function(ctx, name)
+        assert found is not None and found.wraps_grad_off, name
+    assert not function(ctx, "renamed").wraps_grad_off
+    for name in ("torch.no_grad", "missing", "tu.missing", "print"):
+        assert function(ctx, name) is None, name
+
+
+def test_callers_of_reports_guards_across_modules(tmp_path):
+    write(tmp_path, ".git/HEAD", "")
+    utils = write(tmp_path, "pkg/utils.py", "def log_metrics(x):\n    pass\ndef helper():\n    log_metrics(1)\n")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(
+        tmp_path,
+        "train.py",
+        """
+        from pkg.utils import log_metrics
+        from pkg import utils
+        def train(loader):
+            for step, x in enumerate(loader):
+                if step % log_every == 0:
+                    log_metrics(x)
+                else:
+                    utils.log_metrics(x)
+            try:
+                pass
+            except ValueError:
+                log_metrics(0)
+        """,
+    )
+    write(tmp_path, "other.py", "from elsewhere import log_metrics\nlog_metrics(2)\ndef log_metrics2():\n    pass\n")
+    sites = sorted(callers_of(utils, "log_metrics"), key=lambda site: (site.path, site.line))
+    summary = [(os.path.relpath(s.path, tmp_path), s.line, s.caller, s.guards, s.in_loop, s.in_handler) for s in sites]
+    assert summary == [
+        ("pkg/utils.py", 4, "helper", (), False, False),
+        ("train.py", 7, "train", ("step % log_every == 0",), True, False),
+        ("train.py", 9, "train", ("not (step % log_every == 0)",), True, False),
+        ("train.py", 13, "train", (), False, True),
+    ]
+
+
+def test_recording_notes_modules_read_and_absent_candidates(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "helpers.py", "import torch\n")
+    script = write(tmp_path, "train.py", "import helpers\nimport not_here\n")
+    with recording() as consulted:
+        project_modules(script, open(script).read())
+    states = consulted.states
+    assert states[str(tmp_path / "helpers.py")][0] == project.digest(b"import torch\n")
+    assert states[str(tmp_path / "not_here.py")][0] == ABSENT
+    with recording() as nothing:
+        pass
+    assert nothing.states == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Cached and uncached runs agree after edits to imported modules
+
+TRAIN = """
+import torch
+import torch.nn as nn
+from setup_utils import configure
+from utils import smart_inference_mode
+
+model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Flatten(), nn.Linear(8, 2)).cuda()
+
+@smart_inference_mode()
+def evaluate(x):
+    model.eval()
+    return model(x)
+
+for x, y in train_loader:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    optimizer.step()
+"""
+UTILS_GRAD_OFF = "import torch\ndef smart_inference_mode():\n    return torch.no_grad()\n"
+
+
+def check(*args: str):
+    result = CliRunner().invoke(main, ["check", "--output-format", "json", "--select", "TL402,TL601,TL603,TL604", *args])
+    assert result.exit_code in (0, 1), result.output
+    return sorted((d["path"], d["code"], d["line"]) for d in json.loads(result.stdout))
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "train.py", TRAIN)
+    write(tmp_path, "setup_utils.py", "import torch\ndef configure():\n    pass\n")
+    write(tmp_path, "utils.py", UTILS_GRAD_OFF)
+    return tmp_path
+
+
+EDITS = [
+    ("setup_utils.py", "import torch\ntorch.backends.cudnn.benchmark = True\ndef configure():\n    pass\n"),
+    ("setup_utils.py", "import torch\n# torch.backends.cudnn.benchmark = True\ndef configure():\n    pass\n"),
+    ("setup_utils.py", "import torch\nfrom amp_helpers import scaler\ndef configure():\n    pass\n"),
+    ("amp_helpers.py", "import torch\nscaler = torch.autocast('cuda')\n"),  # a module that was missing
+    ("amp_helpers.py", "import torch\ntorch.set_float32_matmul_precision('high')\n"),
+    ("utils.py", "def smart_inference_mode():\n    return lambda fn: fn\n"),
+    ("utils.py", UTILS_GRAD_OFF),
+    ("setup_utils.py", None),  # deleted
+    ("utils/__init__.py", "from .impl import smart_inference_mode\n"),  # a package next to the module
+    ("utils.py", None),
+    ("utils/impl.py", UTILS_GRAD_OFF.replace("no_grad", "enable_grad")),
+]
+
+
+def test_cached_and_uncached_runs_agree_after_edits_to_project_files(tree):
+    seen = {tuple(check("--no-cache"))}
+    assert check() == check("--no-cache")
+    for relative_path, text in EDITS:
+        path = tree / relative_path
+        if text is None:
+            path.unlink()
+        else:
+            write(tree, relative_path, text)
+        uncached = check("--no-cache")
+        assert check() == uncached, (relative_path, text)
+        assert check() == uncached  # the entry stored by the run above is valid too
+        seen.add(tuple(uncached))
+    assert len(seen) >= 4  # the edits changed what is reported
+
+
+def test_callers_of_in_a_loose_directory_depends_on_the_whole_listing(tmp_path):
+    utils = write(tmp_path, "scripts/utils.py", "def log_metrics(x):\n    pass\n")
+    write(tmp_path, "scripts/train.py", "import utils\nfor step in range(9):\n    utils.log_metrics(step)\n")
+    write(tmp_path, "elsewhere.py", "from scripts.utils import log_metrics\nlog_metrics(1)\n")  # outside the project
+    project.clear()
+    with recording() as consulted:
+        [site] = callers_of(utils, "log_metrics")
+    assert (os.path.basename(site.path), site.line, site.in_loop) == ("train.py", 3, True)
+    root = str(tmp_path / "scripts")
+    stamp = consulted.states[root][0]
+    assert stamp.startswith(project.TREE) and project.tree_stamp(root) == stamp
+    write(tmp_path, "scripts/eval.py", "import utils\nutils.log_metrics(0)\n")
+    project.clear()
+    assert project.tree_stamp(root) != stamp and len(callers_of(utils, "log_metrics")) == 2

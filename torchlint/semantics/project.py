@@ -1,0 +1,841 @@
+"""The project index: what a file's own project tells the rules, without importing it.
+
+Design
+------
+* **Lazy, per process, memoised by content.** Nothing is computed until a rule asks, and
+  most files never ask: the questions come from files with a CUDA training loop, or with an
+  `.eval()` under a decorator of their own project. A module's text is cached per process
+  by (path, mtime, size) and its summaries by content digest, so a module imported by
+  many checked files is read and summarised once per process. The runner's worker
+  processes each build what they need: building the index in the parent and shipping it
+  would cost a pass over every module even when no file asks, and a pickled copy per
+  worker. `clear()` forgets the per-run state (the listing of project files).
+* **Two tiers per module.** A cheap textual tier: import statements (found at line starts,
+  to follow imports between project files) and, over the code without its comments,
+  project-wide settings (`cudnn.benchmark`, TF32, `torch.compile`, autocast) and kinds of
+  work (convolutions, linear layers, attention and other matmuls). A CPython `ast` tier,
+  per-function summaries and call sites, is built only for modules whose functions a rule
+  asks about.
+* **Never imports or executes checked code**: modules are read as text.
+* **Dependencies.** Every module read, and every path whose presence or absence decided an
+  import's resolution, is noted in the active `Dependencies` (see `recording`). The result
+  cache stores them with a file's entry, so editing, adding or removing an imported module
+  invalidates the files whose answers it could change. An answer about call sites depends on
+  every module of the project, noted as one stamp of the project's module listing.
+
+Interface: `project_enables(ctx, FEATURE)` (a setting or kind of work anywhere in the file
+or the project modules it imports), `project_function(ctx, node)` (the `FunctionFacts` of
+the project function an expression names, through imports and re-exports), `module_facts
+(path)` (a module's function summaries), and `callers_of(path, function)` (every call of a
+project function across the project, with the `if` guards, loop and handler at each call
+site: what a frequency analysis needs to make `log_metrics` in utils.py rare when train.py
+only calls it under `if step % log_every == 0:`).
+
+Imports resolve against the importing file's directory, the parent of its top-level
+package, its ancestors up to the project root (a directory with `pyproject.toml`,
+`setup.py`, `setup.cfg` or `.git`), and the root's `src/`.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import contextvars
+import hashlib
+import io
+import os
+import re
+import stat
+import tokenize
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from torchlint.engine.context import FileContext
+
+# ---------------------------------------------------------------------------------------------
+# Project-wide settings, as patterns over a module's code with comments removed. Setting a
+# switch to any value counts: `benchmark = args.benchmark` and `set_float32_matmul_precision
+# ("highest")` are deliberate choices, not omissions.
+
+AUTOCAST = "autocast"
+CUDNN_BENCHMARK = "cudnn_benchmark"
+CUDNN_DETERMINISTIC = "cudnn_deterministic"
+TF32 = "tf32"
+COMPILE = "compile"
+CONVOLUTION = "convolution"
+MATMUL = "matmul"
+LINEAR = "linear"
+VARIABLE_SHAPES = "variable_shapes"
+FEATURES: Dict[str, re.Pattern] = {
+    # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
+    # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
+    AUTOCAST: re.compile(r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)"),
+    CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b"),
+    CUDNN_DETERMINISTIC: re.compile(r"\bcudnn\.deterministic\s*=(?!=)|\buse_deterministic_algorithms\s*\("),
+    TF32: re.compile(
+        r"\bmatmul\.allow_tf32\s*=(?!=)|\bset_float32_matmul_precision\s*\(|\bfp32_precision\s*=(?!=)"
+    ),
+    COMPILE: re.compile(r"\btorch\.compile\s*\(|\bfrom\s+torch\s+import\s+[^\n]*\bcompile\b"),
+    # Padded or packed variable-length batches: input shapes change from step to step.
+    VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b"),
+    CONVOLUTION: re.compile(
+        r"\bConv(?:Transpose)?[123]d\b|\bLazyConv(?:Transpose)?[123]d\b|\bconv(?:_transpose)?[123]d\s*\(|"
+        r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"
+    ),
+    # Work that float32 matmuls (and so TF32) dominate: attention, transformer layers,
+    # explicit matrix products (`a @ b` with spaces, as formatted code writes it),
+    # Hugging Face transformers.
+    MATMUL: re.compile(
+        r"\bMultiheadAttention\b|\bTransformer(?:Encoder|Decoder)?(?:Layer)?\s*\(|\bscaled_dot_product_attention\b|"
+        r"\b(?:matmul|bmm|baddbmm|addmm|einsum)\s*\(|[\w)\]][ \t]+@=?[ \t]+[\w(]|^[ \t]*(?:from|import)[ \t]+transformers\b",
+        re.MULTILINE,
+    ),
+    # Linear layers: matmul-heavy in MLPs and sequence models, negligible as the head of a
+    # convolutional network.
+    LINEAR: re.compile(r"\b(?:Lazy)?Linear\s*\(|\blinear\s*\("),
+}
+# `import torch.backends.cudnn as cb` / `from torch.backends import cudnn as cb`: `cb.benchmark = ...`.
+_CUDNN_ALIAS = re.compile(r"(?:import\s+torch\.backends\.cudnn|from\s+torch\.backends\s+import\s+cudnn)\s+as\s+(\w+)")
+# `import torchvision as tv`: `tv.models.resnet50()`.
+_TORCHVISION_ALIAS = re.compile(r"\bimport\s+torchvision\s+as\s+(\w+)")
+# Import statements of a module's text: `from .x import a, b`, `from pkg.x import (a, b)`, `import a.b, c as d`.
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.MULTILINE)
+_PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+# How many project modules one script's imports may pull in (transitively) before the search stops.
+MAX_PROJECT_MODULES = 200
+# How far up from the script the search for a project root goes.
+MAX_ROOT_LEVELS = 3
+# How many re-exports (`from .impl import helper` in a package) a function lookup follows.
+MAX_REEXPORTS = 3
+# Directories never searched for project modules (environments, build output, VCS data).
+_SKIPPED_DIRECTORIES = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
+GRAD_OFF = frozenset(
+    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
+     "torch.autograd.inference_mode", "torch.autograd.grad_mode.inference_mode"}
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dependencies: what the answers given while checking one file were computed from.
+
+ABSENT = "absent"
+DIRECTORY = "dir"
+PRESENT = "file"  # a file whose presence, not content, mattered
+TREE = "tree:"  # prefix of the stamp of a whole project's module listing
+
+
+@dataclass
+class Dependencies:
+    """Paths consulted, each with the state it was found in: `ABSENT`, `DIRECTORY`, `PRESENT`,
+    a content digest (with the stat it was read under), or a `TREE` stamp of a project root."""
+
+    states: Dict[str, Tuple[str, int, int]] = field(default_factory=dict)
+
+    def note(self, path: str, state: str, mtime_ns: int = 0, size: int = 0) -> None:
+        """Remember the first state seen; a file's content supersedes its mere presence."""
+        if path not in self.states or self.states[path][0] == PRESENT:
+            self.states[path] = (state, mtime_ns, size)
+
+
+_RECORDING: contextvars.ContextVar[Optional[Dependencies]] = contextvars.ContextVar(
+    "torchlint_dependencies", default=None
+)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Dependencies]:
+    """Collect the dependencies of everything the index answers inside the block."""
+    found = Dependencies()
+    token = _RECORDING.set(found)
+    try:
+        yield found
+    finally:
+        _RECORDING.reset(token)
+
+
+def _note(path: str, state: str, mtime_ns: int = 0, size: int = 0) -> None:
+    current = _RECORDING.get()
+    if current is not None:
+        current.note(path, state, mtime_ns, size)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def path_state(path: str) -> str:
+    """`ABSENT`, `DIRECTORY` or `PRESENT`: what a path is, content aside."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return ABSENT
+    return DIRECTORY if stat.S_ISDIR(mode) else PRESENT
+
+
+def _is_file(path: str) -> bool:
+    state = path_state(path)
+    _note(path, state)
+    return state == PRESENT
+
+
+def _is_dir(path: str) -> bool:
+    state = path_state(path)
+    _note(path, state)
+    return state == DIRECTORY
+
+
+def _exists(path: str) -> bool:
+    state = path_state(path)
+    _note(path, state)
+    return state != ABSENT
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading modules
+
+
+@dataclass(frozen=True)
+class Source:
+    """A module's text and the digest of its bytes."""
+
+    text: str
+    digest: str
+
+
+def read_module(path: str) -> Source:
+    """A module's text, read once per process while it is unchanged; noted as a dependency."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        _note(path, ABSENT)
+        return Source("", "")
+    source = _read(path, status.st_mtime_ns, status.st_size)
+    _note(path, source.digest or ABSENT, status.st_mtime_ns, status.st_size)
+    return source
+
+
+@lru_cache(maxsize=4096)
+def _read(path: str, mtime_ns: int, size: int) -> Source:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return Source("", "")
+    return Source(data.decode("utf-8", "replace"), digest(data))
+
+
+def code_text(text: str) -> str:
+    """`text` without comments (so that `# torch.backends.cudnn.benchmark = True` does not count).
+
+    Text that does not tokenize is returned as it is.
+    """
+    lines = text.splitlines(keepends=True)
+    try:
+        comments = [token.start for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.COMMENT]
+    except (tokenize.TokenError, IndentationError, SyntaxError, ValueError):
+        return text
+    for row, column in comments:
+        line = lines[row - 1]
+        lines[row - 1] = line[:column] + line[len(line.rstrip("\r\n")):]
+    return "".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The textual tier: settings and imports
+
+
+@dataclass(frozen=True)
+class ImportFrom:
+    """`from <dots><module> import <name> as <local>, ...` (`level` is the number of dots);
+    a plain `import a.b as c` has `names == ()` and binds `local`."""
+
+    level: int
+    module: str
+    names: Tuple[Tuple[str, str], ...] = ()
+    local: str = ""
+
+
+@lru_cache(maxsize=4096)
+def module_imports(text: str) -> Tuple[ImportFrom, ...]:
+    """The import statements of a module's text. They are found at line starts, so comments
+    need not be removed first (an import spelled out in a docstring counts, harmlessly)."""
+    return _imports(text)
+
+
+@lru_cache(maxsize=4096)
+def features(text: str) -> FrozenSet[str]:
+    """The settings and kinds of work (see FEATURES) a module's code mentions, comments ignored."""
+    return _features(code_text(text))
+
+
+def matmul_heavy(ctx: "FileContext") -> bool:
+    """Whether the file or its project imports run work that float32 matmuls dominate:
+    attention or explicit matrix products, or linear layers in a model without convolutions
+    (a linear head on a convolutional network is negligible next to its convolutions)."""
+    if project_enables(ctx, MATMUL):
+        return True
+    return project_enables(ctx, LINEAR) and not project_enables(ctx, CONVOLUTION)
+
+
+def file_enables(text: str, feature: str) -> bool:
+    """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES)."""
+    return feature in features(text)
+
+
+def _features(code: str) -> FrozenSet[str]:
+    found = {name for name, pattern in FEATURES.items() if pattern.search(code)}
+    for alias in _CUDNN_ALIAS.findall(code):
+        escaped = re.escape(alias)
+        if re.search(rf"\b{escaped}\.benchmark\s*=(?!=)", code):
+            found.add(CUDNN_BENCHMARK)
+        if re.search(rf"\b{escaped}\.deterministic\s*=(?!=)", code):
+            found.add(CUDNN_DETERMINISTIC)
+    for alias in _TORCHVISION_ALIAS.findall(code):
+        if re.search(rf"\b{re.escape(alias)}\.models\b", code):
+            found.add(CONVOLUTION)
+    return frozenset(found)
+
+
+def _imports(code: str) -> Tuple[ImportFrom, ...]:
+    found: List[ImportFrom] = []
+    for dots, module, names in _FROM_IMPORT.findall(code):
+        pairs = []
+        for item in names.strip("() \t\n").replace("\n", " ").split(","):
+            name, _, local = item.strip().partition(" as ")
+            name, local = name.strip(), (local.strip() or name.strip())
+            if name.isidentifier() and local.isidentifier():
+                pairs.append((name, local))
+        found.append(ImportFrom(len(dots), module, tuple(pairs)))
+    for clause in _IMPORT.findall(code):
+        for item in clause.split(","):
+            name, _, local = item.strip().partition(" as ")
+            name = name.strip()
+            if name and all(part.isidentifier() for part in name.split(".")):
+                found.append(ImportFrom(0, name, local=local.strip() or name.split(".")[0]))
+    return tuple(found)
+
+
+def search_roots(path: str) -> Tuple[str, ...]:
+    """Directories absolute imports of the file at `path` may resolve against: its own
+    directory, the parent of its top-level package, and ancestors up to the project root."""
+    directory = os.path.dirname(os.path.abspath(path))
+    roots = [directory, _package_top(directory)]
+    marked = _marked_root(directory)
+    current = directory
+    for _ in range(MAX_ROOT_LEVELS):
+        parent = os.path.dirname(current)
+        if current == marked or parent == current:
+            break
+        current = parent
+        roots.append(current)
+    if marked is not None:
+        roots.extend([marked, os.path.join(marked, "src")])
+    return tuple(dict.fromkeys(roots))
+
+
+def _package_top(directory: str) -> str:
+    """The parent of the top-level package `directory` belongs to (itself outside packages)."""
+    top = directory
+    while _is_file(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    return top
+
+
+def _marked_root(directory: str) -> Optional[str]:
+    """The nearest directory, `directory` or up to `MAX_ROOT_LEVELS` above, with a project marker."""
+    current = directory
+    for _ in range(MAX_ROOT_LEVELS + 1):
+        if any(_exists(os.path.join(current, marker)) for marker in _PROJECT_MARKERS):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    return None
+
+
+def project_root(path: str) -> str:
+    """The project root of the file at `path`: the nearest directory with a project marker,
+    else the parent of its top-level package (its own directory for a loose script)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    return _marked_root(directory) or _package_top(directory)
+
+
+def _import_bases(path: str, statement: ImportFrom, roots: Tuple[str, ...]) -> Tuple[str, ...]:
+    if not statement.level:
+        return roots
+    base = os.path.dirname(path)
+    for _ in range(statement.level - 1):
+        base = os.path.dirname(base)
+    return (base,)
+
+
+def imported_files(path: str, text: str, roots: Tuple[str, ...]) -> List[str]:
+    """The project `.py` files that the import statements of `text` name (packages and modules)."""
+    found: List[str] = []
+    for statement in module_imports(text):
+        parts = [part for part in statement.module.split(".") if part]
+        names = [name for name, _ in statement.names]
+        for base in _import_bases(path, statement, roots):
+            found.extend(_module_files(base, parts, names))
+    return [os.path.abspath(file) for file in dict.fromkeys(found)]
+
+
+def _module_files(base: str, parts: List[str], names: List[str]) -> List[str]:
+    """Files executed by importing `parts` (and submodules `names`) from directory `base`."""
+    files: List[str] = []
+    current = base
+    for index, part in enumerate(parts):
+        current = os.path.join(current, part)
+        package = os.path.join(current, "__init__.py")
+        if _is_file(package):
+            files.append(package)
+        elif index == len(parts) - 1 and _is_file(current + ".py"):
+            files.append(current + ".py")
+            return files
+        elif not _is_dir(current):
+            return files  # not a module of this project (or only a namespace directory)
+    for name in names:
+        candidate = os.path.join(current, name)
+        if _is_file(candidate + ".py"):
+            files.append(candidate + ".py")
+        elif _is_file(os.path.join(candidate, "__init__.py")):
+            files.append(os.path.join(candidate, "__init__.py"))
+    return files
+
+
+def project_modules(path: str, text: str) -> List[str]:
+    """Absolute paths of the project's `.py` files that `text` (the file at `path`) imports,
+    directly or through other project modules, in discovery order."""
+    path = os.path.abspath(path)
+    roots = search_roots(path)
+    found: List[str] = []
+    seen = {path}
+    queue = [(path, text)]
+    while queue and len(found) < MAX_PROJECT_MODULES:
+        current, current_text = queue.pop(0)
+        for module in imported_files(current, current_text, roots):
+            if module not in seen:
+                seen.add(module)
+                found.append(module)
+                queue.append((module, read_module(module).text))
+    return found
+
+
+def project_enables(ctx: "FileContext", feature: str) -> bool:
+    """Whether the file, or a module it imports (transitively) from the same project, sets `feature`."""
+    if file_enables(ctx.text, feature):
+        return True
+    if not os.path.isfile(ctx.path):
+        return False  # text from stdin or a test: there are no neighbours to read
+    return any(file_enables(read_module(module).text, feature) for module in project_modules(ctx.path, ctx.text))
+
+
+# ---------------------------------------------------------------------------------------------
+# The ast tier: per-function summaries
+
+
+@dataclass(frozen=True)
+class FunctionFacts:
+    """What a function of the project does, as far as its own body shows.
+
+    `wraps_grad_off`: it refers to `torch.no_grad`/`torch.inference_mode` (directly or in a
+    nested function), which makes it a grad-disabling decorator or context manager when used
+    as one. `grad_off`: its own body runs under such a decorator.
+    """
+
+    name: str
+    line: int
+    calls_backward: bool = False
+    reads_grad: bool = False
+    uses_autocast: bool = False
+    grad_off: bool = False
+    wraps_grad_off: bool = False
+    # Parameters in order, and those whose attributes it assigns or whose methods it calls
+    # (a dataset it changes).
+    parameters: Tuple[str, ...] = ()
+    mutated_parameters: FrozenSet[str] = frozenset()
+
+    def mutates_argument(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
+        for index, arg in enumerate(call.args):
+            if arg.star or _dotted_name(arg.value) != name:
+                continue
+            if arg.keyword is not None:
+                parameter = arg.keyword.value
+            elif all(a.keyword is None and not a.star for a in call.args[:index]) and index < len(self.parameters):
+                parameter = self.parameters[index]
+            else:
+                continue
+            if parameter in self.mutated_parameters:
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call of a project function: where, from which function, and under which guards.
+
+    `guards` are the source of the enclosing `if` tests within the calling function,
+    outermost first, an `else` branch's as `not (<test>)`."""
+
+    path: str
+    line: int
+    caller: Optional[str]
+    guards: Tuple[str, ...] = ()
+    in_loop: bool = False
+    in_handler: bool = False
+
+
+@dataclass(frozen=True)
+class ModuleFacts:
+    functions: Dict[str, FunctionFacts]
+    # Calls by the dotted name written at the call site (`log_metrics`, `utils.log`).
+    calls: Dict[str, Tuple[CallSite, ...]]
+
+
+@lru_cache(maxsize=1024)
+def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
+    """Function summaries and call sites of a module (`source_digest` keys the memo)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ModuleFacts({}, {})
+    aliases = _ast_aliases(tree)
+    functions: Dict[str, FunctionFacts] = {}
+    calls: Dict[str, List[CallSite]] = {}
+    _summarise(tree, "", aliases, functions)
+    _CallCollector(path, text, calls).visit(tree)
+    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()})
+
+
+def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
+    """Local name -> qualified name for the module's absolute imports."""
+    aliases: Dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                aliases[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def _ast_qualified(node: ast.AST, aliases: Dict[str, str]) -> Optional[str]:
+    parts: List[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    return ".".join([aliases[node.id], *reversed(parts)])
+
+
+def _summarise(scope: ast.AST, prefix: str, aliases: Dict[str, str], out: Dict[str, FunctionFacts]) -> None:
+    for node in ast.iter_child_nodes(scope):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out[prefix + node.name] = _function_facts(node, prefix + node.name, aliases)
+        elif isinstance(node, ast.ClassDef):
+            _summarise(node, f"{prefix}{node.name}.", aliases, out)
+            out[prefix + node.name] = _class_facts(node, prefix + node.name, aliases)
+        elif isinstance(node, (ast.If, ast.Try)):
+            _summarise(node, prefix, aliases, out)  # definitions under `if`/`try` at the same level
+
+
+def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> FunctionFacts:
+    qualified = {_ast_qualified(item, aliases) for item in ast.walk(node) if isinstance(item, (ast.Name, ast.Attribute))}
+    grad_off_decorator = any(
+        _ast_qualified(d.func if isinstance(d, ast.Call) else d, aliases) in GRAD_OFF
+        for d in getattr(node, "decorator_list", ())
+    )
+    args = getattr(node, "args", None)
+    parameters = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) if args is not None else ()
+    body = [item for statement in getattr(node, "body", ()) for item in ast.walk(statement)]
+    return FunctionFacts(
+        name=name,
+        line=getattr(node, "lineno", 0),
+        calls_backward=any(_called_attribute(item) == "backward" for item in body)
+        or "torch.autograd.grad" in qualified or "torch.autograd.backward" in qualified,
+        reads_grad=any(isinstance(item, ast.Attribute) and item.attr == "grad" for item in body),
+        uses_autocast=any(q is not None and q.split(".")[-1] == "autocast" for q in qualified),
+        grad_off=grad_off_decorator,
+        wraps_grad_off=bool(qualified & GRAD_OFF),
+        parameters=parameters,
+        mutated_parameters=frozenset(_mutated(body) & set(parameters)),
+    )
+
+
+def _class_facts(node: ast.ClassDef, name: str, aliases: Dict[str, str]) -> FunctionFacts:
+    """A class as a callable: a context manager or decorator class that disables grad
+    (subclasses `torch.no_grad`, or its methods refer to it)."""
+    facts = _function_facts(node, name, aliases)
+    bases = {_ast_qualified(base, aliases) for base in node.bases}
+    return FunctionFacts(name, facts.line, wraps_grad_off=facts.wraps_grad_off or bool(bases & GRAD_OFF))
+
+
+def _called_attribute(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr
+    return None
+
+
+def _mutated(body: List[ast.AST]) -> Set[str]:
+    """Names whose attributes are assigned, or whose methods are called, in `body`."""
+    names: Set[str] = set()
+    for item in body:
+        targets: List[ast.AST] = []
+        if isinstance(item, ast.Assign):
+            targets = list(item.targets)
+        elif isinstance(item, (ast.AugAssign, ast.AnnAssign)):
+            targets = [item.target]
+        elif isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute):
+            targets = [item.func]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                names.add(target.value.id)
+    return names
+
+
+class _CallCollector(ast.NodeVisitor):
+    """Call sites by the dotted name written, with the enclosing function and guards."""
+
+    def __init__(self, path: str, text: str, out: Dict[str, List[CallSite]]) -> None:
+        self.path = path
+        self.text = text
+        self.out = out
+        self.function: List[str] = []
+        self.guards: List[str] = []
+        self.loops = 0
+        self.handlers = 0
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        saved = (self.guards, self.loops, self.handlers)
+        self.guards, self.loops, self.handlers = [], 0, 0
+        self.function.append(getattr(node, "name", ""))
+        self.generic_visit(node)
+        self.function.pop()
+        self.guards, self.loops, self.handlers = saved
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        test = ast.get_source_segment(self.text, node.test) or ast.unparse(node.test)
+        for guard, body in ((test, node.body), (f"not ({test})", node.orelse)):
+            self.guards.append(guard)
+            for statement in body:
+                self.visit(statement)
+            self.guards.pop()
+
+    def _loop(self, node: ast.AST) -> None:
+        self.loops += 1
+        self.generic_visit(node)
+        self.loops -= 1
+
+    visit_For = visit_While = visit_AsyncFor = _loop
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        self.handlers += 1
+        self.generic_visit(node)
+        self.handlers -= 1
+
+    def visit_Call(self, node: ast.Call) -> None:
+        parts: List[str] = []
+        func: ast.AST = node.func
+        while isinstance(func, ast.Attribute):
+            parts.append(func.attr)
+            func = func.value
+        if isinstance(func, ast.Name):
+            parts.append(func.id)
+            site = CallSite(
+                self.path, node.lineno, ".".join(self.function) or None, tuple(self.guards), self.loops > 0, self.handlers > 0
+            )
+            self.out.setdefault(".".join(reversed(parts)), []).append(site)
+        self.generic_visit(node)
+
+
+def module_facts(path: str) -> ModuleFacts:
+    """The function summaries and call sites of the module at `path`."""
+    source = read_module(path)
+    return _module_facts(source.text, source.digest, path)
+
+
+def _own_facts(ctx: "FileContext") -> ModuleFacts:
+    """The checked file's own summaries, from its text (a notebook's code, standard input)."""
+    return _module_facts(ctx.text, "", ctx.path)
+
+
+def project_function(ctx: "FileContext", node: cst.BaseExpression) -> Optional[FunctionFacts]:
+    """The summary of the project function (or class) that `node` names in the checked file:
+    defined in the file (`helper`) or imported from a project module (`from .utils import
+    helper`, `utils.helper`, re-exported by a package's `__init__`). None when unknown."""
+    dotted = _dotted_name(node)
+    if dotted is None:
+        return None
+    head, _, rest = dotted.partition(".")
+    path = os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path
+    for statement in module_imports(ctx.text):
+        found = _imported_function(path, statement, head, rest, MAX_REEXPORTS)
+        if found is not None:
+            return found
+    if not rest and (f"def {head}" in ctx.text or f"class {head}" in ctx.text):
+        return _own_facts(ctx).functions.get(dotted)
+    return None
+
+
+def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, depth: int) -> Optional[FunctionFacts]:
+    """The function `head.rest` if `statement` (in the file at `path`) binds `head`."""
+    parts = [part for part in statement.module.split(".") if part]
+    if statement.local == head and not statement.names:
+        target, attribute = parts, rest.split(".") if rest else []
+    else:
+        name = next((name for name, local in statement.names if local == head), None)
+        if name is None:
+            return None
+        target, attribute = parts, [name, *(rest.split(".") if rest else [])]
+    if not os.path.isabs(path):
+        return None
+    for base in _import_bases(path, statement, search_roots(path)):
+        found = _function_in(base, target, attribute, depth)
+        if found is not None:
+            return found
+    return None
+
+
+def _function_in(base: str, module: List[str], attribute: List[str], depth: int) -> Optional[FunctionFacts]:
+    """Find `attribute` (a function, `Class.method`, or `submodule.function`) in `module`."""
+    if not attribute:
+        return None
+    if not module:  # `from . import x`: a submodule, or a name of the package itself
+        found = _function_in(base, attribute[:1], attribute[1:], depth) if len(attribute) > 1 else None
+        init = os.path.join(base, "__init__.py")
+        return found if found is not None or not _is_file(init) else _lookup(init, attribute, depth)
+    files = _module_files(base, module, [])
+    stem = os.path.join(base, *module)
+    if not files or files[-1] not in (stem + ".py", os.path.join(stem, "__init__.py")):
+        return None
+    return _lookup(files[-1], attribute, depth)
+
+
+def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFacts]:
+    facts = module_facts(file)
+    qualified = ".".join(attribute)
+    if qualified in facts.functions:
+        return facts.functions[qualified]
+    if os.path.basename(file) == "__init__.py" and len(attribute) > 1:
+        found = _function_in(os.path.dirname(file), attribute[:1], attribute[1:], depth)
+        if found is not None:
+            return found
+    if depth <= 0:
+        return None
+    for statement in module_imports(read_module(file).text):  # a re-export
+        found = _imported_function(file, statement, attribute[0], ".".join(attribute[1:]), depth - 1)
+        if found is not None:
+            return found
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Call sites across the project
+
+
+_PROJECT_FILES: Dict[str, Tuple[str, ...]] = {}
+
+
+def clear() -> None:
+    """Forget per-run state (the listing of each project's modules)."""
+    _PROJECT_FILES.clear()
+
+
+def project_files(root: str) -> Tuple[str, ...]:
+    """The `.py` files under a project root, without hidden, environment and build directories;
+    listed once per run."""
+    found = _PROJECT_FILES.get(root)
+    if found is None:
+        files: List[str] = []
+        for directory, subdirectories, names in os.walk(root):
+            subdirectories[:] = sorted(
+                d
+                for d in subdirectories
+                if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES and not _is_environment(directory, d)
+            )
+            files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
+        found = _PROJECT_FILES[root] = tuple(files)
+    return found
+
+
+def _is_environment(directory: str, name: str) -> bool:
+    return os.path.isfile(os.path.join(directory, name, "pyvenv.cfg"))
+
+
+def tree_stamp(root: str) -> str:
+    """A stamp of the project's module listing with each file's (mtime, size)."""
+    material = []
+    for file in project_files(root):
+        try:
+            status = os.stat(file)
+        except OSError:
+            continue
+        material.append(f"{file}\0{status.st_mtime_ns}\0{status.st_size}")
+    return TREE + digest("\n".join(material).encode())
+
+
+def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
+    """Every call in the project of `function` (a name or `Class.method`) defined in the module
+    at `path`: calls in the same module by name, and calls in other modules through an import
+    of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`), with the
+    guards at each call site. The answer depends on the whole project, which is noted as a
+    dependency on its listing."""
+    path = os.path.abspath(path)
+    root = project_root(path)
+    _note(root, tree_stamp(root))
+    name = function.split(".")[-1]
+    sites: List[CallSite] = []
+    for file in project_files(root):
+        source = read_module(file)
+        if name not in source.text:
+            continue
+        facts = _module_facts(source.text, source.digest, file)
+        for written, found in facts.calls.items():
+            if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
+                sites.extend(found)
+    return tuple(sites)
+
+
+def _names_function(file: str, text: str, written: str, path: str, function: str) -> bool:
+    """Whether `written` (a dotted name called in `file`) is `function` of the module at `path`."""
+    if file == path and written == function.split(".")[-1]:
+        return True
+    head, _, rest = written.partition(".")
+    roots = search_roots(file)
+    for statement in module_imports(text):
+        parts = [part for part in statement.module.split(".") if part]
+        if statement.local == head and not statement.names:
+            module, attribute = parts, rest
+        else:
+            name = next((name for name, local in statement.names if local == head), None)
+            if name is None:
+                continue
+            module, attribute = parts, ".".join([name, *([rest] if rest else [])])
+        if attribute.split(".")[-1] != function.split(".")[-1]:
+            continue
+        for base in _import_bases(file, statement, roots):
+            files = _module_files(base, module, [attribute.split(".")[0]] if "." in attribute or statement.names else [])
+            if path in (os.path.abspath(f) for f in files):
+                return True
+    return False
+
+
+def _dotted_name(node: "cst.BaseExpression") -> Optional[str]:
+    """`names.dotted_name`, imported on use: a run the cache answers never loads LibCST, and
+    its dependency checks live in this module."""
+    from torchlint.semantics.names import dotted_name
+
+    return dotted_name(node)
