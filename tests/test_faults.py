@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from torchlint.cli import main
-from torchlint.engine import linter, positions
+from torchlint.engine import fixer, linter, positions
 from torchlint.engine.cache import CACHE_DIR_NAME
 from torchlint.engine.context import Options
 from torchlint.engine.findings import Finding
@@ -56,15 +56,9 @@ def test_an_edit_made_while_fixing_is_kept_and_the_file_skipped(cwd, monkeypatch
     (cwd / "a.py").write_text(FIXABLE)
     (cwd / "b.py").write_text(FIXABLE)
     edited = "# saved in the editor meanwhile\n" + FIXABLE
-    real = linter.lint_text
-
-    def lint_then_edit(text, path, *args, **kwargs):
-        if path == "a.py":
-            (cwd / "a.py").write_text(edited)
-        return real(text, path, *args, **kwargs)
-
-    monkeypatch.setattr("torchlint.engine.linter.lint_text", lint_then_edit)
-    monkeypatch.setattr("torchlint.engine.fixer.lint_text", lint_then_edit)
+    # What --add-noqa and --fix call after reading a file (the runner imports them on use).
+    for module, name in ((linter, "lint_text"), (fixer, "fix_text")):
+        monkeypatch.setattr(module, name, _editing(getattr(module, name), cwd / "a.py", edited))
     result = run(mode, "a.py", "b.py")
     assert (cwd / "a.py").read_text() == edited
     assert (cwd / "b.py").read_text() != FIXABLE  # the other file is still fixed
@@ -72,6 +66,17 @@ def test_an_edit_made_while_fixing_is_kept_and_the_file_skipped(cwd, monkeypatch
     [line] = [line for line in result.stderr.splitlines() if "a.py" in line]
     assert line == "torchlint: error: a.py: changed while being fixed; left as it is, not fixed"
     assert temporaries(cwd) == []
+
+
+def _editing(function, path: Path, edited: str):
+    """`function`, which first saves `edited` into `path` when called for it (as an editor would)."""
+
+    def wrapper(text, name, *args, **kwargs):
+        if name == path.name:
+            path.write_text(edited)
+        return function(text, name, *args, **kwargs)
+
+    return wrapper
 
 
 def test_an_unchanged_file_is_fixed_as_before(cwd):
