@@ -196,10 +196,12 @@ def _sources_present(git: list[str], repo: Repo) -> list[str]:
         input="".join(f"{blob}\n" for blob, _ in sources),
         check=True, capture_output=True, text=True,
     ).stdout.splitlines()
-    present = [name for (_, name), line in zip(sources, check) if not line.endswith("missing")]
-    for _, name in sources:
-        if name not in present:
+    present = []
+    for (_, name), line in zip(sources, check):
+        if line.endswith("missing"):
             print(f"warning: {repo.name}: {name} is not in the mirror; skipped", file=sys.stderr)
+        else:
+            present.append(name)
     return present
 
 
