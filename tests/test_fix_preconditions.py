@@ -110,6 +110,8 @@ def test_a_torch_alias_rebound_later_is_not_written():
     scaler = GradScaler()
     """
     assert fixed(code, "TL602") == textwrap.dedent(code)
+    attribute_set = "import torch\ntorch.backends.cudnn.benchmark = True\nscaler = torch.cuda.amp.GradScaler()\n"
+    assert fixed(attribute_set, "TL602").endswith('scaler = torch.amp.GradScaler("cuda")\n')
     typing_only = """
     from typing import TYPE_CHECKING
     from torch.cuda.amp import GradScaler
