@@ -491,3 +491,14 @@ def test_every_fixture_pair_is_equivalent_on_cpu_through_the_cli(monkeypatch):
     assert (data["size"], data["device"], data["timed"]) == ("tiny", "cpu", False)
     assert [row["code"] for row in data["results"]] == fixture_codes(REPOSITORY_FIXTURES)
     assert all(row["equivalent"] and row["speedup"] is None for row in data["results"])
+
+
+@pytest.mark.gpu
+def test_a_real_pair_is_timed_and_its_syncs_counted_on_cuda():
+    [outcome] = verify(["TL101"], "cuda", 4, "small", 2, None)
+    assert outcome.equivalent, outcome.detail
+    assert outcome.before_s and outcome.after_s and outcome.speedup
+    assert outcome.speedup_low <= outcome.speedup <= outcome.speedup_high
+    # Every step's `.item()` synchronises before the fix; after it, the one read after the loop.
+    assert outcome.syncs_before is not None and outcome.syncs_after is not None
+    assert outcome.syncs_before >= 4 > outcome.syncs_after
