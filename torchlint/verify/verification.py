@@ -108,19 +108,19 @@ class RuleRun:
             run = checked(run_program(command, self.env(self.steps), program.parent, self.timeout), label)
             found.results[label][self.steps] = parse_result(run, label)
 
-    def time(self, repeats: int, found: Measurements) -> None:
+    def timings(self, repeats: int, found: Measurements) -> None:
         """Time N and 2N steps per program, alternating the order between repeats (ABBA)."""
         for repeat in range(repeats):
             order = (BEFORE, AFTER) if repeat % 2 == 0 else (AFTER, BEFORE)
             for label in order:
                 self.progress(f"{self.code}: timing {label} ({repeat + 1}/{repeats})...")
                 program = self.programs[label]
-                short, short_seconds = measured_run(program, label, self.env(self.steps), self.timeout)
-                long, long_seconds = measured_run(program, label, self.env(2 * self.steps), self.timeout)
-                found.samples[label].append((long_seconds.seconds - short_seconds.seconds) / self.steps)
+                _, short = measured_run(program, label, self.env(self.steps), self.timeout)
+                long_run, long = measured_run(program, label, self.env(2 * self.steps), self.timeout)
+                found.samples[label].append((long.seconds - short.seconds) / self.steps)
                 if repeat == 0:
-                    found.results[label][2 * self.steps] = parse_result(long, label)
-                    found.peaks[label] = short_seconds.peak_bytes
+                    found.results[label][2 * self.steps] = parse_result(long_run, label)
+                    found.peaks[label] = short.peak_bytes
 
     def syncs(self) -> Tuple[int, int]:
         """Synchronisations of a run of `steps` steps, before and after the fix."""
@@ -155,7 +155,7 @@ def verify_rule(fixture: Fixture, settings: RuleRun, repeats: int) -> RuleVerifi
     syncs: Tuple[Optional[int], Optional[int]] = (None, None)
     try:
         settings.results(found)
-        settings.time(repeats, found)
+        settings.timings(repeats, found)
         if settings.device == "cuda" and fixture.code in SYNC_RULES:
             syncs = settings.syncs()
     except ProgramFailure as failure:
