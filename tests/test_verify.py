@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -306,13 +307,21 @@ def test_programs_get_steps_device_size_and_seeds(tmp_path, fake_cuda):
     assert outcome.detail.startswith("6 steps: steps: 6 before, 3 after")
 
 
-def test_untimed_rules_run_in_parallel_and_keep_their_order(tmp_path):
-    root = tmp_path
+def test_untimed_rules_run_in_parallel_and_share_the_cores(tmp_path, monkeypatch):
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    threads = 'import json, os\nprint(json.dumps({"threads": os.environ.get("OMP_NUM_THREADS")}))\n'
     for code in ("TL101", "TL501", "TL601"):
-        make_fixture(root, code, fake())
-    outcomes = verify(None, "cpu", 2, "tiny", 0, None, fixtures_dir=root, jobs=3)
+        make_fixture(tmp_path, code, threads)
+    outcomes = verify(None, "cpu", 2, "tiny", 0, None, fixtures_dir=tmp_path, jobs=3)
     assert [outcome.code for outcome in outcomes] == ["TL101", "TL501", "TL601"]
     assert all(outcome.equivalent for outcome in outcomes)
+    # The programs' results show the thread count they got: the cores shared by three jobs.
+    make_fixture(tmp_path / "one", "TL501", threads, threads.replace('os.environ.get("OMP_NUM_THREADS")', '"x"'))
+    [shared] = verify(None, "cpu", 2, "tiny", 0, None, fixtures_dir=tmp_path / "one", jobs=3)
+    expected = str(max(1, (os.cpu_count() or 1) // 3))
+    assert shared.detail.startswith(f"2 steps: threads: '{expected}' before, 'x' after")
+    [alone] = verify(None, "cpu", 2, "tiny", 0, None, fixtures_dir=tmp_path / "one", jobs=1)
+    assert alone.detail.startswith("2 steps: threads: None before")
 
 
 def test_a_failing_program_is_reported_without_a_traceback(tmp_path):

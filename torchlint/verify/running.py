@@ -70,8 +70,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def program_env(device: str, steps: int, size: str) -> Dict[str, str]:
-    """The environment every fixture program runs with: same seeds, steps, device and size."""
+def program_env(device: str, steps: int, size: str, threads: Optional[int] = None) -> Dict[str, str]:
+    """The environment every fixture program runs with: same seeds, steps, device and size, and
+    `threads` intra-op threads when several programs share the CPU (unless the user chose)."""
     env = dict(os.environ)
     env.update(
         TORCHLINT_STEPS=str(steps),
@@ -81,6 +82,8 @@ def program_env(device: str, steps: int, size: str) -> Dict[str, str]:
         MASTER_ADDR="127.0.0.1",
         MASTER_PORT=str(free_port()),
     )
+    if threads is not None:
+        env.setdefault("OMP_NUM_THREADS", str(threads))
     return env
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -95,9 +96,10 @@ class RuleRun:
     size: str
     timeout: float
     progress: Progress
+    threads: Optional[int] = None
 
     def env(self, steps: int) -> Dict[str, str]:
-        return program_env(self.device, steps, self.size)
+        return program_env(self.device, steps, self.size, self.threads)
 
     def results(self, found: Measurements) -> None:
         """Run each program once with `steps` steps for its result (on CUDA, also the warm-up)."""
@@ -230,19 +232,22 @@ def verify(
     directory = Path(fixtures_dir) if fixtures_dir is not None else default_fixtures_dir()
     chosen = select_codes(codes, fixture_codes(directory))
     report: Progress = progress or (lambda message: None)
+    parallel = not timed and jobs > 1
+    # Programs that run side by side share the cores instead of each starting a thread per core.
+    threads = max(1, (os.cpu_count() or 1) // jobs) if parallel else None
     with tempfile.TemporaryDirectory(prefix="torchlint-verify-") as tmp:
 
         def one(fixture: Fixture) -> RuleVerification:
             started = time.perf_counter()
             programs = {label: Path(tmp) / fixture.code / f"{label}.py" for label in (BEFORE, AFTER)}
-            settings = RuleRun(fixture.code, programs, device, steps, size, timeout, report)
+            settings = RuleRun(fixture.code, programs, device, steps, size, timeout, report, threads)
             outcome = verify_rule(fixture, settings, repeats if timed else 0)
             verdict = "equivalent" if outcome.equivalent else "NOT equivalent"
             report(f"{fixture.code}: {verdict} ({time.perf_counter() - started:.1f} s)")
             return outcome
 
         fixtures = load_fixtures(chosen, directory)
-        if timed or jobs < 2:
+        if not parallel:
             return [one(fixture) for fixture in fixtures]
         with ThreadPoolExecutor(jobs) as pool:
             return list(pool.map(one, fixtures))
