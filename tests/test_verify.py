@@ -511,3 +511,39 @@ def test_a_real_pair_is_timed_and_its_syncs_counted_on_cuda():
     # Every step's `.item()` synchronises before the fix; after it, the one read after the loop.
     assert outcome.syncs_before is not None and outcome.syncs_after is not None
     assert outcome.syncs_before >= 4 > outcome.syncs_after
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def test_the_command_writes_the_report_and_reproduces_its_options(tmp_path, monkeypatch):
+    from torchlint.verify import command
+
+    calls = []
+
+    def fake_verify(codes, device, steps, size, repeats, progress, jobs):
+        calls.append((codes, device, steps, size, repeats, jobs))
+        return [result(device=device, syncs_before=9, syncs_after=1)]
+
+    monkeypatch.setattr(command, "probe", lambda: context().environment)
+    monkeypatch.setattr(command, "verify", fake_verify)
+    report = tmp_path / "gpu-results.md"
+    request = command.Request(("TL101",), "auto", None, "large", 5, jobs=2)
+    rendered, equivalent = command.run(request, "text", report, lambda message: None)
+    assert calls == [(["TL101"], "cuda", 20, "large", 5, 2)]  # auto picks the GPU; large times 20 steps
+    assert equivalent and "2.00x [1.50, 2.50]" in rendered
+    text = report.read_text()
+    assert "`torchlint verify --device cuda --size large --steps 20 --repeats 5 --rule TL101`" in text
+    assert "| TL101 | ResNet step | 4.000 | 2.000 | 2.00x [1.50, 2.50] (94%) | yes | 9 -> 1 | - |" in text
+
+
+def test_the_command_chooses_the_device_from_what_torch_sees():
+    from torchlint.verify.command import choose_device
+
+    cpu_only = Environment("3.11.7", "2.13.0+cpu", None, None, False)
+    assert choose_device("auto", cpu_only) == "cpu"
+    assert choose_device("auto", context().environment) == "cuda"
+    with pytest.raises(VerifyError, match="no CUDA device"):
+        choose_device("cuda", cpu_only)
+    with pytest.raises(VerifyError, match="needs torch"):
+        choose_device("cpu", Environment("3.11.7", None, None, None, False))

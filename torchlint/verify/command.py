@@ -48,6 +48,8 @@ def command_line(request: Request, device: str, steps: int) -> str:
 def run(request: Request, output_format: str, report: Optional[Path], progress: Progress) -> Tuple[str, bool]:
     """Verify, write the Markdown report when asked, and return the rendered output and whether
     every pair was equivalent."""
+    if report is not None and not report.resolve().parent.is_dir():
+        raise VerifyError(f"cannot write the report to {report}: no such directory")
     environment = probe()
     device = choose_device(request.device, environment)
     timed = is_timed(device, request.size, request.repeats)
