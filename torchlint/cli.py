@@ -324,7 +324,7 @@ def clean(cache_dir: Optional[Path], config_path: Optional[Path], isolated: bool
 @main.command()
 @click.option("--rule", "codes", multiple=True, help="Verify this rule (repeatable; default: every rule with a program pair).")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True, help="auto: cuda when torch sees a GPU.")
-@click.option("--size", type=click.Choice(["tiny", "small", "large"]), default="small", show_default=True, envvar="TORCHLINT_SIZE", help="Workload shapes; tiny checks equivalence only.")
+@click.option("--size", type=click.Choice(["tiny", "small", "large"]), default="small", show_default=True, envvar="TORCHLINT_SIZE", show_envvar=True, help="Workload shapes; tiny checks equivalence only.")
 @click.option("--steps", type=click.IntRange(min=1), help="Training steps per run [default: 2 without timing, 10 timed small, 20 timed large].")
 @click.option("--repeats", type=click.IntRange(min=0), default=5, show_default=True, help="Timed repeats on CUDA (0: check equivalence only).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
