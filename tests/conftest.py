@@ -45,3 +45,19 @@ def src_project(tmp_path, monkeypatch):
         return tmp_path
 
     return make
+
+
+def _cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    """Tests marked `gpu` need a CUDA device: skipped where torch sees none (or is not installed)."""
+    gpu_tests = [item for item in items if item.get_closest_marker("gpu")]
+    if gpu_tests and not _cuda_available():
+        for item in gpu_tests:
+            item.add_marker(pytest.mark.skip(reason="needs a CUDA device"))

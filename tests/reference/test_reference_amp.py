@@ -143,6 +143,17 @@ def test_fp16_uses_grad_scaler_and_unscales_before_clipping():
     assert change_norm(model, before) == pytest.approx(LR * 1e-3, rel=1e-2)
 
 
+@pytest.mark.gpu
+def test_bf16_on_cuda_trains_without_a_scaler():
+    model = make_model().to("cuda")
+    batch = tuple(tensor.to("cuda") for tensor in make_data())
+    loss_fn = RecordingLoss()
+    step = AmpStep(model, torch.optim.SGD(model.parameters(), lr=LR), device_type="cuda", dtype=torch.bfloat16)
+    losses = train(step, batch, loss_fn)
+    assert step.scaler is None and set(loss_fn.dtypes) == {torch.bfloat16}
+    assert all(torch.isfinite(torch.tensor(losses))) and losses[-1] < losses[0] * 0.5
+
+
 def test_accumulation_steps_must_be_positive():
     model = make_model()
     with pytest.raises(ValueError):

@@ -98,7 +98,7 @@ def test_empty_and_reset():
     assert total.compute() == 5.0
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="counting syncs needs CUDA")
+@pytest.mark.gpu
 def test_updates_on_cuda_do_not_sync():
     metric = RunningMean()
     values = [torch.randn((), device="cuda") for _ in range(10)]

@@ -90,7 +90,7 @@ def test_wraps_a_dataloader_across_epochs():
         assert torch.equal(values, torch.arange(10.0))
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+@pytest.mark.gpu
 def test_cuda_copies_every_batch_in_order():
     batches = nested_batches()
     seen = list(CUDAPrefetcher(batches, device="cuda"))
