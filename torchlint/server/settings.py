@@ -1,0 +1,84 @@
+"""What checking one file in the editor needs: the file's configuration with the editor's
+settings on top.
+
+The editor's `select`, `ignore`, `preview` and `unsafe-fixes` act like the command-line
+options of the same names (as ruff's server does): `select` replaces the configured
+selection, `ignore` adds to it. `setup_for` is the one place that resolves configuration for
+a path, so the server follows `torchlint check` wherever that resolution lives.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, FrozenSet, Mapping, Optional, Tuple
+
+from torchlint.config import ConfigError, load_settings, override
+from torchlint.engine.context import Options
+from torchlint.engine.rule import all_rules
+from torchlint.engine.selection import SelectionError, enabled_codes, expand
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+@dataclass(frozen=True)
+class EditorSettings:
+    """Settings the client sent; None leaves the file configuration's value."""
+
+    select: Optional[Tuple[str, ...]] = None
+    ignore: Tuple[str, ...] = ()
+    preview: Optional[bool] = None
+    unsafe_fixes: bool = False
+
+    @classmethod
+    def parse(cls, raw: Any) -> "EditorSettings":
+        """Settings from a client's JSON object; keys may be spelled `unsafe-fixes`,
+        `unsafe_fixes` or `unsafeFixes`. Raises ConfigError for a value of the wrong type."""
+        if raw is None:
+            return cls()
+        if not isinstance(raw, Mapping):
+            raise ConfigError("torchlint settings: expected an object")
+        values = {_CAMEL.sub("-", str(key)).lower().replace("_", "-"): value for key, value in raw.items()}
+        preview, unsafe = values.get("preview"), values.get("unsafe-fixes", False)
+        if not isinstance(preview, (bool, type(None))) or not isinstance(unsafe, bool):
+            raise ConfigError("torchlint settings: `preview` and `unsafe-fixes` must be true or false")
+        select = values.get("select")
+        return cls(None if select is None else _selectors(select, "select"), _selectors(values.get("ignore", []), "ignore"), preview, unsafe)
+
+
+def _selectors(value: Any, key: str) -> Tuple[str, ...]:
+    """A list of selectors, or one comma-separated string of them."""
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"torchlint settings: `{key}` must be a list of rule selectors")
+    return tuple(item.strip() for item in value if item.strip())
+
+
+@dataclass(frozen=True)
+class FileSetup:
+    """The rules enabled for one file, the options they run with, and where its cache lives."""
+
+    codes: FrozenSet[str]
+    options: Options
+    root: Path
+    unsafe_fixes: bool
+
+
+def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
+    """The configuration governing `path` (the nearest `[tool.torchlint]` above it) with the
+    editor's settings on top. Raises ConfigError with a one-line message."""
+    try:
+        settings = load_settings(None, False, path.parent)
+        settings = override(settings, select=editor.select, ignore=settings.ignore + editor.ignore)
+        rules = all_rules()
+        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore, settings.min_severity)
+        codes -= expand(settings.ignored_for(path), rules)
+    except SelectionError as error:
+        raise ConfigError(str(error)) from None
+    # Rules in preview (a tier that not every release has) run only when preview is on.
+    preview = editor.preview if editor.preview is not None else getattr(settings, "preview", False)
+    if not preview:
+        codes -= {rule.code for rule in rules if getattr(rule, "preview", False)}
+    return FileSetup(frozenset(codes), Options(settings.torch_version), settings.root, editor.unsafe_fixes)
