@@ -218,10 +218,12 @@ def is_ddp_wrap(call: cst.Call, ctx: "FileContext") -> bool:
 # Features enabled in the file or the project
 
 
+@lru_cache(maxsize=16)
 def code_text(text: str) -> str:
     """`text` without comments (so that `# torch.backends.cudnn.benchmark = True` does not count).
 
-    Text that does not tokenize is returned as it is.
+    Text that does not tokenize is returned as it is. Cached: every rule asking about a
+    project-wide feature asks about the same file.
     """
     lines = text.splitlines(keepends=True)
     try:
