@@ -273,3 +273,10 @@ def test_check_and_help_do_not_import_the_server() -> None:
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_server_without_the_extra_says_what_to_install() -> None:
+    probe = "import sys\nsys.modules['pygls'] = None\nfrom torchlint.cli import main\nmain(['server'])\n"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr == "torchlint: error: `torchlint server` needs the server extra: pip install 'torchlint[server]'\n"

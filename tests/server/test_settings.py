@@ -1,0 +1,52 @@
+"""The server's pieces that need no client: editor settings, file setup, hover text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+
+from torchlint.config import ConfigError  # noqa: E402
+from torchlint.engine.rule import Rule  # noqa: E402
+from torchlint.server.rule_docs import hover_text, measured_cost  # noqa: E402
+from torchlint.server.settings import EditorSettings, setup_for  # noqa: E402
+
+
+def test_editor_settings_accept_every_key_spelling() -> None:
+    for key in ("unsafeFixes", "unsafe-fixes", "unsafe_fixes"):
+        assert EditorSettings.parse({key: True}).unsafe_fixes
+    parsed = EditorSettings.parse({"select": "TL1, TL401", "ignore": ["TL101"], "preview": True})
+    assert parsed == EditorSettings(("TL1", "TL401"), ("TL101",), True, False)
+    assert EditorSettings.parse(None) == EditorSettings()
+
+
+@pytest.mark.parametrize("raw", [{"select": 3}, {"preview": "yes"}, {"unsafeFixes": 1}, ["TL101"]])
+def test_editor_settings_of_the_wrong_type_are_refused(raw: object) -> None:
+    with pytest.raises(ConfigError, match="torchlint settings"):
+        EditorSettings.parse(raw)
+
+
+def test_editor_select_replaces_and_ignore_adds_to_the_file_configuration(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.torchlint]\nselect = ["TL1"]\nignore = ["TL102"]\nper-file-ignores = { "scripts/*" = ["TL103"] }\n'
+    )
+    script = tmp_path / "scripts" / "train.py"
+    from_file = setup_for(script, EditorSettings())
+    assert "TL101" in from_file.codes and not {"TL102", "TL103", "TL401"} & from_file.codes
+    assert from_file.root == tmp_path
+    edited = setup_for(script, EditorSettings(select=("TL101", "TL102", "TL401"), ignore=("TL401",), unsafe_fixes=True))
+    assert edited.codes == {"TL101"} and edited.unsafe_fixes
+    with pytest.raises(ConfigError, match="unknown rule selector"):
+        setup_for(script, EditorSettings(select=("TL999",)))
+
+
+def test_hover_has_summary_why_and_measured_cost() -> None:
+    rule = Rule._registry["TL101"]
+    text = hover_text(rule, "file:///TL101.md")
+    assert text.startswith("**TL101 sync-in-loop** (warning, fix: unsafe)")
+    assert "**Why is this slow?**" in text and "[Documentation](file:///TL101.md)" in text
+    assert measured_cost("Intro.\n\nMeasured: 1.18x faster on an H100.\n") == "1.18x faster on an H100."
+    assert measured_cost("## Measured on GPUs\n1.2x on H100\n\n## Example\nx\n") == "1.2x on H100"
+    assert measured_cost("## Why is this slow?\nIt syncs.\n") is None
