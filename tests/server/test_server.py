@@ -219,7 +219,8 @@ async def test_a_file_that_does_not_parse(client: LanguageClient) -> None:
 @pytest.mark.asyncio(loop_scope="module")
 async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient) -> None:
     notebook_uri = (client.root / "train.ipynb").as_uri()  # type: ignore[attr-defined]
-    sources = ["import torch\ndevice = torch.device('cuda')\n", "# Training\n", "for x in loader:\n    x = x.to(device)\n    print(x.sum().item())\n"]
+    loop = "for x in loader:\n    x = x.to(device)\n    print(x.sum().item())\n    optimizer.zero_grad(set_to_none=False)\n"
+    sources = ["import torch\ndevice = torch.device('cuda')\n", "# Training\n", loop]
     cells = [f"{notebook_uri}#cell{i}" for i in range(3)]
     kinds = [types.NotebookCellKind.Code, types.NotebookCellKind.Markup, types.NotebookCellKind.Code]
     client.notebook_document_did_open(
@@ -229,8 +230,12 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient) 
         )
     )
     assert await _diagnostics(client, cells[0]) == []
-    (item,) = await _diagnostics(client, cells[2])
-    assert item.code == "TL101" and item.range.start.line == 2
+    found = _by_code(await _diagnostics(client, cells[2]))
+    assert set(found) == {"TL101", "TL401"} and found["TL101"].range.start.line == 2
+    (action,) = await _actions(client, cells[2], found["TL401"].range, ["source.fixAll"])
+    resolved = await client.code_action_resolve_async(action)
+    assert [change.text_document.uri for change in resolved.edit.document_changes] == [cells[2]]  # type: ignore[union-attr]
+    assert _apply(loop, resolved.edit, cells[2]) == loop.replace("zero_grad(set_to_none=False)", "zero_grad()")  # type: ignore[arg-type]
 
 
 @pytest.mark.asyncio(loop_scope="module")
