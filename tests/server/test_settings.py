@@ -1,7 +1,8 @@
-"""The server's pieces that need no client: editor settings, file setup, hover text."""
+"""The server's pieces that need no client: editor settings, file setup, cache, hover text."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,8 @@ pytest.importorskip("pygls")
 
 from torchlint.config import ConfigError  # noqa: E402
 from torchlint.engine.rule import Rule  # noqa: E402
+from torchlint.engine.cache import CACHE_DIR_NAME  # noqa: E402
+from torchlint.server.documents import Caches, Part, Snapshot, lint  # noqa: E402
 from torchlint.server.rule_docs import hover_text, measured_cost  # noqa: E402
 from torchlint.server.settings import EditorSettings, setup_for  # noqa: E402
 
@@ -50,3 +53,22 @@ def test_hover_has_summary_why_and_measured_cost() -> None:
     assert measured_cost("Intro.\n\nMeasured: 1.18x faster on an H100.\n") == "1.18x faster on an H100."
     assert measured_cost("## Measured on GPUs\n1.2x on H100\n\n## Example\nx\n") == "1.2x on H100"
     assert measured_cost("## Why is this slow?\nIt syncs.\n") is None
+
+
+def test_a_buffer_that_matches_the_disk_goes_through_the_result_cache(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.torchlint]\n")
+    path = tmp_path / "train.py"
+    text = "import torch\nfor x in loader:\n    x = x.cuda()\n    print(x.item())\n"
+    path.write_text(text)
+    setup = setup_for(path, EditorSettings())
+    snapshot = Snapshot(path, (Part(path.as_uri(), text, 1),))
+    first = lint(snapshot, setup, Caches())
+    assert [f.code for f in first[path.as_uri()]] == ["TL101"]
+    (cache_file,) = (tmp_path / CACHE_DIR_NAME).glob("results-*.json")
+    # Mark the stored finding: a later lint of the same text must come from the cache.
+    stored = json.loads(cache_file.read_text())
+    stored["entries"][str(path)]["findings"][0]["message"] = "from the cache"
+    cache_file.write_text(json.dumps(stored))
+    assert [f.message for f in lint(snapshot, setup, Caches())[path.as_uri()]] == ["from the cache"]
+    edited = Snapshot(path, (Part(path.as_uri(), text.replace("print(x.item())", "pass"), 2),))
+    assert lint(edited, setup, Caches()) == {path.as_uri(): ()}

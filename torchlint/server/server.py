@@ -109,15 +109,15 @@ class TorchlintServer(LanguageServer):
         previous = self.pending.pop(key, None)
         if previous is not None:
             previous.cancel()
-        self.pending[key] = asyncio.ensure_future(self._lint_later(key, delay))
+        self.pending[key] = asyncio.ensure_future(self._lint_later(key, delay, self.generation[key]))
 
     def schedule_all(self, delay: float = 0.0) -> None:
         for key in self.units():
             self.schedule(key, delay)
 
-    async def _lint_later(self, key: str, delay: float) -> None:
+    async def _lint_later(self, key: str, delay: float, generation: int) -> None:
         await asyncio.sleep(delay)
-        await self.refresh(key, self.generation.get(key, 0))
+        await self.refresh(key, generation)
 
     async def refresh(self, key: str, generation: Optional[int] = None) -> None:
         """Lint a unit now and publish the result; with a `generation`, only if it is current."""
