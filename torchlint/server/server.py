@@ -163,6 +163,8 @@ class TorchlintServer(LanguageServer):
     def publish(self, snapshot: Snapshot, results: Results) -> None:
         for part in snapshot.parts:
             if part.uri not in results:
+                if part.uri in self.published:  # a code cell that became markdown
+                    self.forget([part.uri])
                 continue
             positions = convert.Positions(part.text, self.workspace.position_codec)
             findings = results[part.uri]
