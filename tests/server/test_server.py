@@ -285,3 +285,10 @@ def test_server_without_the_extra_says_what_to_install() -> None:
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr == "torchlint: error: `torchlint server` needs the server extra: pip install 'torchlint[server]'\n"
+
+
+def test_a_malformed_message_is_reported_in_one_line() -> None:
+    garbage = b"Content-Length: 5\r\n\r\n{bad}"
+    result = subprocess.run([sys.executable, "-m", "torchlint", "server"], input=garbage, capture_output=True, timeout=60)
+    assert result.returncode == 0 and b"window/showMessage" in result.stdout
+    assert b"Traceback" not in result.stderr and result.stderr.decode().startswith("torchlint server: error: ")

@@ -472,6 +472,21 @@ async def show_documentation(ls: TorchlintServer, code: str) -> None:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
 
 
+class _OneLine(logging.Formatter):
+    """Log records as single lines on standard error (the editor's log): a malformed message
+    from the client is reported, not shown as a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info is not None and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message += f": {type(error).__name__}: {error}"
+        return f"torchlint server: {record.levelname.lower()}: {message}".replace("\n", " ")
+
+
 def run() -> None:
     """Serve over standard input and output until the client says exit."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(_OneLine())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     server.start_io()
