@@ -72,3 +72,14 @@ def test_a_buffer_that_matches_the_disk_goes_through_the_result_cache(tmp_path: 
     assert [f.message for f in lint(snapshot, setup, Caches())[path.as_uri()]] == ["from the cache"]
     edited = Snapshot(path, (Part(path.as_uri(), text.replace("print(x.item())", "pass"), 2),))
     assert lint(edited, setup, Caches()) == {path.as_uri(): ()}
+
+
+def test_no_cache_is_written_beside_a_file_no_configuration_governs(tmp_path: Path) -> None:
+    path = tmp_path / "site-packages" / "lib.py"
+    path.parent.mkdir()
+    path.write_text("import torch\nfor x in loader:\n    x = x.cuda()\n    print(x.item())\n")
+    setup = setup_for(path, EditorSettings())
+    assert setup.root is None
+    found = lint(Snapshot(path, (Part(path.as_uri(), path.read_text(), 1),)), setup, Caches())
+    assert [f.code for f in found[path.as_uri()]] == ["TL101"]
+    assert sorted(p.name for p in path.parent.iterdir()) == ["lib.py"]

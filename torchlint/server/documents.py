@@ -58,7 +58,7 @@ def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
     rules = _rules_for(setup.codes)
     if not snapshot.notebook:
         text = snapshot.parts[0].text
-        cache = caches.for_setup(setup) if _matches_disk(snapshot.path, text) else None
+        cache = caches.for_setup(setup) if setup.root is not None and _matches_disk(snapshot.path, text) else None
         hit = cache.lookup(path, setup.codes) if cache else None
         if hit is not None:
             return {snapshot.parts[0].uri: hit.findings}
@@ -103,6 +103,7 @@ class Caches:
         self._caches: Dict[Tuple[Path, object], ResultCache] = {}
 
     def for_setup(self, setup: FileSetup) -> ResultCache:
+        assert setup.root is not None
         key = (setup.root, setup.options)
         if key not in self._caches:
             self._caches[key] = ResultCache(setup.root / CACHE_DIR_NAME, engine_fingerprint(setup.options))

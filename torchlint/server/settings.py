@@ -58,11 +58,13 @@ def _selectors(value: Any, key: str) -> Tuple[str, ...]:
 
 @dataclass(frozen=True)
 class FileSetup:
-    """The rules enabled for one file, the options they run with, and where its cache lives."""
+    """The rules enabled for one file, the options they run with, and where its cache lives:
+    the project root, or None for a file no configuration governs (one opened from
+    site-packages, say), beside which the server writes nothing."""
 
     codes: FrozenSet[str]
     options: Options
-    root: Path
+    root: Optional[Path]
     unsafe_fixes: bool
 
 
@@ -81,4 +83,5 @@ def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
     preview = editor.preview if editor.preview is not None else getattr(settings, "preview", False)
     if not preview:
         codes -= {rule.code for rule in rules if getattr(rule, "preview", False)}
-    return FileSetup(frozenset(codes), Options(settings.torch_version), settings.root, editor.unsafe_fixes)
+    root = settings.root if settings.config_path is not None else None
+    return FileSetup(frozenset(codes), Options(settings.torch_version), root, editor.unsafe_fixes)
