@@ -83,3 +83,13 @@ def test_no_cache_is_written_beside_a_file_no_configuration_governs(tmp_path: Pa
     found = lint(Snapshot(path, (Part(path.as_uri(), path.read_text(), 1),)), setup, Caches())
     assert [f.code for f in found[path.as_uri()]] == ["TL101"]
     assert sorted(p.name for p in path.parent.iterdir()) == ["lib.py"]
+
+
+def test_files_the_configuration_excludes_get_no_diagnostics(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.torchlint]\nextend-exclude = ["generated"]\n')
+    for name in ("train.py", "generated/model.py", ".venv/lib/torch_util.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("import torch\n")
+    excluded = {name: setup_for(tmp_path / name, EditorSettings()).excluded for name in ("train.py", "generated/model.py", ".venv/lib/torch_util.py")}
+    assert excluded == {"train.py": False, "generated/model.py": True, ".venv/lib/torch_util.py": True}
+    assert not setup_for(tmp_path / "unsaved.py", EditorSettings()).excluded

@@ -125,7 +125,7 @@ class TorchlintServer(LanguageServer):
         if snapshot is None:
             return
         setup = self.setup(snapshot.path)
-        if setup is None:
+        if setup is None or setup.excluded:
             self.publish(snapshot, {part.uri: () for part in snapshot.parts if part.code})
             return
         try:

@@ -14,10 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, FrozenSet, Mapping, Optional, Tuple
 
-from torchlint.config import ConfigError, load_settings, override
+from torchlint.config import ConfigError, Settings, load_settings, override
 from torchlint.engine.context import Options
 from torchlint.engine.rule import all_rules
 from torchlint.engine.selection import SelectionError, enabled_codes, expand
+from torchlint.files.discovery import DEFAULT_EXCLUDE, discover
+
+# The files `torchlint check` finds in directories (its SOURCE_EXTENSIONS).
+SOURCE_EXTENSIONS = (".py", ".pyi", ".ipynb")
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
@@ -66,6 +70,9 @@ class FileSetup:
     options: Options
     root: Optional[Path]
     unsafe_fixes: bool
+    # Excluded by `exclude`/`extend-exclude`/.gitignore, as `torchlint check --force-exclude`
+    # (and so the pre-commit hook) would exclude it: no diagnostics.
+    excluded: bool = False
 
 
 def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
@@ -84,4 +91,18 @@ def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
     if not preview:
         codes -= {rule.code for rule in rules if getattr(rule, "preview", False)}
     root = settings.root if settings.config_path is not None else None
-    return FileSetup(frozenset(codes), Options(settings.torch_version), root, editor.unsafe_fixes)
+    return FileSetup(frozenset(codes), Options(settings.torch_version), root, editor.unsafe_fixes, _excluded(path, settings))
+
+
+def _excluded(path: Path, settings: Settings) -> bool:
+    if not path.is_file():
+        return False  # an unsaved buffer: nothing on disk to match against
+    found = discover(
+        [path],
+        root=settings.root,
+        exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
+        extend_exclude=settings.extend_exclude,
+        force_exclude=True,
+        extensions=SOURCE_EXTENSIONS,
+    )
+    return not found.files
