@@ -87,6 +87,7 @@ class DeprecatedAmpApi(Rule):
     summary = "Deprecated `torch.cuda.amp`/`torch.cpu.amp` instead of `torch.amp` with a device type"
     triggers = ("autocast", "GradScaler")
     fix_applicability = Applicability.SAFE
+    unsafe_when = "when an `autocast` without `dtype=` may run under another autocast dtype"
     bad_examples = (
         "import torch\nwith torch.cuda.amp.autocast():\n    loss = model(x)\n",
         "import torch\nfrom torch.cuda.amp import GradScaler\nscaler = GradScaler(enabled=use_amp)\n",

@@ -63,6 +63,7 @@ class DeviceAfterCreation(Rule):
     summary = "Tensor created on the CPU and then moved to the device"
     triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE
+    unsafe_when = "for random factories, whose device generator draws another stream, and with `requires_grad`"
     bad_examples = (
         "import torch\nx = torch.zeros(3, 4).cuda()\n",
         "import torch\nx = torch.randn(2, 2).to(device)\n",

@@ -83,6 +83,7 @@ class EvalWithoutNoGrad(Rule):
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
+    unsafe_when = "when the decorated function returns a value: a caller could backpropagate through it"
     bad_examples = (
         "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
         "import torch\ndef validate(self):\n    self.net.eval()\n    for x in self.loader:\n        out = self.net(x)\n",

@@ -56,6 +56,7 @@ class GradZeroing(Rule):
     summary = "Gradients reset by writing zeros instead of setting them to None"
     triggers = ("zero_",)
     fix_applicability = Applicability.SAFE
+    unsafe_when = "when the function reads `.grad`, which would see None instead of zeros, and for manual zeroing"
     bad_examples = (
         "import torch\noptimizer.zero_grad(set_to_none=False)\n",
         "import torch\nfor p in model.parameters():\n    p.grad.zero_()\n",

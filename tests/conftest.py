@@ -31,3 +31,17 @@ def lines(code: str, rule: str) -> List[int]:
 @pytest.fixture
 def lint_code():
     return lint
+
+
+@pytest.fixture
+def src_project(tmp_path, monkeypatch):
+    """A function that writes `src/train.py` with the given source, changes into the
+    project directory and returns it."""
+
+    def make(source: str):
+        (tmp_path / "src").mkdir(exist_ok=True)
+        (tmp_path / "src" / "train.py").write_text(source)
+        monkeypatch.chdir(tmp_path)
+        return tmp_path
+
+    return make

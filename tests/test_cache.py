@@ -46,7 +46,7 @@ def test_warm_run_answers_from_the_cache_without_parsing(cwd, monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("parsed a cached file")
 
-    monkeypatch.setattr("torchlint.engine.runner.lint_text", fail)
+    monkeypatch.setattr("torchlint.engine.linter.lint_text", fail)
     warm = run()
     assert warm.stdout == cold.stdout and warm.exit_code == cold.exit_code == 1
 

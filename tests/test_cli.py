@@ -10,6 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from torchlint.config import DEFAULT_DOCS_URL
 from torchlint.cli import main
 
 BAD = "import torch\nfor x in loader:\n    total += model(x.cuda()).item()\n"
@@ -68,7 +69,8 @@ def test_json_output_fields(project):
         {"content": "optimizer.zero_grad()", "location": {"line": 2, "column": 1}, "end_location": {"line": 2, "column": 39}}
     ]
     assert data[0]["fix"] is None
-    assert finding["url"] == "docs/rules/TL401.md"
+    assert finding["url"] == DEFAULT_DOCS_URL.format(code="TL401")
+    assert finding["url"].startswith("https://") and finding["url"].endswith("/docs/rules/TL401.md")
 
 
 def test_fixable_marker_and_summary(project):
@@ -107,7 +109,7 @@ def test_selection(project, args, expected):
 def test_unknown_selector_is_a_usage_error(project):
     result = run("--select", "TL999")
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith("torchlint: error: unknown rule selector 'TL999'")
+    assert result.stderr.strip().startswith("torchlint: error: --select: unknown rule selector 'TL999'")
 
 
 def test_statistics(project):

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from torchlint.cli import main
-from torchlint.config import ConfigError, Settings, load_settings, parse_torch_version
+from torchlint.config import ConfigError, Resolver, Settings, parse_torch_version
 
 TRAIN = "import torch\nfor x in loader:\n    total += model(x.cuda()).item()\noptimizer.zero_grad(set_to_none=False)\n"
 
@@ -38,11 +38,14 @@ def test_select_and_ignore_from_pyproject(project):
     assert check()[1] == ["TL401"]
 
 
-def test_command_line_select_replaces_and_ignore_extends(project):
+def test_command_line_is_a_later_layer_as_in_ruff(project):
     write_config(project, 'select = ["TL1"]\nignore = ["TL401"]\n')
-    assert check("--select", "TL401")[1] == []
-    assert check("--select", "ALL")[1] == ["TL101"]
-    assert check("--extend-select", "TL4", "--ignore", "TL101")[1] == []
+    # --select starts the selection over, the configured ignore included.
+    assert check("--select", "TL401")[1] == ["TL401"]
+    assert check("--select", "ALL")[1] == ["TL101", "TL401"]
+    # Without --select the command line adjusts what the configuration chose.
+    assert check("--extend-select", "TL4", "--ignore", "TL101")[1] == ["TL401"]
+    assert check("--ignore", "TL101")[1] == []
 
 
 def test_per_file_ignores(project):
@@ -149,10 +152,10 @@ def test_per_file_ignores_with_a_dot_directory(project):
     assert found == []
 
 
-def test_load_settings_defaults(tmp_path):
-    settings = load_settings(None, False, tmp_path)
+def test_settings_default_without_configuration(tmp_path):
+    settings = Resolver(tmp_path).settings_for(tmp_path / "a.py")
     assert settings == Settings(root=tmp_path)
-    assert settings.select == ("ALL",) and settings.torch_version >= (2, 0)
+    assert settings.rule_layers[0].select == ("ALL",) and settings.torch_version >= (2, 0)
 
 
 def test_parse_torch_version():

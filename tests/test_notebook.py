@@ -396,3 +396,40 @@ def test_cli_reports_cells_and_fixes_only_the_cell(tmp_path, monkeypatch):
     fixed = json.loads((tmp_path / "train.ipynb").read_text())
     document["cells"][2]["source"] = ["!pip install timm\n", "optimizer.zero_grad()"]
     assert fixed == document
+
+
+# --- Cell magics that run Python, and the CI formats ------------------------------------------
+
+LOOP = "for x in loader:\n    total += model(x.cuda()).item()\n"
+
+
+@pytest.mark.parametrize("magic,linted", [("%%time", True), ("%%capture out", True), ("\n%%timeit -n 3", True), ("%%bash", False), ("%%html", False)])
+def test_python_cell_magics_are_linted_after_the_magic_line(magic: str, linted: bool):
+    notebook = Notebook.parse(notebook_bytes("import torch", f"{magic}\n{LOOP}"))
+    findings = [notebook.relocate(f) for f in lint_text(notebook.source, "nb.ipynb", all_rules(), Options()).findings]
+    expected = [(2, 2 + magic.count("\n") + 1)] if linted else []
+    assert [(cell, f.line) for cell, f in findings if f.code == "TL101"] == expected
+
+
+def test_a_python_cell_magic_whose_body_does_not_compile_is_set_aside():
+    notebook = Notebook.parse(notebook_bytes("import torch", "%%capture\nnot python (\n"))
+    assert [f.code for f in lint_text(notebook.source, "nb.ipynb", all_rules(), Options()).findings] == []
+
+
+def test_ci_formats_keep_the_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    (tmp_path / "nb.ipynb").write_bytes(notebook_bytes("import torch", ("markdown", "# Train"), LOOP))
+    monkeypatch.chdir(tmp_path)
+
+    def output(name: str) -> str:
+        return CliRunner().invoke(main, ["check", "--no-cache", "--output-format", name, "nb.ipynb"]).stdout
+
+    github = output("github")
+    assert "title=TL101 sync-in-loop (cell 3%2C line 2)" in github and "line=" not in github
+    sarif = json.loads(output("sarif"))["runs"][0]["results"][0]
+    assert sarif["properties"] == {"cell": 3} and sarif["message"]["text"].startswith("cell 3, line 2: ")
+    junit = output("junit")
+    assert "TL101 sync-in-loop at cell 3:2:" in junit and "nb.ipynb:cell 3:2:" in junit

@@ -2,25 +2,43 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 import sys
+import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 import click
 
 from torchlint import __version__
-from torchlint.engine.cache import CACHE_DIR_NAME, ResultCache, clean_cache, engine_fingerprint
-from torchlint.config import ConfigError, Settings, load_settings, override, parse_torch_version
-from torchlint.engine.context import Options
-from torchlint.files.discovery import DEFAULT_EXCLUDE, DiscoveryResult, discover
+from torchlint import baseline as baselines
+from torchlint.config import (
+    CACHE_DIR_NAME,
+    COMMAND_LINE,
+    OUTPUT_FORMATS,
+    ConfigError,
+    Overrides,
+    PerFileIgnore,
+    Resolver,
+    Settings,
+    parse_per_file_ignore,
+    parse_torch_version,
+)
+from torchlint.engine.cache import ResultCache, clean_cache, engine_fingerprint, load_catalog, save_catalog
+from torchlint.engine.catalog import Catalog, RuleInfo
+from torchlint.engine.catalog import from_rules as catalog_from_rules
 from torchlint.engine.findings import Finding
-from torchlint.output import FORMATTERS, Report
-from torchlint.engine.rule import SEVERITIES, all_rules
+from torchlint.engine.options import Options
+from torchlint.engine.rule import SEVERITIES
 from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
-from torchlint.engine.selection import SelectionError, enabled_codes, expand
+from torchlint.engine.selection import Layer, SelectionError
+from torchlint.files.discovery import DEFAULT_EXCLUDE, discover, excluded_below
+from torchlint.output import FORMATTERS, Report
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Files searched for in directories: Python sources, stubs and Jupyter notebooks.
@@ -44,130 +62,303 @@ def main() -> None:
     """torchlint: find PyTorch performance anti-patterns."""
 
 
+def _env(name: str) -> str:
+    return f"TORCHLINT_{name}"
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path, allow_dash=True))
 @click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (TL1), names or ALL. Replaces the configured selection.")
 @click.option("--extend-select", multiple=True, help="Rules to enable on top of the selection.")
 @click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="Rules to disable in matching files, replacing the configured table.")
+@click.option("--extend-per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="Like --per-file-ignores, on top of the configured table.")
+@click.option("--fixable", multiple=True, help="Rules whose fixes may be applied (default: ALL).")
+@click.option("--extend-fixable", multiple=True, help="Rules to make fixable on top of --fixable.")
+@click.option("--unfixable", multiple=True, help="Rules whose fixes are never applied or offered.")
 @click.option("--exclude", multiple=True, help="Path patterns to skip, replacing the defaults.")
 @click.option("--extend-exclude", multiple=True, help="Path patterns to skip on top of the defaults.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
-@click.option("--torch-version", help="The PyTorch version the code targets, e.g. 1.13 (default: current).")
+@click.option("--torch-version", envvar=_env("TORCH_VERSION"), show_envvar=True, help="The PyTorch version the code targets, e.g. 1.13 (default: inferred from the project's dependencies, else current).")
 @click.option("--min-severity", type=click.Choice(SEVERITIES), help="Only run rules of at least this severity (default: info, all).")
-@click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this configuration file.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), envvar=_env("CONFIG"), show_envvar=True, help="Use this configuration file for every file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed, not the remaining findings.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or offer unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the changes --fix would make as a unified diff; write nothing.")
 @click.option("--show-fixes", is_flag=True, help="List the findings that were fixed.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix was applied, even if no finding remains.")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every current finding's line.")
 @click.option("--stdin-filename", help="The name to use for source read from standard input (path '-').")
-@click.option("--output-format", type=click.Choice(sorted(FORMATTERS)), default="full", show_default=True)
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), envvar=_env("OUTPUT_FORMAT"), show_envvar=True, help="How findings are shown (default: full, or `output-format` from the configuration).")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path, dir_okay=False), envvar=_env("OUTPUT_FILE"), show_envvar=True, help="Write the findings to this file instead of standard output.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of each finding.")
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary.")
+@click.option("-s", "--silent", is_flag=True, help="Print nothing but errors; the exit code tells the result.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), help=f"Where to keep the result cache (default: {CACHE_DIR_NAME} in the project root).")
-def check(
-    paths: Tuple[Path, ...],
-    select: Tuple[str, ...],
-    extend_select: Tuple[str, ...],
-    ignore: Tuple[str, ...],
-    exclude: Tuple[str, ...],
-    extend_exclude: Tuple[str, ...],
-    force_exclude: bool,
-    torch_version: Optional[str],
-    min_severity: Optional[str],
-    config_path: Optional[Path],
-    isolated: bool,
-    fix: bool,
-    unsafe_fixes: bool,
-    diff: bool,
-    show_fixes: bool,
-    add_noqa: bool,
-    stdin_filename: Optional[str],
-    output_format: str,
-    statistics: bool,
-    exit_zero: bool,
-    color: str,
-    jobs: Optional[int],
-    no_cache: bool,
-    cache_dir: Optional[Path],
-) -> None:
+@click.option("--no-cache", is_flag=True, envvar=_env("NO_CACHE"), show_envvar=True, help="Neither read nor write the result cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), envvar=_env("CACHE_DIR"), show_envvar=True, help=f"Where to keep the result cache (default: {CACHE_DIR_NAME} beside the governing configuration).")
+@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="Report only findings that this baseline file does not record.")
+@click.option("--update-baseline", is_flag=True, help="Record the current findings in the --baseline file and exit 0.")
+@click.option("--show-settings", is_flag=True, help="Print the settings that govern the first path (and where each comes from), then exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
+@click.pass_context
+def check(ctx: click.Context, **given: object) -> None:
     """Check PATHS (files or directories, default: the current directory; '-' reads standard input)."""
-    from_stdin = Path("-") in paths
+    args = CheckArgs(**given)  # type: ignore[arg-type]
     try:
-        if from_stdin and len(paths) > 1:
-            raise UsageFailure("'-' (standard input) cannot be combined with other paths")
-        if sum((fix, diff, add_noqa)) > 1:
-            raise UsageFailure("--fix, --diff and --add-noqa cannot be combined")
-        if add_noqa and from_stdin:
-            raise UsageFailure("--add-noqa needs files, not standard input")
-        settings = _settings(config_path, isolated, select, extend_select, ignore, exclude, extend_exclude, torch_version)
-        rules = all_rules()
-        floor = min_severity or settings.min_severity
-        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore, floor)
-        if from_stdin:
-            name = stdin_filename or "-"
-            file_jobs = [FileJob(name, codes - expand(settings.ignored_for(Path(name)), rules), sys.stdin.buffer.read())]
-            discovered = DiscoveryResult([], [])
+        _validate(args)
+        resolver = Resolver(Path.cwd(), args.config_path, args.isolated, _overrides(ctx, args).apply)
+        if args.show_settings:
+            click.echo(_show_settings(resolver, args.paths[0] if args.paths else Path(".")))
+            return
+        plan = _plan(args, resolver)
+        baseline = baselines.load(args.baseline) if args.baseline and not args.update_baseline else None
+        # How the report looks follows the configuration of the working directory.
+        here = resolver.settings_for(Path.cwd())
+    except (ConfigError, SelectionError, UsageFailure, baselines.BaselineError) as error:
+        _fail(str(error))
+    for message in (*plan.errors, *plan.warnings):
+        click.echo(message, err=True)
+    if args.show_files:
+        for job in sorted(plan.jobs, key=lambda pair: pair[1].path):
+            click.echo(job[1].path)
+        sys.exit(EXIT_ERROR if plan.errors else EXIT_CLEAN)
+    mode = FixMode.ADD_NOQA if args.add_noqa else FixMode.DIFF if args.diff else FixMode.FIX if args.fix or args.fix_only else FixMode.CHECK
+    outcomes = _run(plan, args, mode)
+    if args.update_baseline:
+        sys.exit(_update_baseline(args.baseline, outcomes, plan))
+    view = _View(
+        args.output_format or here.output_format,
+        args.statistics,
+        args.unsafe_fixes,
+        _use_color(args.color, args.output_file),
+        args.show_fixes,
+        args.quiet or args.silent,
+        args.silent,
+        args.fix_only,
+        here.docs_url,
+        {info.code: info.severity for info in plan.catalog},
+        baseline,
+        args.baseline.absolute().parent if args.baseline else None,
+    )
+    with _output(args.output_file) as out:
+        if mode is FixMode.DIFF:
+            status = _emit_diff(outcomes, view, out)
+        elif mode is FixMode.ADD_NOQA:
+            status = _emit_add_noqa(outcomes, view, out)
+        elif plan.from_stdin and mode is FixMode.FIX:
+            status = _emit_fixed_stdin(outcomes[0], view)
         else:
-            discovered = discover(
-                list(paths) or [Path(".")],
+            status = _emit(outcomes, view, out, incomplete=bool(plan.errors))
+    if mode is FixMode.FIX and args.exit_non_zero_on_fix and any(o.fixed for o in outcomes):
+        status = EXIT_FINDINGS
+    if plan.errors or any(outcome.error for outcome in outcomes):
+        status = EXIT_ERROR
+    sys.exit(EXIT_CLEAN if args.exit_zero and status == EXIT_FINDINGS else status)
+
+
+@dataclass(frozen=True)
+class CheckArgs:
+    """The options of `torchlint check`, as click parsed them."""
+
+    paths: Tuple[Path, ...]
+    select: Tuple[str, ...]
+    extend_select: Tuple[str, ...]
+    ignore: Tuple[str, ...]
+    per_file_ignores: Tuple[str, ...]
+    extend_per_file_ignores: Tuple[str, ...]
+    fixable: Tuple[str, ...]
+    extend_fixable: Tuple[str, ...]
+    unfixable: Tuple[str, ...]
+    exclude: Tuple[str, ...]
+    extend_exclude: Tuple[str, ...]
+    force_exclude: bool
+    torch_version: Optional[str]
+    min_severity: Optional[str]
+    config_path: Optional[Path]
+    isolated: bool
+    fix: bool
+    fix_only: bool
+    unsafe_fixes: bool
+    diff: bool
+    show_fixes: bool
+    exit_non_zero_on_fix: bool
+    add_noqa: bool
+    stdin_filename: Optional[str]
+    output_format: Optional[str]
+    output_file: Optional[Path]
+    statistics: bool
+    exit_zero: bool
+    quiet: bool
+    silent: bool
+    color: str
+    jobs: Optional[int]
+    no_cache: bool
+    cache_dir: Optional[Path]
+    baseline: Optional[Path]
+    update_baseline: bool
+    show_settings: bool
+    show_files: bool
+
+    @property
+    def from_stdin(self) -> bool:
+        return Path("-") in self.paths
+
+
+def _validate(args: CheckArgs) -> None:
+    if args.from_stdin and len(args.paths) > 1:
+        raise UsageFailure("'-' (standard input) cannot be combined with other paths")
+    if sum((args.fix or args.fix_only, args.diff, args.add_noqa)) > 1:
+        raise UsageFailure("--fix (or --fix-only), --diff and --add-noqa cannot be combined")
+    if args.add_noqa and args.from_stdin:
+        raise UsageFailure("--add-noqa needs files, not standard input")
+    if args.update_baseline and (args.baseline is None or args.fix or args.fix_only or args.diff or args.add_noqa):
+        raise UsageFailure("--update-baseline needs --baseline FILE and cannot be combined with fixing")
+
+
+def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
+    """The command-line (and environment) values that apply on top of every configuration."""
+    origins = {}
+    for name in ("select", "extend_select", "ignore", "per_file_ignores", "extend_per_file_ignores", "fixable", "extend_fixable", "unfixable", "exclude", "extend_exclude", "torch_version", "min_severity", "output_format", "cache_dir"):
+        if getattr(args, name):
+            from_env = ctx.get_parameter_source(name) is click.core.ParameterSource.ENVIRONMENT
+            origins[name.replace("_", "-")] = f"environment ({_env(name.upper())})" if from_env else COMMAND_LINE
+    rules = fixes = None
+    if args.select or args.extend_select or args.ignore:
+        rules = Layer("", _split(args.select), _split(args.extend_select) or (), _split(args.ignore) or ())
+    if args.fixable or args.extend_fixable or args.unfixable:
+        fixes = Layer("", _split(args.fixable), _split(args.extend_fixable) or (), _split(args.unfixable) or ())
+    cwd = Path.cwd()
+    return Overrides(
+        rules=rules,
+        fixes=fixes,
+        per_file_ignores=tuple(parse_per_file_ignore(v, cwd, "--per-file-ignores") for v in args.per_file_ignores) or None,
+        extend_per_file_ignores=tuple(parse_per_file_ignore(v, cwd, "--extend-per-file-ignores") for v in args.extend_per_file_ignores),
+        exclude=_split(args.exclude),
+        extend_exclude=_split(args.extend_exclude) or (),
+        torch_version=parse_torch_version(args.torch_version) if args.torch_version else None,
+        min_severity=args.min_severity,
+        output_format=args.output_format,
+        cache_dir=Path(os.path.abspath(args.cache_dir)) if args.cache_dir else None,
+        origins=origins,
+    )
+
+
+@dataclass
+class _Plan:
+    """The files to check, each with the settings that govern it, and discovery's messages."""
+
+    jobs: List[Tuple[Settings, FileJob]]
+    errors: List[str]
+    warnings: List[str]
+    from_stdin: bool
+    catalog: Catalog
+    catalog_loaded: bool
+
+
+def _plan(args: CheckArgs, resolver: Resolver) -> _Plan:
+    """Find the files and the settings of each; results never depend on the working directory."""
+    errors: List[str] = []
+    warnings: List[str] = []
+    files: List[Tuple[Settings, Path, Optional[bytes]]] = []
+    if args.from_stdin:
+        name = args.stdin_filename or "-"
+        settings = resolver.settings_for(Path(name) if args.stdin_filename else Path.cwd())
+        files.append((settings, Path(name), sys.stdin.buffer.read()))
+    else:
+        groups: Dict[Settings, List[Path]] = {}
+        for path in args.paths or (Path("."),):
+            groups.setdefault(resolver.settings_for(path), []).append(path)
+        seen = set()
+        for settings, paths in groups.items():
+            found = discover(
+                paths,
                 root=settings.root,
                 exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
                 extend_exclude=settings.extend_exclude,
-                force_exclude=force_exclude,
+                force_exclude=args.force_exclude,
                 extensions=SOURCE_EXTENSIONS,
             )
-            file_jobs = [FileJob(str(p), codes - expand(settings.ignored_for(p), rules)) for p in discovered.files]
-    except (ConfigError, SelectionError, UsageFailure) as error:
-        _fail(str(error))
-    for message in (*discovered.errors, *discovered.warnings):
-        click.echo(message, err=True)
-    mode = FixMode.ADD_NOQA if add_noqa else FixMode.DIFF if diff else FixMode.FIX if fix else FixMode.CHECK
-    run_options = RunOptions(Options(settings.torch_version), mode, unsafe_fixes)
-    workers = jobs or default_workers()
-    if mode is FixMode.CHECK and not from_stdin and not no_cache:
-        cache = ResultCache(cache_dir or settings.root / CACHE_DIR_NAME, engine_fingerprint(run_options.lint))
-        outcomes = check_cached(file_jobs, run_options, workers, cache)
-    else:
-        outcomes = check_files(file_jobs, run_options, workers)
-    view = _View(output_format, statistics, unsafe_fixes, _use_color(color), show_fixes)
-    if mode is FixMode.DIFF:
-        status = _emit_diff(outcomes)
-    elif mode is FixMode.ADD_NOQA:
-        status = _emit_add_noqa(outcomes, view)
-    elif from_stdin and mode is FixMode.FIX:
-        status = _emit_fixed_stdin(outcomes[0], view)
-    else:
-        status = _emit(outcomes, view, incomplete=bool(discovered.errors))
-    if discovered.errors or any(outcome.error for outcome in outcomes):
-        status = EXIT_ERROR
-    sys.exit(EXIT_CLEAN if exit_zero and status == EXIT_FINDINGS else status)
+            errors += found.errors
+            warnings += found.warnings
+            for path in found.files:
+                key = os.path.abspath(path)
+                governing = resolver.settings_for(path)
+                if key in seen or (governing is not settings and _excluded(path, governing)):
+                    continue
+                seen.add(key)
+                files.append((governing, path, None))
+    distinct = list(dict.fromkeys(settings for settings, _, _ in files))
+    catalog = load_catalog(s.cache_directory for s in distinct)
+    loaded = catalog is not None
+    catalog = catalog or catalog_from_rules()
+    enabled = {settings: settings.enabled(catalog) for settings in distinct}
+    jobs = [(s, FileJob(str(p), s.codes_for(p, enabled[s], catalog), data)) for s, p, data in files]
+    return _Plan(jobs, errors, warnings, args.from_stdin, catalog, loaded)
 
 
-def _settings(
-    config_path: Optional[Path],
-    isolated: bool,
-    select: Tuple[str, ...],
-    extend_select: Tuple[str, ...],
-    ignore: Tuple[str, ...],
-    exclude: Tuple[str, ...],
-    extend_exclude: Tuple[str, ...],
-    torch_version: Optional[str],
-) -> Settings:
-    settings = load_settings(config_path, isolated, Path.cwd())
-    return override(
-        settings,
-        select=_split(select),
-        extend_select=settings.extend_select + (_split(extend_select) or ()),
-        ignore=settings.ignore + (_split(ignore) or ()),
-        exclude=_split(exclude),
-        extend_exclude=settings.extend_exclude + (_split(extend_exclude) or ()),
-        torch_version=parse_torch_version(torch_version) if torch_version else None,
-    )
+def _excluded(path: Path, settings: Settings) -> bool:
+    exclude = settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE
+    return excluded_below(path, settings.root, exclude, settings.extend_exclude)
+
+
+def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
+    """Check each group of files that share settings, with its own cache and options."""
+    groups: Dict[Settings, List[FileJob]] = {}
+    for settings, job in plan.jobs:
+        groups.setdefault(settings, []).append(job)
+    workers = args.jobs or default_workers()
+    caches: Dict[Tuple[Path, str], ResultCache] = {}
+    outcomes: List[FileOutcome] = []
+    progress = _Progress(len(plan.jobs), sys.stderr.isatty() and not args.silent)
+    for settings, jobs in groups.items():
+        lint = Options(settings.torch_version, tuple(sorted(settings.unfixable(plan.catalog))))
+        run_options = RunOptions(lint, mode, args.unsafe_fixes)
+        if mode is FixMode.CHECK and not plan.from_stdin and not args.no_cache:
+            key = (settings.cache_directory, engine_fingerprint(lint))
+            if key not in caches:
+                caches[key] = ResultCache(*key)
+            cache = caches[key]
+            found = check_cached(jobs, run_options, workers, cache, progress)
+        else:
+            found = check_files(jobs, run_options, workers, progress)
+        outcomes += found
+    progress.finish()
+    if not plan.catalog_loaded:
+        for directory, _ in caches:
+            save_catalog(directory, plan.catalog)
+    return outcomes
+
+
+class _Progress:
+    """"Checked N of M files" on standard error when it is a terminal and the run has taken
+    more than `DELAY` seconds (a cold run on a large tree); erased when the run ends."""
+
+    DELAY = 2.0
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.done = 0
+        self.start = self.shown_at = time.monotonic()
+        self.shown = False
+
+    def __call__(self) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if self.enabled and now - self.start > self.DELAY and now - self.shown_at > 0.1:
+            sys.stderr.write(f"\rtorchlint: checked {self.done} of {self.total} files")
+            sys.stderr.flush()
+            self.shown, self.shown_at = True, now
+
+    def finish(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
 
 
 @dataclass(frozen=True)
@@ -179,6 +370,30 @@ class _View:
     unsafe_fixes: bool
     color: bool
     show_fixes: bool
+    # --quiet: findings without the summary; --silent: nothing at all.
+    quiet: bool = False
+    silent: bool = False
+    # --fix-only: the remaining findings are not listed.
+    fix_only: bool = False
+    docs_url: Optional[str] = None
+    severities: Mapping[str, str] = field(default_factory=dict)
+    # --baseline: the recorded fingerprints, and the directory paths in it are relative to.
+    baseline: Optional[Counter] = None
+    baseline_base: Optional[Path] = None
+
+
+@contextlib.contextmanager
+def _output(path: Optional[Path]) -> Iterator[TextIO]:
+    """Standard output, or the file of `--output-file` (written whole at the end)."""
+    if path is None:
+        yield sys.stdout
+        return
+    buffer = io.StringIO()
+    yield buffer
+    try:
+        path.write_text(buffer.getvalue(), encoding="utf-8")
+    except OSError as error:
+        _fail(f"{path}: cannot write: {error.strerror or error}")
 
 
 def _report_problems(outcomes: Sequence[FileOutcome]) -> None:
@@ -189,23 +404,46 @@ def _report_problems(outcomes: Sequence[FileOutcome]) -> None:
             click.echo(f"torchlint: warning: {outcome.path}: {outcome.warning}", err=True)
 
 
-def _emit(outcomes: Sequence[FileOutcome], view: _View, to_stderr: bool = False, incomplete: bool = False) -> int:
+def _emit(outcomes: Sequence[FileOutcome], view: _View, out: TextIO, to_stderr: bool = False, incomplete: bool = False) -> int:
     """Print remaining findings, fixes made and the summary; return the exit status they call for."""
     _report_problems(outcomes)
     findings: List[Finding] = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
     fixed = [f for o in outcomes for f in o.fixed]
-    if view.statistics:
-        click.echo(_statistics(findings, view.unsafe_fixes), nl=False, err=to_stderr)
+    snippets = {o.path: o.snippets for o in outcomes}
+    known = 0
+    if view.baseline is not None and view.baseline_base is not None:
+        new = baselines.new_findings(findings, snippets, view.baseline, view.baseline_base)
+        known, findings = len(findings) - len(new), new
+    stream = sys.stderr if to_stderr else out
+    if view.silent or view.fix_only:
+        pass
+    elif view.statistics:
+        click.echo(_statistics(findings, view), nl=False, file=stream)
     else:
-        snippets = {o.path: o.snippets for o in outcomes}
-        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color))
+        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color, view.docs_url, view.severities))
         if text:
-            click.echo(text, nl=False, color=view.color, err=to_stderr)
-    if view.show_fixes and fixed:
+            click.echo(text, nl=False, color=view.color, file=stream)
+    if (view.show_fixes or view.fix_only) and fixed and not view.silent:
         click.echo(_fixed_listing(fixed), nl=False, err=True)
     incomplete = incomplete or any(o.error for o in outcomes)
-    click.echo(_summary(findings, fixed, len(outcomes), view.unsafe_fixes, incomplete), err=True)
+    if not view.quiet:
+        summary = _summary(findings, fixed, len(outcomes), view.unsafe_fixes, incomplete)
+        click.echo(summary + (f" {_plural(known, 'finding')} in the baseline not shown." if known else ""), err=True)
+    if view.fix_only:
+        return EXIT_CLEAN
     return EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _update_baseline(path: Path, outcomes: Sequence[FileOutcome], plan: _Plan) -> int:
+    """--update-baseline: record every current finding; exit 0 unless something failed."""
+    _report_problems(outcomes)
+    findings = sorted((f for o in outcomes for f in o.findings), key=lambda f: f.sort_key)
+    try:
+        baselines.save(path, findings, {o.path: o.snippets for o in outcomes})
+    except baselines.BaselineError as error:
+        _fail(str(error))
+    click.echo(f"Recorded {_plural(len(findings), 'finding')} in {path}.", err=True)
+    return EXIT_ERROR if plan.errors or any(o.error for o in outcomes) else EXIT_CLEAN
 
 
 def _emit_fixed_stdin(outcome: FileOutcome, view: _View) -> int:
@@ -214,26 +452,29 @@ def _emit_fixed_stdin(outcome: FileOutcome, view: _View) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(outcome.fixed_source)
         sys.stdout.buffer.flush()
-    return _emit([outcome], view, to_stderr=True)
+    return _emit([outcome], view, sys.stderr, to_stderr=True)
 
 
-def _emit_diff(outcomes: Sequence[FileOutcome]) -> int:
+def _emit_diff(outcomes: Sequence[FileOutcome], view: _View, out: TextIO) -> int:
     _report_problems(outcomes)
     diffs = [o.diff for o in outcomes if o.diff]
-    for diff in diffs:
-        click.echo(diff, nl=False)
+    if not view.silent:
+        for diff in diffs:
+            click.echo(diff, nl=False, file=out)
     would_fix = sum(len(o.fixed) for o in outcomes)
-    click.echo(f"Would fix {would_fix} finding{'s' if would_fix != 1 else ''} in {len(diffs)} file{'s' if len(diffs) != 1 else ''}.", err=True)
+    if not view.quiet:
+        click.echo(f"Would fix {would_fix} finding{'s' if would_fix != 1 else ''} in {len(diffs)} file{'s' if len(diffs) != 1 else ''}.", err=True)
     return EXIT_FINDINGS if diffs else EXIT_CLEAN
 
 
-def _emit_add_noqa(outcomes: Sequence[FileOutcome], view: _View) -> int:
+def _emit_add_noqa(outcomes: Sequence[FileOutcome], view: _View, out: TextIO) -> int:
     """After --add-noqa: what could not be suppressed (a line inside a string) keeps exit 1."""
     added = sum(o.noqa_added for o in outcomes)
-    status = _emit(outcomes, view) if any(o.findings for o in outcomes) else EXIT_CLEAN
+    status = _emit(outcomes, view, out) if any(o.findings for o in outcomes) else EXIT_CLEAN
     if status == EXIT_CLEAN:
         _report_problems(outcomes)
-    click.echo(f"Added {_plural(added, 'noqa directive')}.", err=True)
+    if not view.quiet:
+        click.echo(f"Added {_plural(added, 'noqa directive')}.", err=True)
     return status
 
 
@@ -245,12 +486,17 @@ def _fixed_listing(fixed: Sequence[Finding]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _statistics(findings: Sequence[Finding], unsafe_fixes: bool) -> str:
+def _statistics(findings: Sequence[Finding], view: _View) -> str:
+    """Findings per rule: a table, or with a JSON output format a JSON list."""
     counts = Counter((f.code, f.name) for f in findings)
-    fixable = {f.code for f in findings if f.fixable(unsafe_fixes)}
-    return "".join(
-        f"{count:>5}  {code}  {name}{'  [*]' if code in fixable else ''}\n" for (code, name), count in sorted(counts.items())
-    )
+    fixable = {f.code for f in findings if f.fixable(view.unsafe_fixes)}
+    rows = [(code, name, count, code in fixable) for (code, name), count in sorted(counts.items())]
+    if view.output_format in ("json", "json-lines"):
+        items = [{"code": code, "name": name, "count": count, "fixable": fix} for code, name, count, fix in rows]
+        if view.output_format == "json":
+            return json.dumps(items, indent=2) + "\n"
+        return "".join(json.dumps(item) + "\n" for item in items)
+    return "".join(f"{count:>5}  {code}  {name}{'  [*]' if fix else ''}\n" for code, name, count, fix in rows)
 
 
 def _plural(count: int, word: str) -> str:
@@ -275,10 +521,70 @@ def _summary(findings: Sequence[Finding], fixed: Sequence[Finding], files: int, 
     return text
 
 
-def _use_color(choice: str) -> bool:
+def _use_color(choice: str, output_file: Optional[Path] = None) -> bool:
+    """--color always/never; with auto: FORCE_COLOR (non-empty) forces it, NO_COLOR turns it
+    off, else colour when standard output is a terminal (never in an output file)."""
     if choice != "auto":
         return choice == "always"
-    return "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return output_file is None and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def _show_settings(resolver: Resolver, path: Path) -> str:
+    settings = resolver.settings_for(path)
+    catalog = load_catalog([settings.cache_directory]) or catalog_from_rules()
+    return _describe(settings, path, settings.codes_for(path, settings.enabled(catalog), catalog))
+
+
+def _describe(settings: Settings, path: Path, codes: FrozenSet[str]) -> str:
+    """The resolved settings for `path`, one per line with where each value came from, and
+    the rules enabled for it."""
+    def show(value: object) -> str:
+        if isinstance(value, tuple) and value and isinstance(value[0], Layer):
+            return "; ".join(_layer_text(layer) for layer in value)
+        if isinstance(value, tuple) and value and isinstance(value[0], PerFileIgnore):
+            return ", ".join(f"{entry.pattern!r} = {list(entry.selectors)} (in {entry.base})" for entry in value)
+        if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+            return ".".join(map(str, value))
+        if value == ():
+            return "none"
+        if isinstance(value, tuple):
+            return str(list(value))
+        return "default" if value is None else str(value)
+
+    rows = [
+        ("file", str(path), ""),
+        ("configuration", str(settings.config_path or "none (defaults)"), ""),
+        ("root", str(settings.root), ""),
+    ]
+    for key, attribute, source_keys in _SHOWN:
+        origin = ", ".join(dict.fromkeys(settings.source(k) for k in source_keys))
+        rows.append((key, show(getattr(settings, attribute)), origin))
+    rows.append(("cache-dir", str(settings.cache_directory), settings.source("cache-dir")))
+    rows.append(("enabled rules", " ".join(sorted(codes)), ""))
+    width = max(len(key) for key, _, _ in rows)
+    return "\n".join(f"{key:<{width}}  {value}" + (f"  [{origin}]" if origin else "") for key, value, origin in rows)
+
+
+_SHOWN = (
+    ("rules", "rule_layers", ("select", "extend-select", "ignore")),
+    ("fixes", "fix_layers", ("fixable", "extend-fixable", "unfixable")),
+    ("per-file-ignores", "per_file_ignores", ("per-file-ignores", "extend-per-file-ignores")),
+    ("exclude", "exclude", ("exclude",)),
+    ("extend-exclude", "extend_exclude", ("extend-exclude",)),
+    ("torch-version", "torch_version", ("torch-version",)),
+    ("min-severity", "min_severity", ("min-severity",)),
+    ("output-format", "output_format", ("output-format",)),
+    ("docs-url", "docs_url", ("docs-url",)),
+)
+
+
+def _layer_text(layer: Layer) -> str:
+    parts = [f"select={list(layer.select)}"] if layer.select is not None else []
+    parts += [f"extend={list(layer.extend_select)}"] if layer.extend_select else []
+    parts += [f"ignore={list(layer.ignore)}"] if layer.ignore else []
+    return f"{' '.join(parts)} ({layer.origin or COMMAND_LINE})"
 
 
 def _fail(message: str) -> None:
@@ -289,21 +595,32 @@ def _fail(message: str) -> None:
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-def rule(code: Optional[str], show_all: bool) -> None:
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
     """Print the documentation of a rule (by code or name), or list all rules."""
+    from torchlint.engine.rule import all_rules
+
     rules = all_rules()
-    if show_all or code is None:
-        for item in rules:
-            click.echo(f"{item.code}  {item.name:<24} {item.severity:<8} {item.fix_applicability.value:<7} {item.summary}")
-        return
-    matches = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
-    if not matches:
-        _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
-    item = matches[0]
-    click.echo(
-        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_applicability.value}.\n\n{item.documentation()}",
-        nl=False,
-    )
+    if not (show_all or code is None):
+        rules = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
+        if not rules:
+            _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
+    if output_format == "json":
+        items = [{**asdict(info), "fix": info_rule.fix_label(), "documentation": info_rule.documentation()} for info, info_rule in zip(_infos(rules), rules)]
+        click.echo(json.dumps(items if show_all or code is None else items[0], indent=2))
+    elif show_all or code is None:
+        # "safe/unsafe": safe by default, unsafe in the cases `torchlint rule CODE` names.
+        rows = [(item.code, item.name, item.severity, item.fix_applicability.value + ("/unsafe" if item.unsafe_when else ""), item.summary) for item in rules]
+        widths = [max(len(row[column]) for row in rows) for column in range(4)]
+        for row in rows:
+            click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
+    else:
+        item = rules[0]
+        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_label()}.\n\n{item.documentation()}", nl=False)
+
+
+def _infos(rules: Sequence[type]) -> List[RuleInfo]:
+    return [RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when) for r in rules]
 
 
 @main.command()
@@ -313,10 +630,9 @@ def rule(code: Optional[str], show_all: bool) -> None:
 def clean(cache_dir: Optional[Path], config_path: Optional[Path], isolated: bool) -> None:
     """Remove the result cache."""
     try:
-        root = load_settings(config_path, isolated, Path.cwd()).root
+        directory = cache_dir or Resolver(Path.cwd(), config_path, isolated).settings_for(Path.cwd()).cache_directory
     except ConfigError as error:
         _fail(str(error))
-    directory = cache_dir or root / CACHE_DIR_NAME
     removed = clean_cache(directory)
     click.echo(f"Removed {directory}." if removed else f"No cache at {directory}.", err=True)
 

@@ -1,26 +1,51 @@
-"""Configuration: `[tool.torchlint]` in the nearest pyproject.toml, overridden by the command line."""
+"""Configuration, resolved per checked file as ruff does.
+
+The closest configuration file above a checked file governs it: `.torchlint.toml` or
+`torchlint.toml` (whose top level is the table), or a `pyproject.toml` with a
+`[tool.torchlint]` table (one without the table is passed over). `extend = "PATH"` loads
+another file first and applies this one on top. `--config FILE` governs every file, and
+`--isolated` ignores all files. Command-line options apply on top of every file's settings.
+"""
 
 from __future__ import annotations
 
+import configparser
 import fnmatch
+import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple, TypeVar
 
-from torchlint.engine.context import DEFAULT_TORCH_VERSION
-from torchlint.engine.rule import SEVERITIES, all_rules
-from torchlint.engine.selection import SelectionError, expand
+from torchlint import __version__
+from torchlint.engine.cache import CACHE_DIR_NAME
+from torchlint.engine.catalog import RuleInfo
+from torchlint.engine.options import DEFAULT_TORCH_VERSION
+from torchlint.engine.rule import SEVERITIES
+from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve
+from torchlint.output import FORMATTERS
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-_LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
-_KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version", "min-severity"))
+# Searched in each directory in this order; the first that configures torchlint wins.
+CONFIG_FILES = (".torchlint.toml", "torchlint.toml", "pyproject.toml")
+REPOSITORY = "https://github.com/torchlint/torchlint"
+# Rule documentation as published with each release: the rule pages at the release tag.
+DEFAULT_DOCS_URL = f"{REPOSITORY}/blob/v{__version__}/docs/rules/{{code}}.md"
+OUTPUT_FORMATS = tuple(sorted(FORMATTERS))
+
+_RULE_KEYS = ("select", "extend-select", "ignore")
+_FIX_KEYS = ("fixable", "extend-fixable", "unfixable")
+_PATH_KEYS = ("exclude", "extend-exclude")
+_SCALAR_KEYS = ("torch-version", "min-severity", "output-format", "docs-url", "cache-dir")
+_KEYS = frozenset(_RULE_KEYS + _FIX_KEYS + _PATH_KEYS + _SCALAR_KEYS + ("per-file-ignores", "extend-per-file-ignores", "extend"))
 _VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")
+_ALL = (Layer("default", ("ALL",)),)
+COMMAND_LINE = "command line"
 
 
 class ConfigError(ValueError):
@@ -28,38 +53,79 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class PerFileIgnore:
+    """Rules disabled for files matching `pattern`, a shell glob relative to `base` (a pattern
+    without `/` also matches the file name at any depth)."""
+
+    base: Path
+    pattern: str
+    selectors: Tuple[str, ...]
+    origin: str
+
+    def matches(self, path: Path) -> bool:
+        absolute = _absolute(path)
+        try:
+            relative = absolute.relative_to(self.base).as_posix()
+        except ValueError:
+            relative = path.as_posix()
+        pattern = self.pattern[2:] if self.pattern.startswith("./") else self.pattern
+        if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, pattern.rstrip("/") + "/*"):
+            return True
+        return "/" not in pattern and fnmatch.fnmatchcase(absolute.name, pattern)
+
+
+@dataclass(frozen=True)
 class Settings:
-    """Effective settings for one run."""
+    """The effective settings for the files one configuration governs.
+
+    `sources` records, per key, where its value came from (a file, "command line", an
+    environment variable, or an inference); keys that are absent have their defaults.
+    """
 
     root: Path
     config_path: Optional[Path] = None
-    select: Tuple[str, ...] = ("ALL",)
-    extend_select: Tuple[str, ...] = ()
-    ignore: Tuple[str, ...] = ()
-    per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    rule_layers: Tuple[Layer, ...] = _ALL
+    fix_layers: Tuple[Layer, ...] = _ALL
+    per_file_ignores: Tuple[PerFileIgnore, ...] = ()
     exclude: Optional[Tuple[str, ...]] = None
     extend_exclude: Tuple[str, ...] = ()
     torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
     min_severity: str = "info"
+    output_format: str = "full"
+    docs_url: str = DEFAULT_DOCS_URL
+    cache_dir: Optional[Path] = None
+    sources: Tuple[Tuple[str, str], ...] = ()
 
-    def ignored_for(self, path: Path) -> Tuple[str, ...]:
-        """Selectors that `per-file-ignores` disables for `path`."""
+    def source(self, key: str) -> str:
+        return dict(self.sources).get(key, "default")
+
+    @property
+    def cache_directory(self) -> Path:
+        """Where results for these files are cached: `cache-dir`, else beside the configuration."""
+        return self.cache_dir or self.root / CACHE_DIR_NAME
+
+    def enabled(self, catalog: Sequence[RuleInfo]) -> FrozenSet[str]:
+        """The codes the selection enables; checks every selector, `per-file-ignores` included."""
         try:
-            relative = path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            relative = path.as_posix()
-        ignored: Tuple[str, ...] = ()
-        for pattern, selectors in self.per_file_ignores.items():
-            if _path_matches(relative, pattern):
-                ignored += selectors
-        return ignored
+            codes = at_least(resolve(self.rule_layers, catalog), catalog, self.min_severity)
+            resolve(self.fix_layers, catalog, _FIX_KEYS)
+        except SelectionError as error:
+            raise ConfigError(str(error)) from None
+        for entry in self.per_file_ignores:
+            try:
+                expand(entry.selectors, catalog)
+            except SelectionError as error:
+                raise ConfigError(f"{entry.origin}: {error}") from None
+        return codes
 
+    def codes_for(self, path: Path, enabled: FrozenSet[str], catalog: Sequence[RuleInfo]) -> FrozenSet[str]:
+        """The enabled codes minus those `per-file-ignores` disable for `path`."""
+        ignored = [selector for entry in self.per_file_ignores if entry.matches(path) for selector in entry.selectors]
+        return enabled - expand(ignored, catalog) if ignored else enabled
 
-def _path_matches(relative: str, pattern: str) -> bool:
-    pattern = pattern[2:] if pattern.startswith("./") else pattern
-    if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, pattern.rstrip("/") + "/*"):
-        return True
-    return "/" not in pattern and fnmatch.fnmatchcase(relative.rsplit("/", 1)[-1], pattern)
+    def unfixable(self, catalog: Sequence[RuleInfo]) -> FrozenSet[str]:
+        """Codes whose fixes are never offered (`unfixable`, or not `fixable`)."""
+        return frozenset(info.code for info in catalog) - resolve(self.fix_layers, catalog, _FIX_KEYS)
 
 
 def parse_torch_version(value: object) -> Tuple[int, int]:
@@ -70,29 +136,237 @@ def parse_torch_version(value: object) -> Tuple[int, int]:
     return (numbers[0], numbers[1] if len(numbers) > 1 else 0)
 
 
-def find_config(start: Path) -> Optional[Path]:
-    """The nearest pyproject.toml with a `[tool.torchlint]` table, from `start` upwards."""
-    for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file() and "torchlint" in _tool_table(_read_toml(candidate), candidate):
+def _absolute(path: Path) -> Path:
+    """An absolute path without resolving symbolic links (as the user sees the tree)."""
+    return Path(os.path.abspath(path))
+
+
+class Resolver:
+    """The settings that govern each path, found and loaded once per directory and file."""
+
+    def __init__(
+        self,
+        cwd: Path,
+        config_path: Optional[Path] = None,
+        isolated: bool = False,
+        adjust: Callable[[Settings], Settings] = lambda settings: settings,
+    ) -> None:
+        self.cwd = _absolute(cwd)
+        self._adjust = adjust
+        self._found: Dict[Path, Optional[Path]] = {}
+        self._declared: Dict[Path, Optional[Declared]] = {}
+        self._loaded: Dict[Tuple[Optional[Path], Optional[Declared]], Settings] = {}
+        self._fixed: Optional[Settings] = None
+        if isolated:
+            self._fixed = adjust(Settings(root=self.cwd))
+        elif config_path is not None:
+            if not config_path.is_file():
+                raise ConfigError(f"{config_path}: configuration file not found")
+            config = _absolute(config_path)
+            self._fixed = adjust(_with_declared(load_file(config), self.declared_for(config.parent)))
+
+    def settings_for(self, path: Path) -> Settings:
+        """The settings of the closest configuration above `path` (a file or a directory),
+        with the torch version the project declares when the configuration sets none."""
+        if self._fixed is not None:
+            return self._fixed
+        start = _absolute(path)
+        directory = start if start.is_dir() else start.parent
+        config = self.config_for(directory)
+        declared = self.declared_for(config.parent if config else directory)
+        key = (config, declared)
+        if key not in self._loaded:
+            settings = load_file(config) if config else Settings(root=self.cwd)
+            self._loaded[key] = self._adjust(_with_declared(settings, declared))
+        return self._loaded[key]
+
+    def config_for(self, directory: Path) -> Optional[Path]:
+        """The configuration file governing `directory`, or None."""
+
+        def probe(candidate: Path) -> Optional[Tuple[Optional[Path]]]:
+            found = _config_in(candidate)
+            return (found,) if found is not None else None
+
+        return _upwards(directory, self._found, probe)
+
+    def declared_for(self, directory: Path) -> Optional["Declared"]:
+        """The torch requirement of the nearest project (directory with dependency files)."""
+
+        def probe(candidate: Path) -> Optional[Tuple[Optional[Declared]]]:
+            files = _dependency_files(candidate)
+            return (_declared_torch(files),) if files else None
+
+        return _upwards(directory, self._declared, probe)
+
+
+T = TypeVar("T")
+
+
+def _upwards(directory: Path, memo: Dict[Path, Optional[T]], probe: Callable[[Path], Optional[Tuple[Optional[T]]]]) -> Optional[T]:
+    """The answer of the first directory from `directory` upwards where `probe` gives one
+    (a 1-tuple), else None; remembered for every directory passed on the way."""
+    visited = []
+    answer: Optional[T] = None
+    for candidate in (directory, *directory.parents):
+        if candidate in memo:
+            answer = memo[candidate]
+            break
+        visited.append(candidate)
+        found = probe(candidate)
+        if found is not None:
+            answer = found[0]
+            break
+    memo.update(dict.fromkeys(visited, answer))
+    return answer
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A project's lowest allowed torch version, and the requirement it comes from."""
+
+    version: Tuple[int, int]
+    file: Path
+    requirement: str
+
+
+_TORCH_REQUIREMENT = re.compile(r"^\s*torch\s*(?:\[[^\]]*\])?\s*(?P<spec>[^;#]*)", re.IGNORECASE)
+_LOWER_BOUND = re.compile(r"(?P<op>~=|===|==|>=|>)\s*(?P<major>[0-9]+)(?:\.(?P<minor>[0-9]+))?")
+
+
+def _dependency_files(directory: Path) -> Tuple[Path, ...]:
+    candidates = [directory / "pyproject.toml", directory / "setup.cfg", *sorted(directory.glob("requirements*.txt"))]
+    return tuple(path for path in candidates if path.is_file())
+
+
+def _requirements(path: Path) -> Tuple[str, ...]:
+    """The requirement strings a dependency file declares (unreadable parts count as none)."""
+    if path.name == "pyproject.toml":
+        dependencies = _read_toml(path).get("project", {}).get("dependencies", [])
+        return tuple(item for item in dependencies if isinstance(item, str)) if isinstance(dependencies, list) else ()
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ()
+    if path.name == "setup.cfg":
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return ()
+        text = parser.get("options", "install_requires", fallback="")
+    return tuple(line.split(" #")[0].strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("#", "-")))
+
+
+def _declared_torch(files: Sequence[Path]) -> Optional[Declared]:
+    """The lower bound of the first `torch` requirement with one (`torch>=1.13`, `torch==2.1.*`)."""
+    for path in files:
+        for requirement in _requirements(path):
+            match = _TORCH_REQUIREMENT.match(requirement)
+            if match is None or re.match(r"torch[\w.-]", requirement.strip(), re.IGNORECASE):
+                continue
+            bounds = [(int(b["major"]), int(b["minor"] or 0)) for b in _LOWER_BOUND.finditer(match["spec"])]
+            if bounds:
+                return Declared(max(bounds), path, requirement)
+    return None
+
+
+def _with_declared(settings: Settings, declared: Optional[Declared]) -> Settings:
+    """`settings` targeting the declared torch version when no configuration sets one."""
+    if declared is None or settings.source("torch-version") != "default":
+        return settings
+    origin = f"inferred from {declared.file} ({declared.requirement})"
+    return replace(settings, torch_version=declared.version, sources=tuple(sorted({**dict(settings.sources), "torch-version": origin}.items())))
+
+
+def _config_in(directory: Path) -> Optional[Path]:
+    for name in CONFIG_FILES:
+        candidate = directory / name
+        if candidate.is_file() and (name != "pyproject.toml" or "torchlint" in _tool_table(_read_toml(candidate), candidate)):
             return candidate
     return None
 
 
-def load_settings(config_path: Optional[Path], isolated: bool, cwd: Path) -> Settings:
-    """Settings from an explicit `--config`, the nearest pyproject.toml, or the defaults."""
-    if isolated:
-        return Settings(root=cwd)
-    if config_path is None:
-        config_path = find_config(cwd.resolve())
-        if config_path is None:
-            return Settings(root=cwd)
-    elif not config_path.is_file():
-        raise ConfigError(f"{config_path}: configuration file not found")
-    document = _read_toml(config_path)
-    tool = _tool_table(document, config_path)
-    table = tool.get("torchlint", {} if config_path.name == "pyproject.toml" else document)
-    return settings_from_table(table, config_path)
+def load_file(path: Path, chain: Tuple[Path, ...] = ()) -> Settings:
+    """Settings from one configuration file and the files it `extend`s."""
+    if path in chain:
+        raise ConfigError(f"{chain[-1]}: `extend` forms a cycle through {path}")
+    document = _read_toml(path)
+    is_pyproject = path.name == "pyproject.toml"
+    table = _tool_table(document, path).get("torchlint", {}) if is_pyproject else document
+    where = f"{path} [tool.torchlint]" if is_pyproject else str(path)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+    base = Settings(root=path.parent)
+    if "extend" in table:
+        target = table["extend"]
+        if not isinstance(target, str):
+            raise ConfigError(f"{where} extend: expected a path string")
+        extended = _absolute(path.parent / Path(target).expanduser())
+        if not extended.is_file():
+            raise ConfigError(f"{where} extend: {extended} not found")
+        base = load_file(extended, chain + (path,))
+    return _apply(base, table, path, where)
+
+
+def _apply(base: Settings, table: Dict[str, Any], path: Path, where: str) -> Settings:
+    """`base` with the keys of one configuration table applied."""
+    sources = dict(base.sources)
+    sources.update(dict.fromkeys((key for key in table if key != "extend"), str(path)))
+    lists = {key: _string_list(table[key], f"{where} {key}") for key in _RULE_KEYS + _FIX_KEYS + _PATH_KEYS if key in table}
+    values: Dict[str, Any] = {"root": path.parent, "config_path": path, "sources": tuple(sorted(sources.items()))}
+    if any(key in table for key in _RULE_KEYS):
+        values["rule_layers"] = base.rule_layers + (_layer(where, lists, _RULE_KEYS),)
+    if any(key in table for key in _FIX_KEYS):
+        values["fix_layers"] = base.fix_layers + (_layer(where, lists, _FIX_KEYS),)
+    if "exclude" in lists:
+        values["exclude"] = lists["exclude"]
+    values["extend_exclude"] = base.extend_exclude + lists.get("extend-exclude", ())
+    if "per-file-ignores" in table:
+        values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], path.parent, f"{where} per-file-ignores")
+    if "extend-per-file-ignores" in table:
+        extra = _per_file_ignores(table["extend-per-file-ignores"], path.parent, f"{where} extend-per-file-ignores")
+        values["per_file_ignores"] = values.get("per_file_ignores", base.per_file_ignores) + extra
+    if "torch-version" in table:
+        try:
+            values["torch_version"] = parse_torch_version(table["torch-version"])
+        except ConfigError as error:
+            raise ConfigError(f"{where}: {error}") from None
+    values.update(_scalars(table, where))
+    if "cache-dir" in table:
+        values["cache_dir"] = _absolute(path.parent / Path(values["cache_dir"]).expanduser())
+    return replace(base, **values)
+
+
+def _layer(where: str, lists: Dict[str, Tuple[str, ...]], keys: Tuple[str, str, str]) -> Layer:
+    return Layer(where, lists.get(keys[0]), lists.get(keys[1], ()), lists.get(keys[2], ()))
+
+
+def _scalars(table: Dict[str, Any], where: str) -> Dict[str, Any]:
+    """The string-valued keys, checked: `min-severity`, `output-format`, `docs-url`, `cache-dir`."""
+    values: Dict[str, Any] = {}
+    for key in ("min-severity", "output-format", "docs-url", "cache-dir"):
+        if key not in table:
+            continue
+        value = table[key]
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{where} {key}: expected a non-empty string")
+        if key == "min-severity" and value not in SEVERITIES:
+            raise ConfigError(f"{where}: min-severity must be one of {', '.join(SEVERITIES)}")
+        if key == "output-format" and value not in OUTPUT_FORMATS:
+            raise ConfigError(f"{where} output-format: must be one of {', '.join(OUTPUT_FORMATS)}")
+        if key == "docs-url" and "{code}" not in value:
+            raise ConfigError(f"{where} docs-url: must contain {{code}}, e.g. \"https://example.org/rules/{{code}}.html\"")
+        values[key.replace("-", "_")] = value
+    return values
+
+
+def _per_file_ignores(raw: Any, base: Path, where: str) -> Tuple[PerFileIgnore, ...]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: expected a table of pattern = [codes]")
+    return tuple(PerFileIgnore(base, pattern, _string_list(codes, f"{where} {pattern!r}"), f"{where} {pattern!r}") for pattern, codes in raw.items())
 
 
 def _tool_table(document: Dict[str, Any], path: Path) -> Dict[str, Any]:
@@ -100,45 +374,6 @@ def _tool_table(document: Dict[str, Any], path: Path) -> Dict[str, Any]:
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: `tool` must be a table")
     return tool
-
-
-def settings_from_table(table: Dict[str, Any], config_path: Path) -> Settings:
-    """Validate a `[tool.torchlint]` table and build Settings from it."""
-    where = f"{config_path} [tool.torchlint]"
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: expected a table")
-    unknown = sorted(set(table) - _KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
-    values: Dict[str, Any] = {key.replace("-", "_"): _string_list(table[key], f"{where} {key}") for key in _LIST_KEYS if key in table}
-    if "per-file-ignores" in table:
-        raw = table["per-file-ignores"]
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{where} per-file-ignores: expected a table of pattern = [codes]")
-        values["per_file_ignores"] = {pattern: _string_list(codes, f"{where} per-file-ignores") for pattern, codes in raw.items()}
-    if "torch-version" in table:
-        try:
-            values["torch_version"] = parse_torch_version(table["torch-version"])
-        except ConfigError as error:
-            raise ConfigError(f"{where}: {error}") from None
-    if "min-severity" in table:
-        if table["min-severity"] not in SEVERITIES:
-            raise ConfigError(f"{where}: min-severity must be one of {', '.join(SEVERITIES)}")
-        values["min_severity"] = table["min-severity"]
-    _check_selectors(values, where)
-    return Settings(root=config_path.parent, config_path=config_path, **values)
-
-
-def _check_selectors(values: Dict[str, Any], where: str) -> None:
-    """Every rule selector in the table must name a rule."""
-    rules = all_rules()
-    groups = [(key, values.get(key, ())) for key in ("select", "extend_select", "ignore")]
-    groups += [(f"per-file-ignores {pattern!r}", codes) for pattern, codes in values.get("per_file_ignores", {}).items()]
-    for key, selectors in groups:
-        try:
-            expand(selectors, rules)
-        except SelectionError as error:
-            raise ConfigError(f"{where} {key.replace('_', '-')}: {error}") from None
 
 
 def _string_list(value: Any, where: str) -> Tuple[str, ...]:
@@ -157,6 +392,50 @@ def _read_toml(path: Path) -> Dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {error}") from None
 
 
-def override(settings: Settings, **changes: Any) -> Settings:
-    """Apply command-line values (those that are not None) on top of file settings."""
-    return replace(settings, **{key: value for key, value in changes.items() if value is not None})
+@dataclass(frozen=True)
+class Overrides:
+    """Values given on the command line (or in environment variables); they apply on top of
+    every file's settings. `origins` says where each given key came from."""
+
+    rules: Optional[Layer] = None
+    fixes: Optional[Layer] = None
+    per_file_ignores: Optional[Tuple[PerFileIgnore, ...]] = None
+    extend_per_file_ignores: Tuple[PerFileIgnore, ...] = ()
+    exclude: Optional[Tuple[str, ...]] = None
+    extend_exclude: Tuple[str, ...] = ()
+    torch_version: Optional[Tuple[int, int]] = None
+    min_severity: Optional[str] = None
+    output_format: Optional[str] = None
+    cache_dir: Optional[Path] = None
+    origins: Dict[str, str] = field(default_factory=dict)
+
+    def apply(self, settings: Settings) -> Settings:
+        values: Dict[str, Any] = {
+            key: value
+            for key, value in (
+                ("exclude", self.exclude),
+                ("torch_version", self.torch_version),
+                ("min_severity", self.min_severity),
+                ("output_format", self.output_format),
+                ("cache_dir", self.cache_dir),
+            )
+            if value is not None
+        }
+        if self.rules is not None:
+            values["rule_layers"] = settings.rule_layers + (self.rules,)
+        if self.fixes is not None:
+            values["fix_layers"] = settings.fix_layers + (self.fixes,)
+        values["extend_exclude"] = settings.extend_exclude + self.extend_exclude
+        ignores = settings.per_file_ignores if self.per_file_ignores is None else self.per_file_ignores
+        values["per_file_ignores"] = ignores + self.extend_per_file_ignores
+        values["sources"] = tuple(sorted({**dict(settings.sources), **self.origins}.items()))
+        return replace(settings, **values)
+
+
+def parse_per_file_ignore(value: str, base: Path, origin: str) -> PerFileIgnore:
+    """`PATTERN:CODE[,CODE...]` from the command line."""
+    pattern, _, codes = value.rpartition(":")
+    selectors = tuple(code.strip() for code in codes.split(",") if code.strip())
+    if not pattern or not selectors:
+        raise ConfigError(f"{origin}: expected PATTERN:CODES such as 'tests/*:TL201', got {value!r}")
+    return PerFileIgnore(base, pattern, selectors, f"{origin} {pattern!r}")

@@ -38,9 +38,11 @@ def test_editor_select_replaces_and_ignore_adds_to_the_file_configuration(tmp_pa
     script = tmp_path / "scripts" / "train.py"
     from_file = setup_for(script, EditorSettings())
     assert "TL101" in from_file.codes and not {"TL102", "TL103", "TL401"} & from_file.codes
-    assert from_file.root == tmp_path
+    assert from_file.cache_dir == tmp_path / CACHE_DIR_NAME
     edited = setup_for(script, EditorSettings(select=("TL101", "TL102", "TL401"), ignore=("TL401",), unsafe_fixes=True))
-    assert edited.codes == {"TL101"} and edited.unsafe_fixes
+    # Layered as on the command line: the editor's `select` starts a new selection, which the
+    # file's `ignore` no longer trims; the editor's `ignore` does.
+    assert edited.codes == {"TL101", "TL102"} and edited.unsafe_fixes
     with pytest.raises(ConfigError, match="unknown rule selector"):
         setup_for(script, EditorSettings(select=("TL999",)))
 
@@ -79,7 +81,7 @@ def test_no_cache_is_written_beside_a_file_no_configuration_governs(tmp_path: Pa
     path.parent.mkdir()
     path.write_text("import torch\nfor x in loader:\n    x = x.cuda()\n    print(x.item())\n")
     setup = setup_for(path, EditorSettings())
-    assert setup.root is None
+    assert setup.cache_dir is None
     found = lint(Snapshot(path, (Part(path.as_uri(), path.read_text(), 1),)), setup, Caches())
     assert [f.code for f in found[path.as_uri()]] == ["TL101"]
     assert sorted(p.name for p in path.parent.iterdir()) == ["lib.py"]

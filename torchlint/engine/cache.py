@@ -17,9 +17,13 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, FrozenSet, Optional, Tuple
+from functools import lru_cache
+from typing import Any, Dict, FrozenSet, Iterable, Optional, Tuple
 
 import torchlint
+from torchlint.engine.catalog import Catalog
+from torchlint.engine.catalog import from_json as catalog_from_json
+from torchlint.engine.catalog import to_json as catalog_to_json
 from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.output import finding_json
 from torchlint.engine.rule import rules_package
@@ -37,16 +41,46 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def engine_fingerprint(*settings: object) -> str:
-    """A key that changes with torchlint's version, its code on disk, and the given settings."""
+@lru_cache(maxsize=None)
+def code_fingerprint() -> str:
+    """A key that changes with torchlint's version and its code on disk (rules included)."""
     package = Path(torchlint.__file__).parent
     sources = sorted(
         (str(path), path.stat().st_mtime_ns, path.stat().st_size)
         for directory in {package, *map(Path, rules_package().__path__)}
         for path in directory.rglob("*.py")
     )
-    material = json.dumps([_FORMAT, torchlint.__version__, sources, [repr(item) for item in settings]])
+    material = json.dumps([_FORMAT, torchlint.__version__, sources])
     return hashlib.blake2b(material.encode(), digest_size=12).hexdigest()
+
+
+def engine_fingerprint(*settings: object) -> str:
+    """A key that changes with torchlint's code and the given settings."""
+    material = json.dumps([code_fingerprint(), [repr(item) for item in settings]])
+    return hashlib.blake2b(material.encode(), digest_size=12).hexdigest()
+
+
+def load_catalog(directories: Iterable[Path]) -> Optional[Catalog]:
+    """The rule metadata a previous run of this build stored in one of the cache directories."""
+    for directory in directories:
+        try:
+            with open(directory / f"rules-{code_fingerprint()}.json", "rb") as handle:
+                catalog = catalog_from_json(json.loads(handle.read()))
+        except (OSError, ValueError):
+            continue
+        if catalog:
+            return catalog
+    return None
+
+
+def save_catalog(directory: Path, catalog: Catalog) -> None:
+    """Store the rule metadata beside the results (only in a cache directory that exists)."""
+    file = directory / f"rules-{code_fingerprint()}.json"
+    if directory.is_dir() and not file.exists():
+        try:
+            write_atomic(str(file), json.dumps(catalog_to_json(catalog)).encode())
+        except OSError:
+            pass
 
 
 @dataclass(frozen=True)
@@ -179,7 +213,7 @@ def clean_cache(directory: Path) -> bool:
     except (OSError, UnicodeDecodeError):
         return False
     for child in directory.iterdir():
-        if child.name in (MARKER, ".gitignore") or (child.name.startswith("results-") and child.suffix == ".json"):
+        if child.name in (MARKER, ".gitignore") or (child.name.startswith(("results-", "rules-")) and child.suffix == ".json"):
             child.unlink()
     try:
         directory.rmdir()

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.tree import COMPREHENSIONS, descendants
@@ -28,17 +28,6 @@ GRAD_DISABLING = frozenset(
 )
 GRAD_ENABLING = frozenset({"torch.enable_grad", "torch.autograd.enable_grad"})
 SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
-
-
-# The PyTorch release the code is assumed to target when no `torch-version` is configured.
-DEFAULT_TORCH_VERSION = (2, 13)
-
-
-@dataclass(frozen=True)
-class Options:
-    """Settings that change what rules report."""
-
-    torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
 
 
 class FileContext:

@@ -67,8 +67,13 @@ class Finding:
     @property
     def location(self) -> str:
         """`path:line:column`, or `path:cell N:line:column` in a notebook."""
+        return f"{self.path}:{self.position}"
+
+    @property
+    def position(self) -> str:
+        """`line:column`, or `cell N:line:column` in a notebook."""
         cell = f"cell {self.cell}:" if self.cell is not None else ""
-        return f"{self.path}:{cell}{self.line}:{self.column}"
+        return f"{cell}{self.line}:{self.column}"
 
     @property
     def snippet_key(self) -> str:

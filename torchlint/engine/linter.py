@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst.metadata import CodeRange
 
-from torchlint.engine.context import FileContext, Options
+from torchlint.engine.context import FileContext
+from torchlint.engine.options import Options
 from torchlint.engine.findings import Edit, Finding, Fix
 from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.engine.positions import compute_positions, to_span
@@ -46,6 +47,8 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
     findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)
     if parsed:
         findings = apply_noqa(findings, text, path, enabled, frozenset(Rule._registry), UNUSED_NOQA in enabled)
+    if options.unfixable:
+        findings = [replace(f, fix=None) if f.code in options.unfixable else f for f in findings]
     return LintResult(tuple(sorted(set(findings), key=lambda f: f.sort_key)))
 
 

@@ -1,4 +1,5 @@
-"""`# noqa` comments: blanket (`# noqa`) or per code (`# noqa: TL101, TL201`).
+"""`# noqa` comments: blanket (`# noqa`) or per code (`# noqa: TL101, TL201`), on a line or,
+as `# torchlint: noqa` / `# torchlint: noqa: TL101` on a line of its own, for the whole file.
 
 Comments are found with the tokenizer, so text that looks like a comment inside a string
 never counts. Only files that contain "noqa" are tokenized.
@@ -20,6 +21,7 @@ UNUSED_NOQA = "TL001"
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
+_FILE_NOQA = re.compile(r"#\s*torchlint\s*:\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*))?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -48,18 +50,30 @@ def parse_directive(comment: str, line: int, column: int) -> Optional[NoqaCommen
 
 def noqa_comments(text: str) -> Dict[int, NoqaComment]:
     """The noqa directives of a source text by 1-based line number."""
+    return _directives(text)[0]
+
+
+def _directives(text: str) -> Tuple[Dict[int, NoqaComment], Optional[NoqaComment]]:
+    """The line directives by line number, and the file-level `# torchlint: noqa` if any."""
     if "noqa" not in text.lower():
-        return {}
+        return {}, None
     comments: Dict[int, NoqaComment] = {}
+    whole_file: Optional[NoqaComment] = None
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                directive = parse_directive(token.string, token.start[0], token.start[1])
-                if directive is not None:
-                    comments[directive.line] = directive
+            if token.type != tokenize.COMMENT:
+                continue
+            exemption = _FILE_NOQA.match(token.string) if not token.line[: token.start[1]].strip() else None
+            if exemption is not None and whole_file is None:
+                codes = exemption.group("codes")
+                whole_file = NoqaComment(token.start[0], token.start[1], token.end[1], tuple(c.upper() for c in _CODE.findall(codes)) if codes else None)
+                continue
+            directive = parse_directive(token.string, token.start[0], token.start[1])
+            if directive is not None:
+                comments[directive.line] = directive
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass
-    return comments
+    return comments, whole_file
 
 
 def apply_noqa(
@@ -67,7 +81,9 @@ def apply_noqa(
 ) -> List[Finding]:
     """Drop suppressed findings; with `report_unused`, add TL001 for noqa codes that suppress
     nothing (among enabled rules) or name no torchlint rule."""
-    comments = noqa_comments(text)
+    comments, whole_file = _directives(text)
+    if whole_file is not None:
+        findings = [finding for finding in findings if not whole_file.suppresses(finding.code)]
     if not comments:
         return list(findings)
     kept: List[Finding] = []

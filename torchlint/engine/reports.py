@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Protocol, Tuple, Union
-
-import libcst as cst
+from typing import TYPE_CHECKING, Optional, Protocol, Tuple, Union
 
 from torchlint.engine.findings import Applicability
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class RuleInfo(Protocol):

@@ -10,12 +10,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type
 
-import libcst as cst
-
 from torchlint.engine.findings import Applicability
 from torchlint.engine.reports import NodeEdit, PendingFix, Report
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from torchlint.engine.context import FileContext
 
 DOCS_PAGE = "docs/rules/{code}.md"
@@ -33,6 +33,8 @@ class Rule:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     fix_applicability: ClassVar[Applicability] = Applicability.NONE
+    # For a rule whose fix is safe by default: when it offers an unsafe fix instead.
+    unsafe_when: ClassVar[str] = ""
     # "error", "warning" or "info" (advice whose evidence is project-wide).
     severity: ClassVar[str] = "warning"
     # Code that must produce exactly one finding of this rule / no finding of it.
@@ -70,6 +72,12 @@ class Rule:
         return DOCS_PAGE.format(code=cls.code)
 
     @classmethod
+    def fix_label(cls) -> str:
+        """The fix applicability as users read it: "safe", "unsafe", "none", or
+        "safe (unsafe when ...)" for a rule whose fix is safe only in some cases."""
+        return fix_label(cls.fix_applicability.value, cls.unsafe_when)
+
+    @classmethod
     def documentation(cls) -> str:
         return _dedent_doc(cls.__doc__ or cls.summary)
 
@@ -85,6 +93,10 @@ class Rule:
     def fix(self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "") -> PendingFix:
         """Build a fix with this rule's default applicability unless one is given."""
         return PendingFix(applicability or self.fix_applicability, edits, message)
+
+
+def fix_label(applicability: str, unsafe_when: str) -> str:
+    return f"{applicability} (unsafe {unsafe_when})" if unsafe_when else applicability
 
 
 def all_rules() -> List[Type[Rule]]:

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import difflib
 import enum
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Type
 
-from torchlint.engine.add_noqa import add_noqa
 from torchlint.engine.cache import CachedResult, ResultCache, digest
-from torchlint.engine.context import Options
 from torchlint.engine.findings import Finding
-from torchlint.engine.fixer import fix_text
-from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
+from torchlint.engine.options import Options
 from torchlint.engine.rule import Rule, all_rules
 from torchlint.engine.noqa import UNUSED_NOQA
-from torchlint.files.notebook import Notebook, NotebookError
 from torchlint.files.source import SourceText, UndecodableSource, decode_source, physical_lines
 from torchlint.files.writer import write_atomic
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+
+    from torchlint.files.notebook import Notebook
 
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
@@ -107,6 +106,11 @@ def _notebook_document(notebook: Notebook) -> _Document:
 
 
 def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
+    # Imported here, not at the top: a run answered from the cache never needs LibCST.
+    from torchlint.engine.fixer import fix_text
+    from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
+    from torchlint.files.notebook import Notebook, NotebookError
+
     try:
         data = job.data if job.data is not None else _read(job.path)
     except OSError as error:
@@ -166,6 +170,9 @@ def _write(outcome: FileOutcome, data: bytes) -> FileOutcome:
 
 def _add_noqa(job: FileJob, document: _Document, rules: Sequence[Type[Rule]], options: RunOptions) -> FileOutcome:
     """Suppress the file's current findings with `# noqa` comments; report what could not be."""
+    from torchlint.engine.add_noqa import add_noqa
+    from torchlint.engine.linter import lint_text
+
     findings = [f for f in lint_text(document.text, job.path, rules, options.lint).findings if f.code != UNUSED_NOQA]
     text = add_noqa(document.text, findings)
     remaining = lint_text(text, job.path, rules, options.lint).findings
@@ -189,7 +196,9 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache) -> List[FileOutcome]:
+def check_cached(
+    jobs: Sequence[FileJob], options: RunOptions, workers: int, cache: ResultCache, progress: Optional[Callable[[], None]] = None
+) -> List[FileOutcome]:
     """Like `check_files`, answering unchanged files from `cache` and storing fresh results."""
     outcomes: List[Optional[FileOutcome]] = []
     pending: List[int] = []
@@ -198,7 +207,9 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
         outcomes.append(FileOutcome(job.path, hit.findings, hit.snippets) if hit else None)
         if hit is None:
             pending.append(index)
-    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers)):
+        elif progress is not None:
+            progress()
+    for index, outcome in zip(pending, check_files([jobs[i] for i in pending], options, workers, progress)):
         outcomes[index] = outcome
         if outcome.error is None:
             cache.store(outcome.path, jobs[index].codes, outcome.digest, CachedResult(outcome.findings, outcome.snippets))
@@ -206,22 +217,35 @@ def check_cached(jobs: Sequence[FileJob], options: RunOptions, workers: int, cac
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def check_files(jobs: Sequence[FileJob], options: RunOptions, workers: int) -> List[FileOutcome]:
-    """Check `jobs`, in parallel processes when there is enough work; results keep job order."""
+def check_files(
+    jobs: Sequence[FileJob], options: RunOptions, workers: int, progress: Optional[Callable[[], None]] = None
+) -> List[FileOutcome]:
+    """Check `jobs`, in parallel processes when there is enough work; results keep job order.
+    `progress` is called once per checked file."""
     workers = max(1, min(workers, len(jobs)))
+    tick = progress or (lambda: None)
     if workers == 1 or _total_size(jobs) < PARALLEL_MIN_BYTES:
-        return [check_file(job, options) for job in jobs]
+        return [_ticking(check_file(job, options), tick) for job in jobs]
     # Largest files first so that no worker is left with a big file at the end.
     order = sorted(range(len(jobs)), key=lambda i: -_size(jobs[i].path))
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        outcomes = list(pool.map(check_file, [jobs[i] for i in order], [options] * len(order), chunksize=4))
+        outcomes = [_ticking(o, tick) for o in pool.map(check_file, [jobs[i] for i in order], [options] * len(order), chunksize=4)]
     result: List[Optional[FileOutcome]] = [None] * len(jobs)
     for index, outcome in zip(order, outcomes):
         result[index] = outcome
     return [outcome for outcome in result if outcome is not None]
 
 
+def _ticking(outcome: FileOutcome, tick: Callable[[], None]) -> FileOutcome:
+    tick()
+    return outcome
+
+
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     return multiprocessing.get_context(method)
 

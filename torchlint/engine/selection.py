@@ -1,19 +1,44 @@
-"""Rule selection by code, code prefix (`TL1`), rule name (`sync-in-loop`) or `ALL`."""
+"""Rule selection by code, code prefix (`TL1`), rule name (`sync-in-loop`) or `ALL`.
+
+Selections come in layers (each configuration file of an `extend` chain, then the command
+line), applied in order as ruff does: a layer with `select` starts over, one without it
+adjusts the rules chosen so far. Within a layer a more specific selector wins (a code or a
+name over a prefix, a longer prefix over a shorter one, any of them over `ALL`); between
+equally specific ones, `ignore` wins over `select` and `extend-select`.
+"""
 
 from __future__ import annotations
 
-from typing import FrozenSet, Iterable, Sequence, Type
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, Optional, Protocol, Sequence, Set, Tuple
 
-from torchlint.engine.rule import SEVERITIES, Rule
+from torchlint.engine.rule import SEVERITIES
+
+
+class RuleLike(Protocol):
+    code: str
+    name: str
+    severity: str
 
 
 class SelectionError(ValueError):
     """A selector that matches no rule."""
 
 
-def expand(selectors: Iterable[str], rules: Sequence[Type[Rule]]) -> FrozenSet[str]:
+@dataclass(frozen=True)
+class Layer:
+    """One source's rule selection: `select` (None when not given), additions and removals.
+    `origin` names the file (and table) for error messages; "" for the command line."""
+
+    origin: str
+    select: Optional[Tuple[str, ...]] = None
+    extend_select: Tuple[str, ...] = ()
+    ignore: Tuple[str, ...] = ()
+
+
+def expand(selectors: Iterable[str], rules: Sequence[RuleLike]) -> FrozenSet[str]:
     """The codes the selectors name; raise SelectionError for one that names nothing."""
-    codes = set()
+    codes: Set[str] = set()
     for selector in selectors:
         key = selector.strip()
         matched = {
@@ -27,17 +52,46 @@ def expand(selectors: Iterable[str], rules: Sequence[Type[Rule]]) -> FrozenSet[s
     return frozenset(codes)
 
 
-def enabled_codes(
-    rules: Sequence[Type[Rule]],
-    select: Sequence[str],
-    extend_select: Sequence[str],
-    ignore: Sequence[str],
-    min_severity: str = SEVERITIES[0],
-) -> FrozenSet[str]:
-    """(select ∪ extend-select) − ignore, keeping rules of at least `min_severity`.
-    An empty selection is an error, not a silent no-op."""
-    if not select:
-        raise SelectionError("the rule selection is empty (select = [] or --select '')")
-    chosen = (expand(select, rules) | expand(extend_select, rules)) - expand(ignore, rules)
+def specificity(selector: str, rules: Sequence[RuleLike]) -> int:
+    """0 for `ALL`, the prefix length for a code or prefix, above any prefix for a rule name."""
+    key = selector.strip()
+    if key.upper() == "ALL":
+        return 0
+    if any(rule.name == key.lower() for rule in rules):
+        return 1000
+    return len(key)
+
+
+def resolve(layers: Sequence[Layer], rules: Sequence[RuleLike], keys: Tuple[str, str, str] = ("select", "extend-select", "ignore")) -> FrozenSet[str]:
+    """The codes the layers choose. `keys` name the three lists in error messages."""
+    chosen: Set[str] = set()
+    for layer in layers:
+        if layer.select is not None and not layer.select:
+            raise SelectionError(f"{_where(layer, keys[0])}: the rule selection is empty (select = [] or --select '')")
+        groups = [(keys[0], layer.select or (), True), (keys[1], layer.extend_select, True), (keys[2], layer.ignore, False)]
+        updates: Dict[str, bool] = {}
+        ranked = sorted(
+            ((specificity(selector, rules), not enable, key, selector) for key, selectors, enable in groups for selector in selectors),
+            key=lambda item: (item[0], item[1]),
+        )
+        for _, disable, key, selector in ranked:
+            try:
+                codes = expand([selector], rules)
+            except SelectionError as error:
+                raise SelectionError(f"{_where(layer, key)}: {error}") from None
+            updates.update(dict.fromkeys(codes, not disable))
+        if layer.select is not None:
+            chosen = set()
+        chosen |= {code for code, on in updates.items() if on}
+        chosen -= {code for code, on in updates.items() if not on}
+    return frozenset(chosen)
+
+
+def _where(layer: Layer, key: str) -> str:
+    return f"{layer.origin} {key}" if layer.origin else f"--{key}"
+
+
+def at_least(codes: FrozenSet[str], rules: Sequence[RuleLike], min_severity: str) -> FrozenSet[str]:
+    """The codes of rules with at least `min_severity`."""
     floor = SEVERITIES.index(min_severity)
-    return frozenset(rule.code for rule in rules if rule.code in chosen and SEVERITIES.index(rule.severity) >= floor)
+    return frozenset(rule.code for rule in rules if rule.code in codes and SEVERITIES.index(rule.severity) >= floor)

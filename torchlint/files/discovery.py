@@ -369,3 +369,15 @@ def _is_within(path: str, base: str) -> bool:
 
 def _strip_dot_slash(pattern: str) -> str:
     return pattern[2:] if pattern.startswith("./") else pattern
+
+
+def excluded_below(path: Path, root: Path, exclude: Sequence[str], extend_exclude: Sequence[str] = ()) -> bool:
+    """Whether the exclude patterns of a configuration in `root` exclude `path` or one of its
+    directories below `root` (for files that a nested configuration governs)."""
+    root_abs = _posix_abspath(root)
+    rel_path = _relpath(_posix_abspath(path), root_abs)
+    if _is_outside(rel_path):
+        return False
+    excludes = GitIgnore.from_lines([_strip_dot_slash(p) for p in (*exclude, *extend_exclude)], root_abs)
+    parts = rel_path.split("/")
+    return any(excludes.match("/".join(parts[: i + 1]), i < len(parts) - 1) for i in range(len(parts)))

@@ -15,6 +15,7 @@ other byte (outputs, metadata, key order, indentation, line endings) stays as it
 
 from __future__ import annotations
 
+import ast
 import bisect
 import json
 import re
@@ -25,6 +26,8 @@ from torchlint.engine.findings import Edit, Finding
 
 END_MARKER = "pass  # torchlint: end of cell {}"
 MAGIC_MARKER = "pass  # torchlint: magic {}"
+# Cell magics whose body IPython runs as Python (as ruff treats them): the body is linted.
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "debug", "prun", "python", "python3"})
 MIN_NBFORMAT = 4
 
 # Kernel languages that torchlint lints; anything else (R, Julia, ...) yields no code cells.
@@ -256,12 +259,27 @@ class Notebook:
 def _neutralise(text: str, magics: List[_Magic]) -> str:
     """`text` with each IPython-only line replaced by a numbered `pass` placeholder.
 
-    The originals are appended to `magics`. A cell magic (`%%bash`, `%%capture` ...) makes the
-    whole cell non-Python, so every line of it is replaced. The result ends with a newline.
+    The originals are appended to `magics`. A cell magic that runs its body as Python
+    (`%%time`, `%%capture`, ...) is set aside and the rest of the cell is linted, as ruff
+    does, provided that rest compiles; any other cell magic (`%%bash`, `%%html`, ...) makes
+    the whole cell non-Python, so every line of it is replaced. The result ends with a newline.
     """
     lines = _lines(text)
-    if _is_cell_magic(lines):
-        return "".join(_placeholder(line, "", magics) for line in lines)
+    magic = _cell_magic(lines)
+    if magic is None:
+        return _neutralise_lines(lines, magics)
+    head = "".join(_placeholder(line, "", magics) for line in lines[: magic + 1])
+    if _magic_name(lines[magic]) in PYTHON_CELL_MAGICS:
+        mark = len(magics)
+        body = _neutralise_lines(lines[magic + 1 :], magics)
+        if _compiles(body):
+            return head + body
+        del magics[mark:]
+    return head + "".join(_placeholder(line, "", magics) for line in lines[magic + 1 :])
+
+
+def _neutralise_lines(lines: Sequence[str], magics: List[_Magic]) -> str:
+    """Lines of Python with IPython line magics, shell escapes and help replaced."""
     scan = _Scan()
     continued: Optional[str] = None  # the indent of a magic continued by a backslash
     out: List[str] = []
@@ -280,6 +298,14 @@ def _neutralise(text: str, magics: List[_Magic]) -> str:
         scan = probe
         out.append(line if line.endswith(("\n", "\r")) else line + "\n")
     return "".join(out)
+
+
+def _compiles(text: str) -> bool:
+    try:
+        compile(text, "<cell>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 class _Scan:
@@ -351,12 +377,16 @@ def _is_ipython(body: str, code: str, after: _Scan) -> bool:
     return not after.quote and code.rstrip().endswith("?")  # `obj?`, `obj.attr??`
 
 
-def _is_cell_magic(lines: Sequence[str]) -> bool:
-    """Whether the first non-blank line is a cell magic such as `%%capture`."""
-    for line in lines:
+def _cell_magic(lines: Sequence[str]) -> Optional[int]:
+    """The index of the first non-blank line when it is a cell magic such as `%%capture`."""
+    for index, line in enumerate(lines):
         if line.strip():
-            return line.lstrip().startswith("%%")
-    return False
+            return index if line.lstrip().startswith("%%") else None
+    return None
+
+
+def _magic_name(line: str) -> str:
+    return line.strip()[2:].split(maxsplit=1)[0] if line.strip()[2:].strip() else ""
 
 
 def _placeholder(line: str, indent: str, magics: List[_Magic]) -> str:

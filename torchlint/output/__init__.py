@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import json
-from dataclasses import dataclass
-from typing import Callable, Dict, List, Sequence
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 import click
 
 from torchlint.engine.findings import Finding, Fix
-from torchlint.output.github import format_github
-from torchlint.output.junit import format_junit
-from torchlint.output.sarif import format_sarif
 
 
 @dataclass(frozen=True)
@@ -22,6 +21,14 @@ class Report:
     snippets: Dict[str, Dict[str, str]]
     unsafe_fixes: bool
     color: bool
+    # The documentation URL template of the rules (`docs-url`, with `{code}`); None keeps
+    # each finding's repository-relative `url`.
+    docs_url: Optional[str] = None
+    # Rule severities by code, from the rule catalog (empty: ask the rules).
+    severities: Mapping[str, str] = field(default_factory=dict)
+
+    def url(self, code: str) -> Optional[str]:
+        return self.docs_url.format(code=code) if self.docs_url else None
 
 
 def _marker(finding: Finding, report: Report) -> str:
@@ -35,6 +42,11 @@ def _header(finding: Finding, report: Report) -> str:
         location = click.style(location, bold=True)
         code = click.style(code, fg="red", bold=True)
     return f"{location} {code} {_marker(finding, report)}{finding.message}"
+
+
+def _width(character: str) -> int:
+    """Terminal columns of a character: two for East Asian wide and full-width ones."""
+    return 2 if unicodedata.east_asian_width(character) in ("W", "F") else 1
 
 
 def format_concise(report: Report) -> str:
@@ -51,9 +63,8 @@ def format_full(report: Report) -> str:
             gutter = str(finding.line)
             pad = " " * len(gutter)
             end = finding.end_column if finding.end_line == finding.line else len(line) + 1
-            width = max(1, end - finding.column)
-            indent = "".join(c if c == "\t" else " " for c in line[: finding.column - 1])
-            carets = "^" * width
+            indent = "".join("\t" if c == "\t" else " " * _width(c) for c in line[: finding.column - 1])
+            carets = "^" * max(1, sum(_width(c) for c in line[finding.column - 1 : end - 1]))
             if report.color:
                 carets = click.style(carets, fg="red", bold=True)
             chunks.append(f"{gutter} | {line.rstrip()}\n{pad} | {indent}{carets}")
@@ -76,7 +87,8 @@ def fix_json(fix: Fix) -> Dict[str, object]:
     }
 
 
-def finding_json(finding: Finding) -> Dict[str, object]:
+def finding_json(finding: Finding, url: Optional[str] = None) -> Dict[str, object]:
+    """A finding as JSON; `url` replaces the finding's own documentation link."""
     return {
         "code": finding.code,
         "name": finding.name,
@@ -87,17 +99,27 @@ def finding_json(finding: Finding) -> Dict[str, object]:
         "end_line": finding.end_line,
         "end_column": finding.end_column,
         "fix": fix_json(finding.fix) if finding.fix else None,
-        "url": finding.url,
+        "url": url or finding.url,
         "cell": finding.cell,
     }
 
 
 def format_json(report: Report) -> str:
-    return json.dumps([finding_json(f) for f in report.findings], indent=2) + "\n"
+    return json.dumps([finding_json(f, report.url(f.code)) for f in report.findings], indent=2) + "\n"
 
 
 def format_json_lines(report: Report) -> str:
-    return "".join(json.dumps(finding_json(f)) + "\n" for f in report.findings)
+    return "".join(json.dumps(finding_json(f, report.url(f.code))) + "\n" for f in report.findings)
+
+
+def _lazy(module: str, function: str) -> Callable[[Report], str]:
+    """A formatter from a module imported on first use (they import more than a run needs)."""
+
+    def run(report: Report) -> str:
+        formatter: Callable[[Report], str] = getattr(importlib.import_module(f"torchlint.output.{module}"), function)
+        return formatter(report)
+
+    return run
 
 
 FORMATTERS: Dict[str, Callable[[Report], str]] = {
@@ -105,7 +127,7 @@ FORMATTERS: Dict[str, Callable[[Report], str]] = {
     "concise": format_concise,
     "json": format_json,
     "json-lines": format_json_lines,
-    "github": format_github,
-    "sarif": format_sarif,
-    "junit": format_junit,
+    "github": _lazy("github", "format_github"),
+    "sarif": _lazy("sarif", "format_sarif"),
+    "junit": _lazy("junit", "format_junit"),
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Dict
 
 from torchlint.engine.findings import Finding
 from torchlint.output.sarif import display_path, finding_severity, severities
@@ -24,8 +24,9 @@ def escape_property(text: str) -> str:
 
 
 def annotation(finding: Finding, severity: str) -> str:
-    """The `::warning file=...::message` command (`::error`/`::notice` by severity) for one finding."""
-    properties = {
+    """The `::warning file=...::message` command (`::error`/`::notice` by severity) for one finding.
+    A notebook finding names its cell and line in the title."""
+    properties: Dict[str, object] = {
         "file": display_path(finding.path),
         "line": finding.line,
         "col": finding.column,
@@ -33,6 +34,9 @@ def annotation(finding: Finding, severity: str) -> str:
         "endColumn": finding.end_column,
         "title": f"{finding.code} {finding.name}",
     }
+    if finding.cell is not None:
+        # Lines count within the cell, not in the notebook's JSON: annotate the file, say where.
+        properties = {"file": properties["file"], "title": f"{properties['title']} (cell {finding.cell}, line {finding.line})"}
     joined = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties.items())
     command = _COMMANDS.get(severity, "warning")
     return f"::{command} {joined}::{escape_data(finding.message)}"
@@ -40,5 +44,5 @@ def annotation(finding: Finding, severity: str) -> str:
 
 def format_github(report: "Report") -> str:
     """One workflow command per finding."""
-    levels = severities()
+    levels = report.severities or severities()
     return "".join(annotation(finding, finding_severity(finding, levels)) + "\n" for finding in report.findings)

@@ -39,12 +39,12 @@ def _testcase(suite: ET.Element, finding: Finding, severity: str) -> None:
         "testcase",
         {
             "classname": path,
-            "name": f"{finding.code} {finding.name} at {finding.line}:{finding.column}",
+            "name": f"{finding.code} {finding.name} at {finding.position}",
             "file": path,
             "line": finding.line,
         },
     )
-    details = f"{path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"
+    details = f"{path}:{finding.position}: {finding.code} {finding.message}"
     _element(case, "failure", {"type": severity, "message": finding.message}, details)
 
 
@@ -54,7 +54,7 @@ def format_junit(report: "Report") -> str:
     totals = {"tests": count, "failures": count, "errors": 0}
     root = ET.Element("testsuites", _attributes({"name": "torchlint", **totals}))
     suite = _element(root, "testsuite", {"name": "torchlint", **totals, "skipped": 0})
-    levels = severities()
+    levels = report.severities or severities()
     for finding in report.findings:
         _testcase(suite, finding, finding_severity(finding, levels))
     ET.indent(root)

@@ -68,9 +68,9 @@ def _first_paragraph(markdown: str) -> str:
     return ""
 
 
-def _descriptor(rule: Type[Rule]) -> Json:
+def _descriptor(rule: Type[Rule], help_uri: Optional[str]) -> Json:
     documentation = rule.documentation()
-    return {
+    descriptor: Json = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
@@ -79,6 +79,9 @@ def _descriptor(rule: Type[Rule]) -> Json:
         "defaultConfiguration": {"level": _level(rule_severity(rule))},
         "properties": {"fixApplicability": rule.fix_applicability.value},
     }
+    if help_uri:
+        descriptor["helpUri"] = help_uri
+    return descriptor
 
 
 def _artifact_location(path: str) -> Json:
@@ -136,6 +139,10 @@ def _result(finding: Finding, rule_index: Mapping[str, int], severity: str, fing
     }
     if finding.code in rule_index:
         result["ruleIndex"] = rule_index[finding.code]
+    if finding.cell is not None:
+        # The region counts lines within the cell; say which cell, in the text and as a property.
+        result["message"] = {"text": f"cell {finding.cell}, line {finding.line}: {finding.message}"}
+        result["properties"] = {"cell": finding.cell}
     if finding.fix is not None and finding.fixable(unsafe):
         result["fixes"] = [_fix(finding.fix, finding.path)]
     return result
@@ -146,12 +153,12 @@ def _directory_uri(directory: Path) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
-def _run(rules: Sequence[Type[Rule]], results: List[Json]) -> Json:
+def _run(rules: Sequence[Type[Rule]], results: List[Json], report: "Report") -> Json:
     driver = {
         "name": "torchlint",
         "version": __version__,
         "semanticVersion": __version__,
-        "rules": [_descriptor(rule) for rule in rules],
+        "rules": [_descriptor(rule, report.url(rule.code)) for rule in rules],
     }
     return {
         "tool": {"driver": driver},
@@ -170,5 +177,5 @@ def format_sarif(report: "Report") -> str:
         _result(finding, rule_index, finding_severity(finding, levels), fingerprint, report.unsafe_fixes)
         for finding, fingerprint in zip(report.findings, _fingerprints(report))
     ]
-    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [_run(rules, results)]}
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [_run(rules, results, report)]}
     return json.dumps(log, indent=2) + "\n"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from torchlint.engine.cache import CACHE_DIR_NAME, CachedResult, ResultCache, digest, engine_fingerprint
+from torchlint.engine.cache import CachedResult, ResultCache, digest, engine_fingerprint
 from torchlint.engine.findings import Finding
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.linter import lint_text
@@ -58,7 +58,7 @@ def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
     rules = _rules_for(setup.codes)
     if not snapshot.notebook:
         text = snapshot.parts[0].text
-        cache = caches.for_setup(setup) if setup.root is not None and _matches_disk(snapshot.path, text) else None
+        cache = caches.for_setup(setup) if setup.cache_dir is not None and _matches_disk(snapshot.path, text) else None
         hit = cache.lookup(path, setup.codes) if cache else None
         if hit is not None:
             return {snapshot.parts[0].uri: hit.findings}
@@ -103,8 +103,8 @@ class Caches:
         self._caches: Dict[Tuple[Path, object], ResultCache] = {}
 
     def for_setup(self, setup: FileSetup) -> ResultCache:
-        assert setup.root is not None
-        key = (setup.root, setup.options)
+        assert setup.cache_dir is not None
+        key = (setup.cache_dir, setup.options)
         if key not in self._caches:
-            self._caches[key] = ResultCache(setup.root / CACHE_DIR_NAME, engine_fingerprint(setup.options))
+            self._caches[key] = ResultCache(setup.cache_dir, engine_fingerprint(setup.options))
         return self._caches[key]

@@ -1,7 +1,7 @@
-"""Rule documentation in the editor: the pages diagnostics link to, and hover text.
+"""Rule documentation in the editor: the pages "Show documentation" opens, and hover text.
 
 The pages are the ones `python -m torchlint.docs` generates (the text of `torchlint rule
-CODE`), written once per server into a private temporary directory, so links work offline
+CODE`), written once per server into a private temporary directory, so they open offline
 and always match the installed version.
 """
 

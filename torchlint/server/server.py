@@ -135,7 +135,7 @@ class TorchlintServer(LanguageServer):
             self.show_error(f"torchlint: internal error on {snapshot.path}: {type(error).__name__}: {error} (please report this)")
             return
         if results is not None and (generation is None or generation == self.generation.get(key)):
-            self.publish(snapshot, results)
+            self.publish(snapshot, results, setup.docs_url)
 
     async def off_loop(self, function: Callable[..., T], *args: Any) -> T:
         """Run `function` on the lint thread, so that the event loop keeps reading messages."""
@@ -160,7 +160,8 @@ class TorchlintServer(LanguageServer):
             self.shown_errors.add(message)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
 
-    def publish(self, snapshot: Snapshot, results: Results) -> None:
+    def publish(self, snapshot: Snapshot, results: Results, docs_url: str = "") -> None:
+        """Publish each part's findings; `docs_url` (with `{code}`) links them to the rule pages."""
         for part in snapshot.parts:
             if part.uri not in results:
                 if part.uri in self.published:  # a code cell that became markdown
@@ -168,7 +169,7 @@ class TorchlintServer(LanguageServer):
                 continue
             positions = convert.Positions(part.text, self.workspace.position_codec)
             findings = results[part.uri]
-            diagnostics = tuple(convert.diagnostic(f, positions, self.pages.uri(f.code)) for f in findings)
+            diagnostics = tuple(convert.diagnostic(f, positions, docs_url.format(code=f.code)) for f in findings)
             self.published[part.uri] = Published(part, findings, diagnostics)
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=part.uri, diagnostics=list(diagnostics), version=part.version)
@@ -450,7 +451,7 @@ async def hover(ls: TorchlintServer, params: types.HoverParams) -> Optional[type
         return None
     point = types.Range(params.position, params.position)
     texts = [
-        hover_text(Rule._registry[f.code], ls.pages.uri(f.code))
+        hover_text(Rule._registry[f.code], d.code_description.href if d.code_description else ls.pages.uri(f.code))
         for f, d in zip(published.findings, published.diagnostics)
         if convert.overlaps(d.range, point) and f.code in Rule._registry
     ]

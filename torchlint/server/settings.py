@@ -2,9 +2,10 @@
 settings on top.
 
 The editor's `select`, `ignore`, `preview` and `unsafe-fixes` act like the command-line
-options of the same names (as ruff's server does): `select` replaces the configured
-selection, `ignore` adds to it. `setup_for` is the one place that resolves configuration for
-a path, so the server follows `torchlint check` wherever that resolution lives.
+options of the same names (as ruff's server does): they are one more selection layer on top
+of every file's configuration, so `select` replaces the configured selection and `ignore`
+adds to it. `setup_for` is the one place that resolves configuration for a path, with the
+same `Resolver` as `torchlint check`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, FrozenSet, Mapping, Optional, Tuple
 
-from torchlint.config import ConfigError, Settings, load_settings, override
-from torchlint.engine.context import Options
+from torchlint.config import ConfigError, Overrides, Resolver, Settings
+from torchlint.engine.catalog import from_rules
+from torchlint.engine.options import Options
 from torchlint.engine.rule import all_rules
-from torchlint.engine.selection import SelectionError, enabled_codes, expand
+from torchlint.engine.selection import Layer
 from torchlint.files.discovery import DEFAULT_EXCLUDE, discover
 
 # The files `torchlint check` finds in directories (its SOURCE_EXTENSIONS).
@@ -62,13 +64,15 @@ def _selectors(value: Any, key: str) -> Tuple[str, ...]:
 
 @dataclass(frozen=True)
 class FileSetup:
-    """The rules enabled for one file, the options they run with, and where its cache lives:
-    the project root, or None for a file no configuration governs (one opened from
-    site-packages, say), beside which the server writes nothing."""
+    """What checking one file needs: the rules enabled for it, the options they run with,
+    where its rule documentation lives, and its result cache: the configuration's cache
+    directory, or None for a file no configuration governs (one opened from site-packages,
+    say), beside which the server writes nothing."""
 
     codes: FrozenSet[str]
     options: Options
-    root: Optional[Path]
+    docs_url: str
+    cache_dir: Optional[Path]
     unsafe_fixes: bool
     # Excluded by `exclude`/`extend-exclude`/.gitignore, as `torchlint check --force-exclude`
     # (and so the pre-commit hook) would exclude it: no diagnostics.
@@ -76,22 +80,20 @@ class FileSetup:
 
 
 def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
-    """The configuration governing `path` (the nearest `[tool.torchlint]` above it) with the
-    editor's settings on top. Raises ConfigError with a one-line message."""
-    try:
-        settings = load_settings(None, False, path.parent)
-        settings = override(settings, select=editor.select, ignore=settings.ignore + editor.ignore)
-        rules = all_rules()
-        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore, settings.min_severity)
-        codes -= expand(settings.ignored_for(path), rules)
-    except SelectionError as error:
-        raise ConfigError(str(error)) from None
+    """The configuration governing `path` (the closest one above it) with the editor's
+    settings on top. Raises ConfigError with a one-line message."""
+    settings = Resolver(path.parent).settings_for(path)
+    if editor.select is not None or editor.ignore:
+        settings = Overrides(rules=Layer("editor settings", editor.select, (), editor.ignore)).apply(settings)
+    catalog = from_rules()
+    codes = settings.codes_for(path, settings.enabled(catalog), catalog)
     # Rules in preview (a tier that not every release has) run only when preview is on.
     preview = editor.preview if editor.preview is not None else getattr(settings, "preview", False)
     if not preview:
-        codes -= {rule.code for rule in rules if getattr(rule, "preview", False)}
-    root = settings.root if settings.config_path is not None else None
-    return FileSetup(frozenset(codes), Options(settings.torch_version), root, editor.unsafe_fixes, _excluded(path, settings))
+        codes -= {rule.code for rule in all_rules() if getattr(rule, "preview", False)}
+    options = Options(settings.torch_version, tuple(sorted(settings.unfixable(catalog))))
+    cache_dir = settings.cache_directory if settings.config_path is not None else None
+    return FileSetup(frozenset(codes), options, settings.docs_url, cache_dir, editor.unsafe_fixes, _excluded(path, settings))
 
 
 def _excluded(path: Path, settings: Settings) -> bool:

@@ -1,0 +1,48 @@
+"""Rule metadata without the rules: what selection, cached runs and reports need.
+
+Importing the rules imports LibCST, which costs more than a fully cached run does in total.
+The metadata is therefore stored in the result cache beside the results (see `cache.py`)
+and taken from the rule classes only when no cache holds it for this build of torchlint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """A rule's code, name, severity, fix applicability and one-line summary."""
+
+    code: str
+    name: str
+    severity: str
+    fix_applicability: str
+    summary: str
+    # When a rule whose fix is safe by default offers an unsafe one instead ("" if never).
+    unsafe_when: str = ""
+
+
+Catalog = Tuple[RuleInfo, ...]
+
+
+def from_rules() -> Catalog:
+    """The metadata of every registered rule (imports the rules)."""
+    from torchlint.engine.rule import all_rules
+
+    return tuple(
+        RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when) for r in all_rules()
+    )
+
+
+def to_json(catalog: Sequence[RuleInfo]) -> List[Dict[str, Any]]:
+    return [asdict(info) for info in catalog]
+
+
+def from_json(items: object) -> Optional[Catalog]:
+    """A catalog read back from JSON; None when it is damaged."""
+    try:
+        return tuple(RuleInfo(**item) for item in items)  # type: ignore[union-attr, arg-type]
+    except TypeError:
+        return None
