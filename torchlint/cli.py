@@ -664,3 +664,18 @@ def verify(codes: Tuple[str, ...], device: str, size: str, steps: Optional[int],
         _fail(str(error))
     click.echo(rendered)
     sys.exit(EXIT_CLEAN if equivalent else EXIT_FINDINGS)
+
+
+@main.command()
+def server() -> None:
+    """Run the language server (LSP over standard input and output) for editors.
+
+    Needs the `server` extra: pip install 'torchlint[server]'. See docs/editors.md.
+    """
+    try:
+        from torchlint.server.server import run
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        _fail("`torchlint server` needs the server extra: pip install 'torchlint[server]'")
+    run()

@@ -1,0 +1,1 @@
+"""The language server behind `torchlint server` (needs the `server` extra: pygls)."""
