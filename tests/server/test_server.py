@@ -52,7 +52,7 @@ TRAIN = textwrap.dedent(
         for x, y in loader:
             x, y = x.to(device), y.to(device)
             loss = model(x, y)
-            optimizer.zero_grad(set_to_none=False)
+            scaler = torch.cuda.amp.GradScaler()
             loss.backward()
             optimizer.step()
             total += loss.item()
@@ -138,26 +138,26 @@ async def _actions(client: LanguageClient, uri: str, where: types.Range, only: O
 async def test_diagnostics_carry_code_link_severity_and_fix(client: LanguageClient) -> None:
     uri = await _open(client, "diagnostics.py", TRAIN)
     found = _by_code(await _diagnostics(client, uri))
-    assert {"TL101", "TL201", "TL401"} <= set(found)
+    assert {"TL101", "TL201", "TL602"} <= set(found)
     item = found["TL101"]
     assert item.source == "torchlint" and item.severity == types.DiagnosticSeverity.Warning
     assert item.range.start.line == 14 and TRAIN.splitlines()[14][item.range.start.character :].startswith("item()")
     assert item.code_description is not None and item.code_description.href == DEFAULT_DOCS_URL.format(code="TL101")
-    fix = found["TL401"].data["fix"]
+    fix = found["TL602"].data["fix"]
     assert fix["applicability"] == "safe" and fix["edits"][0]["range"]["start"]["line"] == 11
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_quick_fix_applies_and_clears_the_finding(client: LanguageClient) -> None:
     uri = await _open(client, "quickfix.py", TRAIN)
-    target = _by_code(await _diagnostics(client, uri))["TL401"]
+    target = _by_code(await _diagnostics(client, uri))["TL602"]
     actions = await _actions(client, uri, target.range, [types.CodeActionKind.QuickFix])
     fix = next(a for a in actions if a.edit is not None and "noqa" not in a.title)
     assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
     fixed = _apply(TRAIN, fix.edit, uri)  # type: ignore[arg-type]
-    assert "optimizer.zero_grad()\n" in fixed and "set_to_none=False" not in fixed
+    assert 'torch.amp.GradScaler("cuda")' in fixed and "torch.cuda.amp" not in fixed
     _change(client, uri, 2, fixed)
-    assert "TL401" not in _by_code(await _diagnostics(client, uri))
+    assert "TL602" not in _by_code(await _diagnostics(client, uri))
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -219,7 +219,7 @@ async def test_a_file_that_does_not_parse(client: LanguageClient) -> None:
 @pytest.mark.asyncio(loop_scope="module")
 async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient) -> None:
     notebook_uri = (client.root / "train.ipynb").as_uri()  # type: ignore[attr-defined]
-    loop = "for x in loader:\n    x = x.to(device)\n    print(x.sum().item())\n    optimizer.zero_grad(set_to_none=False)\n"
+    loop = "for x in loader:\n    x = x.to(device)\n    print(x.sum().item())\n    scaler = torch.cuda.amp.GradScaler()\n"
     sources = ["import torch\ndevice = torch.device('cuda')\n", "# Training\n", loop]
     cells = [f"{notebook_uri}#cell{i}" for i in range(3)]
     kinds = [types.NotebookCellKind.Code, types.NotebookCellKind.Markup, types.NotebookCellKind.Code]
@@ -231,20 +231,20 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient) 
     )
     assert await _diagnostics(client, cells[0]) == []
     found = _by_code(await _diagnostics(client, cells[2]))
-    assert set(found) == {"TL101", "TL401"} and found["TL101"].range.start.line == 2
-    (action,) = await _actions(client, cells[2], found["TL401"].range, ["source.fixAll"])
+    assert set(found) == {"TL101", "TL602"} and found["TL101"].range.start.line == 2
+    (action,) = await _actions(client, cells[2], found["TL602"].range, ["source.fixAll"])
     resolved = await client.code_action_resolve_async(action)
     assert [change.text_document.uri for change in resolved.edit.document_changes] == [cells[2]]  # type: ignore[union-attr]
-    assert _apply(loop, resolved.edit, cells[2]) == loop.replace("zero_grad(set_to_none=False)", "zero_grad()")  # type: ignore[arg-type]
+    assert _apply(loop, resolved.edit, cells[2]) == loop.replace("torch.cuda.amp.GradScaler()", 'torch.amp.GradScaler("cuda")')  # type: ignore[arg-type]
 
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_configuration_from_client_and_pyproject(client: LanguageClient) -> None:
     uri = await _open(client, "configured.py", TRAIN)
     assert "TL101" in _by_code(await _diagnostics(client, uri))
-    client.set_configuration({"select": ["TL401"], "unsafeFixes": True}, section="torchlint")
+    client.set_configuration({"select": ["TL602"], "unsafeFixes": True}, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    assert set(_by_code(await _diagnostics(client, uri))) == {"TL401"}
+    assert set(_by_code(await _diagnostics(client, uri))) == {"TL602"}
     client.set_configuration({}, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     assert "TL101" in _by_code(await _diagnostics(client, uri))
@@ -256,7 +256,7 @@ async def test_configuration_from_client_and_pyproject(client: LanguageClient) -
     )
     found = _by_code(await _diagnostics(client, uri))
     pyproject.unlink()
-    assert "TL101" not in found and "TL401" in found
+    assert "TL101" not in found and "TL602" in found
 
 
 @pytest.mark.asyncio(loop_scope="module")
