@@ -7,11 +7,11 @@ from torchlint.rules.sync_in_loop import (
     SyncInLoop,
     _calls,
     _calls_method,
-    _is_step_loop,
     _iterates_loader,
     _leaves,
     _read_again,
 )
+from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 
@@ -148,7 +148,7 @@ class ImplicitSyncInLoop(Rule):
             loop = self._step_loop(test_of or node)
             if loop is None:
                 return
-        elif not _is_step_loop(loop):
+        elif not is_step_loop(loop):
             return
         loop_nodes = list(descendants(loop))
         trains = any(_calls_method(item, ("backward", "step")) for item in loop_nodes)
@@ -161,7 +161,7 @@ class ImplicitSyncInLoop(Rule):
                 return  # sampling or decoding loops hand each result to the host
         if synchronize and any(self._reads_clock(item) for item in loop_nodes):
             return
-        if self._in_data_or_test_code():
+        if self._in_data_code():
             return
         verb = "waits for the device" if synchronize else "copies the tensor to the host and waits for the device"
         self.report(
@@ -205,7 +205,7 @@ class ImplicitSyncInLoop(Rule):
         return set()
 
     _step_loop = SyncInLoop._step_loop
-    _in_data_or_test_code = SyncInLoop._in_data_or_test_code
+    _in_data_code = SyncInLoop._in_data_code
 
 
 def _decides_control_flow(node: cst.CSTNode, loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:

@@ -4,8 +4,8 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.rules.device_after_creation import _named_like_device
-from torchlint.rules.sync_in_loop import _is_guard, _is_step_loop
 from torchlint.semantics.calls import keyword, method_call, positional
+from torchlint.semantics.frequency import Frequency, is_step_loop, rare_test
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import string_value
@@ -88,7 +88,7 @@ class ModuleToDeviceInLoop(Rule):
         if device is None:
             return
         loop = self._step_loop(node, receiver.value)
-        if loop is None or self._in_test_code():
+        if loop is None or self.ctx.execution(node).frequency is not Frequency.PER_STEP:
             return
         loop_nodes = list(descendants(loop))
         if _reassigned(loop_nodes, receiver.value, node) or _moved_to_host(loop_nodes, receiver.value):
@@ -122,8 +122,8 @@ class ModuleToDeviceInLoop(Rule):
         counters = self.ctx.loop_counters(node)
         for ancestor, child in self.ctx.path_to(node):
             if id(ancestor) in loops:
-                return ancestor if _is_step_loop(ancestor) else None
-            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, counters):
+                return ancestor if is_step_loop(ancestor) else None
+            if isinstance(ancestor, cst.If) and child is ancestor.body and rare_test(ancestor.test, counters):
                 return None
             if isinstance(ancestor, cst.If) and (child is ancestor.body or child is ancestor.orelse):
                 if _mentions(ancestor.test, module):
@@ -139,11 +139,6 @@ class ModuleToDeviceInLoop(Rule):
             if isinstance(loop, cst.For) and names & _bound(loop.target):
                 return True
         return any(names & _bound(target) for target in _assigned_targets(loop_nodes))
-
-    def _in_test_code(self) -> bool:
-        if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):
-            return True
-        return any(isinstance(a, cst.FunctionDef) and a.name.value.startswith("test_") for a in self.ctx.ancestors)
 
 
 def _mentions(test: cst.BaseExpression, module: str) -> bool:

@@ -20,7 +20,7 @@ from torchlint.engine.findings import Finding
 from torchlint.output import FORMATTERS, Report
 from torchlint.engine.rule import SEVERITIES, all_rules
 from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
-from torchlint.engine.selection import SelectionError, enabled_codes, expand
+from torchlint.engine.selection import SelectionError, enabled_codes, expand, preview_warnings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Files searched for in directories: Python sources, stubs and Jupyter notebooks.
@@ -54,6 +54,7 @@ def main() -> None:
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
 @click.option("--torch-version", help="The PyTorch version the code targets, e.g. 1.13 (default: current).")
 @click.option("--min-severity", type=click.Choice(SEVERITIES), help="Only run rules of at least this severity (default: info, all).")
+@click.option("--preview", is_flag=True, help="Also run preview rules (precision not yet measured at 0.90 or above).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), help="Use this configuration file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
@@ -79,6 +80,7 @@ def check(
     force_exclude: bool,
     torch_version: Optional[str],
     min_severity: Optional[str],
+    preview: bool,
     config_path: Optional[Path],
     isolated: bool,
     fix: bool,
@@ -107,7 +109,10 @@ def check(
         settings = _settings(config_path, isolated, select, extend_select, ignore, exclude, extend_exclude, torch_version)
         rules = all_rules()
         floor = min_severity or settings.min_severity
-        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore, floor)
+        preview = preview or settings.preview
+        codes = enabled_codes(rules, settings.select, settings.extend_select, settings.ignore, floor, preview)
+        for warning in preview_warnings((*settings.select, *settings.extend_select), rules, preview):
+            click.echo(warning, err=True)
         if from_stdin:
             name = stdin_filename or "-"
             file_jobs = [FileJob(name, codes - expand(settings.ignored_for(Path(name)), rules), sys.stdin.buffer.read())]
@@ -127,7 +132,7 @@ def check(
     for message in (*discovered.errors, *discovered.warnings):
         click.echo(message, err=True)
     mode = FixMode.ADD_NOQA if add_noqa else FixMode.DIFF if diff else FixMode.FIX if fix else FixMode.CHECK
-    run_options = RunOptions(Options(settings.torch_version), mode, unsafe_fixes)
+    run_options = RunOptions(Options(settings.torch_version, settings.test_paths, settings.lint_test_code), mode, unsafe_fixes)
     workers = jobs or default_workers()
     if mode is FixMode.CHECK and not from_stdin and not no_cache:
         cache = ResultCache(cache_dir or settings.root / CACHE_DIR_NAME, engine_fingerprint(run_options.lint))
@@ -294,14 +299,16 @@ def rule(code: Optional[str], show_all: bool) -> None:
     rules = all_rules()
     if show_all or code is None:
         for item in rules:
-            click.echo(f"{item.code}  {item.name:<24} {item.severity:<8} {item.fix_applicability.value:<7} {item.summary}")
+            tier = "preview" if item.preview else "stable"
+            click.echo(f"{item.code}  {item.name:<24} {item.severity:<8} {item.fix_applicability.value:<7} {tier:<8} {item.summary}")
         return
     matches = [item for item in rules if code.upper() == item.code or code.lower() == item.name]
     if not matches:
         _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
     item = matches[0]
     click.echo(
-        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_applicability.value}.\n\n{item.documentation()}",
+        f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_applicability.value}."
+        f"{' Preview: runs only with --preview.' if item.preview else ''}\n\n{item.documentation()}",
         nl=False,
     )
 

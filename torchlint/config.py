@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 from torchlint.engine.context import DEFAULT_TORCH_VERSION
+from torchlint.semantics.roles import DEFAULT_TEST_PATHS
 from torchlint.engine.rule import SEVERITIES, all_rules
 from torchlint.engine.selection import SelectionError, expand
 
@@ -18,8 +19,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
+_BOOL_KEYS = ("lint-test-code", "preview")
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
-_KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version", "min-severity"))
+_KEYS = frozenset(_LIST_KEYS + ("per-file-ignores", "torch-version", "min-severity", "test-paths") + _BOOL_KEYS)
 _VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")
 
 
@@ -41,6 +43,9 @@ class Settings:
     extend_exclude: Tuple[str, ...] = ()
     torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
     min_severity: str = "info"
+    test_paths: Tuple[str, ...] = DEFAULT_TEST_PATHS
+    lint_test_code: bool = False
+    preview: bool = False
 
     def ignored_for(self, path: Path) -> Tuple[str, ...]:
         """Selectors that `per-file-ignores` disables for `path`."""
@@ -121,6 +126,13 @@ def settings_from_table(table: Dict[str, Any], config_path: Path) -> Settings:
             values["torch_version"] = parse_torch_version(table["torch-version"])
         except ConfigError as error:
             raise ConfigError(f"{where}: {error}") from None
+    if "test-paths" in table:
+        values["test_paths"] = _string_list(table["test-paths"], f"{where} test-paths")
+    for key in _BOOL_KEYS:
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{where}: {key} must be true or false")
+            values[key.replace("-", "_")] = table[key]
     if "min-severity" in table:
         if table["min-severity"] not in SEVERITIES:
             raise ConfigError(f"{where}: min-severity must be one of {', '.join(SEVERITIES)}")

@@ -43,6 +43,11 @@ class Rule:
     # Substrings of which a file must contain at least one for the rule to report anything
     # there; files with none of any enabled rule's triggers are not parsed. Empty: always run.
     triggers: ClassVar[Tuple[str, ...]] = ()
+    # Performance rules are silent in test and benchmark code (see `semantics.roles`) unless
+    # the configuration sets `lint-test-code = true`.
+    skips_test_code: ClassVar[bool] = True
+    # Rules whose measured precision is not yet good enough run only with `--preview`.
+    preview: ClassVar[bool] = False
 
     _registry: ClassVar[Dict[str, Type["Rule"]]] = {}
 
@@ -80,6 +85,8 @@ class Rule:
         fix: Optional[PendingFix] = None,
         start: Optional[cst.CSTNode] = None,
     ) -> None:
+        if self.skips_test_code and not self.ctx.options.lint_test_code and self.ctx.in_test_code():
+            return
         self.ctx.reports.append(Report(self, node, message, fix, start))
 
     def fix(self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "") -> PendingFix:

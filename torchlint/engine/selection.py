@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import FrozenSet, Iterable, Sequence, Type
+from typing import FrozenSet, Iterable, List, Sequence, Type
 
 from torchlint.engine.rule import SEVERITIES, Rule
 
@@ -33,11 +33,28 @@ def enabled_codes(
     extend_select: Sequence[str],
     ignore: Sequence[str],
     min_severity: str = SEVERITIES[0],
+    preview: bool = False,
 ) -> FrozenSet[str]:
-    """(select ∪ extend-select) − ignore, keeping rules of at least `min_severity`.
-    An empty selection is an error, not a silent no-op."""
+    """(select ∪ extend-select) − ignore, keeping rules of at least `min_severity`, and
+    preview rules only in preview mode. An empty selection is an error, not a silent no-op."""
     if not select:
         raise SelectionError("the rule selection is empty (select = [] or --select '')")
     chosen = (expand(select, rules) | expand(extend_select, rules)) - expand(ignore, rules)
     floor = SEVERITIES.index(min_severity)
-    return frozenset(rule.code for rule in rules if rule.code in chosen and SEVERITIES.index(rule.severity) >= floor)
+    return frozenset(
+        rule.code
+        for rule in rules
+        if rule.code in chosen and SEVERITIES.index(rule.severity) >= floor and (preview or not rule.preview)
+    )
+
+
+def preview_warnings(selectors: Iterable[str], rules: Sequence[Type[Rule]], preview: bool) -> List[str]:
+    """One line for each preview rule named exactly (by code or name) while preview is off."""
+    if preview:
+        return []
+    named = {selector.strip().upper() for selector in selectors} | {selector.strip().lower() for selector in selectors}
+    return [
+        f"warning: {rule.code} ({rule.name}) is a preview rule and does not run without --preview (or `preview = true`)"
+        for rule in rules
+        if rule.preview and (rule.code in named or rule.name in named)
+    ]
