@@ -13,7 +13,7 @@ from torchlint.rules.sync_in_loop import (
 )
 from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.tree import descendants
-from torchlint.semantics.kinds import Kind
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 
 # Builtins that convert a tensor to a Python value, copying it to the host.
 CONVERSIONS = frozenset({"float", "int", "bool"})
@@ -172,7 +172,7 @@ class ImplicitSyncInLoop(Rule):
 
     def _is_tensor(self, node: cst.BaseExpression) -> bool:
         """Known to be a tensor that may live on the device; unknown values never count."""
-        return self.ctx.kind_of(node) is Kind.TENSOR
+        return self.ctx.kind_of(node) in MAYBE_DEVICE_KINDS
 
     def _is_tensor_test(self, test: cst.BaseExpression) -> bool:
         """A condition whose truth is a tensor's: `t`, `not t`, `t > 0`, `a and t` (not `t is None`)."""

@@ -3,8 +3,8 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.rules.device_after_creation import _named_like_device
 from torchlint.semantics.calls import keyword, method_call, positional
+from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.frequency import Frequency, is_step_loop, rare_test
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
@@ -113,7 +113,7 @@ class ModuleToDeviceInLoop(Rule):
         literal = string_value(target.value)
         if literal is not None and literal.split(":")[0] == "cpu":
             return None
-        if self.ctx.kind_of(target.value) is Kind.DEVICE or _named_like_device(target.value):
+        if self.ctx.kind_of(target.value) is Kind.DEVICE or named_like_device(target.value):
             return target.value
         return None
 

@@ -8,7 +8,7 @@ from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.kinds import HOST_KINDS, Kind
+from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -211,7 +211,7 @@ class SyncInLoop(Rule):
         loops = self.ctx.enclosing_loops(node)
         loop = loops[0] if loops else None
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if receiver is None or self.ctx.kind_of(receiver) is not Kind.TENSOR:
+        if receiver is None or self.ctx.kind_of(receiver) not in MAYBE_DEVICE_KINDS:
             return None  # only a value known to be a tensor can be accumulated with `.detach()`
         if any(is_step_loop(outer) for outer in loops[1:]):
             return None  # the conversion would itself run once per step of the outer loop

@@ -8,12 +8,13 @@ import pkgutil
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type
+from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, List, Optional, Tuple, Type
 
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.reports import NodeEdit, PendingFix, Report
+from torchlint.semantics.frequency import Frequency
 
 if TYPE_CHECKING:
     from torchlint.engine.context import FileContext
@@ -46,6 +47,8 @@ class Rule:
     # Performance rules are silent in test and benchmark code (see `semantics.roles`) unless
     # the configuration sets `lint-test-code = true`.
     skips_test_code: ClassVar[bool] = True
+    # How often code must run for the rule to report it (see `semantics.frequency`); None: any.
+    frequencies: ClassVar[Optional[FrozenSet[Frequency]]] = None
     # Rules whose measured precision is not yet good enough run only with `--preview`.
     preview: ClassVar[bool] = False
 
@@ -88,6 +91,10 @@ class Rule:
         if self.skips_test_code and not self.ctx.options.lint_test_code and self.ctx.in_test_code():
             return
         self.ctx.reports.append(Report(self, node, message, fix, start))
+
+    def runs_often(self, node: cst.CSTNode) -> bool:
+        """Whether `node` runs as often as the rule's `frequencies` require."""
+        return self.frequencies is None or self.ctx.execution(node).frequency in self.frequencies
 
     def fix(self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "") -> PendingFix:
         """Build a fix with this rule's default applicability unless one is given."""

@@ -14,7 +14,7 @@ import libcst as cst
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import COMPREHENSIONS, children
-from torchlint.semantics.kinds import Kind
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
 
 Handler = Callable[[cst.CSTNode], None]
 
@@ -173,7 +173,7 @@ class _SemanticTracker:
         if isinstance(node.target, cst.Name):
             current = self.values.lookup(node.target.value)
             added = self.values.kind_of(node.value)
-            kind = current if current is added else (Kind.TENSOR if Kind.TENSOR in (current, added) else None)
+            kind = current if current is added else (Kind.TENSOR if MAYBE_DEVICE_KINDS & {current, added} else None)
             self.values.assign(node.target.value, kind)
 
     def _leave_named_expr(self, node: cst.NamedExpr) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Optional, Set
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
-from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
+from torchlint.semantics.devices import named_like_device, names_cpu
+from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver
-from torchlint.semantics.tree import iterated_source
+from torchlint.semantics.tree import descendants, iterated_source
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -78,6 +79,8 @@ class ValueInference:
     def __init__(self, names: NameResolver, factories_on_host: bool = True) -> None:
         self.names = names
         self.module_classes: Set[str] = set()
+        # Per class: the kinds of `self.<name>` attributes assigned only host tensors.
+        self._host_attributes: Dict[int, Dict[str, Kind]] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
 
@@ -114,6 +117,8 @@ class ValueInference:
             base = self.kind_of(node.value)
             if base in TENSOR_KINDS and node.attr.value in _TENSOR_ATTRIBUTES:
                 return base
+            if isinstance(node.value, cst.Name) and node.value.value == "self":
+                return self._self_attribute_kind(node.attr.value)
             return None
         if isinstance(node, cst.BinaryOperation):
             return _combine(self.kind_of(node.left), self.kind_of(node.right))
@@ -124,7 +129,7 @@ class ValueInference:
             return base if base in TENSOR_KINDS or base is Kind.NDARRAY else None
         if isinstance(node, cst.Comparison):
             kinds = {self.kind_of(node.left), *(self.kind_of(c.comparator) for c in node.comparisons)}
-            return Kind.TENSOR if Kind.TENSOR in kinds else Kind.HOST_TENSOR if Kind.HOST_TENSOR in kinds else None
+            return next((kind for kind in (Kind.DEVICE_TENSOR, Kind.TENSOR, Kind.HOST_TENSOR) if kind in kinds), None)
         if isinstance(node, cst.IfExp):
             body = self.kind_of(node.body)
             return body if body is self.kind_of(node.orelse) else None
@@ -145,14 +150,14 @@ class ValueInference:
             receiver = self.kind_of(func.value)
             method = func.attr.value
             if receiver in TENSOR_KINDS:
-                return _tensor_method_kind(receiver, method, node)
+                return self._tensor_method_kind(receiver, method, node)
             if receiver is Kind.NDARRAY:
                 return Kind.OTHER if method == "tolist" else Kind.NDARRAY
             if receiver is Kind.MODULE and method in _MODULE_METHODS:
                 return Kind.MODULE
             if method == "numpy":
                 return Kind.NDARRAY
-            if receiver is None and _tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
+            if receiver is None and self._tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
                 return Kind.HOST_TENSOR  # whatever was moved to the host is there now
         return None
 
@@ -169,8 +174,61 @@ class ValueInference:
         if len(parts) >= 3 and parts[1] == "nn" and parts[-1][:1].isupper():
             return Kind.MODULE
         if len(parts) == 2 and parts[1][:1].islower() and parts[1] not in _TORCH_NON_TENSOR:
-            return Kind.HOST_TENSOR if self._creates_on_host(parts[1], node) else Kind.TENSOR
+            if self._creates_on_host(parts[1], node):
+                return Kind.HOST_TENSOR
+            device = next((arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "device"), None)
+            if device is not None and parts[1] in HOST_FACTORIES:
+                return self._placed_on(device)
+            return Kind.TENSOR
         return None
+
+    def _placed_on(self, device: cst.BaseExpression) -> Kind:
+        """The kind of a tensor placed on `device`: host for the CPU, else on the device
+        when `device` is known to be one (a device string, `torch.device`, `x.device`, a
+        name such as `device`), else unknown."""
+        literal = string_value(device)
+        if names_cpu(device, literal):
+            return Kind.HOST_TENSOR
+        if self.kind_of(device) is Kind.DEVICE or named_like_device(device):
+            return Kind.DEVICE_TENSOR
+        return Kind.TENSOR
+
+    def _tensor_method_kind(self, receiver: Kind, method: str, node: cst.Call) -> Kind:
+        """The kind a tensor method returns: host after `.cpu()`, on the device after `.cuda()`."""
+        if method in _TENSOR_NON_TENSOR_METHODS:
+            return _TENSOR_NON_TENSOR_METHODS[method]
+        if method in ("cpu", "pin_memory"):
+            return Kind.HOST_TENSOR
+        if method == "cuda":
+            return Kind.DEVICE_TENSOR
+        if method == "to":
+            target = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "device"), None)
+            if target is None or _is_dtype(target):
+                return receiver
+            return self._placed_on(target)
+        return receiver
+
+    def _self_attribute_kind(self, name: str) -> Optional[Kind]:
+        """`self.t` is a host tensor when every assignment to it in the class is one."""
+        cls = next((scope.node for scope in reversed(self.names.scopes) if scope.is_class), None)
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        known = self._host_attributes.get(id(cls))
+        if known is None:
+            known = self._host_attributes[id(cls)] = self._host_attributes_of(cls)
+        return known.get(name)
+
+    def _host_attributes_of(self, cls: cst.ClassDef) -> Dict[str, Kind]:
+        assigned: Dict[str, Set[Optional[Kind]]] = {}
+        for node in descendants(cls):
+            targets = node.targets if isinstance(node, cst.Assign) else ()
+            for target in targets:
+                item = target.target
+                if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
+                    assigned.setdefault(item.attr.value, set()).add(self.kind_of(node.value))
+            if isinstance(node, (cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, cst.Attribute):
+                assigned.setdefault(node.target.attr.value, set()).add(None)
+        return {name: Kind.HOST_TENSOR for name, kinds in assigned.items() if kinds == {Kind.HOST_TENSOR}}
 
     def _creates_on_host(self, factory: str, node: cst.Call) -> bool:
         if not self.factories_on_host or factory not in HOST_FACTORIES:
@@ -215,22 +273,6 @@ class ValueInference:
                 return
 
 
-def _tensor_method_kind(receiver: Kind, method: str, node: cst.Call) -> Kind:
-    """The kind a tensor method returns: host after `.cpu()`, unknown device after a move."""
-    if method in _TENSOR_NON_TENSOR_METHODS:
-        return _TENSOR_NON_TENSOR_METHODS[method]
-    if method in ("cpu", "pin_memory"):
-        return Kind.HOST_TENSOR
-    if method == "cuda":
-        return Kind.TENSOR
-    if method == "to":
-        target = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "device"), None)
-        if target is None or _is_dtype(target):
-            return receiver
-        return Kind.HOST_TENSOR if (string_value(target) or "").startswith("cpu") else Kind.TENSOR
-    return receiver
-
-
 def _is_dtype(node: cst.BaseExpression) -> bool:
     """`torch.float16`, `torch.long` and the like."""
     return (
@@ -244,6 +286,8 @@ _DTYPE_PREFIXES = ("float", "half", "bfloat", "int", "long", "bool", "double", "
 
 
 def _combine(left: Optional[Kind], right: Optional[Kind]) -> Optional[Kind]:
+    if Kind.DEVICE_TENSOR in (left, right):
+        return Kind.DEVICE_TENSOR
     if Kind.TENSOR in (left, right):
         return Kind.TENSOR
     if Kind.HOST_TENSOR in (left, right):
