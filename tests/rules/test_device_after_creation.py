@@ -1,16 +1,6 @@
-import textwrap
-
-from conftest import lines, lint
+from conftest import in_step_loop, lines, lint
 
 RULE = "TL102"
-
-
-def in_step_loop(code: str) -> str:
-    """The snippet as the body of a step loop; its first (blank) line becomes the loop
-    header, so line numbers stay as written."""
-    body = textwrap.dedent(code)
-    assert body.startswith("\n")
-    return "for batch in loader:" + textwrap.indent(body, "    ")
 
 
 def test_factories_moved_by_cuda_and_to_device():

@@ -47,6 +47,9 @@ class Frequency(enum.Enum):
     UNKNOWN = "unknown"
 
 
+# Code that may run many times: what rules about per-call costs report.
+REPEATED = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN})
+
 # Strongest first: a function runs as often as its most frequent call site.
 _ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.ONCE, Frequency.RARE)
 
