@@ -28,8 +28,9 @@ class GradZeroing(Rule):
     Manual zeroing is reported only for a loop over parameters (`for p in
     model.parameters()`, `for p in group["params"]`), outside optimizer classes and
     `zero_grad` implementations (which offer both behaviours on purpose): one tensor's
-    gradient, such as an input's in an adversarial attack, costs one small kernel. Resets
-    that run once (module level, `__init__`) or rarely are not reported either.
+    gradient, such as an input's in an adversarial attack, costs one small kernel; nor when
+    it runs once (module level, `__init__`) or rarely. `zero_grad(set_to_none=False)` is
+    reported wherever it appears: the argument is a choice every reset repeats.
 
     The rule is silent in files that use gradients as buffers, writing into `.grad` in place
     (`p.grad += g`, `p.grad.add_(g)`, `p.grad = torch.zeros_like(p)`): such code needs zeroed
@@ -88,8 +89,7 @@ class GradZeroing(Rule):
             return
         receiver, method = found
         if method == "zero_grad":
-            if (node.args or self.ctx.options.torch_version < SET_TO_NONE_DEFAULT_SINCE) and self.runs_often(node):
-                self._check_zero_grad(node)
+            self._check_zero_grad(node)
         elif method == "zero_" and not node.args and _is_grad(receiver):
             if self._zeroes_parameters(receiver) and not self._implements_a_reset() and self.runs_often(node):
                 self._check_manual(node, receiver)

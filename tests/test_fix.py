@@ -15,8 +15,8 @@ from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.engine.fixer import apply_fixes, fix_text
 from torchlint.engine.rule import all_rules
 
-SAFE = "import torch\noptimizer.zero_grad(set_to_none=False)\nx = torch.zeros(3).cuda()\n"
-SAFE_FIXED = "import torch\noptimizer.zero_grad()\nx = torch.zeros(3, device=\"cuda\")\n"
+SAFE = "import torch\noptimizer.zero_grad(set_to_none=False)\nwhile True:\n    x = torch.zeros(3).cuda()\n"
+SAFE_FIXED = "import torch\noptimizer.zero_grad()\nwhile True:\n    x = torch.zeros(3, device=\"cuda\")\n"
 UNSAFE = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n"
 
 

@@ -109,16 +109,19 @@ def test_manual_zeroing_only_per_parameter_outside_optimizer_code():
     assert lines(code, RULE) == [22]
 
 
-def test_resets_that_run_once_are_silent():
+def test_manual_resets_that_run_once_are_silent():
     code = """
     import torch
-    optimizer.zero_grad(set_to_none=False)
+    for p in model.parameters():
+        p.grad.zero_()
 
     class Trainer:
         def __init__(self):
-            self.optimizer.zero_grad(set_to_none=False)
+            for p in self.model.parameters():
+                p.grad.zero_()
 
         def train_step(self, batch):
-            self.optimizer.zero_grad(set_to_none=False)
+            for p in self.model.parameters():
+                p.grad.zero_()
     """
-    assert lines(code, RULE) == [10]
+    assert lines(code, RULE) == [13]

@@ -215,6 +215,7 @@ class ValueInference:
             return None
         known = self._host_attributes.get(id(cls))
         if known is None:
+            self._host_attributes[id(cls)] = {}  # while computing: attributes read in assignments are unknown
             known = self._host_attributes[id(cls)] = self._host_attributes_of(cls)
         return known.get(name)
 
