@@ -1,0 +1,87 @@
+"""The preview tier and the test-code settings: `--preview`, `preview`, `test-paths`, `lint-test-code`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from torchlint.cli import main
+from torchlint.engine.rule import Rule, all_rules
+from torchlint.engine.selection import enabled_codes, preview_warnings
+
+TRAIN = "import torch\nfor x in loader:\n    y = torch.zeros(3).cuda()\n    print(y.sum().item())\n"
+
+
+@pytest.fixture
+def preview_tl102(monkeypatch):
+    """TL102 as a preview rule for the duration of a test."""
+    all_rules()
+    monkeypatch.setattr(Rule._registry["TL102"], "preview", True)
+
+
+def check(*args):
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "json", *args])
+    codes = sorted({d["code"] for d in json.loads(result.stdout)}) if result.stdout.startswith("[") else None
+    return result, codes
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_train.py").write_text(TRAIN)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_preview_rules_run_only_in_preview_mode(preview_tl102):
+    rules = all_rules()
+    assert "TL102" not in enabled_codes(rules, ["ALL"], [], [])
+    assert "TL102" in enabled_codes(rules, ["ALL"], [], [], preview=True)
+    assert "TL102" not in enabled_codes(rules, ["TL102"], [], [])
+
+
+def test_naming_a_preview_rule_warns(preview_tl102):
+    rules = all_rules()
+    assert len(preview_warnings(["TL102"], rules, preview=False)) == 1
+    assert len(preview_warnings(["device-after-creation"], rules, preview=False)) == 1
+    assert preview_warnings(["TL1", "ALL"], rules, preview=False) == []
+    assert preview_warnings(["TL102"], rules, preview=True) == []
+
+
+def test_cli_preview_flag_and_setting(project, preview_tl102):
+    result, codes = check("train.py")
+    assert codes == ["TL101"] and "preview" not in result.stderr
+    result, codes = check("--select", "TL102", "train.py")
+    assert codes == [] and result.stderr.count("TL102 (device-after-creation) is a preview rule") == 1
+    assert check("--preview", "train.py")[1] == ["TL101", "TL102"]
+    (project / "pyproject.toml").write_text("[tool.torchlint]\npreview = true\n")
+    assert check("train.py")[1] == ["TL101", "TL102"]
+
+
+def test_rule_listing_shows_the_tier(preview_tl102):
+    listing = CliRunner().invoke(main, ["rule", "--all"]).stdout.splitlines()
+    assert "preview" in next(line for line in listing if line.startswith("TL102"))
+    assert "stable" in next(line for line in listing if line.startswith("TL101"))
+    assert "Preview: runs only with --preview." in CliRunner().invoke(main, ["rule", "TL102"]).stdout
+
+
+def test_test_code_settings(project):
+    assert check(".")[1] == ["TL101", "TL102"]
+    result, _ = check(".")
+    assert all(not item["path"].startswith("tests") for item in json.loads(result.stdout))
+    (project / "pyproject.toml").write_text("[tool.torchlint]\nlint-test-code = true\n")
+    result, _ = check(".")
+    assert any(item["path"].startswith("tests") for item in json.loads(result.stdout))
+    (project / "pyproject.toml").write_text('[tool.torchlint]\ntest-paths = ["train.py"]\n')
+    result, _ = check(".")
+    assert {item["path"] for item in json.loads(result.stdout)} == {"tests/test_train.py"}
+
+
+@pytest.mark.parametrize("body", ["preview = 1\n", 'lint-test-code = "yes"\n', 'test-paths = "tests/"\n'])
+def test_invalid_settings_are_one_line_errors(project, body):
+    (project / "pyproject.toml").write_text("[tool.torchlint]\n" + body)
+    result, _ = check(".")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
