@@ -110,3 +110,13 @@ def test_the_word_input_is_not_a_device():
     text = "import torch\nx = input()\n"
     ctx = FileContext(cst.parse_module(text), text, "train.py", Options())
     assert not ctx.uses_device
+
+
+def test_rows_of_a_tensor_live_where_it_does():
+    code = """
+    import torch
+    rates = [probe(x) for x in torch.linspace(0, 0.1, 12)]
+    for row in torch.zeros(3, 3).cuda():
+        probe(row)
+    """
+    assert list(placements(code).values()) == [HOST, DEVICE]

@@ -222,3 +222,55 @@ def test_recursion_terminates():
             visit(node.children[0])
     """
     assert frequencies(code) == [UNKNOWN]
+
+
+def test_loops_in_setup_code_run_once():
+    code = """
+    import torch
+
+    class Net(torch.nn.Module):
+        def __init__(self, depth):
+            for i in range(depth):
+                probe()
+            self.blocks = self.make_blocks(depth)
+
+        def make_blocks(self, depth):
+            return [probe() for i in range(depth)]
+
+    def reparameterize(model):
+        for module in model.modules():
+            for i in range(3):
+                probe()
+    """
+    assert frequencies(code) == [ONCE, ONCE, ONCE]
+
+
+def test_lazy_initialisation_is_rare():
+    code = """
+    import torch
+    for x in loader:
+        if state is None:
+            probe()
+            state = torch.zeros(3)
+        if len(buffers) == 0:
+            probe()
+            buffers["avg"] = torch.zeros(3)
+        if "mask" not in cache:
+            probe()
+            cache["mask"] = make_mask()
+        if not ready:
+            probe()
+            other = 1
+    """
+    assert frequencies(code) == [RARE, RARE, RARE, STEP]
+
+
+def test_conversion_and_export_scripts_run_once():
+    code = "import torch\nfor x in loader:\n    probe()\n"
+    ctx_paths = {"tools/convert_weights.py": ONCE, "export/onnx.py": ONCE, "train.py": STEP, "reports/train.py": STEP, "deploy/export_onnx.py": ONCE}
+    for path, expected in ctx_paths.items():
+        text = textwrap.dedent(code)
+        ctx = FileContext(cst.parse_module(text), text, path, Options())
+        walk(ctx, [])
+        call = next(node for node in descendants(ctx.module) if isinstance(node, cst.Call))
+        assert ctx.execution(call).frequency is expected, path

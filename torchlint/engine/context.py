@@ -14,7 +14,13 @@ import libcst as cst
 from torchlint.engine.reports import Report
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, repeats
 from torchlint.semantics.names import NameResolver
-from torchlint.semantics.roles import DEFAULT_TEST_PATHS, imports_test_framework, inside_test_code, path_is_test
+from torchlint.semantics.roles import (
+    DEFAULT_TEST_PATHS,
+    imports_test_framework,
+    inside_test_code,
+    is_one_off_script,
+    path_is_test,
+)
 from torchlint.semantics.training import training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
@@ -87,7 +93,7 @@ class FileContext:
     @cached_property
     def frequency(self) -> FrequencyAnalysis:
         """How often nodes of this file run (indexed on the first question)."""
-        return FrequencyAnalysis(self.module, lambda: bool(training_loops(self)))
+        return FrequencyAnalysis(self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.path))
 
     def execution(self, node: cst.CSTNode) -> Execution:
         """How often `node` runs, and why (see `semantics.frequency`)."""

@@ -142,7 +142,7 @@ class _SemanticTracker:
         self.names.push(node)
         comp_for = node.for_in
         while comp_for is not None:
-            self._bind_target(comp_for.target)
+            self._bind_target(comp_for.target, self.values.loop_target_kind(comp_for.iter))
             comp_for = comp_for.inner_for_in
 
     def _enter_for(self, node: cst.For) -> None:

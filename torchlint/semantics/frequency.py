@@ -33,9 +33,10 @@ from torchlint.semantics.heuristics import (
     STEP_METHODS,
     has_word,
     identifier,
-    is_once_function,
+    is_setup_function,
     names_epoch,
 )
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
 
@@ -69,6 +70,9 @@ class Execution:
     frequency: Frequency
     reasons: Tuple[Reason, ...] = ()
     loop: Optional[cst.CSTNode] = None
+    # Construction or conversion code (`__init__`, `setup()`, class bodies, what only they
+    # call): its loops build something once rather than step through data.
+    setup: bool = False
 
     def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
         """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
@@ -86,8 +90,12 @@ External = Callable[[cst.FunctionDef], Optional[Execution]]
 class FrequencyAnalysis:
     """Answers `execution(node)` for any node of one module."""
 
-    def __init__(self, module: cst.Module, trains: Callable[[], bool], external: Optional[External] = None) -> None:
+    def __init__(
+        self, module: cst.Module, trains: Callable[[], bool], one_off: bool = False, external: Optional[External] = None
+    ) -> None:
         self.module = module
+        # A conversion or export script: everything in it runs once per use of the script.
+        self.one_off = one_off
         self._trains = trains
         self.external = external
         self._parents: Optional[Dict[int, cst.CSTNode]] = None
@@ -128,13 +136,23 @@ class FrequencyAnalysis:
 
     def execution(self, node: cst.CSTNode) -> Execution:
         """How often `node` runs."""
+        found = self._execution(node)
+        if self.one_off and found.frequency is not Frequency.RARE:
+            return Execution(Frequency.ONCE, (Reason("in a conversion or export script"),))
+        return found
+
+    def _execution(self, node: cst.CSTNode) -> Execution:
         path = self._path(node)
         counters = {item.value for ancestor, child in path if isinstance(ancestor, cst.For) and child is ancestor.body for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
-                why = rare_test(ancestor.test, counters) or (_raises(ancestor.body) and "on an error path")
+                why = (
+                    rare_test(ancestor.test, counters)
+                    or (_raises(ancestor.body) and "on an error path")
+                    or (_initialises(ancestor) and "on first use (lazy initialisation)")
+                )
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
             if repeats(ancestor, child):
@@ -146,7 +164,7 @@ class FrequencyAnalysis:
             if isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
                 return self._function(ancestor) if isinstance(ancestor, cst.FunctionDef) else Execution(Frequency.UNKNOWN, (Reason("in a lambda"),))
             if isinstance(ancestor, cst.ClassDef):
-                return Execution(Frequency.ONCE, (Reason("in a class body"),))
+                return Execution(Frequency.ONCE, (Reason("in a class body"),), setup=True)
         return Execution(Frequency.ONCE, (Reason("at module level"),))
 
     def _in_step_loop(self, loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Execution:
@@ -156,6 +174,8 @@ class FrequencyAnalysis:
             outer = self._function(function)
             if outer.frequency is Frequency.RARE:
                 return Execution(Frequency.RARE, here + outer.reasons)
+            if outer.frequency is Frequency.ONCE and outer.setup:
+                return Execution(Frequency.ONCE, (Reason("a loop in setup code"),) + outer.reasons, setup=True)
             if outer.frequency is Frequency.ONCE and not _trains_in(loop) and self._trains():
                 return Execution(Frequency.ONCE, (Reason("a loop that does not train, in a function that runs once"),) + outer.reasons)
         return Execution(Frequency.PER_STEP, here, loop)
@@ -178,15 +198,17 @@ class FrequencyAnalysis:
         if method and name in DATA_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs for every sample"),))
         if name == "__init__":
-            return Execution(Frequency.ONCE, (Reason("in `__init__`"),))
+            return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         self._index()
         sites = [call for call in self._calls.get(name, []) if _may_call(call, function, method)]
         if not sites or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
                 return found
-            if is_once_function(name):
-                return Execution(Frequency.ONCE, (Reason(f"`{name}()` sets things up"),))
+            if is_setup_function(name):
+                return Execution(Frequency.ONCE, (Reason(f"`{name}()` builds or converts something once"),), setup=True)
+            if name == "main":
+                return Execution(Frequency.ONCE, (Reason("`main()` runs once"),))
             return Execution(Frequency.UNKNOWN, (Reason(f"`{name}()` is not called in this file"),))
         best: Optional[Tuple[Execution, cst.Call]] = None
         for call in sites:
@@ -200,7 +222,7 @@ class FrequencyAnalysis:
             text = f"every call of `{name}()` is rare"
         else:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
-        return Execution(execution.frequency, (Reason(text, call),) + execution.reasons)
+        return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
 
     # -- tree helpers ----------------------------------------------------------------------
 
@@ -238,6 +260,44 @@ def _raises(body: cst.BaseSuite) -> bool:
     if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
         return any(isinstance(item, cst.Raise) for item in last.body)
     return False
+
+
+def _initialises(branch: cst.If) -> bool:
+    """A lazy initialisation: `if x is None:`, `if not state:`, `if len(state) == 0:`,
+    `if "k" not in cache:` whose body assigns `x`, `state[...]` or `cache[...]`."""
+    tested = _tested_for_absence(branch.test)
+    if tested is None:
+        return False
+    for node in descendants(branch.body):
+        targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else []
+        for target in targets:
+            base = target.value if isinstance(target, cst.Subscript) else target
+            if dotted_name(base) == tested:
+                return True
+    return False
+
+
+def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
+    """The dotted name a test checks for being unset: `x is None`, `not x`, `len(x) == 0`, `k not in x`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return dotted_name(test.expression)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if isinstance(operator, cst.Is) and isinstance(right, cst.Name) and right.value == "None":
+            return dotted_name(test.left)
+        if isinstance(operator, cst.NotIn):
+            return dotted_name(right)
+        left = test.left
+        if (
+            isinstance(operator, cst.Equal)
+            and isinstance(right, cst.Integer)
+            and right.value == "0"
+            and isinstance(left, cst.Call)
+            and identifier(left) == "len"
+            and left.args
+        ):
+            return dotted_name(left.args[0].value)
+    return None
 
 
 def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:

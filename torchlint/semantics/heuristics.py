@@ -20,10 +20,14 @@ GUARD_WORDS = frozenset(
     "log logs logger logging print printing verbose verbosity interval intervals freq frequency every "
     "display report reporting debug debugging vis visualize visualise visualization plot tensorboard wandb".split()
 )
-# Functions that run once per program or per model: construction, setup, export.
-ONCE_FUNCTION_WORDS = frozenset(
-    "init setup build create construct configure export convert main parse prepare register".split()
+# Functions that run once per program or per model: construction, setup, conversion of a
+# trained model for deployment (`fuse`, `reparameterize`, `switch_to_deploy`).
+SETUP_FUNCTION_WORDS = frozenset(
+    "init setup build create construct configure export convert parse prepare register fuse "
+    "reparameterize reparametrize reparam deploy".split()
 )
+# Words in a file or directory name that mark a one-off program: conversion and export scripts.
+ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter".split())
 # Methods a framework calls once per training or validation step.
 STEP_METHODS = frozenset(
     {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}
@@ -68,6 +72,6 @@ def names_epoch(node: cst.CSTNode) -> bool:
     return any("epoch" in identifier(item).lower() for item in descendants(node) if isinstance(item, (cst.Name, cst.Attribute)))
 
 
-def is_once_function(name: str) -> bool:
-    """`__init__`, `setup`, `build_model`, `export_onnx`, `main`: code that runs once."""
-    return has_word(name, ONCE_FUNCTION_WORDS)
+def is_setup_function(name: str) -> bool:
+    """`setup`, `build_model`, `export_onnx`, `fuse_bn`: code that builds or converts, once."""
+    return has_word(name, SETUP_FUNCTION_WORDS)

@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 
 import libcst as cst
 
+from torchlint.semantics.heuristics import ONE_OFF_SCRIPT_WORDS, has_word
 from torchlint.semantics.names import NameResolver
 
 # Glob patterns of test and benchmark files. A pattern ending in `/` names a directory
@@ -100,3 +101,10 @@ def inside_test_code(ancestors: Iterable[cst.CSTNode], names: NameResolver) -> b
         if isinstance(ancestor, cst.FunctionDef) and is_test_function(ancestor):
             return True
     return False
+
+
+def is_one_off_script(path: str) -> bool:
+    """A conversion or export program (`convert_weights.py`, `export/onnx.py`): it runs once
+    per use, so nothing in it is a per-step cost."""
+    parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
+    return any(has_word(part.rsplit(".", 1)[0], ONE_OFF_SCRIPT_WORDS) for part in parts[-2:])

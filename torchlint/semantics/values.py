@@ -241,7 +241,11 @@ class ValueInference:
         return True
 
     def loop_target_kind(self, iterated: cst.BaseExpression) -> Optional[Kind]:
-        """Batches from a data loader are host tensors until moved (`for x, y in train_loader`)."""
+        """Batches from a data loader are host tensors until moved (`for x, y in train_loader`);
+        the rows of a tensor live where the tensor does (`for x in torch.linspace(...)`)."""
+        kind = self.kind_of(iterated)
+        if kind in TENSOR_KINDS:
+            return kind
         iterated = iterated_source(iterated)
         name = iterated.attr.value if isinstance(iterated, cst.Attribute) else getattr(iterated, "value", "")
         return Kind.HOST_TENSOR if isinstance(name, str) and "loader" in name.lower() else None
