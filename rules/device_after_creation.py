@@ -26,8 +26,8 @@ DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
 class DeviceAfterCreation(Rule):
     """## What it does
     Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, ...) whose result
-    is immediately moved with `.cuda()` or `.to(<device>)`, in code that runs every step or
-    every epoch (a step loop, `forward()`, a function called from them).
+    is immediately moved with `.cuda()` or `.to(<device>)`, in code that runs every step (a
+    step loop, `forward()`, a function called from them).
 
     ## Why is this slow?
     The tensor is allocated and filled on the CPU, then copied over PCIe to the device.
@@ -40,8 +40,8 @@ class DeviceAfterCreation(Rule):
     It is silent for `torch.tensor(values)`: with `device=` the same values are still copied
     from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
-    and for code that runs once (module level, `__init__`, setup) or rarely (behind a
-    logging interval, in an error branch), where one copy costs nothing measurable.
+    and for code that runs once (module level, `__init__`, setup), once per epoch, or rarely
+    (behind a logging interval, in an error branch), where one copy costs nothing measurable.
 
     ## Example
     ```python
@@ -71,7 +71,7 @@ class DeviceAfterCreation(Rule):
     summary = "Tensor created on the CPU and then moved to the device"
     triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE
-    frequencies = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH})
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x in loader:\n    mask = torch.zeros(3, 4).cuda()\n",
         "import torch\nclass Net(torch.nn.Module):\n    def forward(self, x):\n        return x + torch.randn(2, 2).to(device)\n",

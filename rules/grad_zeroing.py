@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, is_literal, method_call, with_keyword
-from torchlint.semantics.frequency import REPEATED, names_parameters
+from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP, names_parameters
 from torchlint.semantics.tree import descendants, iterated_source
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
@@ -64,7 +64,7 @@ class GradZeroing(Rule):
     summary = "Gradients reset by writing zeros instead of setting them to None"
     triggers = ("zero_",)
     fix_applicability = Applicability.SAFE
-    frequencies = REPEATED
+    frequencies = MAY_RUN_EVERY_STEP
     bad_examples = (
         "import torch\nfor x in loader:\n    optimizer.zero_grad(set_to_none=False)\n",
         "import torch\ndef reset(model):\n    for p in model.parameters():\n        p.grad.zero_()\n",

@@ -45,6 +45,9 @@ class SyncInLoop(Rule):
       which run on the CPU where these calls cost nothing;
     - on values known to live on the host: NumPy arrays, Python numbers, tensors created
       without `device=` or moved with `.cpu()`, and modules (`model.cpu().state_dict()`);
+    - in comprehensions that map over a collection (`[t.item() for t in losses]`): after the
+      first element's wait the device is idle, so the comprehension costs what one call costs
+      where it stands; inside a step loop it is reported, over a data loader it is a step loop;
     - in loops that run once per epoch or once per call rather than once per step: loops
       whose target or iterable names an epoch, loops over dict entries or parameters
       (`.items()`, `.parameters()`, ...) and over literal lists;
@@ -96,7 +99,7 @@ class SyncInLoop(Rule):
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    print(loss.item())\n",
         "import torch\nfor x in val_loader:\n    preds.extend(model(x.to(device)).argmax(1).cpu().numpy())\n",
-        "import torch\nlosses = step_all(model.cuda())\nvalues = [t.item() for t in losses]\n",
+        "import torch\nfor x in loader:\n    values = [t.item() for t in model(x.cuda())]\n",
         "import torch\nfor x in loader:\n    y = model(x.cuda()).cpu().numpy().tolist()\n",
     )
     good_examples = (

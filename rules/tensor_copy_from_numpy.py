@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, positional
-from torchlint.semantics.frequency import REPEATED
+from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import unconditional_alias
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 
@@ -77,7 +77,7 @@ class TensorCopyFromNumpy(Rule):
     summary = "`torch.tensor()` copies a NumPy array that `torch.from_numpy()` could share"
     triggers = ("tensor(", "Tensor(")
     fix_applicability = Applicability.UNSAFE
-    frequencies = REPEATED
+    frequencies = MAY_RUN_EVERY_STEP
     bad_examples = (
         "import numpy as np\nimport torch\nfor i in range(n):\n    x = torch.tensor(np.zeros((3, 4)))\n",
         "import numpy as np\nimport torch\ndef f(a: np.ndarray):\n    return torch.tensor(a)\n",

@@ -40,8 +40,11 @@ def test_every_sync_method_inside_while_and_comprehensions():
     values = [t.item() for t in losses]
     nested = [[t.item() for t in row] for row in grid]
     gen = sum(t.item() for t in losses)
+    for x in loader:
+        values = [t.item() for t in model(x.cuda())]
+    batches = [model(b.cuda()).cpu() for b in train_loader]
     """
-    assert lines(code, RULE) == [4, 5, 6, 8, 9, 10]
+    assert lines(code, RULE) == [4, 5, 6, 12, 13]
 
 
 def test_outside_loops_and_in_functions_defined_in_loops():

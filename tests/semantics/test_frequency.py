@@ -56,8 +56,9 @@ def test_loops_epochs_and_module_level():
     while True:
         probe()
     values = [probe() for t in outputs]
+    batches = [probe() for b in train_loader]
     """
-    assert frequencies(code) == [ONCE, EPOCH, STEP, STEP, STEP, STEP, STEP]
+    assert frequencies(code) == [ONCE, EPOCH, STEP, STEP, STEP, STEP, ONCE, STEP]
 
 
 def test_guards_error_paths_and_handlers_are_rare():

@@ -69,7 +69,7 @@ class FileContext:
         self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
-        self._qualified: Dict[int, Optional[str]] = {}
+        self._qualified: Dict[int, Tuple[cst.CSTNode, Optional[str]]] = {}
 
     @cached_property
     def uses_cuda(self) -> bool:
@@ -102,10 +102,10 @@ class FileContext:
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
         """The qualified name of `node`, resolved once: every rule asks about the same calls
         while the traversal stands on them, with the same bindings in force."""
-        key = id(node)
-        if key not in self._qualified:
-            self._qualified[key] = self.names.qualified_name(node)
-        return self._qualified[key]
+        cached = self._qualified.get(id(node))
+        if cached is None or cached[0] is not node:  # the node itself is kept: ids are reused
+            cached = self._qualified[id(node)] = (node, self.names.qualified_name(node))
+        return cached[1]
 
     def kind_of(self, node: cst.BaseExpression) -> Optional[Kind]:
         return self.values.kind_of(node)

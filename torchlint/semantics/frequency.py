@@ -37,6 +37,7 @@ from torchlint.semantics.heuristics import (
     names_epoch,
 )
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.training import is_loader_like
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
 
@@ -48,8 +49,9 @@ class Frequency(enum.Enum):
     UNKNOWN = "unknown"
 
 
-# Code that may run many times: what rules about per-call costs report.
-REPEATED = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN})
+# Code that runs, or may run, every step: what rules about small per-call costs report (once
+# per epoch, an allocation or a copy is lost in the noise).
+MAY_RUN_EVERY_STEP = frozenset({Frequency.PER_STEP, Frequency.UNKNOWN})
 
 # Strongest first: a function runs as often as its most frequent call site.
 _ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.ONCE, Frequency.RARE)
@@ -338,10 +340,16 @@ def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
 
 def loop_kind(loop: cst.CSTNode) -> Frequency:
     """PER_STEP for a loop over steps, PER_EPOCH over epochs, ONCE for a loop over a container
-    (parameters, dict entries, a literal list) that runs once per call of its code."""
+    (parameters, dict entries, a literal list) that runs once per call of its code.
+
+    A comprehension maps over a collection (`[t.item() for t in values]`): after the first
+    element's wait the device is idle, so it costs what one call costs where it stands. It
+    is a step loop only when it iterates a data loader."""
     if names_epoch_loop(loop):
         return Frequency.PER_EPOCH
     iterated = iterated_of(loop)
+    if isinstance(loop, (*COMPREHENSIONS, cst.CompFor)):
+        return Frequency.PER_STEP if iterated is not None and is_loader_like(iterated) else Frequency.ONCE
     iterated = iterated_source(iterated) if iterated is not None else None
     if isinstance(iterated, (cst.List, cst.Tuple, cst.Set, cst.Dict)) or names_parameters(iterated):
         return Frequency.ONCE

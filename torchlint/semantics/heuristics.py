@@ -18,7 +18,8 @@ from torchlint.semantics.tree import descendants
 # reporting intervals, debugging and verbosity switches.
 GUARD_WORDS = frozenset(
     "log logs logger logging print printing verbose verbosity interval intervals freq frequency every "
-    "display report reporting debug debugging vis visualize visualise visualization plot tensorboard wandb".split()
+    "display report reporting debug debugging vis visualize visualise visualization plot tensorboard wandb "
+    "save show dump".split()
 )
 # Functions that run once per program or per model: construction, setup, conversion of a
 # trained model for deployment (`fuse`, `reparameterize`, `switch_to_deploy`).
