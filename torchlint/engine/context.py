@@ -66,7 +66,7 @@ class FileContext:
         self.path = path
         self.options = options
         self.names = NameResolver()
-        self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
+        self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
         self._qualified: Dict[int, Tuple[cst.CSTNode, Optional[str]]] = {}

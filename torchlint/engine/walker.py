@@ -162,6 +162,9 @@ class _SemanticTracker:
         kind = self.values.kind_of(node.value)
         for target in node.targets:
             self._bind_target(target.target, kind)
+            item = target.target
+            if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
+                self.values.note_attribute(item.attr.value, kind)
 
     def _leave_ann_assign(self, node: cst.AnnAssign) -> None:
         kind = self.values.annotation_kind(node.annotation.annotation)

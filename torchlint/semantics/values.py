@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Dict, Optional, Set
 
 import libcst as cst
@@ -10,7 +11,7 @@ import libcst as cst
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver
-from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.tree import iterated_source
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -20,6 +21,8 @@ HOST_FACTORIES = frozenset(
 )
 _LIKE_FACTORIES = frozenset(name for name in HOST_FACTORIES if name.endswith("_like"))
 
+# `self.name = ...`, `self.name += ...`: every way of assigning a plain attribute.
+_SELF_ASSIGNMENT = re.compile(r"\bself\.(\w+)\s*(?:[-+*/@%&|^]|//|\*\*|<<|>>)?=(?!=)")
 DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xpu|xla|meta|hpu|npu|privateuseone)(:\d+)?$")
 
 # Functions directly under `torch.` that do not return tensors.
@@ -76,11 +79,13 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
-    def __init__(self, names: NameResolver, factories_on_host: bool = True) -> None:
+    def __init__(self, names: NameResolver, factories_on_host: bool = True, text: str = "") -> None:
         self.names = names
         self.module_classes: Set[str] = set()
-        # Per class: the kinds of `self.<name>` attributes assigned only host tensors.
-        self._host_attributes: Dict[int, Dict[str, Kind]] = {}
+        # How many `self.<name> = ...` assignments the file's text has, by name.
+        self.attribute_assignments: Counter = Counter(_SELF_ASSIGNMENT.findall(text))
+        # Host-tensor assignments to `self.<name>` seen so far; -1 once anything else was assigned.
+        self._host_attributes: Dict[str, int] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
 
@@ -209,27 +214,18 @@ class ValueInference:
         return receiver
 
     def _self_attribute_kind(self, name: str) -> Optional[Kind]:
-        """`self.t` is a host tensor when every assignment to it in the class is one."""
-        cls = next((scope.node for scope in reversed(self.names.scopes) if scope.is_class), None)
-        if not isinstance(cls, cst.ClassDef):
-            return None
-        known = self._host_attributes.get(id(cls))
-        if known is None:
-            self._host_attributes[id(cls)] = {}  # while computing: attributes read in assignments are unknown
-            known = self._host_attributes[id(cls)] = self._host_attributes_of(cls)
-        return known.get(name)
+        """`self.t` is a host tensor when every assignment to an attribute `t` in the file is
+        one (`module.to(device)` moves parameters and buffers, not plain attributes). The
+        traversal records the assignments it has seen; the file's text says how many there are."""
+        seen = self._host_attributes.get(name, 0)
+        return Kind.HOST_TENSOR if seen and seen == self.attribute_assignments.get(name) else None
 
-    def _host_attributes_of(self, cls: cst.ClassDef) -> Dict[str, Kind]:
-        assigned: Dict[str, Set[Optional[Kind]]] = {}
-        for node in descendants(cls):
-            targets = node.targets if isinstance(node, cst.Assign) else ()
-            for target in targets:
-                item = target.target
-                if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
-                    assigned.setdefault(item.attr.value, set()).add(self.kind_of(node.value))
-            if isinstance(node, (cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, cst.Attribute):
-                assigned.setdefault(node.target.attr.value, set()).add(None)
-        return {name: Kind.HOST_TENSOR for name, kinds in assigned.items() if kinds == {Kind.HOST_TENSOR}}
+    def note_attribute(self, name: str, kind: Optional[Kind]) -> None:
+        """Record an assignment `self.<name> = value` of the given kind."""
+        if kind is Kind.HOST_TENSOR and self._host_attributes.get(name, 0) >= 0:
+            self._host_attributes[name] = self._host_attributes.get(name, 0) + 1
+        else:
+            self._host_attributes[name] = -1  # assigned something else: never known to be on the host
 
     def _creates_on_host(self, factory: str, node: cst.Call) -> bool:
         if not self.factories_on_host or factory not in HOST_FACTORIES:
