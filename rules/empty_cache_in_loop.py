@@ -90,6 +90,7 @@ class EmptyCacheInLoop(Rule):
     summary = "`torch.cuda.empty_cache()` inside a step loop"
     triggers = ("empty_cache",)
     fix_applicability = Applicability.UNSAFE
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    torch.cuda.empty_cache()\n",
         "from torch.cuda import empty_cache\nwhile step < total:\n    step = train_step(step)\n    empty_cache()\n",
@@ -108,7 +109,7 @@ class EmptyCacheInLoop(Rule):
         if self.ctx.qualified_name(node.func) not in EMPTY_CACHE:
             return
         loop = self._step_loop(node)
-        if loop is None or _measures_memory(loop) or self.ctx.execution(node).frequency is not Frequency.PER_STEP:
+        if loop is None or _measures_memory(loop) or not self.runs_often(node):
             return
         self.report(
             node,

@@ -11,7 +11,7 @@ from torchlint.rules.sync_in_loop import (
     _leaves,
     _read_again,
 )
-from torchlint.semantics.frequency import is_step_loop
+from torchlint.semantics.frequency import Frequency, is_step_loop
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 
@@ -89,6 +89,7 @@ class ImplicitSyncInLoop(Rule):
     name = "implicit-sync-in-loop"
     summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"
     triggers = ("float(", "int(", "bool(", "if ", "while ", "print(", "{", "synchronize(")
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())\n    total += float(loss)\n",
         "import torch\nfor x in loader:\n    out = x.cuda().sum()\n    if out > 0:\n        count += 1\n",

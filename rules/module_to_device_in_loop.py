@@ -62,6 +62,7 @@ class ModuleToDeviceInLoop(Rule):
     name = "module-to-device-in-loop"
     summary = "Module moved to the device (`model.to(device)`, `model.cuda()`) inside a step loop"
     triggers = (".to(", ".cuda(")
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch.nn as nn\nmodel = nn.Linear(4, 2)\nfor x, y in loader:\n    model.to(device)\n    loss = model(x)\n",
         "import torch\nnet = torch.nn.Sequential(torch.nn.Linear(4, 4))\nwhile step < n:\n    net.cuda()\n    step = train(net, step)\n",
@@ -88,7 +89,7 @@ class ModuleToDeviceInLoop(Rule):
         if device is None:
             return
         loop = self._step_loop(node, receiver.value)
-        if loop is None or self.ctx.execution(node).frequency is not Frequency.PER_STEP:
+        if loop is None or not self.runs_often(node):
             return
         loop_nodes = list(descendants(loop))
         if _reassigned(loop_nodes, receiver.value, node) or _moved_to_host(loop_nodes, receiver.value):

@@ -96,6 +96,7 @@ class SyncInLoop(Rule):
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
     triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    print(loss.item())\n",
         "import torch\nfor x in val_loader:\n    preds.extend(model(x.to(device)).argmax(1).cpu().numpy())\n",
@@ -150,7 +151,7 @@ class SyncInLoop(Rule):
         """The step loop that runs `node` each iteration, unless `node` runs less often (a guard,
         an error path, a function called only at intervals; see `semantics.frequency`)."""
         execution = self.ctx.execution(node)
-        return execution.loop if execution.frequency is Frequency.PER_STEP else None
+        return execution.loop if execution.frequency in self.frequencies else None
 
     def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
         """Whether the loop cannot go on without the value on the host.
