@@ -1,4 +1,4 @@
-from typing import List, Optional, Set, Tuple
+from typing import FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -18,6 +18,9 @@ MODULE_ACCESSORS = frozenset(
 )
 # Calls that hand a value over to the host's world (collecting, printing, writing).
 HOST_SINKS = frozenset({"append", "extend", "print", "write", "save", "imwrite", "decode"})
+# Host-only output: NumPy, files and text. A loop over a data loader that does not train and
+# sends values there is an inference, generation or evaluation loop producing that output.
+OUTPUT_SINKS = frozenset("numpy tolist write save imwrite imsave savetxt decode string format join dump".split())
 DATASET_BASES = frozenset(
     {"torch.utils.data.Dataset", "torch.utils.data.IterableDataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.dataset.IterableDataset"}
 )
@@ -54,10 +57,12 @@ class SyncInLoop(Rule):
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
       (`if i == 0`);
-    - where the loop needs the value on the host to go on: it decides a `break`/`return` or
-      the loop condition (autoregressive decoding, convergence checks), the loop reads user
-      `input()`, or a loop that is not over a data loader hands each result to the host
-      (`samples.append(x.cpu())`, `print(...)`);
+    - where a loop that does not train needs the value on the host: it decides a
+      `break`/`return` or the loop condition (autoregressive decoding, convergence checks),
+      the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
+      NumPy call, a file, text, iteration over `x.tolist()`): inference, generation and
+      evaluation loops exist to produce such values; or a loop that is not over a data loader
+      hands each result to the host (`samples.append(x.cpu())`, `print(...)`);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
       `unittest` classes, `test_*` functions and `test_*.py` files.
 
@@ -99,9 +104,9 @@ class SyncInLoop(Rule):
     frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    print(loss.item())\n",
-        "import torch\nfor x in val_loader:\n    preds.extend(model(x.to(device)).argmax(1).cpu().numpy())\n",
+        "import torch\nfor x, y in val_loader:\n    correct += (model(x.to(device)).argmax(1) == y.to(device)).sum().item()\n",
         "import torch\nfor x in loader:\n    values = [t.item() for t in model(x.cuda())]\n",
-        "import torch\nfor x in loader:\n    y = model(x.cuda()).cpu().numpy().tolist()\n",
+        "import torch\nfor x in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    y = loss.cpu().numpy().tolist()\n",
     )
     good_examples = (
         "import torch\nloss = model(x.cuda())\nprint(loss.item())\n",
@@ -166,11 +171,15 @@ class SyncInLoop(Rule):
         names = self._assigned_names(node)
         if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
+        # Inference, generation and evaluation loops whose purpose is host output: files,
+        # text, NumPy metrics, Python iteration over the values.
+        if self._goes_to_host_sink(node, OUTPUT_SINKS):
+            return True
         if _iterates_loader(loop):
             return False
         # Not over a data loader: sampling or decoding loops that hand each result to the
         # host, or feed the value into the next iteration (autoregressive decoding).
-        return self._goes_to_host_sink(node) or _read_again(names, loop_nodes)
+        return self._goes_to_host_sink(node, HOST_SINKS) or _read_again(names, loop_nodes)
 
     def _assigned_names(self, node: cst.Call) -> Set[str]:
         parent = self.ctx.parent()
@@ -188,12 +197,15 @@ class SyncInLoop(Rule):
                     return True
         return False
 
-    def _goes_to_host_sink(self, node: cst.Call) -> bool:
-        """`results.append(x.cpu())`, `print(x.item())` and similar, through other host calls."""
-        for ancestor, _child in self.ctx.path_to(node):
+    def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
+        """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,
+        `for i in x.tolist():` and similar, through other host calls."""
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, (cst.For, cst.CompFor)) and child is ancestor.iter:
+                return True
             if isinstance(ancestor, cst.Call):
                 callee = ancestor.func.attr.value if isinstance(ancestor.func, cst.Attribute) else getattr(ancestor.func, "value", "")
-                if callee in HOST_SINKS:
+                if callee in sinks or (self.ctx.qualified_name(ancestor.func) or "").startswith("numpy."):
                     return True
             elif not isinstance(ancestor, (cst.Arg, cst.Attribute, cst.Subscript, cst.SubscriptElement, cst.Index)):
                 return False

@@ -108,3 +108,36 @@ def test_module_moves_in_setup_code():
         y = model(x)
     """
     assert lines(code, MODULE_MOVE) == [11]
+
+
+def test_loops_that_produce_host_output_do_not_train():
+    code = """
+    import numpy as np
+    import torch
+    for x, y in test_loader:
+        out = model(x.cuda())
+        all_outputs.append(out.cpu().numpy())
+        scores = np.mean(out.cpu())
+        for i, sid in enumerate(y.cuda().tolist()):
+            handle.write(out[i].cpu())
+        correct += (out.argmax(1) == y.cuda()).sum().item()
+    for x, y in train_loader:
+        loss = model(x.cuda()).mean()
+        loss.backward()
+        all_losses.append(loss.cpu().numpy())
+    """
+    assert lines(code, SYNC) == [10, 14]
+
+
+def test_guards_around_an_inner_loop():
+    code = """
+    import torch
+    for step, (x, y) in enumerate(train_loader):
+        loss = model(x.cuda()).mean()
+        loss.backward()
+        optimizer.step()
+        if step % args.dev_every == 0:
+            for dx, dy in dev_loader:
+                correct += (model(dx.cuda()).argmax(1) == dy.cuda()).sum().item()
+    """
+    assert lines(code, SYNC) == []

@@ -107,14 +107,16 @@ def test_logging_interval_guards():
     assert lines(code, RULE) == []
 
 
-def test_guard_outside_the_loop_does_not_count():
+def test_guard_outside_the_loop_makes_the_whole_loop_opt_in():
     code = """
     import torch
     if verbose:
         for x in loader:
             print(model(x).item())
+    for x in loader:
+        print(model(x).item())
     """
-    assert lines(code, RULE) == [5]
+    assert lines(code, RULE) == [7]
 
 
 def test_container_loops_run_once_but_nested_in_a_step_loop_they_count():

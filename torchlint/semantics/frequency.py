@@ -144,8 +144,12 @@ class FrequencyAnalysis:
         return found
 
     def _execution(self, node: cst.CSTNode) -> Execution:
+        """Walk out from `node`: a guard or handler anywhere up to its function makes it rare
+        (`if step % n == 0:` around an inner evaluation loop too); the innermost step loop
+        makes it per step; an epoch loop, the function or the module decide otherwise."""
         path = self._path(node)
         counters = {item.value for ancestor, child in path if isinstance(ancestor, cst.For) and child is ancestor.body for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
+        step_loop: Optional[cst.CSTNode] = None
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
@@ -157,16 +161,23 @@ class FrequencyAnalysis:
                 )
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
-            if repeats(ancestor, child):
+            if repeats(ancestor, child) and step_loop is None:
                 kind = loop_kind(ancestor)
                 if kind is Frequency.PER_EPOCH:
                     return Execution(Frequency.PER_EPOCH, (Reason("in a loop over epochs", ancestor),))
                 if kind is Frequency.PER_STEP:
-                    return self._in_step_loop(ancestor, path)
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
-                return self._function(ancestor) if isinstance(ancestor, cst.FunctionDef) else Execution(Frequency.UNKNOWN, (Reason("in a lambda"),))
-            if isinstance(ancestor, cst.ClassDef):
-                return Execution(Frequency.ONCE, (Reason("in a class body"),), setup=True)
+                    step_loop = ancestor
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+        if step_loop is not None:
+            return self._in_step_loop(step_loop, path)
+        scope = next((a for a, _ in path if isinstance(a, (cst.FunctionDef, cst.Lambda, cst.ClassDef))), None)
+        if isinstance(scope, cst.FunctionDef):
+            return self._function(scope)
+        if isinstance(scope, cst.Lambda):
+            return Execution(Frequency.UNKNOWN, (Reason("in a lambda"),))
+        if isinstance(scope, cst.ClassDef):
+            return Execution(Frequency.ONCE, (Reason("in a class body"),), setup=True)
         return Execution(Frequency.ONCE, (Reason("at module level"),))
 
     def _in_step_loop(self, loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Execution:

@@ -27,8 +27,9 @@ SETUP_FUNCTION_WORDS = frozenset(
     "init setup build create construct configure export convert parse prepare register fuse "
     "reparameterize reparametrize reparam deploy".split()
 )
-# Words in a file or directory name that mark a one-off program: conversion and export scripts.
-ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter".split())
+# Words in a file or directory name that mark a one-off program: conversion, export and
+# evaluation scripts and demos, run once per use rather than once per training step.
+ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter eval evaluate evaluation demo".split())
 # Methods a framework calls once per training or validation step.
 STEP_METHODS = frozenset(
     {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}
