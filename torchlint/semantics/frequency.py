@@ -131,9 +131,6 @@ class FrequencyAnalysis:
             if name:
                 self._referenced.add(name)
 
-    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        return self._index().get(id(node))
-
     # -- questions -------------------------------------------------------------------------
 
     def execution(self, node: cst.CSTNode) -> Execution:
@@ -213,7 +210,7 @@ class FrequencyAnalysis:
         if name == "__init__":
             return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         self._index()
-        sites = [call for call in self._calls.get(name, []) if _may_call(call, function, method)]
+        sites = [call for call in self._calls.get(name, []) if _may_call(call, method)]
         if not sites or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
@@ -259,7 +256,7 @@ class FrequencyAnalysis:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
 
 
-def _may_call(call: cst.Call, function: cst.FunctionDef, method: bool) -> bool:
+def _may_call(call: cst.Call, method: bool) -> bool:
     """`f(...)` calls a plain function `f`; `self.f(...)`/`obj.f(...)` a method `f`."""
     if isinstance(call.func, cst.Name):
         return not method
