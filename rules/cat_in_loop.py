@@ -3,8 +3,8 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.rules.sync_in_loop import _names_epoch
 from torchlint.semantics.calls import argument, has_star
+from torchlint.semantics.frequency import names_epoch_loop
 from torchlint.semantics.tree import descendants, iterated_source
 
 # Functions that join a sequence of tensors along an existing dimension: feeding one the
@@ -176,7 +176,7 @@ def _initialisations(branch: cst.If, name: str) -> List[int]:
 
 def _repeats_many_times(loop: cst.CSTNode) -> bool:
     """Not a loop over a literal list or once per epoch (a few iterations copy little)."""
-    if _names_epoch(loop):
+    if names_epoch_loop(loop):
         return False
     if isinstance(loop, cst.For):
         iterated = iterated_source(loop.iter)

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
+from torchlint.semantics.training import is_ddp_wrap
 
 DATA_PARALLEL = frozenset(
     {
@@ -24,7 +25,9 @@ class DataParallel(Rule):
     `DataParallel` against 5.5-6x on 8 GPUs with one process per GPU.
 
     Only constructor calls are reported: `isinstance(model, nn.DataParallel)` and unwrapping
-    `model.module` are fine.
+    `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
+    already offers one process per GPU; its `DataParallel` is the fallback for runs without
+    a launcher, and is not reported.
 
     ## Example
     ```python
@@ -62,10 +65,21 @@ class DataParallel(Rule):
         "import torch.nn as nn\nif isinstance(model, nn.DataParallel):\n    model = model.module\n",
         "import torch\nfrom mylib import DataParallel\nmodel = DataParallel(model)\n",
         "import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n",
+        "import torch\nif args.distributed:\n    model = torch.nn.parallel.DistributedDataParallel(model)\nelse:\n    model = torch.nn.DataParallel(model)\n",
     )
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.wraps_ddp = False
+
+    def leave_Module(self, node: cst.Module) -> None:
+        if self.wraps_ddp:
+            self.ctx.reports[:] = [report for report in self.ctx.reports if report.rule is not self]
+
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATA_PARALLEL:
+        if is_ddp_wrap(node, self.ctx):
+            self.wraps_ddp = True
+        elif self.ctx.qualified_name(node.func) in DATA_PARALLEL:
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "

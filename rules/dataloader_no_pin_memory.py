@@ -6,7 +6,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITION
-from torchlint.rules.device_after_creation import _named_like_device
+from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import iterated_source, scope_descendants
@@ -103,7 +103,7 @@ def _to_device(ctx, node: cst.Call) -> bool:
     literal = string_value(target.value)
     if literal is not None:
         return literal.split(":")[0] not in ("cpu", "meta")
-    return ctx.kind_of(target.value) is Kind.DEVICE or _named_like_device(target.value)
+    return ctx.kind_of(target.value) is Kind.DEVICE or named_like_device(target.value)
 
 
 def _names(target: cst.BaseExpression) -> Set[str]:

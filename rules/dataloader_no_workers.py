@@ -1,4 +1,4 @@
-from typing import Optional
+from typing import Optional, Set
 
 import libcst as cst
 
@@ -11,6 +11,8 @@ from torchlint.semantics.tree import descendants, iterated_source
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
+# Datasets of tensors already in memory: indexing them is all a worker would do.
+IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
@@ -32,8 +34,9 @@ class DataloaderNoWorkers(Rule):
     (about 46% of such issues).
 
     The rule is silent when `num_workers` is any expression other than the literal `0`
-    (`num_workers=args.workers`), when `**kwargs` may supply it, and for a `DataLoader` that
-    is not torch's.
+    (`num_workers=args.workers`), when `**kwargs` may supply it, for a `DataLoader` that
+    is not torch's, and for a `TensorDataset` (tensors already in memory: workers would only
+    pickle slices of them).
 
     ## Example
     ```python
@@ -81,7 +84,18 @@ class DataloaderNoWorkers(Rule):
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, **loader_kwargs)\n",
         "import torch\nfrom mylib import DataLoader\nloader = DataLoader(ds)\n",
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, 32, True, None, None, 8)\n",
+        "from torch.utils.data import DataLoader, TensorDataset\nds = TensorDataset(x, y)\nloader = DataLoader(ds, 32)\n",
+        "from torch.utils.data import DataLoader, TensorDataset\nloader = DataLoader(TensorDataset(x, y), 32)\nmodel.to(device)\n",
     )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # Names assigned a dataset of in-memory tensors.
+        self.in_memory: Set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self._in_memory(node.value):
+            self.in_memory.update(filter(None, (dotted_name(target.target) for target in node.targets)))
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.qualified_name(node.func) not in DATALOADERS or has_star(node, "**") or has_star(node, "*"):
@@ -89,11 +103,19 @@ class DataloaderNoWorkers(Rule):
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and not is_literal(workers.value, "0"):
             return
+        dataset = argument(node, "dataset", 0)
+        if dataset is not None and self._in_memory(dataset.value):
+            return
         self.report(
             node,
             "DataLoader without worker processes loads every batch in the training loop; set `num_workers`",
             fix=self._fix(node),
         )
+
+    def _in_memory(self, dataset: cst.BaseExpression) -> bool:
+        if isinstance(dataset, cst.Call):
+            return self.ctx.qualified_name(dataset.func) in IN_MEMORY_DATASETS
+        return dotted_name(dataset) in self.in_memory
 
     def _fix(self, node: cst.Call) -> PendingFix:
         unsharded = self._unsharded_iterable(node)

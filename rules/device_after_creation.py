@@ -1,4 +1,3 @@
-import re
 from typing import Optional
 
 import libcst as cst
@@ -6,7 +5,9 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import string_value
 
@@ -17,14 +18,16 @@ DETERMINISTIC_FACTORIES = frozenset(
 RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like".split())
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
-# Names that hold a device by convention; ranks and GPU ids are CUDA ordinals.
-DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$")
+# Factories that copy data from the host (`torch.tensor(values)`): given `device=` they copy
+# the same bytes over PCIe, so moving their result afterwards costs nothing extra.
+DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
 
 
 class DeviceAfterCreation(Rule):
     """## What it does
-    Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, `torch.tensor`, ...)
-    whose result is immediately moved with `.cuda()` or `.to(<device>)`.
+    Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, ...) whose result
+    is immediately moved with `.cuda()` or `.to(<device>)`, in code that runs every step (a
+    step loop, `forward()`, a function called from them).
 
     ## Why is this slow?
     The tensor is allocated and filled on the CPU, then copied over PCIe to the device.
@@ -34,6 +37,11 @@ class DeviceAfterCreation(Rule):
     is not known to be a device (a device string, `torch.device(...)`, `t.device`, or a name
     such as `device`, `dev`, `*_device`, `rank`, `local_rank`, `gpu`), for `torch.from_numpy`/`torch.as_tensor` (the data
     already lives on the host), for pinned factories, or for modules (`model.cuda()`).
+    It is silent for `torch.tensor(values)`: with `device=` the same values are still copied
+    from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
+    `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
+    and for code that runs once (module level, `__init__`, setup), once per epoch, or rarely
+    (behind a logging interval, in an error branch), where one copy costs nothing measurable.
 
     ## Example
     ```python
@@ -72,13 +80,17 @@ class DeviceAfterCreation(Rule):
     triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE
     unsafe_when = "for random factories, with `requires_grad=True`, and when the target is a device only by its name"
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
-        "import torch\nx = torch.zeros(3, 4).cuda()\n",
-        "import torch\nx = torch.randn(2, 2).to(device)\n",
-        "import torch as th\ndev = th.device('cuda')\nx = th.arange(10).to(dev)\n",
+        "import torch\nfor x in loader:\n    mask = torch.zeros(3, 4).cuda()\n",
+        "import torch\nclass Net(torch.nn.Module):\n    def forward(self, x):\n        return x + torch.randn(2, 2).to(device)\n",
+        "import torch as th\ndev = th.device('cuda')\nwhile True:\n    x = th.arange(10).to(dev)\n",
     )
     good_examples = (
-        "import torch\nx = torch.zeros(3, 4, device='cuda')\n",
+        "import torch\nfor x in loader:\n    mask = torch.zeros(3, 4, device='cuda')\n",
+        "import torch\nx = torch.zeros(3, 4).cuda()\n",
+        "import torch\nfor x in loader:\n    y = torch.tensor([1, 2, 3]).to(device)\n",
+        "import torch\nfor x in loader:\n    y = torch.zeros_like(x).to(x.device)\n",
         "import torch\nx = torch.zeros(3).to(torch.float16)\n",
         "import torch\nx = torch.zeros(3).to(other)\n",
         "import torch\nx = torch.from_numpy(a).cuda()\n",
@@ -95,12 +107,14 @@ class DeviceAfterCreation(Rule):
         if not isinstance(factory, cst.Call):
             return
         name = (self.ctx.qualified_name(factory.func) or "").rpartition(".")
-        if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES:
+        if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES or name[2] in DATA_FACTORIES:
             return
+        if name[2].endswith("_like") and not self._like_host_tensor(factory, node):
+            return  # `zeros_like(x)` is created where `x` lives, usually on the device already
         if keyword(factory, "pin_memory") is not None:
             return
         device = self._target_device(node, method)
-        if device is None:
+        if device is None or not self.runs_often(node):
             return
         self.report(
             node,
@@ -125,9 +139,18 @@ class DeviceAfterCreation(Rule):
         literal = string_value(target)
         if literal is not None and literal.split(":")[0] == "cpu":
             return None
-        if self.ctx.kind_of(target) is Kind.DEVICE or _named_like_device(target):
+        if self.ctx.kind_of(target) is Kind.DEVICE or named_like_device(target):
             return target
         return None
+
+    def _like_host_tensor(self, factory: cst.Call, move: cst.Call) -> bool:
+        """Whether a `*_like(x)` factory's `x` is known to be on the host, and the move is
+        not to `x.device` (where the new tensor already is)."""
+        source = positional(factory)
+        if not source or self.ctx.kind_of(source[0].value) is not Kind.HOST_TENSOR:
+            return False
+        target = positional(move)
+        return not (target and dotted_name(target[0].value) == f"{dotted_name(source[0].value)}.device")
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
         """Move `device=` into the factory call; a dtype the move also sets stays in a
@@ -170,7 +193,3 @@ def _is_device_literal(node: cst.BaseExpression) -> bool:
     literal = string_value(node)
     return literal is not None and literal.split(":")[0] in ("cuda", "cpu", "mps", "xpu", "meta")
 
-
-def _named_like_device(node: cst.BaseExpression) -> bool:
-    dotted = dotted_name(node)
-    return dotted is not None and bool(DEVICE_NAME.match(dotted.rsplit(".", 1)[-1]))

@@ -5,7 +5,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.rules.sync_in_loop import _is_guard, _is_step_loop
+from torchlint.semantics.frequency import Frequency, is_step_loop, rare_test
 from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
 
 EMPTY_CACHE = frozenset({"torch.cuda.empty_cache", "torch.cuda.memory.empty_cache"})
@@ -92,6 +92,7 @@ class EmptyCacheInLoop(Rule):
     summary = "`torch.cuda.empty_cache()` inside a step loop"
     triggers = ("empty_cache",)
     fix_applicability = Applicability.UNSAFE
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    torch.cuda.empty_cache()\n",
         "from torch.cuda import empty_cache\nwhile step < total:\n    step = train_step(step)\n    empty_cache()\n",
@@ -110,7 +111,7 @@ class EmptyCacheInLoop(Rule):
         if self.ctx.qualified_name(node.func) not in EMPTY_CACHE:
             return
         loop = self._step_loop(node)
-        if loop is None or _measures_memory(loop) or self._in_test_code():
+        if loop is None or _measures_memory(loop) or not self.runs_often(node):
             return
         self.report(
             node,
@@ -126,7 +127,7 @@ class EmptyCacheInLoop(Rule):
         counters = self.ctx.loop_counters(node)
         for ancestor, child in self.ctx.path_to(node):
             if id(ancestor) in loops:
-                return ancestor if _is_step_loop(ancestor) and not _loops_over_jobs(ancestor) else None
+                return ancestor if is_step_loop(ancestor) and not _loops_over_jobs(ancestor) else None
             if isinstance(ancestor, cst.ExceptHandler):
                 return None
             if isinstance(ancestor, cst.Try) and child is ancestor.body and _catches_out_of_memory(ancestor):
@@ -136,11 +137,6 @@ class EmptyCacheInLoop(Rule):
             if isinstance(ancestor, cst.If) and child is ancestor.orelse and _mentions_memory(ancestor.test):
                 return None  # the other branch of a memory-pressure check
         return None
-
-    def _in_test_code(self) -> bool:
-        if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):
-            return True
-        return any(isinstance(a, cst.FunctionDef) and a.name.value.startswith("test_") for a in self.ctx.ancestors)
 
     def _empties_cache(self, statement: cst.BaseStatement) -> bool:
         """A statement that is only a `torch.cuda.empty_cache()` call."""
@@ -191,7 +187,7 @@ def _catches_out_of_memory(statement: cst.Try) -> bool:
 
 def _limits(test: cst.BaseExpression, counters: Set[str]) -> bool:
     """An `if` test that limits the call to some steps, to memory pressure, or to an opt-in."""
-    return _is_guard(test, counters) or _mentions_memory(test)
+    return bool(rare_test(test, counters)) or _mentions_memory(test)
 
 
 def _mentions_memory(test: cst.BaseExpression) -> bool:

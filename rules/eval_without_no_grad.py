@@ -10,7 +10,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import is_literal, method_call
 from torchlint.semantics.tree import children, descendants
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.kinds import HOST_KINDS, Kind
+from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS
 from torchlint.semantics.project import project_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -239,7 +239,7 @@ class EvalWithoutNoGrad(Rule):
             scope.computes_grad = True
         if module is None:
             return
-        if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | {Kind.TENSOR}:
+        if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
             scope.evals.setdefault(module, node)
         elif method == "train" and module in scope.evals:
             del scope.evals[module]

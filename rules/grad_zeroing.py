@@ -5,7 +5,8 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, is_literal, method_call, with_keyword
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP, names_parameters
+from torchlint.semantics.tree import descendants, iterated_source
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
 SET_TO_NONE_DEFAULT_SINCE = (2, 0)
@@ -23,6 +24,13 @@ class GradZeroing(Rule):
     writes fresh gradients with an assignment instead of accumulating into zeros. Since
     PyTorch 2.0 `zero_grad()` sets gradients to `None` by default, so a plain call is only
     reported for older targets (`torch-version = "1.13"`).
+
+    Manual zeroing is reported only for a loop over parameters (`for p in
+    model.parameters()`, `for p in group["params"]`), outside optimizer classes and
+    `zero_grad` implementations (which offer both behaviours on purpose): one tensor's
+    gradient, such as an input's in an adversarial attack, costs one small kernel; nor when
+    it runs once (module level, `__init__`) or rarely. `zero_grad(set_to_none=False)` is
+    reported wherever it appears: the argument is a choice every reset repeats.
 
     The rule is silent in files that use gradients as buffers, writing into `.grad` in place
     (`p.grad += g`, `p.grad.add_(g)`, `p.grad = torch.zeros_like(p)`): such code needs zeroed
@@ -57,10 +65,11 @@ class GradZeroing(Rule):
     summary = "Gradients reset by writing zeros instead of setting them to None"
     triggers = ("zero_",)
     fix_applicability = Applicability.UNSAFE
+    frequencies = MAY_RUN_EVERY_STEP
     bad_examples = (
-        "import torch\noptimizer.zero_grad(set_to_none=False)\n",
-        "import torch\nfor p in model.parameters():\n    p.grad.zero_()\n",
-        "import torch\nfor p in model.parameters():\n    if p.grad is not None:\n        p.grad.data.zero_()\n",
+        "import torch\nfor x in loader:\n    optimizer.zero_grad(set_to_none=False)\n",
+        "import torch\ndef reset(model):\n    for p in model.parameters():\n        p.grad.zero_()\n",
+        "import torch\nfor x in loader:\n    for p in model.parameters():\n        if p.grad is not None:\n            p.grad.data.zero_()\n",
     )
     good_examples = (
         "import torch\noptimizer.zero_grad()\n",
@@ -83,7 +92,8 @@ class GradZeroing(Rule):
         if method == "zero_grad":
             self._check_zero_grad(node)
         elif method == "zero_" and not node.args and _is_grad(receiver):
-            self._check_manual(node, receiver)
+            if self._zeroes_parameters(receiver) and not self._implements_a_reset() and self.runs_often(node):
+                self._check_manual(node, receiver)
         elif method.endswith("_") and _is_grad(receiver):
             self.grad_is_a_buffer = True
 
@@ -150,6 +160,32 @@ class GradZeroing(Rule):
                 uses.append(id(node))
         return any(use not in resets for use in uses)
 
+    def _zeroes_parameters(self, receiver: cst.BaseExpression) -> bool:
+        """Whether `p.grad` belongs to a loop over parameters (`for p in model.parameters()`,
+        `for p in group["params"]`): one reset per parameter. A single tensor's gradient
+        (an input being attacked or explained, one weight) costs one small kernel."""
+        owner = _grad_attribute(receiver)
+        assert isinstance(owner, cst.Attribute)
+        if not isinstance(owner.value, cst.Name):
+            return False
+        for loop in self.ctx.enclosing_loops(receiver):
+            if isinstance(loop, cst.For) and any(
+                isinstance(name, cst.Name) and name.value == owner.value.value for name in descendants(loop.target)
+            ):
+                return names_parameters(_container(iterated_source(loop.iter)))
+        return False
+
+    def _implements_a_reset(self) -> bool:
+        """Inside an optimizer class or a `zero_grad` method: the reset itself, which offers both behaviours."""
+        for ancestor in self.ctx.ancestors:
+            if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value == "zero_grad":
+                return True
+            if isinstance(ancestor, cst.ClassDef) and any(
+                (self.ctx.qualified_name(base.value) or "").startswith("torch.optim.") for base in ancestor.bases
+            ):
+                return True
+        return False
+
     def _check_manual(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         self.report(
             node,
@@ -180,3 +216,14 @@ def _is_grad(node: cst.BaseExpression) -> bool:
     """`x.grad` or `x.grad.data`."""
     node = _grad_attribute(node)
     return isinstance(node, cst.Attribute) and node.attr.value == "grad"
+
+
+def _container(iterated: cst.BaseExpression) -> cst.BaseExpression:
+    """`model.parameters()` -> `model.parameters`, `group["params"]` -> `params`: what is iterated."""
+    if isinstance(iterated, cst.Call):
+        return iterated.func
+    if isinstance(iterated, cst.Subscript) and len(iterated.slice) == 1:
+        index = iterated.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            return cst.Name(index.value.value.strip("'\""))
+    return iterated

@@ -7,13 +7,13 @@ from torchlint.rules.sync_in_loop import (
     SyncInLoop,
     _calls,
     _calls_method,
-    _is_step_loop,
     _iterates_loader,
     _leaves,
     _read_again,
 )
+from torchlint.semantics.frequency import Frequency, is_step_loop
 from torchlint.semantics.tree import descendants
-from torchlint.semantics.kinds import Kind
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 
 # Builtins that convert a tensor to a Python value, copying it to the host.
 CONVERSIONS = frozenset({"float", "int", "bool"})
@@ -89,6 +89,7 @@ class ImplicitSyncInLoop(Rule):
     name = "implicit-sync-in-loop"
     summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"
     triggers = ("float(", "int(", "bool(", "if ", "while ", "print(", "{", "synchronize(")
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())\n    total += float(loss)\n",
         "import torch\nfor x in loader:\n    out = x.cuda().sum()\n    if out > 0:\n        count += 1\n",
@@ -148,7 +149,7 @@ class ImplicitSyncInLoop(Rule):
             loop = self._step_loop(test_of or node)
             if loop is None:
                 return
-        elif not _is_step_loop(loop):
+        elif not is_step_loop(loop):
             return
         loop_nodes = list(descendants(loop))
         trains = any(_calls_method(item, ("backward", "step")) for item in loop_nodes)
@@ -161,7 +162,7 @@ class ImplicitSyncInLoop(Rule):
                 return  # sampling or decoding loops hand each result to the host
         if synchronize and any(self._reads_clock(item) for item in loop_nodes):
             return
-        if self._in_data_or_test_code():
+        if self._in_data_code():
             return
         verb = "waits for the device" if synchronize else "copies the tensor to the host and waits for the device"
         self.report(
@@ -172,7 +173,7 @@ class ImplicitSyncInLoop(Rule):
 
     def _is_tensor(self, node: cst.BaseExpression) -> bool:
         """Known to be a tensor that may live on the device; unknown values never count."""
-        return self.ctx.kind_of(node) is Kind.TENSOR
+        return self.ctx.kind_of(node) in MAYBE_DEVICE_KINDS
 
     def _is_tensor_test(self, test: cst.BaseExpression) -> bool:
         """A condition whose truth is a tensor's: `t`, `not t`, `t > 0`, `a and t` (not `t is None`)."""
@@ -205,7 +206,7 @@ class ImplicitSyncInLoop(Rule):
         return set()
 
     _step_loop = SyncInLoop._step_loop
-    _in_data_or_test_code = SyncInLoop._in_data_or_test_code
+    _in_data_code = SyncInLoop._in_data_code
 
 
 def _decides_control_flow(node: cst.CSTNode, loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:

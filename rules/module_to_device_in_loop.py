@@ -3,9 +3,9 @@ from typing import List, Optional, Set
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.rules.device_after_creation import _named_like_device
-from torchlint.rules.sync_in_loop import _is_guard, _is_step_loop
 from torchlint.semantics.calls import keyword, method_call, positional
+from torchlint.semantics.devices import named_like_device
+from torchlint.semantics.frequency import Frequency, is_step_loop, rare_test
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import string_value
@@ -62,6 +62,7 @@ class ModuleToDeviceInLoop(Rule):
     name = "module-to-device-in-loop"
     summary = "Module moved to the device (`model.to(device)`, `model.cuda()`) inside a step loop"
     triggers = (".to(", ".cuda(")
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch.nn as nn\nmodel = nn.Linear(4, 2)\nfor x, y in loader:\n    model.to(device)\n    loss = model(x)\n",
         "import torch\nnet = torch.nn.Sequential(torch.nn.Linear(4, 4))\nwhile step < n:\n    net.cuda()\n    step = train(net, step)\n",
@@ -88,7 +89,7 @@ class ModuleToDeviceInLoop(Rule):
         if device is None:
             return
         loop = self._step_loop(node, receiver.value)
-        if loop is None or self._in_test_code():
+        if loop is None or not self.runs_often(node):
             return
         loop_nodes = list(descendants(loop))
         if _reassigned(loop_nodes, receiver.value, node) or _moved_to_host(loop_nodes, receiver.value):
@@ -113,7 +114,7 @@ class ModuleToDeviceInLoop(Rule):
         literal = string_value(target.value)
         if literal is not None and literal.split(":")[0] == "cpu":
             return None
-        if self.ctx.kind_of(target.value) is Kind.DEVICE or _named_like_device(target.value):
+        if self.ctx.kind_of(target.value) is Kind.DEVICE or named_like_device(target.value):
             return target.value
         return None
 
@@ -122,8 +123,8 @@ class ModuleToDeviceInLoop(Rule):
         counters = self.ctx.loop_counters(node)
         for ancestor, child in self.ctx.path_to(node):
             if id(ancestor) in loops:
-                return ancestor if _is_step_loop(ancestor) else None
-            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, counters):
+                return ancestor if is_step_loop(ancestor) else None
+            if isinstance(ancestor, cst.If) and child is ancestor.body and rare_test(ancestor.test, counters):
                 return None
             if isinstance(ancestor, cst.If) and (child is ancestor.body or child is ancestor.orelse):
                 if _mentions(ancestor.test, module):
@@ -139,11 +140,6 @@ class ModuleToDeviceInLoop(Rule):
             if isinstance(loop, cst.For) and names & _bound(loop.target):
                 return True
         return any(names & _bound(target) for target in _assigned_targets(loop_nodes))
-
-    def _in_test_code(self) -> bool:
-        if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):
-            return True
-        return any(isinstance(a, cst.FunctionDef) and a.name.value.startswith("test_") for a in self.ctx.ancestors)
 
 
 def _mentions(test: cst.BaseExpression, module: str) -> bool:

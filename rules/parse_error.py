@@ -28,5 +28,6 @@ class ParseError(Rule):
     summary = "The file cannot be parsed as Python source"
     severity = "error"
     requires_torch = False
+    skips_test_code = False
     bad_examples = ("def train(:\n    pass\n",)
     good_examples = ("def train():\n    pass\n",)

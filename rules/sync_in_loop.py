@@ -1,5 +1,5 @@
 import re
-from typing import List, Optional, Set, Tuple
+from typing import FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -8,33 +8,27 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
-from torchlint.semantics.kinds import HOST_KINDS, Kind
+from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of
+from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
-# Loops over containers of parameters or dict entries run once per call, not once per step.
-CONTAINER_ITERATORS = frozenset(
-    "items keys values parameters named_parameters modules named_modules children named_children "
-    "buffers named_buffers state_dict".split()
-)
-# Words that mark an `if` as a logging/reporting guard when they occur in its test.
-GUARD_WORDS = ("log", "print", "verbose", "interval", "freq", "every", "display", "report", "debug")
 # Module methods: `.cpu()` followed by one of these moved a module, not a tensor.
 MODULE_ACCESSORS = frozenset(
     "parameters named_parameters state_dict buffers named_buffers modules named_modules children eval train".split()
 )
 # Calls that hand a value over to the host's world (collecting, printing, writing).
 HOST_SINKS = frozenset({"append", "extend", "print", "write", "save", "imwrite", "decode"})
+# Host-only output: NumPy, files and text. A loop over a data loader that does not train and
+# sends values there is an inference, generation or evaluation loop producing that output.
+OUTPUT_SINKS = frozenset("numpy tolist write save imwrite imsave savetxt decode string format join dump".split())
 DATASET_BASES = frozenset(
     {"torch.utils.data.Dataset", "torch.utils.data.IterableDataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.dataset.IterableDataset"}
 )
-TEST_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase"})
 DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
-# Names that count steps by convention.
 # A file that may run on Apple's MPS backend, which has no float64.
 MPS = re.compile(r"[\"']mps|\.mps\b")
-COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
 
 
 class SyncInLoop(Rule):
@@ -58,16 +52,21 @@ class SyncInLoop(Rule):
       which run on the CPU where these calls cost nothing;
     - on values known to live on the host: NumPy arrays, Python numbers, tensors created
       without `device=` or moved with `.cpu()`, and modules (`model.cpu().state_dict()`);
+    - in comprehensions that map over a collection (`[t.item() for t in losses]`): after the
+      first element's wait the device is idle, so the comprehension costs what one call costs
+      where it stands; inside a step loop it is reported, over a data loader it is a step loop;
     - in loops that run once per epoch or once per call rather than once per step: loops
       whose target or iterable names an epoch, loops over dict entries or parameters
       (`.items()`, `.parameters()`, ...) and over literal lists;
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
       (`if i == 0`);
-    - where the loop needs the value on the host to go on: it decides a `break`/`return` or
-      the loop condition (autoregressive decoding, convergence checks), the loop reads user
-      `input()`, or a loop that is not over a data loader hands each result to the host
-      (`samples.append(x.cpu())`, `print(...)`);
+    - where a loop that does not train needs the value on the host: it decides a
+      `break`/`return` or the loop condition (autoregressive decoding, convergence checks),
+      the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
+      NumPy call, a file, text, iteration over `x.tolist()`): inference, generation and
+      evaluation loops exist to produce such values; or a loop that is not over a data loader
+      hands each result to the host (`samples.append(x.cpu())`, `print(...)`);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
       `unittest` classes, `test_*` functions and `test_*.py` files.
 
@@ -114,11 +113,12 @@ class SyncInLoop(Rule):
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
     triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE
+    frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = model(x.cuda())\n    print(loss.item())\n",
-        "import torch\nfor x in val_loader:\n    preds.extend(model(x.to(device)).argmax(1).cpu().numpy())\n",
-        "import torch\nlosses = step_all(model.cuda())\nvalues = [t.item() for t in losses]\n",
-        "import torch\nfor x in loader:\n    y = model(x.cuda()).cpu().numpy().tolist()\n",
+        "import torch\nfor x, y in val_loader:\n    correct += (model(x.to(device)).argmax(1) == y.to(device)).sum().item()\n",
+        "import torch\nfor x in loader:\n    values = [t.item() for t in model(x.cuda())]\n",
+        "import torch\nfor x in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    y = loss.cpu().numpy().tolist()\n",
     )
     good_examples = (
         "import torch\nloss = model(x.cuda())\nprint(loss.item())\n",
@@ -137,7 +137,7 @@ class SyncInLoop(Rule):
         if not _is_sync_call(node, method) or self._on_host(receiver) or self._moves_a_module(node):
             return
         loop = self._step_loop(node)
-        if loop is None or self._needed_on_host(node, loop) or self._in_data_or_test_code():
+        if loop is None or self._needed_on_host(node, loop) or self._in_data_code():
             return
         assert isinstance(node.func, cst.Attribute)
         shown = '.to("cpu")' if method == "to" else f".{method}()"
@@ -164,18 +164,11 @@ class SyncInLoop(Rule):
         parent = self.ctx.parent()
         return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in MODULE_ACCESSORS
 
-    def _step_loop(self, node: cst.Call) -> Optional[cst.CSTNode]:
-        """The step loop that runs `node` each iteration, unless a guard inside it limits the call."""
-        loops = {id(loop) for loop in self.ctx.enclosing_loops(node)}
-        guarded = False
-        for ancestor, child in self.ctx.path_to(node):
-            if isinstance(ancestor, cst.ExceptHandler):
-                return None  # an error path, not the step
-            if id(ancestor) in loops and _is_step_loop(ancestor):
-                return None if guarded else ancestor
-            if isinstance(ancestor, cst.If) and child is ancestor.body and _is_guard(ancestor.test, self.ctx.loop_counters(node)):
-                guarded = True
-        return None
+    def _step_loop(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The step loop that runs `node` each iteration, unless `node` runs less often (a guard,
+        an error path, a function called only at intervals; see `semantics.frequency`)."""
+        execution = self.ctx.execution(node)
+        return execution.loop if execution.frequency in self.frequencies else None
 
     def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
         """Whether the loop cannot go on without the value on the host.
@@ -190,11 +183,15 @@ class SyncInLoop(Rule):
         names = self._assigned_names(node)
         if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
+        # Inference, generation and evaluation loops whose purpose is host output: files,
+        # text, NumPy metrics, Python iteration over the values.
+        if self._goes_to_host_sink(node, OUTPUT_SINKS):
+            return True
         if _iterates_loader(loop):
             return False
         # Not over a data loader: sampling or decoding loops that hand each result to the
         # host, or feed the value into the next iteration (autoregressive decoding).
-        return self._goes_to_host_sink(node) or _read_again(names, loop_nodes)
+        return self._goes_to_host_sink(node, HOST_SINKS) or _read_again(names, loop_nodes)
 
     def _assigned_names(self, node: cst.Call) -> Set[str]:
         parent = self.ctx.parent()
@@ -212,26 +209,26 @@ class SyncInLoop(Rule):
                     return True
         return False
 
-    def _goes_to_host_sink(self, node: cst.Call) -> bool:
-        """`results.append(x.cpu())`, `print(x.item())` and similar, through other host calls."""
-        for ancestor, _child in self.ctx.path_to(node):
+    def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
+        """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,
+        `for i in x.tolist():` and similar, through other host calls."""
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, (cst.For, cst.CompFor)) and child is ancestor.iter:
+                return True
             if isinstance(ancestor, cst.Call):
                 callee = ancestor.func.attr.value if isinstance(ancestor.func, cst.Attribute) else getattr(ancestor.func, "value", "")
-                if callee in HOST_SINKS:
+                if callee in sinks or (self.ctx.qualified_name(ancestor.func) or "").startswith("numpy."):
                     return True
             elif not isinstance(ancestor, (cst.Arg, cst.Attribute, cst.Subscript, cst.SubscriptElement, cst.Index)):
                 return False
         return False
 
-    def _in_data_or_test_code(self) -> bool:
-        if self.ctx.path.rsplit("/", 1)[-1].startswith("test_"):
-            return True
+    def _in_data_code(self) -> bool:
+        """`Dataset` subclasses, `__getitem__` and collate functions run in loader workers, on the host."""
         for ancestor in self.ctx.ancestors:
-            if isinstance(ancestor, cst.ClassDef) and any(
-                self.ctx.qualified_name(base.value) in DATASET_BASES | TEST_BASES for base in ancestor.bases
-            ):
+            if isinstance(ancestor, cst.ClassDef) and any(self.ctx.qualified_name(base.value) in DATASET_BASES for base in ancestor.bases):
                 return True
-            if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value.startswith((*DATA_FUNCTIONS, "test_")):
+            if isinstance(ancestor, cst.FunctionDef) and ancestor.name.value.startswith(DATA_FUNCTIONS):
                 return True
         return False
 
@@ -242,9 +239,9 @@ class SyncInLoop(Rule):
         loops = self.ctx.enclosing_loops(node)
         loop = loops[0] if loops else None
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if receiver is None or self.ctx.kind_of(receiver) is not Kind.TENSOR:
+        if receiver is None or self.ctx.kind_of(receiver) not in MAYBE_DEVICE_KINDS:
             return None  # only a value known to be a tensor can be accumulated with `.detach()`
-        if any(_is_step_loop(outer) for outer in loops[1:]):
+        if any(is_step_loop(outer) for outer in loops[1:]):
             return None  # the conversion would itself run once per step of the outer loop
         if accumulator is None or not isinstance(loop, (cst.For, cst.While)) or loop.orelse:
             return None
@@ -346,7 +343,7 @@ def _leaves(body: cst.BaseSuite) -> bool:
 
 def _iterates_loader(loop: cst.CSTNode) -> bool:
     """A `for` loop over something that is not a plain counter (`range(...)`): a loader or dataset."""
-    iterated = _iterated(loop)
+    iterated = iterated_of(loop)
     if iterated is None:
         return False
     iterated = iterated_source(iterated) if iterated is not None else None
@@ -410,99 +407,3 @@ def _only_accumulates(loop: cst.CSTNode, name: str) -> bool:
         if isinstance(node, cst.Name) and node.value == name:
             mentions += 1
     return mentions == 1
-
-
-def _iterated(loop: cst.CSTNode) -> Optional[cst.BaseExpression]:
-    if isinstance(loop, cst.For):
-        return loop.iter
-    if isinstance(loop, COMPREHENSIONS):
-        return loop.for_in.iter
-    if isinstance(loop, cst.CompFor):
-        return loop.iter
-    return None
-
-
-def _is_step_loop(loop: cst.CSTNode) -> bool:
-    """False for loops that clearly run once per epoch or iterate a container once."""
-    if _names_epoch(loop):
-        return False
-    iterated = _iterated(loop)
-    iterated = iterated_source(iterated) if iterated is not None else None
-    if isinstance(iterated, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-        return False
-    if _names_parameters(iterated):
-        return False
-    found = method_call(iterated) if iterated is not None else None
-    return found is None or found[1] not in CONTAINER_ITERATORS
-
-
-def _names_parameters(iterated: Optional[cst.BaseExpression]) -> bool:
-    """`self.params`, `param_groups`, `zip(optimizer.params, names)`: lists of parameters."""
-    parts = iterated.args if isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "zip" else []
-    for item in [iterated, *(arg.value for arg in parts)]:
-        name = item.value if isinstance(item, cst.Name) else item.attr.value if isinstance(item, cst.Attribute) else ""
-        if name.endswith(("parameters", "params", "param_groups")):
-            return True
-    return False
-
-
-def _names_epoch(loop: cst.CSTNode) -> bool:
-    """A loop whose target or iterable mentions an epoch (`for epoch in range(args.epochs)`)."""
-    target = loop.target if isinstance(loop, cst.For) else None
-    parts = [part for part in (target, _iterated(loop)) if part is not None]
-    return any(
-        isinstance(item, cst.Name) and "epoch" in item.value.lower() or isinstance(item, cst.Attribute) and "epoch" in item.attr.value.lower()
-        for part in parts
-        for item in descendants(part)
-    )
-
-
-def _is_guard(test: cst.BaseExpression, counters: Set[str]) -> bool:
-    """Whether an `if` test limits its body to some steps: `step % n == 0`, `if log_now:`, `if i == 0:`."""
-    stack = [test]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
-            return True
-        if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
-            return True
-        if isinstance(node, cst.Name) and any(word in node.value.lower() for word in GUARD_WORDS):
-            return True
-        if isinstance(node, cst.Attribute):
-            if any(word in node.attr.value.lower() for word in GUARD_WORDS):
-                return True
-            stack.append(node.value)
-        elif isinstance(node, cst.Comparison):
-            stack.append(node.left)
-            stack.extend(target.comparator for target in node.comparisons)
-        elif isinstance(node, cst.BooleanOperation):
-            stack.extend((node.left, node.right))
-        elif isinstance(node, cst.UnaryOperation):
-            stack.append(node.expression)
-        elif isinstance(node, cst.BinaryOperation):
-            stack.extend((node.left, node.right))
-        elif isinstance(node, cst.Call):
-            stack.append(node.func)
-            stack.extend(arg.value for arg in node.args)
-    return False
-
-
-def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
-    """`step`, a loop counter, `self.global_step` or `self.get_num_updates()`."""
-    if isinstance(node, cst.Call):
-        node = node.func
-    name = node.value if isinstance(node, cst.Name) else node.attr.value if isinstance(node, cst.Attribute) else ""
-    return bool(name) and (name in counters or COUNTER.search(name) is not None)
-
-
-def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
-    """`i == 0`, `step == len(loader) - 1`: an iteration counter compared for one value
-    (`rank == 0` is not a step guard)."""
-    if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
-        return False
-    sides = (node.left, node.comparisons[0].comparator)
-    counted = any(_counter_name(side, counters) for side in sides)
-    constant = any(isinstance(side, cst.Integer) for side in sides) or any(
-        isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
-    )
-    return counted and constant

@@ -6,6 +6,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, positional
+from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 
 COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
@@ -48,7 +49,8 @@ class TensorCopyFromNumpy(Rule):
     for NumPy results that may be scalars (`np.mean(a)`, `a.sum()`, `a[0]`), which
     `torch.from_numpy` does not accept; and for calls that need a copy anyway or a separate
     tensor: `device=` (the copy to the device happens either way), `requires_grad=` and
-    `pin_memory=`.
+    `pin_memory=`. It is also silent in code that runs once (module level, `__init__`, setup
+    functions) or rarely: one copy of an array at startup costs nothing measurable.
 
     ## Example
     ```python
@@ -77,14 +79,16 @@ class TensorCopyFromNumpy(Rule):
     summary = "`torch.tensor()` copies a NumPy array that `torch.from_numpy()` could share"
     triggers = ("tensor(", "Tensor(")
     fix_applicability = Applicability.UNSAFE
+    frequencies = MAY_RUN_EVERY_STEP
     bad_examples = (
-        "import numpy as np\nimport torch\nx = torch.tensor(np.zeros((3, 4)))\n",
+        "import numpy as np\nimport torch\nfor i in range(n):\n    x = torch.tensor(np.zeros((3, 4)))\n",
         "import numpy as np\nimport torch\ndef f(a: np.ndarray):\n    return torch.tensor(a)\n",
-        "import numpy\nfrom torch import Tensor\nbatch = numpy.stack(rows)\nx = Tensor(batch)\n",
-        "import torch as th\ny = th.tensor(t.cpu().numpy(), dtype=th.float32)\n",
+        "import numpy\nfrom torch import Tensor\nfor rows in batches:\n    batch = numpy.stack(rows)\n    x = Tensor(batch)\n",
+        "import torch as th\nfor t in outputs:\n    y = th.tensor(t.cpu().numpy(), dtype=th.float32)\n",
     )
     good_examples = (
         "import numpy as np\nimport torch\nx = torch.from_numpy(np.zeros((3, 4)))\n",
+        "import numpy as np\nimport torch\nclass Net(torch.nn.Module):\n    def __init__(self, a: np.ndarray):\n        self.a = torch.tensor(a)\n",
         "import torch\nx = torch.tensor([1, 2, 3])\n",
         "import torch\nx = torch.tensor(data)\n",
         "import numpy as np\nimport torch\nx = torch.tensor(np.mean(a))\n",
@@ -134,7 +138,7 @@ class TensorCopyFromNumpy(Rule):
         if qualified == "torch.Tensor" and len(node.args) != 1:
             return
         data = args[0].value
-        if self.ctx.kind_of(data) is not Kind.NDARRAY or not self._is_array(data):
+        if self.ctx.kind_of(data) is not Kind.NDARRAY or not self._is_array(data) or not self.runs_often(node):
             return
         if qualified == "torch.tensor" and len(node.args) == 1:
             advice = "use `torch.from_numpy()` to share its memory"

@@ -35,6 +35,7 @@ class UnusedNoqa(Rule):
     summary = "`# noqa` code that suppresses nothing or names no rule"
     fix_applicability = Applicability.SAFE
     requires_torch = False
+    skips_test_code = False
     bad_examples = ("x = 1  # noqa: TL9999\n", "x = 1  # noqa: TL10, E501\n")
     good_examples = (
         "import torch\nfor x in loader:\n    total += model(x.cuda()).item()  # noqa: TL101\n",

@@ -28,6 +28,14 @@ def lines(code: str, rule: str) -> List[int]:
     return [finding.line for finding in lint(code, [rule])]
 
 
+def in_step_loop(code: str) -> str:
+    """The snippet as the body of a step loop; its first (blank) line becomes the loop
+    header, so line numbers stay as written."""
+    body = textwrap.dedent(code)
+    assert body.startswith("\n")
+    return "for batch in loader:" + textwrap.indent(body, "    ")
+
+
 @pytest.fixture
 def lint_code():
     return lint

@@ -16,8 +16,8 @@ from torchlint.engine.findings import Applicability, Edit, Finding, Fix
 from torchlint.engine.fixer import apply_fixes, fix_text
 from torchlint.engine.rule import all_rules
 
-SAFE = "import torch\nscaler = torch.cuda.amp.GradScaler()\nx = torch.zeros(3).cuda()\n"
-SAFE_FIXED = 'import torch\nscaler = torch.amp.GradScaler("cuda")\nx = torch.zeros(3, device="cuda")\n'
+SAFE = "import torch\nscaler = torch.cuda.amp.GradScaler()\nwhile True:\n    x = torch.zeros(3).cuda()\n"
+SAFE_FIXED = 'import torch\nscaler = torch.amp.GradScaler("cuda")\nwhile True:\n    x = torch.zeros(3, device="cuda")\n'
 UNSAFE = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-BAD = "import torch\n\nx = torch.zeros(3).cuda()\n"
+BAD = "import torch\n\nfor batch in loader:\n    x = torch.zeros(3).cuda()\n"
 PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
 
 pytestmark = pytest.mark.skipif(
@@ -53,7 +53,7 @@ def hook_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_hook_fails_on_the_anti_pattern_and_honours_excludes(project: Path, hook_home: Path):
     done = pre_commit("try-repo", str(REPO), "torchlint", "--all-files", cwd=project, home=hook_home)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "train.py:3:5: TL102" in done.stdout
+    assert "train.py:4:9: TL102" in done.stdout
     assert "vendored" not in done.stdout
 
 
@@ -65,7 +65,7 @@ def test_hook_with_fix_rewrites_the_file(project: Path, hook_home: Path):
     git("add", ".", cwd=project)
     done = pre_commit("run", "--all-files", cwd=project, home=hook_home)
     assert done.returncode == 1, done.stdout + done.stderr  # pre-commit fails when a hook changes files
-    assert (project / "train.py").read_text() == 'import torch\n\nx = torch.zeros(3, device="cuda")\n'
+    assert (project / "train.py").read_text() == 'import torch\n\nfor batch in loader:\n    x = torch.zeros(3, device="cuda")\n'
     assert (project / "vendored" / "old.py").read_text() == BAD
     again = pre_commit("run", "--all-files", cwd=project, home=hook_home)
     assert again.returncode == 0, again.stdout + again.stderr

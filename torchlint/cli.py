@@ -30,13 +30,14 @@ from torchlint.config import (
     parse_torch_version,
 )
 from torchlint.engine.cache import ResultCache, clean_cache, engine_fingerprint, load_catalog, save_catalog
-from torchlint.engine.catalog import Catalog, RuleInfo
+from torchlint.engine.catalog import Catalog
 from torchlint.engine.catalog import from_rules as catalog_from_rules
+from torchlint.engine.catalog import infos as catalog_infos
 from torchlint.engine.findings import Finding
 from torchlint.engine.options import Options
 from torchlint.engine.rule import SEVERITIES
 from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
-from torchlint.engine.selection import Layer, SelectionError
+from torchlint.engine.selection import Layer, SelectionError, preview_warnings
 from torchlint.files.discovery import DEFAULT_EXCLUDE, discover, excluded_below
 from torchlint.output import FORMATTERS, Report
 
@@ -81,6 +82,7 @@ def _env(name: str) -> str:
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
 @click.option("--torch-version", envvar=_env("TORCH_VERSION"), show_envvar=True, help="The PyTorch version the code targets, e.g. 1.13 (default: inferred from the project's dependencies, else current).")
 @click.option("--min-severity", type=click.Choice(SEVERITIES), help="Only run rules of at least this severity (default: info, all).")
+@click.option("--preview", is_flag=True, envvar=_env("PREVIEW"), show_envvar=True, help="Also run preview rules (precision not yet measured at 0.90 or above).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), envvar=_env("CONFIG"), show_envvar=True, help="Use this configuration file for every file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
@@ -179,6 +181,7 @@ class CheckArgs:
     force_exclude: bool
     torch_version: Optional[str]
     min_severity: Optional[str]
+    preview: bool
     config_path: Optional[Path]
     isolated: bool
     fix: bool
@@ -223,7 +226,7 @@ def _validate(args: CheckArgs) -> None:
 def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
     """The command-line (and environment) values that apply on top of every configuration."""
     origins = {}
-    for name in ("select", "extend_select", "ignore", "per_file_ignores", "extend_per_file_ignores", "fixable", "extend_fixable", "unfixable", "exclude", "extend_exclude", "torch_version", "min_severity", "output_format", "cache_dir"):
+    for name in ("select", "extend_select", "ignore", "per_file_ignores", "extend_per_file_ignores", "fixable", "extend_fixable", "unfixable", "exclude", "extend_exclude", "torch_version", "min_severity", "output_format", "cache_dir", "preview"):
         if getattr(args, name):
             from_env = ctx.get_parameter_source(name) is click.core.ParameterSource.ENVIRONMENT
             origins[name.replace("_", "-")] = f"environment ({_env(name.upper())})" if from_env else COMMAND_LINE
@@ -244,6 +247,7 @@ def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
         min_severity=args.min_severity,
         output_format=args.output_format,
         cache_dir=Path(os.path.abspath(args.cache_dir)) if args.cache_dir else None,
+        preview=True if args.preview else None,
         origins=origins,
     )
 
@@ -297,6 +301,8 @@ def _plan(args: CheckArgs, resolver: Resolver) -> _Plan:
     loaded = catalog is not None
     catalog = catalog or catalog_from_rules()
     enabled = {settings: settings.enabled(catalog) for settings in distinct}
+    # Each preview rule selected by name is warned about once per run, not once per configuration.
+    warnings += dict.fromkeys(w for s in distinct for w in preview_warnings(s.rule_layers, catalog, s.preview))
     jobs = [(s, FileJob(str(p), s.codes_for(p, enabled[s], catalog), data)) for s, p, data in files]
     return _Plan(jobs, errors, warnings, args.from_stdin, catalog, loaded)
 
@@ -316,7 +322,9 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
     outcomes: List[FileOutcome] = []
     progress = _Progress(len(plan.jobs), sys.stderr.isatty() and not args.silent)
     for settings, jobs in groups.items():
-        lint = Options(settings.torch_version, tuple(sorted(settings.unfixable(plan.catalog))))
+        lint = Options(
+            settings.torch_version, tuple(sorted(settings.unfixable(plan.catalog))), settings.test_paths, settings.lint_test_code
+        )
         run_options = RunOptions(lint, mode, args.unsafe_fixes)
         if mode is FixMode.CHECK and not plan.from_stdin and not args.no_cache:
             key = (settings.cache_directory, engine_fingerprint(lint))
@@ -547,6 +555,8 @@ def _describe(settings: Settings, path: Path, codes: FrozenSet[str]) -> str:
             return ", ".join(f"{entry.pattern!r} = {list(entry.selectors)} (in {entry.base})" for entry in value)
         if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
             return ".".join(map(str, value))
+        if isinstance(value, bool):
+            return "true" if value else "false"
         if value == ():
             return "none"
         if isinstance(value, tuple):
@@ -577,6 +587,9 @@ _SHOWN = (
     ("min-severity", "min_severity", ("min-severity",)),
     ("output-format", "output_format", ("output-format",)),
     ("docs-url", "docs_url", ("docs-url",)),
+    ("preview", "preview", ("preview",)),
+    ("test-paths", "test_paths", ("test-paths",)),
+    ("lint-test-code", "lint_test_code", ("lint-test-code",)),
 )
 
 
@@ -606,21 +619,28 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
         if not rules:
             _fail(f"unknown rule {code!r}; `torchlint rule --all` lists the rules")
     if output_format == "json":
-        items = [{**asdict(info), "fix": info_rule.fix_label(), "documentation": info_rule.documentation()} for info, info_rule in zip(_infos(rules), rules)]
+        items = [
+            {**asdict(info), "tier": _tier(info.preview), "fix": info_rule.fix_label(), "documentation": info_rule.documentation()}
+            for info, info_rule in zip(catalog_infos(rules), rules)
+        ]
         click.echo(json.dumps(items if show_all or code is None else items[0], indent=2))
     elif show_all or code is None:
         # "safe/unsafe": safe by default, unsafe in the cases `torchlint rule CODE` names.
-        rows = [(item.code, item.name, item.severity, item.fix_applicability.value + ("/unsafe" if item.unsafe_when else ""), item.summary) for item in rules]
-        widths = [max(len(row[column]) for row in rows) for column in range(4)]
+        rows = [
+            (item.code, item.name, item.severity, item.fix_applicability.value + ("/unsafe" if item.unsafe_when else ""), _tier(item.preview), item.summary)
+            for item in rules
+        ]
+        widths = [max(len(row[column]) for row in rows) for column in range(5)]
         for row in rows:
-            click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
+            click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[5])
     else:
         item = rules[0]
-        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_label()}.\n\n{item.documentation()}", nl=False)
+        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_label()}.{' Preview: runs only with --preview.' if item.preview else ''}\n\n{item.documentation()}", nl=False)
 
 
-def _infos(rules: Sequence[type]) -> List[RuleInfo]:
-    return [RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when) for r in rules]
+def _tier(preview: bool) -> str:
+    """The tier `torchlint rule` shows: preview rules run only in preview mode."""
+    return "preview" if preview else "stable"
 
 
 @main.command()

@@ -23,8 +23,9 @@ from torchlint.engine.cache import CACHE_DIR_NAME
 from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.options import DEFAULT_TORCH_VERSION
 from torchlint.engine.rule import SEVERITIES
-from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve
+from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve, stable
 from torchlint.output import FORMATTERS
+from torchlint.semantics.test_paths import DEFAULT_TEST_PATHS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -42,7 +43,10 @@ _RULE_KEYS = ("select", "extend-select", "ignore")
 _FIX_KEYS = ("fixable", "extend-fixable", "unfixable")
 _PATH_KEYS = ("exclude", "extend-exclude")
 _SCALAR_KEYS = ("torch-version", "min-severity", "output-format", "docs-url", "cache-dir")
-_KEYS = frozenset(_RULE_KEYS + _FIX_KEYS + _PATH_KEYS + _SCALAR_KEYS + ("per-file-ignores", "extend-per-file-ignores", "extend"))
+_BOOL_KEYS = ("preview", "lint-test-code")
+_KEYS = frozenset(
+    _RULE_KEYS + _FIX_KEYS + _PATH_KEYS + _SCALAR_KEYS + _BOOL_KEYS + ("per-file-ignores", "extend-per-file-ignores", "extend", "test-paths")
+)
 _VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")
 _ALL = (Layer("default", ("ALL",)),)
 COMMAND_LINE = "command line"
@@ -94,6 +98,11 @@ class Settings:
     output_format: str = "full"
     docs_url: str = DEFAULT_DOCS_URL
     cache_dir: Optional[Path] = None
+    # Globs of test and benchmark files (see `semantics.roles`); `lint-test-code` lints them too.
+    test_paths: Tuple[str, ...] = DEFAULT_TEST_PATHS
+    lint_test_code: bool = False
+    # Preview rules run only in preview mode.
+    preview: bool = False
     sources: Tuple[Tuple[str, str], ...] = ()
 
     def source(self, key: str) -> str:
@@ -107,7 +116,7 @@ class Settings:
     def enabled(self, catalog: Sequence[RuleInfo]) -> FrozenSet[str]:
         """The codes the selection enables; checks every selector, `per-file-ignores` included."""
         try:
-            codes = at_least(resolve(self.rule_layers, catalog), catalog, self.min_severity)
+            codes = stable(at_least(resolve(self.rule_layers, catalog), catalog, self.min_severity), catalog, self.preview)
             resolve(self.fix_layers, catalog, _FIX_KEYS)
         except SelectionError as error:
             raise ConfigError(str(error)) from None
@@ -335,6 +344,13 @@ def _apply(base: Settings, table: Dict[str, Any], path: Path, where: str) -> Set
         except ConfigError as error:
             raise ConfigError(f"{where}: {error}") from None
     values.update(_scalars(table, where))
+    if "test-paths" in table:
+        values["test_paths"] = _string_list(table["test-paths"], f"{where} test-paths")
+    for key in _BOOL_KEYS:
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{where} {key}: expected true or false")
+            values[key.replace("-", "_")] = table[key]
     if "cache-dir" in table:
         values["cache_dir"] = _absolute(path.parent / Path(values["cache_dir"]).expanduser())
     return replace(base, **values)
@@ -409,6 +425,7 @@ class Overrides:
     min_severity: Optional[str] = None
     output_format: Optional[str] = None
     cache_dir: Optional[Path] = None
+    preview: Optional[bool] = None
     origins: Dict[str, str] = field(default_factory=dict)
 
     def apply(self, settings: Settings) -> Settings:
@@ -420,6 +437,7 @@ class Overrides:
                 ("min_severity", self.min_severity),
                 ("output_format", self.output_format),
                 ("cache_dir", self.cache_dir),
+                ("preview", self.preview),
             )
             if value is not None
         }

@@ -65,3 +65,15 @@ def test_reported_on_the_constructor_and_fix_is_unsafe():
     [finding] = lint("from torch.utils.data import DataLoader\nx = DataLoader(ds)\n", [RULE])
     assert (finding.line, finding.column) == (2, 5)
     assert finding.fix is not None and finding.fix.applicability.value == "unsafe"
+
+
+def test_in_memory_tensor_datasets_need_no_workers():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+    train = TensorDataset(x, y)
+    a = DataLoader(train, batch_size=32)
+    b = DataLoader(TensorDataset(x), batch_size=32)
+    c = DataLoader(images, batch_size=32)
+    """
+    assert lines(code, RULE) == [7]

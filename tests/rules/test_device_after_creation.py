@@ -1,4 +1,4 @@
-from conftest import lines, lint
+from conftest import in_step_loop, lines, lint
 
 RULE = "TL102"
 
@@ -11,13 +11,11 @@ def test_factories_moved_by_cuda_and_to_device():
     c = torch.arange(10).to(device)
     d = torch.eye(3).to("cuda:0")
     e = torch.full((2,), 1.0).to(torch.device("cuda"))
-    f = torch.tensor([1, 2]).to(x.device)
-    g = torch.zeros_like(t).to(self.device)
     h = torch.empty(4).to(device=args.device)
     i = torch.rand(3).to(local_device, non_blocking=True)
     j = torch.zeros(3).to(local_rank)
     """
-    assert lines(code, RULE) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+    assert lines(in_step_loop(code), RULE) == [3, 4, 5, 6, 7, 8, 9, 10]
 
 
 def test_aliases_resolve():
@@ -28,12 +26,12 @@ def test_aliases_resolve():
     a = th.randn(2).to(dev)
     b = z(3).cuda()
     """
-    assert lines(code, RULE) == [5, 6]
+    assert lines(in_step_loop(code), RULE) == [5, 6]
 
 
 def test_reported_span_is_the_move():
-    [finding] = lint("import torch\nx = torch.zeros(3).cuda()\n", [RULE])
-    assert (finding.line, finding.column, finding.end_column) == (2, 5, 26)
+    [finding] = lint("import torch\nfor b in loader:\n    x = torch.zeros(3).cuda()\n", [RULE])
+    assert (finding.line, finding.column, finding.end_column) == (3, 9, 30)
 
 
 def test_not_a_device_move():
@@ -52,7 +50,7 @@ def test_not_a_device_move():
     k = torch.zeros(3)
     k = k.cuda()
     """
-    assert lines(code, RULE) == []
+    assert lines(in_step_loop(code), RULE) == []
 
 
 def test_look_alike_factories_from_other_libraries():
@@ -63,7 +61,7 @@ def test_look_alike_factories_from_other_libraries():
     a = np.zeros(3).to(device)
     b = zeros(3).to(device)
     """
-    assert lines(code, RULE) == []
+    assert lines(in_step_loop(code), RULE) == []
 
 
 def test_fix_applicability_depends_on_randomness_and_requires_grad():
@@ -73,7 +71,7 @@ def test_fix_applicability_depends_on_randomness_and_requires_grad():
     b = torch.randn(3).cuda()
     c = torch.zeros(3, requires_grad=True).cuda()
     """
-    fixes = [f.fix.applicability.value for f in lint(code, [RULE])]
+    fixes = [f.fix.applicability.value for f in lint(in_step_loop(code), [RULE])]
     assert fixes == ["safe", "unsafe", "unsafe"]
 
 
@@ -85,7 +83,7 @@ def test_fix_reads_move_arguments_by_method():
     c = torch.randn(2, generator=g).cuda()
     d = torch.zeros(3, out=buf).cuda()
     """
-    fixes = [f.fix.edits[0].content if f.fix else None for f in lint(code, [RULE])]
+    fixes = [f.fix.edits[0].content if f.fix else None for f in lint(in_step_loop(code), [RULE])]
     assert fixes == [
         'torch.arange(3, device="cuda:0")',
         "torch.arange(3, device=device).to(torch.float16)",
@@ -98,13 +96,14 @@ def test_fix_keeps_the_factory_dtype_and_refuses_unpacked_arguments():
     code = """
     import torch
     device = torch.device("cuda")
+    x = torch.zeros(3)
     a = torch.arange(0, 10, 0.3).to(device, torch.long)
     b = torch.full_like(x, 3.7).to(device=device, dtype=torch.uint8)
     c = torch.zeros(3, **options).to(device)
     d = torch.zeros(3).to(device, **options)
     e = torch.zeros(3).to(dev)
     """
-    found = lint(code, [RULE])
+    found = lint(in_step_loop(code), [RULE])
     fixes = [f.fix.edits[0].content if f.fix else None for f in found]
     assert fixes[:2] == [
         "torch.arange(0, 10, 0.3, device=device).to(torch.long)",
@@ -115,3 +114,53 @@ def test_fix_keeps_the_factory_dtype_and_refuses_unpacked_arguments():
     assert "(fix: none: the move unpacks arguments)" in found[3].message
     assert found[4].fix.applicability.value == "unsafe"
     assert found[4].message.endswith("(fix: unsafe: `dev` is only named like a device)")
+
+
+def test_data_factories_and_like_factories_save_nothing():
+    code = """
+    import torch
+    a = torch.tensor(host_list).to(device)
+    b = torch.tensor([1.0, 2.0]).cuda()
+    c = torch.zeros_like(x).to(x.device)
+    d = torch.ones_like(out).cuda()
+    """
+    assert lines(in_step_loop(code), RULE) == []
+
+
+def test_like_factory_of_a_host_tensor_is_reported():
+    code = """
+    import torch
+    host = torch.linspace(0, 1, 10)
+    a = torch.zeros_like(host).to(device)
+    b = torch.zeros_like(host).to(host.device)
+    """
+    assert lines(in_step_loop(code), RULE) == [4]
+
+
+def test_only_code_that_runs_every_step():
+    code = """
+    import torch
+
+    mask = torch.zeros(3).cuda()
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = torch.arange(10).to(device)
+
+        def forward(self, x):
+            return x + torch.ones(3).to(device)
+
+    def log_images(step):
+        grid = torch.zeros(3).cuda()
+
+    for epoch in range(10):
+        noise = torch.randn(3).cuda()
+        for step, batch in enumerate(loader):
+            if step % 100 == 0:
+                log_images(step)
+            if not torch.isfinite(loss):
+                fallback = torch.zeros(1).cuda()
+                raise RuntimeError("diverged")
+    """
+    assert lines(code, RULE) == [12]

@@ -40,8 +40,11 @@ def test_every_sync_method_inside_while_and_comprehensions():
     values = [t.item() for t in losses]
     nested = [[t.item() for t in row] for row in grid]
     gen = sum(t.item() for t in losses)
+    for x in loader:
+        values = [t.item() for t in model(x.cuda())]
+    batches = [model(b.cuda()).cpu() for b in train_loader]
     """
-    assert lines(code, RULE) == [4, 5, 6, 8, 9, 10]
+    assert lines(code, RULE) == [4, 5, 6, 12, 13]
 
 
 def test_outside_loops_and_in_functions_defined_in_loops():
@@ -104,14 +107,16 @@ def test_logging_interval_guards():
     assert lines(code, RULE) == []
 
 
-def test_guard_outside_the_loop_does_not_count():
+def test_guard_outside_the_loop_makes_the_whole_loop_opt_in():
     code = """
     import torch
     if verbose:
         for x in loader:
             print(model(x).item())
+    for x in loader:
+        print(model(x).item())
     """
-    assert lines(code, RULE) == [5]
+    assert lines(code, RULE) == [7]
 
 
 def test_container_loops_run_once_but_nested_in_a_step_loop_they_count():

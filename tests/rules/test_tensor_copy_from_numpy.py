@@ -1,6 +1,6 @@
 import textwrap
 
-from conftest import lines, lint
+from conftest import in_step_loop, lines, lint
 
 from torchlint.engine.context import Options
 from torchlint.engine.fixer import fix_text
@@ -33,8 +33,8 @@ def test_arrays_from_numpy_calls_numpy_results_and_annotations():
 
 
 def test_reported_span_and_message():
-    [finding] = lint("import numpy as np\nimport torch\nx = torch.tensor(np.ones(3))\n", [RULE])
-    assert (finding.line, finding.column, finding.end_column) == (3, 5, 29)
+    [finding] = lint("import numpy as np\nimport torch\nfor b in loader:\n    x = torch.tensor(np.ones(3))\n", [RULE])
+    assert (finding.line, finding.column, finding.end_column) == (4, 9, 33)
     assert "torch.from_numpy()" in finding.message
 
 
@@ -48,7 +48,7 @@ def test_aliases_resolve():
     b = tensor(asarray(data))
     c = Tensor(numpy.ones(3))
     """
-    assert lines(code, RULE) == [6, 7, 8]
+    assert lines(in_step_loop(code), RULE) == [6, 7, 8]
 
 
 def test_lists_numbers_and_unknown_values():
@@ -136,7 +136,7 @@ def test_arguments_that_need_a_copy_or_a_new_leaf():
     torch.Tensor(a, 3)
     torch.tensor(a, dtype=torch.float32)
     """
-    assert lines(code, RULE) == [11]
+    assert lines(in_step_loop(code), RULE) == [11]
 
 
 def test_fix_only_without_other_arguments():
@@ -148,7 +148,7 @@ def test_fix_only_without_other_arguments():
     y = torch.tensor(a, dtype=torch.float32)
     z = torch.Tensor(a)
     """
-    findings = lint(code, [RULE])
+    findings = lint(in_step_loop(code), [RULE])
     assert [(f.line, f.fix is not None) for f in findings] == [(5, True), (6, False), (7, False)]
     assert findings[0].fix.applicability.value == "unsafe"
     assert "as_tensor" in findings[1].message
@@ -160,10 +160,11 @@ def test_fix_rewrites_the_constructor_however_imported():
     import torch
     import torch as th
     from torch import tensor
-    a = np.zeros(3)
-    x = torch.tensor(a)
-    y = th.tensor(np.ones(2))
-    z = tensor(a)
+    for a in arrays:
+        a = np.zeros(3)
+        x = torch.tensor(a)
+        y = th.tensor(np.ones(2))
+        z = tensor(a)
     """
     assert fixed(code) == textwrap.dedent(
         """
@@ -171,16 +172,39 @@ def test_fix_rewrites_the_constructor_however_imported():
         import torch
         import torch as th
         from torch import tensor
-        a = np.zeros(3)
-        x = torch.from_numpy(a)
-        y = th.from_numpy(np.ones(2))
-        z = torch.from_numpy(a)
+        for a in arrays:
+            a = np.zeros(3)
+            x = torch.from_numpy(a)
+            y = th.from_numpy(np.ones(2))
+            z = torch.from_numpy(a)
         """
     )
 
 
 def test_an_imported_constructor_gets_torch_imported_after_the_last_import():
-    [finding] = lint("import numpy as np\nfrom torch import tensor\nx = tensor(np.zeros(3))\n", [RULE])
+    [finding] = lint("import numpy as np\nfrom torch import tensor\nfor b in loader:\n    x = tensor(np.zeros(3))\n", [RULE])
     assert [edit.content for edit in finding.fix.edits] == ["torch.from_numpy", "\nimport torch"]
-    shadowed = "import numpy as np\nfrom torch import tensor\ntorch = None\nx = tensor(np.zeros(3))\n"
+    shadowed = "import numpy as np\nfrom torch import tensor\ntorch = None\nfor b in loader:\n    x = tensor(np.zeros(3))\n"
     assert [f.fix for f in lint(shadowed, [RULE])] == [None]
+
+
+def test_once_at_setup_is_silent():
+    code = """
+    import numpy as np
+    import torch
+
+    TABLE = torch.tensor(np.load("table.npy"))
+
+    class Net(torch.nn.Module):
+        def __init__(self, weights: np.ndarray):
+            super().__init__()
+            self.w = torch.tensor(weights)
+
+    def setup_anchors(a: np.ndarray):
+        return torch.tensor(a)
+
+    class Frames(torch.utils.data.Dataset):
+        def __getitem__(self, index):
+            return torch.tensor(np.load(self.files[index]))
+    """
+    assert lines(code, RULE) == [17]

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 @dataclass(frozen=True)
 class RuleInfo:
-    """A rule's code, name, severity, fix applicability and one-line summary."""
+    """A rule's code, name, severity, fix applicability, one-line summary and tier."""
 
     code: str
     name: str
@@ -22,6 +22,8 @@ class RuleInfo:
     summary: str
     # When a rule whose fix is safe by default offers an unsafe one instead ("" if never).
     unsafe_when: str = ""
+    # A preview rule runs only with `--preview` (or `preview = true`).
+    preview: bool = False
 
 
 Catalog = Tuple[RuleInfo, ...]
@@ -31,9 +33,12 @@ def from_rules() -> Catalog:
     """The metadata of every registered rule (imports the rules)."""
     from torchlint.engine.rule import all_rules
 
-    return tuple(
-        RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when) for r in all_rules()
-    )
+    return infos(all_rules())
+
+
+def infos(rules: Sequence[Any]) -> Catalog:
+    """The metadata of the given rule classes."""
+    return tuple(RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when, r.preview) for r in rules)
 
 
 def to_json(catalog: Sequence[RuleInfo]) -> List[Dict[str, Any]]:

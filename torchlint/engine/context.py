@@ -12,8 +12,12 @@ import libcst as cst
 
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
+from torchlint.semantics.frequency import Execution, FrequencyAnalysis, repeats
 from torchlint.semantics.names import NameResolver
-from torchlint.semantics.tree import COMPREHENSIONS, descendants
+from torchlint.semantics.test_paths import path_is_test
+from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_one_off_script
+from torchlint.semantics.training import training_loops
+from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
 
@@ -21,7 +25,7 @@ _CUDA = re.compile(r"\bcuda\b")
 # Code that changes where factories create tensors by default.
 _DEFAULT_DEVICE = re.compile(r"set_default_device|set_default_tensor_type|with\s+torch\.device")
 # Any sign that the file places work on an accelerator.
-_DEVICE_USE = re.compile(r"cuda|device|\.to\(|accelerat|xla|\bmps\b|xpu|npu|hpu")
+_DEVICE_USE = re.compile(r"cuda|device|\.to\(|accelerat|\b(?:xla|mps|xpu|npu|hpu)\b")
 _SCOPE_BOUNDARIES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 GRAD_DISABLING = frozenset(
     {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"}
@@ -39,12 +43,12 @@ class FileContext:
         self.path = path
         self.options = options
         self.names = NameResolver()
-        self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None)
+        self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
         # The top-level statement that holds each node the traversal visited (names aside), by node id.
         self.statement_of: Dict[int, cst.CSTNode] = {}
-        self._qualified: Dict[int, Optional[str]] = {}
+        self._qualified: Dict[int, Tuple[cst.CSTNode, Optional[str]]] = {}
 
     @cached_property
     def uses_cuda(self) -> bool:
@@ -56,13 +60,31 @@ class FileContext:
         """Whether the file mentions a device at all; a file that never does runs on the CPU."""
         return _DEVICE_USE.search(self.text) is not None
 
+    @cached_property
+    def test_file(self) -> bool:
+        """Whether the whole file is test code: by its path, or because it imports pytest."""
+        return path_is_test(self.path, self.options.test_paths) or imports_test_framework(self.module)
+
+    def in_test_code(self) -> bool:
+        """Whether the node being visited is test code: in a test file, test class or test function."""
+        return self.test_file or inside_test_code(self.ancestors, self.names)
+
+    @cached_property
+    def frequency(self) -> FrequencyAnalysis:
+        """How often nodes of this file run (indexed on the first question)."""
+        return FrequencyAnalysis(self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.path))
+
+    def execution(self, node: cst.CSTNode) -> Execution:
+        """How often `node` runs, and why (see `semantics.frequency`)."""
+        return self.frequency.execution(node)
+
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:
         """The qualified name of `node`, resolved once: every rule asks about the same calls
         while the traversal stands on them, with the same bindings in force."""
-        key = id(node)
-        if key not in self._qualified:
-            self._qualified[key] = self.names.qualified_name(node)
-        return self._qualified[key]
+        cached = self._qualified.get(id(node))
+        if cached is None or cached[0] is not node:  # the node itself is kept: ids are reused
+            cached = self._qualified[id(node)] = (node, self.names.qualified_name(node))
+        return cached[1]
 
     def kind_of(self, node: cst.BaseExpression) -> Optional[Kind]:
         return self.values.kind_of(node)
@@ -87,7 +109,7 @@ class FileContext:
         for ancestor, child in self.path_to(node):
             if isinstance(ancestor, _SCOPE_BOUNDARIES):
                 break
-            if _repeats(ancestor, child):
+            if repeats(ancestor, child):
                 loops.append(ancestor)
         return loops
 
@@ -156,16 +178,3 @@ def _code_mentions(text: str, word: str) -> bool:
 
 def _is_false(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
-
-
-def _repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
-    """Whether `child` of `ancestor` is evaluated once per iteration of a loop that `ancestor` is."""
-    if isinstance(ancestor, cst.For):
-        return child is ancestor.body
-    if isinstance(ancestor, cst.While):
-        return child is ancestor.body or child is ancestor.test
-    if isinstance(ancestor, COMPREHENSIONS):
-        return child is not ancestor.for_in
-    if isinstance(ancestor, cst.CompFor):
-        return child is not ancestor.iter and child is not ancestor.target
-    return False

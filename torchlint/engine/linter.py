@@ -43,6 +43,8 @@ ENGINE_CODES = frozenset({PARSE_ERROR, UNUSED_NOQA})
 
 def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options) -> LintResult:
     """All findings of `rules` in `text`, with `# noqa` comments applied."""
+    if options.skips_tests_in(path):
+        rules = [rule for rule in rules if not rule.skips_test_code]
     enabled = frozenset(rule.code for rule in rules)
     analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
     findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Tuple
 
+from torchlint.semantics.test_paths import DEFAULT_TEST_PATHS, path_is_test
+
 # The PyTorch release the code is assumed to target when no `torch-version` is configured.
 DEFAULT_TORCH_VERSION = (2, 13)
 
@@ -17,3 +19,10 @@ class Options:
     # Rules whose fixes are dropped (`unfixable`): their findings are reported without a fix.
     # Sorted, so that the repr (part of the cache key) is the same in every process.
     unfixable: Tuple[str, ...] = ()
+    # Globs of test and benchmark files, which performance rules skip unless `lint_test_code`.
+    test_paths: Tuple[str, ...] = DEFAULT_TEST_PATHS
+    lint_test_code: bool = False
+
+    def skips_tests_in(self, path: str) -> bool:
+        """Whether performance rules skip the file at `path` as test code."""
+        return not self.lint_test_code and path_is_test(path, self.test_paths)

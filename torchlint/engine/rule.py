@@ -8,7 +8,7 @@ import pkgutil
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, ClassVar, Dict, List, Optional, Tuple, Type
+from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, List, Optional, Tuple, Type
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.reports import NodeEdit, PendingFix, Report
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from torchlint.engine.context import FileContext
+    from torchlint.semantics.frequency import Frequency
 
 DOCS_PAGE = "docs/rules/{code}.md"
 # Severities from least to most severe; `--min-severity` keeps rules at or above one.
@@ -45,6 +46,13 @@ class Rule:
     # Substrings of which a file must contain at least one for the rule to report anything
     # there; files with none of any enabled rule's triggers are not parsed. Empty: always run.
     triggers: ClassVar[Tuple[str, ...]] = ()
+    # Performance rules are silent in test and benchmark code (see `semantics.roles`) unless
+    # the configuration sets `lint-test-code = true`.
+    skips_test_code: ClassVar[bool] = True
+    # How often code must run for the rule to report it (see `semantics.frequency`); None: any.
+    frequencies: ClassVar[Optional[FrozenSet[Frequency]]] = None
+    # Rules whose measured precision is not yet good enough run only with `--preview`.
+    preview: ClassVar[bool] = False
 
     _registry: ClassVar[Dict[str, Type["Rule"]]] = {}
 
@@ -88,7 +96,13 @@ class Rule:
         fix: Optional[PendingFix] = None,
         start: Optional[cst.CSTNode] = None,
     ) -> None:
+        if self.skips_test_code and not self.ctx.options.lint_test_code and self.ctx.in_test_code():
+            return
         self.ctx.reports.append(Report(self, node, message, fix, start))
+
+    def runs_often(self, node: cst.CSTNode) -> bool:
+        """Whether `node` runs as often as the rule's `frequencies` require."""
+        return self.frequencies is None or self.ctx.execution(node).frequency in self.frequencies
 
     def fix(
         self, *edits: NodeEdit, applicability: Optional[Applicability] = None, message: str = "", reason: str = ""

@@ -10,7 +10,7 @@ equally specific ones, `ignore` wins over `select` and `extend-select`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Optional, Protocol, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
 from torchlint.engine.rule import SEVERITIES
 
@@ -19,6 +19,7 @@ class RuleLike(Protocol):
     code: str
     name: str
     severity: str
+    preview: bool
 
 
 class SelectionError(ValueError):
@@ -95,3 +96,21 @@ def at_least(codes: FrozenSet[str], rules: Sequence[RuleLike], min_severity: str
     """The codes of rules with at least `min_severity`."""
     floor = SEVERITIES.index(min_severity)
     return frozenset(rule.code for rule in rules if rule.code in codes and SEVERITIES.index(rule.severity) >= floor)
+
+
+def stable(codes: FrozenSet[str], rules: Sequence[RuleLike], preview: bool) -> FrozenSet[str]:
+    """`codes` without the preview rules unless preview mode is on."""
+    return codes if preview else codes - {rule.code for rule in rules if rule.preview}
+
+
+def preview_warnings(layers: Sequence[Layer], rules: Sequence[RuleLike], preview: bool) -> List[str]:
+    """One line for each preview rule selected exactly (by code or name) while preview is off."""
+    if preview:
+        return []
+    selectors = [selector for layer in layers for selector in (*(layer.select or ()), *layer.extend_select)]
+    named = {selector.strip().upper() for selector in selectors} | {selector.strip().lower() for selector in selectors}
+    return [
+        f"warning: {rule.code} ({rule.name}) is a preview rule and does not run without --preview (or `preview = true`)"
+        for rule in rules
+        if rule.preview and (rule.code in named or rule.name in named)
+    ]

@@ -14,7 +14,7 @@ import libcst as cst
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import COMPREHENSIONS, children
-from torchlint.semantics.kinds import Kind
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
 
 Handler = Callable[[cst.CSTNode], None]
 
@@ -148,7 +148,7 @@ class _SemanticTracker:
         self.names.push(node)
         comp_for = node.for_in
         while comp_for is not None:
-            self._bind_target(comp_for.target)
+            self._bind_target(comp_for.target, self.values.loop_target_kind(comp_for.iter))
             comp_for = comp_for.inner_for_in
 
     def _enter_for(self, node: cst.For) -> None:
@@ -168,6 +168,9 @@ class _SemanticTracker:
         kind = self.values.kind_of(node.value)
         for target in node.targets:
             self._bind_target(target.target, kind)
+            item = target.target
+            if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
+                self.values.note_attribute(item.attr.value, kind)
 
     def _leave_ann_assign(self, node: cst.AnnAssign) -> None:
         kind = self.values.annotation_kind(node.annotation.annotation)
@@ -179,7 +182,7 @@ class _SemanticTracker:
         if isinstance(node.target, cst.Name):
             current = self.values.lookup(node.target.value)
             added = self.values.kind_of(node.value)
-            kind = current if current is added else (Kind.TENSOR if Kind.TENSOR in (current, added) else None)
+            kind = current if current is added else (Kind.TENSOR if MAYBE_DEVICE_KINDS & {current, added} else None)
             self.values.assign(node.target.value, kind)
 
     def _leave_named_expr(self, node: cst.NamedExpr) -> None:

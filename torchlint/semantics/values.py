@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Optional, Set
+from collections import Counter
+from typing import Dict, Optional, Set
 
 import libcst as cst
 
+from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver
 from torchlint.semantics.tree import iterated_source
@@ -19,6 +21,8 @@ HOST_FACTORIES = frozenset(
 )
 _LIKE_FACTORIES = frozenset(name for name in HOST_FACTORIES if name.endswith("_like"))
 
+# `self.name = ...`, `self.name += ...`: every way of assigning a plain attribute.
+_SELF_ASSIGNMENT = re.compile(r"\bself\.(\w+)\s*(?:[-+*/@%&|^]|//|\*\*|<<|>>)?=(?!=)")
 DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xpu|xla|meta|hpu|npu|privateuseone)(:\d+)?$")
 
 # Functions directly under `torch.` that do not return tensors.
@@ -75,9 +79,13 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
-    def __init__(self, names: NameResolver, factories_on_host: bool = True) -> None:
+    def __init__(self, names: NameResolver, factories_on_host: bool = True, text: str = "") -> None:
         self.names = names
         self.module_classes: Set[str] = set()
+        # How many `self.<name> = ...` assignments the file's text has, by name.
+        self.attribute_assignments: Counter = Counter(_SELF_ASSIGNMENT.findall(text))
+        # Host-tensor assignments to `self.<name>` seen so far; -1 once anything else was assigned.
+        self._host_attributes: Dict[str, int] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
 
@@ -114,6 +122,8 @@ class ValueInference:
             base = self.kind_of(node.value)
             if base in TENSOR_KINDS and node.attr.value in _TENSOR_ATTRIBUTES:
                 return base
+            if isinstance(node.value, cst.Name) and node.value.value == "self":
+                return self._self_attribute_kind(node.attr.value)
             return None
         if isinstance(node, cst.BinaryOperation):
             return _combine(self.kind_of(node.left), self.kind_of(node.right))
@@ -124,7 +134,7 @@ class ValueInference:
             return base if base in TENSOR_KINDS or base is Kind.NDARRAY else None
         if isinstance(node, cst.Comparison):
             kinds = {self.kind_of(node.left), *(self.kind_of(c.comparator) for c in node.comparisons)}
-            return Kind.TENSOR if Kind.TENSOR in kinds else Kind.HOST_TENSOR if Kind.HOST_TENSOR in kinds else None
+            return next((kind for kind in (Kind.DEVICE_TENSOR, Kind.TENSOR, Kind.HOST_TENSOR) if kind in kinds), None)
         if isinstance(node, cst.IfExp):
             body = self.kind_of(node.body)
             return body if body is self.kind_of(node.orelse) else None
@@ -145,14 +155,14 @@ class ValueInference:
             receiver = self.kind_of(func.value)
             method = func.attr.value
             if receiver in TENSOR_KINDS:
-                return _tensor_method_kind(receiver, method, node)
+                return self._tensor_method_kind(receiver, method, node)
             if receiver is Kind.NDARRAY:
                 return Kind.OTHER if method == "tolist" else Kind.NDARRAY
             if receiver is Kind.MODULE and method in _MODULE_METHODS:
                 return Kind.MODULE
             if method == "numpy":
                 return Kind.NDARRAY
-            if receiver is None and _tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
+            if receiver is None and self._tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
                 return Kind.HOST_TENSOR  # whatever was moved to the host is there now
         return None
 
@@ -169,8 +179,53 @@ class ValueInference:
         if len(parts) >= 3 and parts[1] == "nn" and parts[-1][:1].isupper():
             return Kind.MODULE
         if len(parts) == 2 and parts[1][:1].islower() and parts[1] not in _TORCH_NON_TENSOR:
-            return Kind.HOST_TENSOR if self._creates_on_host(parts[1], node) else Kind.TENSOR
+            if self._creates_on_host(parts[1], node):
+                return Kind.HOST_TENSOR
+            device = next((arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "device"), None)
+            if device is not None and parts[1] in HOST_FACTORIES:
+                return self._placed_on(device)
+            return Kind.TENSOR
         return None
+
+    def _placed_on(self, device: cst.BaseExpression) -> Kind:
+        """The kind of a tensor placed on `device`: host for the CPU, else on the device
+        when `device` is known to be one (a device string, `torch.device`, `x.device`, a
+        name such as `device`), else unknown."""
+        literal = string_value(device)
+        if names_cpu(device, literal):
+            return Kind.HOST_TENSOR
+        if self.kind_of(device) is Kind.DEVICE or named_like_device(device):
+            return Kind.DEVICE_TENSOR
+        return Kind.TENSOR
+
+    def _tensor_method_kind(self, receiver: Kind, method: str, node: cst.Call) -> Kind:
+        """The kind a tensor method returns: host after `.cpu()`, on the device after `.cuda()`."""
+        if method in _TENSOR_NON_TENSOR_METHODS:
+            return _TENSOR_NON_TENSOR_METHODS[method]
+        if method in ("cpu", "pin_memory"):
+            return Kind.HOST_TENSOR
+        if method == "cuda":
+            return Kind.DEVICE_TENSOR
+        if method == "to":
+            target = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "device"), None)
+            if target is None or _is_dtype(target):
+                return receiver
+            return self._placed_on(target)
+        return receiver
+
+    def _self_attribute_kind(self, name: str) -> Optional[Kind]:
+        """`self.t` is a host tensor when every assignment to an attribute `t` in the file is
+        one (`module.to(device)` moves parameters and buffers, not plain attributes). The
+        traversal records the assignments it has seen; the file's text says how many there are."""
+        seen = self._host_attributes.get(name, 0)
+        return Kind.HOST_TENSOR if seen and seen == self.attribute_assignments.get(name) else None
+
+    def note_attribute(self, name: str, kind: Optional[Kind]) -> None:
+        """Record an assignment `self.<name> = value` of the given kind."""
+        if kind is Kind.HOST_TENSOR and self._host_attributes.get(name, 0) >= 0:
+            self._host_attributes[name] = self._host_attributes.get(name, 0) + 1
+        else:
+            self._host_attributes[name] = -1  # assigned something else: never known to be on the host
 
     def _creates_on_host(self, factory: str, node: cst.Call) -> bool:
         if not self.factories_on_host or factory not in HOST_FACTORIES:
@@ -182,7 +237,11 @@ class ValueInference:
         return True
 
     def loop_target_kind(self, iterated: cst.BaseExpression) -> Optional[Kind]:
-        """Batches from a data loader are host tensors until moved (`for x, y in train_loader`)."""
+        """Batches from a data loader are host tensors until moved (`for x, y in train_loader`);
+        the rows of a tensor live where the tensor does (`for x in torch.linspace(...)`)."""
+        kind = self.kind_of(iterated)
+        if kind in TENSOR_KINDS:
+            return kind
         iterated = iterated_source(iterated)
         name = iterated.attr.value if isinstance(iterated, cst.Attribute) else getattr(iterated, "value", "")
         return Kind.HOST_TENSOR if isinstance(name, str) and "loader" in name.lower() else None
@@ -215,22 +274,6 @@ class ValueInference:
                 return
 
 
-def _tensor_method_kind(receiver: Kind, method: str, node: cst.Call) -> Kind:
-    """The kind a tensor method returns: host after `.cpu()`, unknown device after a move."""
-    if method in _TENSOR_NON_TENSOR_METHODS:
-        return _TENSOR_NON_TENSOR_METHODS[method]
-    if method in ("cpu", "pin_memory"):
-        return Kind.HOST_TENSOR
-    if method == "cuda":
-        return Kind.TENSOR
-    if method == "to":
-        target = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "device"), None)
-        if target is None or _is_dtype(target):
-            return receiver
-        return Kind.HOST_TENSOR if (string_value(target) or "").startswith("cpu") else Kind.TENSOR
-    return receiver
-
-
 def _is_dtype(node: cst.BaseExpression) -> bool:
     """`torch.float16`, `torch.long` and the like."""
     return (
@@ -244,6 +287,8 @@ _DTYPE_PREFIXES = ("float", "half", "bfloat", "int", "long", "bool", "double", "
 
 
 def _combine(left: Optional[Kind], right: Optional[Kind]) -> Optional[Kind]:
+    if Kind.DEVICE_TENSOR in (left, right):
+        return Kind.DEVICE_TENSOR
     if Kind.TENSOR in (left, right):
         return Kind.TENSOR
     if Kind.HOST_TENSOR in (left, right):

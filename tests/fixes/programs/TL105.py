@@ -3,7 +3,8 @@ import numpy as np
 import torch
 
 a = np.arange(6.0).reshape(2, 3)
-show(torch.tensor(a))
+for step in range(1):
+    show(torch.tensor(a))
 
 # %% annotated parameter given a list [none]
 import numpy as np
@@ -12,7 +13,8 @@ import torch
 def to_tensor(a: np.ndarray):
     return torch.tensor(a)
 
-show(to_tensor([1, 2, 3]))
+for step in range(1):
+    show(to_tensor([1, 2, 3]))
 
 # %% annotated parameter given a tensor [none]
 import numpy as np
@@ -21,16 +23,18 @@ import torch
 def to_tensor(a: np.ndarray):
     return torch.tensor(a)
 
-show(to_tensor(torch.arange(4)))
+for step in range(1):
+    show(to_tensor(torch.arange(4)))
 
 # %% the array is changed after the copy [unsafe]
 import numpy as np
 import torch
 
 a = np.zeros(3)
-t = torch.tensor(a)
-a[0] = 5
-show(t)
+for step in range(1):
+    t = torch.tensor(a)
+    a[0] = 5
+    show(t)
 
 # %% a read-only array [unsafe, same]
 import numpy as np
@@ -38,17 +42,20 @@ import torch
 
 a = np.arange(5.0)
 a.flags.writeable = False
-show(torch.tensor(a))
+for step in range(1):
+    show(torch.tensor(a))
 
 # %% with dtype: advice only [none]
 import numpy as np
 import torch
 
 a = np.arange(3)
-show(torch.tensor(a, dtype=torch.float32))
+for step in range(1):
+    show(torch.tensor(a, dtype=torch.float32))
 
 # %% a NumPy scalar [none]
 import numpy as np
 import torch
 
-show(torch.tensor(np.mean(np.arange(4.0))))
+for step in range(1):
+    show(torch.tensor(np.mean(np.arange(4.0))))

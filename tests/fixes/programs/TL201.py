@@ -1,8 +1,15 @@
 # %% control: a map-style dataset [unsafe, same]
 import torch
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader, Dataset
 
-data = TensorDataset(torch.arange(8.0).reshape(4, 2))
+class Pairs(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return (torch.tensor([2.0 * index, 2.0 * index + 1]),)
+
+data = Pairs()
 loader = DataLoader(data, batch_size=2)
 for (x,) in loader:
     show(x)

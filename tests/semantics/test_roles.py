@@ -1,0 +1,88 @@
+"""Code role: test and benchmark code, by path and by content; performance rules skip it."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from torchlint.engine.context import Options
+from torchlint.engine.linter import lint_text
+from torchlint.engine.rule import all_rules
+from torchlint.semantics.test_paths import path_is_test
+
+SYNC = "import torch\nfor x in loader:\n    print(model(x.cuda()).item())\n"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "tests/test_model.py",
+        "pkg/tests/helpers.py",
+        "test/models.py",
+        "test_train.py",
+        "src/model_test.py",
+        "test.py",
+        "unit_test.py",
+        "testing.py",
+        "conftest.py",
+        "benchmarks/speed.py",
+        "./tools/benchmark/run.py",
+    ],
+)
+def test_test_and_benchmark_paths(path):
+    assert path_is_test(path)
+
+
+@pytest.mark.parametrize("path", ["train.py", "testament/train.py", "latest.py", "contest.py", "models/tester.py", "attest_utils.py"])
+def test_training_paths(path):
+    assert not path_is_test(path)
+
+
+def test_configured_globs_replace_the_defaults():
+    assert path_is_test("qa/check_model.py", ("qa/",))
+    assert path_is_test("src/pkg/slow_checks.py", ("src/*/slow_*.py",))
+    assert not path_is_test("tests/test_model.py", ("qa/",))
+
+
+def findings(code: str, path: str = "train.py", **options) -> list:
+    rules = [rule for rule in all_rules() if rule.code in ("TL101", "TL001")]
+    return [f.code for f in lint_text(textwrap.dedent(code), path, rules, Options(**options)).findings]
+
+
+def test_performance_rules_skip_test_files_unless_asked():
+    assert findings(SYNC, "train.py") == ["TL101"]
+    assert findings(SYNC, "tests/test_train.py") == []
+    assert findings(SYNC, "tests/test_train.py", lint_test_code=True) == ["TL101"]
+    assert findings(SYNC, "tests/test_train.py", test_paths=("qa/",)) == ["TL101"]
+
+
+def test_noqa_in_skipped_test_files_is_not_unused():
+    code = "import torch\nfor x in loader:\n    print(model(x.cuda()).item())  # noqa: TL101\n"
+    assert findings(code, "tests/test_train.py") == []
+
+
+def test_test_content_in_any_file():
+    code = """
+    import torch
+    import unittest
+
+    class TestModel(unittest.TestCase):
+        def test_forward(self):
+            for x in loader:
+                print(model(x.cuda()).item())
+
+    def test_cuda_sum():
+        for x in loader:
+            print(model(x.cuda()).item())
+
+    def test_epoch(model, loader):
+        for x in loader:
+            print(model(x.cuda()).item())
+    """
+    assert findings(code) == ["TL101"]
+
+
+def test_a_module_importing_pytest_is_test_code():
+    code = "import pytest\n" + SYNC
+    assert findings(code) == []

@@ -1,0 +1,56 @@
+"""Device provenance: whether a tensor-valued expression is on an accelerator, on the host,
+or unknown.
+
+Evidence for `device`: `.cuda()`, `.to(d)` with `d` not the CPU, factories given a
+non-CPU `device=`. Evidence for `host`: factories without `device=`, NumPy conversions,
+`.cpu()`, `.to("cpu")` or `.to(self.cpu_device)`, a data-loader batch not yet moved, and
+plain tensor attributes of a class assigned only host tensors (`self.t = torch.linspace(...)`
+in `__init__`: `module.to(device)` moves parameters and buffers, not plain attributes).
+The value inference (`semantics.values`) tracks these as kinds; this module names them.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Optional
+
+import libcst as cst
+
+from torchlint.semantics.heuristics import identifier, words
+from torchlint.semantics.kinds import HOST_KINDS, Kind
+from torchlint.semantics.names import dotted_name
+
+# Names that hold a device by convention; ranks and GPU ids are CUDA ordinals.
+DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$")
+
+
+class Placement(enum.Enum):
+    DEVICE = "device"
+    HOST = "host"
+    UNKNOWN = "unknown"
+
+
+def placement(kind: Optional[Kind]) -> Placement:
+    """Where a value of `kind` lives."""
+    if kind is Kind.DEVICE_TENSOR:
+        return Placement.DEVICE
+    if kind in HOST_KINDS:
+        return Placement.HOST
+    return Placement.UNKNOWN
+
+
+def names_cpu(node: cst.BaseExpression, literal: Optional[str]) -> bool:
+    """`"cpu"`, `"cpu:0"`, `cpu`, `self.cpu_device`, `torch.device("cpu")`: a CPU device."""
+    if literal is not None:
+        return literal.split(":")[0] == "cpu"
+    if isinstance(node, cst.Call) and node.args:
+        inner = node.args[0].value
+        return isinstance(inner, cst.SimpleString) and inner.value.strip("'\"").split(":")[0] == "cpu" and identifier(node) == "device"
+    return "cpu" in words(identifier(node))
+
+
+def named_like_device(node: cst.BaseExpression) -> bool:
+    """`device`, `self.device`, `args.local_rank`, `gpu`: a name that holds a device by convention."""
+    dotted = dotted_name(node)
+    return dotted is not None and bool(DEVICE_NAME.match(dotted.rsplit(".", 1)[-1]))

@@ -1,0 +1,414 @@
+"""How often a node runs: every step, every epoch, once, rarely, or unknown.
+
+- `per_step`: the body of a step loop (a loop over batches or iterations); `forward()` and
+  the step hooks frameworks call; a function called from such code in the same file.
+- `per_epoch`: the body of a loop over epochs.
+- `once`: module level, class bodies, `__init__` and setup/export functions, a function
+  only called from such code, and a loop that is not a training loop (evaluation, say)
+  inside a function that runs once in a file that trains elsewhere.
+- `rare`: under an interval or opt-in test (`if step % args.log_every == 0`, `if debug:`),
+  on an error path (`if not torch.isfinite(loss): raise ...`), in an `except` handler, or
+  in a function every call site of which is rare.
+- `unknown`: a function the file never calls (another module may, see `External`).
+
+Each answer keeps the chain of reasons, so a message can say why. The file is indexed
+(parents, call sites) once, on the first question.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from torchlint.semantics.calls import method_call
+from torchlint.semantics.heuristics import (
+    CONTAINER_ITERATORS,
+    COUNTER,
+    DATA_METHODS,
+    FAILURE_CHECKS,
+    GUARD_WORDS,
+    STEP_METHODS,
+    has_word,
+    identifier,
+    is_setup_function,
+    names_epoch,
+)
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.training import is_loader_like
+from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
+
+
+class Frequency(enum.Enum):
+    PER_STEP = "per step"
+    PER_EPOCH = "per epoch"
+    ONCE = "once"
+    RARE = "rare"
+    UNKNOWN = "unknown"
+
+
+# Code that runs, or may run, every step: what rules about small per-call costs report (once
+# per epoch, an allocation or a copy is lost in the noise).
+MAY_RUN_EVERY_STEP = frozenset({Frequency.PER_STEP, Frequency.UNKNOWN})
+
+# Strongest first: a function runs as often as its most frequent call site.
+_ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.ONCE, Frequency.RARE)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One link of the chain: what makes the code run as often as it does, and where."""
+
+    text: str
+    at: Optional[cst.CSTNode] = None
+
+
+@dataclass(frozen=True)
+class Execution:
+    """How often a node runs, why, and the step loop in its own function that repeats it."""
+
+    frequency: Frequency
+    reasons: Tuple[Reason, ...] = ()
+    loop: Optional[cst.CSTNode] = None
+    # Construction or conversion code (`__init__`, `setup()`, class bodies, what only they
+    # call): its loops build something once rather than step through data.
+    setup: bool = False
+
+    def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
+        """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
+        return "; ".join(
+            f"{reason.text} ({path}:{line_of(reason.at)})" if reason.at is not None else reason.text
+            for reason in self.reasons
+        )
+
+
+# A hook for facts from other modules: how often a function of this file runs when the file
+# itself never calls it (the project index answers from the modules that import it).
+External = Callable[[cst.FunctionDef], Optional[Execution]]
+
+
+class FrequencyAnalysis:
+    """Answers `execution(node)` for any node of one module."""
+
+    def __init__(
+        self, module: cst.Module, trains: Callable[[], bool], one_off: bool = False, external: Optional[External] = None
+    ) -> None:
+        self.module = module
+        # A conversion or export script: everything in it runs once per use of the script.
+        self.one_off = one_off
+        self._trains = trains
+        self.external = external
+        self._parents: Optional[Dict[int, cst.CSTNode]] = None
+        self._calls: Dict[str, List[cst.Call]] = {}
+        self._referenced: Set[str] = set()
+        self._functions: Dict[int, Execution] = {}
+
+    # -- index -----------------------------------------------------------------------------
+
+    def _index(self) -> Dict[int, cst.CSTNode]:
+        if self._parents is None:
+            parents: Dict[int, cst.CSTNode] = {}
+            stack: List[cst.CSTNode] = [self.module]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, cst.Call):
+                    name = identifier(node.func)
+                    if name:
+                        self._calls.setdefault(name, []).append(node)
+                        self._note_references(node.args)
+                for child in children(node):
+                    parents[id(child)] = node
+                    stack.append(child)
+            self._parents = parents
+        return self._parents
+
+    def _note_references(self, args: Tuple[cst.Arg, ...]) -> None:
+        """Functions passed as values (`register_hook(fn)`, `collate_fn=collate`) may run anywhere."""
+        for arg in args:
+            name = identifier(arg.value) if isinstance(arg.value, (cst.Name, cst.Attribute)) else ""
+            if name:
+                self._referenced.add(name)
+
+    # -- questions -------------------------------------------------------------------------
+
+    def execution(self, node: cst.CSTNode) -> Execution:
+        """How often `node` runs."""
+        found = self._execution(node)
+        if self.one_off and found.frequency is not Frequency.RARE:
+            return Execution(Frequency.ONCE, (Reason("in a conversion or export script"),))
+        return found
+
+    def _execution(self, node: cst.CSTNode) -> Execution:
+        """Walk out from `node`: a guard or handler anywhere up to its function makes it rare
+        (`if step % n == 0:` around an inner evaluation loop too); the innermost step loop
+        makes it per step; an epoch loop, the function or the module decide otherwise."""
+        path = self._path(node)
+        counters = {item.value for ancestor, child in path if isinstance(ancestor, cst.For) and child is ancestor.body for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
+        step_loop: Optional[cst.CSTNode] = None
+        for ancestor, child in path:
+            if isinstance(ancestor, cst.ExceptHandler):
+                return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
+            if isinstance(ancestor, cst.If) and child is ancestor.body:
+                why = (
+                    rare_test(ancestor.test, counters)
+                    or (_raises(ancestor.body) and "on an error path")
+                    or (_initialises(ancestor) and "on first use (lazy initialisation)")
+                )
+                if why:
+                    return Execution(Frequency.RARE, (Reason(why, ancestor),))
+            if repeats(ancestor, child) and step_loop is None:
+                kind = loop_kind(ancestor)
+                if kind is Frequency.PER_EPOCH:
+                    return Execution(Frequency.PER_EPOCH, (Reason("in a loop over epochs", ancestor),))
+                if kind is Frequency.PER_STEP:
+                    step_loop = ancestor
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+        if step_loop is not None:
+            return self._in_step_loop(step_loop, path)
+        scope = next((a for a, _ in path if isinstance(a, (cst.FunctionDef, cst.Lambda, cst.ClassDef))), None)
+        if isinstance(scope, cst.FunctionDef):
+            return self._function(scope)
+        if isinstance(scope, cst.Lambda):
+            return Execution(Frequency.UNKNOWN, (Reason("in a lambda"),))
+        if isinstance(scope, cst.ClassDef):
+            return Execution(Frequency.ONCE, (Reason("in a class body"),), setup=True)
+        return Execution(Frequency.ONCE, (Reason("at module level"),))
+
+    def _in_step_loop(self, loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Execution:
+        here = (Reason("in the step loop", loop),)
+        function = next((a for a, _ in path if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+        if isinstance(function, cst.FunctionDef):
+            outer = self._function(function)
+            if outer.frequency is Frequency.RARE:
+                return Execution(Frequency.RARE, here + outer.reasons)
+            if outer.frequency is Frequency.ONCE and outer.setup:
+                return Execution(Frequency.ONCE, (Reason("a loop in setup code"),) + outer.reasons, setup=True)
+            if outer.frequency is Frequency.ONCE and not _trains_in(loop) and self._trains():
+                return Execution(Frequency.ONCE, (Reason("a loop that does not train, in a function that runs once"),) + outer.reasons)
+        return Execution(Frequency.PER_STEP, here, loop)
+
+    def _function(self, function: cst.FunctionDef) -> Execution:
+        key = id(function)
+        known = self._functions.get(key)
+        if known is not None:
+            return known
+        self._functions[key] = Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
+        result = self._function_uncached(function)
+        self._functions[key] = result
+        return result
+
+    def _function_uncached(self, function: cst.FunctionDef) -> Execution:
+        name = function.name.value
+        method = isinstance(self._enclosing_scope(function), cst.ClassDef)
+        if method and name in STEP_METHODS:
+            return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step"),))
+        if method and name in DATA_METHODS:
+            return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs for every sample"),))
+        if name == "__init__":
+            return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
+        self._index()
+        sites = [call for call in self._calls.get(name, []) if _may_call(call, method)]
+        if not sites or name in self._referenced:
+            found = self.external(function) if self.external is not None else None
+            if found is not None:
+                return found
+            if is_setup_function(name):
+                return Execution(Frequency.ONCE, (Reason(f"`{name}()` builds or converts something once"),), setup=True)
+            if name == "main":
+                return Execution(Frequency.ONCE, (Reason("`main()` runs once"),))
+            return Execution(Frequency.UNKNOWN, (Reason(f"`{name}()` is not called in this file"),))
+        best: Optional[Tuple[Execution, cst.Call]] = None
+        for call in sites:
+            found = self.execution(call)
+            if best is None or _ORDER.index(found.frequency) < _ORDER.index(best[0].frequency):
+                best = (found, call)
+        assert best is not None
+        execution, call = best
+        caller = self._enclosing_function(call)
+        if execution.frequency is Frequency.RARE:
+            text = f"every call of `{name}()` is rare"
+        else:
+            text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
+        return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
+
+    # -- tree helpers ----------------------------------------------------------------------
+
+    def _path(self, node: cst.CSTNode) -> List[Tuple[cst.CSTNode, cst.CSTNode]]:
+        parents = self._index()
+        path = []
+        child = node
+        parent = parents.get(id(child))
+        while parent is not None:
+            path.append((parent, child))
+            child, parent = parent, parents.get(id(parent))
+        return path
+
+    def _enclosing_scope(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        for ancestor, _ in self._path(node):
+            if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return ancestor
+        return None
+
+    def _enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
+
+
+def _may_call(call: cst.Call, method: bool) -> bool:
+    """`f(...)` calls a plain function `f`; `self.f(...)`/`obj.f(...)` a method `f`."""
+    if isinstance(call.func, cst.Name):
+        return not method
+    return method
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    """Whether a block ends by raising (an error branch)."""
+    statements = body.body if isinstance(body, cst.IndentedBlock) else (body,)
+    last = statements[-1] if statements else None
+    if isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return any(isinstance(item, cst.Raise) for item in last.body)
+    return False
+
+
+def _initialises(branch: cst.If) -> bool:
+    """A lazy initialisation: `if x is None:`, `if not state:`, `if len(state) == 0:`,
+    `if "k" not in cache:` whose body assigns `x`, `state[...]` or `cache[...]`."""
+    tested = _tested_for_absence(branch.test)
+    if tested is None:
+        return False
+    for node in descendants(branch.body):
+        targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else []
+        for target in targets:
+            base = target.value if isinstance(target, cst.Subscript) else target
+            if dotted_name(base) == tested:
+                return True
+    return False
+
+
+def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
+    """The dotted name a test checks for being unset: `x is None`, `not x`, `len(x) == 0`, `k not in x`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return dotted_name(test.expression)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if isinstance(operator, cst.Is) and isinstance(right, cst.Name) and right.value == "None":
+            return dotted_name(test.left)
+        if isinstance(operator, cst.NotIn):
+            return dotted_name(right)
+        left = test.left
+        if (
+            isinstance(operator, cst.Equal)
+            and isinstance(right, cst.Integer)
+            and right.value == "0"
+            and isinstance(left, cst.Call)
+            and identifier(left) == "len"
+            and left.args
+        ):
+            return dotted_name(left.args[0].value)
+    return None
+
+
+def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
+    """Why an `if` test limits its body to some steps ('' when it does not): an interval
+    (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check."""
+    for node in descendants(test):
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            return "under an interval test"
+        if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
+            return "on a single step"
+        if isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), GUARD_WORDS):
+            return f"under `{identifier(node)}`"
+        if isinstance(node, cst.Call) and identifier(node) in FAILURE_CHECKS:
+            return "on a failure check"
+    return ""
+
+
+def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
+    """`i == 0`, `step == len(loader) - 1`: an iteration counter compared for one value
+    (`rank == 0` is not a step guard)."""
+    if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
+        return False
+    sides = (node.left, node.comparisons[0].comparator)
+    counted = any(_counter_name(side, counters) for side in sides)
+    constant = any(isinstance(side, cst.Integer) for side in sides) or any(
+        isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
+    )
+    return counted and constant
+
+
+def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
+    name = identifier(node)
+    return bool(name) and (name in counters or COUNTER.search(name) is not None)
+
+
+# -- loops -------------------------------------------------------------------------------------
+
+
+def loop_kind(loop: cst.CSTNode) -> Frequency:
+    """PER_STEP for a loop over steps, PER_EPOCH over epochs, ONCE for a loop over a container
+    (parameters, dict entries, a literal list) that runs once per call of its code.
+
+    A comprehension maps over a collection (`[t.item() for t in values]`): after the first
+    element's wait the device is idle, so it costs what one call costs where it stands. It
+    is a step loop only when it iterates a data loader."""
+    if names_epoch_loop(loop):
+        return Frequency.PER_EPOCH
+    iterated = iterated_of(loop)
+    if isinstance(loop, (*COMPREHENSIONS, cst.CompFor)):
+        return Frequency.PER_STEP if iterated is not None and is_loader_like(iterated) else Frequency.ONCE
+    iterated = iterated_source(iterated) if iterated is not None else None
+    if isinstance(iterated, (cst.List, cst.Tuple, cst.Set, cst.Dict)) or names_parameters(iterated):
+        return Frequency.ONCE
+    found = method_call(iterated) if iterated is not None else None
+    return Frequency.ONCE if found is not None and found[1] in CONTAINER_ITERATORS else Frequency.PER_STEP
+
+
+def is_step_loop(loop: cst.CSTNode) -> bool:
+    """False for loops that clearly run once per epoch or iterate a container once."""
+    return loop_kind(loop) is Frequency.PER_STEP
+
+
+def iterated_of(loop: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    if isinstance(loop, cst.For):
+        return loop.iter
+    if isinstance(loop, COMPREHENSIONS):
+        return loop.for_in.iter
+    if isinstance(loop, cst.CompFor):
+        return loop.iter
+    return None
+
+
+def names_parameters(iterated: Optional[cst.BaseExpression]) -> bool:
+    """`self.params`, `param_groups`, `zip(optimizer.params, names)`: lists of parameters."""
+    parts = iterated.args if isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "zip" else []
+    for item in [iterated, *(arg.value for arg in parts)]:
+        name = item.value if isinstance(item, cst.Name) else item.attr.value if isinstance(item, cst.Attribute) else ""
+        if name.endswith(("parameters", "params", "param_groups")):
+            return True
+    return False
+
+
+def names_epoch_loop(loop: cst.CSTNode) -> bool:
+    """A loop whose target or iterable mentions an epoch (`for epoch in range(args.epochs)`)."""
+    target = loop.target if isinstance(loop, cst.For) else None
+    return any(names_epoch(part) for part in (target, iterated_of(loop)) if part is not None)
+
+
+def _trains_in(loop: cst.CSTNode) -> bool:
+    """Whether a loop's body calls `.backward()` (directly)."""
+    return any((found := method_call(item)) is not None and found[1] == "backward" for item in descendants(loop))
+
+
+def repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
+    """Whether `child` of `ancestor` is evaluated once per iteration of a loop that `ancestor` is."""
+    if isinstance(ancestor, cst.For):
+        return child is ancestor.body
+    if isinstance(ancestor, cst.While):
+        return child is ancestor.body or child is ancestor.test
+    if isinstance(ancestor, COMPREHENSIONS):
+        return child is not ancestor.for_in
+    if isinstance(ancestor, cst.CompFor):
+        return child is not ancestor.iter and child is not ancestor.target
+    return False

@@ -1,0 +1,79 @@
+"""The naming conventions the analysis relies on, in one place.
+
+Static analysis cannot know what `args.log_every` holds or what `setup()` does; these word
+lists encode the conventions of training code that the rules trust. Names are split into
+words (`log_every` -> log, every; `printFreq` -> print, freq), so `logits` is not a `log`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List
+
+import libcst as cst
+
+from torchlint.semantics.tree import descendants
+
+# Words in an `if` test that limit its body to some steps or to an opt-in: logging and
+# reporting intervals, debugging and verbosity switches.
+GUARD_WORDS = frozenset(
+    "log logs logger logging print printing verbose verbosity interval intervals freq frequency every "
+    "display report reporting debug debugging vis visualize visualise visualization plot tensorboard wandb "
+    "save show dump".split()
+)
+# Functions that run once per program or per model: construction, setup, conversion of a
+# trained model for deployment (`fuse`, `reparameterize`, `switch_to_deploy`).
+SETUP_FUNCTION_WORDS = frozenset(
+    "init setup build create construct configure export convert parse prepare register fuse "
+    "reparameterize reparametrize reparam deploy".split()
+)
+# Words in a file or directory name that mark a one-off program: conversion, export and
+# evaluation scripts and demos, run once per use rather than once per training step.
+ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter eval evaluate evaluation demo".split())
+# Methods a framework calls once per training or validation step.
+STEP_METHODS = frozenset(
+    {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}
+)
+# Methods the data loader calls once per sample or batch.
+DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
+# Names of iteration counters, for one-step tests such as `if step == 0`.
+COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
+# Loops over containers of parameters or dict entries run once per call, not once per step.
+CONTAINER_ITERATORS = frozenset(
+    "items keys values parameters named_parameters modules named_modules children named_children "
+    "buffers named_buffers state_dict".split()
+)
+# Functions that test for numerical failure: a branch on them is an error path.
+FAILURE_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf"})
+
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def words(name: str) -> List[str]:
+    """The lower-case words of an identifier: `logEvery_n` -> ["log", "every", "n"]."""
+    return [word.lower() for word in _WORD.findall(name)]
+
+
+def has_word(name: str, vocabulary: frozenset) -> bool:
+    return any(word in vocabulary for word in words(name))
+
+
+def identifier(node: cst.BaseExpression) -> str:
+    """The last name of `x`, `a.b.x` or `f()`'s callee, else ''."""
+    if isinstance(node, cst.Call):
+        node = node.func
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return ""
+
+
+def names_epoch(node: cst.CSTNode) -> bool:
+    """Whether a name or attribute in `node` mentions an epoch (`epoch`, `args.epochs`, `n_epoch`)."""
+    return any("epoch" in identifier(item).lower() for item in descendants(node) if isinstance(item, (cst.Name, cst.Attribute)))
+
+
+def is_setup_function(name: str) -> bool:
+    """`setup`, `build_model`, `export_onnx`, `fuse_bn`: code that builds or converts, once."""
+    return has_word(name, SETUP_FUNCTION_WORDS)

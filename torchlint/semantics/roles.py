@@ -1,0 +1,71 @@
+"""Code role: whether code is test or benchmark code rather than code a model trains with.
+
+Performance rules skip test code by default: a unit test that builds a tensor on the CPU
+and moves it, or loops over a few cases calling `.item()`, runs once in CI and costs no
+one a training step. A file is test code by its path (`test_paths.DEFAULT_TEST_PATHS`, replaced by
+`test-paths` in the configuration) or because it imports `pytest`; inside any file,
+`unittest.TestCase` subclasses and pytest-style test functions are test code too.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from torchlint.semantics.heuristics import ONE_OFF_SCRIPT_WORDS, has_word
+from torchlint.semantics.names import NameResolver
+
+TEST_CASE_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase"})
+TEST_FRAMEWORKS = ("pytest", "unittest")
+
+
+def imports_test_framework(module: cst.Module) -> bool:
+    """Whether the module imports pytest at its top level (a test module)."""
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for item in statement.body:
+            if isinstance(item, cst.Import) and any(_root(alias.name) == "pytest" for alias in item.names):
+                return True
+            if isinstance(item, cst.ImportFrom) and item.module is not None and _root(item.module) == "pytest":
+                return True
+    return False
+
+
+def _root(node: cst.BaseExpression) -> str:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def is_test_case(node: cst.ClassDef, names: NameResolver) -> bool:
+    """A `unittest.TestCase` subclass, or a pytest class (`class TestModel:`)."""
+    if any(names.qualified_name(base.value) in TEST_CASE_BASES for base in node.bases):
+        return True
+    return node.name.value.startswith("Test") and not node.bases
+
+
+def is_test_function(node: cst.FunctionDef) -> bool:
+    """A pytest-style test outside a test class: `test_*` taking no arguments. A
+    `test_epoch(model, loader)` helper of a training script is not one (its file may still
+    be test code by its path)."""
+    params = node.params
+    return node.name.value.startswith("test_") and not params.params and not params.posonly_params
+
+
+def inside_test_code(ancestors: Iterable[cst.CSTNode], names: NameResolver) -> bool:
+    """Whether a node with these ancestors sits in a test class or a test function."""
+    for ancestor in ancestors:
+        if isinstance(ancestor, cst.ClassDef) and is_test_case(ancestor, names):
+            return True
+        if isinstance(ancestor, cst.FunctionDef) and is_test_function(ancestor):
+            return True
+    return False
+
+
+def is_one_off_script(path: str) -> bool:
+    """A conversion or export program (`convert_weights.py`, `export/onnx.py`): it runs once
+    per use, so nothing in it is a per-step cost."""
+    parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
+    return any(has_word(part.rsplit(".", 1)[0], ONE_OFF_SCRIPT_WORDS) for part in parts[-2:])

@@ -1,0 +1,46 @@
+"""Which files are test or benchmark code by their path (kept free of LibCST: the
+configuration uses it, and start-up must stay cheap)."""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Sequence
+
+# Glob patterns of test and benchmark files. A pattern ending in `/` names a directory
+# anywhere in the path; one without `/` matches the file name; others match the path.
+DEFAULT_TEST_PATHS = (
+    "tests/",
+    "test/",
+    "testing/",
+    "benchmarks/",
+    "benchmark/",
+    "test_*.py",
+    "*_test.py",
+    "*_tests.py",
+    "test.py",
+    "tests.py",
+    "unit_test.py",
+    "testing.py",
+    "conftest.py",
+)
+
+
+def path_is_test(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -> bool:
+    """Whether `path` (as given on the command line) matches one of the test-path globs."""
+    normalised = path.replace("\\", "/")
+    parts = [part for part in normalised.split("/") if part not in ("", ".")]
+    if not parts:
+        return False
+    for pattern in patterns:
+        if pattern.endswith("/"):
+            directory = pattern.rstrip("/")
+            if any(fnmatch.fnmatchcase(part, directory) for part in parts[:-1]):
+                return True
+        elif "/" not in pattern:
+            if fnmatch.fnmatchcase(parts[-1], pattern):
+                return True
+        else:
+            pattern = pattern[2:] if pattern.startswith("./") else pattern
+            if any(fnmatch.fnmatchcase("/".join(parts[index:]), pattern) for index in range(len(parts))):
+                return True
+    return False
