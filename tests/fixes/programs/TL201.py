@@ -1,8 +1,8 @@
 # %% control: a map-style dataset [unsafe, same]
 import torch
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader
 
-class Pairs(Dataset):
+class Pairs(torch.utils.data.Dataset):
     def __len__(self):
         return 4
 
