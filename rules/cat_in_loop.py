@@ -55,6 +55,7 @@ class CatInLoop(Rule):
 
     code = "TL107"
     name = "cat-in-loop"
+    preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Tensor grown with `torch.cat` inside a loop (quadratic copying)"
     triggers = ("cat(", "concat", "stack(")
     bad_examples = (

@@ -54,6 +54,7 @@ class DataParallel(Rule):
 
     code = "TL501"
     name = "data-parallel"
+    preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "`nn.DataParallel` instead of `DistributedDataParallel`"
     triggers = ("DataParallel",)
     bad_examples = (

@@ -110,6 +110,7 @@ class SyncInLoop(Rule):
 
     code = "TL101"
     name = "sync-in-loop"
+    preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
     triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE

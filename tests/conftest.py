@@ -69,3 +69,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
     if gpu_tests and not _cuda_available():
         for item in gpu_tests:
             item.add_marker(pytest.mark.skip(reason="needs a CUDA device"))
+
+
+@pytest.fixture(autouse=True)
+def _preview_rules_on(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule tests exercise every rule, preview ones included: the command line (and the
+    processes tests start) run with `TORCHLINT_PREVIEW=1`. Tests marked `stable_only` see
+    the default selection, as a user does."""
+    if request.node.get_closest_marker("stable_only") is None:
+        monkeypatch.setenv("TORCHLINT_PREVIEW", "1")
+    else:
+        monkeypatch.delenv("TORCHLINT_PREVIEW", raising=False)

@@ -60,6 +60,8 @@ TRAIN = textwrap.dedent(
     """
 )
 
+PREVIEW = {"preview": True}
+
 
 @pytest_lsp.fixture(config=SERVER, scope="module")
 async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
@@ -70,8 +72,12 @@ async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFa
     def register(params: types.RegistrationParams) -> None:
         registrations.extend(params.registrations)
 
+    # The tests exercise preview rules too (TL101, TL201), as an editor with preview on would.
+    lsp_client.set_configuration(PREVIEW, section="torchlint")
     await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri())
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"), root_uri=root.as_uri(), initialization_options=PREVIEW
+        )
     )
     lsp_client.root = root  # type: ignore[attr-defined]
     lsp_client.registrations = registrations  # type: ignore[attr-defined]
@@ -242,10 +248,10 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient) 
 async def test_configuration_from_client_and_pyproject(client: LanguageClient) -> None:
     uri = await _open(client, "configured.py", TRAIN)
     assert "TL101" in _by_code(await _diagnostics(client, uri))
-    client.set_configuration({"select": ["TL602"], "unsafeFixes": True}, section="torchlint")
+    client.set_configuration({**PREVIEW, "select": ["TL602"], "unsafeFixes": True}, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     assert set(_by_code(await _diagnostics(client, uri))) == {"TL602"}
-    client.set_configuration({}, section="torchlint")
+    client.set_configuration(PREVIEW, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     assert "TL101" in _by_code(await _diagnostics(client, uri))
     assert any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in client.registrations)  # type: ignore[attr-defined]

@@ -36,10 +36,10 @@ def test_editor_select_replaces_and_ignore_adds_to_the_file_configuration(tmp_pa
         '[tool.torchlint]\nselect = ["TL1"]\nignore = ["TL102"]\nper-file-ignores = { "scripts/*" = ["TL103"] }\n'
     )
     script = tmp_path / "scripts" / "train.py"
-    from_file = setup_for(script, EditorSettings())
+    from_file = setup_for(script, EditorSettings(preview=True))
     assert "TL101" in from_file.codes and not {"TL102", "TL103", "TL401"} & from_file.codes
     assert from_file.cache_dir == tmp_path / CACHE_DIR_NAME
-    edited = setup_for(script, EditorSettings(select=("TL101", "TL102", "TL401"), ignore=("TL401",), unsafe_fixes=True))
+    edited = setup_for(script, EditorSettings(select=("TL101", "TL102", "TL401"), ignore=("TL401",), preview=True, unsafe_fixes=True))
     # Layered as on the command line: the editor's `select` starts a new selection, which the
     # file's `ignore` no longer trims; the editor's `ignore` does.
     assert edited.codes == {"TL101", "TL102"} and edited.unsafe_fixes
@@ -62,7 +62,7 @@ def test_a_buffer_that_matches_the_disk_goes_through_the_result_cache(tmp_path: 
     path = tmp_path / "train.py"
     text = "import torch\nfor x in loader:\n    x = x.cuda()\n    print(x.item())\n"
     path.write_text(text)
-    setup = setup_for(path, EditorSettings())
+    setup = setup_for(path, EditorSettings(preview=True))
     snapshot = Snapshot(path, (Part(path.as_uri(), text, 1),))
     first = lint(snapshot, setup, Caches())
     assert [f.code for f in first[path.as_uri()]] == ["TL101"]
@@ -80,7 +80,7 @@ def test_no_cache_is_written_beside_a_file_no_configuration_governs(tmp_path: Pa
     path = tmp_path / "site-packages" / "lib.py"
     path.parent.mkdir()
     path.write_text("import torch\nfor x in loader:\n    x = x.cuda()\n    print(x.item())\n")
-    setup = setup_for(path, EditorSettings())
+    setup = setup_for(path, EditorSettings(preview=True))
     assert setup.cache_dir is None
     found = lint(Snapshot(path, (Part(path.as_uri(), path.read_text(), 1),)), setup, Caches())
     assert [f.code for f in found[path.as_uri()]] == ["TL101"]

@@ -18,7 +18,6 @@ from typing import Any, FrozenSet, Mapping, Optional, Tuple
 from torchlint.config import ConfigError, Overrides, Resolver, Settings
 from torchlint.engine.catalog import from_rules
 from torchlint.engine.options import Options
-from torchlint.engine.rule import all_rules
 from torchlint.engine.selection import Layer
 from torchlint.files.discovery import DEFAULT_EXCLUDE, discover
 
@@ -83,15 +82,11 @@ def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
     """The configuration governing `path` (the closest one above it) with the editor's
     settings on top. Raises ConfigError with a one-line message."""
     settings = Resolver(path.parent).settings_for(path)
-    if editor.select is not None or editor.ignore:
-        settings = Overrides(rules=Layer("editor settings", editor.select, (), editor.ignore)).apply(settings)
+    rules = Layer("editor settings", editor.select, (), editor.ignore) if editor.select is not None or editor.ignore else None
+    settings = Overrides(rules=rules, preview=editor.preview).apply(settings)
     catalog = from_rules()
     codes = settings.codes_for(path, settings.enabled(catalog), catalog)
-    # Rules in preview (a tier that not every release has) run only when preview is on.
-    preview = editor.preview if editor.preview is not None else getattr(settings, "preview", False)
-    if not preview:
-        codes -= {rule.code for rule in all_rules() if getattr(rule, "preview", False)}
-    options = Options(settings.torch_version, tuple(sorted(settings.unfixable(catalog))))
+    options = Options(settings.torch_version, tuple(sorted(settings.unfixable(catalog))), settings.test_paths, settings.lint_test_code)
     cache_dir = settings.cache_directory if settings.config_path is not None else None
     return FileSetup(frozenset(codes), options, settings.docs_url, cache_dir, editor.unsafe_fixes, _excluded(path, settings))
 
