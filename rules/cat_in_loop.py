@@ -51,6 +51,9 @@ class CatInLoop(Rule):
     ## Fix applicability
     None: the rewrite introduces a list, moves the concatenation after the loop and has to
     handle an empty list and the initial value, so it is left to the author.
+
+    ## Measured precision
+    preview. 0 TP, 4 FP (3 debatable) on the dev half. See docs/precision.md.
     """
 
     code = "TL107"

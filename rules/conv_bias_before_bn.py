@@ -99,6 +99,9 @@ class ConvBiasBeforeBn(Rule):
     a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); and for a `Linear`, whose
     3-D output a BatchNorm normalises over another axis than its features, keeping the bias.
+
+    ## Measured precision
+    stable. 1.00 on both halves (47/0 dev, 5/0 held out). See docs/precision.md.
     """
 
     code = "TL301"

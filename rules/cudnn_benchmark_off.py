@@ -54,6 +54,9 @@ class CudnnBenchmarkOff(Rule):
     ## Fix applicability
     None: whether the input shapes are fixed, and whether run-to-run reproducibility is
     required, cannot be read from the code.
+
+    ## Measured precision
+    stable. 1.00 on both halves (24/0 dev, 8/0 held out). See docs/precision.md.
     """
 
     code = "TL603"

@@ -68,6 +68,9 @@ class DataloaderNoPersistentWorkers(Rule):
     loaders are reported without a fix. No fix either when the loader is iterated again
     while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
     loop over it): with persistent workers the second pass resets the first.
+
+    ## Measured precision
+    preview. 1.00 on the dev half (13/0), 0.06 held out (1/15). See docs/precision.md.
     """
 
     code = "TL203"

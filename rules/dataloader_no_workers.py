@@ -66,6 +66,9 @@ class DataloaderNoWorkers(Rule):
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not, or a dataset
     named as an iterator or stream (`train_iterator`, `stream`, `datapipe`).
+
+    ## Measured precision
+    preview. 0.78 on the dev half (31/9), 0.37 held out (25/43). See docs/precision.md.
     """
 
     code = "TL201"

@@ -81,6 +81,9 @@ class DdpAccumulationWithoutNoSync(Rule):
     None: the forward pass must move into the `with` block together with the backward,
     and which condition ends a window (including the last, partial window of an epoch) is
     the program's own logic.
+
+    ## Measured precision
+    stable; no finding in the real-code benchmark. See docs/precision.md.
     """
 
     code = "TL503"

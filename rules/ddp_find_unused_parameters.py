@@ -53,6 +53,9 @@ class DdpFindUnusedParameters(Rule):
     None: whether every parameter receives a gradient each step depends on the model and
     the data, which the linter cannot see; removing the flag from a model that does skip
     parameters makes training fail.
+
+    ## Measured precision
+    stable; no finding in the real-code benchmark. See docs/precision.md.
     """
 
     code = "TL502"

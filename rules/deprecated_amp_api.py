@@ -78,6 +78,9 @@ class DeprecatedAmpApi(Rule):
     `import torch` after the file's last import above the call when there is none. No fix
     when `torch` is bound to something else, when `*args` is unpacked into the old autocast,
     or when `**kwargs` may set its dtype.
+
+    ## Measured precision
+    stable. 1.00 on the dev half (7/0); no held-out finding. See docs/precision.md.
     """
 
     code = "TL602"

@@ -105,6 +105,9 @@ class EvalWithoutNoGrad(Rule):
     code at module level, for `async def` (the decorator does not reach into a coroutine),
     and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
     keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
+
+    ## Measured precision
+    preview. 0.33 on the dev half (2/4), 0.00 held out (0/9). See docs/precision.md.
     """
 
     code = "TL402"

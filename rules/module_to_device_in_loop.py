@@ -56,6 +56,9 @@ class ModuleToDeviceInLoop(Rule):
     ## Fix applicability
     None: hoisting the move out of the loop is only correct when nothing in the loop moves
     the module elsewhere, which the author has to confirm.
+
+    ## Measured precision
+    stable; no finding in the real-code benchmark. See docs/precision.md.
     """
 
     code = "TL108"

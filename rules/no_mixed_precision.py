@@ -58,6 +58,9 @@ class NoMixedPrecision(Rule):
     ## Fix applicability
     None: reduced precision changes the numbers a model computes, and whether a model
     trains as well under it (and which dtype the hardware supports) needs a run to tell.
+
+    ## Measured precision
+    stable. 1.00 on both halves (40/0 dev, 15/0 held out). See docs/precision.md.
     """
 
     code = "TL601"

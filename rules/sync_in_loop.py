@@ -106,6 +106,10 @@ class SyncInLoop(Rule):
     counter could overflow), when a function or lambda defined in the same scope mentions the
     accumulator (called in the loop, it would see a tensor), or when the file may run on
     Apple's MPS, which has no float64. Other uses get no fix.
+
+    ## Measured precision
+    preview. 0.72 on the dev half (142 TP, 55 FP), 0.34 held out (95/186) of the real-code
+    benchmark; recall on audited files 0.88 and 0.71. See docs/precision.md.
     """
 
     code = "TL101"
