@@ -57,7 +57,7 @@ class Fp32MatmulPrecision(Rule):
     numerics (or needs bit-for-bit reproducibility with float32) may not accept.
 
     ## Measured precision
-    preview. 0.92 on the dev half (11/1), 0.50 held out (3/3). See docs/precision.md.
+    preview. 0.92 on the dev half (11/1), 0.50 held out (4/4). See docs/precision.md.
     """
 
     code = "TL604"
