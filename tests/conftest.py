@@ -80,3 +80,11 @@ def _preview_rules_on(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
         monkeypatch.setenv("TORCHLINT_PREVIEW", "1")
     else:
         monkeypatch.delenv("TORCHLINT_PREVIEW", raising=False)
+
+
+def write(root, relative: str, text: str) -> str:
+    """Write the dedented `text` to `root/relative` (making directories) and return the path."""
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return str(path)

@@ -23,6 +23,8 @@ from torchlint.semantics.project import (
 from torchlint.semantics.training import is_loader_like, training_loops
 from torchlint.engine.walker import walk
 
+from conftest import write
+
 
 def context(code: str, path: str = "snippet.py") -> FileContext:
     text = textwrap.dedent(code)
@@ -163,13 +165,6 @@ def test_matmul_heavy_work():
 
 def test_unparsable_text_is_searched_as_it_is():
     assert file_enables("def broken(:\n    torch.set_float32_matmul_precision('high')\n", TF32)
-
-
-def write(root, relative: str, text: str) -> str:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text))
-    return str(path)
 
 
 def test_project_imports_are_followed(tmp_path):

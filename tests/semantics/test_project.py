@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 
 import libcst as cst
 import pytest
 from click.testing import CliRunner
+from conftest import write
 
 from torchlint.cli import main
 from torchlint.engine.context import FileContext, Options
 from torchlint.engine.walker import walk
 from torchlint.semantics import project
 from torchlint.semantics.project import ABSENT, callers_of, project_function, project_modules, recording
-
-
-def write(root, relative: str, text: str) -> str:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text))
-    return str(path)
 
 
 def context(path: str) -> FileContext:

@@ -16,7 +16,7 @@ import libcst as cst
 
 from torchlint.engine.reports import NodeEdit
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants
 
 # The line a notebook's IPython syntax is replaced with (see `torchlint.files.notebook`).
 _MAGIC_PLACEHOLDER = "# torchlint: magic "
@@ -87,21 +87,10 @@ def _binds_otherwise(module: cst.Module, name: str, imported: str) -> bool:
             continue
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
             target = node.name if isinstance(node, cst.AsName) else node.target
-            if name in _bound_names(target):
+            if name in bound_names(target):
                 return True
         stack.extend(children(node))
     return False
-
-
-def _bound_names(target: cst.BaseExpression) -> List[str]:
-    """The names an assignment target binds: `a`, `a, (b, *c)`; not `a.b` or `a[0]`."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _bound_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _bound_names(target.value)
-    return []
 
 
 def import_edit(module: cst.Module, statement: str, preceding: Sequence[cst.CSTNode]) -> Optional[NodeEdit]:

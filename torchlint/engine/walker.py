@@ -13,7 +13,7 @@ import libcst as cst
 
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
-from torchlint.semantics.tree import COMPREHENSIONS, children
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
 
 Handler = Callable[[cst.CSTNode], None]
@@ -153,7 +153,7 @@ class _SemanticTracker:
 
     def _enter_for(self, node: cst.For) -> None:
         kind = self.values.loop_target_kind(node.iter)
-        for name in _target_names(node.target):
+        for name in bound_names(node.target):
             self._bind(name, kind)
 
     def _enter_with_item(self, node: cst.WithItem) -> None:
@@ -190,7 +190,7 @@ class _SemanticTracker:
 
     def _bind_target(self, target: cst.BaseExpression, kind: "Kind | None" = None) -> None:
         """Bind the names of a target; only a single name takes the value's kind."""
-        names = _target_names(target)
+        names = bound_names(target)
         for name in names:
             self._bind(name, kind if isinstance(target, cst.Name) else None)
 
@@ -201,14 +201,3 @@ class _SemanticTracker:
             return
         self.names.bind_local(name)
         self.values.assign(name, kind)
-
-
-def _target_names(target: cst.BaseExpression) -> List[str]:
-    """The plain names an assignment target binds (`x`, `(x, y)`, `[a, *rest]`)."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []

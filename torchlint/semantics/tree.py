@@ -93,3 +93,14 @@ def scope_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
             continue
         yield current
         stack.extend(children(current))
+
+
+def bound_names(target: cst.BaseExpression) -> List[str]:
+    """The plain names an assignment target binds: `x`, `(x, y)`, `[a, *rest]`; not `a.b` or `a[0]`."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in bound_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return bound_names(target.value)
+    return []
