@@ -20,6 +20,7 @@ from torchlint.semantics.training import training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
+from torchlint.semantics.project import GRAD_OFF
 
 _CUDA = re.compile(r"\bcuda\b")
 # Code that changes where factories create tensors by default.
@@ -27,9 +28,6 @@ _DEFAULT_DEVICE = re.compile(r"set_default_device|set_default_tensor_type|with\s
 # Any sign that the file places work on an accelerator.
 _DEVICE_USE = re.compile(r"cuda|device|\.to\(|accelerat|\b(?:xla|mps|xpu|npu|hpu)\b")
 _SCOPE_BOUNDARIES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-GRAD_DISABLING = frozenset(
-    {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"}
-)
 GRAD_ENABLING = frozenset({"torch.enable_grad", "torch.autograd.enable_grad"})
 SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
 
@@ -143,7 +141,7 @@ class FileContext:
             call_args = tuple(node.args)
             node = node.func
         qualified = self.qualified_name(node)
-        if qualified in GRAD_DISABLING:
+        if qualified in GRAD_OFF:
             if qualified.endswith("inference_mode") and call_args and _is_false(call_args[0].value):
                 return None
             return False
