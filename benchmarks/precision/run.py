@@ -210,12 +210,16 @@ def _mirror_git_dir(path: Path) -> Path:
     return path / "repo" if (path / "repo").is_dir() else path
 
 
-def run_torchlint(repo: Repo, repos_dir: Path, preview: bool) -> list[Finding]:
+def run_torchlint(
+    repo: Repo, repos_dir: Path, preview: bool, select: Optional[str] = None
+) -> list[Finding]:
     """Findings of the installed torchlint on one repository, default settings."""
     command = [sys.executable, "-m", "torchlint", "check", "--output-format", "json"]
     command += ["--no-cache", "--isolated", "--exit-zero"]
     if preview:
         command.append("--preview")
+    if select:
+        command += ["--select", select]
     command.append(".")
     result = subprocess.run(
         command, cwd=repos_dir / repo.dirname, capture_output=True, text=True, check=False
@@ -348,6 +352,9 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--repo", action="append", default=[],
                         help="only this repository (owner/name); repeatable")
+    parser.add_argument("--select", metavar="CODES",
+                        help="only these rules (comma-separated codes or prefixes), "
+                        "scoring only their labels")
     return parser.parse_args(argv)
 
 
@@ -362,9 +369,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     findings: list[Finding] = []
     for repo in repos:
         materialise(repo, args.repos_dir, args.extract_from_mirror, args.clone)
-        findings += run_torchlint(repo, args.repos_dir, args.preview)
+        findings += run_torchlint(repo, args.repos_dir, args.preview, args.select)
     names = {repo.name for repo in repos}
-    labels = {key: label for key, label in labels.items() if label.repo in names}
+    codes = tuple(args.select.split(",")) if args.select else ("",)
+    labels = {
+        key: label
+        for key, label in labels.items()
+        if label.repo in names and label.code.startswith(codes)
+    }
     report = score(repos, findings, labels, load_audited())
     if args.json:
         print(to_json(report))
