@@ -8,7 +8,6 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import string_value
@@ -60,22 +59,7 @@ class LoaderTracker:
 
     def _key(self, node: cst.BaseExpression, binding: bool) -> Optional[LoaderKey]:
         """(scope, name) for a plain name, (class, `self.name`) for an attribute of `self`."""
-        if isinstance(node, cst.Name):
-            scopes = self.ctx.names.scopes
-            if binding:
-                return id(scopes[-1].node), node.value
-            for index in range(len(scopes) - 1, -1, -1):
-                scope = scopes[index]
-                if scope.is_class and index != len(scopes) - 1:
-                    continue
-                if node.value in scope.bindings:
-                    return id(scope.node), node.value
-            return None
-        dotted = dotted_name(node)
-        if dotted is not None and dotted.count(".") == 1 and dotted.startswith("self."):
-            owner = self.ctx.enclosing(cst.ClassDef)
-            return (id(owner), dotted) if owner is not None else None
-        return None
+        return self.ctx.names.storage_key(node, binding, self.ctx.enclosing(cst.ClassDef))
 
 
 def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:

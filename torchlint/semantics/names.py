@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -89,13 +89,31 @@ class NameResolver:
 
     def lookup(self, name: str) -> Optional[str]:
         """The qualified name bound to `name`, LOCAL for a local value, None if unbound here."""
+        scope = self._binding_scope(name)
+        return scope.bindings[name] if scope is not None else None
+
+    def _binding_scope(self, name: str) -> Optional[Scope]:
+        """The innermost visible scope that binds `name` (class scopes only from directly inside)."""
         innermost = len(self.scopes) - 1
         for index in range(innermost, -1, -1):
             scope = self.scopes[index]
             if scope.is_class and index != innermost:
                 continue
             if name in scope.bindings:
-                return scope.bindings[name]
+                return scope
+        return None
+
+    def storage_key(self, node: cst.BaseExpression, binding: bool, owner: Optional[cst.CSTNode]) -> Optional[Tuple[int, str]]:
+        """Where the value `node` names lives, the same for every mention of it: (scope, name)
+        for a plain name (the current scope when the mention binds it, else the scope that
+        binds it) and (class, `self.name`) for an attribute of `self` in the class `owner`;
+        None for anything else."""
+        if isinstance(node, cst.Name):
+            scope = self.scopes[-1] if binding else self._binding_scope(node.value)
+            return (id(scope.node), node.value) if scope is not None else None
+        dotted = dotted_name(node)
+        if dotted is not None and dotted.count(".") == 1 and dotted.startswith("self.") and owner is not None:
+            return id(owner), dotted
         return None
 
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]:

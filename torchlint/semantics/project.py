@@ -30,6 +30,8 @@ the project function an expression names, through imports and re-exports), `modu
 project function across the project, with the `if` guards, loop and handler at each call
 site: what a frequency analysis needs to make `log_metrics` in utils.py rare when train.py
 only calls it under `if step % log_every == 0:`).
+`project_uses(ctx, FEATURE)` also looks at the modules that import the file (a model file
+whose training script runs it under autocast).
 
 Imports resolve against the importing file's directory, the parent of its top-level
 package, its ancestors up to the project root (a directory with `pyproject.toml`,
@@ -747,11 +749,14 @@ def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFac
 
 
 _PROJECT_FILES: Dict[str, Tuple[str, ...]] = {}
+# Per project root: the project modules each module imports directly, and those that import it.
+_IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
 
 
 def clear() -> None:
-    """Forget per-run state (the listing of each project's modules)."""
+    """Forget per-run state (the listing of each project's modules and their import graph)."""
     _PROJECT_FILES.clear()
+    _IMPORT_GRAPHS.clear()
 
 
 def project_files(root: str) -> Tuple[str, ...]:
@@ -839,3 +844,49 @@ def _dotted_name(node: "cst.BaseExpression") -> Optional[str]:
     from torchlint.semantics.names import dotted_name
 
     return dotted_name(node)
+
+
+# ---------------------------------------------------------------------------------------------
+# Importers across the project
+
+
+def _import_graph(root: str) -> Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]:
+    """(imports, importers): for each project module, the project modules it imports directly
+    and those that import it directly; built once per run."""
+    found = _IMPORT_GRAPHS.get(root)
+    if found is None:
+        imports: Dict[str, Tuple[str, ...]] = {}
+        importers: Dict[str, List[str]] = {}
+        for file in project_files(root):
+            file = os.path.abspath(file)
+            imports[file] = tuple(imported_files(file, read_module(file).text, search_roots(file)))
+            for module in imports[file]:
+                importers.setdefault(module, []).append(file)
+        found = _IMPORT_GRAPHS[root] = (imports, {module: tuple(files) for module, files in importers.items()})
+    return found
+
+
+def project_uses(ctx: "FileContext", feature: str) -> bool:
+    """Whether the program the file is part of enables `feature`: the file or a project module it
+    imports (`project_enables`), a project module that imports it, directly or through other
+    project modules (the training script that imports a model file), or a module such an
+    importer imports directly (the trainer module next to that script). The answer depends on
+    the whole project, which is noted as a dependency on its listing."""
+    if project_enables(ctx, feature):
+        return True
+    if not os.path.isfile(ctx.path):
+        return False
+    path = os.path.abspath(ctx.path)
+    root = project_root(path)
+    _note(root, tree_stamp(root))
+    imports, importers = _import_graph(root)
+    seen, queue = {path}, [path]
+    while queue and len(seen) < MAX_PROJECT_MODULES:
+        for importer in importers.get(queue.pop(0), ()):
+            if importer in seen:
+                continue
+            seen.add(importer)
+            queue.append(importer)
+            if any(file_enables(read_module(module).text, feature) for module in (importer, *imports.get(importer, ()))):
+                return True
+    return False

@@ -198,6 +198,14 @@ class ValueInference:
             return Kind.DEVICE_TENSOR
         return Kind.TENSOR
 
+    def move_destination(self, node: cst.Call) -> Optional[Kind]:
+        """Where `x.cuda()` / `x.to(...)` (of a tensor or a module) puts `x`: DEVICE_TENSOR on an
+        accelerator, HOST_TENSOR on the CPU, TENSOR when unknown (a dtype cast, an unknown
+        argument); None for any other call."""
+        if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in ("cuda", "to"):
+            return None
+        return self._tensor_method_kind(Kind.TENSOR, node.func.attr.value, node)
+
     def _tensor_method_kind(self, receiver: Kind, method: str, node: cst.Call) -> Kind:
         """The kind a tensor method returns: host after `.cpu()`, on the device after `.cuda()`."""
         if method in _TENSOR_NON_TENSOR_METHODS:
