@@ -1,0 +1,84 @@
+# %% control: Adam over a model moved to the device [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1)).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.randn(16, 4, device=device)
+for _ in range(3):
+    optimizer.zero_grad()
+    model(x).pow(2).mean().backward()
+    optimizer.step()
+show(model(x).mean().round(decimals=3))
+
+# %% AdamW over param groups of submodules [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Linear(8, 1))
+model = model.to(device)
+groups = [{"params": model[0].parameters(), "lr": 0.01}, {"params": model[1].parameters()}]
+optimizer = torch.optim.AdamW(groups, lr=0.001, weight_decay=0.1)
+model(torch.ones(2, 4, device=device)).sum().backward()
+optimizer.step()
+show(len(optimizer.param_groups), [group["lr"] for group in optimizer.param_groups])
+
+# %% complex parameters: no fused update [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 4, dtype=torch.cfloat).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+model(torch.ones(2, 4, dtype=torch.cfloat, device=device)).abs().sum().backward()
+optimizer.step()
+show(model.weight.real.abs().sum().round(decimals=3))
+
+# %% capturable set up for graph capture [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01, capturable=device.type == "cuda")
+show(optimizer.defaults["capturable"] == torch.cuda.is_available())
+
+# %% an explicit choice of implementation [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01, foreach=False)
+model(torch.ones(2, 4, device=device)).sum().backward()
+optimizer.step()
+show(model)
+
+# %% keyword arguments unpacked [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+options = {"fused": False}
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01, **options)
+show(optimizer.defaults["fused"])
+
+# %% SGD keeps its multi-tensor default [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+model(torch.ones(2, 4, device=device)).sum().backward()
+optimizer.step()
+show(model)
+
+# %% a model that stays on the host, next to a tensor on the device [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+total = torch.zeros(1).to(device)
+model = torch.nn.Linear(4, 1)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+loss = model(torch.ones(2, 4)).sum()
+loss.backward()
+optimizer.step()
+total += loss.detach().to(device)
+show(model, total)
