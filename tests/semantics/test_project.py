@@ -267,3 +267,19 @@ def test_callers_of_in_a_loose_directory_depends_on_the_whole_listing(tmp_path):
     write(tmp_path, "scripts/eval.py", "import utils\nutils.log_metrics(0)\n")
     project.clear()
     assert project.tree_stamp(root) != stamp and len(callers_of(utils, "log_metrics")) == 2
+
+
+def test_project_uses_follows_the_modules_that_import_the_file(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    layers = write(tmp_path, "pkg/models/layers.py", "import torch.nn as nn\n")
+    write(tmp_path, "pkg/models/__init__.py", "from .layers import nn\n")
+    write(tmp_path, "pkg/train.py", "from pkg.models import nn\nfrom pkg import trainer\n")
+    write(tmp_path, "pkg/trainer.py", "import torch\ndef step(model, x):\n    with torch.autocast('cuda'):\n        return model(x)\n")
+    write(tmp_path, "pkg/__init__.py", "")
+    alone = write(tmp_path, "tools/alone.py", "import torch\n")
+    project.clear()
+    with recording() as dependencies:
+        assert project.project_uses(context(layers), project.AUTOCAST)
+    assert any(state.startswith(project.TREE) for state, _, _ in dependencies.states.values())
+    assert not project.project_uses(context(alone), project.AUTOCAST)
+    assert not project.project_uses(context(layers), project.COMPILE)
