@@ -49,8 +49,9 @@ class _Candidate:
 class OptimizerNotFused(Rule):
     """## What it does
     Flags `torch.optim.Adam` and `torch.optim.AdamW` built over the parameters of a module the
-    same file moves to CUDA (`model.cuda()`, `model = Net().to(device)`, or a DDP /
-    DataParallel / `torch.compile` wrapper of such a module) without `fused=True`. When the
+    same file moves to CUDA (`model.cuda()`, `model = Net().to(device)`, or an alias, a
+    submodule or a DDP / DataParallel / `torch.compile` wrapper of such a module) without
+    `fused=True`. When the
     configured `torch-version` is below 2.0 it also flags `torch.optim.SGD`, and proposes
     `foreach=True` instead.
 
@@ -127,7 +128,7 @@ class OptimizerNotFused(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.candidates: List[_Candidate] = []
-        # Modules moved to an accelerator, and names bound to a wrapper of another module.
+        # Modules moved to an accelerator, and names bound to another module, an alias or a wrapper of it.
         self.moved: Set[Key] = set()
         self.wraps: Dict[Key, Key] = {}
         # The value last assigned to each name: `params = [...]` passed as `Adam(params)`.
@@ -152,10 +153,14 @@ class OptimizerNotFused(Rule):
             value = node.value
             if isinstance(value, cst.Call) and placement(self.ctx.values.move_destination(value)) is Placement.DEVICE:
                 self.moved.add(key)
+                continue
+            wrapped = None
+            if isinstance(value, (cst.Name, cst.Attribute)):
+                wrapped = self._root_key(value)  # `model_without_ddp = model`, `net = model.module`
             elif isinstance(value, cst.Call) and self.ctx.qualified_name(value.func) in MODULE_WRAPPERS and value.args:
                 wrapped = self._root_key(value.args[0].value)
-                if wrapped is not None:
-                    self.wraps[key] = wrapped
+            if wrapped is not None and wrapped != key:
+                self.wraps[key] = wrapped
 
     def leave_Module(self, node: cst.Module) -> None:
         if not self.ctx.uses_cuda:

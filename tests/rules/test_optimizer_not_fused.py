@@ -53,8 +53,10 @@ def test_wrappers_and_parameter_expressions():
         groups = [{"params": model.head.parameters(), "lr": 1e-3}, {"params": model.body.parameters()}]
         c = optim.AdamW(groups)
         d = optim.AdamW(params=[p for n, p in model.named_parameters() if "bias" not in n])
+        model_without_ddp = ddp.module
+        e = optim.AdamW([{"params": [p for p in model_without_ddp.parameters() if p.requires_grad]}])
     """
-    assert lines(code, RULE) == [11, 12, 14, 15]
+    assert lines(code, RULE) == [11, 12, 14, 15, 17]
 
 
 def test_attributes_of_self_across_methods():
