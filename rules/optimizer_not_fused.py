@@ -101,14 +101,16 @@ class OptimizerNotFused(Rule):
     no `fused=True` when the file uses complex tensors (`torch.cfloat`, `view_as_complex`).
 
     ## Measured precision
-    preview. Not measured yet.
+    stable. 0.99 on the development half (99/1: an RPC example whose one step per episode
+    is dwarfed by its round trips) and 0.92 on the held-out half (57/5: a unit-test helper, a
+    CPU-versus-GPU timing demo, and three heads trained on a frozen backbone, whose step is
+    negligible next to the frozen forward). See docs/precision.md.
     """
 
     code = "TL404"
     name = "optimizer-not-fused"
     summary = "Adam/AdamW over CUDA parameters without `fused=True`"
     impact: ClassVar[str] = "low"
-    preview = True
     triggers = ("Adam", "SGD")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (

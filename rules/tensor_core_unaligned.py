@@ -106,7 +106,9 @@ class TensorCoreUnaligned(Rule):
     outputs the rest of the program sees.
 
     ## Measured precision
-    preview. Not measured yet.
+    preview: no finding on either half of the real-code benchmark (the models there that run
+    in mixed precision compute their sizes from configurations or data), so there is nothing
+    to measure yet. See docs/precision.md.
     """
 
     code = "TL304"
