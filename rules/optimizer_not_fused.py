@@ -174,8 +174,8 @@ class OptimizerNotFused(Rule):
     # ---------------------------------------------------------------------------------
 
     def _check_optimizer(self, node: cst.Call, name: str) -> None:
-        if self.ctx.in_test_code() and not self.ctx.options.lint_test_code:
-            return  # decided here: the report, made from leave_Module, no longer sees the test function
+        if self.in_skipped_code():
+            return
         remedy = self._remedy(name)
         if remedy is None or has_star(node) or keyword(node, "fused") or keyword(node, "foreach"):
             return

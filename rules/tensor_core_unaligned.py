@@ -154,7 +154,7 @@ class TensorCoreUnaligned(Rule):
         if len(node.targets) != 1 or not isinstance(value, cst.Call) or self.ctx.qualified_name(value.func) != EMBEDDING:
             return
         target = dotted_name(node.targets[0].target)
-        if target is not None and not has_star(value) and not self._skipped_here():
+        if target is not None and not has_star(value) and not self.in_skipped_code():
             self.embeddings.append((target, value))
 
     def leave_Module(self, node: cst.Module) -> None:
@@ -218,10 +218,6 @@ class TensorCoreUnaligned(Rule):
         for size in sizes * (dims if len(sizes) == 1 else 1):
             product *= size  # type: ignore[operator]
         return product
-
-    def _skipped_here(self) -> bool:
-        """Test code, judged while the traversal stands in it (reports made later cannot tell)."""
-        return self.ctx.in_test_code() and not self.ctx.options.lint_test_code
 
 
 def _integer(node: cst.BaseExpression) -> Optional[int]:

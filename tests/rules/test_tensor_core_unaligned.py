@@ -89,6 +89,9 @@ def test_an_embedding_tied_to_the_output_projection():
     assert lines(code, RULE) == [8]
     assert lines(code.replace("F.linear(x, self.embed.weight)", "x @ self.embed.weight.T"), RULE) == [8]
     assert lines(code.replace("F.linear(x, self.embed.weight)", "self.embed(x)"), RULE) == []
+    in_a_test = "import torch\nimport torch.nn.functional as F\ndef test_tied():\n    embed = torch.nn.Embedding(50257, 768)\n    F.linear(x, embed.weight)\n"
+    assert lines(in_a_test + "with torch.autocast('cuda'):\n    pass\n", RULE) == []
+    assert lines(in_a_test.replace("def test_tied():", "def tied():") + "with torch.autocast('cuda'):\n    pass\n", RULE) == [4]
 
 
 def test_the_training_script_that_imports_a_model_file_decides(tmp_path):

@@ -96,9 +96,14 @@ class Rule:
         fix: Optional[PendingFix] = None,
         start: Optional[cst.CSTNode] = None,
     ) -> None:
-        if self.skips_test_code and not self.ctx.options.lint_test_code and self.ctx.in_test_code():
+        if self.in_skipped_code():
             return
         self.ctx.reports.append(Report(self, node, message, fix, start))
+
+    def in_skipped_code(self) -> bool:
+        """Whether the node being visited is test code this rule is silent in. `report` asks
+        it; a rule that reports later (from `leave_Module`) asks while visiting."""
+        return self.skips_test_code and not self.ctx.options.lint_test_code and self.ctx.in_test_code()
 
     def runs_often(self, node: cst.CSTNode) -> bool:
         """Whether `node` runs as often as the rule's `frequencies` require."""
