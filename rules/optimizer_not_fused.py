@@ -52,7 +52,8 @@ class OptimizerNotFused(Rule):
     same file moves to CUDA (`model.cuda()`, `model = Net().to(device)`, or an alias, a
     submodule or a DDP / DataParallel / `torch.compile` wrapper of such a module) without
     `fused=True`. When the configured `torch-version` is below 2.0 it also flags
-    `torch.optim.SGD`, and proposes `foreach=True` instead.
+    `torch.optim.SGD`, and proposes `foreach=True` instead (below 1.12, which has no
+    `foreach=` argument, it reports nothing).
 
     ## Why is this slow?
     An optimizer step reads and writes every parameter, gradient and optimizer state, and
