@@ -120,3 +120,55 @@ def test_rows_of_a_tensor_live_where_it_does():
         probe(row)
     """
     assert list(placements(code).values()) == [HOST, DEVICE]
+
+
+class _MoveProbe(Rule):
+    """Records where each `.cuda()`/`.to(...)` call puts its receiver, and the storage key of
+    each receiver, while the traversal stands on them."""
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.seen: Dict[str, object] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        destination = self.ctx.values.move_destination(node)
+        if destination is not None:
+            receiver = node.func.value  # type: ignore[attr-defined]
+            key = self.ctx.names.storage_key(receiver, False, self.ctx.enclosing(cst.ClassDef))
+            self.seen[self.ctx.module.code_for_node(node)] = (placement(destination), key is not None and key[1])
+
+
+def moves(code: str) -> Dict[str, object]:
+    text = textwrap.dedent(code)
+    ctx = FileContext(cst.parse_module(text), text, "train.py", Options())
+    probe = _MoveProbe(ctx)
+    walk(ctx, [probe])
+    return probe.seen
+
+
+def test_where_a_module_or_tensor_is_moved_and_what_holds_it():
+    found = moves(
+        """
+        import torch
+        model = Net()
+        model.cuda()
+        model.to(device)
+        model.to("cpu")
+        model.to(torch.float16)
+        class Trainer:
+            def setup(self):
+                self.net.to("cuda:1")
+                self.net.head.to(rank)
+        def unbound():
+            ghost.cuda()
+        """
+    )
+    assert found == {
+        "model.cuda()": (DEVICE, "model"),
+        "model.to(device)": (DEVICE, "model"),
+        'model.to("cpu")': (HOST, "model"),
+        "model.to(torch.float16)": (UNKNOWN, "model"),
+        'self.net.to("cuda:1")': (DEVICE, "self.net"),
+        "self.net.head.to(rank)": (DEVICE, False),
+        "ghost.cuda()": (DEVICE, False),
+    }
