@@ -69,6 +69,7 @@ class BlockingTransfer(Rule):
     """
 
     code = "TL106"
+    impact = "medium"
     name = "blocking-transfer"
     summary = "Batch from a pinned-memory DataLoader moved to the device without `non_blocking=True`"
     triggers = ("pin_memory",)

@@ -57,6 +57,7 @@ class CatInLoop(Rule):
     """
 
     code = "TL107"
+    impact = "medium"
     name = "cat-in-loop"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Tensor grown with `torch.cat` inside a loop (quadratic copying)"

@@ -105,6 +105,7 @@ class ConvBiasBeforeBn(Rule):
     """
 
     code = "TL301"
+    impact = "low"
     name = "conv-bias-before-bn"
     summary = "Convolution or Linear bias right before BatchNorm is cancelled by it"
     triggers = ("BatchNorm",)

@@ -60,6 +60,7 @@ class CudnnBenchmarkOff(Rule):
     """
 
     code = "TL603"
+    impact = "medium"
     name = "cudnn-benchmark-off"
     summary = "Convolutional CUDA training without `torch.backends.cudnn.benchmark = True`"
     severity = "info"

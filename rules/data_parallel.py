@@ -57,6 +57,7 @@ class DataParallel(Rule):
     """
 
     code = "TL501"
+    impact = "high"
     name = "data-parallel"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "`nn.DataParallel` instead of `DistributedDataParallel`"

@@ -74,6 +74,7 @@ class DataloaderNoPersistentWorkers(Rule):
     """
 
     code = "TL203"
+    impact = "medium"
     name = "dataloader-no-persistent-workers"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"

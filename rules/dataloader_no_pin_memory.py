@@ -151,6 +151,7 @@ class DataloaderNoPinMemory(Rule):
     """
 
     code = "TL202"
+    impact = "medium"
     name = "dataloader-no-pin-memory"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "DataLoader whose batches are moved to CUDA does not pin memory (`pin_memory=True`)"

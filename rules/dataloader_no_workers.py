@@ -72,6 +72,7 @@ class DataloaderNoWorkers(Rule):
     """
 
     code = "TL201"
+    impact = "high"
     name = "dataloader-no-workers"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "DataLoader loads data in the training process (`num_workers=0`)"

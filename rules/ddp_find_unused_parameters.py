@@ -59,6 +59,7 @@ class DdpFindUnusedParameters(Rule):
     """
 
     code = "TL502"
+    impact = "medium"
     name = "ddp-find-unused-parameters"
     summary = "`DistributedDataParallel(find_unused_parameters=True)` traverses the autograd graph every step"
     triggers = ("find_unused_parameters",)

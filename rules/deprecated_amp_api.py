@@ -84,6 +84,7 @@ class DeprecatedAmpApi(Rule):
     """
 
     code = "TL602"
+    impact = "low"
     name = "deprecated-amp-api"
     summary = "Deprecated `torch.cuda.amp`/`torch.cpu.amp` instead of `torch.amp` with a device type"
     triggers = ("autocast", "GradScaler")

@@ -79,6 +79,7 @@ class DeviceAfterCreation(Rule):
     """
 
     code = "TL102"
+    impact = "medium"
     name = "device-after-creation"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Tensor created on the CPU and then moved to the device"

@@ -92,6 +92,7 @@ class EmptyCacheInLoop(Rule):
     """
 
     code = "TL104"
+    impact = "high"
     name = "empty-cache-in-loop"
     summary = "`torch.cuda.empty_cache()` inside a step loop"
     triggers = ("empty_cache",)

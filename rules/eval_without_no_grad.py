@@ -111,6 +111,7 @@ class EvalWithoutNoGrad(Rule):
     """
 
     code = "TL402"
+    impact = "medium"
     name = "eval-without-no-grad"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Module run in eval mode with autograd still recording"

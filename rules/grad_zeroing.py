@@ -65,6 +65,7 @@ class GradZeroing(Rule):
     """
 
     code = "TL401"
+    impact = "low"
     name = "grad-zeroing"
     summary = "Gradients reset by writing zeros instead of setting them to None"
     triggers = ("zero_",)

@@ -89,6 +89,7 @@ class ImplicitSyncInLoop(Rule):
     """
 
     code = "TL103"
+    impact = "high"
     name = "implicit-sync-in-loop"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"

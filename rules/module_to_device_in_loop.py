@@ -62,6 +62,7 @@ class ModuleToDeviceInLoop(Rule):
     """
 
     code = "TL108"
+    impact = "low"
     name = "module-to-device-in-loop"
     summary = "Module moved to the device (`model.to(device)`, `model.cuda()`) inside a step loop"
     triggers = (".to(", ".cuda(")

@@ -64,6 +64,7 @@ class NoMixedPrecision(Rule):
     """
 
     code = "TL601"
+    impact = "high"
     name = "no-mixed-precision"
     summary = "CUDA training loop without automatic mixed precision (`torch.autocast`)"
     severity = "info"

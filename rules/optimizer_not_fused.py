@@ -1,6 +1,6 @@
 import re
 from dataclasses import dataclass
-from typing import ClassVar, Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -112,7 +112,7 @@ class OptimizerNotFused(Rule):
     code = "TL404"
     name = "optimizer-not-fused"
     summary = "Adam/AdamW over CUDA parameters without `fused=True`"
-    impact: ClassVar[str] = "low"
+    impact = "low"
     triggers = ("Adam", "SGD")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (

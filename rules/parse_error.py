@@ -24,6 +24,7 @@ class ParseError(Rule):
     """
 
     code = "TL000"
+    impact = "high"
     name = "parse-error"
     summary = "The file cannot be parsed as Python source"
     severity = "error"

@@ -113,6 +113,7 @@ class SyncInLoop(Rule):
     """
 
     code = "TL101"
+    impact = "high"
     name = "sync-in-loop"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"

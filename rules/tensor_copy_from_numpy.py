@@ -78,6 +78,7 @@ class TensorCopyFromNumpy(Rule):
     """
 
     code = "TL105"
+    impact = "low"
     name = "tensor-copy-from-numpy"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "`torch.tensor()` copies a NumPy array that `torch.from_numpy()` could share"

@@ -1,7 +1,7 @@
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import ClassVar, Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -114,7 +114,7 @@ class TensorCoreUnaligned(Rule):
     code = "TL304"
     name = "tensor-core-unaligned"
     summary = "Layer size not a multiple of 8 in a mixed-precision model: slower tensor-core kernels"
-    impact: ClassVar[str] = "medium"
+    impact = "medium"
     preview = True
     triggers = ("Linear", "Conv", "Embedding")
     bad_examples = (

@@ -31,6 +31,7 @@ class UnusedNoqa(Rule):
     """
 
     code = "TL001"
+    impact = "low"
     name = "unused-noqa"
     summary = "`# noqa` code that suppresses nothing or names no rule"
     fix_applicability = Applicability.SAFE

@@ -36,6 +36,7 @@ def test_findings_exit_1_with_full_output(project):
     assert result.stdout.startswith("train.py:3:30: TL101 ")
     assert "3 |     total += model(x.cuda()).item()" in result.stdout
     assert "^^^^^^" in result.stdout
+    assert "\n  = impact: high\n" in result.stdout
     assert "Found 1 finding" in result.stderr
 
 
@@ -61,7 +62,8 @@ def test_json_output_fields(project):
     data = json.loads(run("--output-format", "json").stdout)
     assert [(d["path"], d["code"]) for d in data] == [("train.py", "TL101"), ("zg.py", "TL401")]
     finding = data[1]
-    assert set(finding) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "url", "cell"}
+    assert set(finding) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "url", "cell", "impact"}
+    assert (data[0]["impact"], finding["impact"]) == ("high", "low")
     assert finding["cell"] is None
     assert (finding["line"], finding["column"], finding["end_line"], finding["end_column"]) == (2, 1, 2, 39)
     assert finding["fix"]["applicability"] == "unsafe"
@@ -169,7 +171,8 @@ def test_rule_command():
     codes = [line.split()[0] for line in listing]
     assert codes == sorted(codes) and len(codes) == len(set(codes))
     assert {"TL000", "TL001", "TL101", "TL102", "TL201", "TL301", "TL401", "TL402", "TL501"} <= set(codes)
-    assert listing[codes.index("TL101")].split()[1:4] == ["sync-in-loop", "warning", "unsafe"]
+    assert listing[codes.index("TL101")].split()[1:5] == ["sync-in-loop", "warning", "high", "unsafe"]
+    assert "Impact: high." in result.stdout
     assert CliRunner().invoke(main, ["rule", "TL999"]).exit_code == 2
 
 

@@ -133,6 +133,17 @@ def test_min_severity(project, monkeypatch):
     assert CliRunner().invoke(main, ["check"]).exit_code == 2
 
 
+def test_min_impact(project):
+    """TL101 (a sync every step) is high impact, TL401 (zero-filled gradients) low."""
+    assert check("--min-impact", "medium")[1] == ["TL101"]
+    write_config(project, 'min-impact = "high"\n')
+    assert check()[1] == ["TL101"]
+    assert check("--min-impact", "low")[1] == ["TL101", "TL401"]
+    write_config(project, 'min-impact = "huge"\n')
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 2 and "min-impact must be one of low, medium, high" in result.stderr
+
+
 def test_a_tool_key_that_is_not_a_table(project):
     (project / "pyproject.toml").write_text("tool = 3\n")
     result = CliRunner().invoke(main, ["check"])

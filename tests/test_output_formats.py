@@ -129,7 +129,7 @@ def test_sarif_is_valid_and_describes_every_rule(project: Path):
         assert descriptor["help"] == {"text": rule.documentation(), "markdown": rule.documentation()}
         assert descriptor["fullDescription"]["text"] and not descriptor["fullDescription"]["text"].startswith("#")
         assert descriptor["defaultConfiguration"]["level"] == {"error": "error", "warning": "warning", "info": "note"}[rule.severity]
-        assert descriptor["properties"]["fixApplicability"] == rule.fix_applicability.value
+        assert descriptor["properties"] == {"fixApplicability": rule.fix_applicability.value, "impact": rule.impact}
 
 
 def test_sarif_results(project: Path):
@@ -141,6 +141,7 @@ def test_sarif_results(project: Path):
         assert result["ruleId"] == item["code"]
         assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == item["code"]
         assert result["level"] == "warning"
+        assert result["properties"] == {"impact": item["impact"]}
         assert result["message"]["text"] == item["message"]
         (location,) = result["locations"]
         physical = location["physicalLocation"]

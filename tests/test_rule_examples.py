@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from torchlint.engine.rule import all_rules
+from torchlint.engine.rule import IMPACTS, all_rules
 
 from conftest import lint
 
@@ -29,6 +29,7 @@ def test_rule_metadata_and_docs(rule):
     assert rule.code.startswith("TL") and len(rule.code) == 5
     assert rule.name and rule.name == rule.name.lower()
     assert rule.summary
+    assert rule.impact in IMPACTS, f"{rule.code} declares no impact level"
     assert rule.bad_examples and rule.good_examples
     doc = rule.documentation()
     for heading in ("## What it does", "## Example", "## Use instead", "## Fix applicability"):

@@ -196,10 +196,13 @@ def test_table_has_every_column_and_a_row_per_rule():
         "->",
         "3",
         "-",
+        "high",
+        "high",
     ]
-    assert lines[2].split()[-4:] == ["2.50]", "NO", "-", "-"]
-    assert lines[3].split()[3:] == ["-", "-", "-", "yes", "-", "-"]
-    assert lines[4].endswith("3 -> 1")
+    # Declared impact, then the level the measured speedup (2x) falls in.
+    assert lines[2].split()[-6:] == ["2.50]", "NO", "-", "-", "low", "high"]
+    assert lines[3].split()[3:] == ["-", "-", "-", "yes", "-", "-", "medium", "-"]
+    assert lines[4].split()[-5:] == ["3", "->", "1", "high", "high"]
     assert lines[5] == "TL301: 4 steps: losses[1]: 1 before, 2 after"
     assert len(lines) == 6
 
@@ -209,7 +212,7 @@ def test_an_untimed_table_has_no_timing_columns_and_says_why():
         result(device="cpu", before_s=None, after_s=None, speedup=None, speedup_low=None, speedup_high=None),
     ]
     table = format_table(rows, context("cpu", timed=False))
-    assert table.splitlines()[0].split() == ["rule", "workload", "equivalent"]
+    assert table.splitlines()[0].split() == ["rule", "workload", "equivalent", "impact"]
     assert table.splitlines()[-1] == CPU_NOTE and "x" not in table.splitlines()[1]
 
 
@@ -232,7 +235,7 @@ def test_markdown_report_has_the_environment_command_and_a_row_per_rule():
     assert "- GPU: NVIDIA H100" in report and "- torch 2.13.0, CUDA 12.4, Python 3.11.7" in report
     table = [line for line in report.splitlines() if line.startswith("| ")]
     assert len(table) == 4 and table[0].count("|") == len(COLUMNS) + 1
-    assert table[2] == "| TL101 | ResNet step | 4.000 | 2.000 | 2.00x [1.50, 2.50] (94%) | yes | 20 -> 1 | - |"
+    assert table[2] == "| TL101 | ResNet step | 4.000 | 2.000 | 2.00x [1.50, 2.50] (94%) | yes | 20 -> 1 | - | high | high |"
     assert table[3].split(" | ")[5] == "NO"
     assert "- TL301: a \\| b" in report
 

@@ -30,12 +30,12 @@ from torchlint.config import (
     parse_torch_version,
 )
 from torchlint.engine.cache import ResultCache, clean_cache, engine_fingerprint, load_catalog, save_catalog
-from torchlint.engine.catalog import Catalog
+from torchlint.engine.catalog import Catalog, RuleInfo
 from torchlint.engine.catalog import from_rules as catalog_from_rules
 from torchlint.engine.catalog import infos as catalog_infos
 from torchlint.engine.findings import Finding
 from torchlint.engine.options import Options
-from torchlint.engine.rule import SEVERITIES
+from torchlint.engine.rule import IMPACTS, SEVERITIES
 from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
 from torchlint.engine.selection import Layer, SelectionError, preview_warnings
 from torchlint.files.discovery import DEFAULT_EXCLUDE, discover, excluded_below
@@ -82,6 +82,7 @@ def _env(name: str) -> str:
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to paths given on the command line too.")
 @click.option("--torch-version", envvar=_env("TORCH_VERSION"), show_envvar=True, help="The PyTorch version the code targets, e.g. 1.13 (default: inferred from the project's dependencies, else current).")
 @click.option("--min-severity", type=click.Choice(SEVERITIES), help="Only run rules of at least this severity (default: info, all).")
+@click.option("--min-impact", type=click.Choice(IMPACTS), help="Only run rules whose findings cost at least this much (default: low, all).")
 @click.option("--preview", is_flag=True, envvar=_env("PREVIEW"), show_envvar=True, help="Also run preview rules (precision not yet measured at 0.90 or above).")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), envvar=_env("CONFIG"), show_envvar=True, help="Use this configuration file for every file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
@@ -143,7 +144,7 @@ def check(ctx: click.Context, **given: object) -> None:
         args.silent,
         args.fix_only,
         here.docs_url,
-        {info.code: info.severity for info in plan.catalog},
+        {info.code: info for info in plan.catalog},
         baseline,
         args.baseline.absolute().parent if args.baseline else None,
     )
@@ -181,6 +182,7 @@ class CheckArgs:
     force_exclude: bool
     torch_version: Optional[str]
     min_severity: Optional[str]
+    min_impact: Optional[str]
     preview: bool
     config_path: Optional[Path]
     isolated: bool
@@ -226,7 +228,7 @@ def _validate(args: CheckArgs) -> None:
 def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
     """The command-line (and environment) values that apply on top of every configuration."""
     origins = {}
-    for name in ("select", "extend_select", "ignore", "per_file_ignores", "extend_per_file_ignores", "fixable", "extend_fixable", "unfixable", "exclude", "extend_exclude", "torch_version", "min_severity", "output_format", "cache_dir", "preview"):
+    for name in ("select", "extend_select", "ignore", "per_file_ignores", "extend_per_file_ignores", "fixable", "extend_fixable", "unfixable", "exclude", "extend_exclude", "torch_version", "min_severity", "min_impact", "output_format", "cache_dir", "preview"):
         if getattr(args, name):
             from_env = ctx.get_parameter_source(name) is click.core.ParameterSource.ENVIRONMENT
             origins[name.replace("_", "-")] = f"environment ({_env(name.upper())})" if from_env else COMMAND_LINE
@@ -245,6 +247,7 @@ def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
         extend_exclude=_split(args.extend_exclude) or (),
         torch_version=parse_torch_version(args.torch_version) if args.torch_version else None,
         min_severity=args.min_severity,
+        min_impact=args.min_impact,
         output_format=args.output_format,
         cache_dir=Path(os.path.abspath(args.cache_dir)) if args.cache_dir else None,
         preview=True if args.preview else None,
@@ -384,7 +387,8 @@ class _View:
     # --fix-only: the remaining findings are not listed.
     fix_only: bool = False
     docs_url: Optional[str] = None
-    severities: Mapping[str, str] = field(default_factory=dict)
+    # The rule catalog by code.
+    rules: Mapping[str, RuleInfo] = field(default_factory=dict)
     # --baseline: the recorded fingerprints, and the directory paths in it are relative to.
     baseline: Optional[Counter] = None
     baseline_base: Optional[Path] = None
@@ -428,7 +432,7 @@ def _emit(outcomes: Sequence[FileOutcome], view: _View, out: TextIO, to_stderr: 
     elif view.statistics:
         click.echo(_statistics(findings, view), nl=False, file=stream)
     else:
-        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color, view.docs_url, view.severities))
+        text = FORMATTERS[view.output_format](Report(findings, snippets, view.unsafe_fixes, view.color, view.docs_url, view.rules))
         if text:
             click.echo(text, nl=False, color=view.color, file=stream)
     if (view.show_fixes or view.fix_only) and fixed and not view.silent:
@@ -585,6 +589,7 @@ _SHOWN = (
     ("extend-exclude", "extend_exclude", ("extend-exclude",)),
     ("torch-version", "torch_version", ("torch-version",)),
     ("min-severity", "min_severity", ("min-severity",)),
+    ("min-impact", "min_impact", ("min-impact",)),
     ("output-format", "output_format", ("output-format",)),
     ("docs-url", "docs_url", ("docs-url",)),
     ("preview", "preview", ("preview",)),
@@ -627,15 +632,15 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
     elif show_all or code is None:
         # "safe/unsafe": safe by default, unsafe in the cases `torchlint rule CODE` names.
         rows = [
-            (item.code, item.name, item.severity, item.fix_applicability.value + ("/unsafe" if item.unsafe_when else ""), _tier(item.preview), item.summary)
+            (item.code, item.name, item.severity, item.impact, item.fix_applicability.value + ("/unsafe" if item.unsafe_when else ""), _tier(item.preview), item.summary)
             for item in rules
         ]
-        widths = [max(len(row[column]) for row in rows) for column in range(5)]
+        widths = [max(len(row[column]) for row in rows) for column in range(6)]
         for row in rows:
-            click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[5])
+            click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[6])
     else:
         item = rules[0]
-        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Fix: {item.fix_label()}.{' Preview: runs only with --preview.' if item.preview else ''}\n\n{item.documentation()}", nl=False)
+        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Impact: {item.impact}. Fix: {item.fix_label()}.{' Preview: runs only with --preview.' if item.preview else ''}\n\n{item.documentation()}", nl=False)
 
 
 def _tier(preview: bool) -> str:

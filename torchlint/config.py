@@ -22,7 +22,7 @@ from torchlint import __version__
 from torchlint.engine.cache import CACHE_DIR_NAME
 from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.options import DEFAULT_TORCH_VERSION
-from torchlint.engine.rule import SEVERITIES
+from torchlint.engine.rule import IMPACTS, SEVERITIES
 from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve, stable
 from torchlint.output import FORMATTERS
 from torchlint.semantics.test_paths import DEFAULT_TEST_PATHS
@@ -42,7 +42,7 @@ OUTPUT_FORMATS = tuple(sorted(FORMATTERS))
 _RULE_KEYS = ("select", "extend-select", "ignore")
 _FIX_KEYS = ("fixable", "extend-fixable", "unfixable")
 _PATH_KEYS = ("exclude", "extend-exclude")
-_SCALAR_KEYS = ("torch-version", "min-severity", "output-format", "docs-url", "cache-dir")
+_SCALAR_KEYS = ("torch-version", "min-severity", "min-impact", "output-format", "docs-url", "cache-dir")
 _BOOL_KEYS = ("preview", "lint-test-code")
 _KEYS = frozenset(
     _RULE_KEYS + _FIX_KEYS + _PATH_KEYS + _SCALAR_KEYS + _BOOL_KEYS + ("per-file-ignores", "extend-per-file-ignores", "extend", "test-paths")
@@ -95,6 +95,7 @@ class Settings:
     extend_exclude: Tuple[str, ...] = ()
     torch_version: Tuple[int, int] = DEFAULT_TORCH_VERSION
     min_severity: str = "info"
+    min_impact: str = "low"
     output_format: str = "full"
     docs_url: str = DEFAULT_DOCS_URL
     cache_dir: Optional[Path] = None
@@ -116,7 +117,7 @@ class Settings:
     def enabled(self, catalog: Sequence[RuleInfo]) -> FrozenSet[str]:
         """The codes the selection enables; checks every selector, `per-file-ignores` included."""
         try:
-            codes = stable(at_least(resolve(self.rule_layers, catalog), catalog, self.min_severity), catalog, self.preview)
+            codes = stable(at_least(resolve(self.rule_layers, catalog), catalog, self.min_severity, self.min_impact), catalog, self.preview)
             resolve(self.fix_layers, catalog, _FIX_KEYS)
         except SelectionError as error:
             raise ConfigError(str(error)) from None
@@ -361,9 +362,9 @@ def _layer(where: str, lists: Dict[str, Tuple[str, ...]], keys: Tuple[str, str, 
 
 
 def _scalars(table: Dict[str, Any], where: str) -> Dict[str, Any]:
-    """The string-valued keys, checked: `min-severity`, `output-format`, `docs-url`, `cache-dir`."""
+    """The string-valued keys, checked: `min-severity`, `min-impact`, `output-format`, `docs-url`, `cache-dir`."""
     values: Dict[str, Any] = {}
-    for key in ("min-severity", "output-format", "docs-url", "cache-dir"):
+    for key in ("min-severity", "min-impact", "output-format", "docs-url", "cache-dir"):
         if key not in table:
             continue
         value = table[key]
@@ -371,6 +372,8 @@ def _scalars(table: Dict[str, Any], where: str) -> Dict[str, Any]:
             raise ConfigError(f"{where} {key}: expected a non-empty string")
         if key == "min-severity" and value not in SEVERITIES:
             raise ConfigError(f"{where}: min-severity must be one of {', '.join(SEVERITIES)}")
+        if key == "min-impact" and value not in IMPACTS:
+            raise ConfigError(f"{where}: min-impact must be one of {', '.join(IMPACTS)}")
         if key == "output-format" and value not in OUTPUT_FORMATS:
             raise ConfigError(f"{where} output-format: must be one of {', '.join(OUTPUT_FORMATS)}")
         if key == "docs-url" and "{code}" not in value:
@@ -423,6 +426,7 @@ class Overrides:
     extend_exclude: Tuple[str, ...] = ()
     torch_version: Optional[Tuple[int, int]] = None
     min_severity: Optional[str] = None
+    min_impact: Optional[str] = None
     output_format: Optional[str] = None
     cache_dir: Optional[Path] = None
     preview: Optional[bool] = None
@@ -435,6 +439,7 @@ class Overrides:
                 ("exclude", self.exclude),
                 ("torch_version", self.torch_version),
                 ("min_severity", self.min_severity),
+                ("min_impact", self.min_impact),
                 ("output_format", self.output_format),
                 ("cache_dir", self.cache_dir),
                 ("preview", self.preview),

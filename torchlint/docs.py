@@ -19,15 +19,15 @@ def rule_page(rule: Type[Rule]) -> str:
     return (
         f"{HEADER}# {rule.code} {rule.name}\n\n"
         f"{rule.summary}.\n\n"
-        f"Severity: {rule.severity}. Fix: {rule.fix_label()}. "
+        f"Severity: {rule.severity}. Impact: {rule.impact}. Fix: {rule.fix_label()}. "
         f"Run `torchlint rule {rule.code}` for this page offline.\n\n"
         f"{rule.documentation()}"
     )
 
 
 def index_page() -> str:
-    rows = [f"| [{r.code}]({r.code}.md) | {r.name} | {r.severity} | {r.fix_label()} | {r.summary} |" for r in all_rules()]
-    head = "| code | name | severity | fix | summary |\n| --- | --- | --- | --- | --- |\n"
+    rows = [f"| [{r.code}]({r.code}.md) | {r.name} | {r.severity} | {r.impact} | {r.fix_label()} | {r.summary} |" for r in all_rules()]
+    head = "| code | name | severity | impact | fix | summary |\n| --- | --- | --- | --- | --- | --- |\n"
     return f"{HEADER}# torchlint rules\n\n{head}" + "\n".join(rows) + "\n"
 
 

@@ -50,7 +50,7 @@ def test_editor_select_replaces_and_ignore_adds_to_the_file_configuration(tmp_pa
 def test_hover_has_summary_why_and_measured_cost() -> None:
     rule = Rule._registry["TL101"]
     text = hover_text(rule, "file:///TL101.md")
-    assert text.startswith("**TL101 sync-in-loop** (warning, fix: unsafe)")
+    assert text.startswith("**TL101 sync-in-loop** (warning, impact: high, fix: unsafe)")
     assert "**Why is this slow?**" in text and "[Documentation](file:///TL101.md)" in text
     assert measured_cost("Intro.\n\nMeasured: 1.18x faster on an H100.\n") == "1.18x faster on an H100."
     assert measured_cost("## Measured on GPUs\n1.2x on H100\n\n## Example\nx\n") == "1.2x on H100"

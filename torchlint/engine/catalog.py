@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 @dataclass(frozen=True)
 class RuleInfo:
-    """A rule's code, name, severity, fix applicability, one-line summary and tier."""
+    """A rule's code, name, severity, fix applicability, one-line summary, tier and impact."""
 
     code: str
     name: str
@@ -24,6 +24,8 @@ class RuleInfo:
     unsafe_when: str = ""
     # A preview rule runs only with `--preview` (or `preview = true`).
     preview: bool = False
+    # What a finding costs: "low", "medium" or "high" (`rule.IMPACTS`).
+    impact: str = "medium"
 
 
 Catalog = Tuple[RuleInfo, ...]
@@ -38,7 +40,10 @@ def from_rules() -> Catalog:
 
 def infos(rules: Sequence[Any]) -> Catalog:
     """The metadata of the given rule classes."""
-    return tuple(RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when, r.preview) for r in rules)
+    return tuple(
+        RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when, r.preview, r.impact)
+        for r in rules
+    )
 
 
 def to_json(catalog: Sequence[RuleInfo]) -> List[Dict[str, Any]]:

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 DOCS_PAGE = "docs/rules/{code}.md"
 # Severities from least to most severe; `--min-severity` keeps rules at or above one.
 SEVERITIES = ("info", "warning", "error")
+# What a finding costs, from least to most (see the README's "Impact levels"); `--min-impact`
+# keeps rules at or above one. high: a large fraction of step time (a sync or a blocking wait
+# every step, no loader workers); medium: a measurable share of step time or memory; low:
+# advice whose gain is small or depends on the model.
+IMPACTS = ("low", "medium", "high")
 
 
 class Rule:
@@ -38,6 +43,8 @@ class Rule:
     unsafe_when: ClassVar[str] = ""
     # "error", "warning" or "info" (advice whose evidence is project-wide).
     severity: ClassVar[str] = "warning"
+    # One of IMPACTS; every rule states its own.
+    impact: ClassVar[str] = ""
     # Code that must produce exactly one finding of this rule / no finding of it.
     bad_examples: ClassVar[Tuple[str, ...]] = ()
     good_examples: ClassVar[Tuple[str, ...]] = ()

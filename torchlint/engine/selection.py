@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
-from torchlint.engine.rule import SEVERITIES
+from torchlint.engine.rule import IMPACTS, SEVERITIES
 
 
 class RuleLike(Protocol):
     code: str
     name: str
     severity: str
+    impact: str
     preview: bool
 
 
@@ -92,10 +93,15 @@ def _where(layer: Layer, key: str) -> str:
     return f"{layer.origin} {key}" if layer.origin else f"--{key}"
 
 
-def at_least(codes: FrozenSet[str], rules: Sequence[RuleLike], min_severity: str) -> FrozenSet[str]:
-    """The codes of rules with at least `min_severity`."""
-    floor = SEVERITIES.index(min_severity)
-    return frozenset(rule.code for rule in rules if rule.code in codes and SEVERITIES.index(rule.severity) >= floor)
+def at_least(codes: FrozenSet[str], rules: Sequence[RuleLike], min_severity: str, min_impact: str = IMPACTS[0]) -> FrozenSet[str]:
+    """The codes of rules with at least `min_severity` and at least `min_impact`."""
+    return frozenset(
+        rule.code
+        for rule in rules
+        if rule.code in codes
+        and SEVERITIES.index(rule.severity) >= SEVERITIES.index(min_severity)
+        and IMPACTS.index(rule.impact) >= IMPACTS.index(min_impact)
+    )
 
 
 def stable(codes: FrozenSet[str], rules: Sequence[RuleLike], preview: bool) -> FrozenSet[str]:

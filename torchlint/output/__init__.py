@@ -10,7 +10,10 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 import click
 
+from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.findings import Finding, Fix
+
+DEFAULT_SEVERITY = "warning"
 
 
 @dataclass(frozen=True)
@@ -24,11 +27,29 @@ class Report:
     # The documentation URL template of the rules (`docs-url`, with `{code}`); None keeps
     # each finding's repository-relative `url`.
     docs_url: Optional[str] = None
-    # Rule severities by code, from the rule catalog (empty: ask the rules).
-    severities: Mapping[str, str] = field(default_factory=dict)
+    # The rule catalog by code (empty: ask the rules, which imports them).
+    rules: Mapping[str, RuleInfo] = field(default_factory=dict)
 
     def url(self, code: str) -> Optional[str]:
         return self.docs_url.format(code=code) if self.docs_url else None
+
+    def rule(self, code: str) -> Optional[RuleInfo]:
+        """The metadata of the rule that reported `code`; None for an unknown code."""
+        if not self.rules:
+            from torchlint.engine.catalog import from_rules
+
+            object.__setattr__(self, "rules", {info.code: info for info in from_rules()})
+        return self.rules.get(code)
+
+    def severity(self, code: str) -> str:
+        """"error", "warning" or "info"."""
+        info = self.rule(code)
+        return info.severity if info else DEFAULT_SEVERITY
+
+    def impact(self, code: str) -> Optional[str]:
+        """"low", "medium" or "high"; None for an unknown code."""
+        info = self.rule(code)
+        return info.impact if info else None
 
 
 def _marker(finding: Finding, report: Report) -> str:
@@ -68,6 +89,9 @@ def format_full(report: Report) -> str:
             if report.color:
                 carets = click.style(carets, fg="red", bold=True)
             chunks.append(f"{gutter} | {line.rstrip()}\n{pad} | {indent}{carets}")
+            impact = report.impact(finding.code)
+            if impact:
+                chunks.append(f"{pad} = impact: {impact}")
         chunks.append("")
     return "\n".join(chunks)
 
@@ -104,12 +128,17 @@ def finding_json(finding: Finding, url: Optional[str] = None) -> Dict[str, objec
     }
 
 
+def reported_json(finding: Finding, report: Report) -> Dict[str, object]:
+    """A finding as the JSON formats print it: with the report's link and the rule's impact."""
+    return {**finding_json(finding, report.url(finding.code)), "impact": report.impact(finding.code)}
+
+
 def format_json(report: Report) -> str:
-    return json.dumps([finding_json(f, report.url(f.code)) for f in report.findings], indent=2) + "\n"
+    return json.dumps([reported_json(f, report) for f in report.findings], indent=2) + "\n"
 
 
 def format_json_lines(report: Report) -> str:
-    return "".join(json.dumps(finding_json(f, report.url(f.code))) + "\n" for f in report.findings)
+    return "".join(json.dumps(reported_json(f, report)) + "\n" for f in report.findings)
 
 
 def _lazy(module: str, function: str) -> Callable[[Report], str]:

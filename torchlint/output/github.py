@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict
 
 from torchlint.engine.findings import Finding
-from torchlint.output.sarif import display_path, finding_severity, severities
+from torchlint.output.sarif import display_path
 
 if TYPE_CHECKING:
     from torchlint.output import Report
@@ -44,5 +44,4 @@ def annotation(finding: Finding, severity: str) -> str:
 
 def format_github(report: "Report") -> str:
     """One workflow command per finding."""
-    levels = report.severities or severities()
-    return "".join(annotation(finding, finding_severity(finding, levels)) + "\n" for finding in report.findings)
+    return "".join(annotation(finding, report.severity(finding.code)) + "\n" for finding in report.findings)

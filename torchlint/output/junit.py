@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING, Dict, Mapping
 
 from torchlint.engine.findings import Finding
-from torchlint.output.sarif import display_path, finding_severity, severities
+from torchlint.output.sarif import display_path
 
 if TYPE_CHECKING:
     from torchlint.output import Report
@@ -54,8 +54,7 @@ def format_junit(report: "Report") -> str:
     totals = {"tests": count, "failures": count, "errors": 0}
     root = ET.Element("testsuites", _attributes({"name": "torchlint", **totals}))
     suite = _element(root, "testsuite", {"name": "torchlint", **totals, "skipped": 0})
-    levels = report.severities or severities()
     for finding in report.findings:
-        _testcase(suite, finding, finding_severity(finding, levels))
+        _testcase(suite, finding, report.severity(finding.code))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,4 +1,4 @@
-"""SARIF 2.1.0 output, plus the rule severities and repository paths the CI formats share."""
+"""SARIF 2.1.0 output, plus the repository paths the CI formats share."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from torchlint import __version__
 from torchlint.engine.findings import Edit, Finding, Fix
+from torchlint.output import DEFAULT_SEVERITY
 from torchlint.engine.rule import Rule, all_rules
 
 if TYPE_CHECKING:
@@ -20,25 +21,9 @@ if TYPE_CHECKING:
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "torchlint/v1"
-DEFAULT_SEVERITY = "warning"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 Json = Dict[str, object]
-
-
-def rule_severity(rule: Type[Rule]) -> str:
-    """A rule's severity: "error", "warning" or "info"."""
-    return rule.severity
-
-
-def severities() -> Dict[str, str]:
-    """The severity of every registered rule, by code."""
-    return {rule.code: rule_severity(rule) for rule in all_rules()}
-
-
-def finding_severity(finding: Finding, levels: Mapping[str, str]) -> str:
-    """The severity of the rule that reported `finding` (from `severities()`)."""
-    return levels.get(finding.code, DEFAULT_SEVERITY)
 
 
 def relative_to_cwd(path: str) -> Optional[PurePosixPath]:
@@ -76,8 +61,8 @@ def _descriptor(rule: Type[Rule], help_uri: Optional[str]) -> Json:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": _first_paragraph(documentation) or rule.summary},
         "help": {"text": documentation, "markdown": documentation},
-        "defaultConfiguration": {"level": _level(rule_severity(rule))},
-        "properties": {"fixApplicability": rule.fix_applicability.value},
+        "defaultConfiguration": {"level": _level(rule.severity)},
+        "properties": {"fixApplicability": rule.fix_applicability.value, "impact": rule.impact},
     }
     if help_uri:
         descriptor["helpUri"] = help_uri
@@ -130,10 +115,11 @@ def _fix(fix: Fix, path: str) -> Json:
     return result
 
 
-def _result(finding: Finding, rule_index: Mapping[str, int], severity: str, fingerprint: str, unsafe: bool) -> Json:
+def _result(finding: Finding, rule_index: Mapping[str, int], report: "Report", fingerprint: str) -> Json:
+    properties: Json = {"impact": report.impact(finding.code)}
     result: Json = {
         "ruleId": finding.code,
-        "level": _level(severity),
+        "level": _level(report.severity(finding.code)),
         "message": {"text": finding.message},
         "locations": [
             {"physicalLocation": {"artifactLocation": _artifact_location(finding.path), "region": _region(finding)}}
@@ -145,8 +131,9 @@ def _result(finding: Finding, rule_index: Mapping[str, int], severity: str, fing
     if finding.cell is not None:
         # The region counts lines within the cell; say which cell, in the text and as a property.
         result["message"] = {"text": f"cell {finding.cell}, line {finding.line}: {finding.message}"}
-        result["properties"] = {"cell": finding.cell}
-    if finding.fix is not None and finding.fixable(unsafe):
+        properties["cell"] = finding.cell
+    result["properties"] = properties
+    if finding.fix is not None and finding.fixable(report.unsafe_fixes):
         result["fixes"] = [_fix(finding.fix, finding.path)]
     return result
 
@@ -175,9 +162,8 @@ def format_sarif(report: "Report") -> str:
     """One SARIF log with a single run that describes every registered rule."""
     rules = all_rules()
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
-    levels = severities()
     results = [
-        _result(finding, rule_index, finding_severity(finding, levels), fingerprint, report.unsafe_fixes)
+        _result(finding, rule_index, report, fingerprint)
         for finding, fingerprint in zip(report.findings, _fingerprints(report))
     ]
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [_run(rules, results, report)]}

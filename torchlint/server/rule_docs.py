@@ -58,7 +58,7 @@ def hover_text(rule: Type[Rule], href: str) -> str:
     """Markdown for a hover on a finding of `rule`: summary, why it is slow, measured cost."""
     documentation = rule.documentation()
     lines: List[str] = [
-        f"**{rule.code} {rule.name}** ({rule.severity}, fix: {rule.fix_applicability.value})",
+        f"**{rule.code} {rule.name}** ({rule.severity}, impact: {rule.impact}, fix: {rule.fix_applicability.value})",
         "",
         f"{rule.summary}.",
     ]

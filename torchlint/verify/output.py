@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
+from torchlint.engine.rule import all_rules
 from torchlint.verify.verification import RuleVerification
 from torchlint.verify.environment import Environment
 from torchlint.verify.sizes import WORKLOADS
@@ -14,6 +15,9 @@ CPU_NOTE = (
     "Equivalence only: timings need a GPU (run `torchlint verify --device cuda --size large` on a CUDA machine)."
 )
 MIB = 1024 * 1024
+# Speedups (before/after time per step) at which a measured fix counts as medium and high
+# impact; the README's "Impact levels" gives the same bounds for the declared levels.
+IMPACT_SPEEDUPS = (("high", 1.25), ("medium", 1.05))
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,18 @@ def _speedup(result: RuleVerification) -> str:
     return f"{result.speedup:.2f}x [{result.speedup_low:.2f}, {result.speedup_high:.2f}]"
 
 
+def declared_impact(result: RuleVerification) -> str:
+    """The impact level the rule declares (`torchlint rule CODE`)."""
+    return next((rule.impact for rule in all_rules() if rule.code == result.code), "-")
+
+
+def measured_impact(result: RuleVerification) -> str:
+    """The level the measured speedup falls in; "-" without timings."""
+    if result.speedup is None:
+        return "-"
+    return next((level for level, bound in IMPACT_SPEEDUPS if result.speedup >= bound), "low")
+
+
 def _pair(before: Optional[float], after: Optional[float], scale: float = 1.0) -> str:
     if before is None or after is None:
         return "-"
@@ -58,8 +74,10 @@ COLUMNS: Tuple[Column, ...] = (
     ("equivalent", lambda r: "yes" if r.equivalent else "NO", False),
     ("syncs", lambda r: _pair(r.syncs_before, r.syncs_after), False),
     ("peak MiB", lambda r: _pair(r.peak_before, r.peak_after, MIB), False),
+    ("impact", declared_impact, False),
+    ("measured impact", measured_impact, False),
 )
-ALWAYS = frozenset({"rule", "workload", "equivalent"})
+ALWAYS = frozenset({"rule", "workload", "equivalent", "impact"})
 
 
 def _columns(results: Sequence[RuleVerification]) -> List[Column]:
