@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -7,7 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, names_bound_by, scope_descendants
 
 @dataclass(frozen=True)
 class _LayerSignature:
@@ -34,18 +34,28 @@ def _layers() -> Dict[str, _LayerSignature]:
 
 
 BIASED_LAYERS = _layers()
-NORMS = {
-    "torch.nn.BatchNorm1d": 1,
-    "torch.nn.BatchNorm2d": 2,
-    "torch.nn.BatchNorm3d": 3,
-    "torch.nn.LazyBatchNorm1d": 1,
-    "torch.nn.LazyBatchNorm2d": 2,
-    "torch.nn.LazyBatchNorm3d": 3,
-    "torch.nn.SyncBatchNorm": 0,
-}
+# The norms that subtract a per-channel mean over every position of a channel, by the
+# dimensionality of the input they take (0: any). GroupNorm and LayerNorm subtract means over
+# several channels at once, which a per-channel bias survives.
+BATCH_NORMS = {f"torch.nn.{lazy}BatchNorm{dim}d": dim for dim in (1, 2, 3) for lazy in ("", "Lazy")}
+BATCH_NORMS["torch.nn.SyncBatchNorm"] = 0
+INSTANCE_NORMS = {f"torch.nn.{lazy}InstanceNorm{dim}d": dim for dim in (1, 2, 3) for lazy in ("", "Lazy")}
+NORMS = {**BATCH_NORMS, **INSTANCE_NORMS}
 SEQUENTIAL = "torch.nn.Sequential"
 UNORDERED_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList"})
 ORDERED_DICTS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
+
+
+@dataclass(frozen=True)
+class _Conditional:
+    """A layer appended to a list under `if <test>:` (without `else`)."""
+
+    layer: cst.BaseExpression
+    test: cst.BaseExpression
+
+
+# An item of a sequence of layers: an expression, a conditionally added layer, or None when unknown.
+_Item = Union[cst.BaseExpression, _Conditional, None]
 
 
 @dataclass
@@ -62,19 +72,25 @@ class ConvBiasBeforeBn(Rule):
     """## What it does
     Flags a convolution (`nn.Conv1d/2d/3d`, `nn.ConvTranspose*d`) or `nn.Linear` with its bias
     enabled (the default) whose output goes straight into a BatchNorm (`nn.BatchNorm1d/2d/3d`,
-    `nn.SyncBatchNorm`).
+    `nn.SyncBatchNorm`) or, for a convolution, an InstanceNorm (`nn.InstanceNorm1d/2d/3d`).
 
     ## Why is this slow?
-    BatchNorm subtracts the per-channel mean of its input, so a per-channel bias added just
-    before it is cancelled exactly: in training mode the output is identical with or without
-    it, and the running statistics absorb it in eval mode. The bias still costs parameters,
-    optimizer state, memory traffic and an extra add per element, and its gradient is zero.
+    BatchNorm subtracts the per-channel mean of its input over the batch and every position,
+    InstanceNorm the per-channel mean of each sample over every position, so a per-channel
+    bias added just before either is cancelled exactly: in training mode the output is the
+    same with or without it, and running statistics absorb it in eval mode. The bias still
+    costs parameters, optimizer state, memory traffic and an extra add per element, and its
+    gradient is zero. GroupNorm and LayerNorm average over several channels at once, which a
+    per-channel bias survives; they are never reported. Nor is a `Linear` before an
+    InstanceNorm1d, which normalises the positions of each feature rather than the features.
 
     Detected in adjacent items of `nn.Sequential(...)` (positional or an `OrderedDict`), list
     literals of layers (`layers += [conv, nn.BatchNorm2d(c), nn.ReLU()]`), lists built by
     `layers.append(...)`/`.extend(...)` and then passed as `nn.Sequential(*layers)` (adjacent
-    in the final list; anything added under a condition or in a loop counts as unknown and
-    breaks adjacency), and submodules
+    in the final list, or returned by a helper whose callers splice it into one; anything
+    added in a loop or in an `if` with an `else` counts as unknown and breaks adjacency), a
+    norm appended under `if normalize:` right after the layer (the GAN helper
+    `layers = [conv]; if normalize: layers.append(nn.InstanceNorm2d(c))`), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
     when every call of the convolution feeds the BatchNorm. Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
@@ -94,21 +110,26 @@ class ConvBiasBeforeBn(Rule):
     Unsafe: removing the bias removes `bias` from the module's state dict, so checkpoints saved
     before the change no longer load with `strict=True`, and a conv built without a bias
     draws fewer random numbers, so later random values change. The fix passes `bias=False`
-    (or turns `bias=True` into `bias=False`). No fix when the file reads `.bias` other than
+    (or turns `bias=True` into `bias=False`); for a norm appended under `if <condition>:` it
+    passes `bias=not <condition>`, so the layer keeps its bias exactly when no norm follows,
+    provided the condition reads only literals and parameters the function never rebinds
+    (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
     a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); and for a `Linear`, whose
     3-D output a BatchNorm normalises over another axis than its features, keeping the bias.
 
     ## Measured precision
-    stable. 1.00 on both halves (47/0 dev, 5/0 held out). See docs/precision.md.
+    stable. 1.00 on both halves (84/0 dev, 6/0 held out, InstanceNorm and conditionally
+    appended norms included: 37 of the dev findings and 1 held out come from them). See
+    docs/precision.md.
     """
 
     code = "TL301"
     impact = "low"
     name = "conv-bias-before-bn"
-    summary = "Convolution or Linear bias right before BatchNorm is cancelled by it"
-    triggers = ("BatchNorm",)
+    summary = "Convolution or Linear bias right before BatchNorm (or a conv's before InstanceNorm) is cancelled by it"
+    triggers = ("BatchNorm", "InstanceNorm")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "import torch.nn as nn\nblock = nn.Sequential(nn.Conv2d(3, 16, 3), nn.BatchNorm2d(16))\n",
@@ -134,10 +155,11 @@ class ConvBiasBeforeBn(Rule):
         # Layers assigned to plain names, keyed by (scope, name), and for each whether the
         # sequences it appears in put a BatchNorm right after it.
         self.assigned: Dict[Tuple[int, str], cst.Call] = {}
-        self.named_uses: Dict[Tuple[int, str], List[bool]] = {}
+        # For each use, the norm that cancels its bias there (None: none does).
+        self.named_uses: Dict[Tuple[int, str], List[Optional[cst.Call]]] = {}
         # Lists of layers built step by step (`layers = []; layers.append(conv)`), by (scope,
-        # name): the items so far (None where unknown) and the block the list was made in.
-        self.built: Dict[Tuple[int, str], Tuple[List[Optional[cst.BaseExpression]], cst.CSTNode]] = {}
+        # name): the items so far and the block the list was made in.
+        self.built: Dict[Tuple[int, str], Tuple[List[_Item], cst.CSTNode]] = {}
         self.reported: Set[int] = set()
 
     # Sequences of layers -------------------------------------------------------------
@@ -148,16 +170,27 @@ class ConvBiasBeforeBn(Rule):
             layers = [None if arg.star else arg.value for arg in node.args if arg.keyword is None]
             if len(layers) == 1 and isinstance(layers[0], cst.Call) and self.ctx.qualified_name(layers[0].func) in ORDERED_DICTS:
                 return  # the OrderedDict's list literal is checked by visit_List
-            if len(node.args) == 1 and node.args[0].star == "*" and isinstance(node.args[0].value, cst.Name):
-                built = self.built.get((self._scope(), node.args[0].value.value))
-                if built is not None:
-                    self._check_sequence(built[0])
-                return
-            self._check_sequence(layers)
+            self._check_sequence([item for arg in node.args if arg.keyword is None for item in self._arguments_items(arg)])
         self._record_submodule_call(node)
         self._record_list_call(node)
 
+    def _arguments_items(self, arg: cst.Arg) -> List[_Item]:
+        """The layers an argument of `nn.Sequential` adds: itself, or the items of a list built
+        in this scope (`*layers`); unknown for any other `*args`."""
+        if not arg.star:
+            return [arg.value]
+        built = self.built.get((self._scope(), arg.value.value)) if arg.star == "*" and isinstance(arg.value, cst.Name) else None
+        return list(built[0]) if built is not None else [None]
+
     # Lists built step by step ---------------------------------------------------------
+
+    def visit_Return(self, node: cst.Return) -> None:
+        """A helper that returns the list it built (`return layers`): its callers splice it into
+        an `nn.Sequential`, so adjacent items run one after the other."""
+        if isinstance(node.value, cst.Name):
+            built = self.built.get((self._scope(), node.value.value))
+            if built is not None:
+                self._check_sequence(built[0])
 
     def _record_list_call(self, node: cst.Call) -> None:
         """`layers.append(x)` / `layers.extend([...])` on a list being built; any other method
@@ -168,13 +201,13 @@ class ConvBiasBeforeBn(Rule):
         key = (self._scope(), func.value.value)
         if key not in self.built:
             return
-        args = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        args: List[_Item] = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
         method = func.attr.value
         statement_call = len(self.ctx.ancestors) >= 3 and isinstance(self.ctx.ancestors[-1], cst.Expr)
         if method == "append" and len(args) == len(node.args) == 1 and statement_call:
-            self._extend_built(key, args, self.ctx.ancestors[-3])
+            self._extend_built(key, args, -2)
         elif method == "extend" and len(args) == len(node.args) == 1 and isinstance(args[0], cst.List) and statement_call:
-            self._extend_built(key, _list_items(args[0]), self.ctx.ancestors[-3])
+            self._extend_built(key, _list_items(args[0]), -2)
         else:
             del self.built[key]
 
@@ -182,15 +215,24 @@ class ConvBiasBeforeBn(Rule):
         if isinstance(node.target, cst.Name) and (self._scope(), node.target.value) in self.built:
             key = (self._scope(), node.target.value)
             if isinstance(node.operator, cst.AddAssign) and isinstance(node.value, cst.List) and len(self.ctx.ancestors) >= 2:
-                self._extend_built(key, _list_items(node.value), self.ctx.ancestors[-2])
+                self._extend_built(key, _list_items(node.value), -1)
             else:
                 del self.built[key]
 
-    def _extend_built(self, key: Tuple[int, str], items: List[Optional[cst.BaseExpression]], block: cst.CSTNode) -> None:
-        """Add items to a list being built; added in another block (under a condition, in a
-        loop), they are only one unknown item."""
+    def _extend_built(self, key: Tuple[int, str], items: List[_Item], line: int) -> None:
+        """Add items to a list being built by the statement whose line is `ancestors[line]`.
+        In the block the list was made in, they are added as they are; directly under an
+        `if` without `else` there, each as a conditional item; anywhere else (a loop, a
+        nested block) they are one unknown item."""
         current, made_in = self.built[key]
-        current.extend(items if block is made_in else [None])
+        path = self.ctx.ancestors
+        index = len(path) + line
+        if path[index - 1] is made_in:
+            current.extend(items)
+            return
+        test = _condition_in(path, index, made_in)
+        known = test is not None and None not in items
+        current.extend([_Conditional(item, test) for item in items if item is not None] if known else [None])  # type: ignore[arg-type]
 
     def visit_List(self, node: cst.List) -> None:
         parent_call = self._enclosing_call_of_argument()
@@ -207,24 +249,29 @@ class ConvBiasBeforeBn(Rule):
             return ancestors[-2]
         return None
 
-    def _check_sequence(self, items: Sequence[Optional[cst.BaseExpression]]) -> None:
-        """Adjacent layer pairs of a sequence; `None` items (`*rest`) break adjacency.
+    def _check_sequence(self, items: Sequence[_Item]) -> None:
+        """Adjacent layer pairs of a sequence; `None` items (`*rest`) break adjacency, and so
+        does a conditional item that is not a norm (when it is left out, another layer follows).
 
         A layer given by name (`conv2d = nn.Conv2d(...)`, then `[conv2d, bn]`) is judged when
-        its scope ends: every sequence it appears in must put a BatchNorm right after it.
+        its scope ends: every sequence it appears in must put a norm right after it.
         """
-        layers = [self._constructor(item) for item in items]
-        for index, (item, layer) in enumerate(zip(items, layers)):
+        for index, item in enumerate(items):
+            value = item.layer if isinstance(item, _Conditional) else item
+            layer = self._constructor(value)
             if layer is None or not self._biased(layer):
                 continue
-            following = layers[index + 1] if index + 1 < len(layers) else None
-            cancelled = following is not None and self._cancels(layer, following)
-            if isinstance(item, cst.Name):
-                self.named_uses.setdefault((self._scope(), item.value), []).append(cancelled)
-            elif cancelled:
-                self._report(layer)
+            following = items[index + 1] if index + 1 < len(items) else None
+            condition = following.test if isinstance(following, _Conditional) else None
+            norm = self._constructor(following.layer if isinstance(following, _Conditional) else following)
+            cancelling = norm if norm is not None and self._cancels(layer, norm) else None
+            if isinstance(value, cst.Name):
+                use = cancelling if condition is None else None
+                self.named_uses.setdefault((self._scope(), value.value), []).append(use)
+            elif cancelling is not None:
+                self._report(layer, cancelling, condition=condition)
 
-    def _constructor(self, item: Optional[cst.BaseExpression]) -> Optional[cst.Call]:
+    def _constructor(self, item: _Item) -> Optional[cst.Call]:
         if isinstance(item, cst.Name):
             return self.assigned.get((self._scope(), item.value))
         return item if isinstance(item, cst.Call) else None
@@ -240,8 +287,8 @@ class ConvBiasBeforeBn(Rule):
         for key in [key for key in self.named_uses if key[0] == scope]:
             uses = self.named_uses.pop(key)
             layer = self.assigned.get(key)
-            if layer is not None and all(uses):
-                self._report(layer)
+            if layer is not None and uses[0] is not None and all(uses):
+                self._report(layer, uses[0])
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for assigned in node.targets:
@@ -276,7 +323,8 @@ class ConvBiasBeforeBn(Rule):
             norms = [record.constructors.get(consumer or "") for consumer in consumers]
             if all(norm is not None and self._cancels(layer, norm) for norm in norms):
                 reassigned = next((c for c in consumers if _attribute_assignments(node, c or "") > 1), None)
-                self._report(layer, f"`self.{reassigned}` is assigned more than once: it may not be a BatchNorm" if reassigned else "")
+                withheld = f"`self.{reassigned}` is assigned more than once: it may not be a norm" if reassigned else ""
+                self._report(layer, norms[0], withheld)  # type: ignore[arg-type]
 
     def _record_submodule_call(self, node: cst.Call) -> None:
         if not self.classes or not _self_attribute(node.func):
@@ -311,10 +359,15 @@ class ConvBiasBeforeBn(Rule):
         return bias is None or is_literal(bias.value, "True")
 
     def _cancels(self, layer: cst.Call, norm: cst.Call) -> bool:
-        """Whether `layer` has a bias that `norm` (a BatchNorm over the same channels) cancels."""
+        """Whether `layer` has a bias that `norm` (a batch or instance norm over the same
+        channels) cancels. A Linear's features are the last axis, which an InstanceNorm1d
+        normalises over per channel, not per feature: its bias survives."""
         signature = self._signature(layer)
-        norm_dim = NORMS.get(self.ctx.qualified_name(norm.func) or "")
+        norm_name = self.ctx.qualified_name(norm.func) or ""
+        norm_dim = NORMS.get(norm_name)
         if signature is None or norm_dim is None or (norm_dim and norm_dim != signature.dim) or not self._biased(layer):
+            return False
+        if norm_name in INSTANCE_NORMS and self._is_linear(layer):
             return False
         outputs = argument(layer, *signature.outputs)
         features = argument(norm, "num_features", 0)
@@ -323,32 +376,90 @@ class ConvBiasBeforeBn(Rule):
                 return outputs.value.value == features.value.value
         return True
 
-    def _report(self, layer: cst.Call, withheld: str = "") -> None:
+    def _is_linear(self, layer: cst.Call) -> bool:
+        return (self.ctx.qualified_name(layer.func) or "").endswith("Linear")
+
+    def _report(self, layer: cst.Call, norm: cst.Call, withheld: str = "", condition: Optional[cst.BaseExpression] = None) -> None:
         if id(layer) in self.reported:
             return  # seen in a list literal and again in the list it was added to
         self.reported.add(id(layer))
-        self.report(layer, "bias is cancelled by the BatchNorm that follows; pass `bias=False`", fix=self._fix(layer, withheld))
+        kind = (self.ctx.qualified_name(norm.func) or "").rsplit(".", 1)[-1]
+        bias = _not(condition) if condition is not None else cst.Name("False")
+        bias_text = self.ctx.module.code_for_node(bias)
+        if condition is None:
+            message = f"bias is cancelled by the {kind} that follows; pass `bias=False`"
+        else:
+            added_when = self.ctx.module.code_for_node(condition.with_changes(lpar=[], rpar=[]))
+            message = f"bias is cancelled by the {kind} that follows whenever `{added_when}` holds; pass `bias={bias_text}`"
+        self.report(layer, message, fix=self._fix(layer, withheld, bias, condition))
 
-    def _fix(self, layer: cst.Call, withheld: str) -> PendingFix:
-        """`bias=False`, unless something may need the bias: code that reads `.bias` (init
-        code such as `nn.init.zeros_(m.bias)` would get None), a `Linear` whose output a
-        `BatchNorm1d` may normalise over another axis (3-D input), or a norm that may be
-        something else."""
+    def _fix(self, layer: cst.Call, withheld: str, bias_value: cst.BaseExpression, condition: Optional[cst.BaseExpression]) -> PendingFix:
+        """`bias=False` (`bias=not <condition>` for a conditional norm), unless something may
+        need the bias: code that reads `.bias` (init code such as `nn.init.zeros_(m.bias)`
+        would get None), a `Linear` whose output a `BatchNorm1d` may normalise over another
+        axis (3-D input), a norm that may be something else, or a condition whose value may
+        differ where the layer is built."""
         signature = self._signature(layer)
         assert signature is not None
         if withheld:
             return self.withheld(withheld)
         if _reads_bias(self.ctx.module):
             return self.withheld("the file reads `.bias`, which would be None")
-        if (self.ctx.qualified_name(layer.func) or "").endswith("Linear"):
+        if self._is_linear(layer):
             return self.withheld("on a 3-D input the BatchNorm normalises another axis than the Linear's features, which keeps the bias")
+        if condition is not None and not _fixed_in_function(condition, self.ctx.names.scopes[-1].node):
+            return self.withheld("the norm's condition reads more than the function's unchanged parameters")
         bias = argument(layer, "bias", signature.bias_position)
-        false = cst.Name("False")
         if bias is not None and bias.keyword is None:
-            fixed = layer.deep_replace(bias, bias.with_changes(value=false))
+            fixed = layer.deep_replace(bias, bias.with_changes(value=bias_value))
         else:
-            fixed = with_keyword(layer, "bias", false)
-        return self.fix(NodeEdit(layer, fixed), message="Pass `bias=False`")
+            fixed = with_keyword(layer, "bias", bias_value)
+        return self.fix(NodeEdit(layer, fixed), message=f"Pass `bias={self.ctx.module.code_for_node(bias_value)}`")
+
+
+def _condition_in(path: Sequence[cst.CSTNode], index: int, block: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """The test of an `if` without `else` or `elif`, a statement of `block`, whose body holds
+    the statement line `path[index]` (or is the one-line suite `path[index]`); else None."""
+    if isinstance(path[index], cst.SimpleStatementSuite) and index >= 2:
+        branch, outer = path[index - 1], path[index - 2]
+    elif index >= 3 and isinstance(path[index - 1], cst.IndentedBlock):
+        branch, outer = path[index - 2], path[index - 3]
+    else:
+        return None
+    if isinstance(branch, cst.If) and branch.orelse is None and outer is block:
+        return branch.test
+    return None
+
+
+def _not(condition: cst.BaseExpression) -> cst.BaseExpression:
+    """`not <condition>`, parenthesised unless it is a name; `not not x` is `x` (a layer's
+    `bias` argument is read for its truth only)."""
+    if isinstance(condition, cst.UnaryOperation) and isinstance(condition.operator, cst.Not):
+        return condition.expression
+    if not isinstance(condition, cst.Name) and not condition.lpar:
+        condition = condition.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.UnaryOperation(cst.Not(), condition)
+
+
+CONSTANT_NAMES = frozenset({"True", "False", "None"})
+
+
+def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> bool:
+    """Whether `condition` has the same value everywhere in the function `scope`: it reads only
+    literals and parameters the function never rebinds, and calls nothing."""
+    if not isinstance(scope, cst.FunctionDef):
+        return False
+    params = scope.params
+    parameters = {
+        param.name.value
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+    }
+    nodes = list(descendants(condition))
+    if any(isinstance(node, (cst.Call, cst.Attribute, cst.Subscript, cst.NamedExpr, cst.Await, cst.Lambda)) for node in nodes):
+        return False
+    read = {node.value for node in nodes if isinstance(node, cst.Name)} - CONSTANT_NAMES
+    rebound = {name for node in scope_descendants(scope.body) for name in names_bound_by(node)}
+    return read <= parameters and not read & rebound
 
 
 def _reads_bias(module: cst.Module) -> bool:
@@ -359,7 +470,9 @@ def _reads_bias(module: cst.Module) -> bool:
         if isinstance(node, cst.If) and any(_checks_bias(item) for item in descendants(node.test)):
             guarded |= {id(item) for part in (node.test, node.body) for item in descendants(part)}
     for node in descendants(module):
-        if isinstance(node, cst.Attribute) and node.attr.value == "bias" and id(node) not in guarded:
+        if id(node) in guarded:
+            continue
+        if isinstance(node, cst.Attribute) and node.attr.value == "bias":
             return True
         text = string_value(node) if isinstance(node, cst.SimpleString) else None
         if text is not None and (text == "bias" or text.endswith(".bias")):

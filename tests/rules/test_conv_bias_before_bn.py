@@ -174,9 +174,16 @@ def test_built_lists_hard_negatives():
             layers.append(nn.ReLU())
         layers.append(nn.BatchNorm2d(c))
         return nn.Sequential(*layers)
-    def conditional_norm(c, norm):
+    def conditional_norm_with_else(c, norm):
         layers = [nn.Conv2d(3, c, 3)]
         if norm:
+            layers.append(nn.BatchNorm2d(c))
+        else:
+            layers.append(nn.Identity())
+        return nn.Sequential(*layers)
+    def norm_in_a_loop(c, norm):
+        layers = [nn.Conv2d(3, c, 3)]
+        for _ in range(norm):
             layers.append(nn.BatchNorm2d(c))
         return nn.Sequential(*layers)
     def reordered(c):
@@ -193,5 +200,109 @@ def test_built_lists_hard_negatives():
         layers = [nn.Conv2d(3, c, 3, bias=False)]
         layers.append(nn.BatchNorm2d(c))
         return nn.ModuleList(layers)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_instance_norm_after_conv_and_conv_transpose():
+    code = """
+    import torch.nn as nn
+    a = nn.Sequential(nn.Conv2d(3, 8, 3), nn.InstanceNorm2d(8), nn.ReLU())
+    b = nn.Sequential(nn.ConvTranspose2d(8, 3, 4, 2, 1), nn.InstanceNorm2d(3, affine=True))
+    c = nn.Sequential(nn.Conv1d(3, 8, 3), nn.InstanceNorm1d(8))
+    d = nn.Sequential(nn.Conv3d(3, 8, 3), nn.LazyInstanceNorm3d())
+    """
+    findings = lint(code, [RULE])
+    assert [f.line for f in findings] == [3, 4, 5, 6]
+    assert "InstanceNorm2d that follows" in findings[0].message
+    assert findings[1].fix.edits[0].content == "nn.ConvTranspose2d(8, 3, 4, 2, 1, bias=False)"
+
+
+def test_norms_that_keep_a_per_channel_bias_are_hard_negatives():
+    """GroupNorm and LayerNorm average over several channels; an InstanceNorm1d after a
+    Linear normalises the features' positions, not the features; dimensions must match."""
+    code = """
+    import torch.nn as nn
+    a = nn.Sequential(nn.Conv2d(3, 8, 3), nn.GroupNorm(2, 8))
+    b = nn.Sequential(nn.Conv2d(3, 8, 3), nn.LayerNorm([8, 30, 30]))
+    c = nn.Sequential(nn.Linear(3, 8), nn.InstanceNorm1d(8))
+    d = nn.Sequential(nn.Conv2d(3, 8, 3), nn.InstanceNorm1d(8))
+    e = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.InstanceNorm2d(8))
+    """
+    assert lines(code, RULE) == []
+
+
+GAN_BLOCKS = """
+import torch.nn as nn
+def discriminator_block(in_filters, out_filters, normalize=True):
+    layers = [nn.Conv2d(in_filters, out_filters, 4, stride=2, padding=1)]
+    if normalize:
+        layers.append(nn.InstanceNorm2d(out_filters))
+    layers.append(nn.LeakyReLU(0.2, inplace=True))
+    return layers
+def generator_block(in_feat, out_feat, normalize=True):
+    layers = [nn.Linear(in_feat, out_feat)]
+    if normalize: layers.append(nn.BatchNorm1d(out_feat, 0.8))
+    layers.append(nn.LeakyReLU(0.2, inplace=True))
+    return layers
+def up(c, norm_type="batch"):
+    layers = [nn.ConvTranspose2d(c, c // 2, 4, 2, 1)]
+    if norm_type == "batch":
+        layers.append(nn.BatchNorm2d(c // 2))
+    return nn.Sequential(*layers, nn.ReLU())
+"""
+
+
+def test_conditionally_appended_norm_gets_bias_not_condition():
+    findings = lint(GAN_BLOCKS, [RULE])
+    assert [f.line for f in findings] == [4, 10, 15]
+    assert "whenever `normalize` holds; pass `bias=not normalize`" in findings[0].message
+    assert findings[0].fix.edits[0].content == "nn.Conv2d(in_filters, out_filters, 4, stride=2, padding=1, bias=not normalize)"
+    assert findings[1].fix is None  # a Linear: BatchNorm1d may normalise another axis
+    assert findings[2].fix.edits[0].content == 'nn.ConvTranspose2d(c, c // 2, 4, 2, 1, bias=not (norm_type == "batch"))'
+
+
+def test_conditional_norm_whose_condition_may_change_gets_no_fix():
+    code = """
+    import torch.nn as nn
+    def rebound(c, norm):
+        layers = [nn.Conv2d(3, c, 3)]
+        norm = norm and c > 8
+        if norm:
+            layers.append(nn.BatchNorm2d(c))
+        return layers
+    class Block(nn.Module):
+        def build(self, c):
+            layers = [nn.Conv2d(3, c, 3)]
+            if self.use_norm:
+                layers.append(nn.BatchNorm2d(c))
+            return layers
+    """
+    findings = lint(code, [RULE])
+    assert [f.line for f in findings] == [4, 11]
+    assert all(f.fix is None for f in findings)
+
+
+def test_conditional_item_that_is_not_a_norm_or_a_norm_after_it():
+    code = """
+    import torch.nn as nn
+    def dropout_then_norm(c, drop):
+        layers = [nn.Conv2d(3, c, 3)]
+        if drop:
+            layers.append(nn.Dropout())
+        layers.append(nn.BatchNorm2d(c))
+        return layers
+    def norm_after_activation(c, norm):
+        layers = [nn.Conv2d(3, c, 3), nn.ReLU()]
+        if norm:
+            layers.append(nn.InstanceNorm2d(c))
+        return layers
+    def elif_branch(c, kind):
+        layers = [nn.Conv2d(3, c, 3)]
+        if kind == "a":
+            pass
+        elif kind == "b":
+            layers.append(nn.BatchNorm2d(c))
+        return layers
     """
     assert lines(code, RULE) == []

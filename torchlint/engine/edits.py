@@ -16,7 +16,7 @@ import libcst as cst
 
 from torchlint.engine.reports import NodeEdit
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants
+from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, names_bound_by
 
 # The line a notebook's IPython syntax is replaced with (see `torchlint.files.notebook`).
 _MAGIC_PLACEHOLDER = "# torchlint: magic "
@@ -85,10 +85,8 @@ def _binds_otherwise(module: cst.Module, name: str, imported: str) -> bool:
                 if bound == name and not (isinstance(node, cst.Import) and same):
                     return True
             continue
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)):
-            target = node.name if isinstance(node, cst.AsName) else node.target
-            if name in bound_names(target):
-                return True
+        if name in names_bound_by(node):
+            return True
         stack.extend(children(node))
     return False
 

@@ -95,6 +95,18 @@ def scope_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(children(current))
 
 
+BINDING_NODES = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)
+
+
+def names_bound_by(node: cst.CSTNode) -> List[str]:
+    """The plain names `node` binds when it is an assignment target, `x += 1`, `x: int = 1`,
+    a `for` loop, an `as` clause or `x := 1`; [] for any other node."""
+    if not isinstance(node, BINDING_NODES):
+        return []
+    target = node.name if isinstance(node, cst.AsName) else node.target
+    return bound_names(target)  # type: ignore[arg-type]
+
+
 def bound_names(target: cst.BaseExpression) -> List[str]:
     """The plain names an assignment target binds: `x`, `(x, y)`, `[a, *rest]`; not `a.b` or `a[0]`."""
     if isinstance(target, cst.Name):

@@ -69,3 +69,45 @@ import torch.nn as nn
 torch.manual_seed(0)
 block = nn.Sequential(nn.Conv1d(2, 4, 1), nn.BatchNorm1d(4))
 show(block(torch.randn(2, 2, 5)).shape)
+
+# %% a conditionally appended InstanceNorm: bias=not normalize [unsafe, same]
+import torch
+import torch.nn as nn
+
+def block(in_channels, out_channels, normalize=True):
+    layers = [nn.Conv2d(in_channels, out_channels, 3, padding=1)]
+    if normalize:
+        layers.append(nn.InstanceNorm2d(out_channels))
+    layers.append(nn.LeakyReLU(0.2))
+    return layers
+
+x = torch.randn(2, 3, 6, 6)
+torch.manual_seed(1)
+model = nn.Sequential(*block(3, 4, normalize=False), *block(4, 4))
+show(model(x).round(decimals=4))
+
+# %% a conditional BatchNorm chosen by a string, after a ConvTranspose [unsafe, same]
+import torch
+import torch.nn as nn
+
+def up(channels, norm="batch"):
+    layers = [nn.ConvTranspose2d(channels, channels // 2, 4, 2, 1)]
+    if norm == "batch":
+        layers.append(nn.BatchNorm2d(channels // 2))
+    return nn.Sequential(*layers, nn.ReLU())
+
+x = torch.randn(2, 4, 3, 3)
+torch.manual_seed(1)
+first, second = up(4, norm="none"), up(4)
+show(first(x).round(decimals=4), second(x).round(decimals=4))
+
+# %% InstanceNorm with running statistics, evaluated after training steps [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(2, 4, 3), nn.InstanceNorm2d(4, track_running_stats=True))
+for _ in range(3):
+    block(torch.randn(2, 2, 5, 5))
+block.eval()
+show(block(torch.randn(1, 2, 5, 5)).shape)
