@@ -355,6 +355,9 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     parser.add_argument("--select", metavar="CODES",
                         help="only these rules (comma-separated codes or prefixes), "
                         "scoring only their labels")
+    parser.add_argument("--list", choices=("TP", "FP", "debatable"), metavar="LABEL",
+                        help="also list the findings with this label (TP, FP or debatable) "
+                        "and their reasons; for the dev half")
     return parser.parse_args(argv)
 
 
@@ -382,6 +385,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(to_json(report))
     else:
         print_table(report)
+    if args.list:
+        listed = [(f, labels[f.key]) for f in findings if f.key in labels and labels[f.key].label == args.list]
+        print(f"\n## {len(listed)} findings labelled {args.list}\n")
+        for finding, label in listed:
+            print(f"{finding.repo}\t{finding.path}\t{finding.line}\t{finding.code}\t{label.reason}")
     counts = Counter(finding.code for finding in findings)
     print(f"{len(findings)} findings ({dict(sorted(counts.items()))}) in {len(repos)} "
           "repositories", file=sys.stderr)

@@ -132,10 +132,48 @@ def test_module_level_scripts_report_without_fix():
     code = """
     import torch
     model.eval()
-    out = model(x)
+    for x, y in loader:
+        out = model(x)
     """
     [finding] = lint(code, [RULE])
     assert finding.fix is None
+
+
+def test_one_off_and_guarded_evaluation_is_not_reported():
+    """A single forward pass at module level (a demo, an export dry run) runs once; a sample
+    dump called only every N batches runs rarely: neither costs anything per step."""
+    code = """
+    import torch
+    def sample_images(model, batch):
+        model.eval()
+        return model(batch)
+    def train(model, loader, opt):
+        for step, (x, y) in enumerate(loader):
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+            if step % 100 == 0:
+                sample_images(model, x)
+    model.eval()
+    out = model(example)
+    """
+    assert lines(code, RULE) == []
+
+
+def test_evaluation_called_every_epoch_is_reported():
+    code = """
+    import torch
+    def evaluate(model, loader):
+        model.eval()
+        return [model(x) for x in loader]
+    def train(model, loader, opt):
+        for epoch in range(10):
+            for x, y in loader:
+                model(x).sum().backward()
+                opt.step()
+            evaluate(model, loader)
+    """
+    assert lines(code, RULE) == [4]
 
 
 def test_methods_of_modules_report_without_fix():
