@@ -7,7 +7,8 @@ def evaluate(model, x):
     print("correct", correct)
 
 torch.manual_seed(0)
-evaluate(torch.nn.Linear(4, 3), torch.randn(5, 4))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(4, 3), torch.randn(5, 4))
 
 # %% outputs stored for a later backward [none]
 import torch
@@ -63,7 +64,8 @@ def evaluate(model, x):
 
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1)
-evaluate(model, torch.ones(2, 3))
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
 show(model.weight.grad)
 
 # %% only torch.nn is imported: the fix adds `import torch` [safe]
@@ -73,7 +75,8 @@ def evaluate(model, x):
     model.eval()
     print(model(x).shape)
 
-evaluate(nn.Linear(3, 2), __import__("torch").ones(4, 3))
+for epoch in range(2):
+    evaluate(nn.Linear(3, 2), __import__("torch").ones(4, 3))
 
 # %% printing a tensor shows its grad_fn [unsafe]
 import torch
@@ -83,7 +86,8 @@ def evaluate(model, x):
     print(model(x))
 
 torch.manual_seed(0)
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% a decorated evaluation function [safe]
 import functools
@@ -102,7 +106,8 @@ def evaluate(model, x):
     print(model(x).sum().item())
 
 torch.manual_seed(0)
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% torch imported after the function [safe]
 def evaluate(model, x):
@@ -112,7 +117,8 @@ def evaluate(model, x):
 import torch
 
 torch.manual_seed(0)
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% reads requires_grad [unsafe]
 import torch
@@ -122,7 +128,8 @@ def evaluate(model, x):
     out = model(x)
     print(out.requires_grad)
 
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% a helper of the file prints what the function computed [unsafe]
 import torch
@@ -136,7 +143,8 @@ def evaluate(model, x):
     report(scaled)
 
 torch.manual_seed(0)
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% a value printed after a chain of assignments [unsafe]
 import torch
@@ -149,7 +157,8 @@ def evaluate(model, x):
     print(text)
 
 torch.manual_seed(0)
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% reads the grad mode [unsafe]
 import torch
@@ -159,7 +168,8 @@ def evaluate(model, x):
     model(x)
     print(torch.is_grad_enabled())
 
-evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
 
 # %% a Jacobian of the model [none]
 import torch
