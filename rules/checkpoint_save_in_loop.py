@@ -123,5 +123,5 @@ class CheckpointSaveInLoop(Rule):
         execution = self.ctx.execution(node)
         if execution.frequency is not Frequency.PER_STEP:
             return None
-        functions = local_functions(self.ctx.module)
-        return next((loop for loop in execution.step_loops() if trains(loop, functions)), None)
+        loop = execution.step_loop()
+        return loop if loop is not None and trains(loop, local_functions(self.ctx.module)) else None

@@ -121,7 +121,10 @@ class ProfilerInTraining(Rule):
         return isinstance(parent, cst.WithItem) and parent.item is node
 
     def _in_profiling_function(self, node: cst.Call) -> bool:
-        return any(isinstance(ancestor, cst.FunctionDef) and is_profiling_name(ancestor.name.value) for ancestor, _ in self.ctx.path_to(node))
+        return any(
+            isinstance(ancestor, cst.FunctionDef) and is_profiling_name(ancestor.name.value)
+            for ancestor, _ in self.ctx.path_to(node)
+        )
 
     def _training(self, node: cst.Call) -> Optional[str]:
         """Where the profiled training runs ("around a training loop", "inside ..."), or None."""
@@ -129,13 +132,20 @@ class ProfilerInTraining(Rule):
         if execution.frequency is Frequency.RARE:
             return None
         functions = local_functions(self.ctx.module)
-        if execution.frequency is Frequency.PER_STEP and any(trains(loop, functions) for loop in execution.step_loops()):
-            return "is entered on every step of a training loop: each step starts a profiler, records every operator and processes the trace"
+        loop = execution.step_loop()
+        if execution.frequency is Frequency.PER_STEP and loop is not None and trains(loop, functions):
+            return (
+                "is entered on every step of a training loop: each step starts a profiler, records every "
+                "operator and processes the trace"
+            )
         statement = self.ctx.enclosing(cst.With)
         if not isinstance(statement, cst.With):
             return None
         if any(trains(loop, functions) and not _few_steps(loop) for loop in loops_run_by(statement.body, functions)):
-            return "is wrapped around a training loop: it records every operator of every step and keeps the events in host memory"
+            return (
+                "is wrapped around a training loop: it records every operator of every step and keeps the "
+                "events in host memory"
+            )
         return None
 
 

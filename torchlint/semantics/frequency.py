@@ -59,7 +59,7 @@ MAY_RUN_EVERY_STEP = frozenset({Frequency.PER_STEP, Frequency.UNKNOWN})
 _ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.ONCE, Frequency.RARE)
 
 
-# The reason a step loop gives; `Execution.step_loops` finds the loops by it.
+# The reason a step loop gives; `Execution.step_loop` finds the loops by it.
 IN_STEP_LOOP = "in the step loop"
 
 
@@ -82,10 +82,10 @@ class Execution:
     # call): its loops build something once rather than step through data.
     setup: bool = False
 
-    def step_loops(self) -> Tuple[cst.CSTNode, ...]:
-        """The step loops the chain passes through, innermost first: the loop of this
-        function, then those of the callers that make it run every step."""
-        return tuple(reason.at for reason in self.reasons if reason.text == IN_STEP_LOOP and reason.at is not None)
+    def step_loop(self) -> Optional[cst.CSTNode]:
+        """The step loop that makes the node run every step: in its own function (`loop`), or
+        in the caller that runs its function every step; None when none does."""
+        return next((reason.at for reason in self.reasons if reason.text == IN_STEP_LOOP), None)
 
     def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
         """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
