@@ -78,6 +78,10 @@ def test_interval_best_metric_single_step_and_switch_guards():
             torch.save(model.state_dict(), "last.pt")
         if args.save_ckpt:
             torch.save(model.state_dict(), "last.pt")
+        if global_step == args.max_steps:
+            torch.save(model.state_dict(), "last.pt")
+        if step in milestones:
+            torch.save(model.state_dict(), f"step_{step}.pt")
         try:
             optimizer.step()
         except RuntimeError:

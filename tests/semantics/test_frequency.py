@@ -319,3 +319,27 @@ def test_step_loops_follow_the_callers():
     assert called.loop is None and called.step_loop().target.value == "batch"
     assert own.loop is not None and own.step_loop() is own.loop
     assert probes("import torch\nprobe()\n")[0].step_loop() is None
+
+
+def test_last_step_and_listed_steps_are_rare():
+    code = """
+    import torch
+    for i, (x, y) in enumerate(loader):
+        if (i + 1) == len(loader):
+            probe()
+        if global_step == args.max_steps:
+            probe()
+        if self.get_num_updates() == 0:
+            probe()
+        if step in save_steps:
+            probe()
+        if step == None:
+            probe()
+        if mode == "train":
+            probe()
+        if rank == world_size - 1:
+            probe()
+        if name in names:
+            probe()
+    """
+    assert frequencies(code) == [RARE, RARE, RARE, RARE, STEP, STEP, STEP, STEP]

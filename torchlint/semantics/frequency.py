@@ -340,16 +340,33 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
 
 
 def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
-    """`i == 0`, `step == len(loader) - 1`: an iteration counter compared for one value
-    (`rank == 0` is not a step guard)."""
-    if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
+    """`i == 0`, `step == len(loader) - 1`, `i + 1 == total_steps`, `step == args.max_steps`,
+    `step in save_steps`: an iteration counter (or the counter plus a literal) compared for
+    one value or a few (`rank == 0` is not a step guard, nor `mode == "train"`)."""
+    if len(node.comparisons) != 1:
         return False
-    sides = (node.left, node.comparisons[0].comparator)
-    counted = any(_counter_name(side, counters) for side in sides)
-    constant = any(isinstance(side, cst.Integer) for side in sides) or any(
-        isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
-    )
-    return counted and constant
+    operator, right = node.comparisons[0].operator, node.comparisons[0].comparator
+    if isinstance(operator, cst.In):
+        return _counter_expression(node.left, counters)
+    if not isinstance(operator, cst.Equal):
+        return False
+    sides = ((node.left, right), (right, node.left))
+    return any(_counter_expression(side, counters) and _may_be_a_step(other) for side, other in sides)
+
+
+def _counter_expression(node: cst.BaseExpression, counters: Set[str]) -> bool:
+    """A counter (`step`, `self.global_step`, `self.get_num_updates()`) or a counter plus a
+    literal (`i + 1`)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.right, cst.Integer):
+        node = node.left
+    return _counter_name(node, counters)
+
+
+def _may_be_a_step(node: cst.BaseExpression) -> bool:
+    """A value a counter can reach: not a string, `None`, or a boolean."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return False
+    return not (isinstance(node, cst.Name) and node.value in ("None", "True", "False"))
 
 
 def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
