@@ -76,7 +76,9 @@ class ProfilerInTraining(Rule):
     `prof.step()` in the loop.
 
     ## Measured precision
-    preview; see docs/precision.md.
+    preview; no finding on either half of the real-code benchmark (dev or held out), so no
+    precision can be measured yet: the rule needs at least 10 held-out findings to leave
+    preview. Its tests hold its hard negatives. See docs/precision.md.
     """
 
     code = "TL110"
