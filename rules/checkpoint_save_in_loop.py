@@ -1,9 +1,9 @@
-from typing import ClassVar, Optional
+from typing import ClassVar
 
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.frequency import Frequency
+from torchlint.semantics.frequency import Execution, Frequency
 from torchlint.semantics.training import local_functions, trains
 
 # Calls that serialise tensors to a file, however imported.
@@ -110,9 +110,10 @@ class CheckpointSaveInLoop(Rule):
         qualified = self.ctx.qualified_name(node.func)
         if qualified not in SAVES:
             return
-        if self._training_step_loop(node) is None:
+        execution = self.ctx.execution(node)
+        if not self._every_training_step(execution):
             return
-        where = "; ".join(reason.text for reason in self.ctx.execution(node).reasons)
+        where = "; ".join(reason.text for reason in execution.reasons)
         self.report(
             node,
             f"`{qualified}()` runs on every training step ({where}): each save copies "
@@ -120,10 +121,11 @@ class CheckpointSaveInLoop(Rule):
             "save every N steps (`if step % save_every == 0:`), once per epoch, or after training",
         )
 
-    def _training_step_loop(self, node: cst.Call) -> Optional[cst.CSTNode]:
-        """The training loop that runs `node` on every iteration, if any."""
-        execution = self.ctx.execution(node)
-        if execution.frequency is not Frequency.PER_STEP:
-            return None
+    def _every_training_step(self, execution: Execution) -> bool:
+        """Whether the code runs on every iteration of a loop that trains."""
         loop = execution.step_loop()
-        return loop if loop is not None and trains(loop, local_functions(self.ctx.module)) else None
+        return (
+            execution.frequency is Frequency.PER_STEP
+            and loop is not None
+            and trains(loop, local_functions(self.ctx.module))
+        )

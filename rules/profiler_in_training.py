@@ -129,7 +129,8 @@ class ProfilerInTraining(Rule):
         )
 
     def _training(self, node: cst.Call) -> Optional[str]:
-        """Where the profiled training runs ("around a training loop", "inside ..."), or None."""
+        """How the profiler meets a training loop (wrapped around it, entered on every step), or
+        None when it does not, or runs rarely."""
         execution = self.ctx.execution(node)
         if execution.frequency is Frequency.RARE:
             return None
@@ -155,8 +156,9 @@ def _few_steps(loop: cst.CSTNode) -> bool:
     """A loop over at most `FEW_STEPS` iterations: `range(10)`, `islice(loader, 5)`,
     `while step < 10`, or a `break` under a test against a small literal (`if step >= 20: break`)."""
     iterated = iterated_of(loop)
-    if isinstance(iterated, cst.Call) and identifier(iterated) in BOUNDED_ITERABLES and _small(iterated.args[-1].value):
-        return True
+    if isinstance(iterated, cst.Call) and identifier(iterated) in BOUNDED_ITERABLES:
+        if iterated.args and _small(iterated.args[-1].value):
+            return True
     if isinstance(loop, cst.While) and any(_small(item) for item in descendants(loop.test)):
         return True
     return any(

@@ -67,6 +67,12 @@ with profile():
         model(x.cuda()).backward()
         optimizer.step()
 with profile():
+    for step in range(100_000):
+        if step == 20:
+            break
+        model(x.cuda()).backward()
+        optimizer.step()
+with profile():
     for _ in range(5):
         model(x.cuda()).backward()
         optimizer.step()
@@ -79,6 +85,21 @@ for step, (x, y) in enumerate(loader):
             optimizer.step()
 """
     assert lines(code, RULE) == []
+
+
+def test_a_loop_over_a_large_or_unknown_count_is_not_a_few_steps():
+    code = """
+    import torch
+    with torch.profiler.profile():
+        for step in range(100_000):
+            model(x.cuda()).backward()
+            optimizer.step()
+    with torch.profiler.profile():
+        for step in range():
+            model(x.cuda()).backward()
+            optimizer.step()
+    """
+    assert lines(code, RULE) == [3, 7]
 
 
 def test_opt_in_switches_and_profiling_functions():
