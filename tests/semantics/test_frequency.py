@@ -275,3 +275,71 @@ def test_conversion_and_export_scripts_run_once():
         walk(ctx, [])
         call = next(node for node in descendants(ctx.module) if isinstance(node, cst.Call))
         assert ctx.execution(call).frequency is expected, path
+
+
+def test_best_metric_and_profiling_switches_are_rare():
+    code = """
+    import torch
+    for step, (x, y) in enumerate(loader):
+        if acc > best_acc:
+            probe()
+        if is_best:
+            probe()
+        if val_loss < self.best:
+            probe()
+        if args.profile:
+            probe()
+        if use_profiler:
+            probe()
+        if acc > threshold:
+            probe()
+        if bestow:
+            probe()
+    """
+    assert frequencies(code) == [RARE, RARE, RARE, RARE, RARE, STEP, STEP]
+
+
+def test_step_loops_follow_the_callers():
+    code = """
+    import torch
+
+    def save(model):
+        probe()
+
+    def checkpoint(model):
+        save(model)
+
+    def train(loader):
+        for batch in loader:
+            checkpoint(model)
+        for shard in shards:
+            probe()
+    """
+    called, own = probes(code)
+    assert called.loop is None and called.step_loop().target.value == "batch"
+    assert own.loop is not None and own.step_loop() is own.loop
+    assert probes("import torch\nprobe()\n")[0].step_loop() is None
+
+
+def test_last_step_and_listed_steps_are_rare():
+    code = """
+    import torch
+    for i, (x, y) in enumerate(loader):
+        if (i + 1) == len(loader):
+            probe()
+        if global_step == args.max_steps:
+            probe()
+        if self.get_num_updates() == 0:
+            probe()
+        if step in save_steps:
+            probe()
+        if step == None:
+            probe()
+        if mode == "train":
+            probe()
+        if rank == world_size - 1:
+            probe()
+        if name in names:
+            probe()
+    """
+    assert frequencies(code) == [RARE, RARE, RARE, RARE, STEP, STEP, STEP, STEP]

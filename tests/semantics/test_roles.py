@@ -9,6 +9,7 @@ import pytest
 from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
+from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.test_paths import path_is_test
 
 SYNC = "import torch\nfor x in loader:\n    print(model(x.cuda()).item())\n"
@@ -86,3 +87,16 @@ def test_test_content_in_any_file():
 def test_a_module_importing_pytest_is_test_code():
     code = "import pytest\n" + SYNC
     assert findings(code) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["profile_model.py", "tools/profiling/run.py", "bench/train.py", "benchmark.py", "scripts/timing.py", "perf/step.py", "measure_throughput.py"],
+)
+def test_profiling_scripts(path):
+    assert is_profiling_script(path)
+
+
+@pytest.mark.parametrize("path", ["train.py", "profiles/train.py", "src/models/resnet.py", "improfiler/train.py", "speedy_net.py"])
+def test_training_scripts_are_not_profiling_scripts(path):
+    assert not is_profiling_script(path)

@@ -7,6 +7,7 @@
   only called from such code, and a loop that is not a training loop (evaluation, say)
   inside a function that runs once in a file that trains elsewhere.
 - `rare`: under an interval or opt-in test (`if step % args.log_every == 0`, `if debug:`),
+  when a metric improves on its best value (`if acc > best_acc:`, `if is_best:`),
   on an error path (`if not torch.isfinite(loss): raise ...`), in an `except` handler, or
   in a function every call site of which is rare.
 - `unknown`: a function the file never calls (another module may, see `External`).
@@ -25,6 +26,7 @@ import libcst as cst
 
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.heuristics import (
+    BEST_WORDS,
     CONTAINER_ITERATORS,
     COUNTER,
     DATA_METHODS,
@@ -57,6 +59,10 @@ MAY_RUN_EVERY_STEP = frozenset({Frequency.PER_STEP, Frequency.UNKNOWN})
 _ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.ONCE, Frequency.RARE)
 
 
+# The reason a step loop gives; `Execution.step_loop` finds the loops by it.
+IN_STEP_LOOP = "in the step loop"
+
+
 @dataclass(frozen=True)
 class Reason:
     """One link of the chain: what makes the code run as often as it does, and where."""
@@ -75,6 +81,11 @@ class Execution:
     # Construction or conversion code (`__init__`, `setup()`, class bodies, what only they
     # call): its loops build something once rather than step through data.
     setup: bool = False
+
+    def step_loop(self) -> Optional[cst.CSTNode]:
+        """The step loop that makes the node run every step: in its own function (`loop`), or
+        in the caller that runs its function every step; None when none does."""
+        return next((reason.at for reason in self.reasons if reason.text == IN_STEP_LOOP), None)
 
     def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
         """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
@@ -178,7 +189,7 @@ class FrequencyAnalysis:
         return Execution(Frequency.ONCE, (Reason("at module level"),))
 
     def _in_step_loop(self, loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Execution:
-        here = (Reason("in the step loop", loop),)
+        here = (Reason(IN_STEP_LOOP, loop),)
         function = next((a for a, _ in path if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
         if isinstance(function, cst.FunctionDef):
             outer = self._function(function)
@@ -312,7 +323,8 @@ def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
 
 def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
-    (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check."""
+    (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
+    an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
     for node in descendants(test):
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             return "under an interval test"
@@ -320,22 +332,41 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
             return "on a single step"
         if isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), GUARD_WORDS):
             return f"under `{identifier(node)}`"
+        if isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), BEST_WORDS):
+            return "when a metric improves on its best value"
         if isinstance(node, cst.Call) and identifier(node) in FAILURE_CHECKS:
             return "on a failure check"
     return ""
 
 
 def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
-    """`i == 0`, `step == len(loader) - 1`: an iteration counter compared for one value
-    (`rank == 0` is not a step guard)."""
-    if len(node.comparisons) != 1 or not isinstance(node.comparisons[0].operator, cst.Equal):
+    """`i == 0`, `step == len(loader) - 1`, `i + 1 == total_steps`, `step == args.max_steps`,
+    `step in save_steps`: an iteration counter (or the counter plus a literal) compared for
+    one value or a few (`rank == 0` is not a step guard, nor `mode == "train"`)."""
+    if len(node.comparisons) != 1:
         return False
-    sides = (node.left, node.comparisons[0].comparator)
-    counted = any(_counter_name(side, counters) for side in sides)
-    constant = any(isinstance(side, cst.Integer) for side in sides) or any(
-        isinstance(side, cst.BinaryOperation) and isinstance(side.right, cst.Integer) for side in sides
-    )
-    return counted and constant
+    operator, right = node.comparisons[0].operator, node.comparisons[0].comparator
+    if isinstance(operator, cst.In):
+        return _counter_expression(node.left, counters)
+    if not isinstance(operator, cst.Equal):
+        return False
+    sides = ((node.left, right), (right, node.left))
+    return any(_counter_expression(side, counters) and _may_be_a_step(other) for side, other in sides)
+
+
+def _counter_expression(node: cst.BaseExpression, counters: Set[str]) -> bool:
+    """A counter (`step`, `self.global_step`, `self.get_num_updates()`) or a counter plus a
+    literal (`i + 1`)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.right, cst.Integer):
+        node = node.left
+    return _counter_name(node, counters)
+
+
+def _may_be_a_step(node: cst.BaseExpression) -> bool:
+    """A value a counter can reach: not a string, `None`, or a boolean."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return False
+    return not (isinstance(node, cst.Name) and node.value in ("None", "True", "False"))
 
 
 def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:

@@ -19,8 +19,11 @@ from torchlint.semantics.tree import descendants
 GUARD_WORDS = frozenset(
     "log logs logger logging print printing verbose verbosity interval intervals freq frequency every "
     "display report reporting debug debugging vis visualize visualise visualization plot tensorboard wandb "
-    "save show dump".split()
+    "save show dump profile profiler profiling nvtx".split()
 )
+# Words of a running best value (`best_acc`, `is_best`): a test on one holds only when a
+# metric improves, which gets rarer as training converges.
+BEST_WORDS = frozenset({"best"})
 # Functions that run once per program or per model: construction, setup, conversion of a
 # trained model for deployment (`fuse`, `reparameterize`, `switch_to_deploy`).
 SETUP_FUNCTION_WORDS = frozenset(
@@ -30,6 +33,8 @@ SETUP_FUNCTION_WORDS = frozenset(
 # Words in a file or directory name that mark a one-off program: conversion, export and
 # evaluation scripts and demos, run once per use rather than once per training step.
 ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter eval evaluate evaluation demo".split())
+# Words in a file, directory or function name that mark code written to measure speed.
+PROFILING_WORDS = frozenset("profile profiler profiling prof benchmark benchmarks bench perf timing speed throughput".split())
 # Methods a framework calls once per training or validation step.
 STEP_METHODS = frozenset(
     {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}

@@ -9,11 +9,11 @@ one a training step. A file is test code by its path (`test_paths.DEFAULT_TEST_P
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, List
 
 import libcst as cst
 
-from torchlint.semantics.heuristics import ONE_OFF_SCRIPT_WORDS, has_word
+from torchlint.semantics.heuristics import ONE_OFF_SCRIPT_WORDS, PROFILING_WORDS, has_word
 from torchlint.semantics.names import NameResolver
 
 TEST_CASE_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase"})
@@ -67,5 +67,21 @@ def inside_test_code(ancestors: Iterable[cst.CSTNode], names: NameResolver) -> b
 def is_one_off_script(path: str) -> bool:
     """A conversion or export program (`convert_weights.py`, `export/onnx.py`): it runs once
     per use, so nothing in it is a per-step cost."""
+    return any(has_word(name, ONE_OFF_SCRIPT_WORDS) for name in _script_names(path))
+
+
+def is_profiling_script(path: str) -> bool:
+    """A program that exists to measure (`profile_model.py`, `bench/speed.py`,
+    `tools/profiling/run.py`): profiling every step is its purpose."""
+    return any(is_profiling_name(name) for name in _script_names(path))
+
+
+def is_profiling_name(name: str) -> bool:
+    """A file, directory or function named for measuring: `profile_step`, `benchmark`, `timing`."""
+    return has_word(name, PROFILING_WORDS)
+
+
+def _script_names(path: str) -> List[str]:
+    """The names that say what a program is: its file name without the suffix, and its directory."""
     parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
-    return any(has_word(part.rsplit(".", 1)[0], ONE_OFF_SCRIPT_WORDS) for part in parts[-2:])
+    return [part.rsplit(".", 1)[0] for part in parts[-2:]]

@@ -147,6 +147,32 @@ def is_training_loop(
     return BACKWARD in called and STEP in called
 
 
+def trains(loop: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
+    """Whether each iteration of a loop (`for`, `while`) runs a backward pass and a `.step()`,
+    directly or in same-file functions it calls; unlike `is_training_loop`, whatever it
+    iterates (`for step in range(max_steps)`, `while step < total`)."""
+    if not isinstance(loop, (cst.For, cst.While)):
+        return False
+    called = methods_called(loop.body, functions)
+    return BACKWARD in called and STEP in called
+
+
+def loops_run_by(
+    node: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]], _seen: Optional[Set[int]] = None
+) -> Iterator[cst.CSTNode]:
+    """The `for` and `while` loops that run when `node` runs: in its body and in the same-file
+    functions it calls, transitively."""
+    seen = _seen if _seen is not None else set()
+    for item in body_nodes(node):
+        if isinstance(item, (cst.For, cst.While)):
+            yield item
+        if isinstance(item, cst.Call):
+            for function in called_function(item, functions):
+                if id(function) not in seen:
+                    seen.add(id(function))
+                    yield from loops_run_by(function.body, functions, seen)
+
+
 _TRAINING_LOOPS: "weakref.WeakKeyDictionary[FileContext, Tuple[cst.For, ...]]" = weakref.WeakKeyDictionary()
 
 
