@@ -1,4 +1,3 @@
-from typing import ClassVar
 
 import libcst as cst
 
@@ -88,7 +87,7 @@ class CheckpointSaveInLoop(Rule):
     code = "TL109"
     name = "checkpoint-save-in-loop"
     preview = True  # new in Wave 3; leaves preview when measured at 0.90 held out
-    impact: ClassVar[str] = "medium"
+    impact = "medium"
     summary = "`torch.save(...)` on every training step, with no interval guard"
     triggers = ("save",)
     bad_examples = (

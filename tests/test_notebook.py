@@ -430,6 +430,6 @@ def test_ci_formats_keep_the_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     github = output("github")
     assert "title=TL101 sync-in-loop (cell 3%2C line 2)" in github and "line=" not in github
     sarif = json.loads(output("sarif"))["runs"][0]["results"][0]
-    assert sarif["properties"] == {"cell": 3} and sarif["message"]["text"].startswith("cell 3, line 2: ")
+    assert sarif["properties"] == {"impact": "high", "cell": 3} and sarif["message"]["text"].startswith("cell 3, line 2: ")
     junit = output("junit")
     assert "TL101 sync-in-loop at cell 3:2:" in junit and "nb.ipynb:cell 3:2:" in junit
