@@ -168,6 +168,18 @@ def test_callers_of_reports_guards_across_modules(tmp_path):
     ]
 
 
+def test_guard_text_is_the_test_source_across_lines_and_non_ascii_text():
+    """Guards keep the source of the `if` test: a multi-line test, text after non-ASCII
+    characters (columns are byte offsets), lines ended by `\\r\\n` after a form feed."""
+    text = "def f(s, n):\n    if 'é' in s and step % n == 0:\n        g()\n    if (a and\n            b):\n        h()\n\x0cx = 1\r\nif y: k()\n"
+    calls = project._module_facts(text, "guards", "m.py").calls
+    assert [calls[name][0].guards for name in ("g", "h", "k")] == [
+        ("'é' in s and step % n == 0",),
+        ("a and\n            b",),
+        ("y",),
+    ]
+
+
 def test_recording_notes_modules_read_and_absent_candidates(tmp_path):
     write(tmp_path, "pyproject.toml", "")
     write(tmp_path, "helpers.py", "import torch\n")

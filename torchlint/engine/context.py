@@ -20,7 +20,7 @@ from torchlint.semantics.training import training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import GRAD_OFF
+from torchlint.semantics.project import GRAD_OFF, FunctionFacts
 
 _CUDA = re.compile(r"\bcuda\b")
 # Code that changes where factories create tensors by default.
@@ -47,6 +47,8 @@ class FileContext:
         # The top-level statement that holds each node the traversal visited (names aside), by node id.
         self.statement_of: Dict[int, cst.CSTNode] = {}
         self._qualified: Dict[int, Tuple[cst.CSTNode, Optional[str]]] = {}
+        # What each dotted name called in this file resolves to in the project index.
+        self.project_functions: Dict[str, Optional[FunctionFacts]] = {}
 
     @cached_property
     def uses_cuda(self) -> bool:

@@ -610,7 +610,7 @@ class _CallCollector(ast.NodeVisitor):
 
     def __init__(self, path: str, text: str, out: Dict[str, List[CallSite]]) -> None:
         self.path = path
-        self.text = text
+        self.lines = _source_lines(text)
         self.out = out
         self.function: List[str] = []
         self.guards: List[str] = []
@@ -629,12 +629,23 @@ class _CallCollector(ast.NodeVisitor):
 
     def visit_If(self, node: ast.If) -> None:
         self.visit(node.test)
-        test = ast.get_source_segment(self.text, node.test) or ast.unparse(node.test)
+        test = self._source(node.test)
         for guard, body in ((test, node.body), (f"not ({test})", node.orelse)):
             self.guards.append(guard)
             for statement in body:
                 self.visit(statement)
             self.guards.pop()
+
+    def _source(self, node: ast.expr) -> str:
+        """The source text of `node` (as `ast.get_source_segment`, which splits the whole
+        module into lines on every call); columns are UTF-8 byte offsets."""
+        end_line, end_column = node.end_lineno, node.end_col_offset
+        if end_line is None or end_column is None:
+            return ast.unparse(node)
+        lines = [line.encode("utf-8") for line in self.lines[node.lineno - 1 : end_line]]
+        if len(lines) == 1:
+            return lines[0][node.col_offset : end_column].decode("utf-8")
+        return b"".join([lines[0][node.col_offset :], *lines[1:-1], lines[-1][:end_column]]).decode("utf-8")
 
     def _loop(self, node: ast.AST) -> None:
         self.loops += 1
@@ -663,6 +674,17 @@ class _CallCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+def _source_lines(text: str) -> List[str]:
+    """The lines of `text` with their ends, split where Python's tokenizer ends a line
+    (`\r\n`, `\r`, `\n`; not form feeds and other separators `str.splitlines` knows)."""
+    lines, start = [], 0
+    for end in re.finditer(r"\r\n|\r|\n", text):
+        lines.append(text[start : end.end()])
+        start = end.end()
+    lines.append(text[start:])
+    return lines
+
+
 def module_facts(path: str) -> ModuleFacts:
     """The function summaries and call sites of the module at `path`."""
     source = read_module(path)
@@ -681,6 +703,12 @@ def project_function(ctx: "FileContext", node: cst.BaseExpression) -> Optional[F
     dotted = _dotted_name(node)
     if dotted is None:
         return None
+    if dotted not in ctx.project_functions:
+        ctx.project_functions[dotted] = _resolve_function(ctx, dotted)
+    return ctx.project_functions[dotted]
+
+
+def _resolve_function(ctx: "FileContext", dotted: str) -> Optional[FunctionFacts]:
     head, _, rest = dotted.partition(".")
     path = os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path
     for statement in module_imports(ctx.text):
