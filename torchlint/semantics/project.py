@@ -51,7 +51,7 @@ import stat
 import tokenize
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -519,7 +519,7 @@ def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
 def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
     """Local name -> qualified name for the module's absolute imports."""
     aliases: Dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 top = alias.name.split(".")[0]
@@ -528,6 +528,17 @@ def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     return aliases
+
+
+def _statements(body: List[ast.AST]) -> Iterator[ast.AST]:
+    """The statements of `body` and of every block nested in them (expressions are not
+    entered: imports are statements)."""
+    for statement in body:
+        yield statement
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            nested = getattr(statement, block, None)
+            if isinstance(nested, list):
+                yield from _statements(nested)
 
 
 def _ast_qualified(node: ast.AST, aliases: Dict[str, str]) -> Optional[str]:
@@ -545,21 +556,27 @@ def _summarise(scope: ast.AST, prefix: str, aliases: Dict[str, str], out: Dict[s
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out[prefix + node.name] = _function_facts(node, prefix + node.name, aliases)
         elif isinstance(node, ast.ClassDef):
-            _summarise(node, f"{prefix}{node.name}.", aliases, out)
-            out[prefix + node.name] = _class_facts(node, prefix + node.name, aliases)
+            inner = f"{prefix}{node.name}."
+            _summarise(node, inner, aliases, out)
+            members = [facts for key, facts in out.items() if key.startswith(inner)]
+            out[prefix + node.name] = _class_facts(node, prefix + node.name, aliases, members)
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out)  # definitions under `if`/`try` at the same level
 
 
+def _qualified_names(nodes: Iterable[ast.AST], aliases: Dict[str, str]) -> Set[Optional[str]]:
+    return {_ast_qualified(item, aliases) for item in nodes if isinstance(item, (ast.Name, ast.Attribute))}
+
+
 def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> FunctionFacts:
-    qualified = {_ast_qualified(item, aliases) for item in ast.walk(node) if isinstance(item, (ast.Name, ast.Attribute))}
-    grad_off_decorator = any(
-        _ast_qualified(d.func if isinstance(d, ast.Call) else d, aliases) in GRAD_OFF
-        for d in getattr(node, "decorator_list", ())
-    )
+    """One walk of the body; the decorators and the signature are walked for names only."""
+    decorators = getattr(node, "decorator_list", ())
+    grad_off_decorator = any(_ast_qualified(d.func if isinstance(d, ast.Call) else d, aliases) in GRAD_OFF for d in decorators)
     args = getattr(node, "args", None)
     parameters = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) if args is not None else ()
     body = [item for statement in getattr(node, "body", ()) for item in ast.walk(statement)]
+    signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in ast.walk(part)]
+    qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
     return FunctionFacts(
         name=name,
         line=getattr(node, "lineno", 0),
@@ -574,12 +591,26 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     )
 
 
-def _class_facts(node: ast.ClassDef, name: str, aliases: Dict[str, str]) -> FunctionFacts:
+def _class_facts(node: ast.ClassDef, name: str, aliases: Dict[str, str], members: Iterable[FunctionFacts]) -> FunctionFacts:
     """A class as a callable: a context manager or decorator class that disables grad
-    (subclasses `torch.no_grad`, or its methods refer to it)."""
-    facts = _function_facts(node, name, aliases)
-    bases = {_ast_qualified(base, aliases) for base in node.bases}
-    return FunctionFacts(name, facts.line, wraps_grad_off=facts.wraps_grad_off or bool(bases & GRAD_OFF))
+    (subclasses `torch.no_grad`, or its methods refer to it). `members` are the summaries of
+    the functions and classes defined in it, so only the rest of the class is walked."""
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in ast.walk(part)]
+    rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
+    wraps = bool(_qualified_names(rest, aliases) & GRAD_OFF) or any(member.wraps_grad_off for member in members)
+    return FunctionFacts(name, node.lineno, wraps_grad_off=wraps)
+
+
+def _walk_outside(node: ast.AST, skipped: Tuple[type, ...]) -> Iterator[ast.AST]:
+    """`ast.walk`, not entering nodes of the `skipped` types (nor yielding them)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, skipped):
+            continue
+        yield current
+        stack.extend(ast.iter_child_nodes(current))
 
 
 def _called_attribute(node: ast.AST) -> Optional[str]:
