@@ -66,16 +66,17 @@ def _analyse(
     """
     tree = _python_tree(text)
     python_error = tree if isinstance(tree, _SyntaxProblem) else None
-    if python_error is None and not any(rule.may_apply(text) for rule in rules):
+    applicable = [rule for rule in rules if rule.may_apply(text)]
+    if python_error is None and not applicable:
         return [], True
     if python_error is not None and (python_error.too_deep or not checks_parse):
         return ([parse_error_finding(path, *python_error)] if checks_parse else []), False
     try:
         module = cst.parse_module(text)
-        if not any(rule.may_apply(text) for rule in rules):
+        if not applicable:
             return [], True
         ctx = FileContext(module, text, path, options)
-        walk(ctx, [rule(ctx) for rule in rules])
+        walk(ctx, [rule(ctx) for rule in applicable])  # a rule whose triggers are absent reports nothing
         reports = [r for r in ctx.reports if ctx.names.imports_torch or not r.rule.requires_torch]
         if not reports:
             return [], True
