@@ -3,7 +3,7 @@ from typing import ClassVar
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.project import COMPILE, project_uses
+from torchlint.semantics.project import COMPILE, VARIABLE_SHAPES, project_uses
 from torchlint.semantics.roles import is_one_off_script
 from torchlint.semantics.training import advice_site
 
@@ -90,7 +90,7 @@ class NoCompile(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.ctx.options.torch_version < COMPILE_SINCE or is_one_off_script(self.ctx.path):
             return
-        loop = advice_site(self.ctx, COMPILE)
+        loop = advice_site(self.ctx, COMPILE, VARIABLE_SHAPES)
         if loop is None or project_uses(self.ctx, COMPILE):
             return  # no training loop, or compilation chosen somewhere in the program
         self.report(
