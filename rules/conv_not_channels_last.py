@@ -67,12 +67,16 @@ class ConvNotChannelsLast(Rule):
     `.view()` on activations may need `.reshape()`; only a timed run tells.
 
     ## Measured precision
-    preview. Not yet measured. See docs/precision.md.
+    preview. No finding on the development half (its convolutional training scripts either
+    run in float32 or import attention layers); one on the held-out half, a false positive
+    (0/1): a Lightning example that imports the library's own Fabric modules, whose mention
+    of autocast made a float32 run look mixed-precision. Too few findings to leave preview.
+    See docs/precision.md.
     """
 
     code = "TL303"
     name = "conv-not-channels-last"
-    preview = True  # new in Wave 3: precision to be measured (docs/precision.md)
+    preview = True  # too few findings on the benchmark to measure (docs/precision.md)
     impact: ClassVar[str] = "medium"
     summary = "Convolutional CUDA training under autocast without `memory_format=torch.channels_last`"
     severity = "info"
