@@ -67,8 +67,7 @@ class ConvNotChannelsLast(Rule):
     `.view()` on activations may need `.reshape()`; only a timed run tells.
 
     ## Measured precision
-    preview. No finding on the development half (its convolutional training scripts either
-    run in float32 or import attention layers); one on the held-out half, a false positive
+    preview. No finding on the development half; one on the held-out half, a false positive
     (0/1): a Lightning example that imports the library's own Fabric modules, whose mention
     of autocast made a float32 run look mixed-precision. Too few findings to leave preview.
     See docs/precision.md.
