@@ -295,3 +295,49 @@ def test_project_uses_follows_the_modules_that_import_the_file(tmp_path):
     assert any(state.startswith(project.TREE) for state, _, _ in dependencies.states.values())
     assert not project.project_uses(context(alone), project.AUTOCAST)
     assert not project.project_uses(context(layers), project.COMPILE)
+
+
+def test_features_channels_last_spatial_convolution_and_compile_options():
+    found = project.features
+    assert project.CHANNELS_LAST in found("x = x.to(memory_format=torch.channels_last)\n")
+    assert project.CHANNELS_LAST in found("parser.add_argument('--channels-last')\n")
+    assert project.CHANNELS_LAST not in found("# x = x.to(memory_format=torch.channels_last)\n")
+    assert project.SPATIAL_CONVOLUTION in found("conv = nn.Conv3d(1, 2, 3)\n")
+    assert project.SPATIAL_CONVOLUTION in found("import torchvision as tv\nnet = tv.models.resnet18()\n")
+    assert found("conv = nn.Conv1d(1, 2, 3)\n") == {project.CONVOLUTION}
+    for text in ("m = torch.compile(m)\n", "m.compile()\n", "run(compile=True)\n", "if cfg.compile:\n    pass\n"):
+        assert project.COMPILE in found(text), text
+    for text in ("import re\nr = re.compile(r'x')\n", "code = compile(src, 'f', 'exec')\n", "ok = compile == 1\n"):
+        assert project.COMPILE not in found(text), text
+
+
+ADVICE = """
+import torch
+from models import Net
+model = Net().cuda()
+for x, y in train_loader:
+    with torch.autocast("cuda"):
+        loss = model(x.cuda()).sum()
+    loss.backward()
+    optimizer.step()
+"""
+NET = "import torch.nn as nn\nclass Net(nn.Module):\n    conv = nn.Conv2d(3, 8, 3)\n"
+
+
+def test_cached_runs_drop_advice_when_an_imported_module_makes_the_choice(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "train.py", ADVICE)
+    write(tmp_path, "models.py", NET)
+
+    def advice(*args: str):
+        result = CliRunner().invoke(main, ["check", "--output-format", "json", "--select", "TL303,TL605", *args])
+        assert result.exit_code in (0, 1), result.output
+        return sorted(d["code"] for d in json.loads(result.stdout))
+
+    assert advice() == advice("--no-cache") == ["TL303", "TL605"]
+    assert advice() == ["TL303", "TL605"]  # from the cache
+    write(tmp_path, "models.py", NET + "    def prepare(self):\n        return self.to(memory_format=torch.channels_last)\n")
+    assert advice() == advice("--no-cache") == ["TL605"]
+    write(tmp_path, "models.py", NET + "def build():\n    return torch.compile(Net())\n")
+    assert advice() == advice("--no-cache") == ["TL303"]

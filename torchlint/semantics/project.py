@@ -68,7 +68,9 @@ CUDNN_BENCHMARK = "cudnn_benchmark"
 CUDNN_DETERMINISTIC = "cudnn_deterministic"
 TF32 = "tf32"
 COMPILE = "compile"
+CHANNELS_LAST = "channels_last"
 CONVOLUTION = "convolution"
+SPATIAL_CONVOLUTION = "spatial_convolution"
 MATMUL = "matmul"
 LINEAR = "linear"
 VARIABLE_SHAPES = "variable_shapes"
@@ -81,11 +83,27 @@ FEATURES: Dict[str, re.Pattern] = {
     TF32: re.compile(
         r"\bmatmul\.allow_tf32\s*=(?!=)|\bset_float32_matmul_precision\s*\(|\bfp32_precision\s*=(?!=)"
     ),
-    COMPILE: re.compile(r"\btorch\.compile\s*\(|\bfrom\s+torch\s+import\s+[^\n]*\bcompile\b"),
+    # `torch.compile` (called or passed on), `torch._dynamo.optimize`, `model.compile()`, and
+    # compilation chosen by an option: `compile=True`, `compile: bool = False`, `cfg.compile`,
+    # `--compile`, `torch_compile` (`re.compile(pattern)` takes a positional pattern and is no such call).
+    COMPILE: re.compile(
+        r"\btorch\.compile\b|\bfrom\s+torch\s+import\s+[^\n]*\bcompile\b|\btorch\._dynamo\.optimize\b|"
+        r"\.compile\b(?!\s*\()|\.compile\s*\(\s*(?:\)|\w+\s*=(?!=))|\bcompile\s*(?::\s*bool\b|=(?!=))|"
+        r"--(?:torch-)?compile\b|\btorch_compile\b"
+    ),
+    # `memory_format=torch.channels_last` (or `channels_last_3d`) anywhere, and options named
+    # after it (`--channels-last`, `args.channels_last`): a decision about the memory format.
+    CHANNELS_LAST: re.compile(r"\bchannels_last(?:_3d)?\b|--channels-last\b"),
     # Padded or packed variable-length batches: input shapes change from step to step.
     VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b"),
     CONVOLUTION: re.compile(
         r"\bConv(?:Transpose)?[123]d\b|\bLazyConv(?:Transpose)?[123]d\b|\bconv(?:_transpose)?[123]d\s*\(|"
+        r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"
+    ),
+    # Convolutions over images and volumes (the ones a channels-last memory format speeds up);
+    # 1-d convolutions over sequences are not among them.
+    SPATIAL_CONVOLUTION: re.compile(
+        r"\b(?:Lazy)?Conv(?:Transpose)?[23]d\b|\bconv(?:_transpose)?[23]d\s*\(|"
         r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"
     ),
     # Work that float32 matmuls (and so TF32) dominate: attention, transformer layers,
@@ -284,6 +302,15 @@ def matmul_heavy(ctx: "FileContext") -> bool:
     return project_enables(ctx, LINEAR) and not project_enables(ctx, CONVOLUTION)
 
 
+def conv_heavy(ctx: "FileContext") -> bool:
+    """Whether the file or its project imports run work that 2-d and 3-d convolutions dominate:
+    such convolutions (or `torchvision.models`) and nothing matmul-heavy (attention, transformer
+    layers, explicit matrix products; a vision transformer's convolutional patch embedding is
+    not what its step time is spent on). Linear layers alone do not count against it: a
+    convolutional network's classifier head is one."""
+    return project_enables(ctx, SPATIAL_CONVOLUTION) and not project_enables(ctx, MATMUL)
+
+
 def file_enables(text: str, feature: str) -> bool:
     """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES)."""
     return feature in features(text)
@@ -299,7 +326,7 @@ def _features(code: str) -> FrozenSet[str]:
             found.add(CUDNN_DETERMINISTIC)
     for alias in _TORCHVISION_ALIAS.findall(code):
         if re.search(rf"\b{re.escape(alias)}\.models\b", code):
-            found.add(CONVOLUTION)
+            found.update((CONVOLUTION, SPATIAL_CONVOLUTION))
     return frozenset(found)
 
 
