@@ -293,8 +293,8 @@ class ManualAttention(Rule):
                 if attention is not None:
                     if attention.mask:
                         attention.withhold("the mask is applied before the scale")
-                    text = _atom(code(factor.with_changes(lpar=[], rpar=[])), factor)
-                    attention.scales.append(text if isinstance(node.operator, cst.Multiply) else f"1 / {text}")
+                    text = code(factor.with_changes(lpar=[], rpar=[]))
+                    attention.scales.append(text if isinstance(node.operator, cst.Multiply) else f"1 / {_atom(text, factor)}")
                     return attention
         if isinstance(node.operator, cst.Add):
             for scores, mask in ((node.left, node.right), (node.right, node.left)):
