@@ -313,8 +313,10 @@ class ManualAttention(Rule):
         if isinstance(transposed, cst.Attribute) and transposed.attr.value == "mT":
             return _Attention(query, transposed.value)
         found = method_call(transposed)
+        if found is None or found[1] != "transpose" or len(transposed.args) != 2:  # type: ignore[attr-defined]
+            return None
         dims = tuple(self.ctx.module.code_for_node(arg.value) for arg in positional(transposed))  # type: ignore[arg-type]
-        if found is None or found[1] != "transpose" or len(transposed.args) != 2 or dims not in LAST_TWO | FOURTH_DIMENSIONS:  # type: ignore[attr-defined]
+        if dims not in LAST_TWO | FOURTH_DIMENSIONS:
             return None
         attention = _Attention(query, found[0])
         if dims in FOURTH_DIMENSIONS:
