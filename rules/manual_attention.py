@@ -7,7 +7,7 @@ import libcst as cst
 from torchlint.engine.edits import module_name
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import argument, method_call, positional
+from torchlint.semantics.calls import argument, keyword, method_call, positional
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, scope_descendants
@@ -19,6 +19,7 @@ DROPOUT = frozenset({"torch.nn.functional.dropout", "torch.dropout"})
 # is its fallback for old PyTorch versions or for returning the weights).
 FUSED_ATTENTION = ("scaled_dot_product_attention", "flash_attn", "memory_efficient_attention")
 NEGATIVE_INFINITY = frozenset({"float('-inf')", 'float("-inf")', "-float('inf')", '-float("inf")', "-math.inf", "-torch.inf", "-np.inf", "-numpy.inf"})
+AUGMENTED = {cst.AddAssign: cst.Add, cst.MultiplyAssign: cst.Multiply, cst.DivideAssign: cst.Divide}
 SDPA_SINCE = (2, 0)
 SCALE_SINCE = (2, 1)
 LAST_TWO = frozenset({("-2", "-1"), ("-1", "-2")})
@@ -51,24 +52,31 @@ class _Chain:
         self.problem = ""
 
     def value(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        """The value last assigned to the name `node` before the current position, else `node`."""
+        """The value last assigned to the name `node` before the current position, else `node`.
+        A compound statement that only updates the name from itself (`if bias is not None: attn
+        = attn + bias`) is stepped over, and the chain then has no fix."""
         if not isinstance(node, cst.Name):
             return node
         for index in range(self.position - 1, -1, -1):
             statement = self.body[index]
             assigned = _assignment(statement, node.value)
-            conditional = _conditional(statement, node.value)
-            if assigned is None and conditional is not None:
-                assigned, self.problem = conditional, self.problem or "a step of the computation is conditional"
+            if assigned is None:
+                assigned = _conditional(statement, node.value)
+                self._note(assigned is not None, "a step of the computation is conditional")
             if assigned is not None:
-                if index != self.position - 1:
-                    self.problem = self.problem or "other statements run between the steps"
+                self._note(index != self.position - 1, "other statements run between the steps")
                 self.position = index
                 self.statements.append(statement)
                 return assigned
-            if any(node.value in bound_names(item.target) for item in _targets(statement)):
+            updates = _updates(statement, node.value)
+            if updates is None:
                 return node
+            self._note(updates, "a step of the computation is conditional")
         return node
+
+    def _note(self, condition: bool, problem: str) -> None:
+        if condition and not self.problem:
+            self.problem = problem
 
 
 class ManualAttention(Rule):
@@ -236,7 +244,12 @@ class ManualAttention(Rule):
                 attention.withhold("a dtype conversion wraps the softmax")
             return attention
         scores = self._softmax_input(node)
-        return None if scores is None else self._scores(chain.value(scores), chain)
+        if scores is None:
+            return None
+        attention = self._scores(chain.value(scores), chain)
+        if attention is not None and keyword(node, "dtype") is not None:  # type: ignore[arg-type]
+            attention.withhold("a dtype conversion wraps the softmax")
+        return attention
 
     def _softmax_input(self, node: cst.BaseExpression) -> Optional[cst.BaseExpression]:
         """`x` of `softmax(x, dim=-1)` in its spellings; None for any other dimension or call."""
@@ -250,6 +263,7 @@ class ManualAttention(Rule):
             source, dim, extra = (input_arg.value if input_arg else None), argument(node, "dim", 1), len(node.args) - 2
         else:
             return None
+        extra -= keyword(node, "dtype") is not None
         if source is None or dim is None or extra != 0 or self.ctx.module.code_for_node(dim.value) != "-1":
             return None
         return source
@@ -313,9 +327,15 @@ class ManualAttention(Rule):
         if isinstance(transposed, cst.Attribute) and transposed.attr.value == "mT":
             return _Attention(query, transposed.value)
         found = method_call(transposed)
-        if found is None or found[1] != "transpose" or len(transposed.args) != 2:  # type: ignore[attr-defined]
+        if found is None or found[1] not in ("transpose", "permute"):
             return None
         dims = tuple(self.ctx.module.code_for_node(arg.value) for arg in positional(transposed))  # type: ignore[arg-type]
+        if found[1] == "permute" and len(dims) == len(transposed.args) >= 2:  # type: ignore[attr-defined]
+            rank = len(dims)
+            swapped = tuple(str(i) for i in (*range(rank - 2), rank - 1, rank - 2))
+            return _Attention(query, found[0]) if dims == swapped else None
+        if found[1] != "transpose" or len(transposed.args) != 2:  # type: ignore[attr-defined]
+            return None
         if dims not in LAST_TWO | FOURTH_DIMENSIONS:
             return None
         attention = _Attention(query, found[0])
@@ -398,14 +418,37 @@ def _targets(statement: cst.CSTNode) -> Tuple[cst.AssignTarget, ...]:
 
 
 def _assignment(statement: cst.CSTNode, name: str) -> Optional[cst.BaseExpression]:
-    """The value of `name = value`, a statement of its own."""
+    """The value of `name = value`, a statement of its own; `name + value` for `name += value`
+    (likewise `*=` and `/=`)."""
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         small = statement.body[0]
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target
             if isinstance(target, cst.Name) and target.value == name:
                 return small.value
+        if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
+            operator = AUGMENTED.get(type(small.operator))
+            if operator is not None:
+                return cst.BinaryOperation(cst.Name(name), operator(), small.value)
     return None
+
+
+def _updates(statement: cst.CSTNode, name: str) -> Optional[bool]:
+    """False when `statement` does not bind `name`; True when it is a compound statement that
+    only updates it from itself (`attn = attn + bias`, `attn += bias`); None otherwise."""
+    found = False
+    for item in scope_descendants(statement):
+        if isinstance(item, cst.AugAssign) and name in bound_names(item.target):
+            found = True
+        elif isinstance(item, cst.Assign) and any(name in bound_names(t.target) for t in item.targets):
+            if not any(isinstance(n, cst.Name) and n.value == name for n in scope_descendants(item.value)):
+                return None
+            found = True
+        elif isinstance(item, (cst.For, cst.NamedExpr, cst.AnnAssign)) and name in bound_names(item.target):
+            return None
+        elif isinstance(item, cst.AsName) and name in bound_names(item.name):  # type: ignore[arg-type]
+            return None
+    return None if found and isinstance(statement, cst.SimpleStatementLine) else found
 
 
 def _conditional(statement: cst.CSTNode, name: str) -> Optional[cst.BaseExpression]:

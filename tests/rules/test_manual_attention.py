@@ -84,7 +84,7 @@ def test_hard_negatives():
         "return (q @ k.transpose(-2, -1)) @ v",  # no softmax
         "return torch.softmax(q, dim=-1) @ (k.transpose(-2, -1) @ v)",  # linear attention
         "return torch.softmax(x @ w, dim=-1) @ v",  # logits, not q @ kᵀ
-        "return torch.softmax(q @ k.permute(0, 2, 1), dim=-1) @ v",
+        "return torch.softmax(q @ k.permute(1, 0, 2), dim=-1) @ v",
     ):
         code = f"import torch\nclass A(torch.nn.Module):\n    def forward(self, q, k, v, x, w):\n        {body}\n"
         assert not lint(code, [RULE]), body
@@ -122,3 +122,22 @@ def test_function_called_once_at_module_level_is_not_reported():
     code = "import torch\ndef attend(q, k, v):\n    return (q @ k.transpose(-2, -1)).softmax(-1) @ v\nout = attend(a, b, c)\n"
     assert not lines(code, RULE)
     assert lines(code.replace("out = attend(a, b, c)\n", ""), RULE) == [3]
+
+
+def test_permuted_keys_augmented_steps_and_conditional_updates():
+    code = """
+    import torch
+    class A(torch.nn.Module):
+        def forward(self, q, k, v, m, bias):
+            energy = torch.matmul(q, k.permute(0, 1, 3, 2)) / self.scale
+            energy += m
+            return torch.matmul(torch.softmax(energy, dim=-1), v)
+    """
+    assert "scaled_dot_product_attention(q, k, v, attn_mask=m, scale=1 / self.scale)" in fixed(code)
+    assert not lint(code.replace("permute(0, 1, 3, 2)", "permute(0, 2, 1, 3)"), [RULE])
+    conditional = code.replace("            energy += m", "            if bias is not None:\n                energy = energy + bias\n                energy += m")
+    assert "conditional" in fix_reason(conditional)
+    rebound = code.replace("            energy += m", "            if bias is not None:\n                energy = bias")
+    assert not lint(rebound, [RULE])
+    widened = code.replace("torch.softmax(energy, dim=-1)", "energy.softmax(dim=-1, dtype=torch.float32)")
+    assert "dtype" in fix_reason(widened)
