@@ -1,6 +1,6 @@
 import re
 from dataclasses import dataclass, field
-from typing import ClassVar, List, Optional, Sequence, Set, Tuple
+from typing import Callable, ClassVar, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -238,16 +238,10 @@ class ManualAttention(Rule):
         """The attention whose softmax weights `node` is (through dropout), else None."""
         dropped = self._dropout_input(node)
         if dropped is not None:
-            attention = self._weights(chain.value(dropped), chain)
-            if attention is not None:
-                attention.withhold("the weights go through dropout, which SDPA draws differently")
-            return attention
+            return _without_fix(self._weights, dropped, chain, "the weights go through dropout, which SDPA draws differently")
         converted = _conversion_input(node)
         if converted is not None:
-            attention = self._weights(chain.value(converted), chain)
-            if attention is not None:
-                attention.withhold("a dtype conversion wraps the softmax")
-            return attention
+            return _without_fix(self._weights, converted, chain, "a dtype conversion wraps the softmax")
         scores = self._softmax_input(node)
         if scores is None:
             return None
@@ -295,10 +289,7 @@ class ManualAttention(Rule):
             return attention
         converted = _conversion_input(node)
         if converted is not None:
-            attention = self._scores(chain.value(converted), chain)
-            if attention is not None:
-                attention.withhold("a dtype conversion wraps the scores")
-            return attention
+            return _without_fix(self._scores, converted, chain, "a dtype conversion wraps the scores")
         if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.MatrixMultiply):
             return self._scaled_or_masked(node, chain)
         return self._query_key(node)
@@ -414,6 +405,14 @@ class ManualAttention(Rule):
                 if not (final_seen and item.value in rebound):
                     return True
         return False
+
+
+def _without_fix(match: Callable[[cst.BaseExpression, _Chain], Optional[_Attention]], inner: cst.BaseExpression, chain: _Chain, reason: str) -> Optional[_Attention]:
+    """The attention `match` finds in the value of `inner`, with no fix because of `reason`."""
+    attention = match(chain.value(inner), chain)
+    if attention is not None:
+        attention.withhold(reason)
+    return attention
 
 
 def _targets(statement: cst.CSTNode) -> Tuple[cst.AssignTarget, ...]:
