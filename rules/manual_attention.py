@@ -1,6 +1,6 @@
 import re
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, List, Optional, Sequence, Set, Tuple
+from typing import Callable, ClassVar, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -212,7 +212,7 @@ class ManualAttention(Rule):
             node,
             "hand-written attention materialises the whole score matrix; `F.scaled_dot_product_attention` runs fused "
             "flash / memory-efficient kernels",
-            fix=self._fix(node, value, attention, place[0][place[1]]),
+            fix=self._fix(node, value, attention, place),
         )
 
     def _statement(self) -> Optional[Tuple[Sequence[cst.CSTNode], int]]:
@@ -347,14 +347,16 @@ class ManualAttention(Rule):
 
     # ---------------------------------------------------------------------------------
 
-    def _fix(self, node: cst.BaseExpression, value: cst.BaseExpression, attention: _Attention, final: cst.CSTNode) -> PendingFix:
+    def _fix(
+        self, node: cst.BaseExpression, value: cst.BaseExpression, attention: _Attention, place: Tuple[Sequence[cst.CSTNode], int]
+    ) -> PendingFix:
         if attention.withheld:
             return self.withheld(attention.withheld)
         if not all(_plain(item) for item in (attention.query, attention.key, value)):
             return self.withheld("`q`, `k` or `v` is computed inline")
         if self._rebinds_inputs(attention, value):
             return self.withheld("a step rebinds a name the attention reads")
-        if self._escapes(attention.statements, final):
+        if self._escapes(attention.statements, node, *place):
             return self.withheld("the attention weights are used elsewhere, and SDPA does not return them")
         if self.ctx.options.torch_version < SCALE_SINCE:
             return self.withheld("`scale=` of `scaled_dot_product_attention` needs PyTorch 2.1")
@@ -388,23 +390,16 @@ class ManualAttention(Rule):
         binding = module_name(self.ctx.module, "torch", node)
         return None if binding is None else (f"{binding[0]}.nn.functional", binding[1])
 
-    def _escapes(self, statements: List[cst.CSTNode], final: cst.CSTNode) -> bool:
-        """Whether a name the deleted statements bind is read outside them and the final statement
-        (after the final statement only while that does not bind it again)."""
+    def _escapes(self, statements: List[cst.CSTNode], product: cst.CSTNode, body: Sequence[cst.CSTNode], index: int) -> bool:
+        """Whether a name the deleted statements bind is read anywhere but in them and in the
+        product being replaced, or after the final statement when that does not bind it again."""
         names = {name for statement in statements for item in _targets(statement) for name in bound_names(item.target)}
-        function = self.ctx.enclosing(cst.FunctionDef)
-        if not names or function is None:
-            return False
-        inside: Set[int] = {id(item) for statement in (*statements, final) for item in scope_descendants(statement)}
+        final = body[index]
         rebound = {name for item in _targets(final) for name in bound_names(item.target)}
-        final_seen = False
-        for item in scope_descendants(function):
-            if item is final:
-                final_seen = True
-            if isinstance(item, cst.Name) and item.value in names and id(item) not in inside:
-                if not (final_seen and item.value in rebound):
-                    return True
-        return False
+        allowed = {id(item) for node in (*statements, product, *_targets(final)) for item in scope_descendants(node)}
+        allowed |= {id(item) for later in body[index + 1 :] for item in scope_descendants(later) if getattr(item, "value", None) in rebound}
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        return any(isinstance(item, cst.Name) and item.value in names and id(item) not in allowed for item in scope_descendants(scope))
 
 
 def _without_fix(match: Callable[[cst.BaseExpression, _Chain], Optional[_Attention]], inner: cst.BaseExpression, chain: _Chain, reason: str) -> Optional[_Attention]:

@@ -141,3 +141,23 @@ def test_permuted_keys_augmented_steps_and_conditional_updates():
     assert not lint(rebound, [RULE])
     widened = code.replace("torch.softmax(energy, dim=-1)", "energy.softmax(dim=-1, dtype=torch.float32)")
     assert "dtype" in fix_reason(widened)
+
+
+def test_weights_read_again_in_the_final_statement_or_after_it():
+    code = """
+    import torch
+    class A(torch.nn.Module):
+        def forward(self, q, k, v, v2):
+            w = (q @ k.transpose(-2, -1)).softmax(-1)
+            return (w @ v) + (w @ v2)
+    """
+    assert all(finding.fix is None for finding in lint(code, [RULE])) and fixed(code) == textwrap.dedent(code)
+    rebound = """
+    import torch
+    class A(torch.nn.Module):
+        def forward(self, q, k, v):
+            attn = (q @ k.transpose(-2, -1)).softmax(-1)
+            attn = attn @ v
+            return attn
+    """
+    assert "attn = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=1.0)\n        return attn" in fixed(rebound)
