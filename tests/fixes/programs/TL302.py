@@ -1,0 +1,189 @@
+# %% control: one expression, no mask, scale by division [unsafe, same]
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        return F.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.size(-1)), dim=-1) @ v
+
+
+q, k, v = torch.randn(3, 2, 2, 5, 4).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% consecutive statements, additive float mask, torch.matmul [unsafe, same]
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, query, key, value, bias):
+        scores = torch.matmul(query, key.transpose(-1, -2)) / query.size(-1) ** 0.5
+        scores = scores + bias
+        weights = torch.softmax(scores, dim=-1)
+        return torch.matmul(weights, value)
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+bias = torch.zeros(5, 5).masked_fill(torch.rand(5, 5) > 0.7, float("-inf")).fill_diagonal_(0.0)
+show(Attention()(q, k, v, bias).round(decimals=3))
+
+# %% boolean padding mask through masked_fill(mask == 0, -inf) [unsafe, same]
+import math
+
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, mask):
+        attn = q.matmul(k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        attn = attn.masked_fill(mask == 0, float("-inf"))
+        attn = attn.softmax(dim=-1)
+        out = attn @ v
+        return out
+
+
+q, k, v = torch.randn(3, 2, 3, 6, 4).unbind(0)
+mask = torch.ones(2, 1, 1, 6)
+mask[0, ..., 4:] = 0
+show(Attention()(q, k, v, mask).round(decimals=3))
+
+# %% causal tril buffer sliced to the sequence length [unsafe, same]
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+class CausalSelfAttention(torch.nn.Module):
+    def __init__(self, block_size):
+        super().__init__()
+        self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size)).view(1, 1, block_size, block_size))
+
+    def forward(self, q, k, v):
+        T = q.size(-2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float('-inf'))
+        att = F.softmax(att, dim=-1)
+        y = att @ v
+        return y
+
+
+q, k, v = torch.randn(3, 2, 2, 5, 4).unbind(0)
+show(CausalSelfAttention(8)(q, k, v).round(decimals=3))
+
+# %% an explicit scale that is not 1/sqrt(d), keys in .mT, boolean ~mask [unsafe, same]
+import torch
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = 0.3
+
+    def forward(self, q, k, v, keep):
+        w = q @ k.mT * self.scale
+        w = w.masked_fill(~keep, -torch.inf)
+        w = torch.nn.functional.softmax(w, dim=-1)
+        return w @ v
+
+
+q, k, v = torch.randn(3, 4, 5, 3).unbind(0)
+keep = torch.rand(4, 5, 5) > 0.3
+keep[..., 0] = True
+show(Attention()(q, k, v, keep).round(decimals=3))
+
+# %% no scale at all: the query was scaled before [unsafe, same]
+import torch
+
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        q = q * 4 ** -0.5
+        attn = q @ k.transpose(-2, -1)
+        attn = attn.softmax(dim=-1)
+        return attn @ v
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% a mask filled with -1e9, not -inf: no fix [none]
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / 2.0
+        scores = scores.masked_fill(mask == 0, -1e9)
+        return scores.softmax(dim=-1) @ v
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+mask = torch.zeros(5, 5)
+mask[:, :2] = 1
+mask[4] = 0
+show(Attention()(q, k, v, mask).round(decimals=3))
+
+# %% softmax over the query dimension: not attention [none]
+import torch
+
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        weights = torch.softmax(q @ k.transpose(-2, -1) / 2.0, dim=-2)
+        return weights @ v
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% the weights are returned: no fix [none]
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        attn = (q @ k.transpose(-2, -1)) * 0.5
+        attn = attn.softmax(dim=-1)
+        out = attn @ v
+        return out, attn
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+show(*Attention()(q, k, v))
+
+# %% dropout on the weights: no fix [none]
+import torch
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn_drop = torch.nn.Dropout(0.5)
+
+    def forward(self, q, k, v):
+        attn = (q @ k.transpose(-2, -1)) * 0.5
+        attn = attn.softmax(dim=-1)
+        attn = self.attn_drop(attn)
+        return attn @ v
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+show(Attention()(q, k, v))
+
+# %% the mask scaled after it is added: no fix [none]
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, bias):
+        scores = (q @ k.transpose(-2, -1) + bias) * 0.5
+        return scores.softmax(dim=-1) @ v
+
+
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+show(Attention()(q, k, v, torch.randn(5, 5)))
