@@ -77,3 +77,18 @@ def test_in_memory_tensor_datasets_need_no_workers():
     c = DataLoader(images, batch_size=32)
     """
     assert lines(code, RULE) == [7]
+
+
+def test_silent_in_a_program_that_never_trains_reported_where_it_trains():
+    evaluate = """
+    import torch
+    from torch.utils.data import DataLoader
+    loader = DataLoader(dataset, batch_size=8)
+    if __name__ == "__main__":
+        with torch.no_grad():
+            for x, y in loader:
+                print(model(x).argmax(1))
+    """
+    assert lines(evaluate, RULE) == []
+    trains = evaluate.replace("print(model(x).argmax(1))", "model(x).sum().backward()")
+    assert lines(trains, RULE) == [4]

@@ -62,3 +62,56 @@ def test_loops_run_by_follow_same_file_calls_and_stop_at_recursion():
     assert [trains(loop, functions) for loop in found].count(True) == 2
     [recurse] = functions["recurse"]
     assert list(loops_run_by(recurse.body, functions)) == []
+
+
+def _inference_only(tmp_path, files, checked):
+    """`inference_only` for `checked` in a project made of `files` (relative path -> code)."""
+    from conftest import write
+
+    from torchlint.engine.context import FileContext, Options
+    from torchlint.semantics.training import inference_only
+
+    write(tmp_path, ".git/HEAD", "")
+    for relative, text in files.items():
+        write(tmp_path, relative, text)
+    path = str(tmp_path / checked)
+    text = (tmp_path / checked).read_text()
+    return inference_only(FileContext(cst.parse_module(text), text, path, Options()))
+
+
+EVALUATE = """
+import torch
+from torch.utils.data import DataLoader
+def main():
+    loader = DataLoader(dataset, batch_size=8)
+    with torch.no_grad():
+        for x, y in loader:
+            print(model(x))
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_programs_that_never_train(tmp_path):
+    assert _inference_only(tmp_path, {"evaluate.py": EVALUATE}, "evaluate.py")
+
+
+def test_programs_that_train_or_may_serve_one(tmp_path):
+    """Training calls in the file or in a project function it calls; no entry point; a
+    `__main__` self-test in a module that a training script imports."""
+    trains = EVALUATE.replace("print(model(x))", "criterion(model(x), y).backward()")
+    helper = "def train_epoch(model, loader):\n    for x in loader:\n        model(x).sum().backward()\n"
+    calls_helper = "from engine import run_epoch as go\n" + EVALUATE.replace("print(model(x))", "go(model, loader)")
+    engine = "def run_epoch(model, loader):\n    for x in loader:\n        model(x).sum().backward()\n"
+    library = EVALUATE.replace('if __name__ == "__main__":\n    main()\n', "")
+    files = {
+        "trains.py": trains,
+        "helper.py": EVALUATE.replace("print(model(x))", "train_epoch(model, loader)") + helper,
+        "engine.py": engine,
+        "calls_helper.py": calls_helper,
+        "library.py": library,
+        "data.py": EVALUATE,
+        "main.py": "import data\nfor x in data.main():\n    x.backward()\n",
+    }
+    for checked in ("trains.py", "helper.py", "calls_helper.py", "library.py", "data.py"):
+        assert not _inference_only(tmp_path, files, checked), checked

@@ -16,7 +16,7 @@ from torchlint.semantics.frequency import Execution, FrequencyAnalysis, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.test_paths import path_is_test
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_one_off_script
-from torchlint.semantics.training import training_loops
+from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
@@ -68,6 +68,11 @@ class FileContext:
     def in_test_code(self) -> bool:
         """Whether the node being visited is test code: in a test file, test class or test function."""
         return self.test_file or inside_test_code(self.ancestors, self.names)
+
+    @cached_property
+    def inference_only(self) -> bool:
+        """Whether the file is a program that never trains (see `training.inference_only`)."""
+        return inference_only(self)
 
     @cached_property
     def frequency(self) -> FrequencyAnalysis:

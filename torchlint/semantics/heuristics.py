@@ -39,6 +39,9 @@ PROFILING_WORDS = frozenset("profile profiler profiling prof benchmark benchmark
 STEP_METHODS = frozenset(
     {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}
 )
+# Words of a call that show a program trains (`loss.backward()`, `optimizer.step()`,
+# `trainer.fit(model)`, `model.train()`, `train_one_epoch(...)`), and of the optimizer module.
+TRAINING_CALL_WORDS = frozenset({"backward", "step", "fit", "train", "training", "optimizer", "optim", "autograd"})
 # Methods the data loader calls once per sample or batch.
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
 # Names of iteration counters, for one-step tests such as `if step == 0`.

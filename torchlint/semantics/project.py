@@ -952,6 +952,23 @@ def _import_graph(root: str) -> Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tupl
     return found
 
 
+def _project_graph(ctx: "FileContext") -> Optional[Tuple[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]]]:
+    """The checked file's absolute path and its project's import graph (noted as a dependency
+    on the project's listing); None for text that is not a file."""
+    if not os.path.isfile(ctx.path):
+        return None
+    path = os.path.abspath(ctx.path)
+    root = project_root(path)
+    _note(root, tree_stamp(root))
+    return path, _import_graph(root)
+
+
+def imported_by_project(ctx: "FileContext") -> bool:
+    """Whether another module of the project imports the checked file."""
+    found = _project_graph(ctx)
+    return found is not None and bool(found[1][1].get(found[0]))
+
+
 def project_uses(ctx: "FileContext", feature: str) -> bool:
     """Whether the program the file is part of enables `feature`: the file or a project module it
     imports (`project_enables`), a project module that imports it, directly or through other
@@ -960,12 +977,10 @@ def project_uses(ctx: "FileContext", feature: str) -> bool:
     the whole project, which is noted as a dependency on its listing."""
     if project_enables(ctx, feature):
         return True
-    if not os.path.isfile(ctx.path):
+    found = _project_graph(ctx)
+    if found is None:
         return False
-    path = os.path.abspath(ctx.path)
-    root = project_root(path)
-    _note(root, tree_stamp(root))
-    imports, importers = _import_graph(root)
+    path, (imports, importers) = found
     seen, queue = {path}, [path]
     while queue and len(seen) < MAX_PROJECT_MODULES:
         for importer in importers.get(queue.pop(0), ()):

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set
 import libcst as cst
 
 from torchlint.semantics.calls import method_call, positional
+from torchlint.semantics.heuristics import TRAINING_CALL_WORDS, words
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import project_enables
+from torchlint.semantics.project import imported_by_project, project_enables, project_function
 from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
@@ -202,6 +203,44 @@ def _in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def is_ddp_wrap(call: cst.Call, ctx: "FileContext") -> bool:
     """`DistributedDataParallel(model, ...)` from torch, however imported."""
     return ctx.qualified_name(call.func) in DISTRIBUTED_DATA_PARALLEL
+
+
+# ---------------------------------------------------------------------------------------------
+# Programs that never train
+
+
+def inference_only(ctx: "FileContext") -> bool:
+    """Whether the file is a program (a notebook, or a script with an `if __name__ ==
+    "__main__":` block) that never trains: no call in it reads as training (`backward`,
+    `step`, `fit`, `train...`, the optimizer module, `autograd.grad`) and no project
+    function it calls runs a backward pass. Evaluation, inference, sampling and feature-dump
+    programs pass over their data once per run. A module without an entry point, or one that
+    another project module imports (its `__main__` block is a self-test), may serve a
+    training script, so it never counts."""
+    if not (ctx.path.endswith(".ipynb") or _has_main_block(ctx.module)):
+        return False
+    if any(isinstance(node, cst.Call) and _reads_as_training(ctx, node.func) for node in descendants(ctx.module)):
+        return False
+    return not imported_by_project(ctx)
+
+
+def _has_main_block(module: cst.Module) -> bool:
+    return any(
+        isinstance(statement, cst.If)
+        and isinstance(statement.test, cst.Comparison)
+        and dotted_name(statement.test.left) == "__name__"
+        for statement in module.body
+    )
+
+
+def _reads_as_training(ctx: "FileContext", func: cst.BaseExpression) -> bool:
+    parts = (dotted_name(func) or "").split(".")
+    if isinstance(func, cst.Attribute):
+        parts.append(func.attr.value)  # `model(x).sum().backward()`: the receiver has no name
+    if any(word in TRAINING_CALL_WORDS for part in parts for word in words(part)):
+        return True
+    facts = project_function(ctx, func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    return facts is not None and facts.calls_backward
 
 
 # ---------------------------------------------------------------------------------------------
