@@ -400,7 +400,7 @@ def test_cli_reports_cells_and_fixes_only_the_cell(tmp_path, monkeypatch):
 
 # --- Cell magics that run Python, and the CI formats ------------------------------------------
 
-LOOP = "for x in loader:\n    total += model(x.cuda()).item()\n"
+LOOP = "for x in loader:\n    total += model(x.cuda()).item()\n    optimizer.step()\n"
 
 
 @pytest.mark.parametrize("magic,linted", [("%%time", True), ("%%capture out", True), ("\n%%timeit -n 3", True), ("%%bash", False), ("%%html", False)])

@@ -355,3 +355,24 @@ def test_accumulation_fix_needs_a_known_tensor_and_a_single_step_loop():
     """
     findings = lint(code, [RULE])
     assert [(f.line, f.fix is not None) for f in findings] == [(8, True), (11, False), (15, False)]
+
+
+def test_silent_in_a_program_that_never_trains():
+    """A feature-dump or generation script passes over its data once, and its outputs must
+    reach the host to be written; the same loop in a training script is reported."""
+    dump = """
+    import numpy as np
+    import torch
+    def main():
+        model = load_model().cuda()
+        feats = []
+        with torch.no_grad():
+            for x in loader:
+                feats.append(model(x.cuda()).cpu())
+        np.save("feats.npy", torch.cat(feats).numpy())
+    if __name__ == "__main__":
+        main()
+    """
+    assert lines(dump, RULE) == []
+    trains = dump.replace("feats.append(model(x.cuda()).cpu())", "loss = model(x.cuda()).sum(); loss.backward(); print(loss.item())")
+    assert lines(trains, RULE) == [9]

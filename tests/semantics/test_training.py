@@ -93,13 +93,16 @@ if __name__ == "__main__":
 
 
 def test_programs_that_never_train(tmp_path):
-    assert _inference_only(tmp_path, {"evaluate.py": EVALUATE}, "evaluate.py")
+    """An evaluation script; a generation script whose step is an inference step."""
+    generate = EVALUATE.replace("print(model(x))", "print(task.inference_step(generator, model, x))")
+    assert _inference_only(tmp_path, {"evaluate.py": EVALUATE, "generate.py": generate}, "evaluate.py")
+    assert _inference_only(tmp_path, {"evaluate.py": EVALUATE, "generate.py": generate}, "generate.py")
 
 
 def test_programs_that_train_or_may_serve_one(tmp_path):
     """Training calls in the file or in a project function it calls; no entry point; a
     `__main__` self-test in a module that a training script imports."""
-    trains = EVALUATE.replace("print(model(x))", "criterion(model(x), y).backward()")
+    trains = EVALUATE.replace("print(model(x))", "criterion(model(x), y).backward(); opt.step()")
     helper = "def train_epoch(model, loader):\n    for x in loader:\n        model(x).sum().backward()\n"
     calls_helper = "from engine import run_epoch as go\n" + EVALUATE.replace("print(model(x))", "go(model, loader)")
     engine = "def run_epoch(model, loader):\n    for x in loader:\n        model(x).sum().backward()\n"

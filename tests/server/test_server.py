@@ -225,7 +225,7 @@ async def test_a_file_that_does_not_parse(client: LanguageClient) -> None:
 @pytest.mark.asyncio(loop_scope="module")
 async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient) -> None:
     notebook_uri = (client.root / "train.ipynb").as_uri()  # type: ignore[attr-defined]
-    loop = "for x in loader:\n    x = x.to(device)\n    print(x.sum().item())\n    scaler = torch.cuda.amp.GradScaler()\n"
+    loop = "for x in loader:\n    x = x.to(device)\n    print(x.sum().item())\n    scaler = torch.cuda.amp.GradScaler()\n    optimizer.step()\n"
     sources = ["import torch\ndevice = torch.device('cuda')\n", "# Training\n", loop]
     cells = [f"{notebook_uri}#cell{i}" for i in range(3)]
     kinds = [types.NotebookCellKind.Code, types.NotebookCellKind.Markup, types.NotebookCellKind.Code]

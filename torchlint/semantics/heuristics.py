@@ -39,9 +39,11 @@ PROFILING_WORDS = frozenset("profile profiler profiling prof benchmark benchmark
 STEP_METHODS = frozenset(
     {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}
 )
-# Words of a call that show a program trains (`loss.backward()`, `optimizer.step()`,
-# `trainer.fit(model)`, `model.train()`, `train_one_epoch(...)`), and of the optimizer module.
-TRAINING_CALL_WORDS = frozenset({"backward", "step", "fit", "train", "training", "optimizer", "optim", "autograd"})
+# Words of a call that show a program trains (`loss.backward()`, `trainer.fit(model)`,
+# `model.train()`, `train_one_epoch(...)`), and of the optimizer module; and the names a
+# call that trains may have whole (`optimizer.step()`; not `task.inference_step()`).
+TRAINING_CALL_WORDS = frozenset({"backward", "fit", "train", "training", "optimizer", "optim", "autograd"})
+TRAINING_CALL_NAMES = frozenset({"step", "zero_grad"})
 # Methods the data loader calls once per sample or batch.
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
 # Names of iteration counters, for one-step tests such as `if step == 0`.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set
 import libcst as cst
 
 from torchlint.semantics.calls import method_call, positional
-from torchlint.semantics.heuristics import TRAINING_CALL_WORDS, words
+from torchlint.semantics.heuristics import TRAINING_CALL_NAMES, TRAINING_CALL_WORDS, words
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import imported_by_project, project_enables, project_function
 from torchlint.semantics.tree import children, descendants, iterated_source
@@ -212,7 +212,7 @@ def is_ddp_wrap(call: cst.Call, ctx: "FileContext") -> bool:
 def inference_only(ctx: "FileContext") -> bool:
     """Whether the file is a program (a notebook, or a script with an `if __name__ ==
     "__main__":` block) that never trains: no call in it reads as training (`backward`,
-    `step`, `fit`, `train...`, the optimizer module, `autograd.grad`) and no project
+    `step`, `zero_grad`, `fit`, `train...`, the optimizer module, `autograd.grad`) and no project
     function it calls runs a backward pass. Evaluation, inference, sampling and feature-dump
     programs pass over their data once per run. A module without an entry point, or one that
     another project module imports (its `__main__` block is a self-test), may serve a
@@ -237,7 +237,7 @@ def _reads_as_training(ctx: "FileContext", func: cst.BaseExpression) -> bool:
     parts = (dotted_name(func) or "").split(".")
     if isinstance(func, cst.Attribute):
         parts.append(func.attr.value)  # `model(x).sum().backward()`: the receiver has no name
-    if any(word in TRAINING_CALL_WORDS for part in parts for word in words(part)):
+    if parts[-1] in TRAINING_CALL_NAMES or any(word in TRAINING_CALL_WORDS for part in parts for word in words(part)):
         return True
     facts = project_function(ctx, func) if isinstance(func, (cst.Name, cst.Attribute)) else None
     return facts is not None and facts.calls_backward
