@@ -116,5 +116,6 @@ def test_programs_that_train_or_may_serve_one(tmp_path):
         "data.py": EVALUATE,
         "main.py": "import data\nfor x in data.main():\n    x.backward()\n",
     }
-    for checked in ("trains.py", "helper.py", "calls_helper.py", "library.py", "data.py"):
+    files["ignite.py"] = EVALUATE.replace("print(model(x))", "pass") + "create_supervised_trainer(model, opt)\n"
+    for checked in ("trains.py", "helper.py", "calls_helper.py", "library.py", "data.py", "ignite.py"):
         assert not _inference_only(tmp_path, files, checked), checked

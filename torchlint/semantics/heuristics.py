@@ -42,7 +42,7 @@ STEP_METHODS = frozenset(
 # Words of a call that show a program trains (`loss.backward()`, `trainer.fit(model)`,
 # `model.train()`, `train_one_epoch(...)`), and of the optimizer module; and the names a
 # call that trains may have whole (`optimizer.step()`; not `task.inference_step()`).
-TRAINING_CALL_WORDS = frozenset({"backward", "fit", "train", "training", "optimizer", "optim", "autograd"})
+TRAINING_CALL_WORDS = frozenset({"backward", "fit", "train", "trainer", "training", "optimizer", "optim", "autograd"})
 TRAINING_CALL_NAMES = frozenset({"step", "zero_grad"})
 # Methods the data loader calls once per sample or batch.
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
