@@ -108,7 +108,7 @@ class SyncInLoop(Rule):
     Apple's MPS, which has no float64. Other uses get no fix.
 
     ## Measured precision
-    preview. 0.75 on the dev half (144 TP, 47 FP), 0.34 held out (95/181) of the real-code
+    preview. 0.76 on the dev half (144 TP, 46 FP), 0.34 held out (95/181) of the real-code
     benchmark; recall on audited files 0.88 and 0.71. Silent in programs that never train
     (evaluation, generation and feature-dump scripts, see `semantics.training.inference_only`).
     See docs/precision.md.

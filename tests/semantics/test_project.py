@@ -341,3 +341,38 @@ def test_cached_runs_drop_advice_when_an_imported_module_makes_the_choice(tmp_pa
     assert advice() == advice("--no-cache") == ["TL605"]
     write(tmp_path, "models.py", NET + "def build():\n    return torch.compile(Net())\n")
     assert advice() == advice("--no-cache") == ["TL303"]
+
+
+UTILS = """
+import torch
+def dump(outputs):
+    for out in outputs:
+        print(out.cuda().item())
+"""
+CALLER = """
+from utils import dump
+for step, (x, y) in enumerate(loader):
+    if step % 100 == 0:
+        dump(outputs)
+    try:
+        step_once()
+    except RuntimeError:
+        dump(outputs)
+"""
+
+
+def test_a_helper_called_only_under_guards_in_other_modules_is_rare(tmp_path, monkeypatch):
+    """Every call of `dump` in the project sits under an interval test or in an `except`
+    handler, so its loop is not a per-step cost; one unguarded call makes it count again."""
+    write(tmp_path, ".git/HEAD", "")
+    write(tmp_path, "utils.py", UTILS)
+    write(tmp_path, "train.py", CALLER)
+    monkeypatch.chdir(tmp_path)
+
+    def found() -> list:
+        result = CliRunner().invoke(main, ["check", "--preview", "--select", "TL101", "--no-cache", "--output-format", "json", "utils.py"])
+        return [item["line"] for item in json.loads(result.stdout)]
+
+    assert found() == []
+    write(tmp_path, "other.py", "from utils import dump\nfor batch in loader:\n    dump(batch)\n")
+    assert found() == [5]

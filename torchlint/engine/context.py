@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import tokenize
 from functools import cached_property
@@ -12,7 +13,7 @@ import libcst as cst
 
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
-from torchlint.semantics.frequency import Execution, FrequencyAnalysis, repeats
+from torchlint.semantics.frequency import Execution, FrequencyAnalysis, rare_at_every_call, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.test_paths import path_is_test
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_one_off_script
@@ -20,7 +21,7 @@ from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import GRAD_OFF, FunctionFacts
+from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of
 
 _CUDA = re.compile(r"\bcuda\b")
 # Code that changes where factories create tensors by default.
@@ -77,7 +78,18 @@ class FileContext:
     @cached_property
     def frequency(self) -> FrequencyAnalysis:
         """How often nodes of this file run (indexed on the first question)."""
-        return FrequencyAnalysis(self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.path))
+        return FrequencyAnalysis(
+            self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.path), external=self._called_elsewhere
+        )
+
+    def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
+        """How often a module-level function of this file runs, from its calls in the other
+        modules of the project (only rarity is concluded: see `frequency.rare_at_every_call`)."""
+        if function not in self.module.body or not os.path.isfile(self.path):
+            return None
+        here = os.path.abspath(self.path)
+        sites = [site for site in callers_of(here, function.name.value) if os.path.abspath(site.path) != here]
+        return rare_at_every_call(function.name.value, sites)
 
     def execution(self, node: cst.CSTNode) -> Execution:
         """How often `node` runs, and why (see `semantics.frequency`)."""

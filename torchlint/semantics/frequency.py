@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Protocol, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -98,6 +98,37 @@ class Execution:
 # A hook for facts from other modules: how often a function of this file runs when the file
 # itself never calls it (the project index answers from the modules that import it).
 External = Callable[[cst.FunctionDef], Optional[Execution]]
+
+
+class GuardedCall(Protocol):
+    """A call site in another module, as the project index describes it (`project.CallSite`)."""
+
+    path: str
+    line: int
+    guards: Tuple[str, ...]
+    in_handler: bool
+
+
+def rare_at_every_call(name: str, sites: Sequence[GuardedCall]) -> Optional[Execution]:
+    """RARE when every call of `name` in other modules is under a rare test (an interval, a
+    logging or debugging switch, a best-value test) or in an `except` handler; None when a
+    call may run unguarded or there is none. An `else` branch (`not (<test>)`) is not rare."""
+    if not sites:
+        return None
+    for site in sites:
+        if not site.in_handler and not any(_rare_guard(guard) for guard in site.guards):
+            return None
+    first = sites[0]
+    return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
+
+
+def _rare_guard(text: str) -> bool:
+    if text.startswith("not ("):
+        return False
+    try:
+        return bool(rare_test(cst.parse_expression(text), set()))
+    except cst.ParserSyntaxError:
+        return False
 
 
 class FrequencyAnalysis:
