@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Protocol, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -39,6 +39,7 @@ from torchlint.semantics.heuristics import (
     names_epoch,
 )
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import CallSite
 from torchlint.semantics.training import is_loader_like
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
@@ -100,16 +101,7 @@ class Execution:
 External = Callable[[cst.FunctionDef], Optional[Execution]]
 
 
-class GuardedCall(Protocol):
-    """A call site in another module, as the project index describes it (`project.CallSite`)."""
-
-    path: str
-    line: int
-    guards: Tuple[str, ...]
-    in_handler: bool
-
-
-def rare_at_every_call(name: str, sites: Sequence[GuardedCall]) -> Optional[Execution]:
+def rare_at_every_call(name: str, sites: Sequence[CallSite]) -> Optional[Execution]:
     """RARE when every call of `name` in other modules is under a rare test (an interval, a
     logging or debugging switch, a best-value test) or in an `except` handler; None when a
     call may run unguarded or there is none. An `else` branch (`not (<test>)`) is not rare."""
