@@ -6,12 +6,12 @@ from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
     _calls,
-    _calls_method,
     _iterates_loader,
     _leaves,
     _read_again,
 )
 from torchlint.semantics.frequency import Frequency, is_step_loop
+from torchlint.semantics.training import loop_trains
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 
@@ -157,8 +157,7 @@ class ImplicitSyncInLoop(Rule):
         elif not is_step_loop(loop):
             return
         loop_nodes = list(descendants(loop))
-        trains = any(_calls_method(item, ("backward", "step")) for item in loop_nodes)
-        if not trains:
+        if not loop_trains(self.ctx, loop):
             if any(_calls(item, "input") for item in loop_nodes):
                 return
             if _decides_control_flow(node, loop, loop_nodes):

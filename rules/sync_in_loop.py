@@ -11,6 +11,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
+from torchlint.semantics.training import loop_trains
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -181,11 +182,11 @@ class SyncInLoop(Rule):
     def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
         """Whether the loop cannot go on without the value on the host.
 
-        A loop that trains (calls `.backward()` or `.step()`) never gets these exemptions.
+        A loop that trains (see `training.loop_trains`) never gets these exemptions.
         """
-        loop_nodes = list(descendants(loop))
-        if any(_calls_method(item, ("backward", "step")) for item in loop_nodes):
+        if loop_trains(self.ctx, loop):
             return False
+        loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):
             return True
         names = self._assigned_names(node)
@@ -327,11 +328,6 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
-
-
-def _calls_method(node: cst.CSTNode, names: Tuple[str, ...]) -> bool:
-    found = method_call(node)
-    return found is not None and found[1] in names
 
 
 def _read_again(names: Set[str], loop_nodes: List[cst.CSTNode]) -> bool:

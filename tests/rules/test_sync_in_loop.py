@@ -376,3 +376,40 @@ def test_silent_in_a_program_that_never_trains():
     assert lines(dump, RULE) == []
     trains = dump.replace("feats.append(model(x.cuda()).cpu())", "loss = model(x.cuda()).sum(); loss.backward(); print(loss.item())")
     assert lines(trains, RULE) == [9]
+
+
+def test_reinforcement_learning_rollouts_and_per_iteration_logging():
+    """An environment's `step` is not an optimizer step: actions go to the host by design;
+    logging after the update loop runs once per iteration, not per step."""
+    code = """
+    import torch
+    for iteration in range(args.num_iterations):
+        for step in range(args.num_steps):
+            with torch.no_grad():
+                action = agent(next_obs)
+            next_obs, reward, done, info = envs.step(action.cpu().numpy())
+        for start in range(0, batch_size, minibatch_size):
+            loss = agent.loss(b_obs[start:start + minibatch_size])
+            loss.backward()
+            optimizer.step()
+            clipfracs.append(loss.item())
+        writer.add_scalar("losses/value_loss", loss.item(), iteration)
+    """
+    assert lines(code) == [12]
+
+
+def test_a_question_about_training_does_not_hide_later_imports_from_other_rules():
+    """Asking whether the file trains resolves names away from the traversal; those answers
+    must not be kept for the rules that ask when the traversal reaches them."""
+    code = """
+    import torch
+    model = Net().cuda()
+    for x in loader:
+        print(model(x.cuda()).sum().item())
+    from torch import optim
+    opt = optim.Adam(model.parameters(), lr=1e-3)
+    for x, y in train_loader:
+        model(x).sum().backward()
+        opt.step()
+    """
+    assert [finding.code for finding in lint(code, ["TL101", "TL404"])] == ["TL404"]

@@ -343,3 +343,69 @@ def test_last_step_and_listed_steps_are_rare():
             probe()
     """
     assert frequencies(code) == [RARE, RARE, RARE, RARE, STEP, STEP, STEP, STEP]
+
+
+def test_a_loop_that_runs_whole_training_loops_is_per_epoch():
+    code = """
+    import torch
+
+    def update(batch):
+        loss = model(batch).sum()
+        loss.backward()
+        optimizer.step()
+
+    for iteration in range(args.num_iterations):
+        for step in range(args.num_steps):
+            probe()
+            obs, reward, done, info = envs.step(action)
+        for start in range(0, batch_size, minibatch_size):
+            loss = model(obs[start:start + minibatch_size]).sum()
+            loss.backward()
+            optimizer.step()
+            probe()
+        probe()
+    while global_step < total_steps:
+        for batch in loader:
+            update(batch)
+        probe()
+    for i in range(n_iters):
+        for _ in range(n_critic):
+            update(real)
+        g_loss = generator_loss()
+        g_loss.backward()
+        probe()
+    """
+    assert frequencies(code) == [STEP, STEP, EPOCH, EPOCH, STEP]
+    assert probes(code)[2].reasons[0].text.startswith("in a loop each iteration of which runs a whole training loop")
+
+
+def test_evaluation_at_module_level_after_training_runs_once():
+    code = """
+    import torch
+    for epoch in range(10):
+        for x, y in train_loader:
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+        for x, y in val_loader:
+            probe()
+    for x, y in test_loader:
+        probe()
+
+    def main():
+        for epoch in range(10):
+            for x, y in train_loader:
+                train_step(x, y)
+            for x, y in val_loader:
+                probe()
+        for x, y in test_loader:
+            probe()
+
+    def train_step(x, y):
+        model(x).sum().backward()
+        optimizer.step()
+
+    if __name__ == "__main__":
+        main()
+    """
+    assert frequencies(code) == [STEP, ONCE, STEP, ONCE]

@@ -119,3 +119,21 @@ def test_programs_that_train_or_may_serve_one(tmp_path):
     files["ignite.py"] = EVALUATE.replace("print(model(x))", "pass") + "create_supervised_trainer(model, opt)\n"
     for checked in ("trains.py", "helper.py", "calls_helper.py", "library.py", "data.py", "ignite.py"):
         assert not _inference_only(tmp_path, files, checked), checked
+
+
+def _loop_trains(code: str) -> bool:
+    from torchlint.engine.context import FileContext, Options
+    from torchlint.semantics.training import loop_trains
+
+    text = textwrap.dedent(code)
+    ctx = FileContext(cst.parse_module(text), text, "train.py", Options())
+    loop = next(node for node in descendants(ctx.module) if isinstance(node, (cst.For, cst.While)))
+    return loop_trains(ctx, loop)
+
+
+def test_a_bare_step_is_not_training_but_an_optimizer_step_or_a_backward_pass_is():
+    assert not _loop_trains("for t in range(n):\n    obs, r, done, info = envs.step(action.cpu().numpy())\n")
+    assert not _loop_trains("for t in scheduler.timesteps:\n    x = scheduler.step(eps, t, x).prev_sample\n")
+    assert _loop_trains("for x in loader:\n    optimizer.step()\n")
+    assert _loop_trains("for x in loader:\n    train_step(x)\n")
+    assert _loop_trains("def update(x):\n    model(x).sum().backward()\nfor x in batches:\n    update(x)\n")

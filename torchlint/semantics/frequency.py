@@ -40,7 +40,7 @@ from torchlint.semantics.heuristics import (
 )
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite
-from torchlint.semantics.training import is_loader_like
+from torchlint.semantics.training import BACKWARD, called_function, is_loader_like, local_functions, loops_run_by, methods_called
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
 
@@ -62,6 +62,7 @@ _ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.
 
 # The reason a step loop gives; `Execution.step_loop` finds the loops by it.
 IN_STEP_LOOP = "in the step loop"
+OUTER_LOOP = "in a loop each iteration of which runs a whole training loop"
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,9 @@ class FrequencyAnalysis:
         self._calls: Dict[str, List[cst.Call]] = {}
         self._referenced: Set[str] = set()
         self._functions: Dict[int, Execution] = {}
+        self._local: Optional[Dict[str, List[cst.FunctionDef]]] = None
+        self._trains_memo: Dict[int, bool] = {}
+        self._outer_memo: Dict[int, bool] = {}
 
     # -- index -----------------------------------------------------------------------------
 
@@ -196,6 +200,8 @@ class FrequencyAnalysis:
                 kind = loop_kind(ancestor)
                 if kind is Frequency.PER_EPOCH:
                     return Execution(Frequency.PER_EPOCH, (Reason("in a loop over epochs", ancestor),))
+                if kind is Frequency.PER_STEP and self._runs_training_loops(ancestor):
+                    return Execution(Frequency.PER_EPOCH, (Reason(OUTER_LOOP, ancestor),))
                 if kind is Frequency.PER_STEP:
                     step_loop = ancestor
             if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
@@ -213,16 +219,60 @@ class FrequencyAnalysis:
 
     def _in_step_loop(self, loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Execution:
         here = (Reason(IN_STEP_LOOP, loop),)
-        function = next((a for a, _ in path if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
-        if isinstance(function, cst.FunctionDef):
-            outer = self._function(function)
-            if outer.frequency is Frequency.RARE:
-                return Execution(Frequency.RARE, here + outer.reasons)
-            if outer.frequency is Frequency.ONCE and outer.setup:
+        scope = next((a for a, _ in path if isinstance(a, (cst.FunctionDef, cst.Lambda, cst.ClassDef))), None)
+        if scope is None:
+            outer: Optional[Execution] = Execution(Frequency.ONCE, (Reason("at module level"),))
+        else:
+            outer = self._function(scope) if isinstance(scope, cst.FunctionDef) else None
+        if outer is not None and outer.frequency is Frequency.RARE:
+            return Execution(Frequency.RARE, here + outer.reasons)
+        if outer is not None and outer.frequency is Frequency.ONCE:
+            if outer.setup:
                 return Execution(Frequency.ONCE, (Reason("a loop in setup code"),) + outer.reasons, setup=True)
-            if outer.frequency is Frequency.ONCE and not _trains_in(loop) and self._trains():
-                return Execution(Frequency.ONCE, (Reason("a loop that does not train, in a function that runs once"),) + outer.reasons)
+            if not self.runs_backward(loop) and not _repeated(loop, path) and self._trains():
+                return Execution(Frequency.ONCE, (Reason("a loop that does not train, in code that runs once"),) + outer.reasons)
         return Execution(Frequency.PER_STEP, here, loop)
+
+    # -- training structure ------------------------------------------------------------------
+
+    def _local_functions(self) -> Dict[str, List[cst.FunctionDef]]:
+        if self._local is None:
+            self._local = local_functions(self.module)
+        return self._local
+
+    def runs_backward(self, node: cst.CSTNode) -> bool:
+        """Whether running `node` (a loop's iteration, a function) runs a backward pass,
+        directly or in same-file functions it calls."""
+        key = id(node)
+        if key not in self._trains_memo:
+            self._trains_memo[key] = BACKWARD in methods_called(node, self._local_functions())
+        return self._trains_memo[key]
+
+    def _runs_training_loops(self, loop: cst.CSTNode) -> bool:
+        """An outer loop (`for iteration in range(n):`, `while step < total:`) whose every
+        iteration runs a whole inner training loop, directly or through a same-file function,
+        and runs no backward pass outside it: its own body runs once per many steps."""
+        key = id(loop)
+        if key not in self._outer_memo:
+            inner = [item for item in loops_run_by(loop, self._local_functions()) if item is not loop]
+            self._outer_memo[key] = any(self.runs_backward(item) for item in inner) and not self._backward_outside(loop)
+        return self._outer_memo[key]
+
+    def _backward_outside(self, loop: cst.CSTNode) -> bool:
+        """Whether `loop`'s body runs a backward pass outside the loops nested in it (itself or
+        in a same-file function it calls)."""
+        functions = self._local_functions()
+        stack = list(children(loop))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(node, cst.Call) and (
+                _calls_backward(node) or any(self.runs_backward(function) for function in called_function(node, functions))
+            ):
+                return True
+            stack.extend(children(node))
+        return False
 
     def _function(self, function: cst.FunctionDef) -> Execution:
         key = id(function)
@@ -450,9 +500,22 @@ def names_epoch_loop(loop: cst.CSTNode) -> bool:
     return any(names_epoch(part) for part in (target, iterated_of(loop)) if part is not None)
 
 
-def _trains_in(loop: cst.CSTNode) -> bool:
-    """Whether a loop's body calls `.backward()` (directly)."""
-    return any((found := method_call(item)) is not None and found[1] == "backward" for item in descendants(loop))
+def _repeated(loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+    """Whether another loop of the same function repeats `loop` (an evaluation loop inside
+    the loop over epochs)."""
+    below = True
+    for ancestor, child in path:
+        if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if not below and repeats(ancestor, child):
+            return True
+        below = below and ancestor is not loop
+    return False
+
+
+def _calls_backward(call: cst.Call) -> bool:
+    found = method_call(call)
+    return found is not None and found[1] == BACKWARD
 
 
 def repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:

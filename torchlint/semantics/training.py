@@ -40,16 +40,17 @@ _LOADER_WORD = "loader"
 def loader_names(module: cst.Module, ctx: "FileContext") -> FrozenSet[str]:
     """Dotted names (`loader`, `self.train_dl`) assigned a torch `DataLoader(...)` in the file.
 
-    Names resolve through the module's imports (aliases included): call it after the traversal
-    has seen them, for example from `leave_Module`.
+    Names resolve through the imports the traversal has seen (aliases included): call it from
+    `leave_Module`, or accept that a loader built from a later import is missed. The answers
+    are not kept in `ctx.qualified_name`'s cache, which rules fill where the traversal stands.
     """
     names: Set[str] = set()
     for node in descendants(module):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-            if ctx.qualified_name(node.value.func) in DATALOADERS:
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS:
                 names.update(filter(None, (dotted_name(target.target) for target in node.targets)))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.value, cst.Call):
-            if ctx.qualified_name(node.value.func) in DATALOADERS:
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS:
                 name = dotted_name(node.target)
                 if name:
                     names.add(name)
@@ -233,14 +234,31 @@ def _has_main_block(module: cst.Module) -> bool:
     )
 
 
+def loop_trains(ctx: "FileContext", loop: cst.CSTNode) -> bool:
+    """Whether a loop's iterations train: a backward pass (in the loop or in a same-file
+    function it calls), or a call whose name reads as training (`optimizer.step()`,
+    `train_step(batch)`). A bare `.step()` is not evidence here: environments
+    (`envs.step(action)`) and diffusion samplers (`scheduler.step(eps, t, x)`) have one too.
+    Only names are read: the traversal may not have reached the loop's bindings yet."""
+    if ctx.frequency.runs_backward(loop):
+        return True
+    return any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop))
+
+
 def _reads_as_training(ctx: "FileContext", func: cst.BaseExpression) -> bool:
-    parts = (dotted_name(func) or "").split(".")
-    if isinstance(func, cst.Attribute):
-        parts.append(func.attr.value)  # `model(x).sum().backward()`: the receiver has no name
-    if parts[-1] in TRAINING_CALL_NAMES or any(word in TRAINING_CALL_WORDS for part in parts for word in words(part)):
+    if _named_as_training(func, bare_names=True):
         return True
     facts = project_function(ctx, func) if isinstance(func, (cst.Name, cst.Attribute)) else None
     return facts is not None and facts.calls_backward
+
+
+def _named_as_training(func: cst.BaseExpression, bare_names: bool) -> bool:
+    parts = (dotted_name(func) or "").split(".")
+    if isinstance(func, cst.Attribute):
+        parts.append(func.attr.value)  # `model(x).sum().backward()`: the receiver has no name
+    return (bare_names and parts[-1] in TRAINING_CALL_NAMES) or any(
+        word in TRAINING_CALL_WORDS for part in parts for word in words(part)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
