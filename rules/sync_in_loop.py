@@ -11,7 +11,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.training import loop_trains
+from torchlint.semantics.training import environment_steps, loop_trains
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -184,12 +184,14 @@ class SyncInLoop(Rule):
 
         A loop that trains (see `training.loop_trains`) never gets these exemptions.
         """
+        names = self._assigned_names(node)
+        if any(_passes(node, names, step) for step in environment_steps(loop)):
+            return True  # an environment on the host takes host actions, training or not
         if loop_trains(self.ctx, loop):
             return False
         loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):
             return True
-        names = self._assigned_names(node)
         if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
         # Inference, generation and evaluation loops whose purpose is host output: files,
@@ -203,9 +205,14 @@ class SyncInLoop(Rule):
         return self._goes_to_host_sink(node, HOST_SINKS) or _read_again(names, loop_nodes)
 
     def _assigned_names(self, node: cst.Call) -> Set[str]:
-        parent = self.ctx.parent()
-        if isinstance(parent, cst.Assign) and parent.value is node:
-            return {target.target.value for target in parent.targets if isinstance(target.target, cst.Name)}
+        """Names assigned the value of `node`, or of a method chain on it (`a = x.cpu().numpy()`)."""
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, cst.Assign) and ancestor.value is child:
+                return {target.target.value for target in ancestor.targets if isinstance(target.target, cst.Name)}
+            if not (isinstance(ancestor, cst.Attribute) and ancestor.value is child) and not (
+                isinstance(ancestor, cst.Call) and ancestor.func is child
+            ):
+                return set()
         return set()
 
     def _decides_control_flow(self, node: cst.Call, names: Set[str], loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
@@ -328,6 +335,11 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _passes(node: cst.CSTNode, names: Set[str], call: cst.Call) -> bool:
+    """Whether `call` takes `node`'s value as an argument, itself or by one of `names`."""
+    return any(item is node or (isinstance(item, cst.Name) and item.value in names) for arg in call.args for item in descendants(arg))
 
 
 def _read_again(names: Set[str], loop_nodes: List[cst.CSTNode]) -> bool:

@@ -413,3 +413,19 @@ def test_a_question_about_training_does_not_hide_later_imports_from_other_rules(
         opt.step()
     """
     assert [finding.code for finding in lint(code, ["TL101", "TL404"])] == ["TL404"]
+
+
+def test_actions_for_an_environment_go_to_the_host_even_in_a_loop_that_trains():
+    code = """
+    import torch
+    for global_step in range(args.total_timesteps):
+        actions = torch.argmax(q_network(obs), dim=1).cpu().numpy()
+        next_obs, rewards, terminations, truncations, infos = envs.step(actions)
+        state, reward, done, _ = env.step(policy(state).item())
+        scheduler.step(loss.item())
+        loss = F.mse_loss(target, q_network(obs))
+        loss.backward()
+        optimizer.step()
+        print(loss.item())
+    """
+    assert lines(code) == [7, 11]

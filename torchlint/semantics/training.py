@@ -245,6 +245,21 @@ def loop_trains(ctx: "FileContext", loop: cst.CSTNode) -> bool:
     return any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop))
 
 
+def environment_steps(loop: cst.CSTNode) -> List[cst.Call]:
+    """The environment steps of a loop in the Gym API, `obs, reward, done, info =
+    env.step(action)`: a `.step(...)` with an argument whose result unpacks into three names or
+    more. Environments run on the host and take host actions."""
+    found = []
+    for node in body_nodes(loop):
+        if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and node.value.args):
+            continue
+        target = node.targets[0].target
+        found_call = method_call(node.value)
+        if found_call is not None and found_call[1] == STEP and isinstance(target, cst.Tuple) and len(target.elements) >= 3:
+            found.append(node.value)
+    return found
+
+
 def _reads_as_training(ctx: "FileContext", func: cst.BaseExpression) -> bool:
     if _named_as_training(func, bare_names=True):
         return True
