@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from typing import List, Optional, Sequence, Tuple
 
@@ -16,7 +17,14 @@ from torchlint.engine.rule import all_rules
 def lint(code: str, select: Optional[Sequence[str]] = None, torch_version: Tuple[int, int] = (2, 13)) -> List[Finding]:
     """Findings of the selected rules (all by default) in a dedented snippet."""
     rules = [rule for rule in all_rules() if select is None or rule.code in select]
-    return list(lint_text(textwrap.dedent(code), "snippet.py", rules, Options(torch_version)).findings)
+    return list(lint_text(textwrap.dedent(code), "snippet.py", rules, preview_options(torch_version)).findings)
+
+
+def preview_options(*args: object, **kwargs: object) -> Options:
+    """Lint options in the tests' mode: preview variants of stable rules report, as preview
+    rules run, unless the test is marked `stable_only` (see `_preview_rules_on`)."""
+    kwargs.setdefault("preview", bool(os.environ.get("TORCHLINT_PREVIEW")))
+    return Options(*args, **kwargs)  # type: ignore[arg-type]
 
 
 def codes(code: str, select: Optional[Sequence[str]] = None, **kwargs: object) -> List[str]:

@@ -351,16 +351,16 @@ def test_findings_are_placed_without_rendering_the_rest_of_the_file(monkeypatch)
     loop = "    for x in loader:\n        loss = model(x.cuda()).sum()\n        loss.backward()\n        print(loss.item())\n"
     text = "import torch\n\n# a comment\n" + filler + "@decorated\ndef train(model, loader):\n" + loop
     rules = all_rules()
-    fast = linter.lint_text(text, "big.py", rules, Options()).findings
+    fast = linter.lint_text(text, "big.py", rules, Options(preview=True)).findings
 
     def in_order(*args):
         raise AssertionError("rendered the file from its start")
 
     monkeypatch.setattr(positions, "_in_order", in_order)
-    assert linter.lint_text(text, "big.py", rules, Options()).findings == fast
+    assert linter.lint_text(text, "big.py", rules, Options(preview=True)).findings == fast
     monkeypatch.undo()
     monkeypatch.setattr(linter, "statement_lines", lambda *args: None)
-    assert linter.lint_text(text, "big.py", rules, Options()).findings == fast
+    assert linter.lint_text(text, "big.py", rules, Options(preview=True)).findings == fast
     assert [(f.code, f.line, f.column) for f in fast] == [("TL101", 1509, 20)]
 
 
@@ -375,9 +375,9 @@ def test_findings_are_placed_without_rendering_the_rest_of_the_file(monkeypatch)
 )
 def test_statement_starts_agree_with_rendering_in_order(monkeypatch, text):
     rules = all_rules()
-    placed = linter.lint_text(text, "a.py", rules, Options()).findings
+    placed = linter.lint_text(text, "a.py", rules, Options(preview=True)).findings
     monkeypatch.setattr(linter, "statement_lines", lambda *args: None)
-    assert placed and linter.lint_text(text, "a.py", rules, Options()).findings == placed
+    assert placed and linter.lint_text(text, "a.py", rules, Options(preview=True)).findings == placed
 
 
 def test_python_warnings_about_the_checked_code_are_not_printed(cwd):

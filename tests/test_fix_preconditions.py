@@ -10,14 +10,14 @@ import textwrap
 from click.testing import CliRunner
 
 from torchlint.cli import main
-from torchlint.engine.context import Options
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.rule import all_rules
+from conftest import preview_options
 
 
 def fixed(code: str, *codes: str, unsafe: bool = True) -> str:
     rules = [rule for rule in all_rules() if rule.code in codes]
-    return fix_text(textwrap.dedent(code), "a.py", rules, Options(), unsafe).text
+    return fix_text(textwrap.dedent(code), "a.py", rules, preview_options(), unsafe).text
 
 
 def test_import_goes_after_the_last_import_above_the_function_and_is_reused():

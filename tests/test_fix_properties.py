@@ -8,10 +8,10 @@ import keyword
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from torchlint.engine.context import Options
 from torchlint.engine.fixer import apply_fixes, fix_text, line_offsets, parses
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
+from conftest import preview_options
 
 RULES = all_rules()
 IMPORTS = [
@@ -107,9 +107,9 @@ PROPERTIES = settings(max_examples=150, deadline=None, suppress_health_check=[He
 @given(program())
 def test_fixed_output_parses_and_fixing_twice_equals_once(text):
     assert parses(text)
-    once = fix_text(text, "gen.py", RULES, Options(), unsafe=True)
+    once = fix_text(text, "gen.py", RULES, preview_options(), unsafe=True)
     assert parses(once.text)
-    twice = fix_text(once.text, "gen.py", RULES, Options(), unsafe=True)
+    twice = fix_text(once.text, "gen.py", RULES, preview_options(), unsafe=True)
     assert twice.text == once.text and twice.fixed == ()
 
 
@@ -117,7 +117,7 @@ def test_fixed_output_parses_and_fixing_twice_equals_once(text):
 @given(program())
 def test_every_changed_byte_is_inside_a_fix_span(text):
     """The text between applied edit spans survives unchanged, at its shifted position."""
-    findings = [f for f in lint_text(text, "gen.py", RULES, Options()).findings if f.fixable(True)]
+    findings = [f for f in lint_text(text, "gen.py", RULES, preview_options()).findings if f.fixable(True)]
     fixed, applied = apply_fixes(text, findings)
     offsets = line_offsets(text)
     edits = sorted(

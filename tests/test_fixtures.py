@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from torchlint.engine.context import Options
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
+from conftest import preview_options
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CODES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())
@@ -26,7 +26,7 @@ def test_every_rule_has_a_fixture_pair():
 @pytest.mark.parametrize("code", CODES)
 def test_before_has_only_its_own_rule(code):
     text = (FIXTURES / code / "before.py").read_text()
-    found = {f.code for f in lint_text(text, "before.py", all_rules(), Options()).findings}
+    found = {f.code for f in lint_text(text, "before.py", all_rules(), preview_options()).findings}
     assert found == {code}
 
 
@@ -34,10 +34,10 @@ def test_before_has_only_its_own_rule(code):
 def test_fixing_before_gives_after(code):
     before = (FIXTURES / code / "before.py").read_text()
     after = (FIXTURES / code / "after.py").read_text()
-    result = fix_text(before, "before.py", all_rules(), Options(), unsafe=True)
+    result = fix_text(before, "before.py", all_rules(), preview_options(), unsafe=True)
     if RULES[code].fix_applicability.value == "none":
         assert result.text == before and not result.fixed
     else:
         assert result.text == after
         assert result.fixed and {f.code for f in result.fixed} == {code}
-    assert not [f for f in lint_text(after, "after.py", all_rules(), Options()).findings if f.code == code]
+    assert not [f for f in lint_text(after, "after.py", all_rules(), preview_options()).findings if f.code == code]

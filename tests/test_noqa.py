@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from click.testing import CliRunner
-from conftest import codes, lint
+from conftest import codes, lint, preview_options
 
 from torchlint.engine.add_noqa import add_noqa
 from torchlint.cli import main
@@ -60,12 +60,11 @@ def test_unused_noqa_leaves_other_linters_blanket_and_disabled_rules_alone():
 
 
 def test_unused_noqa_fix():
-    from torchlint.engine.context import Options
     from torchlint.engine.fixer import fix_text
     from torchlint.engine.rule import all_rules
 
     def fixed(text):
-        return fix_text(textwrap.dedent(text), "a.py", all_rules(), Options(), unsafe=False).text
+        return fix_text(textwrap.dedent(text), "a.py", all_rules(), preview_options(), unsafe=False).text
 
     assert fixed("x = 1  # noqa: TL101\n") == "x = 1\n"
     assert fixed("x = 1  # noqa: TL101, E501\n") == "x = 1  # noqa: E501\n"

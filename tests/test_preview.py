@@ -14,7 +14,9 @@ from torchlint.engine.catalog import from_json, from_rules, to_json
 from torchlint.engine.options import Options
 from torchlint.engine.selection import Layer, expand, preview_warnings, stable
 
-TRAIN = "import torch\nfor x in loader:\n    y = torch.zeros(3).cuda()\n    print(y.sum().item())\n"
+TRAIN = "import torch\nfor x in loader:\n    y = torch.zeros(3).cuda()\n    y.sum().backward()\n    print(y.sum().item())\n"
+# TL101's preview variant: a loop that does not train (evaluation, here in a training script).
+VALIDATE = "import torch\nfor x in loader:\n    print(model(x.cuda()).sum().item())\n"
 
 pytestmark = pytest.mark.stable_only  # the gate itself is under test
 
@@ -66,6 +68,18 @@ def test_cli_preview_flag_and_setting(project, preview_tl102):
     assert check("--preview", "train.py")[1] == ["TL101", "TL102"]
     (project / "pyproject.toml").write_text("[tool.torchlint]\npreview = true\n")
     assert check("train.py")[1] == ["TL101", "TL102"]
+
+
+def test_a_stable_rule_reports_its_preview_variant_only_in_preview_mode(project):
+    (project / "loop.py").write_text(VALIDATE)
+    assert check("loop.py")[1] == [] and check("--preview", "loop.py")[1] == ["TL101"]
+    for _ in range(2):  # the second round is answered by the cache, which keeps the modes apart
+        for flags, expected in (((), []), (("--preview",), ["TL101"])):
+            result = CliRunner().invoke(main, ["check", "--select", "TL101", "--output-format", "json", *flags, "loop.py"])
+            assert [item["code"] for item in json.loads(result.stdout)] == expected
+    rule = next(rule for rule in all_rules() if rule.code == "TL101")
+    assert not rule.preview and rule.preview_variant
+    assert "Preview variant" in CliRunner().invoke(main, ["rule", "TL101"]).stdout
 
 
 def test_rule_listing_shows_the_tier(preview_tl102):
@@ -134,4 +148,4 @@ def test_rules_below_the_precision_bar_ship_in_preview():
     """The tiers docs/precision.md decides: stable rules measured at 0.90 or above (or with
     no finding to measure), preview rules below."""
     shipped = {rule.code for rule in all_rules() if rule.preview}
-    assert shipped == {"TL101", "TL102", "TL103", "TL105", "TL107", "TL109", "TL110", "TL201", "TL202", "TL203", "TL302", "TL303", "TL304", "TL402", "TL501", "TL604", "TL605"}
+    assert shipped == {"TL102", "TL103", "TL105", "TL107", "TL109", "TL110", "TL201", "TL202", "TL203", "TL302", "TL303", "TL304", "TL402", "TL501", "TL604", "TL605"}

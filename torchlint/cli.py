@@ -34,7 +34,6 @@ from torchlint.engine.catalog import Catalog, RuleInfo
 from torchlint.engine.catalog import from_rules as catalog_from_rules
 from torchlint.engine.catalog import infos as catalog_infos
 from torchlint.engine.findings import Finding
-from torchlint.engine.options import Options
 from torchlint.engine.rule import IMPACTS, SEVERITIES
 from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, check_cached, check_files, default_workers
 from torchlint.engine.selection import Layer, SelectionError, preview_warnings
@@ -325,9 +324,7 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
     outcomes: List[FileOutcome] = []
     progress = _Progress(len(plan.jobs), sys.stderr.isatty() and not args.silent)
     for settings, jobs in groups.items():
-        lint = Options(
-            settings.torch_version, tuple(sorted(settings.unfixable(plan.catalog))), settings.test_paths, settings.lint_test_code
-        )
+        lint = settings.lint_options(plan.catalog)
         run_options = RunOptions(lint, mode, args.unsafe_fixes)
         if mode is FixMode.CHECK and not plan.from_stdin and not args.no_cache:
             key = (settings.cache_directory, engine_fingerprint(lint))
@@ -640,7 +637,8 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
             click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[6])
     else:
         item = rules[0]
-        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Impact: {item.impact}. Fix: {item.fix_label()}.{' Preview: runs only with --preview.' if item.preview else ''}\n\n{item.documentation()}", nl=False)
+        tier = f" {item.tier_note()}" if item.tier_note() else ""
+        click.echo(f"# {item.code} {item.name}\n\nSeverity: {item.severity}. Impact: {item.impact}. Fix: {item.fix_label()}.{tier}\n\n{item.documentation()}", nl=False)
 
 
 def _tier(preview: bool) -> str:

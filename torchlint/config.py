@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple, Ty
 from torchlint import __version__
 from torchlint.engine.cache import CACHE_DIR_NAME
 from torchlint.engine.catalog import RuleInfo
-from torchlint.engine.options import DEFAULT_TORCH_VERSION
+from torchlint.engine.options import DEFAULT_TORCH_VERSION, Options
 from torchlint.engine.rule import IMPACTS, SEVERITIES
 from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve, stable
 from torchlint.output import FORMATTERS
@@ -132,6 +132,10 @@ class Settings:
         """The enabled codes minus those `per-file-ignores` disable for `path`."""
         ignored = [selector for entry in self.per_file_ignores if entry.matches(path) for selector in entry.selectors]
         return enabled - expand(ignored, catalog) if ignored else enabled
+
+    def lint_options(self, catalog: Sequence[RuleInfo]) -> Options:
+        """The settings that change what rules report, for the engine."""
+        return Options(self.torch_version, tuple(sorted(self.unfixable(catalog))), self.test_paths, self.lint_test_code, self.preview)
 
     def unfixable(self, catalog: Sequence[RuleInfo]) -> FrozenSet[str]:
         """Codes whose fixes are never offered (`unfixable`, or not `fixable`)."""

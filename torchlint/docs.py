@@ -20,7 +20,8 @@ def rule_page(rule: Type[Rule]) -> str:
         f"{HEADER}# {rule.code} {rule.name}\n\n"
         f"{rule.summary}.\n\n"
         f"Severity: {rule.severity}. Impact: {rule.impact}. Fix: {rule.fix_label()}. "
-        f"Run `torchlint rule {rule.code}` for this page offline.\n\n"
+        + (f"{rule.tier_note()} " if rule.tier_note() else "")
+        + f"Run `torchlint rule {rule.code}` for this page offline.\n\n"
         f"{rule.documentation()}"
     )
 

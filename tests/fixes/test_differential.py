@@ -23,9 +23,9 @@ import pytest
 
 pytest.importorskip("torch")
 
-from torchlint.engine.context import Options  # noqa: E402
 from torchlint.engine.findings import Applicability  # noqa: E402
 from torchlint.engine.fixer import fix_text  # noqa: E402
+from torchlint.engine.options import Options  # noqa: E402
 from torchlint.engine.rule import all_rules  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -47,7 +47,7 @@ class Program:
         return f"{self.code}: {self.title}"
 
     def fixed(self, unsafe: bool, source: str = "") -> str:
-        return fix_text(source or self.source, f"{self.code.lower()}.py", [RULES[self.code]], Options(), unsafe).text
+        return fix_text(source or self.source, f"{self.code.lower()}.py", [RULES[self.code]], Options(preview=True), unsafe).text
 
 
 def _load(path: Path) -> List[Program]:

@@ -1,6 +1,5 @@
-from conftest import lines, lint
+from conftest import lines, lint, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.rules.anomaly_detection_enabled import AnomalyDetectionEnabled
 
@@ -109,7 +108,7 @@ def test_test_code_is_silent():
     assert lines(code, RULE) == []
     module_level = "import torch\ntorch.autograd.set_detect_anomaly(True)\n"
     for path, expected in (("test_training.py", 0), ("training_test.py", 0), ("conftest.py", 0), ("train.py", 1)):
-        assert len(lint_text(module_level, path, [AnomalyDetectionEnabled], Options()).findings) == expected, path
+        assert len(lint_text(module_level, path, [AnomalyDetectionEnabled], preview_options()).findings) == expected, path
 
 
 def test_look_alikes():
@@ -137,7 +136,7 @@ def test_message_and_no_fix():
 def test_debugging_tools_by_file_name():
     code = "import torch\nwith torch.autograd.profiler.profile() as prof:\n    step()\n"
     for path, expected in (("profile_model.py", 0), ("tools/debug_nan.py", 0), ("detect.py", 1), ("train.py", 1)):
-        assert len(lint_text(code, path, [AnomalyDetectionEnabled], Options()).findings) == expected, path
+        assert len(lint_text(code, path, [AnomalyDetectionEnabled], preview_options()).findings) == expected, path
     in_detector = """
     import torch
     def train_detector():

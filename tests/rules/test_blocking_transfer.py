@@ -1,6 +1,5 @@
-from conftest import lines, lint
+from conftest import lines, lint, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.rule import all_rules
 
@@ -10,7 +9,7 @@ PINNED = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_w
 
 def fixed(code):
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    return fix_text(code, "snippet.py", rules, Options(), unsafe=False).text
+    return fix_text(code, "snippet.py", rules, preview_options(), unsafe=False).text
 
 
 def test_moves_of_targets_and_their_elements():

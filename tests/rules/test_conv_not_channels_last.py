@@ -1,8 +1,7 @@
 import textwrap
 
-from conftest import lines, lint, write
+from conftest import lines, lint, write, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
 from torchlint.semantics import project
@@ -76,7 +75,7 @@ def test_inference_test_and_demo_code_are_silent():
     assert lines("import pytest\n" + TRAIN, RULE) == []
     rules = [rule for rule in all_rules() if rule.code == RULE]
     for path in ("tests/test_train.py", "demo.py", "export_model.py"):
-        assert not list(lint_text(textwrap.dedent(TRAIN), path, rules, Options()).findings), path
+        assert not list(lint_text(textwrap.dedent(TRAIN), path, rules, preview_options()).findings), path
 
 
 def test_channels_last_in_a_project_module_imported_or_importing(tmp_path):
@@ -85,11 +84,11 @@ def test_channels_last_in_a_project_module_imported_or_importing(tmp_path):
     script = write(tmp_path, "train.py", "from models import Net\n" + textwrap.dedent(TRAIN).replace(MODEL, "Net().cuda()"))
     text = open(script).read()
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    assert [f.line for f in lint_text(text, script, rules, Options()).findings] == [6]
+    assert [f.line for f in lint_text(text, script, rules, preview_options()).findings] == [6]
     write(tmp_path, "models.py", "import torch.nn as nn\nclass Net(nn.Module):\n    conv = nn.Conv2d(3, 8, 3)\n"
           "    def prepare(self):\n        return self.to(memory_format=torch.channels_last)\n")
-    assert not list(lint_text(text, script, rules, Options()).findings)
+    assert not list(lint_text(text, script, rules, preview_options()).findings)
     write(tmp_path, "models.py", "import torch.nn as nn\nclass Net(nn.Module):\n    conv = nn.Conv2d(3, 8, 3)\n")
     write(tmp_path, "launch.py", "import torch\nimport train\ntrain.model.to(memory_format=torch.channels_last)\n")
     project.clear()  # a new run lists the project's modules again
-    assert not list(lint_text(text, script, rules, Options()).findings)
+    assert not list(lint_text(text, script, rules, preview_options()).findings)

@@ -1,8 +1,7 @@
 import textwrap
 
-from conftest import lines, lint
+from conftest import lines, lint, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
 
@@ -286,7 +285,7 @@ def _project_lines(tmp_path, helpers: str) -> list:
     text = textwrap.dedent(VALIDATE)
     script.write_text(text)
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    return [f.line for f in lint_text(text, str(script), rules, Options()).findings]
+    return [f.line for f in lint_text(text, str(script), rules, preview_options()).findings]
 
 
 def test_project_decorators_and_context_managers_that_disable_grad(tmp_path):

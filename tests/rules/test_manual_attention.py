@@ -1,8 +1,7 @@
 import textwrap
 
-from conftest import lint, lines
+from conftest import lint, lines, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.rule import all_rules
 
@@ -24,7 +23,7 @@ class Attention(nn.Module):
 
 def fixed(code: str, version=(2, 13)) -> str:
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    return fix_text(textwrap.dedent(code), "model.py", rules, Options(version), unsafe=True).text
+    return fix_text(textwrap.dedent(code), "model.py", rules, preview_options(version), unsafe=True).text
 
 
 def fix_reason(code: str) -> str:

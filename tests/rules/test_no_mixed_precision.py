@@ -1,8 +1,7 @@
 import textwrap
 
-from conftest import lines, lint
+from conftest import lines, lint, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
 
@@ -90,9 +89,9 @@ def test_autocast_in_an_imported_project_module(tmp_path):
     text = "from amp_step import step\n" + textwrap.dedent(TRAIN)
     script.write_text(text)
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    assert not list(lint_text(text, str(script), rules, Options()).findings)
+    assert not list(lint_text(text, str(script), rules, preview_options()).findings)
     (tmp_path / "amp_step.py").write_text("def step(m, x):\n    return m(x)\n")
-    assert [f.code for f in lint_text(text, str(script), rules, Options()).findings] == [RULE]
+    assert [f.code for f in lint_text(text, str(script), rules, preview_options()).findings] == [RULE]
 
 
 def test_training_loops_over_wrapped_loaders():

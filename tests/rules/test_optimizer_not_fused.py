@@ -1,6 +1,5 @@
-from conftest import lint, lines
+from conftest import lint, lines, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.rule import all_rules
 
@@ -15,7 +14,7 @@ optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
 
 def fixed(code: str, version=(2, 13)) -> str:
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    return fix_text(code, "train.py", rules, Options(version), unsafe=True).text
+    return fix_text(code, "train.py", rules, preview_options(version), unsafe=True).text
 
 
 def test_adam_and_adamw_over_a_module_moved_to_cuda():

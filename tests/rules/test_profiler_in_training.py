@@ -1,9 +1,8 @@
 """TL110: `torch.profiler.profile()` without a schedule around or inside a training loop."""
 
 import pytest
-from conftest import lines, lint
+from conftest import lines, lint, preview_options
 
-from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
 
@@ -171,5 +170,5 @@ with torch.cuda.profiler.profile():
 def test_profiling_scripts_and_test_files(path):
     code = TRAIN + "with torch.profiler.profile():\n    train(model, loader)\n"
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    assert not lint_text(code, path, rules, Options()).findings
-    assert lint_text(code, "train.py", rules, Options()).findings
+    assert not lint_text(code, path, rules, preview_options()).findings
+    assert lint_text(code, "train.py", rules, preview_options()).findings

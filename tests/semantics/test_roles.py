@@ -6,11 +6,11 @@ import textwrap
 
 import pytest
 
-from torchlint.engine.context import Options
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.test_paths import path_is_test
+from conftest import preview_options
 
 SYNC = "import torch\nfor x in loader:\n    print(model(x.cuda()).item())\n"
 
@@ -48,7 +48,7 @@ def test_configured_globs_replace_the_defaults():
 
 def findings(code: str, path: str = "train.py", **options) -> list:
     rules = [rule for rule in all_rules() if rule.code in ("TL101", "TL001")]
-    return [f.code for f in lint_text(textwrap.dedent(code), path, rules, Options(**options)).findings]
+    return [f.code for f in lint_text(textwrap.dedent(code), path, rules, preview_options(**options)).findings]
 
 
 def test_performance_rules_skip_test_files_unless_asked():

@@ -17,10 +17,10 @@ from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities, make_test_lsp_client  # noqa: E402
 
 from torchlint.config import DEFAULT_DOCS_URL  # noqa: E402
-from torchlint.engine.options import Options  # noqa: E402
 from torchlint.engine.fixer import fix_text  # noqa: E402
 from torchlint.engine.rule import all_rules  # noqa: E402
 from torchlint.files.source import physical_lines  # noqa: E402
+from conftest import preview_options
 
 
 
@@ -195,7 +195,7 @@ async def test_fix_all_matches_check_fix(client: LanguageClient) -> None:
     (action,) = await _actions(client, uri, where, ["source.fixAll"])
     assert action.kind == "source.fixAll.torchlint"
     resolved = await client.code_action_resolve_async(action)
-    expected = fix_text(TRAIN, "fixall.py", all_rules(), Options(), unsafe=False).text
+    expected = fix_text(TRAIN, "fixall.py", all_rules(), preview_options(), unsafe=False).text
     assert expected != TRAIN and _apply(TRAIN, resolved.edit, uri) == expected  # type: ignore[arg-type]
 
 

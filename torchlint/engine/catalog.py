@@ -26,6 +26,8 @@ class RuleInfo:
     preview: bool = False
     # What a finding costs: "low", "medium" or "high" (`rule.IMPACTS`).
     impact: str = "medium"
+    # A stable rule's findings of a kind measured below the bar, reported only in preview mode.
+    preview_variant: str = ""
 
 
 Catalog = Tuple[RuleInfo, ...]
@@ -41,7 +43,7 @@ def from_rules() -> Catalog:
 def infos(rules: Sequence[Any]) -> Catalog:
     """The metadata of the given rule classes."""
     return tuple(
-        RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when, r.preview, r.impact)
+        RuleInfo(r.code, r.name, r.severity, r.fix_applicability.value, r.summary, r.unsafe_when, r.preview, r.impact, r.preview_variant)
         for r in rules
     )
 

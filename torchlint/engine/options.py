@@ -22,6 +22,9 @@ class Options:
     # Globs of test and benchmark files, which performance rules skip unless `lint_test_code`.
     test_paths: Tuple[str, ...] = DEFAULT_TEST_PATHS
     lint_test_code: bool = False
+    # Preview mode: preview rules run, and stable rules also report their preview variants
+    # (findings of a kind whose measured precision is below the bar, see `Rule.preview_variant`).
+    preview: bool = False
 
     def skips_tests_in(self, path: str) -> bool:
         """Whether performance rules skip the file at `path` as test code."""

@@ -60,6 +60,9 @@ class Rule:
     frequencies: ClassVar[Optional[FrozenSet[Frequency]]] = None
     # Rules whose measured precision is not yet good enough run only with `--preview`.
     preview: ClassVar[bool] = False
+    # A stable rule may have a preview variant: a kind of finding measured below the bar,
+    # reported only in preview mode (see `in_preview_variant`). Its docs name the variant.
+    preview_variant: ClassVar[str] = ""
 
     _registry: ClassVar[Dict[str, Type["Rule"]]] = {}
 
@@ -93,6 +96,15 @@ class Rule:
         return fix_label(cls.fix_applicability.value, cls.unsafe_when)
 
     @classmethod
+    def tier_note(cls) -> str:
+        """The tier as a sentence ('' for a stable rule without a preview variant)."""
+        if cls.preview:
+            return "Preview: runs only with --preview."
+        if cls.preview_variant:
+            return f"Preview variant, reported only with --preview: {cls.preview_variant}."
+        return ""
+
+    @classmethod
     def documentation(cls) -> str:
         return _dedent_doc(cls.__doc__ or cls.summary)
 
@@ -111,6 +123,10 @@ class Rule:
         """Whether the node being visited is test code this rule is silent in. `report` asks
         it; a rule that reports later (from `leave_Module`) asks while visiting."""
         return self.skips_test_code and not self.ctx.options.lint_test_code and self.ctx.in_test_code()
+
+    def withholds_preview_variant(self) -> bool:
+        """Whether a finding of the rule's preview variant is to be dropped (preview mode is off)."""
+        return not self.ctx.options.preview
 
     def runs_often(self, node: cst.CSTNode) -> bool:
         """Whether `node` runs as often as the rule's `frequencies` require."""

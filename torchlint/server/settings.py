@@ -86,7 +86,7 @@ def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
     settings = Overrides(rules=rules, preview=editor.preview).apply(settings)
     catalog = from_rules()
     codes = settings.codes_for(path, settings.enabled(catalog), catalog)
-    options = Options(settings.torch_version, tuple(sorted(settings.unfixable(catalog))), settings.test_paths, settings.lint_test_code)
+    options = settings.lint_options(catalog)
     cache_dir = settings.cache_directory if settings.config_path is not None else None
     return FileSetup(frozenset(codes), options, settings.docs_url, cache_dir, editor.unsafe_fixes, _excluded(path, settings))
 
