@@ -176,7 +176,7 @@ def test_keyword_dicts_that_cannot_be_read_are_silent():
 def test_dataset_changed_by_a_project_function(tmp_path):
     import textwrap
 
-    from torchlint.engine.context import Options
+    from conftest import preview_options
     from torchlint.engine.linter import lint_text
     from torchlint.engine.rule import all_rules
 
@@ -202,10 +202,23 @@ def test_dataset_changed_by_a_project_function(tmp_path):
     for call in ("resample(epoch, ds)", "resample(dataset=ds, epoch=epoch)", "log_size(ds)", "local_resample(epoch, ds)"):
         text = code.replace("CALL", call)
         (tmp_path / "train.py").write_text(text)
-        found[call] = [f.line for f in lint_text(text, str(tmp_path / "train.py"), rules, Options()).findings]
+        found[call] = [f.line for f in lint_text(text, str(tmp_path / "train.py"), rules, preview_options()).findings]
     assert found == {
         "resample(epoch, ds)": [],
         "resample(dataset=ds, epoch=epoch)": [],
         "log_size(ds)": [5],
         "local_resample(epoch, ds)": [5],
     }
+
+
+def test_a_worker_count_of_zero_assigned_earlier_has_no_workers_to_keep():
+    code = """
+    from torch.utils.data import DataLoader
+    num_workers = 0
+    loader = DataLoader(ds, num_workers=num_workers)
+    for epoch in range(10):
+        for x in loader:
+            step(x)
+    """
+    assert lines(code, RULE) == []
+    assert lines(code.replace("num_workers = 0", "num_workers = 2"), RULE) == [4]

@@ -137,3 +137,53 @@ def test_a_bare_step_is_not_training_but_an_optimizer_step_or_a_backward_pass_is
     assert _loop_trains("for x in loader:\n    optimizer.step()\n")
     assert _loop_trains("for x in loader:\n    train_step(x)\n")
     assert _loop_trains("def update(x):\n    model(x).sum().backward()\nfor x in batches:\n    update(x)\n")
+
+
+def _loader_uses(code: str) -> dict:
+    from torchlint.engine.context import FileContext, Options
+    from torchlint.semantics.training import loader_use
+
+    text = textwrap.dedent(code)
+    ctx = FileContext(cst.parse_module(text), text, "train.py", Options())
+    calls = [node for node in descendants(ctx.module) if isinstance(node, cst.Call) and getattr(node.func, "value", "") == "DataLoader"]
+    return {call.args[0].value.value: loader_use(ctx, call) for call in calls}
+
+
+def test_what_a_loader_is_for():
+    code = """
+    from torch.utils.data import DataLoader
+    train_loader = DataLoader(train_set, batch_size=64)
+    test_loader = DataLoader(test_set, batch_size=64)
+    extra = DataLoader(extra_set)
+    loaders = {"train": DataLoader(kept_set)}
+
+    def train(model, loader, optimizer):
+        for x, y in enumerate(tqdm(loader)):
+            model(x).sum().backward()
+            optimizer.step()
+
+    def test(model, data):
+        for x, y in data:
+            print(model(x).argmax(1))
+
+    for epoch in range(10):
+        train(model, train_loader, optimizer)
+        test(model, data=test_loader)
+    make_report(extra)
+    """
+    assert _loader_uses(code) == {"train_set": "train", "test_set": "other", "extra_set": "unknown", "kept_set": "unknown"}
+
+
+def test_the_only_value_assigned_to_a_name():
+    from torchlint.semantics.values import only_assigned_value
+
+    def value(code: str):
+        module = cst.parse_module(textwrap.dedent(code))
+        found = only_assigned_value(module, cst.Name("workers"))
+        return None if found is None else module.code_for_node(found)
+
+    assert value("workers = 0\nloader = DataLoader(ds, num_workers=workers)\n") == "0"
+    assert value("workers = 0\nworkers = 4\n") is None
+    assert value("workers = 0\nworkers += 2\n") is None
+    assert value("workers = 0\ndef make(workers):\n    return workers\n") is None
+    assert value("for workers in (0, 2):\n    pass\n") is None

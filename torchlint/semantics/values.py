@@ -11,7 +11,7 @@ import libcst as cst
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver
-from torchlint.semantics.tree import iterated_source
+from torchlint.semantics.tree import descendants, iterated_source
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -66,6 +66,25 @@ _LITERAL_KINDS = {
     cst.DictComp: Kind.OTHER,
     cst.SetComp: Kind.OTHER,
 }
+
+
+def only_assigned_value(module: cst.Module, name: cst.Name) -> Optional[cst.BaseExpression]:
+    """The value of the only assignment to `name` in the file (a notebook's earlier cell
+    included), if there is exactly one and nothing else binds it (`+=`, a loop target, a
+    function parameter)."""
+    values = []
+    for node in descendants(module):
+        if isinstance(node, cst.Assign):
+            values += [node.value for target in node.targets if isinstance(target.target, cst.Name) and target.target.value == name.value]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) and _binds(node.target, name.value):
+            return None
+        elif isinstance(node, cst.Param) and node.name.value == name.value:
+            return None
+    return values[0] if len(values) == 1 else None
+
+
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    return any(isinstance(item, cst.Name) and item.value == name for item in descendants(target))
 
 
 def string_value(node: cst.BaseExpression) -> Optional[str]:
