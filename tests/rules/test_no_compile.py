@@ -92,3 +92,12 @@ def test_compiled_by_a_helper_in_another_module(tmp_path):
     write(tmp_path, "run.py", "import torch\nimport train\ntrain.model = torch.compile(train.model)\n")
     project.clear()  # a new run lists the project's modules again
     assert not list(lint_text(text, script, only_rule(), Options()).findings)
+
+
+def test_silent_for_models_that_cudnn_recurrent_layers_dominate():
+    recurrent = TRAIN.replace("model = Net().cuda()", "model = nn.LSTM(128, 256, num_layers=2).cuda()\nhead = nn.Linear(256, 1)")
+    assert lines(recurrent, RULE) == []
+    cells = TRAIN.replace("model = Net().cuda()", "model = nn.LSTMCell(128, 256).cuda()")
+    assert lines(cells, RULE) == [5]  # a cell runs as ordinary matmuls, step by step
+    attention = recurrent.replace("head = nn.Linear(256, 1)", "head = nn.MultiheadAttention(256, 8)")
+    assert lines(attention, RULE) == [6]

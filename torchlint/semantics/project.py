@@ -73,6 +73,7 @@ CONVOLUTION = "convolution"
 SPATIAL_CONVOLUTION = "spatial_convolution"
 MATMUL = "matmul"
 LINEAR = "linear"
+RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
 FEATURES: Dict[str, re.Pattern] = {
     # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
@@ -117,6 +118,9 @@ FEATURES: Dict[str, re.Pattern] = {
     # Linear layers: matmul-heavy in MLPs and sequence models, negligible as the head of a
     # convolutional network.
     LINEAR: re.compile(r"\b(?:Lazy)?Linear\s*\(|\blinear\s*\("),
+    # Recurrent layers that run as one cuDNN kernel sequence (`nn.LSTM`, `nn.GRU`, `nn.RNN`;
+    # not the `LSTMCell` family, which are ordinary matmuls step by step).
+    RECURRENT: re.compile(r"\b(?:LSTM|GRU|RNN)\s*\("),
 }
 # `import torch.backends.cudnn as cb` / `from torch.backends import cudnn as cb`: `cb.benchmark = ...`.
 _CUDNN_ALIAS = re.compile(r"(?:import\s+torch\.backends\.cudnn|from\s+torch\.backends\s+import\s+cudnn)\s+as\s+(\w+)")
@@ -300,6 +304,13 @@ def matmul_heavy(ctx: "FileContext") -> bool:
     if project_enables(ctx, MATMUL):
         return True
     return project_enables(ctx, LINEAR) and not project_enables(ctx, CONVOLUTION)
+
+
+def recurrent_heavy(ctx: "FileContext") -> bool:
+    """Whether the file or its project imports run a model that cuDNN recurrent layers
+    dominate (`nn.LSTM`, `nn.GRU`, `nn.RNN`) and nothing matmul-heavy: `torch.compile` leaves
+    cuDNN's recurrent kernels as they are."""
+    return project_enables(ctx, RECURRENT) and not project_enables(ctx, MATMUL)
 
 
 def conv_heavy(ctx: "FileContext") -> bool:
