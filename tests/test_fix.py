@@ -238,7 +238,7 @@ def _break_first_fix(monkeypatch):
 
 def test_a_fix_that_would_break_the_file_is_dropped_alone(monkeypatch):
     _break_first_fix(monkeypatch)
-    result = fix_text(SAFE, "a.py", all_rules(), Options(), unsafe=False)
+    result = fix_text(SAFE, "a.py", all_rules(), Options(preview=True), unsafe=False)
     assert result.text == SAFE.replace("torch.zeros(3).cuda()", 'torch.zeros(3, device="cuda")')
     assert [f.code for f in result.fixed] == ["TL102"]
     assert result.warning == "fix dropped (TL602 at line 2): the result would not parse"

@@ -71,6 +71,8 @@ class Reason:
 
     text: str
     at: Optional[cst.CSTNode] = None
+    # The framework step method (`forward`, `training_step`, ...) whose body the code is in.
+    method: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class Execution:
         """The step loop that makes the node run every step: in its own function (`loop`), or
         in the caller that runs its function every step; None when none does."""
         return next((reason.at for reason in self.reasons if reason.text == IN_STEP_LOOP), None)
+
+    def step_method(self) -> str:
+        """The framework step method (`forward`, ...) that makes the node run every step, or ''."""
+        return next((reason.method for reason in self.reasons if reason.method), "")
 
     def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
         """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
@@ -288,7 +294,7 @@ class FrequencyAnalysis:
         name = function.name.value
         method = isinstance(self._enclosing_scope(function), cst.ClassDef)
         if method and name in STEP_METHODS:
-            return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step"),))
+            return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step", method=name),))
         if method and name in DATA_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs for every sample"),))
         if name == "__init__":

@@ -22,6 +22,7 @@ from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
     from torchlint.engine.context import FileContext
+    from torchlint.semantics.frequency import Execution
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -243,6 +244,20 @@ def loop_trains(ctx: "FileContext", loop: cst.CSTNode) -> bool:
     if ctx.frequency.runs_backward(loop):
         return True
     return any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop))
+
+
+# Framework step methods that training runs (`validation_step` and the like do not).
+TRAINING_STEP_METHODS = frozenset({"forward", "training_step", "train_step"})
+
+
+def runs_with_training_steps(ctx: "FileContext", execution: "Execution") -> bool:
+    """Whether per-step code runs as part of training steps: the step loop that repeats it
+    trains (see `loop_trains`), or it is in (or only called from) `forward()` or a training
+    step method, which every training step runs."""
+    loop = execution.step_loop()
+    if loop is not None:
+        return loop_trains(ctx, loop)
+    return execution.step_method() in TRAINING_STEP_METHODS
 
 
 def environment_steps(loop: cst.CSTNode) -> List[cst.Call]:
