@@ -6,6 +6,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker
 from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION, iterated_concurrently
+from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
@@ -19,7 +20,9 @@ class DataloaderNoPersistentWorkers(Rule):
     Flags a `torch.utils.data.DataLoader` with worker processes (`num_workers` any
     expression but the literal `0`) and without `persistent_workers=True` that is iterated
     again and again: a `for` loop over the loader sits inside an outer `for`/`while` loop
-    (the epoch loop) of the same function, and the loader is created before that outer loop.
+    (the epoch loop) of the same function, or in a function that such a loop calls
+    (`for epoch in range(n): train(epoch)`, see `semantics.frequency`), and the loader is
+    created before that outer loop (not inside the function called each time).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -36,9 +39,9 @@ class DataloaderNoPersistentWorkers(Rule):
       arguments, and for a `DataLoader` that is not torch's. A `**loader_kwargs` is read
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
       in the same function and not changed before the loader is created;
-    - when the loader is created inside the outer loop (a new loader each epoch), is only
-      iterated once, or is iterated in another function (the rule does not follow a loader
-      passed to `train_one_epoch(loader)`);
+    - when the loader is created inside the outer loop or the function it calls (a new
+      loader each epoch), or is only iterated once; the rule does not follow a loader passed
+      as an argument (`train_one_epoch(loader)`);
     - when the outer loop changes the loader's dataset (calls a method on it, assigns to its
       attributes, touches `loader.dataset`, or passes it to a function of the project that
       does one of those to that parameter): persistent workers keep their own copy of the
@@ -73,7 +76,7 @@ class DataloaderNoPersistentWorkers(Rule):
     ## Measured precision
     Stable for loaders that a loop that trains iterates in the same file (directly or through
     a same-file function it is passed to, see `semantics.training.loader_use`): 1.00 on the
-    dev half (13/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported
+    dev half (14/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported
     only with `--preview` (no finding on either half). A worker count held in a name is
     resolved when the file assigns that name once (`num_workers = 0` in an earlier notebook
     cell): with no workers there is nothing to keep alive. See docs/precision.md.
@@ -175,7 +178,7 @@ class DataloaderNoPersistentWorkers(Rule):
                 if isinstance(loop, (cst.For, cst.While)) and id(loop) not in created_in
             ),
             None,
-        )
+        ) or self._repeating_caller_loop(node, created_in)
         if outer is None or self._changes_dataset(outer, found.loader, node):
             return
         if self.withholds_preview_variant() and loader_use(self.ctx, found.loader) != "train":
@@ -187,6 +190,16 @@ class DataloaderNoPersistentWorkers(Rule):
             "`persistent_workers=True` to keep them alive between epochs",
             fix=self._fix(found.loader),
         )
+
+    def _repeating_caller_loop(self, node: cst.For, created_in: FrozenSet[int]) -> Optional[cst.CSTNode]:
+        """The loop (over epochs, say) that runs the function holding `node` again and again
+        (`for epoch in range(n): train(epoch)`), when the loader outlives a call of it."""
+        if self.ctx.enclosing(cst.FunctionDef) is None or id(self.ctx.enclosing(cst.FunctionDef)) in created_in:
+            return None
+        execution = self.ctx.execution(node)
+        if execution.frequency not in (Frequency.PER_EPOCH, Frequency.PER_STEP):
+            return None
+        return next((reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))), None)
 
     def _applies(self, call: cst.Call) -> bool:
         if has_star(call, "*") or (has_star(call, "**") and self.unpacked.get(id(call)) is None):

@@ -222,3 +222,25 @@ def test_a_worker_count_of_zero_assigned_earlier_has_no_workers_to_keep():
     """
     assert lines(code, RULE) == []
     assert lines(code.replace("num_workers = 0", "num_workers = 2"), RULE) == [4]
+
+
+def test_a_loader_iterated_by_a_function_called_every_epoch():
+    code = """
+    from torch.utils.data import DataLoader
+    train_loader = DataLoader(train_set, num_workers=4)
+
+    def train(epoch):
+        for x in train_loader:
+            step(x)
+
+    def fresh_each_time():
+        loader = DataLoader(train_set, num_workers=4)
+        for x in loader:
+            step(x)
+
+    for epoch in range(10):
+        train(epoch)
+        fresh_each_time()
+    """
+    assert lines(code, RULE) == [3]
+    assert lines(code.replace("        train(epoch)\n", "        train_set.resample(epoch)\n        train(epoch)\n"), RULE) == []
