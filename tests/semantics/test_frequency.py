@@ -409,3 +409,17 @@ def test_evaluation_at_module_level_after_training_runs_once():
         main()
     """
     assert frequencies(code) == [STEP, ONCE, STEP, ONCE]
+
+
+def test_a_loop_over_a_container_inside_the_step_loop_is_part_of_the_step():
+    code = """
+    import torch
+    for i in range(num_iters):
+        for dataset in ["CelebA", "RaFD"]:
+            loss = model(next(iters[dataset])).sum()
+            loss.backward()
+            optimizer.step()
+            probe()
+        probe()
+    """
+    assert frequencies(code) == [STEP, STEP]

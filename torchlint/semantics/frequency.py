@@ -256,12 +256,14 @@ class FrequencyAnalysis:
 
     def _runs_training_loops(self, loop: cst.CSTNode) -> bool:
         """An outer loop (`for iteration in range(n):`, `while step < total:`) whose every
-        iteration runs a whole inner training loop, directly or through a same-file function,
-        and runs no backward pass outside it: its own body runs once per many steps."""
+        iteration runs a whole inner training loop (a step loop, not a loop over a container
+        such as `for name in ["a", "b"]:`), directly or through a same-file function, and runs
+        no backward pass outside it: its own body runs once per many steps."""
         key = id(loop)
         if key not in self._outer_memo:
             inner = [item for item in loops_run_by(loop, self._local_functions()) if item is not loop]
-            self._outer_memo[key] = any(self.runs_backward(item) for item in inner) and not self._backward_outside(loop)
+            trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in inner)
+            self._outer_memo[key] = trains and not self._backward_outside(loop)
         return self._outer_memo[key]
 
     def _backward_outside(self, loop: cst.CSTNode) -> bool:
