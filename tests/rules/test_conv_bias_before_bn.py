@@ -306,3 +306,10 @@ def test_conditional_item_that_is_not_a_norm_or_a_norm_after_it():
         return layers
     """
     assert lines(code, RULE) == []
+
+
+def test_a_norm_behind_a_flag_that_defaults_to_off_is_opt_in():
+    off = GAN_BLOCKS.replace("normalize=True", "normalize=False")
+    assert [f.line for f in lint(off, [RULE])] == [15]
+    assert [f.line for f in lint(GAN_BLOCKS.replace("normalize=True", "*, normalize=None"), [RULE])] == [15]
+    assert [f.line for f in lint(GAN_BLOCKS.replace("normalize=True", "normalize"), [RULE])] == [4, 10, 15]
