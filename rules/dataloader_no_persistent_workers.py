@@ -76,8 +76,8 @@ class DataloaderNoPersistentWorkers(Rule):
     ## Measured precision
     Stable for loaders that a loop that trains iterates in the same file (directly or through
     a same-file function it is passed to, see `semantics.training.loader_use`): 1.00 on the
-    dev half (14/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported
-    only with `--preview` (no finding on either half). A worker count held in a name is
+    dev half (15/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported
+    only with `--preview`: 2/0 dev, none held out. A worker count held in a name is
     resolved when the file assigns that name once (`num_workers = 0` in an earlier notebook
     cell): with no workers there is nothing to keep alive. See docs/precision.md.
     """
