@@ -564,3 +564,13 @@ def test_the_command_chooses_the_device_from_what_torch_sees():
         choose_device("cuda", cpu_only)
     with pytest.raises(VerifyError, match="needs torch"):
         choose_device("cpu", Environment("3.11.7", None, None, None, False))
+
+
+@pytest.mark.stable_only
+@pytest.mark.parametrize("code", ["TL101", "TL102", "TL201", "TL202", "TL203"])
+def test_verify_fixes_preview_variants_too(code):
+    """A rule's program pair may show its preview variant (TL202's loader feeds an evaluation
+    loop): verify proves the fix whatever the user's preview mode."""
+    before = (REPOSITORY_FIXTURES / code / "before.py").read_text()
+    after = (REPOSITORY_FIXTURES / code / "after.py").read_text()
+    assert pairs.fixed_program(before, after, fixable=True) == (after, None)

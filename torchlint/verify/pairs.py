@@ -115,7 +115,8 @@ def fixed_program(before: str, after: str, fixable: bool) -> Tuple[str, Optional
     """
     if not fixable:
         return after, None
-    fixed = fix_text(before, "before.py", all_rules(), Options(), unsafe=True).text
+    # Every finding's fix is proven, preview variants included: the pair is the rule's own program.
+    fixed = fix_text(before, "before.py", all_rules(), Options(preview=True), unsafe=True).text
     if fixed != after:
         return fixed, "torchlint's fix of before.py differs from after.py, " + first_difference(after, fixed)
     return fixed, None
