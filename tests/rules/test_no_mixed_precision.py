@@ -104,3 +104,34 @@ def test_training_loops_over_wrapped_loaders():
         assert lines(code, RULE) == [3], iterable
     unrelated = "import torch\nmodel = model.cuda()\nfor batch in logger.log_every(items, 10):\n    model(batch).backward()\n    opt.step()\n"
     assert lines(unrelated, RULE) == []
+
+
+def test_iteration_based_loops_that_draw_batches_from_a_loader():
+    code = """
+    import torch
+    model = model.cuda()
+    data_iter = iter(train_loader)
+    for step in range(total_steps):
+        try:
+            x, y = next(data_iter)
+        except StopIteration:
+            data_iter = iter(train_loader)
+            x, y = next(data_iter)
+        loss = model(x.cuda()).sum()
+        loss.backward()
+        optimizer.step()
+    """
+    assert lines(code, RULE) == [5]
+    assert lines(code.replace("iter(train_loader)", "iter(items)"), RULE) == []  # not a data loader
+    assert lines(code.replace("next(data_iter)", "sample()"), RULE) == []  # draws nothing
+
+
+def test_autocast_chosen_by_the_script_that_imports_the_trainer(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "main.py").write_text("import torch\nfrom solver import train\nwith torch.autocast('cuda'):\n    train()\n")
+    text = textwrap.dedent(TRAIN)
+    (tmp_path / "solver.py").write_text(text)
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    assert not list(lint_text(text, str(tmp_path / "solver.py"), rules, preview_options()).findings)
+    (tmp_path / "main.py").write_text("from solver import train\ntrain()\n")
+    assert [f.code for f in lint_text(text, str(tmp_path / "solver.py"), rules, preview_options()).findings] == [RULE]

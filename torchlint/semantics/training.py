@@ -17,7 +17,7 @@ import libcst as cst
 from torchlint.semantics.calls import method_call, positional
 from torchlint.semantics.heuristics import TRAINING_CALL_NAMES, TRAINING_CALL_WORDS, words
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import imported_by_project, project_enables, project_function
+from torchlint.semantics.project import imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
@@ -142,12 +142,41 @@ def is_training_loop(
         return False
     if loaders is None:
         loaders = loader_names(ctx.module, ctx)
-    if not is_loader_like(loop.iter, loaders):
+    if not is_loader_like(loop.iter, loaders) and not _draws_batches(loop, ctx.module, loaders):
         return False
     if functions is None:
         functions = local_functions(ctx.module)
     called = methods_called(loop.body, functions)
     return BACKWARD in called and STEP in called
+
+
+def _draws_batches(loop: cst.For, module: cst.Module, loaders: FrozenSet[str]) -> bool:
+    """Whether each iteration draws a batch from a data loader: `next(iter(loader))`,
+    `next(loader_iter)` where `loader_iter = iter(loader)` (iteration-based training, as in
+    GAN code: `for i in range(num_iters): x = next(data_iter)`)."""
+    for node in body_nodes(loop.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
+            drawn = node.args[0].value
+            sources = _assigned_values(module, drawn.value) if isinstance(drawn, cst.Name) else [drawn]
+            if any(is_loader_like(_iterated_by_iter(source), loaders) for source in sources or [drawn]):
+                return True
+    return False
+
+
+def _iterated_by_iter(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`loader` for `iter(loader)`; the node itself otherwise."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "iter" and node.args:
+        return node.args[0].value
+    return node
+
+
+def _assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
+    """The values assigned to the plain name `name` anywhere in the file."""
+    return [
+        node.value
+        for node in descendants(module)
+        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+    ]
 
 
 def trains(loop: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
@@ -303,11 +332,13 @@ def first_training_loop(ctx: "FileContext") -> Optional[cst.For]:
 
 def advice_site(ctx: "FileContext", *enabling: str) -> Optional[cst.For]:
     """Where once-per-script advice goes: the first training loop of a file that runs on CUDA,
-    unless the file or its project imports already enable one of the `enabling` features."""
+    unless the program it belongs to already enables one of the `enabling` features: the file,
+    a project module it imports, or one that imports it (the entry script that sets
+    `cudnn.benchmark` before calling the trainer module's loop; see `project.project_uses`)."""
     if not ctx.uses_cuda:
         return None
     loop = first_training_loop(ctx)
-    if loop is None or any(project_enables(ctx, feature) for feature in enabling):
+    if loop is None or any(project_uses(ctx, feature) for feature in enabling):
         return None
     return loop
 
