@@ -8,9 +8,9 @@ from torchlint.semantics.training import advice_site
 class CudnnBenchmarkOff(Rule):
     """## What it does
     Flags a CUDA training script for a convolutional model that never turns on cuDNN
-    autotuning: the file has a training loop (a loop over a data loader that calls
-    `.backward()` and an optimizer's `.step()`, directly or through functions of the same
-    file), mentions CUDA, uses convolutions (`nn.Conv2d` and friends, `F.conv2d`, or
+    autotuning: the file has a training loop (a loop over a data loader, or one that draws its batches
+    from a loader with `next(...)`, that calls `.backward()` and an optimizer's `.step()`,
+    directly or through functions of the same file), mentions CUDA, uses convolutions (`nn.Conv2d` and friends, `F.conv2d`, or
     `torchvision.models`, in the file or a project module it imports), and never sets
     `torch.backends.cudnn.benchmark`.
 
@@ -25,7 +25,8 @@ class CudnnBenchmarkOff(Rule):
     convolution for every later step; the tuning guide lists it among the first settings
     to turn on for convolutional networks.
 
-    The rule is silent when the file or a project module it imports assigns
+    The rule is silent when the file, a project module it imports, or one that imports it
+    (the entry script that calls the trainer) assigns
     `cudnn.benchmark` any value (`= args.benchmark` and `= False` are decisions), sets
     `cudnn.deterministic` or calls `torch.use_deterministic_algorithms(...)`
     (reproducibility chosen on purpose: autotuning may pick different algorithms from run

@@ -8,12 +8,12 @@ from torchlint.semantics.training import advice_site
 class Fp32MatmulPrecision(Rule):
     """## What it does
     Flags a CUDA training script that leaves float32 matrix multiplications at full
-    precision: the file has a training loop (a loop over a data loader that calls
-    `.backward()` and an optimizer's `.step()`, directly or through functions of the same
-    file), mentions CUDA, runs matmul-heavy work (attention, transformer layers,
+    precision: the file has a training loop (a loop over a data loader, or one that draws its batches
+    from a loader with `next(...)`, that calls `.backward()` and an optimizer's `.step()`,
+    directly or through functions of the same file), mentions CUDA, runs matmul-heavy work (attention, transformer layers,
     `matmul`/`bmm`/`einsum`/`@`, Hugging Face `transformers`, or `nn.Linear` layers in a
-    model without convolutions, in the file or a project module it imports), and neither it
-    nor a project module it imports calls
+    model without convolutions, in the file or a project module it imports), and neither it,
+    a project module it imports, nor one that imports it calls
     `torch.set_float32_matmul_precision(...)` or sets
     `torch.backends.cuda.matmul.allow_tf32` (or the newer `fp32_precision` settings).
 

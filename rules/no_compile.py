@@ -13,7 +13,8 @@ COMPILE_SINCE = (2, 0)
 class NoCompile(Rule):
     """## What it does
     Flags a CUDA training script that never compiles its model: the file has a training loop
-    (a loop over a data loader that calls `.backward()` and an optimizer's `.step()`,
+    (a loop over a data loader, or one that draws its batches from a loader with `next(...)`,
+    that calls `.backward()` and an optimizer's `.step()`,
     directly or through functions of the same file), mentions CUDA, and neither it, a
     project module it imports, nor a project module that imports it mentions
     `torch.compile` or an option to compile.

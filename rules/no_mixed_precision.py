@@ -8,9 +8,11 @@ from torchlint.semantics.training import advice_site
 class NoMixedPrecision(Rule):
     """## What it does
     Flags a training script that runs on CUDA but never uses automatic mixed precision: the
-    file has a training loop (a loop over a data loader that calls `.backward()` and an
-    optimizer's `.step()`, directly or through functions of the same file), mentions CUDA,
-    and neither it nor any module it imports from the same project uses `autocast`
+    file has a training loop (a loop over a data loader, or one that draws its batches
+    from a loader with `next(...)`, that calls `.backward()` and an optimizer's `.step()`,
+    directly or through functions of the same file), mentions CUDA,
+    and neither it, a module it imports from the same project, nor one that imports it (the
+    entry script that calls the trainer) uses `autocast`
     (`torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`).
 
     It is reported once per script, on its first training loop, as advice (severity info):
@@ -24,7 +26,8 @@ class NoMixedPrecision(Rule):
     tensor-core GPUs (Volta and later) for models dominated by matmuls and convolutions.
     autocast keeps precision-sensitive operations (reductions, softmax, losses) in float32.
 
-    The rule is silent when the file or a project module it imports mentions `autocast`
+    The rule is silent when the file or a project module it imports or that imports it
+    mentions `autocast`
     anywhere outside comments (also `autocast(enabled=False)`: the switch exists), sets
     `mixed_precision` (Accelerate and similar trainers), or converts with `.half()` /
     `.bfloat16()` (low precision chosen by other means). Files that never mention `cuda`
