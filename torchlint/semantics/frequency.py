@@ -2,10 +2,12 @@
 
 - `per_step`: the body of a step loop (a loop over batches or iterations); `forward()` and
   the step hooks frameworks call; a function called from such code in the same file.
-- `per_epoch`: the body of a loop over epochs.
+- `per_epoch`: the body of a loop over epochs, or of a loop each iteration of which runs a
+  whole training loop (the logging after the update of a reinforcement-learning iteration).
 - `once`: module level, class bodies, `__init__` and setup/export functions, a function
   only called from such code, and a loop that is not a training loop (evaluation, say)
-  inside a function that runs once in a file that trains elsewhere.
+  at module level or inside a function that runs once, in a file that trains elsewhere,
+  unless an outer loop repeats it.
 - `rare`: under an interval or opt-in test (`if step % args.log_every == 0`, `if debug:`),
   when a metric improves on its best value (`if acc > best_acc:`, `if is_best:`),
   on an error path (`if not torch.isfinite(loss): raise ...`), in an `except` handler, or
@@ -146,7 +148,7 @@ class FrequencyAnalysis:
         self._referenced: Set[str] = set()
         self._functions: Dict[int, Execution] = {}
         self._local: Optional[Dict[str, List[cst.FunctionDef]]] = None
-        self._trains_memo: Dict[int, bool] = {}
+        self._backward_memo: Dict[int, bool] = {}
         self._outer_memo: Dict[int, bool] = {}
 
     # -- index -----------------------------------------------------------------------------
@@ -250,9 +252,9 @@ class FrequencyAnalysis:
         """Whether running `node` (a loop's iteration, a function) runs a backward pass,
         directly or in same-file functions it calls."""
         key = id(node)
-        if key not in self._trains_memo:
-            self._trains_memo[key] = BACKWARD in methods_called(node, self._local_functions())
-        return self._trains_memo[key]
+        if key not in self._backward_memo:
+            self._backward_memo[key] = BACKWARD in methods_called(node, self._local_functions())
+        return self._backward_memo[key]
 
     def _runs_training_loops(self, loop: cst.CSTNode) -> bool:
         """An outer loop (`for iteration in range(n):`, `while step < total:`) whose every

@@ -19,6 +19,7 @@ from torchlint.semantics.heuristics import TRAINING_CALL_NAMES, TRAINING_CALL_WO
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
+from torchlint.semantics.values import assigned_values
 
 if TYPE_CHECKING:
     from torchlint.engine.context import FileContext
@@ -157,7 +158,7 @@ def _draws_batches(loop: cst.For, module: cst.Module, loaders: FrozenSet[str]) -
     for node in body_nodes(loop.body):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
             drawn = node.args[0].value
-            sources = _assigned_values(module, drawn.value) if isinstance(drawn, cst.Name) else [drawn]
+            sources = assigned_values(module, drawn.value) if isinstance(drawn, cst.Name) else [drawn]
             if any(is_loader_like(_iterated_by_iter(source), loaders) for source in sources or [drawn]):
                 return True
     return False
@@ -168,15 +169,6 @@ def _iterated_by_iter(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "iter" and node.args:
         return node.args[0].value
     return node
-
-
-def _assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
-    """The values assigned to the plain name `name` anywhere in the file."""
-    return [
-        node.value
-        for node in descendants(module)
-        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
-    ]
 
 
 def trains(loop: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> bool:

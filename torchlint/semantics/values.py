@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set
 
 import libcst as cst
 
@@ -68,18 +68,25 @@ _LITERAL_KINDS = {
 }
 
 
+def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
+    """The values assigned to the plain name `name` anywhere in the file (`name = value`)."""
+    return [
+        node.value
+        for node in descendants(module)
+        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+    ]
+
+
 def only_assigned_value(module: cst.Module, name: cst.Name) -> Optional[cst.BaseExpression]:
     """The value of the only assignment to `name` in the file (a notebook's earlier cell
     included), if there is exactly one and nothing else binds it (`+=`, a loop target, a
     function parameter)."""
-    values = []
     for node in descendants(module):
-        if isinstance(node, cst.Assign):
-            values += [node.value for target in node.targets if isinstance(target.target, cst.Name) and target.target.value == name.value]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) and _binds(node.target, name.value):
+        if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) and _binds(node.target, name.value):
             return None
-        elif isinstance(node, cst.Param) and node.name.value == name.value:
+        if isinstance(node, cst.Param) and node.name.value == name.value:
             return None
+    values = assigned_values(module, name.value)
     return values[0] if len(values) == 1 else None
 
 
