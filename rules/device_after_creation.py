@@ -12,6 +12,8 @@ from torchlint.semantics.kinds import Kind
 from torchlint.semantics.training import runs_with_training_steps
 from torchlint.semantics.values import string_value
 
+# Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).
+SIZED_FACTORIES = frozenset({"empty", "zeros", "ones", "rand", "randn"})
 DETERMINISTIC_FACTORIES = frozenset(
     "zeros ones empty full arange range linspace logspace eye tensor empty_strided tril_indices "
     "triu_indices zeros_like ones_like empty_like full_like scalar_tensor".split()
@@ -38,7 +40,8 @@ class DeviceAfterCreation(Rule):
     is not known to be a device (a device string, `torch.device(...)`, `t.device`, or a name
     such as `device`, `dev`, `*_device`, `rank`, `local_rank`, `gpu`), for `torch.from_numpy`/`torch.as_tensor` (the data
     already lives on the host), for pinned factories, or for modules (`model.cuda()`).
-    It is silent for `torch.tensor(values)`: with `device=` the same values are still copied
+    It is silent for empty tensors (`torch.empty(0).to(device)`: a literal size of 0 leaves
+    nothing to fill or copy), and for `torch.tensor(values)`: with `device=` the same values are still copied
     from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
     and for code that runs once (module level, `__init__`, setup), once per epoch, or rarely
@@ -123,7 +126,7 @@ class DeviceAfterCreation(Rule):
             return
         if name[2].endswith("_like") and not self._like_host_tensor(factory, node):
             return  # `zeros_like(x)` is created where `x` lives, usually on the device already
-        if keyword(factory, "pin_memory") is not None:
+        if keyword(factory, "pin_memory") is not None or (name[2] in SIZED_FACTORIES and _empty(factory)):
             return
         device = self._target_device(node, method)
         if device is None or not self.runs_often(node):
@@ -200,6 +203,17 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
+
+
+def _empty(factory: cst.Call) -> bool:
+    """`torch.empty(0)`, `torch.zeros(0, 4)`, `torch.zeros((0,))` (a factory that takes its size
+    first): a literal 0 among the sizes, so there is nothing to fill or copy."""
+    sizes = positional(factory)
+    if len(sizes) == 1 and isinstance(sizes[0].value, (cst.Tuple, cst.List)):
+        values = [element.value for element in sizes[0].value.elements]
+    else:
+        values = [arg.value for arg in sizes]
+    return any(isinstance(value, cst.Integer) and value.value == "0" for value in values)
 
 
 def _is_device_literal(node: cst.BaseExpression) -> bool:

@@ -164,3 +164,15 @@ def test_only_code_that_runs_every_step():
                 raise RuntimeError("diverged")
     """
     assert lines(code, RULE) == [12]
+
+
+def test_empty_tensors_have_nothing_to_copy():
+    code = """
+    import torch
+    for x in loader:
+        a = torch.empty(0).to(x.device)
+        b = torch.zeros((0, 4)).cuda()
+        c = torch.arange(0, 8).cuda()
+        d = torch.zeros(2, 4).cuda()
+    """
+    assert lines(code, RULE) == [6, 7]
