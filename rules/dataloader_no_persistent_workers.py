@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
-from torchlint.semantics.training import loader_use
+from torchlint.semantics.loaders import loader_use
 from torchlint.semantics.values import only_assigned_value, string_value
 
 

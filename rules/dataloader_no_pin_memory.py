@@ -10,7 +10,7 @@ from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.training import loader_use
+from torchlint.semantics.loaders import loader_use
 from torchlint.semantics.values import string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.

@@ -7,9 +7,8 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frequency import Frequency
+from torchlint.semantics.frequency import Frequency, runs_with_training_steps
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.training import runs_with_training_steps
 from torchlint.semantics.values import string_value
 
 # Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).

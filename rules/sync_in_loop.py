@@ -8,7 +8,7 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of
+from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.training import environment_steps, loop_trains
@@ -154,7 +154,7 @@ class SyncInLoop(Rule):
         loop = self._step_loop(node)
         if loop is None or self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
-        if not loop_trains(self.ctx, loop) and self.withholds_preview_variant():
+        if self.withholds_preview_variant() and not repeated_with_training(self.ctx, loop):
             return
         assert isinstance(node.func, cst.Attribute)
         shown = '.to("cpu")' if method == "to" else f".{method}()"

@@ -141,7 +141,7 @@ def test_a_bare_step_is_not_training_but_an_optimizer_step_or_a_backward_pass_is
 
 def _loader_uses(code: str) -> dict:
     from torchlint.engine.context import FileContext, Options
-    from torchlint.semantics.training import loader_use
+    from torchlint.semantics.loaders import loader_use
 
     text = textwrap.dedent(code)
     ctx = FileContext(cst.parse_module(text), text, "train.py", Options())
@@ -153,6 +153,7 @@ def test_what_a_loader_is_for():
     code = """
     from torch.utils.data import DataLoader
     train_loader = DataLoader(train_set, batch_size=64)
+    val_loader = DataLoader(val_set, batch_size=64)
     test_loader = DataLoader(test_set, batch_size=64)
     extra = DataLoader(extra_set)
     loaders = {"train": DataLoader(kept_set)}
@@ -162,16 +163,27 @@ def test_what_a_loader_is_for():
             model(x).sum().backward()
             optimizer.step()
 
-    def test(model, data):
+    def evaluate(model, data):
         for x, y in data:
             print(model(x).argmax(1))
 
-    for epoch in range(10):
-        train(model, train_loader, optimizer)
-        test(model, data=test_loader)
-    make_report(extra)
+    def main():
+        for epoch in range(10):
+            train(model, train_loader, optimizer)
+            evaluate(model, data=val_loader)
+        for x, y in test_loader:
+            print(model(x).argmax(1))
+        make_report(extra)
+
+    main()
     """
-    assert _loader_uses(code) == {"train_set": "train", "test_set": "other", "extra_set": "unknown", "kept_set": "unknown"}
+    assert _loader_uses(code) == {
+        "train_set": "train",
+        "val_set": "train",  # validated every epoch of a program that trains
+        "test_set": "other",  # once, after training
+        "extra_set": "unknown",
+        "kept_set": "unknown",
+    }
 
 
 def test_the_only_value_assigned_to_a_name():

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -42,8 +42,19 @@ from torchlint.semantics.heuristics import (
 )
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite
-from torchlint.semantics.training import BACKWARD, called_function, is_loader_like, local_functions, loops_run_by, methods_called
+from torchlint.semantics.training import (
+    BACKWARD,
+    called_function,
+    is_loader_like,
+    local_functions,
+    loop_trains,
+    loops_run_by,
+    methods_called,
+)
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
+
+if TYPE_CHECKING:
+    from torchlint.engine.context import FileContext
 
 
 class Frequency(enum.Enum):
@@ -108,6 +119,27 @@ class Execution:
 # A hook for facts from other modules: how often a function of this file runs when the file
 # itself never calls it (the project index answers from the modules that import it).
 External = Callable[[cst.FunctionDef], Optional[Execution]]
+
+
+def repeated_with_training(ctx: "FileContext", loop: cst.CSTNode) -> bool:
+    """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
+    it runs again every epoch of a program that trains (the per-epoch validation loop; a loop
+    over a generator's output or in an inference helper, of unknown frequency, does not)."""
+    return loop_trains(ctx, loop) or ctx.execution(loop).frequency is Frequency.PER_EPOCH
+
+
+# Framework step methods that training runs (`validation_step` and the like do not).
+TRAINING_STEP_METHODS = frozenset({"forward", "training_step", "train_step"})
+
+
+def runs_with_training_steps(ctx: "FileContext", execution: Execution) -> bool:
+    """Whether per-step code runs as part of training: the step loop that repeats it runs with
+    training (`repeated_with_training`), or the code is in (or only called from) `forward()`
+    or a training step method, which every training step runs."""
+    loop = execution.step_loop()
+    if loop is not None:
+        return repeated_with_training(ctx, loop)
+    return execution.step_method() in TRAINING_STEP_METHODS
 
 
 def rare_at_every_call(name: str, sites: Sequence[CallSite]) -> Optional[Execution]:

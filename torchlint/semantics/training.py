@@ -23,7 +23,6 @@ from torchlint.semantics.values import assigned_values
 
 if TYPE_CHECKING:
     from torchlint.engine.context import FileContext
-    from torchlint.semantics.frequency import Execution
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -267,20 +266,6 @@ def loop_trains(ctx: "FileContext", loop: cst.CSTNode) -> bool:
     return any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop))
 
 
-# Framework step methods that training runs (`validation_step` and the like do not).
-TRAINING_STEP_METHODS = frozenset({"forward", "training_step", "train_step"})
-
-
-def runs_with_training_steps(ctx: "FileContext", execution: "Execution") -> bool:
-    """Whether per-step code runs as part of training steps: the step loop that repeats it
-    trains (see `loop_trains`), or it is in (or only called from) `forward()` or a training
-    step method, which every training step runs."""
-    loop = execution.step_loop()
-    if loop is not None:
-        return loop_trains(ctx, loop)
-    return execution.step_method() in TRAINING_STEP_METHODS
-
-
 def environment_steps(loop: cst.CSTNode) -> List[cst.Call]:
     """The environment steps of a loop in the Gym API, `obs, reward, done, info =
     env.step(action)`: a `.step(...)` with an argument whose result unpacks into three names or
@@ -333,66 +318,3 @@ def advice_site(ctx: "FileContext", *enabling: str) -> Optional[cst.For]:
     if loop is None or any(project_uses(ctx, feature) for feature in enabling):
         return None
     return loop
-
-
-# ---------------------------------------------------------------------------------------------
-# What a data loader is for
-
-
-def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
-    """How the file uses the loader `loader` builds: "train" when a loop that trains iterates
-    it (directly, or as the argument of a same-file function that does), "other" when only
-    loops that do not train do (evaluation, a final test), "unknown" otherwise (returned,
-    passed to another module, kept in a container)."""
-    name = _assigned_name(ctx.module, loader)
-    if name is None:
-        return "unknown"
-    functions = local_functions(ctx.module)
-    loops = list(_loops_over(ctx.module, name, functions, set()))
-    if not loops:
-        return "unknown"
-    return "train" if any(loop_trains(ctx, loop) for loop in loops) else "other"
-
-
-def _assigned_name(module: cst.Module, value: cst.CSTNode) -> Optional[str]:
-    for node in descendants(module):
-        if isinstance(node, cst.Assign) and node.value is value and len(node.targets) == 1:
-            return dotted_name(node.targets[0].target)
-    return None
-
-
-def _loops_over(
-    scope: cst.CSTNode, name: str, functions: Dict[str, List[cst.FunctionDef]], seen: Set[int]
-) -> Iterator[cst.CSTNode]:
-    """Loops in `scope` over `name` (`for x in enumerate(tqdm(name))`), and in same-file
-    functions that receive `name` as an argument, under their parameter's name."""
-    for node in descendants(scope):
-        if isinstance(node, cst.For) and _mentions(node.iter, name):
-            yield node
-        elif isinstance(node, cst.Call):
-            for function in called_function(node, functions):
-                parameter = _parameter_for(function, node, name)
-                if parameter is not None and id(function) not in seen:
-                    seen.add(id(function))
-                    yield from _loops_over(function.body, parameter, functions, seen)
-
-
-def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
-    source = iterated_source(iterated)
-    if dotted_name(source) == name:
-        return True
-    return isinstance(source, cst.Call) and any(_mentions(arg.value, name) for arg in positional(source))
-
-
-def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
-    """The parameter of `function` that `call` passes `name` to."""
-    parameters = [p.name.value for p in function.params.params]
-    if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
-        parameters = parameters[1:]
-    for index, arg in enumerate(call.args):
-        if dotted_name(arg.value) != name or arg.star:
-            continue
-        if arg.keyword is not None:
-            return arg.keyword.value
-        return parameters[index] if index < len(parameters) else None
-    return None
