@@ -74,18 +74,19 @@ class DataloaderNoPersistentWorkers(Rule):
     loop over it): with persistent workers the second pass resets the first.
 
     ## Measured precision
-    Stable for loaders that a loop that trains iterates in the same file (directly or through
-    a same-file function it is passed to, see `semantics.training.loader_use`): 1.00 on the
-    dev half (15/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported
-    only with `--preview`: 2/0 dev, none held out. A worker count held in a name is
-    resolved when the file assigns that name once (`num_workers = 0` in an earlier notebook
-    cell): with no workers there is nothing to keep alive. See docs/precision.md.
+    Stable for loaders that a loop running with training iterates in the same file (directly
+    or through a same-file function it is passed to): a loop that trains or the per-epoch
+    validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half
+    (17/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported only with
+    `--preview` (no finding on either half). A worker count held in a name is resolved when
+    the file assigns that name once (`num_workers = 0` in an earlier notebook cell): with no
+    workers there is nothing to keep alive. See docs/precision.md.
     """
 
     code = "TL203"
     impact = "medium"
     name = "dataloader-no-persistent-workers"
-    preview_variant = "loaders that no loop that trains iterates in the file (evaluation and test loaders, loaders returned or handed to other modules)"
+    preview_variant = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
     triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE

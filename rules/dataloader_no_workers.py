@@ -75,18 +75,19 @@ class DataloaderNoWorkers(Rule):
     named as an iterator or stream (`train_iterator`, `stream`, `datapipe`).
 
     ## Measured precision
-    Stable for loaders that a loop that trains iterates in the same file (directly or through
-    a same-file function it is passed to, see `semantics.training.loader_use`): 1.00 on the
-    dev half of the real-code benchmark (23/0) and 0.92 held out (11/1). Other loaders (a final
-    test, evaluation, loaders returned or handed to another module, demo templates on random
-    in-memory data) are the preview variant, reported only with `--preview`: 0.57 dev (8/6),
-    0.25 held out (14/42). See docs/precision.md.
+    Stable for loaders that a loop running with training iterates in the same file (directly
+    or through a same-file function it is passed to): a loop that trains or the per-epoch
+    validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half of
+    the real-code benchmark (24/0) and 0.93 held out (13/1). Other loaders (a final test, loaders
+    returned or handed to another module, demo templates on random in-memory data) are the
+    preview variant, reported only with `--preview`: 0.54 dev (7/6), 0.28 held out (12/43).
+    See docs/precision.md.
     """
 
     code = "TL201"
     impact = "high"
     name = "dataloader-no-workers"
-    preview_variant = "loaders that no loop that trains iterates in the file (evaluation and test loaders, loaders returned or handed to other modules)"
+    preview_variant = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
     summary = "DataLoader loads data in the training process (`num_workers=0`)"
     triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE

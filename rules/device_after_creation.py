@@ -77,19 +77,20 @@ class DeviceAfterCreation(Rule):
     when the move unpacks `*args`/`**kwargs`.
 
     ## Measured precision
-    Stable for code that training steps run: in `forward()` (or what it calls), or in a step
-    loop that trains (see `semantics.training.runs_with_training_steps`): 1.00 on the dev half
-    of the real-code benchmark (12/0) and 1.00 held out (15/0, five fresh repositories
-    included; their one false finding, an empty tensor, is now silent). Other step loops (evaluation, metrics such
-    as a per-class mAP loop run once at the end, inference helpers) are the preview variant,
-    reported only with `--preview`: 0.00 dev (0/5), 0.67 held out (6/3).
-    See docs/precision.md.
+    Stable for code that runs with training: in `forward()` (or what it calls), or in a step
+    loop that trains or is run again every epoch of a program that trains (see
+    `semantics.frequency.runs_with_training_steps`): 1.00 on the dev half of the real-code
+    benchmark (12/0) and 1.00 held out (21/0, five fresh repositories included; their one
+    false finding, an empty tensor, is now silent). Other step loops (metrics such as a
+    per-class mAP loop run once at the end, inference helpers) are the preview variant,
+    reported only with `--preview`: 0.00 dev (0/5), 0.00 held out (0/3). See
+    docs/precision.md.
     """
 
     code = "TL102"
     impact = "medium"
     name = "device-after-creation"
-    preview_variant = "step loops that do not train (evaluation, metrics, inference helpers)"
+    preview_variant = "step loops that neither train nor run every epoch of a program that trains (metrics, inference helpers)"
     summary = "Tensor created on the CPU and then moved to the device"
     triggers = (".cuda(", ".to(")
     fix_applicability = Applicability.SAFE

@@ -35,8 +35,8 @@ MPS = re.compile(r"[\"']mps|\.mps\b")
 class SyncInLoop(Rule):
     """## What it does
     Flags `.item()`, `.cpu()`, `.to("cpu")` and `.tolist()` on a tensor inside a loop body
-    (`for`, `while`, comprehension) that runs once per training step (and, in preview, per
-    evaluation or inference step).
+    (`for`, `while`, comprehension) that runs once per training step or per batch of the
+    per-epoch validation (and, in preview, in other loops: generation, inference helpers).
 
     ## Why is this slow?
     Each of these calls copies device memory to the host and blocks the Python thread until
@@ -110,21 +110,22 @@ class SyncInLoop(Rule):
     Apple's MPS, which has no float64. Other uses get no fix.
 
     ## Measured precision
-    Stable in loops that train (a backward pass in the loop or in a same-file function it
-    calls, or a call named for training such as `optimizer.step()`; see
-    `semantics.training.loop_trains`): 0.99 on the dev half (116 TP, 1 FP) and 1.00 held out
-    (78 TP, 0 FP, five fresh repositories included) of the real-code benchmark. In loops that
-    do not train (evaluation, inference, generation) the findings are a preview variant,
-    reported only with `--preview`: 0.39 dev (28/44), 0.51 held out (37/35), where host
-    output is often the loop's purpose. Silent in programs that never train (evaluation,
-    generation and feature-dump scripts, see `semantics.training.inference_only`). See
-    docs/precision.md.
+    Stable in loops that run with training (`semantics.frequency.repeated_with_training`):
+    loops that train (a backward pass in the loop or in a same-file function it calls, or a
+    call named for training such as `optimizer.step()`), and loops run again every epoch of a
+    program that trains (the per-epoch validation loop): 0.99 on the dev half of the
+    real-code benchmark (140 TP, 1 FP) and 1.00 held out (111 TP, 0 FP, five fresh
+    repositories included). Other loops (generation, inference helpers, code whose frequency
+    is unknown) are a preview variant, reported only with `--preview`: 0.14 dev (4/44), 0.10
+    held out (4/35), where host output is often the loop's purpose. Silent in programs that
+    never train (evaluation, generation and feature-dump scripts, see
+    `semantics.training.inference_only`). See docs/precision.md.
     """
 
     code = "TL101"
     impact = "high"
     name = "sync-in-loop"
-    preview_variant = "loops that do not train (evaluation, inference, generation)"
+    preview_variant = "loops that neither train nor run every epoch of a program that trains (generation, inference helpers)"
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
     triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE

@@ -40,7 +40,16 @@ def free_port() -> int:
 def ranks(tmp_path_factory) -> list:
     """What each of two torchrun-like worker processes saved."""
     folder = tmp_path_factory.mktemp("ddp")
-    port = str(free_port())
+    outputs: list = []
+    for _attempt in range(3):  # a free port can be taken again before the workers bind it
+        outputs = _run_workers(folder, str(free_port()))
+        if all(code == 0 for code, _ in outputs):
+            return [torch.load(folder / f"rank{rank}.pt") for rank in range(WORLD_SIZE)]
+    raise AssertionError("\n".join(output for _, output in outputs))
+
+
+def _run_workers(folder: Path, port: str) -> list:
+    """Start the two workers on `port`; each one's exit code and output."""
     processes = []
     for rank in range(WORLD_SIZE):
         env = dict(
@@ -57,10 +66,11 @@ def ranks(tmp_path_factory) -> list:
         processes.append(
             subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         )
+    results = []
     for process in processes:
         output, _ = process.communicate(timeout=120)
-        assert process.returncode == 0, output
-    return [torch.load(folder / f"rank{rank}.pt") for rank in range(WORLD_SIZE)]
+        results.append((process.returncode, output))
+    return results
 
 
 def test_context_comes_from_the_environment(ranks):
