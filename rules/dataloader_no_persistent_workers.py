@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
-from torchlint.semantics.loaders import loader_use
+from torchlint.semantics.loaders import loader_use, passes_over
 from torchlint.semantics.values import only_assigned_value, string_value
 
 
@@ -21,7 +21,8 @@ class DataloaderNoPersistentWorkers(Rule):
     expression but the literal `0`) and without `persistent_workers=True` that is iterated
     again and again: a `for` loop over the loader sits inside an outer `for`/`while` loop
     (the epoch loop) of the same function, or in a function that such a loop calls
-    (`for epoch in range(n): train(epoch)`, see `semantics.frequency`), and the loader is
+    (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
+    the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
     created before that outer loop (not inside the function called each time).
 
     ## Why is this slow?
@@ -40,8 +41,8 @@ class DataloaderNoPersistentWorkers(Rule):
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
       in the same function and not changed before the loader is created;
     - when the loader is created inside the outer loop or the function it calls (a new
-      loader each epoch), or is only iterated once; the rule does not follow a loader passed
-      as an argument (`train_one_epoch(loader)`);
+      loader each epoch), or is only iterated once (a call that hands it to a function that
+      other callers run every epoch still counts once);
     - when the outer loop changes the loader's dataset (calls a method on it, assigns to its
       attributes, touches `loader.dataset`, or passes it to a function of the project that
       does one of those to that parameter): persistent workers keep their own copy of the
@@ -77,7 +78,7 @@ class DataloaderNoPersistentWorkers(Rule):
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
     validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half
-    (17/0) and 1.00 held out (1/0). Other loaders are the preview variant, reported only with
+    (20/0) and 1.00 held out (3/0); recall on the audited files 7/7 and 1/1. Other loaders are the preview variant, reported only with
     `--preview` (no finding on either half). A worker count held in a name is resolved when
     the file assigns that name once (`num_workers = 0` in an earlier notebook cell): with no
     workers there is nothing to keep alive. See docs/precision.md.
@@ -116,6 +117,7 @@ class DataloaderNoPersistentWorkers(Rule):
         # The ancestors of each tracked DataLoader call where it was created.
         self.created_in: Dict[int, FrozenSet[int]] = {}
         self.reported: List[cst.Call] = []
+        self.loaders: List[cst.Call] = []
         # Dict literals of keyword arguments by (scope, name), and for each DataLoader call
         # the keywords its `**name` arguments supply (None when they cannot be read).
         self.keyword_dicts: Dict[Tuple[int, str], Dict[str, cst.BaseExpression]] = {}
@@ -125,6 +127,7 @@ class DataloaderNoPersistentWorkers(Rule):
         self.tracker.note_assign(node)
         if isinstance(node.value, cst.Call) and self.ctx.qualified_name(node.value.func) in DATALOADERS:
             self.created_in[id(node.value)] = frozenset(id(ancestor) for ancestor in self.ctx.ancestors)
+            self.loaders.append(node.value)
             self.unpacked[id(node.value)] = self._unpacked_keywords(node.value)
         for target in node.targets:
             name = _changed_name(target.target)
@@ -179,28 +182,44 @@ class DataloaderNoPersistentWorkers(Rule):
                 if isinstance(loop, (cst.For, cst.While)) and id(loop) not in created_in
             ),
             None,
-        ) or self._repeating_caller_loop(node, created_in)
-        if outer is None or self._changes_dataset(outer, found.loader, node):
-            return
-        if self.withholds_preview_variant() and loader_use(self.ctx, found.loader) != "train":
-            return
-        self.reported.append(found.loader)
-        self.report(
-            found.loader,
-            "DataLoader workers are started again for every pass over the loader; set "
-            "`persistent_workers=True` to keep them alive between epochs",
-            fix=self._fix(found.loader),
         )
+        if outer is not None and not self._changes_dataset(outer, found.loader, node):
+            self._report_loader(found.loader)
 
-    def _repeating_caller_loop(self, node: cst.For, created_in: FrozenSet[int]) -> Optional[cst.CSTNode]:
-        """The loop (over epochs, say) that runs the function holding `node` again and again
-        (`for epoch in range(n): train(epoch)`), when the loader outlives a call of it."""
-        if self.ctx.enclosing(cst.FunctionDef) is None or id(self.ctx.enclosing(cst.FunctionDef)) in created_in:
-            return None
-        execution = self.ctx.execution(node)
+    def leave_Module(self, node: cst.Module) -> None:
+        """Loaders iterated in a function that a loop runs again and again (`for epoch in
+        range(n): train(train_loader)`), followed through the arguments they are passed as."""
+        for loader in self.loaders:
+            if any(loader is seen for seen in self.reported) or not self._applies(loader):
+                continue
+            for loop, start in passes_over(self.ctx, loader):
+                outer = self._repeating_loop(start, loader)
+                if outer is not None and not self._changes_dataset(outer, loader, loop):
+                    self._report_loader(loader)
+                    break
+
+    def _repeating_loop(self, start: cst.CSTNode, loader: cst.Call) -> Optional[cst.CSTNode]:
+        """The loop (over epochs, say) that starts a pass over the loader again and again (runs
+        `start`, the loop or the call handing the loader on), unless it also creates the loader
+        anew each time (`for epoch ...: train()` where `train()` builds it)."""
+        execution = self.ctx.execution(start)
         if execution.frequency not in (Frequency.PER_EPOCH, Frequency.PER_STEP):
             return None
-        return next((reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))), None)
+        outer = next((reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))), None)
+        if outer is None or any(reason.at is outer for reason in self.ctx.execution(loader).reasons):
+            return None
+        return outer
+
+    def _report_loader(self, loader: cst.Call) -> None:
+        if self.withholds_preview_variant() and loader_use(self.ctx, loader) != "train":
+            return
+        self.reported.append(loader)
+        self.report(
+            loader,
+            "DataLoader workers are started again for every pass over the loader; set "
+            "`persistent_workers=True` to keep them alive between epochs",
+            fix=self._fix(loader),
+        )
 
     def _applies(self, call: cst.Call) -> bool:
         if has_star(call, "*") or (has_star(call, "**") and self.unpacked.get(id(call)) is None):

@@ -244,3 +244,31 @@ def test_a_loader_iterated_by_a_function_called_every_epoch():
     """
     assert lines(code, RULE) == [3]
     assert lines(code.replace("        train(epoch)\n", "        train_set.resample(epoch)\n        train(epoch)\n"), RULE) == []
+
+
+def test_a_loader_passed_to_a_function_that_the_epoch_loop_calls():
+    code = """
+    from torch.utils.data import DataLoader
+
+    def train(loader, model):
+        for x in loader:
+            model(x).sum().backward()
+
+    def main():
+        train_loader = DataLoader(train_set, num_workers=4)
+        for epoch in range(10):
+            train(train_loader, model)
+
+    def fresh(model):
+        loader = DataLoader(train_set, num_workers=4)
+        train(loader, model)
+
+    def again():
+        for epoch in range(10):
+            fresh(model)
+
+    def once(model):
+        loader = DataLoader(other_set, num_workers=4)
+        train(loader, model)  # `train` runs every epoch from `main`, but this loader once
+    """
+    assert lines(code, RULE) == [9]

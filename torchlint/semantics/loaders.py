@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Set
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -10,7 +10,7 @@ from torchlint.semantics.calls import positional
 from torchlint.semantics.frequency import repeated_with_training
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function, local_functions
-from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
     from torchlint.engine.context import FileContext
@@ -24,37 +24,65 @@ def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
     `frequency.repeated_with_training`); "other" when only other loops do (a final test, an
     inference pass), "unknown" otherwise (returned, passed to another module, kept in a
     container)."""
-    name = _assigned_name(ctx.module, loader)
-    if name is None:
-        return "unknown"
-    functions = local_functions(ctx.module)
-    loops = list(_loops_over(ctx.module, name, functions, set()))
+    loops = loops_over(ctx, loader)
     if not loops:
         return "unknown"
     return "train" if any(repeated_with_training(ctx, loop) for loop in loops) else "other"
 
 
-def _assigned_name(module: cst.Module, value: cst.CSTNode) -> Optional[str]:
-    for node in descendants(module):
+def loops_over(ctx: "FileContext", loader: cst.Call) -> List[cst.For]:
+    """The `for` loops of the file over the loader `loader` builds (see `passes_over`)."""
+    return [loop for loop, _ in passes_over(ctx, loader)]
+
+
+def passes_over(ctx: "FileContext", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
+    """Each `for` loop over the loader `loader` builds, by the name it is assigned to and
+    followed into same-file functions it is passed to, with where that pass starts in the
+    loader's own scope: the loop itself, or the call that hands the loader on (how often
+    that call runs is how often this loader is iterated). None when it is not assigned."""
+    found = _assignment(ctx.module, loader)
+    if found is None:
+        return []
+    name, scope = found
+    return list(_loops_over(scope, name, local_functions(ctx.module), set(), None))
+
+
+def _assignment(module: cst.Module, value: cst.CSTNode) -> Optional[Tuple[str, cst.CSTNode]]:
+    """The name `value` is assigned to and where that name is visible: the function that
+    assigns a local name, the class of a `self.` attribute, else the module."""
+    stack: List[Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]] = [(module, ())]
+    while stack:
+        node, scopes = stack.pop()
         if isinstance(node, cst.Assign) and node.value is value and len(node.targets) == 1:
-            return dotted_name(node.targets[0].target)
+            name = dotted_name(node.targets[0].target)
+            if name is None:
+                return None
+            wanted = cst.ClassDef if name.startswith("self.") else cst.FunctionDef
+            return name, next((scope for scope in reversed(scopes) if isinstance(scope, wanted)), module)
+        inner = scopes + (node,) if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else scopes
+        stack.extend((child, inner) for child in children(node))
     return None
 
 
 def _loops_over(
-    scope: cst.CSTNode, name: str, functions: Dict[str, List[cst.FunctionDef]], seen: Set[int]
-) -> Iterator[cst.CSTNode]:
+    scope: cst.CSTNode,
+    name: str,
+    functions: Dict[str, List[cst.FunctionDef]],
+    seen: Set[int],
+    anchor: Optional[cst.CSTNode],
+) -> Iterator[Tuple[cst.For, cst.CSTNode]]:
     """Loops in `scope` over `name` (`for x in enumerate(tqdm(name))`), and in same-file
-    functions that receive `name` as an argument, under their parameter's name."""
+    functions that receive `name` as an argument, under their parameter's name; each with the
+    node of the first scope that starts the pass (`anchor`, or the loop)."""
     for node in descendants(scope):
         if isinstance(node, cst.For) and _mentions(node.iter, name):
-            yield node
+            yield node, anchor or node
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
                 if parameter is not None and id(function) not in seen:
                     seen.add(id(function))
-                    yield from _loops_over(function.body, parameter, functions, seen)
+                    yield from _loops_over(function.body, parameter, functions, seen, anchor or node)
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
