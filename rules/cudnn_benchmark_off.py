@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import CONVOLUTION, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES, project_enables
-from torchlint.semantics.training import advice_site
+from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
 
 
 class CudnnBenchmarkOff(Rule):
@@ -30,7 +30,8 @@ class CudnnBenchmarkOff(Rule):
     `cudnn.benchmark` any value (`= args.benchmark` and `= False` are decisions), sets
     `cudnn.deterministic` or calls `torch.use_deterministic_algorithms(...)`
     (reproducibility chosen on purpose: autotuning may pick different algorithms from run
-    to run), and in files that never mention `cuda`.
+    to run), and in files that never mention `cuda` or `torch.accelerator` (the current
+    accelerator, CUDA on NVIDIA GPUs).
 
     ## Example
     ```python
@@ -65,7 +66,7 @@ class CudnnBenchmarkOff(Rule):
     name = "cudnn-benchmark-off"
     summary = "Convolutional CUDA training without `torch.backends.cudnn.benchmark = True`"
     severity = "info"
-    triggers = ("cuda",)
+    triggers = CUDA_TRIGGERS
     bad_examples = (
         "import torch\nmodel = torch.nn.Conv2d(3, 8, 3).cuda()\nfor x, y in loader:\n    loss = model(x.cuda()).sum()\n"
         "    loss.backward()\n    opt.step()\n",

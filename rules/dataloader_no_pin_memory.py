@@ -124,7 +124,7 @@ class DataloaderNoPinMemory(Rule):
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
     literal `False`, when `*args`/`**kwargs` may supply it, for a `DataLoader` that is not
-    torch's, in files that never mention CUDA, and for loaders whose batches are not moved
+    torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose batches are not moved
     to a device in a loop over the loader in the same scope (a loader passed to another
     function is not followed).
 

@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import TF32, matmul_heavy
-from torchlint.semantics.training import advice_site
+from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
 
 
 class Fp32MatmulPrecision(Rule):
@@ -27,7 +27,7 @@ class Fp32MatmulPrecision(Rule):
     usually negligible. One line at start-up turns it on for every matmul in the script.
 
     The rule is silent when the precision is set to any value (`"highest"` is a decision)
-    and in files that never mention `cuda`. Under `autocast` the gain is smaller but real:
+    and in files that never mention `cuda` or `torch.accelerator`. Under `autocast` the gain is smaller but real:
     float32 matmuls outside the autocast regions (evaluation, losses and heads kept in
     float32) still run without tensor cores. cuDNN convolutions and recurrent layers use
     TF32 by default and are not concerned: a model made only of them, a convolutional
@@ -66,7 +66,7 @@ class Fp32MatmulPrecision(Rule):
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "CUDA training with float32 matmuls at full precision (no TF32)"
     severity = "info"
-    triggers = ("cuda",)
+    triggers = CUDA_TRIGGERS
     bad_examples = (
         "import torch\nmodel = torch.nn.Linear(8, 2).cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n"
         "    loss.backward()\n    opt.step()\n",

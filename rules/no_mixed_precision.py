@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST
-from torchlint.semantics.training import advice_site
+from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
 
 
 class NoMixedPrecision(Rule):
@@ -27,10 +27,12 @@ class NoMixedPrecision(Rule):
     autocast keeps precision-sensitive operations (reductions, softmax, losses) in float32.
 
     The rule is silent when the file or a project module it imports or that imports it
-    mentions `autocast`
-    anywhere outside comments (also `autocast(enabled=False)`: the switch exists), sets
+    mentions `autocast` anywhere outside comments (also `autocast(enabled=False)`: the switch
+    exists), sets
     `mixed_precision` (Accelerate and similar trainers), or converts with `.half()` /
-    `.bfloat16()` (low precision chosen by other means). Files that never mention `cuda`
+    `.bfloat16()` (low precision chosen by other means), and in programs built on
+    `torch.distributed.rpc` (the forward may run in another process). Files that never mention
+    `cuda` (or `torch.accelerator`, the current accelerator: CUDA on NVIDIA GPUs)
     are not reported: on the CPU the gain is smaller and not reliable.
 
     ## Example
@@ -71,7 +73,7 @@ class NoMixedPrecision(Rule):
     name = "no-mixed-precision"
     summary = "CUDA training loop without automatic mixed precision (`torch.autocast`)"
     severity = "info"
-    triggers = ("cuda",)
+    triggers = CUDA_TRIGGERS
     bad_examples = (
         "import torch\nmodel = model.cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
         "import torch\ndef train_step(x):\n    loss = model(x)\n    loss.backward()\n    optimizer.step()\n\n"

@@ -78,7 +78,7 @@ class OptimizerNotFused(Rule):
     anything but `False` (fused does not support it), when `**kwargs` may pass any of them
     (nanoGPT's `**extra_args` with `fused=True`), when the parameters are not a module's
     `.parameters()` (or a list or param groups built from them) or that module is not moved to
-    CUDA in the same file, in files that never mention CUDA, for optimizer classes that are
+    CUDA in the same file, in files that never mention CUDA (or `torch.accelerator`), for optimizer classes that are
     not torch's, and in test code.
 
     ## Example

@@ -135,3 +135,18 @@ def test_autocast_chosen_by_the_script_that_imports_the_trainer(tmp_path):
     assert not list(lint_text(text, str(tmp_path / "solver.py"), rules, preview_options()).findings)
     (tmp_path / "main.py").write_text("from solver import train\ntrain()\n")
     assert [f.code for f in lint_text(text, str(tmp_path / "solver.py"), rules, preview_options()).findings] == [RULE]
+
+
+def test_the_current_accelerator_counts_as_cuda_but_rpc_programs_are_silent():
+    code = """
+    import torch
+    device = torch.accelerator.current_accelerator()
+    model = Net().to(device)
+    for x, y in train_loader:
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+    """
+    assert lines(code, RULE) == [5]
+    assert lines(code.replace("import torch\n", "import torch\nimport torch.distributed.rpc as rpc\n"), RULE) == []
+    assert lines(code.replace("torch.accelerator.current_accelerator()", 'torch.device("cpu")'), RULE) == []

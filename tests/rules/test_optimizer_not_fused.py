@@ -103,8 +103,13 @@ def test_a_module_moved_in_another_function_is_another_module():
 
 
 def test_without_cuda_in_the_file_nothing_is_reported():
-    code = "import torch\ndevice = torch.accelerator.current_accelerator()\nmodel = Net().to(device)\noptimizer = torch.optim.Adam(model.parameters())\n"
+    code = "import torch\ndevice = torch.device('mps')\nmodel = Net().to(device)\noptimizer = torch.optim.Adam(model.parameters())\n"
     assert lines(code, RULE) == []
+
+
+def test_the_current_accelerator_is_cuda_on_nvidia_gpus():
+    code = "import torch\ndevice = torch.accelerator.current_accelerator()\nmodel = Net().to(device)\noptimizer = torch.optim.Adam(model.parameters())\n"
+    assert lines(code, RULE) == [4]
 
 
 def test_decisions_and_unknown_keywords_are_silent():

@@ -24,6 +24,7 @@ from torchlint.semantics.values import ValueInference
 from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of
 
 _CUDA = re.compile(r"\bcuda\b")
+_ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
 # Code that changes where factories create tensors by default.
 _DEFAULT_DEVICE = re.compile(r"set_default_device|set_default_tensor_type|with\s+torch\.device")
 # Any sign that the file places work on an accelerator.
@@ -54,6 +55,8 @@ class FileContext:
     @cached_property
     def uses_cuda(self) -> bool:
         """Whether the file's code (not its comments) mentions CUDA: a name or a string."""
+        if _ACCELERATOR.search(self.text) is not None and _code_mentions(self.text, "accelerator"):
+            return True  # `torch.accelerator.current_accelerator()`: CUDA on NVIDIA GPUs
         return _CUDA.search(self.text) is not None and _code_mentions(self.text, "cuda")
 
     @cached_property

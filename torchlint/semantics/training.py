@@ -9,6 +9,7 @@ project, enables a feature anywhere.
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
@@ -32,6 +33,11 @@ BACKWARD = "backward"
 STEP = "step"
 
 _LOADER_WORD = "loader"
+# Text that a file running on CUDA contains: `cuda`, or the current accelerator (CUDA on NVIDIA
+# GPUs); the trigger words of once-per-script advice (see `FileContext.uses_cuda`).
+CUDA_TRIGGERS = ("cuda", "torch.accelerator")
+# Programs built on the distributed RPC framework: their forward passes may run remotely.
+_RPC = re.compile(r"\btorch\.distributed\.rpc\b|\bfrom\s+torch\.distributed\s+import\s+[^\n]*\brpc\b")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -312,8 +318,8 @@ def advice_site(ctx: "FileContext", *enabling: str) -> Optional[cst.For]:
     unless the program it belongs to already enables one of the `enabling` features: the file,
     a project module it imports, or one that imports it (the entry script that sets
     `cudnn.benchmark` before calling the trainer module's loop; see `project.project_uses`)."""
-    if not ctx.uses_cuda:
-        return None
+    if not ctx.uses_cuda or _RPC.search(ctx.text):
+        return None  # with `torch.distributed.rpc` the model may run in another process
     loop = first_training_loop(ctx)
     if loop is None or any(project_uses(ctx, feature) for feature in enabling):
         return None
