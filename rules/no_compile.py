@@ -65,7 +65,7 @@ class NoCompile(Rule):
     differently); whether it pays off for a given script needs a timed run.
 
     ## Measured precision
-    1.00 on the development half (35/0) and 1.00 held out (10/0, 2 debatable: a head trained on
+    1.00 on the development half (42/0) and 1.00 held out (12/0, 2 debatable: a head trained on
     a frozen backbone for an epoch or two, where compile time is comparable to the run). The
     held-out false positives of the previous release were models dominated by `nn.LSTM`,
     `nn.GRU` or `nn.RNN`, whose cuDNN kernels `torch.compile` leaves as they are: the rule is
