@@ -73,3 +73,27 @@ def test_code_that_runs_with_training_is_reported_by_default(rule, lines_):
 @pytest.mark.parametrize("rule, lines_", [("TL101", [10, 17, 20]), ("TL102", [5, 9, 14, 19])])
 def test_preview_mode_reports_the_inference_helper_too(rule, lines_):
     assert lines(STEPS, rule) == lines_
+
+
+IMPLICIT = """
+import torch
+def score(model, loader):
+    for x in loader:
+        total += float(torch.mean(x.cuda()))
+
+for epoch in range(10):
+    for x, y in train_loader:
+        loss = model(x.cuda()).sum()
+        loss.backward()
+        optimizer.step()
+        torch.cuda.synchronize()
+"""
+
+
+@pytest.mark.stable_only
+def test_implicit_syncs_that_run_with_training_are_reported_by_default():
+    assert lines(IMPLICIT, "TL103") == [12]
+
+
+def test_implicit_syncs_in_other_loops_are_preview():
+    assert lines(IMPLICIT, "TL103") == [5, 12]
