@@ -61,7 +61,7 @@ class Rule:
     # Rules whose measured precision is not yet good enough run only with `--preview`.
     preview: ClassVar[bool] = False
     # A stable rule may have a preview variant: a kind of finding measured below the bar,
-    # reported only in preview mode (see `in_preview_variant`). Its docs name the variant.
+    # reported only in preview mode (see `withholds_preview_variant`). Its docs name the variant.
     preview_variant: ClassVar[str] = ""
 
     _registry: ClassVar[Dict[str, Type["Rule"]]] = {}

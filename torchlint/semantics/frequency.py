@@ -35,6 +35,7 @@ from torchlint.semantics.heuristics import (
     FAILURE_CHECKS,
     GUARD_WORDS,
     STEP_METHODS,
+    TRAINING_STEP_METHODS,
     has_word,
     identifier,
     is_setup_function,
@@ -128,8 +129,6 @@ def repeated_with_training(ctx: "FileContext", loop: cst.CSTNode) -> bool:
     return loop_trains(ctx, loop) or ctx.execution(loop).frequency is Frequency.PER_EPOCH
 
 
-# Framework step methods that training runs (`validation_step` and the like do not).
-TRAINING_STEP_METHODS = frozenset({"forward", "training_step", "train_step"})
 
 
 def runs_with_training_steps(ctx: "FileContext", execution: Execution) -> bool:
@@ -275,7 +274,8 @@ class FrequencyAnalysis:
 
     # -- training structure ------------------------------------------------------------------
 
-    def _local_functions(self) -> Dict[str, List[cst.FunctionDef]]:
+    def local_functions(self) -> Dict[str, List[cst.FunctionDef]]:
+        """The module's functions by name (`training.local_functions`), computed once."""
         if self._local is None:
             self._local = local_functions(self.module)
         return self._local
@@ -285,7 +285,7 @@ class FrequencyAnalysis:
         directly or in same-file functions it calls."""
         key = id(node)
         if key not in self._backward_memo:
-            self._backward_memo[key] = BACKWARD in methods_called(node, self._local_functions())
+            self._backward_memo[key] = BACKWARD in methods_called(node, self.local_functions())
         return self._backward_memo[key]
 
     def _runs_training_loops(self, loop: cst.CSTNode) -> bool:
@@ -295,7 +295,7 @@ class FrequencyAnalysis:
         no backward pass outside it: its own body runs once per many steps."""
         key = id(loop)
         if key not in self._outer_memo:
-            inner = [item for item in loops_run_by(loop, self._local_functions()) if item is not loop]
+            inner = [item for item in loops_run_by(loop, self.local_functions()) if item is not loop]
             trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in inner)
             self._outer_memo[key] = trains and not self._backward_outside(loop)
         return self._outer_memo[key]
@@ -303,7 +303,7 @@ class FrequencyAnalysis:
     def _backward_outside(self, loop: cst.CSTNode) -> bool:
         """Whether `loop`'s body runs a backward pass outside the loops nested in it (itself or
         in a same-file function it calls)."""
-        functions = self._local_functions()
+        functions = self.local_functions()
         stack = list(children(loop))
         while stack:
             node = stack.pop()

@@ -39,6 +39,8 @@ PROFILING_WORDS = frozenset("profile profiler profiling prof benchmark benchmark
 STEP_METHODS = frozenset(
     {"forward", "training_step", "validation_step", "test_step", "predict_step", "train_step", "step"}
 )
+# Those of them that training runs (`validation_step` and the like do not).
+TRAINING_STEP_METHODS = frozenset({"forward", "training_step", "train_step"})
 # Words of a call that show a program trains (`loss.backward()`, `trainer.fit(model)`,
 # `model.train()`, `train_one_epoch(...)`), and of the optimizer module; and the names a
 # call that trains may have whole (`optimizer.step()`; not `task.inference_step()`).

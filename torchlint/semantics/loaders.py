@@ -9,7 +9,7 @@ import libcst as cst
 from torchlint.semantics.calls import positional
 from torchlint.semantics.frequency import repeated_with_training
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.training import called_function, local_functions
+from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def passes_over(ctx: "FileContext", loader: cst.Call) -> List[Tuple[cst.For, cst
     if found is None:
         return []
     name, scope = found
-    return list(_loops_over(scope, name, local_functions(ctx.module), set(), None))
+    return list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
 
 
 def _assignment(module: cst.Module, value: cst.CSTNode) -> Optional[Tuple[str, cst.CSTNode]]:
