@@ -12,7 +12,8 @@ class ConvNotChannelsLast(Rule):
     Flags a convolutional CUDA training script that runs in mixed precision with the default
     (channels-first) memory format: the file has a training loop (a loop over a data loader,
     or one that draws its batches from a loader with `next(...)`, that calls `.backward()`
-    and an optimizer's `.step()`, directly or through functions of the same file), mentions CUDA, uses `autocast` (or `.half()`/`.bfloat16()`), its model is
+    and an optimizer's `.step()`, directly or through functions of the same file), mentions
+    CUDA, uses `autocast` (or `.half()`/`.bfloat16()`), its model is
     made of 2-d or 3-d convolutions (`nn.Conv2d`, `nn.Conv3d`, their transposed forms,
     `F.conv2d`, or `torchvision.models`, in the file or a project module it imports) with no
     attention, transformer layers or explicit matrix products, and `channels_last` appears

@@ -8,9 +8,10 @@ from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
 class CudnnBenchmarkOff(Rule):
     """## What it does
     Flags a CUDA training script for a convolutional model that never turns on cuDNN
-    autotuning: the file has a training loop (a loop over a data loader, or one that draws its batches
-    from a loader with `next(...)`, that calls `.backward()` and an optimizer's `.step()`,
-    directly or through functions of the same file), mentions CUDA, uses convolutions (`nn.Conv2d` and friends, `F.conv2d`, or
+    autotuning: the file has a training loop (a loop over a data loader, or one that draws
+    its batches from a loader with `next(...)`, that calls `.backward()` and an optimizer's
+    `.step()`, directly or through functions of the same file), mentions CUDA, uses
+    convolutions (`nn.Conv2d` and friends, `F.conv2d`, or
     `torchvision.models`, in the file or a project module it imports), and never sets
     `torch.backends.cudnn.benchmark`.
 

@@ -1,17 +1,16 @@
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.rules.dataloader_no_pin_memory import LoaderTracker
 from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
-from torchlint.semantics.loaders import loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, loader_use, passes_over
 from torchlint.semantics.values import only_assigned_value, string_value
 
 
@@ -78,16 +77,16 @@ class DataloaderNoPersistentWorkers(Rule):
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
     validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half
-    (20/0) and 1.00 held out (3/0); recall on the audited files 7/7 and 1/1. Other loaders are the preview variant, reported only with
-    `--preview` (no finding on either half). A worker count held in a name is resolved when
-    the file assigns that name once (`num_workers = 0` in an earlier notebook cell): with no
+    (20/0) and 1.00 held out (3/0); recall on the audited files 7/7 and 1/1. Other loaders
+    are the preview variant, reported only with `--preview` (no finding on either half). A
+    worker count held in a name is resolved when the file assigns that name once (`num_workers = 0` in an earlier notebook cell): with no
     workers there is nothing to keep alive. See docs/precision.md.
     """
 
     code = "TL203"
     impact = "medium"
     name = "dataloader-no-persistent-workers"
-    preview_variant = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
+    preview_variant = OTHER_LOADERS
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
     triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE
@@ -113,10 +112,7 @@ class DataloaderNoPersistentWorkers(Rule):
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
-        self.tracker = LoaderTracker(self)
-        # The ancestors of each tracked DataLoader call where it was created.
-        self.created_in: Dict[int, FrozenSet[int]] = {}
-        self.reported: List[cst.Call] = []
+        # DataLoader calls assigned to a name, in source order.
         self.loaders: List[cst.Call] = []
         # Dict literals of keyword arguments by (scope, name), and for each DataLoader call
         # the keywords its `**name` arguments supply (None when they cannot be read).
@@ -124,9 +120,7 @@ class DataloaderNoPersistentWorkers(Rule):
         self.unpacked: Dict[int, Optional[Dict[str, cst.BaseExpression]]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        self.tracker.note_assign(node)
         if isinstance(node.value, cst.Call) and self.ctx.qualified_name(node.value.func) in DATALOADERS:
-            self.created_in[id(node.value)] = frozenset(id(ancestor) for ancestor in self.ctx.ancestors)
             self.loaders.append(node.value)
             self.unpacked[id(node.value)] = self._unpacked_keywords(node.value)
         for target in node.targets:
@@ -170,27 +164,12 @@ class DataloaderNoPersistentWorkers(Rule):
             return found.value
         return (self.unpacked.get(id(call)) or {}).get(name)
 
-    def visit_For(self, node: cst.For) -> None:
-        found = self.tracker.loop_over(node)
-        if found is None or any(found.loader is seen for seen in self.reported) or not self._applies(found.loader):
-            return
-        created_in = self.created_in.get(id(found.loader), frozenset())
-        outer = next(
-            (
-                loop
-                for loop in self.ctx.enclosing_loops(node)
-                if isinstance(loop, (cst.For, cst.While)) and id(loop) not in created_in
-            ),
-            None,
-        )
-        if outer is not None and not self._changes_dataset(outer, found.loader, node):
-            self._report_loader(found.loader)
-
     def leave_Module(self, node: cst.Module) -> None:
-        """Loaders iterated in a function that a loop runs again and again (`for epoch in
-        range(n): train(train_loader)`), followed through the arguments they are passed as."""
+        """Loaders that a loop iterates again and again: in an outer loop of the same function,
+        or in a function that such a loop runs (`for epoch in range(n): train(train_loader)`),
+        followed through the arguments they are passed as."""
         for loader in self.loaders:
-            if any(loader is seen for seen in self.reported) or not self._applies(loader):
+            if not self._applies(loader):
                 continue
             for loop, start in passes_over(self.ctx, loader):
                 outer = self._repeating_loop(start, loader)
@@ -213,7 +192,6 @@ class DataloaderNoPersistentWorkers(Rule):
     def _report_loader(self, loader: cst.Call) -> None:
         if self.withholds_preview_variant() and loader_use(self.ctx, loader) != "train":
             return
-        self.reported.append(loader)
         self.report(
             loader,
             "DataLoader workers are started again for every pass over the loader; set "

@@ -10,7 +10,7 @@ from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import loader_use
+from torchlint.semantics.loaders import OTHER_LOADERS, loader_use
 from torchlint.semantics.values import string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -124,7 +124,8 @@ class DataloaderNoPinMemory(Rule):
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
     literal `False`, when `*args`/`**kwargs` may supply it, for a `DataLoader` that is not
-    torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose batches are not moved
+    torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose
+    batches are not moved
     to a device in a loop over the loader in the same scope (a loader passed to another
     function is not followed).
 
@@ -159,7 +160,7 @@ class DataloaderNoPinMemory(Rule):
     code = "TL202"
     impact = "medium"
     name = "dataloader-no-pin-memory"
-    preview_variant = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
+    preview_variant = OTHER_LOADERS
     summary = "DataLoader whose batches are moved to CUDA does not pin memory (`pin_memory=True`)"
     triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE

@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.loaders import loader_use
+from torchlint.semantics.loaders import OTHER_LOADERS, loader_use
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
@@ -87,7 +87,7 @@ class DataloaderNoWorkers(Rule):
     code = "TL201"
     impact = "high"
     name = "dataloader-no-workers"
-    preview_variant = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
+    preview_variant = OTHER_LOADERS
     summary = "DataLoader loads data in the training process (`num_workers=0`)"
     triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE

@@ -40,7 +40,8 @@ class DeviceAfterCreation(Rule):
     such as `device`, `dev`, `*_device`, `rank`, `local_rank`, `gpu`), for `torch.from_numpy`/`torch.as_tensor` (the data
     already lives on the host), for pinned factories, or for modules (`model.cuda()`).
     It is silent for empty tensors (`torch.empty(0).to(device)`: a literal size of 0 leaves
-    nothing to fill or copy), and for `torch.tensor(values)`: with `device=` the same values are still copied
+    nothing to fill or copy), and for `torch.tensor(values)`: with `device=` the same values
+    are still copied
     from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
     and for code that runs once (module level, `__init__`, setup), once per epoch, or rarely

@@ -8,9 +8,10 @@ from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
 class Fp32MatmulPrecision(Rule):
     """## What it does
     Flags a CUDA training script that leaves float32 matrix multiplications at full
-    precision: the file has a training loop (a loop over a data loader, or one that draws its batches
-    from a loader with `next(...)`, that calls `.backward()` and an optimizer's `.step()`,
-    directly or through functions of the same file), mentions CUDA, runs matmul-heavy work (attention, transformer layers,
+    precision: the file has a training loop (a loop over a data loader, or one that draws its
+    batches from a loader with `next(...)`, that calls `.backward()` and an optimizer's
+    `.step()`, directly or through functions of the same file), mentions CUDA, runs
+    matmul-heavy work (attention, transformer layers,
     `matmul`/`bmm`/`einsum`/`@`, Hugging Face `transformers`, or `nn.Linear` layers in a
     model without convolutions, in the file or a project module it imports), and neither it,
     a project module it imports, nor one that imports it calls
@@ -27,7 +28,8 @@ class Fp32MatmulPrecision(Rule):
     usually negligible. One line at start-up turns it on for every matmul in the script.
 
     The rule is silent when the precision is set to any value (`"highest"` is a decision)
-    and in files that never mention `cuda` or `torch.accelerator`. Under `autocast` the gain is smaller but real:
+    and in files that never mention `cuda` or `torch.accelerator`. Under `autocast` the gain is
+    smaller but real:
     float32 matmuls outside the autocast regions (evaluation, losses and heads kept in
     float32) still run without tensor cores. cuDNN convolutions and recurrent layers use
     TF32 by default and are not concerned: a model made only of them, a convolutional

@@ -10,7 +10,7 @@ from torchlint.rules.sync_in_loop import (
     _leaves,
     _read_again,
 )
-from torchlint.semantics.frequency import Frequency, is_step_loop, repeated_with_training
+from torchlint.semantics.frequency import Frequency, is_step_loop, OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.training import loop_trains
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
@@ -96,7 +96,7 @@ class ImplicitSyncInLoop(Rule):
     code = "TL103"
     impact = "high"
     name = "implicit-sync-in-loop"
-    preview_variant = "loops that neither train nor run every epoch of a program that trains (generation, inference helpers)"
+    preview_variant = OTHER_LOOPS
     summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"
     triggers = ("float(", "int(", "bool(", "if ", "while ", "print(", "{", "synchronize(")
     frequencies = frozenset({Frequency.PER_STEP})

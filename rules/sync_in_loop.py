@@ -8,7 +8,7 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of, repeated_with_training
+from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of, OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.training import environment_steps, loop_trains
@@ -125,7 +125,7 @@ class SyncInLoop(Rule):
     code = "TL101"
     impact = "high"
     name = "sync-in-loop"
-    preview_variant = "loops that neither train nor run every epoch of a program that trains (generation, inference helpers)"
+    preview_variant = OTHER_LOOPS
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
     triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
     fix_applicability = Applicability.UNSAFE

@@ -122,6 +122,10 @@ class Execution:
 External = Callable[[cst.FunctionDef], Optional[Execution]]
 
 
+# The preview variant of rules about step loops: loops that `repeated_with_training` rejects.
+OTHER_LOOPS = "loops that neither train nor run every epoch of a program that trains (generation, inference helpers)"
+
+
 def repeated_with_training(ctx: "FileContext", loop: cst.CSTNode) -> bool:
     """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
     it runs again every epoch of a program that trains (the per-epoch validation loop; a loop

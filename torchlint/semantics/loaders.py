@@ -15,6 +15,9 @@ from torchlint.semantics.tree import children, descendants, iterated_source
 if TYPE_CHECKING:
     from torchlint.engine.context import FileContext
 
+# The preview variant of the loader rules: loaders whose `loader_use` is not "train".
+OTHER_LOADERS = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
+
 
 
 def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
