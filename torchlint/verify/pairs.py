@@ -7,6 +7,7 @@ checkout and `torchlint verify` from an installed wheel.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Sequence, Tuple
@@ -108,6 +109,12 @@ def first_difference(expected: str, actual: str) -> str:
     return "the texts differ in line endings or trailing whitespace"
 
 
+# `verify` runs rules in threads; CPython's parser and `ast` compiler may fail when called from
+# several threads at once ("SystemError: AST constructor recursion depth mismatch"), so the
+# fixes are computed one at a time (the programs still run in parallel).
+_FIXING = threading.Lock()
+
+
 def fixed_program(before: str, after: str, fixable: bool) -> Tuple[str, Optional[str]]:
     """The program to run as 'after' and, if the fixer disagrees with after.py, why.
 
@@ -116,7 +123,8 @@ def fixed_program(before: str, after: str, fixable: bool) -> Tuple[str, Optional
     if not fixable:
         return after, None
     # Every finding's fix is proven, preview variants included: the pair is the rule's own program.
-    fixed = fix_text(before, "before.py", all_rules(), Options(preview=True), unsafe=True).text
+    with _FIXING:
+        fixed = fix_text(before, "before.py", all_rules(), Options(preview=True), unsafe=True).text
     if fixed != after:
         return fixed, "torchlint's fix of before.py differs from after.py, " + first_difference(after, fixed)
     return fixed, None
