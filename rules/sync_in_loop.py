@@ -152,16 +152,21 @@ class SyncInLoop(Rule):
         receiver, method = found
         if not _is_sync_call(node, method) or self._on_host(receiver) or self._moves_a_module(node):
             return
-        loop = self._step_loop(node)
+        execution = self.ctx.execution(node)
+        if execution.frequency not in self.frequencies:
+            return
+        loop = execution.loop or execution.step_loop()
         if loop is None or self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
-        if self.withholds_preview_variant() and not repeated_with_training(self.ctx, loop):
-            return
+        helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
+        if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):
+            return  # a helper's value may be what another loop exists to produce: no preview variant
         assert isinstance(node.func, cst.Attribute)
         shown = '.to("cpu")' if method == "to" else f".{method}()"
+        where = f"in `{helper.name.value}()`, called in a step loop," if isinstance(helper, cst.FunctionDef) else "in a loop"
         self.report(
             node,
-            f"`{shown}` in a loop synchronises with the device every iteration; "
+            f"`{shown}` {where} synchronises with the device every iteration; "
             "keep the value on the device and convert once after the loop or every N steps",
             fix=self._accumulation_fix(node) if method == "item" else None,
             start=node.func.attr,
@@ -194,8 +199,11 @@ class SyncInLoop(Rule):
         A loop that trains (see `training.loop_trains`) never gets these exemptions.
         """
         names = self._assigned_names(node)
-        if any(_passes(node, names, step) for step in environment_steps(loop)):
+        steps = environment_steps(loop)
+        if any(_passes(node, names, step) for step in steps):
             return True  # an environment on the host takes host actions, training or not
+        if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors):
+            return True  # a helper called in the loop may compute the action (`act(state)`)
         if loop_trains(self.ctx, loop):
             return False
         loop_nodes = list(descendants(loop))

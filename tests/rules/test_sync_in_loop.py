@@ -429,3 +429,62 @@ def test_actions_for_an_environment_go_to_the_host_even_in_a_loop_that_trains():
         print(loss.item())
     """
     assert lines(code) == [7, 11]
+
+
+def test_syncs_in_a_helper_called_every_training_step():
+    """A same-file helper the training loop calls runs every step: its sync is reported where
+    it is, and the message names the helper."""
+    code = """
+    import torch
+
+    def performance(pred, gold):
+        n_correct = pred.eq(gold).sum().item()
+        return n_correct
+
+    for x, y in loader:
+        pred = model(x.cuda())
+        loss = criterion(pred, y.cuda())
+        loss.backward()
+        optimizer.step()
+        correct += performance(pred, y.cuda())
+    """
+    [finding] = lint(code, [RULE])
+    assert finding.line == 5
+    assert "in `performance()`, called in a step loop" in finding.message
+
+
+def test_helpers_outside_training_loops_or_choosing_actions_are_silent():
+    """A helper called in a loop that does not train (generation, inference) is silent, even in
+    preview: its value may be what that loop exists to produce. So is a helper called in a
+    loop that steps an environment (`act()` computes the action the host needs), and one called
+    only at an interval."""
+    code = """
+    import torch
+
+    def decode(logits):
+        return logits.argmax(-1).tolist()
+
+    def act(state):
+        return q_net(state.cuda()).argmax().item()
+
+    def log_loss(loss):
+        print(loss.item())
+
+    for x in loader:
+        tokens = decode(model(x.cuda()))
+
+    for frame in range(num_frames):
+        action = act(state)
+        state, reward, done, _ = env.step(action)
+        loss = compute_td_loss(replay_buffer.sample())
+        loss.backward()
+        optimizer.step()
+
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+        if step % 100 == 0:
+            log_loss(loss)
+    """
+    assert lines(code) == []  # the tests run in preview mode (see conftest.preview_options)
