@@ -212,8 +212,9 @@ class SyncInLoop(Rule):
         if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
         # Inference, generation and evaluation loops whose purpose is host output: files,
-        # text, NumPy metrics, Python iteration over the values.
-        if self._goes_to_host_sink(node, OUTPUT_SINKS):
+        # text, NumPy metrics, Python iteration over the values, keys of a dict (an image id
+        # for an evaluator: a tensor key hashes by identity).
+        if self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node):
             return True
         if _iterates_loader(loop):
             return False
@@ -253,6 +254,16 @@ class SyncInLoop(Rule):
                 if callee in sinks or (self.ctx.qualified_name(ancestor.func) or "").startswith("numpy."):
                     return True
             elif not isinstance(ancestor, (cst.Arg, cst.Attribute, cst.Subscript, cst.SubscriptElement, cst.Index)):
+                return False
+        return False
+
+    def _is_dict_key(self, node: cst.Call) -> bool:
+        """`{x.item(): v}`, `{t["id"].item(): r for t, r in zip(targets, results)}`, also through
+        a conversion such as `int(x.item())`."""
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, (cst.DictElement, cst.DictComp)):
+                return child is ancestor.key
+            if not isinstance(ancestor, (cst.Arg, cst.Call)):
                 return False
         return False
 

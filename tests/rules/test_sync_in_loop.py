@@ -488,3 +488,18 @@ def test_helpers_outside_training_loops_or_choosing_actions_are_silent():
             log_loss(loss)
     """
     assert lines(code) == []  # the tests run in preview mode (see conftest.preview_options)
+
+
+def test_keys_of_a_dict_are_host_values_in_an_evaluation_loop():
+    """An evaluator keyed by image id needs Python keys (a tensor key hashes by identity)."""
+    code = """
+    import torch
+    for epoch in range(epochs):
+        for samples, targets in val_loader:
+            results = model(samples.cuda())
+            res = {t["image_id"].item(): r for t, r in zip(targets, results)}
+            ids = {int(t["image_id"].item()): 1 for t in targets}
+            evaluator.update(res)
+            total += results.sum().item()
+    """
+    assert lines(code) == [9]

@@ -381,3 +381,48 @@ def test_a_helper_called_only_under_guards_in_other_modules_is_rare(tmp_path, mo
     assert found() == []
     write(tmp_path, "other.py", "from utils import dump\nfor batch in loader:\n    dump(batch)\n")
     assert found() == [5]
+
+
+ENGINE = """
+import torch
+
+def evaluate(model, loader, device):
+    for images, labels in loader:
+        output = model(images.to(device))
+        acc = (output.argmax(1) == labels.to(device)).float().mean().item()
+"""
+
+
+@pytest.mark.stable_only
+def test_a_function_another_module_calls_every_epoch_runs_per_epoch(tmp_path, monkeypatch):
+    """`evaluate()` is defined in the engine and called from the training script's epoch loop:
+    its batch loop is the per-epoch validation, which the stable TL101 reports. Called once
+    after training, or only in a loop that does not name epochs, it stays of unknown
+    frequency (preview only)."""
+    write(tmp_path, ".git/HEAD", "")
+    write(tmp_path, "engine.py", ENGINE)
+    monkeypatch.chdir(tmp_path)
+
+    def found() -> list:
+        result = CliRunner().invoke(main, ["check", "--select", "TL101", "--no-cache", "--output-format", "json", "engine.py"])
+        return [item["line"] for item in json.loads(result.stdout)]
+
+    once = "from engine import evaluate\nfor epoch in range(10):\n    train_one_epoch(model)\nevaluate(model, val_loader, 'cuda')\n"
+    write(tmp_path, "main.py", once)
+    assert found() == []
+    write(tmp_path, "main.py", "from engine import evaluate\nfor epoch in range(10):\n    if epoch % 5 == 0:\n        evaluate(model, val_loader, 'cuda')\n")
+    assert found() == []  # only at an interval: rare
+    write(tmp_path, "main.py", "from engine import evaluate\nfor epoch in range(10):\n    train_one_epoch(model)\n    evaluate(model, val_loader, 'cuda')\n")
+    assert found() == [7]
+
+
+def test_call_sites_note_loops_over_epochs():
+    text = "for epoch in range(args.epochs):\n    f()\n    for x in loader:\n        g()\nfor i in range(n_epochs):\n    h()\nwhile True:\n    k()\nfor x in loader:\n    m()\n"
+    calls = project._module_facts(text, "epochs", "m.py").calls
+    assert {name: sites[0].in_epoch_loop for name, sites in calls.items() if name in "fghkm"} == {
+        "f": True,
+        "g": True,
+        "h": True,
+        "k": False,
+        "m": False,
+    }

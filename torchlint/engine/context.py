@@ -13,7 +13,7 @@ import libcst as cst
 
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
-from torchlint.semantics.frequency import Execution, FrequencyAnalysis, rare_at_every_call, repeats
+from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.test_paths import path_is_test
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_one_off_script
@@ -87,12 +87,12 @@ class FileContext:
 
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
         """How often a module-level function of this file runs, from its calls in the other
-        modules of the project (only rarity is concluded: see `frequency.rare_at_every_call`)."""
+        modules of the project (see `frequency.called_elsewhere`)."""
         if function not in self.module.body or not os.path.isfile(self.path):
             return None
         here = os.path.abspath(self.path)
         sites = [site for site in callers_of(here, function.name.value) if os.path.abspath(site.path) != here]
-        return rare_at_every_call(function.name.value, sites)
+        return called_elsewhere(function.name.value, sites)
 
     def execution(self, node: cst.CSTNode) -> Execution:
         """How often `node` runs, and why (see `semantics.frequency`)."""

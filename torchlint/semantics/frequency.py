@@ -12,7 +12,8 @@
   when a metric improves on its best value (`if acc > best_acc:`, `if is_best:`),
   on an error path (`if not torch.isfinite(loss): raise ...`), in an `except` handler, or
   in a function every call site of which is rare.
-- `unknown`: a function the file never calls (another module may, see `External`).
+- `unknown`: a function the file never calls (another module may, see `External`: a call
+  in another module's loop over epochs makes it `per_epoch`, rare calls make it `rare`).
 
 Each answer keeps the chain of reasons, so a message can say why. The file is indexed
 (parents, call sites) once, on the first question.
@@ -145,17 +146,20 @@ def runs_with_training_steps(ctx: "FileContext", execution: Execution) -> bool:
     return execution.step_method() in TRAINING_STEP_METHODS
 
 
-def rare_at_every_call(name: str, sites: Sequence[CallSite]) -> Optional[Execution]:
-    """RARE when every call of `name` in other modules is under a rare test (an interval, a
-    logging or debugging switch, a best-value test) or in an `except` handler; None when a
-    call may run unguarded or there is none. An `else` branch (`not (<test>)`) is not rare."""
-    if not sites:
-        return None
-    for site in sites:
-        if not site.in_handler and not any(_rare_guard(guard) for guard in site.guards):
-            return None
-    first = sites[0]
-    return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
+def called_elsewhere(name: str, sites: Sequence[CallSite]) -> Optional[Execution]:
+    """How often a function runs from its calls in other modules: RARE when every call is
+    under a rare test (an interval, a logging or debugging switch, a best-value test) or in an
+    `except` handler; PER_EPOCH when a call that may run unguarded is in a loop over epochs
+    (`evaluate(...)` in the training script's epoch loop); None otherwise (no call, or calls
+    whose loops the call sites do not show). An `else` branch (`not (<test>)`) is not rare."""
+    unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard) for guard in site.guards)]
+    if sites and not unguarded:
+        first = sites[0]
+        return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
+    epoch = next((site for site in unguarded if site.in_epoch_loop), None)
+    if epoch is not None:
+        return Execution(Frequency.PER_EPOCH, (Reason(f"`{name}()` is called every epoch ({epoch.path}:{epoch.line})"),))
+    return None
 
 
 def _rare_guard(text: str) -> bool:

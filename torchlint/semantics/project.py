@@ -530,6 +530,8 @@ class CallSite:
     guards: Tuple[str, ...] = ()
     in_loop: bool = False
     in_handler: bool = False
+    # In a `for` loop whose target or iterable names an epoch (`for epoch in range(n):`).
+    in_epoch_loop: bool = False
 
 
 @dataclass(frozen=True)
@@ -684,15 +686,16 @@ class _CallCollector(ast.NodeVisitor):
         self.function: List[str] = []
         self.guards: List[str] = []
         self.loops = 0
+        self.epoch_loops = 0
         self.handlers = 0
 
     def visit_FunctionDef(self, node: ast.AST) -> None:
-        saved = (self.guards, self.loops, self.handlers)
-        self.guards, self.loops, self.handlers = [], 0, 0
+        saved = (self.guards, self.loops, self.epoch_loops, self.handlers)
+        self.guards, self.loops, self.epoch_loops, self.handlers = [], 0, 0, 0
         self.function.append(getattr(node, "name", ""))
         self.generic_visit(node)
         self.function.pop()
-        self.guards, self.loops, self.handlers = saved
+        self.guards, self.loops, self.epoch_loops, self.handlers = saved
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -721,7 +724,18 @@ class _CallCollector(ast.NodeVisitor):
         self.generic_visit(node)
         self.loops -= 1
 
-    visit_For = visit_While = visit_AsyncFor = _loop
+    visit_While = _loop
+
+    def visit_For(self, node: ast.AST) -> None:
+        """The iterable and target run once; the body once per iteration, per epoch when
+        the loop names one (as `frequency.names_epoch_loop` reads it)."""
+        assert isinstance(node, (ast.For, ast.AsyncFor))
+        epoch = any("epoch" in name.lower() for part in (node.target, node.iter) for name in _identifiers(part))
+        self.epoch_loops += epoch
+        self._loop(node)
+        self.epoch_loops -= epoch
+
+    visit_AsyncFor = visit_For
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         self.handlers += 1
@@ -737,10 +751,25 @@ class _CallCollector(ast.NodeVisitor):
         if isinstance(func, ast.Name):
             parts.append(func.id)
             site = CallSite(
-                self.path, node.lineno, ".".join(self.function) or None, tuple(self.guards), self.loops > 0, self.handlers > 0
+                self.path,
+                node.lineno,
+                ".".join(self.function) or None,
+                tuple(self.guards),
+                self.loops > 0,
+                self.handlers > 0,
+                self.epoch_loops > 0,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
+
+
+def _identifiers(node: ast.AST) -> Iterator[str]:
+    """The names and attribute names in an expression."""
+    for item in ast.walk(node):
+        if isinstance(item, ast.Name):
+            yield item.id
+        elif isinstance(item, ast.Attribute):
+            yield item.attr
 
 
 def _source_lines(text: str) -> List[str]:
