@@ -4,7 +4,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST, CHANNELS_LAST, conv_heavy, project_enables, project_uses
 from torchlint.semantics.roles import is_one_off_script
-from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
 
 
 class ConvNotChannelsLast(Rule):
@@ -79,7 +79,7 @@ class ConvNotChannelsLast(Rule):
     impact = "medium"
     summary = "Convolutional CUDA training under autocast without `memory_format=torch.channels_last`"
     severity = "info"
-    triggers = CUDA_TRIGGERS
+    triggers = ADVICE_TRIGGERS
     bad_examples = (
         "import torch\nmodel = torch.nn.Conv2d(3, 8, 3).cuda()\nfor x, y in loader:\n"
         "    with torch.autocast('cuda'):\n        loss = model(x.cuda()).sum()\n    loss.backward()\n    opt.step()\n",

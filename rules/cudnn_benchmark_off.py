@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import CONVOLUTION, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES, project_enables
-from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
 
 
 class CudnnBenchmarkOff(Rule):
@@ -67,7 +67,7 @@ class CudnnBenchmarkOff(Rule):
     name = "cudnn-benchmark-off"
     summary = "Convolutional CUDA training without `torch.backends.cudnn.benchmark = True`"
     severity = "info"
-    triggers = CUDA_TRIGGERS
+    triggers = ADVICE_TRIGGERS
     bad_examples = (
         "import torch\nmodel = torch.nn.Conv2d(3, 8, 3).cuda()\nfor x, y in loader:\n    loss = model(x.cuda()).sum()\n"
         "    loss.backward()\n    opt.step()\n",

@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import TF32, matmul_heavy
-from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
 
 
 class Fp32MatmulPrecision(Rule):
@@ -68,7 +68,7 @@ class Fp32MatmulPrecision(Rule):
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "CUDA training with float32 matmuls at full precision (no TF32)"
     severity = "info"
-    triggers = CUDA_TRIGGERS
+    triggers = ADVICE_TRIGGERS
     bad_examples = (
         "import torch\nmodel = torch.nn.Linear(8, 2).cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n"
         "    loss.backward()\n    opt.step()\n",

@@ -4,7 +4,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import COMPILE, VARIABLE_SHAPES, project_uses, recurrent_heavy
 from torchlint.semantics.roles import is_one_off_script
-from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
 
 # The release that added `torch.compile`.
 COMPILE_SINCE = (2, 0)
@@ -78,7 +78,7 @@ class NoCompile(Rule):
     impact = "low"
     summary = "CUDA training script that never calls `torch.compile` on its model"
     severity = "info"
-    triggers = CUDA_TRIGGERS
+    triggers = ADVICE_TRIGGERS
     bad_examples = (
         "import torch\nmodel = Net().cuda()\nfor x, y in loader:\n    loss = model(x.cuda()).sum()\n"
         "    loss.backward()\n    opt.step()\n",

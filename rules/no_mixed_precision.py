@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST
-from torchlint.semantics.training import CUDA_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
 
 
 class NoMixedPrecision(Rule):
@@ -74,7 +74,7 @@ class NoMixedPrecision(Rule):
     name = "no-mixed-precision"
     summary = "CUDA training loop without automatic mixed precision (`torch.autocast`)"
     severity = "info"
-    triggers = CUDA_TRIGGERS
+    triggers = ADVICE_TRIGGERS
     bad_examples = (
         "import torch\nmodel = model.cuda()\nfor x, y in loader:\n    loss = model(x.cuda())\n    loss.backward()\n    opt.step()\n",
         "import torch\ndef train_step(x):\n    loss = model(x)\n    loss.backward()\n    optimizer.step()\n\n"

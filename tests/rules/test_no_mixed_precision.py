@@ -4,6 +4,7 @@ from conftest import lines, lint, preview_options
 
 from torchlint.engine.linter import lint_text
 from torchlint.engine.rule import all_rules
+from torchlint.semantics import project
 
 RULE = "TL601"
 
@@ -150,3 +151,44 @@ def test_the_current_accelerator_counts_as_cuda_but_rpc_programs_are_silent():
     assert lines(code, RULE) == [5]
     assert lines(code.replace("import torch\n", "import torch\nimport torch.distributed.rpc as rpc\n"), RULE) == []
     assert lines(code.replace("torch.accelerator.current_accelerator()", 'torch.device("cpu")'), RULE) == []
+
+
+ENGINE = """
+import torch
+def train_one_epoch(model, data_loader, optimizer, device):
+    for samples, targets in data_loader:
+        loss = model(samples.to(device), targets.to(device))
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def findings_in(path, text):
+    """The rule's findings in `text` as the file at `path`, with the project read afresh."""
+    project.clear()
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    return [(f.code, f.line) for f in lint_text(text, str(path), rules, preview_options()).findings]
+
+
+def test_a_trainer_module_runs_on_cuda_when_the_script_that_imports_it_does(tmp_path):
+    """The trainer module never names CUDA; the entry script that imports it picks the device.
+    A script that keeps to the CPU leaves the trainer silent."""
+    (tmp_path / "pyproject.toml").write_text("")
+    engine = textwrap.dedent(ENGINE)
+    (tmp_path / "engine.py").write_text(engine)
+    (tmp_path / "main.py").write_text("import torch\nfrom engine import train_one_epoch\ndevice = torch.device('cpu')\n")
+    assert findings_in(tmp_path / "engine.py", engine) == []
+    (tmp_path / "main.py").write_text("import torch\nfrom engine import train_one_epoch\nparser.add_argument('--device', default='cuda')\n")
+    assert findings_in(tmp_path / "engine.py", engine) == [(RULE, 4)]
+
+
+def test_reinforcement_learning_programs_are_silent(tmp_path):
+    """A program that steps Gym environments spends its time in them; its networks are small."""
+    (tmp_path / "pyproject.toml").write_text("")
+    engine = textwrap.dedent(ENGINE).replace("import torch\n", "import torch\nmodel = model.cuda()\n")
+    (tmp_path / "engine.py").write_text(engine)
+    assert findings_in(tmp_path / "engine.py", engine) == [(RULE, 5)]
+    (tmp_path / "main.py").write_text("import gymnasium as gym\nfrom engine import train_one_epoch\n")
+    assert findings_in(tmp_path / "engine.py", engine) == []
+    (tmp_path / "main.py").write_text("from engine import train_one_epoch\nobs, reward, done, info = envs.step(action)\n")
+    assert findings_in(tmp_path / "engine.py", engine) == []

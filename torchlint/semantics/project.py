@@ -75,6 +75,8 @@ MATMUL = "matmul"
 LINEAR = "linear"
 RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
+CUDA = "cuda"
+ENVIRONMENT = "environment"
 FEATURES: Dict[str, re.Pattern] = {
     # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
     # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
@@ -95,6 +97,12 @@ FEATURES: Dict[str, re.Pattern] = {
     # `memory_format=torch.channels_last` (or `channels_last_3d`) anywhere, and options named
     # after it (`--channels-last`, `args.channels_last`): a decision about the memory format.
     CHANNELS_LAST: re.compile(r"\bchannels_last(?:_3d)?\b|--channels-last\b"),
+    # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
+    # NVIDIA GPUs).
+    CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
+    # Reinforcement learning: a Gym or Gymnasium environment, or environments stepped with an
+    # action (`envs.step(action)`).
+    ENVIRONMENT: re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:gym|gymnasium)\b|\benvs?\.step\(\s*\w", re.MULTILINE),
     # Padded or packed variable-length batches: input shapes change from step to step.
     VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b"),
     CONVOLUTION: re.compile(

@@ -18,7 +18,7 @@ import libcst as cst
 from torchlint.semantics.calls import method_call, positional
 from torchlint.semantics.heuristics import TRAINING_CALL_NAMES, TRAINING_CALL_WORDS, words
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import imported_by_project, project_function, project_uses
+from torchlint.semantics.project import CUDA, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
 from torchlint.semantics.values import assigned_values
 
@@ -34,8 +34,11 @@ STEP = "step"
 
 _LOADER_WORD = "loader"
 # Text that a file running on CUDA contains: `cuda`, or the current accelerator (CUDA on NVIDIA
-# GPUs); the trigger words of once-per-script advice (see `FileContext.uses_cuda`).
+# GPUs); see `FileContext.uses_cuda`.
 CUDA_TRIGGERS = ("cuda", "torch.accelerator")
+# The trigger words of once-per-script advice: a training loop (whose program may pick the
+# device in another module) or CUDA.
+ADVICE_TRIGGERS = (*CUDA_TRIGGERS, "backward", "optim")
 # Programs built on the distributed RPC framework: their forward passes may run remotely.
 _RPC = re.compile(r"\btorch\.distributed\.rpc\b|\bfrom\s+torch\.distributed\s+import\s+[^\n]*\brpc\b")
 
@@ -307,20 +310,20 @@ def _named_as_training(func: cst.BaseExpression, bare_names: bool) -> bool:
 # Once-per-script advice
 
 
-def first_training_loop(ctx: "FileContext") -> Optional[cst.For]:
-    """The file's first training loop, where once-per-script advice is reported."""
-    loops = training_loops(ctx)
-    return loops[0] if loops else None
-
-
 def advice_site(ctx: "FileContext", *enabling: str) -> Optional[cst.For]:
-    """Where once-per-script advice goes: the first training loop of a file that runs on CUDA,
-    unless the program it belongs to already enables one of the `enabling` features: the file,
-    a project module it imports, or one that imports it (the entry script that sets
-    `cudnn.benchmark` before calling the trainer module's loop; see `project.project_uses`)."""
-    if not ctx.uses_cuda or _RPC.search(ctx.text):
+    """Where once-per-script advice goes: the first training loop of a program that runs on
+    CUDA (the file, a project module it imports, or one that imports it: the entry script that
+    picks the device for the trainer module's loop), unless the program already enables one of
+    the `enabling` features, found the same way (see `project.project_uses`).
+
+    Silent in reinforcement-learning programs (they step Gym environments): their networks are
+    small and their time goes to the environments on the host, so the throughput settings of a
+    training loop change little there."""
+    loops = training_loops(ctx)
+    if not loops or _RPC.search(ctx.text):
         return None  # with `torch.distributed.rpc` the model may run in another process
-    loop = first_training_loop(ctx)
-    if loop is None or any(project_uses(ctx, feature) for feature in enabling):
+    if not (ctx.uses_cuda or project_uses(ctx, CUDA)):
         return None
-    return loop
+    if any(project_uses(ctx, feature) for feature in (*enabling, ENVIRONMENT)):
+        return None
+    return loops[0]
