@@ -4,7 +4,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST, CHANNELS_LAST, conv_heavy, project_enables, project_uses
 from torchlint.semantics.roles import is_one_off_script
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
 
 
 class ConvNotChannelsLast(Rule):
@@ -97,15 +97,16 @@ class ConvNotChannelsLast(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loop = advice_site(self.ctx, CHANNELS_LAST)
-        if loop is None or is_one_off_script(self.ctx.path):
+        loops = advice_sites(self.ctx, CHANNELS_LAST)
+        if not loops or is_one_off_script(self.ctx.path):
             return
         if not project_enables(self.ctx, AUTOCAST) or not conv_heavy(self.ctx) or project_uses(self.ctx, CHANNELS_LAST):
             return  # float32 training, no convolutional model, or the memory format chosen elsewhere
-        self.report(
-            loop.iter,
-            "this mixed-precision CUDA training loop runs convolutions on channels-first tensors; convert the model "
-            "and each input batch with `.to(memory_format=torch.channels_last)` so the tensor-core kernels "
-            "need no transposes",
-            start=loop,
-        )
+        for loop in loops:
+            self.report(
+                loop_header(loop),
+                "this mixed-precision CUDA training loop runs convolutions on channels-first tensors; convert the model "
+                "and each input batch with `.to(memory_format=torch.channels_last)` so the tensor-core kernels "
+                "need no transposes",
+                start=loop,
+            )

@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import CONVOLUTION, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES, project_enables
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
 
 
 class CudnnBenchmarkOff(Rule):
@@ -84,13 +84,14 @@ class CudnnBenchmarkOff(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loop = advice_site(self.ctx, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)
-        if loop is None or not project_enables(self.ctx, CONVOLUTION):
+        loops = advice_sites(self.ctx, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)
+        if not loops or not project_enables(self.ctx, CONVOLUTION):
             return  # no loop, convolutions, or a choice already made (or shapes that change every step)
-        self.report(
-            loop.iter,
-            "this CUDA training loop runs convolutions with cuDNN's default algorithm choice; set "
-            "`torch.backends.cudnn.benchmark = True` once at start-up so the fastest algorithm is timed and "
-            "reused (when input shapes are fixed)",
-            start=loop,
-        )
+        for loop in loops:
+            self.report(
+                loop_header(loop),
+                "this CUDA training loop runs convolutions with cuDNN's default algorithm choice; set "
+                "`torch.backends.cudnn.benchmark = True` once at start-up so the fastest algorithm is timed and "
+                "reused (when input shapes are fixed)",
+                start=loop,
+            )

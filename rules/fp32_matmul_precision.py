@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import TF32, matmul_heavy
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
 
 
 class Fp32MatmulPrecision(Rule):
@@ -84,12 +84,13 @@ class Fp32MatmulPrecision(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loop = advice_site(self.ctx, TF32)
-        if loop is None or not matmul_heavy(self.ctx):
+        loops = advice_sites(self.ctx, TF32)
+        if not loops or not matmul_heavy(self.ctx):
             return  # no loop, a precision already chosen, or no matmul-heavy work in sight
-        self.report(
-            loop.iter,
-            "float32 matmuls in this CUDA training loop run at full precision, without tensor cores; call "
-            "`torch.set_float32_matmul_precision(\"high\")` once at start-up to use TF32",
-            start=loop,
-        )
+        for loop in loops:
+            self.report(
+                loop_header(loop),
+                "float32 matmuls in this CUDA training loop run at full precision, without tensor cores; call "
+                "`torch.set_float32_matmul_precision(\"high\")` once at start-up to use TF32",
+                start=loop,
+            )

@@ -4,7 +4,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import COMPILE, VARIABLE_SHAPES, project_uses, recurrent_heavy
 from torchlint.semantics.roles import is_one_off_script
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
 
 # The release that added `torch.compile`.
 COMPILE_SINCE = (2, 0)
@@ -95,15 +95,16 @@ class NoCompile(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.ctx.options.torch_version < COMPILE_SINCE or is_one_off_script(self.ctx.path):
             return
-        loop = advice_site(self.ctx, COMPILE, VARIABLE_SHAPES)
-        if loop is None or project_uses(self.ctx, COMPILE):
+        loops = advice_sites(self.ctx, COMPILE, VARIABLE_SHAPES)
+        if not loops or project_uses(self.ctx, COMPILE):
             return  # no training loop, or compilation chosen somewhere in the program
         if recurrent_heavy(self.ctx):
             return  # cuDNN's recurrent kernels stay as they are under `torch.compile`
-        self.report(
-            loop.iter,
-            "this CUDA training loop runs the model eagerly, one kernel per operation; wrap the model in "
-            "`torch.compile(model)` so its forward and backward run as fused kernels (time it: compilation "
-            "costs start-up time)",
-            start=loop,
-        )
+        for loop in loops:
+            self.report(
+                loop_header(loop),
+                "this CUDA training loop runs the model eagerly, one kernel per operation; wrap the model in "
+                "`torch.compile(model)` so its forward and backward run as fused kernels (time it: compilation "
+                "costs start-up time)",
+                start=loop,
+            )

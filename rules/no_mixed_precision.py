@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
 
 
 class NoMixedPrecision(Rule):
@@ -89,13 +89,14 @@ class NoMixedPrecision(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loop = advice_site(self.ctx, AUTOCAST)
-        if loop is None:
+        loops = advice_sites(self.ctx, AUTOCAST)
+        if not loops:
             return
-        self.report(
-            loop.iter,
-            "this CUDA training loop runs in float32 throughout; run the forward pass and loss under "
-            "`torch.autocast(\"cuda\", dtype=torch.bfloat16)` (float16 with a GradScaler on older GPUs) to use "
-            "tensor cores, see `torchlint.reference.AmpStep`",
-            start=loop,
-        )
+        for loop in loops:
+            self.report(
+                loop_header(loop),
+                "this CUDA training loop runs in float32 throughout; run the forward pass and loss under "
+                "`torch.autocast(\"cuda\", dtype=torch.bfloat16)` (float16 with a GradScaler on older GPUs) to use "
+                "tensor cores, see `torchlint.reference.AmpStep`",
+                start=loop,
+            )

@@ -112,8 +112,8 @@ def test_recursive_functions_terminate():
 def test_dataloader_look_alike_is_not_torchs():
     code = """
     from mylib import DataLoader
-    batches = DataLoader(ds)
-    for x in batches:
+    items = DataLoader(ds)
+    for x in items:
         x.backward()
         opt.step()
     """
@@ -206,3 +206,62 @@ def test_sibling_script_imports_and_missing_modules(tmp_path):
 def test_text_without_a_file_only_searches_itself():
     ctx = context("import torch\nfrom utils import seed\n", "snippet.py")
     assert not project_enables(ctx, TF32)
+
+
+def test_loops_over_data_or_drawing_batches_in_a_while_loop_train():
+    code = """
+    import torch
+    for batch in tqdm(training_data, desc="train"):
+        loss = model(batch)
+        loss.backward()
+        optimizer.step()
+    for x, y in get_batches(data, batch_size):
+        net(x).sum().backward()
+        opt.step()
+    for x in dataset:
+        model(x).sum().backward()
+        optimizer.step()
+    data_iter = iter(train_loader)
+    while True:
+        batch = next(data_iter)
+        model(batch).sum().backward()
+        optimizer.step()
+    while True:
+        batch = sample()
+        model(batch).sum().backward()
+        optimizer.step()
+    """
+    assert loop_lines(code) == [
+        'for batch in tqdm(training_data, desc="train"):',
+        "for x, y in get_batches(data, batch_size):",
+        "while True:",
+    ]  # a dataset iterated directly yields single samples; `sample()` draws from no loader
+
+
+def test_optimizer_step_variants_and_training_step_helpers_count_as_training():
+    code = """
+    import torch
+    for batch in train_loader:
+        loss = model(batch)
+        loss.backward()
+        optimizer.step_and_update_lr()
+    for samples, targets in train_loader:
+        loss = criterion(model(samples), targets)
+        loss_scaler(loss, optimizer, parameters=model.parameters())
+    for images, targets in train_loader:
+        loss = criterion(model(images), targets)
+        loss.backward()
+        scheduler.step_update(epoch)
+    for inputs, targets in train_loader:
+        loss = criterion(model(inputs), targets)
+        log(loss, step)
+        adjust_learning_rate(optimizer, step)
+    """
+    assert loop_lines(code) == ["for batch in train_loader:", "for samples, targets in train_loader:"]
+
+
+def test_bucketed_batches_have_variable_shapes():
+    from torchlint.semantics.project import VARIABLE_SHAPES
+
+    assert file_enables("train_iterator = BucketIterator(train, batch_size=64, device=device)\n", VARIABLE_SHAPES)
+    assert not file_enables("train_iterator = Iterator(train, batch_size=64)\n", VARIABLE_SHAPES)

@@ -361,7 +361,7 @@ class FrequencyAnalysis:
                 best = (found, call)
         assert best is not None
         execution, call = best
-        caller = self._enclosing_function(call)
+        caller = self.enclosing_function(call)
         if execution.frequency is Frequency.RARE:
             text = f"every call of `{name}()` is rare"
         else:
@@ -386,7 +386,7 @@ class FrequencyAnalysis:
                 return ancestor
         return None
 
-    def _enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
+    def enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
 
 

@@ -46,6 +46,14 @@ TRAINING_STEP_METHODS = frozenset({"forward", "training_step", "train_step"})
 # call that trains may have whole (`optimizer.step()`; not `task.inference_step()`).
 TRAINING_CALL_WORDS = frozenset({"backward", "fit", "train", "trainer", "training", "optimizer", "optim", "autograd"})
 TRAINING_CALL_NAMES = frozenset({"step", "zero_grad"})
+# Words of an iterable of training batches (`training_data`, `batches`): a loop over one that
+# runs a backward pass and an optimizer step is a training loop. Not `dataset`: iterated
+# directly, a dataset yields single samples, not batches.
+DATA_WORDS = frozenset({"data", "batches"})
+# Words of an optimizer's name (`optimizer`, `self.optim`, `opt_g`) and of a loss (`loss`,
+# `total_loss`, `d_loss`): a call handed both runs a training step (`loss_scaler(loss, optimizer)`).
+OPTIMIZER_WORDS = frozenset({"optimizer", "optim", "opt"})
+LOSS_WORDS = frozenset({"loss"})
 # Methods the data loader calls once per sample or batch.
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
 # Names of iteration counters, for one-step tests such as `if step == 0`.

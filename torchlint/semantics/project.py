@@ -103,8 +103,9 @@ FEATURES: Dict[str, re.Pattern] = {
     # Reinforcement learning: a Gym or Gymnasium environment, or environments stepped with an
     # action (`envs.step(action)`).
     ENVIRONMENT: re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:gym|gymnasium)\b|\benvs?\.step\(\s*\w", re.MULTILINE),
-    # Padded or packed variable-length batches: input shapes change from step to step.
-    VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b"),
+    # Padded or packed variable-length batches (torchtext's `BucketIterator` pads each batch of
+    # similar lengths to its longest): input shapes change from step to step.
+    VARIABLE_SHAPES: re.compile(r"\bpad_sequence\b|\bpack_padded_sequence\b|\bpack_sequence\b|\bBucketIterator\b"),
     CONVOLUTION: re.compile(
         r"\bConv(?:Transpose)?[123]d\b|\bLazyConv(?:Transpose)?[123]d\b|\bconv(?:_transpose)?[123]d\s*\(|"
         r"\btorchvision\.models\b|\bfrom\s+torchvision\s+import\s+[^\n]*\bmodels\b"

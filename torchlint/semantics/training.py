@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set
 import libcst as cst
 
 from torchlint.semantics.calls import method_call, positional
-from torchlint.semantics.heuristics import TRAINING_CALL_NAMES, TRAINING_CALL_WORDS, words
+from torchlint.semantics.heuristics import (
+    DATA_WORDS,
+    LOSS_WORDS,
+    OPTIMIZER_WORDS,
+    TRAINING_CALL_NAMES,
+    TRAINING_CALL_WORDS,
+    has_word,
+    words,
+)
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
@@ -132,11 +140,30 @@ def methods_called(
         found = method_call(item)
         if found is not None:
             names.add(found[1])
+            if _steps_an_optimizer(found[0], found[1]):
+                names.add(STEP)
+        if _runs_a_training_step(item):
+            names.update((BACKWARD, STEP))
         for function in called_function(item, functions):
             if id(function) not in seen:
                 seen.add(id(function))
                 names |= methods_called(function.body, functions, seen)
     return names
+
+
+def _steps_an_optimizer(receiver: cst.BaseExpression, method: str) -> bool:
+    """`optimizer.step_and_update_lr()`, `self.optim.step_with_closure()`: an optimizer's own
+    variant of `step()`."""
+    name = (dotted_name(receiver) or "").rsplit(".", 1)[-1]
+    return "step" in words(method) and has_word(name, OPTIMIZER_WORDS)
+
+
+def _runs_a_training_step(call: cst.Call) -> bool:
+    """A call handed both the loss and the optimizer (`loss_scaler(loss, optimizer, ...)`,
+    `amp_step(loss, optimizer)`): a helper or callable object that runs the backward pass and
+    the optimizer step."""
+    named = [(dotted_name(arg.value) or "").rsplit(".", 1)[-1] for arg in call.args]
+    return any(has_word(name, LOSS_WORDS) for name in named) and any(has_word(name, OPTIMIZER_WORDS) for name in named)
 
 
 def is_training_loop(
@@ -145,13 +172,16 @@ def is_training_loop(
     functions: Optional[Dict[str, List[cst.FunctionDef]]] = None,
     loaders: Optional[FrozenSet[str]] = None,
 ) -> bool:
-    """A `for` loop over a data loader whose body calls `.backward()` and `.step()`,
-    directly or in functions defined in the same file that it calls."""
-    if not isinstance(loop, cst.For):
+    """A loop over batches whose body calls `.backward()` and `.step()`, directly or in
+    functions defined in the same file that it calls: a `for` loop over a data loader or over
+    data (`for batch in tqdm(training_data)`), or a `for`/`while` loop that draws a batch from
+    a loader each iteration."""
+    if not isinstance(loop, (cst.For, cst.While)):
         return False
     if loaders is None:
         loaders = loader_names(ctx.module, ctx)
-    if not is_loader_like(loop.iter, loaders) and not _draws_batches(loop, ctx.module, loaders):
+    over_batches = isinstance(loop, cst.For) and (is_loader_like(loop.iter, loaders) or iterates_data(loop.iter))
+    if not over_batches and not _draws_batches(loop, ctx.module, loaders):
         return False
     if functions is None:
         functions = local_functions(ctx.module)
@@ -159,7 +189,16 @@ def is_training_loop(
     return BACKWARD in called and STEP in called
 
 
-def _draws_batches(loop: cst.For, module: cst.Module, loaders: FrozenSet[str]) -> bool:
+def iterates_data(node: cst.BaseExpression) -> bool:
+    """An iterable named for training data, through wrappers: `training_data`,
+    `tqdm(train_data)`, `enumerate(batches)` (the words of `heuristics.DATA_WORDS`)."""
+    if isinstance(node, cst.Call) and any(iterates_data(arg.value) for arg in positional(node)):
+        return True
+    name = dotted_name(iterated_source(node)) or ""
+    return has_word(name.rsplit(".", 1)[-1], DATA_WORDS)
+
+
+def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str]) -> bool:
     """Whether each iteration draws a batch from a data loader: `next(iter(loader))`,
     `next(loader_iter)` where `loader_iter = iter(loader)` (iteration-based training, as in
     GAN code: `for i in range(num_iters): x = next(data_iter)`)."""
@@ -205,10 +244,10 @@ def loops_run_by(
                     yield from loops_run_by(function.body, functions, seen)
 
 
-_TRAINING_LOOPS: "weakref.WeakKeyDictionary[FileContext, Tuple[cst.For, ...]]" = weakref.WeakKeyDictionary()
+_TRAINING_LOOPS: "weakref.WeakKeyDictionary[FileContext, Tuple[cst.CSTNode, ...]]" = weakref.WeakKeyDictionary()
 
 
-def training_loops(ctx: "FileContext") -> Tuple[cst.For, ...]:
+def training_loops(ctx: "FileContext") -> Tuple[cst.CSTNode, ...]:
     """The file's training loops in source order, computed once per file.
 
     Call it after the traversal has seen the module's imports (from `leave_Module`).
@@ -218,7 +257,7 @@ def training_loops(ctx: "FileContext") -> Tuple[cst.For, ...]:
         functions = local_functions(ctx.module)
         loaders = loader_names(ctx.module, ctx)
         loops = [node for node in _in_order(ctx.module) if is_training_loop(node, ctx, functions, loaders)]
-        found = tuple(loops)  # type: ignore[arg-type]
+        found = tuple(loops)
         _TRAINING_LOOPS[ctx] = found
     return found
 
@@ -310,20 +349,32 @@ def _named_as_training(func: cst.BaseExpression, bare_names: bool) -> bool:
 # Once-per-script advice
 
 
-def advice_site(ctx: "FileContext", *enabling: str) -> Optional[cst.For]:
-    """Where once-per-script advice goes: the first training loop of a program that runs on
-    CUDA (the file, a project module it imports, or one that imports it: the entry script that
-    picks the device for the trainer module's loop), unless the program already enables one of
-    the `enabling` features, found the same way (see `project.project_uses`).
+def advice_sites(ctx: "FileContext", *enabling: str) -> List[cst.CSTNode]:
+    """Where once-per-script advice goes: the first training loop of each function (and of
+    module level) that no other training loop runs, in a program that runs on CUDA (the file,
+    a project module it imports, or one that imports it: the entry script that picks the
+    device for the trainer module's loop), unless the program already enables one of the
+    `enabling` features, found the same way (see `project.project_uses`). A trainer with two
+    training routines (`train()` and `train_multi()`) gets the advice in each.
 
     Silent in reinforcement-learning programs (they step Gym environments): their networks are
     small and their time goes to the environments on the host, so the throughput settings of a
     training loop change little there."""
     loops = training_loops(ctx)
     if not loops or _RPC.search(ctx.text):
-        return None  # with `torch.distributed.rpc` the model may run in another process
+        return []  # with `torch.distributed.rpc` the model may run in another process
     if not (ctx.uses_cuda or project_uses(ctx, CUDA)):
-        return None
+        return []
     if any(project_uses(ctx, feature) for feature in (*enabling, ENVIRONMENT)):
-        return None
-    return loops[0]
+        return []
+    nested = {id(inner) for loop in loops for inner in body_nodes(loop.body)}
+    sites: Dict[int, cst.CSTNode] = {}
+    for loop in loops:
+        if id(loop) not in nested:
+            sites.setdefault(id(ctx.frequency.enclosing_function(loop)), loop)
+    return list(sites.values())
+
+
+def loop_header(loop: cst.CSTNode) -> cst.CSTNode:
+    """What a finding about a whole loop ends at: the iterable of a `for`, the test of a `while`."""
+    return loop.iter if isinstance(loop, cst.For) else loop.test if isinstance(loop, cst.While) else loop
