@@ -35,8 +35,8 @@ class DataloaderNoWorkers(Rule):
     input pipeline is the most common cause of low GPU utilisation in production studies
     (about 46% of such issues).
 
-    The rule is silent when `num_workers` is any expression other than the literal `0`
-    (`num_workers=args.workers`), when `**kwargs` may supply it, for a `DataLoader` that
+    The rule is silent when `num_workers` is any expression other than the literal `0` or a
+    name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it, for a `DataLoader` that
     is not torch's, for a `TensorDataset` (tensors already in memory: workers would only
     pickle slices of them), and in a program that never trains: a script with an
     `if __name__ == "__main__":` block, or a notebook, in which no call reads as training
@@ -77,17 +77,18 @@ class DataloaderNoWorkers(Rule):
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
-    validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half of
-    the real-code benchmark (24/0) and 0.93 held out (13/1). Other loaders (a final test, loaders
-    returned or handed to another module, demo templates on random in-memory data) are the
-    preview variant, reported only with `--preview`: 0.54 dev (7/6), 0.28 held out (12/43).
-    See docs/precision.md.
+    validation loop (see `semantics.loaders.loader_use`), in a file that places work on a
+    device: 1.00 on the dev half of the real-code benchmark (24/0) and 0.94 held out (17/1).
+    Other loaders (a final test, loaders returned or handed to another module, demo templates
+    on random in-memory data) and loaders of CPU-only programs (where workers compete with the
+    training for the same cores) are the preview variant, reported only with `--preview`:
+    0.54 dev (7/6), 0.21 held out (12/46). See docs/precision.md.
     """
 
     code = "TL201"
     impact = "high"
     name = "dataloader-no-workers"
-    preview_variant = OTHER_LOADERS
+    preview_variant = f"{OTHER_LOADERS}; loaders of files that never mention a device (CPU-only programs)"
     summary = "DataLoader loads data in the training process (`num_workers=0`)"
     triggers = ("DataLoader",)
     fix_applicability = Applicability.UNSAFE
@@ -119,20 +120,28 @@ class DataloaderNoWorkers(Rule):
         if self.ctx.qualified_name(node.func) not in DATALOADERS or has_star(node, "**") or has_star(node, "*"):
             return
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
-        if workers is not None and not is_literal(workers.value, "0"):
+        literal = workers is None or is_literal(workers.value, "0")
+        if not literal and not self._set_to_zero(workers.value):
             return
         dataset = argument(node, "dataset", 0)
         if dataset is not None and self._in_memory(dataset.value):
             return
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
-        if self.withholds_preview_variant() and loader_use(self.ctx, node) != "train":
+        if self.withholds_preview_variant() and (not self.ctx.uses_device or loader_use(self.ctx, node) != "train"):
             return
         self.report(
             node,
             "DataLoader without worker processes loads every batch in the training loop; set `num_workers`",
-            fix=self._fix(node),
+            fix=self._fix(node) if literal else None,  # a variable set to 0 is the user's to change
         )
+
+    def _set_to_zero(self, value: cst.BaseExpression) -> bool:
+        """A name whose only assignment in the file (a notebook's earlier cell included) is `0`."""
+        if not isinstance(value, cst.Name):
+            return False
+        assigned = only_assigned_value(self.ctx.module, value)
+        return assigned is not None and is_literal(assigned, "0")
 
     def _in_memory(self, dataset: cst.BaseExpression) -> bool:
         if isinstance(dataset, cst.Call):

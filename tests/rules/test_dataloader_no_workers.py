@@ -1,3 +1,5 @@
+import pytest
+
 from conftest import lines, lint
 
 RULE = "TL201"
@@ -92,3 +94,41 @@ def test_silent_in_a_program_that_never_trains_reported_where_it_trains():
     assert lines(evaluate, RULE) == []
     trains = evaluate.replace("print(model(x).argmax(1))", "model(x).sum().backward()")
     assert lines(trains, RULE) == [4]
+
+
+def test_a_worker_count_set_to_zero_in_a_variable():
+    """`num_workers = 0` in an earlier notebook cell is the same as the literal; the fix is left
+    to the user, who chose the variable. A variable assigned twice is not known."""
+    code = """
+    import torch
+    num_workers = 0
+    loader = torch.utils.data.DataLoader(train_data, batch_size=20, num_workers=num_workers)
+    workers = 0
+    workers = args.workers
+    other = torch.utils.data.DataLoader(train_data, num_workers=workers)
+    """
+    [finding] = lint(code, [RULE])
+    assert finding.line == 4 and finding.fix is None
+
+
+TRAINING_NOTEBOOK = """
+import torch
+from torch.utils.data import DataLoader
+loader = DataLoader(train_data, batch_size=64)
+for epoch in range(3):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.stable_only
+def test_cpu_only_programs_are_the_preview_variant():
+    """Without a device, workers compete with the training for the same cores."""
+    assert lines(TRAINING_NOTEBOOK, RULE) == []
+    assert lines(TRAINING_NOTEBOOK.replace("model(x)", "model(x.cuda())"), RULE) == [4]
+
+
+def test_preview_mode_reports_cpu_only_programs_too():
+    assert lines(TRAINING_NOTEBOOK, RULE) == [4]
