@@ -9,6 +9,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.data_parallel import DATA_PARALLEL
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, with_keyword
 from torchlint.semantics.devices import Placement, placement
+from torchlint.semantics.heuristics import has_word, identifier
 from torchlint.semantics.training import DISTRIBUTED_DATA_PARALLEL
 from torchlint.semantics.tree import descendants
 
@@ -30,6 +31,8 @@ FUSED = frozenset({"Adam", "AdamW"})
 # Calls that wrap a module without moving it: the wrapper's parameters are the module's.
 MODULE_WRAPPERS = DATA_PARALLEL | DISTRIBUTED_DATA_PARALLEL | {"torch.compile"}
 PARAMETER_METHODS = ("parameters", "named_parameters")
+# Words of a helper, or of the name of its result, that builds parameter groups of a module.
+PARAMETER_WORDS = frozenset({"param", "params", "parameters"})
 # Complex tensors in the file: the fused kernels accept floating-point parameters only.
 COMPLEX = re.compile(r"\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex)\b|\btorch\.complex\b")
 
@@ -203,11 +206,18 @@ class OptimizerNotFused(Rule):
 
     def _owners(self, params: cst.BaseExpression) -> List[Key]:
         """The modules whose `.parameters()` the argument is built from (`model.parameters()`,
-        a comprehension or param groups over them, or a name assigned one of those); empty
-        when anything else is passed or a module is unknown."""
+        a comprehension or param groups over them, or a name assigned one of those), or the
+        module a parameter-group helper is given (`get_params_groups(student)`,
+        `param_groups = add_weight_decay(model, wd)`); empty when anything else is passed or a
+        module is unknown."""
+        named = identifier(params)
         if isinstance(params, cst.Name):
             key = self._key(params, binding=False)
             params = self.assigned.get(key, params) if key is not None else params
+        grouped = _grouped_module(params, named)
+        if grouped is not None:
+            key = self._root_key(grouped)
+            return [key] if key is not None else []
         owners: List[Key] = []
         for item in descendants(params):
             found = method_call(item)
@@ -259,3 +269,20 @@ class OptimizerNotFused(Rule):
             return self.withheld("the file uses complex tensors, and the fused update takes floating-point parameters only")
         fixed = with_keyword(candidate.call, candidate.remedy, cst.Name("True"))
         return self.fix(NodeEdit(candidate.call, fixed), message=f"Pass `{candidate.remedy}=True`")
+
+
+def _grouped_module(params: cst.BaseExpression, named: str) -> Optional[cst.BaseExpression]:
+    """The module a helper builds parameter groups of: the first argument of a call whose name,
+    or the name its result is given, is about parameters (`utils.get_params_groups(student)`,
+    `param_groups = optim_factory.add_weight_decay(model, wd)`), when it is a plain name
+    or attribute and the call mentions no `.parameters()` of its own."""
+    if not isinstance(params, cst.Call) or not params.args or params.args[0].keyword is not None:
+        return None
+    if not (has_word(identifier(params), PARAMETER_WORDS) or has_word(named, PARAMETER_WORDS)):
+        return None
+    first = params.args[0].value
+    if not isinstance(first, (cst.Name, cst.Attribute)):
+        return None
+    if any(method_call(item) is not None and method_call(item)[1] in PARAMETER_METHODS for item in descendants(params)):
+        return None
+    return first

@@ -85,7 +85,7 @@ def test_modules_not_moved_to_cuda_are_silent():
 
 
 def test_parameters_not_from_modules_are_silent():
-    for params in ("[model.weight, extra]", "params", "get_params(model)", "self.parameters()"):
+    for params in ("[model.weight, extra]", "params", "prepare(model)", "get_params(model.cpu())", "self.parameters()"):
         code = f"import torch\nmodel = Net().cuda()\noptimizer = torch.optim.Adam({params})\n"
         assert lines(code, RULE) == [], params
 
@@ -153,3 +153,19 @@ def test_test_code_is_silent():
 def test_fixing_twice_changes_nothing_more():
     once = fixed(SCRIPT)
     assert fixed(once) == once and lint(once, [RULE]) == []
+
+
+def test_parameter_groups_built_by_a_helper():
+    """A helper named for parameters (or whose result is) builds the groups of the module it is
+    given: `utils.get_params_groups(student)`, `param_groups = add_weight_decay(model, wd)`."""
+    code = """
+    import torch
+    student = Net().cuda()
+    a = torch.optim.AdamW(utils.get_params_groups(student))
+    param_groups = optim_factory.add_weight_decay(student, args.weight_decay)
+    b = torch.optim.AdamW(param_groups, lr=args.lr)
+    groups = build(student, args.weight_decay)
+    c = torch.optim.AdamW(groups)
+    d = torch.optim.AdamW(get_params_groups(teacher))
+    """
+    assert lines(code, RULE) == [4, 6]
