@@ -10,16 +10,15 @@ from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_hea
 class ConvNotChannelsLast(Rule):
     """## What it does
     Flags a convolutional CUDA training script that runs in mixed precision with the default
-    (channels-first) memory format: the file has a training loop (a loop over a data loader,
-    or one that draws its batches from a loader with `next(...)`, that calls `.backward()`
-    and an optimizer's `.step()`, directly or through functions of the same file), mentions
-    CUDA, uses `autocast` (or `.half()`/`.bfloat16()`), its model is
-    made of 2-d or 3-d convolutions (`nn.Conv2d`, `nn.Conv3d`, their transposed forms,
-    `F.conv2d`, or `torchvision.models`, in the file or a project module it imports) with no
-    attention, transformer layers or explicit matrix products, and `channels_last` appears
-    nowhere in the program.
+    (channels-first) memory format: the file has a training loop and its program runs on
+    CUDA (both as TL601 defines them; silent in reinforcement-learning programs), uses
+    `autocast` (or `.half()`/`.bfloat16()`), its model is made of 2-d or 3-d convolutions
+    (`nn.Conv2d`, `nn.Conv3d`, their transposed forms, `F.conv2d`, or `torchvision.models`,
+    in the file or a project module it imports) with no attention, transformer layers or
+    explicit matrix products, and `channels_last` appears nowhere in the program.
 
-    It is reported once per script, on its first training loop, as advice (severity info).
+    It is reported once per training routine (the first training loop of each function, and
+    of module level, that no other training loop runs), as advice (severity info).
 
     ## Why is this slow?
     The tensor-core convolution kernels of cuDNN work on NHWC data ("channels last"). PyTorch

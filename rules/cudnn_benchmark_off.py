@@ -8,14 +8,14 @@ from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_hea
 class CudnnBenchmarkOff(Rule):
     """## What it does
     Flags a CUDA training script for a convolutional model that never turns on cuDNN
-    autotuning: the file has a training loop (a loop over a data loader, or one that draws
-    its batches from a loader with `next(...)`, that calls `.backward()` and an optimizer's
-    `.step()`, directly or through functions of the same file), mentions CUDA, uses
-    convolutions (`nn.Conv2d` and friends, `F.conv2d`, or
-    `torchvision.models`, in the file or a project module it imports), and never sets
+    autotuning: the file has a training loop and its program runs on CUDA (both as TL601
+    defines them; silent in reinforcement-learning programs), uses convolutions (`nn.Conv2d`
+    and friends, `F.conv2d`, or `torchvision.models`, in the file or a project module it
+    imports), and never sets
     `torch.backends.cudnn.benchmark`.
 
-    It is reported once per script, on its first training loop, as advice (severity info).
+    It is reported once per training routine (the first training loop of each function, and
+    of module level, that no other training loop runs), as advice (severity info).
 
     ## Why is this slow?
     cuDNN has several algorithms for every convolution, and which one is fastest depends on

@@ -8,17 +8,17 @@ from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_hea
 class Fp32MatmulPrecision(Rule):
     """## What it does
     Flags a CUDA training script that leaves float32 matrix multiplications at full
-    precision: the file has a training loop (a loop over a data loader, or one that draws its
-    batches from a loader with `next(...)`, that calls `.backward()` and an optimizer's
-    `.step()`, directly or through functions of the same file), mentions CUDA, runs
-    matmul-heavy work (attention, transformer layers,
-    `matmul`/`bmm`/`einsum`/`@`, Hugging Face `transformers`, or `nn.Linear` layers in a
-    model without convolutions, in the file or a project module it imports), and neither it,
+    precision: the file has a training loop and its program runs on CUDA (both as TL601
+    defines them; silent in reinforcement-learning programs), runs matmul-heavy work
+    (attention, transformer layers, `matmul`/`bmm`/`einsum`/`@`, Hugging Face
+    `transformers`, or `nn.Linear` layers in a model without convolutions, in the file or a
+    project module it imports), and neither it,
     a project module it imports, nor one that imports it calls
     `torch.set_float32_matmul_precision(...)` or sets
     `torch.backends.cuda.matmul.allow_tf32` (or the newer `fp32_precision` settings).
 
-    It is reported once per script, on its first training loop, as advice (severity info).
+    It is reported once per training routine (the first training loop of each function, and
+    of module level, that no other training loop runs), as advice (severity info).
 
     ## Why is this slow?
     Since PyTorch 1.12, float32 matmuls on CUDA default to full IEEE float32, which does not

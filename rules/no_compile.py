@@ -13,13 +13,13 @@ COMPILE_SINCE = (2, 0)
 class NoCompile(Rule):
     """## What it does
     Flags a CUDA training script that never compiles its model: the file has a training loop
-    (a loop over a data loader, or one that draws its batches from a loader with `next(...)`,
-    that calls `.backward()` and an optimizer's `.step()`,
-    directly or through functions of the same file), mentions CUDA, and neither it, a
-    project module it imports, nor a project module that imports it mentions
+    and its program runs on CUDA (both as TL601 defines them; silent in
+    reinforcement-learning programs), and neither it, a project module it imports, nor a
+    project module that imports it mentions
     `torch.compile` or an option to compile.
 
-    It is reported once per script, on its first training loop, as advice (severity info).
+    It is reported once per training routine (the first training loop of each function, and
+    of module level, that no other training loop runs), as advice (severity info).
 
     ## Why is this slow?
     In eager mode every PyTorch operation is a separate kernel launch that reads its inputs

@@ -8,14 +8,17 @@ from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_hea
 class NoMixedPrecision(Rule):
     """## What it does
     Flags a training script that runs on CUDA but never uses automatic mixed precision: the
-    file has a training loop (a loop over a data loader, or one that draws its batches
-    from a loader with `next(...)`, that calls `.backward()` and an optimizer's `.step()`,
-    directly or through functions of the same file), mentions CUDA,
-    and neither it, a module it imports from the same project, nor one that imports it (the
-    entry script that calls the trainer) uses `autocast`
-    (`torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`).
+    file has a training loop (a loop over a data loader or over data named as such,
+    `tqdm(training_data)`, or a `for`/`while` loop that draws its batches from a loader with
+    `next(...)`, that calls `.backward()` and an optimizer's `.step()` (or hands the loss and
+    the optimizer to a helper, `loss_scaler(loss, optimizer)`), directly or through functions
+    of the same file); the program runs on CUDA (the file, a project module it imports, or the
+    entry script that imports it mentions CUDA); and none of them uses `autocast`
+    (`torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`). Silent in
+    reinforcement-learning programs (they step Gym environments), whose networks are small.
 
-    It is reported once per script, on its first training loop, as advice (severity info):
+    It is reported once per training routine (the first training loop of each function, and
+    of module level, that no other training loop runs), as advice (severity info):
     the evidence is project-wide, and full precision can be a deliberate choice.
 
     ## Why is this slow?

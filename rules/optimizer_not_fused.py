@@ -53,8 +53,9 @@ class OptimizerNotFused(Rule):
     """## What it does
     Flags `torch.optim.Adam` and `torch.optim.AdamW` built over the parameters of a module the
     same file moves to CUDA (`model.cuda()`, `model = Net().to(device)`, or an alias, a
-    submodule or a DDP / DataParallel / `torch.compile` wrapper of such a module) without
-    `fused=True`. When the configured `torch-version` is below 2.0 it also flags
+    submodule or a DDP / DataParallel / `torch.compile` wrapper of such a module; parameter
+    groups built from it, also by a helper named for parameters, `get_params_groups(model)`)
+    without `fused=True`. When the configured `torch-version` is below 2.0 it also flags
     `torch.optim.SGD`, and proposes `foreach=True` instead (below 1.12, which has no
     `foreach=` argument, it reports nothing).
 

@@ -36,7 +36,10 @@ class SyncInLoop(Rule):
     """## What it does
     Flags `.item()`, `.cpu()`, `.to("cpu")` and `.tolist()` on a tensor inside a loop body
     (`for`, `while`, comprehension) that runs once per training step or per batch of the
-    per-epoch validation (and, in preview, in other loops: generation, inference helpers).
+    per-epoch validation (and, in preview, in other loops: generation, inference helpers),
+    and in a same-file helper that such a loop calls every iteration (reported in the
+    helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function
+    another module calls in its loop over epochs (the engine's `evaluate()`) runs every epoch.
 
     ## Why is this slow?
     Each of these calls copies device memory to the host and blocks the Python thread until
@@ -66,9 +69,13 @@ class SyncInLoop(Rule):
     - where a loop that does not train needs the value on the host: it decides a
       `break`/`return` or the loop condition (autoregressive decoding, convergence checks),
       the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
-      NumPy call, a file, text, iteration over `x.tolist()`): inference, generation and
-      evaluation loops exist to produce such values; or a loop that is not over a data loader
-      hands each result to the host (`samples.append(x.cpu())`, `print(...)`);
+      NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
+      for an evaluator): inference, generation and evaluation loops exist to produce such
+      values; or a loop that is not over a data loader hands each result to the host
+      (`samples.append(x.cpu())`, `print(...)`);
+    - in a helper called from a loop that steps a Gym environment (`act(state)` may compute
+      the action the environment needs), and in helpers called from loops that neither train
+      nor run every epoch (no preview variant: the value may be what that loop produces);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
       `unittest` classes, `test_*` functions and `test_*.py` files.
 
