@@ -97,7 +97,7 @@ class ConvNotChannelsLast(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         loops = advice_sites(self.ctx, CHANNELS_LAST)
-        if not loops or is_one_off_script(self.ctx.path):
+        if not loops or is_one_off_script(self.ctx.role_path):
             return
         if not project_enables(self.ctx, AUTOCAST) or not conv_heavy(self.ctx) or project_uses(self.ctx, CHANNELS_LAST):
             return  # float32 training, no convolutional model, or the memory format chosen elsewhere

@@ -93,7 +93,7 @@ class NoCompile(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        if self.ctx.options.torch_version < COMPILE_SINCE or is_one_off_script(self.ctx.path):
+        if self.ctx.options.torch_version < COMPILE_SINCE or is_one_off_script(self.ctx.role_path):
             return
         loops = advice_sites(self.ctx, COMPILE, VARIABLE_SHAPES)
         if not loops or project_uses(self.ctx, COMPILE):

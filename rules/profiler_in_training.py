@@ -108,7 +108,7 @@ class ProfilerInTraining(Rule):
             return
         if keyword(node, "schedule") is not None or has_star(node):
             return
-        if is_profiling_script(self.ctx.path) or self._in_profiling_function(node):
+        if is_profiling_script(self.ctx.role_path) or self._in_profiling_function(node):
             return
         where = self._training(node)
         if where is not None:

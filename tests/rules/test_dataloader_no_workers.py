@@ -132,3 +132,29 @@ def test_cpu_only_programs_are_the_preview_variant():
 
 def test_preview_mode_reports_cpu_only_programs_too():
     assert lines(TRAINING_NOTEBOOK, RULE) == [4]
+
+
+@pytest.mark.stable_only
+def test_a_loader_handed_to_a_function_is_judged_at_the_call():
+    """`evaluate()` runs every epoch for the validation loader and once for the test loader:
+    the test loader is the preview variant; a loader handed on both ways is reported."""
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    train_loader = DataLoader(train_data, batch_size=64)
+    valid_loader = DataLoader(valid_data, batch_size=64)
+    test_loader = DataLoader(test_data, batch_size=64)
+    def train(model, loader):
+        for x, y in loader:
+            criterion(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+    def evaluate(model, loader):
+        for x, y in loader:
+            total += criterion(model(x.cuda()), y.cuda())
+    for epoch in range(10):
+        train(model, train_loader)
+        evaluate(model, valid_loader)
+    evaluate(model, test_loader)
+    evaluate(model, valid_loader)
+    """
+    assert lines(code, RULE) == [4, 5]

@@ -426,3 +426,24 @@ def test_call_sites_note_loops_over_epochs():
         "k": False,
         "m": False,
     }
+
+
+@pytest.mark.stable_only
+def test_roles_are_read_within_the_project_not_from_the_directories_above_it(tmp_path, monkeypatch):
+    """A checkout under `~/benchmarks/` or `/srv/demo/` is not benchmark or demo code: the role
+    of a file is read from its path inside its project, however the path is given."""
+    root = tmp_path / "benchmarks" / "demo"
+    write(root, ".git/HEAD", "")
+    code = "import torch\nmodel = Net().cuda()\nfor x, y in train_loader:\n    loss = model(x.cuda()).sum()\n    loss.backward()\n    optimizer.step()\n    print(loss.item())\n"
+    write(root, "train.py", code)
+    write(root, "tests/train.py", code)
+    monkeypatch.chdir(tmp_path)
+
+    def found(path: str) -> list:
+        result = CliRunner().invoke(main, ["check", "--select", "TL101,TL605", "--no-cache", "--output-format", "json", path])
+        return sorted((os.path.relpath(item["path"], root) if os.path.isabs(item["path"]) else item["path"], item["code"]) for item in json.loads(result.stdout))
+
+    expected = [("train.py", "TL101"), ("train.py", "TL605")]
+    assert found(str(root)) == expected  # an absolute path
+    assert [code for _, code in found("benchmarks/demo")] == ["TL101", "TL605"]  # a relative one
+    assert project.role_path(str(root / "tests" / "train.py")) == os.path.join("tests", "train.py")

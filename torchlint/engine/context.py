@@ -21,7 +21,7 @@ from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of
+from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of, role_path
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -65,9 +65,14 @@ class FileContext:
         return _DEVICE_USE.search(self.text) is not None
 
     @cached_property
+    def role_path(self) -> str:
+        """The file's path within its project, which its role is read from (`project.role_path`)."""
+        return role_path(self.path)
+
+    @cached_property
     def test_file(self) -> bool:
         """Whether the whole file is test code: by its path, or because it imports pytest."""
-        return path_is_test(self.path, self.options.test_paths) or imports_test_framework(self.module)
+        return path_is_test(self.role_path, self.options.test_paths) or imports_test_framework(self.module)
 
     def in_test_code(self) -> bool:
         """Whether the node being visited is test code: in a test file, test class or test function."""
@@ -82,7 +87,7 @@ class FileContext:
     def frequency(self) -> FrequencyAnalysis:
         """How often nodes of this file run (indexed on the first question)."""
         return FrequencyAnalysis(
-            self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.path), external=self._called_elsewhere
+            self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.role_path), external=self._called_elsewhere
         )
 
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:

@@ -27,5 +27,8 @@ class Options:
     preview: bool = False
 
     def skips_tests_in(self, path: str) -> bool:
-        """Whether performance rules skip the file at `path` as test code."""
-        return not self.lint_test_code and path_is_test(path, self.test_paths)
+        """Whether performance rules skip the file at `path` as test code (judged within its
+        project, see `project.role_path`)."""
+        from torchlint.semantics.project import role_path  # imported on use: start-up stays cheap
+
+        return not self.lint_test_code and path_is_test(role_path(path), self.test_paths)

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import positional
-from torchlint.semantics.frequency import repeated_with_training
+from torchlint.semantics.frequency import Frequency, repeated_with_training
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.training import called_function
+from torchlint.semantics.training import called_function, loop_trains
 from torchlint.semantics.tree import children, descendants, iterated_source
 
 if TYPE_CHECKING:
@@ -26,11 +26,21 @@ def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
     loop that trains, or the per-epoch validation loop (see
     `frequency.repeated_with_training`); "other" when only other loops do (a final test, an
     inference pass), "unknown" otherwise (returned, passed to another module, kept in a
-    container)."""
-    loops = loops_over(ctx, loader)
-    if not loops:
+    container).
+
+    A loop in a function the loader is handed to is judged at the call that hands it on: the
+    `evaluate(model, valid_loader)` of the epoch loop runs with training, the
+    `evaluate(model, test_loader)` after training does not, though both reach the same loop."""
+    passes = passes_over(ctx, loader)
+    if not passes:
         return "unknown"
-    return "train" if any(repeated_with_training(ctx, loop) for loop in loops) else "other"
+    return "train" if any(_runs_with_training(ctx, loop, start) for loop, start in passes) else "other"
+
+
+def _runs_with_training(ctx: "FileContext", loop: cst.For, start: cst.CSTNode) -> bool:
+    if start is loop:
+        return repeated_with_training(ctx, loop)
+    return loop_trains(ctx, loop) or ctx.execution(start).frequency is Frequency.PER_EPOCH
 
 
 def loops_over(ctx: "FileContext", loader: cst.Call) -> List[cst.For]:
@@ -71,7 +81,7 @@ def _loops_over(
     scope: cst.CSTNode,
     name: str,
     functions: Dict[str, List[cst.FunctionDef]],
-    seen: Set[int],
+    seen: Set[Tuple[int, int]],
     anchor: Optional[cst.CSTNode],
 ) -> Iterator[Tuple[cst.For, cst.CSTNode]]:
     """Loops in `scope` over `name` (`for x in enumerate(tqdm(name))`), and in same-file
@@ -83,9 +93,10 @@ def _loops_over(
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
-                if parameter is not None and id(function) not in seen:
-                    seen.add(id(function))
-                    yield from _loops_over(function.body, parameter, functions, seen, anchor or node)
+                start = anchor or node  # each call that hands the loader on is a pass of its own
+                if parameter is not None and (id(function), id(start)) not in seen:
+                    seen.add((id(function), id(start)))
+                    yield from _loops_over(function.body, parameter, functions, seen, start)
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:

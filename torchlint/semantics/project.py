@@ -408,6 +408,23 @@ def _marked_root(directory: str) -> Optional[str]:
     return None
 
 
+def role_path(path: str) -> str:
+    """The path a file's role (test, benchmark, demo, export script) is read from: relative to
+    the nearest directory above it with a project marker, so that the directories a checkout
+    lives in (`~/benchmarks/proj/`, `/srv/test/proj/`) say nothing about its files; as given
+    for a file in no marked project, or text that is not a file."""
+    if not os.path.isfile(path):
+        return path
+    absolute = os.path.abspath(path)
+    current = os.path.dirname(absolute)
+    while not any(_exists(os.path.join(current, marker)) for marker in _PROJECT_MARKERS):
+        parent = os.path.dirname(current)
+        if parent == current:
+            return path
+        current = parent
+    return os.path.relpath(absolute, current)
+
+
 def project_root(path: str) -> str:
     """The project root of the file at `path`: the nearest directory with a project marker,
     else the parent of its top-level package (its own directory for a loose script)."""
