@@ -10,6 +10,7 @@ from torchlint.rules.data_parallel import DATA_PARALLEL
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, with_keyword
 from torchlint.semantics.devices import Placement, placement
 from torchlint.semantics.heuristics import has_word, identifier
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import DISTRIBUTED_DATA_PARALLEL
 from torchlint.semantics.tree import descendants
 
@@ -57,7 +58,9 @@ class OptimizerNotFused(Rule):
     groups built from it, also by a helper named for parameters, `get_params_groups(model)`)
     without `fused=True`. When the configured `torch-version` is below 2.0 it also flags
     `torch.optim.SGD`, and proposes `foreach=True` instead (below 1.12, which has no
-    `foreach=` argument, it reports nothing).
+    `foreach=` argument, it reports nothing). Silent when the file freezes the module
+    (`p.requires_grad = False` over its parameters, `module.requires_grad_(False)`): a head
+    trained on a frozen backbone takes a step that is negligible next to the forward pass.
 
     ## Why is this slow?
     An optimizer step reads and writes every parameter, gradient and optimizer state, and
@@ -142,8 +145,28 @@ class OptimizerNotFused(Rule):
         self.wraps: Dict[Key, Key] = {}
         # The value last assigned to each name: `params = [...]` passed as `Adam(params)`.
         self.assigned: Dict[Key, cst.BaseExpression] = {}
+        # Modules whose parameters the file freezes (a backbone under a small trained head).
+        self.frozen: Set[Key] = set()
+
+    def visit_For(self, node: cst.For) -> None:
+        """`for p in model.parameters(): p.requires_grad = False` (also over
+        `named_parameters()`, under a condition) freezes `model`."""
+        found = method_call(node.iter)
+        if found is None or found[1] not in PARAMETER_METHODS:
+            return
+        target = node.target.elements[-1].value if isinstance(node.target, cst.Tuple) and node.target.elements else node.target
+        if isinstance(target, cst.Name) and _sets_requires_grad_off(node.body, target.value):
+            self._freeze(found[0])
+
+    def _freeze(self, module: cst.BaseExpression) -> None:
+        key = self._root_key(module)
+        if key is not None:
+            self.frozen.add(key)
 
     def visit_Call(self, node: cst.Call) -> None:
+        found = method_call(node)
+        if found is not None and found[1] == "requires_grad_" and node.args and is_literal(node.args[0].value, "False"):
+            self._freeze(found[0])  # `backbone.requires_grad_(False)`
         if placement(self.ctx.values.move_destination(node)) is Placement.DEVICE:
             key = self._root_key(node.func.value)  # type: ignore[attr-defined]
             if key is not None:
@@ -175,6 +198,8 @@ class OptimizerNotFused(Rule):
         if not self.ctx.uses_cuda:
             return
         for candidate in self.candidates:
+            if all(owner in self.frozen for owner in candidate.owners):
+                continue  # a head trained on a frozen backbone: its step is negligible next to the forward
             if all(self._on_accelerator(owner) for owner in candidate.owners):
                 self.report(candidate.call, self._message(candidate), fix=self._fix(candidate))
 
@@ -287,3 +312,13 @@ def _grouped_module(params: cst.BaseExpression, named: str) -> Optional[cst.Base
     if any(method_call(item) is not None and method_call(item)[1] in PARAMETER_METHODS for item in descendants(params)):
         return None
     return first
+
+
+def _sets_requires_grad_off(body: cst.BaseSuite, name: str) -> bool:
+    """Whether `body` assigns `<name>.requires_grad = False`."""
+    for node in descendants(body):
+        if isinstance(node, cst.Assign) and is_literal(node.value, "False"):
+            for target in node.targets:
+                if isinstance(target.target, cst.Attribute) and dotted_name(target.target) == f"{name}.requires_grad":
+                    return True
+    return False

@@ -169,3 +169,33 @@ def test_parameter_groups_built_by_a_helper():
     d = torch.optim.AdamW(get_params_groups(teacher))
     """
     assert lines(code, RULE) == [4, 6]
+
+
+def test_a_head_trained_on_a_frozen_backbone_is_silent():
+    """The step of a small head is negligible next to the frozen forward. Freezing another
+    module (a teacher) leaves the optimizer of the trained one reported."""
+    code = """
+    import torch
+    model = models.resnet18(pretrained=True).cuda()
+    for param in model.parameters():
+        param.requires_grad = False
+    model.fc = nn.Linear(512, 2).cuda()
+    a = torch.optim.Adam(model.parameters())
+    b = torch.optim.Adam(model.fc.parameters())
+    bert_model = Net().cuda()
+    for name, param in bert_model.named_parameters():
+        if name.startswith("bert"):
+            param.requires_grad = False
+    c = torch.optim.Adam(bert_model.parameters())
+    encoder = Encoder().cuda()
+    encoder.requires_grad_(False)
+    d = torch.optim.Adam(encoder.parameters())
+    student = Net().cuda()
+    teacher = Net().cuda()
+    for p in teacher.parameters():
+        p.requires_grad = False
+    e = torch.optim.Adam(student.parameters())
+    for p in student.parameters():
+        p.requires_grad = True
+    """
+    assert lines(code, RULE) == [21]
