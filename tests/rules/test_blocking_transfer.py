@@ -1,3 +1,5 @@
+import pytest
+
 from conftest import lines, lint, preview_options
 
 from torchlint.engine.fixer import fix_text
@@ -103,3 +105,24 @@ def test_loader_as_attribute_of_self():
                 x.to(self.device)
     """
     assert lines(code, RULE) == [8]
+
+
+TRAINING = PINNED + """
+for x, y in loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.stable_only
+def test_stable_in_loops_that_run_with_training():
+    assert lines(TRAINING, RULE) == [5, 5]
+    inference = PINNED + "for x, y in loader:\n    outputs.append(model(x.cuda()))\n"
+    assert lines(inference, RULE) == []
+
+
+def test_silent_in_programs_that_never_train_even_in_preview():
+    demo = PINNED + "if __name__ == '__main__':\n    for x, y in loader:\n        print(model(x.cuda()).argmax(1))\n"
+    assert lines(demo, RULE) == []
+    assert lines(demo.replace("print(model(x.cuda()).argmax(1))", "model(x.cuda()).sum().backward()"), RULE) == [5]
