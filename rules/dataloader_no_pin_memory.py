@@ -10,7 +10,8 @@ from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, loader_use
+from torchlint.semantics.loaders import OTHER_LOADERS, loader_use, passes_over
+from torchlint.semantics.training import remote_program
 from torchlint.semantics.values import string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -63,6 +64,10 @@ class LoaderTracker:
         return self.ctx.names.storage_key(node, binding, self.ctx.enclosing(cst.ClassDef))
 
 
+def _moves_batches(ctx, loop: cst.For) -> bool:
+    return next(device_moves(ctx, loop.body, _names(loop.target)), None) is not None
+
+
 def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
     (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped."""
@@ -111,8 +116,10 @@ class DataloaderNoPinMemory(Rule):
     """## What it does
     Flags a `torch.utils.data.DataLoader` created without `pin_memory=True` (or with
     `pin_memory=False`) whose batches the same file moves to CUDA: the file mentions CUDA,
-    and a `for` loop over the loader calls `.cuda()` or `.to(<device>)` on the loop's target
-    or an element of it (`x.cuda()`, `batch["image"].to(device)`).
+    and a `for` loop over the loader (in its own scope, or in a same-file function it is
+    handed to, `train(model, train_loader)`) calls `.cuda()` or `.to(<device>)` on the
+    loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`). Silent in
+    programs on the distributed RPC framework, whose remote round trips dominate each step.
 
     ## Why is this slow?
     The GPU can only copy from page-locked (pinned) host memory. A batch in ordinary pageable
@@ -186,9 +193,14 @@ class DataloaderNoPinMemory(Rule):
         super().__init__(ctx)
         self.tracker = LoaderTracker(self)
         self.moved: List[cst.Call] = []
+        self.created: List[cst.Call] = []
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.ctx.qualified_name(node.func) in DATALOADERS:
+            self.created.append(node)
 
     def visit_For(self, node: cst.For) -> None:
         found = self.tracker.loop_over(node)
@@ -197,7 +209,18 @@ class DataloaderNoPinMemory(Rule):
         if next(device_moves(self.ctx, node.body, found.targets), None) is not None:
             self.moved.append(found.loader)
 
+    def _moved_where_handed_on(self, call: cst.Call) -> bool:
+        """Whether a same-file function the loader is handed to (`train(model, loader)`) moves
+        the batches of its loop over it to the device, and no loop in its own scope did."""
+        if any(call is seen for seen in self.moved):
+            return False
+        return any(start is not loop and _moves_batches(self.ctx, loop) for loop, start in passes_over(self.ctx, call))
+
     def leave_Module(self, node: cst.Module) -> None:
+        if remote_program(self.ctx):
+            return
+        if self.ctx.uses_cuda:
+            self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
         for call in self.moved:
             if has_star(call, "**") or has_star(call, "*"):
                 continue

@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.devices import Placement, placement
 from torchlint.semantics.heuristics import has_word, identifier
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.training import DISTRIBUTED_DATA_PARALLEL
+from torchlint.semantics.training import DISTRIBUTED_DATA_PARALLEL, remote_program
 from torchlint.semantics.tree import descendants
 
 OPTIMIZERS = {
@@ -61,6 +61,8 @@ class OptimizerNotFused(Rule):
     `foreach=` argument, it reports nothing). Silent when the file freezes the module
     (`p.requires_grad = False` over its parameters, `module.requires_grad_(False)`): a head
     trained on a frozen backbone takes a step that is negligible next to the forward pass.
+    Silent in programs on the distributed RPC framework, whose remote round trips dominate
+    each step.
 
     ## Why is this slow?
     An optimizer step reads and writes every parameter, gradient and optimizer state, and
@@ -195,7 +197,7 @@ class OptimizerNotFused(Rule):
                 self.wraps[key] = wrapped
 
     def leave_Module(self, node: cst.Module) -> None:
-        if not self.ctx.uses_cuda:
+        if not self.ctx.uses_cuda or remote_program(self.ctx):
             return
         for candidate in self.candidates:
             if all(owner in self.frozen for owner in candidate.owners):

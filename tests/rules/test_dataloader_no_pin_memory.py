@@ -89,3 +89,29 @@ def test_other_scope_and_rebinding():
         x.cuda()
     """
     assert lines(code, RULE) == []
+
+
+HANDED_ON = """
+import torch
+from torch.utils.data import DataLoader
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+train_iterator = DataLoader(train_data, batch_size=64, num_workers=4)
+test_iterator = DataLoader(test_data, batch_size=64, num_workers=4)
+def train(model, iterator, optimizer):
+    for x, y in iterator:
+        x = x.to(device)
+        criterion(model(x), y.to(device)).backward()
+        optimizer.step()
+for epoch in range(10):
+    train(model, train_iterator, optimizer)
+"""
+
+
+def test_batches_moved_in_the_function_the_loader_is_handed_to():
+    assert lines(HANDED_ON, RULE) == [5]
+    assert lines(HANDED_ON.replace("x = x.to(device)", "x = x.float()").replace("y.to(device)", "y"), RULE) == []
+
+
+def test_silent_in_rpc_programs():
+    """Remote round trips dominate each step of a `torch.distributed.rpc` program."""
+    assert lines(HANDED_ON.replace("import torch\n", "import torch\nimport torch.distributed.rpc as rpc\n"), RULE) == []

@@ -199,3 +199,7 @@ def test_a_head_trained_on_a_frozen_backbone_is_silent():
         p.requires_grad = True
     """
     assert lines(code, RULE) == [21]
+
+
+def test_silent_in_rpc_programs():
+    assert lines("import torch.distributed.rpc as rpc\n" + SCRIPT, RULE) == []

@@ -349,6 +349,13 @@ def _named_as_training(func: cst.BaseExpression, bare_names: bool) -> bool:
 # Once-per-script advice
 
 
+def remote_program(ctx: "FileContext") -> bool:
+    """Whether the file is a program on the distributed RPC framework: its forward passes may
+    run in another process, and remote round trips dominate each step, so the local costs of
+    a step (pinning, the optimizer's kernels, precision settings) are not measurable."""
+    return _RPC.search(ctx.text) is not None
+
+
 def advice_sites(ctx: "FileContext", *enabling: str) -> List[cst.CSTNode]:
     """Where once-per-script advice goes: the first training loop of each function (and of
     module level) that no other training loop runs, in a program that runs on CUDA (the file,
@@ -361,8 +368,8 @@ def advice_sites(ctx: "FileContext", *enabling: str) -> List[cst.CSTNode]:
     small and their time goes to the environments on the host, so the throughput settings of a
     training loop change little there."""
     loops = training_loops(ctx)
-    if not loops or _RPC.search(ctx.text):
-        return []  # with `torch.distributed.rpc` the model may run in another process
+    if not loops or remote_program(ctx):
+        return []
     if not (ctx.uses_cuda or project_uses(ctx, CUDA)):
         return []
     if any(project_uses(ctx, feature) for feature in (*enabling, ENVIRONMENT)):
