@@ -10,7 +10,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, handed_on, loader_use, passes_over
 from torchlint.semantics.values import only_assigned_value, string_value
 
 
@@ -171,7 +171,9 @@ class DataloaderNoPersistentWorkers(Rule):
         for loader in self.loaders:
             if not self._applies(loader):
                 continue
-            for loop, start in passes_over(self.ctx, loader):
+            passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
+            passes += [(None, call) for call in handed_on(self.ctx, loader)]
+            for loop, start in passes:
                 outer = self._repeating_loop(start, loader)
                 if outer is not None and not self._changes_dataset(outer, loader, loop):
                     self._report_loader(loader)
@@ -182,6 +184,9 @@ class DataloaderNoPersistentWorkers(Rule):
         `start`, the loop or the call handing the loader on), unless it also creates the loader
         anew each time (`for epoch ...: train()` where `train()` builds it)."""
         execution = self.ctx.execution(start)
+        guard = execution.interval_guard()
+        if guard is not None:
+            execution = self.ctx.execution(guard)  # a pass every N steps repeats with that loop
         if execution.frequency not in (Frequency.PER_EPOCH, Frequency.PER_STEP):
             return None
         outer = next((reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))), None)
@@ -210,12 +215,12 @@ class DataloaderNoPersistentWorkers(Rule):
         persistent = self._argument(call, "persistent_workers")
         return persistent is None or is_literal(persistent, "False")
 
-    def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: cst.For) -> bool:
+    def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: Optional[cst.For]) -> bool:
         """Whether the outer loop calls a method of the dataset, assigns to its attributes,
         reads `loader.dataset`, or passes the dataset to a project function that changes it."""
         dataset = argument(call, "dataset", 0)
         dataset_name = dotted_name(dataset.value) if dataset is not None else None
-        loader_name = dotted_name(iterated_source(inner.iter))
+        loader_name = dotted_name(iterated_source(inner.iter)) if inner is not None else None
         for item in descendants(outer):
             if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
                 return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`

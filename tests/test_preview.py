@@ -78,7 +78,7 @@ def test_a_stable_rule_reports_its_preview_variant_only_in_preview_mode(project)
             result = CliRunner().invoke(main, ["check", "--select", "TL101", "--output-format", "json", *flags, "loop.py"])
             assert [item["code"] for item in json.loads(result.stdout)] == expected
     variants = {rule.code for rule in all_rules() if rule.preview_variant}
-    assert variants == {"TL101", "TL102", "TL103", "TL201", "TL202", "TL203"} and not any(rule.preview for rule in all_rules() if rule.preview_variant)
+    assert variants == {"TL101", "TL102", "TL103", "TL106", "TL201", "TL202", "TL203"} and not any(rule.preview for rule in all_rules() if rule.preview_variant)
     assert "Preview variant" in CliRunner().invoke(main, ["rule", "TL101"]).stdout
 
 

@@ -1,4 +1,6 @@
-from conftest import lines, lint
+import pytest
+
+from conftest import lines, lint, preview_options
 
 RULE = "TL203"
 
@@ -272,3 +274,44 @@ def test_a_loader_passed_to_a_function_that_the_epoch_loop_calls():
         train(loader, model)  # `train` runs every epoch from `main`, but this loader once
     """
     assert lines(code, RULE) == [9]
+
+
+@pytest.mark.stable_only
+def test_a_loader_handed_to_a_function_of_another_module_that_loops_over_it(tmp_path):
+    """`evaluate()` lives in the engine module: a validation loader handed to it every epoch,
+    or every N steps of the training loop, starts its workers again each time. A function
+    that does not loop over the parameter (`log_size`) is no pass over the loader."""
+    import textwrap
+
+    from torchlint.engine.linter import lint_text
+    from torchlint.engine.rule import all_rules
+    from torchlint.semantics import project
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "engine.py").write_text(
+        "def evaluate(model, data_loader, device):\n    for x, y in tqdm(data_loader):\n        model(x.to(device))\n"
+        "def log_size(data_loader):\n    print(len(data_loader))\n"
+    )
+    code = textwrap.dedent(
+        """
+        import torch
+        from torch.utils.data import DataLoader
+        from engine import evaluate, log_size
+        train_loader = DataLoader(train_set, batch_size=32, num_workers=4)
+        val_loader = DataLoader(val_set, batch_size=32, num_workers=4)
+        for epoch in range(10):
+            for step, (x, y) in enumerate(train_loader):
+                model(x.cuda()).sum().backward()
+                optimizer.step()
+                if (step + 1) % eval_every == 0 or step == 0:
+                    CALL
+        """
+    )
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    found = {}
+    for call in ("evaluate(model, val_loader, 'cuda')", "log_size(val_loader)"):
+        text = code.replace("CALL", call)
+        (tmp_path / "train.py").write_text(text)
+        project.clear()
+        found[call] = [f.line for f in lint_text(text, str(tmp_path / "train.py"), rules, preview_options()).findings]
+    assert found == {"evaluate(model, val_loader, 'cuda')": [5, 6], "log_size(val_loader)": [5]}

@@ -423,3 +423,15 @@ def test_a_loop_over_a_container_inside_the_step_loop_is_part_of_the_step():
         probe()
     """
     assert frequencies(code) == [STEP, STEP]
+
+
+def test_an_interval_test_is_periodic_whatever_else_the_test_says():
+    """`if step % n == 0 or step == 0:` runs every n steps: the interval is the reason, and
+    `Execution.interval_guard` finds the `if` (a periodic pass, many times over a run)."""
+    import libcst as cst
+
+    from torchlint.semantics.frequency import UNDER_INTERVAL, rare_test
+
+    assert rare_test(cst.parse_expression("(step + 1) % args.every == 0 or step == 0"), {"step"}) == UNDER_INTERVAL
+    assert rare_test(cst.parse_expression("step == 0 or (step + 1) % args.every == 0"), {"step"}) == UNDER_INTERVAL
+    assert rare_test(cst.parse_expression("step == 0"), {"step"}) == "on a single step"

@@ -77,6 +77,8 @@ _ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.
 
 # The reason a step loop gives; `Execution.step_loop` finds the loops by it.
 IN_STEP_LOOP = "in the step loop"
+# The reason an interval test (`if step % n == 0:`) gives: its body runs periodically.
+UNDER_INTERVAL = "under an interval test"
 OUTER_LOOP = "in a loop each iteration of which runs a whole training loop"
 
 
@@ -105,6 +107,12 @@ class Execution:
         """The step loop that makes the node run every step: in its own function (`loop`), or
         in the caller that runs its function every step; None when none does."""
         return next((reason.at for reason in self.reasons if reason.text == IN_STEP_LOOP), None)
+
+    def interval_guard(self) -> Optional[cst.CSTNode]:
+        """The `if` of the interval test that makes the node rare, if that is the reason: code
+        that runs every N steps of its loop (a periodic validation), many times over a run."""
+        first = self.reasons[0] if self.reasons else None
+        return first.at if self.frequency is Frequency.RARE and first is not None and first.text == UNDER_INTERVAL else None
 
     def step_method(self) -> str:
         """The framework step method (`forward`, ...) that makes the node run every step, or ''."""
@@ -448,9 +456,10 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
     an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
-    for node in descendants(test):
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
-            return "under an interval test"
+    nodes = list(descendants(test))
+    if any(isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo) for node in nodes):
+        return UNDER_INTERVAL  # first: `if step % n == 0 or step == 0:` runs every n steps
+    for node in nodes:
         if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
             return "on a single step"
         if isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), GUARD_WORDS):

@@ -9,6 +9,7 @@ import libcst as cst
 from torchlint.semantics.calls import positional
 from torchlint.semantics.frequency import Frequency, repeated_with_training
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import project_function
 from torchlint.semantics.training import called_function, loop_trains
 from torchlint.semantics.tree import children, descendants, iterated_source
 
@@ -32,15 +33,51 @@ def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
     `evaluate(model, valid_loader)` of the epoch loop runs with training, the
     `evaluate(model, test_loader)` after training does not, though both reach the same loop."""
     passes = passes_over(ctx, loader)
-    if not passes:
+    handed = handed_on(ctx, loader)
+    if not passes and not handed:
         return "unknown"
-    return "train" if any(_runs_with_training(ctx, loop, start) for loop, start in passes) else "other"
+    trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
+        _started_with_training(ctx, call) for call in handed
+    )
+    return "train" if trains else "other"
 
 
 def _runs_with_training(ctx: "FileContext", loop: cst.For, start: cst.CSTNode) -> bool:
     if start is loop:
         return repeated_with_training(ctx, loop)
-    return loop_trains(ctx, loop) or ctx.execution(start).frequency is Frequency.PER_EPOCH
+    return loop_trains(ctx, loop) or _started_with_training(ctx, start)
+
+
+def _started_with_training(ctx: "FileContext", start: cst.CSTNode) -> bool:
+    """Whether the call that starts a pass runs every epoch, or every N steps of a loop that
+    trains (the periodic validation of `if step % eval_every == 0: evaluate(model, loader)`)."""
+    execution = ctx.execution(start)
+    guard = execution.interval_guard()
+    if guard is None:
+        return execution.frequency is Frequency.PER_EPOCH
+    loop = ctx.execution(guard).step_loop()
+    return loop is not None and loop_trains(ctx, loop)
+
+
+def handed_on(ctx: "FileContext", loader: cst.Call) -> List[cst.Call]:
+    """The calls that hand the loader to a function of another project module that loops over
+    the parameter it is passed as (`evaluate(model, val_loader)` with `evaluate` imported)."""
+    found = _assignment(ctx.module, loader)
+    if found is None:
+        return []
+    name, scope = found
+    functions = ctx.frequency.local_functions()
+    calls = []
+    for node in descendants(scope):
+        if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
+            facts = project_function(ctx, node.func)
+            if facts is not None and facts.iterates_argument(node, name):
+                calls.append(node)
+    return calls
+
+
+def _mentions_argument(call: cst.Call, name: str) -> bool:
+    return any(dotted_name(arg.value) == name for arg in call.args)
 
 
 def loops_over(ctx: "FileContext", loader: cst.Call) -> List[cst.For]:

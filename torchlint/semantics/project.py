@@ -526,21 +526,27 @@ class FunctionFacts:
     # (a dataset it changes).
     parameters: Tuple[str, ...] = ()
     mutated_parameters: FrozenSet[str] = frozenset()
+    # Parameters a `for` loop of the function iterates (`for x in tqdm(loader):`).
+    iterated_parameters: FrozenSet[str] = frozenset()
 
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
+        return bool(self._parameters_given(call, name) & self.mutated_parameters)
+
+    def iterates_argument(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
+        return bool(self._parameters_given(call, name) & self.iterated_parameters)
+
+    def _parameters_given(self, call: cst.Call, name: str) -> Set[str]:
+        given = set()
         for index, arg in enumerate(call.args):
             if arg.star or _dotted_name(arg.value) != name:
                 continue
             if arg.keyword is not None:
-                parameter = arg.keyword.value
+                given.add(arg.keyword.value)
             elif all(a.keyword is None and not a.star for a in call.args[:index]) and index < len(self.parameters):
-                parameter = self.parameters[index]
-            else:
-                continue
-            if parameter in self.mutated_parameters:
-                return True
-        return False
+                given.add(self.parameters[index])
+        return given
 
 
 @dataclass(frozen=True)
@@ -654,7 +660,13 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         wraps_grad_off=bool(qualified & GRAD_OFF),
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
+        iterated_parameters=frozenset(_iterated_names(body) & set(parameters)),
     )
+
+
+def _iterated_names(body: List[ast.AST]) -> Set[str]:
+    """Names in the iterables of the `for` loops among `body` (`loader` in `enumerate(tqdm(loader))`)."""
+    return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in ast.walk(loop.iter) if isinstance(item, ast.Name)}
 
 
 def _class_facts(node: ast.ClassDef, name: str, aliases: Dict[str, str], members: Iterable[FunctionFacts]) -> FunctionFacts:
