@@ -134,3 +134,38 @@ for i, x in enumerate(train_loader):
         ema.step()
 """
     assert lines(unguarded_and_guarded, RULE) == []
+
+
+ENGINE = """
+import torch
+def train_one_epoch(model, data_loader, optimizer, loss_scaler, accum_iter):
+    for step, (samples, targets) in enumerate(data_loader):
+        loss = criterion(model(samples.cuda()), targets.cuda()) / accum_iter
+        loss_scaler(loss, optimizer, parameters=model.parameters(), update_grad=(step + 1) % accum_iter == 0)
+        if (step + 1) % accum_iter == 0:
+            optimizer.zero_grad()
+"""
+
+
+def test_a_step_helper_told_to_step_at_the_end_of_each_window(tmp_path):
+    """The loss scaler runs the backward pass every micro-batch and steps when `update_grad`
+    holds; DDP is chosen by the entry script that imports the engine module."""
+    import textwrap
+
+    from conftest import preview_options
+    from torchlint.engine.linter import lint_text
+    from torchlint.engine.rule import all_rules
+    from torchlint.semantics import project
+
+    def found(main: str) -> list:
+        (tmp_path / "main.py").write_text(main)
+        project.clear()
+        rules = [rule for rule in all_rules() if rule.code == RULE]
+        return [f.line for f in lint_text(engine, str(tmp_path / "engine.py"), rules, preview_options()).findings]
+
+    (tmp_path / "pyproject.toml").write_text("")
+    engine = textwrap.dedent(ENGINE)
+    (tmp_path / "engine.py").write_text(engine)
+    assert found("from engine import train_one_epoch\nmodel = torch.nn.parallel.DistributedDataParallel(model)\n") == [6]
+    assert found("from engine import train_one_epoch\nmodel = model.cuda()\n") == []  # no DDP in the program
+    assert lines(HEADER + ENGINE.replace("update_grad=(step + 1) % accum_iter == 0", "update_grad=True"), RULE) == []

@@ -77,6 +77,7 @@ RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
 CUDA = "cuda"
 ENVIRONMENT = "environment"
+DDP = "ddp"
 FEATURES: Dict[str, re.Pattern] = {
     # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
     # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
@@ -100,6 +101,8 @@ FEATURES: Dict[str, re.Pattern] = {
     # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
     # NVIDIA GPUs).
     CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
+    # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
+    DDP: re.compile(r"\bDistributedDataParallel\b"),
     # Reinforcement learning: a Gym or Gymnasium environment, or environments stepped with an
     # action (`envs.step(action)`).
     ENVIRONMENT: re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:gym|gymnasium)\b|\benvs?\.step\(\s*\w", re.MULTILINE),

@@ -142,7 +142,7 @@ def methods_called(
             names.add(found[1])
             if _steps_an_optimizer(found[0], found[1]):
                 names.add(STEP)
-        if _runs_a_training_step(item):
+        if runs_a_training_step(item):
             names.update((BACKWARD, STEP))
         for function in called_function(item, functions):
             if id(function) not in seen:
@@ -158,7 +158,7 @@ def _steps_an_optimizer(receiver: cst.BaseExpression, method: str) -> bool:
     return "step" in words(method) and has_word(name, OPTIMIZER_WORDS)
 
 
-def _runs_a_training_step(call: cst.Call) -> bool:
+def runs_a_training_step(call: cst.Call) -> bool:
     """A call handed both the loss and the optimizer (`loss_scaler(loss, optimizer, ...)`,
     `amp_step(loss, optimizer)`): a helper or callable object that runs the backward pass and
     the optimizer step."""
