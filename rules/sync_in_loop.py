@@ -11,7 +11,8 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of, OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.training import environment_steps, loop_trains
+from torchlint.semantics.project import project_function
+from torchlint.semantics.training import called_function, environment_steps, loop_trains
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -40,6 +41,9 @@ class SyncInLoop(Rule):
     and in a same-file helper that such a loop calls every iteration (reported in the
     helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function
     another module calls in its loop over epochs (the engine's `evaluate()`) runs every epoch.
+    A call in such a loop of a helper of another project module that reads a value back from
+    the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
+    `misc.all_reduce_mean(loss_value)`) is reported at the call.
 
     ## Why is this slow?
     Each of these calls copies device memory to the host and blocks the Python thread until
@@ -134,7 +138,8 @@ class SyncInLoop(Rule):
     name = "sync-in-loop"
     preview_variant = OTHER_LOOPS
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
-    triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'")
+    # The sync methods, and training code that may call a helper of another module that syncs.
+    triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'", "backward", "optim")
     fix_applicability = Applicability.UNSAFE
     frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
@@ -154,7 +159,10 @@ class SyncInLoop(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         found = method_call(node)
-        if found is None or found[1] not in SYNC_METHODS or not self.ctx.uses_device:
+        if found is None or found[1] not in SYNC_METHODS:
+            self._check_helper_of_another_module(node)
+            return
+        if not self.ctx.uses_device:
             return
         receiver, method = found
         if not _is_sync_call(node, method) or self._on_host(receiver) or self._moves_a_module(node):
@@ -193,6 +201,25 @@ class SyncInLoop(Rule):
     def _moves_a_module(self, node: cst.Call) -> bool:
         parent = self.ctx.parent()
         return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in MODULE_ACCESSORS
+
+    def _check_helper_of_another_module(self, node: cst.Call) -> None:
+        """`misc.all_reduce_mean(loss_value)` in a training step loop, where the helper (of
+        another project module) reads a value back from the device on every call."""
+        if not isinstance(node.func, (cst.Name, cst.Attribute)) or not self.ctx.uses_device or self.ctx.inference_only:
+            return
+        loop = self._step_loop(node)
+        if loop is None or not repeated_with_training(self.ctx, loop):
+            return
+        if called_function(node, self.ctx.frequency.local_functions()):
+            return  # a helper of this file: its own sync is reported where it is
+        facts = project_function(self.ctx, node.func)
+        if facts is None or not facts.reads_back_device_value:
+            return
+        self.report(
+            node,
+            f"`{dotted_name(node.func)}()` reads a value back from the device on every call, which synchronises "
+            "every iteration; keep the value on the device and convert once after the loop or every N steps",
+        )
 
     def _step_loop(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         """The step loop that runs `node` each iteration, unless `node` runs less often (a guard,

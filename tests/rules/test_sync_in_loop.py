@@ -503,3 +503,39 @@ def test_keys_of_a_dict_are_host_values_in_an_evaluation_loop():
             total += results.sum().item()
     """
     assert lines(code) == [9]
+
+
+def test_a_helper_of_another_module_that_reads_a_device_value_back(tmp_path):
+    """`misc.all_reduce_mean(loss)` moves the value to CUDA, all-reduces it and returns
+    `.item()`: each call in the training loop synchronises. A helper that only converts a value
+    it was given (`to_float`), or one called at an interval, is silent."""
+    from conftest import preview_options
+    from torchlint.engine.linter import lint_text
+    from torchlint.engine.rule import all_rules
+    from torchlint.semantics import project
+
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "misc.py").write_text(
+        "import torch\nimport torch.distributed as dist\n"
+        "def all_reduce_mean(x):\n    t = torch.tensor(x).cuda()\n    dist.all_reduce(t)\n    return t.item()\n"
+        "def to_float(x):\n    return x.item()\n"
+    )
+    code = textwrap.dedent(
+        """
+        import torch
+        import misc
+        for step, (x, y) in enumerate(loader):
+            loss = criterion(model(x.cuda()), y.cuda())
+            loss.backward()
+            optimizer.step()
+            value = misc.all_reduce_mean(float(loss))
+            other = misc.to_float(loss)
+            if step % 100 == 0:
+                logged = misc.all_reduce_mean(float(loss))
+        """
+    )
+    (tmp_path / "train.py").write_text(code)
+    project.clear()
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    findings = lint_text(code, str(tmp_path / "train.py"), rules, preview_options()).findings
+    assert [(f.line, "misc.all_reduce_mean()" in f.message) for f in findings] == [(8, True)]

@@ -531,6 +531,9 @@ class FunctionFacts:
     mutated_parameters: FrozenSet[str] = frozenset()
     # Parameters a `for` loop of the function iterates (`for x in tqdm(loader):`).
     iterated_parameters: FrozenSet[str] = frozenset()
+    # It returns a value read back from the device (`return t.item()`) after placing work on it
+    # (`.cuda()`, a collective such as `dist.all_reduce`): each call synchronises.
+    reads_back_device_value: bool = False
 
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
@@ -664,7 +667,15 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
         iterated_parameters=frozenset(_iterated_names(body) & set(parameters)),
+        reads_back_device_value=any(isinstance(item, ast.Return) and _called_attribute(item.value) in READ_BACKS for item in body)
+        and any(_called_attribute(item) in DEVICE_WORK for item in body),
     )
+
+
+# Calls that read a tensor back to the host, and calls that place work on the device (a move
+# to CUDA, a collective: NCCL runs on CUDA tensors).
+READ_BACKS = frozenset({"item", "tolist", "cpu"})
+DEVICE_WORK = frozenset({"cuda", "all_reduce", "all_gather", "reduce", "broadcast"})
 
 
 def _iterated_names(body: List[ast.AST]) -> Set[str]:
