@@ -265,3 +265,26 @@ def test_bucketed_batches_have_variable_shapes():
 
     assert file_enables("train_iterator = BucketIterator(train, batch_size=64, device=device)\n", VARIABLE_SHAPES)
     assert not file_enables("train_iterator = Iterator(train, batch_size=64)\n", VARIABLE_SHAPES)
+
+
+def test_loops_that_draw_batches_by_a_call_named_for_it():
+    code = """
+    import torch
+    while True:
+        image_tensors, labels = train_dataset.get_batch()
+        model(image_tensors).sum().backward()
+        optimizer.step()
+    for i in range(0, n, bptt):
+        data, targets = get_batch(source, i)
+        model(data).sum().backward()
+        optimizer.step()
+    for i in range(steps):
+        batch_size = get_batch_size(i)
+        model(x).sum().backward()
+        optimizer.step()
+    for e in range(epochs):
+        for x, y in get_batches(train_words, 512):
+            model(x).sum().backward()
+            optimizer.step()
+    """
+    assert loop_lines(code) == ["while True:", "for i in range(0, n, bptt):", "for x, y in get_batches(train_words, 512):"]

@@ -50,6 +50,8 @@ TRAINING_CALL_NAMES = frozenset({"step", "zero_grad"})
 # runs a backward pass and an optimizer step is a training loop. Not `dataset`: iterated
 # directly, a dataset yields single samples, not batches.
 DATA_WORDS = frozenset({"data", "batches"})
+# Words that, beside `batch`, name a call that draws the next batch (`get_batch`, `next_batch`).
+BATCH_DRAWING_WORDS = frozenset({"get", "next", "sample", "fetch", "load", "draw"})
 # Words of an optimizer's name (`optimizer`, `self.optim`, `opt_g`) and of a loss (`loss`,
 # `total_loss`, `d_loss`): a call handed both runs a training step (`loss_scaler(loss, optimizer)`).
 OPTIMIZER_WORDS = frozenset({"optimizer", "optim", "opt"})

@@ -17,6 +17,7 @@ import libcst as cst
 
 from torchlint.semantics.calls import method_call, positional
 from torchlint.semantics.heuristics import (
+    BATCH_DRAWING_WORDS,
     DATA_WORDS,
     LOSS_WORDS,
     OPTIMIZER_WORDS,
@@ -201,7 +202,10 @@ def iterates_data(node: cst.BaseExpression) -> bool:
 def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str]) -> bool:
     """Whether each iteration draws a batch from a data loader: `next(iter(loader))`,
     `next(loader_iter)` where `loader_iter = iter(loader)` (iteration-based training, as in
-    GAN code: `for i in range(num_iters): x = next(data_iter)`)."""
+    GAN code: `for i in range(num_iters): x = next(data_iter)`), or a call named for drawing
+    one (`train_dataset.get_batch()`)."""
+    if any(isinstance(node, cst.Call) and _named_as_drawing_a_batch(node) for node in _outside_nested_loops(loop.body)):
+        return True  # in a nested loop (`for x in get_batches(data)` in the epoch loop) it is that loop's
     for node in body_nodes(loop.body):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
             drawn = node.args[0].value
@@ -209,6 +213,26 @@ def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str
             if any(is_loader_like(_iterated_by_iter(source), loaders) for source in sources or [drawn]):
                 return True
     return False
+
+
+def _outside_nested_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Nodes that run once per iteration of the loop whose body `node` is: its descendants,
+    without nested loops, functions and classes."""
+    stack: List[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if current is not node and isinstance(current, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        yield current
+        stack.extend(children(current))
+
+
+def _named_as_drawing_a_batch(call: cst.Call) -> bool:
+    """`train_dataset.get_batch()`, `get_batch("train")`, `data.next_batch()`: a call that says
+    it draws the next batch (a word of `heuristics.BATCH_DRAWING_WORDS`, then `batch` last;
+    not `get_batch_size()`)."""
+    parts = words((dotted_name(call.func) or "").rsplit(".", 1)[-1])
+    return bool(parts) and parts[-1] in ("batch", "batches") and any(word in BATCH_DRAWING_WORDS for word in parts)
 
 
 def _iterated_by_iter(node: cst.BaseExpression) -> cst.BaseExpression:
