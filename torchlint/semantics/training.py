@@ -192,9 +192,12 @@ def is_training_loop(
 
 def iterates_data(node: cst.BaseExpression) -> bool:
     """An iterable named for training data, through wrappers: `training_data`,
-    `tqdm(train_data)`, `enumerate(batches)` (the words of `heuristics.DATA_WORDS`)."""
+    `tqdm(train_data)`, `enumerate(batches)` (the words of `heuristics.DATA_WORDS`), or a call
+    that yields batches (`get_batches(words, 512)`)."""
     if isinstance(node, cst.Call) and any(iterates_data(arg.value) for arg in positional(node)):
         return True
+    if isinstance(node, cst.Call) and words((dotted_name(node.func) or "").rsplit(".", 1)[-1])[-1:] == ["batches"]:
+        return True  # `get_batches(words, 512)`, `iterate_batches(...)`
     name = dotted_name(iterated_source(node)) or ""
     return has_word(name.rsplit(".", 1)[-1], DATA_WORDS)
 
