@@ -3,7 +3,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.frequency import Execution, Frequency
-from torchlint.semantics.training import local_functions, trains
+from torchlint.semantics.training import trains
 
 # Calls that serialise tensors to a file, however imported.
 SAVES = frozenset(
@@ -126,5 +126,5 @@ class CheckpointSaveInLoop(Rule):
         return (
             execution.frequency is Frequency.PER_STEP
             and loop is not None
-            and trains(loop, local_functions(self.ctx.module))
+            and trains(loop, self.ctx.frequency.local_functions())
         )

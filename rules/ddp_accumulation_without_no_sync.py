@@ -11,7 +11,6 @@ from torchlint.semantics.training import (
     body_nodes,
     called_function,
     is_ddp_wrap,
-    local_functions,
     runs_a_training_step,
     training_loops,
 )
@@ -122,19 +121,22 @@ class DdpAccumulationWithoutNoSync(Rule):
             self.wraps_ddp = True
 
     def leave_Module(self, node: cst.Module) -> None:
-        # The file's own mention is resolved (a look-alike `mylib.DistributedDataParallel` is
-        # not torch's); a trainer module that never mentions it asks the rest of its program.
-        if not self.wraps_ddp and (file_enables(self.ctx.text, DDP) or not project_uses(self.ctx, DDP)):
-            return
-        functions = local_functions(self.ctx.module)
-        for loop in training_loops(self.ctx):
-            backward = self._accumulating_backward(loop, functions)
-            if backward is not None:
+        functions = self.ctx.frequency.local_functions()
+        found = [call for call in (self._accumulating_backward(loop, functions) for loop in training_loops(self.ctx)) if call]
+        if found and self._program_wraps_ddp():
+            for backward in found:
                 self.report(
                     backward,
                     "gradients are accumulated over several backward passes but DDP all-reduces them at every "
                     "one; run the forward and backward of the non-final micro-batches under `with model.no_sync():`",
                 )
+
+    def _program_wraps_ddp(self) -> bool:
+        """The file's own mention is resolved (a look-alike `mylib.DistributedDataParallel` is
+        not torch's); a trainer module that never mentions it asks the rest of its program."""
+        if self.wraps_ddp:
+            return True
+        return not file_enables(self.ctx.text, DDP) and project_uses(self.ctx, DDP)
 
     def _accumulating_backward(self, loop: cst.For, functions: Functions) -> Optional[cst.Call]:
         """A backward call that runs on every iteration of its branch while the optimizer

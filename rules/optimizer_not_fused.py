@@ -147,8 +147,10 @@ class OptimizerNotFused(Rule):
         self.wraps: Dict[Key, Key] = {}
         # The value last assigned to each name: `params = [...]` passed as `Adam(params)`.
         self.assigned: Dict[Key, cst.BaseExpression] = {}
-        # Modules whose parameters the file freezes (a backbone under a small trained head).
+        # Modules whose parameters the file freezes (a backbone under a small trained head), and
+        # those it unfreezes again (a GAN critic frozen only during the generator's step).
         self.frozen: Set[Key] = set()
+        self.unfrozen: Set[Key] = set()
 
     def visit_For(self, node: cst.For) -> None:
         """`for p in model.parameters(): p.requires_grad = False` (also over
@@ -157,18 +159,20 @@ class OptimizerNotFused(Rule):
         if found is None or found[1] not in PARAMETER_METHODS:
             return
         target = node.target.elements[-1].value if isinstance(node.target, cst.Tuple) and node.target.elements else node.target
-        if isinstance(target, cst.Name) and _sets_requires_grad_off(node.body, target.value):
-            self._freeze(found[0])
+        if isinstance(target, cst.Name):
+            for value in _requires_grad_set(node.body, target.value):
+                self._note_freezing(found[0], value)
 
-    def _freeze(self, module: cst.BaseExpression) -> None:
+    def _note_freezing(self, module: cst.BaseExpression, value: str) -> None:
         key = self._root_key(module)
         if key is not None:
-            self.frozen.add(key)
+            (self.frozen if value == "False" else self.unfrozen).add(key)
 
     def visit_Call(self, node: cst.Call) -> None:
         found = method_call(node)
-        if found is not None and found[1] == "requires_grad_" and node.args and is_literal(node.args[0].value, "False"):
-            self._freeze(found[0])  # `backbone.requires_grad_(False)`
+        if found is not None and found[1] == "requires_grad_":
+            value = node.args[0].value if node.args else cst.Name("True")  # `backbone.requires_grad_(False)`
+            self._note_freezing(found[0], value.value if isinstance(value, cst.Name) else "")
         if placement(self.ctx.values.move_destination(node)) is Placement.DEVICE:
             key = self._root_key(node.func.value)  # type: ignore[attr-defined]
             if key is not None:
@@ -200,7 +204,7 @@ class OptimizerNotFused(Rule):
         if not self.ctx.uses_cuda or remote_program(self.ctx):
             return
         for candidate in self.candidates:
-            if all(owner in self.frozen for owner in candidate.owners):
+            if all(owner in self.frozen and owner not in self.unfrozen for owner in candidate.owners):
                 continue  # a head trained on a frozen backbone: its step is negligible next to the forward
             if all(self._on_accelerator(owner) for owner in candidate.owners):
                 self.report(candidate.call, self._message(candidate), fix=self._fix(candidate))
@@ -316,11 +320,13 @@ def _grouped_module(params: cst.BaseExpression, named: str) -> Optional[cst.Base
     return first
 
 
-def _sets_requires_grad_off(body: cst.BaseSuite, name: str) -> bool:
-    """Whether `body` assigns `<name>.requires_grad = False`."""
+def _requires_grad_set(body: cst.BaseSuite, name: str) -> List[str]:
+    """The values (`"True"`, `"False"`, or `""` when not a literal) that `body` assigns to
+    `<name>.requires_grad`."""
+    found = []
     for node in descendants(body):
-        if isinstance(node, cst.Assign) and is_literal(node.value, "False"):
+        if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Attribute) and dotted_name(target.target) == f"{name}.requires_grad":
-                    return True
-    return False
+                    found.append(node.value.value if isinstance(node.value, cst.Name) else "")
+    return found

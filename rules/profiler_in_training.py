@@ -7,7 +7,7 @@ from torchlint.semantics.calls import has_star, keyword
 from torchlint.semantics.frequency import Frequency, iterated_of
 from torchlint.semantics.heuristics import identifier
 from torchlint.semantics.roles import is_profiling_name, is_profiling_script
-from torchlint.semantics.training import local_functions, loops_run_by, trains
+from torchlint.semantics.training import loops_run_by, trains
 from torchlint.semantics.tree import descendants
 
 PROFILERS = frozenset({"torch.profiler.profile", "torch.profiler.profiler.profile"})
@@ -134,7 +134,7 @@ class ProfilerInTraining(Rule):
         execution = self.ctx.execution(node)
         if execution.frequency is Frequency.RARE:
             return None
-        functions = local_functions(self.ctx.module)
+        functions = self.ctx.frequency.local_functions()
         loop = execution.step_loop()
         if execution.frequency is Frequency.PER_STEP and loop is not None and trains(loop, functions):
             return (

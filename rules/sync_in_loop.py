@@ -205,15 +205,15 @@ class SyncInLoop(Rule):
     def _check_helper_of_another_module(self, node: cst.Call) -> None:
         """`misc.all_reduce_mean(loss_value)` in a training step loop, where the helper (of
         another project module) reads a value back from the device on every call."""
-        if not isinstance(node.func, (cst.Name, cst.Attribute)) or not self.ctx.uses_device or self.ctx.inference_only:
+        if not isinstance(node.func, (cst.Name, cst.Attribute)) or not self.ctx.enclosing_loops(node):
+            return  # cheap tests first: this runs for every call of a file with training code
+        if not self.ctx.uses_device or called_function(node, self.ctx.frequency.local_functions()):
+            return  # a helper of this file: its own sync is reported where it is
+        facts = project_function(self.ctx, node.func)
+        if facts is None or not facts.reads_back_device_value or self.ctx.inference_only:
             return
         loop = self._step_loop(node)
         if loop is None or not repeated_with_training(self.ctx, loop):
-            return
-        if called_function(node, self.ctx.frequency.local_functions()):
-            return  # a helper of this file: its own sync is reported where it is
-        facts = project_function(self.ctx, node.func)
-        if facts is None or not facts.reads_back_device_value:
             return
         self.report(
             node,

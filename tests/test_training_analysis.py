@@ -288,3 +288,23 @@ def test_loops_that_draw_batches_by_a_call_named_for_it():
             optimizer.step()
     """
     assert loop_lines(code) == ["while True:", "for i in range(0, n, bptt):", "for x, y in get_batches(train_words, 512):"]
+
+
+def test_batches_drawn_with_dunder_next_from_an_attribute():
+    """WGAN code keeps an infinite generator over the loader on `self` and draws from it."""
+    code = """
+    import torch
+    class Trainer:
+        def train(self, train_loader):
+            self.data = self.get_infinite_batches(train_loader)
+            for g_iter in range(self.generator_iters):
+                images = self.data.__next__()
+                self.D(images.cuda()).mean().backward()
+                self.d_optimizer.step()
+            self.items = iter(self.names)
+            for i in range(10):
+                name = self.items.__next__()
+                self.G(name).mean().backward()
+                self.g_optimizer.step()
+    """
+    assert loop_lines(code) == ["for g_iter in range(self.generator_iters):"]

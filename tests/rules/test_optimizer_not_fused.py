@@ -197,8 +197,14 @@ def test_a_head_trained_on_a_frozen_backbone_is_silent():
     e = torch.optim.Adam(student.parameters())
     for p in student.parameters():
         p.requires_grad = True
+    critic = Critic().cuda()
+    f = torch.optim.Adam(critic.parameters())
+    for p in critic.parameters():
+        p.requires_grad = False  # during the generator's step
+    for p in critic.parameters():
+        p.requires_grad = True
     """
-    assert lines(code, RULE) == [21]
+    assert lines(code, RULE) == [21, 25]
 
 
 def test_silent_in_rpc_programs():

@@ -185,7 +185,7 @@ def is_training_loop(
     if not over_batches and not _draws_batches(loop, ctx.module, loaders):
         return False
     if functions is None:
-        functions = local_functions(ctx.module)
+        functions = ctx.frequency.local_functions()
     called = methods_called(loop.body, functions)
     return BACKWARD in called and STEP in called
 
@@ -205,17 +205,29 @@ def iterates_data(node: cst.BaseExpression) -> bool:
 def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str]) -> bool:
     """Whether each iteration draws a batch from a data loader: `next(iter(loader))`,
     `next(loader_iter)` where `loader_iter = iter(loader)` (iteration-based training, as in
-    GAN code: `for i in range(num_iters): x = next(data_iter)`), or a call named for drawing
-    one (`train_dataset.get_batch()`)."""
+    GAN code: `for i in range(num_iters): x = next(data_iter)`, `self.data.__next__()` where
+    `self.data = self.get_infinite_batches(train_loader)`), or a call named for drawing one
+    (`train_dataset.get_batch()`)."""
     if any(isinstance(node, cst.Call) and _named_as_drawing_a_batch(node) for node in _outside_nested_loops(loop.body)):
         return True  # in a nested loop (`for x in get_batches(data)` in the epoch loop) it is that loop's
     for node in body_nodes(loop.body):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
-            drawn = node.args[0].value
-            sources = assigned_values(module, drawn.value) if isinstance(drawn, cst.Name) else [drawn]
+        drawn = _drawn_from(node)
+        if drawn is not None:
+            name = dotted_name(drawn) if isinstance(drawn, (cst.Name, cst.Attribute)) else None
+            sources = assigned_values(module, name) if name else [drawn]
             if any(is_loader_like(_iterated_by_iter(source), loaders) for source in sources or [drawn]):
                 return True
     return False
+
+
+def _drawn_from(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """The iterator `next(it)` or `it.__next__()` draws from, if `node` is such a call."""
+    if not isinstance(node, cst.Call):
+        return None
+    if isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
+        return node.args[0].value
+    found = method_call(node)
+    return found[0] if found is not None and found[1] == "__next__" and not node.args else None
 
 
 def _outside_nested_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -281,7 +293,7 @@ def training_loops(ctx: "FileContext") -> Tuple[cst.CSTNode, ...]:
     """
     found = _TRAINING_LOOPS.get(ctx)
     if found is None:
-        functions = local_functions(ctx.module)
+        functions = ctx.frequency.local_functions()
         loaders = loader_names(ctx.module, ctx)
         loops = [node for node in _in_order(ctx.module) if is_training_loop(node, ctx, functions, loaders)]
         found = tuple(loops)

@@ -10,7 +10,7 @@ import libcst as cst
 
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
-from torchlint.semantics.names import LOCAL, NameResolver
+from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 
 
@@ -69,11 +69,12 @@ _LITERAL_KINDS = {
 
 
 def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
-    """The values assigned to the plain name `name` anywhere in the file (`name = value`)."""
+    """The values assigned to the name `name` anywhere in the file (`name = value`), a dotted
+    one included (`self.data = value`)."""
     return [
         node.value
         for node in descendants(module)
-        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)
+        if isinstance(node, cst.Assign) and any(dotted_name(t.target) == name for t in node.targets)
     ]
 
 
