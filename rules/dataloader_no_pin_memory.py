@@ -12,7 +12,7 @@ from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, loader_use, passes_over
 from torchlint.semantics.training import remote_program
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]
@@ -106,10 +106,28 @@ def _names(target: cst.BaseExpression) -> Set[str]:
     return set()
 
 
-def pins_memory(call: cst.Call) -> bool:
-    """Whether the DataLoader call passes `pin_memory=True` (by keyword or position)."""
+def pins_memory(call: cst.Call, module: Optional[cst.Module] = None) -> bool:
+    """Whether the DataLoader call passes `pin_memory=True` (by keyword or position, or, given
+    the module, in a `**loader_args` whose only assignment in it is a dict literal)."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
-    return pinned is not None and is_literal(pinned.value, "True")
+    if pinned is not None:
+        return is_literal(pinned.value, "True")
+    for arg in call.args:
+        if arg.star == "**" and isinstance(arg.value, cst.Name) and module is not None:
+            value = _dict_entry(only_assigned_value(module, arg.value), "pin_memory")
+            if value is not None:
+                return is_literal(value, "True")
+    return False
+
+
+def _dict_entry(literal: Optional[cst.BaseExpression], key: str) -> Optional[cst.BaseExpression]:
+    """The value of `key` in `{"key": value}` or `dict(key=value)`."""
+    if isinstance(literal, cst.Dict):
+        return next((e.value for e in literal.elements if isinstance(e, cst.DictElement) and string_value(e.key) == key), None)
+    if isinstance(literal, cst.Call) and isinstance(literal.func, cst.Name) and literal.func.value == "dict":
+        found = keyword(literal, key)
+        return found.value if found is not None else None
+    return None
 
 
 class DataloaderNoPinMemory(Rule):

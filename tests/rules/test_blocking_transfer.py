@@ -126,3 +126,43 @@ def test_silent_in_programs_that_never_train_even_in_preview():
     demo = PINNED + "if __name__ == '__main__':\n    for x, y in loader:\n        print(model(x.cuda()).argmax(1))\n"
     assert lines(demo, RULE) == []
     assert lines(demo.replace("print(model(x.cuda()).argmax(1))", "model(x.cuda()).sum().backward()"), RULE) == [5]
+
+
+def test_loaders_handed_on_keyword_dicts_and_parts_of_batches():
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+    loader_args = dict(batch_size=8, num_workers=4, pin_memory=True)
+    train_loader = DataLoader(train_set, shuffle=True, **loader_args)
+    def train(loader):
+        for batch in loader:
+            images, masks = batch["image"], batch["mask"]
+            images = images.to(device=device, dtype=torch.float32)
+            masks = masks.to(device)
+            criterion(model(images), masks).backward()
+            optimizer.step()
+    for epoch in range(3):
+        train(train_loader)
+    """
+    findings = lint(code, [RULE])
+    assert [f.line for f in findings] == [9, 10]
+    assert all(f.fix.applicability.value == "unsafe" for f in findings)  # `**loader_args` may hold a collate_fn
+
+
+def test_a_batch_name_rebound_after_its_move_or_changed_in_place():
+    code = PINNED + """
+for imgs, caps in loader:
+    imgs = imgs.to(device)
+    caps = caps.to(device)
+    imgs = encoder(imgs)
+    imgs = imgs.to(device)
+    criterion(model(imgs), caps).backward()
+    optimizer.step()
+for x, y in loader:
+    x.mul_(2)
+    x = x.to(device)
+    loss = model(x).sum()
+    loss.backward()
+    optimizer.step()
+"""
+    assert lines(code, RULE) == [5, 6]  # not the move of the encoded value, nor of a batch changed in place
