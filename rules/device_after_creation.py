@@ -1,4 +1,4 @@
-from typing import Optional
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -9,6 +9,8 @@ from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frequency import Frequency, runs_with_training_steps
 from torchlint.semantics.kinds import Kind
+from torchlint.semantics.training import called_function
+from torchlint.semantics.tree import scope_descendants
 from torchlint.semantics.values import string_value
 
 # Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).
@@ -28,8 +30,11 @@ DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
 class DeviceAfterCreation(Rule):
     """## What it does
     Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, ...) whose result
-    is immediately moved with `.cuda()` or `.to(<device>)`, in code that runs every step (a
-    step loop, `forward()`, a function called from them).
+    is immediately moved with `.cuda()` or `.to(<device>)`, or handed to a same-file helper
+    that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
+    Variable(arg).cuda()`), in code that runs every step (a step loop, `forward()`, a
+    function called from them). The helper form gets no fix: the helper's other callers may
+    pass other values.
 
     ## Why is this slow?
     The tensor is allocated and filled on the CPU, then copied over PCIe to the device.
@@ -118,27 +123,56 @@ class DeviceAfterCreation(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         found = method_call(node)
         if found is None or found[1] not in ("cuda", "to"):
+            self._check_moving_helper(node)
             return
         factory, method = found
         if not isinstance(factory, cst.Call):
             return
-        name = (self.ctx.qualified_name(factory.func) or "").rpartition(".")
-        if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES or name[2] in DATA_FACTORIES:
-            return
-        if name[2].endswith("_like") and not self._like_host_tensor(factory, node):
-            return  # `zeros_like(x)` is created where `x` lives, usually on the device already
-        if keyword(factory, "pin_memory") is not None or (name[2] in SIZED_FACTORIES and _empty(factory)):
+        name = self._host_factory(factory, node)
+        if name is None:
             return
         device = self._target_device(node, method)
-        if device is None or not self.runs_often(node):
-            return
-        if self.withholds_preview_variant() and not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
+        if device is None or not self._reported_often(node):
             return
         self.report(
             node,
-            f"`torch.{name[2]}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
-            fix=self._fix(node, factory, device, random=name[2] in RANDOM_FACTORIES),
+            f"`torch.{name}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
+            fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES),
         )
+
+    def _check_moving_helper(self, node: cst.Call) -> None:
+        """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter
+        moved to the device (`return Variable(arg).cuda()`): the tensor is created on the host
+        and copied. Reported without a fix: the helper's other callers may pass other values."""
+        functions = called_function(node, self.ctx.frequency.local_functions())
+        if not functions or not self._reported_often(node):
+            return
+        for arg, parameter in _arguments_by_parameter(node, functions[0]):
+            if isinstance(arg, cst.Call) and _returns_moved(functions[0], parameter):
+                name = self._host_factory(arg, None)
+                if name is not None:
+                    self.report(
+                        arg,
+                        f"`torch.{name}(...)` is created on the CPU and then copied to the device by "
+                        f"`{functions[0].name.value}()`; pass `device=` to create it there",
+                    )
+
+    def _host_factory(self, factory: cst.Call, move: Optional[cst.Call]) -> Optional[str]:
+        """The name of the torch factory `factory` calls when it creates a tensor on the host
+        that is worth creating on the device instead, else None."""
+        name = (self.ctx.qualified_name(factory.func) or "").rpartition(".")
+        if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES or name[2] in DATA_FACTORIES:
+            return None
+        if name[2].endswith("_like") and (move is None or not self._like_host_tensor(factory, move)):
+            return None  # `zeros_like(x)` is created where `x` lives, usually on the device already
+        if keyword(factory, "pin_memory") is not None or (name[2] in SIZED_FACTORIES and _empty(factory)):
+            return None
+        return name[2]
+
+    def _reported_often(self, node: cst.Call) -> bool:
+        if not self.runs_often(node):
+            return False
+        return not self.withholds_preview_variant() or runs_with_training_steps(self.ctx, self.ctx.execution(node))
 
     def _target_device(self, move: cst.Call, method: str) -> Optional[cst.BaseExpression]:
         """The device expression the move targets, or None if it is not a known device move."""
@@ -204,6 +238,39 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
+
+
+def _arguments_by_parameter(call: cst.Call, function: cst.FunctionDef) -> List[Tuple[cst.BaseExpression, str]]:
+    """(argument, parameter name) for the plain and keyword arguments of `call` to `function`."""
+    parameters = [param.name.value for param in function.params.params]
+    if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        parameters = parameters[1:]
+    pairs = []
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            break
+        if arg.keyword is not None:
+            pairs.append((arg.value, arg.keyword.value))
+        elif index < len(parameters):
+            pairs.append((arg.value, parameters[index]))
+    return pairs
+
+
+def _returns_moved(function: cst.FunctionDef, parameter: str) -> bool:
+    """Whether the function returns `parameter` moved to a device: `return x.cuda()`,
+    `return Variable(x).cuda(self.index)`, `return x.to(self.device)` (on some path)."""
+    for node in scope_descendants(function.body):
+        if not isinstance(node, cst.Return) or node.value is None:
+            continue
+        found = method_call(node.value)
+        if found is None or found[1] not in ("cuda", "to"):
+            continue
+        moved = found[0]
+        if isinstance(moved, cst.Call) and len(moved.args) == 1:
+            moved = moved.args[0].value  # a wrapper such as the deprecated `Variable(x)`
+        if isinstance(moved, cst.Name) and moved.value == parameter:
+            return True
+    return False
 
 
 def _empty(factory: cst.Call) -> bool:

@@ -176,3 +176,30 @@ def test_empty_tensors_have_nothing_to_copy():
         d = torch.zeros(2, 4).cuda()
     """
     assert lines(code, RULE) == [6, 7]
+
+
+def test_a_factory_handed_to_a_helper_that_moves_it_to_the_device():
+    """`get_torch_variable(torch.randn(...))`: the helper returns its parameter moved to CUDA,
+    so the noise is created on the host and copied every step. No fix: other callers of the
+    helper may pass other values."""
+    code = """
+    import torch
+    from torch.autograd import Variable
+    class Trainer:
+        def get_torch_variable(self, arg):
+            if self.cuda:
+                return Variable(arg).cuda(self.cuda_index)
+            return Variable(arg)
+        def keep(self, arg):
+            return arg
+        def train(self, loader):
+            z0 = self.get_torch_variable(torch.randn(64, 100))
+            for images in loader:
+                z = self.get_torch_variable(torch.randn(64, 100))
+                w = self.keep(torch.randn(64, 100))
+                loss = self.D(self.G(z)).mean()
+                loss.backward()
+                self.optimizer.step()
+    """
+    [finding] = lint(code, [RULE])
+    assert finding.line == 14 and finding.fix is None and "by `get_torch_variable()`" in finding.message
