@@ -1,3 +1,4 @@
+import re
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -23,6 +24,8 @@ Guards = Tuple[Tuple[cst.BaseExpression, bool], ...]
 
 # Words that mark an `if` test as an accumulation window besides a modulo (`if accumulated == accum_steps`).
 ACCUMULATION_WORDS = ("accum",)
+# Text without which no `if` test can end an accumulation window (see `_accumulation_guard`).
+WINDOW_HINT = re.compile(r"%|accum", re.IGNORECASE)
 # Receivers whose `.step()` may run every micro-batch without ending the window.
 SCHEDULER_WORDS = ("sched", "lr")
 # Ways to skip the gradient all-reduce of a micro-batch.
@@ -121,6 +124,8 @@ class DdpAccumulationWithoutNoSync(Rule):
             self.wraps_ddp = True
 
     def leave_Module(self, node: cst.Module) -> None:
+        if not WINDOW_HINT.search(self.ctx.text):
+            return  # no modulo and no accumulation name: no window to end
         functions = self.ctx.frequency.local_functions()
         found = [call for call in (self._accumulating_backward(loop, functions) for loop in training_loops(self.ctx)) if call]
         if found and self._program_wraps_ddp():

@@ -144,18 +144,21 @@ class DeviceAfterCreation(Rule):
         """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter
         moved to the device (`return Variable(arg).cuda()`): the tensor is created on the host
         and copied. Reported without a fix: the helper's other callers may pass other values."""
+        if not any(isinstance(arg.value, cst.Call) for arg in node.args):
+            return  # cheap test first: this runs for every call
         functions = called_function(node, self.ctx.frequency.local_functions())
-        if not functions or not self._reported_often(node):
+        if not functions:
             return
         for arg, parameter in _arguments_by_parameter(node, functions[0]):
-            if isinstance(arg, cst.Call) and _returns_moved(functions[0], parameter):
-                name = self._host_factory(arg, None)
-                if name is not None:
-                    self.report(
-                        arg,
-                        f"`torch.{name}(...)` is created on the CPU and then copied to the device by "
-                        f"`{functions[0].name.value}()`; pass `device=` to create it there",
-                    )
+            if not isinstance(arg, cst.Call):
+                continue
+            name = self._host_factory(arg, None)
+            if name is not None and _returns_moved(functions[0], parameter) and self._reported_often(node):
+                self.report(
+                    arg,
+                    f"`torch.{name}(...)` is created on the CPU and then copied to the device by "
+                    f"`{functions[0].name.value}()`; pass `device=` to create it there",
+                )
 
     def _host_factory(self, factory: cst.Call, move: Optional[cst.Call]) -> Optional[str]:
         """The name of the torch factory `factory` calls when it creates a tensor on the host

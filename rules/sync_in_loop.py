@@ -12,7 +12,7 @@ from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of, 
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
-from torchlint.semantics.training import called_function, environment_steps, loop_trains
+from torchlint.semantics.training import environment_steps, loop_trains
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -207,7 +207,8 @@ class SyncInLoop(Rule):
         another project module) reads a value back from the device on every call."""
         if not isinstance(node.func, (cst.Name, cst.Attribute)) or not self.ctx.enclosing_loops(node):
             return  # cheap tests first: this runs for every call of a file with training code
-        if not self.ctx.uses_device or called_function(node, self.ctx.frequency.local_functions()):
+        head = (dotted_name(node.func) or "").split(".")[0]
+        if not head or not self.ctx.uses_device or f"def {head}" in self.ctx.text or f"class {head}" in self.ctx.text:
             return  # a helper of this file: its own sync is reported where it is
         facts = project_function(self.ctx, node.func)
         if facts is None or not facts.reads_back_device_value or self.ctx.inference_only:
