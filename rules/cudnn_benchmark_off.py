@@ -59,7 +59,7 @@ class CudnnBenchmarkOff(Rule):
     required, cannot be read from the code.
 
     ## Measured precision
-    stable. 1.00 on both halves (28/0 dev, 8/0 held out). See docs/precision.md.
+    stable. 1.00 on both halves (28/0 dev, 16/0 held out). See docs/precision.md.
     """
 
     code = "TL603"

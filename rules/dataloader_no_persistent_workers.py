@@ -77,7 +77,7 @@ class DataloaderNoPersistentWorkers(Rule):
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
     validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half
-    (20/0) and 1.00 held out (3/0); recall on the audited files 7/7 and 1/1. Other loaders
+    (20/0) and 1.00 held out (20/0); recall on the audited files 7/7 and 11/11. Other loaders
     are the preview variant, reported only with `--preview` (no finding on either half). A
     worker count held in a name is resolved when the file assigns that name once (`num_workers = 0` in an earlier notebook cell): with no
     workers there is nothing to keep alive. See docs/precision.md.

@@ -177,9 +177,9 @@ class DataloaderNoPinMemory(Rule):
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
     validation loop (see `semantics.loaders.loader_use`): 1.00 on the dev half
-    (6/0) and 1.00 held out (15/0). Other loaders (test loaders used once after training) are
-    the preview variant, reported only with `--preview`: no finding dev, 0.09 held out
-    (1/10). See docs/precision.md.
+    (10/0) and 1.00 held out (29/0). Other loaders (test loaders used once after training) are
+    the preview variant, reported only with `--preview`: no finding dev, 0.06 held out
+    (1/15). See docs/precision.md.
     """
 
     code = "TL202"

@@ -78,11 +78,11 @@ class DataloaderNoWorkers(Rule):
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
     validation loop (see `semantics.loaders.loader_use`), in a file that places work on a
-    device: 1.00 on the dev half of the real-code benchmark (24/0) and 0.94 held out (17/1).
+    device: 1.00 on the dev half of the real-code benchmark (24/0) and 0.97 held out (32/1).
     Other loaders (a final test, loaders returned or handed to another module, demo templates
     on random in-memory data) and loaders of CPU-only programs (where workers compete with the
     training for the same cores) are the preview variant, reported only with `--preview`:
-    0.54 dev (7/6), 0.21 held out (12/46). See docs/precision.md.
+    0.54 dev (7/6), 0.19 held out (13/55). See docs/precision.md.
     """
 
     code = "TL201"

@@ -90,8 +90,8 @@ class DdpAccumulationWithoutNoSync(Rule):
     the program's own logic.
 
     ## Measured precision
-    stable. No finding on the dev half; 1.00 held out (2/0: MAE's pre-training and fine-tuning
-    loops, whose loss scaler steps at the end of each window). See docs/precision.md.
+    stable. No finding on the dev half; 1.00 held out (3/0: MAE's pre-training and
+    fine-tuning loops, whose loss scaler steps at the end of each window, and ConvNeXt's). See docs/precision.md.
     """
 
     code = "TL503"

@@ -86,8 +86,8 @@ class DeviceAfterCreation(Rule):
     Stable for code that runs with training: in `forward()` (or what it calls), or in a step
     loop that trains or is run again every epoch of a program that trains (see
     `semantics.frequency.runs_with_training_steps`): 1.00 on the dev half of the real-code
-    benchmark (12/0) and 1.00 held out (21/0, five fresh repositories included; their one
-    false finding, an empty tensor, is now silent). Other step loops (metrics such as a
+    benchmark (12/0) and 1.00 held out (29/0, fifteen fresh repositories included; an empty
+    tensor, once a false finding, is silent). Other step loops (metrics such as a
     per-class mAP loop run once at the end, inference helpers) are the preview variant,
     reported only with `--preview`: 0.00 dev (0/5), 0.00 held out (0/3). See
     docs/precision.md.

@@ -86,7 +86,7 @@ class ImplicitSyncInLoop(Rule):
 
     ## Measured precision
     Stable in loops that run with training (`semantics.frequency.repeated_with_training`, as
-    for TL101): no finding on the dev half of the real-code benchmark and 1.00 held out (3/0:
+    for TL101): no finding on the dev half of the real-code benchmark and 1.00 held out (4/0:
     `torch.cuda.synchronize()` on every training step, only for logging). Other loops
     (generation, beam search, metrics run once) are the preview variant, reported only with
     `--preview`: 0.00 dev (0/8), no finding held out. Few findings: its evidence is TL101's,
