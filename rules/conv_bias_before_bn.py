@@ -5,6 +5,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
 from torchlint.semantics.tree import descendants, names_bound_by, scope_descendants
@@ -91,7 +92,8 @@ class ConvBiasBeforeBn(Rule):
     added in a loop or in an `if` with an `else` counts as unknown and breaks adjacency), a
     norm appended under `if normalize:` right after the layer (the GAN helper
     `layers = [conv]; if normalize: layers.append(nn.InstanceNorm2d(c))`; not when the flag
-    is a parameter that defaults to `False`, `None` or `0`: such a norm is opt-in), and submodules
+    is off by default, a parameter defaulting to `False`, `None` or `0`, a constant set to
+    `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
     when every call of the convolution feeds the BatchNorm. Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
@@ -267,10 +269,12 @@ class ConvBiasBeforeBn(Rule):
             condition = following.test if isinstance(following, _Conditional) else None
             norm = self._constructor(following.layer if isinstance(following, _Conditional) else following)
             cancelling = norm if norm is not None and self._cancels(layer, norm) else None
+            scope = self.ctx.names.scopes[-1].node
+            opt_in = condition is not None and only_when_switched_on(condition, self.ctx.module, scope)
             if isinstance(value, cst.Name):
                 use = cancelling if condition is None else None
                 self.named_uses.setdefault((self._scope(), value.value), []).append(use)
-            elif cancelling is not None and not _off_by_default(condition, self.ctx.names.scopes[-1].node):
+            elif cancelling is not None and not opt_in:
                 self._report(layer, cancelling, condition=condition)
 
     def _constructor(self, item: _Item) -> Optional[cst.Call]:
@@ -431,20 +435,6 @@ def _condition_in(path: Sequence[cst.CSTNode], index: int, block: cst.CSTNode) -
     if isinstance(branch, cst.If) and branch.orelse is None and outer is block:
         return branch.test
     return None
-
-
-def _off_by_default(condition: Optional[cst.BaseExpression], scope: cst.CSTNode) -> bool:
-    """`if use_bn:` where `use_bn` is a parameter of the enclosing function that defaults to
-    `False`, `None` or `0`: an opt-in norm, absent unless a caller asks for it."""
-    if not isinstance(condition, cst.Name) or not isinstance(scope, cst.FunctionDef):
-        return False
-    for param in (*scope.params.params, *scope.params.kwonly_params):
-        if param.name.value == condition.value:
-            default = param.default
-            return (isinstance(default, cst.Name) and default.value in ("False", "None")) or (
-                isinstance(default, cst.Integer) and default.value == "0"
-            )
-    return False
 
 
 def _not(condition: cst.BaseExpression) -> cst.BaseExpression:

@@ -209,3 +209,24 @@ def test_a_head_trained_on_a_frozen_backbone_is_silent():
 
 def test_silent_in_rpc_programs():
     assert lines("import torch.distributed.rpc as rpc\n" + SCRIPT, RULE) == []
+
+
+def test_optimizers_built_only_behind_an_opt_in_flag():
+    """`if args.use_optimizer:` (a store_true option) and `Adam(...) if fine_tune_encoder else
+    None` (a module constant set to False) are choices the default run never makes; an
+    optimizer chosen by name is not opt-in."""
+    code = """
+    import argparse
+    import torch
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--use-optimizer', action='store_true')
+    args = parser.parse_args()
+    fine_tune_encoder = False
+    model = Net().cuda()
+    if args.use_optimizer:
+        a = torch.optim.AdamW(model.parameters())
+    b = torch.optim.Adam(model.parameters()) if fine_tune_encoder else None
+    if args.optimizer == "adam":
+        c = torch.optim.Adam(model.parameters())
+    """
+    assert lines(code, RULE) == [13]
