@@ -216,6 +216,8 @@ for x, y in train_loader:
     optimizer.step()
 """
 UTILS_GRAD_OFF = "import torch\ndef smart_inference_mode():\n    return torch.no_grad()\n"
+# A trainer module that never names CUDA: its program (an entry script importing it) decides.
+TRAINER_MODULE = "import torch\ndef train_one_epoch(model, data_loader, optimizer):\n    for x, y in data_loader:\n        model(x).sum().backward()\n        optimizer.step()\n"
 
 
 def check(*args: str):
@@ -231,6 +233,7 @@ def tree(tmp_path, monkeypatch):
     write(tmp_path, "train.py", TRAIN)
     write(tmp_path, "setup_utils.py", "import torch\ndef configure():\n    pass\n")
     write(tmp_path, "utils.py", UTILS_GRAD_OFF)
+    write(tmp_path, "engine.py", TRAINER_MODULE)
     return tmp_path
 
 
@@ -247,6 +250,9 @@ EDITS = [
     ("utils/__init__.py", "from .impl import smart_inference_mode\n"),  # a package next to the module
     ("utils.py", None),
     ("utils/impl.py", UTILS_GRAD_OFF.replace("no_grad", "enable_grad")),
+    ("main.py", "from engine import train_one_epoch\ndevice = 'cuda'\n"),  # the engine now runs on CUDA
+    ("main.py", "import gymnasium\nfrom engine import train_one_epoch\ndevice = 'cuda'\n"),  # an RL program
+    ("main.py", None),
 ]
 
 
@@ -263,6 +269,9 @@ def test_cached_and_uncached_runs_agree_after_edits_to_project_files(tree):
         uncached = check("--no-cache")
         assert check() == uncached, (relative_path, text)
         assert check() == uncached  # the entry stored by the run above is valid too
+        if relative_path == "main.py":  # the entry script decides whether the engine's loop gets advice
+            advised = any(path.endswith("engine.py") for path, _, _ in uncached)
+            assert advised == (text is not None and "gymnasium" not in text), text
         if text is not None and "LSTM" in text:  # an imported module makes the model recurrent
             assert [code for _, code, _ in seen_last if code == "TL605"] and "TL605" not in [code for _, code, _ in uncached]
         seen.add(tuple(uncached))
