@@ -115,12 +115,12 @@ class BlockingTransfer(Rule):
         self.tracker.note_assign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATALOADERS and pins_memory(node, self.ctx.module):
+        if self.ctx.qualified_name(node.func) in DATALOADERS and pins_memory(node, self.ctx):
             self.pinned.append(node)
 
     def visit_For(self, node: cst.For) -> None:
         found = self.tracker.loop_over(node)
-        if found is not None and pins_memory(found.loader, self.ctx.module):
+        if found is not None and pins_memory(found.loader, self.ctx):
             self._check_loop(node, found.targets, found.loader)
 
     def leave_Module(self, node: cst.Module) -> None:

@@ -11,7 +11,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, handed_on, loader_use, passes_over
-from torchlint.semantics.values import only_assigned_value, string_value
+from torchlint.semantics.values import literal_keywords, only_assigned_value
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -128,7 +128,7 @@ class DataloaderNoPersistentWorkers(Rule):
             if name is not None:
                 self.keyword_dicts.pop((self._scope(), name), None)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            keywords = _literal_keywords(node.value, self.ctx)
+            keywords = literal_keywords(node.value, self.ctx.names)
             if keywords is not None:
                 self.keyword_dicts[(self._scope(), node.targets[0].target.value)] = keywords
 
@@ -256,21 +256,3 @@ def _changed_name(target: cst.BaseExpression) -> Optional[str]:
     if isinstance(target, cst.Subscript):
         target = target.value
     return target.value if isinstance(target, cst.Name) else None
-
-
-def _literal_keywords(value: cst.BaseExpression, ctx) -> Optional[Dict[str, cst.BaseExpression]]:
-    """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`;
-    None when any key is not a plain string or the dict unpacks another."""
-    if isinstance(value, cst.Dict):
-        keywords: Dict[str, cst.BaseExpression] = {}
-        for element in value.elements:
-            key = string_value(element.key) if isinstance(element, cst.DictElement) else None
-            if key is None:
-                return None
-            keywords[key] = element.value
-        return keywords
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
-        if ctx.names.lookup("dict") is not None or any(arg.keyword is None for arg in value.args):
-            return None
-        return {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
-    return None

@@ -12,7 +12,7 @@ from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, loader_use, passes_over
 from torchlint.semantics.training import remote_program
-from torchlint.semantics.values import only_assigned_value, string_value
+from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]
@@ -106,28 +106,20 @@ def _names(target: cst.BaseExpression) -> Set[str]:
     return set()
 
 
-def pins_memory(call: cst.Call, module: Optional[cst.Module] = None) -> bool:
+def pins_memory(call: cst.Call, ctx=None) -> bool:
     """Whether the DataLoader call passes `pin_memory=True` (by keyword or position, or, given
-    the module, in a `**loader_args` whose only assignment in it is a dict literal)."""
+    the file's context, in a `**loader_args` whose only assignment in the file is a dict
+    literal)."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
         return is_literal(pinned.value, "True")
     for arg in call.args:
-        if arg.star == "**" and isinstance(arg.value, cst.Name) and module is not None:
-            value = _dict_entry(only_assigned_value(module, arg.value), "pin_memory")
-            if value is not None:
-                return is_literal(value, "True")
+        if arg.star == "**" and isinstance(arg.value, cst.Name) and ctx is not None:
+            assigned = only_assigned_value(ctx.module, arg.value)
+            keywords = literal_keywords(assigned, ctx.names) if assigned is not None else None
+            if keywords is not None and "pin_memory" in keywords:
+                return is_literal(keywords["pin_memory"], "True")
     return False
-
-
-def _dict_entry(literal: Optional[cst.BaseExpression], key: str) -> Optional[cst.BaseExpression]:
-    """The value of `key` in `{"key": value}` or `dict(key=value)`."""
-    if isinstance(literal, cst.Dict):
-        return next((e.value for e in literal.elements if isinstance(e, cst.DictElement) and string_value(e.key) == key), None)
-    if isinstance(literal, cst.Call) and isinstance(literal.func, cst.Name) and literal.func.value == "dict":
-        found = keyword(literal, key)
-        return found.value if found is not None else None
-    return None
 
 
 class DataloaderNoPinMemory(Rule):

@@ -25,7 +25,7 @@ Guards = Tuple[Tuple[cst.BaseExpression, bool], ...]
 # Words that mark an `if` test as an accumulation window besides a modulo (`if accumulated == accum_steps`).
 ACCUMULATION_WORDS = ("accum",)
 # Text without which no `if` test can end an accumulation window (see `_accumulation_guard`).
-WINDOW_HINT = re.compile(r"%|accum", re.IGNORECASE)
+WINDOW_HINT = re.compile("%|" + "|".join(ACCUMULATION_WORDS), re.IGNORECASE)
 # Receivers whose `.step()` may run every micro-batch without ending the window.
 SCHEDULER_WORDS = ("sched", "lr")
 # Ways to skip the gradient all-reduce of a micro-batch.

@@ -1,10 +1,10 @@
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frequency import Frequency, runs_with_training_steps
@@ -149,7 +149,7 @@ class DeviceAfterCreation(Rule):
         functions = called_function(node, self.ctx.frequency.local_functions())
         if not functions:
             return
-        for arg, parameter in _arguments_by_parameter(node, functions[0]):
+        for arg, parameter in arguments_by_parameter(node, functions[0]):
             if not isinstance(arg, cst.Call):
                 continue
             name = self._host_factory(arg, None)
@@ -241,22 +241,6 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
-
-
-def _arguments_by_parameter(call: cst.Call, function: cst.FunctionDef) -> List[Tuple[cst.BaseExpression, str]]:
-    """(argument, parameter name) for the plain and keyword arguments of `call` to `function`."""
-    parameters = [param.name.value for param in function.params.params]
-    if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
-        parameters = parameters[1:]
-    pairs = []
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            break
-        if arg.keyword is not None:
-            pairs.append((arg.value, arg.keyword.value))
-        elif index < len(parameters):
-            pairs.append((arg.value, parameters[index]))
-    return pairs
 
 
 def _returns_moved(function: cst.FunctionDef, parameter: str) -> bool:

@@ -10,7 +10,7 @@ from torchlint.rules.data_parallel import DATA_PARALLEL
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, with_keyword
 from torchlint.semantics.devices import Placement, placement
 from torchlint.semantics.flags import only_when_switched_on
-from torchlint.semantics.heuristics import has_word, identifier
+from torchlint.semantics.heuristics import PARAMETER_WORDS, has_word, identifier
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import DISTRIBUTED_DATA_PARALLEL, remote_program
 from torchlint.semantics.tree import descendants
@@ -33,8 +33,6 @@ FUSED = frozenset({"Adam", "AdamW"})
 # Calls that wrap a module without moving it: the wrapper's parameters are the module's.
 MODULE_WRAPPERS = DATA_PARALLEL | DISTRIBUTED_DATA_PARALLEL | {"torch.compile"}
 PARAMETER_METHODS = ("parameters", "named_parameters")
-# Words of a helper, or of the name of its result, that builds parameter groups of a module.
-PARAMETER_WORDS = frozenset({"param", "params", "parameters"})
 # Complex tensors in the file: the fused kernels accept floating-point parameters only.
 COMPLEX = re.compile(r"\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex)\b|\btorch\.complex\b")
 

@@ -210,7 +210,7 @@ class SyncInLoop(Rule):
         if not isinstance(node.func, (cst.Name, cst.Attribute)) or not self.ctx.enclosing_loops(node):
             return  # cheap tests first: this runs for every call of a file with training code
         head = (dotted_name(node.func) or "").split(".")[0]
-        if not head or not self.ctx.uses_device or f"def {head}" in self.ctx.text or f"class {head}" in self.ctx.text:
+        if not head or not self.ctx.uses_device or head in self.ctx.frequency.local_functions():
             return  # a helper of this file: its own sync is reported where it is
         facts = project_function(self.ctx, node.func)
         if facts is None or not facts.reads_back_device_value or self.ctx.inference_only:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import libcst as cst
 
@@ -86,3 +86,21 @@ def _separator(call: cst.Call, args: list) -> cst.BaseParenthesizableWhitespace:
     if isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
         return call.whitespace_before_args
     return cst.SimpleWhitespace(" ")
+
+
+def arguments_by_parameter(call: cst.Call, function: cst.FunctionDef) -> List[Tuple[cst.BaseExpression, str]]:
+    """(argument, parameter name) for the plain and keyword arguments of `call` to the
+    same-file `function` (`self`/`cls` skipped for a method called on an object), up to the
+    first `*args`/`**kwargs`."""
+    parameters = [param.name.value for param in function.params.params]
+    if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        parameters = parameters[1:]
+    pairs = []
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            break
+        if arg.keyword is not None:
+            pairs.append((arg.value, arg.keyword.value))
+        elif index < len(parameters):
+            pairs.append((arg.value, parameters[index]))
+    return pairs

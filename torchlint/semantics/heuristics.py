@@ -56,6 +56,9 @@ BATCH_DRAWING_WORDS = frozenset({"get", "next", "sample", "fetch", "load", "draw
 # `total_loss`, `d_loss`): a call handed both runs a training step (`loss_scaler(loss, optimizer)`).
 OPTIMIZER_WORDS = frozenset({"optimizer", "optim", "opt"})
 LOSS_WORDS = frozenset({"loss"})
+# Words of a helper, or of the name of its result, that builds the parameter groups of the
+# module it is given (`get_params_groups(model)`, `param_groups = add_weight_decay(model, wd)`).
+PARAMETER_WORDS = frozenset({"param", "params", "parameters"})
 # Methods the data loader calls once per sample or batch.
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
 # Names of iteration counters, for one-step tests such as `if step == 0`.

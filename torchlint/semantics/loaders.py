@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.calls import positional
+from torchlint.semantics.calls import arguments_by_parameter, positional
 from torchlint.semantics.frequency import Frequency, repeated_with_training
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import project_function
@@ -145,13 +145,4 @@ def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
 
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
     """The parameter of `function` that `call` passes `name` to."""
-    parameters = [p.name.value for p in function.params.params]
-    if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
-        parameters = parameters[1:]
-    for index, arg in enumerate(call.args):
-        if dotted_name(arg.value) != name or arg.star:
-            continue
-        if arg.keyword is not None:
-            return arg.keyword.value
-        return parameters[index] if index < len(parameters) else None
-    return None
+    return next((parameter for arg, parameter in arguments_by_parameter(call, function) if dotted_name(arg) == name), None)

@@ -95,6 +95,25 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
     return any(isinstance(item, cst.Name) and item.value == name for item in descendants(target))
 
 
+def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`
+    (the builtin, not a local `dict`); None when any key is not a plain string or the dict
+    unpacks another."""
+    if isinstance(value, cst.Dict):
+        keywords: Dict[str, cst.BaseExpression] = {}
+        for element in value.elements:
+            key = string_value(element.key) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                return None
+            keywords[key] = element.value
+        return keywords
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
+        if names.lookup("dict") is not None or any(arg.keyword is None for arg in value.args):
+            return None
+        return {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
+    return None
+
+
 def string_value(node: cst.BaseExpression) -> Optional[str]:
     """The value of a plain (non-f, non-bytes) string literal, else None."""
     if isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower():

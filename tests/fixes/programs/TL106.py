@@ -75,3 +75,30 @@ device = torch.device("cpu")
 loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True)
 for x in loader:
     show(x.to(device, non_blocking=False))
+
+# %% parts of a batch bound to names, moved before a rebinding [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(2) * i, "y": torch.tensor(i)} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for batch in loader:
+    images, labels = batch["x"], batch["y"]
+    images = images.to(device)
+    images = images * 2
+    show(images, labels.to(device))
+
+# %% a loader handed to a function, pinned through a **loader_args dict [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+loader_args = dict(batch_size=2, pin_memory=True)
+loader = DataLoader([torch.ones(2) * i for i in range(4)], **loader_args)
+
+def run(data_loader):
+    for x in data_loader:
+        show(x.to(device) + 1)
+
+run(loader)
