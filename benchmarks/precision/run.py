@@ -3,7 +3,8 @@
 Every finding is joined with the hand labels in ``labels.tsv`` (one line per
 finding: TP, FP, debatable, or FN for a miss found by reading a file in full) and
 counted per rule and per half of the benchmark (``dev`` to develop on, ``heldout``
-to measure after a change is done). See docs/precision.md for the method.
+to measure after a change is done, ``fresh`` for the newest batch, measured before and
+after one round of work and then moved to ``dev``). See docs/precision.md for the method.
 
     python benchmarks/precision/run.py --extract-from-mirror /work/.mirror --half dev
     python benchmarks/precision/run.py --clone --half all --json
@@ -28,7 +29,7 @@ REPOS_FILE = HERE / "repos.toml"
 LABELS_FILE = HERE / "labels.tsv"
 AUDITED_FILE = HERE / "audited.tsv"
 DEFAULT_REPOS_DIR = HERE / "repos"
-HALVES = ("dev", "heldout")
+HALVES = ("dev", "heldout", "fresh")
 LABEL_KINDS = ("TP", "FP", "debatable", "FN")
 LABEL_COLUMNS = ("repo", "path", "line", "code", "label", "reason")
 
@@ -206,8 +207,11 @@ def _sources_present(git: list[str], repo: Repo) -> list[str]:
 
 
 def _mirror_git_dir(path: Path) -> Path:
-    """A mirror holds either a bare repository or one inside a ``repo`` folder."""
-    return path / "repo" if (path / "repo").is_dir() else path
+    """A mirror holds a bare repository, itself or in a ``repo`` folder, or a clone there."""
+    for candidate in (path / "repo" / ".git", path / "repo"):
+        if candidate.is_dir():
+            return candidate
+    return path
 
 
 def run_torchlint(
