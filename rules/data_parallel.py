@@ -1,7 +1,17 @@
+import re
+
 import libcst as cst
 
 from torchlint.engine.rule import Rule
+from torchlint.semantics.calls import keyword
 from torchlint.semantics.training import is_ddp_wrap
+
+# Signs that a program may run on several GPUs: it counts them, lists them or takes an option.
+MULTI_DEVICE = re.compile(
+    r"device_count\s*\(|\bn_?gpus?\b|\bnum_?gpus?\b|\bgpu_ids\b|\bgpus\b|--gpus?\b|\bmulti_?gpu\b|"
+    r"\bdevice_ids\b|CUDA_VISIBLE_DEVICES|\bngpus?\b",
+    re.IGNORECASE,
+)
 
 DATA_PARALLEL = frozenset(
     {
@@ -24,7 +34,11 @@ class DataParallel(Rule):
     pass; PyTorch recommends it even on a single machine. Reported: negative scaling with
     `DataParallel` against 5.5-6x on 8 GPUs with one process per GPU.
 
-    Only constructor calls are reported: `isinstance(model, nn.DataParallel)` and unwrapping
+    Only constructor calls are reported, and only where the program may drive more than one
+    GPU: it counts them (`torch.cuda.device_count()`), lists them (`device_ids=[0, 1]`,
+    `gpu_ids`), or takes an option for them (`--gpus`, `n_gpu`). `DataParallel` over one device
+    (`device_ids=[0]`) is a no-op wrapper, and in a file with no such sign it is kept for a
+    configuration the rule cannot see. `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
     a launcher, and is not reported.
@@ -52,19 +66,18 @@ class DataParallel(Rule):
     None: the change needs a launcher and a process group, which no local rewrite provides.
 
     ## Measured precision
-    preview. 1.00 on the dev half (1/0, 3 debatable), 0.67 held out (2/1). See
-    docs/precision.md.
+    Before the multi-device condition: 1.00 on the dev half (1/0, 3 debatable), 0.67 held
+    out (2/1); see docs/precision.md for the figures since.
     """
 
     code = "TL501"
     impact = "high"
     name = "data-parallel"
-    preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "`nn.DataParallel` instead of `DistributedDataParallel`"
     triggers = ("DataParallel",)
     bad_examples = (
-        "import torch.nn as nn\nmodel = nn.DataParallel(model)\n",
-        "from torch.nn import DataParallel as DP\nmodel = DP(model)\n",
+        "import torch\nimport torch.nn as nn\nif torch.cuda.device_count() > 1:\n    model = nn.DataParallel(model)\n",
+        "from torch.nn import DataParallel as DP\nmodel = DP(model, device_ids=args.gpu_ids)\n",
         "import torch\nmodel = torch.nn.parallel.DataParallel(model, device_ids=[0, 1])\n",
     )
     good_examples = (
@@ -72,6 +85,8 @@ class DataParallel(Rule):
         "import torch\nfrom mylib import DataParallel\nmodel = DataParallel(model)\n",
         "import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n",
         "import torch\nif args.distributed:\n    model = torch.nn.parallel.DistributedDataParallel(model)\nelse:\n    model = torch.nn.DataParallel(model)\n",
+        "import torch\nmodel = torch.nn.DataParallel(model, device_ids=[0])\n",
+        "import torch\nmodel = torch.nn.DataParallel(model).cuda()\n",
     )
 
     def __init__(self, ctx) -> None:
@@ -85,9 +100,17 @@ class DataParallel(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if is_ddp_wrap(node, self.ctx):
             self.wraps_ddp = True
-        elif self.ctx.qualified_name(node.func) in DATA_PARALLEL:
+        elif self.ctx.qualified_name(node.func) in DATA_PARALLEL and self._may_use_several_devices(node):
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "
                 "use `DistributedDataParallel` with one process per GPU (see torchlint.reference.ddp)",
             )
+
+    def _may_use_several_devices(self, node: cst.Call) -> bool:
+        """Whether the wrapper may drive more than one GPU (see the docs): not over a literal
+        list of one device, and in a file that counts, lists or takes an option for GPUs."""
+        devices = keyword(node, "device_ids") or (node.args[1] if len(node.args) > 1 and node.args[1].keyword is None else None)
+        if devices is not None and isinstance(devices.value, (cst.List, cst.Tuple)):
+            return len(devices.value.elements) > 1
+        return devices is not None or MULTI_DEVICE.search(self.ctx.text) is not None

@@ -10,7 +10,7 @@ from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over
 from torchlint.semantics.training import remote_program
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
@@ -53,7 +53,10 @@ class LoaderTracker:
                 self.loaders.pop(key, None)
 
     def loop_over(self, node: cst.For) -> Optional[LoaderLoop]:
-        key = self._key(iterated_source(node.iter), binding=False)
+        source = iterated_source(node.iter)
+        if isinstance(source, cst.Call) and self.ctx.qualified_name(source.func) in DATALOADERS:
+            return LoaderLoop(source, node, _names(node.target))  # built in the loop's header
+        key = self._key(source, binding=False)
         loader = self.loaders.get(key) if key is not None else None
         if loader is None:
             return None
@@ -231,6 +234,7 @@ class DataloaderNoPinMemory(Rule):
             return
         if self.ctx.uses_cuda:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
+        self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and fed_by_framework(self.ctx, call))
         for call in self.moved:
             if has_star(call, "**") or has_star(call, "*"):
                 continue

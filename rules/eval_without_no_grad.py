@@ -117,17 +117,20 @@ class EvalWithoutNoGrad(Rule):
     code = "TL402"
     impact = "medium"
     name = "eval-without-no-grad"
-    preview = True  # measured precision below 0.90 (docs/precision.md)
     # Evaluation every step or every epoch; not a one-off run (export, a final test) nor one
-    # under an interval or opt-in guard (a sample dump every N batches).
+    # under an interval or opt-in guard (a sample dump every N batches). Functions no module of
+    # the project is seen to call (frequency unknown) are the preview variant.
     frequencies = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN})
+    preview_variant = "evaluation in functions that no module of the project is seen to call every step or epoch"
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
     unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state"
     bad_examples = (
-        "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
-        "import torch\ndef validate(self):\n    self.net.eval()\n    for x in self.loader:\n        out = self.net(x)\n",
+        "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n"
+        "for epoch in range(10):\n    train(model)\n    evaluate(model, x)\n",
+        "import torch\nclass Trainer:\n    def validate(self):\n        self.net.eval()\n        for x in self.loader:\n"
+        "            out = self.net(x)\n    def fit(self):\n        for epoch in range(self.epochs):\n            self.validate()\n",
     )
     good_examples = (
         "import torch\n@torch.no_grad()\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n",
@@ -178,6 +181,12 @@ class EvalWithoutNoGrad(Rule):
                         fix=fix,
                         start=call.func.attr if isinstance(call.func, cst.Attribute) else None,
                     )
+
+    def runs_often(self, node: cst.CSTNode) -> bool:
+        """`Rule.runs_often`, with code of unknown frequency only in preview mode."""
+        if self.withholds_preview_variant() and self.ctx.execution(node).frequency is Frequency.UNKNOWN:
+            return False
+        return super().runs_often(node)
 
     def _reportable(self, scope: _Scope) -> bool:
         return bool(scope.graded_calls) and not scope.computes_grad

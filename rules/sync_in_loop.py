@@ -8,7 +8,8 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frequency import Frequency, is_step_loop, iterated_of, OTHER_LOOPS, repeated_with_training
+from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
+from torchlint.semantics.frequency import Execution, Frequency, is_step_loop, iterated_of, OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
@@ -164,8 +165,6 @@ class SyncInLoop(Rule):
         if found is None or found[1] not in SYNC_METHODS:
             self._check_helper_of_another_module(node)
             return
-        if not self.ctx.uses_device:
-            return
         receiver, method = found
         if not _is_sync_call(node, method) or self._on_host(receiver) or self._moves_a_module(node):
             return
@@ -173,6 +172,11 @@ class SyncInLoop(Rule):
         if execution.frequency not in self.frequencies:
             return
         loop = execution.loop or execution.step_loop()
+        if loop is None and execution.framework():
+            self._check_batch_hook(node, method, execution)
+            return
+        if not self.ctx.uses_device:
+            return
         if loop is None or self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
         helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
@@ -187,6 +191,32 @@ class SyncInLoop(Rule):
             "keep the value on the device and convert once after the loop or every N steps",
             fix=self._accumulation_fix(node) if method == "item" else None,
             start=node.func.attr,
+        )
+
+    def _check_batch_hook(self, node: cst.Call, method: str, execution: Execution) -> None:
+        """A sync in a method a training framework calls every batch (Lightning's
+        `training_step`, an ignite process function) or in a helper only such a method calls.
+        The framework runs it on the accelerator its trainer is given, so the file need not
+        mention a device; outside the training hooks, values written out (`.numpy()`,
+        `.tolist()` for a file or a metric library) are the hook's purpose."""
+        if self._in_data_code() or self.ctx.inference_only:
+            return
+        hook = execution.step_method()
+        if hook not in TRAINING_HOOKS and (self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node)):
+            return
+        framework = execution.framework()
+        shown = '.to("cpu")' if method == "to" else f".{method}()"
+        function = self.ctx.enclosing(cst.FunctionDef)
+        where = f"`{hook}()`" if isinstance(function, cst.FunctionDef) and function.name.value == hook else f"a helper of `{hook}()`"
+        remedy = (
+            "pass the tensor to `self.log(...)`, which reduces it on the device, or convert once per epoch"
+            if framework == LIGHTNING
+            else "keep the value on the device and convert once per epoch or every N steps"
+        )
+        self.report(
+            node,
+            f"`{shown}` in {where}, which {framework} runs every batch, synchronises with the device every step; {remedy}",
+            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
 
     def _on_host(self, receiver: cst.BaseExpression) -> bool:

@@ -15,13 +15,12 @@ from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, repeats
 from torchlint.semantics.names import NameResolver
-from torchlint.semantics.test_paths import path_is_test
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_one_off_script
 from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of, role_path
+from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of, importers_of, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -71,8 +70,9 @@ class FileContext:
 
     @cached_property
     def test_file(self) -> bool:
-        """Whether the whole file is test code: by its path, or because it imports pytest."""
-        return path_is_test(self.role_path, self.options.test_paths) or imports_test_framework(self.module)
+        """Whether the whole file is test code: because it imports pytest, or by its path
+        (`project.test_module`)."""
+        return imports_test_framework(self.module) or test_module(self.path, self.options.test_paths)
 
     def in_test_code(self) -> bool:
         """Whether the node being visited is test code: in a test file, test class or test function."""
@@ -87,8 +87,13 @@ class FileContext:
     def frequency(self) -> FrequencyAnalysis:
         """How often nodes of this file run (indexed on the first question)."""
         return FrequencyAnalysis(
-            self.module, lambda: bool(training_loops(self)), one_off=is_one_off_script(self.role_path), external=self._called_elsewhere
+            self.module, lambda: bool(training_loops(self)), one_off=self._one_off_script(), external=self._called_elsewhere
         )
+
+    def _one_off_script(self) -> bool:
+        """A script named for a one-off job (`export.py`, `evaluate.py`) that no project module
+        imports: imported, its functions serve the importer (the per-epoch `evaluate()`)."""
+        return is_one_off_script(self.role_path) and not importers_of(self.path)
 
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
         """How often a module-level function of this file runs, from its calls in the other

@@ -28,7 +28,9 @@ class Options:
 
     def skips_tests_in(self, path: str) -> bool:
         """Whether performance rules skip the file at `path` as test code (judged within its
-        project, see `project.role_path`)."""
-        from torchlint.semantics.project import role_path  # imported on use: start-up stays cheap
+        project, see `project.test_module`)."""
+        if self.lint_test_code or not path_is_test(path, self.test_paths):
+            return False  # cheap first: the path within the project is a part of this one
+        from torchlint.semantics.project import test_module  # imported on use: start-up stays cheap
 
-        return not self.lint_test_code and path_is_test(role_path(path), self.test_paths)
+        return test_module(path, self.test_paths)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -42,6 +42,7 @@ from torchlint.semantics.heuristics import (
     is_setup_function,
     names_epoch,
 )
+from torchlint.semantics.frameworks import IGNITE, batch_hook, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite
 from torchlint.semantics.training import (
@@ -90,6 +91,8 @@ class Reason:
     at: Optional[cst.CSTNode] = None
     # The framework step method (`forward`, `training_step`, ...) whose body the code is in.
     method: str = ""
+    # The training framework that runs that method every batch (`frameworks.LIGHTNING`), if any.
+    framework: str = ""
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,10 @@ class Execution:
     def step_method(self) -> str:
         """The framework step method (`forward`, ...) that makes the node run every step, or ''."""
         return next((reason.method for reason in self.reasons if reason.method), "")
+
+    def framework(self) -> str:
+        """The training framework whose batch hook makes the node run every batch, or ''."""
+        return next((reason.framework for reason in self.reasons if reason.framework), "")
 
     def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
         """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
@@ -197,6 +204,8 @@ class FrequencyAnalysis:
         self._local: Optional[Dict[str, List[cst.FunctionDef]]] = None
         self._backward_memo: Dict[int, bool] = {}
         self._outer_memo: Dict[int, bool] = {}
+        self._steps_memo: Dict[int, bool] = {}
+        self._classes: Optional[Dict[str, List[cst.ClassDef]]] = None
 
     # -- index -----------------------------------------------------------------------------
 
@@ -252,7 +261,7 @@ class FrequencyAnalysis:
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
             if repeats(ancestor, child) and step_loop is None:
-                kind = loop_kind(ancestor)
+                kind = self.loop_kind(ancestor)
                 if kind is Frequency.PER_EPOCH:
                     return Execution(Frequency.PER_EPOCH, (Reason("in a loop over epochs", ancestor),))
                 if kind is Frequency.PER_STEP and self._runs_training_loops(ancestor):
@@ -289,6 +298,33 @@ class FrequencyAnalysis:
         return Execution(Frequency.PER_STEP, here, loop)
 
     # -- training structure ------------------------------------------------------------------
+
+    def loop_kind(self, loop: cst.CSTNode) -> Frequency:
+        """`loop_kind`, decided by effects where they are known: a loop whose own iteration
+        runs a backward pass (`for i in range(iters_per_epoch):` around forward, backward and
+        `optimizer.step()`) is a step loop whatever its names say."""
+        kind = loop_kind(loop)
+        if kind is Frequency.PER_EPOCH and isinstance(loop, (cst.For, cst.While)) and self.steps_itself(loop):
+            return Frequency.PER_STEP
+        return kind
+
+    def steps_itself(self, node: cst.CSTNode) -> bool:
+        """Whether `node`'s body runs a backward pass outside the loops nested in it, directly
+        or in same-file functions it calls (outside their loops too): each run of `node` is a
+        training step, not a pass of many."""
+        key = id(node)
+        if key not in self._steps_memo:
+            self._steps_memo[key] = False  # recursion
+            functions = self.local_functions()
+            found = False
+            for item in _outside_loops(node.body if isinstance(node, (cst.For, cst.While, cst.FunctionDef)) else node):
+                if isinstance(item, cst.Call) and (
+                    _calls_backward(item) or any(self.steps_itself(function) for function in called_function(item, functions))
+                ):
+                    found = True
+                    break
+            self._steps_memo[key] = found
+        return self._steps_memo[key]
 
     def local_functions(self) -> Dict[str, List[cst.FunctionDef]]:
         """The module's functions by name (`training.local_functions`), computed once."""
@@ -344,7 +380,15 @@ class FrequencyAnalysis:
 
     def _function_uncached(self, function: cst.FunctionDef) -> Execution:
         name = function.name.value
-        method = isinstance(self._enclosing_scope(function), cst.ClassDef)
+        scope = self._enclosing_scope(function)
+        method = isinstance(scope, cst.ClassDef)
+        framework = batch_hook(function, scope, self.classes()) if isinstance(scope, cst.ClassDef) else None
+        if framework is None and not method and self._ignite_step(function):
+            framework = IGNITE
+        if framework is not None:
+            return Execution(
+                Frequency.PER_STEP, (Reason(f"{framework} runs `{name}()` every batch", method=name, framework=framework),)
+            )
         if method and name in STEP_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step", method=name),))
         if method and name in DATA_METHODS:
@@ -376,6 +420,20 @@ class FrequencyAnalysis:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
 
+    def classes(self) -> Dict[str, List[cst.ClassDef]]:
+        """The module's classes by name, computed once."""
+        if self._classes is None:
+            self._classes = {}
+            for node in descendants(self.module):
+                if isinstance(node, cst.ClassDef):
+                    self._classes.setdefault(node.name.value, []).append(node)
+        return self._classes
+
+    def _ignite_step(self, function: cst.FunctionDef) -> bool:
+        """An ignite process function (`Engine(update)`) or per-iteration handler."""
+        self._index()
+        return ignite_iteration_handler(function) or function.name.value in ignite_process_functions(self._calls.get("Engine", []))
+
     # -- tree helpers ----------------------------------------------------------------------
 
     def _path(self, node: cst.CSTNode) -> List[Tuple[cst.CSTNode, cst.CSTNode]]:
@@ -394,8 +452,24 @@ class FrequencyAnalysis:
                 return ancestor
         return None
 
+    def enclosing_class(self, node: cst.CSTNode) -> Optional[cst.ClassDef]:
+        """The class whose body (not a nested function's) defines `node`."""
+        scope = self._enclosing_scope(node)
+        return scope if isinstance(scope, cst.ClassDef) else None
+
     def enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
+
+
+def _outside_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and its descendants, without nested loops, functions, classes and lambdas."""
+    stack: List[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if current is not node and isinstance(current, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        yield current
+        stack.extend(children(current))
 
 
 def _may_call(call: cst.Call, method: bool) -> bool:
@@ -457,8 +531,12 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
     an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
     nodes = list(descendants(test))
-    if any(isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo) for node in nodes):
+    modulos = [node for node in nodes if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)]
+    if any(_interval(node, counters) for node in modulos):
         return UNDER_INTERVAL  # first: `if step % n == 0 or step == 0:` runs every n steps
+    # `epoch % val_every` is per-epoch work; `seq_len % period` is arithmetic, not a guard.
+    inside = {id(item) for node in modulos for item in descendants(node)}
+    nodes = [node for node in nodes if id(node) not in inside]
     for node in nodes:
         if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
             return "on a single step"
@@ -469,6 +547,19 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
         if isinstance(node, cst.Call) and identifier(node) in FAILURE_CHECKS:
             return "on a failure check"
     return ""
+
+
+def _interval(modulo: cst.BinaryOperation, counters: Set[str]) -> bool:
+    """`step % n`, `(i + 1) % accum`, `n % args.log_every`: a step counter, or any value tested
+    against a logging or checkpointing setting; not an epoch counter (`epoch % val_every`
+    runs every few epochs: per-epoch work) nor arithmetic (`seq_len % period`)."""
+    if names_epoch(modulo.left):
+        return False
+    if _counter_expression(modulo.left, counters):
+        return True
+    return any(
+        isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), GUARD_WORDS) for node in descendants(modulo.right)
+    )
 
 
 def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, positional
+from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.frequency import Frequency, repeated_with_training
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import project_function
@@ -32,6 +33,8 @@ def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
     A loop in a function the loader is handed to is judged at the call that hands it on: the
     `evaluate(model, valid_loader)` of the epoch loop runs with training, the
     `evaluate(model, test_loader)` after training does not, though both reach the same loop."""
+    if fed_by_framework(ctx, loader):
+        return "train"
     passes = passes_over(ctx, loader)
     handed = handed_on(ctx, loader)
     if not passes and not handed:
@@ -40,6 +43,15 @@ def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
         _started_with_training(ctx, call) for call in handed
     )
     return "train" if trains else "other"
+
+
+def fed_by_framework(ctx: "FileContext", loader: cst.Call) -> bool:
+    """Whether a training framework iterates the loader every epoch, moving its batches to the
+    trainer's accelerator: a loader built in Lightning's `train_dataloader()` or
+    `val_dataloader()` hook (see `frameworks.loader_hook`)."""
+    function = ctx.frequency.enclosing_function(loader)
+    klass = ctx.frequency.enclosing_class(function) if function is not None else None
+    return klass is not None and loader_hook(function, klass, ctx.frequency.classes())
 
 
 def _runs_with_training(ctx: "FileContext", loop: cst.For, start: cst.CSTNode) -> bool:
@@ -92,9 +104,19 @@ def passes_over(ctx: "FileContext", loader: cst.Call) -> List[Tuple[cst.For, cst
     that call runs is how often this loader is iterated). None when it is not assigned."""
     found = _assignment(ctx.module, loader)
     if found is None:
-        return []
+        header = _header_loop(ctx, loader)  # `for x, y in DataLoader(ds, batch_size=64):`
+        return [(header, header)] if header is not None else []
     name, scope = found
     return list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
+
+
+def _header_loop(ctx: "FileContext", loader: cst.Call) -> Optional[cst.For]:
+    """The `for` loop whose iterable is the loader call itself (through `enumerate`, `tqdm`)."""
+    function = ctx.frequency.enclosing_function(loader)
+    for node in descendants(function.body if function is not None else ctx.module):
+        if isinstance(node, cst.For) and iterated_source(node.iter) is loader:
+            return node
+    return None
 
 
 def _assignment(module: cst.Module, value: cst.CSTNode) -> Optional[Tuple[str, cst.CSTNode]]:
@@ -127,6 +149,11 @@ def _loops_over(
     for node in descendants(scope):
         if isinstance(node, cst.For) and _mentions(node.iter, name):
             yield node, anchor or node
+        elif isinstance(node, cst.Assign) and _wraps(node, name):
+            alias = dotted_name(node.targets[0].target)
+            if alias is not None and (id(scope), hash(alias)) not in seen:
+                seen.add((id(scope), hash(alias)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
+                yield from _loops_over(scope, alias, functions, seen, anchor)
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
@@ -134,6 +161,11 @@ def _loops_over(
                 if parameter is not None and (id(function), id(start)) not in seen:
                     seen.add((id(function), id(start)))
                     yield from _loops_over(function.body, parameter, functions, seen, start)
+
+
+def _wraps(assign: cst.Assign, name: str) -> bool:
+    """`pbar = tqdm(name)`, `batches = enumerate(name)`: one name bound to a call that wraps `name`."""
+    return len(assign.targets) == 1 and isinstance(assign.value, cst.Call) and _mentions(assign.value, name) and dotted_name(assign.value) != name
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:

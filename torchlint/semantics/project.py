@@ -51,7 +51,9 @@ import stat
 import tokenize
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+from torchlint.semantics.test_paths import path_is_test
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -1044,12 +1046,12 @@ def _import_graph(root: str) -> Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tupl
     return found
 
 
-def _project_graph(ctx: "FileContext") -> Optional[Tuple[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]]]:
+def _project_graph(checked: str) -> Optional[Tuple[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]]]:
     """The checked file's absolute path and its project's import graph (noted as a dependency
     on the project's listing); None for text that is not a file."""
-    if not os.path.isfile(ctx.path):
+    if not os.path.isfile(checked):
         return None
-    path = os.path.abspath(ctx.path)
+    path = os.path.abspath(checked)
     root = project_root(path)
     _note(root, tree_stamp(root))
     return path, _import_graph(root)
@@ -1057,8 +1059,22 @@ def _project_graph(ctx: "FileContext") -> Optional[Tuple[str, Tuple[Dict[str, Tu
 
 def imported_by_project(ctx: "FileContext") -> bool:
     """Whether another module of the project imports the checked file."""
-    found = _project_graph(ctx)
-    return found is not None and bool(found[1][1].get(found[0]))
+    return bool(importers_of(ctx.path))
+
+
+def importers_of(path: str) -> Tuple[str, ...]:
+    """The paths of the project modules that import the file at `path`."""
+    found = _project_graph(path)
+    return tuple(found[1][1].get(found[0], ())) if found is not None else ()
+
+
+def test_module(path: str, patterns: Sequence[str]) -> bool:
+    """Whether the file at `path` is test code by its path within its project (`role_path`),
+    unless a project module that is not test code imports it (a `test.py` whose evaluation
+    function the training script calls every epoch)."""
+    if not path_is_test(role_path(path), patterns):
+        return False
+    return all(path_is_test(role_path(importer), patterns) for importer in importers_of(path))
 
 
 def project_uses(ctx: "FileContext", feature: str) -> bool:
@@ -1069,7 +1085,7 @@ def project_uses(ctx: "FileContext", feature: str) -> bool:
     the whole project, which is noted as a dependency on its listing."""
     if project_enables(ctx, feature):
         return True
-    found = _project_graph(ctx)
+    found = _project_graph(ctx.path)
     if found is None:
         return False
     path, (imports, importers) = found

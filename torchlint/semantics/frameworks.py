@@ -1,0 +1,106 @@
+"""Training frameworks' contracts: which methods and functions a framework runs every batch.
+
+A framework owns the step loop, so the loop is not in the project's code; its contract says
+what runs in it instead:
+
+- PyTorch Lightning: `training_step`, `validation_step`, `test_step`, `predict_step` (and
+  their `*_step_end` and `on_*_batch_*` hooks) of a `LightningModule` subclass run once per
+  batch; the loaders its `train_dataloader()`/`val_dataloader()` return feed every step of
+  every epoch.
+- Hugging Face `Trainer` subclasses: `training_step`, `compute_loss` and `prediction_step`.
+- ignite: the process function an `Engine(...)` is built with, and handlers registered for
+  `Events.ITERATION_*`.
+
+A class belongs to a framework when a base's dotted name ends with the framework's class name
+(`pl.LightningModule`, `L.LightningModule`, `lightning.pytorch.LightningModule`), directly or
+through a base class defined in the same file.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import libcst as cst
+
+from torchlint.semantics.names import dotted_name
+
+LIGHTNING = "Lightning"
+HUGGING_FACE = "Hugging Face Trainer"
+IGNITE = "ignite"
+
+# The framework base classes, by the last part of their dotted name.
+_BASES = {
+    "LightningModule": LIGHTNING,
+    "LightningDataModule": LIGHTNING,
+    "Trainer": HUGGING_FACE,
+    "Seq2SeqTrainer": HUGGING_FACE,
+}
+# Methods the framework calls once per batch, by framework.
+BATCH_HOOKS = {
+    LIGHTNING: frozenset(
+        {
+            "training_step", "validation_step", "test_step", "predict_step",
+            "training_step_end", "validation_step_end", "test_step_end",
+            "on_train_batch_start", "on_train_batch_end", "on_validation_batch_end",
+            "on_before_backward", "on_after_backward", "on_before_optimizer_step",
+        }
+    ),
+    HUGGING_FACE: frozenset({"training_step", "compute_loss", "prediction_step"}),
+}
+# Of those, the ones that run with training (forward and backward of every optimisation step).
+TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batch_start", "on_train_batch_end",
+                            "on_before_backward", "on_after_backward", "on_before_optimizer_step", "compute_loss"})
+# Methods whose returned loaders feed every epoch of training (a test loader runs once).
+TRAINING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader"})
+# ignite's per-iteration events.
+_ITERATION_EVENTS = ("ITERATION_STARTED", "ITERATION_COMPLETED", "GET_BATCH_COMPLETED")
+
+
+def framework_of(klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]], _depth: int = 0) -> Optional[str]:
+    """The framework `klass` belongs to (`LIGHTNING`, `HUGGING_FACE`), through same-file base
+    classes (`classes`, by name); None for other classes."""
+    for base in klass.bases:
+        name = (dotted_name(base.value) or "").rsplit(".", 1)[-1]
+        if name in _BASES:
+            return _BASES[name]
+        if _depth < 8:
+            for parent in classes.get(name, []):
+                if parent is not klass:
+                    found = framework_of(parent, classes, _depth + 1)
+                    if found is not None:
+                        return found
+    return None
+
+
+def batch_hook(method: cst.FunctionDef, klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]]) -> Optional[str]:
+    """The framework that calls `method` (of `klass`) once per batch, or None."""
+    framework = framework_of(klass, classes) if method.name.value in _ALL_HOOKS else None
+    if framework is not None and method.name.value in BATCH_HOOKS[framework]:
+        return framework
+    return None
+
+
+def loader_hook(method: cst.FunctionDef, klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]]) -> bool:
+    """Whether `method` is a Lightning hook whose loaders feed every epoch of training."""
+    return method.name.value in TRAINING_LOADER_HOOKS and framework_of(klass, classes) == LIGHTNING
+
+
+def ignite_iteration_handler(function: cst.FunctionDef) -> bool:
+    """`@trainer.on(Events.ITERATION_COMPLETED)` (or `(every=...)`, which is an interval)."""
+    for decorator in function.decorators:
+        call = decorator.decorator
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "on"):
+            continue
+        for arg in call.args[:1]:
+            event = arg.value.func if isinstance(arg.value, cst.Call) else arg.value
+            if (dotted_name(event) or "").rsplit(".", 1)[-1] in _ITERATION_EVENTS and not isinstance(arg.value, cst.Call):
+                return True
+    return False
+
+
+def ignite_process_functions(calls: List[cst.Call]) -> List[str]:
+    """Names of functions handed to `Engine(...)` (`calls`: the file's calls named `Engine`)."""
+    return [arg.value.value for call in calls for arg in call.args[:1] if isinstance(arg.value, cst.Name)]
+
+
+_ALL_HOOKS = frozenset().union(*BATCH_HOOKS.values())
