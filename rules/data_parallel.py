@@ -9,7 +9,7 @@ from torchlint.semantics.training import is_ddp_wrap
 # Signs that a program may run on several GPUs: it counts them, lists them or takes an option.
 MULTI_DEVICE = re.compile(
     r"device_count\s*\(|\bn_?gpus?\b|\bnum_?gpus?\b|\bgpu_ids\b|\bgpus\b|--gpus?\b|\bmulti_?gpu\b|"
-    r"\bdevice_ids\b|CUDA_VISIBLE_DEVICES|\bngpus?\b",
+    r"CUDA_VISIBLE_DEVICES|\bngpus?\b",
     re.IGNORECASE,
 )
 

@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.loaders import OTHER_LOADERS, loader_use
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
@@ -128,13 +128,20 @@ class DataloaderNoWorkers(Rule):
             return
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
-        if self.withholds_preview_variant() and (not self.ctx.uses_device or loader_use(self.ctx, node) != "train"):
+        if self.withholds_preview_variant() and not self._feeds_training_on_a_device(node):
             return
         self.report(
             node,
             "DataLoader without worker processes loads every batch in the training loop; set `num_workers`",
             fix=self._fix(node) if literal else None,  # a variable set to 0 is the user's to change
         )
+
+    def _feeds_training_on_a_device(self, node: cst.Call) -> bool:
+        """A loader that a loop running with training iterates, in a file that places work on
+        a device, or one a framework feeds to its trainer (see `loaders.fed_by_framework`)."""
+        if fed_by_framework(self.ctx, node):
+            return True
+        return self.ctx.uses_device and loader_use(self.ctx, node) == "train"
 
     def _set_to_zero(self, value: cst.BaseExpression) -> bool:
         """A name whose only assignment in the file (a notebook's earlier cell included) is `0`."""

@@ -183,8 +183,11 @@ class EvalWithoutNoGrad(Rule):
                     )
 
     def runs_often(self, node: cst.CSTNode) -> bool:
-        """`Rule.runs_often`, with code of unknown frequency only in preview mode."""
-        if self.withholds_preview_variant() and self.ctx.execution(node).frequency is Frequency.UNKNOWN:
+        """`Rule.runs_often`; in a function of unknown frequency (no module of the project is
+        seen to call it) only in preview mode, though its own loop over a loader repeats it."""
+        function = self.ctx.enclosing(cst.FunctionDef)
+        where = function.body if isinstance(function, cst.FunctionDef) else node
+        if self.withholds_preview_variant() and self.ctx.execution(where).frequency is Frequency.UNKNOWN:
             return False
         return super().runs_often(node)
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from torchlint.cli import main
 from torchlint.config import CACHE_DIR_NAME
 
-TRAIN = "import torch\nmodel = torch.nn.DataParallel(model)\nfor x in loader:\n    total += model(x.cuda()).item()\noptimizer.zero_grad(set_to_none=False)\n"
+TRAIN = "import torch\nmodel = torch.nn.DataParallel(model, device_ids=[0, 1])\nfor x in loader:\n    total += model(x.cuda()).item()\noptimizer.zero_grad(set_to_none=False)\n"
 
 
 def check(cwd: Path, *args: str):

@@ -51,7 +51,7 @@ def test_unsafe_fixes_need_the_flag(cwd):
 
 
 def test_remaining_findings_keep_exit_1(cwd):
-    (cwd / "a.py").write_text("import torch.nn as nn\nm = nn.DataParallel(net)\n" + SAFE)
+    (cwd / "a.py").write_text("import torch.nn as nn\nm = nn.DataParallel(net, device_ids=[0, 1])\n" + SAFE)
     result = run("--fix", "a.py", "--output-format", "concise")
     assert result.exit_code == 1
     assert "TL501" in result.stdout and "(2 fixed, 1 remaining)" in result.stderr
@@ -59,7 +59,7 @@ def test_remaining_findings_keep_exit_1(cwd):
 
 def test_files_without_fixes_are_not_written(cwd):
     path = cwd / "a.py"
-    path.write_text("import torch.nn as nn\nm = nn.DataParallel(net)\n")
+    path.write_text("import torch.nn as nn\nm = nn.DataParallel(net, device_ids=[0, 1])\n")
     os.utime(path, (1_000_000, 1_000_000))
     run("--fix", "--unsafe-fixes", "a.py")
     assert path.stat().st_mtime == 1_000_000

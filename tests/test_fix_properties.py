@@ -31,7 +31,7 @@ ANTI_PATTERNS = [
     "{a} = DataLoader({b}, batch_size={n})\n",
     "{a} = nn.Sequential(nn.Conv2d(3, {n}, 3), nn.BatchNorm2d({n}))\n",
     "{a}.grad.zero_()\n",
-    "{a} = nn.DataParallel({b})\n",
+    "{a} = nn.DataParallel({b}, device_ids=[0, 1])\n",
     "{a} += {b}.item()\n",
     "{a} = {b}.cpu().numpy()\n",
     "{a}.eval()\n{b} = {a}({b})\n",

@@ -22,7 +22,7 @@ from torchlint.engine.rule import Rule, all_rules
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 ZERO_GRAD = "import torch\noptimizer.zero_grad(set_to_none=False)\n"
-DATA_PARALLEL = "import torch.nn as nn\nm = nn.DataParallel(x)\n"
+DATA_PARALLEL = "import torch.nn as nn\nm = nn.DataParallel(x, device_ids=[0, 1])\n"
 LOADER = "import torch\nloader = torch.utils.data.DataLoader(ds)\n"
 
 
@@ -83,7 +83,7 @@ def test_github_output(project: Path):
     assert result.exit_code == 1
     messages = {item["code"]: item["message"] for item in as_json("zg.py", "dp.py")}
     assert result.stdout.splitlines() == [
-        f"::warning file=dp.py,line=2,col=5,endLine=2,endColumn=23,title=TL501 data-parallel::{messages['TL501']}",
+        f"::warning file=dp.py,line=2,col=5,endLine=2,endColumn=42,title=TL501 data-parallel::{messages['TL501']}",
         f"::warning file=zg.py,line=2,col=1,endLine=2,endColumn=39,title=TL401 grad-zeroing::{messages['TL401']}",
     ]
 

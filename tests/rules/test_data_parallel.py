@@ -10,12 +10,12 @@ def test_every_import_path():
     from torch.nn import DataParallel as DP
     from torch.nn.parallel import DataParallel
     from torch.nn.parallel.data_parallel import DataParallel as Old
-    a = torch.nn.DataParallel(m)
+    a = torch.nn.DataParallel(m, device_ids=args.gpu_ids)
     b = nn.DataParallel(m, device_ids=[0, 1])
-    c = DP(m)
-    d = DataParallel(m)
-    e = Old(m)
-    f = nn.parallel.DataParallel(m)
+    c = DP(m, device_ids=[0, 1])
+    d = DataParallel(m, None, [0, 1, 2])
+    e = Old(m, device_ids=devices)
+    f = nn.parallel.DataParallel(m, device_ids=(2, 3))
     """
     assert lines(code, RULE) == [7, 8, 9, 10, 11, 12]
 
@@ -32,5 +32,34 @@ def test_isinstance_ddp_and_look_alikes():
     b = DataParallel(m)
     class Wrapper(nn.DataParallel):
         pass
+    """
+    assert lines(code, RULE) == []
+
+
+def test_reported_where_the_program_may_use_several_gpus():
+    code = """
+    import torch
+    import torch.nn as nn
+    if torch.cuda.device_count() > 1:
+        model = nn.DataParallel(model)
+    """
+    assert lines(code, RULE) == [5]
+    code = """
+    import argparse
+    import torch.nn as nn
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gpus", type=int, default=1)
+    model = nn.DataParallel(model)
+    """
+    assert lines(code, RULE) == [6]
+
+
+def test_silent_for_one_device_or_no_sign_of_several():
+    code = """
+    import torch
+    import torch.nn as nn
+    a = nn.DataParallel(model, device_ids=[0])
+    b = nn.DataParallel(model, device_ids=[args.gpu])
+    c = nn.DataParallel(model).cuda()
     """
     assert lines(code, RULE) == []

@@ -1,0 +1,201 @@
+"""The causes of missed findings on unseen code (issue 25), each with a positive and a hard
+negative, in the default mode a user runs: step loops decided by effects, framework contracts,
+loaders followed through aliases and loop headers, per-N-epoch work, imported `test.py`."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import lint
+from torchlint.cli import main
+
+pytestmark = pytest.mark.stable_only
+
+HEAD = """
+import torch
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+device = torch.device("cuda")
+"""
+
+
+def found(code: str, rule: str) -> list:
+    return [finding.line for finding in lint(HEAD + textwrap.dedent(code), [rule])]
+
+
+def test_a_loop_that_trains_is_a_step_loop_whatever_its_bound_is_named():
+    code = """
+    def train(loader, iters_per_epoch):
+        it = iter(loader)
+        for i in range(iters_per_epoch):
+            x, y = next(it)
+            loss = model(x.to(device)).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            print(loss.item())
+    """
+    assert found(code, "TL101") == [15]
+    per_epoch = """
+    def fit(loader, epochs):
+        for epoch in range(epochs):
+            for x in loader:
+                loss = model(x.to(device)).sum()
+                loss.backward()
+                opt.step()
+            print(evaluate(model).item())
+    """
+    assert found(per_epoch, "TL101") == []  # once per epoch: the inner loop trains, not this one
+
+
+def test_validation_every_n_epochs_is_per_epoch_work_and_arithmetic_is_no_guard():
+    code = """
+    def validate(loader):
+        correct = 0
+        for x, y in loader:
+            correct += (model(x.to(device)).argmax(-1) == y.to(device)).sum().item()
+        return correct
+    def main(loader, val_loader, epochs, val_freq):
+        for epoch in range(epochs):
+            for x, y in loader:
+                loss = model(x.to(device)).sum()
+                loss.backward()
+                opt.step()
+                if x.size(0) % 2 == 0:
+                    print(loss.item())
+                if step % log_every == 0:
+                    print(loss.item())
+            if epoch % val_freq == 0:
+                validate(val_loader)
+    """
+    assert found(code, "TL101") == [10, 19]  # not the one under the step interval (line 21)
+
+
+def test_a_loader_wrapped_in_a_progress_bar_and_one_built_in_the_loop_header():
+    code = """
+    def train(loader):
+        pbar = tqdm(loader)
+        for x, y in pbar:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    def main(ds):
+        loader = DataLoader(ds, batch_size=64)
+        train(loader)
+        for epoch in range(10):
+            for x, y in DataLoader(ds, batch_size=64, shuffle=True):
+                loss = model(x.to(device)).sum()
+                loss.backward()
+                opt.step()
+        unused = DataLoader(ds, batch_size=64)
+        bar = tqdm(unused)
+    """
+    assert found(code, "TL201") == [14, 17]
+    assert found(code, "TL202") == [14, 17]
+
+
+LIGHTNING = """
+import torch
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+class Base(pl.LightningModule):
+    pass
+
+class Model(Base):
+    def training_step(self, batch, batch_idx):
+        loss = self.net(batch).mean()
+        self.log("loss", loss.item())
+        return loss
+
+    def validation_step(self, batch, batch_idx):
+        preds = self.net(batch).argmax(-1)
+        self.outputs.append(preds.cpu().numpy())
+        self.log("acc", (preds == 0).float().mean().item())
+
+class Data(pl.LightningDataModule):
+    def train_dataloader(self):
+        return DataLoader(self.train_set, batch_size=32, shuffle=True)
+
+    def test_dataloader(self):
+        return DataLoader(self.test_set, batch_size=32)
+
+class Plain:
+    def training_step(self, batch):
+        return self.net(batch).mean().item()
+"""
+
+
+def test_lightning_batch_hooks_run_every_step():
+    assert [f.line for f in lint(LIGHTNING, ["TL101"])] == [12, 18]  # not the `.numpy()` output, nor `Plain`
+
+
+def test_lightning_training_loaders_feed_every_step():
+    assert [f.line for f in lint(LIGHTNING, ["TL201"])] == [22]
+    assert [f.line for f in lint(LIGHTNING, ["TL202"])] == [22]
+
+
+def test_an_ignite_process_function_runs_every_iteration():
+    code = """
+    import torch
+    from ignite.engine import Engine, Events
+    def update(engine, batch):
+        loss = model(batch.cuda()).sum()
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+    def summary(engine, batch):
+        return model(batch.cuda()).sum().item()
+    trainer = Engine(update)
+    """
+    assert [f.line for f in lint(textwrap.dedent(code), ["TL101"])] == [8]
+
+
+def test_eval_without_no_grad_every_epoch_is_reported_by_default():
+    code = """
+    def validate(loader):
+        model.eval()
+        return sum(model(x.to(device)).sum() for x in loader)
+    def never_called(loader):
+        model.eval()
+        return sum(model(x.to(device)).sum() for x in loader)
+    for epoch in range(10):
+        train(model)
+        validate(val_loader)
+    """
+    assert found(code, "TL402") == [8]
+
+
+TRAIN = """
+import torch
+from test import evaluate
+model = torch.nn.Linear(4, 2).cuda()
+for epoch in range(10):
+    for x, y in loader:
+        loss = model(x.cuda()).sum()
+        loss.backward()
+        opt.step()
+    evaluate(model, val_loader)
+"""
+EVALUATE = """
+import torch
+def evaluate(model, loader):
+    total = 0
+    for x, y in loader:
+        total += (model(x.cuda()).argmax(1) == y.cuda()).sum().item()
+    return total
+"""
+
+
+@pytest.mark.parametrize("imported", [True, False])
+def test_a_test_module_the_training_script_imports_is_not_test_code(tmp_path, monkeypatch, imported):
+    (tmp_path / "train.py").write_text(TRAIN if imported else TRAIN.replace("from test import", "from metrics import"))
+    (tmp_path / "test.py").write_text(EVALUATE)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", "."])
+    paths = [item["path"].rsplit("/", 1)[-1] for item in json.loads(result.stdout)]
+    assert paths == (["test.py"] if imported else [])
