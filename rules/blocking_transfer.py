@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
-from torchlint.semantics.frequency import OTHER_LOOPS, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.loaders import passes_over
 from torchlint.semantics.tree import descendants, scope_descendants
 

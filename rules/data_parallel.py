@@ -38,7 +38,8 @@ class DataParallel(Rule):
     GPU: it counts them (`torch.cuda.device_count()`), lists them (`device_ids=[0, 1]`,
     `gpu_ids`), or takes an option for them (`--gpus`, `n_gpu`). `DataParallel` over one device
     (`device_ids=[0]`) is a no-op wrapper, and in a file with no such sign it is kept for a
-    configuration the rule cannot see. `isinstance(model, nn.DataParallel)` and unwrapping
+    configuration the rule cannot see. Silent in programs that never train (an evaluation or
+    inference script has no gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
     a launcher, and is not reported.
@@ -100,7 +101,7 @@ class DataParallel(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if is_ddp_wrap(node, self.ctx):
             self.wraps_ddp = True
-        elif self.ctx.qualified_name(node.func) in DATA_PARALLEL and self._may_use_several_devices(node):
+        elif self.ctx.qualified_name(node.func) in DATA_PARALLEL and self._may_use_several_devices(node) and not self.ctx.inference_only:
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "

@@ -7,9 +7,9 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frequency import Frequency, runs_with_training_steps
+from torchlint.semantics.execution import Frequency
+from torchlint.semantics.training import called_function, runs_with_training_steps
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import scope_descendants
 from torchlint.semantics.values import string_value
 

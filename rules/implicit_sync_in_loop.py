@@ -10,8 +10,9 @@ from torchlint.rules.sync_in_loop import (
     _leaves,
     _read_again,
 )
-from torchlint.semantics.frequency import Frequency, is_step_loop, OTHER_LOOPS, repeated_with_training
-from torchlint.semantics.training import loop_trains
+from torchlint.semantics.execution import Frequency
+from torchlint.semantics.frequency import is_step_loop
+from torchlint.semantics.training import OTHER_LOOPS, loop_trains, repeated_with_training
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 

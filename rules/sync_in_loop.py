@@ -9,11 +9,12 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
-from torchlint.semantics.frequency import Execution, Frequency, is_step_loop, iterated_of, OTHER_LOOPS, repeated_with_training
+from torchlint.semantics.execution import Execution, Frequency
+from torchlint.semantics.frequency import is_step_loop, iterated_of
+from torchlint.semantics.training import OTHER_LOOPS, environment_steps, loop_trains, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
-from torchlint.semantics.training import environment_steps, loop_trains
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})

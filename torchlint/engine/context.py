@@ -20,7 +20,7 @@ from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import GRAD_OFF, FunctionFacts, callers_of, importers_of, role_path, test_module
+from torchlint.semantics.project import GRAD_OFF, callers_of, importers_of, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -48,8 +48,6 @@ class FileContext:
         # The top-level statement that holds each node the traversal visited (names aside), by node id.
         self.statement_of: Dict[int, cst.CSTNode] = {}
         self._qualified: Dict[int, Tuple[cst.CSTNode, Optional[str]]] = {}
-        # What each dotted name called in this file resolves to in the project index.
-        self.project_functions: Dict[str, Optional[FunctionFacts]] = {}
 
     @cached_property
     def uses_cuda(self) -> bool:

@@ -21,9 +21,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -36,11 +34,20 @@ from torchlint.semantics.heuristics import (
     FAILURE_CHECKS,
     GUARD_WORDS,
     STEP_METHODS,
-    TRAINING_STEP_METHODS,
     has_word,
     identifier,
     is_setup_function,
     names_epoch,
+)
+from torchlint.semantics.execution import (
+    IN_STEP_LOOP,
+    MAY_RUN_EVERY_STEP,
+    ORDER,
+    OUTER_LOOP,
+    UNDER_INTERVAL,
+    Execution,
+    Frequency,
+    Reason,
 )
 from torchlint.semantics.frameworks import IGNITE, batch_hook, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.names import dotted_name
@@ -56,109 +63,10 @@ from torchlint.semantics.training import (
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
-if TYPE_CHECKING:
-    from torchlint.engine.context import FileContext
-
-
-class Frequency(enum.Enum):
-    PER_STEP = "per step"
-    PER_EPOCH = "per epoch"
-    ONCE = "once"
-    RARE = "rare"
-    UNKNOWN = "unknown"
-
-
-# Code that runs, or may run, every step: what rules about small per-call costs report (once
-# per epoch, an allocation or a copy is lost in the noise).
-MAY_RUN_EVERY_STEP = frozenset({Frequency.PER_STEP, Frequency.UNKNOWN})
-
-# Strongest first: a function runs as often as its most frequent call site.
-_ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.ONCE, Frequency.RARE)
-
-
-# The reason a step loop gives; `Execution.step_loop` finds the loops by it.
-IN_STEP_LOOP = "in the step loop"
-# The reason an interval test (`if step % n == 0:`) gives: its body runs periodically.
-UNDER_INTERVAL = "under an interval test"
-OUTER_LOOP = "in a loop each iteration of which runs a whole training loop"
-
-
-@dataclass(frozen=True)
-class Reason:
-    """One link of the chain: what makes the code run as often as it does, and where."""
-
-    text: str
-    at: Optional[cst.CSTNode] = None
-    # The framework step method (`forward`, `training_step`, ...) whose body the code is in.
-    method: str = ""
-    # The training framework that runs that method every batch (`frameworks.LIGHTNING`), if any.
-    framework: str = ""
-
-
-@dataclass(frozen=True)
-class Execution:
-    """How often a node runs, why, and the step loop in its own function that repeats it."""
-
-    frequency: Frequency
-    reasons: Tuple[Reason, ...] = ()
-    loop: Optional[cst.CSTNode] = None
-    # Construction or conversion code (`__init__`, `setup()`, class bodies, what only they
-    # call): its loops build something once rather than step through data.
-    setup: bool = False
-
-    def step_loop(self) -> Optional[cst.CSTNode]:
-        """The step loop that makes the node run every step: in its own function (`loop`), or
-        in the caller that runs its function every step; None when none does."""
-        return next((reason.at for reason in self.reasons if reason.text == IN_STEP_LOOP), None)
-
-    def interval_guard(self) -> Optional[cst.CSTNode]:
-        """The `if` of the interval test that makes the node rare, if that is the reason: code
-        that runs every N steps of its loop (a periodic validation), many times over a run."""
-        first = self.reasons[0] if self.reasons else None
-        return first.at if self.frequency is Frequency.RARE and first is not None and first.text == UNDER_INTERVAL else None
-
-    def step_method(self) -> str:
-        """The framework step method (`forward`, ...) that makes the node run every step, or ''."""
-        return next((reason.method for reason in self.reasons if reason.method), "")
-
-    def framework(self) -> str:
-        """The training framework whose batch hook makes the node run every batch, or ''."""
-        return next((reason.framework for reason in self.reasons if reason.framework), "")
-
-    def why(self, path: str, line_of: Callable[[cst.CSTNode], int]) -> str:
-        """The chain as text: "`log()` is called from `train()` (train.py:88); in the loop at train.py:80"."""
-        return "; ".join(
-            f"{reason.text} ({path}:{line_of(reason.at)})" if reason.at is not None else reason.text
-            for reason in self.reasons
-        )
-
 
 # A hook for facts from other modules: how often a function of this file runs when the file
 # itself never calls it (the project index answers from the modules that import it).
 External = Callable[[cst.FunctionDef], Optional[Execution]]
-
-
-# The preview variant of rules about step loops: loops that `repeated_with_training` rejects.
-OTHER_LOOPS = "loops that neither train nor run every epoch of a program that trains (generation, inference helpers)"
-
-
-def repeated_with_training(ctx: "FileContext", loop: cst.CSTNode) -> bool:
-    """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
-    it runs again every epoch of a program that trains (the per-epoch validation loop; a loop
-    over a generator's output or in an inference helper, of unknown frequency, does not)."""
-    return loop_trains(ctx, loop) or ctx.execution(loop).frequency is Frequency.PER_EPOCH
-
-
-
-
-def runs_with_training_steps(ctx: "FileContext", execution: Execution) -> bool:
-    """Whether per-step code runs as part of training: the step loop that repeats it runs with
-    training (`repeated_with_training`), or the code is in (or only called from) `forward()`
-    or a training step method, which every training step runs."""
-    loop = execution.step_loop()
-    if loop is not None:
-        return repeated_with_training(ctx, loop)
-    return execution.step_method() in TRAINING_STEP_METHODS
 
 
 def called_elsewhere(name: str, sites: Sequence[CallSite]) -> Optional[Execution]:
@@ -409,7 +317,7 @@ class FrequencyAnalysis:
         best: Optional[Tuple[Execution, cst.Call]] = None
         for call in sites:
             found = self.execution(call)
-            if best is None or _ORDER.index(found.frequency) < _ORDER.index(best[0].frequency):
+            if best is None or ORDER.index(found.frequency) < ORDER.index(best[0].frequency):
                 best = (found, call)
         assert best is not None
         execution, call = best

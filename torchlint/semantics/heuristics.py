@@ -12,6 +12,7 @@ from typing import List
 
 import libcst as cst
 
+from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.tree import descendants
 
 # Words in an `if` test that limit its body to some steps or to an opt-in: logging and
@@ -32,7 +33,7 @@ SETUP_FUNCTION_WORDS = frozenset(
 )
 # Words in a file or directory name that mark a one-off program: conversion, export and
 # evaluation scripts and demos, run once per use rather than once per training step.
-ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter eval evaluate evaluation demo".split())
+ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter eval evaluate evaluation demo demos".split())
 # Words in a file, directory or function name that mark code written to measure speed.
 PROFILING_WORDS = frozenset("profile profiler profiling prof benchmark benchmarks bench perf timing speed throughput".split())
 # Methods a framework calls once per training or validation step.
@@ -96,7 +97,8 @@ def identifier(node: cst.BaseExpression) -> str:
 
 def names_epoch(node: cst.CSTNode) -> bool:
     """Whether a name or attribute in `node` mentions an epoch (`epoch`, `args.epochs`, `n_epoch`)."""
-    return any("epoch" in identifier(item).lower() for item in descendants(node) if isinstance(item, (cst.Name, cst.Attribute)))
+    return mentions_epoch(identifier(item) for item in descendants(node) if isinstance(item, (cst.Name, cst.Attribute)))
+
 
 
 def is_setup_function(name: str) -> bool:

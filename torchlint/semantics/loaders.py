@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, positional
 from torchlint.semantics.frameworks import loader_hook
-from torchlint.semantics.frequency import Frequency, repeated_with_training
+from torchlint.semantics.execution import Frequency
+from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import project_function
-from torchlint.semantics.training import called_function, loop_trains
+from torchlint.semantics.project import project_function, role_path
+from torchlint.semantics.roles import is_profiling_script
+from torchlint.semantics.training import called_function, loop_trains, repeated_with_training
 from torchlint.semantics.tree import children, descendants, iterated_source
 
-if TYPE_CHECKING:
-    from torchlint.engine.context import FileContext
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
 OTHER_LOADERS = "loaders that no loop running with training iterates in the file (a final test loader, loaders returned or handed to other modules)"
 
 
 
-def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
+def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     """How the file uses the loader `loader` builds: "train" when a loop that runs with
     training iterates it (directly, or as the argument of a same-file function that does): a
     loop that trains, or the per-epoch validation loop (see
@@ -45,22 +45,25 @@ def loader_use(ctx: "FileContext", loader: cst.Call) -> str:
     return "train" if trains else "other"
 
 
-def fed_by_framework(ctx: "FileContext", loader: cst.Call) -> bool:
+def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
     """Whether a training framework iterates the loader every epoch, moving its batches to the
     trainer's accelerator: a loader built in Lightning's `train_dataloader()` or
-    `val_dataloader()` hook (see `frameworks.loader_hook`)."""
+    `val_dataloader()` hook (see `frameworks.loader_hook`), outside demo, export and profiling
+    scripts (`roles`), which run once or exist to measure."""
+    if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)):
+        return False
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     return klass is not None and loader_hook(function, klass, ctx.frequency.classes())
 
 
-def _runs_with_training(ctx: "FileContext", loop: cst.For, start: cst.CSTNode) -> bool:
+def _runs_with_training(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> bool:
     if start is loop:
         return repeated_with_training(ctx, loop)
     return loop_trains(ctx, loop) or _started_with_training(ctx, start)
 
 
-def _started_with_training(ctx: "FileContext", start: cst.CSTNode) -> bool:
+def _started_with_training(ctx: "FileFacts", start: cst.CSTNode) -> bool:
     """Whether the call that starts a pass runs every epoch, or every N steps of a loop that
     trains (the periodic validation of `if step % eval_every == 0: evaluate(model, loader)`)."""
     execution = ctx.execution(start)
@@ -71,7 +74,7 @@ def _started_with_training(ctx: "FileContext", start: cst.CSTNode) -> bool:
     return loop is not None and loop_trains(ctx, loop)
 
 
-def handed_on(ctx: "FileContext", loader: cst.Call) -> List[cst.Call]:
+def handed_on(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
     """The calls that hand the loader to a function of another project module that loops over
     the parameter it is passed as (`evaluate(model, val_loader)` with `evaluate` imported)."""
     found = _assignment(ctx.module, loader)
@@ -92,12 +95,12 @@ def _mentions_argument(call: cst.Call, name: str) -> bool:
     return any(dotted_name(arg.value) == name for arg in call.args)
 
 
-def loops_over(ctx: "FileContext", loader: cst.Call) -> List[cst.For]:
+def loops_over(ctx: "FileFacts", loader: cst.Call) -> List[cst.For]:
     """The `for` loops of the file over the loader `loader` builds (see `passes_over`)."""
     return [loop for loop, _ in passes_over(ctx, loader)]
 
 
-def passes_over(ctx: "FileContext", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
+def passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
     """Each `for` loop over the loader `loader` builds, by the name it is assigned to and
     followed into same-file functions it is passed to, with where that pass starts in the
     loader's own scope: the loop itself, or the call that hands the loader on (how often
@@ -110,7 +113,7 @@ def passes_over(ctx: "FileContext", loader: cst.Call) -> List[Tuple[cst.For, cst
     return list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
 
 
-def _header_loop(ctx: "FileContext", loader: cst.Call) -> Optional[cst.For]:
+def _header_loop(ctx: "FileFacts", loader: cst.Call) -> Optional[cst.For]:
     """The `for` loop whose iterable is the loader call itself (through `enumerate`, `tqdm`)."""
     function = ctx.frequency.enclosing_function(loader)
     for node in descendants(function.body if function is not None else ctx.module):

@@ -49,16 +49,18 @@ import os
 import re
 import stat
 import tokenize
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
 if TYPE_CHECKING:
     import libcst as cst
 
-    from torchlint.engine.context import FileContext
+    from torchlint.semantics.facts import FileFacts
 
 # ---------------------------------------------------------------------------------------------
 # Project-wide settings, as patterns over a module's code with comments removed. Setting a
@@ -311,7 +313,7 @@ def features(text: str) -> FrozenSet[str]:
     return _features(code_text(text))
 
 
-def matmul_heavy(ctx: "FileContext") -> bool:
+def matmul_heavy(ctx: "FileFacts") -> bool:
     """Whether the file or its project imports run work that float32 matmuls dominate:
     attention or explicit matrix products, or linear layers in a model without convolutions
     (a linear head on a convolutional network is negligible next to its convolutions)."""
@@ -320,14 +322,14 @@ def matmul_heavy(ctx: "FileContext") -> bool:
     return project_enables(ctx, LINEAR) and not project_enables(ctx, CONVOLUTION)
 
 
-def recurrent_heavy(ctx: "FileContext") -> bool:
+def recurrent_heavy(ctx: "FileFacts") -> bool:
     """Whether the file or its project imports run a model that cuDNN recurrent layers
     dominate (`nn.LSTM`, `nn.GRU`, `nn.RNN`) and nothing matmul-heavy: `torch.compile` leaves
     cuDNN's recurrent kernels as they are."""
     return project_enables(ctx, RECURRENT) and not project_enables(ctx, MATMUL)
 
 
-def conv_heavy(ctx: "FileContext") -> bool:
+def conv_heavy(ctx: "FileFacts") -> bool:
     """Whether the file or its project imports run work that 2-d and 3-d convolutions dominate:
     such convolutions (or `torchvision.models`) and nothing matmul-heavy (attention, transformer
     layers, explicit matrix products; a vision transformer's convolutional patch embedding is
@@ -498,7 +500,7 @@ def project_modules(path: str, text: str) -> List[str]:
     return found
 
 
-def project_enables(ctx: "FileContext", feature: str) -> bool:
+def project_enables(ctx: "FileFacts", feature: str) -> bool:
     """Whether the file, or a module it imports (transitively) from the same project, sets `feature`."""
     if file_enables(ctx.text, feature):
         return True
@@ -784,7 +786,7 @@ class _CallCollector(ast.NodeVisitor):
         """The iterable and target run once; the body once per iteration, per epoch when
         the loop names one (as `frequency.names_epoch_loop` reads it)."""
         assert isinstance(node, (ast.For, ast.AsyncFor))
-        epoch = any("epoch" in name.lower() for part in (node.target, node.iter) for name in _identifiers(part))
+        epoch = mentions_epoch(name for part in (node.target, node.iter) for name in _identifiers(part))
         self.epoch_loops += epoch
         self._loop(node)
         self.epoch_loops -= epoch
@@ -843,24 +845,29 @@ def module_facts(path: str) -> ModuleFacts:
     return _module_facts(source.text, source.digest, path)
 
 
-def _own_facts(ctx: "FileContext") -> ModuleFacts:
+def _own_facts(ctx: "FileFacts") -> ModuleFacts:
     """The checked file's own summaries, from its text (a notebook's code, standard input)."""
     return _module_facts(ctx.text, "", ctx.path)
 
 
-def project_function(ctx: "FileContext", node: cst.BaseExpression) -> Optional[FunctionFacts]:
+# What each dotted name called in a checked file resolves to, kept while the file is checked.
+_RESOLVED: "weakref.WeakKeyDictionary[FileFacts, Dict[str, Optional[FunctionFacts]]]" = weakref.WeakKeyDictionary()
+
+
+def project_function(ctx: "FileFacts", node: cst.BaseExpression) -> Optional[FunctionFacts]:
     """The summary of the project function (or class) that `node` names in the checked file:
     defined in the file (`helper`) or imported from a project module (`from .utils import
     helper`, `utils.helper`, re-exported by a package's `__init__`). None when unknown."""
     dotted = _dotted_name(node)
     if dotted is None:
         return None
-    if dotted not in ctx.project_functions:
-        ctx.project_functions[dotted] = _resolve_function(ctx, dotted)
-    return ctx.project_functions[dotted]
+    resolved = _RESOLVED.setdefault(ctx, {})
+    if dotted not in resolved:
+        resolved[dotted] = _resolve_function(ctx, dotted)
+    return resolved[dotted]
 
 
-def _resolve_function(ctx: "FileContext", dotted: str) -> Optional[FunctionFacts]:
+def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     head, _, rest = dotted.partition(".")
     path = os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path
     for statement in module_imports(ctx.text):
@@ -1057,7 +1064,7 @@ def _project_graph(checked: str) -> Optional[Tuple[str, Tuple[Dict[str, Tuple[st
     return path, _import_graph(root)
 
 
-def imported_by_project(ctx: "FileContext") -> bool:
+def imported_by_project(ctx: "FileFacts") -> bool:
     """Whether another module of the project imports the checked file."""
     return bool(importers_of(ctx.path))
 
@@ -1077,7 +1084,7 @@ def test_module(path: str, patterns: Sequence[str]) -> bool:
     return all(path_is_test(role_path(importer), patterns) for importer in importers_of(path))
 
 
-def project_uses(ctx: "FileContext", feature: str) -> bool:
+def project_uses(ctx: "FileFacts", feature: str) -> bool:
     """Whether the program the file is part of enables `feature`: the file or a project module it
     imports (`project_enables`), a project module that imports it, directly or through other
     project modules (the training script that imports a model file), or a module such an

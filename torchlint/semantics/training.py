@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import weakref
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import method_call, positional
 from torchlint.semantics.heuristics import (
+    TRAINING_STEP_METHODS,
     BATCH_DRAWING_WORDS,
     DATA_WORDS,
     LOSS_WORDS,
@@ -26,13 +27,12 @@ from torchlint.semantics.heuristics import (
     has_word,
     words,
 )
+from torchlint.semantics.execution import Execution, Frequency
+from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
 from torchlint.semantics.values import assigned_values
-
-if TYPE_CHECKING:
-    from torchlint.engine.context import FileContext
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -43,7 +43,7 @@ STEP = "step"
 
 _LOADER_WORD = "loader"
 # Text that a file running on CUDA contains: `cuda`, or the current accelerator (CUDA on NVIDIA
-# GPUs); see `FileContext.uses_cuda`.
+# GPUs); see `FileFacts.uses_cuda`.
 CUDA_TRIGGERS = ("cuda", "torch.accelerator")
 # The trigger words of once-per-script advice: a training loop (whose program may pick the
 # device in another module) or CUDA.
@@ -56,7 +56,7 @@ _RPC = re.compile(r"\btorch\.distributed\.rpc\b|\bfrom\s+torch\.distributed\s+im
 # Training loops
 
 
-def loader_names(module: cst.Module, ctx: "FileContext") -> FrozenSet[str]:
+def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
     """Dotted names (`loader`, `self.train_dl`) assigned a torch `DataLoader(...)` in the file.
 
     Names resolve through the imports the traversal has seen (aliases included): call it from
@@ -169,7 +169,7 @@ def runs_a_training_step(call: cst.Call) -> bool:
 
 def is_training_loop(
     loop: cst.CSTNode,
-    ctx: "FileContext",
+    ctx: "FileFacts",
     functions: Optional[Dict[str, List[cst.FunctionDef]]] = None,
     loaders: Optional[FrozenSet[str]] = None,
 ) -> bool:
@@ -283,10 +283,10 @@ def loops_run_by(
                     yield from loops_run_by(function.body, functions, seen)
 
 
-_TRAINING_LOOPS: "weakref.WeakKeyDictionary[FileContext, Tuple[cst.CSTNode, ...]]" = weakref.WeakKeyDictionary()
+_TRAINING_LOOPS: "weakref.WeakKeyDictionary[FileFacts, Tuple[cst.CSTNode, ...]]" = weakref.WeakKeyDictionary()
 
 
-def training_loops(ctx: "FileContext") -> Tuple[cst.CSTNode, ...]:
+def training_loops(ctx: "FileFacts") -> Tuple[cst.CSTNode, ...]:
     """The file's training loops in source order, computed once per file.
 
     Call it after the traversal has seen the module's imports (from `leave_Module`).
@@ -309,7 +309,7 @@ def _in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(children(current)))
 
 
-def is_ddp_wrap(call: cst.Call, ctx: "FileContext") -> bool:
+def is_ddp_wrap(call: cst.Call, ctx: "FileFacts") -> bool:
     """`DistributedDataParallel(model, ...)` from torch, however imported."""
     return ctx.qualified_name(call.func) in DISTRIBUTED_DATA_PARALLEL
 
@@ -318,7 +318,7 @@ def is_ddp_wrap(call: cst.Call, ctx: "FileContext") -> bool:
 # Programs that never train
 
 
-def inference_only(ctx: "FileContext") -> bool:
+def inference_only(ctx: "FileFacts") -> bool:
     """Whether the file is a program (a notebook, or a script with an `if __name__ ==
     "__main__":` block) that never trains: no call in it reads as training (`backward`,
     `step`, `zero_grad`, `fit`, `train...`, the optimizer module, `autograd.grad`) and no project
@@ -342,7 +342,7 @@ def _has_main_block(module: cst.Module) -> bool:
     )
 
 
-def loop_trains(ctx: "FileContext", loop: cst.CSTNode) -> bool:
+def loop_trains(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether a loop's iterations train: a backward pass (in the loop or in a same-file
     function it calls), or a call whose name reads as training (`optimizer.step()`,
     `train_step(batch)`). A bare `.step()` is not evidence here: environments
@@ -368,7 +368,7 @@ def environment_steps(loop: cst.CSTNode) -> List[cst.Call]:
     return found
 
 
-def _reads_as_training(ctx: "FileContext", func: cst.BaseExpression) -> bool:
+def _reads_as_training(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     if _named_as_training(func, bare_names=True):
         return True
     facts = project_function(ctx, func) if isinstance(func, (cst.Name, cst.Attribute)) else None
@@ -388,14 +388,14 @@ def _named_as_training(func: cst.BaseExpression, bare_names: bool) -> bool:
 # Once-per-script advice
 
 
-def remote_program(ctx: "FileContext") -> bool:
+def remote_program(ctx: "FileFacts") -> bool:
     """Whether the file is a program on the distributed RPC framework: its forward passes may
     run in another process, and remote round trips dominate each step, so the local costs of
     a step (pinning, the optimizer's kernels, precision settings) are not measurable."""
     return _RPC.search(ctx.text) is not None
 
 
-def advice_sites(ctx: "FileContext", *enabling: str) -> List[cst.CSTNode]:
+def advice_sites(ctx: "FileFacts", *enabling: str) -> List[cst.CSTNode]:
     """Where once-per-script advice goes: the first training loop of each function (and of
     module level) that no other training loop runs, in a program that runs on CUDA (the file,
     a project module it imports, or one that imports it: the entry script that picks the
@@ -424,3 +424,30 @@ def advice_sites(ctx: "FileContext", *enabling: str) -> List[cst.CSTNode]:
 def loop_header(loop: cst.CSTNode) -> cst.CSTNode:
     """What a finding about a whole loop ends at: the iterable of a `for`, the test of a `while`."""
     return loop.iter if isinstance(loop, cst.For) else loop.test if isinstance(loop, cst.While) else loop
+
+
+# ---------------------------------------------------------------------------------------------
+# Step loops that run with training
+
+
+# The preview variant of rules about step loops: loops that `repeated_with_training` rejects.
+OTHER_LOOPS = "loops that neither train nor run every epoch of a program that trains (generation, inference helpers)"
+
+
+def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
+    """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
+    it runs again every epoch of a program that trains (the per-epoch validation loop; a loop
+    over a generator's output or in an inference helper, of unknown frequency, does not)."""
+    return loop_trains(ctx, loop) or ctx.execution(loop).frequency is Frequency.PER_EPOCH
+
+
+
+
+def runs_with_training_steps(ctx: "FileFacts", execution: Execution) -> bool:
+    """Whether per-step code runs as part of training: the step loop that repeats it runs with
+    training (`repeated_with_training`), or the code is in (or only called from) `forward()`
+    or a training step method, which every training step runs."""
+    loop = execution.step_loop()
+    if loop is not None:
+        return repeated_with_training(ctx, loop)
+    return execution.step_method() in TRAINING_STEP_METHODS
