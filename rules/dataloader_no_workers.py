@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.values import only_assigned_value
+from torchlint.semantics.values import HOST_FACTORIES, only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
@@ -15,6 +15,8 @@ NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, ba
 PIN_MEMORY_POSITION = 7
 # Datasets of tensors already in memory: indexing them is all a worker would do.
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
+# (module, name) of the torch factories that make a dataset's data in memory.
+_TORCH_FACTORIES = frozenset(("torch", name) for name in HOST_FACTORIES)
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
@@ -152,8 +154,21 @@ class DataloaderNoWorkers(Rule):
 
     def _in_memory(self, dataset: cst.BaseExpression) -> bool:
         if isinstance(dataset, cst.Call):
-            return self.ctx.qualified_name(dataset.func) in IN_MEMORY_DATASETS
+            return self.ctx.qualified_name(dataset.func) in IN_MEMORY_DATASETS or self._holds_tensors(dataset.func)
         return dotted_name(dataset) in self.in_memory
+
+    def _holds_tensors(self, func: cst.BaseExpression) -> bool:
+        """A dataset class of this file whose `__init__` makes its data with a torch factory
+        (`self.data = torch.randn(length, size)`): items are slices of memory, no loading work."""
+        classes = self.ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
+        for klass in classes:
+            for init in klass.body.body:
+                if isinstance(init, cst.FunctionDef) and init.name.value == "__init__" and any(
+                    isinstance(node, cst.Call) and (self.ctx.names.qualified_name(node.func) or "").rpartition(".")[::2] in _TORCH_FACTORIES
+                    for node in descendants(init.body)
+                ):
+                    return True
+        return False
 
     def _fix(self, node: cst.Call) -> PendingFix:
         unsharded = self._unsharded_iterable(node)

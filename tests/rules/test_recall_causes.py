@@ -199,3 +199,22 @@ def test_a_test_module_the_training_script_imports_is_not_test_code(tmp_path, mo
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", "."])
     paths = [item["path"].rsplit("/", 1)[-1] for item in json.loads(result.stdout)]
     assert paths == (["test.py"] if imported else [])
+
+
+def test_a_dataset_of_random_tensors_made_in_its_init_has_no_loading_work():
+    code = LIGHTNING.replace("DataLoader(self.train_set,", "DataLoader(RandomDataset(32, 64),") + (
+        "\nclass RandomDataset(torch.utils.data.Dataset):\n"
+        "    def __init__(self, size, length):\n        self.data = torch.randn(length, size)\n"
+        "    def __getitem__(self, index):\n        return self.data[index]\n"
+    )
+    assert [f.line for f in lint(code, ["TL201"])] == []
+
+
+def test_a_demo_module_that_only_tests_import_is_still_a_demo(tmp_path, monkeypatch):
+    (tmp_path / "demos").mkdir()
+    (tmp_path / "demos" / "boring.py").write_text(LIGHTNING)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_boring.py").write_text("from demos.boring import Data\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL201", "--output-format", "json", "."])
+    assert json.loads(result.stdout) == []

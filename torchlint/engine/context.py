@@ -89,9 +89,15 @@ class FileContext:
         )
 
     def _one_off_script(self) -> bool:
-        """A script named for a one-off job (`export.py`, `evaluate.py`) that no project module
-        imports: imported, its functions serve the importer (the per-epoch `evaluate()`)."""
-        return is_one_off_script(self.role_path) and not importers_of(self.path)
+        """A script named for a one-off job (`export.py`, `evaluate.py`, `demos/`) that no
+        program imports: imported by a module that is neither test code nor itself such a
+        script, its functions serve the importer (the per-epoch `evaluate()`)."""
+        if not is_one_off_script(self.role_path):
+            return False
+        return all(
+            is_one_off_script(role_path(importer)) or test_module(importer, self.options.test_paths)
+            for importer in importers_of(self.path)
+        )
 
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
         """How often a module-level function of this file runs, from its calls in the other
