@@ -21,7 +21,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -60,6 +60,7 @@ from torchlint.semantics.training import (
     loop_trains,
     loops_run_by,
     methods_called,
+    outside_nested_loops,
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
@@ -225,7 +226,7 @@ class FrequencyAnalysis:
             self._steps_memo[key] = False  # recursion
             functions = self.local_functions()
             found = False
-            for item in _outside_loops(node.body if isinstance(node, (cst.For, cst.While, cst.FunctionDef)) else node):
+            for item in outside_nested_loops(node.body if isinstance(node, (cst.For, cst.While, cst.FunctionDef)) else node):
                 if isinstance(item, cst.Call) and (
                     _calls_backward(item) or any(self.steps_itself(function) for function in called_function(item, functions))
                 ):
@@ -367,17 +368,6 @@ class FrequencyAnalysis:
 
     def enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
-
-
-def _outside_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """`node` and its descendants, without nested loops, functions, classes and lambdas."""
-    stack: List[cst.CSTNode] = [node]
-    while stack:
-        current = stack.pop()
-        if current is not node and isinstance(current, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
-        yield current
-        stack.extend(children(current))
 
 
 def _may_call(call: cst.Call, method: bool) -> bool:

@@ -154,8 +154,8 @@ def _loops_over(
             yield node, anchor or node
         elif isinstance(node, cst.Assign) and _wraps(node, name):
             alias = dotted_name(node.targets[0].target)
-            if alias is not None and (id(scope), hash(alias)) not in seen:
-                seen.add((id(scope), hash(alias)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
+            if alias is not None and (id(scope), id(node)) not in seen:
+                seen.add((id(scope), id(node)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
                 yield from _loops_over(scope, alias, functions, seen, anchor)
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):

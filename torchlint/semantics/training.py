@@ -208,7 +208,7 @@ def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str
     GAN code: `for i in range(num_iters): x = next(data_iter)`, `self.data.__next__()` where
     `self.data = self.get_infinite_batches(train_loader)`), or a call named for drawing one
     (`train_dataset.get_batch()`)."""
-    if any(isinstance(node, cst.Call) and _named_as_drawing_a_batch(node) for node in _outside_nested_loops(loop.body)):
+    if any(isinstance(node, cst.Call) and _named_as_drawing_a_batch(node) for node in outside_nested_loops(loop.body)):
         return True  # in a nested loop (`for x in get_batches(data)` in the epoch loop) it is that loop's
     for node in body_nodes(loop.body):
         drawn = _drawn_from(node)
@@ -230,7 +230,7 @@ def _drawn_from(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
     return found[0] if found is not None and found[1] == "__next__" and not node.args else None
 
 
-def _outside_nested_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def outside_nested_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Nodes that run once per iteration of the loop whose body `node` is: its descendants,
     without nested loops, functions and classes."""
     stack: List[cst.CSTNode] = [node]
