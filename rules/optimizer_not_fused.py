@@ -122,6 +122,9 @@ class OptimizerNotFused(Rule):
 
     code = "TL404"
     name = "optimizer-not-fused"
+    # Advice: the gain depends on the model (launch-bound small models gain, large ones do not
+    # measurably), so a finding is shown without failing a CI gate.
+    severity = "info"
     summary = "Adam/AdamW over CUDA parameters without `fused=True`"
     impact = "low"
     triggers = ("Adam", "SGD")

@@ -440,7 +440,15 @@ def _emit(outcomes: Sequence[FileOutcome], view: _View, out: TextIO, to_stderr: 
         click.echo(summary + (f" {_plural(known, 'finding')} in the baseline not shown." if known else ""), err=True)
     if view.fix_only:
         return EXIT_CLEAN
-    return EXIT_FINDINGS if findings else EXIT_CLEAN
+    return EXIT_FINDINGS if any(_fails_the_gate(finding, view) for finding in findings) else EXIT_CLEAN
+
+
+def _fails_the_gate(finding: Finding, view: "_View") -> bool:
+    """Whether a finding sets exit code 1: every finding but advice (severity `info`: once-per-
+    program settings whose gain depends on the model, such as `torch.compile` or autocast),
+    which is shown without failing a CI gate."""
+    info = view.rules.get(finding.code)
+    return info is None or info.severity != "info"
 
 
 def _update_baseline(path: Path, outcomes: Sequence[FileOutcome], plan: _Plan) -> int:

@@ -218,3 +218,49 @@ def test_a_demo_module_that_only_tests_import_is_still_a_demo(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL201", "--output-format", "json", "."])
     assert json.loads(result.stdout) == []
+
+
+def test_a_factory_moved_after_a_conversion_a_wrapper_or_arithmetic():
+    code = """
+    from torch.autograd import Variable
+    for x in loader:
+        a = torch.arange(10).long().to(device)
+        b = Variable(torch.ones(4, 1)).cuda()
+        c = (torch.randn(4, 8) * 0.1).cuda()
+        d = torch.randn(4, 8).view(2, 16).cuda()
+        e = (torch.randn(4, 8) * x).cuda()
+        f = torch.randn(4, 8).numpy()
+        loss = model(x.cuda())
+        loss.backward()
+        opt.step()
+    """
+    findings = [f for f in lint(HEAD + textwrap.dedent(code), ["TL102"])]
+    assert [f.line for f in findings] == [9, 10, 11, 12]  # not `* x` (a batch, maybe on the device)
+    assert all(f.fix is None for f in findings)  # the rewrite through a conversion is the user's
+
+
+def test_batches_moved_under_a_derived_name_need_pinned_memory():
+    code = """
+    from torch.autograd import Variable
+    loader = DataLoader(ds, batch_size=64, num_workers=4)
+    for epoch in range(10):
+        for data in loader:
+            img, label = data
+            img = img.view(img.size(0), -1)
+            out = model(Variable(img).cuda())
+            loss = out.sum()
+            loss.backward()
+            opt.step()
+    other = DataLoader(ds, batch_size=64, num_workers=4)
+    for data in other:
+        img = preprocess(data)
+        out = model(img.cuda())
+    """
+    assert found(code, "TL202") == [8]  # not `other`: `preprocess` may return anything
+
+
+def test_lightning_training_step_gets_the_advice_unless_the_trainer_sets_it():
+    assert [(f.code, f.line) for f in lint(LIGHTNING, ["TL601"])] == [("TL601", 10)]
+    chosen = LIGHTNING + '\ntrainer = pl.Trainer(precision="bf16-mixed")\n'
+    assert lint(chosen, ["TL601"]) == []
+    assert lint(LIGHTNING.replace("pl.LightningModule", "torch.nn.Module"), ["TL601"]) == []

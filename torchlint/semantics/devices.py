@@ -54,3 +54,12 @@ def named_like_device(node: cst.BaseExpression) -> bool:
     """`device`, `self.device`, `args.local_rank`, `gpu`: a name that holds a device by convention."""
     dotted = dotted_name(node)
     return dotted is not None and bool(DEVICE_NAME.match(dotted.rsplit(".", 1)[-1]))
+
+
+# Methods whose result lives where their receiver does (dtype and shape changes, in-place fills).
+SAME_PLACE_METHODS = frozenset(
+    "long int float double half bfloat16 bool byte short view reshape unsqueeze squeeze expand flatten "
+    "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_".split()
+)
+# How many such steps a value is followed back through.
+MAX_CREATION_STEPS = 8

@@ -80,13 +80,16 @@ LINEAR = "linear"
 RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
 CUDA = "cuda"
+DOUBLE_BACKWARD = "double_backward"
 ENVIRONMENT = "environment"
 DDP = "ddp"
 FEATURES: Dict[str, re.Pattern] = {
     # `torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`, `from torch import autocast`,
     # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
-    AUTOCAST: re.compile(r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)"),
-    CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b"),
+    # A training framework's precision setting (Lightning's `Trainer(precision=...)`,
+    # `--precision`) is a decision about it too.
+    AUTOCAST: re.compile(r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)|\bprecision\s*=(?!=)|--precision\b"),
+    CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b|\bbenchmark\s*=\s*True\b"),
     CUDNN_DETERMINISTIC: re.compile(r"\bcudnn\.deterministic\s*=(?!=)|\buse_deterministic_algorithms\s*\("),
     TF32: re.compile(
         r"\bmatmul\.allow_tf32\s*=(?!=)|\bset_float32_matmul_precision\s*\(|\bfp32_precision\s*=(?!=)"
@@ -105,6 +108,9 @@ FEATURES: Dict[str, re.Pattern] = {
     # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
     # NVIDIA GPUs).
     CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
+    # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
+    # compiled graphs have no double backward.
+    DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),
     # Reinforcement learning: a Gym or Gymnasium environment, or environments stepped with an

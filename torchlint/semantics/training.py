@@ -29,6 +29,7 @@ from torchlint.semantics.heuristics import (
 )
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.frameworks import LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
@@ -47,7 +48,7 @@ _LOADER_WORD = "loader"
 CUDA_TRIGGERS = ("cuda", "torch.accelerator")
 # The trigger words of once-per-script advice: a training loop (whose program may pick the
 # device in another module) or CUDA.
-ADVICE_TRIGGERS = (*CUDA_TRIGGERS, "backward", "optim")
+ADVICE_TRIGGERS = (*CUDA_TRIGGERS, "backward", "optim", "training_step")
 # Programs built on the distributed RPC framework: their forward passes may run remotely.
 _RPC = re.compile(r"\btorch\.distributed\.rpc\b|\bfrom\s+torch\.distributed\s+import\s+[^\n]*\brpc\b")
 
@@ -406,23 +407,40 @@ def advice_sites(ctx: "FileFacts", *enabling: str) -> List[cst.CSTNode]:
     Silent in reinforcement-learning programs (they step Gym environments): their networks are
     small and their time goes to the environments on the host, so the throughput settings of a
     training loop change little there."""
-    loops = training_loops(ctx)
+    steps = framework_training_steps(ctx)
+    loops = training_loops(ctx) or steps
     if not loops or remote_program(ctx):
         return []
-    if not (ctx.uses_cuda or project_uses(ctx, CUDA)):
-        return []
+    if not (steps or ctx.uses_cuda or project_uses(ctx, CUDA)):
+        return []  # a framework's trainer runs on the GPU it finds unless told otherwise
     if any(project_uses(ctx, feature) for feature in (*enabling, ENVIRONMENT)):
         return []
     nested = {id(inner) for loop in loops for inner in body_nodes(loop.body)}
     sites: Dict[int, cst.CSTNode] = {}
     for loop in loops:
         if id(loop) not in nested:
-            sites.setdefault(id(ctx.frequency.enclosing_function(loop)), loop)
+            sites.setdefault(id(loop if loop in steps else ctx.frequency.enclosing_function(loop)), loop)
     return list(sites.values())
 
 
+def framework_training_steps(ctx: "FileFacts") -> Tuple[cst.FunctionDef, ...]:
+    """The `training_step` methods of the file's `LightningModule` classes: the step a
+    Lightning trainer runs, where its once-per-program advice goes when no loop is in sight."""
+    found = []
+    classes = ctx.frequency.classes()
+    for group in classes.values():
+        for klass in group:
+            if framework_of(klass, classes) != LIGHTNING:
+                continue
+            found += [item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "training_step"]
+    return tuple(found)
+
+
 def loop_header(loop: cst.CSTNode) -> cst.CSTNode:
-    """What a finding about a whole loop ends at: the iterable of a `for`, the test of a `while`."""
+    """What a finding about a whole loop ends at: the iterable of a `for`, the test of a `while`,
+    the name of a framework's step method."""
+    if isinstance(loop, cst.FunctionDef):
+        return loop.name
     return loop.iter if isinstance(loop, cst.For) else loop.test if isinstance(loop, cst.While) else loop
 
 
