@@ -2,7 +2,7 @@
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.project import COMPILE, DOUBLE_BACKWARD, VARIABLE_SHAPES, project_uses, recurrent_heavy
+from torchlint.semantics.project import COMPILE, DOUBLE_BACKWARD, VARIABLE_SHAPES, project_enables, project_uses, recurrent_heavy
 from torchlint.semantics.roles import is_one_off_script
 from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
 
@@ -97,9 +97,11 @@ class NoCompile(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.ctx.options.torch_version < COMPILE_SINCE or is_one_off_script(self.ctx.role_path):
             return
-        loops = advice_sites(self.ctx, COMPILE, VARIABLE_SHAPES, DOUBLE_BACKWARD)
+        loops = advice_sites(self.ctx, COMPILE, VARIABLE_SHAPES)
         if not loops or project_uses(self.ctx, COMPILE):
             return  # no training loop, or compilation chosen somewhere in the program
+        if project_enables(self.ctx, DOUBLE_BACKWARD):
+            return  # a gradient penalty in this program's own code: compiled graphs have no double backward
         if recurrent_heavy(self.ctx):
             return  # cuDNN's recurrent kernels stay as they are under `torch.compile`
         for loop in loops:

@@ -264,3 +264,28 @@ def test_lightning_training_step_gets_the_advice_unless_the_trainer_sets_it():
     chosen = LIGHTNING + '\ntrainer = pl.Trainer(precision="bf16-mixed")\n'
     assert lint(chosen, ["TL601"]) == []
     assert lint(LIGHTNING.replace("pl.LightningModule", "torch.nn.Module"), ["TL601"]) == []
+
+
+def test_a_dataset_that_reads_files_is_not_in_memory_though_it_makes_tensors():
+    code = LIGHTNING.replace("DataLoader(self.train_set,", "DataLoader(Speech(path),") + (
+        "\nclass Speech(torch.utils.data.Dataset):\n"
+        "    def __init__(self, path):\n        self.lines = open(path).readlines()\n        self.stats = torch.zeros(2)\n"
+        "    def __getitem__(self, index):\n        return self.lines[index]\n"
+    )
+    assert [f.line for f in lint(code, ["TL201"])] == [22]
+
+
+def test_a_subset_of_a_made_up_dataset_held_in_an_attribute_is_in_memory():
+    code = LIGHTNING.replace(
+        "DataLoader(self.train_set,", "DataLoader(self.random_train,"
+    ).replace(
+        "class Data(pl.LightningDataModule):",
+        "class Data(pl.LightningDataModule):\n    def setup(self, stage):\n"
+        "        self.random_full = RandomDataset(32, 256)\n"
+        "        self.random_train = torch.utils.data.Subset(self.random_full, range(64))\n",
+    ) + (
+        "\nclass RandomDataset(torch.utils.data.Dataset):\n"
+        "    def __init__(self, size, length):\n        self.data = torch.randn(length, size)\n"
+        "    def __getitem__(self, index):\n        return self.data[index]\n"
+    )
+    assert lint(code, ["TL201"]) == []

@@ -88,7 +88,10 @@ FEATURES: Dict[str, re.Pattern] = {
     # and low-precision training chosen by other means (`mixed_precision=`, `model.half()`).
     # A training framework's precision setting (Lightning's `Trainer(precision=...)`,
     # `--precision`) is a decision about it too.
-    AUTOCAST: re.compile(r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)|\bprecision\s*=(?!=)|--precision\b"),
+    AUTOCAST: re.compile(
+        r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)|--precision\b|"
+        r"\bprecision\s*=\s*(?:[\"'](?:16|bf16|32|64|transformer)|(?:16|32|64)\b)"
+    ),
     CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b|\bbenchmark\s*=\s*True\b"),
     CUDNN_DETERMINISTIC: re.compile(r"\bcudnn\.deterministic\s*=(?!=)|\buse_deterministic_algorithms\s*\("),
     TF32: re.compile(
