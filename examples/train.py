@@ -27,7 +27,9 @@ def main() -> None:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     data = TensorDataset(torch.randn(256, 3, 8, 8), torch.randint(0, 10, (256,)))
     loader = DataLoader(data, batch_size=32, shuffle=True)
-    model = nn.DataParallel(Net()).to(device)
+    model = Net().to(device)
+    if torch.cuda.device_count() > 1:
+        model = nn.DataParallel(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for epoch in range(2):
         model.train()

@@ -8,6 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.values import assigned_values, only_assigned_value
+from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
@@ -144,11 +145,14 @@ class DataloaderNoWorkers(Rule):
         )
 
     def _feeds_training_on_a_device(self, node: cst.Call) -> bool:
-        """A loader that a loop running with training iterates, in a file that places work on
-        a device, or one a framework feeds to its trainer (see `loaders.fed_by_framework`)."""
+        """A loader that a loop running with training iterates (or that a builder function
+        returns to a training module), in a program that places work on a device, or one a
+        framework feeds to its trainer (see `loaders.fed_by_framework`)."""
         if fed_by_framework(self.ctx, node):
             return True
-        return self.ctx.uses_device and loader_use(self.ctx, node) == "train"
+        if loader_use(self.ctx, node) != "train":
+            return False
+        return self.ctx.uses_device or project_uses(self.ctx, CUDA)  # a builder module: its program picks the device
 
     def _set_to_zero(self, value: cst.BaseExpression) -> bool:
         """A name whose only assignment in the file (a notebook's earlier cell included) is `0`."""

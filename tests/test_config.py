@@ -124,9 +124,10 @@ def test_min_severity(project, monkeypatch):
     from torchlint.engine.rule import Rule
 
     monkeypatch.setattr(Rule._registry["TL401"], "severity", "info")
-    assert check()[1] == ["TL101", "TL401"]
-    assert check("--min-severity", "warning")[1] == ["TL101"]
-    write_config(project, 'min-severity = "warning"\n')
+    assert check()[1] == ["TL101"]  # severity info is advice, which is opt-in
+    assert check("--select", "ALL")[1] == ["TL101", "TL401"]
+    assert check("--select", "ALL", "--min-severity", "warning")[1] == ["TL101"]
+    write_config(project, 'select = ["ALL"]\nmin-severity = "warning"\n')
     assert check()[1] == ["TL101"]
     assert check("--min-severity", "info")[1] == ["TL101", "TL401"]
     write_config(project, 'min-severity = "loud"\n')

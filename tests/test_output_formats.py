@@ -103,7 +103,7 @@ def test_github_paths_are_relative_to_the_working_directory(project: Path):
 @pytest.mark.parametrize("severity, command", [("error", "error"), ("info", "notice"), ("warning", "warning")])
 def test_github_command_follows_rule_severity(project: Path, monkeypatch: pytest.MonkeyPatch, severity: str, command: str):
     monkeypatch.setattr(rule_class("TL401"), "severity", severity, raising=False)
-    assert check("github", "zg.py").stdout.startswith(f"::{command} file=zg.py,")
+    assert check("github", "--select", "ALL", "zg.py").stdout.startswith(f"::{command} file=zg.py,")
 
 
 def test_github_prints_nothing_without_findings(project: Path):
@@ -187,7 +187,7 @@ def test_sarif_unsafe_fixes_only_with_the_flag(project: Path):
 @pytest.mark.parametrize("severity, level", [("error", "error"), ("info", "note")])
 def test_sarif_level_follows_rule_severity(project: Path, monkeypatch: pytest.MonkeyPatch, severity: str, level: str):
     monkeypatch.setattr(rule_class("TL401"), "severity", severity, raising=False)
-    run = sarif("zg.py")["runs"][0]
+    run = sarif("--select", "ALL", "zg.py")["runs"][0]
     descriptor = next(item for item in run["tool"]["driver"]["rules"] if item["id"] == "TL401")
     assert descriptor["defaultConfiguration"]["level"] == run["results"][0]["level"] == level
 

@@ -23,7 +23,7 @@ from torchlint.engine.cache import CACHE_DIR_NAME
 from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.options import DEFAULT_TORCH_VERSION, Options
 from torchlint.engine.rule import IMPACTS, SEVERITIES
-from torchlint.engine.selection import Layer, SelectionError, at_least, expand, resolve, stable
+from torchlint.engine.selection import ADVICE, Layer, SelectionError, at_least, expand, resolve, stable
 from torchlint.output import FORMATTERS
 from torchlint.semantics.test_paths import DEFAULT_TEST_PATHS
 
@@ -49,6 +49,8 @@ _KEYS = frozenset(
 )
 _VERSION = re.compile(r"^[0-9]+(\.[0-9]+){0,2}$")
 _ALL = (Layer("default", ("ALL",)),)
+# The default rule selection: every rule but the advice, which is opt-in (`selection.ADVICE`).
+_DEFAULT_RULES = (Layer("default", ("ALL",), ignore=(ADVICE,)),)
 COMMAND_LINE = "command line"
 
 
@@ -88,7 +90,7 @@ class Settings:
 
     root: Path
     config_path: Optional[Path] = None
-    rule_layers: Tuple[Layer, ...] = _ALL
+    rule_layers: Tuple[Layer, ...] = _DEFAULT_RULES
     fix_layers: Tuple[Layer, ...] = _ALL
     per_file_ignores: Tuple[PerFileIgnore, ...] = ()
     exclude: Optional[Tuple[str, ...]] = None

@@ -221,7 +221,7 @@ def run_torchlint(
     command = [sys.executable, "-m", "torchlint", "check", "--output-format", "json"]
     command += ["--no-cache", "--isolated", "--exit-zero"]
     if preview:
-        command.append("--preview")
+        command += ["--preview", "--extend-select", "ADVICE"]  # every rule: preview and opt-in advice
     if select:
         command += ["--select", select]
     command.append(".")
@@ -352,7 +352,7 @@ def parse_args(argv: Optional[list[str]]) -> argparse.Namespace:
     source.add_argument("--clone", action="store_true",
                         help="materialise missing repositories from GitHub")
     parser.add_argument("--half", choices=(*HALVES, "all"), default="dev")
-    parser.add_argument("--preview", action="store_true", help="include preview rules")
+    parser.add_argument("--preview", action="store_true", help="include preview rules and the opt-in advice")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--repo", action="append", default=[],
                         help="only this repository (owner/name); repeatable")

@@ -289,3 +289,33 @@ def test_a_subset_of_a_made_up_dataset_held_in_an_attribute_is_in_memory():
         "    def __getitem__(self, index):\n        return self.data[index]\n"
     )
     assert lint(code, ["TL201"]) == []
+
+
+BUILDERS = """
+from torch.utils.data import DataLoader
+
+def build_loaders(train_set, val_set):
+    train_loader = DataLoader(train_set, batch_size=64, shuffle=True)
+    return train_loader, DataLoader(val_set, batch_size=64)
+
+def build_unused(ds):
+    return DataLoader(ds)
+"""
+SCRIPT = """
+import torch
+from data import build_loaders
+model = torch.nn.Linear(4, 2).cuda()
+train_loader, val_loader = build_loaders(a, b)
+for x, y in train_loader:
+    model(x.cuda()).sum().backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize("trains", [True, False])
+def test_a_loader_a_builder_returns_to_a_training_script(tmp_path, monkeypatch, trains):
+    (tmp_path / "data.py").write_text(BUILDERS)
+    (tmp_path / "train.py").write_text(SCRIPT if trains else SCRIPT.replace(".backward()", ".item()"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL201", "--output-format", "json", "data.py"])
+    assert [item["line"] for item in json.loads(result.stdout)] == ([5, 6] if trains else [])

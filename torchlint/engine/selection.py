@@ -1,4 +1,4 @@
-"""Rule selection by code, code prefix (`TL1`), rule name (`sync-in-loop`) or `ALL`.
+"""Rule selection by code, code prefix (`TL1`), rule name (`sync-in-loop`), `ALL` or `ADVICE`.
 
 Selections come in layers (each configuration file of an `extend` chain, then the command
 line), applied in order as ruff does: a layer with `select` starts over, one without it
@@ -13,6 +13,12 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
 from torchlint.engine.rule import IMPACTS, SEVERITIES
+
+
+# The selector of the advice rules (severity `info`): once-per-program settings whose gain
+# depends on the model. The default selection leaves them out; `extend-select = ["ADVICE"]`
+# (or a code) opts in, and `select = ["ALL"]` includes them.
+ADVICE = "ADVICE"
 
 
 class RuleLike(Protocol):
@@ -46,18 +52,24 @@ def expand(selectors: Iterable[str], rules: Sequence[RuleLike]) -> FrozenSet[str
         matched = {
             rule.code
             for rule in rules
-            if key.upper() == "ALL" or rule.code.startswith(key.upper()) or rule.name == key.lower()
+            if key.upper() == "ALL"
+            or (key.upper() == ADVICE and rule.severity == "info")
+            or rule.code.startswith(key.upper())
+            or rule.name == key.lower()
         }
         if not key or not matched:
-            raise SelectionError(f"unknown rule selector {selector!r} (expected a code such as TL101, a prefix such as TL1, or a rule name)")
+            raise SelectionError(
+                f"unknown rule selector {selector!r} (expected a code such as TL101, a prefix such as TL1, a rule name, ALL or ADVICE)"
+            )
         codes |= matched
     return frozenset(codes)
 
 
 def specificity(selector: str, rules: Sequence[RuleLike]) -> int:
-    """0 for `ALL`, the prefix length for a code or prefix, above any prefix for a rule name."""
+    """0 for `ALL` and `ADVICE`, the prefix length for a code or prefix, above any prefix for a
+    rule name."""
     key = selector.strip()
-    if key.upper() == "ALL":
+    if key.upper() in ("ALL", ADVICE):
         return 0
     if any(rule.name == key.lower() for rule in rules):
         return 1000

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -11,10 +13,10 @@ from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import project_function, role_path
+from torchlint.semantics.project import TRAINING, callers_of, file_enables, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
-from torchlint.semantics.training import called_function, loop_trains, repeated_with_training
-from torchlint.semantics.tree import children, descendants, iterated_source
+from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
+from torchlint.semantics.tree import children, descendants, iterated_source, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -38,11 +40,44 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     passes = passes_over(ctx, loader)
     handed = handed_on(ctx, loader)
     if not passes and not handed:
-        return "unknown"
+        return "train" if returned_to_training(ctx, loader) else "unknown"
     trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
         _started_with_training(ctx, call) for call in handed
     )
     return "train" if trains else "other"
+
+
+def returned_to_training(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a module-level function returns the loader (`return DataLoader(...)`, or the
+    name, a tuple or a dict holding it) to a module that trains: a call of that function in
+    this file, which has a training loop, or in another project module that runs a backward
+    pass or a trainer's `fit` (`train_loader = build_loader(cfg)` in the training script)."""
+    function = ctx.frequency.enclosing_function(loader)
+    if function is None or ctx.frequency.enclosing_class(function) is not None or not _returns(function, loader):
+        return False
+    here = os.path.abspath(ctx.path)
+    for site in callers_of(here, function.name.value) if os.path.isfile(ctx.path) else ():
+        if os.path.abspath(site.path) == here:
+            if training_loops(ctx):
+                return True
+        elif file_enables(read_module(site.path).text, TRAINING):
+            return True
+    return False
+
+
+def _returns(function: cst.FunctionDef, loader: cst.Call) -> bool:
+    """Whether `function` returns the loader call's value, directly or by the name it is
+    assigned to, alone or in a tuple, list or dict."""
+    names = {
+        dotted_name(node.targets[0].target)
+        for node in scope_descendants(function.body)
+        if isinstance(node, cst.Assign) and node.value is loader and len(node.targets) == 1
+    }
+    for node in scope_descendants(function.body):
+        if isinstance(node, cst.Return) and node.value is not None:
+            if any(item is loader or (isinstance(item, (cst.Name, cst.Attribute)) and dotted_name(item) in names) for item in descendants(node.value)):
+                return True
+    return False
 
 
 def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:

@@ -80,6 +80,7 @@ LINEAR = "linear"
 RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
 CUDA = "cuda"
+TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
 ENVIRONMENT = "environment"
 DDP = "ddp"
@@ -92,7 +93,7 @@ FEATURES: Dict[str, re.Pattern] = {
         r"\bautocast\b|\bmixed_precision\b|\.half\(\)|\.bfloat16\(\)|--precision\b|"
         r"\bprecision\s*=\s*(?:[\"'](?:16|bf16|32|64|transformer)|(?:16|32|64)\b)"
     ),
-    CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b|\bbenchmark\s*=\s*True\b"),
+    CUDNN_BENCHMARK: re.compile(r"\bcudnn\.benchmark\s*=(?!=)|\bbenchmark_cudnn\b|[(,]\s*benchmark\s*=\s*True\b"),
     CUDNN_DETERMINISTIC: re.compile(r"\bcudnn\.deterministic\s*=(?!=)|\buse_deterministic_algorithms\s*\("),
     TF32: re.compile(
         r"\bmatmul\.allow_tf32\s*=(?!=)|\bset_float32_matmul_precision\s*\(|\bfp32_precision\s*=(?!=)"
@@ -111,6 +112,8 @@ FEATURES: Dict[str, re.Pattern] = {
     # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
     # NVIDIA GPUs).
     CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
+    # A module that trains: a backward pass, or a trainer's `fit`.
+    TRAINING: re.compile(r"\.backward\s*\(|\.fit\s*\("),
     # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
     # compiled graphs have no double backward.
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
