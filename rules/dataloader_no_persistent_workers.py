@@ -10,7 +10,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, handed_on, loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, loader_use, passes_over
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 
 
@@ -138,7 +138,11 @@ class DataloaderNoPersistentWorkers(Rule):
             self.keyword_dicts.pop((self._scope(), name), None)
 
     def visit_Call(self, node: cst.Call) -> None:
-        """A method call on a keyword dict (`kwargs.update(...)`) may change it."""
+        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder);
+        a method call on a keyword dict (`kwargs.update(...)`) may change it."""
+        if isinstance(self.ctx.parent(), cst.Return) and self.ctx.qualified_name(node.func) in DATALOADERS:
+            self.loaders.append(node)
+            self.unpacked[id(node)] = self._unpacked_keywords(node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
             if node.func.attr.value not in ("get", "keys", "items", "values", "copy"):
                 self.keyword_dicts.pop((self._scope(), node.func.value.value), None)
@@ -170,6 +174,9 @@ class DataloaderNoPersistentWorkers(Rule):
         followed through the arguments they are passed as."""
         for loader in self.loaders:
             if not self._applies(loader):
+                continue
+            if fed_by_framework(self.ctx, loader):
+                self._report_loader(loader)  # the trainer iterates it again every epoch
                 continue
             passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
             passes += [(None, call) for call in handed_on(self.ctx, loader)]

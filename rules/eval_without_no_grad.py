@@ -209,7 +209,7 @@ class EvalWithoutNoGrad(Rule):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value == "grad" and self.scopes:
-            self.scopes[-1].computes_grad = True
+            self._note_gradients(self.scopes[-1], node)
 
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scopes[-1]
@@ -218,7 +218,7 @@ class EvalWithoutNoGrad(Rule):
         if grad_disabled and isinstance(node.func, (cst.Name, cst.Attribute)):
             self.called_without_grad.add(dotted_name(node.func) or "")
         if qualified in AUTOGRAD_CALLS or self._project_computes_grad(node, qualified):
-            scope.computes_grad = True
+            self._note_gradients(scope, node)
         elif qualified in SET_GRAD_ENABLED and isinstance(self.ctx.parent(), cst.Expr):
             scope.grad_off = scope.grad_off or self.ctx.grad_mode_set_by(node) is False
         found = method_call(node)
@@ -227,6 +227,15 @@ class EvalWithoutNoGrad(Rule):
         module = dotted_name(node.func)
         if module in scope.evals and not grad_disabled and self.runs_often(node):
             scope.graded_calls.add(module)
+
+    def _note_gradients(self, scope: _Scope, node: cst.CSTNode) -> None:
+        """A gradient computation silences the scope's `.eval()` calls when it may run after
+        one: after it in the source, or in a loop (a later iteration follows the `.eval()`).
+        A training step that ends before the function evaluates (`loss.backward()`, then
+        `model.eval()` and a validation forward) does not: that forward still records a graph.
+        The fix checks the whole function on its own (`_decorator_fix`)."""
+        if scope.evals or self.ctx.enclosing_loops(node):
+            scope.computes_grad = True
 
     def _project_computes_grad(self, node: cst.Call, qualified: Optional[str]) -> bool:
         """A call of a project function that runs a backward pass or reads `.grad`."""
@@ -261,7 +270,7 @@ class EvalWithoutNoGrad(Rule):
     def _method_call(self, scope: _Scope, node: cst.Call, receiver: cst.BaseExpression, method: str) -> None:
         module = dotted_name(receiver)
         if method == "backward":
-            scope.computes_grad = True
+            self._note_gradients(scope, node)
         if module is None:
             return
         if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:

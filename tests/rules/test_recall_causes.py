@@ -319,3 +319,38 @@ def test_a_loader_a_builder_returns_to_a_training_script(tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL201", "--output-format", "json", "data.py"])
     assert [item["line"] for item in json.loads(result.stdout)] == ([5, 6] if trains else [])
+
+
+def test_evaluation_after_the_training_step_of_the_same_function():
+    code = """
+    def train(epoch):
+        optimizer.zero_grad()
+        loss = model(features.to(device)).sum()
+        loss.backward()
+        optimizer.step()
+        model.eval()
+        val = model(features.to(device))
+        return val
+    def saliency(x):
+        model.eval()
+        out = model(x.to(device))
+        out.sum().backward()
+    def stepwise(batches):
+        for x in batches:
+            model.eval()
+            out = model(x.to(device))
+            out.sum().backward()
+    for epoch in range(10):
+        train(epoch)
+        saliency(x)
+        stepwise(batches)
+    """
+    findings = lint(HEAD + textwrap.dedent(code), ["TL402"])
+    assert [f.line for f in findings] == [12] and findings[0].fix is None  # the fix would stop the backward
+
+
+def test_lightning_loaders_with_workers_are_iterated_again_every_epoch():
+    code = LIGHTNING.replace("DataLoader(self.train_set, batch_size=32, shuffle=True)", "DataLoader(self.train_set, batch_size=32, num_workers=8)")
+    assert [f.line for f in lint(code, ["TL203"])] == [22]
+    kept = code.replace("num_workers=8)", "num_workers=8, persistent_workers=True)")
+    assert lint(kept, ["TL203"]) == []
