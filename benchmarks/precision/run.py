@@ -214,6 +214,17 @@ def _mirror_git_dir(path: Path) -> Path:
     return path
 
 
+def running_codes(preview: bool) -> frozenset[str]:
+    """The rules a run scores: those it runs. The default run leaves out the preview rules and
+    the opt-in advice (severity `info`), so their labels (misses included) count only in a
+    `--preview` run, which runs every rule."""
+    from torchlint.engine.rule import all_rules  # the torchlint being measured
+
+    return frozenset(
+        rule.code for rule in all_rules() if preview or not (rule.preview or rule.severity == "info")
+    ) | {"TL000"}
+
+
 def run_torchlint(
     repo: Repo, repos_dir: Path, preview: bool, select: Optional[str] = None
 ) -> list[Finding]:
@@ -379,10 +390,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         findings += run_torchlint(repo, args.repos_dir, args.preview, args.select)
     names = {repo.name for repo in repos}
     codes = tuple(args.select.split(",")) if args.select else ("",)
+    running = running_codes(args.preview)
     labels = {
         key: label
         for key, label in labels.items()
-        if label.repo in names and label.code.startswith(codes)
+        if label.repo in names and label.code.startswith(codes) and label.code in running
     }
     report = score(repos, findings, labels, load_audited())
     if args.json:
