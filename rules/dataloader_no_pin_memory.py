@@ -9,6 +9,7 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITI
 from torchlint.semantics.devices import MAX_CREATION_STEPS, SAME_PLACE_METHODS, named_like_device
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
+from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over
 from torchlint.semantics.training import remote_program
@@ -259,12 +260,18 @@ class DataloaderNoPinMemory(Rule):
             return False
         return any(start is not loop and _moves_batches(self.ctx, loop) for loop, start in passes_over(self.ctx, call))
 
+    def _framework_moves(self, call: cst.Call) -> bool:
+        """A loader a framework feeds to its trainer, which moves its batches to the accelerator;
+        not one over tensors already in memory (made-up demo data), where nothing is decoded."""
+        dataset = argument(call, "dataset", 0)
+        return fed_by_framework(self.ctx, call) and not (dataset is not None and in_memory(self.ctx, dataset.value))
+
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
             return
         if self.ctx.uses_cuda:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
-        self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and fed_by_framework(self.ctx, call))
+        self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._framework_moves(call))
         for call in self.moved:
             if has_star(call, "**") or has_star(call, "*"):
                 continue

@@ -7,7 +7,8 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.values import assigned_values, only_assigned_value
+from torchlint.semantics.datasets import in_memory
+from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 
@@ -15,14 +16,6 @@ DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.datalo
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
 # Datasets of tensors already in memory: indexing them is all a worker would do.
-IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
-SUBSETS = frozenset({"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})
-MAX_DATASET_STEPS = 4
-# (module, name) of the torch factories that make a dataset's data up (random or constant
-# tensors), as synthetic and demo datasets do; `torch.tensor`/`from_numpy` convert loaded data.
-_TORCH_FACTORIES = frozenset(
-    ("torch", name) for name in "rand randn randint randperm zeros ones empty full arange linspace".split()
-)
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
@@ -161,37 +154,8 @@ class DataloaderNoWorkers(Rule):
         assigned = only_assigned_value(self.ctx.module, value)
         return assigned is not None and is_literal(assigned, "0")
 
-    def _in_memory(self, dataset: cst.BaseExpression, depth: int = 0) -> bool:
-        """A dataset of tensors already in memory: a `TensorDataset`, a dataset class that makes
-        its data up (`_holds_tensors`), a `Subset` of one, or a name or `self.` attribute that
-        the file only ever binds to one (`self.random_train = Subset(self.random_full, ...)`)."""
-        if isinstance(dataset, cst.Call):
-            qualified = self.ctx.qualified_name(dataset.func)
-            if qualified in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
-                return self._in_memory(dataset.args[0].value, depth + 1)
-            return qualified in IN_MEMORY_DATASETS or self._holds_tensors(dataset.func)
-        name = dotted_name(dataset)
-        if name in self.in_memory:
-            return True
-        if name is None or not name.startswith("self.") or depth >= MAX_DATASET_STEPS:
-            return False
-        values = assigned_values(self.ctx.module, name)
-        return bool(values) and all(self._in_memory(value, depth + 1) for value in values)
-
-    def _holds_tensors(self, func: cst.BaseExpression) -> bool:
-        """A dataset class of this file whose `__init__` makes its data up with a torch factory
-        (`self.data = torch.randn(length, size)`): items are slices of memory, no loading work."""
-        classes = self.ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
-        for klass in classes:
-            if any(isinstance(node, cst.Call) and _reads(node) for node in descendants(klass)):
-                continue  # it loads something: files, arrays, images
-            for init in klass.body.body:
-                if isinstance(init, cst.FunctionDef) and init.name.value == "__init__" and any(
-                    isinstance(node, cst.Call) and (self.ctx.names.qualified_name(node.func) or "").rpartition(".")[::2] in _TORCH_FACTORIES
-                    for node in descendants(init.body)
-                ):
-                    return True
-        return False
+    def _in_memory(self, dataset: cst.BaseExpression) -> bool:
+        return in_memory(self.ctx, dataset, self.in_memory)
 
     def _fix(self, node: cst.Call) -> PendingFix:
         unsharded = self._unsharded_iterable(node)
@@ -258,8 +222,3 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
                 passes.append(node)
     return any(other is not outer and any(item is other for item in descendants(outer)) for outer in passes for other in passes)
 
-
-def _reads(call: cst.Call) -> bool:
-    """`open(path)`, `np.load(...)`, `Image.open(...)`, `cv2.imread(...)`, `f.read()`: a call that reads data."""
-    name = (dotted_name(call.func) or "").rpartition(".")[2]
-    return name == "open" or name.startswith(("load", "read", "imread"))

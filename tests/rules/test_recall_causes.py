@@ -354,3 +354,13 @@ def test_lightning_loaders_with_workers_are_iterated_again_every_epoch():
     assert [f.line for f in lint(code, ["TL203"])] == [22]
     kept = code.replace("num_workers=8)", "num_workers=8, persistent_workers=True)")
     assert lint(kept, ["TL203"]) == []
+
+
+def test_lightning_loaders_of_a_trainer_told_to_run_on_the_cpu_or_of_made_up_data():
+    assert lint(LIGHTNING + '\ntrainer = pl.Trainer(accelerator="cpu")\n', ["TL202"]) == []
+    assert lint(LIGHTNING + '\nsettings = {"accelerator": "cpu"}\n', ["TL202"]) == []
+    made_up = LIGHTNING.replace("DataLoader(self.train_set,", "DataLoader(Tokens(),") + (
+        "\nclass Tokens(torch.utils.data.IterableDataset):\n"
+        "    def __iter__(self):\n        yield torch.randint(0, 100, (32,))\n"
+    )
+    assert lint(made_up, ["TL202"]) == []

@@ -13,7 +13,7 @@ from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import TRAINING, callers_of, file_enables, project_function, read_module, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, callers_of, file_enables, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
 from torchlint.semantics.tree import children, descendants, iterated_source, scope_descendants
@@ -84,8 +84,9 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
     """Whether a training framework iterates the loader every epoch, moving its batches to the
     trainer's accelerator: a loader built in Lightning's `train_dataloader()` or
     `val_dataloader()` hook (see `frameworks.loader_hook`), outside demo, export and profiling
-    scripts (`roles`), which run once or exist to measure."""
-    if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)):
+    scripts (`roles`), which run once or exist to measure, and programs whose trainer is told
+    to run on the CPU in the same file."""
+    if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)) or file_enables(ctx.text, CPU_TRAINER):
         return False
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None

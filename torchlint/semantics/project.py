@@ -80,6 +80,7 @@ LINEAR = "linear"
 RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
 CUDA = "cuda"
+CPU_TRAINER = "cpu_trainer"
 TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
 ENVIRONMENT = "environment"
@@ -112,6 +113,9 @@ FEATURES: Dict[str, re.Pattern] = {
     # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
     # NVIDIA GPUs).
     CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
+    # A framework trainer told to run on the CPU (`pl.Trainer(accelerator="cpu")`, or a
+    # `{"accelerator": "cpu"}` of trainer settings).
+    CPU_TRAINER: re.compile(r"\baccelerator[\"']?\s*[=:]\s*[\"']cpu[\"']"),
     # A module that trains: a backward pass, or a trainer's `fit`.
     TRAINING: re.compile(r"\.backward\s*\(|\.fit\s*\("),
     # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
