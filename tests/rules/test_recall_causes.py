@@ -364,3 +364,27 @@ def test_lightning_loaders_of_a_trainer_told_to_run_on_the_cpu_or_of_made_up_dat
         "    def __iter__(self):\n        yield torch.randint(0, 100, (32,))\n"
     )
     assert lint(made_up, ["TL202"]) == []
+
+
+def test_a_lightning_loader_hook_bound_by_assignment():
+    code = LIGHTNING.replace(
+        "    def train_dataloader(self):",
+        "    def __init__(self):\n        self.train_dataloader = self._train\n\n    def _train(self):",
+    )
+    assert [f.line for f in lint(code, ["TL201"])] == [25]
+    assert lint(code.replace("self.train_dataloader = self._train", "self.other = self._train"), ["TL201"]) == []
+
+
+def test_a_loop_over_a_literal_range_of_one_runs_once():
+    code = """
+    def test(loader):
+        for x, y in loader:
+            print(model(x.to(device)).sum().item())
+    for epoch in range(0, 1):
+        train(model)
+        test(test_loader)
+    for epoch in range(2):
+        test(val_loader)
+    """
+    assert found(code, "TL101") == [9]
+    assert found(code.replace("range(2)", "range(1)"), "TL101") == []

@@ -18,11 +18,12 @@ through a base class defined in the same file.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, FrozenSet, List, Optional
 
 import libcst as cst
 
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import descendants
 
 LIGHTNING = "Lightning"
 HUGGING_FACE = "Hugging Face Trainer"
@@ -81,8 +82,24 @@ def batch_hook(method: cst.FunctionDef, klass: cst.ClassDef, classes: Dict[str, 
 
 
 def loader_hook(method: cst.FunctionDef, klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]]) -> bool:
-    """Whether `method` is a Lightning hook whose loaders feed every epoch of training."""
-    return method.name.value in TRAINING_LOADER_HOOKS and framework_of(klass, classes) == LIGHTNING
+    """Whether `method` is a Lightning hook whose loaders feed every epoch of training: defined
+    under the hook's name, or bound to it (`self.train_dataloader = self._train_dataloader`)."""
+    name = method.name.value
+    if name not in TRAINING_LOADER_HOOKS and name not in bound_hooks(klass, TRAINING_LOADER_HOOKS):
+        return False
+    return framework_of(klass, classes) == LIGHTNING
+
+
+def bound_hooks(klass: cst.ClassDef, hooks: FrozenSet[str]) -> FrozenSet[str]:
+    """Names of the methods of `klass` that its code binds to one of `hooks` by assignment
+    (`self.train_dataloader = self._train_dataloader`)."""
+    found = set()
+    for node in descendants(klass):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            target, value = dotted_name(node.targets[0].target) or "", dotted_name(node.value) or ""
+            if target.startswith("self.") and target[5:] in hooks and value.startswith("self."):
+                found.add(value[5:])
+    return frozenset(found)
 
 
 def ignite_iteration_handler(function: cst.FunctionDef) -> bool:

@@ -505,9 +505,11 @@ def loop_kind(loop: cst.CSTNode) -> Frequency:
     A comprehension maps over a collection (`[t.item() for t in values]`): after the first
     element's wait the device is idle, so it costs what one call costs where it stands. It
     is a step loop only when it iterates a data loader."""
+    iterated = iterated_of(loop)
+    if iterated is not None and _at_most_once(iterated):
+        return Frequency.ONCE  # `for epoch in range(0, 1):` runs its body once
     if names_epoch_loop(loop):
         return Frequency.PER_EPOCH
-    iterated = iterated_of(loop)
     if isinstance(loop, (*COMPREHENSIONS, cst.CompFor)):
         return Frequency.PER_STEP if iterated is not None and is_loader_like(iterated) else Frequency.ONCE
     iterated = iterated_source(iterated) if iterated is not None else None
@@ -515,6 +517,18 @@ def loop_kind(loop: cst.CSTNode) -> Frequency:
         return Frequency.ONCE
     found = method_call(iterated) if iterated is not None else None
     return Frequency.ONCE if found is not None and found[1] in CONTAINER_ITERATORS else Frequency.PER_STEP
+
+
+def _at_most_once(iterated: cst.BaseExpression) -> bool:
+    """`range(1)`, `range(0, 1)`, `range(3, 4)`: a range of literal bounds with at most one step."""
+    if not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range"):
+        return False
+    bounds = [arg.value for arg in iterated.args]
+    if not 1 <= len(bounds) <= 2 or not all(isinstance(bound, cst.Integer) for bound in bounds):
+        return False
+    values = [int(bound.value, 0) for bound in bounds]  # type: ignore[union-attr]
+    start, stop = (0, values[0]) if len(values) == 1 else values
+    return stop - start <= 1
 
 
 def is_step_loop(loop: cst.CSTNode) -> bool:
