@@ -388,3 +388,47 @@ def test_a_loop_over_a_literal_range_of_one_runs_once():
     """
     assert found(code, "TL101") == [9]
     assert found(code.replace("range(2)", "range(1)"), "TL101") == []
+
+
+def test_batches_drawn_by_next_a_prefetcher_loop_a_generator_and_the_second_loader_of_zip():
+    code = """
+    class Trainer:
+        def __init__(self, loader):
+            self.data = iter(loader)
+        def step(self, batch):
+            loss = self.model(batch.to(device)).sum()
+            loss.backward()
+            self.opt.step()
+            return loss
+        def fit(self, iters):
+            for i in range(iters):
+                batch = next(self.data)
+                print(self.step(batch).item())
+    def prefetch_loop(prefetcher):
+        batch = prefetcher.next()
+        while batch is not None:
+            loss = model(batch).sum()
+            loss.backward()
+            opt.step()
+            total = loss.item()
+            batch = prefetcher.next()
+    def gen_loop(gen):
+        for x, y in gen:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+            print(loss.item())
+    def zipped(source_loader, target_loader):
+        for (xs, ys), (xt, _) in zip(source_loader, target_loader):
+            loss = model(xs.to(device)).sum() + model(xt.to(device)).sum()
+            loss.backward()
+            opt.step()
+    def main(ds, ds2):
+        a = DataLoader(ds, batch_size=8)
+        b = DataLoader(ds2, batch_size=8)
+        for epoch in range(10):
+            zipped(a, b)
+    """
+    assert found(code, "TL101") == [18, 25, 32]
+    assert found(code, "TL201") == [39, 40]
+    assert found(code, "TL202") == [39, 40]

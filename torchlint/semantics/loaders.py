@@ -208,10 +208,11 @@ def _wraps(assign: cst.Assign, name: str) -> bool:
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
-    source = iterated_source(iterated)
-    if dotted_name(source) == name:
+    """Whether a loop over `iterated` iterates `name`: `name`, `enumerate(tqdm(name))`, and any
+    loader of `zip(source_loader, target_loader)`."""
+    if isinstance(iterated, cst.Call) and any(_mentions(arg.value, name) for arg in positional(iterated)):
         return True
-    return isinstance(source, cst.Call) and any(_mentions(arg.value, name) for arg in positional(source))
+    return dotted_name(iterated_source(iterated)) == name
 
 
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
