@@ -7,12 +7,13 @@ from torchlint.engine.context import SET_GRAD_ENABLED
 from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import is_literal, method_call
+from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import project_function
+from torchlint.semantics.training import called_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
@@ -150,6 +151,8 @@ class EvalWithoutNoGrad(Rule):
         self.called_without_grad: Set[str] = set()
         # Whether each decorator or `with` item seen (by node id) is a project grad-off wrapper.
         self.project_wrappers: Dict[int, bool] = {}
+        # The dotted names each same-file function calls, by function node id.
+        self.called_names: Dict[int, Set[Optional[str]]] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self.scopes.append(_Scope(node))
@@ -227,6 +230,32 @@ class EvalWithoutNoGrad(Rule):
         module = dotted_name(node.func)
         if module in scope.evals and not grad_disabled and self.runs_often(node):
             scope.graded_calls.add(module)
+        elif scope.evals and not grad_disabled:
+            helped = self._run_by_helper(node, scope.evals)
+            if helped and self.runs_often(node):
+                scope.graded_calls |= helped
+
+    def _names_called(self, function: cst.FunctionDef) -> Set[Optional[str]]:
+        """The dotted names `function` calls, computed once per function."""
+        known = self.called_names.get(id(function))
+        if known is None:
+            known = self.called_names[id(function)] = {
+                dotted_name(node.func) for node in descendants(function.body) if isinstance(node, cst.Call)
+            }
+        return known
+
+    def _run_by_helper(self, call: cst.Call, evals: Dict[str, cst.Call]) -> Set[str]:
+        """The modules in eval mode that the same-file helper `call` runs: one it calls by the
+        same name (`self.model(x)` in a method of the class, a global `model`), or one passed
+        to a parameter it calls (`_process_batch(self.model, x)`). Its own `no_grad` counts."""
+        found: Set[str] = set()
+        for function in called_function(call, self.ctx.frequency.local_functions()):
+            if any(self.ctx.grad_mode_set_by(decorator.decorator) is False for decorator in function.decorators):
+                continue
+            called = self._names_called(function)
+            found |= {module for module in evals if module in called}
+            found |= {dotted_name(arg) for arg, parameter in arguments_by_parameter(call, function) if parameter in called and dotted_name(arg) in evals}
+        return found
 
     def _note_gradients(self, scope: _Scope, node: cst.CSTNode) -> None:
         """A gradient computation silences the scope's `.eval()` calls when it may run after

@@ -11,10 +11,10 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
-from torchlint.semantics.training import OTHER_LOOPS, environment_steps, loop_trains, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, called_every_training_step, environment_steps, loop_trains, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.project import project_function
+from torchlint.semantics.project import CUDA, project_function, project_uses
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -176,9 +176,9 @@ class SyncInLoop(Rule):
         if loop is None and execution.framework():
             self._check_batch_hook(node, method, execution)
             return
-        if not self.ctx.uses_device:
-            return
-        if loop is None or self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
+        if loop is None or not (self.ctx.uses_device or project_uses(self.ctx, CUDA)):
+            return  # a module that never mentions a device may serve a program that picks one
+        if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
         helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
         if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):
@@ -264,7 +264,8 @@ class SyncInLoop(Rule):
     def _needed_on_host(self, node: cst.Call, loop: cst.CSTNode) -> bool:
         """Whether the loop cannot go on without the value on the host.
 
-        A loop that trains (see `training.loop_trains`) never gets these exemptions.
+        A loop that trains (see `training.loop_trains`), or one in a function every training
+        step of another module calls, never gets these exemptions.
         """
         names = self._assigned_names(node)
         steps = environment_steps(loop)
@@ -272,7 +273,7 @@ class SyncInLoop(Rule):
             return True  # an environment on the host takes host actions, training or not
         if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors):
             return True  # a helper called in the loop may compute the action (`act(state)`)
-        if loop_trains(self.ctx, loop):
+        if loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop)):
             return False
         loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):

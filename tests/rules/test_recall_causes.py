@@ -432,3 +432,69 @@ def test_batches_drawn_by_next_a_prefetcher_loop_a_generator_and_the_second_load
     assert found(code, "TL101") == [18, 25, 32]
     assert found(code, "TL201") == [39, 40]
     assert found(code, "TL202") == [39, 40]
+
+
+def test_evaluation_through_a_helper_that_runs_the_module():
+    code = """
+    class Experiment:
+        def _process_one_batch(self, x):
+            return self.model(x.to(device))
+        @torch.no_grad()
+        def _quiet(self, x):
+            return self.model(x.to(device))
+        def vali(self, loader):
+            self.model.eval()
+            return [self._process_one_batch(x) for x in loader]
+        def vali_quiet(self, loader):
+            self.model.eval()
+            return [self._quiet(x) for x in loader]
+        def fit(self):
+            for epoch in range(10):
+                self.train_epoch()
+                self.vali(self.val_loader)
+                self.vali_quiet(self.val_loader)
+    def run_model(net, x):
+        return net(x.to(device))
+    def evaluate(model, loader):
+        model.eval()
+        return [run_model(model, x) for x in loader]
+    for epoch in range(10):
+        evaluate(model, val_loader)
+    """
+    assert found(code, "TL402") == [14, 27]
+
+
+LOSSES = """
+import torch
+
+def discriminator_loss(real_outputs, fake_outputs):
+    loss, values = 0, []
+    for real, fake in zip(real_outputs, fake_outputs):
+        term = torch.mean((1 - real) ** 2) + torch.mean(fake ** 2)
+        loss += term
+        values.append(term.item())
+    return loss, values
+"""
+TRAINER = """
+import torch
+from losses import generator_loss,\\
+    discriminator_loss
+
+def train(loader, epochs):
+    for epoch in range(epochs):
+        for x in loader:
+            loss, _ = discriminator_loss(D(x.cuda()), D(G(x.cuda())))
+            loss.backward()
+            optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("per_step", [True, False])
+def test_a_helper_of_another_module_called_every_training_step(tmp_path, monkeypatch, per_step):
+    (tmp_path / "losses.py").write_text(LOSSES)
+    once = "def check(x):\n    loss, _ = discriminator_loss(D(x.cuda()), D(G(x.cuda())))\n"
+    trainer = TRAINER if per_step else TRAINER.split("def train")[0] + once
+    (tmp_path / "train.py").write_text(trainer)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", "losses.py"])
+    assert [item["line"] for item in json.loads(result.stdout)] == ([9] if per_step else [])

@@ -30,6 +30,9 @@ ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.O
 IN_STEP_LOOP = "in the step loop"
 # The reason an interval test (`if step % n == 0:`) gives: its body runs periodically.
 UNDER_INTERVAL = "under an interval test"
+# The step method a function called every training step of another module stands for
+# (`Reason.method`): whatever it does, every training step does.
+TRAINING_STEP_CALLEE = "train_step"
 OUTER_LOOP = "in a loop each iteration of which runs a whole training loop"
 
 

@@ -159,7 +159,10 @@ _CUDNN_ALIAS = re.compile(r"(?:import\s+torch\.backends\.cudnn|from\s+torch\.bac
 # `import torchvision as tv`: `tv.models.resnet50()`.
 _TORCHVISION_ALIAS = re.compile(r"\bimport\s+torchvision\s+as\s+(\w+)")
 # Import statements of a module's text: `from .x import a, b`, `from pkg.x import (a, b)`, `import a.b, c as d`.
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
+# A name list in parentheses, or on lines joined by a backslash (`import a, b,\` then `c`).
+_FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n#;\\]|\\[ \t]*\r?\n)*)", re.MULTILINE
+)
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.MULTILINE)
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 # How many project modules one script's imports may pull in (transitively) before the search stops.
@@ -377,7 +380,7 @@ def _imports(code: str) -> Tuple[ImportFrom, ...]:
     found: List[ImportFrom] = []
     for dots, module, names in _FROM_IMPORT.findall(code):
         pairs = []
-        for item in names.strip("() \t\n").replace("\n", " ").split(","):
+        for item in re.sub(r"\\[ \t]*\r?\n", " ", names).strip("() \t\n").replace("\n", " ").split(","):
             name, _, local = item.strip().partition(" as ")
             name, local = name.strip(), (local.strip() or name.strip())
             if name.isidentifier() and local.isidentifier():
@@ -590,6 +593,9 @@ class CallSite:
     in_handler: bool = False
     # In a `for` loop whose target or iterable names an epoch (`for epoch in range(n):`).
     in_epoch_loop: bool = False
+    # In a loop that does not name an epoch (`for batch in loader:`, `for i in range(iters):`),
+    # inside an epoch loop or not: with a caller that trains, a step loop.
+    in_other_loop: bool = False
 
 
 @dataclass(frozen=True)
@@ -830,6 +836,7 @@ class _CallCollector(ast.NodeVisitor):
                 self.loops > 0,
                 self.handlers > 0,
                 self.epoch_loops > 0,
+                self.loops > self.epoch_loops,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
@@ -993,6 +1000,15 @@ def tree_stamp(root: str) -> str:
             continue
         material.append(f"{file}\0{status.st_mtime_ns}\0{status.st_size}")
     return TREE + digest("\n".join(material).encode())
+
+
+def caller_trains(site: CallSite) -> bool:
+    """Whether the function that makes a call runs a backward pass itself (module level: the
+    module runs one or a trainer's `fit`)."""
+    if site.caller is None:
+        return file_enables(read_module(site.path).text, TRAINING)
+    facts = module_facts(site.path).functions.get(site.caller)
+    return facts is not None and facts.calls_backward
 
 
 def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:

@@ -27,7 +27,7 @@ from torchlint.semantics.heuristics import (
     has_word,
     words,
 )
-from torchlint.semantics.execution import Execution, Frequency
+from torchlint.semantics.execution import TRAINING_STEP_CALLEE, Execution, Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
@@ -454,9 +454,18 @@ OTHER_LOOPS = "loops that neither train nor run every epoch of a program that tr
 
 def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
-    it runs again every epoch of a program that trains (the per-epoch validation loop; a loop
-    over a generator's output or in an inference helper, of unknown frequency, does not)."""
-    return loop_trains(ctx, loop) or ctx.execution(loop).frequency is Frequency.PER_EPOCH
+    it runs again every epoch of a program that trains (the per-epoch validation loop), or
+    its function is called every training step of another module (a loss helper's loop over
+    discriminator outputs); a loop over a generator's output or in an inference helper, of
+    unknown frequency, does not."""
+    execution = ctx.execution(loop)
+    return loop_trains(ctx, loop) or execution.frequency is Frequency.PER_EPOCH or called_every_training_step(execution)
+
+
+def called_every_training_step(execution: Execution) -> bool:
+    """Whether code runs because another module's training step loop calls its function
+    (`frequency.called_elsewhere`): whatever it does, every training step does."""
+    return execution.step_method() == TRAINING_STEP_CALLEE
 
 
 
