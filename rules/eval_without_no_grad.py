@@ -236,12 +236,19 @@ class EvalWithoutNoGrad(Rule):
                 scope.graded_calls |= helped
 
     def _names_called(self, function: cst.FunctionDef) -> Set[Optional[str]]:
-        """The dotted names `function` calls, computed once per function."""
+        """The dotted names `function` calls with gradients on (not under a `with
+        torch.no_grad():` of its own), computed once per function."""
         known = self.called_names.get(id(function))
         if known is None:
-            known = self.called_names[id(function)] = {
-                dotted_name(node.func) for node in descendants(function.body) if isinstance(node, cst.Call)
-            }
+            known = self.called_names[id(function)] = set()
+            stack: List[cst.CSTNode] = [function.body]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, cst.With) and any(self.ctx.grad_mode_set_by(item.item) is False for item in node.items):
+                    continue
+                if isinstance(node, cst.Call):
+                    known.add(dotted_name(node.func))
+                stack.extend(children(node))
         return known
 
     def _run_by_helper(self, call: cst.Call, evals: Dict[str, cst.Call]) -> Set[str]:

@@ -455,13 +455,20 @@ def test_evaluation_through_a_helper_that_runs_the_module():
                 self.vali_quiet(self.val_loader)
     def run_model(net, x):
         return net(x.to(device))
+    def validate(loader):
+        model.eval()
+        def run_validate(loader):
+            with torch.no_grad():
+                return [model(x.to(device)) for x in loader]
+        return run_validate(loader)
     def evaluate(model, loader):
         model.eval()
         return [run_model(model, x) for x in loader]
     for epoch in range(10):
         evaluate(model, val_loader)
+        validate(val_loader)
     """
-    assert found(code, "TL402") == [14, 27]
+    assert found(code, "TL402") == [14, 33]
 
 
 LOSSES = """
@@ -498,3 +505,17 @@ def test_a_helper_of_another_module_called_every_training_step(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", "losses.py"])
     assert [item["line"] for item in json.loads(result.stdout)] == ([9] if per_step else [])
+
+
+def test_the_first_few_steps_are_rare_and_a_larger_bound_is_not():
+    code = """
+    for ni, (x, y) in enumerate(loader):
+        loss = model(x.to(device)).sum()
+        loss.backward()
+        opt.step()
+        if ni < 3:
+            plot(x.cpu())
+        if ni < n_warmup:
+            print(loss.item())
+    """
+    assert found(code, "TL101") == [14]

@@ -469,15 +469,21 @@ def _interval(modulo: cst.BinaryOperation, counters: Set[str]) -> bool:
     )
 
 
+# A counter tested below this bound (`if ni < 3:`) picks the first few steps of a run.
+FIRST_STEPS = 10
+
+
 def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
     """`i == 0`, `step == len(loader) - 1`, `i + 1 == total_steps`, `step == args.max_steps`,
-    `step in save_steps`: an iteration counter (or the counter plus a literal) compared for
-    one value or a few (`rank == 0` is not a step guard, nor `mode == "train"`)."""
+    `step in save_steps`, `ni < 3`: an iteration counter (or the counter plus a literal)
+    compared for one value or a few (`rank == 0` is not a step guard, nor `mode == "train"`)."""
     if len(node.comparisons) != 1:
         return False
     operator, right = node.comparisons[0].operator, node.comparisons[0].comparator
     if isinstance(operator, cst.In):
         return _counter_expression(node.left, counters)
+    if isinstance(operator, (cst.LessThan, cst.LessThanEqual)) and isinstance(right, cst.Integer):
+        return _counter_expression(node.left, counters) and int(right.value, 0) <= FIRST_STEPS  # `if ni < 3:`
     if not isinstance(operator, cst.Equal):
         return False
     sides = ((node.left, right), (right, node.left))
