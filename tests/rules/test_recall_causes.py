@@ -519,3 +519,27 @@ def test_the_first_few_steps_are_rare_and_a_larger_bound_is_not():
             print(loss.item())
     """
     assert found(code, "TL101") == [14]
+
+
+def test_mirror_causes_a_placeholder_made_when_a_value_is_missing_and_plots():
+    code = """
+    def dummy(device):
+        return torch.zeros(2, 3).to(device)
+    for ni, x in enumerate(loader):
+        if ignore_grad and x is None:
+            x = dummy(device)
+        if plots:
+            show(x.cpu())
+        loss = model(x.to(device)).sum()
+        loss.backward()
+        opt.step()
+    """
+    assert found(code, "TL102") == [] and found(code, "TL101") == []
+
+
+@pytest.mark.parametrize("name", ["bench.py", "benchmark_step.py", "training.py"])
+def test_benchmark_scripts_are_benchmark_code(tmp_path, monkeypatch, name):
+    (tmp_path / name).write_text(TRAIN.replace("        opt.step()\n", "        opt.step()\n        print(loss.item())\n"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", name])
+    assert len(json.loads(result.stdout)) == (1 if name == "training.py" else 0)

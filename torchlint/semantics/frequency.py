@@ -397,8 +397,15 @@ def _raises(body: cst.BaseSuite) -> bool:
 
 def _initialises(branch: cst.If) -> bool:
     """A lazy initialisation: `if x is None:`, `if not state:`, `if len(state) == 0:`,
-    `if "k" not in cache:` whose body assigns `x`, `state[...]` or `cache[...]`."""
-    tested = _tested_for_absence(branch.test)
+    `if "k" not in cache:` (alone or as one of the conditions of an `and`) whose body assigns
+    `x`, `state[...]` or `cache[...]`: `if ignore_grad and sample is None: sample = dummy()`."""
+    test = branch.test
+    conditions = [test.left, test.right] if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) else [test]
+    return any(_assigns_tested(branch, condition) for condition in conditions)
+
+
+def _assigns_tested(branch: cst.If, test: cst.BaseExpression) -> bool:
+    tested = _tested_for_absence(test)
     if tested is None:
         return False
     for node in descendants(branch.body):

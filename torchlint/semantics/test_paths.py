@@ -22,6 +22,11 @@ DEFAULT_TEST_PATHS = (
     "unit_test.py",
     "testing.py",
     "conftest.py",
+    "bench.py",
+    "benchmark.py",
+    "bench_*.py",
+    "benchmark_*.py",
+    "*_benchmark.py",
 )
 
 
