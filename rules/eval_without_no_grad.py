@@ -38,7 +38,8 @@ class _Scope:
 
     node: Union[cst.FunctionDef, cst.Module]
     evals: Dict[str, cst.Call] = field(default_factory=dict)  # module expression -> its `.eval()` call
-    graded_calls: Set[str] = field(default_factory=set)  # modules run with grad after `.eval()`
+    # Modules run with grad after `.eval()`, with that `.eval()` call (kept when `.train()` follows).
+    graded_calls: Dict[str, cst.Call] = field(default_factory=dict)
     computes_grad: bool = False
     grad_off: bool = False
 
@@ -176,15 +177,14 @@ class EvalWithoutNoGrad(Rule):
             fix = None
             if candidate.name is not None and candidate.fixable:
                 fix = self._decorator_fix(candidate.scope.node, candidate.indent, candidate.returns_value)
-            for module, call in candidate.scope.evals.items():
-                if module in candidate.scope.graded_calls:
-                    self.report(
-                        call,
-                        "`.eval()` does not disable autograd: the module still records the graph; "
-                        "run it under `torch.no_grad()` or `torch.inference_mode()`",
-                        fix=fix,
-                        start=call.func.attr if isinstance(call.func, cst.Attribute) else None,
-                    )
+            for call in dict.fromkeys(candidate.scope.graded_calls.values()):
+                self.report(
+                    call,
+                    "`.eval()` does not disable autograd: the module still records the graph; "
+                    "run it under `torch.no_grad()` or `torch.inference_mode()`",
+                    fix=fix,
+                    start=call.func.attr if isinstance(call.func, cst.Attribute) else None,
+                )
 
     def runs_often(self, node: cst.CSTNode) -> bool:
         """`Rule.runs_often`; in a function of unknown frequency (no module of the project is
@@ -229,11 +229,12 @@ class EvalWithoutNoGrad(Rule):
             self._method_call(scope, node, *found)
         module = dotted_name(node.func)
         if module in scope.evals and not grad_disabled and self.runs_often(node):
-            scope.graded_calls.add(module)
+            scope.graded_calls.setdefault(module, scope.evals[module])
         elif scope.evals and not grad_disabled:
             helped = self._run_by_helper(node, scope.evals)
             if helped and self.runs_often(node):
-                scope.graded_calls |= helped
+                for module in helped:
+                    scope.graded_calls.setdefault(module, scope.evals[module])
 
     def _names_called(self, function: cst.FunctionDef) -> Set[Optional[str]]:
         """The dotted names `function` calls with gradients on (not under a `with
@@ -314,7 +315,7 @@ class EvalWithoutNoGrad(Rule):
         elif method == "train" and module in scope.evals:
             del scope.evals[module]
         elif method == "forward" and module in scope.evals and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
-            scope.graded_calls.add(module)
+            scope.graded_calls.setdefault(module, scope.evals[module])
 
     def _indentation(self) -> str:
         """The indentation of the statement being left, from its enclosing blocks."""

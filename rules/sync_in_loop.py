@@ -244,7 +244,9 @@ class SyncInLoop(Rule):
         if not head or not self.ctx.uses_device or head in self.ctx.frequency.local_functions():
             return  # a helper of this file: its own sync is reported where it is
         facts = project_function(self.ctx, node.func)
-        if facts is None or not facts.reads_back_device_value or self.ctx.inference_only:
+        if facts is None or self.ctx.inference_only:
+            return
+        if not (facts.reads_back_device_value or (facts.returns_read_back and self._passes_a_tensor(node))):
             return
         loop = self._step_loop(node)
         if loop is None or not repeated_with_training(self.ctx, loop):
@@ -253,6 +255,15 @@ class SyncInLoop(Rule):
             node,
             f"`{dotted_name(node.func)}()` reads a value back from the device on every call, which synchronises "
             "every iteration; keep the value on the device and convert once after the loop or every N steps",
+        )
+
+    def _passes_a_tensor(self, call: cst.Call) -> bool:
+        """Whether the call hands the helper a value that may be a device tensor (a model's
+        output, a batch moved there; not a number, an array or a host tensor): in a training
+        loop its read-back synchronises."""
+        return any(
+            isinstance(arg.value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and self.ctx.kind_of(arg.value) not in HOST_KINDS
+            for arg in call.args
         )
 
     def _step_loop(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:

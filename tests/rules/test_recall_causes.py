@@ -543,3 +543,51 @@ def test_benchmark_scripts_are_benchmark_code(tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", name])
     assert len(json.loads(result.stdout)) == (1 if name == "training.py" else 0)
+
+
+def test_evaluation_that_switches_back_to_training_at_its_end():
+    code = """
+    def vali(loader):
+        model.eval()
+        losses = [model(x.to(device)).sum() for x in loader]
+        model.train()
+        return losses
+    def toggled(x):
+        model.eval()
+        model.train()
+        return model(x.to(device))
+    for epoch in range(10):
+        vali(val_loader)
+        toggled(x)
+    """
+    assert found(code, "TL402") == [8]
+
+
+UTILS = """
+def accuracy(scores, targets, k):
+    _, ind = scores.topk(k, 1, True, True)
+    return ind.eq(targets.view(-1, 1)).float().sum().item() * 100.0 / targets.size(0)
+
+def mean(values):
+    return sum(values) / len(values)
+"""
+STEP = """
+import torch
+from utils import *
+for epoch in range(10):
+    for imgs, caps in loader:
+        scores = decoder(imgs.cuda())
+        loss = criterion(scores, caps.cuda())
+        loss.backward()
+        optimizer.step()
+        top5 = accuracy(scores, caps, 5)
+        average = mean([1.0, 2.0])
+"""
+
+
+def test_a_metric_helper_of_another_module_that_returns_a_host_value(tmp_path, monkeypatch):
+    (tmp_path / "utils.py").write_text(UTILS)
+    (tmp_path / "train.py").write_text(STEP)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", "train.py"])
+    assert [item["line"] for item in json.loads(result.stdout)] == [10]

@@ -319,6 +319,10 @@ class ImportFrom:
     local: str = ""
 
 
+# The name list of `from module import *`.
+STAR = "*"
+
+
 @lru_cache(maxsize=4096)
 def module_imports(text: str) -> Tuple[ImportFrom, ...]:
     """The import statements of a module's text. They are found at line starts, so comments
@@ -383,7 +387,7 @@ def _imports(code: str) -> Tuple[ImportFrom, ...]:
         for item in re.sub(r"\\[ \t]*\r?\n", " ", names).strip("() \t\n").replace("\n", " ").split(","):
             name, _, local = item.strip().partition(" as ")
             name, local = name.strip(), (local.strip() or name.strip())
-            if name.isidentifier() and local.isidentifier():
+            if (name.isidentifier() and local.isidentifier()) or name == STAR == local:
                 pairs.append((name, local))
         found.append(ImportFrom(len(dots), module, tuple(pairs)))
     for clause in _IMPORT.findall(code):
@@ -557,6 +561,9 @@ class FunctionFacts:
     # It returns a value read back from the device (`return t.item()`) after placing work on it
     # (`.cuda()`, a collective such as `dist.all_reduce`): each call synchronises.
     reads_back_device_value: bool = False
+    # It returns a value read back to the host (`return correct.sum().item() * 100 / n`):
+    # each call with device tensors synchronises.
+    returns_read_back: bool = False
 
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
@@ -681,6 +688,10 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     body = [item for statement in getattr(node, "body", ()) for item in ast.walk(statement)]
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in ast.walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
+    returns_read_back = any(
+        isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in ast.walk(item.value))
+        for item in body
+    )
     return FunctionFacts(
         name=name,
         line=getattr(node, "lineno", 0),
@@ -693,8 +704,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
         iterated_parameters=frozenset(_iterated_names(body) & set(parameters)),
-        reads_back_device_value=any(isinstance(item, ast.Return) and _called_attribute(item.value) in READ_BACKS for item in body)
-        and any(_called_attribute(item) in DEVICE_WORK for item in body),
+        reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in body),
+        returns_read_back=returns_read_back,
     )
 
 
@@ -908,9 +919,10 @@ def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, d
     if statement.local == head and not statement.names:
         target, attribute = parts, rest.split(".") if rest else []
     else:
-        name = next((name for name, local in statement.names if local == head), None)
+        name = next((name for name, local in statement.names if local in (head, STAR)), None)
         if name is None:
             return None
+        name = head if name == STAR else name  # `from utils import *` binds every public name
         target, attribute = parts, [name, *(rest.split(".") if rest else [])]
     if not os.path.isabs(path):
         return None
@@ -1044,9 +1056,10 @@ def _names_function(file: str, text: str, written: str, path: str, function: str
         if statement.local == head and not statement.names:
             module, attribute = parts, rest
         else:
-            name = next((name for name, local in statement.names if local == head), None)
+            name = next((name for name, local in statement.names if local in (head, STAR)), None)
             if name is None:
                 continue
+            name = head if name == STAR else name
             module, attribute = parts, ".".join([name, *([rest] if rest else [])])
         if attribute.split(".")[-1] != function.split(".")[-1]:
             continue
