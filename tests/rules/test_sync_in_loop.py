@@ -507,8 +507,9 @@ def test_keys_of_a_dict_are_host_values_in_an_evaluation_loop():
 
 def test_a_helper_of_another_module_that_reads_a_device_value_back(tmp_path):
     """`misc.all_reduce_mean(loss)` moves the value to CUDA, all-reduces it and returns
-    `.item()`: each call in the training loop synchronises. A helper that only converts a value
-    it was given (`to_float`), or one called at an interval, is silent."""
+    `.item()`: each call in the training loop synchronises; so does a helper that converts a
+    tensor it was given (`to_float(loss)`). One called at an interval, or handed a host
+    number, is silent."""
     from conftest import preview_options
     from torchlint.engine.linter import lint_text
     from torchlint.engine.rule import all_rules
@@ -530,6 +531,7 @@ def test_a_helper_of_another_module_that_reads_a_device_value_back(tmp_path):
             optimizer.step()
             value = misc.all_reduce_mean(float(loss))
             other = misc.to_float(loss)
+            host = misc.to_float(3.0)
             if step % 100 == 0:
                 logged = misc.all_reduce_mean(float(loss))
         """
@@ -538,4 +540,4 @@ def test_a_helper_of_another_module_that_reads_a_device_value_back(tmp_path):
     project.clear()
     rules = [rule for rule in all_rules() if rule.code == RULE]
     findings = lint_text(code, str(tmp_path / "train.py"), rules, preview_options()).findings
-    assert [(f.line, "misc.all_reduce_mean()" in f.message) for f in findings] == [(8, True)]
+    assert [(f.line, "misc.all_reduce_mean()" in f.message) for f in findings] == [(8, True), (9, False)]
