@@ -123,6 +123,7 @@ class FrequencyAnalysis:
         self._backward_memo: Dict[int, bool] = {}
         self._outer_memo: Dict[int, bool] = {}
         self._steps_memo: Dict[int, bool] = {}
+        self._kinds: Dict[int, Frequency] = {}
         self._classes: Optional[Dict[str, List[cst.ClassDef]]] = None
 
     # -- index -----------------------------------------------------------------------------
@@ -221,10 +222,13 @@ class FrequencyAnalysis:
         """`loop_kind`, decided by effects where they are known: a loop whose own iteration
         runs a backward pass (`for i in range(iters_per_epoch):` around forward, backward and
         `optimizer.step()`) is a step loop whatever its names say."""
-        kind = loop_kind(loop)
-        if kind is Frequency.PER_EPOCH and isinstance(loop, (cst.For, cst.While)) and self.steps_itself(loop):
-            return Frequency.PER_STEP
-        return kind
+        known = self._kinds.get(id(loop))
+        if known is None:
+            known = loop_kind(loop)
+            if known is Frequency.PER_EPOCH and isinstance(loop, (cst.For, cst.While)) and self.steps_itself(loop):
+                known = Frequency.PER_STEP
+            self._kinds[id(loop)] = known
+        return known
 
     def steps_itself(self, node: cst.CSTNode) -> bool:
         """Whether `node`'s body runs a backward pass outside the loops nested in it, directly

@@ -916,21 +916,33 @@ def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
 def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, depth: int) -> Optional[FunctionFacts]:
     """The function `head.rest` if `statement` (in the file at `path`) binds `head`."""
     parts = [part for part in statement.module.split(".") if part]
+    star = False
     if statement.local == head and not statement.names:
         target, attribute = parts, rest.split(".") if rest else []
     else:
         name = next((name for name, local in statement.names if local in (head, STAR)), None)
         if name is None:
             return None
-        name = head if name == STAR else name  # `from utils import *` binds every public name
+        star = name == STAR
+        name = head if star else name  # `from utils import *` binds every public name
         target, attribute = parts, [name, *(rest.split(".") if rest else [])]
     if not os.path.isabs(path):
         return None
     for base in _import_bases(path, statement, search_roots(path)):
+        if star and not _defines(base, target, head):
+            continue  # cheap first: only a module that defines the name is summarised
         found = _function_in(base, target, attribute, depth)
         if found is not None:
             return found
     return None
+
+
+def _defines(base: str, module: List[str], name: str) -> bool:
+    """Whether the module file `module` under `base` defines `name` at its top level (a
+    `def` or `class` at the start of a line), read as text."""
+    files = _module_files(base, module, [])
+    pattern = re.compile(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b", re.MULTILINE)
+    return bool(files) and pattern.search(read_module(files[-1]).text) is not None
 
 
 def _function_in(base: str, module: List[str], attribute: List[str], depth: int) -> Optional[FunctionFacts]:
