@@ -591,3 +591,19 @@ def test_a_metric_helper_of_another_module_that_returns_a_host_value(tmp_path, m
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101", "--output-format", "json", "train.py"])
     assert [item["line"] for item in json.loads(result.stdout)] == [10]
+
+
+def test_a_hugging_face_trainer_subclass_computes_its_loss_every_step():
+    code = """
+    import torch
+    from transformers import Trainer
+    class DistillTrainer(Trainer):
+        def compute_loss(self, model, inputs, return_outputs=False):
+            loss = model(**inputs).loss
+            self.history.append(loss.item())
+            return loss
+    class Report:
+        def compute_loss(self, model, inputs):
+            return model(**inputs).loss.item()
+    """
+    assert [f.line for f in lint(textwrap.dedent(code), ["TL101"])] == [7]

@@ -97,12 +97,16 @@ class Rule:
 
     @classmethod
     def tier_note(cls) -> str:
-        """The tier as a sentence ('' for a stable rule without a preview variant)."""
+        """The tier as a sentence ('' for a stable rule without a preview variant); advice
+        (severity info) says it is opt-in."""
+        notes = []
         if cls.preview:
-            return "Preview: runs only with --preview."
-        if cls.preview_variant:
-            return f"Preview variant, reported only with --preview: {cls.preview_variant}."
-        return ""
+            notes.append("Preview: runs only with --preview.")
+        elif cls.preview_variant:
+            notes.append(f"Preview variant, reported only with --preview: {cls.preview_variant}.")
+        if cls.severity == "info":
+            notes.append("Advice: opt-in (`--extend-select ADVICE`), and never sets exit code 1.")
+        return " ".join(notes)
 
     @classmethod
     def documentation(cls) -> str:
