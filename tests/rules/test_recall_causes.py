@@ -607,3 +607,41 @@ def test_a_hugging_face_trainer_subclass_computes_its_loss_every_step():
             return model(**inputs).loss.item()
     """
     assert [f.line for f in lint(textwrap.dedent(code), ["TL101"])] == [7]
+
+
+def test_a_loader_name_rebound_before_training_belongs_to_the_new_loader():
+    code = """
+    loader = DataLoader(ds, batch_size=8, num_workers=4)
+    x, y = next(iter(loader))
+    loader = DataLoader(ds, batch_size=32, num_workers=4)
+    def train(data):
+        for x, y in data:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    for epoch in range(10):
+        train(loader)
+    """
+    assert found(code, "TL202") == [9] and found(code, "TL203") == [9]
+
+
+def test_a_loader_returned_by_a_builder_of_the_same_file_is_iterated_every_epoch():
+    code = """
+    def set_loader(opt):
+        train_loader = DataLoader(train_set, batch_size=64, num_workers=16)
+        val_loader = DataLoader(val_set, batch_size=64, num_workers=8)
+        probe = DataLoader(val_set, batch_size=1, num_workers=2)
+        return train_loader, val_loader, probe
+    def train(loader):
+        for x, y in loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    def main(opt):
+        train_loader, val_loader, probe = set_loader(opt)
+        for epoch in range(10):
+            train(train_loader)
+            train(val_loader)
+        x = next(iter(probe))
+    """
+    assert found(code, "TL203") == [8, 9]

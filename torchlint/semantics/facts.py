@@ -27,6 +27,10 @@ class Structure(Protocol):
 
     def enclosing_class(self, node: cst.CSTNode) -> Optional[cst.ClassDef]: ...
 
+    def calls_named(self, name: str) -> List[cst.Call]: ...
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]: ...
+
 
 class FileFacts(Protocol):
     """One checked file, as the semantics see it."""

@@ -342,6 +342,14 @@ class FrequencyAnalysis:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
 
+    def calls_named(self, name: str) -> List[cst.Call]:
+        """The calls of the module whose callee is named `name` (`build(...)`, `self.build(...)`)."""
+        self._index()
+        return self._calls.get(name, [])
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        return self._index().get(id(node))
+
     def classes(self) -> Dict[str, List[cst.ClassDef]]:
         """The module's classes by name, computed once."""
         if self._classes is None:

@@ -65,19 +65,68 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call) -> bool:
     return False
 
 
+# Where a function returns a loader: the whole value, somewhere inside it (a dict, a nested
+# structure), or at an index of a returned tuple (`return train_loader, val_loader`).
+WHOLE, INSIDE = -1, -2
+
+
 def _returns(function: cst.FunctionDef, loader: cst.Call) -> bool:
     """Whether `function` returns the loader call's value, directly or by the name it is
     assigned to, alone or in a tuple, list or dict."""
+    return _return_slot(function, loader) is not None
+
+
+def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
+    """Where `function` returns the loader (`WHOLE`, `INSIDE` or a tuple index), or None."""
     names = {
         dotted_name(node.targets[0].target)
         for node in scope_descendants(function.body)
         if isinstance(node, cst.Assign) and node.value is loader and len(node.targets) == 1
     }
+
+    def holds(item: cst.BaseExpression) -> bool:
+        return item is loader or (isinstance(item, (cst.Name, cst.Attribute)) and dotted_name(item) in names)
+
     for node in scope_descendants(function.body):
-        if isinstance(node, cst.Return) and node.value is not None:
-            if any(item is loader or (isinstance(item, (cst.Name, cst.Attribute)) and dotted_name(item) in names) for item in descendants(node.value)):
-                return True
-    return False
+        if not isinstance(node, cst.Return) or node.value is None:
+            continue
+        if holds(node.value):
+            return WHOLE
+        if isinstance(node.value, cst.Tuple):
+            slot = next((index for index, element in enumerate(node.value.elements) if holds(element.value)), None)
+            if slot is not None:
+                return slot
+        if any(holds(item) for item in descendants(node.value)):
+            return INSIDE
+    return None
+
+
+def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
+    """The passes over a loader that a module-level function of this file returns, in the
+    scopes that call it and bind the result (`train_loader, val_loader = set_loader(opt)`,
+    then `train(train_loader)` every epoch), each starting where that scope's code does."""
+    function = ctx.frequency.enclosing_function(loader)
+    if function is None or ctx.frequency.enclosing_class(function) is not None:
+        return []
+    slot = _return_slot(function, loader)
+    if slot is None or slot == INSIDE:
+        return []
+    passes: List[Tuple[cst.For, cst.CSTNode]] = []
+    for call in ctx.frequency.calls_named(function.name.value):
+        assign = ctx.frequency.parent(call)
+        if not isinstance(call.func, cst.Name) or not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            continue
+        target = assign.targets[0].target
+        if slot != WHOLE:
+            elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else ()
+            target = elements[slot].value if slot < len(elements) else None
+        bound = dotted_name(target) if target is not None else None
+        if bound is None:
+            continue
+        scope = ctx.frequency.enclosing_function(call) or ctx.module
+        found = list(_loops_over(scope, bound, ctx.frequency.local_functions(), set(), None))
+        passes += _before_rebinding(scope, bound, call, found)
+    return passes
 
 
 def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
@@ -146,7 +195,33 @@ def passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.C
         header = _header_loop(ctx, loader)  # `for x, y in DataLoader(ds, batch_size=64):`
         return [(header, header)] if header is not None else []
     name, scope = found
-    return list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
+    passes = list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
+    return _before_rebinding(scope, name, loader, passes) + _returned_passes(ctx, loader)
+
+
+def _before_rebinding(
+    scope: cst.CSTNode, name: str, loader: cst.Call, passes: List[Tuple[cst.For, cst.CSTNode]]
+) -> List[Tuple[cst.For, cst.CSTNode]]:
+    """The passes that start while `name` still holds this loader: in the scope's own code,
+    after the assignment and before the next assignment to the name (a notebook that shows
+    one batch of `train_loader`, then builds the real `train_loader` for training). A pass in
+    a nested function sees whatever the name holds when it is called, and is kept."""
+    order: Dict[int, int] = {}
+    nested: Set[int] = set()
+    rebindings: List[int] = []
+    stack: List[Tuple[cst.CSTNode, bool]] = [(scope, False)]
+    while stack:
+        node, inside = stack.pop()
+        order[id(node)] = len(order)
+        if inside:
+            nested.add(id(node))
+        elif isinstance(node, cst.Assign) and any(dotted_name(target.target) == name for target in node.targets):
+            rebindings.append(order[id(node)])
+        deeper = inside or (node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
+        stack.extend((child, deeper) for child in reversed(children(node)))
+    start = order.get(id(loader), -1)
+    end = min((position for position in rebindings if position > start), default=len(order))
+    return [(loop, first) for loop, first in passes if id(first) in nested or start < order.get(id(first), start) < end]
 
 
 def _header_loop(ctx: "FileFacts", loader: cst.Call) -> Optional[cst.For]:
