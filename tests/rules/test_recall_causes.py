@@ -614,6 +614,7 @@ def test_a_loader_name_rebound_before_training_belongs_to_the_new_loader():
     loader = DataLoader(ds, batch_size=8, num_workers=4)
     x, y = next(iter(loader))
     loader = DataLoader(ds, batch_size=32, num_workers=4)
+    loader = fabric.setup_dataloaders(loader)
     def train(data):
         for x, y in data:
             loss = model(x.to(device)).sum()

@@ -204,8 +204,9 @@ def _before_rebinding(
 ) -> List[Tuple[cst.For, cst.CSTNode]]:
     """The passes that start while `name` still holds this loader: in the scope's own code,
     after the assignment and before the next assignment to the name (a notebook that shows
-    one batch of `train_loader`, then builds the real `train_loader` for training). A pass in
-    a nested function sees whatever the name holds when it is called, and is kept."""
+    one batch of `train_loader`, then builds the real `train_loader` for training); wrapping
+    it (`loader = fabric.setup_dataloaders(loader)`) is no new binding. A pass in a nested
+    function sees whatever the name holds when it is called, and is kept."""
     order: Dict[int, int] = {}
     nested: Set[int] = set()
     rebindings: List[int] = []
@@ -216,7 +217,8 @@ def _before_rebinding(
         if inside:
             nested.add(id(node))
         elif isinstance(node, cst.Assign) and any(dotted_name(target.target) == name for target in node.targets):
-            rebindings.append(order[id(node)])
+            if not _mentions(node.value, name):  # `loader = fabric.setup_dataloaders(loader)` keeps it
+                rebindings.append(order[id(node)])
         deeper = inside or (node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
         stack.extend((child, deeper) for child in reversed(children(node)))
     start = order.get(id(loader), -1)
