@@ -646,3 +646,21 @@ def test_a_loader_returned_by_a_builder_of_the_same_file_is_iterated_every_epoch
         x = next(iter(probe))
     """
     assert found(code, "TL203") == [8, 9]
+
+
+def test_code_under_the_profiler_runs_to_be_measured():
+    code = """
+    def train_step(loader):
+        with torch.profiler.profile(on_trace_ready=handler):
+            for x, y in loader:
+                loss = model(x.to(device)).sum()
+                loss.backward()
+                opt.step()
+                total = loss.item()
+        for x, y in loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+            total = loss.item()
+    """
+    assert found(code, "TL101") == [18]

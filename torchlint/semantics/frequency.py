@@ -10,8 +10,9 @@
   unless an outer loop repeats it.
 - `rare`: under an interval or opt-in test (`if step % args.log_every == 0`, `if debug:`),
   when a metric improves on its best value (`if acc > best_acc:`, `if is_best:`),
-  on an error path (`if not torch.isfinite(loss): raise ...`), in an `except` handler, or
-  in a function every call site of which is rare.
+  on an error path (`if not torch.isfinite(loss): raise ...`), in an `except` handler,
+  under a profiling session (`with torch.profiler.profile(...):`, code that runs to be
+  measured), or in a function every call site of which is rare.
 - `unknown`: a function the file never calls (another module may, see `External`: a call
   in another module's loop over epochs makes it `per_epoch`, rare calls make it `rare`).
 
@@ -171,6 +172,8 @@ class FrequencyAnalysis:
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
+            if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item) for item in ancestor.items):
+                return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
                 why = (
                     rare_test(ancestor.test, counters)
@@ -389,6 +392,14 @@ class FrequencyAnalysis:
 
     def enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
+
+
+def _profiles(manager: cst.BaseExpression) -> bool:
+    """`torch.profiler.profile(...)`, `profiler.profile(...)`, `profile(...)` (from
+    `torch.profiler`), `torch.autograd.profiler.profile(...)`: a profiling session."""
+    call = manager.func if isinstance(manager, cst.Call) else manager
+    name = dotted_name(call) or ""
+    return name == "profile" or name.endswith("profiler.profile")
 
 
 def _may_call(call: cst.Call, method: bool) -> bool:
