@@ -252,11 +252,26 @@ class EvalWithoutNoGrad(Rule):
                 stack.extend(children(node))
         return known
 
+    def _run_by_project_function(self, call: cst.Call, evals: Dict[str, cst.Call]) -> Set[str]:
+        """The modules in eval mode handed to a function of another project module that calls
+        the parameter it receives them as (`metrics(model, test_loader)` running `model(x)`),
+        unless that function refers to `no_grad`/`inference_mode` anywhere."""
+        passed = [name for name in evals if any(dotted_name(arg.value) == name for arg in call.args)]
+        if not passed or not isinstance(call.func, (cst.Name, cst.Attribute)) or (dotted_name(call.func) or "") in evals:
+            return set()
+        if called_function(call, self.ctx.frequency.local_functions()):
+            return set()  # a helper of this file: read directly
+        facts = project_function(self.ctx, call.func)
+        if facts is None or facts.grad_off or facts.wraps_grad_off:
+            return set()
+        return {name for name in passed if facts.calls_argument(call, name)}
+
     def _run_by_helper(self, call: cst.Call, evals: Dict[str, cst.Call]) -> Set[str]:
-        """The modules in eval mode that the same-file helper `call` runs: one it calls by the
-        same name (`self.model(x)` in a method of the class, a global `model`), or one passed
-        to a parameter it calls (`_process_batch(self.model, x)`). Its own `no_grad` counts."""
-        found: Set[str] = set()
+        """The modules in eval mode that the helper `call` runs: a same-file one that calls it
+        by the same name (`self.model(x)` in a method of the class, a global `model`) or by
+        the parameter it is passed to (`_process_batch(self.model, x)`), or one of another
+        project module (`_run_by_project_function`). The helper's own `no_grad` counts."""
+        found = self._run_by_project_function(call, evals)
         for function in called_function(call, self.ctx.frequency.local_functions()):
             if any(self.ctx.grad_mode_set_by(decorator.decorator) is False for decorator in function.decorators):
                 continue

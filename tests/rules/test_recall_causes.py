@@ -664,3 +664,36 @@ def test_code_under_the_profiler_runs_to_be_measured():
             total = loss.item()
     """
     assert found(code, "TL101") == [18]
+
+
+METRICS = """
+import torch
+
+def metrics(model, loader):
+    return [model(user, item) for user, item in loader]
+
+@torch.no_grad()
+def quiet_metrics(model, loader):
+    return [model(user, item) for user, item in loader]
+
+def save(model, path):
+    torch.save(model.state_dict(), path)
+"""
+MAIN = """
+import torch
+import evaluate
+model = Net().cuda()
+for epoch in range(10):
+    train(model)
+    model.eval()
+    HR = evaluate.{name}(model, {second})
+"""
+
+
+@pytest.mark.parametrize("name, reported", [("metrics", True), ("quiet_metrics", False), ("save", False)])
+def test_evaluation_run_by_a_function_of_another_module(tmp_path, monkeypatch, name, reported):
+    (tmp_path / "evaluate.py").write_text(METRICS)
+    (tmp_path / "main.py").write_text(MAIN.format(name=name, second="'model.pt'" if name == "save" else "test_loader"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL402", "--output-format", "json", "main.py"])
+    assert [item["line"] for item in json.loads(result.stdout)] == ([7] if reported else [])

@@ -558,6 +558,8 @@ class FunctionFacts:
     mutated_parameters: FrozenSet[str] = frozenset()
     # Parameters a `for` loop of the function iterates (`for x in tqdm(loader):`).
     iterated_parameters: FrozenSet[str] = frozenset()
+    # Parameters the function calls (`model(user, item)`: a module it runs).
+    called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
     # (`.cuda()`, a collective such as `dist.all_reduce`): each call synchronises.
     reads_back_device_value: bool = False
@@ -568,6 +570,10 @@ class FunctionFacts:
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
         return bool(self._parameters_given(call, name) & self.mutated_parameters)
+
+    def calls_argument(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this function) passes the name `name` to a parameter it calls."""
+        return bool(self._parameters_given(call, name) & self.called_parameters)
 
     def iterates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
@@ -704,6 +710,9 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
         iterated_parameters=frozenset(_iterated_names(body) & set(parameters)),
+        called_parameters=frozenset(
+            item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
+        ) & set(parameters),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in body),
         returns_read_back=returns_read_back,
     )
