@@ -697,3 +697,19 @@ def test_evaluation_run_by_a_function_of_another_module(tmp_path, monkeypatch, n
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL402", "--output-format", "json", "main.py"])
     assert [item["line"] for item in json.loads(result.stdout)] == ([7] if reported else [])
+
+
+def test_a_parameter_of_the_same_name_shadows_a_loader_shown_once():
+    code = """
+    train_dataloader = DataLoader(ds, batch_size=1, num_workers=1)
+    img, label = next(iter(train_dataloader))
+    def train(model, train_dataloader):
+        for x, y in train_dataloader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    simple = DataLoader(ds, batch_size=32, num_workers=1)
+    for epoch in range(5):
+        train(model, simple)
+    """
+    assert found(code, "TL202") == [14] and found(code, "TL203") == [14]

@@ -261,8 +261,9 @@ def _loops_over(
 ) -> Iterator[Tuple[cst.For, cst.CSTNode]]:
     """Loops in `scope` over `name` (`for x in enumerate(tqdm(name))`), and in same-file
     functions that receive `name` as an argument, under their parameter's name; each with the
-    node of the first scope that starts the pass (`anchor`, or the loop)."""
-    for node in descendants(scope):
+    node of the first scope that starts the pass (`anchor`, or the loop). A nested function
+    whose parameter has the same name sees its argument, not this loader."""
+    for node in _visible(scope, name):
         if isinstance(node, cst.For) and _mentions(node.iter, name):
             yield node, anchor or node
         elif isinstance(node, cst.Assign) and _wraps(node, name):
@@ -277,6 +278,27 @@ def _loops_over(
                 if parameter is not None and (id(function), id(start)) not in seen:
                     seen.add((id(function), id(start)))
                     yield from _loops_over(function.body, parameter, functions, seen, start)
+
+
+def _visible(scope: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
+    """`scope` and its descendants, without the nested functions and lambdas that take a
+    parameter called `name` (`def train(model, train_dataloader):` shadows a global
+    `train_dataloader`)."""
+    stack: List[cst.CSTNode] = [scope]
+    while stack:
+        node = stack.pop()
+        if node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda)) and any(
+            param.name.value == name for param in _all_params(node.params)
+        ):
+            continue
+        yield node
+        stack.extend(children(node))
+
+
+def _all_params(params: cst.Parameters) -> List[cst.Param]:
+    found = [*params.posonly_params, *params.params, *params.kwonly_params]
+    found += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
+    return found
 
 
 def _wraps(assign: cst.Assign, name: str) -> bool:
