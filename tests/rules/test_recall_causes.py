@@ -713,3 +713,19 @@ def test_a_parameter_of_the_same_name_shadows_a_loader_shown_once():
         train(model, simple)
     """
     assert found(code, "TL202") == [14] and found(code, "TL203") == [14]
+
+
+def test_a_function_started_indirectly_with_the_loader_still_iterates_it():
+    code = """
+    import torch.multiprocessing as mp
+    def run_worker(rank, train_loader):
+        for x, y in train_loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    for epoch in range(3):
+        pass
+    train_loader = DataLoader(ds, batch_size=32)
+    mp.spawn(run_worker, args=(train_loader,), nprocs=2)
+    """
+    assert found(code, "TL201") == [15]

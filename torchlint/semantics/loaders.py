@@ -284,15 +284,32 @@ def _visible(scope: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
     """`scope` and its descendants, without the nested functions and lambdas that take a
     parameter called `name` (`def train(model, train_dataloader):` shadows a global
     `train_dataloader`)."""
+    handed = _started_with(scope, name)
     stack: List[cst.CSTNode] = [scope]
     while stack:
         node = stack.pop()
-        if node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda)) and any(
-            param.name.value == name for param in _all_params(node.params)
+        if (
+            node is not scope
+            and isinstance(node, (cst.FunctionDef, cst.Lambda))
+            and any(param.name.value == name for param in _all_params(node.params))
+            and not (isinstance(node, cst.FunctionDef) and node.name.value in handed)
         ):
             continue
         yield node
         stack.extend(children(node))
+
+
+def _started_with(scope: cst.CSTNode, name: str) -> Set[str]:
+    """Functions started indirectly with `name` among the arguments:
+    `mp.spawn(run_worker, args=(..., train_loader))`, `Process(target=run, args=(loader,))`."""
+    found: Set[str] = set()
+    for node in descendants(scope):
+        if not isinstance(node, cst.Call):
+            continue
+        values = [arg.value for arg in node.args]
+        if any(isinstance(item, cst.Name) and item.value == name for value in values for item in descendants(value)):
+            found.update(value.value for value in values if isinstance(value, cst.Name) and value.value != name)
+    return found
 
 
 def _all_params(params: cst.Parameters) -> List[cst.Param]:
