@@ -8,6 +8,7 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSIT
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, loader_use, passes_over
@@ -182,9 +183,21 @@ class DataloaderNoPersistentWorkers(Rule):
             passes += [(None, call) for call in handed_on(self.ctx, loader)]
             for loop, start in passes:
                 outer = self._repeating_loop(start, loader)
+                if outer is None and loop is not None and loop is not start:
+                    outer = self._repeating_in_callee(start, loop, loader)
                 if outer is not None and not self._changes_dataset(outer, loader, loop):
                     self._report_loader(loader)
                     break
+
+    def _repeating_in_callee(self, start: cst.CSTNode, loop: cst.For, loader: cst.Call) -> Optional[cst.CSTNode]:
+        """The loop inside the function that `start` hands the loader to which runs the pass
+        again and again (`train(model, loader, epochs)` looping over epochs around its
+        `train_step(loader)`); not a loop of another caller of that function."""
+        repeating = self._repeating_loop(loop, loader)
+        if repeating is None or not isinstance(start, cst.Call):
+            return None
+        callees = called_function(start, self.ctx.frequency.local_functions())
+        return repeating if any(any(node is repeating for node in descendants(callee)) for callee in callees) else None
 
     def _repeating_loop(self, start: cst.CSTNode, loader: cst.Call) -> Optional[cst.CSTNode]:
         """The loop (over epochs, say) that starts a pass over the loader again and again (runs

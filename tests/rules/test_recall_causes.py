@@ -729,3 +729,19 @@ def test_a_function_started_indirectly_with_the_loader_still_iterates_it():
     mp.spawn(run_worker, args=(train_loader,), nprocs=2)
     """
     assert found(code, "TL201") == [15]
+
+
+def test_a_loader_handed_once_to_a_function_that_loops_over_epochs():
+    code = """
+    def train_step(model, dataloader):
+        for x, y in dataloader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    def train(model, train_dataloader, epochs):
+        for epoch in range(epochs):
+            train_step(model=model, dataloader=train_dataloader)
+    train_dataloader = DataLoader(ds, batch_size=32, num_workers=4)
+    train(model, train_dataloader=train_dataloader, epochs=5)
+    """
+    assert found(code, "TL203") == [15]
