@@ -745,3 +745,31 @@ def test_a_loader_handed_once_to_a_function_that_loops_over_epochs():
     train(model, train_dataloader=train_dataloader, epochs=5)
     """
     assert found(code, "TL203") == [15]
+
+
+def test_a_test_loader_handed_once_to_a_function_that_evaluates_every_epoch():
+    code = """
+    def train_step(model, dataloader):
+        for x, y in dataloader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    def test_step(model, dataloader):
+        with torch.inference_mode():
+            for x, y in dataloader:
+                out = model(x.to(device))
+    def evaluate_once(model, dataloader):
+        with torch.inference_mode():
+            for x, y in dataloader:
+                out = model(x.to(device))
+    def train(model, train_dataloader, test_dataloader, epochs):
+        for epoch in range(epochs):
+            train_step(model=model, dataloader=train_dataloader)
+            test_step(model=model, dataloader=test_dataloader)
+    train_dataloader = DataLoader(ds, batch_size=32)
+    test_dataloader = DataLoader(ds, batch_size=32)
+    final_dataloader = DataLoader(ds, batch_size=32)
+    train(model, train_dataloader, test_dataloader, epochs=5)
+    evaluate_once(model, final_dataloader)
+    """
+    assert found(code, "TL202") == [24, 25]

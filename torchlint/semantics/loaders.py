@@ -145,7 +145,19 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
 def _runs_with_training(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> bool:
     if start is loop:
         return repeated_with_training(ctx, loop)
-    return loop_trains(ctx, loop) or _started_with_training(ctx, start)
+    return loop_trains(ctx, loop) or _started_with_training(ctx, start) or _repeated_in_callee(ctx, loop, start)
+
+
+def _repeated_in_callee(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> bool:
+    """Whether the function that `start` hands the loader to runs the pass every epoch itself
+    (`train(model, train_loader, test_loader, epochs)` calling `test_step(test_loader)` in its
+    epoch loop), though `start` runs once."""
+    execution = ctx.execution(loop)
+    if execution.frequency is not Frequency.PER_EPOCH or not isinstance(start, cst.Call):
+        return False
+    loops = [reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))]
+    callees = called_function(start, ctx.frequency.local_functions())
+    return any(any(node is outer for node in descendants(callee)) for callee in callees for outer in loops)
 
 
 def _started_with_training(ctx: "FileFacts", start: cst.CSTNode) -> bool:
