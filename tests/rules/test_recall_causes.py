@@ -715,45 +715,41 @@ def test_a_parameter_of_the_same_name_shadows_a_loader_shown_once():
     assert found(code, "TL202") == [14] and found(code, "TL203") == [14]
 
 
-def test_a_function_started_indirectly_with_the_loader_still_iterates_it():
-    code = """
-    import torch.multiprocessing as mp
-    def run_worker(rank, train_loader):
-        for x, y in train_loader:
-            loss = model(x.to(device)).sum()
-            loss.backward()
-            opt.step()
-    for epoch in range(3):
-        pass
-    train_loader = DataLoader(ds, batch_size=32)
-    mp.spawn(run_worker, args=(train_loader,), nprocs=2)
-    """
-    assert found(code, "TL201") == [15]
-
-
-def test_a_loader_handed_once_to_a_function_that_loops_over_epochs():
-    code = """
+# A training step over the loader it is handed, shared by the tests below.
+TRAIN_STEP = """
     def train_step(model, dataloader):
         for x, y in dataloader:
             loss = model(x.to(device)).sum()
             loss.backward()
             opt.step()
+"""
+
+
+def test_a_function_started_indirectly_with_the_loader_still_iterates_it():
+    code = TRAIN_STEP + """
+    import torch.multiprocessing as mp
+    def run_worker(rank, train_loader):
+        for epoch in range(3):
+            train_step(model, train_loader)
+    train_loader = DataLoader(ds, batch_size=32)
+    mp.spawn(run_worker, args=(train_loader,), nprocs=2)
+    """
+    assert found(code, "TL201") == [17]
+
+
+def test_a_loader_handed_once_to_a_function_that_loops_over_epochs():
+    code = TRAIN_STEP + """
     def train(model, train_dataloader, epochs):
         for epoch in range(epochs):
             train_step(model=model, dataloader=train_dataloader)
     train_dataloader = DataLoader(ds, batch_size=32, num_workers=4)
     train(model, train_dataloader=train_dataloader, epochs=5)
     """
-    assert found(code, "TL203") == [15]
+    assert found(code, "TL203") == [16]
 
 
 def test_a_test_loader_handed_once_to_a_function_that_evaluates_every_epoch():
-    code = """
-    def train_step(model, dataloader):
-        for x, y in dataloader:
-            loss = model(x.to(device)).sum()
-            loss.backward()
-            opt.step()
+    code = TRAIN_STEP + """
     def test_step(model, dataloader):
         with torch.inference_mode():
             for x, y in dataloader:
@@ -772,4 +768,4 @@ def test_a_test_loader_handed_once_to_a_function_that_evaluates_every_epoch():
     train(model, train_dataloader, test_dataloader, epochs=5)
     evaluate_once(model, final_dataloader)
     """
-    assert found(code, "TL202") == [24, 25]
+    assert found(code, "TL202") == [25, 26]
