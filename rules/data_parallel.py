@@ -1,17 +1,9 @@
-import re
-
 import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
+from torchlint.semantics.project import MULTI_GPU, project_uses
 from torchlint.semantics.training import is_ddp_wrap
-
-# Signs that a program may run on several GPUs: it counts them, lists them or takes an option.
-MULTI_DEVICE = re.compile(
-    r"device_count\s*\(|\bn_?gpus?\b|\bnum_?gpus?\b|\bgpu_ids\b|\bgpus\b|--gpus?\b|\bmulti_?gpu\b|"
-    r"CUDA_VISIBLE_DEVICES|\bngpus?\b",
-    re.IGNORECASE,
-)
 
 DATA_PARALLEL = frozenset(
     {
@@ -37,9 +29,10 @@ class DataParallel(Rule):
     Only constructor calls are reported, and only where the program may drive more than one
     GPU: it counts them (`torch.cuda.device_count()`), lists them (`device_ids=[0, 1]`,
     `gpu_ids`), or takes an option for them (`--gpus`, `n_gpu`). `DataParallel` over one device
-    (`device_ids=[0]`) is a no-op wrapper, and in a file with no such sign it is kept for a
-    configuration the rule cannot see. Silent in programs that never train (an evaluation or
-    inference script has no gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
+    (`device_ids=[0]`) is a no-op wrapper, and in a program with no such sign (the file, or a
+    project module it imports or that imports it) it is kept for a configuration the rule
+    cannot see. Silent in programs that never train (an evaluation or inference script has no
+    gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
     a launcher, and is not reported.
@@ -103,7 +96,11 @@ class DataParallel(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if is_ddp_wrap(node, self.ctx):
             self.wraps_ddp = True
-        elif self.ctx.qualified_name(node.func) in DATA_PARALLEL and self._may_use_several_devices(node) and not self.ctx.inference_only:
+        elif (
+            self.ctx.qualified_name(node.func) in DATA_PARALLEL
+            and not self.ctx.inference_only
+            and self._may_use_several_devices(node)
+        ):
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "
@@ -112,8 +109,10 @@ class DataParallel(Rule):
 
     def _may_use_several_devices(self, node: cst.Call) -> bool:
         """Whether the wrapper may drive more than one GPU (see the docs): not over a literal
-        list of one device, and in a file that counts, lists or takes an option for GPUs."""
+        list of one device, and in a program that counts, lists or takes an option for GPUs
+        (the file, or a project module it imports or that imports it: `--gpus` in the entry
+        script)."""
         devices = keyword(node, "device_ids") or (node.args[1] if len(node.args) > 1 and node.args[1].keyword is None else None)
         if devices is not None and isinstance(devices.value, (cst.List, cst.Tuple)):
             return len(devices.value.elements) > 1
-        return devices is not None or MULTI_DEVICE.search(self.ctx.text) is not None
+        return devices is not None or project_uses(self.ctx, MULTI_GPU)

@@ -8,10 +8,9 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSIT
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 
 
@@ -194,10 +193,7 @@ class DataloaderNoPersistentWorkers(Rule):
         again and again (`train(model, loader, epochs)` looping over epochs around its
         `train_step(loader)`); not a loop of another caller of that function."""
         repeating = self._repeating_loop(loop, loader)
-        if repeating is None or not isinstance(start, cst.Call):
-            return None
-        callees = called_function(start, self.ctx.frequency.local_functions())
-        return repeating if any(any(node is repeating for node in descendants(callee)) for callee in callees) else None
+        return repeating if repeating is not None and inside_callee(self.ctx, start, repeating) else None
 
     def _repeating_loop(self, start: cst.CSTNode, loader: cst.Call) -> Optional[cst.CSTNode]:
         """The loop (over epochs, say) that starts a pass over the loader again and again (runs

@@ -6,7 +6,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITION
-from torchlint.semantics.devices import MAX_CREATION_STEPS, SAME_PLACE_METHODS, named_like_device
+from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
@@ -75,13 +75,13 @@ def _moves_batches(ctx, loop: cst.For) -> bool:
 def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
     (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped."""
-    names = _derived_names(body, names)
+    names = _derived_names(ctx, body, names)
     for node in scope_descendants(body):
         found = method_call(node)
         if found is None or found[1] not in ("to", "cuda"):
             continue
         receiver, method = found
-        base = _batch_part(receiver)
+        base = same_place_source(receiver, ctx.qualified_name, ctx.kind_of)
         if not isinstance(base, cst.Name) or base.value not in names:
             continue
         assert isinstance(node, cst.Call)
@@ -89,29 +89,14 @@ def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.
             yield node, base.value
 
 
-def _batch_part(node: cst.BaseExpression) -> cst.BaseExpression:
-    """The name a value is taken from: `batch` for `batch["image"]`, `Variable(img)`,
-    `img.float()` or `img.view(b, -1)` (host-side steps that keep the batch's memory kind)."""
-    for _ in range(MAX_CREATION_STEPS):
-        if isinstance(node, cst.Subscript):
-            node = node.value
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "Variable" and node.args:
-            node = node.args[0].value
-        elif isinstance(node, cst.Call) and (method_call(node) or (None, ""))[1] in SAME_PLACE_METHODS:
-            node = method_call(node)[0]
-        else:
-            break
-    return node
-
-
-def _derived_names(body: cst.CSTNode, names: Set[str]) -> Set[str]:
+def _derived_names(ctx, body: cst.CSTNode, names: Set[str]) -> Set[str]:
     """`names` and the names the loop body binds from them: `img, label = data`,
-    `img = img.view(b, -1)`, `x = batch["x"]`."""
+    `img = img.view(b, -1)`, `x = batch["x"]` (see `devices.same_place_source`)."""
     found = set(names)
     assignments = [node for node in scope_descendants(body) if isinstance(node, cst.Assign)]
     for _ in range(2):  # a chain of two bindings (`img, _ = data; img = img.view(...)`)
         for node in assignments:
-            base = _batch_part(node.value)
+            base = same_place_source(node.value, ctx.qualified_name, ctx.kind_of)
             if isinstance(base, cst.Name) and base.value in found:
                 for target in node.targets:
                     found |= _names(target.target)

@@ -9,13 +9,11 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
-# Datasets of tensors already in memory: indexing them is all a worker would do.
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
@@ -145,7 +143,7 @@ class DataloaderNoWorkers(Rule):
             return True
         if loader_use(self.ctx, node) != "train":
             return False
-        return self.ctx.uses_device or project_uses(self.ctx, CUDA)  # a builder module: its program picks the device
+        return self.ctx.serves_device  # a builder module: its program picks the device
 
     def _set_to_zero(self, value: cst.BaseExpression) -> bool:
         """A name whose only assignment in the file (a notebook's earlier cell included) is `0`."""
@@ -221,4 +219,3 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
             if mentions:
                 passes.append(node)
     return any(other is not outer and any(item is other for item in descendants(outer)) for outer in passes for other in passes)
-

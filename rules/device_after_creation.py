@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.devices import MAX_CREATION_STEPS, SAME_PLACE_METHODS, named_like_device
+from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
@@ -144,29 +144,9 @@ class DeviceAfterCreation(Rule):
 
     def _created_by(self, moved: cst.BaseExpression) -> Optional[cst.Call]:
         """The call that made the value a move copies: the value itself, or the factory under
-        host-side steps that keep a tensor where it is: a dtype or shape method
-        (`torch.arange(n).long()`, `.view(b, -1)`), arithmetic with a number
-        (`torch.randn(b, d) * scale`), the deprecated `Variable(...)` wrapper."""
-        node = moved
-        for _ in range(MAX_CREATION_STEPS):
-            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, ARITHMETIC):
-                scalars = [side for side in (node.left, node.right) if self.ctx.kind_of(side) is Kind.NUMBER or isinstance(side, (cst.Integer, cst.Float))]
-                tensors = [side for side in (node.left, node.right) if not any(side is scalar for scalar in scalars)]
-                if len(tensors) != 1:
-                    return None
-                node = tensors[0]
-                continue
-            if not isinstance(node, cst.Call):
-                return None
-            if self.ctx.qualified_name(node.func) in VARIABLE_WRAPPERS and len(node.args) >= 1:
-                node = node.args[0].value
-                continue
-            inner = method_call(node)
-            if inner is not None and inner[1] in SAME_PLACE_METHODS:
-                node = inner[0]
-                continue
-            return node
-        return None
+        host-side steps that keep a tensor where it is (`devices.same_place_source`)."""
+        source = same_place_source(moved, self.ctx.qualified_name, self.ctx.kind_of)
+        return source if isinstance(source, cst.Call) else None
 
     def _check_moving_helper(self, node: cst.Call) -> None:
         """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter
@@ -269,10 +249,6 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
-
-
-VARIABLE_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
-ARITHMETIC = (cst.Multiply, cst.Add, cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power)
 
 
 def _returns_moved(function: cst.FunctionDef, parameter: str) -> bool:

@@ -14,7 +14,7 @@ from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import OTHER_LOOPS, called_every_training_step, environment_steps, loop_trains, repeated_with_training
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.project import CUDA, project_function, project_uses
+from torchlint.semantics.project import project_function
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -176,7 +176,7 @@ class SyncInLoop(Rule):
         if loop is None and execution.framework():
             self._check_batch_hook(node, method, execution)
             return
-        if loop is None or not (self.ctx.uses_device or project_uses(self.ctx, CUDA)):
+        if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return

@@ -63,3 +63,15 @@ def test_silent_for_one_device_or_no_sign_of_several():
     c = nn.DataParallel(model).cuda()
     """
     assert lines(code, RULE) == []
+
+
+def test_a_gpus_option_in_the_entry_script_counts_for_the_model_module(tmp_path):
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    (tmp_path / "model.py").write_text("import torch.nn as nn\ndef wrap(net):\n    return nn.DataParallel(net)\n")
+    (tmp_path / "train.py").write_text("import argparse\nfrom model import wrap\nparser = argparse.ArgumentParser()\nparser.add_argument('--gpus', type=int)\n")
+    (tmp_path / "other.py").write_text("import torch.nn as nn\nnet = nn.DataParallel(net)\n")
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL501", "--output-format", "concise", str(tmp_path)])
+    assert "model.py:3:12: TL501" in result.stdout and "other.py" not in result.stdout

@@ -20,7 +20,7 @@ from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import GRAD_OFF, callers_of, importers_of, role_path, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, callers_of, importers_of, project_uses, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -60,6 +60,12 @@ class FileContext:
     def uses_device(self) -> bool:
         """Whether the file mentions a device at all; a file that never does runs on the CPU."""
         return _DEVICE_USE.search(self.text) is not None
+
+    @cached_property
+    def serves_device(self) -> bool:
+        """Whether the file places work on a device or serves a program that runs on CUDA (a
+        builder or helper module whose entry script picks the device; see `project_uses`)."""
+        return self.uses_device or project_uses(self, CUDA)
 
     @cached_property
     def role_path(self) -> str:

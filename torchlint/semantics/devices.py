@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
+from torchlint.semantics.calls import method_call
 from torchlint.semantics.heuristics import identifier, words
 from torchlint.semantics.kinds import HOST_KINDS, Kind
 from torchlint.semantics.names import dotted_name
@@ -61,5 +62,38 @@ SAME_PLACE_METHODS = frozenset(
     "long int float double half bfloat16 bool byte short view reshape unsqueeze squeeze expand flatten "
     "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_".split()
 )
+# The deprecated autograd wrapper, which returns its tensor where it is.
+VARIABLE_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+_ARITHMETIC = (cst.Multiply, cst.Add, cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power)
 # How many such steps a value is followed back through.
 MAX_CREATION_STEPS = 8
+
+
+def same_place_source(
+    node: cst.BaseExpression,
+    qualified_name: Callable[[cst.BaseExpression], Optional[str]],
+    kind_of: Callable[[cst.BaseExpression], Optional[Kind]],
+) -> Optional[cst.BaseExpression]:
+    """The value `node` is made from by host-side steps that keep a tensor where it is: an
+    element (`batch["image"]`), a dtype or shape method (`torch.arange(n).long()`,
+    `img.view(b, -1)`), arithmetic with a number (`torch.randn(b, d) * scale`), the deprecated
+    `Variable(...)`. None when arithmetic combines two values that may be tensors, or the
+    chain is longer than `MAX_CREATION_STEPS`."""
+    for _ in range(MAX_CREATION_STEPS):
+        if isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+            others = [
+                side for side in (node.left, node.right)
+                if not (isinstance(side, (cst.Integer, cst.Float)) or kind_of(side) is Kind.NUMBER)
+            ]
+            if len(others) != 1:
+                return None
+            node = others[0]
+        elif isinstance(node, cst.Call) and node.args and qualified_name(node.func) in VARIABLE_WRAPPERS:
+            node = node.args[0].value
+        elif isinstance(node, cst.Call) and (method_call(node) or (None, ""))[1] in SAME_PLACE_METHODS:
+            node = method_call(node)[0]  # type: ignore[index]
+        else:
+            return node
+    return None

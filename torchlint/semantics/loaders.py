@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -153,11 +152,18 @@ def _repeated_in_callee(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> 
     (`train(model, train_loader, test_loader, epochs)` calling `test_step(test_loader)` in its
     epoch loop), though `start` runs once."""
     execution = ctx.execution(loop)
-    if execution.frequency is not Frequency.PER_EPOCH or not isinstance(start, cst.Call):
+    if execution.frequency is not Frequency.PER_EPOCH:
         return False
     loops = [reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))]
-    callees = called_function(start, ctx.frequency.local_functions())
-    return any(any(node is outer for node in descendants(callee)) for callee in callees for outer in loops)
+    return any(inside_callee(ctx, start, outer) for outer in loops)
+
+
+def inside_callee(ctx: "FileFacts", call: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Whether `node` lies in a same-file function that `call` calls (not in another caller of
+    the function that `node`'s code runs in)."""
+    if not isinstance(call, cst.Call):
+        return False
+    return any(any(item is node for item in descendants(callee)) for callee in called_function(call, ctx.frequency.local_functions()))
 
 
 def _started_with_training(ctx: "FileFacts", start: cst.CSTNode) -> bool:
