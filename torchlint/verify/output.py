@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from torchlint.engine.rule import all_rules
-from torchlint.verify.verification import RuleVerification
+from torchlint.verify.verification import WARMUP_STEPS, WINDOW_STEPS, RuleVerification
 from torchlint.verify.environment import Environment
 from torchlint.verify.sizes import WORKLOADS
 
@@ -15,6 +15,7 @@ CPU_NOTE = (
     "Equivalence only: timings need a GPU (run `torchlint verify --device cuda --size large` on a CUDA machine)."
 )
 MIB = 1024 * 1024
+NOT_MEASURABLE = "no measurable difference"
 # Speedups (before/after time per step) at which a measured fix counts as medium and high
 # impact; the README's "Impact levels" gives the same bounds for the declared levels.
 IMPACT_SPEEDUPS = (("high", 1.25), ("medium", 1.05))
@@ -39,7 +40,7 @@ def _ms(seconds: Optional[float]) -> str:
 
 def _speedup(result: RuleVerification) -> str:
     if result.speedup is None:
-        return "-"
+        return NOT_MEASURABLE if result.before_s is not None else "-"
     if result.speedup_low is None or result.speedup_high is None:
         return f"{result.speedup:.2f}x"
     return f"{result.speedup:.2f}x [{result.speedup_low:.2f}, {result.speedup_high:.2f}]"
@@ -51,9 +52,12 @@ def declared_impact(result: RuleVerification) -> str:
 
 
 def measured_impact(result: RuleVerification) -> str:
-    """The level the measured speedup falls in; "-" without timings."""
+    """The level the measured speedup falls in: "none" when timed without a measurable difference,
+    "slower" when the fix measurably slows the step, "-" without timings."""
     if result.speedup is None:
-        return "-"
+        return "none" if result.before_s is not None else "-"
+    if result.speedup < 1:
+        return "slower"
     return next((level for level, bound in IMPACT_SPEEDUPS if result.speedup >= bound), "low")
 
 
@@ -71,12 +75,14 @@ COLUMNS: Tuple[Column, ...] = (
     ("before ms/step", lambda r: _ms(r.before_s), True),
     ("after ms/step", lambda r: _ms(r.after_s), True),
     ("speedup [interval]", _speedup, True),
+    ("A/A spread", lambda r: "-" if r.aa_spread is None else f"±{r.aa_spread:.1%}", True),
     ("equivalent", lambda r: "yes" if r.equivalent else "NO", False),
     ("syncs", lambda r: _pair(r.syncs_before, r.syncs_after), False),
     ("peak MiB", lambda r: _pair(r.peak_before, r.peak_after, MIB), False),
     ("impact", declared_impact, False),
     ("measured impact", measured_impact, False),
 )
+SPEEDUP_COLUMN = COLUMNS[4]
 ALWAYS = frozenset({"rule", "workload", "equivalent", "impact"})
 
 
@@ -126,9 +132,13 @@ def markdown_report(results: Sequence[RuleVerification], context: Context) -> st
         f"- GPU: {env.gpu or 'none (CPU)'}",
         f"- torch {env.torch or 'not installed'}, CUDA {env.cuda or 'none'}, Python {env.python}",
         f"- device `{context.device}`, size `{context.size}` ({WORKLOADS[context.size].describe()}), "
-        f"{context.steps} steps per run",
-        "- time per step: (T(2N) - T(N)) / N between CUDA events; the speedup is the median of the repeats' "
-        "before/after ratios, with a distribution-free interval for that median (its coverage in brackets)",
+        f"{context.steps} {'measured ' if context.timed else ''}steps per run",
+        "- time per step: CUDA events the programs record at each step start, after "
+        f"{WARMUP_STEPS} warm-up steps, in windows of {WINDOW_STEPS} steps; each repeat runs before.py, "
+        "after.py and before.py again, each in its own process. The speedup is the median of the windows' "
+        "before/after ratios with a distribution-free interval for that median (its coverage in brackets); "
+        "it is reported only when the interval excludes 1 and lies outside the A/A interval (before.py "
+        "against itself), whose largest distance from 1 is the A/A spread",
         "",
         "| " + " | ".join(header for header, _, _ in COLUMNS) + " |",
         "| " + " | ".join("---:" if numeric else "---" for _, _, numeric in COLUMNS) + " |",
@@ -136,7 +146,7 @@ def markdown_report(results: Sequence[RuleVerification], context: Context) -> st
     for result in results:
         cells = [cell(result) for _, cell, _ in COLUMNS]
         if result.confidence is not None:
-            cells[4] += f" ({result.confidence:.0%})"
+            cells[COLUMNS.index(SPEEDUP_COLUMN)] += f" ({result.confidence:.0%})"
         lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
     details = [f"- {result.code}: {_markdown_cell(result.detail)}" for result in results if result.detail]
     if details:

@@ -1,51 +1,32 @@
-"""Running one fixture program in a fresh interpreter: its environment, its JSON result, and on CUDA
-its time (CUDA events around the whole program), peak memory and host-device synchronisations."""
+"""Running one fixture program: a child process forked from a server that has imported torch once,
+its environment, its JSON result, and what the program's clock recorded (step starts, peak device
+memory, and in its output the CUDA synchronisation warnings of the measured steps).
+
+Each run is its own process, so no global setting of one program (anomaly detection, cuDNN flags)
+reaches the next; only the import of torch is shared, which is what makes a full verification
+take minutes rather than an hour. Where `fork` is not available the runs are spawned instead.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import runpy
+import signal
 import socket
 import subprocess
 import sys
-import time
-from dataclasses import dataclass
+import tempfile
+import threading
+import traceback
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Dict, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Optional, Tuple
+
+from torchlint.verify import clock
 
 # Python prints "file:line: UserWarning: <message>", c10's own handler "[W...] Warning: <message>".
 SYNC_WARNING = "Warning: called a synchronizing CUDA operation"
-
-# Runs a fixture program with CUDA sync debugging on; every synchronisation prints a warning.
-SYNC_WRAPPER = """\
-import os, runpy, sys, warnings
-import torch
-warnings.simplefilter("always")
-torch.cuda.set_sync_debug_mode("warn")
-path = sys.argv[1]
-sys.argv = [path]
-sys.path.insert(0, os.path.dirname(path))
-runpy.run_path(path, run_name="__main__")
-"""
-
-# Runs a fixture program between two CUDA events (after torch and CUDA are initialised) and writes
-# the elapsed milliseconds and the peak of allocated device memory as JSON to the file argv[1].
-MEASURE_WRAPPER = """\
-import json, os, runpy, sys
-import torch
-out, path = sys.argv[1], sys.argv[2]
-sys.argv = [path]
-sys.path.insert(0, os.path.dirname(path))
-torch.cuda.init()
-torch.cuda.reset_peak_memory_stats()
-start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-start.record()
-runpy.run_path(path, run_name="__main__")
-end.record()
-torch.cuda.synchronize()
-with open(out, "w") as file:
-    json.dump({"ms": start.elapsed_time(end), "peak_bytes": torch.cuda.max_memory_allocated()}, file)
-"""
 
 
 class ProgramFailure(Exception):
@@ -53,14 +34,34 @@ class ProgramFailure(Exception):
 
 
 @dataclass(frozen=True)
-class ProgramRun:
-    """One finished subprocess: wall time, exit status and output."""
+class Job:
+    """One run of a fixture program: its environment, and what its clock records. `record` marks
+    step starts, `warmup` steps are left out of the measurement, `count_syncs` turns CUDA's
+    synchronisation warnings on after them; `threads` caps torch's intra-op threads."""
 
-    seconds: float
+    program: Path
+    env: Dict[str, str]
+    device: str
+    record: bool = False
+    warmup: int = 0
+    count_syncs: bool = False
+    threads: Optional[int] = None
+
+    @property
+    def name(self) -> str:
+        return self.program.name
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """One finished run: exit status, output, the step starts (seconds since the first) and the
+    peak of allocated device memory."""
+
     returncode: int
     stdout: str
     stderr: str
-
+    marks: Tuple[float, ...] = ()
+    peak_bytes: Optional[int] = None
 
 
 def free_port() -> int:
@@ -93,61 +94,178 @@ def last_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-def run_program(command: Sequence[str], env: Mapping[str, str], cwd: Path, timeout: float) -> ProgramRun:
-    """Run `command` to completion and time it with perf_counter; raise ProgramFailure on timeout."""
-    start = time.perf_counter()
+def _torch_cuda() -> Tuple[Optional[object], bool]:
+    """torch, where the fork server preloaded it (None otherwise), and whether it sees a GPU."""
+    torch = sys.modules.get("torch")
+    return torch, bool(torch is not None and torch.cuda.is_available())  # type: ignore[attr-defined]
+
+
+def _child(job: Job, base: str) -> None:
+    """In the child: become the program's process (environment, directory, argv, output files),
+    run it as __main__, write what its clock recorded to `base`.json, and exit with its status
+    (SystemExit, so that the interpreter shuts down as after any program: atexit, workers)."""
+    os.environ.clear()
+    os.environ.update(job.env)
+    os.chdir(job.program.parent)
+    with open(os.devnull, "rb") as empty:
+        os.dup2(empty.fileno(), 0)
+    for descriptor, suffix in ((1, ".out"), (2, ".err")):
+        with open(base + suffix, "wb") as file:
+            os.dup2(file.fileno(), descriptor)
+    sys.argv = [str(job.program)]
+    sys.path.insert(0, str(job.program.parent))
+    torch, cuda = _torch_cuda()
+    if torch is not None and job.threads is not None:
+        torch.set_num_threads(job.threads)  # type: ignore[attr-defined]
+    on_gpu = job.device == "cuda" and cuda
+    recorder = clock.Recorder(on_gpu, job.warmup, job.count_syncs) if job.record or job.count_syncs else None
+    clock.install(recorder)
+    code = 0
     try:
-        done = subprocess.run(list(command), cwd=cwd, env=dict(env), capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise ProgramFailure(f"{Path(command[-1]).name} timed out after {timeout:g} s") from None
-    return ProgramRun(time.perf_counter() - start, done.returncode, done.stdout, done.stderr)
+        runpy.run_path(str(job.program), run_name="__main__")
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+    except BaseException:  # the program's own failure, reported like an interpreter would
+        traceback.print_exc()
+        code = 1
+    marks = recorder.seconds() if recorder is not None and code == 0 else []
+    peak = torch.cuda.max_memory_allocated() if on_gpu else None  # type: ignore[attr-defined]
+    with open(base + ".json", "w", encoding="utf-8") as file:
+        json.dump({"marks": marks, "peak_bytes": peak}, file)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    raise SystemExit(code)
 
 
-def checked(run: ProgramRun, label: str) -> ProgramRun:
+def _job_text(job: Job, base: str) -> str:
+    data = asdict(job)
+    data["program"] = str(job.program)
+    return json.dumps({"job": data, "base": base})
+
+
+def _job_from(text: str) -> Tuple[Job, str]:
+    data = json.loads(text)
+    fields = dict(data["job"], program=Path(data["job"]["program"]))
+    return Job(**fields), data["base"]
+
+
+def serve() -> None:
+    """The fork server's loop: for each job read from standard input, fork a child that runs it,
+    print the child's pid, wait for it and print its exit status (one JSON line each)."""
+    for line in sys.stdin:
+        job, base = _job_from(line)
+        pid = os.fork()
+        if pid == 0:
+            _child(job, base)  # raises SystemExit: the child's interpreter ends with the program
+        print(json.dumps({"pid": pid}), flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(json.dumps({"status": os.waitstatus_to_exitcode(status)}), flush=True)
+
+
+# Modules the fork server imports once, so that its children start with them imported.
+PRELOAD: Tuple[str, ...] = ("torch",)
+SERVER = """\
+import importlib, sys
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass
+from torchlint.verify.running import serve
+serve()
+"""
+# Where there is no fork: one interpreter per run.
+SPAWNED = "import sys\nfrom torchlint.verify.running import _child, _job_from\n_child(*_job_from(sys.argv[1]))\n"
+
+
+class Runner:
+    """Runs jobs one at a time, each in a child process of a fork server (spawned where there is
+    no fork). Use as a context manager; one Runner per thread."""
+
+    def __init__(self) -> None:
+        self._server: Optional[subprocess.Popen] = None
+
+    def __enter__(self) -> "Runner":
+        if hasattr(os, "fork"):
+            self._server = subprocess.Popen(
+                [sys.executable, "-c", SERVER, *PRELOAD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._server is not None:
+            assert self._server.stdin is not None
+            self._server.stdin.close()
+            self._server.wait()
+
+    def run(self, job: Job, timeout: float) -> ProgramRun:
+        """Run `job` to completion; ProgramFailure when it outlasts `timeout`."""
+        with tempfile.TemporaryDirectory(prefix="torchlint-run-") as directory:
+            base = os.path.join(directory, "run")
+            code = self._forked(job, base, timeout) if self._server else self._spawned(job, base, timeout)
+            try:
+                recorded = json.loads(_read(base + ".json") or "{}")
+            except ValueError:
+                recorded = {}
+            marks = tuple(float(mark) for mark in recorded.get("marks", ()))
+            return ProgramRun(code, _read(base + ".out"), _read(base + ".err"), marks, recorded.get("peak_bytes"))
+
+    def _forked(self, job: Job, base: str, timeout: float) -> int:
+        server = self._server
+        assert server is not None and server.stdin is not None and server.stdout is not None
+        server.stdin.write(_job_text(job, base) + "\n")
+        server.stdin.flush()
+        pid = json.loads(server.stdout.readline())["pid"]
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            os.kill(pid, signal.SIGKILL)
+
+        timer = threading.Timer(timeout, expire)
+        timer.start()
+        status = json.loads(server.stdout.readline())["status"]
+        timer.cancel()
+        if expired.is_set():
+            raise ProgramFailure(f"{job.name} timed out after {timeout:g} s")
+        return int(status)
+
+    def _spawned(self, job: Job, base: str, timeout: float) -> int:
+        command = [sys.executable, "-c", SPAWNED, _job_text(job, base)]
+        try:
+            return subprocess.run(command, timeout=timeout, capture_output=True).returncode
+        except subprocess.TimeoutExpired:
+            raise ProgramFailure(f"{job.name} timed out after {timeout:g} s") from None
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+    except OSError:
+        return ""
+
+
+def checked(run: ProgramRun, name: str) -> ProgramRun:
     """`run` itself, or ProgramFailure with the last line of its error output."""
     if run.returncode != 0:
         message = last_line(run.stderr) or "no error output"
-        raise ProgramFailure(f"{label}.py exited with status {run.returncode}: {message}")
+        raise ProgramFailure(f"{name} exited with status {run.returncode}: {message}")
     return run
 
 
-def parse_result(run: ProgramRun, label: str) -> object:
+def parse_result(run: ProgramRun, name: str) -> object:
     """The JSON object a fixture program prints as its last line of output."""
     line = last_line(run.stdout)
     try:
         return json.loads(line)
     except json.JSONDecodeError:
         shown = line if len(line) <= 80 else line[:77] + "..."
-        raise ProgramFailure(f"{label}.py did not print a JSON result as its last line: {shown!r}") from None
+        raise ProgramFailure(f"{name} did not print a JSON result as its last line: {shown!r}") from None
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """What the measuring wrapper saw: seconds between the CUDA events and peak allocated bytes."""
-
-    seconds: float
-    peak_bytes: Optional[int]
-
-
-def measured_run(
-    program: Path, label: str, env: Mapping[str, str], timeout: float
-) -> Tuple[ProgramRun, Measurement]:
-    """One run of `program` under MEASURE_WRAPPER: its output and its measurement."""
-    out = program.with_name(f"{label}.measure.json")
-    command = [sys.executable, "-c", MEASURE_WRAPPER, str(out), str(program)]
-    run = checked(run_program(command, env, program.parent, timeout), label)
-    try:
-        data = json.loads(out.read_text(encoding="utf-8"))
-        measurement = Measurement(float(data["ms"]) / 1000, data.get("peak_bytes"))
-    except (OSError, ValueError, KeyError, TypeError):
-        raise ProgramFailure(f"{label}.py ran, but its measurement could not be read") from None
-    finally:
-        out.unlink(missing_ok=True)
-    return run, measurement
-
-
-def count_syncs(program: Path, label: str, env: Mapping[str, str], timeout: float) -> int:
-    """Host-device synchronisations of one run, counted from CUDA sync-debug warnings."""
-    command = [sys.executable, "-c", SYNC_WRAPPER, str(program)]
-    run = checked(run_program(command, env, program.parent, timeout), label)
+def sync_count(run: ProgramRun) -> int:
+    """Host-device synchronisations the run's CUDA sync-debug warnings report."""
     return sum(SYNC_WARNING in line for line in run.stderr.splitlines())

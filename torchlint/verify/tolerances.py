@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,9 @@ TOLERANCES: Dict[str, Tolerance] = {
     "TL605": Tolerance(1e-4, 1e-6, "compiled kernels fuse pointwise operations and round differently: losses agree to about 1e-6"),
 }
 DEFAULT_TOLERANCE = Tolerance(1e-6, 1e-7, "a fix must not change results")
+# On a GPU two runs of the same program differ (atomics in cuDNN's backward, split-K reductions):
+# the tolerance is widened to this many times the largest difference between runs of before.py.
+NOISE_FACTOR = 10.0
 
 
 def numbers_close(a: float, b: float, tolerance: Tolerance) -> bool:
@@ -101,3 +104,30 @@ def compare(before: object, after: object, tolerance: Tolerance, where: str = ""
 
 def tolerance_for(code: str) -> Tolerance:
     return TOLERANCES.get(code, DEFAULT_TOLERANCE)
+
+
+def _numbers(value: object) -> List[float]:
+    """The numbers of a JSON result, in order."""
+    if isinstance(value, dict):
+        return [number for key in sorted(value, key=str) for number in _numbers(value[key])]
+    if isinstance(value, list):
+        return [number for item in value for number in _numbers(item)]
+    return [float(value)] if _is_number(value) else []  # type: ignore[arg-type]
+
+
+def relative_noise(first: object, second: object) -> float:
+    """The largest relative difference between the numbers of two results of the same program
+    (0 when they are identical; inf when their shapes differ)."""
+    a, b = _numbers(first), _numbers(second)
+    if len(a) != len(b):
+        return math.inf
+    differences = [abs(x - y) / max(abs(x), abs(y)) for x, y in zip(a, b) if x != y and math.isfinite(x - y)]
+    return max(differences, default=0.0)
+
+
+def calibrated(tolerance: Tolerance, noise: float) -> Tolerance:
+    """`tolerance`, widened to NOISE_FACTOR times the run-to-run `noise` of the program itself."""
+    if not math.isfinite(noise) or NOISE_FACTOR * noise <= tolerance.rel:
+        return tolerance
+    reason = f"{tolerance.reason}; widened to {NOISE_FACTOR:g}x the run-to-run difference of before.py"
+    return Tolerance(NOISE_FACTOR * noise, tolerance.abs_tol, reason)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-import sys
+import queue
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,18 +23,10 @@ from torchlint.verify.pairs import (
     load_fixtures,
     select_codes,
 )
-from torchlint.verify.running import (
-    ProgramFailure,
-    checked,
-    count_syncs,
-    measured_run,
-    parse_result,
-    program_env,
-    run_program,
-)
+from torchlint.verify.running import Job, ProgramFailure, ProgramRun, Runner, checked, parse_result, program_env, sync_count
 from torchlint.verify.sizes import SIZES
-from torchlint.verify.stats import summarize
-from torchlint.verify.tolerances import compare, tolerance_for
+from torchlint.verify.stats import summarize, window_times
+from torchlint.verify.tolerances import calibrated, compare, relative_noise, tolerance_for
 
 Progress = Callable[[str], None]
 
@@ -43,20 +36,26 @@ SYNC_RULES = frozenset({"TL101", "TL103"})
 # Rules whose fix changes how much device memory the step holds; on CUDA the peak is reported.
 MEMORY_RULES = frozenset({"TL104", "TL107", "TL402", "TL601", "TL603"})
 DEFAULT_TIMEOUT_S = 600.0
-# Steps per measured run: tiny checks equivalence in a couple of steps; timing needs more.
-TIMED_STEPS = {"tiny": 2, "small": 10, "large": 20}
+# Measured steps per timed run (split into windows), after WARMUP_STEPS that are not measured.
+TIMED_STEPS = {"tiny": 2, "small": 24, "large": 24}
+WARMUP_STEPS = 3
+WINDOW_STEPS = 4
 EQUIVALENCE_STEPS = 2
+# The run of before.py again in each repeat: the A/A control, and on a GPU the run-to-run noise.
+AGAIN = "before again"
+RUN_NAMES = {BEFORE: "before.py", AFTER: "after.py", AGAIN: "before.py (again)"}
 
 
 def default_steps(size: str, timed: bool) -> int:
-    """Steps per run when none are asked for."""
+    """Steps per run (measured steps when timed) when none are asked for."""
     return TIMED_STEPS[size] if timed else EQUIVALENCE_STEPS
 
 
 @dataclass
 class RuleVerification:
-    """The outcome for one rule: seconds per step, speedup (before/after) with its interval, whether
-    results agree, and on CUDA synchronisations and peak memory (bytes)."""
+    """The outcome for one rule: seconds per step, speedup (before/after) with its interval when it
+    is measurable, the A/A spread, whether results agree, and on CUDA synchronisations in the
+    measured steps and peak memory (bytes)."""
 
     code: str
     name: str
@@ -70,6 +69,7 @@ class RuleVerification:
     speedup_low: Optional[float] = None
     speedup_high: Optional[float] = None
     confidence: Optional[float] = None
+    aa_spread: Optional[float] = None
     syncs_before: Optional[int] = None
     syncs_after: Optional[int] = None
     peak_before: Optional[int] = None
@@ -78,11 +78,16 @@ class RuleVerification:
 
 @dataclass
 class Measurements:
-    """Per-step samples, results by step count, and peak memory, by program label."""
+    """By label (before, after, before again): each run's result, per-step window times and peak."""
 
-    samples: Dict[str, List[float]] = field(default_factory=lambda: {BEFORE: [], AFTER: []})
-    results: Dict[str, Dict[int, object]] = field(default_factory=lambda: {BEFORE: {}, AFTER: {}})
-    peaks: Dict[str, Optional[int]] = field(default_factory=lambda: {BEFORE: None, AFTER: None})
+    results: Dict[str, List[object]] = field(default_factory=dict)
+    windows: Dict[str, List[List[float]]] = field(default_factory=dict)
+    peaks: Dict[str, Optional[int]] = field(default_factory=dict)
+
+    def add(self, label: str, result: object, windows: List[float], peak: Optional[int]) -> None:
+        self.results.setdefault(label, []).append(result)
+        self.windows.setdefault(label, []).append(windows)
+        self.peaks.setdefault(label, peak)
 
 
 @dataclass
@@ -96,55 +101,64 @@ class RuleRun:
     size: str
     timeout: float
     progress: Progress
+    runner: Runner
     threads: Optional[int] = None
+    timed: bool = False
 
-    def env(self, steps: int) -> Dict[str, str]:
-        return program_env(self.device, steps, self.size, self.threads)
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        """The runs of each repeat; on a GPU before.py runs twice (A/A: timing and result noise)."""
+        return (BEFORE, AFTER, AGAIN) if self.device == "cuda" else (BEFORE, AFTER)
 
-    def results(self, found: Measurements) -> None:
-        """Run each program once with `steps` steps for its result (on CUDA, also the warm-up)."""
-        for label in (BEFORE, AFTER):
-            self.progress(f"{self.code}: running {label}...")
-            program = self.programs[label]
-            command = [sys.executable, str(program)]
-            run = checked(run_program(command, self.env(self.steps), program.parent, self.timeout), label)
-            found.results[label][self.steps] = parse_result(run, label)
+    def _run(self, label: str, count_syncs: bool = False) -> ProgramRun:
+        program = self.programs[AFTER if label == AFTER else BEFORE]
+        warmup = WARMUP_STEPS if self.timed else 0
+        total = warmup + self.steps + 1 if self.timed else self.steps
+        env = program_env(self.device, total, self.size, self.threads)
+        job = Job(program, env, self.device, self.timed and not count_syncs, warmup, count_syncs, self.threads)
+        return checked(self.runner.run(job, self.timeout), RUN_NAMES[label])
 
-    def timings(self, repeats: int, found: Measurements) -> None:
-        """Time N and 2N steps per program, alternating the order between repeats (ABBA)."""
+    def runs(self, repeats: int, found: Measurements) -> None:
+        """Run each program `repeats` times, rotating their order between repeats so that drift
+        hits each alike; keep each run's result, window times and peak memory."""
+        labels = self.labels
         for repeat in range(repeats):
-            order = (BEFORE, AFTER) if repeat % 2 == 0 else (AFTER, BEFORE)
+            order = labels[repeat % len(labels) :] + labels[: repeat % len(labels)]
             for label in order:
-                self.progress(f"{self.code}: timing {label} ({repeat + 1}/{repeats})...")
-                program = self.programs[label]
-                _, short = measured_run(program, label, self.env(self.steps), self.timeout)
-                long_run, long = measured_run(program, label, self.env(2 * self.steps), self.timeout)
-                found.samples[label].append((long.seconds - short.seconds) / self.steps)
-                if repeat == 0:
-                    found.results[label][2 * self.steps] = parse_result(long_run, label)
-                    found.peaks[label] = short.peak_bytes
+                verb = "timing" if self.timed else "running"
+                count = f" ({repeat + 1}/{repeats})" if repeats > 1 else ""
+                self.progress(f"{self.code}: {verb} {label}{count}...")
+                run = self._run(label)
+                windows = window_times(run.marks, WARMUP_STEPS, WINDOW_STEPS) if self.timed else []
+                found.add(label, parse_result(run, RUN_NAMES[label]), windows, run.peak_bytes)
 
     def syncs(self) -> Tuple[int, int]:
-        """Synchronisations of a run of `steps` steps, before and after the fix."""
+        """Synchronisations after the warm-up steps (all steps untimed), before and after the fix."""
         counts = []
         for label in (BEFORE, AFTER):
             self.progress(f"{self.code}: counting synchronisations in {label}...")
-            counts.append(count_syncs(self.programs[label], label, self.env(self.steps), self.timeout))
+            counts.append(sync_count(self._run(label, count_syncs=True)))
         return counts[0], counts[1]
 
 
-def equivalence_problem(code: str, results: Dict[str, Dict[int, object]]) -> Optional[str]:
-    """How before and after results differ for some step count, or None when they agree."""
-    for steps in sorted(results[BEFORE]):
-        problem = compare(results[BEFORE][steps], results[AFTER][steps], tolerance_for(code))
+def equivalence_problem(code: str, results: Dict[str, List[object]]) -> Optional[str]:
+    """How the after results differ from the before results of the same repeat, or None when they
+    agree within the rule's tolerance, widened by the run-to-run noise of before.py where it ran
+    again."""
+    tolerance = tolerance_for(code)
+    noise = max((relative_noise(a, b) for a, b in zip(results[BEFORE], results.get(AGAIN, []))), default=0.0)
+    tolerance = calibrated(tolerance, noise)
+    for repeat, (before, after) in enumerate(zip(results[BEFORE], results[AFTER])):
+        problem = compare(before, after, tolerance)
         if problem:
-            return f"{steps} steps: {problem}"
+            where = f"repeat {repeat + 1}: " if len(results[BEFORE]) > 1 else ""
+            return where + problem
     return None
 
 
 def verify_rule(fixture: Fixture, settings: RuleRun, repeats: int) -> RuleVerification:
-    """Check the fix of one program pair, then run and compare both programs; time them when
-    `repeats` > 0 (on CUDA only)."""
+    """Check the fix of one program pair, then run and compare both programs, `repeats` times when
+    timed (at least once)."""
     settings.progress(f"{fixture.code}: fixing before.py...")
     before_text = fixture.read(BEFORE)
     after_text, mismatch = fixed_program(before_text, fixture.read(AFTER), fixture.fixable)
@@ -156,37 +170,50 @@ def verify_rule(fixture: Fixture, settings: RuleRun, repeats: int) -> RuleVerifi
     found = Measurements()
     syncs: Tuple[Optional[int], Optional[int]] = (None, None)
     try:
-        settings.results(found)
-        settings.timings(repeats, found)
+        settings.runs(max(repeats, 1) if settings.timed else 1, found)
         if settings.device == "cuda" and fixture.code in SYNC_RULES:
             syncs = settings.syncs()
     except ProgramFailure as failure:
         return RuleVerification(fixture.code, fixture.name, fixture.workload, settings.device, False, str(failure))
-    return _result(fixture, settings.device, found, syncs)
+    return _result(fixture, settings, found, syncs)
+
+
+def _timing_notes(outcome: RuleVerification, found: Measurements) -> List[str]:
+    """Fill in the timing fields from the window times; the notes they call for."""
+    windows = found.windows
+    if not any(windows.get(BEFORE, [])) or not any(windows.get(AFTER, [])):
+        return ["the programs marked too few steps to time (call clock.mark_step at each step start)"]
+    timing = summarize(windows[BEFORE], windows[AFTER], windows.get(AGAIN, []))
+    outcome.before_s, outcome.after_s = timing.before_s, timing.after_s
+    if timing.aa is not None:
+        outcome.aa_spread = timing.aa.spread()
+    if timing.interval is None:
+        return ["timing noise exceeds the time of a step; use more steps"]
+    if not timing.measurable:
+        spread = f" (A/A spread {outcome.aa_spread:.1%})" if outcome.aa_spread is not None else ""
+        ratio = f"ratio {timing.speedup:.3f} [{timing.interval.low:.3f}, {timing.interval.high:.3f}]"
+        return [f"no measurable difference{spread}: {ratio}"]
+    outcome.speedup = timing.speedup
+    outcome.speedup_low, outcome.speedup_high = timing.interval.low, timing.interval.high
+    outcome.confidence = timing.interval.confidence
+    return []
 
 
 def _result(
-    fixture: Fixture, device: str, found: Measurements, syncs: Tuple[Optional[int], Optional[int]]
+    fixture: Fixture, settings: RuleRun, found: Measurements, syncs: Tuple[Optional[int], Optional[int]]
 ) -> RuleVerification:
     problem = equivalence_problem(fixture.code, found.results)
     notes = [problem] if problem else []
     if not fixture.fixable:
         notes.append("no automatic fix: after.py is the hand-written remedy")
     outcome = RuleVerification(
-        fixture.code, fixture.name, fixture.workload, device, problem is None, "", syncs_before=syncs[0],
+        fixture.code, fixture.name, fixture.workload, settings.device, problem is None, "", syncs_before=syncs[0],
         syncs_after=syncs[1],
     )
-    if found.samples[BEFORE]:
-        timing = summarize(found.samples[BEFORE], found.samples[AFTER])
-        outcome.before_s, outcome.after_s, outcome.speedup = timing.before_s, timing.after_s, timing.speedup
-        if timing.interval is None:
-            notes.append("timing noise exceeds the time of the extra steps; use more steps")
-        else:
-            interval = timing.interval
-            outcome.speedup_low, outcome.speedup_high = interval.low, interval.high
-            outcome.confidence = interval.confidence
+    if settings.timed:
+        notes += _timing_notes(outcome, found)
     if fixture.code in MEMORY_RULES:
-        outcome.peak_before, outcome.peak_after = found.peaks[BEFORE], found.peaks[AFTER]
+        outcome.peak_before, outcome.peak_after = found.peaks.get(BEFORE), found.peaks.get(AFTER)
     outcome.detail = "; ".join(notes)
     return outcome
 
@@ -221,10 +248,11 @@ def verify(
 ) -> List[RuleVerification]:
     """Verify the program pairs of `codes` (all when None) on `device`, one rule after another.
 
-    Each program runs once with `steps` steps (default: default_steps) for its result; on CUDA at
-    size small or large it is then timed with `steps` and 2 × `steps` steps, `repeats` times.
-    Untimed runs verify up to `jobs` rules at once (timing runs one program at a time). Raises
-    VerifyError when nothing can run.
+    Each program runs with `steps` steps (default: default_steps) for its result. On CUDA at size
+    small or large with `repeats` > 0 the runs are timed: each program marks its step starts, the
+    first WARMUP_STEPS are left out and `steps` more are measured in windows; before.py also runs
+    a second time in each repeat (the A/A control). Untimed runs verify up to `jobs` rules at once
+    (timing runs one program at a time). Raises VerifyError when nothing can run.
     """
     _check_arguments(device, steps, size, repeats)
     timed = is_timed(device, size, repeats)
@@ -235,19 +263,38 @@ def verify(
     parallel = not timed and jobs > 1
     # Programs that run side by side share the cores instead of each starting a thread per core.
     threads = max(1, (os.cpu_count() or 1) // jobs) if parallel else None
-    with tempfile.TemporaryDirectory(prefix="torchlint-verify-") as tmp:
+    fixtures = load_fixtures(chosen, directory)
+    runners: "queue.Queue[Runner]" = queue.Queue()
+    with tempfile.TemporaryDirectory(prefix="torchlint-verify-") as tmp, contextlib.ExitStack() as stack:
+        for _ in range(jobs if parallel else 1):
+            runners.put(stack.enter_context(Runner()))
 
-        def one(fixture: Fixture) -> RuleVerification:
+        def one(numbered: Tuple[int, Fixture]) -> RuleVerification:
+            index, fixture = numbered
             started = time.perf_counter()
             programs = {label: Path(tmp) / fixture.code / f"{label}.py" for label in (BEFORE, AFTER)}
-            settings = RuleRun(fixture.code, programs, device, steps, size, timeout, report, threads)
-            outcome = verify_rule(fixture, settings, repeats if timed else 0)
-            verdict = "equivalent" if outcome.equivalent else "NOT equivalent"
-            report(f"{fixture.code}: {verdict} ({time.perf_counter() - started:.1f} s)")
+            runner = runners.get()
+            try:
+                settings = RuleRun(fixture.code, programs, device, steps, size, timeout, report, runner, threads, timed)
+                outcome = verify_rule(fixture, settings, repeats)
+            finally:
+                runners.put(runner)
+            elapsed = time.perf_counter() - started
+            report(f"[{index}/{len(fixtures)}] {fixture.code}: {_verdict(outcome, timed)} ({elapsed:.1f} s)")
             return outcome
 
-        fixtures = load_fixtures(chosen, directory)
+        numbered = list(enumerate(fixtures, start=1))
         if not parallel:
-            return [one(fixture) for fixture in fixtures]
+            return [one(item) for item in numbered]
         with ThreadPoolExecutor(jobs) as pool:
-            return list(pool.map(one, fixtures))
+            return list(pool.map(one, numbered))
+
+
+def _verdict(outcome: RuleVerification, timed: bool) -> str:
+    """The progress line's summary of one rule."""
+    verdict = "equivalent" if outcome.equivalent else "NOT equivalent"
+    if outcome.speedup is not None:
+        return f"{verdict}, speedup {outcome.speedup:.2f}x"
+    if timed and outcome.before_s is not None:
+        return f"{verdict}, no measurable difference"
+    return verdict
