@@ -22,7 +22,7 @@ from torchlint.verify.verification import (
     equivalence_problem,
     verify,
 )
-from torchlint.verify import pairs, running
+from torchlint.verify import clock, pairs, running, verification
 from torchlint.verify.pairs import default_fixtures_dir, fixture_codes
 from torchlint.verify.tolerances import DEFAULT_TOLERANCE, NOISE_FACTOR, TOLERANCES, Tolerance, calibrated, compare, relative_noise
 from torchlint.verify.environment import Environment
@@ -276,7 +276,7 @@ def test_table_has_every_column_and_a_row_per_rule():
 
 def test_an_untimed_table_has_no_timing_columns_and_says_why():
     rows = [
-        result(device="cpu", before_s=None, after_s=None, speedup=None, speedup_low=None, speedup_high=None),
+        result(device="cpu", before_s=None, after_s=None, speedup=None, speedup_low=None, speedup_high=None, aa_spread=None),
     ]
     table = format_table(rows, context("cpu", timed=False))
     assert table.splitlines()[0].split() == ["rule", "workload", "equivalent", "impact"]
@@ -551,11 +551,90 @@ def test_the_size_changes_the_shapes_the_programs_build(monkeypatch):
         models.resnet()
 
 
-def test_every_program_takes_its_shapes_from_the_size():
+def test_every_program_takes_its_shapes_from_the_size_marks_its_steps_and_says_why_its_size():
     for code in fixture_codes(REPOSITORY_FIXTURES):
         for label in ("before", "after"):
             text = (REPOSITORY_FIXTURES / code / f"{label}.py").read_text()
-            assert "from torchlint.verify." in text, (code, label)
+            assert "from torchlint.verify.sizes import" in text or "from torchlint.verify.models import" in text
+            assert "from torchlint.verify.clock import mark_step" in text and "    mark_step()\n" in text, (code, label)
+            assert "\nWorkload: " in text.split('"""')[1], (code, label)
+
+
+# --- the program's clock and the runner ---------------------------------------------------------
+
+
+def test_mark_step_does_nothing_without_a_recorder():
+    clock.install(None)
+    clock.mark_step()  # a fixture program run on its own
+
+
+def test_the_recorder_marks_step_starts_after_the_warm_up():
+    recorder = clock.Recorder(cuda=False, warmup=1)
+    clock.install(recorder)
+    try:
+        for _ in range(3):
+            clock.mark_step()
+    finally:
+        clock.install(None)
+    seconds = recorder.seconds()
+    assert len(seconds) == 3 and seconds[0] == 0.0 and seconds == sorted(seconds)
+
+
+def _job(tmp_path: Path, text: str, **changes: object) -> running.Job:
+    program = tmp_path / "program.py"
+    program.write_text(text)
+    return running.Job(program, running.program_env("cpu", 4, "tiny"), "cpu", **changes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "spawned"])
+def test_the_runner_runs_a_program_as_main_and_returns_its_status_output_and_marks(tmp_path, monkeypatch, fork):
+    if not fork:
+        monkeypatch.delattr(os, "fork")
+    text = textwrap.dedent(
+        """\
+        import os, sys
+        from torchlint.verify.clock import mark_step
+        for _ in range(int(os.environ["TORCHLINT_STEPS"])):
+            mark_step()
+        print(__name__, os.path.basename(os.getcwd()) == os.path.basename(os.path.dirname(__file__)))
+        sys.exit("stopped on purpose")
+        """
+    )
+    with running.Runner() as runner:
+        run = runner.run(_job(tmp_path, text, record=True), timeout=60)
+        again = runner.run(_job(tmp_path, "print('second')\n"), timeout=60)
+    assert (run.returncode, run.stdout, run.stderr.strip()) == (1, "__main__ True\n", "stopped on purpose")
+    assert run.marks == ()  # a failed program's marks are not read
+    assert again.returncode == 0 and again.stdout == "second\n" and again.marks == ()
+
+
+def test_the_runner_reads_the_marks_of_a_program_that_succeeds(tmp_path):
+    text = "from torchlint.verify.clock import mark_step\nfor _ in range(5):\n    mark_step()\n"
+    with running.Runner() as runner:
+        run = runner.run(_job(tmp_path, text, record=True), timeout=60)
+        unrecorded = runner.run(_job(tmp_path, text), timeout=60)
+    assert run.returncode == 0 and len(run.marks) == 5 and run.peak_bytes is None
+    assert unrecorded.marks == ()
+
+
+def test_a_program_killed_for_its_time_leaves_the_runner_usable(tmp_path):
+    with running.Runner() as runner:
+        with pytest.raises(running.ProgramFailure, match="program.py timed out after 0.3 s"):
+            runner.run(_job(tmp_path, "import time\ntime.sleep(30)\n"), timeout=0.3)
+        assert runner.run(_job(tmp_path, "print('next')\n"), timeout=60).stdout == "next\n"
+
+
+def test_a_wrong_after_py_fails_equivalence_with_real_programs(tmp_path, monkeypatch):
+    """A remedy that changes what is computed (here the learning rate) is caught on a CPU."""
+    pytest.importorskip("torch")
+    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    before = (REPOSITORY_FIXTURES / "TL101" / "before.py").read_text()
+    after = (REPOSITORY_FIXTURES / "TL101" / "after.py").read_text().replace("lr=0.05", "lr=0.06")
+    root = make_fixture(tmp_path, "TL101", before, after)
+    # The fixer check would refuse the pair before anything runs; here the runs themselves are tested.
+    monkeypatch.setattr(verification, "fixed_program", lambda before_text, after_text, fixable: (after_text, None))
+    [outcome] = verify(["TL101"], "cpu", 3, "tiny", 0, None, fixtures_dir=root)
+    assert not outcome.equivalent and outcome.detail.startswith("mean_loss: ")
 
 
 # --- the real fixtures ------------------------------------------------------------------------------
@@ -594,14 +673,31 @@ def test_a_pair_of_each_workload_is_equivalent_on_cpu_through_the_cli(monkeypatc
 
 
 @pytest.mark.gpu
-def test_a_real_pair_is_timed_and_its_syncs_counted_on_cuda():
-    [outcome] = verify(["TL101"], "cuda", 4, "small", 2, None)
+def test_a_real_pair_is_timed_and_its_syncs_counted_on_cuda(monkeypatch):
+    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    [outcome] = verify(["TL101"], "cuda", 12, "small", 2, None)
     assert outcome.equivalent, outcome.detail
-    assert outcome.before_s and outcome.after_s and outcome.speedup
-    assert outcome.speedup_low <= outcome.speedup <= outcome.speedup_high
-    # Every step's `.item()` synchronises before the fix; after it, the one read after the loop.
+    assert outcome.before_s and outcome.after_s and outcome.aa_spread is not None
+    if outcome.speedup is None:
+        assert "no measurable difference (A/A spread" in outcome.detail
+    else:
+        assert outcome.speedup_low <= outcome.speedup <= outcome.speedup_high
+    # After the warm-up every step's `.item()` synchronises before the fix; after it, the read
+    # after the loop.
     assert outcome.syncs_before is not None and outcome.syncs_after is not None
-    assert outcome.syncs_before >= 4 > outcome.syncs_after
+    assert outcome.syncs_before >= 12 and outcome.syncs_after <= 2
+
+
+@pytest.mark.gpu
+def test_a_wrong_after_py_fails_equivalence_on_cuda_despite_gpu_noise(tmp_path, monkeypatch):
+    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    before = (REPOSITORY_FIXTURES / "TL301" / "before.py").read_text()
+    after = (REPOSITORY_FIXTURES / "TL301" / "after.py").read_text().replace("lr=", "lr=1.1 * ")
+    assert after != (REPOSITORY_FIXTURES / "TL301" / "after.py").read_text()
+    monkeypatch.setattr(verification, "fixed_program", lambda before_text, after_text, fixable: (after_text, None))
+    root = make_fixture(tmp_path, "TL301", before, after)
+    [outcome] = verify(["TL301"], "cuda", 4, "small", 0, None, fixtures_dir=root)
+    assert not outcome.equivalent, outcome.detail
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -621,10 +717,10 @@ def test_the_command_writes_the_report_and_reproduces_its_options(tmp_path, monk
     report = tmp_path / "gpu-results.md"
     request = command.Request(("TL101",), "auto", None, "large", 5, jobs=2)
     rendered, equivalent = command.run(request, "text", report, lambda message: None)
-    assert calls == [(["TL101"], "cuda", 24, "large", 5, 2)]  # auto picks the GPU; large times 24 steps
+    assert calls == [(["TL101"], "cuda", 16, "large", 5, 2)]  # auto picks the GPU; large times 16 steps
     assert equivalent and "2.00x [1.50, 2.50]" in rendered
     text = report.read_text()
-    assert "`torchlint verify --device cuda --size large --steps 24 --repeats 5 --rule TL101`" in text
+    assert "`torchlint verify --device cuda --size large --steps 16 --repeats 5 --rule TL101`" in text
     assert "| TL101 | ResNet step | 4.000 | 2.000 | 2.00x [1.50, 2.50] (94%) | ±5.0% | yes | 9 -> 1 | - |" in text
 
 

@@ -672,7 +672,7 @@ def clean(cache_dir: Optional[Path], config_path: Optional[Path], isolated: bool
 @click.option("--rule", "codes", multiple=True, help="Verify this rule (repeatable; default: every rule with a program pair).")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True, help="auto: cuda when torch sees a GPU.")
 @click.option("--size", type=click.Choice(["tiny", "small", "large"]), default="small", show_default=True, envvar="TORCHLINT_SIZE", show_envvar=True, help="Workload shapes; tiny checks equivalence only.")
-@click.option("--steps", type=click.IntRange(min=1), help="Steps per run [default: 2 without timing; timed: 24 measured steps after 3 warm-up steps].")
+@click.option("--steps", type=click.IntRange(min=1), help="Steps per run [default: 2 without timing; timed: 16 measured steps after 3 warm-up steps].")
 @click.option("--repeats", type=click.IntRange(min=0), default=2, show_default=True, help="Timed repeats on CUDA, each running before.py, after.py and before.py again (0: check equivalence only).")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write the results as a Markdown table to this file.")

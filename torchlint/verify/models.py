@@ -103,3 +103,16 @@ def decode(index: int, shapes: Workload | None = None) -> torch.Tensor:
     if torch.rand((), generator=generator) < 0.5:
         image = image.flip(-1)
     return (image - MEAN) / STD
+
+
+def host_batch(step: int, device: torch.device, shapes: Workload | None = None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """Batch `step` made on the host, as a loop without loader workers makes it: every item
+    decoded and augmented on the CPU, then copied to `device` from pinned memory without blocking,
+    so the host can prepare the next batch while the GPU computes (unless the loop synchronises)."""
+    shapes = shapes or workload()
+    indices = range(step * shapes.batch, (step + 1) * shapes.batch)
+    images = torch.stack([decode(index, shapes) for index in indices])
+    labels = torch.tensor([index % CLASSES for index in indices])
+    if device.type == "cuda":
+        images, labels = images.pin_memory(), labels.pin_memory()
+    return images.to(device, non_blocking=True), labels.to(device, non_blocking=True)

@@ -30,6 +30,7 @@ class Workload:
     heads: int  # attention heads
     features: int  # input width of the small multi-layer perceptrons
     hidden: int  # hidden width of those perceptrons
+    rows: int  # rows per step of the mixed-precision MLP: enough to make its matmuls compute-bound
     decoded: int  # side of a loader item after decoding, before the random crop
 
     def describe(self) -> str:
@@ -37,22 +38,22 @@ class Workload:
         return (
             f"conv net batch {self.batch} at {self.image}x{self.image}, widths {'/'.join(map(str, self.widths))}; "
             f"transformer {self.sequences}x{self.sequence} tokens, width {self.model_dim}; "
-            f"MLP {self.features}->{self.hidden}; loader items decoded at {self.decoded}x{self.decoded}"
+            f"MLP {self.features}->{self.hidden} (mixed precision: {self.rows} rows); loader items decoded at {self.decoded}x{self.decoded}"
         )
 
 
 WORKLOADS: Dict[str, Workload] = {
     "tiny": Workload(
         batch=8, image=16, widths=(8, 16), depth=1, sequences=2, sequence=16, model_dim=32, heads=2,
-        features=32, hidden=64, decoded=20,
+        features=32, hidden=64, rows=8, decoded=20,
     ),
     "small": Workload(
         batch=64, image=32, widths=(16, 32, 64), depth=1, sequences=4, sequence=512, model_dim=256, heads=4,
-        features=512, hidden=1024, decoded=40,
+        features=512, hidden=1024, rows=1024, decoded=40,
     ),
     "large": Workload(
         batch=256, image=64, widths=(64, 128, 256, 512), depth=2, sequences=8, sequence=2048, model_dim=1024,
-        heads=16, features=2048, hidden=8192, decoded=72,
+        heads=16, features=2048, hidden=8192, rows=8192, decoded=72,
     ),
 }
 SIZES = tuple(WORKLOADS)

@@ -37,9 +37,9 @@ SYNC_RULES = frozenset({"TL101", "TL103"})
 MEMORY_RULES = frozenset({"TL104", "TL107", "TL402", "TL601", "TL603"})
 DEFAULT_TIMEOUT_S = 600.0
 # Measured steps per timed run (split into windows), after WARMUP_STEPS that are not measured.
-TIMED_STEPS = {"tiny": 2, "small": 24, "large": 24}
+TIMED_STEPS = {"tiny": 2, "small": 16, "large": 16}
 WARMUP_STEPS = 3
-WINDOW_STEPS = 4
+WINDOW_STEPS = 2
 EQUIVALENCE_STEPS = 2
 # The run of before.py again in each repeat: the A/A control, and on a GPU the run-to-run noise.
 AGAIN = "before again"
