@@ -627,7 +627,7 @@ def test_a_program_killed_for_its_time_leaves_the_runner_usable(tmp_path):
 def test_a_wrong_after_py_fails_equivalence_with_real_programs(tmp_path, monkeypatch):
     """A remedy that changes what is computed (here the learning rate) is caught on a CPU."""
     pytest.importorskip("torch")
-    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    monkeypatch.setattr(running, "PRELOAD", running.DEFAULT_PRELOAD)
     before = (REPOSITORY_FIXTURES / "TL101" / "before.py").read_text()
     after = (REPOSITORY_FIXTURES / "TL101" / "after.py").read_text().replace("lr=0.05", "lr=0.06")
     root = make_fixture(tmp_path, "TL101", before, after)
@@ -652,7 +652,7 @@ def test_a_pair_of_each_workload_is_equivalent_on_cpu_through_the_cli(monkeypatc
 
     from torchlint.cli import main
 
-    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    monkeypatch.setattr(running, "PRELOAD", running.DEFAULT_PRELOAD)
     monkeypatch.setenv("TORCHLINT_SIZE", "tiny")
     arguments = ["verify", "--device", "auto", "--output-format", "json", "--jobs", "2"]
     result = CliRunner().invoke(main, arguments + [f"--rule={code}" for code in WORKLOAD_SAMPLES])
@@ -674,7 +674,7 @@ def test_a_pair_of_each_workload_is_equivalent_on_cpu_through_the_cli(monkeypatc
 
 @pytest.mark.gpu
 def test_a_real_pair_is_timed_and_its_syncs_counted_on_cuda(monkeypatch):
-    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    monkeypatch.setattr(running, "PRELOAD", running.DEFAULT_PRELOAD)
     [outcome] = verify(["TL101"], "cuda", 12, "small", 2, None)
     assert outcome.equivalent, outcome.detail
     assert outcome.before_s and outcome.after_s and outcome.aa_spread is not None
@@ -690,7 +690,7 @@ def test_a_real_pair_is_timed_and_its_syncs_counted_on_cuda(monkeypatch):
 
 @pytest.mark.gpu
 def test_a_wrong_after_py_fails_equivalence_on_cuda_despite_gpu_noise(tmp_path, monkeypatch):
-    monkeypatch.setattr(running, "PRELOAD", ("torch",))
+    monkeypatch.setattr(running, "PRELOAD", running.DEFAULT_PRELOAD)
     before = (REPOSITORY_FIXTURES / "TL301" / "before.py").read_text()
     after = (REPOSITORY_FIXTURES / "TL301" / "after.py").read_text().replace("lr=", "lr=1.1 * ")
     assert after != (REPOSITORY_FIXTURES / "TL301" / "after.py").read_text()

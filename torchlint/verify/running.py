@@ -164,8 +164,11 @@ def serve() -> None:
         print(json.dumps({"status": os.waitstatus_to_exitcode(status)}), flush=True)
 
 
-# Modules the fork server imports once, so that its children start with them imported.
-PRELOAD: Tuple[str, ...] = ("torch",)
+# Modules the fork server imports once, so that its children start with them imported: torch,
+# and what a training step imports lazily (an optimizer's first step imports TorchDynamo, which
+# takes longer than importing torch itself).
+DEFAULT_PRELOAD: Tuple[str, ...] = ("torch", "torch._dynamo", "torch.distributed")
+PRELOAD = DEFAULT_PRELOAD
 SERVER = """\
 import importlib, sys
 for name in sys.argv[1:]:
