@@ -90,7 +90,7 @@ class AnomalyDetectionEnabled(Rule):
     """
 
     code = "TL403"
-    impact = "high"
+    impact = "medium"
     name = "anomaly-detection-enabled"
     summary = "Autograd anomaly detection or the autograd profiler left on in training code"
     triggers = ("anomaly", "profile", "emit_nvtx")

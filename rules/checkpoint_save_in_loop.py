@@ -87,7 +87,7 @@ class CheckpointSaveInLoop(Rule):
     code = "TL109"
     name = "checkpoint-save-in-loop"
     preview = True  # new in Wave 3; leaves preview when measured at 0.90 held out
-    impact = "medium"
+    impact = "high"
     summary = "`torch.save(...)` on every training step, with no interval guard"
     triggers = ("save",)
     bad_examples = (

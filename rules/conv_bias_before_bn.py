@@ -130,7 +130,7 @@ class ConvBiasBeforeBn(Rule):
     """
 
     code = "TL301"
-    impact = "low"
+    impact = "medium"
     name = "conv-bias-before-bn"
     summary = "Convolution or Linear bias right before BatchNorm (or a conv's before InstanceNorm) is cancelled by it"
     triggers = ("BatchNorm", "InstanceNorm")

@@ -75,7 +75,7 @@ class ConvNotChannelsLast(Rule):
     code = "TL303"
     name = "conv-not-channels-last"
     preview = True  # too few findings on the benchmark to measure (docs/precision.md)
-    impact = "medium"
+    impact = "high"
     summary = "Convolutional CUDA training under autocast without `memory_format=torch.channels_last`"
     severity = "info"
     triggers = ADVICE_TRIGGERS

@@ -63,7 +63,7 @@ class CudnnBenchmarkOff(Rule):
     """
 
     code = "TL603"
-    impact = "medium"
+    impact = "low"
     name = "cudnn-benchmark-off"
     summary = "Convolutional CUDA training without `torch.backends.cudnn.benchmark = True`"
     severity = "info"

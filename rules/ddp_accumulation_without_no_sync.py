@@ -95,7 +95,7 @@ class DdpAccumulationWithoutNoSync(Rule):
     """
 
     code = "TL503"
-    impact = "high"
+    impact = "medium"
     name = "ddp-accumulation-without-no-sync"
     summary = "Gradient accumulation under DDP without `no_sync()`: an all-reduce per micro-batch"
     triggers = ("DistributedDataParallel", "backward", "optim")

@@ -63,7 +63,7 @@ class Fp32MatmulPrecision(Rule):
     """
 
     code = "TL604"
-    impact = "medium"
+    impact = "high"
     name = "fp32-matmul-precision"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "CUDA training with float32 matmuls at full precision (no TF32)"

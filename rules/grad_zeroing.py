@@ -65,7 +65,7 @@ class GradZeroing(Rule):
     """
 
     code = "TL401"
-    impact = "low"
+    impact = "medium"
     name = "grad-zeroing"
     summary = "Gradients reset by writing zeros instead of setting them to None"
     triggers = ("zero_",)

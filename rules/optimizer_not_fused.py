@@ -126,7 +126,7 @@ class OptimizerNotFused(Rule):
     # measurably), so a finding is shown without failing a CI gate.
     severity = "info"
     summary = "Adam/AdamW over CUDA parameters without `fused=True`"
-    impact = "low"
+    impact = "high"
     triggers = ("Adam", "SGD")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (

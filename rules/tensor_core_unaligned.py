@@ -114,7 +114,7 @@ class TensorCoreUnaligned(Rule):
     code = "TL304"
     name = "tensor-core-unaligned"
     summary = "Layer size not a multiple of 8 in a mixed-precision model: slower tensor-core kernels"
-    impact = "medium"
+    impact = "high"
     preview = True
     triggers = ("Linear", "Conv", "Embedding")
     bad_examples = (

@@ -63,7 +63,7 @@ def test_json_output_fields(project):
     assert [(d["path"], d["code"]) for d in data] == [("train.py", "TL101"), ("zg.py", "TL401")]
     finding = data[1]
     assert set(finding) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "url", "cell", "impact"}
-    assert (data[0]["impact"], finding["impact"]) == ("high", "low")
+    assert (data[0]["impact"], finding["impact"]) == ("high", "medium")
     assert finding["cell"] is None
     assert (finding["line"], finding["column"], finding["end_line"], finding["end_column"]) == (2, 1, 2, 39)
     assert finding["fix"]["applicability"] == "unsafe"

@@ -135,10 +135,11 @@ def test_min_severity(project, monkeypatch):
 
 
 def test_min_impact(project):
-    """TL101 (a sync every step) is high impact, TL401 (zero-filled gradients) low."""
-    assert check("--min-impact", "medium")[1] == ["TL101"]
+    """TL101 (a sync every step) is high impact, TL401 (zero-filled gradients) medium."""
+    assert check("--min-impact", "high")[1] == ["TL101"]
     write_config(project, 'min-impact = "high"\n')
     assert check()[1] == ["TL101"]
+    assert check("--min-impact", "medium")[1] == ["TL101", "TL401"]
     assert check("--min-impact", "low")[1] == ["TL101", "TL401"]
     write_config(project, 'min-impact = "huge"\n')
     result = CliRunner().invoke(main, ["check"])

@@ -26,7 +26,7 @@ from torchlint.verify.pairs import (
 from torchlint.verify.running import Job, ProgramFailure, ProgramRun, Runner, checked, parse_result, program_env, sync_count
 from torchlint.verify.sizes import SIZES
 from torchlint.verify.stats import summarize, window_times
-from torchlint.verify.tolerances import calibrated, compare, relative_noise, tolerance_for
+from torchlint.verify.tolerances import calibrated, compare, for_device, relative_noise, tolerance_for
 
 Progress = Callable[[str], None]
 
@@ -141,11 +141,11 @@ class RuleRun:
         return counts[0], counts[1]
 
 
-def equivalence_problem(code: str, results: Dict[str, List[object]]) -> Optional[str]:
+def equivalence_problem(code: str, results: Dict[str, List[object]], device: str = "cpu") -> Optional[str]:
     """How the after results differ from the before results of the same repeat, or None when they
-    agree within the rule's tolerance, widened by the run-to-run noise of before.py where it ran
-    again."""
-    tolerance = tolerance_for(code)
+    agree within the rule's tolerance (at least GPU_REL_FLOOR on a GPU), widened by the run-to-run
+    noise of before.py where it ran again."""
+    tolerance = for_device(tolerance_for(code), device)
     noise = max((relative_noise(a, b) for a, b in zip(results[BEFORE], results.get(AGAIN, []))), default=0.0)
     tolerance = calibrated(tolerance, noise)
     for repeat, (before, after) in enumerate(zip(results[BEFORE], results[AFTER])):
@@ -202,7 +202,7 @@ def _timing_notes(outcome: RuleVerification, found: Measurements) -> List[str]:
 def _result(
     fixture: Fixture, settings: RuleRun, found: Measurements, syncs: Tuple[Optional[int], Optional[int]]
 ) -> RuleVerification:
-    problem = equivalence_problem(fixture.code, found.results)
+    problem = equivalence_problem(fixture.code, found.results, settings.device)
     notes = [problem] if problem else []
     if not fixture.fixable:
         notes.append("no automatic fix: after.py is the hand-written remedy")
