@@ -285,7 +285,7 @@ def test_table_has_every_column_and_a_row_per_rule():
         "high",
     ]
     # Declared impact, then the level the measured speedup (2x) falls in.
-    assert lines[2].split()[-6:] == ["±5.0%", "NO", "-", "-", "low", "high"]
+    assert lines[2].split()[-6:] == ["±5.0%", "NO", "-", "-", "medium", "high"]
     assert lines[3].split()[3:] == ["-", "-", "-", "-", "yes", "-", "-", "medium", "-"]
     assert lines[4].split()[-5:] == ["3", "->", "1", "high", "high"]
     # Timed without a measurable difference: said in the speedup column and the measured impact.
