@@ -61,7 +61,7 @@ def test_show_settings_and_show_files(project: Path):
 
 def test_unfixable_and_fixable(project: Path):
     listing = run("--output-format", "concise", "--unsafe-fixes", "--unfixable", "TL401").stdout
-    assert "TL401 [*]" not in listing and "TL401 `zero_grad" in listing
+    assert "TL401 [*]" not in listing and "TL401 warning: `zero_grad" in listing
     (project / "pyproject.toml").write_text('[tool.torchlint]\nfixable = ["TL1"]\n')
     assert run("--fix").exit_code == 1
     assert (project / "src" / "train.py").read_text() == TRAIN

@@ -66,10 +66,9 @@ def _paint(text: str, severity: str, report: Report) -> str:
 
 
 def _labelled(finding: Finding, report: Report) -> str:
-    """`CODE severity [*] message`: what every text format says about a finding."""
+    """`CODE [*] severity: message`: what every text format says about a finding."""
     severity = report.severity(finding.code)
-    label = _paint(f"{finding.code} {severity}", severity, report)
-    return f"{label} {_marker(finding, report)}{finding.message}"
+    return f"{_paint(finding.code, severity, report)} {_marker(finding, report)}{_paint(severity, severity, report)}: {finding.message}"
 
 
 def _header(finding: Finding, report: Report) -> str:
