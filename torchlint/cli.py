@@ -203,21 +203,24 @@ def _check(ctx: click.Context, args: "CheckArgs") -> _Checked:
         status = EXIT_FINDINGS
     if plan.errors or any(outcome.error for outcome in outcomes):
         status = EXIT_ERROR
-    return _Checked(EXIT_CLEAN if args.exit_zero and status == EXIT_FINDINGS else status, _watched(args, plan))
+    return _Checked(EXIT_CLEAN if args.exit_zero and status == EXIT_FINDINGS else status, _watched(args, [job.path for _, job in plan.jobs]))
 
 
-def _watched(args: "CheckArgs", plan: "_Plan") -> FrozenSet[str]:
-    """What --watch polls: the checked files and their directories (a file added or removed
-    changes its directory), the paths given and the configuration files in force."""
-    files = [job.path for _, job in plan.jobs]
-    configs = [str(settings.config_path) for settings, _ in plan.jobs if settings.config_path]
-    return frozenset((*files, *(os.path.dirname(path) or "." for path in files), *map(str, args.paths or (Path("."),)), *configs))
+def _watched(args: "CheckArgs", files: Sequence[str]) -> FrozenSet[str]:
+    """What --watch polls: the checked files, their directories (a file added or removed
+    changes its directory) and the paths given, and the configuration files that may govern
+    them there and above, present or not (creating one counts as a change)."""
+    given = [os.path.abspath(path) for path in args.paths or (Path("."),)]
+    directories = {os.path.dirname(os.path.abspath(path)) for path in files}
+    directories.update(parent for path in given for parent in (path, *map(str, Path(path).parents)))
+    configs = (os.path.join(directory, name) for directory in directories for name in CONFIG_FILES)
+    return frozenset((*files, *given, *directories, *configs))
 
 
 def _watch(ctx: click.Context, args: "CheckArgs") -> None:
     """--watch: check, then check again after each change until interrupted. A run that
     fails (a configuration being edited) says why and keeps watching what it watched."""
-    watched = frozenset((*map(str, args.paths or (Path("."),)), *CONFIG_FILES))
+    watched = _watched(args, ())
 
     def once() -> FrozenSet[str]:
         nonlocal watched
