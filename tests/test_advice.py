@@ -75,6 +75,9 @@ model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Flatten(), nn.Linear(8, 2)).cuda()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 def train():
     for x in train_loader:
+        for _ in range(n_critic):
+            critic_loss(x.cuda()).backward()
+            critic_opt.step()
         model(x.cuda()).sum().backward()
         optimizer.step()
     for x in train_loader:
@@ -91,7 +94,8 @@ def train_multi():
 
 def test_advice_is_reported_once_per_file_at_its_first_training_loop(tmp_path):
     """Advice is about the program (`semantics.training.advice_site`): however many training
-    loops and routines a file has, each advice rule reports once, at the first loop."""
+    loops and routines a file has (a critic's inner loop, a second epoch loop, a second
+    routine), each advice rule reports once, at the first loop."""
     path = tmp_path / "train.py"
     path.write_text(TWO_ROUTINES)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "ADVICE", "--output-format", "json", str(path)])
