@@ -154,7 +154,7 @@ class _Checked:
     watched: FrozenSet[str] = frozenset()
 
 
-def _check(ctx: click.Context, args: "CheckArgs") -> _Checked:
+def _check(ctx: click.Context, args: CheckArgs) -> _Checked:
     """One run of `torchlint check`; problems with the call or the configuration raise."""
     config_file, inline = _config_arguments(args.config)
     resolver = Resolver(Path.cwd(), config_file, args.isolated, _overrides(ctx, args, inline).apply)
@@ -206,7 +206,7 @@ def _check(ctx: click.Context, args: "CheckArgs") -> _Checked:
     return _Checked(EXIT_CLEAN if args.exit_zero and status == EXIT_FINDINGS else status, _watched(args, [job.path for _, job in plan.jobs]))
 
 
-def _watched(args: "CheckArgs", files: Sequence[str]) -> FrozenSet[str]:
+def _watched(args: CheckArgs, files: Sequence[str]) -> FrozenSet[str]:
     """What --watch polls: the checked files, their directories (a file added or removed
     changes its directory) and the paths given, and the configuration files that may govern
     them there and above, present or not (creating one counts as a change)."""
@@ -217,7 +217,7 @@ def _watched(args: "CheckArgs", files: Sequence[str]) -> FrozenSet[str]:
     return frozenset((*files, *given, *directories, *configs))
 
 
-def _watch(ctx: click.Context, args: "CheckArgs") -> None:
+def _watch(ctx: click.Context, args: CheckArgs) -> None:
     """--watch: check, then check again after each change until interrupted. A run that
     fails (a configuration being edited) says why and keeps watching what it watched."""
     watched = _watched(args, ())
@@ -236,23 +236,26 @@ def _watch(ctx: click.Context, args: "CheckArgs") -> None:
 def _config_arguments(values: Tuple[str, ...]) -> Tuple[Optional[Path], Dict[str, object]]:
     """--config: at most one configuration file, and inline `KEY = VALUE` pairs (a value that
     names no file and holds `=`)."""
-    files = [Path(value) for value in values if Path(value).is_file() or "=" not in value]
+    def names_a_file(value: str) -> bool:
+        return Path(value).is_file() or "=" not in value
+
+    files = [Path(value) for value in values if names_a_file(value)]
     if len(files) > 1:
         raise UsageFailure(f"--config names {len(files)} configuration files; give at most one (and any number of KEY=VALUE pairs)")
-    pairs = [value for value in values if not (Path(value).is_file() or "=" not in value)]
-    return (files[0] if files else None), parse_inline(pairs)
+    return (files[0] if files else None), parse_inline([value for value in values if not names_a_file(value)])
 
 
 def _log_to_stderr(verbose: bool) -> None:
     """-v: torchlint's debug log on standard error (as it is when the message is written)."""
-    logger = logging.getLogger("torchlint")
-    logger.handlers = [handler for handler in logger.handlers if not isinstance(handler, _Stderr)]
-    logger.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    _LOG.handlers = [handler for handler in _LOG.handlers if not isinstance(handler, _Stderr)]
+    _LOG.setLevel(logging.DEBUG if verbose else logging.WARNING)
     if verbose:
-        logger.addHandler(_Stderr())
+        _LOG.addHandler(_Stderr())
 
 
 class _Stderr(logging.Handler):
+    """Log records as lines on standard error."""
+
     def __init__(self) -> None:
         super().__init__()
         self.setFormatter(logging.Formatter("[%(asctime)s %(name)s] %(message)s", "%H:%M:%S"))

@@ -25,10 +25,10 @@ class Watcher:
         """Run `check` (it returns the paths to watch), then again after each change to them;
         a directory's time changes when a file in it is added, removed or renamed."""
         announce("watching for changes; Ctrl-C stops")
-        watched = check()
-        seen = stamps(watched)
         polls = 0
         try:
+            watched = check()
+            seen = stamps(watched)
             while self.polls is None or polls < self.polls:
                 self.sleep(self.interval)
                 polls += 1
