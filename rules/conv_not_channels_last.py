@@ -4,7 +4,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST, CHANNELS_LAST, conv_heavy, project_enables, project_uses
 from torchlint.semantics.roles import is_one_off_script
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site, loop_header
 
 
 class ConvNotChannelsLast(Rule):
@@ -17,8 +17,8 @@ class ConvNotChannelsLast(Rule):
     in the file or a project module it imports) with no attention, transformer layers or
     explicit matrix products, and `channels_last` appears nowhere in the program.
 
-    It is reported once per training routine (the first training loop of each function, and
-    of module level, that no other training loop runs), as advice (severity info).
+    It is reported once per file, at its first training loop (advice is about the program,
+    not about one loop), as advice (severity info).
 
     ## Why is this slow?
     The tensor-core convolution kernels of cuDNN work on NHWC data ("channels last"). PyTorch
@@ -96,16 +96,15 @@ class ConvNotChannelsLast(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loops = advice_sites(self.ctx, CHANNELS_LAST)
-        if not loops or is_one_off_script(self.ctx.role_path):
+        loop = advice_site(self.ctx, CHANNELS_LAST)
+        if loop is None or is_one_off_script(self.ctx.role_path):
             return
         if not project_enables(self.ctx, AUTOCAST) or not conv_heavy(self.ctx) or project_uses(self.ctx, CHANNELS_LAST):
             return  # float32 training, no convolutional model, or the memory format chosen elsewhere
-        for loop in loops:
-            self.report(
-                loop_header(loop),
-                "this mixed-precision CUDA training loop runs convolutions on channels-first tensors; convert the model "
-                "and each input batch with `.to(memory_format=torch.channels_last)` so the tensor-core kernels "
-                "need no transposes",
-                start=loop,
-            )
+        self.report(
+            loop_header(loop),
+            "this mixed-precision CUDA training loop runs convolutions on channels-first tensors; convert the model "
+            "and each input batch with `.to(memory_format=torch.channels_last)` so the tensor-core kernels "
+            "need no transposes",
+            start=loop,
+        )

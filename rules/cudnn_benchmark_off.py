@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import CONVOLUTION, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES, project_enables
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site, loop_header
 
 
 class CudnnBenchmarkOff(Rule):
@@ -14,8 +14,8 @@ class CudnnBenchmarkOff(Rule):
     imports), and never sets
     `torch.backends.cudnn.benchmark`.
 
-    It is reported once per training routine (the first training loop of each function, and
-    of module level, that no other training loop runs), as advice (severity info).
+    It is reported once per file, at its first training loop (advice is about the program,
+    not about one loop), as advice (severity info).
 
     ## Why is this slow?
     cuDNN has several algorithms for every convolution, and which one is fastest depends on
@@ -84,14 +84,13 @@ class CudnnBenchmarkOff(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loops = advice_sites(self.ctx, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)
-        if not loops or not project_enables(self.ctx, CONVOLUTION):
+        loop = advice_site(self.ctx, CUDNN_BENCHMARK, CUDNN_DETERMINISTIC, VARIABLE_SHAPES)
+        if loop is None or not project_enables(self.ctx, CONVOLUTION):
             return  # no loop, convolutions, or a choice already made (or shapes that change every step)
-        for loop in loops:
-            self.report(
-                loop_header(loop),
-                "this CUDA training loop runs convolutions with cuDNN's default algorithm choice; set "
-                "`torch.backends.cudnn.benchmark = True` once at start-up so the fastest algorithm is timed and "
-                "reused (when input shapes are fixed)",
-                start=loop,
-            )
+        self.report(
+            loop_header(loop),
+            "this CUDA training loop runs convolutions with cuDNN's default algorithm choice; set "
+            "`torch.backends.cudnn.benchmark = True` once at start-up so the fastest algorithm is timed and "
+            "reused (when input shapes are fixed)",
+            start=loop,
+        )

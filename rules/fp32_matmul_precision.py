@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import TF32, matmul_heavy
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site, loop_header
 
 
 class Fp32MatmulPrecision(Rule):
@@ -17,8 +17,8 @@ class Fp32MatmulPrecision(Rule):
     `torch.set_float32_matmul_precision(...)` or sets
     `torch.backends.cuda.matmul.allow_tf32` (or the newer `fp32_precision` settings).
 
-    It is reported once per training routine (the first training loop of each function, and
-    of module level, that no other training loop runs), as advice (severity info).
+    It is reported once per file, at its first training loop (advice is about the program,
+    not about one loop), as advice (severity info).
 
     ## Why is this slow?
     Since PyTorch 1.12, float32 matmuls on CUDA default to full IEEE float32, which does not
@@ -84,13 +84,12 @@ class Fp32MatmulPrecision(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loops = advice_sites(self.ctx, TF32)
-        if not loops or not matmul_heavy(self.ctx):
+        loop = advice_site(self.ctx, TF32)
+        if loop is None or not matmul_heavy(self.ctx):
             return  # no loop, a precision already chosen, or no matmul-heavy work in sight
-        for loop in loops:
-            self.report(
-                loop_header(loop),
-                "float32 matmuls in this CUDA training loop run at full precision, without tensor cores; call "
-                "`torch.set_float32_matmul_precision(\"high\")` once at start-up to use TF32",
-                start=loop,
-            )
+        self.report(
+            loop_header(loop),
+            "float32 matmuls in this CUDA training loop run at full precision, without tensor cores; call "
+            "`torch.set_float32_matmul_precision(\"high\")` once at start-up to use TF32",
+            start=loop,
+        )

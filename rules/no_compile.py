@@ -4,7 +4,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import COMPILE, DOUBLE_BACKWARD, VARIABLE_SHAPES, project_enables, project_uses, recurrent_heavy
 from torchlint.semantics.roles import is_one_off_script
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site, loop_header
 
 # The release that added `torch.compile`.
 COMPILE_SINCE = (2, 0)
@@ -18,8 +18,8 @@ class NoCompile(Rule):
     project module that imports it mentions
     `torch.compile` or an option to compile.
 
-    It is reported once per training routine (the first training loop of each function, and
-    of module level, that no other training loop runs), as advice (severity info).
+    It is reported once per file, at its first training loop (advice is about the program,
+    not about one loop), as advice (severity info).
 
     ## Why is this slow?
     In eager mode every PyTorch operation is a separate kernel launch that reads its inputs
@@ -97,18 +97,17 @@ class NoCompile(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if self.ctx.options.torch_version < COMPILE_SINCE or is_one_off_script(self.ctx.role_path):
             return
-        loops = advice_sites(self.ctx, COMPILE, VARIABLE_SHAPES)
-        if not loops or project_uses(self.ctx, COMPILE):
+        loop = advice_site(self.ctx, COMPILE, VARIABLE_SHAPES)
+        if loop is None or project_uses(self.ctx, COMPILE):
             return  # no training loop, or compilation chosen somewhere in the program
         if project_enables(self.ctx, DOUBLE_BACKWARD):
             return  # a gradient penalty in this program's own code: compiled graphs have no double backward
         if recurrent_heavy(self.ctx):
             return  # cuDNN's recurrent kernels stay as they are under `torch.compile`
-        for loop in loops:
-            self.report(
-                loop_header(loop),
-                "this CUDA training loop runs the model eagerly, one kernel per operation; wrap the model in "
-                "`torch.compile(model)` so its forward and backward run as fused kernels (time it: compilation "
-                "costs start-up time)",
-                start=loop,
-            )
+        self.report(
+            loop_header(loop),
+            "this CUDA training loop runs the model eagerly, one kernel per operation; wrap the model in "
+            "`torch.compile(model)` so its forward and backward run as fused kernels (time it: compilation "
+            "costs start-up time)",
+            start=loop,
+        )

@@ -2,7 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.project import AUTOCAST
-from torchlint.semantics.training import ADVICE_TRIGGERS, advice_sites, loop_header
+from torchlint.semantics.training import ADVICE_TRIGGERS, advice_site, loop_header
 
 
 class NoMixedPrecision(Rule):
@@ -17,8 +17,8 @@ class NoMixedPrecision(Rule):
     (`torch.autocast`, `torch.amp.autocast`, `torch.cuda.amp.autocast`). Silent in
     reinforcement-learning programs (they step Gym environments), whose networks are small.
 
-    It is reported once per training routine (the first training loop of each function, and
-    of module level, that no other training loop runs), as advice (severity info):
+    It is reported once per file, at its first training loop (advice is about the program,
+    not about one loop), as advice (severity info):
     the evidence is project-wide, and full precision can be a deliberate choice.
 
     ## Why is this slow?
@@ -93,14 +93,13 @@ class NoMixedPrecision(Rule):
     )
 
     def leave_Module(self, node: cst.Module) -> None:
-        loops = advice_sites(self.ctx, AUTOCAST)
-        if not loops:
+        loop = advice_site(self.ctx, AUTOCAST)
+        if loop is None:
             return
-        for loop in loops:
-            self.report(
-                loop_header(loop),
-                "this CUDA training loop runs in float32 throughout; run the forward pass and loss under "
-                "`torch.autocast(\"cuda\", dtype=torch.bfloat16)` (float16 with a GradScaler on older GPUs) to use "
-                "tensor cores, see `torchlint.reference.AmpStep`",
-                start=loop,
-            )
+        self.report(
+            loop_header(loop),
+            "this CUDA training loop runs in float32 throughout; run the forward pass and loss under "
+            "`torch.autocast(\"cuda\", dtype=torch.bfloat16)` (float16 with a GradScaler on older GPUs) to use "
+            "tensor cores, see `torchlint.reference.AmpStep`",
+            start=loop,
+        )

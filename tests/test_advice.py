@@ -65,3 +65,42 @@ ADVICE = {rule.code for rule in all_rules() if rule.severity == "info"}
 def test_the_advice_rules_are_the_model_dependent_settings():
     assert {"TL404", "TL601", "TL603", "TL604", "TL605"} <= ADVICE
     assert not {"TL101", "TL201", "TL301", "TL402", "TL501"} & ADVICE
+
+
+TWO_ROUTINES = """
+import torch
+import torch.nn as nn
+torch.backends.cuda.matmul.allow_tf32 = False
+model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Flatten(), nn.Linear(8, 2)).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+def train():
+    for x in train_loader:
+        for _ in range(n_critic):
+            critic_loss(x.cuda()).backward()
+            critic_opt.step()
+        model(x.cuda()).sum().backward()
+        optimizer.step()
+    for x in train_loader:
+        model(x.cuda()).sum().backward()
+        optimizer.step()
+def train_multi():
+    data_iter = iter(celeba_loader)
+    while step < total:
+        x = next(data_iter)
+        model(x.cuda()).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_advice_is_reported_once_per_file_at_its_first_training_loop(tmp_path):
+    """Advice is about the program (`semantics.training.advice_site`): however many training
+    loops and routines a file has (a critic's inner loop, a second epoch loop, a second
+    routine), each advice rule reports once, at the first loop."""
+    path = tmp_path / "train.py"
+    path.write_text(TWO_ROUTINES)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "ADVICE", "--output-format", "json", str(path)])
+    findings = [item for item in json.loads(result.stdout) if item["code"] != "TL404"]
+    codes = [item["code"] for item in findings]
+    assert {"TL601", "TL603", "TL605"} <= set(codes)
+    assert len(codes) == len(set(codes))
+    assert {item["line"] for item in findings} == {8}

@@ -50,7 +50,7 @@ def test_clean_exit_0(project):
 def test_default_path_is_the_current_directory(project):
     result = run("--output-format", "concise")
     assert result.exit_code == 1
-    assert result.stdout.splitlines() == [f"train.py:3:30: TL101 {json.loads(run('--output-format', 'json').stdout)[0]['message']}"]
+    assert result.stdout.splitlines() == [f"train.py:3:30: TL101 warning: {json.loads(run('--output-format', 'json').stdout)[0]['message']}"]
 
 
 def test_exit_zero(project):
@@ -62,8 +62,9 @@ def test_json_output_fields(project):
     data = json.loads(run("--output-format", "json").stdout)
     assert [(d["path"], d["code"]) for d in data] == [("train.py", "TL101"), ("zg.py", "TL401")]
     finding = data[1]
-    assert set(finding) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "url", "cell", "impact"}
+    assert set(finding) == {"code", "name", "message", "path", "line", "column", "end_line", "end_column", "fix", "url", "cell", "severity", "impact"}
     assert (data[0]["impact"], finding["impact"]) == ("high", "medium")
+    assert data[0]["severity"] == finding["severity"] == "warning"
     assert finding["cell"] is None
     assert (finding["line"], finding["column"], finding["end_line"], finding["end_column"]) == (2, 1, 2, 39)
     assert finding["fix"]["applicability"] == "unsafe"

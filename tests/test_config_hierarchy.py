@@ -88,8 +88,8 @@ def test_extend_chains_configurations(tree: Path):
     # TL401 comes back (a later layer), TL101 stays ignored for a.py by the extended table.
     assert codes_of(found, "a.py") == ["TL401", "TL501"]
     settings = CliRunner().invoke(main, ["check", "--show-settings", str(tree / "sub" / "a.py")]).stdout
-    assert "torch-version     1.13  [" + str(tree / "pyproject.toml") + "]" in settings
-    assert f"configuration     {tree / 'sub' / 'pyproject.toml'}" in settings
+    assert "torch-version      1.13  [" + str(tree / "pyproject.toml") + "]" in settings
+    assert f"configuration      {tree / 'sub' / 'pyproject.toml'}" in settings
 
 
 def test_extend_cycle_and_missing_target_are_errors(tree: Path):

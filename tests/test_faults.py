@@ -315,12 +315,16 @@ def odd_report(cwd):
 @pytest.mark.parametrize("name", sorted(FORMATTERS))
 def test_every_format_writes_names_that_are_not_utf8(odd_report, name):
     text = FORMATTERS[name](odd_report)
-    if name in ("full", "concise", "github"):  # the name's own bytes
+    if name in ("full", "concise", "grouped", "pylint", "github"):  # the name's own bytes
         assert b"bad\xff name.py" in text.encode("utf-8", "surrogateescape")
-    elif name in ("json", "json-lines"):  # the surrogate escape, which os.fsencode turns back into the bytes
+    elif name in ("json", "json-lines", "gitlab"):  # the surrogate escape, which os.fsencode turns back into the bytes
         document = json.loads(text.splitlines()[0] if name == "json-lines" else text)
-        assert (document if name == "json-lines" else document[0])["path"] == NAME
+        item = document if name == "json-lines" else document[0]
+        assert (item["location"]["path"] if name == "gitlab" else item["path"]) == NAME
         assert "\\udcff" in text
+    elif name == "rdjson":
+        document = json.loads(text)
+        assert document["diagnostics"][0]["location"]["path"] == NAME and "\\udcff" in text
     elif name == "sarif":  # percent-encoded bytes
         [result] = json.loads(text)["runs"][0]["results"]
         assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad%FF%20name.py"

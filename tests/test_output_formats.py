@@ -1,4 +1,5 @@
-"""CI output formats through the real CLI: github, sarif, junit and json-lines."""
+"""Output formats through the real CLI: severity in the text and JSON formats; github, sarif,
+junit, json-lines, gitlab, rdjson, pylint and grouped."""
 
 from __future__ import annotations
 
@@ -20,7 +21,12 @@ from torchlint.output.github import annotation, escape_data, escape_property
 from torchlint.output.junit import format_junit
 from torchlint.engine.rule import Rule, all_rules
 
-SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+DATA = Path(__file__).parent / "data"
+SCHEMA = json.loads((DATA / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+# Written from GitLab's documentation of the Code Quality report and reviewdog's
+# DiagnosticResult proto and JSON schema; each file's `$comment` cites its source.
+GITLAB_SCHEMA = json.loads((DATA / "gitlab-code-quality-schema.json").read_text(encoding="utf-8"))
+RDJSON_SCHEMA = json.loads((DATA / "rdjson-schema.json").read_text(encoding="utf-8"))
 ZERO_GRAD = "import torch\noptimizer.zero_grad(set_to_none=False)\n"
 DATA_PARALLEL = "import torch.nn as nn\nm = nn.DataParallel(x, device_ids=[0, 1])\n"
 LOADER = "import torch\nloader = torch.utils.data.DataLoader(ds)\n"
@@ -300,3 +306,148 @@ def test_json_lines_match_json(project: Path):
 
 def test_json_lines_without_findings(project: Path):
     assert check("json-lines", "clean.py").stdout == ""
+
+
+# --- severity in the text and JSON formats ---
+
+SEVERITY_COLOURS = {"error": "\x1b[31m", "warning": "\x1b[33m", "info": "\x1b[36m"}
+
+
+@pytest.mark.parametrize("severity", ["error", "warning", "info"])
+def test_text_formats_name_the_severity(project: Path, monkeypatch: pytest.MonkeyPatch, severity: str):
+    monkeypatch.setattr(rule_class("TL401"), "severity", severity, raising=False)
+    for output_format in ("full", "concise", "grouped"):
+        assert f"TL401 {severity}: `zero_grad" in check(output_format, "--select", "ALL", "zg.py").stdout
+    item = as_json("--select", "ALL", "zg.py")[0]
+    assert item["severity"] == severity
+
+
+@pytest.mark.parametrize("severity", ["error", "warning", "info"])
+def test_colour_follows_the_severity(project: Path, monkeypatch: pytest.MonkeyPatch, severity: str):
+    monkeypatch.setattr(rule_class("TL401"), "severity", severity, raising=False)
+    coloured = check("full", "--select", "ALL", "--color", "always", "zg.py").stdout
+    assert f"{SEVERITY_COLOURS[severity]}\x1b[1mTL401" in coloured
+    assert f"{SEVERITY_COLOURS[severity]}\x1b[1m{severity}" in coloured
+    others = set(SEVERITY_COLOURS.values()) - {SEVERITY_COLOURS[severity]}
+    assert not any(colour in coloured for colour in others)
+    plain = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "ALL", "zg.py"], env={"NO_COLOR": "1"}).stdout
+    assert "\x1b[" not in plain and f"TL401 {severity}:" in plain
+
+
+def test_json_severity_is_the_rules(project: Path):
+    rules = {rule.code: rule for rule in all_rules()}
+    items = as_json("zg.py", "dp.py")
+    assert items and all(item["severity"] == rules[item["code"]].severity for item in items)
+
+
+# --- pylint and grouped ---
+
+
+def test_pylint_output(project: Path):
+    result = check("pylint", "zg.py", "dp.py")
+    assert result.exit_code == 1
+    expected = [f"{item['path']}:{item['line']}: [{item['code']}] {item['message']}" for item in as_json("zg.py", "dp.py")]
+    assert result.stdout.splitlines() == expected
+
+
+def test_grouped_output_lists_findings_under_each_file(project: Path):
+    (project / "both.py").write_text(ZERO_GRAD + DATA_PARALLEL)
+    result = check("grouped", "both.py", "zg.py")
+    assert result.exit_code == 1
+    blocks = result.stdout.split("\n\n")
+    assert blocks[0].splitlines()[0] == "both.py:"
+    assert [line.split()[:2] for line in blocks[0].splitlines()[1:]] == [["2:1", "TL401"], ["4:5", "TL501"]]
+    assert blocks[1].splitlines()[0] == "zg.py:" and blocks[1].splitlines()[1].startswith("  2:1 TL401 warning: ")
+
+
+# --- gitlab ---
+
+
+def gitlab(*args: str) -> List[Dict]:
+    issues = json.loads(check("gitlab", *args).stdout)
+    jsonschema.validators.validator_for(GITLAB_SCHEMA)(GITLAB_SCHEMA).validate(issues)
+    return issues
+
+
+def test_gitlab_validates_and_matches_the_findings(project: Path):
+    (project / "twice.py").write_text(ZERO_GRAD + "optimizer.zero_grad(set_to_none=False)\n")
+    issues = gitlab("zg.py", "dp.py", "twice.py")
+    expected = as_json("zg.py", "dp.py", "twice.py")
+    assert len(issues) == len(expected) == 4
+    for issue, item in zip(issues, expected):
+        assert issue["check_name"] == f"{item['code']} {item['name']}"
+        assert issue["description"] == f"{item['code']} {item['message']}"
+        assert issue["location"] == {"path": item["path"], "lines": {"begin": item["line"]}}
+        assert issue["severity"] == "major"
+    # GitLab shows one issue per fingerprint: two identical lines need two.
+    assert len({issue["fingerprint"] for issue in issues}) == 4
+
+
+def test_gitlab_fingerprints_survive_line_moves(project: Path):
+    before = gitlab("zg.py")[0]["fingerprint"]
+    (project / "zg.py").write_text("\n\n" + ZERO_GRAD)
+    assert gitlab("zg.py")[0]["fingerprint"] == before
+
+
+@pytest.mark.parametrize("severity, expected", [("error", "critical"), ("warning", "major"), ("info", "info")])
+def test_gitlab_severity_follows_rule_severity(project: Path, monkeypatch: pytest.MonkeyPatch, severity: str, expected: str):
+    monkeypatch.setattr(rule_class("TL401"), "severity", severity, raising=False)
+    assert gitlab("--select", "ALL", "zg.py")[0]["severity"] == expected
+
+
+def test_gitlab_without_findings_is_an_empty_list(project: Path):
+    assert gitlab("clean.py") == []
+
+
+# --- rdjson ---
+
+
+def rdjson(*args: str) -> Dict:
+    result = json.loads(check("rdjson", *args).stdout)
+    jsonschema.validators.validator_for(RDJSON_SCHEMA)(RDJSON_SCHEMA).validate(result)
+    return result
+
+
+def test_rdjson_validates_and_matches_the_findings(project: Path):
+    result = rdjson("zg.py", "dp.py")
+    assert result["source"] == {"name": "torchlint"}
+    expected = as_json("zg.py", "dp.py")
+    assert len(result["diagnostics"]) == len(expected) == 2
+    for diagnostic, item in zip(result["diagnostics"], expected):
+        assert diagnostic["message"] == item["message"]
+        assert diagnostic["code"] == {"value": item["code"], "url": item["url"]}
+        assert diagnostic["severity"] == "WARNING"
+        span = {"start": {"line": item["line"], "column": item["column"]}, "end": {"line": item["end_line"], "column": item["end_column"]}}
+        assert diagnostic["location"] == {"path": item["path"], "range": span}
+
+
+def test_rdjson_columns_count_utf8_bytes_and_suggestions_follow_unsafe_fixes(project: Path):
+    (project / "u.py").write_text("import torch\n\u00e9 = 1; optimizer.zero_grad(set_to_none=False)\n")
+    (diagnostic,) = rdjson("u.py")["diagnostics"]
+    # "é = 1; " is 7 characters and 8 bytes: the call starts at character 8, byte 9.
+    assert diagnostic["location"]["range"] == {"start": {"line": 2, "column": 9}, "end": {"line": 2, "column": 47}}
+    assert "suggestions" not in diagnostic  # TL401's fix is unsafe
+    (diagnostic,) = rdjson("--unsafe-fixes", "u.py")["diagnostics"]
+    assert diagnostic["suggestions"] == [{"range": diagnostic["location"]["range"], "text": "optimizer.zero_grad()"}]
+
+
+def test_rdjson_finding_over_several_lines_ends_after_its_last_line(project: Path):
+    (project / "m.py").write_text("import torch.nn as nn\nm = nn.DataParallel(\n    x, device_ids=[0, 1])\n")
+    (diagnostic,) = rdjson("m.py")["diagnostics"]
+    assert diagnostic["location"]["range"] == {"start": {"line": 2, "column": 5}, "end": {"line": 4, "column": 1}}
+
+
+@pytest.mark.parametrize("severity, expected", [("error", "ERROR"), ("warning", "WARNING"), ("info", "INFO")])
+def test_rdjson_severity_follows_rule_severity(project: Path, monkeypatch: pytest.MonkeyPatch, severity: str, expected: str):
+    monkeypatch.setattr(rule_class("TL401"), "severity", severity, raising=False)
+    assert rdjson("--select", "ALL", "zg.py")["diagnostics"][0]["severity"] == expected
+
+
+def test_the_schemas_reject_what_the_consumers_reject():
+    """The schema files are not vacuous: each refuses a document its consumer would refuse."""
+    bad_issue = [{"description": "d", "check_name": "c", "fingerprint": "f", "severity": "warning", "location": {"path": "a.py", "lines": {"begin": 1}}}]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validators.validator_for(GITLAB_SCHEMA)(GITLAB_SCHEMA).validate(bad_issue)
+    no_start = {"diagnostics": [{"message": "m", "location": {"path": "a.py", "range": {"end": {"line": 1}}}}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validators.validator_for(RDJSON_SCHEMA)(RDJSON_SCHEMA).validate(no_start)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 import click
+from click.testing import CliRunner
 import pytest
 import yaml
 
@@ -111,3 +112,11 @@ def test_files_the_readme_names_exist(path: str):
     if path in ("pyproject.toml", "torchlint.toml", ".torchlint.toml", "requirements.txt", "gpu-results.md", "docs/gpu-results.md", ".pre-commit-config.yaml"):
         pytest.skip("a file of the user's project, or one the README says does not exist yet")
     assert (REPO / path).exists(), path
+
+
+def test_the_finding_shown_is_what_check_prints(monkeypatch):
+    """The README's example finding (code, severity, message, source line, caret, impact)."""
+    (example,) = [block for block in blocks("text") if block.startswith("examples/train.py:")]
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--color", "never", "examples/"])
+    assert example in result.stdout

@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 import os
 import sys
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, TextIO, Tuple
 
@@ -20,12 +21,14 @@ from torchlint import baseline as baselines
 from torchlint.config import (
     CACHE_DIR_NAME,
     COMMAND_LINE,
+    CONFIG_FILES,
     OUTPUT_FORMATS,
     ConfigError,
     Overrides,
     PerFileIgnore,
     Resolver,
     Settings,
+    parse_inline,
     parse_per_file_ignore,
     parse_torch_version,
 )
@@ -39,6 +42,7 @@ from torchlint.engine.runner import FileJob, FileOutcome, FixMode, RunOptions, c
 from torchlint.engine.selection import Layer, SelectionError, preview_warnings
 from torchlint.files.discovery import DEFAULT_EXCLUDE, discover, excluded_below
 from torchlint.output import FORMATTERS, Report
+from torchlint.watch import Watcher
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Files searched for in directories: Python sources, stubs and Jupyter notebooks.
@@ -47,6 +51,13 @@ SOURCE_EXTENSIONS = (".py", ".pyi", ".ipynb")
 
 class UsageFailure(Exception):
     """A problem with how torchlint was called or configured: one line on stderr, exit code 2."""
+
+
+# What stops a run with one line on standard error and exit code 2.
+_FAILURES = (ConfigError, SelectionError, UsageFailure, baselines.BaselineError)
+# How --watch polls (tests bound it).
+WATCHER = Watcher()
+_LOG = logging.getLogger("torchlint")
 
 
 def _split(values: Tuple[str, ...]) -> Optional[Tuple[str, ...]]:
@@ -66,6 +77,15 @@ def _env(name: str) -> str:
     return f"TORCHLINT_{name}"
 
 
+class _ConfigValue(click.ParamType):
+    """A `--config` value; `TORCHLINT_CONFIG` holds one whole value (a path may have spaces)."""
+
+    name = "PATH|KEY=VALUE"
+
+    def split_envvar_value(self, rv: str) -> Sequence[str]:
+        return (rv,)
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path, allow_dash=True))
 @click.option("--select", multiple=True, help="Rules to enable: codes, prefixes (TL1), names or ALL. Replaces the configured selection.")
@@ -83,7 +103,7 @@ def _env(name: str) -> str:
 @click.option("--min-severity", type=click.Choice(SEVERITIES), help="Only run rules of at least this severity (default: info, all).")
 @click.option("--min-impact", type=click.Choice(IMPACTS), help="Only run rules whose findings cost at least this much (default: low, all).")
 @click.option("--preview", is_flag=True, envvar=_env("PREVIEW"), show_envvar=True, help="Also run preview rules (precision not yet measured at 0.90 or above).")
-@click.option("--config", "config_path", type=click.Path(path_type=Path), envvar=_env("CONFIG"), show_envvar=True, help="Use this configuration file for every file.")
+@click.option("--config", multiple=True, type=_ConfigValue(), envvar=_env("CONFIG"), show_envvar=True, help="A configuration file for every file, or a TOML `KEY = VALUE` pair that overrides one key of [tool.torchlint] (repeatable).")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place.")
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report only what was fixed, not the remaining findings.")
@@ -107,32 +127,55 @@ def _env(name: str) -> str:
 @click.option("--update-baseline", is_flag=True, help="Record the current findings in the --baseline file and exit 0.")
 @click.option("--show-settings", is_flag=True, help="Print the settings that govern the first path (and where each comes from), then exit.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
+@click.option("--ignore-noqa", is_flag=True, help="Ignore every `# noqa` comment: report what they suppress.")
+@click.option("--no-respect-gitignore", "no_respect_gitignore", is_flag=True, help="Check files that `.gitignore` files name too.")
+@click.option("-w", "--watch", is_flag=True, help="Check again whenever a checked file, its directory or its configuration changes.")
+@click.option("-v", "--verbose", is_flag=True, help="Log what torchlint does (configuration, files, cache, timings) to standard error.")
 @click.pass_context
 def check(ctx: click.Context, **given: object) -> None:
     """Check PATHS (files or directories, default: the current directory; '-' reads standard input)."""
     args = CheckArgs(**given)  # type: ignore[arg-type]
+    _log_to_stderr(args.verbose)
     try:
         _validate(args)
-        resolver = Resolver(Path.cwd(), args.config_path, args.isolated, _overrides(ctx, args).apply)
-        if args.show_settings:
-            click.echo(_show_settings(resolver, args.paths[0] if args.paths else Path(".")))
-            return
-        plan = _plan(args, resolver)
-        baseline = baselines.load(args.baseline) if args.baseline and not args.update_baseline else None
-        # How the report looks follows the configuration of the working directory.
-        here = resolver.settings_for(Path.cwd())
-    except (ConfigError, SelectionError, UsageFailure, baselines.BaselineError) as error:
+        if args.watch:
+            _watch(ctx, args)
+            sys.exit(EXIT_CLEAN)
+        sys.exit(_check(ctx, args).status)
+    except _FAILURES as error:
         _fail(str(error))
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A run's exit status, and the paths whose change calls for another (`--watch`)."""
+
+    status: int
+    watched: FrozenSet[str] = frozenset()
+
+
+def _check(ctx: click.Context, args: CheckArgs) -> _Checked:
+    """One run of `torchlint check`; problems with the call or the configuration raise."""
+    config_file, inline = _config_arguments(args.config)
+    resolver = Resolver(Path.cwd(), config_file, args.isolated, _overrides(ctx, args, inline).apply)
+    if args.show_settings:
+        click.echo(_show_settings(resolver, args.paths[0] if args.paths else Path(".")))
+        return _Checked(EXIT_CLEAN)
+    plan = _plan(args, resolver)
+    baseline = baselines.load(args.baseline) if args.baseline and not args.update_baseline else None
+    # How the report looks follows the configuration of the working directory.
+    here = resolver.settings_for(Path.cwd())
     for message in (*plan.errors, *plan.warnings):
         click.echo(message, err=True)
     if args.show_files:
         for job in sorted(plan.jobs, key=lambda pair: pair[1].path):
             click.echo(job[1].path)
-        sys.exit(EXIT_ERROR if plan.errors else EXIT_CLEAN)
+        return _Checked(EXIT_ERROR if plan.errors else EXIT_CLEAN)
+    # --diff shows what --fix would do, with or without --fix, and writes nothing (as ruff).
     mode = FixMode.ADD_NOQA if args.add_noqa else FixMode.DIFF if args.diff else FixMode.FIX if args.fix or args.fix_only else FixMode.CHECK
     outcomes = _run(plan, args, mode)
     if args.update_baseline:
-        sys.exit(_update_baseline(args.baseline, outcomes, plan))
+        return _Checked(_update_baseline(args.baseline, outcomes, plan))
     view = _View(
         args.output_format or here.output_format,
         args.statistics,
@@ -160,7 +203,65 @@ def check(ctx: click.Context, **given: object) -> None:
         status = EXIT_FINDINGS
     if plan.errors or any(outcome.error for outcome in outcomes):
         status = EXIT_ERROR
-    sys.exit(EXIT_CLEAN if args.exit_zero and status == EXIT_FINDINGS else status)
+    return _Checked(EXIT_CLEAN if args.exit_zero and status == EXIT_FINDINGS else status, _watched(args, [job.path for _, job in plan.jobs]))
+
+
+def _watched(args: CheckArgs, files: Sequence[str]) -> FrozenSet[str]:
+    """What --watch polls: the checked files, their directories (a file added or removed
+    changes its directory) and the paths given, and the configuration files that may govern
+    them there and above, present or not (creating one counts as a change)."""
+    given = [os.path.abspath(path) for path in args.paths or (Path("."),)]
+    directories = {os.path.dirname(os.path.abspath(path)) for path in files}
+    directories.update(parent for path in given for parent in (path, *map(str, Path(path).parents)))
+    configs = (os.path.join(directory, name) for directory in directories for name in CONFIG_FILES)
+    return frozenset((*files, *given, *directories, *configs))
+
+
+def _watch(ctx: click.Context, args: CheckArgs) -> None:
+    """--watch: check, then check again after each change until interrupted. A run that
+    fails (a configuration being edited) says why and keeps watching what it watched."""
+    watched = _watched(args, ())
+
+    def once() -> FrozenSet[str]:
+        nonlocal watched
+        try:
+            watched = _check(ctx, args).watched or watched
+        except _FAILURES as error:
+            click.echo(f"torchlint: error: {error}", err=True)
+        return watched
+
+    WATCHER.run(once, lambda message: click.echo(f"torchlint: {message}", err=True))
+
+
+def _config_arguments(values: Tuple[str, ...]) -> Tuple[Optional[Path], Dict[str, object]]:
+    """--config: at most one configuration file, and inline `KEY = VALUE` pairs (a value that
+    names no file and holds `=`)."""
+    def names_a_file(value: str) -> bool:
+        return Path(value).is_file() or "=" not in value
+
+    files = [Path(value) for value in values if names_a_file(value)]
+    if len(files) > 1:
+        raise UsageFailure(f"--config names {len(files)} configuration files; give at most one (and any number of KEY=VALUE pairs)")
+    return (files[0] if files else None), parse_inline([value for value in values if not names_a_file(value)])
+
+
+def _log_to_stderr(verbose: bool) -> None:
+    """-v: torchlint's debug log on standard error (as it is when the message is written)."""
+    _LOG.handlers = [handler for handler in _LOG.handlers if not isinstance(handler, _Stderr)]
+    _LOG.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    if verbose:
+        _LOG.addHandler(_Stderr())
+
+
+class _Stderr(logging.Handler):
+    """Log records as lines on standard error."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("[%(asctime)s %(name)s] %(message)s", "%H:%M:%S"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(self.format(record), err=True)
 
 
 @dataclass(frozen=True)
@@ -183,7 +284,7 @@ class CheckArgs:
     min_severity: Optional[str]
     min_impact: Optional[str]
     preview: bool
-    config_path: Optional[Path]
+    config: Tuple[str, ...]
     isolated: bool
     fix: bool
     fix_only: bool
@@ -207,6 +308,10 @@ class CheckArgs:
     update_baseline: bool
     show_settings: bool
     show_files: bool
+    ignore_noqa: bool
+    no_respect_gitignore: bool
+    watch: bool
+    verbose: bool
 
     @property
     def from_stdin(self) -> bool:
@@ -216,17 +321,20 @@ class CheckArgs:
 def _validate(args: CheckArgs) -> None:
     if args.from_stdin and len(args.paths) > 1:
         raise UsageFailure("'-' (standard input) cannot be combined with other paths")
-    if sum((args.fix or args.fix_only, args.diff, args.add_noqa)) > 1:
-        raise UsageFailure("--fix (or --fix-only), --diff and --add-noqa cannot be combined")
+    if args.add_noqa and (args.fix or args.fix_only or args.diff or args.ignore_noqa):
+        raise UsageFailure("--add-noqa cannot be combined with --fix, --fix-only, --diff or --ignore-noqa")
     if args.add_noqa and args.from_stdin:
         raise UsageFailure("--add-noqa needs files, not standard input")
+    if args.watch and (args.from_stdin or args.add_noqa or args.update_baseline or args.show_settings or args.show_files):
+        raise UsageFailure("--watch needs files and cannot be combined with --add-noqa, --update-baseline, --show-settings or --show-files")
     if args.update_baseline and (args.baseline is None or args.fix or args.fix_only or args.diff or args.add_noqa):
         raise UsageFailure("--update-baseline needs --baseline FILE and cannot be combined with fixing")
 
 
-def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
-    """The command-line (and environment) values that apply on top of every configuration."""
-    origins = {}
+def _overrides(ctx: click.Context, args: CheckArgs, inline: Dict[str, object]) -> Overrides:
+    """The command-line (and environment) values that apply on top of every configuration:
+    the `--config KEY=VALUE` pairs (`inline`), then the other options."""
+    origins = {"respect-gitignore": COMMAND_LINE} if args.no_respect_gitignore else {}
     for name in ("select", "extend_select", "ignore", "per_file_ignores", "extend_per_file_ignores", "fixable", "extend_fixable", "unfixable", "exclude", "extend_exclude", "torch_version", "min_severity", "min_impact", "output_format", "cache_dir", "preview"):
         if getattr(args, name):
             from_env = ctx.get_parameter_source(name) is click.core.ParameterSource.ENVIRONMENT
@@ -250,6 +358,9 @@ def _overrides(ctx: click.Context, args: CheckArgs) -> Overrides:
         output_format=args.output_format,
         cache_dir=Path(os.path.abspath(args.cache_dir)) if args.cache_dir else None,
         preview=True if args.preview else None,
+        respect_gitignore=False if args.no_respect_gitignore else None,
+        inline=inline,
+        cwd=cwd,
         origins=origins,
     )
 
@@ -268,6 +379,7 @@ class _Plan:
 
 def _plan(args: CheckArgs, resolver: Resolver) -> _Plan:
     """Find the files and the settings of each; results never depend on the working directory."""
+    started = time.monotonic()
     errors: List[str] = []
     warnings: List[str] = []
     files: List[Tuple[Settings, Path, Optional[bytes]]] = []
@@ -286,6 +398,7 @@ def _plan(args: CheckArgs, resolver: Resolver) -> _Plan:
                 root=settings.root,
                 exclude=settings.exclude if settings.exclude is not None else DEFAULT_EXCLUDE,
                 extend_exclude=settings.extend_exclude,
+                respect_gitignore=settings.respect_gitignore,
                 force_exclude=args.force_exclude,
                 extensions=SOURCE_EXTENSIONS,
             )
@@ -306,6 +419,12 @@ def _plan(args: CheckArgs, resolver: Resolver) -> _Plan:
     # Each preview rule selected by name is warned about once per run, not once per configuration.
     warnings += dict.fromkeys(w for s in distinct for w in preview_warnings(s.rule_layers, catalog, s.preview))
     jobs = [(s, FileJob(str(p), s.codes_for(p, enabled[s], catalog), data)) for s, p, data in files]
+    for settings in distinct:
+        governed = sum(1 for s, _, _ in files if s is settings)
+        _LOG.debug("configuration %s (root %s) governs %s", settings.config_path or "none (defaults)", settings.root, _plural(governed, "file"))
+    for _, job in jobs:
+        _LOG.debug("to check: %s (%s)", job.path, _plural(len(job.codes), "rule"))
+    _LOG.debug("found %s in %.3f s", _plural(len(jobs), "file"), time.monotonic() - started)
     return _Plan(jobs, errors, warnings, args.from_stdin, catalog, loaded)
 
 
@@ -323,8 +442,9 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
     caches: Dict[Tuple[Path, str], ResultCache] = {}
     outcomes: List[FileOutcome] = []
     progress = _Progress(len(plan.jobs), sys.stderr.isatty() and not args.silent)
+    started = time.monotonic()
     for settings, jobs in groups.items():
-        lint = settings.lint_options(plan.catalog)
+        lint = replace(settings.lint_options(plan.catalog), ignore_noqa=args.ignore_noqa)
         run_options = RunOptions(lint, mode, args.unsafe_fixes)
         if mode is FixMode.CHECK and not plan.from_stdin and not args.no_cache:
             key = (settings.cache_directory, engine_fingerprint(lint))
@@ -336,6 +456,7 @@ def _run(plan: _Plan, args: CheckArgs, mode: FixMode) -> List[FileOutcome]:
             found = check_files(jobs, run_options, workers, progress)
         outcomes += found
     progress.finish()
+    _LOG.debug("checked %s in %.3f s (%s, %s)", _plural(len(outcomes), "file"), time.monotonic() - started, mode.value, _plural(workers, "worker"))
     if not plan.catalog_loaded:
         for directory, _ in caches:
             save_catalog(directory, plan.catalog)
@@ -402,7 +523,7 @@ def _output(path: Optional[Path]) -> Iterator[TextIO]:
     try:
         path.write_text(buffer.getvalue(), encoding="utf-8")
     except OSError as error:
-        _fail(f"{path}: cannot write: {error.strerror or error}")
+        raise UsageFailure(f"{path}: cannot write: {error.strerror or error}") from None
 
 
 def _report_problems(outcomes: Sequence[FileOutcome]) -> None:
@@ -458,7 +579,7 @@ def _update_baseline(path: Path, outcomes: Sequence[FileOutcome], plan: _Plan) -
     try:
         baselines.save(path, findings, {o.path: o.snippets for o in outcomes})
     except baselines.BaselineError as error:
-        _fail(str(error))
+        raise UsageFailure(str(error)) from None
     click.echo(f"Recorded {_plural(len(findings), 'finding')} in {path}.", err=True)
     return EXIT_ERROR if plan.errors or any(o.error for o in outcomes) else EXIT_CLEAN
 
@@ -600,6 +721,7 @@ _SHOWN = (
     ("preview", "preview", ("preview",)),
     ("test-paths", "test_paths", ("test-paths",)),
     ("lint-test-code", "lint_test_code", ("lint-test-code",)),
+    ("respect-gitignore", "respect_gitignore", ("respect-gitignore",)),
 )
 
 

@@ -4,7 +4,8 @@ The closest configuration file above a checked file governs it: `.torchlint.toml
 `torchlint.toml` (whose top level is the table), or a `pyproject.toml` with a
 `[tool.torchlint]` table (one without the table is passed over). `extend = "PATH"` loads
 another file first and applies this one on top. `--config FILE` governs every file, and
-`--isolated` ignores all files. Command-line options apply on top of every file's settings.
+`--isolated` ignores all files. `--config KEY=VALUE` (an inline TOML pair) applies on top of
+every file's settings, and the other command-line options on top of that.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ _RULE_KEYS = ("select", "extend-select", "ignore")
 _FIX_KEYS = ("fixable", "extend-fixable", "unfixable")
 _PATH_KEYS = ("exclude", "extend-exclude")
 _SCALAR_KEYS = ("torch-version", "min-severity", "min-impact", "output-format", "docs-url", "cache-dir")
-_BOOL_KEYS = ("preview", "lint-test-code")
+_BOOL_KEYS = ("preview", "lint-test-code", "respect-gitignore")
 _KEYS = frozenset(
     _RULE_KEYS + _FIX_KEYS + _PATH_KEYS + _SCALAR_KEYS + _BOOL_KEYS + ("per-file-ignores", "extend-per-file-ignores", "extend", "test-paths")
 )
@@ -52,6 +53,8 @@ _ALL = (Layer("default", ("ALL",)),)
 # The default rule selection: every rule but the advice, which is opt-in (`selection.ADVICE`).
 _DEFAULT_RULES = (Layer("default", ("ALL",), ignore=(ADVICE,)),)
 COMMAND_LINE = "command line"
+# How messages name the inline `--config KEY=VALUE` pairs.
+INLINE = "--config"
 
 
 class ConfigError(ValueError):
@@ -106,6 +109,8 @@ class Settings:
     lint_test_code: bool = False
     # Preview rules run only in preview mode.
     preview: bool = False
+    # Whether discovery skips what `.gitignore` files name.
+    respect_gitignore: bool = True
     sources: Tuple[Tuple[str, str], ...] = ()
 
     def source(self, key: str) -> str:
@@ -312,9 +317,7 @@ def load_file(path: Path, chain: Tuple[Path, ...] = ()) -> Settings:
     where = f"{path} [tool.torchlint]" if is_pyproject else str(path)
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table")
-    unknown = sorted(set(table) - _KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_KEYS))})")
+    _check_keys(table, where, _KEYS)
     base = Settings(root=path.parent)
     if "extend" in table:
         target = table["extend"]
@@ -324,15 +327,41 @@ def load_file(path: Path, chain: Tuple[Path, ...] = ()) -> Settings:
         if not extended.is_file():
             raise ConfigError(f"{where} extend: {extended} not found")
         base = load_file(extended, chain + (path,))
-    return _apply(base, table, path, where)
+    return replace(_apply(base, table, path.parent, where, str(path)), root=path.parent, config_path=path)
 
 
-def _apply(base: Settings, table: Dict[str, Any], path: Path, where: str) -> Settings:
-    """`base` with the keys of one configuration table applied."""
+def _check_keys(table: Dict[str, Any], where: str, known: FrozenSet[str]) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+
+
+def apply_inline(settings: Settings, table: Dict[str, Any], directory: Path) -> Settings:
+    """`settings` with the pairs of `--config KEY=VALUE` applied; paths in them are relative
+    to `directory` (the working directory)."""
+    _check_keys(table, INLINE, _KEYS - {"extend"})
+    return _apply(settings, table, directory, INLINE, f"{COMMAND_LINE} ({INLINE})")
+
+
+def parse_inline(pairs: Sequence[str]) -> Dict[str, Any]:
+    """The `--config` values that are not files, each a TOML `KEY = VALUE` pair, as one table
+    (a later pair wins, as in ruff)."""
+    table: Dict[str, Any] = {}
+    for pair in pairs:
+        try:
+            table.update(tomllib.loads(pair))
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{INLINE} {pair!r}: neither a configuration file nor a TOML `KEY = VALUE` pair ({error})") from None
+    return table
+
+
+def _apply(base: Settings, table: Dict[str, Any], directory: Path, where: str, source: str) -> Settings:
+    """`base` with the keys of one configuration table applied: `where` names the table in
+    messages, `source` in `--show-settings`; relative paths start at `directory`."""
     sources = dict(base.sources)
-    sources.update(dict.fromkeys((key for key in table if key != "extend"), str(path)))
+    sources.update(dict.fromkeys((key for key in table if key != "extend"), source))
     lists = {key: _string_list(table[key], f"{where} {key}") for key in _RULE_KEYS + _FIX_KEYS + _PATH_KEYS if key in table}
-    values: Dict[str, Any] = {"root": path.parent, "config_path": path, "sources": tuple(sorted(sources.items()))}
+    values: Dict[str, Any] = {"sources": tuple(sorted(sources.items()))}
     if any(key in table for key in _RULE_KEYS):
         values["rule_layers"] = base.rule_layers + (_layer(where, lists, _RULE_KEYS),)
     if any(key in table for key in _FIX_KEYS):
@@ -341,9 +370,9 @@ def _apply(base: Settings, table: Dict[str, Any], path: Path, where: str) -> Set
         values["exclude"] = lists["exclude"]
     values["extend_exclude"] = base.extend_exclude + lists.get("extend-exclude", ())
     if "per-file-ignores" in table:
-        values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], path.parent, f"{where} per-file-ignores")
+        values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], directory, f"{where} per-file-ignores")
     if "extend-per-file-ignores" in table:
-        extra = _per_file_ignores(table["extend-per-file-ignores"], path.parent, f"{where} extend-per-file-ignores")
+        extra = _per_file_ignores(table["extend-per-file-ignores"], directory, f"{where} extend-per-file-ignores")
         values["per_file_ignores"] = values.get("per_file_ignores", base.per_file_ignores) + extra
     if "torch-version" in table:
         try:
@@ -359,7 +388,7 @@ def _apply(base: Settings, table: Dict[str, Any], path: Path, where: str) -> Set
                 raise ConfigError(f"{where} {key}: expected true or false")
             values[key.replace("-", "_")] = table[key]
     if "cache-dir" in table:
-        values["cache_dir"] = _absolute(path.parent / Path(values["cache_dir"]).expanduser())
+        values["cache_dir"] = _absolute(directory / Path(values["cache_dir"]).expanduser())
     return replace(base, **values)
 
 
@@ -436,9 +465,15 @@ class Overrides:
     output_format: Optional[str] = None
     cache_dir: Optional[Path] = None
     preview: Optional[bool] = None
+    respect_gitignore: Optional[bool] = None
+    # The `--config KEY=VALUE` pairs, as one TOML table; they apply before the other options.
+    inline: Dict[str, Any] = field(default_factory=dict)
+    cwd: Path = field(default_factory=Path.cwd)
     origins: Dict[str, str] = field(default_factory=dict)
 
     def apply(self, settings: Settings) -> Settings:
+        if self.inline:
+            settings = apply_inline(settings, self.inline, self.cwd)
         values: Dict[str, Any] = {
             key: value
             for key, value in (
@@ -449,6 +484,7 @@ class Overrides:
                 ("output_format", self.output_format),
                 ("cache_dir", self.cache_dir),
                 ("preview", self.preview),
+                ("respect_gitignore", self.respect_gitignore),
             )
             if value is not None
         }

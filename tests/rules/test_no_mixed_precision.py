@@ -192,30 +192,3 @@ def test_reinforcement_learning_programs_are_silent(tmp_path):
     assert findings_in(tmp_path / "engine.py", engine) == []
     (tmp_path / "main.py").write_text("from engine import train_one_epoch\nobs, reward, done, info = envs.step(action)\n")
     assert findings_in(tmp_path / "engine.py", engine) == []
-
-
-def test_each_training_routine_gets_the_advice_once():
-    """`train()` and `train_multi()` are two training routines: each gets the advice at its
-    first loop; a loop nested in a training loop (a critic's inner steps) does not."""
-    code = """
-    import torch
-    model = Net().cuda()
-    def train():
-        for x in train_loader:
-            for _ in range(n_critic):
-                critic_loss(x.cuda()).backward()
-                critic_opt.step()
-            model(x.cuda()).sum().backward()
-            optimizer.step()
-        for x in train_loader:
-            model(x.cuda()).sum().backward()
-            optimizer.step()
-    def train_multi():
-        data_iter = iter(celeba_loader)
-        while step < total:
-            x = next(data_iter)
-            model(x.cuda()).sum().backward()
-            optimizer.step()
-    """
-    findings = lint(code, [RULE])
-    assert [(f.line, f.column) for f in findings] == [(5, 5), (16, 5)]

@@ -48,7 +48,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
     enabled = frozenset(rule.code for rule in rules)
     analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
     findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)
-    if parsed:
+    if parsed and not options.ignore_noqa:
         findings = apply_noqa(findings, text, path, enabled, frozenset(Rule._registry), UNUSED_NOQA in enabled)
     if options.unfixable:
         findings = [replace(f, fix=None) if f.code in options.unfixable else f for f in findings]

@@ -25,6 +25,8 @@ class Options:
     # Preview mode: preview rules run, and stable rules also report their preview variants
     # (findings of a kind whose measured precision is below the bar, see `Rule.preview_variant`).
     preview: bool = False
+    # `--ignore-noqa`: `# noqa` comments suppress nothing (and TL001 judges none).
+    ignore_noqa: bool = False
 
     def skips_tests_in(self, path: str) -> bool:
         """Whether performance rules skip the file at `path` as test code (judged within its

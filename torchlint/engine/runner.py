@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import enum
+import logging
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
     from torchlint.files.notebook import Notebook
 
+_LOG = logging.getLogger(__name__)
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
 
@@ -217,8 +219,11 @@ def check_cached(
         outcomes.append(FileOutcome(job.path, hit.findings, hit.snippets) if hit else None)
         if hit is None:
             pending.append(index)
-        elif progress is not None:
-            progress()
+        else:
+            _LOG.debug("unchanged, from the cache: %s", job.path)
+            if progress is not None:
+                progress()
+    _LOG.debug("cache %s answered %d of %d files", cache.directory, len(jobs) - len(pending), len(jobs))
     for index, outcome in zip(pending, _check_files([jobs[i] for i in pending], options, workers, progress)):
         outcomes[index] = outcome
         if outcome.error is None:

@@ -1,8 +1,10 @@
-"""Finding formatters: full (with source context), concise and JSON."""
+"""Finding formatters: full (with source context), concise, grouped, pylint and JSON; the CI
+formats live in their own modules, imported on first use."""
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import unicodedata
 from dataclasses import dataclass, field
@@ -14,6 +16,8 @@ from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.findings import Finding, Fix
 
 DEFAULT_SEVERITY = "warning"
+# The colour of each severity's code, word and carets when colour is on.
+SEVERITY_COLORS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
 @dataclass(frozen=True)
@@ -56,13 +60,20 @@ def _marker(finding: Finding, report: Report) -> str:
     return "[*] " if finding.fixable(report.unsafe_fixes) else ""
 
 
+def _paint(text: str, severity: str, report: Report) -> str:
+    """`text` in the colour of `severity` when colour is on."""
+    return click.style(text, fg=SEVERITY_COLORS.get(severity), bold=True) if report.color else text
+
+
+def _labelled(finding: Finding, report: Report) -> str:
+    """`CODE [*] severity: message`: what every text format says about a finding."""
+    severity = report.severity(finding.code)
+    return f"{_paint(finding.code, severity, report)} {_marker(finding, report)}{_paint(severity, severity, report)}: {finding.message}"
+
+
 def _header(finding: Finding, report: Report) -> str:
-    location = f"{finding.location}:"
-    code = finding.code
-    if report.color:
-        location = click.style(location, bold=True)
-        code = click.style(code, fg="red", bold=True)
-    return f"{location} {code} {_marker(finding, report)}{finding.message}"
+    where = f"{finding.location}:"
+    return f"{click.style(where, bold=True) if report.color else where} {_labelled(finding, report)}"
 
 
 def _width(character: str) -> int:
@@ -86,14 +97,31 @@ def format_full(report: Report) -> str:
             end = finding.end_column if finding.end_line == finding.line else len(line) + 1
             indent = "".join("\t" if c == "\t" else " " * _width(c) for c in line[: finding.column - 1])
             carets = "^" * max(1, sum(_width(c) for c in line[finding.column - 1 : end - 1]))
-            if report.color:
-                carets = click.style(carets, fg="red", bold=True)
+            carets = _paint(carets, report.severity(finding.code), report)
             chunks.append(f"{gutter} | {line.rstrip()}\n{pad} | {indent}{carets}")
             impact = report.impact(finding.code)
             if impact:
                 chunks.append(f"{pad} = impact: {impact}")
         chunks.append("")
     return "\n".join(chunks)
+
+
+def format_grouped(report: Report) -> str:
+    """The findings under the name of each file, one indented line each."""
+    chunks: List[str] = []
+    for path, findings in itertools.groupby(report.findings, key=lambda f: f.path):
+        title = click.style(path, bold=True, underline=True) if report.color else path
+        chunks.append(title + ":\n" + "".join(f"  {f.position} {_labelled(f, report)}\n" for f in findings) + "\n")
+    return "".join(chunks)
+
+
+def format_pylint(report: Report) -> str:
+    """`path:line: [CODE] message`, as pylint's parseable output (a notebook names its cell)."""
+    lines = []
+    for finding in report.findings:
+        cell = f"cell {finding.cell}, line {finding.line}: " if finding.cell is not None else ""
+        lines.append(f"{finding.path}:{finding.line}: [{finding.code}] {cell}{finding.message}\n")
+    return "".join(lines)
 
 
 def fix_json(fix: Fix) -> Dict[str, object]:
@@ -129,8 +157,8 @@ def finding_json(finding: Finding, url: Optional[str] = None) -> Dict[str, objec
 
 
 def reported_json(finding: Finding, report: Report) -> Dict[str, object]:
-    """A finding as the JSON formats print it: with the report's link and the rule's impact."""
-    return {**finding_json(finding, report.url(finding.code)), "impact": report.impact(finding.code)}
+    """A finding as the JSON formats print it: with the report's link, the rule's severity and impact."""
+    return {**finding_json(finding, report.url(finding.code)), "severity": report.severity(finding.code), "impact": report.impact(finding.code)}
 
 
 def format_json(report: Report) -> str:
@@ -154,9 +182,13 @@ def _lazy(module: str, function: str) -> Callable[[Report], str]:
 FORMATTERS: Dict[str, Callable[[Report], str]] = {
     "full": format_full,
     "concise": format_concise,
+    "grouped": format_grouped,
+    "pylint": format_pylint,
     "json": format_json,
     "json-lines": format_json_lines,
     "github": _lazy("github", "format_github"),
     "sarif": _lazy("sarif", "format_sarif"),
     "junit": _lazy("junit", "format_junit"),
+    "gitlab": _lazy("gitlab", "format_gitlab"),
+    "rdjson": _lazy("rdjson", "format_rdjson"),
 }

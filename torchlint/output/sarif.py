@@ -90,7 +90,7 @@ def _region(span: Union[Finding, Edit]) -> Json:
     }
 
 
-def _fingerprints(report: "Report") -> List[str]:
+def fingerprints(report: "Report") -> List[str]:
     """Per finding: a hash of rule, path and stripped line text, then its occurrence number.
 
     The line number is left out so a result keeps its identity when code above it moves.
@@ -164,7 +164,7 @@ def format_sarif(report: "Report") -> str:
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     results = [
         _result(finding, rule_index, report, fingerprint)
-        for finding, fingerprint in zip(report.findings, _fingerprints(report))
+        for finding, fingerprint in zip(report.findings, fingerprints(report))
     ]
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [_run(rules, results, report)]}
     return json.dumps(log, indent=2) + "\n"

@@ -396,13 +396,13 @@ def remote_program(ctx: "FileFacts") -> bool:
     return _RPC.search(ctx.text) is not None
 
 
-def advice_sites(ctx: "FileFacts", *enabling: str) -> List[cst.CSTNode]:
-    """Where once-per-script advice goes: the first training loop of each function (and of
-    module level) that no other training loop runs, in a program that runs on CUDA (the file,
-    a project module it imports, or one that imports it: the entry script that picks the
-    device for the trainer module's loop), unless the program already enables one of the
-    `enabling` features, found the same way (see `project.project_uses`). A trainer with two
-    training routines (`train()` and `train_multi()`) gets the advice in each.
+def advice_site(ctx: "FileFacts", *enabling: str) -> Optional[cst.CSTNode]:
+    """Where once-per-script advice goes: the file's first training loop (the first
+    `training_step` of a Lightning module when no loop is in sight), in a program that runs on
+    CUDA (the file, a project module it imports, or one that imports it: the entry script that
+    picks the device for the trainer module's loop), unless the program already enables one of
+    the `enabling` features, found the same way (see `project.project_uses`). Advice is about
+    the program, not a loop: a file with several training loops or routines gets it once.
 
     Silent in reinforcement-learning programs (they step Gym environments): their networks are
     small and their time goes to the environments on the host, so the throughput settings of a
@@ -410,17 +410,12 @@ def advice_sites(ctx: "FileFacts", *enabling: str) -> List[cst.CSTNode]:
     steps = framework_training_steps(ctx)
     loops = training_loops(ctx) or steps
     if not loops or remote_program(ctx):
-        return []
+        return None
     if not (steps or ctx.uses_cuda or project_uses(ctx, CUDA)):
-        return []  # a framework's trainer runs on the GPU it finds unless told otherwise
+        return None  # a framework's trainer runs on the GPU it finds unless told otherwise
     if any(project_uses(ctx, feature) for feature in (*enabling, ENVIRONMENT)):
-        return []
-    nested = {id(inner) for loop in loops for inner in body_nodes(loop.body)}
-    sites: Dict[int, cst.CSTNode] = {}
-    for loop in loops:
-        if id(loop) not in nested:
-            sites.setdefault(id(loop if loop in steps else ctx.frequency.enclosing_function(loop)), loop)
-    return list(sites.values())
+        return None
+    return loops[0]
 
 
 def framework_training_steps(ctx: "FileFacts") -> Tuple[cst.FunctionDef, ...]:
