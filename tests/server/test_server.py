@@ -266,6 +266,40 @@ async def test_configuration_from_client_and_pyproject(client: LanguageClient) -
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_extend_select_and_configuration_from_the_client(client: LanguageClient, tmp_path: Path) -> None:
+    uri = await _open(client, "extended.py", TRAIN)
+    await _diagnostics(client, uri)
+    client.set_configuration({**PREVIEW, "select": ["TL602"], "extendSelect": ["TL101"]}, section="torchlint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    assert set(_by_code(await _diagnostics(client, uri))) == {"TL101", "TL602"}
+    shared = tmp_path / "team.toml"
+    shared.write_text('ignore = ["TL101"]\n')
+    client.set_configuration({**PREVIEW, "configuration": str(shared)}, section="torchlint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    found = _by_code(await _diagnostics(client, uri))
+    client.set_configuration(PREVIEW, section="torchlint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    assert "TL101" not in found and "TL602" in found
+    assert "TL101" in _by_code(await _diagnostics(client, uri))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_unknown_settings_are_named_once_each(tmp_path: Path) -> None:
+    other = await SERVER.start()
+    options = {"settings": {**PREVIEW, "extendSelct": ["TL1"]}}
+    await other.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=tmp_path.as_uri(), initialization_options=options)
+    )
+    settings = {"torchlint": {"extendSelct": ["TL1"], "interpreter": "python3", "unsafe_fixes": True}}
+    other.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+    await other.shutdown_session()  # answered after every message the server sent before it
+    await other.stop()
+    warnings = [m.message for m in other.messages if m.type == types.MessageType.Warning]
+    known = "(the server reads select, extendSelect, ignore, preview, unsafeFixes, configuration)"
+    assert warnings == [f"torchlint: unknown setting `extendSelct` ignored {known}", f"torchlint: unknown setting `interpreter` ignored {known}"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_shutdown_and_exit() -> None:
     client = await SERVER.start()
     await client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))

@@ -29,7 +29,7 @@ from torchlint.engine.rule import Rule
 from torchlint.server import convert
 from torchlint.server.documents import Caches, Part, Results, Snapshot, fix_all, lint
 from torchlint.server.rule_docs import RulePages, hover_text
-from torchlint.server.settings import EditorSettings, FileSetup, setup_for
+from torchlint.server.settings import EditorSettings, FileSetup, setup_for, unknown_settings_message
 
 # Typing pauses shorter than this do not start a lint run.
 DEBOUNCE_S = 0.05
@@ -71,6 +71,7 @@ class TorchlintServer(LanguageServer):
         # generation is stale.
         self.generation: Dict[str, int] = {}
         self.shown_errors: set[str] = set()
+        self.warned_keys: set[str] = set()
 
     # Units: what one lint run checks, keyed by the file's or the notebook's URI.
 
@@ -196,12 +197,24 @@ class TorchlintServer(LanguageServer):
     # Settings.
 
     def use_settings(self, raw: Any) -> None:
+        root = self.workspace.root_path
         try:
-            self.editor = EditorSettings.parse(raw)
+            self.editor = EditorSettings.parse(raw, Path(root) if root else None)
         except ConfigError as error:
             self.show_error(f"torchlint: {error}")
             self.editor = EditorSettings()
         self.shown_errors.clear()
+        self.warn_unknown(self.editor.unknown)
+
+    def warn_unknown(self, keys: Sequence[str]) -> None:
+        """Say once per key, in the editor and its log, that a setting is not one the server reads."""
+        new = [key for key in keys if key not in self.warned_keys]
+        if not new:
+            return
+        self.warned_keys.update(new)
+        message = unknown_settings_message(new)
+        log.warning("%s", message)
+        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
 
     async def pull_settings(self) -> None:
         """Ask the client for the `torchlint` section, if it answers such requests."""
