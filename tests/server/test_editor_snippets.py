@@ -1,0 +1,28 @@
+"""docs/editors.md shows the editor configurations that editors/headless/run.sh tries."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADLESS = ROOT / "editors" / "headless"
+SNIPPETS = ("nvim-0.11.lua", "nvim-0.8.lua", "nvim-0.7.lua", "nvim-lspconfig.lua", "eglot.el")
+
+
+def _fenced_blocks(text: str) -> list[str]:
+    return [block.strip("\n") for block in re.findall(r"^```[a-z]*\n(.*?)^```$", text, flags=re.S | re.M)]
+
+
+@pytest.mark.parametrize("name", SNIPPETS)
+def test_each_tried_configuration_is_a_snippet_of_the_page(name: str) -> None:
+    blocks = _fenced_blocks((ROOT / "docs" / "editors.md").read_text())
+    assert (HEADLESS / name).read_text().strip("\n") in blocks
+
+
+def test_the_script_runs_every_configuration() -> None:
+    script = (HEADLESS / "run.sh").read_text()
+    for name in SNIPPETS:
+        assert name.rsplit(".", 1)[0] in script
