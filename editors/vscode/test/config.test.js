@@ -78,13 +78,10 @@ test('fix all asks for the torchlint fix-all kind and picks it out of the answer
   assert.equal(config.fixAllAction([{ title: 'Fix', kind: 'quickfix' }]), undefined);
 });
 
-test('package.json declares exactly the settings the extension reads, and the commands it registers', () => {
+test('package.json declares exactly the settings the extension reads', () => {
   const declared = Object.keys(manifest.contributes.configuration.properties).sort();
   const read = [...config.SERVER_KEYS, ...config.START_KEYS, 'trace.server'].map((key) => `torchlint.${key}`).sort();
   assert.deepEqual(declared, read);
-  const source = fs.readFileSync(path.join(__dirname, '..', 'src', 'extension.js'), 'utf8');
-  const registered = [...source.matchAll(/registerCommand\('([^']+)'/g)].map((match) => match[1]).sort();
-  assert.deepEqual(registered, manifest.contributes.commands.map((command) => command.command).sort());
 });
 
 test('notebook cells and unsaved buffers are Python documents too', () => {
