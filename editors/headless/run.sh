@@ -16,13 +16,18 @@ lspconfig=${2:-}
 project=$(mktemp -d)
 cp "$here/../../examples/train.py" "$project/"
 cd "$project" || exit 2
-count=$(torchlint check --no-cache --output-format json train.py | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
+count=$(torchlint check --no-cache --output-format json train.py 2>/dev/null | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
 echo "== torchlint check: $count findings"
-configs=(nvim-0.7 nvim-0.8 nvim-0.11)
+configs=(nvim-0.7 nvim-0.8 nvim-0.11 nvim-lsp-file)
 [ -n "$lspconfig" ] && configs+=(nvim-lspconfig)
 for config in "${configs[@]}"; do
   echo "== $config.lua"
-  timeout 60 "$nvim" --headless --cmd "set rtp^=${lspconfig:-.}" -u "$here/$config.lua" train.py \
+  case $config in
+    nvim-lsp-file) runtime=$here ;;  # where lsp/torchlint.lua lies
+    nvim-lspconfig) runtime=$lspconfig ;;
+    *) runtime=. ;;
+  esac
+  timeout 60 "$nvim" --headless --cmd "set rtp^=$runtime" -u "$here/$config.lua" train.py \
     -c "luafile $here/print-diagnostics.lua" 2>&1 | tr -d '\r'
   echo
 done
