@@ -254,7 +254,8 @@ async def test_configuration_from_client_and_pyproject(client: LanguageClient) -
     client.set_configuration(PREVIEW, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     assert "TL101" in _by_code(await _diagnostics(client, uri))
-    assert any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in client.registrations)  # type: ignore[attr-defined]
+    (watch,) = [r for r in client.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]  # type: ignore[attr-defined]
+    assert [w["globPattern"] for w in watch.register_options["watchers"]] == ["**/.torchlint.toml", "**/torchlint.toml", "**/pyproject.toml"]
     pyproject = client.root / "pyproject.toml"  # type: ignore[attr-defined]
     pyproject.write_text('[tool.torchlint]\nignore = ["TL101"]\n')
     client.workspace_did_change_watched_files(
@@ -277,9 +278,13 @@ async def test_extend_select_and_configuration_from_the_client(client: LanguageC
     client.set_configuration({**PREVIEW, "configuration": str(shared)}, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     found = _by_code(await _diagnostics(client, uri))
+    assert "TL101" not in found and "TL602" in found
+    shared.write_text('ignore = ["TL602"]\n')  # saved in the editor: every open file is checked again
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(shared.as_uri())))
+    found = _by_code(await _diagnostics(client, uri))
     client.set_configuration(PREVIEW, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    assert "TL101" not in found and "TL602" in found
+    assert "TL101" in found and "TL602" not in found
     assert "TL101" in _by_code(await _diagnostics(client, uri))
 
 

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path, urlparse
 
 from torchlint import __version__
-from torchlint.config import ConfigError
+from torchlint.config import CONFIG_FILES, ConfigError
 from torchlint.engine.add_noqa import add_noqa
 from torchlint.engine.findings import Finding
 from torchlint.engine.linter import PARSE_ERROR
@@ -37,7 +37,6 @@ FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.torchlint"
 SHOW_DOCUMENTATION = "torchlint.showDocumentation"
 SECTION = "torchlint"
 PYTHON_SUFFIXES = (".py", ".pyi")
-CONFIG_FILES = ("pyproject.toml",)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -329,7 +328,7 @@ def did_change(ls: TorchlintServer, params: types.DidChangeTextDocumentParams) -
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: TorchlintServer, params: types.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
-    if _path(uri).name in CONFIG_FILES:
+    if _path(uri).name in CONFIG_FILES or _path(uri) == ls.editor.configuration:
         ls.shown_errors.clear()
         ls.schedule_all()
     elif ls.unit_of(uri) is not None:
