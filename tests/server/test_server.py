@@ -254,7 +254,8 @@ async def test_configuration_from_client_and_pyproject(client: LanguageClient) -
     client.set_configuration(PREVIEW, section="torchlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     assert "TL101" in _by_code(await _diagnostics(client, uri))
-    assert any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in client.registrations)  # type: ignore[attr-defined]
+    (watch,) = [r for r in client.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]  # type: ignore[attr-defined]
+    assert [w["globPattern"] for w in watch.register_options["watchers"]] == ["**/.torchlint.toml", "**/torchlint.toml", "**/pyproject.toml"]
     pyproject = client.root / "pyproject.toml"  # type: ignore[attr-defined]
     pyproject.write_text('[tool.torchlint]\nignore = ["TL101"]\n')
     client.workspace_did_change_watched_files(
@@ -263,6 +264,44 @@ async def test_configuration_from_client_and_pyproject(client: LanguageClient) -
     found = _by_code(await _diagnostics(client, uri))
     pyproject.unlink()
     assert "TL101" not in found and "TL602" in found
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_extend_select_and_configuration_from_the_client(client: LanguageClient, tmp_path: Path) -> None:
+    uri = await _open(client, "extended.py", TRAIN)
+    await _diagnostics(client, uri)
+    client.set_configuration({**PREVIEW, "select": ["TL602"], "extendSelect": ["TL101"]}, section="torchlint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    assert set(_by_code(await _diagnostics(client, uri))) == {"TL101", "TL602"}
+    shared = tmp_path / "team.toml"
+    shared.write_text('ignore = ["TL101"]\n')
+    client.set_configuration({**PREVIEW, "configuration": str(shared)}, section="torchlint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    found = _by_code(await _diagnostics(client, uri))
+    assert "TL101" not in found and "TL602" in found
+    shared.write_text('ignore = ["TL602"]\n')  # saved in the editor: every open file is checked again
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(shared.as_uri())))
+    found = _by_code(await _diagnostics(client, uri))
+    client.set_configuration(PREVIEW, section="torchlint")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    assert "TL101" in found and "TL602" not in found
+    assert "TL101" in _by_code(await _diagnostics(client, uri))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_unknown_settings_are_named_once_each(tmp_path: Path) -> None:
+    other = await SERVER.start()
+    options = {"settings": {**PREVIEW, "extendSelct": ["TL1"]}}
+    await other.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=tmp_path.as_uri(), initialization_options=options)
+    )
+    settings = {"torchlint": {"extendSelct": ["TL1"], "interpreter": "python3", "unsafe_fixes": True}}
+    other.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=settings))
+    await other.shutdown_session()  # answered after every message the server sent before it
+    await other.stop()
+    warnings = [m.message for m in other.messages if m.type == types.MessageType.Warning]
+    known = "(the server reads select, extendSelect, ignore, preview, unsafeFixes, configuration)"
+    assert warnings == [f"torchlint: unknown setting `extendSelct` ignored {known}", f"torchlint: unknown setting `interpreter` ignored {known}"]
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -25,7 +25,17 @@ def test_editor_settings_accept_every_key_spelling() -> None:
     assert EditorSettings.parse(None) == EditorSettings()
 
 
-@pytest.mark.parametrize("raw", [{"select": 3}, {"preview": "yes"}, {"unsafeFixes": 1}, ["TL101"]])
+def test_editor_settings_read_extend_select_and_a_configuration_path_and_name_unknown_keys(tmp_path: Path) -> None:
+    parsed = EditorSettings.parse({"extendSelect": ["TL401"], "configuration": "ci/torchlint.toml", "selct": ["TL1"]}, tmp_path)
+    assert parsed.extend_select == ("TL401",) and parsed.configuration == tmp_path / "ci" / "torchlint.toml"
+    assert parsed.unknown == ("selct",)
+    assert EditorSettings.parse({"extend_select": "TL1", "configuration": str(tmp_path / "a.toml")}, Path("/elsewhere")) == EditorSettings(
+        extend_select=("TL1",), configuration=tmp_path / "a.toml"
+    )
+    assert EditorSettings.parse({"configuration": ""}).configuration is None
+
+
+@pytest.mark.parametrize("raw", [{"select": 3}, {"preview": "yes"}, {"unsafeFixes": 1}, ["TL101"], {"extendSelect": [1]}, {"configuration": ["a.toml"]}])
 def test_editor_settings_of_the_wrong_type_are_refused(raw: object) -> None:
     with pytest.raises(ConfigError, match="torchlint settings"):
         EditorSettings.parse(raw)
@@ -45,6 +55,18 @@ def test_editor_select_replaces_and_ignore_adds_to_the_file_configuration(tmp_pa
     assert edited.codes == {"TL101", "TL102"} and edited.unsafe_fixes
     with pytest.raises(ConfigError, match="unknown rule selector"):
         setup_for(script, EditorSettings(select=("TL999",)))
+
+
+def test_editor_extend_select_adds_and_configuration_replaces_the_closest_file(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.torchlint]\nselect = ["TL1"]\n')
+    (tmp_path / "team.toml").write_text('select = ["TL4"]\n')
+    script = tmp_path / "train.py"
+    extended = setup_for(script, EditorSettings(preview=True, extend_select=("TL602",)))
+    assert "TL101" in extended.codes and "TL602" in extended.codes and "TL401" not in extended.codes
+    team = setup_for(script, EditorSettings(preview=True, configuration=tmp_path / "team.toml"))
+    assert "TL401" in team.codes and "TL101" not in team.codes
+    with pytest.raises(ConfigError, match="configuration file not found"):
+        setup_for(script, EditorSettings(configuration=tmp_path / "missing.toml"))
 
 
 def test_hover_has_summary_why_and_measured_cost() -> None:

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path, urlparse
 
 from torchlint import __version__
-from torchlint.config import ConfigError
+from torchlint.config import CONFIG_FILES, ConfigError
 from torchlint.engine.add_noqa import add_noqa
 from torchlint.engine.findings import Finding
 from torchlint.engine.linter import PARSE_ERROR
@@ -29,7 +29,7 @@ from torchlint.engine.rule import Rule
 from torchlint.server import convert
 from torchlint.server.documents import Caches, Part, Results, Snapshot, fix_all, lint
 from torchlint.server.rule_docs import RulePages, hover_text
-from torchlint.server.settings import EditorSettings, FileSetup, setup_for
+from torchlint.server.settings import EditorSettings, FileSetup, setup_for, unknown_settings_message
 
 # Typing pauses shorter than this do not start a lint run.
 DEBOUNCE_S = 0.05
@@ -37,7 +37,6 @@ FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.torchlint"
 SHOW_DOCUMENTATION = "torchlint.showDocumentation"
 SECTION = "torchlint"
 PYTHON_SUFFIXES = (".py", ".pyi")
-CONFIG_FILES = ("pyproject.toml",)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -71,6 +70,7 @@ class TorchlintServer(LanguageServer):
         # generation is stale.
         self.generation: Dict[str, int] = {}
         self.shown_errors: set[str] = set()
+        self.warned_keys: set[str] = set()
 
     # Units: what one lint run checks, keyed by the file's or the notebook's URI.
 
@@ -196,12 +196,24 @@ class TorchlintServer(LanguageServer):
     # Settings.
 
     def use_settings(self, raw: Any) -> None:
+        root = self.workspace.root_path
         try:
-            self.editor = EditorSettings.parse(raw)
+            self.editor = EditorSettings.parse(raw, Path(root) if root else None)
         except ConfigError as error:
             self.show_error(f"torchlint: {error}")
             self.editor = EditorSettings()
         self.shown_errors.clear()
+        self.warn_unknown(self.editor.unknown)
+
+    def warn_unknown(self, keys: Sequence[str]) -> None:
+        """Say once per key, in the editor and its log, that a setting is not one the server reads."""
+        new = [key for key in keys if key not in self.warned_keys]
+        if not new:
+            return
+        self.warned_keys.update(new)
+        message = unknown_settings_message(new)
+        log.warning("%s", message)
+        self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
 
     async def pull_settings(self) -> None:
         """Ask the client for the `torchlint` section, if it answers such requests."""
@@ -316,7 +328,7 @@ def did_change(ls: TorchlintServer, params: types.DidChangeTextDocumentParams) -
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: TorchlintServer, params: types.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
-    if _path(uri).name in CONFIG_FILES:
+    if _path(uri).name in CONFIG_FILES or _path(uri) == ls.editor.configuration:
         ls.shown_errors.clear()
         ls.schedule_all()
     elif ls.unit_of(uri) is not None:

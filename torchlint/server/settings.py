@@ -1,10 +1,11 @@
 """What checking one file in the editor needs: the file's configuration with the editor's
 settings on top.
 
-The editor's `select`, `ignore`, `preview` and `unsafe-fixes` act like the command-line
-options of the same names (as ruff's server does): they are one more selection layer on top
-of every file's configuration, so `select` replaces the configured selection and `ignore`
-adds to it. `setup_for` is the one place that resolves configuration for a path, with the
+The editor's `select`, `extend-select`, `ignore`, `preview`, `unsafe-fixes` and
+`configuration` act like the command-line options of the same names (`configuration` like
+`--config`), as ruff's server does: they are one more selection layer on top of every file's
+configuration, so `select` replaces the configured selection and `extend-select` and `ignore`
+add to it. `setup_for` is the one place that resolves configuration for a path, with the
 same `Resolver` as `torchlint check`.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, FrozenSet, Mapping, Optional, Tuple
+from typing import Any, FrozenSet, Mapping, Optional, Sequence, Tuple
 
 from torchlint.config import ConfigError, Overrides, Resolver, Settings
 from torchlint.engine.catalog import from_rules
@@ -27,29 +28,68 @@ SOURCE_EXTENSIONS = (".py", ".pyi", ".ipynb")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
+# The settings the server reads, in the spelling `parse` normalises keys to.
+KNOWN_KEYS = ("select", "extend-select", "ignore", "preview", "unsafe-fixes", "configuration")
+
+
 @dataclass(frozen=True)
 class EditorSettings:
-    """Settings the client sent; None leaves the file configuration's value."""
+    """Settings the client sent; None leaves the file configuration's value. `unknown` holds
+    the keys the server does not read, as the client spelled them, so that it can say so."""
 
     select: Optional[Tuple[str, ...]] = None
     ignore: Tuple[str, ...] = ()
     preview: Optional[bool] = None
     unsafe_fixes: bool = False
+    extend_select: Tuple[str, ...] = ()
+    configuration: Optional[Path] = None
+    unknown: Tuple[str, ...] = ()
 
     @classmethod
-    def parse(cls, raw: Any) -> "EditorSettings":
+    def parse(cls, raw: Any, base: Optional[Path] = None) -> "EditorSettings":
         """Settings from a client's JSON object; keys may be spelled `unsafe-fixes`,
-        `unsafe_fixes` or `unsafeFixes`. Raises ConfigError for a value of the wrong type."""
+        `unsafe_fixes` or `unsafeFixes`. A relative `configuration` path is taken from `base`
+        (the workspace root; by default the current directory). Raises ConfigError for a value
+        of the wrong type."""
         if raw is None:
             return cls()
         if not isinstance(raw, Mapping):
             raise ConfigError("torchlint settings: expected an object")
-        values = {_CAMEL.sub("-", str(key)).lower().replace("_", "-"): value for key, value in raw.items()}
+        values = {_normal(key): value for key, value in raw.items()}
         preview, unsafe = values.get("preview"), values.get("unsafe-fixes", False)
         if not isinstance(preview, (bool, type(None))) or not isinstance(unsafe, bool):
             raise ConfigError("torchlint settings: `preview` and `unsafe-fixes` must be true or false")
         select = values.get("select")
-        return cls(None if select is None else _selectors(select, "select"), _selectors(values.get("ignore", []), "ignore"), preview, unsafe)
+        return cls(
+            select=None if select is None else _selectors(select, "select"),
+            ignore=_selectors(values.get("ignore", []), "ignore"),
+            preview=preview,
+            unsafe_fixes=unsafe,
+            extend_select=_selectors(values.get("extend-select", []), "extend-select"),
+            configuration=_configuration(values.get("configuration"), base or Path.cwd()),
+            unknown=tuple(str(key) for key in raw if _normal(key) not in KNOWN_KEYS),
+        )
+
+
+def _normal(key: Any) -> str:
+    """`unsafeFixes` and `unsafe_fixes` as `unsafe-fixes`."""
+    return _CAMEL.sub("-", str(key)).lower().replace("_", "-")
+
+
+def unknown_settings_message(keys: Sequence[str]) -> str:
+    """What the server says about settings it does not read, naming the ones it does."""
+    known = ", ".join(re.sub(r"-(.)", lambda m: m.group(1).upper(), key) for key in KNOWN_KEYS)
+    names = ", ".join(f"`{key}`" for key in keys)
+    return f"torchlint: unknown setting{'s' if len(keys) > 1 else ''} {names} ignored (the server reads {known})"
+
+
+def _configuration(value: Any, base: Path) -> Optional[Path]:
+    """The configuration file every file uses (like `--config`); None or "" for each file's own."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ConfigError("torchlint settings: `configuration` must be the path of a configuration file")
+    return base / Path(value).expanduser()
 
 
 def _selectors(value: Any, key: str) -> Tuple[str, ...]:
@@ -79,10 +119,11 @@ class FileSetup:
 
 
 def setup_for(path: Path, editor: EditorSettings) -> FileSetup:
-    """The configuration governing `path` (the closest one above it) with the editor's
-    settings on top. Raises ConfigError with a one-line message."""
-    settings = Resolver(path.parent).settings_for(path)
-    rules = Layer("editor settings", editor.select, (), editor.ignore) if editor.select is not None or editor.ignore else None
+    """The configuration governing `path` (the editor's `configuration`, or else the closest
+    one above it) with the editor's settings on top. Raises ConfigError with a one-line message."""
+    settings = Resolver(path.parent, editor.configuration).settings_for(path)
+    changes_rules = editor.select is not None or editor.extend_select or editor.ignore
+    rules = Layer("editor settings", editor.select, editor.extend_select, editor.ignore) if changes_rules else None
     settings = Overrides(rules=rules, preview=editor.preview).apply(settings)
     catalog = from_rules()
     codes = settings.codes_for(path, settings.enabled(catalog), catalog)

@@ -1,0 +1,7 @@
+vim.lsp.config('torchlint', {
+  cmd = { 'torchlint', 'server' },
+  filetypes = { 'python' },
+  root_markers = { 'pyproject.toml', '.git' },
+  settings = { torchlint = { unsafeFixes = false } },
+})
+vim.lsp.enable('torchlint')
