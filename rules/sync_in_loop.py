@@ -11,7 +11,14 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
-from torchlint.semantics.training import OTHER_LOOPS, called_every_training_step, environment_steps, loop_trains, repeated_with_training
+from torchlint.semantics.training import (
+    OTHER_LOOPS,
+    called_every_step_elsewhere,
+    called_every_training_step,
+    environment_steps,
+    loop_trains,
+    repeated_with_training,
+)
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
@@ -41,8 +48,11 @@ class SyncInLoop(Rule):
     (`for`, `while`, comprehension) that runs once per training step or per batch of the
     per-epoch validation (and, in preview, in other loops: generation, inference helpers),
     and in a same-file helper that such a loop calls every iteration (reported in the
-    helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function
-    another module calls in its loop over epochs (the engine's `evaluate()`) runs every epoch.
+    helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function or
+    method another module calls in its training step loop (`agent.update_parameters(...)` on
+    an instance of the project class, a metric helper) runs every step: its syncs are reported
+    in its body. A function another module calls in its loop over epochs (the engine's
+    `evaluate()`) runs every epoch.
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call.
@@ -176,6 +186,9 @@ class SyncInLoop(Rule):
         if loop is None and execution.framework():
             self._check_batch_hook(node, method, execution)
             return
+        if loop is None and called_every_step_elsewhere(execution):
+            self._check_training_step_callee(node, method, execution)
+            return
         if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
@@ -217,6 +230,23 @@ class SyncInLoop(Rule):
         self.report(
             node,
             f"`{shown}` in {where}, which {framework} runs every batch, synchronises with the device every step; {remedy}",
+            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
+        )
+
+    def _check_training_step_callee(self, node: cst.Call, method: str, execution: Execution) -> None:
+        """A sync in the body of a function (or method) that another module's training step
+        loop calls every iteration (`agent.update_parameters(...)`, `calculate_accuracy(...)`):
+        every training step waits for it, unless the value goes to host output (an action
+        handed to an environment as a NumPy array, a file)."""
+        if not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
+            return
+        if self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node):
+            return
+        shown = '.to("cpu")' if method == "to" else f".{method}()"
+        self.report(
+            node,
+            f"`{shown}` synchronises with the device every training step: {execution.reasons[0].text}; "
+            "keep the value on the device and convert once after the loop or every N steps",
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
 

@@ -769,3 +769,118 @@ def test_a_test_loader_handed_once_to_a_function_that_evaluates_every_epoch():
     evaluate_once(model, final_dataloader)
     """
     assert found(code, "TL202") == [25, 26]
+
+
+AGENT = """
+import torch
+
+class Agent:
+    def __init__(self, critic, policy):
+        self.critic = critic.cuda()
+        self.policy = policy
+        self.opt = torch.optim.Adam(critic.parameters())
+
+    def act(self, state):
+        return self.policy(torch.as_tensor(state).cuda()).detach().cpu().numpy()
+
+    def update(self, memory):
+        state, target = memory.sample()
+        loss = ((self.critic(state.cuda()) - target.cuda()) ** 2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss.item()
+
+    def score(self, states):
+        return self.critic(states.cuda()).mean().item()
+
+class Baseline:
+    def update(self, memory):
+        return memory.mean().item()
+"""
+RUNNER = """
+import itertools
+from agent import Agent
+
+agent = Agent(critic, policy)
+for episode in itertools.count(1):
+    state, done = env.reset(), False
+    while not done:
+        action = agent.act(state)
+        if len(memory) > batch_size:
+            loss = agent.update(memory)
+        state, reward, done, _ = env.step(action)
+    print(agent.score(states))
+"""
+
+
+def _check(tmp_path, monkeypatch, files: dict, target: str, rule: str = "TL101") -> list:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rule, "--output-format", "json", target])
+    return [item["line"] for item in json.loads(result.stdout)]
+
+
+@pytest.mark.parametrize("constructed", [True, False])
+def test_a_method_of_a_project_class_called_on_an_instance_every_step(tmp_path, monkeypatch, constructed):
+    # `agent.update(memory)` runs a backward pass itself: each call in the episode's inner
+    # loop is a training step, so its `.item()` syncs every step. `act` hands NumPy to the
+    # environment, `score` runs once per episode and trains nothing, `Baseline.update` is
+    # never called on an instance.
+    runner = RUNNER if constructed else RUNNER.replace("agent = Agent(critic, policy)", "agent = make_agent()")
+    assert _check(tmp_path, monkeypatch, {"agent.py": AGENT, "main.py": runner}, "agent.py") == ([19] if constructed else [])
+
+
+BPR = """
+import torch
+
+class PairLoss:
+    def __init__(self, model):
+        self.model = model
+        self.opt = torch.optim.Adam(model.parameters())
+
+    def train_pair(self, users, items):
+        loss = self.model.loss(users, items)
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss.cpu().item()
+
+    def report(self, users, items):
+        return self.model.loss(users, items).cpu().item()
+
+def accuracy(outputs, targets):
+    with torch.no_grad():
+        correct = outputs.argmax(1).eq(targets).float().sum().item()
+        return correct / targets.size(0)
+"""
+PROCEDURE = """
+import torch
+import losses
+from losses import accuracy
+
+def train_one_epoch(loader, loss_object):
+    pair: losses.PairLoss = loss_object
+    for users, items in loader:
+        total = pair.train_pair(users.cuda(), items.cuda())
+
+def fit(loader, model, opt):
+    for x, y in loader:
+        out = model(x.cuda())
+        acc = accuracy(out, y.cuda())
+        out.sum().backward()
+        opt.step()
+
+def inspect(loader, loss_object):
+    pair: losses.PairLoss = loss_object
+    for users, items in loader:
+        print(pair.report(users.cuda(), items.cuda()))
+        print(accuracy(users.cuda(), items.cuda()))
+"""
+
+
+def test_an_annotated_receiver_and_a_metric_helper_of_another_module(tmp_path, monkeypatch):
+    # `pair.train_pair(...)` steps itself (annotated receiver), `accuracy(...)` is called in a loop
+    # that trains; `report` and the call of `accuracy` in `inspect` run in a loop that does not.
+    assert _check(tmp_path, monkeypatch, {"losses.py": BPR, "procedure.py": PROCEDURE}, "losses.py") == [14, 21]

@@ -20,7 +20,7 @@ from torchlint.semantics.training import inference_only, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import CUDA, GRAD_OFF, callers_of, importers_of, project_uses, role_path, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, callers_of, importers_of, module_facts, project_uses, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -106,13 +106,25 @@ class FileContext:
         )
 
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
-        """How often a module-level function of this file runs, from its calls in the other
-        modules of the project (see `frequency.called_elsewhere`)."""
-        if function not in self.module.body or not os.path.isfile(self.path):
+        """How often a module-level function of this file, or a method of a module-level
+        class, runs, from its calls in the other modules of the project (see
+        `frequency.called_elsewhere`)."""
+        name = self._top_level_name(function)
+        if name is None or not os.path.isfile(self.path):
             return None
         here = os.path.abspath(self.path)
-        sites = [site for site in callers_of(here, function.name.value) if os.path.abspath(site.path) != here]
-        return called_elsewhere(function.name.value, sites)
+        sites = [site for site in callers_of(here, name) if os.path.abspath(site.path) != here]
+        facts = module_facts(here).functions.get(name)
+        return called_elsewhere(function.name.value, sites, steps_itself=facts is not None and facts.steps_itself)
+
+    def _top_level_name(self, function: cst.FunctionDef) -> Optional[str]:
+        """`f` for a module-level function, `Class.f` for a method of a module-level class."""
+        if function in self.module.body:
+            return function.name.value
+        owner = next(
+            (item for item in self.module.body if isinstance(item, cst.ClassDef) and function in item.body.body), None
+        )
+        return f"{owner.name.value}.{function.name.value}" if owner is not None else None
 
     def execution(self, node: cst.CSTNode) -> Execution:
         """How often `node` runs, and why (see `semantics.frequency`)."""

@@ -46,6 +46,8 @@ class Reason:
     method: str = ""
     # The training framework that runs that method every batch (`frameworks.LIGHTNING`), if any.
     framework: str = ""
+    # The reason is a call in another module of the project (`frequency.called_elsewhere`).
+    external: bool = False
 
 
 @dataclass(frozen=True)

@@ -72,23 +72,25 @@ from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iter
 External = Callable[[cst.FunctionDef], Optional[Execution]]
 
 
-def called_elsewhere(name: str, sites: Sequence[CallSite]) -> Optional[Execution]:
+def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = False) -> Optional[Execution]:
     """How often a function runs from its calls in other modules: RARE when every call is
     under a rare test (an interval, a logging or debugging switch, a best-value test) or in an
     `except` handler; PER_STEP when a call that may run unguarded is in a loop (not over
     epochs) of a function that runs a backward pass (`discriminator_loss(...)` in the training
-    step loop: a callee of every training step); PER_EPOCH when one is in a loop over epochs
+    step loop: a callee of every training step), or of any function when the callee itself
+    runs a backward pass outside its loops (`steps_itself`: `agent.update(batch)` is the
+    training step); PER_EPOCH when one is in a loop over epochs
     (`evaluate(...)` in the training script's epoch loop); None otherwise (no call, or calls
     whose loops the call sites do not show). An `else` branch (`not (<test>)`) is not rare."""
     unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard) for guard in site.guards)]
     if sites and not unguarded:
         first = sites[0]
         return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
-    step = next((site for site in unguarded if site.in_other_loop and caller_trains(site)), None)
+    step = next((site for site in unguarded if site.in_other_loop and (steps_itself or caller_trains(site))), None)
     if step is not None:
         return Execution(
             Frequency.PER_STEP,
-            (Reason(f"`{name}()` is called every training step ({step.path}:{step.line})", method=TRAINING_STEP_CALLEE),),
+            (Reason(f"`{name}()` is called every training step ({step.path}:{step.line})", method=TRAINING_STEP_CALLEE, external=True),),
         )
     epoch = next((site for site in unguarded if site.in_epoch_loop), None)
     if epoch is not None:

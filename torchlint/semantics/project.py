@@ -555,6 +555,9 @@ class FunctionFacts:
     name: str
     line: int
     calls_backward: bool = False
+    # It runs a backward pass outside its own loops: each call is a training step
+    # (`agent.update(batch)` doing zero_grad, backward and step).
+    steps_itself: bool = False
     reads_grad: bool = False
     uses_autocast: bool = False
     grad_off: bool = False
@@ -623,6 +626,9 @@ class ModuleFacts:
     functions: Dict[str, FunctionFacts]
     # Calls by the dotted name written at the call site (`log_metrics`, `utils.log`).
     calls: Dict[str, Tuple[CallSite, ...]]
+    # The class each name or attribute holds, as written: `agent = SAC(...)`, `self.agent =
+    # sac.SAC(...)`, `bpr: utils.BPRLoss = ...`, a parameter `bpr: BPRLoss`.
+    instances: Dict[str, str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)
@@ -637,7 +643,37 @@ def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
     calls: Dict[str, List[CallSite]] = {}
     _summarise(tree, "", aliases, functions)
     _CallCollector(path, text, calls).visit(tree)
-    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()})
+    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
+
+
+def _instances(tree: ast.Module) -> Dict[str, str]:
+    """The class written for each name or attribute the module binds to an instance: the
+    callee of a constructor call whose name starts with a capital (`agent = SAC(...)`), or an
+    annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`). A name bound to
+    different classes is left out."""
+    found: Dict[str, Set[str]] = {}
+    for node in ast.walk(tree):
+        pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+            pairs.append((node.targets[0], node.value.func))
+        elif isinstance(node, ast.AnnAssign):
+            pairs.append((node.target, node.annotation))
+        elif isinstance(node, ast.arg) and node.annotation is not None:
+            pairs.append((ast.Name(node.arg), node.annotation))
+        for target, written in pairs:
+            name, klass = _ast_dotted(target), _ast_dotted(written)
+            if name and klass and klass.rsplit(".", 1)[-1][:1].isupper():
+                found.setdefault(name, set()).add(klass)
+    return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
+
+
+def _ast_dotted(node: Optional[ast.AST]) -> Optional[str]:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    parts: List[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
 
 
 def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
@@ -666,13 +702,8 @@ def _statements(body: List[ast.AST]) -> Iterator[ast.AST]:
 
 
 def _ast_qualified(node: ast.AST, aliases: Dict[str, str]) -> Optional[str]:
-    parts: List[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name) or node.id not in aliases:
-        return None
-    return ".".join([aliases[node.id], *reversed(parts)])
+    head, dot, rest = (_ast_dotted(node) or "").partition(".")
+    return aliases[head] + dot + rest if head in aliases else None
 
 
 def _summarise(scope: ast.AST, prefix: str, aliases: Dict[str, str], out: Dict[str, FunctionFacts]) -> None:
@@ -710,6 +741,11 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         line=getattr(node, "lineno", 0),
         calls_backward=any(_called_attribute(item) == "backward" for item in body)
         or "torch.autograd.grad" in qualified or "torch.autograd.backward" in qualified,
+        steps_itself=any(
+            _called_attribute(item) == "backward"
+            for statement in getattr(node, "body", ())
+            for item in _walk_outside(statement, _LOOPS_AND_DEFINITIONS)
+        ),
         reads_grad=any(isinstance(item, ast.Attribute) and item.attr == "grad" for item in body),
         uses_autocast=any(q is not None and q.split(".")[-1] == "autocast" for q in qualified),
         grad_off=grad_off_decorator,
@@ -745,6 +781,9 @@ def _class_facts(node: ast.ClassDef, name: str, aliases: Dict[str, str], members
     rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
     wraps = bool(_qualified_names(rest, aliases) & GRAD_OFF) or any(member.wraps_grad_off for member in members)
     return FunctionFacts(name, node.lineno, wraps_grad_off=wraps)
+
+
+_LOOPS_AND_DEFINITIONS = (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _walk_outside(node: ast.AST, skipped: Tuple[type, ...]) -> Iterator[ast.AST]:
@@ -1068,9 +1107,21 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
             continue
         facts = _module_facts(source.text, source.digest, file)
         for written, found in facts.calls.items():
-            if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
+            if written.split(".")[-1] == name and (
+                _names_function(file, source.text, written, path, function)
+                or _names_method(file, source.text, facts, written, path, function)
+            ):
                 sites.extend(found)
     return tuple(sites)
+
+
+def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str) -> bool:
+    """Whether `written` calls the method `function` (`Class.method`) of the module at `path`
+    on an instance of that class (`agent.update(...)` after `agent = Agent(...)`)."""
+    receiver, _, _ = written.rpartition(".")
+    klass, _, _ = function.rpartition(".")
+    written_class = facts.instances.get(receiver)
+    return bool(klass and written_class) and _names_function(file, text, written_class, path, klass)
 
 
 def _names_function(file: str, text: str, written: str, path: str, function: str) -> bool:

@@ -463,6 +463,10 @@ def called_every_training_step(execution: Execution) -> bool:
     return execution.step_method() == TRAINING_STEP_CALLEE
 
 
+def called_every_step_elsewhere(execution: Execution) -> bool:
+    """Whether code runs every training step because a step loop of another module calls its
+    function (`agent.update(batch)` in the entry script), not a step method of its own file."""
+    return any(reason.external and reason.method == TRAINING_STEP_CALLEE for reason in execution.reasons)
 
 
 def runs_with_training_steps(ctx: "FileFacts", execution: Execution) -> bool:
