@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.rules.dataloader_no_workers import DATALOADERS, NUM_WORKERS_POSITION, iterated_concurrently
+from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
@@ -12,6 +12,7 @@ from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over
 from torchlint.semantics.values import literal_keywords, only_assigned_value
+from torchlint.semantics.training import builds_dataloader
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -22,7 +23,11 @@ class DataloaderNoPersistentWorkers(Rule):
     (the epoch loop) of the same function, or in a function that such a loop calls
     (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
     the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
-    created before that outer loop (not inside the function called each time).
+    created before that outer loop (not inside the function called each time). A project
+    class that subclasses `DataLoader` (directly or through another project class) and keeps
+    its signature (no `__init__`, or one that forwards `*args, **kwargs`) is a DataLoader too
+    (`semantics.training.builds_dataloader`); one with a signature of its own is not, since
+    its arguments may mean something else.
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -88,7 +93,8 @@ class DataloaderNoPersistentWorkers(Rule):
     name = "dataloader-no-persistent-workers"
     preview_variant = OTHER_LOADERS
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
-    triggers = ("DataLoader",)
+    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
+    triggers = ("Loader",)
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -120,7 +126,7 @@ class DataloaderNoPersistentWorkers(Rule):
         self.unpacked: Dict[int, Optional[Dict[str, cst.BaseExpression]]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if isinstance(node.value, cst.Call) and self.ctx.qualified_name(node.value.func) in DATALOADERS:
+        if isinstance(node.value, cst.Call) and builds_dataloader(self.ctx, node.value.func):
             self.loaders.append(node.value)
             self.unpacked[id(node.value)] = self._unpacked_keywords(node.value)
         for target in node.targets:
@@ -140,7 +146,7 @@ class DataloaderNoPersistentWorkers(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder);
         a method call on a keyword dict (`kwargs.update(...)`) may change it."""
-        if isinstance(self.ctx.parent(), cst.Return) and self.ctx.qualified_name(node.func) in DATALOADERS:
+        if isinstance(self.ctx.parent(), cst.Return) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):

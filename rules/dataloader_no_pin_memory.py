@@ -5,14 +5,14 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
-from torchlint.rules.dataloader_no_workers import DATALOADERS, PIN_MEMORY_POSITION
+from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over
-from torchlint.semantics.training import remote_program
+from torchlint.semantics.training import builds_dataloader, remote_program
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -42,7 +42,7 @@ class LoaderTracker:
 
     def note_assign(self, node: cst.Assign) -> None:
         value = node.value
-        is_loader = isinstance(value, cst.Call) and self.ctx.qualified_name(value.func) in DATALOADERS
+        is_loader = isinstance(value, cst.Call) and builds_dataloader(self.ctx, value.func)
         for target in node.targets:
             key = self._key(target.target, binding=True)
             if key is None:
@@ -55,7 +55,7 @@ class LoaderTracker:
 
     def loop_over(self, node: cst.For) -> Optional[LoaderLoop]:
         source = iterated_source(node.iter)
-        if isinstance(source, cst.Call) and self.ctx.qualified_name(source.func) in DATALOADERS:
+        if isinstance(source, cst.Call) and builds_dataloader(self.ctx, source.func):
             return LoaderLoop(source, node, _names(node.target))  # built in the loop's header
         key = self._key(source, binding=False)
         loader = self.loaders.get(key) if key is not None else None
@@ -149,6 +149,10 @@ class DataloaderNoPinMemory(Rule):
     handed to, `train(model, train_loader)`) calls `.cuda()` or `.to(<device>)` on the
     loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`). Silent in
     programs on the distributed RPC framework, whose remote round trips dominate each step.
+    A project class that subclasses `DataLoader` (directly or through another project
+    class) and keeps its signature (no `__init__`, or one that forwards `*args, **kwargs`)
+    is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
+    its own is not, since its arguments may mean something else.
 
     ## Why is this slow?
     The GPU can only copy from page-locked (pinned) host memory. A batch in ordinary pageable
@@ -198,7 +202,8 @@ class DataloaderNoPinMemory(Rule):
     name = "dataloader-no-pin-memory"
     preview_variant = OTHER_LOADERS
     summary = "DataLoader whose batches are moved to CUDA does not pin memory (`pin_memory=True`)"
-    triggers = ("DataLoader",)
+    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
+    triggers = ("Loader",)
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -228,7 +233,7 @@ class DataloaderNoPinMemory(Rule):
         self.tracker.note_assign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATALOADERS:
+        if builds_dataloader(self.ctx, node.func):
             self.created.append(node)
 
     def visit_For(self, node: cst.For) -> None:

@@ -10,8 +10,9 @@ from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
+from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
+from torchlint.semantics.training import builds_dataloader
 
-DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
@@ -24,7 +25,10 @@ STREAM_WORDS = ("iter", "stream", "pipe")
 class DataloaderNoWorkers(Rule):
     """## What it does
     Flags `torch.utils.data.DataLoader(...)` created with `num_workers=0` or without
-    `num_workers` (whose default is 0).
+    `num_workers` (whose default is 0). A project class that subclasses `DataLoader` (directly or through another project
+    class) and keeps its signature (no `__init__`, or one that forwards `*args, **kwargs`)
+    is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
+    its own is not, since its arguments may mean something else.
 
     ## Why is this slow?
     With no workers, loading, decoding and augmentation run in the training process, one
@@ -89,7 +93,8 @@ class DataloaderNoWorkers(Rule):
     name = "dataloader-no-workers"
     preview_variant = f"{OTHER_LOADERS}; loaders of files that never mention a device (CPU-only programs)"
     summary = "DataLoader loads data in the training process (`num_workers=0`)"
-    triggers = ("DataLoader",)
+    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
+    triggers = ("Loader",)
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=32)\n",
@@ -116,7 +121,7 @@ class DataloaderNoWorkers(Rule):
             self.in_memory.update(filter(None, (dotted_name(target.target) for target in node.targets)))
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) not in DATALOADERS or has_star(node, "**") or has_star(node, "*"):
+        if not builds_dataloader(self.ctx, node.func) or has_star(node, "**") or has_star(node, "*"):
             return
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         literal = workers is None or is_literal(workers.value, "0")

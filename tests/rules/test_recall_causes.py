@@ -884,3 +884,46 @@ def test_an_annotated_receiver_and_a_metric_helper_of_another_module(tmp_path, m
     # `pair.train_pair(...)` steps itself (annotated receiver), `accuracy(...)` is called in a loop
     # that trains; `report` and the call of `accuracy` in `inspect` run in a loop that does not.
     assert _check(tmp_path, monkeypatch, {"losses.py": BPR, "procedure.py": PROCEDURE}, "losses.py") == [14, 21]
+
+
+LOADING = """
+from torch.utils.data import DataLoader
+
+class AudioDataLoader(DataLoader):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.collate_fn = collate
+
+class BucketLoader(AudioDataLoader):
+    pass
+
+class ShardLoader(DataLoader):
+    def __init__(self, shards, batch_size):
+        super().__init__(shards, batch_size=batch_size)
+
+class StreamLoader:
+    def __init__(self, dataset, num_workers=0, batch_size=1):
+        self.dataset = dataset
+"""
+DATA_MODULE = """
+import pytorch_lightning as pl
+from loading import {name}
+
+class Data(pl.LightningDataModule):
+    def train_dataloader(self):
+        loader = {name}(dataset=self.train_set, num_workers=4, batch_size=32)
+        return loader
+"""
+
+
+@pytest.mark.parametrize(
+    "name, reported", [("AudioDataLoader", True), ("BucketLoader", True), ("ShardLoader", False), ("StreamLoader", False)]
+)
+def test_a_project_subclass_of_dataloader_is_a_dataloader(tmp_path, monkeypatch, name, reported):
+    # A subclass that keeps DataLoader's signature (no `__init__`, or one forwarding `*args,
+    # **kwargs`), directly or through a project base, is a DataLoader in another module; one
+    # with its own signature (positions and keywords may mean something else) or a class that
+    # is not a DataLoader at all is not.
+    files = {"loading.py": LOADING, "data_module.py": DATA_MODULE.format(name=name)}
+    for rule in ("TL202", "TL203"):
+        assert _check(tmp_path, monkeypatch, files, "data_module.py", rule) == ([7] if reported else [])

@@ -11,6 +11,8 @@ from torchlint.semantics.kinds import Kind
 
 # The value bound to a name that shadows an import (a local assignment, a parameter, ...).
 LOCAL = ""
+# Packages whose import shows that a file works with torch objects.
+TORCH_PACKAGES = frozenset({"torch", "pytorch_lightning", "lightning"})
 
 
 def dotted_name(node: cst.BaseExpression) -> Optional[str]:
@@ -80,7 +82,9 @@ class NameResolver:
             scope[local] = f"{module}.{name}"
 
     def _note_module(self, module: str) -> None:
-        if module == "torch" or module.startswith("torch."):
+        """torch, or a training framework built on it whose modules hand torch objects to the
+        file (a `LightningDataModule` returning loaders, a `LightningModule`)."""
+        if module.split(".")[0] in TORCH_PACKAGES:
             self.imports_torch = True
 
     def bind_local(self, name: str) -> None:

@@ -180,6 +180,7 @@ MAX_ROOT_LEVELS = 3
 MAX_REEXPORTS = 3
 # Directories never searched for project modules (environments, build output, VCS data).
 _SKIPPED_DIRECTORIES = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
+DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 GRAD_OFF = frozenset(
     {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
      "torch.autograd.inference_mode", "torch.autograd.grad_mode.inference_mode"}
@@ -576,6 +577,10 @@ class FunctionFacts:
     # It returns a value read back to the host (`return correct.sum().item() * 100 / n`):
     # each call with device tensors synchronises.
     returns_read_back: bool = False
+    # A class that is a torch DataLoader with DataLoader's signature: it subclasses
+    # `DataLoader`, directly or through classes defined before it in its module, and none of
+    # them defines an `__init__` other than one that forwards `*args, **kwargs`.
+    dataloader: bool = False
 
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
@@ -714,7 +719,7 @@ def _summarise(scope: ast.AST, prefix: str, aliases: Dict[str, str], out: Dict[s
             inner = f"{prefix}{node.name}."
             _summarise(node, inner, aliases, out)
             members = [facts for key, facts in out.items() if key.startswith(inner)]
-            out[prefix + node.name] = _class_facts(node, prefix + node.name, aliases, members)
+            out[prefix + node.name] = _class_facts(node, prefix + node.name, aliases, members, out)
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out)  # definitions under `if`/`try` at the same level
 
@@ -772,15 +777,33 @@ def _iterated_names(body: List[ast.AST]) -> Set[str]:
     return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in ast.walk(loop.iter) if isinstance(item, ast.Name)}
 
 
-def _class_facts(node: ast.ClassDef, name: str, aliases: Dict[str, str], members: Iterable[FunctionFacts]) -> FunctionFacts:
+def _class_facts(
+    node: ast.ClassDef, name: str, aliases: Dict[str, str], members: Iterable[FunctionFacts], known: Dict[str, FunctionFacts]
+) -> FunctionFacts:
     """A class as a callable: a context manager or decorator class that disables grad
-    (subclasses `torch.no_grad`, or its methods refer to it). `members` are the summaries of
-    the functions and classes defined in it, so only the rest of the class is walked."""
+    (subclasses `torch.no_grad`, or its methods refer to it), or a DataLoader (see
+    `FunctionFacts.dataloader`; `known` holds the module's classes summarised before it).
+    `members` are the summaries of the functions and classes defined in it, so only the rest
+    of the class is walked."""
     definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in ast.walk(part)]
     rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
     wraps = bool(_qualified_names(rest, aliases) & GRAD_OFF) or any(member.wraps_grad_off for member in members)
-    return FunctionFacts(name, node.lineno, wraps_grad_off=wraps)
+    dataloader = _keeps_signature(node) and any(
+        _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
+        for base in node.bases
+    )
+    return FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader)
+
+
+def _keeps_signature(node: ast.ClassDef) -> bool:
+    """Whether the class takes its base's arguments: no `__init__`, or `__init__(self, *args,
+    **kwargs)`."""
+    init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+    if init is None:
+        return True
+    args = init.args
+    return len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None
 
 
 _LOOPS_AND_DEFINITIONS = (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

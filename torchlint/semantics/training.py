@@ -31,11 +31,10 @@ from torchlint.semantics.execution import TRAINING_STEP_CALLEE, Execution, Frequ
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CUDA, ENVIRONMENT, imported_by_project, project_function, project_uses
+from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source
 from torchlint.semantics.values import assigned_values
 
-DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 DISTRIBUTED_DATA_PARALLEL = frozenset(
     {"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"}
 )
@@ -67,14 +66,31 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
     names: Set[str] = set()
     for node in descendants(module):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-            if ctx.names.qualified_name(node.value.func) in DATALOADERS:
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
                 names.update(filter(None, (dotted_name(target.target) for target in node.targets)))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.value, cst.Call):
-            if ctx.names.qualified_name(node.value.func) in DATALOADERS:
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
                 name = dotted_name(node.target)
                 if name:
                     names.add(name)
     return frozenset(names)
+
+
+def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
+    """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, or a project
+    class that is one (`project_dataloader`)."""
+    return ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func)
+
+
+def project_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
+    """Whether `func` names a class of the project (this file or an imported project module)
+    that subclasses DataLoader and keeps its signature (`class AudioDataLoader(DataLoader)`;
+    see `project.FunctionFacts.dataloader`). Only capitalised names are looked up: classes."""
+    name = dotted_name(func) or ""
+    if not name.rsplit(".", 1)[-1][:1].isupper():
+        return False
+    facts = project_function(ctx, func)
+    return facts is not None and facts.dataloader
 
 
 def is_loader_like(node: cst.BaseExpression, loaders: FrozenSet[str] = frozenset()) -> bool:
