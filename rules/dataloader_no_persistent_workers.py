@@ -1,3 +1,4 @@
+import os
 from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
@@ -9,7 +10,7 @@ from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.project import project_function
+from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader
@@ -50,7 +51,9 @@ class DataloaderNoPersistentWorkers(Rule):
     - when the outer loop changes the loader's dataset (calls a method on it, assigns to its
       attributes, touches `loader.dataset`, or passes it to a function of the project that
       does one of those to that parameter): persistent workers keep their own copy of the
-      dataset and would not see such changes.
+      dataset and would not see such changes. A method that the project defines only as a
+      class or static method changing nothing (`ds.decode_target(mask)` to display a sample)
+      is no change.
 
     ## Example
     ```python
@@ -238,15 +241,19 @@ class DataloaderNoPersistentWorkers(Rule):
         return persistent is None or is_literal(persistent, "False")
 
     def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: Optional[cst.For]) -> bool:
-        """Whether the outer loop calls a method of the dataset, assigns to its attributes,
-        reads `loader.dataset`, or passes the dataset to a project function that changes it."""
+        """Whether the outer loop calls a method of the dataset (not one the project defines
+        only as a class or static method that changes nothing: `ds.decode_target(mask)` to
+        display a sample, see `project.keeps_instance`), assigns to its attributes, reads
+        `loader.dataset`, or passes the dataset to a project function that changes it."""
         dataset = argument(call, "dataset", 0)
         dataset_name = dotted_name(dataset.value) if dataset is not None else None
         loader_name = dotted_name(iterated_source(inner.iter)) if inner is not None else None
-        for item in descendants(outer):
+        nodes = list(descendants(outer))
+        unchanging = {id(item.func) for item in nodes if self._keeps_dataset(item, dataset_name)}
+        for item in nodes:
             if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
                 return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`
-            if not isinstance(item, cst.Attribute):
+            if not isinstance(item, cst.Attribute) or id(item) in unchanging:
                 continue
             owner = dotted_name(item.value)
             if owner is None:
@@ -254,6 +261,14 @@ class DataloaderNoPersistentWorkers(Rule):
             if owner == dataset_name or (item.attr.value == "dataset" and owner == loader_name):
                 return True  # `ds.set_epoch(e)`, `ds.scale = s`, `loader.dataset.resample()`
         return False
+
+    def _keeps_dataset(self, node: cst.CSTNode, dataset_name: Optional[str]) -> bool:
+        """A call of a method on the dataset that cannot change it (`project.keeps_instance`)."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dataset_name is not None):
+            return False
+        if dotted_name(node.func.value) != dataset_name or not os.path.isfile(self.ctx.path):
+            return False
+        return keeps_instance(self.ctx.path, node.func.attr.value)
 
     def _mutates(self, call: cst.Call, name: str) -> bool:
         if not any(dotted_name(arg.value) == name for arg in call.args):

@@ -927,3 +927,55 @@ def test_a_project_subclass_of_dataloader_is_a_dataloader(tmp_path, monkeypatch,
     files = {"loading.py": LOADING, "data_module.py": DATA_MODULE.format(name=name)}
     for rule in ("TL202", "TL203"):
         assert _check(tmp_path, monkeypatch, files, "data_module.py", rule) == ([7] if reported else [])
+
+
+SEGMENTATION = """
+import numpy as np
+
+class Segments:
+    palette = np.zeros((256, 3))
+
+    @classmethod
+    def decode_target(cls, mask):
+        return cls.palette[mask]
+
+    @classmethod
+    def recolour(cls, seed):
+        cls.palette = np.random.default_rng(seed).random((256, 3))
+
+    def rescale(self, scale):
+        self.scale = scale
+"""
+DISPLAY = """
+import torch
+from torch.utils import data
+from segments import Segments
+
+def main():
+    train_dst = Segments()
+    train_loader = data.DataLoader(train_dst, batch_size=8, shuffle=True, num_workers=2)
+    step = 0
+    while True:
+        for images, labels in train_loader:
+            step += 1
+            optimizer.zero_grad()
+            loss = criterion(model(images.cuda()), labels.cuda())
+            loss.backward()
+            optimizer.step()
+            if step % val_interval == 0:
+                samples = validate(model)
+                for k, (image, target) in enumerate(samples):
+                    show(k, train_dst.{call})
+"""
+
+
+@pytest.mark.parametrize(
+    "call, reported", [("decode_target(target)", True), ("recolour(k)", False), ("rescale(k)", False), ("refresh()", False)]
+)
+def test_a_display_loop_that_decodes_samples_keeps_the_epoch_loop(tmp_path, monkeypatch, call, reported):
+    # A display loop nested in the step loop under the validation interval calls a class
+    # method of the dataset that changes nothing: the training loader is still passed over
+    # again every iteration of `while True:`. A method that changes the dataset's class or the
+    # dataset itself, or one the project does not define, may change what the workers load.
+    files = {"segments.py": SEGMENTATION, "train.py": DISPLAY.format(call=call)}
+    assert _check(tmp_path, monkeypatch, files, "train.py", "TL203") == ([8] if reported else [])

@@ -556,6 +556,8 @@ class FunctionFacts:
     name: str
     line: int
     calls_backward: bool = False
+    # A `classmethod` or `staticmethod`: a call on an instance cannot change that instance.
+    static: bool = False
     # It runs a backward pass outside its own loops: each call is a training step
     # (`agent.update(batch)` doing zero_grad, backward and step).
     steps_itself: bool = False
@@ -746,6 +748,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         line=getattr(node, "lineno", 0),
         calls_backward=any(_called_attribute(item) == "backward" for item in body)
         or "torch.autograd.grad" in qualified or "torch.autograd.backward" in qualified,
+        static=any(_ast_dotted(d) in ("classmethod", "staticmethod") for d in decorators),
         steps_itself=any(
             _called_attribute(item) == "backward"
             for statement in getattr(node, "body", ())
@@ -1145,6 +1148,25 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
     klass, _, _ = function.rpartition(".")
     written_class = facts.instances.get(receiver)
     return bool(klass and written_class) and _names_function(file, text, written_class, path, klass)
+
+
+def keeps_instance(path: str, method: str) -> bool:
+    """Whether a call of `method` on an instance of a project class cannot change the instance
+    (`train_dst.decode_target(mask)`), whatever the class: the project of the module at `path`
+    defines `method`, and every definition is a `classmethod` or `staticmethod` that changes
+    neither its class (assigns its attributes, calls its methods) nor anything else's."""
+    path = os.path.abspath(path)
+    root = project_root(path)
+    _note(root, tree_stamp(root))
+    found: List[FunctionFacts] = []
+    for file in project_files(root):
+        source = read_module(file)
+        if f"def {method}" in source.text:
+            functions = _module_facts(source.text, source.digest, file).functions
+            found += [facts for key, facts in functions.items() if key.rpartition(".")[2] == method and "." in key]
+    return bool(found) and all(
+        facts.static and not (facts.parameters[:1] and facts.parameters[0] in facts.mutated_parameters) for facts in found
+    )
 
 
 def _names_function(file: str, text: str, written: str, path: str, function: str) -> bool:
