@@ -979,3 +979,31 @@ def test_a_display_loop_that_decodes_samples_keeps_the_epoch_loop(tmp_path, monk
     # dataset itself, or one the project does not define, may change what the workers load.
     files = {"segments.py": SEGMENTATION, "train.py": DISPLAY.format(call=call)}
     assert _check(tmp_path, monkeypatch, files, "train.py", "TL203") == ([8] if reported else [])
+
+
+def test_gradient_accumulation_makes_the_update_loop_a_step_loop():
+    # Backward runs in the micro-batch loop, `optimizer.step()` once per iteration of the
+    # update loop: each update is a training step, so its `.item()` syncs every step.
+    code = """
+    def train(loader, updates, accumulation):
+        batches = iter(loader)
+        for _ in range(updates):
+            micro = [next(batches) for _ in range(accumulation)]
+            count = sum(b["labels"].ne(-100).sum() for b in micro).item()
+            for batch in micro:
+                loss = model(batch["input"].to(device)).sum() / count
+                loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    """
+    assert found(code, "TL101") == [11]
+    rounds = """
+    def train(loader, rounds):
+        for _ in range(rounds):
+            for x in loader:
+                loss = model(x.to(device)).sum()
+                loss.backward()
+                optimizer.step()
+            print(evaluate(model).item())
+    """
+    assert found(rounds, "TL101") == []  # each round runs a whole training loop: once per many steps

@@ -63,6 +63,7 @@ from torchlint.semantics.training import (
     loops_run_by,
     methods_called,
     outside_nested_loops,
+    steps_an_optimizer,
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
 
@@ -271,17 +272,19 @@ class FrequencyAnalysis:
         """An outer loop (`for iteration in range(n):`, `while step < total:`) whose every
         iteration runs a whole inner training loop (a step loop, not a loop over a container
         such as `for name in ["a", "b"]:`), directly or through a same-file function, and runs
-        no backward pass outside it: its own body runs once per many steps."""
+        no backward pass nor optimizer step outside it: its own body runs once per many steps.
+        An optimizer step outside the inner loop makes each iteration one training step
+        (gradient accumulation: backward over micro-batches, then `optimizer.step()`)."""
         key = id(loop)
         if key not in self._outer_memo:
             inner = [item for item in loops_run_by(loop, self.local_functions()) if item is not loop]
             trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in inner)
-            self._outer_memo[key] = trains and not self._backward_outside(loop)
+            self._outer_memo[key] = trains and not self._steps_outside(loop)
         return self._outer_memo[key]
 
-    def _backward_outside(self, loop: cst.CSTNode) -> bool:
-        """Whether `loop`'s body runs a backward pass outside the loops nested in it (itself or
-        in a same-file function it calls)."""
+    def _steps_outside(self, loop: cst.CSTNode) -> bool:
+        """Whether `loop`'s body runs a backward pass (itself or in a same-file function it
+        calls) or an optimizer step outside the loops nested in it."""
         functions = self.local_functions()
         stack = list(children(loop))
         while stack:
@@ -289,7 +292,9 @@ class FrequencyAnalysis:
             if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
             if isinstance(node, cst.Call) and (
-                _calls_backward(node) or any(self.runs_backward(function) for function in called_function(node, functions))
+                _calls_backward(node)
+                or steps_an_optimizer(node)
+                or any(self.runs_backward(function) for function in called_function(node, functions))
             ):
                 return True
             stack.extend(children(node))

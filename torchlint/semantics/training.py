@@ -176,6 +176,12 @@ def _steps_an_optimizer(receiver: cst.BaseExpression, method: str) -> bool:
     return "step" in words(method) and has_word(name, OPTIMIZER_WORDS)
 
 
+def steps_an_optimizer(call: cst.Call) -> bool:
+    """`optimizer.step()`, `self.optim.step_and_update_lr()`: an optimizer step."""
+    found = method_call(call)
+    return found is not None and _steps_an_optimizer(*found)
+
+
 def runs_a_training_step(call: cst.Call) -> bool:
     """A call handed both the loss and the optimizer (`loss_scaler(loss, optimizer, ...)`,
     `amp_step(loss, optimizer)`): a helper or callable object that runs the backward pass and
