@@ -1007,3 +1007,32 @@ def test_gradient_accumulation_makes_the_update_loop_a_step_loop():
             print(evaluate(model).item())
     """
     assert found(rounds, "TL101") == []  # each round runs a whole training loop: once per many steps
+
+
+WRAPPER = """
+import torch
+
+class Progress:
+    def wrap(self, iterable):
+        seen = torch.zeros(1, device="cuda")
+        for item in iterable:
+            seen += 1
+            yield item
+        print(seen.item())
+"""
+WRAPPED_LOOP = """
+from progress import Progress
+
+def train(loader):
+    progress = Progress()
+    for x in progress.wrap(loader):
+        loss = model(x.cuda()).sum()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_the_iterable_of_a_step_loop_is_called_once_per_pass(tmp_path, monkeypatch):
+    # `progress.wrap(loader)` in the loop's header runs once per pass, not every step: its
+    # own code after the loop is not per-step work (the body of its loop is another matter).
+    assert _check(tmp_path, monkeypatch, {"progress.py": WRAPPER, "train.py": WRAPPED_LOOP}, "progress.py") == []

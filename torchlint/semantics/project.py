@@ -901,9 +901,16 @@ class _CallCollector(ast.NodeVisitor):
         the loop names one (as `frequency.names_epoch_loop` reads it)."""
         assert isinstance(node, (ast.For, ast.AsyncFor))
         epoch = mentions_epoch(name for part in (node.target, node.iter) for name in _identifiers(part))
+        self.visit(node.iter)
+        self.visit(node.target)
         self.epoch_loops += epoch
-        self._loop(node)
+        self.loops += 1
+        for statement in node.body:
+            self.visit(statement)
+        self.loops -= 1
         self.epoch_loops -= epoch
+        for statement in node.orelse:
+            self.visit(statement)
 
     visit_AsyncFor = visit_For
 
