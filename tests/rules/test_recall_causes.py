@@ -1036,3 +1036,43 @@ def test_the_iterable_of_a_step_loop_is_called_once_per_pass(tmp_path, monkeypat
     # `progress.wrap(loader)` in the loop's header runs once per pass, not every step: its
     # own code after the loop is not per-step work (the body of its loop is another matter).
     assert _check(tmp_path, monkeypatch, {"progress.py": WRAPPER, "train.py": WRAPPED_LOOP}, "progress.py") == []
+
+
+EPOCH_FUNCTIONS = """
+def train_epoch(epoch, data_loader, model, optimizer):
+    for inputs, targets in data_loader:
+        loss = model(inputs.cuda(), targets.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+def describe(data_loader):
+    return len(data_loader)
+"""
+ENTRY = """
+import torch
+from training import train_epoch, describe
+
+def get_train_utils(opt):
+    train_loader = torch.utils.data.DataLoader(opt.data, batch_size=opt.batch_size, num_workers=4, pin_memory=True)
+    return (train_loader, opt.logger)
+
+def main(opt, model, optimizer):
+    train_loader, logger = get_train_utils(opt)
+    for epoch in range(opt.n_epochs):
+        {call}
+
+main(opt, model, optimizer)
+"""
+
+
+@pytest.mark.parametrize(
+    "call, reported",
+    [("train_epoch(epoch, train_loader, model, optimizer)", True), ("describe(train_loader)", False), ("pass", False)],
+)
+def test_a_loader_returned_in_a_tuple_and_iterated_by_another_module_every_epoch(tmp_path, monkeypatch, call, reported):
+    # The builder returns the loader in a tuple; the training script hands it to a function
+    # of another module that loops over it, every epoch. Handing it to a function that does
+    # not iterate it, or not at all, is no pass over it.
+    files = {"training.py": EPOCH_FUNCTIONS, "main.py": ENTRY.format(call=call)}
+    assert _check(tmp_path, monkeypatch, files, "main.py", "TL203") == ([6] if reported else [])

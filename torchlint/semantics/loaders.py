@@ -104,13 +104,24 @@ def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, 
     """The passes over a loader that a module-level function of this file returns, in the
     scopes that call it and bind the result (`train_loader, val_loader = set_loader(opt)`,
     then `train(train_loader)` every epoch), each starting where that scope's code does."""
+    passes: List[Tuple[cst.For, cst.CSTNode]] = []
+    for scope, bound, call in _returned_bindings(ctx, loader):
+        found = list(_loops_over(scope, bound, ctx.frequency.local_functions(), set(), None))
+        passes += _before_rebinding(scope, bound, call, found)
+    return passes
+
+
+def _returned_bindings(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str, cst.Call]]:
+    """Where a module-level function of this file returns the loader to: for each call of it
+    whose result is bound (`train_loader, val_loader = set_loader(opt)`), the calling scope,
+    the name that holds the loader there, and the call."""
     function = ctx.frequency.enclosing_function(loader)
     if function is None or ctx.frequency.enclosing_class(function) is not None:
         return []
     slot = _return_slot(function, loader)
     if slot is None or slot == INSIDE:
         return []
-    passes: List[Tuple[cst.For, cst.CSTNode]] = []
+    found: List[Tuple[cst.CSTNode, str, cst.Call]] = []
     for call in ctx.frequency.calls_named(function.name.value):
         assign = ctx.frequency.parent(call)
         if not isinstance(call.func, cst.Name) or not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
@@ -120,12 +131,9 @@ def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, 
             elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else ()
             target = elements[slot].value if slot < len(elements) else None
         bound = dotted_name(target) if target is not None else None
-        if bound is None:
-            continue
-        scope = ctx.frequency.enclosing_function(call) or ctx.module
-        found = list(_loops_over(scope, bound, ctx.frequency.local_functions(), set(), None))
-        passes += _before_rebinding(scope, bound, call, found)
-    return passes
+        if bound is not None:
+            found.append((ctx.frequency.enclosing_function(call) or ctx.module, bound, call))
+    return found
 
 
 def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
@@ -179,18 +187,21 @@ def _started_with_training(ctx: "FileFacts", start: cst.CSTNode) -> bool:
 
 def handed_on(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
     """The calls that hand the loader to a function of another project module that loops over
-    the parameter it is passed as (`evaluate(model, val_loader)` with `evaluate` imported)."""
+    the parameter it is passed as (`evaluate(model, val_loader)` with `evaluate` imported), in
+    the scope that assigns it or, for a loader a builder of this file returns, in the scopes
+    that bind the result (`train_loader, sampler = get_train_utils(opt)`)."""
     found = _assignment(ctx.module, loader)
     if found is None:
         return []
-    name, scope = found
+    holders = [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
     functions = ctx.frequency.local_functions()
     calls = []
-    for node in descendants(scope):
-        if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
-            facts = project_function(ctx, node.func)
-            if facts is not None and facts.iterates_argument(node, name):
-                calls.append(node)
+    for scope, name in holders:
+        for node in descendants(scope):
+            if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
+                facts = project_function(ctx, node.func)
+                if facts is not None and facts.iterates_argument(node, name):
+                    calls.append(node)
     return calls
 
 
