@@ -999,11 +999,13 @@ def test_gradient_accumulation_makes_the_update_loop_a_step_loop():
     assert found(code, "TL101") == [11]
     rounds = """
     def train(loader, rounds):
-        for _ in range(rounds):
+        done = 0
+        while done < rounds:
             for x in loader:
-                loss = model(x.to(device)).sum()
-                loss.backward()
+                optimizer.zero_grad()
+                model(x.to(device)).sum().backward()
                 optimizer.step()
+            done += 1
             print(evaluate(model).item())
     """
     assert found(rounds, "TL101") == []  # each round runs a whole training loop: once per many steps
