@@ -1078,3 +1078,42 @@ def test_a_loader_returned_in_a_tuple_and_iterated_by_another_module_every_epoch
     # not iterate it, or not at all, is no pass over it.
     files = {"training.py": EPOCH_FUNCTIONS, "main.py": ENTRY.format(call=call)}
     assert _check(tmp_path, monkeypatch, files, "main.py", "TL203") == ([6] if reported else [])
+
+
+SCORES = """
+import torch
+
+class Scorer:
+    def score(self, logits, target):
+        correct = (logits.argmax(-1) == target).sum()
+        return correct.item() / target.numel()
+
+def agreement(logits, target):
+    return (logits.argmax(-1) == target).float().mean().item()
+"""
+LIGHTNING_MODULE = """
+import pytorch_lightning as pl
+from scores import Scorer, agreement
+
+class Classifier(pl.{base}):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.scorer = Scorer()
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        logits = self.net(x)
+        self.log("acc", self.scorer.score(logits, y))
+        self.log("agree", agreement(logits, y))
+        return logits.sum()
+"""
+
+
+@pytest.mark.parametrize("base, reported", [("LightningModule", True), ("Callback", False)])
+def test_helpers_of_another_module_called_from_a_lightning_step(tmp_path, monkeypatch, base, reported):
+    # `training_step` of a LightningModule runs every batch, and so do the method and the
+    # function of another module it calls; the same method of a class that is not one is not
+    # a step hook.
+    files = {"scores.py": SCORES, "model.py": LIGHTNING_MODULE.format(base=base)}
+    assert _check(tmp_path, monkeypatch, files, "scores.py") == ([7, 10] if reported else [])

@@ -18,7 +18,7 @@ through a base class defined in the same file.
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional
+from typing import Dict, FrozenSet, List, Optional, Sequence
 
 import libcst as cst
 
@@ -71,6 +71,13 @@ def framework_of(klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]], _d
                     if found is not None:
                         return found
     return None
+
+
+def hook_framework(method: str, bases: Sequence[str]) -> Optional[str]:
+    """The framework that calls a method named `method` once per batch, for a class whose
+    direct bases have the last names `bases` (what the project index keeps of a call site)."""
+    framework = next((_BASES[base] for base in bases if base in _BASES), None)
+    return framework if framework is not None and method in BATCH_HOOKS[framework] else None
 
 
 def batch_hook(method: cst.FunctionDef, klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]]) -> Optional[str]:

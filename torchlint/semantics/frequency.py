@@ -51,7 +51,7 @@ from torchlint.semantics.execution import (
     Reason,
     TRAINING_STEP_CALLEE,
 )
-from torchlint.semantics.frameworks import IGNITE, batch_hook, ignite_iteration_handler, ignite_process_functions
+from torchlint.semantics.frameworks import IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, caller_trains
 from torchlint.semantics.training import (
@@ -80,13 +80,21 @@ def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = 
     epochs) of a function that runs a backward pass (`discriminator_loss(...)` in the training
     step loop: a callee of every training step), or of any function when the callee itself
     runs a backward pass outside its loops (`steps_itself`: `agent.update(batch)` is the
-    training step); PER_EPOCH when one is in a loop over epochs
+    training step), or when a call is in a framework's batch hook (`self.metric.score(...)` in
+    a `LightningModule`'s `validation_step`: the framework runs it every batch); PER_EPOCH when
+    one is in a loop over epochs
     (`evaluate(...)` in the training script's epoch loop); None otherwise (no call, or calls
     whose loops the call sites do not show). An `else` branch (`not (<test>)`) is not rare."""
     unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard) for guard in site.guards)]
     if sites and not unguarded:
         first = sites[0]
         return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
+    for site in unguarded:
+        framework = hook_framework(site.caller or "", site.caller_bases)
+        if framework is not None:
+            hook = site.caller
+            text = f"`{name}()` is called by `{hook}()`, which {framework} runs every batch ({site.path}:{site.line})"
+            return Execution(Frequency.PER_STEP, (Reason(text, method=hook or "", framework=framework, external=True),))
     step = next((site for site in unguarded if site.in_other_loop and (steps_itself or caller_trains(site))), None)
     if step is not None:
         return Execution(

@@ -626,6 +626,9 @@ class CallSite:
     # In a loop that does not name an epoch (`for batch in loader:`, `for i in range(iters):`),
     # inside an epoch loop or not: with a caller that trains, a step loop.
     in_other_loop: bool = False
+    # The last names of the direct bases of the class whose method makes the call
+    # (`LightningModule` for a call in its `validation_step`).
+    caller_bases: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -858,14 +861,24 @@ class _CallCollector(ast.NodeVisitor):
         self.loops = 0
         self.epoch_loops = 0
         self.handlers = 0
+        # The bases of the class whose body is being visited, and of the method's class.
+        self.class_bases: Tuple[str, ...] = ()
+        self.method_bases: Tuple[str, ...] = ()
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        saved = self.class_bases
+        self.class_bases = tuple((_ast_dotted(base) or "").rpartition(".")[2] for base in node.bases)
+        self.generic_visit(node)
+        self.class_bases = saved
 
     def visit_FunctionDef(self, node: ast.AST) -> None:
-        saved = (self.guards, self.loops, self.epoch_loops, self.handlers)
+        saved = (self.guards, self.loops, self.epoch_loops, self.handlers, self.class_bases, self.method_bases)
         self.guards, self.loops, self.epoch_loops, self.handlers = [], 0, 0, 0
+        self.method_bases, self.class_bases = self.class_bases, ()
         self.function.append(getattr(node, "name", ""))
         self.generic_visit(node)
         self.function.pop()
-        self.guards, self.loops, self.epoch_loops, self.handlers = saved
+        self.guards, self.loops, self.epoch_loops, self.handlers, self.class_bases, self.method_bases = saved
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -936,6 +949,7 @@ class _CallCollector(ast.NodeVisitor):
                 self.handlers > 0,
                 self.epoch_loops > 0,
                 self.loops > self.epoch_loops,
+                self.method_bases,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
