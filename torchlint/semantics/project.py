@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from torchlint.files.nesting import nested_too_deeply
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
@@ -631,6 +632,8 @@ def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ModuleFacts({}, {})
+    if nested_too_deeply(tree):  # the summaries below recurse once per level
         return ModuleFacts({}, {})
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
