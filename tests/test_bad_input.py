@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from torchlint.cli import main
-from torchlint.files.nesting import MAX_NESTING, nested_too_deeply
+from torchlint.files.syntax import MAX_NESTING, nested_too_deeply
 
 LOOP_BODY = "for x in loader:\n    total += x.cuda().item()\n"
 

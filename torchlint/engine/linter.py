@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import sys
-import warnings
 from dataclasses import dataclass, replace
 from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
@@ -20,7 +19,7 @@ from torchlint.engine.positions import compute_positions, statement_lines, to_sp
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import comments
-from torchlint.files.nesting import nested_too_deeply
+from torchlint.files.syntax import nested_too_deeply, python_tree
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
 
@@ -114,9 +113,7 @@ _TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to
 def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
     """CPython's syntax tree of `text`, or what its parser says is wrong with it."""
     try:
-        with warnings.catch_warnings():  # `invalid escape sequence` and the like are not ours to print
-            warnings.simplefilter("ignore")
-            tree = compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+        tree = python_tree(text)
         return _TOO_DEEP if nested_too_deeply(tree) else tree
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")

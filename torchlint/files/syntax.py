@@ -1,6 +1,6 @@
-"""How deeply a syntax tree nests, checked before LibCST is handed the code.
+"""CPython's syntax tree of a source text, and how deeply it nests.
 
-LibCST's parser recurses once per nesting level: its time grows steeply with the depth (about
+The nesting is checked before LibCST is handed the code. LibCST's parser recurses once per nesting level: its time grows steeply with the depth (about
 10 s at 3,000 levels) and its native stack overflows, killing the process, near 7,000.
 CPython 3.11 and newer refuse such code in `compile()` at depths that vary with the version
 (about 3,000 on 3.12.1, 24,000 on 3.11 under torchlint's recursion limit) and 3.10 does not
@@ -10,9 +10,22 @@ refuse it at all, so torchlint sets its own bound, the same on every Python.
 from __future__ import annotations
 
 import ast
+import warnings
 
 # The deepest syntax tree torchlint analyses; deeper code is reported as too deep (TL000).
 MAX_NESTING = 4000
+
+
+def python_tree(text: str) -> ast.Module:
+    """CPython's syntax tree of `text`, without printing the warnings its parser gives about
+    the code (`invalid escape sequence` is the checked code's business, not torchlint's output).
+
+    Raises what `compile()` raises: SyntaxError, ValueError (null bytes), RecursionError and
+    MemoryError (code too deep for the parser).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
 
 
 def nested_too_deeply(tree: ast.AST, limit: int = MAX_NESTING) -> bool:
