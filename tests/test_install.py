@@ -45,7 +45,7 @@ def remote(tmp_path_factory: pytest.TempPathFactory) -> str:
     subprocess.run(["git", "clone", "--quiet", "--bare", str(REPO), str(clone)], check=True)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
     subprocess.run(["git", "update-ref", "refs/heads/main", head], cwd=clone, check=True)
-    return clone.as_uri()
+    return f"file://localhost{clone}"  # pip's requirement syntax needs a host
 
 
 def fresh_environment(root: Path) -> Dict[str, str]:

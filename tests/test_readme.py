@@ -126,31 +126,31 @@ def _prose(page: Path) -> str:
     return re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE)
 
 
-def _requirements(page: Path) -> List[str]:
-    """The requirements of every `pip install` on the page, in code blocks and inline code."""
-    found = []
-    for command in re.findall(r"pip install ([^`\n]+)", page.read_text(encoding="utf-8")):
-        words = shlex.split(re.split(r"\s(?:#|&&|;|\|)", command)[0])
-        takes_value = {"-c", "-r", "--constraint", "--requirement", "--index-url", "--extra-index-url"}
-        found += [word for before, word in zip([""] + words, words) if not word.startswith("-") and before not in takes_value]
-    return found
+def _torchlint_requirements(page: Path) -> List[str]:
+    """What each `pip install` on the page (code blocks, inline code, messages in code) asks
+    for under the name torchlint; paths such as `/path/to/torchlint[server]` are not names."""
+    return [
+        requirement
+        for line in re.findall(r"pip install ([^`\n]+)", page.read_text(encoding="utf-8"))
+        for requirement in re.findall(
+            r"(?<![\w/.-])(torchlint(?:\[[a-z,]+\])?(?: @ [^\s'\"`]+|==[\w.]+)?)", re.split(r"\s(?:&&|;|#|\|)", line)[0]
+        )
+    ]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
 def test_install_snippets_name_only_what_exists_before_a_release(page: Path):
-    """torchlint is not on PyPI and has no tag: a `torchlint` requirement is a local path or
-    the `main` branch of the repository, with extras the package defines. Only the release
+    """torchlint is not on PyPI and has no tag: a requirement named torchlint installs the
+    `main` branch of the repository, with extras the package defines. Only the release
     checklist speaks of later versions, as `X.Y.Z`."""
     extras = set(PYPROJECT["project"]["optional-dependencies"])
-    for requirement in _requirements(page):
+    for requirement in _torchlint_requirements(page):
         if "X.Y.Z" in requirement:
             assert page.name == "release.md", requirement
-        elif requirement.startswith("torchlint"):
-            match = re.fullmatch(rf"torchlint(?:\[([a-z,]+)\])? @ git\+{re.escape(REPOSITORY)}@main", requirement)
-            assert match, f"{page.name}: {requirement}"
-            assert set(filter(None, (match[1] or "").split(","))) <= extras, requirement
-        elif requirement.startswith((".", "/", "'.", '".')) or "torchlint" in requirement:
-            assert re.fullmatch(r"""['"]?(\.|/path/to/torchlint|\./torchlint)(\[[a-z,]+\])?['"]?|dist/torchlint-\*\.whl""", requirement), requirement
+            continue
+        match = re.fullmatch(rf"torchlint(?:\[([a-z,]+)\])? @ git\+{re.escape(REPOSITORY)}@main", requirement)
+        assert match, f"{page.name}: pip install {requirement}"
+        assert set((match[1] or "").split(",")) - {""} <= extras, requirement
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
