@@ -15,7 +15,7 @@ import yaml
 
 from torchlint import __version__
 from torchlint.cli import main
-from torchlint.config import REPOSITORY
+from torchlint.config import DEFAULT_DOCS_URL, REPOSITORY
 from torchlint.engine.rule import all_rules
 from torchlint.files.syntax import MAX_NESTING
 
@@ -236,3 +236,11 @@ def test_changelog_counts_are_true():
     changelog = " ".join((REPO / "CHANGELOG.md").read_text().split())
     assert f"{len(all_rules())} rules" in changelog
     assert f"nested more than {MAX_NESTING:,} levels" in changelog
+
+
+def test_finding_urls_point_at_pages_on_main():
+    """JSON `url`, SARIF `helpUri` and the language server's links: a page of docs/rules on the
+    default branch (no tag exists to name)."""
+    for rule in all_rules():
+        url = DEFAULT_DOCS_URL.format(code=rule.code)
+        assert url == f"{REPOSITORY}/blob/main/{rule.doc_url()}" and (REPO / rule.doc_url()).is_file()
