@@ -144,7 +144,9 @@ def test_install_snippets_name_only_what_exists_before_a_release(page: Path):
     `main` branch of the repository, with extras the package defines. Only the release
     checklist speaks of later versions, as `X.Y.Z`."""
     extras = set(PYPROJECT["project"]["optional-dependencies"])
-    for requirement in _torchlint_requirements(page):
+    requirements = _torchlint_requirements(page)
+    assert requirements or page != REPO / "README.md"
+    for requirement in requirements:
         if "X.Y.Z" in requirement:
             assert page.name == "release.md", requirement
             continue
