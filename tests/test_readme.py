@@ -234,10 +234,11 @@ def test_release_workflow_builds_checks_and_publishes_a_version_tag():
     assert publish["steps"][-1]["uses"] == "pypa/gh-action-pypi-publish@release/v1"
 
 
-def test_changelog_counts_are_true():
+def test_changelog_and_readme_counts_are_true():
     changelog = " ".join((REPO / "CHANGELOG.md").read_text().split())
     assert f"{len(all_rules())} rules" in changelog
     assert f"nested more than {MAX_NESTING:,} levels" in changelog
+    assert f"nests more than {MAX_NESTING:,} levels deep (an operator chain of {MAX_NESTING:,} terms" in " ".join(README.split())
 
 
 def test_finding_urls_point_at_pages_on_main():

@@ -1,10 +1,11 @@
 """CPython's syntax tree of a source text, and how deeply it nests.
 
-The nesting is checked before LibCST is handed the code. LibCST's parser recurses once per nesting level: its time grows steeply with the depth (about
-10 s at 3,000 levels) and its native stack overflows, killing the process, near 7,000.
-CPython 3.11 and newer refuse such code in `compile()` at depths that vary with the version
-(about 3,000 on 3.12.1, 24,000 on 3.11 under torchlint's recursion limit) and 3.10 does not
-refuse it at all, so torchlint sets its own bound, the same on every Python.
+The nesting is checked before LibCST is handed the code. LibCST's parser recurses once per
+nesting level: its time grows steeply with the depth (about 10 s at 3,000 levels) and its
+native stack overflows, killing the process, near 7,000. CPython 3.11 and newer refuse such
+code in `compile()` at depths that vary with the version (under torchlint's recursion limit,
+about 3,000 on 3.12.1, 10,000 on 3.13 and 24,000 on 3.11) and 3.10 does not refuse it at all,
+so torchlint sets its own bound, the same on every Python.
 """
 
 from __future__ import annotations
