@@ -456,3 +456,13 @@ def test_roles_are_read_within_the_project_not_from_the_directories_above_it(tmp
     assert found(str(root)) == expected  # an absolute path
     assert [code for _, code in found("benchmarks/demo")] == ["TL101", "TL605"]  # a relative one
     assert project.role_path(str(root / "tests" / "train.py")) == os.path.join("tests", "train.py")
+
+
+def test_a_module_nested_too_deeply_is_left_out_of_the_index(tmp_path):
+    """Every Python, 3.10 included (whose parser accepts any depth), indexes the other
+    modules and gives up on this one rather than recursing through it."""
+    write(tmp_path, "pyproject.toml", "")
+    utils = write(tmp_path, "utils.py", "def log(x):\n    pass\n")
+    write(tmp_path, "train.py", "from utils import log\nlog(1)\n")
+    write(tmp_path, "deep.py", "from utils import log\nlog(0 + " + " + ".join(["1"] * 30000) + ")\n")
+    assert [os.path.basename(site.path) for site in callers_of(utils, "log")] == ["train.py"]

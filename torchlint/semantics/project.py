@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from torchlint.files.syntax import nested_too_deeply, python_tree
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
@@ -629,8 +630,10 @@ class ModuleFacts:
 def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
     """Function summaries and call sites of a module (`source_digest` keys the memo)."""
     try:
-        tree = ast.parse(text)
+        tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ModuleFacts({}, {})
+    if nested_too_deeply(tree):  # the summaries below recurse once per level
         return ModuleFacts({}, {})
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
