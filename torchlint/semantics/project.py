@@ -1039,7 +1039,8 @@ def tree_stamp(root: str) -> str:
         except OSError:
             continue
         material.append(f"{file}\0{status.st_mtime_ns}\0{status.st_size}")
-    return TREE + digest("\n".join(material).encode())
+    # A name that is not valid UTF-8 holds surrogate escapes (`os.fsdecode`); encode it back.
+    return TREE + digest("\n".join(material).encode("utf-8", "surrogateescape"))
 
 
 def caller_trains(site: CallSite) -> bool:
