@@ -165,12 +165,11 @@ class BlockingTransfer(Rule):
         return self.fix(edit, message=message)
 
     def _own_method_without_keyword(self, method: str) -> bool:
-        for node in descendants(self.ctx.module):
-            if isinstance(node, cst.FunctionDef) and node.name.value == method:
-                parameters = node.params
-                names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
-                if "non_blocking" not in names and not isinstance(parameters.star_kwarg, cst.Param):
-                    return True
+        for node in self.ctx.frequency.local_functions().get(method, ()):
+            parameters = node.params
+            names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
+            if "non_blocking" not in names and not isinstance(parameters.star_kwarg, cst.Param):
+                return True
         return False
 
 
