@@ -19,6 +19,7 @@ from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.engine.positions import compute_positions, statement_lines, to_span
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
+from torchlint.semantics.project import python_tree
 from torchlint.semantics.tree import comments
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
@@ -115,7 +116,7 @@ def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
     try:
         with warnings.catch_warnings():  # `invalid escape sequence` and the like are not ours to print
             warnings.simplefilter("ignore")
-            return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+            return python_tree(text)
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):
