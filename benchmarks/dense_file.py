@@ -101,11 +101,11 @@ def train{i}(device: torch.device) -> None:
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for epoch in range(2):
         model.train()
-        for x, y in loader:
-            x, y = x.to(device), y.to(device)
-            noise = torch.randn(x.shape).to(device)
-            loss = nn.functional.cross_entropy(model(x + 0.01 * noise), y)
+        for images, labels in loader:
+            images, labels = images.to(device), labels.to(device)
             optimizer.zero_grad(set_to_none=False)
+            noise = torch.randn(images.shape).to(device)
+            loss = nn.functional.cross_entropy(model(images + 0.01 * noise), labels)
             loss.backward()
             optimizer.step()
             print(loss.item(), loss.cpu())
