@@ -73,16 +73,19 @@ def warm_cpu_seconds(command: list[str], stdin: str = "") -> tuple[float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("directories", nargs="+", type=existing_directory, metavar="DIRECTORY")
+    parser.add_argument("directories", nargs="+", type=Path, metavar="DIRECTORY")
     parser.add_argument("--torchfix", metavar="PATH", help="the torchfix executable (default: on PATH, else skipped)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = parser.parse_args(argv)
+    directories = [existing_directory(directory) for directory in args.directories]
+    if None in directories:
+        return 2
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    files = [path for directory in args.directories for path in find_files(directory) if path.suffix == ".py"]
+    files = [path for directory in directories for path in find_files(directory) if path.suffix == ".py"]
     lines = sum(count_lines(path) for path in files)
     torchlint = sum(
         warm_cpu_seconds([sys.executable, "-m", "torchlint", "check", "--no-cache", "--jobs", "1", "--exit-zero", "-q", str(directory)])[0]
-        for directory in args.directories
+        for directory in directories
     )
     _, parsed = warm_cpu_seconds([sys.executable, "-c", PARSE_TIMER], "\n".join(map(str, files)))
     libcst_s, ast_s = (float(value) for value in parsed.split())
@@ -90,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     torchfix = args.torchfix or shutil.which("torchfix")
     if torchfix:
         seconds["torchfix --select TOR401"] = sum(
-            warm_cpu_seconds([torchfix, "--select", "TOR401", "-j", "1", str(directory)])[0] for directory in args.directories
+            warm_cpu_seconds([torchfix, "--select", "TOR401", "-j", "1", str(directory)])[0] for directory in directories
         )
     report = {
         "files": len(files),

@@ -9,7 +9,7 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
 from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.loaders import passes_over
-from torchlint.semantics.tree import descendants, scope_descendants
+from torchlint.semantics.tree import scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6

@@ -16,7 +16,7 @@ import libcst as cst
 
 from torchlint.engine.reports import NodeEdit
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, names_bound_by, per_module, top_level_index
+from torchlint.semantics.tree import COMPREHENSIONS, children, names_bound_by, per_module, top_level_index
 
 # The line a notebook's IPython syntax is replaced with (see `torchlint.files.notebook`).
 _MAGIC_PLACEHOLDER = "# torchlint: magic "

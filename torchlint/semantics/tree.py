@@ -163,5 +163,6 @@ def per_module(function: F) -> F:
 
 @per_module
 def top_level_index(module: cst.Module) -> Dict[int, int]:
-    """The index in `module.body` of the top-level statement holding each node, by node id."""
-    return {id(node): index for index, statement in enumerate(module.body) for node in descendants(statement)}
+    """The index in `module.body` of the first top-level statement holding each node, by node id."""
+    statements = list(enumerate(module.body))
+    return {id(node): index for index, statement in reversed(statements) for node in descendants(statement)}
