@@ -9,7 +9,7 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
 from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.loaders import passes_over
-from torchlint.semantics.tree import descendants, scope_descendants
+from torchlint.semantics.tree import scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
@@ -165,12 +165,11 @@ class BlockingTransfer(Rule):
         return self.fix(edit, message=message)
 
     def _own_method_without_keyword(self, method: str) -> bool:
-        for node in descendants(self.ctx.module):
-            if isinstance(node, cst.FunctionDef) and node.name.value == method:
-                parameters = node.params
-                names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
-                if "non_blocking" not in names and not isinstance(parameters.star_kwarg, cst.Param):
-                    return True
+        for node in self.ctx.frequency.local_functions().get(method, ()):
+            parameters = node.params
+            names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
+            if "non_blocking" not in names and not isinstance(parameters.star_kwarg, cst.Param):
+                return True
         return False
 
 

@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
-from torchlint.semantics.tree import descendants, names_bound_by, scope_descendants
+from torchlint.semantics.tree import descendants, names_bound_by, per_module, scope_descendants
 
 @dataclass(frozen=True)
 class _LayerSignature:
@@ -468,6 +468,7 @@ def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> boo
     return read <= parameters and not read & rebound
 
 
+@per_module
 def _reads_bias(module: cst.Module) -> bool:
     """`m.bias` anywhere but under a `m.bias is not None` check, or a string naming a bias
     (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`)."""

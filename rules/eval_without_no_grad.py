@@ -8,7 +8,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
-from torchlint.semantics.tree import children, descendants
+from torchlint.semantics.tree import children, descendants, per_module
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS
 from torchlint.semantics.frequency import Frequency
@@ -362,7 +362,7 @@ class EvalWithoutNoGrad(Rule):
             edit = NodeEdit(function, f"{decorator}\n{indent}", insert_before=True)
         message = "Decorate the function with `@torch.no_grad()`"
         reason = _unsafe_reason(function, returns_value, _printing_functions(self.ctx.module))
-        if reason in (RETURNS, STORES) and any(_computes_gradient(node) for node in descendants(self.ctx.module)):
+        if reason in (RETURNS, STORES) and _file_computes_gradients(self.ctx.module):
             return self.withheld(f"{reason}, and this file computes gradients")
         if reason:
             return self.unsafe_fix(reason, edit, *imports, message=message)
@@ -435,6 +435,7 @@ def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS
 
 
+@per_module
 def _printing_functions(module: cst.Module) -> Set[str]:
     """Names of the file's functions that print, log or format anything."""
     return {
@@ -466,6 +467,7 @@ def _host_value(expression: cst.BaseExpression) -> bool:
     return isinstance(expression, (cst.SimpleString, cst.Integer, cst.Float, cst.Comparison))
 
 
+@per_module
 def _gradient_functions(module: cst.Module) -> Set[str]:
     """Names of the functions of the file that compute gradients, directly or through another."""
     bodies = {node.name.value: node for node in descendants(module) if isinstance(node, cst.FunctionDef)}
@@ -475,6 +477,11 @@ def _gradient_functions(module: cst.Module) -> Set[str]:
         if not more:
             return computing
         computing |= more
+
+
+@per_module
+def _file_computes_gradients(module: cst.Module) -> bool:
+    return any(_computes_gradient(node) for node in descendants(module))
 
 
 def _gradient_helper(function: cst.FunctionDef, computing: Set[str]) -> Optional[str]:

@@ -6,7 +6,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, is_literal, method_call, with_keyword
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP, names_parameters
-from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.tree import descendants, iterated_source, per_module
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
 SET_TO_NONE_DEFAULT_SINCE = (2, 0)
@@ -139,31 +139,13 @@ class GradZeroing(Rule):
     def _reset_fix(self, node: cst.Call, new_call: cst.Call) -> PendingFix:
         """Never safe: with momentum or weight decay, a parameter that gets no gradient in a
         step is still updated from a zero gradient, but skipped with `None`."""
-        if self._file_reads_grad():
+        if _file_reads_grad(self.ctx.module):
             return self.withheld("the file reads `.grad`, which would be None")
         return self.unsafe_fix(
             "optimizers skip parameters whose gradient is None, but update them (momentum, weight decay) from zeros",
             NodeEdit(node, new_call),
             message="Set gradients to None",
         )
-
-    def _file_reads_grad(self) -> bool:
-        """Whether the file uses `.grad` other than to reset it or compare it with None."""
-        resets = set()
-        uses = []
-        for node in descendants(self.ctx.module):
-            found = method_call(node)
-            if found is not None and found[1] == "zero_" and _is_grad(found[0]):
-                resets.add(id(_grad_attribute(found[0])))
-            elif isinstance(node, cst.AssignTarget) and _is_grad(node.target):
-                resets.add(id(node.target))
-            elif isinstance(node, cst.Comparison) and _is_grad(node.left) and all(
-                is_literal(target.comparator, "None") for target in node.comparisons
-            ):
-                resets.add(id(_grad_attribute(node.left)))
-            elif isinstance(node, cst.Attribute) and node.attr.value == "grad":
-                uses.append(id(node))
-        return any(use not in resets for use in uses)
 
     def _zeroes_parameters(self, receiver: cst.BaseExpression) -> bool:
         """Whether `p.grad` belongs to a loop over parameters (`for p in model.parameters()`,
@@ -204,7 +186,7 @@ class GradZeroing(Rule):
         grad = _grad_attribute(receiver)
         if not isinstance(parent, cst.Expr) or parent.value is not node:
             return None
-        if self._file_reads_grad():
+        if _file_reads_grad(self.ctx.module):
             return self.withheld("the file reads `.grad`, which would be None")
         assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
         return self.fix(NodeEdit(parent, assignment), message="Set `.grad` to None")
@@ -232,3 +214,23 @@ def _container(iterated: cst.BaseExpression) -> cst.BaseExpression:
         if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
             return cst.Name(index.value.value.strip("'\""))
     return iterated
+
+
+@per_module
+def _file_reads_grad(module: cst.Module) -> bool:
+    """Whether the file uses `.grad` other than to reset it or compare it with None."""
+    resets = set()
+    uses = []
+    for node in descendants(module):
+        found = method_call(node)
+        if found is not None and found[1] == "zero_" and _is_grad(found[0]):
+            resets.add(id(_grad_attribute(found[0])))
+        elif isinstance(node, cst.AssignTarget) and _is_grad(node.target):
+            resets.add(id(node.target))
+        elif isinstance(node, cst.Comparison) and _is_grad(node.left) and all(
+            is_literal(target.comparator, "None") for target in node.comparisons
+        ):
+            resets.add(id(_grad_attribute(node.left)))
+        elif isinstance(node, cst.Attribute) and node.attr.value == "grad":
+            uses.append(id(node))
+    return any(use not in resets for use in uses)

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import ast
 import warnings
+from functools import lru_cache
 
 # The deepest syntax tree torchlint analyses; deeper code is reported as too deep (TL000).
 MAX_NESTING = 4000
 
 
+@lru_cache(maxsize=2)
 def python_tree(text: str) -> ast.Module:
     """CPython's syntax tree of `text`, without printing the warnings its parser gives about
     the code (`invalid escape sequence` is the checked code's business, not torchlint's output).
+    Kept for the texts parsed last: the linter's syntax check and the checked file's project
+    summaries share one parse (callers must not change the tree).
 
     Raises what `compile()` raises: SyntaxError, ValueError (null bytes), RecursionError and
     MemoryError (code too deep for the parser).

@@ -627,8 +627,8 @@ class ModuleFacts:
 
 
 @lru_cache(maxsize=1024)
-def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
-    """Function summaries and call sites of a module (`source_digest` keys the memo)."""
+def _module_facts(text: str, path: str) -> ModuleFacts:
+    """Function summaries and call sites of the module at `path` with source `text`."""
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -895,12 +895,13 @@ def _source_lines(text: str) -> List[str]:
 def module_facts(path: str) -> ModuleFacts:
     """The function summaries and call sites of the module at `path`."""
     source = read_module(path)
-    return _module_facts(source.text, source.digest, path)
+    return _module_facts(source.text, path)
 
 
 def _own_facts(ctx: "FileFacts") -> ModuleFacts:
-    """The checked file's own summaries, from its text (a notebook's code, standard input)."""
-    return _module_facts(ctx.text, "", ctx.path)
+    """The checked file's own summaries, from its text (a notebook's code, standard input);
+    by its absolute path, as the project's call sites are (`callers_of`), which share them."""
+    return _module_facts(ctx.text, os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path)
 
 
 # What each dotted name called in a checked file resolves to, kept while the file is checked.
@@ -1042,7 +1043,8 @@ def tree_stamp(root: str) -> str:
         except OSError:
             continue
         material.append(f"{file}\0{status.st_mtime_ns}\0{status.st_size}")
-    return TREE + digest("\n".join(material).encode())
+    # A name that is not valid UTF-8 holds surrogate escapes (`os.fsdecode`); encode it back.
+    return TREE + digest("\n".join(material).encode("utf-8", "surrogateescape"))
 
 
 def caller_trains(site: CallSite) -> bool:
@@ -1069,7 +1071,7 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
         source = read_module(file)
         if name not in source.text:
             continue
-        facts = _module_facts(source.text, source.digest, file)
+        facts = _module_facts(source.text, file)
         for written, found in facts.calls.items():
             if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
                 sites.extend(found)
