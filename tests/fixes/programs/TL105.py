@@ -36,7 +36,7 @@ for step in range(2):
     a[0] = 5
     show(t)
 
-# %% a read-only array [unsafe, same]
+# %% an array made read-only: the fix is withheld [none]
 import numpy as np
 import torch
 
