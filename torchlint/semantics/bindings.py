@@ -7,7 +7,7 @@ from typing import List, Optional, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import bound_names
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, names_bound_by
 
 Function = Union[cst.FunctionDef, cst.Lambda]
 
@@ -48,3 +48,32 @@ def takes_keyword(function: Function, keyword: str) -> bool:
     parameters = function.params
     names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
     return keyword in names or isinstance(parameters.star_kwarg, cst.Param)
+
+
+def binds_locally(function: cst.FunctionDef, name: str) -> bool:
+    """Whether `function` binds `name` anywhere in its own scope, which makes the name local to
+    it everywhere (read before the binding, it raises `UnboundLocalError`): a parameter, an
+    assignment, loop, `with` or `except` target, an import, a nested `def` or `class`, `del`;
+    unless a `global` or `nonlocal` statement declares it."""
+    parameters = function.params
+    star = [p for p in (parameters.star_arg, parameters.star_kwarg) if isinstance(p, cst.Param)]
+    if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params, *star)):
+        return True
+    bound = False
+    stack: List[cst.CSTNode] = list(children(function.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in node.names):
+            return False
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.name.value == name:
+            bound = True
+        elif isinstance(node, cst.Del) and name in bound_names(node.target):
+            bound = True
+        elif isinstance(node, cst.Import) and any(alias.asname is None and (alias.evaluated_name.split(".")[0] == name) for alias in node.names):
+            bound = True
+        elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            bound = bound or any(alias.asname is None and alias.evaluated_name == name for alias in node.names)
+        bound = bound or name in names_bound_by(node)
+        if not isinstance(node, NESTED_SCOPES):
+            stack.extend(children(node))
+    return bound
