@@ -96,12 +96,26 @@ class EvalWithoutNoGrad(Rule):
     that it calls.
 
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
-    state: it returns nothing, stores nothing outside itself (`outputs.append(out)`,
-    `self.x = ...`, `global`), does not read `.requires_grad`/`.grad_fn`/`.is_leaf`, and does
-    not print or format a value that may carry a `grad_fn` (the text of such a tensor shows
-    it; `.item()`, `len()` and `.shape` are fine). Unsafe, with the reason in the message,
-    when one of these holds, and withheld when the function returns or stores values in a
-    file that computes gradients, since a later backward through them would fail. No fix for
+    state, and no code the function cannot see runs under it (see `semantics.escapes`): it
+    returns nothing; stores nothing outside itself (`outputs.append(out)`, `self.x = ...`,
+    `history += [out]` on a caller's list, `global`); hands no value it computed to a call
+    that may keep it, show it or differentiate it, which is any call but a torch function
+    (other than `torch.save`), a method of the computed value, a value builtin (`len`,
+    `max`, `float`), a module put in eval mode, and a function of the file that lets nothing
+    it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
+    `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
+    parameter all count); calls no function its caller passes (a callback would run without
+    gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`; and does not
+    print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
+    `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
+    compute: in eval mode without gradients, transformer encoder layers and multi-head
+    attention take a fused "fast path" (nested tensors whose padded positions come out as
+    zeros, other rounding), so the fix is unsafe too when the program (the file, a module it
+    imports or one that imports it) builds `nn.TransformerEncoderLayer`,
+    `nn.TransformerEncoder`, `nn.Transformer`, `nn.MultiheadAttention` or a torchvision
+    `vit_*` model. Unsafe, with the reason in the message, when one of these holds; withheld
+    when a value may reach a later backward (returned, stored, handed to such a call, or a
+    callback runs) in a file that computes gradients, since that backward would fail. No fix for
     code at module level, for `async def` (the decorator does not reach into a coroutine),
     and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
     keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
@@ -125,7 +139,7 @@ class EvalWithoutNoGrad(Rule):
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
-    unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state"
+    unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state, a callback runs, or the program uses transformer layers"
     bad_examples = (
         "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n"
         "for epoch in range(10):\n    train(model)\n    evaluate(model, x)\n",
