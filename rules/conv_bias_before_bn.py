@@ -79,7 +79,7 @@ class ConvBiasBeforeBn(Rule):
     BatchNorm subtracts the per-channel mean of its input over the batch and every position,
     InstanceNorm the per-channel mean of each sample over every position, so a per-channel
     bias added just before either is cancelled exactly: in training mode the output is the
-    same with or without it, and running statistics absorb it in eval mode. The bias still
+    same with or without it, and in eval mode the running mean absorbs it as it converges. The bias still
     costs parameters, optimizer state, memory traffic and an extra add per element, and its
     gradient is zero. GroupNorm and LayerNorm average over several channels at once, which a
     per-channel bias survives; they are never reported. Nor is a `Linear` before an
@@ -110,17 +110,29 @@ class ConvBiasBeforeBn(Rule):
     ```
 
     ## Fix applicability
-    Unsafe: removing the bias removes `bias` from the module's state dict, so checkpoints saved
-    before the change no longer load with `strict=True`, and a conv built without a bias
-    draws fewer random numbers, so later random values change. The fix passes `bias=False`
+    Unsafe. Removing the bias removes `bias` from the module's state dict, so checkpoints saved
+    before the change no longer load with `strict=True`; with `strict=False` the checkpoint's
+    bias is dropped silently while the norm's running mean, learned with it, still contains
+    it, so eval outputs change. A conv built without a bias draws fewer random numbers, so
+    later random values change. In training mode the norm cancels the bias exactly, but in
+    eval mode only the running mean absorbs it, as it converges (momentum 0.1 by default):
+    eval outputs change after short training, and always for a BatchNorm frozen in eval mode
+    (fine-tuning with frozen statistics) or an InstanceNorm with `track_running_stats=True`
+    evaluated before its statistics settle. Whatever sees the layer's own output changes too:
+    a forward hook on it, a slice of the `nn.Sequential` that ends with it (`features[:1]`),
+    features taken between the two. The fix passes `bias=False`
     (or turns `bias=True` into `bias=False`); for a norm appended under `if <condition>:` it
     passes `bias=not <condition>`, so the layer keeps its bias exactly when no norm follows,
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
     a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
-    is assigned more than once (it may be an `nn.Identity`); and for a `Linear`, whose
-    3-D output a BatchNorm normalises over another axis than its features, keeping the bias.
+    is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
+    3-D output a BatchNorm normalises over another axis than its features, keeping the bias;
+    and for a pair found only in a list literal that is not shown to run its layers one after
+    another (spliced into `nn.Sequential`, its `OrderedDict`, or returned by a helper whose
+    callers splice it): such a list may hold parallel branches whose outputs are summed
+    (RepVGG's `[conv, bn, nn.Identity()]` in an `nn.ModuleList`).
 
     ## Measured precision
     stable. 1.00 on both halves (84/0 dev, 32/0 held out, InstanceNorm and conditionally
@@ -165,6 +177,11 @@ class ConvBiasBeforeBn(Rule):
         # name): the items so far and the block the list was made in.
         self.built: Dict[Tuple[int, str], Tuple[List[_Item], cst.CSTNode]] = {}
         self.reported: Set[int] = set()
+        # Pairs seen only in list literals not shown to run in order (they may be parallel
+        # branches): (layer, norm, condition) by layer id, reported without a fix at the end
+        # unless a sequence that runs them in order reports them first.
+        self.unordered: Dict[int, Tuple[cst.Call, cst.Call, Optional[cst.BaseExpression]]] = {}
+        self.unordered_names: Set[Tuple[int, str]] = set()
 
     # Sequences of layers -------------------------------------------------------------
 
@@ -245,7 +262,21 @@ class ConvBiasBeforeBn(Rule):
         items = _list_items(node)
         if parent_call is not None and self.ctx.qualified_name(parent_call.func) in ORDERED_DICTS:
             items = [item.elements[1].value if isinstance(item, cst.Tuple) and len(item.elements) == 2 else None for item in items]
-        self._check_sequence(items)
+        self._check_sequence(items, ordered=self._runs_in_order(parent_call))
+
+    def _runs_in_order(self, parent_call: Optional[cst.Call]) -> bool:
+        """Whether the list literal being visited is shown to run its layers one after
+        another: spliced into `nn.Sequential(*[...])`, the `OrderedDict` of an `nn.Sequential`,
+        or returned (a helper whose callers splice it). A list built step by step is judged
+        where it is spliced or returned (`_arguments_items`, `visit_Return`); any other list
+        (`branches = [conv, bn, nn.Identity()]` summed in `forward`) may hold parallel branches."""
+        ancestors = self.ctx.ancestors
+        if parent_call is None:
+            return bool(ancestors) and isinstance(ancestors[-1], cst.Return)
+        if self.ctx.qualified_name(parent_call.func) == SEQUENTIAL:
+            return True
+        outer = ancestors[-4] if len(ancestors) >= 4 and isinstance(ancestors[-3], cst.Arg) else None
+        return isinstance(outer, cst.Call) and self.ctx.qualified_name(outer.func) == SEQUENTIAL
 
     def _enclosing_call_of_argument(self) -> Optional[cst.Call]:
         ancestors = self.ctx.ancestors
@@ -253,9 +284,10 @@ class ConvBiasBeforeBn(Rule):
             return ancestors[-2]
         return None
 
-    def _check_sequence(self, items: Sequence[_Item]) -> None:
+    def _check_sequence(self, items: Sequence[_Item], ordered: bool = True) -> None:
         """Adjacent layer pairs of a sequence; `None` items (`*rest`) break adjacency, and so
         does a conditional item that is not a norm (when it is left out, another layer follows).
+        Pairs of a list not shown to run in order (`ordered` False) are reported without a fix.
 
         A layer given by name (`conv2d = nn.Conv2d(...)`, then `[conv2d, bn]`) is judged when
         its scope ends: every sequence it appears in must put a norm right after it.
@@ -274,6 +306,10 @@ class ConvBiasBeforeBn(Rule):
             if isinstance(value, cst.Name):
                 use = cancelling if condition is None else None
                 self.named_uses.setdefault((self._scope(), value.value), []).append(use)
+                if not ordered:
+                    self.unordered_names.add((self._scope(), value.value))
+            elif cancelling is not None and not opt_in and not ordered:
+                self.unordered.setdefault(id(layer), (layer, cancelling, condition))
             elif cancelling is not None and not opt_in:
                 self._report(layer, cancelling, condition=condition)
 
@@ -287,6 +323,8 @@ class ConvBiasBeforeBn(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         self._judge_named_layers()
+        for layer, norm, condition in self.unordered.values():
+            self._report(layer, norm, UNORDERED, condition)
 
     def _judge_named_layers(self) -> None:
         scope = self._scope()
@@ -294,7 +332,7 @@ class ConvBiasBeforeBn(Rule):
             uses = self.named_uses.pop(key)
             layer = self.assigned.get(key)
             if layer is not None and uses[0] is not None and all(uses):
-                self._report(layer, uses[0])
+                self._report(layer, uses[0], UNORDERED if key in self.unordered_names else "")
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for assigned in node.targets:
@@ -448,6 +486,8 @@ def _not(condition: cst.BaseExpression) -> cst.BaseExpression:
 
 
 CONSTANT_NAMES = frozenset({"True", "False", "None"})
+UNORDERED = "the list is not shown to run its layers one after another: it may hold parallel branches"
+
 
 
 def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> bool:
