@@ -258,7 +258,7 @@ q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
 for step in range(2):
     show(Attention()(q, k, v).round(decimals=3))
 
-# %% a float16 mask with float32 queries [unsafe]
+# %% a float16 mask and a boolean mask, each added to float32 scores [unsafe]
 import math
 
 import torch
@@ -274,29 +274,10 @@ class Attention(torch.nn.Module):
 
 torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
-mask = torch.zeros(5, 5, dtype=torch.float16).masked_fill(torch.ones(5, 5).triu(1) > 0, float("-inf"))
-for step in range(2):
-    show(Attention()(q, k, v, mask).round(decimals=3))
-
-# %% a boolean mask added to the scores [unsafe]
-import math
-
-import torch
-
-
-class Attention(torch.nn.Module):
-    def forward(self, q, k, v, keep):
-        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
-        scores = scores + keep
-        weights = scores.softmax(dim=-1)
-        return weights @ v
-
-
-torch.manual_seed(0)
-q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+causal = torch.zeros(5, 5, dtype=torch.float16).masked_fill(torch.ones(5, 5).triu(1) > 0, float("-inf"))
 keep = torch.ones(5, 5).tril() > 0
 for step in range(2):
-    show(Attention()(q, k, v, keep).round(decimals=3))
+    show(Attention()(q, k, v, causal).round(decimals=3), Attention()(q, k, v, keep).round(decimals=3))
 
 # %% F bound later in the same function [unsafe]
 import math
