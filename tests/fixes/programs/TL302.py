@@ -237,28 +237,7 @@ q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
 for step in range(2):
     show(model(q, k, v).round(decimals=3))
 
-# %% an integer relative-position bias added to the scores [unsafe]
-import math
-
-import torch
-
-
-class Attention(torch.nn.Module):
-    def forward(self, q, k, v):
-        n = q.size(-2)
-        distance = -(torch.arange(n)[:, None] - torch.arange(n)[None, :]).abs()
-        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
-        scores = scores + distance
-        weights = scores.softmax(dim=-1)
-        return weights @ v
-
-
-torch.manual_seed(0)
-q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
-for step in range(2):
-    show(Attention()(q, k, v).round(decimals=3))
-
-# %% a float16 mask and a boolean mask, each added to float32 scores [unsafe]
+# %% an integer, a float16 and a boolean mask, each added to float32 scores [unsafe]
 import math
 
 import torch
@@ -276,8 +255,10 @@ torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
 causal = torch.zeros(5, 5, dtype=torch.float16).masked_fill(torch.ones(5, 5).triu(1) > 0, float("-inf"))
 keep = torch.ones(5, 5).tril() > 0
+distance = -(torch.arange(5)[:, None] - torch.arange(5)[None, :]).abs()
 for step in range(2):
-    show(Attention()(q, k, v, causal).round(decimals=3), Attention()(q, k, v, keep).round(decimals=3))
+    for mask in (distance, causal, keep):
+        show(Attention()(q, k, v, mask).round(decimals=3))
 
 # %% F bound later in the same function [unsafe]
 import math
