@@ -130,8 +130,7 @@ class ManualAttention(Rule):
     (differential tests run each on CPU torch): no mask, an additive mask (`scores + mask`,
     passed as `attn_mask=mask.to(q.dtype)`: SDPA reads a boolean mask as keep/drop and takes
     only a float mask of the queries' dtype, so an integer, half or boolean mask that the code
-    adds is converted to the values it adds; a half mask converted to float32 queries keeps
-    its values, a float32 mask converted to half queries is rounded to half), and
+    adds is converted to the values it adds), and
     `masked_fill(cond, float('-inf'))`, passed as the boolean `attn_mask=` that keeps the
     other positions (`mask == 0` becomes `mask != 0`; a causal `tril` buffer is rewritten the
     same way, not to `is_causal=True`, which also needs the buffer proven to be the causal
