@@ -373,7 +373,8 @@ class EvalWithoutNoGrad(Rule):
         else:
             edit = NodeEdit(function, f"{decorator}\n{indent}", insert_before=True)
         message = "Decorate the function with `@torch.no_grad()`"
-        reason = _Escapes(self.ctx, set(scope.evals), _printing_functions(self.ctx.module)).reason(function, returns_value)
+        modules = set(scope.evals) | set(scope.graded_calls)
+        reason = _Escapes(self.ctx, modules, _printing_functions(self.ctx.module)).reason(function, returns_value)
         if reason.startswith(LATER_BACKWARD) and any(_computes_gradient(node) for node in descendants(self.ctx.module)):
             return self.withheld(f"{reason}, and this file computes gradients")
         if not reason and project_uses(self.ctx, FAST_PATH_MODULES):
