@@ -179,14 +179,14 @@ class ConvBiasBeforeBn(Rule):
         # name): the items so far and the block the list was made in.
         self.built: Dict[Tuple[int, str], Tuple[List[_Item], cst.CSTNode]] = {}
         self.reported: Set[int] = set()
-        # Pairs seen only in list literals not shown to run in order (they may be parallel
-        # branches): (layer, norm, condition) by layer id, reported without a fix at the end
-        # unless a sequence that runs them in order reports them first.
-        # The list it was added to (`layers += [conv, bn]`), when it runs in order wherever that
-        # list is spliced into an `nn.Sequential` or returned (`spliced`).
+        # Pairs seen in list literals not shown to run in order (they may be parallel branches),
+        # by layer id: (layer, norm, condition, the list they were added to). Judged at the end:
+        # in order when that list is spliced into an `nn.Sequential` or returned (`spliced`),
+        # else reported without a fix, unless a sequence that runs them in order reported them.
         self.unordered: Dict[int, Tuple[cst.Call, cst.Call, Optional[cst.BaseExpression], Optional[Tuple[int, str]]]] = {}
-        self.unordered_names: Set[Tuple[int, str]] = set()
-        self.spliced: Set[Tuple[int, str]] = set()
+        # The same for layers given by name: the lists each was added to.
+        self.unordered_names: Dict[Tuple[int, str], List[Optional[Tuple[int, str]]]] = {}
+        self.spliced: Set[Optional[Tuple[int, str]]] = set()
 
     # Sequences of layers -------------------------------------------------------------
 
@@ -336,7 +336,7 @@ class ConvBiasBeforeBn(Rule):
                 use = cancelling if condition is None else None
                 self.named_uses.setdefault((self._scope(), value.value), []).append(use)
                 if not ordered:
-                    self.unordered_names.add((self._scope(), value.value))
+                    self.unordered_names.setdefault((self._scope(), value.value), []).append(into)
             elif cancelling is not None and not opt_in and not ordered:
                 self.unordered.setdefault(id(layer), (layer, cancelling, condition, into))
             elif cancelling is not None and not opt_in:
@@ -361,7 +361,8 @@ class ConvBiasBeforeBn(Rule):
             uses = self.named_uses.pop(key)
             layer = self.assigned.get(key)
             if layer is not None and uses[0] is not None and all(uses):
-                self._report(layer, uses[0], UNORDERED if key in self.unordered_names else "")
+                in_order = all(into in self.spliced for into in self.unordered_names.get(key, []))
+                self._report(layer, uses[0], "" if in_order else UNORDERED)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for assigned in node.targets:
