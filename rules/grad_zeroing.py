@@ -173,7 +173,7 @@ class GradZeroing(Rule):
         """What reads `.grad` other than to reset it: the file, or a function of another
         project module that it calls (named); "" when nothing does."""
         if self._file_reads_grad():
-            return "the file (through `.grad`, or a `getattr` whose name is not a literal)"
+            return "the file"
         for call in descendants(self.ctx.module):
             if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)):
                 if (self.ctx.qualified_name(call.func) or "").startswith("torch."):
