@@ -4,8 +4,9 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import argument, is_literal, method_call, with_keyword
+from torchlint.semantics.calls import argument, is_literal, method_call, reads_attribute, with_keyword
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP, names_parameters
+from torchlint.semantics.project import project_function
 from torchlint.semantics.tree import descendants, iterated_source, per_module
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
@@ -57,7 +58,9 @@ class GradZeroing(Rule):
     result differs when a parameter gets no gradient in a step: optimizers skip a parameter
     whose gradient is None, but still apply momentum and weight decay (SGD with momentum,
     AdamW) to one with a zero gradient. No fix is offered when the file reads `.grad` other
-    than to reset it or compare it with None: such code would get None instead of zeros.
+    than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, or `getattr`
+    with a name that is not a literal), or calls a function of another project module that
+    reads `.grad`: such code would get None instead of zeros.
 
     ## Measured precision
     stable; no finding in the real-code benchmark after the shared semantics (one false
@@ -139,13 +142,28 @@ class GradZeroing(Rule):
     def _reset_fix(self, node: cst.Call, new_call: cst.Call) -> PendingFix:
         """Never safe: with momentum or weight decay, a parameter that gets no gradient in a
         step is still updated from a zero gradient, but skipped with `None`."""
-        if _file_reads_grad(self.ctx.module):
-            return self.withheld("the file reads `.grad`, which would be None")
+        reader = self._grad_reader()
+        if reader:
+            return self.withheld(f"{reader} reads `.grad`, which would be None")
         return self.unsafe_fix(
             "optimizers skip parameters whose gradient is None, but update them (momentum, weight decay) from zeros",
             NodeEdit(node, new_call),
             message="Set gradients to None",
         )
+
+    def _grad_reader(self) -> str:
+        """What reads `.grad` other than to reset it: the file, or a function of another
+        project module that it calls (named); "" when nothing does."""
+        if _file_reads_grad(self.ctx.module):
+            return "the file"
+        for call in descendants(self.ctx.module):
+            if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)):
+                if (self.ctx.qualified_name(call.func) or "").startswith("torch."):
+                    continue
+                facts = project_function(self.ctx, call.func)
+                if facts is not None and facts.reads_grad:
+                    return f"`{facts.name}`"
+        return ""
 
     def _zeroes_parameters(self, receiver: cst.BaseExpression) -> bool:
         """Whether `p.grad` belongs to a loop over parameters (`for p in model.parameters()`,
@@ -186,8 +204,9 @@ class GradZeroing(Rule):
         grad = _grad_attribute(receiver)
         if not isinstance(parent, cst.Expr) or parent.value is not node:
             return None
-        if _file_reads_grad(self.ctx.module):
-            return self.withheld("the file reads `.grad`, which would be None")
+        reader = self._grad_reader()
+        if reader:
+            return self.withheld(f"{reader} reads `.grad`, which would be None")
         assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
         return self.fix(NodeEdit(parent, assignment), message="Set `.grad` to None")
 
@@ -231,6 +250,6 @@ def _file_reads_grad(module: cst.Module) -> bool:
             is_literal(target.comparator, "None") for target in node.comparisons
         ):
             resets.add(id(_grad_attribute(node.left)))
-        elif isinstance(node, cst.Attribute) and node.attr.value == "grad":
+        elif reads_attribute(node, "grad"):
             uses.append(id(node))
     return any(use not in resets for use in uses)

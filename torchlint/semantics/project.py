@@ -85,6 +85,8 @@ MULTI_GPU = "multi_gpu"
 CPU_TRAINER = "cpu_trainer"
 TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
+COMPLEX_VALUES = "complex_values"
+FAST_PATH_MODULES = "fast_path_modules"
 ENVIRONMENT = "environment"
 DDP = "ddp"
 FEATURES: Dict[str, re.Pattern] = {
@@ -129,6 +131,16 @@ FEATURES: Dict[str, re.Pattern] = {
     # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
     # compiled graphs have no double backward.
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
+    # Modules whose eval-mode forward takes another path when gradients are off (the
+    # "fast path": fused kernels, nested tensors that zero padded positions): transformer
+    # encoder layers and multi-head attention, and torchvision's vision transformers built on them.
+    FAST_PATH_MODULES: re.compile(r"\b(?:TransformerEncoderLayer|TransformerEncoder|Transformer|MultiheadAttention)\s*\(|\bvit_[bhl]_\d+\b"),
+    # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
+    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT.
+    COMPLEX_VALUES: re.compile(
+        r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)"
+    ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),
     # Reinforcement learning: a Gym or Gymnasium environment, or environments stepped with an
