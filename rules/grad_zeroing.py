@@ -156,10 +156,10 @@ class GradZeroing(Rule):
         project module that it calls (named); "" when nothing does."""
         if _file_reads_grad(self.ctx.module):
             return "the file"
+        # Calls anywhere in the file, resolved through its import statements: the traversal's
+        # qualified names hold only where it stands, and torch's functions are no project's.
         for call in descendants(self.ctx.module):
             if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)):
-                if (self.ctx.qualified_name(call.func) or "").startswith("torch."):
-                    continue
                 facts = project_function(self.ctx, call.func)
                 if facts is not None and facts.reads_grad:
                     return f"`{facts.name}`"

@@ -58,10 +58,11 @@ def program_makes_complex(ctx: FileFacts) -> bool:
 
 def _qualified(ctx: FileFacts, node: cst.CSTNode) -> Optional[str]:
     """The qualified name of `node`, read as written when the import that binds it is out of
-    scope here (an import inside a function)."""
+    scope here (an import inside a function). Asked of nodes the traversal has not reached, so
+    never through the context's cache, which holds the names of the nodes it stands on."""
     if not isinstance(node, (cst.Name, cst.Attribute)):
         return None
-    return ctx.qualified_name(node) or dotted_name(node)
+    return ctx.names.qualified_name(node) or dotted_name(node)
 
 
 def python_number(ctx: FileFacts, node: cst.BaseExpression, depth: int = 0) -> bool:
@@ -78,7 +79,7 @@ def python_number(ctx: FileFacts, node: cst.BaseExpression, depth: int = 0) -> b
     if isinstance(node, cst.BinaryOperation):
         return python_number(ctx, node.left, depth + 1) and python_number(ctx, node.right, depth + 1)
     if isinstance(node, cst.Call):
-        qualified = ctx.qualified_name(node.func) or ""
+        qualified = _qualified(ctx, node.func) or ""
         if qualified.startswith("math.") or (isinstance(node.func, cst.Name) and node.func.value in NUMBER_BUILTINS and ctx.names.lookup(node.func.value) is None):
             return True
         return isinstance(node.func, cst.Attribute) and node.func.attr.value in NUMBER_METHODS and (node.func.attr.value != "size" or bool(node.args))
