@@ -1,3 +1,4 @@
+from functools import cached_property
 from typing import Optional
 
 import libcst as cst
@@ -142,7 +143,7 @@ class GradZeroing(Rule):
     def _reset_fix(self, node: cst.Call, new_call: cst.Call) -> PendingFix:
         """Never safe: with momentum or weight decay, a parameter that gets no gradient in a
         step is still updated from a zero gradient, but skipped with `None`."""
-        reader = self._grad_reader()
+        reader = self._grad_reader
         if reader:
             return self.withheld(f"{reader} reads `.grad`, which would be None")
         return self.unsafe_fix(
@@ -151,9 +152,10 @@ class GradZeroing(Rule):
             message="Set gradients to None",
         )
 
+    @cached_property
     def _grad_reader(self) -> str:
         """What reads `.grad` other than to reset it: the file, or a function of another
-        project module that it calls (named); "" when nothing does."""
+        project module that it calls (named); "" when nothing does. Once per file."""
         if _file_reads_grad(self.ctx.module):
             return "the file"
         # Calls anywhere in the file, resolved through its import statements: the traversal's
@@ -204,7 +206,7 @@ class GradZeroing(Rule):
         grad = _grad_attribute(receiver)
         if not isinstance(parent, cst.Expr) or parent.value is not node:
             return None
-        reader = self._grad_reader()
+        reader = self._grad_reader
         if reader:
             return self.withheld(f"{reader} reads `.grad`, which would be None")
         assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
