@@ -7,9 +7,10 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
+from torchlint.semantics.bindings import method_definitions, takes_keyword
 from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.loaders import passes_over
-from torchlint.semantics.tree import descendants, scope_descendants
+from torchlint.semantics.tree import scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
@@ -69,8 +70,10 @@ class BlockingTransfer(Rule):
     as the kernels that use its result, so they see the copied values: the result is the same
     tensor on the same device. Unsafe when the loader has a `collate_fn` (or a `**kwargs`
     that may hold one), which may return objects whose own `.to()` does not take
-    `non_blocking`. No fix when the file defines such
-    a method (a batch class with `def to(self, device)` would raise `TypeError`).
+    `non_blocking`. No fix when the file defines such a method, by `def` or by assignment in a
+    class body (a batch class with `def to(self, device)`, or a `NamedTuple` batch with `to =
+    _move`, which default collation keeps, would raise `TypeError`), or binds `to` in a class
+    body to something whose signature it cannot read.
 
     ## Measured precision
     Stable in loops that run with training (a loop that trains, the per-epoch validation
@@ -156,22 +159,16 @@ class BlockingTransfer(Rule):
         the default collation, and no `.to()`/`.cuda()` method of this file lacks the keyword."""
         assert isinstance(move.func, cst.Attribute)
         method = move.func.attr.value
-        if self._own_method_without_keyword(method):
+        definitions = method_definitions(self.ctx, method)
+        if None in definitions:
+            return self.withheld(f"a class of this file binds `{method}` to a value whose signature is unknown")
+        if not all(takes_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         edit = NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True")))
         message = "Copy asynchronously with `non_blocking=True`"
         if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
         return self.fix(edit, message=message)
-
-    def _own_method_without_keyword(self, method: str) -> bool:
-        for node in descendants(self.ctx.module):
-            if isinstance(node, cst.FunctionDef) and node.name.value == method:
-                parameters = node.params
-                names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
-                if "non_blocking" not in names and not isinstance(parameters.star_kwarg, cst.Param):
-                    return True
-        return False
 
 
 def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:

@@ -7,8 +7,8 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.values import string_value
-from torchlint.semantics.calls import argument, has_star, is_literal, with_keyword
-from torchlint.semantics.tree import descendants, names_bound_by, scope_descendants
+from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
+from torchlint.semantics.tree import descendants, names_bound_by, per_module, scope_descendants
 
 @dataclass(frozen=True)
 class _LayerSignature:
@@ -79,7 +79,7 @@ class ConvBiasBeforeBn(Rule):
     BatchNorm subtracts the per-channel mean of its input over the batch and every position,
     InstanceNorm the per-channel mean of each sample over every position, so a per-channel
     bias added just before either is cancelled exactly: in training mode the output is the
-    same with or without it, and running statistics absorb it in eval mode. The bias still
+    same with or without it, and in eval mode the running mean absorbs it as it converges. The bias still
     costs parameters, optimizer state, memory traffic and an extra add per element, and its
     gradient is zero. GroupNorm and LayerNorm average over several channels at once, which a
     per-channel bias survives; they are never reported. Nor is a `Linear` before an
@@ -110,17 +110,31 @@ class ConvBiasBeforeBn(Rule):
     ```
 
     ## Fix applicability
-    Unsafe: removing the bias removes `bias` from the module's state dict, so checkpoints saved
-    before the change no longer load with `strict=True`, and a conv built without a bias
-    draws fewer random numbers, so later random values change. The fix passes `bias=False`
+    Unsafe. Removing the bias removes `bias` from the module's state dict, so checkpoints saved
+    before the change no longer load with `strict=True`; with `strict=False` the checkpoint's
+    bias is dropped silently while the norm's running mean, learned with it, still contains
+    it, so eval outputs change. A conv built without a bias draws fewer random numbers, so
+    later random values change. In training mode the norm cancels the bias exactly, but in
+    eval mode only the running mean absorbs it, as it converges (momentum 0.1 by default):
+    eval outputs change after short training, and always for a BatchNorm frozen in eval mode
+    (fine-tuning with frozen statistics) or an InstanceNorm with `track_running_stats=True`
+    evaluated before its statistics settle. Whatever sees the layer's own output changes too:
+    a forward hook on it, a slice of the `nn.Sequential` that ends with it (`features[:1]`),
+    features taken between the two. The fix passes `bias=False`
     (or turns `bias=True` into `bias=False`); for a norm appended under `if <condition>:` it
     passes `bias=not <condition>`, so the layer keeps its bias exactly when no norm follows,
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
     a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
-    is assigned more than once (it may be an `nn.Identity`); and for a `Linear`, whose
-    3-D output a BatchNorm normalises over another axis than its features, keeping the bias.
+    is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
+    3-D output a BatchNorm normalises over another axis than its features, keeping the bias;
+    and for a pair found only in a list literal that is not shown to run its layers one after
+    another: spliced into `nn.Sequential`, its `OrderedDict`, returned by a helper whose
+    callers splice it, or added (`=`, `+=`, `.extend`, a concatenation) to a list that the
+    same function splices into `nn.Sequential(*layers)` or returns. Any other list may hold
+    parallel branches whose outputs are summed (RepVGG's `[conv, bn, nn.Identity()]` in an
+    `nn.ModuleList`).
 
     ## Measured precision
     stable. 1.00 on both halves (84/0 dev, 32/0 held out, InstanceNorm and conditionally
@@ -165,6 +179,14 @@ class ConvBiasBeforeBn(Rule):
         # name): the items so far and the block the list was made in.
         self.built: Dict[Tuple[int, str], Tuple[List[_Item], cst.CSTNode]] = {}
         self.reported: Set[int] = set()
+        # Pairs seen in list literals not shown to run in order (they may be parallel branches),
+        # by layer id: (layer, norm, condition, the list they were added to). Judged at the end:
+        # in order when that list is spliced into an `nn.Sequential` or returned (`spliced`),
+        # else reported without a fix, unless a sequence that runs them in order reported them.
+        self.unordered: Dict[int, Tuple[cst.Call, cst.Call, Optional[cst.BaseExpression], Optional[Tuple[int, str]]]] = {}
+        # The same for layers given by name: the lists each was added to.
+        self.unordered_names: Dict[Tuple[int, str], List[Optional[Tuple[int, str]]]] = {}
+        self.spliced: Set[Optional[Tuple[int, str]]] = set()
 
     # Sequences of layers -------------------------------------------------------------
 
@@ -183,6 +205,8 @@ class ConvBiasBeforeBn(Rule):
         in this scope (`*layers`); unknown for any other `*args`."""
         if not arg.star:
             return [arg.value]
+        if arg.star == "*" and isinstance(arg.value, cst.Name):
+            self.spliced.add((self._scope(), arg.value.value))
         built = self.built.get((self._scope(), arg.value.value)) if arg.star == "*" and isinstance(arg.value, cst.Name) else None
         return list(built[0]) if built is not None else [None]
 
@@ -192,6 +216,7 @@ class ConvBiasBeforeBn(Rule):
         """A helper that returns the list it built (`return layers`): its callers splice it into
         an `nn.Sequential`, so adjacent items run one after the other."""
         if isinstance(node.value, cst.Name):
+            self.spliced.add((self._scope(), node.value.value))
             built = self.built.get((self._scope(), node.value.value))
             if built is not None:
                 self._check_sequence(built[0])
@@ -245,7 +270,40 @@ class ConvBiasBeforeBn(Rule):
         items = _list_items(node)
         if parent_call is not None and self.ctx.qualified_name(parent_call.func) in ORDERED_DICTS:
             items = [item.elements[1].value if isinstance(item, cst.Tuple) and len(item.elements) == 2 else None for item in items]
-        self._check_sequence(items)
+        self._check_sequence(items, ordered=self._runs_in_order(parent_call), into=self._list_added_to(node))
+
+    def _list_added_to(self, node: cst.List) -> Optional[Tuple[int, str]]:
+        """The list the literal being visited goes into, by (scope, name): `layers = [...]`,
+        `layers += [...]` or `layers.extend([...])`, also as a part of a concatenation
+        (`layers = [conv, bn] + extra`), which keeps its items adjacent."""
+        ancestors = self.ctx.ancestors
+        index = len(ancestors) - 1
+        while index > 0 and isinstance(ancestors[index], cst.BinaryOperation) and isinstance(ancestors[index].operator, cst.Add):
+            index -= 1
+        parent = ancestors[index] if index >= 0 else None
+        target: Optional[cst.BaseExpression] = None
+        if isinstance(parent, cst.AugAssign) and isinstance(parent.operator, cst.AddAssign):
+            target = parent.target
+        elif isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+            target = parent.targets[0].target
+        elif isinstance(parent, cst.Arg) and index >= 1:
+            found = method_call(ancestors[index - 1])
+            target = found[0] if found is not None and found[1] == "extend" else None
+        return (self._scope(), target.value) if isinstance(target, cst.Name) else None
+
+    def _runs_in_order(self, parent_call: Optional[cst.Call]) -> bool:
+        """Whether the list literal being visited is shown to run its layers one after
+        another: spliced into `nn.Sequential(*[...])`, the `OrderedDict` of an `nn.Sequential`,
+        or returned (a helper whose callers splice it). A list built step by step is judged
+        where it is spliced or returned (`_arguments_items`, `visit_Return`); any other list
+        (`branches = [conv, bn, nn.Identity()]` summed in `forward`) may hold parallel branches."""
+        ancestors = self.ctx.ancestors
+        if parent_call is None:
+            return bool(ancestors) and isinstance(ancestors[-1], cst.Return)
+        if self.ctx.qualified_name(parent_call.func) == SEQUENTIAL:
+            return True
+        outer = ancestors[-4] if len(ancestors) >= 4 and isinstance(ancestors[-3], cst.Arg) else None
+        return isinstance(outer, cst.Call) and self.ctx.qualified_name(outer.func) == SEQUENTIAL
 
     def _enclosing_call_of_argument(self) -> Optional[cst.Call]:
         ancestors = self.ctx.ancestors
@@ -253,9 +311,12 @@ class ConvBiasBeforeBn(Rule):
             return ancestors[-2]
         return None
 
-    def _check_sequence(self, items: Sequence[_Item]) -> None:
+    def _check_sequence(self, items: Sequence[_Item], ordered: bool = True, into: Optional[Tuple[int, str]] = None) -> None:
         """Adjacent layer pairs of a sequence; `None` items (`*rest`) break adjacency, and so
         does a conditional item that is not a norm (when it is left out, another layer follows).
+        Pairs of a list not shown to run in order (`ordered` False) are judged at the end: in
+        order when the list they were added to (`into`) is spliced into an `nn.Sequential` or
+        returned, else reported without a fix.
 
         A layer given by name (`conv2d = nn.Conv2d(...)`, then `[conv2d, bn]`) is judged when
         its scope ends: every sequence it appears in must put a norm right after it.
@@ -274,6 +335,10 @@ class ConvBiasBeforeBn(Rule):
             if isinstance(value, cst.Name):
                 use = cancelling if condition is None else None
                 self.named_uses.setdefault((self._scope(), value.value), []).append(use)
+                if not ordered:
+                    self.unordered_names.setdefault((self._scope(), value.value), []).append(into)
+            elif cancelling is not None and not opt_in and not ordered:
+                self.unordered.setdefault(id(layer), (layer, cancelling, condition, into))
             elif cancelling is not None and not opt_in:
                 self._report(layer, cancelling, condition=condition)
 
@@ -287,6 +352,8 @@ class ConvBiasBeforeBn(Rule):
 
     def leave_Module(self, node: cst.Module) -> None:
         self._judge_named_layers()
+        for layer, norm, condition, into in self.unordered.values():
+            self._report(layer, norm, "" if into in self.spliced else UNORDERED, condition)
 
     def _judge_named_layers(self) -> None:
         scope = self._scope()
@@ -294,7 +361,8 @@ class ConvBiasBeforeBn(Rule):
             uses = self.named_uses.pop(key)
             layer = self.assigned.get(key)
             if layer is not None and uses[0] is not None and all(uses):
-                self._report(layer, uses[0])
+                in_order = all(into in self.spliced for into in self.unordered_names.get(key, []))
+                self._report(layer, uses[0], "" if in_order else UNORDERED)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for assigned in node.targets:
@@ -448,6 +516,8 @@ def _not(condition: cst.BaseExpression) -> cst.BaseExpression:
 
 
 CONSTANT_NAMES = frozenset({"True", "False", "None"})
+UNORDERED = "the list is not shown to run its layers one after another: it may hold parallel branches"
+
 
 
 def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> bool:
@@ -468,6 +538,7 @@ def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> boo
     return read <= parameters and not read & rebound
 
 
+@per_module
 def _reads_bias(module: cst.Module) -> bool:
     """`m.bias` anywhere but under a `m.bias is not None` check, or a string naming a bias
     (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`)."""

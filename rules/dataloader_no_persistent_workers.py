@@ -74,7 +74,13 @@ class DataloaderNoPersistentWorkers(Rule):
     ## Fix applicability
     Unsafe: workers keep their memory between epochs, and each worker holds its own copy of
     the dataset, so changes the main process makes to the dataset between epochs are not
-    seen by them. The fix sets `persistent_workers=True`, and only when `num_workers` is a
+    seen by them. Every pass over a non-persistent loader draws a base seed for its workers
+    from the main process's random generator, a persistent one only at the first pass: from
+    the second epoch on, every later random number of the main process (the shuffle order of
+    the next epoch, dropout masks, augmentation drawn in the main process) changes; and the
+    workers are seeded once and keep drawing from their streams instead of being seeded anew
+    every epoch, so random augmentation in workers changes too. The fix
+    sets `persistent_workers=True`, and only when `num_workers` is a
     positive integer literal: with an expression that can be `0` at run time
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
     loaders are reported without a fix. No fix either when the loader is iterated again

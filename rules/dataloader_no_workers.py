@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.datasets import in_memory
+from torchlint.semantics.datasets import in_memory, items_may_carry_graph
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
@@ -66,16 +66,25 @@ class DataloaderNoWorkers(Rule):
     ## Fix applicability
     Unsafe: workers are separate processes, so the dataset must be picklable and, under the
     `spawn` start method (macOS, Windows), the script needs an `if __name__ == "__main__":`
-    guard; random augmentation draws from each worker's own generator. The fix sets
-    `num_workers=4` (a portable starting point: about four workers per GPU), adds
-    `persistent_workers=True` so workers survive across epochs, and adds `pin_memory=True`
-    when the file moves data to CUDA. Arguments already given are kept.
-    `persistent_workers=True` is left out when the loader is iterated again while a pass over
-    it is still going on (`zip(loader, loader)`, a loop over it inside another): the second
-    pass would reset the first one's workers. No fix when the dataset may be an
+    guard; random augmentation draws from each worker's own generator, so augmented values
+    change. Every pass over a loader draws a base seed from the main process's random
+    generator, but with the `persistent_workers=True` the fix adds only the first pass does:
+    from the second epoch on, every later random number of the main process (the next
+    shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by
+    `get_worker_info()` yields them in another order, and each worker ends with its own last
+    partial batch, so batch sizes and order change (`[4, 4, 4, 4, 2]` can become `[4, 4, 4,
+    3, 1, 1, 1]`). The fix sets `num_workers=4` (a portable starting point: about four
+    workers per GPU), adds `persistent_workers=True` so workers survive across epochs, and
+    adds `pin_memory=True` when the file moves data to CUDA. Arguments already given are
+    kept. `persistent_workers=True` is left out when the loader is iterated again while a
+    pass over it is still going on (`zip(loader, loader)`, a loop over it inside another):
+    the second pass would reset the first one's workers. No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not, or a dataset
-    named as an iterator or stream (`train_iterator`, `stream`, `datapipe`).
+    named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
+    items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
+    dataset is made by running a module, from tensors that require gradients, or by a class
+    of the file that builds a module), which a worker cannot send back to the main process.
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -164,6 +173,9 @@ class DataloaderNoWorkers(Rule):
         unsharded = self._unsharded_iterable(node)
         if unsharded is not None:
             return self.withheld(f"`{unsharded}` may be an IterableDataset that does not shard by worker: every worker would yield every item")
+        dataset = argument(node, "dataset", 0)
+        if dataset is not None and items_may_carry_graph(self.ctx, dataset.value):
+            return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))

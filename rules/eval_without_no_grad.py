@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import Dict, List, Optional, Set, Union
 
 import libcst as cst
 
@@ -8,11 +8,12 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
-from torchlint.semantics.tree import children, descendants
+from torchlint.semantics.tree import children, descendants, per_module
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS
+from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls
+from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
-from torchlint.semantics.project import project_function
+from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
 from torchlint.semantics.training import called_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -26,10 +27,6 @@ AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf", "is_grad_enab
 # Calls that turn a value into text; a tensor's text shows its `grad_fn`.
 TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
 TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
-# Values without autograd state: host conversions, sizes and metadata.
-HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
-HOST_FUNCTIONS = frozenset({"float", "int", "len", "round", "bool", "str", "range", "enumerate", "zip", "print"})
-METADATA = frozenset({"shape", "dtype", "device", "ndim"})
 
 
 @dataclass
@@ -99,12 +96,26 @@ class EvalWithoutNoGrad(Rule):
     that it calls.
 
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
-    state: it returns nothing, stores nothing outside itself (`outputs.append(out)`,
-    `self.x = ...`, `global`), does not read `.requires_grad`/`.grad_fn`/`.is_leaf`, and does
-    not print or format a value that may carry a `grad_fn` (the text of such a tensor shows
-    it; `.item()`, `len()` and `.shape` are fine). Unsafe, with the reason in the message,
-    when one of these holds, and withheld when the function returns or stores values in a
-    file that computes gradients, since a later backward through them would fail. No fix for
+    state, and no code the function cannot see runs under it (see `semantics.escapes`): it
+    returns nothing; stores nothing outside itself (`outputs.append(out)`, `self.x = ...`,
+    `history += [out]` on a caller's list, `global`); hands no value it computed to a call
+    that may keep it, show it or differentiate it, which is any call but a torch function
+    (other than `torch.save`), a method of the computed value, a value builtin (`len`,
+    `max`, `float`), a module put in eval mode, and a function of the file that lets nothing
+    it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
+    `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
+    parameter all count); calls no function its caller passes (a callback would run without
+    gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`; and does not
+    print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
+    `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
+    compute: in eval mode without gradients, transformer encoder layers and multi-head
+    attention take a fused "fast path" (nested tensors whose padded positions come out as
+    zeros, other rounding), so the fix is unsafe too when the program (the file, a module it
+    imports or one that imports it) builds `nn.TransformerEncoderLayer`,
+    `nn.TransformerEncoder`, `nn.Transformer`, `nn.MultiheadAttention` or a torchvision
+    `vit_*` model. Unsafe, with the reason in the message, when one of these holds; withheld
+    when a value may reach a later backward (returned, stored, handed to such a call, or a
+    callback runs) in a file that computes gradients, since that backward would fail. No fix for
     code at module level, for `async def` (the decorator does not reach into a coroutine),
     and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
     keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
@@ -128,7 +139,7 @@ class EvalWithoutNoGrad(Rule):
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
-    unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state"
+    unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state, a callback runs, or the program uses transformer layers"
     bad_examples = (
         "import torch\ndef evaluate(model, x):\n    model.eval()\n    return model(x)\n"
         "for epoch in range(10):\n    train(model)\n    evaluate(model, x)\n",
@@ -176,7 +187,7 @@ class EvalWithoutNoGrad(Rule):
                 continue
             fix = None
             if candidate.name is not None and candidate.fixable:
-                fix = self._decorator_fix(candidate.scope.node, candidate.indent, candidate.returns_value)
+                fix = self._decorator_fix(candidate.scope, candidate.indent, candidate.returns_value)
             for call in dict.fromkeys(candidate.scope.graded_calls.values()):
                 self.report(
                     call,
@@ -336,7 +347,7 @@ class EvalWithoutNoGrad(Rule):
         """The indentation of the statement being left, from its enclosing blocks."""
         return indentation(self.ctx.module, self.ctx.ancestors)
 
-    def _decorator_fix(self, function: Union[cst.FunctionDef, cst.Module], indent: str, returns_value: bool) -> Optional[PendingFix]:
+    def _decorator_fix(self, scope: _Scope, indent: str, returns_value: bool) -> Optional[PendingFix]:
         """`@torch.no_grad()` right above the `def` (below its other decorators), importing
         torch when no earlier top-level import binds it.
 
@@ -345,6 +356,7 @@ class EvalWithoutNoGrad(Rule):
         backpropagate through leaves the function, and no value whose printed form shows
         its autograd state is printed or formatted.
         """
+        function = scope.node
         assert isinstance(function, cst.FunctionDef)
         if any(_computes_gradient(node) for node in descendants(function.body)):
             return self.withheld("the function computes gradients")
@@ -361,69 +373,113 @@ class EvalWithoutNoGrad(Rule):
         else:
             edit = NodeEdit(function, f"{decorator}\n{indent}", insert_before=True)
         message = "Decorate the function with `@torch.no_grad()`"
-        reason = _unsafe_reason(function, returns_value, _printing_functions(self.ctx.module))
-        if reason in (RETURNS, STORES) and any(_computes_gradient(node) for node in descendants(self.ctx.module)):
+        modules = set(scope.evals) | set(scope.graded_calls)
+        reason = _Escapes(self.ctx, modules, _printing_functions(self.ctx.module)).reason(function, returns_value)
+        if reason.startswith(LATER_BACKWARD) and _file_computes_gradients(self.ctx.module):
             return self.withheld(f"{reason}, and this file computes gradients")
+        if not reason and project_uses(self.ctx, FAST_PATH_MODULES):
+            reason = FAST_PATH
         if reason:
             return self.unsafe_fix(reason, edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
 
 
-RETURNS = "a caller could backpropagate through the returned value"
-STORES = "the function stores values outside itself; a later backward through them would fail"
+# Reasons whose value a later backward may go through; a file that computes gradients gets no fix.
+LATER_BACKWARD = "a later backward"
+RETURNS = f"{LATER_BACKWARD} may go through the returned value"
+STORES = f"{LATER_BACKWARD} may go through values the function stores outside itself"
+FAST_PATH = (
+    "the program uses transformer layers or multi-head attention, whose eval-mode forward takes a fused path "
+    "without gradients (padded positions come out as zeros, values round differently)"
+)
+MAX_HELPER_DEPTH = 3
 
 
-def _unsafe_reason(function: cst.FunctionDef, returns_value: bool, printing: Set[str]) -> str:
-    """Why decorating `function` may change what the program does, or "" when it cannot."""
-    if returns_value:
-        return RETURNS
-    for node in descendants(function.body):
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
-            return "the function assigns outer variables"
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(
-            node.target, (cst.Attribute, cst.Subscript)
-        ):
+class _Escapes:
+    """Why running a function under `no_grad` may change what the program does: a value it
+    computes leaves it (returned, stored, handed to a call that may keep it, print it or
+    differentiate it), its autograd state is read or shown, or code its caller passes runs."""
+
+    def __init__(self, ctx, modules: Set[str], printing: Set[str]) -> None:
+        self.ctx = ctx
+        self.modules = modules  # the modules put in eval mode: calling them computes values
+        self.printing = printing
+
+    def reason(self, function: cst.FunctionDef, returns_value: bool, seeded: Set[str] = frozenset(), depth: int = 0) -> str:
+        """Why `function` is unsafe to run without gradients, or "" when nothing leaves it;
+        `seeded` names parameters that receive values computed by its caller."""
+        if returns_value:
+            return RETURNS
+        for node in descendants(function.body):
+            if isinstance(node, (cst.Global, cst.Nonlocal)):
+                return f"{LATER_BACKWARD} may go through outer variables the function assigns"
+            if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(
+                node.target, (cst.Attribute, cst.Subscript)
+            ):
+                return STORES
+            found = method_call(node)
+            if found is not None and found[1] in STORING_METHODS:
+                return STORES
+            if isinstance(node, (cst.Attribute, cst.Name)) and (node.attr if isinstance(node, cst.Attribute) else node).value in AUTOGRAD_STATE:
+                return f"the function reads `{(node.attr if isinstance(node, cst.Attribute) else node).value}`, which `no_grad` changes"
+        computed = computed_names(function.body, seeded)
+        if any(outer_names_augmented(function, computed)):
             return STORES
-        found = method_call(node)
-        if found is not None and found[1] in STORING_METHODS:
-            return STORES
-        if isinstance(node, (cst.Attribute, cst.Name)) and (node.attr if isinstance(node, cst.Attribute) else node).value in AUTOGRAD_STATE:
-            return f"the function reads `{(node.attr if isinstance(node, cst.Attribute) else node).value}`, which `no_grad` changes"
-    if _shows_autograd_state(function, printing):
-        return "the function prints or formats values whose text shows their autograd state"
-    return ""
+        if _shows_autograd_state(function, computed, self.printing):
+            return "the function prints or formats values whose text shows their autograd state"
+        for call in receiving_calls(function.body, computed):
+            if not self._keeps_local(call, depth):
+                return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
+        callback = self._called_parameter(function)
+        if callback:
+            return f"{LATER_BACKWARD} may run in `{callback}`, a function its caller passes, which would run without gradients too"
+        return ""
+
+    def _keeps_local(self, call: cst.Call, depth: int) -> bool:
+        """Whether `call` only computes from the values it receives: a torch function (not
+        `torch.save`), a value builtin (`len`, `max`), a module in eval mode, or a function of
+        the file that does not let what it receives leave it."""
+        qualified = self.ctx.qualified_name(call.func) or ""
+        if qualified.startswith("torch.") and qualified != "torch.save":
+            return True
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in VALUE_BUILTINS and self.ctx.names.lookup(func.value) is None:
+            return True
+        if dotted_name(func) in self.modules or self.ctx.kind_of(func) is Kind.MODULE:
+            return True
+        callees = called_function(call, self.ctx.frequency.local_functions())
+        if not callees or depth >= MAX_HELPER_DEPTH:
+            return False
+        return all(
+            not self.reason(callee, False, {parameter for _, parameter in arguments_by_parameter(call, callee)} | _catch_all(callee), depth + 1)
+            for callee in callees
+        )
+
+    def _called_parameter(self, function: cst.FunctionDef) -> str:
+        """A parameter of `function` that it calls (a callback), other than a module in eval mode."""
+        parameters = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
+        for node in descendants(function.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in parameters - self.modules:
+                return node.func.value
+        return ""
 
 
-def _shows_autograd_state(function: cst.FunctionDef, printing: Set[str]) -> bool:
-    """Whether the function turns into text a value that may carry a `grad_fn`: one computed
-    by a call, or a name bound to one, unless a host conversion (`.item()`, `len()`) or a
-    metadata attribute (`.shape`) comes last. Text is made by `print`, `str`, f-strings,
-    logging and `write` methods, and by the functions of the file in `printing`."""
-    bindings: List[Tuple[Sequence[cst.CSTNode], cst.BaseExpression]] = []
+def _catch_all(function: cst.FunctionDef) -> Set[str]:
+    """The `*args`/`**kwargs` parameters of `function`, which receive whatever else is passed."""
+    return {param.name.value for param in (function.params.star_arg, function.params.star_kwarg) if isinstance(param, cst.Param)}
+
+
+def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printing: Set[str]) -> bool:
+    """Whether the function turns into text a value that may carry a `grad_fn` (see
+    `semantics.escapes.may_carry_graph`). Text is made by `print`, `str`, f-strings, logging
+    and `write` methods, and by the functions of the file in `printing`."""
     texts: List[cst.BaseExpression] = []
     for node in descendants(function.body):
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)):
-            value = node.iter if isinstance(node, cst.For) else node.value
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if value is not None:
-                bindings.append((targets, value))
-        elif _makes_text(node, printing):
+        if _makes_text(node, printing):
             texts.extend(arg.value for arg in node.args)  # type: ignore[attr-defined]
         elif isinstance(node, cst.FormattedStringExpression):
             texts.append(node.expression)
-    graphed: Set[str] = set()
-    while True:
-        more = {
-            item.value
-            for targets, value in bindings
-            if _may_carry_graph(value, graphed)
-            for target in targets
-            for item in [target, *descendants(target)]
-            if isinstance(item, cst.Name) and item.value not in graphed
-        }
-        if not more:
-            return any(_may_carry_graph(text, graphed) for text in texts)
-        graphed |= more
+    return any(may_carry_graph(text, computed) for text in texts)
 
 
 def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:
@@ -435,6 +491,7 @@ def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS
 
 
+@per_module
 def _printing_functions(module: cst.Module) -> Set[str]:
     """Names of the file's functions that print, log or format anything."""
     return {
@@ -445,27 +502,7 @@ def _printing_functions(module: cst.Module) -> Set[str]:
     }
 
 
-def _may_carry_graph(expression: cst.BaseExpression, graphed: Set[str]) -> bool:
-    if _host_value(expression):
-        return False
-    return any(
-        (isinstance(item, cst.Name) and item.value in graphed) or (isinstance(item, cst.Call) and not _host_value(item))
-        for item in [expression, *descendants(expression)]
-    )
-
-
-def _host_value(expression: cst.BaseExpression) -> bool:
-    """A value that carries no autograd state: a host conversion or tensor metadata."""
-    if isinstance(expression, cst.Attribute):
-        return expression.attr.value in METADATA
-    if isinstance(expression, cst.Call):
-        found = method_call(expression)
-        if found is not None:
-            return found[1] in HOST_RESULTS
-        return isinstance(expression.func, cst.Name) and expression.func.value in HOST_FUNCTIONS
-    return isinstance(expression, (cst.SimpleString, cst.Integer, cst.Float, cst.Comparison))
-
-
+@per_module
 def _gradient_functions(module: cst.Module) -> Set[str]:
     """Names of the functions of the file that compute gradients, directly or through another."""
     bodies = {node.name.value: node for node in descendants(module) if isinstance(node, cst.FunctionDef)}
@@ -475,6 +512,11 @@ def _gradient_functions(module: cst.Module) -> Set[str]:
         if not more:
             return computing
         computing |= more
+
+
+@per_module
+def _file_computes_gradients(module: cst.Module) -> bool:
+    return any(_computes_gradient(node) for node in descendants(module))
 
 
 def _gradient_helper(function: cst.FunctionDef, computing: Set[str]) -> Optional[str]:

@@ -7,9 +7,12 @@ import libcst as cst
 from torchlint.engine.edits import module_name
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.bindings import binds_locally
 from torchlint.semantics.calls import argument, keyword, method_call, positional
+from torchlint.semantics.dtypes import python_number
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import DOUBLE_BACKWARD, project_uses
 from torchlint.semantics.tree import bound_names, scope_descendants
 
 SOFTMAX = frozenset({"torch.nn.functional.softmax", "torch.softmax", "torch.special.softmax"})
@@ -33,6 +36,8 @@ class _Attention:
     query: cst.BaseExpression
     key: cst.BaseExpression
     scales: List[str] = field(default_factory=list)
+    # The factors the scales read, each of which must be a Python number for `scale=`.
+    factors: List[cst.BaseExpression] = field(default_factory=list)
     mask: str = ""
     statements: List[cst.CSTNode] = field(default_factory=list)
     withheld: str = ""
@@ -123,14 +128,23 @@ class ManualAttention(Rule):
     ## Fix applicability
     Unsafe, and offered only for the forms whose result is the same up to float rounding
     (differential tests run each on CPU torch): no mask, an additive mask (`scores + mask`,
-    passed as `attn_mask=`; the mask must be a floating-point tensor, since SDPA reads a
-    boolean one as keep/drop), and `masked_fill(cond, float('-inf'))`, passed as the boolean
-    `attn_mask=` that keeps the other positions (`mask == 0` becomes `mask != 0`; a causal
-    `tril` buffer is rewritten the same way, not to `is_causal=True`, which also needs the
-    buffer proven to be the causal mask of the right size). The scale is always passed
-    explicitly (`scale=1.0` when the code has none), so the fix needs `torch-version` 2.1.
-    Rows whose every position is masked give NaN before and zeros after on recent PyTorch
-    versions. The fix replaces the final product and deletes the assignments before it.
+    passed as `attn_mask=mask.to(q.dtype)`: SDPA reads a boolean mask as keep/drop and takes
+    only a float mask of the queries' dtype, so an integer, half or boolean mask that the code
+    adds is converted to the values it adds), and
+    `masked_fill(cond, float('-inf'))`, passed as the boolean `attn_mask=` that keeps the
+    other positions (`mask == 0` becomes `mask != 0`; a causal `tril` buffer is rewritten the
+    same way, not to `is_causal=True`, which also needs the buffer proven to be the causal
+    mask of the right size). The scale is always passed explicitly (`scale=1.0` when the code
+    has none), so the fix needs `torch-version` 2.1; `scale=` takes a Python float, so a scale
+    that is not known to be a number (a learned temperature `logit_scale.exp()`, a scale
+    buffer, an attribute set elsewhere) multiplies the queries instead (`q * scale`, with
+    `scale=1.0`), which rounds differently and keeps the gradient to the scale. Rows whose
+    every position is masked give NaN before and zeros after on recent PyTorch versions. The
+    fused kernels run on other code paths than the hand-written matmuls, so results agree to
+    float rounding, not bitwise. `torch.nn.functional` is named through a name bound to it
+    (`F`) unless the enclosing function binds that name itself anywhere (which would make it
+    local there), else as `torch.nn.functional`. The fix replaces the final product and
+    deletes the assignments before it.
 
     No fix is offered (the finding says why) when the weights go through dropout (SDPA draws
     a different dropout mask), when they are used elsewhere (returned, stored, logged: SDPA
@@ -138,8 +152,10 @@ class ManualAttention(Rule):
     fully masked rows), when a mask is scaled after being applied, when a step is
     conditional (`if mask is not None:`) or other statements run between the steps, when the
     keys are transposed with `transpose(2, 3)` (the last two dimensions only of a 4-D
-    tensor), when `q`, `k` or `v` is computed inline, or when a dtype conversion wraps the
-    softmax.
+    tensor), when `q`, `k` or `v` is computed inline, when a dtype conversion wraps the
+    softmax, when the term added to the scores is a number, and when the program (the file, a
+    module it imports or one that imports it) differentiates twice (`create_graph=True`, a
+    gradient penalty): the fused kernels have no double backward.
 
     ## Measured precision
     preview. 1.00 on the development half (3/0: two ViT attentions in fairseq's data2vec and
@@ -305,12 +321,16 @@ class ManualAttention(Rule):
                         attention.withhold("the mask is applied before the scale")
                     text = code(factor.with_changes(lpar=[], rpar=[]))
                     attention.scales.append(text if isinstance(node.operator, cst.Multiply) else f"1 / {_atom(text, factor)}")
+                    attention.factors.append(factor)
                     return attention
         if isinstance(node.operator, cst.Add):
             for scores, mask in ((node.left, node.right), (node.right, node.left)):
                 attention = self._scores(chain.value(scores), chain)
                 if attention is not None:
-                    self._add_mask(attention, code(mask.with_changes(lpar=[], rpar=[])))
+                    if python_number(self.ctx, mask):
+                        attention.withhold("a number is added to the scores, not a mask")
+                    text = _atom(code(mask.with_changes(lpar=[], rpar=[])), mask)
+                    self._add_mask(attention, f"{text}.to({code(attention.query)}.dtype)")
                     return attention
         return None
 
@@ -360,16 +380,23 @@ class ManualAttention(Rule):
             return self.withheld("the attention weights are used elsewhere, and SDPA does not return them")
         if self.ctx.options.torch_version < SCALE_SINCE:
             return self.withheld("`scale=` of `scaled_dot_product_attention` needs PyTorch 2.1")
+        if project_uses(self.ctx, DOUBLE_BACKWARD):
+            return self.withheld("the program differentiates twice (`create_graph=True`), and the fused kernels have no double backward")
         binding = self._functional(node)
         if binding is None:
             return self.withheld("`torch` cannot be imported here")
         functional, imports = binding
         code = self.ctx.module.code_for_node
-        arguments = [code(attention.query), code(attention.key), code(value.with_changes(lpar=[], rpar=[]))]
+        query = code(attention.query)
+        scales = attention.scales if len(attention.scales) == 1 else [f"({scale})" for scale in attention.scales]
+        scale = " * ".join(scales) if scales else "1.0"
+        if not all(python_number(self.ctx, factor) for factor in attention.factors):
+            # `scale=` takes a float: a tensor scale (a learned temperature) multiplies the queries.
+            query, scale = f"{query} * {_parenthesised(scale)}", "1.0"
+        arguments = [query, code(attention.key), code(value.with_changes(lpar=[], rpar=[]))]
         if attention.mask:
             arguments.append(f"attn_mask={attention.mask}")
-        scales = attention.scales if len(attention.scales) == 1 else [f"({scale})" for scale in attention.scales]
-        arguments.append(f"scale={' * '.join(scales) if scales else '1.0'}")
+        arguments.append(f"scale={scale}")
         call = f"{functional}.scaled_dot_product_attention({', '.join(arguments)})"
         edits = [NodeEdit(node, call), *imports, *(NodeEdit(s, "", delete_lines=True) for s in attention.statements)]
         return self.fix(*edits, message="Call `F.scaled_dot_product_attention`")
@@ -383,12 +410,17 @@ class ManualAttention(Rule):
         return bool(bound & (read | words))
 
     def _functional(self, node: cst.CSTNode) -> Optional[Tuple[str, Tuple[NodeEdit, ...]]]:
-        """How to name `torch.nn.functional` here: a name bound to it (`F`), else `torch.nn.functional`."""
+        """How to name `torch.nn.functional` here: a name bound to it (`F`), else
+        `torch.nn.functional`; never a name that an enclosing function binds itself anywhere
+        (`B, T, F = out.shape` later makes `F` local to the whole function)."""
+        functions = [ancestor for ancestor in self.ctx.ancestors if isinstance(ancestor, cst.FunctionDef)]
         for name in ("F", "nnf", "functional"):
-            if self.ctx.names.lookup(name) == "torch.nn.functional":
+            if self.ctx.names.lookup(name) == "torch.nn.functional" and not any(binds_locally(f, name) for f in functions):
                 return name, ()
         binding = module_name(self.ctx.module, "torch", node)
-        return None if binding is None else (f"{binding[0]}.nn.functional", binding[1])
+        if binding is None or any(binds_locally(f, binding[0]) for f in functions):
+            return None
+        return f"{binding[0]}.nn.functional", binding[1]
 
     def _escapes(self, statements: List[cst.CSTNode], product: cst.CSTNode, body: Sequence[cst.CSTNode], index: int) -> bool:
         """Whether a name the deleted statements bind is read anywhere but in them and in the
@@ -483,6 +515,11 @@ def _atom(text: str, node: cst.BaseExpression) -> str:
     """`text` as an operand of `*` or `/`: in parentheses unless it is a name, call, number or the like."""
     atomic = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float)
     return text if isinstance(node, atomic) else f"({text})"
+
+
+def _parenthesised(text: str) -> str:
+    """`text` as an operand of `*`: as it is when it is a (dotted) name, else in parentheses."""
+    return text if re.fullmatch(r"[\w.]+", text) else f"({text})"
 
 
 def _kept(module: cst.Module, condition: cst.BaseExpression) -> str:

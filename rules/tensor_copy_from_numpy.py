@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import has_star, keyword, positional
+from torchlint.semantics.calls import has_star, keyword, method_call, positional
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 
@@ -25,6 +25,13 @@ RANDOM_SIZED = frozenset("random random_sample uniform normal standard_normal ra
 ARRAY_METHODS = frozenset(
     "astype reshape copy transpose swapaxes squeeze flatten ravel clip round cumsum cumprod".split()
 )
+# NumPy functions and array methods that may return a view of their array argument (or the
+# array itself), which is read-only when that array is (a memory map opened with `mmap_mode="r"`).
+VIEW_FUNCTIONS = frozenset(
+    "asarray asanyarray ascontiguousarray asfortranarray reshape transpose expand_dims squeeze ravel "
+    "swapaxes moveaxis atleast_1d atleast_2d atleast_3d".split()
+)
+VIEW_METHODS = frozenset("reshape transpose swapaxes squeeze ravel view".split())
 # Keywords `torch.tensor` shares with a copy-free constructor: `torch.as_tensor(a, dtype=...)`
 # copies only when the dtype differs. `device=`, `requires_grad=` and `pin_memory=` need a copy
 # or a separate leaf anyway, so calls with them are not reported.
@@ -66,12 +73,18 @@ class TensorCopyFromNumpy(Rule):
 
     ## Fix applicability
     Unsafe: the new tensor shares memory with the array, so later in-place writes to either
-    one are visible in the other, and `torch.from_numpy` warns for read-only arrays. The fix
-    rewrites `torch.tensor(array)` to `torch.from_numpy(array)` only when no other argument
-    is passed and the value is known to be an array from its assignment; with `dtype=`, or
-    for `torch.Tensor(array)`, it suggests `torch.as_tensor(array, dtype=...)` without a fix.
-    No fix for a parameter that is an array only by its annotation: called with a list or a
-    tensor, `torch.from_numpy` raises where `torch.tensor` did not.
+    one are visible in the other (a tensor changed in place changes the array, and an array
+    changed after the call changes the tensor). The fix rewrites `torch.tensor(array)` to
+    `torch.from_numpy(array)` only when no other argument is passed and the value is known to
+    be an array from its assignment; with `dtype=`, or for `torch.Tensor(array)`, it suggests
+    `torch.as_tensor(array, dtype=...)` without a fix. No fix for a parameter that is an
+    array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
+    where `torch.tensor` did not. No fix either unless the array is known to be writable: a
+    new array made by a NumPy function (`np.load` without `mmap_mode`), an operator, a
+    copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
+    no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
+    may be read-only (`np.asarray(rows[i])` of a memory map opened with `mmap_mode="r"`), and
+    an in-place change of a tensor sharing it crashes the process.
 
     ## Measured precision
     preview. 0 TP, 6 FP over both halves of the real-code benchmark. See docs/precision.md.
@@ -105,11 +118,15 @@ class TensorCopyFromNumpy(Rule):
         super().__init__(ctx)
         # (scope node id, name) -> whether its latest NumPy assignment certainly holds an array.
         self.arrays: Dict[Tuple[int, str], bool] = {}
+        # (scope node id, name) -> whether that array is known to be writable (a new array).
+        self.writable: Dict[Tuple[int, str], bool] = {}
 
     def leave_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 self._note(target.target.value, node.value)
+            else:
+                self._lose_writability(target.target)  # `a.flags.writeable = False`
 
     def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
         if not isinstance(node.target, cst.Name):
@@ -127,13 +144,64 @@ class TensorCopyFromNumpy(Rule):
         key = (self._scope(), name)
         if self.ctx.kind_of(value) is Kind.NDARRAY:
             self.arrays[key] = self._is_array(value)
+            self.writable[key] = self._writable(value)
         else:
             self.arrays.pop(key, None)
+            self.writable.pop(key, None)
+
+    def _lose_writability(self, changed: cst.BaseExpression) -> None:
+        """An array whose attributes are set (`a.flags.writeable = False`) or whose flags are
+        changed (`a.setflags(write=False)`) is no longer known to be writable."""
+        if isinstance(changed, cst.Subscript):
+            changed = changed.value  # `a.flags["WRITEABLE"] = False`; not `a[0] = 1`
+        if not isinstance(changed, cst.Attribute):
+            return
+        while isinstance(changed, cst.Attribute):
+            changed = changed.value
+        key = self._key(changed) if isinstance(changed, cst.Name) else None
+        if key is not None:
+            self.writable[key] = False
+
+    def _key(self, name: cst.Name) -> Optional[Tuple[int, str]]:
+        """(scope node id, name) of the scope that binds `name`."""
+        for scope in reversed(self.ctx.names.scopes):
+            if name.value in scope.bindings:
+                return id(scope.node), name.value
+        return None
+
+    def _writable(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` is known to be a writable array: a new array made by a NumPy
+        function, an operator, a copying method or `Tensor.numpy()`, or a view of one; not a
+        memory map or an array of unknown origin (its item, slice or `np.asarray` of it may be
+        read-only, and a tensor sharing it would crash on an in-place change)."""
+        if isinstance(node, cst.Name):
+            key = self._key(node)
+            return key is not None and self.writable.get(key, False)
+        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)):
+            return True
+        if not isinstance(node, cst.Call):
+            return False
+        qualified = self.ctx.qualified_name(node.func) or ""
+        if qualified.startswith("numpy."):
+            if qualified.partition(".")[2] not in VIEW_FUNCTIONS:
+                return True
+            source = positional(node)[0].value if positional(node) else None
+            return source is not None and (self.ctx.kind_of(source) is Kind.OTHER or self._writable(source))
+        found = method_call(node)
+        if found is None:
+            return False
+        receiver, method = found
+        if method == "numpy":
+            return True
+        return self.ctx.kind_of(receiver) is Kind.NDARRAY and (method not in VIEW_METHODS or self._writable(receiver))
 
     def _scope(self) -> int:
         return id(self.ctx.names.scopes[-1].node)
 
     def visit_Call(self, node: cst.Call) -> None:
+        found = method_call(node)
+        if found is not None and found[1] == "setflags":
+            self._lose_writability(node.func)
         qualified = self.ctx.qualified_name(node.func)
         if qualified not in COPYING_CONSTRUCTORS or has_star(node, "*") or has_star(node, "**"):
             return
@@ -153,6 +221,8 @@ class TensorCopyFromNumpy(Rule):
         fix = self._fix(node, qualified)
         if fix is not None and self._annotated_only(data):
             fix = self.withheld(f"`{data.value}` is an array only by its annotation; `torch.from_numpy` raises for a list or a reversed view")  # type: ignore[attr-defined]
+        elif fix is not None and not self._writable(data):
+            fix = self.withheld("the array may be read-only (a memory map, a view of one): a tensor sharing it would crash on an in-place change")
         self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=fix)
 
     def _annotated_only(self, node: cst.BaseExpression) -> bool:

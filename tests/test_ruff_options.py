@@ -282,7 +282,16 @@ def test_watch_runs_until_interrupted(project: Path):
     """The real command: a second report after the file changes, then Ctrl-C ends it with 0."""
     out = project / "watch.err"
     with open(out, "wb") as stderr:
-        process = subprocess.Popen([sys.executable, "-m", "torchlint", "check", "--no-cache", "--watch"], cwd=project, stdout=subprocess.DEVNULL, stderr=stderr)
+        # A job started in the background by a non-interactive shell (as CI may start the suite)
+        # inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler: a
+        # terminal's Ctrl-C is what is tested, so the child starts with the default disposition.
+        process = subprocess.Popen(
+            [sys.executable, "-m", "torchlint", "check", "--no-cache", "--watch"],
+            cwd=project,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         try:
             _wait_for(out, "Found 2 findings", process)
             (project / "src" / "train.py").write_text("import torch\nx = 1\n")

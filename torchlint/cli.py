@@ -823,12 +823,12 @@ def verify(codes: Tuple[str, ...], device: str, size: str, steps: Optional[int],
 def server() -> None:
     """Run the language server (LSP over standard input and output) for editors.
 
-    Needs the `server` extra: pip install 'torchlint[server]'. See docs/editors.md.
+    Needs the `server` extra: pip install "torchlint[server] @ git+https://github.com/torchlint/torchlint@main". See docs/editors.md.
     """
     try:
         from torchlint.server.server import run
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        _fail("`torchlint server` needs the server extra: pip install 'torchlint[server]'")
+        _fail("`torchlint server` needs the server extra: pip install 'torchlint[server] @ git+https://github.com/torchlint/torchlint@main'")
     run()

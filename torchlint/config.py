@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Optional, Sequence, Tuple, TypeVar
 
-from torchlint import __version__
 from torchlint.engine.cache import CACHE_DIR_NAME
 from torchlint.engine.catalog import RuleInfo
 from torchlint.engine.options import DEFAULT_TORCH_VERSION, Options
@@ -36,8 +35,9 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 # Searched in each directory in this order; the first that configures torchlint wins.
 CONFIG_FILES = (".torchlint.toml", "torchlint.toml", "pyproject.toml")
 REPOSITORY = "https://github.com/torchlint/torchlint"
-# Rule documentation as published with each release: the rule pages at the release tag.
-DEFAULT_DOCS_URL = f"{REPOSITORY}/blob/v{__version__}/docs/rules/{{code}}.md"
+# The rule pages on the default branch: no release tag exists yet (docs/release.md), and
+# `torchlint rule CODE` prints the installed version's text offline.
+DEFAULT_DOCS_URL = f"{REPOSITORY}/blob/main/docs/rules/{{code}}.md"
 OUTPUT_FORMATS = tuple(sorted(FORMATTERS))
 
 _RULE_KEYS = ("select", "extend-select", "ignore")

@@ -18,11 +18,15 @@ import json
 import shutil
 import subprocess
 import sys
-import tomllib
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 HERE = Path(__file__).resolve().parent
 REPOS_FILE = HERE / "repos.toml"

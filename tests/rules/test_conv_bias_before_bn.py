@@ -313,3 +313,29 @@ def test_a_norm_behind_a_flag_that_defaults_to_off_is_opt_in():
     assert [f.line for f in lint(off, [RULE])] == [15]
     assert [f.line for f in lint(GAN_BLOCKS.replace("normalize=True", "*, normalize=None"), [RULE])] == [15]
     assert [f.line for f in lint(GAN_BLOCKS.replace("normalize=True", "normalize"), [RULE])] == [4, 10, 15]
+
+
+def test_a_list_literal_is_fixed_only_where_it_runs_in_order():
+    code = """
+import torch.nn as nn
+
+def vgg(config):
+    layers = []
+    for width in config:
+        layers += [nn.Conv2d(3, width, 3), nn.BatchNorm2d(width), nn.ReLU()]
+    return nn.Sequential(*layers)
+
+def postnet(width):
+    stage = [nn.Conv1d(width, width, 5), nn.BatchNorm1d(width)] + [nn.Tanh()]
+    return nn.Sequential(*stage)
+
+class RepBlock(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        branches = [nn.Conv2d(width, width, 1), nn.BatchNorm2d(width), nn.Identity()]
+        self.branches = nn.ModuleList(branches)
+"""
+    findings = {finding.line: finding for finding in lint(code, ["TL301"])}
+    assert sorted(findings) == [7, 11, 17]
+    assert findings[7].fix is not None and findings[11].fix is not None
+    assert findings[17].fix is None and "parallel branches" in findings[17].message

@@ -75,3 +75,16 @@ def test_a_gpus_option_in_the_entry_script_counts_for_the_model_module(tmp_path)
     (tmp_path / "other.py").write_text("import torch.nn as nn\nnet = nn.DataParallel(net)\n")
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL501", "--output-format", "concise", str(tmp_path)])
     assert "model.py:3:12: TL501" in result.stdout and "other.py" not in result.stdout
+
+
+def test_found_when_another_rule_asks_about_the_rest_of_the_file_first():
+    """TL401's fix looks at every call of the file while the traversal stands on line 2; the
+    import on line 3 must still bind `nn` for TL501 on line 4 (no stale cached name)."""
+    from torchlint.engine.linter import lint_text
+    from torchlint.engine.options import Options
+    from torchlint.engine.rule import all_rules
+
+    text = "import torch\noptimizer.zero_grad(set_to_none=False)\nimport torch.nn as nn\nm = nn.DataParallel(x, device_ids=[0, 1])\n"
+    rules = [rule for rule in all_rules() if rule.code in ("TL401", "TL404", "TL501")]
+    found = [(finding.code, finding.line) for finding in lint_text(text, "both.py", rules, Options()).findings]
+    assert ("TL501", 4) in found and ("TL401", 2) in found

@@ -35,9 +35,31 @@ def test_consecutive_statements_in_forward_are_rewritten():
     [finding] = lint(TIMM, [RULE])
     assert finding.line == 10 and finding.fix.applicability.value == "unsafe"
     after = fixed(TIMM)
-    assert "x = (torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=self.scale)).transpose(1, 2)" in after
+    # `self.scale` is set nowhere in the file, so it may be a tensor: it multiplies the queries.
+    assert "x = (torch.nn.functional.scaled_dot_product_attention(q * self.scale, k, v, scale=1.0)).transpose(1, 2)" in after
     assert "softmax" not in after and "attn =" not in after
     assert fixed(after) == after and not lint(after, [RULE])
+
+
+def test_a_scale_known_to_be_a_number_is_passed_as_scale():
+    numbered = TIMM.replace("    def forward", "    def __init__(self):\n        self.scale = 64 ** -0.5\n\n    def forward")
+    assert "scaled_dot_product_attention(q, k, v, scale=self.scale)" in fixed(numbered)
+    learned = TIMM.replace("    def forward", "    def __init__(self):\n        self.scale = nn.Parameter(torch.ones(1))\n\n    def forward")
+    assert "scaled_dot_product_attention(q * self.scale, k, v, scale=1.0)" in fixed(learned)
+
+
+def test_an_added_mask_is_converted_to_the_queries_dtype():
+    code = "import torch\nclass A(torch.nn.Module):\n    def forward(self, q, k, v, m):\n        return ((q @ k.mT) + m[0]).softmax(-1) @ v\n"
+    assert "attn_mask=m[0].to(q.dtype)" in fixed(code)
+    added_number = code.replace("m[0]", "0.5")
+    assert "number" in fix_reason(added_number)
+
+
+def test_no_fix_where_the_program_differentiates_twice_or_f_is_local():
+    code = "import torch\nimport torch.nn.functional as F\nclass A(torch.nn.Module):\n    def forward(self, q, k, v):\n        out = (q @ k.mT).softmax(-1) @ v\n        return out\n"
+    assert "twice" in fix_reason(code + "g = torch.autograd.grad(y, x, create_graph=True)\n")
+    local = fixed(code.replace("        return out\n", "        B, T, F = out.shape\n        return out\n"))
+    assert "torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=1.0)" in local
 
 
 def test_spellings_of_product_softmax_scale_and_mask():
@@ -132,7 +154,7 @@ def test_permuted_keys_augmented_steps_and_conditional_updates():
             energy += m
             return torch.matmul(torch.softmax(energy, dim=-1), v)
     """
-    assert "scaled_dot_product_attention(q, k, v, attn_mask=m, scale=1 / self.scale)" in fixed(code)
+    assert "scaled_dot_product_attention(q * (1 / self.scale), k, v, attn_mask=m.to(q.dtype), scale=1.0)" in fixed(code)
     assert not lint(code.replace("permute(0, 1, 3, 2)", "permute(0, 2, 1, 3)"), [RULE])
     conditional = code.replace("            energy += m", "            if bias is not None:\n                energy = energy + bias\n                energy += m")
     assert "conditional" in fix_reason(conditional)

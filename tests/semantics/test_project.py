@@ -172,7 +172,7 @@ def test_guard_text_is_the_test_source_across_lines_and_non_ascii_text():
     """Guards keep the source of the `if` test: a multi-line test, text after non-ASCII
     characters (columns are byte offsets), lines ended by `\\r\\n` after a form feed."""
     text = "def f(s, n):\n    if 'é' in s and step % n == 0:\n        g()\n    if (a and\n            b):\n        h()\n\x0cx = 1\r\nif y: k()\n"
-    calls = project._module_facts(text, "guards", "m.py").calls
+    calls = project._module_facts(text, "m.py").calls
     assert [calls[name][0].guards for name in ("g", "h", "k")] == [
         ("'é' in s and step % n == 0",),
         ("a and\n            b",),
@@ -427,7 +427,7 @@ def test_a_function_another_module_calls_every_epoch_runs_per_epoch(tmp_path, mo
 
 def test_call_sites_note_loops_over_epochs():
     text = "for epoch in range(args.epochs):\n    f()\n    for x in loader:\n        g()\nfor i in range(n_epochs):\n    h()\nwhile True:\n    k()\nfor x in loader:\n    m()\n"
-    calls = project._module_facts(text, "epochs", "m.py").calls
+    calls = project._module_facts(text, "m.py").calls
     assert {name: sites[0].in_epoch_loop for name, sites in calls.items() if name in "fghkm"} == {
         "f": True,
         "g": True,
@@ -456,3 +456,13 @@ def test_roles_are_read_within_the_project_not_from_the_directories_above_it(tmp
     assert found(str(root)) == expected  # an absolute path
     assert [code for _, code in found("benchmarks/demo")] == ["TL101", "TL605"]  # a relative one
     assert project.role_path(str(root / "tests" / "train.py")) == os.path.join("tests", "train.py")
+
+
+def test_a_module_nested_too_deeply_is_left_out_of_the_index(tmp_path):
+    """Every Python, 3.10 included (whose parser accepts any depth), indexes the other
+    modules and gives up on this one rather than recursing through it."""
+    write(tmp_path, "pyproject.toml", "")
+    utils = write(tmp_path, "utils.py", "def log(x):\n    pass\n")
+    write(tmp_path, "train.py", "from utils import log\nlog(1)\n")
+    write(tmp_path, "deep.py", "from utils import log\nlog(0 + " + " + ".join(["1"] * 30000) + ")\n")
+    assert [os.path.basename(site.path) for site in callers_of(utils, "log")] == ["train.py"]

@@ -329,7 +329,7 @@ def test_server_without_the_extra_says_what_to_install() -> None:
     probe = "import sys\nsys.modules['pygls'] = None\nfrom torchlint.cli import main\nmain(['server'])\n"
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr == "torchlint: error: `torchlint server` needs the server extra: pip install 'torchlint[server]'\n"
+    assert result.stderr == "torchlint: error: `torchlint server` needs the server extra: pip install 'torchlint[server] @ git+https://github.com/torchlint/torchlint@main'\n"
 
 
 def test_a_malformed_message_is_reported_in_one_line() -> None:

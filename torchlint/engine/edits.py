@@ -16,18 +16,16 @@ import libcst as cst
 
 from torchlint.engine.reports import NodeEdit
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, names_bound_by
+from torchlint.semantics.tree import COMPREHENSIONS, children, names_bound_by, per_module, top_level_index
 
 # The line a notebook's IPython syntax is replaced with (see `torchlint.files.notebook`).
 _MAGIC_PLACEHOLDER = "# torchlint: magic "
 
 
 def top_level_statement(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
-    """The index in `module.body` of the statement that contains `node`."""
-    for index, statement in enumerate(module.body):
-        if statement is node or any(item is node for item in descendants(statement)):
-            return index
-    return None
+    """The index in `module.body` of the statement that contains `node` (an id the index
+    holds is `node`'s: the module, and so every node in it, is alive)."""
+    return top_level_index(module).get(id(node))
 
 
 def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Optional[Tuple[str, Tuple[NodeEdit, ...]]]:
@@ -60,6 +58,7 @@ def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]
     return None
 
 
+@per_module
 def _binds_otherwise(module: cst.Module, name: str, imported: str) -> bool:
     """Whether module-level code binds `name` to something other than the module `imported`
     (`torch = None` in an `except`, `def torch()`, `import x as torch`); `import torch` under

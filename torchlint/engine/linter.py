@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import sys
-import warnings
 from dataclasses import dataclass, replace
 from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
 
@@ -20,6 +19,7 @@ from torchlint.engine.positions import compute_positions, statement_lines, to_sp
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import comments
+from torchlint.files.syntax import nested_too_deeply, python_tree
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
 
@@ -60,9 +60,9 @@ def _analyse(
 ) -> Tuple[List[Finding], bool]:
     """Findings before suppression, and whether the text parsed.
 
-    CPython's parser checks the syntax first: it is much faster than LibCST, gives the
-    messages users know, and refuses nesting so deep that LibCST's parser would overflow
-    its stack. LibCST has the last word on other errors (code for a newer Python).
+    CPython's parser checks the syntax first: it is much faster than LibCST and gives the
+    messages users know; its tree tells whether the code nests so deeply that LibCST's parser
+    would overflow its stack. LibCST has the last word on other errors (code for a newer Python).
     """
     tree = _python_tree(text)
     python_error = tree if isinstance(tree, _SyntaxProblem) else None
@@ -113,9 +113,8 @@ _TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to
 def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
     """CPython's syntax tree of `text`, or what its parser says is wrong with it."""
     try:
-        with warnings.catch_warnings():  # `invalid escape sequence` and the like are not ours to print
-            warnings.simplefilter("ignore")
-            return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+        tree = python_tree(text)
+        return _TOO_DEEP if nested_too_deeply(tree) else tree
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):

@@ -116,6 +116,9 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     from torchlint.engine.linter import PARSE_ERROR, lint_text, parse_error_finding
     from torchlint.files.notebook import Notebook, NotebookError
 
+    # Importing the rules registers them, TL000 included: a run whose rule catalog came from
+    # the cache has not imported them yet, and an undecodable file needs TL000 below.
+    rules = _rules_for(job.codes)
     try:
         data = job.data if job.data is not None else _read(job.path)
     except OSError as error:
@@ -130,7 +133,6 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
         found = (parse_error_finding(job.path, 1, 1, str(error)),) if PARSE_ERROR in job.codes else ()
         echo = data if job.data is not None and options.mode is FixMode.FIX else None
         return FileOutcome(job.path, found, digest=content_digest, fixed_source=echo)
-    rules = _rules_for(job.codes)
     if options.mode is FixMode.CHECK:
         with project.recording() as consulted:
             findings = lint_text(document.text, job.path, rules, options.lint).findings

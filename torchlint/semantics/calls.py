@@ -104,3 +104,24 @@ def arguments_by_parameter(call: cst.Call, function: cst.FunctionDef) -> List[Tu
         elif index < len(parameters):
             pairs.append((arg.value, parameters[index]))
     return pairs
+
+
+ANY_ATTRIBUTE = "*"
+
+
+def attribute_read(node: cst.CSTNode) -> Optional[str]:
+    """The attribute `node` reads: `x.grad` and `getattr(x, "grad")` read `grad`;
+    `getattr(x, name)` with a name that is not a literal may read any (ANY_ATTRIBUTE)."""
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "getattr" and len(node.args) >= 2:
+        name = node.args[1].value
+        if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
+            return name.evaluated_value
+        return ANY_ATTRIBUTE
+    return None
+
+
+def reads_attribute(node: cst.CSTNode, attribute: str) -> bool:
+    """Whether `node` reads the attribute `attribute`, spelled out or through `getattr`."""
+    return attribute_read(node) in (attribute, ANY_ATTRIBUTE)

@@ -8,6 +8,7 @@ from typing import AbstractSet
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.values import assigned_values
@@ -58,3 +59,45 @@ def _reads(call: cst.Call) -> bool:
     """`open(path)`, `np.load(...)`, `Image.open(...)`, `cv2.imread(...)`, `f.read()`: a call that reads data."""
     name = (dotted_name(call.func) or "").rpartition(".")[2]
     return name == "open" or name.startswith(("load", "read", "imread"))
+
+
+def items_may_carry_graph(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether the dataset's items may carry an autograd graph, which a worker process cannot
+    send back (PyTorch refuses to pickle a non-leaf tensor that requires gradients): the
+    expression that makes the dataset, or the values of the names it reads (`features =
+    [encoder(x) for x in raw]`), runs or receives a module (a name the value inference knows
+    as one, `nn.Linear(...)`, a module class of the file), makes a tensor that requires
+    gradients (`requires_grad`, `nn.Parameter`), or is a dataset class of the file whose code
+    does one of these."""
+    for node in descendants(dataset):
+        if isinstance(node, cst.Name) and node.value == "requires_grad" or isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "requires_grad":
+            return True
+        if not isinstance(node, (cst.Name, cst.Attribute, cst.Call)):
+            continue
+        if isinstance(node, cst.Call):
+            if _makes_module_or_parameter(ctx, node.func) or _class_may_carry_graph(ctx, node.func):
+                return True
+        elif ctx.kind_of(node) is Kind.MODULE:
+            return True
+        elif isinstance(node, cst.Name) and depth < MAX_DATASET_STEPS and node is not dataset:
+            if any(items_may_carry_graph(ctx, value, depth + 1) for value in assigned_values(ctx.module, node.value)):
+                return True
+    if isinstance(dataset, cst.Name) and depth < MAX_DATASET_STEPS:
+        return any(items_may_carry_graph(ctx, value, depth + 1) for value in assigned_values(ctx.module, dataset.value))
+    return False
+
+
+def _makes_module_or_parameter(ctx: FileFacts, func: cst.BaseExpression) -> bool:
+    """A call that builds a torch module or parameter (`nn.Linear(...)`, `nn.Parameter(...)`)."""
+    qualified = ctx.qualified_name(func) or ""
+    return qualified.startswith("torch.nn.") and qualified.rpartition(".")[2][:1].isupper()
+
+
+def _class_may_carry_graph(ctx: FileFacts, func: cst.BaseExpression) -> bool:
+    """A class of the file whose code builds a module or parameter or asks for gradients."""
+    classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
+    return any(
+        (isinstance(node, cst.Name) and node.value == "requires_grad") or (isinstance(node, cst.Call) and _makes_module_or_parameter(ctx, node.func))
+        for klass in classes
+        for node in descendants(klass)
+    )

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Protocol
 import libcst as cst
 
 from torchlint.semantics.execution import Execution
+from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import NameResolver
 
 
@@ -49,3 +50,5 @@ class FileFacts(Protocol):
     def execution(self, node: cst.CSTNode) -> Execution: ...
 
     def qualified_name(self, node: cst.BaseExpression) -> Optional[str]: ...
+
+    def kind_of(self, node: cst.BaseExpression) -> Optional[Kind]: ...

@@ -15,7 +15,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, callers_of, file_enables, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
-from torchlint.semantics.tree import children, descendants, iterated_source, scope_descendants
+from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -267,18 +267,24 @@ def _header_loop(ctx: "FileFacts", loader: cst.Call) -> Optional[cst.For]:
 def _assignment(module: cst.Module, value: cst.CSTNode) -> Optional[Tuple[str, cst.CSTNode]]:
     """The name `value` is assigned to and where that name is visible: the function that
     assigns a local name, the class of a `self.` attribute, else the module."""
+    return _assignments(module).get(id(value))
+
+
+@per_module
+def _assignments(module: cst.Module) -> Dict[int, Optional[Tuple[str, cst.CSTNode]]]:
+    """`_assignment` of the value of every assignment to one target, by the value's id."""
+    found: Dict[int, Optional[Tuple[str, cst.CSTNode]]] = {}
     stack: List[Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]] = [(module, ())]
     while stack:
         node, scopes = stack.pop()
-        if isinstance(node, cst.Assign) and node.value is value and len(node.targets) == 1:
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
             name = dotted_name(node.targets[0].target)
-            if name is None:
-                return None
-            wanted = cst.ClassDef if name.startswith("self.") else cst.FunctionDef
-            return name, next((scope for scope in reversed(scopes) if isinstance(scope, wanted)), module)
+            wanted = cst.ClassDef if name is not None and name.startswith("self.") else cst.FunctionDef
+            scope = next((scope for scope in reversed(scopes) if isinstance(scope, wanted)), module)
+            found.setdefault(id(node.value), (name, scope) if name is not None else None)
         inner = scopes + (node,) if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else scopes
         stack.extend((child, inner) for child in children(node))
-    return None
+    return found
 
 
 def _loops_over(

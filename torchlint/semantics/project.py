@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from torchlint.files.syntax import nested_too_deeply, python_tree
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
@@ -84,6 +85,8 @@ MULTI_GPU = "multi_gpu"
 CPU_TRAINER = "cpu_trainer"
 TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
+COMPLEX_VALUES = "complex_values"
+FAST_PATH_MODULES = "fast_path_modules"
 ENVIRONMENT = "environment"
 DDP = "ddp"
 FEATURES: Dict[str, re.Pattern] = {
@@ -128,6 +131,16 @@ FEATURES: Dict[str, re.Pattern] = {
     # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
     # compiled graphs have no double backward.
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
+    # Modules whose eval-mode forward takes another path when gradients are off (the
+    # "fast path": fused kernels, nested tensors that zero padded positions): transformer
+    # encoder layers and multi-head attention, and torchvision's vision transformers built on them.
+    FAST_PATH_MODULES: re.compile(r"\b(?:TransformerEncoderLayer|TransformerEncoder|Transformer|MultiheadAttention)\s*\(|\bvit_[bhl]_\d+\b"),
+    # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
+    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT.
+    COMPLEX_VALUES: re.compile(
+        r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)"
+    ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),
     # Reinforcement learning: a Gym or Gymnasium environment, or environments stepped with an
@@ -642,11 +655,13 @@ class ModuleFacts:
 
 
 @lru_cache(maxsize=1024)
-def _module_facts(text: str, source_digest: str, path: str) -> ModuleFacts:
-    """Function summaries and call sites of a module (`source_digest` keys the memo)."""
+def _module_facts(text: str, path: str) -> ModuleFacts:
+    """Function summaries and call sites of the module at `path` with source `text`."""
     try:
-        tree = ast.parse(text)
+        tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ModuleFacts({}, {})
+    if nested_too_deeply(tree):  # the summaries below recurse once per level
         return ModuleFacts({}, {})
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
@@ -978,12 +993,13 @@ def _source_lines(text: str) -> List[str]:
 def module_facts(path: str) -> ModuleFacts:
     """The function summaries and call sites of the module at `path`."""
     source = read_module(path)
-    return _module_facts(source.text, source.digest, path)
+    return _module_facts(source.text, path)
 
 
 def _own_facts(ctx: "FileFacts") -> ModuleFacts:
-    """The checked file's own summaries, from its text (a notebook's code, standard input)."""
-    return _module_facts(ctx.text, "", ctx.path)
+    """The checked file's own summaries, from its text (a notebook's code, standard input);
+    by its absolute path, as the project's call sites are (`callers_of`), which share them."""
+    return _module_facts(ctx.text, os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path)
 
 
 # What each dotted name called in a checked file resolves to, kept while the file is checked.
@@ -1125,7 +1141,8 @@ def tree_stamp(root: str) -> str:
         except OSError:
             continue
         material.append(f"{file}\0{status.st_mtime_ns}\0{status.st_size}")
-    return TREE + digest("\n".join(material).encode())
+    # A name that is not valid UTF-8 holds surrogate escapes (`os.fsdecode`); encode it back.
+    return TREE + digest("\n".join(material).encode("utf-8", "surrogateescape"))
 
 
 def caller_trains(site: CallSite) -> bool:
@@ -1152,7 +1169,7 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
         source = read_module(file)
         if name not in source.text:
             continue
-        facts = _module_facts(source.text, source.digest, file)
+        facts = _module_facts(source.text, file)
         for written, found in facts.calls.items():
             if written.split(".")[-1] == name and (
                 _names_function(file, source.text, written, path, function)

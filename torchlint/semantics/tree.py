@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Dict, Iterator, List, Tuple
+import functools
+from collections import OrderedDict
+from typing import Any, Callable, Dict, Iterator, List, Tuple, TypeVar
 
 import libcst as cst
 
@@ -13,6 +15,7 @@ _SKIPPED_FIELDS = frozenset(
     "whitespace_after_star whitespace_after_at".split()
 )
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _child_fields(cls: type) -> Tuple[str, ...]:
@@ -32,11 +35,24 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     result: List[cst.CSTNode] = []
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        if kind is tuple or kind is list:
+            result.extend(item for item in value if _is_node_type(type(item)))
+        elif _is_node_type(kind):
             result.append(value)
-        elif type(value) in (tuple, list):
-            result.extend(item for item in value if isinstance(item, cst.CSTNode))
     return result
+
+
+_NODE_TYPES: Dict[type, bool] = {}
+
+
+def _is_node_type(kind: type) -> bool:
+    """`issubclass(kind, cst.CSTNode)`, answered once per type: LibCST's node classes are
+    abstract base classes, whose `isinstance` checks cost more than a dictionary look-up."""
+    known = _NODE_TYPES.get(kind)
+    if known is None:
+        known = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
+    return known
 
 
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
@@ -116,3 +132,37 @@ def bound_names(target: cst.BaseExpression) -> List[str]:
     if isinstance(target, cst.StarredElement):
         return bound_names(target.value)
     return []
+
+
+# The whole-module facts of the modules analysed last, by id (with the module itself: ids of
+# dropped trees are reused). A file is analysed at a time; the fixer re-parses a few times.
+_MODULE_FACTS: "OrderedDict[int, Tuple[cst.CSTNode, Dict[Any, Any]]]" = OrderedDict()
+MODULES_REMEMBERED = 4
+
+
+def per_module(function: F) -> F:
+    """Memoise a whole-module fact `function(module, *args)` (hashable `args`): a question about
+    the whole file (who reads `.bias`, which functions compute gradients) is answered by one
+    walk of the module, then looked up for every finding that asks it."""
+
+    @functools.wraps(function)
+    def memoised(module: cst.CSTNode, *args: Any) -> Any:
+        entry = _MODULE_FACTS.get(id(module))
+        if entry is None or entry[0] is not module:
+            entry = _MODULE_FACTS[id(module)] = (module, {})
+            while len(_MODULE_FACTS) > MODULES_REMEMBERED:
+                _MODULE_FACTS.popitem(last=False)
+        facts = entry[1]
+        key = (function, args)
+        if key not in facts:
+            facts[key] = function(module, *args)
+        return facts[key]
+
+    return memoised  # type: ignore[return-value]
+
+
+@per_module
+def top_level_index(module: cst.Module) -> Dict[int, int]:
+    """The index in `module.body` of the first top-level statement holding each node, by node id."""
+    statements = list(enumerate(module.body))
+    return {id(node): index for index, statement in reversed(statements) for node in descendants(statement)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections import Counter
 from typing import Dict, List, Optional, Set
 
@@ -117,7 +118,9 @@ def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional
 def string_value(node: cst.BaseExpression) -> Optional[str]:
     """The value of a plain (non-f, non-bytes) string literal, else None."""
     if isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower():
-        value = node.evaluated_value
+        with warnings.catch_warnings():  # `invalid escape sequence` is the checked code's business
+            warnings.simplefilter("ignore")
+            value = node.evaluated_value
         return value if isinstance(value, str) else None
     return None
 

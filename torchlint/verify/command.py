@@ -28,7 +28,7 @@ class Request:
 def choose_device(requested: str, environment: Environment) -> str:
     """`auto` is cuda when torch sees a GPU; cuda without one, or no torch at all, is an error."""
     if environment.torch is None:
-        raise VerifyError('verify needs torch: pip install "torchlint[verify]"')
+        raise VerifyError('verify needs torch: pip install "torchlint[verify] @ git+https://github.com/torchlint/torchlint@main"')
     if requested == "auto":
         return "cuda" if environment.cuda_available else "cpu"
     if requested == "cuda" and not environment.cuda_available:

@@ -98,7 +98,7 @@ function serverCommand(get, where) {
 function startFailure(started, reason) {
   return (
     `torchlint: could not start \`${[started.command, ...started.args].join(' ')}\` (from ${started.origin}): ${reason}. ` +
-    "Install it with pip install 'torchlint[server]' in that environment, or set torchlint.path or torchlint.interpreter."
+    "Install it with pip install 'torchlint[server] @ git+https://github.com/torchlint/torchlint@main' in that environment, or set torchlint.path or torchlint.interpreter."
   );
 }
 

@@ -65,7 +65,7 @@ test('the server command: path, then interpreter, then the Python extension, the
 test('a failed start names the command, where it came from and what to do', () => {
   const message = config.startFailure({ command: '/envs/ml/bin/python', args: ['-m', 'torchlint', 'server'], origin: 'torchlint.interpreter' }, 'spawn ENOENT');
   assert.match(message, /could not start `\/envs\/ml\/bin\/python -m torchlint server` \(from torchlint.interpreter\): spawn ENOENT/);
-  assert.match(message, /pip install 'torchlint\[server\]'/);
+  assert.match(message, /pip install 'torchlint\[server\] @ git\+https:\/\/github\.com\/torchlint\/torchlint@main'/);
 });
 
 test('fix all asks for the torchlint fix-all kind and picks it out of the answer', () => {

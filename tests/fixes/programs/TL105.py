@@ -36,7 +36,7 @@ for step in range(2):
     a[0] = 5
     show(t)
 
-# %% a read-only array [unsafe, same]
+# %% an array made read-only: the fix is withheld [none]
 import numpy as np
 import torch
 
@@ -59,3 +59,18 @@ import torch
 
 for step in range(2):
     show(torch.tensor(np.mean(np.arange(4.0))))
+
+# %% rows of a read-only memory map, changed in place [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+
+path = os.path.join(tempfile.mkdtemp(), "features.npy")
+np.save(path, np.arange(12.0).reshape(3, 4))
+rows = np.load(path, mmap_mode="r")
+for step in range(3):
+    x = torch.tensor(np.asarray(rows[step]))
+    x.mul_(2.0)
+    show(x)

@@ -102,3 +102,35 @@ def run(data_loader):
         show(x.to(device) + 1)
 
 run(loader)
+
+# %% a NamedTuple batch whose to() is bound by assignment [none]
+from typing import NamedTuple
+
+import torch
+from torch.utils.data import DataLoader
+
+
+def _move(self, device):
+    return Pair(self.x.to(device), self.y.to(device))
+
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+    to = _move
+
+
+device = torch.device("cpu")
+data = [Pair(torch.ones(2) * i, torch.tensor(float(i))) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        loss = (model(batch.x).squeeze(1) - batch.y).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+show(model)

@@ -73,3 +73,20 @@ options = {"batch_size": 2}
 loader = DataLoader(list(range(4)), **options)
 for x in loader:
     show(x)
+
+# %% dataset items that carry an autograd graph [none]
+import torch
+from torch.utils.data import DataLoader
+
+torch.manual_seed(0)
+encoder = torch.nn.Linear(3, 2)
+features = [encoder(torch.ones(3) * i) for i in range(4)]
+loader = DataLoader(features, batch_size=2)
+head = torch.nn.Linear(2, 1)
+optimizer = torch.optim.SGD(head.parameters(), lr=0.1)
+for x in loader:
+    loss = head(x.detach()).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+show(head)

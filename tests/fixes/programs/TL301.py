@@ -111,3 +111,29 @@ for _ in range(3):
     block(torch.randn(2, 2, 5, 5))
 block.eval()
 show(block(torch.randn(1, 2, 5, 5)).shape)
+
+# %% a list literal of parallel branches summed, RepVGG-style [none]
+import torch
+from torch import nn
+
+
+class RepBlock(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        branches = [nn.Conv2d(channels, channels, 1), nn.BatchNorm2d(channels), nn.Identity()]
+        self.branches = nn.ModuleList(branches)
+
+    def forward(self, x):
+        return sum(branch(x) for branch in self.branches)
+
+
+torch.manual_seed(0)
+model = RepBlock(2)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 2, 3, 3)).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+model.eval()
+show(model(torch.ones(1, 2, 3, 3)).round(decimals=3))

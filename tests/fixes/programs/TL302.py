@@ -187,3 +187,127 @@ class Attention(torch.nn.Module):
 
 q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
 show(Attention()(q, k, v, torch.randn(5, 5)))
+
+# %% a learned temperature: a tensor scale [unsafe]
+import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.logit_scale = nn.Parameter(torch.tensor(0.5))
+
+    def forward(self, q, k, v):
+        attn = (q @ k.transpose(-2, -1)) * self.logit_scale.exp()
+        attn = attn.softmax(dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+model = Attention()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+for step in range(2):
+    loss = model(q, k, v).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+show(model.logit_scale.round(decimals=3))
+
+# %% a one-element scale buffer [unsafe]
+import torch
+from torch import nn
+
+
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.register_buffer("scale", torch.tensor([dim ** -0.5]))
+
+    def forward(self, q, k, v):
+        attn = q @ k.transpose(-2, -1) * self.scale
+        attn = attn.softmax(dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+model = Attention(4)
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+for step in range(2):
+    show(model(q, k, v).round(decimals=3))
+
+# %% an integer, a float16 and a boolean mask, each added to float32 scores [unsafe]
+import math
+
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores + mask
+        weights = scores.softmax(dim=-1)
+        return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+causal = torch.zeros(5, 5, dtype=torch.float16).masked_fill(torch.ones(5, 5).triu(1) > 0, float("-inf"))
+keep = torch.ones(5, 5).tril() > 0
+distance = -(torch.arange(5)[:, None] - torch.arange(5)[None, :]).abs()
+for step in range(2):
+    for mask in (distance, causal, keep):
+        show(Attention()(q, k, v, mask).round(decimals=3))
+
+# %% F bound later in the same function [unsafe]
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        attn = (q @ k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+        attn = attn.softmax(dim=-1)
+        out = attn @ v
+        B, T, F = out.shape
+        return out.reshape(B, T * F)
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 5, 4).unbind(0)
+for step in range(2):
+    show(Attention()(q, k, v).round(decimals=3))
+
+# %% a gradient penalty differentiates through the attention twice [none]
+import math
+
+import torch
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        q = self.proj(x)
+        attn = (q @ x.transpose(-2, -1)) / math.sqrt(x.size(-1))
+        attn = attn.softmax(dim=-1)
+        return attn @ x
+
+
+torch.manual_seed(0)
+model = Attention()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    x = torch.randn(2, 2, 5, 4, requires_grad=True)
+    out = model(x)
+    (grad,) = torch.autograd.grad(out.sum(), x, create_graph=True)
+    loss = out.pow(2).mean() + grad.pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+show(model.proj.weight.round(decimals=3))

@@ -84,3 +84,20 @@ model(torch.ones(1, 2)).sum().backward()
 for p in model.parameters():
     p.grad.zero_()
 show([p.grad for p in model.parameters()])
+
+# %% gradients read through getattr after the reset [none]
+import torch
+
+
+def grad_norm(model):
+    return sum(float(getattr(p, "grad").abs().sum()) for p in model.parameters())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    opt.zero_grad(set_to_none=False)
+    show(grad_norm(model))

@@ -182,3 +182,141 @@ def sensitivity(model, x):
 
 torch.manual_seed(0)
 sensitivity(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% outputs added to the caller's list with += [unsafe]
+import torch
+
+
+def evaluate(model, x, history):
+    model.eval()
+    history += [model(x)]
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+history = []
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), history)
+show(history)
+
+# %% outputs kept in a deque with appendleft [unsafe]
+import collections
+
+import torch
+
+
+def evaluate(model, x, recent):
+    model.eval()
+    recent.appendleft(model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+recent = collections.deque(maxlen=2)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), recent)
+show(list(recent))
+
+# %% outputs kept in a heap with heapq.heappush [unsafe]
+import heapq
+
+import torch
+
+
+def evaluate(model, x, best, epoch):
+    model.eval()
+    out = model(x)
+    heapq.heappush(best, (out.sum().item(), epoch, out))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+best = []
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3) * epoch, best, epoch)
+show([entry[2] for entry in best])
+
+# %% the output stored with setattr [unsafe]
+import types
+
+import torch
+
+
+def evaluate(model, x, state):
+    model.eval()
+    setattr(state, "last", model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+state = types.SimpleNamespace()
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), state)
+show(state.last)
+
+# %% the output printed with pprint [unsafe]
+import pprint
+
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    pprint.pprint({"out": model(x)})
+
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 1), torch.ones(1, 2))
+
+# %% a row printed through join(map(str, ...)) [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    row = model(x)[0]
+    print(" ".join(map(str, row)))
+
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(2, 2), torch.ones(1, 2))
+
+# %% a callback parameter whose function calls backward [none]
+import torch
+
+
+def evaluate(model, x, on_output):
+    model.eval()
+    on_output(model(x))
+
+
+def probe(out):
+    out.sum().backward()
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), probe)
+show(model.weight.grad)
+
+# %% a TransformerEncoder in eval mode takes its fast path without gradients [unsafe]
+import torch
+from torch import nn
+
+
+def evaluate(model, x, padding):
+    model.eval()
+    out = model(x, src_key_padding_mask=padding)
+    print(round(out[1].abs().sum().item(), 3))
+
+
+torch.manual_seed(0)
+layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True)
+encoder = nn.TransformerEncoder(layer, num_layers=2)
+x = torch.randn(2, 5, 8)
+padding = torch.tensor([[False] * 5, [False, False, False, True, True]])
+for epoch in range(2):
+    evaluate(encoder, x, padding)

@@ -82,3 +82,50 @@ loss.backward()
 optimizer.step()
 total += loss.detach().to(device)
 show(model, total)
+
+# %% complex parameters made by exp(1j * phase) [none]
+import torch
+
+
+class PhaseFilter(torch.nn.Module):
+    def __init__(self, size):
+        super().__init__()
+        phase = torch.linspace(0.0, 1.0, size)
+        self.weight = torch.nn.Parameter(torch.exp(1j * phase))
+
+    def forward(self, x):
+        return (x * self.weight).abs()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = PhaseFilter(4).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(2):
+    loss = model(torch.ones(4, device=device)).sum()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+show(model.weight.real.round(decimals=3))
+
+# %% complex parameters made by torch.polar [none]
+import torch
+
+
+class Rotation(torch.nn.Module):
+    def __init__(self, size):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.polar(torch.ones(size), torch.zeros(size)))
+
+    def forward(self, x):
+        return (x * self.weight).real
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Rotation(4).to(device)
+optimizer = torch.optim.AdamW(model.parameters(), lr=0.01)
+for step in range(2):
+    loss = model(torch.ones(4, device=device)).pow(2).sum()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+show(model.weight.real.round(decimals=3))

@@ -1,0 +1,39 @@
+"""The work per finding does not grow with the file: a module four times as large, with four
+times the findings, costs about four times the tree reading, not sixteen times."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from torchlint.engine.linter import lint_text
+from torchlint.engine.options import Options
+from torchlint.engine.rule import all_rules
+from torchlint.semantics import tree
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from dense_file import dense_module  # noqa: E402
+
+
+def _nodes_read(monkeypatch, blocks: int) -> tuple:
+    """(findings, how many times a node's children were read) for a dense module of `blocks`."""
+    reads = [0]
+    fields = tree._child_fields
+
+    def counting(kind: type) -> tuple:
+        reads[0] += 1
+        return fields(kind)
+
+    monkeypatch.setattr(tree, "_child_fields", counting)
+    rules = all_rules()
+    findings = lint_text(dense_module(blocks), f"dense{blocks}.py", rules, Options(preview=True)).findings
+    monkeypatch.setattr(tree, "_child_fields", fields)
+    advice = {rule.code for rule in rules if rule.severity == "info"}  # reported once per file
+    return sum(finding.code not in advice for finding in findings), reads[0]
+
+
+def test_tree_reading_grows_linearly_with_a_finding_dense_module(monkeypatch):
+    small_findings, small_reads = _nodes_read(monkeypatch, 4)
+    large_findings, large_reads = _nodes_read(monkeypatch, 16)
+    assert small_findings >= 36 and large_findings == 4 * small_findings
+    assert large_reads < 5 * small_reads, (small_reads, large_reads)

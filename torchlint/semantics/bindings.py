@@ -1,0 +1,79 @@
+"""How the file binds a method name: a `def`, or an assignment in a class body (`to = _move`)."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Union
+
+import libcst as cst
+
+from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, names_bound_by
+
+Function = Union[cst.FunctionDef, cst.Lambda]
+
+
+def method_definitions(ctx: FileFacts, name: str) -> List[Optional[Function]]:
+    """Every function of the file that may run as the method `name`: each `def name`, and
+    for each assignment to `name` in a class body (`to = _move`, `to: Callable = ...`) what it
+    binds: a lambda, or the file's functions of the name it assigns; None when it assigns
+    anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper)."""
+    functions = ctx.frequency.local_functions()
+    found: List[Optional[Function]] = list(functions.get(name, []))
+    for classes in ctx.frequency.classes().values():
+        for klass in classes:
+            for value in _class_assignments(klass, name):
+                if isinstance(value, cst.Lambda):
+                    found.append(value)
+                elif isinstance(value, cst.Name) and value.value in functions:
+                    found.extend(functions[value.value])
+                else:
+                    found.append(None)
+    return found
+
+
+def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
+    """The values the class body's own statements assign to `name`."""
+    values: List[cst.BaseExpression] = []
+    for line in klass.body.body if isinstance(klass.body, cst.IndentedBlock) else [klass.body]:
+        for small in getattr(line, "body", ()) if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
+            if isinstance(small, cst.Assign) and any(name in bound_names(t.target) for t in small.targets):
+                values.append(small.value)
+            elif isinstance(small, cst.AnnAssign) and small.value is not None and name in bound_names(small.target):
+                values.append(small.value)
+    return values
+
+
+def takes_keyword(function: Function, keyword: str) -> bool:
+    """Whether `function` accepts the keyword argument `keyword` (by name or through `**kwargs`)."""
+    parameters = function.params
+    names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params)}
+    return keyword in names or isinstance(parameters.star_kwarg, cst.Param)
+
+
+def binds_locally(function: cst.FunctionDef, name: str) -> bool:
+    """Whether `function` binds `name` anywhere in its own scope, which makes the name local to
+    it everywhere (read before the binding, it raises `UnboundLocalError`): a parameter, an
+    assignment, loop, `with` or `except` target, an import, a nested `def` or `class`, `del`;
+    unless a `global` or `nonlocal` statement declares it."""
+    parameters = function.params
+    star = [p for p in (parameters.star_arg, parameters.star_kwarg) if isinstance(p, cst.Param)]
+    if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params, *star)):
+        return True
+    bound = False
+    stack: List[cst.CSTNode] = list(children(function.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in node.names):
+            return False
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.name.value == name:
+            bound = True
+        elif isinstance(node, cst.Del) and name in bound_names(node.target):
+            bound = True
+        elif isinstance(node, cst.Import) and any(alias.asname is None and (alias.evaluated_name.split(".")[0] == name) for alias in node.names):
+            bound = True
+        elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+            bound = bound or any(alias.asname is None and alias.evaluated_name == name for alias in node.names)
+        bound = bound or name in names_bound_by(node)
+        if not isinstance(node, NESTED_SCOPES):
+            stack.extend(children(node))
+    return bound

@@ -1,0 +1,97 @@
+"""What kind of numbers a value holds, where the code says so: complex values, Python numbers."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.kinds import Kind
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import COMPLEX_VALUES, project_uses
+from torchlint.semantics.tree import descendants
+from torchlint.semantics.values import assigned_values, only_assigned_value, string_value
+
+# PyTorch's complex dtypes, as `torch.<name>` attributes and as NumPy/string spellings.
+COMPLEX_DTYPES = frozenset({"complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"})
+# Torch functions that return complex tensors for real inputs.
+COMPLEX_FUNCTIONS = frozenset({"torch.polar", "torch.complex", "torch.view_as_complex"})
+# `torch.fft` transforms whose result is complex (the inverse real transforms return real values).
+REAL_FFT_RESULTS = frozenset({"irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"})
+COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
+# Tensor methods and attributes whose result is a Python number, and builtins that make one.
+NUMBER_METHODS = frozenset({"size", "dim", "numel", "item", "element_size", "ndimension", "nelement"})
+NUMBER_BUILTINS = frozenset({"float", "int", "len"})
+MAX_STEPS = 4
+
+
+def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
+    """Whether evaluating `node` (whose callee or attribute resolves to `qualified`) yields a
+    complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
+    dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
+    `view_as_complex`, a forward `torch.fft` transform, or `.cfloat()`."""
+    if isinstance(node, cst.Imaginary):
+        return True
+    if isinstance(node, cst.SimpleString):
+        return string_value(node) in COMPLEX_DTYPES
+    if isinstance(node, cst.Attribute):
+        return qualified is not None and qualified.startswith("torch.") and node.attr.value in COMPLEX_DTYPES
+    if not isinstance(node, cst.Call):
+        return False
+    if qualified in COMPLEX_FUNCTIONS:
+        return True
+    if qualified is not None and qualified.startswith("torch.fft."):
+        return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS
+    return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
+
+
+def program_makes_complex(ctx: FileFacts) -> bool:
+    """Whether the file makes complex values (`makes_complex`), or another module of its
+    program (one it imports, or one that imports it) spells a complex value or dtype."""
+    for node in descendants(ctx.module):
+        func = node.func if isinstance(node, cst.Call) else node
+        if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
+            return True
+    return project_uses(ctx, COMPLEX_VALUES)
+
+
+def _qualified(ctx: FileFacts, node: cst.CSTNode) -> Optional[str]:
+    """The qualified name of `node`, read as written when the import that binds it is out of
+    scope here (an import inside a function). Asked of nodes the traversal has not reached, so
+    never through the context's cache, which holds the names of the nodes it stands on."""
+    if not isinstance(node, (cst.Name, cst.Attribute)):
+        return None
+    return ctx.names.qualified_name(node) or dotted_name(node)
+
+
+def python_number(ctx: FileFacts, node: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether `node` is known to evaluate to a Python number, not a tensor: a literal, a
+    `math` function, `float()`/`int()`/`len()`, a size (`x.size(-1)`, `x.shape[-1]`, `.ndim`,
+    `.item()`), arithmetic on numbers, a name whose only assignment in the file is one, or an
+    attribute `self.x` that every assignment in the file sets to one."""
+    if ctx.kind_of(node) is Kind.NUMBER or isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    if depth >= MAX_STEPS:
+        return False
+    if isinstance(node, cst.UnaryOperation):
+        return python_number(ctx, node.expression, depth + 1)
+    if isinstance(node, cst.BinaryOperation):
+        return python_number(ctx, node.left, depth + 1) and python_number(ctx, node.right, depth + 1)
+    if isinstance(node, cst.Call):
+        qualified = _qualified(ctx, node.func) or ""
+        if qualified.startswith("math.") or (isinstance(node.func, cst.Name) and node.func.value in NUMBER_BUILTINS and ctx.names.lookup(node.func.value) is None):
+            return True
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value in NUMBER_METHODS and (node.func.attr.value != "size" or bool(node.args))
+    if isinstance(node, cst.Subscript):
+        return isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
+    if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
+        return True
+    if isinstance(node, cst.Name):
+        value = only_assigned_value(ctx.module, node)
+        return value is not None and python_number(ctx, value, depth + 1)
+    dotted = dotted_name(node)
+    if dotted is not None and dotted.startswith("self.") and dotted.count(".") == 1:
+        values = assigned_values(ctx.module, dotted)
+        return bool(values) and all(python_number(ctx, value, depth + 1) for value in values)
+    return False

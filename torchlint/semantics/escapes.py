@@ -1,0 +1,101 @@
+"""Where the values a function computes can go: into names, into calls, out of the function.
+
+A value "may carry a graph" when a call computed it (a module's forward, a tensor operation)
+and no host conversion (`.item()`, `len()`) or metadata read (`.shape`) came last. The names
+bound to such values are followed through the function's assignments and loops.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, List, Sequence, Set, Tuple
+
+import libcst as cst
+
+from torchlint.semantics.calls import method_call
+from torchlint.semantics.tree import descendants
+
+# Values without autograd state: host conversions, sizes and metadata.
+HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
+HOST_FUNCTIONS = frozenset({"float", "int", "len", "round", "bool", "str", "range", "enumerate", "zip", "print"})
+METADATA = frozenset({"shape", "dtype", "device", "ndim"})
+# Builtins that only compute a new value from what they receive (they keep nothing and show nothing).
+VALUE_BUILTINS = frozenset(
+    "float int len bool round abs min max sum enumerate zip sorted reversed list tuple range isinstance any all".split()
+)
+
+
+def computed_names(body: cst.CSTNode, seeded: Set[str] = frozenset()) -> Set[str]:
+    """The names in `body` bound (by assignment, `+=` or a loop) to values that may carry a
+    graph, starting from the names in `seeded`."""
+    bindings: List[Tuple[Sequence[cst.CSTNode], cst.BaseExpression]] = []
+    for node in descendants(body):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)):
+            value = node.iter if isinstance(node, cst.For) else node.value
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if value is not None:
+                bindings.append((targets, value))
+    computed = set(seeded)
+    while True:
+        more = {
+            item.value
+            for targets, value in bindings
+            if may_carry_graph(value, computed)
+            for target in targets
+            for item in [target, *descendants(target)]
+            if isinstance(item, cst.Name) and item.value not in computed
+        }
+        if not more:
+            return computed
+        computed |= more
+
+
+def may_carry_graph(expression: cst.BaseExpression, computed: Set[str]) -> bool:
+    """Whether `expression` may evaluate to a value with autograd state: it computes one by a
+    call, or reads a name in `computed`, and does not end in a host conversion."""
+    if host_value(expression):
+        return False
+    return any(
+        (isinstance(item, cst.Name) and item.value in computed) or (isinstance(item, cst.Call) and not host_value(item))
+        for item in [expression, *descendants(expression)]
+    )
+
+
+def host_value(expression: cst.BaseExpression) -> bool:
+    """A value that carries no autograd state: a host conversion or tensor metadata."""
+    if isinstance(expression, cst.Attribute):
+        return expression.attr.value in METADATA
+    if isinstance(expression, cst.Call):
+        found = method_call(expression)
+        if found is not None:
+            return found[1] in HOST_RESULTS
+        return isinstance(expression.func, cst.Name) and expression.func.value in HOST_FUNCTIONS
+    return isinstance(expression, (cst.SimpleString, cst.Integer, cst.Float, cst.Comparison))
+
+
+def receiving_calls(body: cst.CSTNode, computed: Set[str]) -> Iterator[cst.Call]:
+    """The calls in `body` that receive a value that may carry a graph as an argument, other
+    than methods of such a value (`out.argmax(1)` computes a new one)."""
+    for node in descendants(body):
+        if not isinstance(node, cst.Call) or not any(may_carry_graph(arg.value, computed) for arg in node.args):
+            continue
+        found = method_call(node)
+        if found is not None and may_carry_graph(found[0], computed):
+            continue
+        yield node
+
+
+def outer_names_augmented(function: cst.FunctionDef, computed: Set[str]) -> Iterator[str]:
+    """Names that `function` extends with a value that may carry a graph (`history += [out]`)
+    without binding them by a plain assignment of its own: a parameter or an outer name, whose
+    object (a caller's list) the change reaches."""
+    assigned = {
+        item.value
+        for node in descendants(function.body)
+        if isinstance(node, cst.AssignTarget)
+        for item in [node.target, *descendants(node.target)]
+        if isinstance(item, cst.Name)
+    }
+    for node in descendants(function.body):
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value not in assigned:
+            if may_carry_graph(node.value, computed):
+                yield node.target.value
