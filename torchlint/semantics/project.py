@@ -1200,7 +1200,7 @@ def keeps_instance(path: str, method: str) -> bool:
     for file in project_files(root):
         source = read_module(file)
         if f"def {method}" in source.text:
-            functions = _module_facts(source.text, source.digest, file).functions
+            functions = _module_facts(source.text, file).functions
             found += [facts for key, facts in functions.items() if key.rpartition(".")[2] == method and "." in key]
     return bool(found) and all(
         facts.static and not (facts.parameters[:1] and facts.parameters[0] in facts.mutated_parameters) for facts in found
