@@ -462,8 +462,14 @@ def test_fixer_output_differing_from_after_is_reported(tmp_path):
     assert messages[0] == "TL402: fixing before.py..." and "running" not in " ".join(messages)  # nothing ran
 
 
-def test_fixer_output_is_what_runs_as_after(tmp_path):
+def test_fixer_output_is_what_runs_as_after(tmp_path, monkeypatch):
     # A stand-in whose only finding is TL402: the program that runs as 'after' is the fixer's output.
+    # A stub `torch` on PYTHONPATH (the fork server preloads nothing here) spares two real imports
+    # of torch, and lets the test run where torch is not installed.
+    stub = tmp_path / "stub" / "torch"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("def no_grad():\n    return lambda function: function\n")
+    monkeypatch.setenv("PYTHONPATH", str(stub.parent))
     before = textwrap.dedent(
         """\
         import json
