@@ -1,4 +1,5 @@
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -313,10 +314,15 @@ class OptimizerNotFused(Rule):
             "`foreach=True` for the multi-tensor update"
         )
 
+    @cached_property
+    def _makes_complex(self) -> bool:
+        """Whether the program makes complex values: one walk of the file, for every optimizer."""
+        return program_makes_complex(self.ctx)
+
     def _fix(self, candidate: _Candidate) -> PendingFix:
         if keyword(candidate.call, "capturable") is not None:
             return self.withheld("`capturable=` prepares the optimizer for CUDA-graph capture: check the faster update with it by hand")
-        if candidate.remedy == "fused" and program_makes_complex(self.ctx):
+        if candidate.remedy == "fused" and self._makes_complex:
             return self.withheld("the program makes complex values, and the fused update takes floating-point parameters only")
         fixed = with_keyword(candidate.call, candidate.remedy, cst.Name("True"))
         return self.fix(NodeEdit(candidate.call, fixed), message=f"Pass `{candidate.remedy}=True`")

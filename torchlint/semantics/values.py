@@ -12,7 +12,7 @@ import libcst as cst
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
-from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.tree import descendants, iterated_source, per_module
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -72,11 +72,18 @@ _LITERAL_KINDS = {
 def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values assigned to the name `name` anywhere in the file (`name = value`), a dotted
     one included (`self.data = value`)."""
-    return [
-        node.value
-        for node in descendants(module)
-        if isinstance(node, cst.Assign) and any(dotted_name(t.target) == name for t in node.targets)
-    ]
+    return list(_assignments(module).get(name, ()))
+
+
+@per_module
+def _assignments(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
+    """Every assigned value of the file by the (dotted) name it is assigned to."""
+    found: Dict[str, List[cst.BaseExpression]] = {}
+    for node in descendants(module):
+        if isinstance(node, cst.Assign):
+            for name in {dotted_name(target.target) for target in node.targets} - {None}:
+                found.setdefault(name, []).append(node.value)  # type: ignore[arg-type]
+    return found
 
 
 def only_assigned_value(module: cst.Module, name: cst.Name) -> Optional[cst.BaseExpression]:
