@@ -751,6 +751,19 @@ def test_the_command_writes_the_report_and_reproduces_its_options(tmp_path, monk
     assert "| TL101 | ResNet step | 4.000 | 2.000 | 2.00x [1.50, 2.50] (94%) | ±5.0% | yes | 9 -> 1 | - |" in text
 
 
+@pytest.mark.parametrize(("size", "repeats"), [("small", 1), ("large", 2)])
+def test_the_command_repeats_a_quick_small_run_once_and_a_large_run_twice(monkeypatch, size, repeats):
+    from torchlint.verify import command
+
+    calls = []
+    monkeypatch.setattr(command, "probe", lambda: context().environment)
+    monkeypatch.setattr(command, "verify", lambda *args, **kwargs: calls.append(args[4]) or [result()])
+    request = command.Request((), "cuda", None, size, None)
+    assert f"--repeats {repeats}" in command.command_line(request, "cuda", 16)
+    command.run(request, "text", None, lambda message: None)
+    assert calls == [repeats]
+
+
 def test_the_command_chooses_the_device_from_what_torch_sees():
     from torchlint.verify.command import choose_device
 

@@ -795,11 +795,11 @@ def clean(cache_dir: Optional[Path], config_path: Optional[Path], isolated: bool
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="auto", show_default=True, help="auto: cuda when torch sees a GPU.")
 @click.option("--size", type=click.Choice(["tiny", "small", "large"]), default="small", show_default=True, envvar="TORCHLINT_SIZE", show_envvar=True, help="Workload shapes; tiny checks equivalence only.")
 @click.option("--steps", type=click.IntRange(min=1), help="Steps per run [default: 2 without timing; timed: 16 measured steps after 3 warm-up steps].")
-@click.option("--repeats", type=click.IntRange(min=0), default=2, show_default=True, help="Timed repeats on CUDA, each running before.py, after.py and before.py again (0: check equivalence only).")
+@click.option("--repeats", type=click.IntRange(min=0), help="Timed repeats on CUDA, each running before.py, after.py and before.py again (0: check equivalence only) [default: 1 at size small, 2 at large].")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Also write the results as a Markdown table to this file.")
 @click.option("--jobs", type=click.IntRange(min=1), default=min(4, os.cpu_count() or 1), show_default="CPUs, at most 4", help="Rules checked at once when nothing is timed.")
-def verify(codes: Tuple[str, ...], device: str, size: str, steps: Optional[int], repeats: int, output_format: str, report: Optional[Path], jobs: int) -> None:
+def verify(codes: Tuple[str, ...], device: str, size: str, steps: Optional[int], repeats: Optional[int], output_format: str, report: Optional[Path], jobs: int) -> None:
     """Run each rule's before/after programs: the same results, and on a GPU how much faster.
 
     Needs torch (the verify extra). On a CPU it checks equivalence only. Exits 1 when a fixed

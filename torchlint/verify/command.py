@@ -8,21 +8,27 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional, Sequence, Tuple
 
-from torchlint.verify.verification import Progress, VerifyError, default_steps, is_timed, verify
+from torchlint.verify.verification import Progress, VerifyError, default_repeats, default_steps, is_timed, verify
 from torchlint.verify.environment import Environment, probe
 from torchlint.verify.output import Context, format_table, markdown_report, to_json
 
 
 @dataclass(frozen=True)
 class Request:
-    """The command's options, `device` being cpu, cuda or auto and `steps` None for the default."""
+    """The command's options, `device` being cpu, cuda or auto, and `steps` and `repeats` None for
+    the size's default."""
 
     codes: Sequence[str]
     device: str
     steps: Optional[int]
     size: str
-    repeats: int
+    repeats: Optional[int]
     jobs: int = 1
+
+    @property
+    def timed_repeats(self) -> int:
+        """The repeats asked for, or the size's default."""
+        return default_repeats(self.size) if self.repeats is None else self.repeats
 
 
 def choose_device(requested: str, environment: Environment) -> str:
@@ -39,7 +45,7 @@ def choose_device(requested: str, environment: Environment) -> str:
 def command_line(request: Request, device: str, steps: int) -> str:
     """The command that reproduces this run, every option spelled out."""
     words = ["torchlint", "verify", "--device", device, "--size", request.size, "--steps", str(steps)]
-    words += ["--repeats", str(request.repeats)]
+    words += ["--repeats", str(request.timed_repeats)]
     for code in request.codes:
         words += ["--rule", code]
     return shlex.join(words)
@@ -52,12 +58,12 @@ def run(request: Request, output_format: str, report: Optional[Path], progress: 
         raise VerifyError(f"cannot write the report to {report}: no such directory")
     environment = probe()
     device = choose_device(request.device, environment)
-    timed = is_timed(device, request.size, request.repeats)
+    timed = is_timed(device, request.size, request.timed_repeats)
     steps = request.steps or default_steps(request.size, timed)
     if not timed and device == "cpu":
         progress("timings need a GPU: on a CPU, verify checks equivalence only")
     codes = list(request.codes) or None
-    results = verify(codes, device, steps, request.size, request.repeats, progress, jobs=request.jobs)
+    results = verify(codes, device, steps, request.size, request.timed_repeats, progress, jobs=request.jobs)
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     context = Context(command_line(request, device, steps), request.size, device, steps, timed, environment, date)
     if report is not None:

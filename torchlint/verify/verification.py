@@ -38,12 +38,20 @@ MEMORY_RULES = frozenset({"TL104", "TL107", "TL402", "TL601", "TL603"})
 DEFAULT_TIMEOUT_S = 600.0
 # Measured steps per timed run (split into windows), after WARMUP_STEPS that are not measured.
 TIMED_STEPS = {"tiny": 2, "small": 16, "large": 16}
+# Timed repeats when none are asked for: small is the quick check (all pairs in about three
+# minutes on one GPU), large the measurement (about eight minutes).
+DEFAULT_REPEATS = {"tiny": 1, "small": 1, "large": 2}
 WARMUP_STEPS = 3
 WINDOW_STEPS = 2
 EQUIVALENCE_STEPS = 2
 # The run of before.py again in each repeat: the A/A control, and on a GPU the run-to-run noise.
 AGAIN = "before again"
 RUN_NAMES = {BEFORE: "before.py", AFTER: "after.py", AGAIN: "before.py (again)"}
+
+
+def default_repeats(size: str) -> int:
+    """Timed repeats at `size` when none are asked for."""
+    return DEFAULT_REPEATS[size]
 
 
 def default_steps(size: str, timed: bool) -> int:
