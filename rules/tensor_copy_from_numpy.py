@@ -49,8 +49,10 @@ class TensorCopyFromNumpy(Rule):
     `torch.tensor()` always copies its data: it allocates a new buffer and copies every
     element of the array into it, which costs time and memory in proportion to the array's
     size. `torch.from_numpy()` and `torch.as_tensor()` wrap the array's existing buffer
-    instead, so creating the tensor costs the same for any size. `torch.Tensor(array)`
-    (the legacy constructor) also copies, and converts to the default dtype on the way.
+    instead, so creating the tensor costs the same for any size (on an H200, copying a
+    batch of host arrays each step made an MLP step 1.35x slower, docs/gpu-results.md).
+    `torch.Tensor(array)` (the legacy constructor) also copies, and converts to the default
+    dtype on the way.
 
     To stay precise the rule is silent for lists, Python numbers and values of unknown type;
     for NumPy results that may be scalars (`np.mean(a)`, `a.sum()`, `a[0]`), which
@@ -91,7 +93,7 @@ class TensorCopyFromNumpy(Rule):
     """
 
     code = "TL105"
-    impact = "low"
+    impact = "high"  # 1.35x on the H200 at size large (docs/gpu-results.md)
     name = "tensor-copy-from-numpy"
     preview = True  # measured precision below 0.90 (docs/precision.md)
     summary = "`torch.tensor()` copies a NumPy array that `torch.from_numpy()` could share"

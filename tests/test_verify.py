@@ -160,8 +160,9 @@ def test_every_fixture_has_a_stated_tolerance():
     for code in fixture_codes(REPOSITORY_FIXTURES):
         tolerance = TOLERANCES[code]
         assert tolerance.reason and "\n" not in tolerance.reason
-        # TF32 (TL604) is the one remedy that lowers matmul precision by design.
-        assert 0 < tolerance.rel <= (2e-2 if code == "TL604" else 1e-4)
+        # TF32 (TL604) lowers matmul precision by design; cuDNN autotuning (TL603) changes the
+        # convolution algorithms of every training step. Every other remedy agrees to 1e-4.
+        assert 0 < tolerance.rel <= {"TL604": 2e-2, "TL603": 1e-3}.get(code, 1e-4)
     assert TOLERANCES["TL301"].rel > TOLERANCES["TL101"].rel > DEFAULT_TOLERANCE.rel
 
 

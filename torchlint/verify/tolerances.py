@@ -37,7 +37,10 @@ TOLERANCES: Dict[str, Tolerance] = {
     "TL203": Tolerance(1e-6, 1e-7, "workers kept between epochs load the same items in the same order"),
     "TL503": Tolerance(1e-6, 1e-7, "no_sync defers the same all-reduce to the last micro-batch: the same gradients"),
     "TL601": Tolerance(1e-6, 1e-7, "mixed precision changes the numbers, so the program compares rounded accuracy"),
-    "TL603": Tolerance(1e-4, 1e-6, "cuDNN autotuning may pick algorithms that round differently"),
+    "TL603": Tolerance(
+        1e-3, 1e-6, "cuDNN autotuning picks other convolution algorithms, which round differently, and "
+        "training steps compound it: on an H200 losses came out 1e-4 apart after 17 steps",
+    ),
     "TL604": Tolerance(2e-2, 1e-4, "TF32 matmuls round inputs to 10 mantissa bits: losses agree to about 1e-3"),
     "TL302": Tolerance(1e-4, 1e-6, "the fused attention kernels round the same softmax differently: losses agree to about 1e-6"),
     "TL304": Tolerance(1e-4, 1e-6, "padded logits are sliced off before the loss; a wider GEMM may only round differently"),
