@@ -84,4 +84,4 @@ def test_shipped_labels_belong_to_pinned_repositories() -> None:
     labels = bench.load_labels()
     assert {label.repo for label in labels.values()} <= repos
     assert {repo for repo, _ in bench.load_audited()} <= repos
-    assert {repo.half for repo in bench.load_repos()} == {"dev", "heldout", "fresh", "fresh5", "fresh6"}
+    assert {repo.half for repo in bench.load_repos()} == set(bench.HALVES)
