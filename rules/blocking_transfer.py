@@ -10,7 +10,7 @@ from torchlint.semantics.calls import has_star, keyword, positional, with_keywor
 from torchlint.semantics.bindings import method_definitions, takes_keyword
 from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.loaders import passes_over
-from torchlint.semantics.tree import scope_descendants
+from torchlint.semantics.tree import iterated_parts, scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
@@ -122,16 +122,16 @@ class BlockingTransfer(Rule):
             self.pinned.append(node)
 
     def visit_For(self, node: cst.For) -> None:
-        found = self.tracker.loop_over(node)
-        if found is not None and pins_memory(found.loader, self.ctx):
-            self._check_loop(node, found.targets, found.loader)
+        for found in self.tracker.loops_over(node):
+            if pins_memory(found.loader, self.ctx):
+                self._check_loop(node, found.targets, found.loader)
 
     def leave_Module(self, node: cst.Module) -> None:
         """Loops over a pinned loader in the same-file functions it is handed to
         (`train(model, train_loader)`), under the parameter's name."""
         for loader in self.pinned:
             for loop, start in passes_over(self.ctx, loader):
-                if start is not loop:
+                if start is not loop and len(iterated_parts(loop.iter, loop.target)) == 1:
                     self._check_loop(loop, _names(loop.target), loader)
 
     def _check_loop(self, loop: cst.For, targets: Set[str], loader: cst.Call) -> None:

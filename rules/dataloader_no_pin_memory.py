@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.tree import iterated_source, scope_descendants
+from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over
@@ -32,8 +32,8 @@ class LoaderTracker:
     """Which names hold a torch DataLoader created in this file, in source order and per scope.
 
     `loader = DataLoader(...)` in a function, module or as `self.loader` in a class is
-    tracked until the name is bound to something else. `loop_over(for_node)` finds the
-    DataLoader a loop iterates (through `enumerate`, `tqdm`, ...).
+    tracked until the name is bound to something else. `loops_over(for_node)` finds the
+    DataLoaders a loop iterates (through `enumerate`, `tqdm`, `zip`, ...).
     """
 
     def __init__(self, rule: Rule) -> None:
@@ -53,15 +53,20 @@ class LoaderTracker:
             else:
                 self.loaders.pop(key, None)
 
-    def loop_over(self, node: cst.For) -> Optional[LoaderLoop]:
-        source = iterated_source(node.iter)
-        if isinstance(source, cst.Call) and builds_dataloader(self.ctx, source.func):
-            return LoaderLoop(source, node, _names(node.target))  # built in the loop's header
-        key = self._key(source, binding=False)
-        loader = self.loaders.get(key) if key is not None else None
-        if loader is None:
-            return None
-        return LoaderLoop(loader, node, _names(node.target))
+    def loops_over(self, node: cst.For) -> List[LoaderLoop]:
+        """The DataLoaders of this file that the loop draws batches from, each with the names
+        its batches are bound to (`zip(train_loader, aux_loader)` draws from both)."""
+        found = []
+        for iterated, target in iterated_parts(node.iter, node.target):
+            source = iterated_source(iterated)
+            if isinstance(source, cst.Call) and builds_dataloader(self.ctx, source.func):
+                found.append(LoaderLoop(source, node, _names(target)))  # built in the loop's header
+                continue
+            key = self._key(source, binding=False)
+            loader = self.loaders.get(key) if key is not None else None
+            if loader is not None:
+                found.append(LoaderLoop(loader, node, _names(target)))
+        return found
 
     def _key(self, node: cst.BaseExpression, binding: bool) -> Optional[LoaderKey]:
         """(scope, name) for a plain name, (class, `self.name`) for an attribute of `self`."""
@@ -237,11 +242,13 @@ class DataloaderNoPinMemory(Rule):
             self.created.append(node)
 
     def visit_For(self, node: cst.For) -> None:
-        found = self.tracker.loop_over(node)
-        if found is None or not self.ctx.uses_cuda or any(found.loader is seen for seen in self.moved):
+        if not self.ctx.uses_cuda:
             return
-        if next(device_moves(self.ctx, node.body, found.targets), None) is not None:
-            self.moved.append(found.loader)
+        for found in self.tracker.loops_over(node):
+            if any(found.loader is seen for seen in self.moved):
+                continue
+            if next(device_moves(self.ctx, node.body, found.targets), None) is not None:
+                self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
         """Whether a same-file function the loader is handed to (`train(model, loader)`) moves

@@ -72,6 +72,29 @@ def iterated_source(iterated: cst.BaseExpression) -> cst.BaseExpression:
     return iterated
 
 
+def iterated_parts(iterated: cst.BaseExpression, target: cst.BaseExpression) -> List[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """Each source a loop draws items from, with the part of its target bound to those items:
+    `for (x, y), (u, v) in zip(a, b)` gives (a, `(x, y)`) and (b, `(u, v)`); `for i, batch in
+    enumerate(loader)` gives (loader, `batch`). A target that does not unpack a `zip` element by
+    element is bound to every source's items."""
+    while isinstance(iterated, cst.Call) and iterated.args and isinstance(iterated.func, cst.Name):
+        wrapper = iterated.func.value
+        if wrapper not in ITERATION_WRAPPERS:
+            break
+        elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else None
+        if elements is not None and any(isinstance(element, cst.StarredElement) for element in elements):
+            elements = None
+        if wrapper == "zip":
+            sources = [arg.value for arg in iterated.args]
+            if elements is None or len(elements) != len(sources) or any(arg.star or arg.keyword for arg in iterated.args):
+                return [(iterated_source(source), target) for source in sources]
+            return [part for source, element in zip(sources, elements) for part in iterated_parts(source, element.value)]
+        if wrapper == "enumerate" and elements is not None and len(elements) == 2:
+            target = elements[1].value
+        iterated = iterated.args[0].value
+    return [(iterated, target)]
+
+
 def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`node` and every node below it (order unspecified)."""
     stack = [node]
