@@ -14,7 +14,7 @@ from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carr
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
-from torchlint.semantics.training import called_function, repeated_with_training
+from torchlint.semantics.training import called_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
@@ -39,24 +39,6 @@ class _Scope:
     graded_calls: Dict[str, cst.Call] = field(default_factory=dict)
     computes_grad: bool = False
     grad_off: bool = False
-    # Gradient computations in loops before any `.eval()`: each enclosing loop (by id) with the
-    # modules switched back with `.train()` before the computation in every iteration.
-    loop_gradients: List[Dict[int, Set[str]]] = field(default_factory=list)
-    # The loops (by id) around each `.eval()` call (by id).
-    eval_loops: Dict[int, Set[int]] = field(default_factory=dict)
-
-    def gradients_follow_eval(self) -> bool:
-        """Whether a gradient computation may follow an `.eval()` whose module runs with grad:
-        after it in the source, or in a later iteration of a loop around both, unless that
-        iteration switches the module back with `.train()` first (train, then validate, every
-        epoch)."""
-        return self.computes_grad or any(
-            module not in trained
-            for loops in self.loop_gradients
-            for module, call in self.graded_calls.items()
-            for loop, trained in loops.items()
-            if loop in self.eval_loops.get(id(call), ())
-        )
 
 
 @dataclass
@@ -82,11 +64,8 @@ class EvalWithoutNoGrad(Rule):
 
     The rule is silent for functions that compute gradients after `eval()` (`.backward()`,
     `torch.autograd.grad`, reading `.grad`, directly or in a function of the project they
-    call: saliency maps, adversarial evaluation, a training step that toggles modes), for
-    calls after the module is switched back with `.train()`, and for functions that this
-    file only calls inside `no_grad`/`inference_mode`. A backward earlier in a loop whose
-    every iteration first switches the module back with `.train()` (train, then validate,
-    every epoch) does not silence it: the validation forward still records a graph. A
+    call: saliency maps, adversarial evaluation, a training step that toggles modes), for calls after the module is switched back with `.train()`,
+    and for functions that this file only calls inside `no_grad`/`inference_mode`. A
     decorator or context manager of the project's own that refers to `torch.no_grad` or
     `torch.inference_mode` (a `smart_inference_mode()` helper in a utils module, defined in
     the file or imported from the project) counts as one of them.
@@ -146,9 +125,7 @@ class EvalWithoutNoGrad(Rule):
     validation function, a function the training script of another module calls every
     epoch); a function that no module of the project is seen to call is the preview variant.
     Few findings: at the end of issue 25's round 1.00 on the dev half, 0.00 held out (0/1: a
-    notebook's one-off test helper), 1.00 on the unseen batch 5 (1/0). Validation in the
-    epoch loop of a function that trains (second round of issue 25): 5 new findings on the
-    development repositories, 5 TP. See docs/precision.md.
+    notebook's one-off test helper), 1.00 on the unseen batch 5 (1/0). See docs/precision.md.
     """
 
     code = "TL402"
@@ -158,10 +135,7 @@ class EvalWithoutNoGrad(Rule):
     # under an interval or opt-in guard (a sample dump every N batches). Functions no module of
     # the project is seen to call (frequency unknown) are the preview variant.
     frequencies = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN})
-    preview_variant = (
-        "evaluation in functions that no module of the project is seen to call every step or epoch, "
-        "outside a loop of their own that trains"
-    )
+    preview_variant = "evaluation in functions that no module of the project is seen to call every step or epoch"
     summary = "Module run in eval mode with autograd still recording"
     triggers = (".eval(",)
     fix_applicability = Applicability.SAFE
@@ -225,18 +199,15 @@ class EvalWithoutNoGrad(Rule):
 
     def runs_often(self, node: cst.CSTNode) -> bool:
         """`Rule.runs_often`; in a function of unknown frequency (no module of the project is
-        seen to call it) only in preview mode, though its own loop over a loader repeats it,
-        unless a loop of its own that runs with training repeats it (validation in the epoch
-        loop of a training function)."""
+        seen to call it) only in preview mode, though its own loop over a loader repeats it."""
         function = self.ctx.enclosing(cst.FunctionDef)
         where = function.body if isinstance(function, cst.FunctionDef) else node
         if self.withholds_preview_variant() and self.ctx.execution(where).frequency is Frequency.UNKNOWN:
-            if not any(repeated_with_training(self.ctx, loop) for loop in self.ctx.enclosing_loops(node)):
-                return False
+            return False
         return super().runs_often(node)
 
     def _reportable(self, scope: _Scope) -> bool:
-        return bool(scope.graded_calls) and not scope.gradients_follow_eval()
+        return bool(scope.graded_calls) and not scope.computes_grad
 
     def _in_module_class(self) -> bool:
         klass = self.ctx.enclosing(cst.ClassDef)
@@ -324,15 +295,10 @@ class EvalWithoutNoGrad(Rule):
         """A gradient computation silences the scope's `.eval()` calls when it may run after
         one: after it in the source, or in a loop (a later iteration follows the `.eval()`).
         A training step that ends before the function evaluates (`loss.backward()`, then
-        `model.eval()` and a validation forward) does not: that forward still records a graph;
-        nor does one in a loop whose every iteration calls `model.train()` before it. The fix
-        checks the whole function on its own (`_decorator_fix`)."""
-        if scope.evals:
+        `model.eval()` and a validation forward) does not: that forward still records a graph.
+        The fix checks the whole function on its own (`_decorator_fix`)."""
+        if scope.evals or self.ctx.enclosing_loops(node):
             scope.computes_grad = True
-            return
-        prefixes = self.ctx.iteration_prefixes(node)
-        if prefixes:
-            scope.loop_gradients.append({id(loop): _trained(earlier) for loop, earlier in prefixes})
 
     def _project_computes_grad(self, node: cst.Call, qualified: Optional[str]) -> bool:
         """A call of a project function that runs a backward pass or reads `.grad`."""
@@ -372,7 +338,6 @@ class EvalWithoutNoGrad(Rule):
             return
         if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
             scope.evals.setdefault(module, node)
-            scope.eval_loops.setdefault(id(scope.evals[module]), {id(loop) for loop, _ in self.ctx.iteration_prefixes(node)})
         elif method == "train" and module in scope.evals:
             del scope.evals[module]
         elif method == "forward" and module in scope.evals and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
@@ -497,17 +462,6 @@ class _Escapes:
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in parameters - self.modules:
                 return node.func.value
         return ""
-
-
-def _trained(statements: List[cst.BaseStatement]) -> Set[str]:
-    """The modules that `statements` switch to training mode (`model.train()` as a statement)."""
-    found = set()
-    for statement in statements:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            call = method_call(small.value) if isinstance(small, cst.Expr) else None
-            if call is not None and call[1] == "train" and (not small.value.args or is_literal(small.value.args[0].value, "True")):  # type: ignore[attr-defined]
-                found.add(dotted_name(call[0]) or "")
-    return found
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:

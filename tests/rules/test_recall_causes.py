@@ -1134,34 +1134,3 @@ def test_each_loader_of_a_zip_in_the_same_scope_owns_its_part_of_the_target():
     assert found(code, "TL202") == [9]  # the second loader, whose batches are moved too
     assert found(code, "TL106") == [12]  # `xa` only: `xb` comes from pageable memory
 
-
-VALIDATE_EVERY_EPOCH = """
-def fit(loader, val_loader, epochs):
-    for epoch in range(epochs):
-        {train}
-        for x, y in loader:
-            loss = model(x.to(device)).sum()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        model.eval()
-        for x, y in val_loader:
-            out = model(x.to(device))
-"""
-
-
-def test_validation_in_the_epoch_loop_of_a_training_function_records_a_graph():
-    findings = lint(HEAD + textwrap.dedent(VALIDATE_EVERY_EPOCH.format(train="model.train()")), ["TL402"])
-    assert [finding.line for finding in findings] == [15] and findings[0].fix is None  # the function trains
-
-
-@pytest.mark.parametrize(
-    "train",
-    [
-        "pass",  # no switch back: the next epoch's backward may go through an eval-mode forward
-        "if epoch: model.train()",  # not every iteration switches back before the backward
-        "other.train()",  # another module
-    ],
-)
-def test_validation_is_silent_unless_every_epoch_switches_back_before_training(train):
-    assert found(VALIDATE_EVERY_EPOCH.format(train=train), "TL402") == []

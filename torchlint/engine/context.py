@@ -151,21 +151,6 @@ class FileContext:
             yield ancestor, child
             child = ancestor
 
-    def iteration_prefixes(self, node: cst.CSTNode) -> List[Tuple[cst.CSTNode, List[cst.BaseStatement]]]:
-        """Each loop that runs `node` once per iteration (innermost first), with the statements
-        that run before `node` in every iteration that reaches it: the earlier statements of each
-        block between the loop and `node`."""
-        found: List[Tuple[cst.CSTNode, List[cst.BaseStatement]]] = []
-        earlier: List[cst.BaseStatement] = []
-        for ancestor, child in self.path_to(node):
-            if isinstance(ancestor, _SCOPE_BOUNDARIES):
-                break
-            if isinstance(ancestor, cst.IndentedBlock):
-                earlier += ancestor.body[: next(i for i, statement in enumerate(ancestor.body) if statement is child)]
-            if repeats(ancestor, child):
-                found.append((ancestor, list(earlier)))
-        return found
-
     def enclosing_loops(self, node: cst.CSTNode) -> List[cst.CSTNode]:
         """Loops (for, while, comprehensions) that run `node` once per iteration, innermost first.
 
