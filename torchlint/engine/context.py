@@ -42,7 +42,9 @@ class FileContext:
         self.path = path
         self.options = options
         self.names = NameResolver()
-        self.values = ValueInference(self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text)
+        self.values = ValueInference(
+            self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module
+        )
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
         # The top-level statement that holds each node the traversal visited (names aside), by node id.

@@ -12,6 +12,7 @@ import libcst as cst
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
+from torchlint.semantics.placement import host_modules
 from torchlint.semantics.tree import descendants, iterated_source, per_module
 
 
@@ -37,6 +38,8 @@ _TORCH_NON_TENSOR = frozenset(
 )
 _TENSOR_SUBMODULES = ("torch.nn.functional.", "torch.fft.", "torch.linalg.", "torch.special.")
 _SCALAR_BUILTINS = frozenset({"float", "int", "len", "bool"})
+# What a torch function can take and still compute on the host.
+_HOST_INPUTS = frozenset({Kind.HOST_TENSOR, Kind.NDARRAY, Kind.NUMBER})
 _TENSOR_NON_TENSOR_METHODS = {
     "item": Kind.NUMBER,
     "numpy": Kind.NDARRAY,
@@ -135,8 +138,12 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
-    def __init__(self, names: NameResolver, factories_on_host: bool = True, text: str = "") -> None:
+    def __init__(
+        self, names: NameResolver, factories_on_host: bool = True, text: str = "", module: Optional[cst.Module] = None
+    ) -> None:
         self.names = names
+        # The file, asked which modules it builds and never moves (`placement.host_modules`).
+        self.module = module
         self.module_classes: Set[str] = set()
         # How many `self.<name> = ...` assignments the file's text has, by name.
         self.attribute_assignments: Counter = Counter(_SELF_ASSIGNMENT.findall(text))
@@ -201,6 +208,8 @@ class ValueInference:
         if self.is_module_class(func):
             return Kind.MODULE
         if isinstance(func, (cst.Name, cst.Attribute)) and self.kind_of(func) is Kind.MODULE:
+            if isinstance(func, cst.Name) and self._host_inputs(node) and self._stays_on_host(func.value):
+                return Kind.HOST_TENSOR  # a module that stays on the CPU, run on host inputs
             return Kind.TENSOR  # calling a module runs its forward
         qualified = self.names.qualified_name(func)
         if qualified is not None:
@@ -227,8 +236,10 @@ class ValueInference:
             return Kind.DEVICE
         if qualified.startswith("numpy."):
             return Kind.NDARRAY
-        if qualified == "torch.nn.Parameter" or qualified.startswith(_TENSOR_SUBMODULES):
+        if qualified == "torch.nn.Parameter":
             return Kind.TENSOR
+        if qualified.startswith(_TENSOR_SUBMODULES):
+            return Kind.HOST_TENSOR if self._host_inputs(node) else Kind.TENSOR
         parts = qualified.split(".")
         if parts[0] != "torch":
             return None
@@ -240,8 +251,26 @@ class ValueInference:
             device = next((arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "device"), None)
             if device is not None and parts[1] in HOST_FACTORIES:
                 return self._placed_on(device)
-            return Kind.TENSOR
+            return Kind.HOST_TENSOR if self._host_inputs(node) else Kind.TENSOR
         return None
+
+    def _stays_on_host(self, name: str) -> bool:
+        """Whether the module named `name` is built by this file and never moved; never when
+        the file changes the default device."""
+        return self.module is not None and self.factories_on_host and name in host_modules(self.module)
+
+    def _host_inputs(self, node: cst.Call) -> bool:
+        """Whether every argument of the call is a host tensor, an array, a number or a
+        literal option, at least one of them a tensor or an array, and none is `device=`:
+        what a torch function or a CPU module computes from them stays on the host."""
+        kinds = []
+        for arg in node.args:
+            if arg.star or (arg.keyword is not None and arg.keyword.value == "device"):
+                return False
+            if isinstance(arg.value, cst.SimpleString) or (isinstance(arg.value, cst.Name) and arg.value.value in ("None", "True", "False")):
+                continue
+            kinds.append(self.kind_of(arg.value))
+        return all(kind in _HOST_INPUTS for kind in kinds) and any(kind in (Kind.HOST_TENSOR, Kind.NDARRAY) for kind in kinds)
 
     def _placed_on(self, device: cst.BaseExpression) -> Kind:
         """The kind of a tensor placed on `device`: host for the CPU, else on the device
