@@ -11,8 +11,9 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over
-from torchlint.semantics.training import builds_dataloader, remote_program
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over, returned_alone, returned_to_training
+from torchlint.semantics.project import CUDA, project_uses
+from torchlint.semantics.training import builds_dataloader, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -171,8 +172,11 @@ class DataloaderNoPinMemory(Rule):
     literal `False`, when `*args`/`**kwargs` may supply it, for a `DataLoader` that is not
     torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose
     batches are not moved
-    to a device in a loop over the loader in the same scope (a loader passed to another
-    function is not followed).
+    to a device in a loop over the loader in the same scope or a same-file function it is
+    passed to. A loader that a builder module's function returns alone (`return
+    DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
+    reported in the builder: its caller moves the batches; one of several returned together
+    (`return train_loader, test_loader`) is not, as the caller may never train on it.
 
     ## Example
     ```python
@@ -257,18 +261,27 @@ class DataloaderNoPinMemory(Rule):
             return False
         return any(start is not loop and _moves_batches(self.ctx, loop) for loop, start in passes_over(self.ctx, call))
 
-    def _framework_moves(self, call: cst.Call) -> bool:
-        """A loader a framework feeds to its trainer, which moves its batches to the accelerator;
-        not one over tensors already in memory (made-up demo data), where nothing is decoded."""
+    def _moved_elsewhere(self, call: cst.Call) -> bool:
+        """A loader that code this file cannot see moves to the accelerator: a framework's
+        trainer it is fed to, or the training module of a CUDA program that a builder module's
+        function returns it to, alone (`train_loader = build_loader(cfg)`, then `x.cuda()`
+        every batch); not
+        one over tensors already in memory (made-up demo data), where nothing is decoded."""
         dataset = argument(call, "dataset", 0)
-        return fed_by_framework(self.ctx, call) and not (dataset is not None and in_memory(self.ctx, dataset.value))
+        if dataset is not None and in_memory(self.ctx, dataset.value):
+            return False
+        if fed_by_framework(self.ctx, call):
+            return True
+        if passes_over(self.ctx, call) or training_loops(self.ctx) or not returned_alone(self.ctx, call):
+            return False  # used here, or one of several loaders the caller may not all train on
+        return project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call)
 
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
             return
         if self.ctx.uses_cuda:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
-        self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._framework_moves(call))
+        self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
             if has_star(call, "**") or has_star(call, "*"):
                 continue

@@ -1134,3 +1134,31 @@ def test_each_loader_of_a_zip_in_the_same_scope_owns_its_part_of_the_target():
     assert found(code, "TL202") == [9]  # the second loader, whose batches are moved too
     assert found(code, "TL106") == [12]  # `xa` only: `xb` comes from pageable memory
 
+
+
+ONE_LOADER = """
+from torch.utils.data import DataLoader
+
+def build_train(ds):
+    return DataLoader(ds, batch_size=64, shuffle=True)
+
+def build_pair(a, b):
+    return DataLoader(a), DataLoader(b)
+"""
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        (SCRIPT, [5]),  # the training script of a CUDA program moves every batch of the one loader
+        (SCRIPT.replace(".cuda()", ""), []),  # a program that never uses CUDA copies nothing to a device
+        (SCRIPT.replace(".backward()", ".item()"), []),  # the script does not train
+    ],
+)
+def test_a_builder_s_loader_needs_pinned_memory_when_a_cuda_training_script_gets_it(tmp_path, monkeypatch, script, expected):
+    """Of a pair the caller may train on one only: only a loader returned alone is reported."""
+    (tmp_path / "data.py").write_text(ONE_LOADER)
+    (tmp_path / "train.py").write_text(script.replace("import build_loaders", "import build_pair, build_train").replace("train_loader, val_loader = build_loaders(a, b)", "train_loader = build_train(a)\nval_loader, test_loader = build_pair(b, c)"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "data.py"])
+    assert [item["line"] for item in json.loads(result.stdout)] == expected

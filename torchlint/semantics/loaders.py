@@ -369,3 +369,10 @@ def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
     """The parameter of `function` that `call` passes `name` to."""
     return next((parameter for arg, parameter in arguments_by_parameter(call, function) if dotted_name(arg) == name), None)
+
+
+def returned_alone(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a module-level function returns the loader as its whole value
+    (`return DataLoader(...)`), so that whoever calls it holds this loader, not one of several."""
+    function = ctx.frequency.enclosing_function(loader)
+    return function is not None and ctx.frequency.enclosing_class(function) is None and _return_slot(function, loader) == WHOLE
