@@ -14,7 +14,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 import libcst as cst
 
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import children, per_module
+from torchlint.semantics.tree import children, descendants, per_module
 
 # Methods of a module that neither move it nor hand it to other code.
 STAYING_METHODS = frozenset(
@@ -92,15 +92,7 @@ def _stays(node: cst.Name, parent: Optional[cst.CSTNode], grandparent: Optional[
 
 def _names_bound(node: cst.CSTNode) -> List[str]:
     target = node.name if isinstance(node, (cst.AsName, cst.Param)) else getattr(node, "target", None)
-    return [item.value for item in _walk(target) if isinstance(item, cst.Name)] if isinstance(target, cst.CSTNode) else []
-
-
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
+    return [item.value for item in descendants(target) if isinstance(item, cst.Name)] if isinstance(target, cst.CSTNode) else []
 
 
 def _with_parents(module: cst.Module) -> Iterator[Tuple[cst.CSTNode, Parents]]:
