@@ -119,17 +119,19 @@ def _analyse(
         return ([parse_error_finding(path, *_TOO_DEEP)] if checks_parse else []), False
 
 
+_CHECKED = cst.CSTNode.__post_init__
+
+
 def _parse_valid(text: str) -> cst.Module:
     """LibCST's tree of `text`, which CPython has parsed: without the check LibCST makes of
     every node it builds (that each field holds what the grammar allows), which costs a
-    fifth of the parse and can only fail on code CPython rejects. Nodes built meanwhile
-    elsewhere (another thread) are not checked either; nothing here builds invalid ones."""
-    check = cst.CSTNode.__post_init__
+    fifth of the parse and re-checks what CPython's parser has just accepted. Nodes built
+    meanwhile by another thread are not checked either (torchlint builds no invalid ones)."""
     cst.CSTNode.__post_init__ = _unchecked  # type: ignore[method-assign]
     try:
         return cst.parse_module(text)
     finally:
-        cst.CSTNode.__post_init__ = check  # type: ignore[method-assign]
+        cst.CSTNode.__post_init__ = _CHECKED  # type: ignore[method-assign]
 
 
 def _unchecked(node: cst.CSTNode) -> None:
