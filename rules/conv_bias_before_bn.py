@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
-from torchlint.semantics.tree import descendants, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 @dataclass(frozen=True)
 class _LayerSignature:
@@ -543,7 +543,7 @@ def _reads_bias(module: cst.Module) -> bool:
     """`m.bias` anywhere but under a `m.bias is not None` check, or a string naming a bias
     (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`)."""
     guarded = set()
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.If,)):
         if isinstance(node, cst.If) and any(_checks_bias(item) for item in descendants(node.test)):
             guarded |= {id(item) for part in (node.test, node.body) for item in descendants(part)}
     for node in descendants(module):

@@ -6,7 +6,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type
 from torchlint.semantics.datasets import in_memory, items_may_carry_graph
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
@@ -201,7 +201,7 @@ class DataloaderNoWorkers(Rule):
         value = only_assigned_value(self.ctx.module, dataset.value) if isinstance(dataset.value, cst.Name) else dataset.value
         if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
             return None
-        for klass in descendants(self.ctx.module):
+        for klass in nodes_of_type(self.ctx.module, (cst.ClassDef,)):
             if isinstance(klass, cst.ClassDef) and klass.name.value == value.func.value:
                 iterable = any((dotted_name(base.value) or "").endswith("IterableDataset") for base in klass.bases)
                 shards = any(isinstance(item, cst.Name) and item.value == "get_worker_info" for item in descendants(klass))
@@ -217,7 +217,7 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     name = next(
         (
             dotted_name(target.target)
-            for node in descendants(module)
+            for node in nodes_of_type(module, (cst.Assign,))
             if isinstance(node, cst.Assign) and node.value is loader
             for target in node.targets
         ),
@@ -226,7 +226,7 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     if name is None:
         return False  # created where it is used or returned: each use starts one pass
     passes = []
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.For, cst.Call)):
         if isinstance(node, cst.For) and dotted_name(iterated_source(node.iter)) == name:
             passes.append(node)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("zip", "iter", "next", "chain"):

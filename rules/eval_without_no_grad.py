@@ -8,7 +8,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
-from torchlint.semantics.tree import children, descendants, per_module
+from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
@@ -496,7 +496,7 @@ def _printing_functions(module: cst.Module) -> Set[str]:
     """Names of the file's functions that print, log or format anything."""
     return {
         node.name.value
-        for node in descendants(module)
+        for node in nodes_of_type(module, (cst.FunctionDef,))
         if isinstance(node, cst.FunctionDef)
         and any(_makes_text(item, set()) or isinstance(item, cst.FormattedString) for item in descendants(node))
     }
@@ -505,7 +505,7 @@ def _printing_functions(module: cst.Module) -> Set[str]:
 @per_module
 def _gradient_functions(module: cst.Module) -> Set[str]:
     """Names of the functions of the file that compute gradients, directly or through another."""
-    bodies = {node.name.value: node for node in descendants(module) if isinstance(node, cst.FunctionDef)}
+    bodies = {node.name.value: node for node in nodes_of_type(module, (cst.FunctionDef,)) if isinstance(node, cst.FunctionDef)}
     computing = {name for name, node in bodies.items() if any(_computes_gradient(item) for item in descendants(node))}
     while True:
         more = {name for name, node in bodies.items() if name not in computing and _gradient_helper(node, computing)}

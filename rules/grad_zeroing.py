@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, is_literal, method_call, reads_attribute, with_keyword
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP, names_parameters
 from torchlint.semantics.project import project_function
-from torchlint.semantics.tree import descendants, iterated_source, per_module
+from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
 
 # PyTorch 2.0 made `set_to_none=True` the default of `zero_grad()`.
 SET_TO_NONE_DEFAULT_SINCE = (2, 0)
@@ -160,7 +160,7 @@ class GradZeroing(Rule):
             return "the file"
         # Calls anywhere in the file, resolved through its import statements: the traversal's
         # qualified names hold only where it stands, and torch's functions are no project's.
-        for call in descendants(self.ctx.module):
+        for call in nodes_of_type(self.ctx.module, (cst.Call,)):
             if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)):
                 facts = project_function(self.ctx, call.func)
                 if facts is not None and facts.reads_grad:

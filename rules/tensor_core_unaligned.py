@@ -9,7 +9,7 @@ from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import argument, has_star, is_literal
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import AUTOCAST, project_uses
-from torchlint.semantics.tree import bound_names, descendants
+from torchlint.semantics.tree import bound_names, nodes_of_type
 
 # Tensor cores read 16-byte-aligned tiles: 8 elements of float16/bfloat16.
 ALIGNMENT = 8
@@ -233,11 +233,15 @@ def _padded(value: int) -> int:
     return -(-value // step) * step
 
 
+# The nodes `_integer_constants` reads.
+_BINDINGS = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.Param, cst.ImportAlias, cst.AsName)
+
+
 def _integer_constants(module: cst.Module) -> Dict[str, int]:
     """Names bound exactly once anywhere in the module, by `name = <integer>`."""
     bindings: Counter = Counter()
     values: Dict[str, int] = {}
-    for node in descendants(module):
+    for node in nodes_of_type(module, _BINDINGS):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 bindings.update(bound_names(target.target))
@@ -264,7 +268,7 @@ def _projected_weights(module: cst.Module, qualified_name) -> Set[str]:
     """Modules whose `.weight` is multiplied as a projection matrix: an argument of
     `F.linear`/`torch.matmul`/`torch.mm` or an operand of `@` (possibly transposed)."""
     operands: List[cst.BaseExpression] = []
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.Call, cst.BinaryOperation)):
         if isinstance(node, cst.Call) and qualified_name(node.func) in PROJECTIONS:
             operands.extend(arg.value for arg in node.args)
         elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):

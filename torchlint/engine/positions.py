@@ -8,9 +8,13 @@ nodes asked for, so the cost of placing findings does not grow with the file.
 Where each top-level statement starts is read from CPython's syntax tree of the same text
 (which the linter builds anyway), and the traversal records the top-level statement that
 holds each node; together they let one statement be rendered on its own, starting at its
-line. A statement rendered that way is compared with the source text it must reproduce; when
-anything does not line up, positions fall back to rendering the statements in order, which
-advances the line counter through every statement before the last one needed.
+line. Inside a function, class, loop, `if`, `with` or `try` whose findings all lie in its
+indented block, only the statements of the block that hold them are rendered, down to the
+innermost ones, each started at its own line (CPython's statements of the block give them)
+and indentation. A statement rendered that way is compared with the source text it must
+reproduce; when anything does not line up, positions fall back to rendering the whole
+top-level statement, then to rendering the statements in order, which advances the line
+counter through every statement before the last one needed.
 """
 
 from __future__ import annotations
@@ -40,10 +44,15 @@ class StatementLines:
     """Where each top-level statement of a module starts in its source `text`: the line of its
     first leading comment or blank line."""
 
-    def __init__(self, module: cst.Module, text: str, starts: List[int], lines: Sequence[str]) -> None:
+    def __init__(
+        self, module: cst.Module, text: str, starts: List[int], lines: Sequence[str], twins: List[ast.stmt]
+    ) -> None:
         self.module = module
         self.text = text
         self.starts = starts
+        self.lines = lines
+        # The CPython statement each top-level statement starts with.
+        self.twins = twins
         # The character offset of the start of each line, then that of the end of the text.
         self.offsets = [0, *accumulate(len(line) for line in lines)]
 
@@ -59,24 +68,36 @@ def statement_lines(module: cst.Module, tree: ast.Module, text: str) -> Optional
     """Start lines of the statements of `module`, parsed from `text`, taken from CPython's tree
     `tree` of the same text; None where the two trees do not line up."""
     lines = physical_lines(text, keepends=True)
-    starts: List[int] = []
+    aligned = _aligned(module.body, tree.body, lines)
+    if aligned is None:
+        return None
+    return StatementLines(module, text, [start for _, _, start in aligned], lines, [twin for _, twin, _ in aligned])
+
+
+# A LibCST statement, the CPython statement it starts with, and its first line.
+Aligned = Tuple[cst.CSTNode, ast.stmt, int]
+
+
+def _aligned(statements: Sequence[cst.CSTNode], twins: Sequence[ast.stmt], lines: Sequence[str]) -> Optional[List[Aligned]]:
+    """The statements of a body (LibCST's) with their CPython twins (a line of statements
+    joined by `;` is several) and first lines: that of the first leading comment or blank
+    line; None where the two bodies do not line up."""
+    found: List[Aligned] = []
     position = 0
-    for statement in module.body:
-        if position >= len(tree.body):
+    for statement in statements:
+        if position >= len(twins):
             return None
-        first = tree.body[position]
+        first = twins[position]
         position += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
         line = first.lineno
         if getattr(statement, "decorators", ()):
             # The first decorator's expression, whose line is that of its `@` unless the
             # expression starts on a later line (checked).
             line = first.decorator_list[0].lineno  # type: ignore[attr-defined]
-            if not lines[line - 1].startswith("@"):
+            if not lines[line - 1].lstrip().startswith("@"):
                 return None
-        starts.append(line - len(statement.leading_lines))
-    if position != len(tree.body):
-        return None
-    return StatementLines(module, text, starts, lines)
+        found.append((statement, first, line - len(statement.leading_lines)))  # type: ignore[attr-defined]
+    return found if position == len(twins) else None
 
 
 def compute_positions(
@@ -112,15 +133,87 @@ def _from_hints(
         inside = {id(node) for node in descendants(statement)} & remaining
         if not inside:
             continue
-        state = PositionProvidingCodegenState(
-            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
-        )
-        state.line = located.starts[number]
-        statement._codegen(state)
-        if not _reproduces(module, "".join(state.tokens), located.source(number), number):
-            return None
+        if not _render_block(module, statement, located.twins[number], [], inside, provider, located):
+            state = _state(module, provider, [], located.starts[number])
+            statement._codegen(state)
+            if not _reproduces(module, "".join(state.tokens), located.source(number), number):
+                return None
         remaining -= inside
     return provider._computed if not remaining else None
+
+
+# Compound statements with an indented block, and their CPython twins.
+_BLOCKS = {
+    cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef),
+    cst.ClassDef: (ast.ClassDef,),
+    cst.For: (ast.For, ast.AsyncFor),
+    cst.While: (ast.While,),
+    cst.If: (ast.If,),
+    cst.With: (ast.With, ast.AsyncWith),
+    cst.Try: (ast.Try,),
+}
+
+
+def _render_block(
+    module: cst.Module,
+    statement: cst.CSTNode,
+    twin: ast.stmt,
+    indents: List[str],
+    wanted: Set[int],
+    provider: _Positions,
+    located: StatementLines,
+) -> Optional[bool]:
+    """Positions of the `wanted` nodes of a compound statement from rendering only the
+    statements of its indented block that hold them (the innermost ones): whether each
+    rendering is the source text at its place; None when a wanted node is elsewhere in the
+    statement (its header, an `else` branch) or the statement has no block to read."""
+    body = getattr(statement, "body", None)
+    if not isinstance(body, cst.IndentedBlock) or not isinstance(twin, _BLOCKS.get(type(statement), ())):
+        return None
+    aligned = _aligned(body.body, twin.body, located.lines)  # type: ignore[attr-defined]
+    if aligned is None:
+        return None
+    held = [(inner, {id(node) for node in descendants(inner)} & wanted) for inner, _, _ in aligned]
+    if set().union(*(inside for _, inside in held)) != wanted:
+        return None
+    indents = [*indents, module.default_indent if body.indent is None else body.indent]
+    return all(
+        _render(module, inner, inner_twin, start, indents, inside, provider, located)
+        for (inner, inner_twin, start), (_, inside) in zip(aligned, held)
+        if inside
+    )
+
+
+def _render(
+    module: cst.Module,
+    statement: cst.CSTNode,
+    twin: ast.stmt,
+    start: int,
+    indents: List[str],
+    wanted: Set[int],
+    provider: _Positions,
+    located: StatementLines,
+) -> bool:
+    """Positions of the `wanted` nodes of a statement of an indented block that starts at
+    line `start`, rendering as little of it as `_render_block` can; whether what was rendered
+    is the source text at its place."""
+    inner = _render_block(module, statement, twin, indents, wanted, provider, located)
+    if inner is not None:
+        return inner
+    state = _state(module, provider, indents, start)
+    statement._codegen(state)
+    return located.text.startswith("".join(state.tokens), located.offsets[start - 1])
+
+
+def _state(module: cst.Module, provider: _Positions, indents: List[str], line: int) -> PositionProvidingCodegenState:
+    """A code generator that records positions, starting at the first column of `line`
+    inside blocks indented by `indents`."""
+    state = PositionProvidingCodegenState(
+        default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+    )
+    state.indent_tokens = list(indents)
+    state.line = line
+    return state
 
 
 def _reproduces(module: cst.Module, generated: str, source: str, number: int) -> bool:

@@ -45,9 +45,11 @@ def _handlers(rules: Sequence[Rule], prefix: str) -> Dict[type, List[Handler]]:
 
 def walk(ctx: FileContext, rules: Sequence[Rule]) -> None:
     """Traverse `ctx.module` once, keeping `ctx` up to date and calling each rule's handlers."""
-    enter_rules = _handlers(rules, "visit_")
-    leave_rules = _handlers(rules, "leave_")
     tracker = _SemanticTracker(ctx)
+    # Per node type, the semantic tracker's handler and the rules' handlers in the order they
+    # run: the tracker first on entering a node (rules see its bindings), last on leaving it.
+    enter_handlers = _with(tracker.on_enter, _handlers(rules, "visit_"), first=True)
+    leave_handlers = _with(tracker.on_leave, _handlers(rules, "leave_"), first=False)
     ancestors = ctx.ancestors
     empty: List[Handler] = []
     statement_of = ctx.statement_of
@@ -58,20 +60,35 @@ def walk(ctx: FileContext, rules: Sequence[Rule]) -> None:
         node_type = type(node)
         if leaving:
             ancestors.pop()
-            for handler in leave_rules.get(node_type, empty):
+            for handler in leave_handlers.get(node_type, empty):
                 handler(node)
-            tracker.leave(node)
             continue
         if len(ancestors) == 1:
             statement = node
         if node_type is not cst.Name:  # a third of all nodes, seldom reported: placed the slow way
             statement_of[id(node)] = statement
-        tracker.enter(node)
-        for handler in enter_rules.get(node_type, empty):
+        for handler in enter_handlers.get(node_type, empty):
             handler(node)
-        ancestors.append(node)
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(children(node)))
+        below = children(node)
+        if below or node_type in leave_handlers:  # a leaf nothing handles on leaving is done
+            ancestors.append(node)
+            stack.append((node, True))
+            stack.extend([(child, False) for child in reversed(below)])
+
+
+def _with(
+    tracking: Dict[Type[cst.CSTNode], Callable], handlers: Dict[type, List[Handler]], first: bool
+) -> Dict[type, List[Handler]]:
+    """The rules' `handlers` by node type with the tracker's handler for that type added,
+    first or last."""
+    combined = {node_type: list(found) for node_type, found in handlers.items()}
+    for node_type, handler in tracking.items():
+        found = combined.setdefault(node_type, [])
+        if first:
+            found.insert(0, handler)
+        else:
+            found.append(handler)
+    return combined
 
 
 class _SemanticTracker:
@@ -105,16 +122,6 @@ class _SemanticTracker:
         }
         for comprehension in COMPREHENSIONS:
             self.on_leave[comprehension] = self._leave_scope
-
-    def enter(self, node: cst.CSTNode) -> None:
-        handler = self.on_enter.get(type(node))
-        if handler is not None:
-            handler(node)
-
-    def leave(self, node: cst.CSTNode) -> None:
-        handler = self.on_leave.get(type(node))
-        if handler is not None:
-            handler(node)
 
     def _enter_scope(self, node: cst.CSTNode) -> None:
         self.names.push(node)

@@ -10,7 +10,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import COMPLEX_VALUES, project_uses
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import nodes_of_type
 from torchlint.semantics.values import assigned_values, only_assigned_value, string_value
 
 # PyTorch's complex dtypes, as `torch.<name>` attributes and as NumPy/string spellings.
@@ -49,7 +49,7 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
 def program_makes_complex(ctx: FileFacts) -> bool:
     """Whether the file makes complex values (`makes_complex`), or another module of its
     program (one it imports, or one that imports it) spells a complex value or dtype."""
-    for node in descendants(ctx.module):
+    for node in nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Attribute, cst.Call)):
         func = node.func if isinstance(node, cst.Call) else node
         if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
             return True

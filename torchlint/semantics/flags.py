@@ -11,7 +11,7 @@ from typing import Optional
 import libcst as cst
 
 from torchlint.semantics.calls import keyword, positional
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import nodes_of_type
 from torchlint.semantics.values import only_assigned_value, string_value
 
 _OFF = ("False", "None")
@@ -51,7 +51,7 @@ def _off(value: cst.BaseExpression) -> bool:
 
 def _store_true_option(module: cst.Module, dest: str) -> bool:
     """`parser.add_argument("--use-optimizer", action="store_true")` for `dest` `use_optimizer`."""
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.Call,)):
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_argument"):
             continue
         names = [string_value(arg.value) or "" for arg in positional(node)]

@@ -65,7 +65,7 @@ from torchlint.semantics.training import (
     outside_nested_loops,
     steps_an_optimizer,
 )
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source
+from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type
 
 
 # A hook for facts from other modules: how often a function of this file runs when the file
@@ -142,19 +142,12 @@ class FrequencyAnalysis:
 
     def _index(self) -> Dict[int, cst.CSTNode]:
         if self._parents is None:
-            parents: Dict[int, cst.CSTNode] = {}
-            stack: List[cst.CSTNode] = [self.module]
-            while stack:
-                node = stack.pop()
-                if isinstance(node, cst.Call):
-                    name = identifier(node.func)
-                    if name:
-                        self._calls.setdefault(name, []).append(node)
-                        self._note_references(node.args)
-                for child in children(node):
-                    parents[id(child)] = node
-                    stack.append(child)
-            self._parents = parents
+            for node in nodes_of_type(self.module, (cst.Call,)):
+                name = identifier(node.func)
+                if name:
+                    self._calls.setdefault(name, []).append(node)
+                    self._note_references(node.args)
+            self._parents = module_nodes(self.module).parents
         return self._parents
 
     def _note_references(self, args: Tuple[cst.Arg, ...]) -> None:
@@ -372,7 +365,7 @@ class FrequencyAnalysis:
         """The module's classes by name, computed once."""
         if self._classes is None:
             self._classes = {}
-            for node in descendants(self.module):
+            for node in nodes_of_type(self.module, (cst.ClassDef,)):
                 if isinstance(node, cst.ClassDef):
                     self._classes.setdefault(node.name.value, []).append(node)
         return self._classes
@@ -640,8 +633,15 @@ def _calls_backward(call: cst.Call) -> bool:
     return found is not None and found[1] == BACKWARD
 
 
+# The nodes that repeat a child: asked of every ancestor of many nodes, so tested by exact type
+# first (LibCST's concrete node classes are not subclassed) before the `isinstance` chain.
+_LOOPS = frozenset({cst.For, cst.While, cst.CompFor, *COMPREHENSIONS})
+
+
 def repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
     """Whether `child` of `ancestor` is evaluated once per iteration of a loop that `ancestor` is."""
+    if type(ancestor) not in _LOOPS:
+        return False
     if isinstance(ancestor, cst.For):
         return child is ancestor.body
     if isinstance(ancestor, cst.While):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import weakref
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -214,11 +215,24 @@ def loops_over(ctx: "FileFacts", loader: cst.Call) -> List[cst.For]:
     return [loop for loop, _ in passes_over(ctx, loader)]
 
 
+# `passes_over` of the loaders of the files being checked, by the loader's id: the loader rules
+# and `loader_use` ask it of the same loaders.
+_PASSES: "weakref.WeakKeyDictionary[FileFacts, Dict[int, List[Tuple[cst.For, cst.CSTNode]]]]" = weakref.WeakKeyDictionary()
+
+
 def passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
     """Each `for` loop over the loader `loader` builds, by the name it is assigned to and
     followed into same-file functions it is passed to, with where that pass starts in the
     loader's own scope: the loop itself, or the call that hands the loader on (how often
-    that call runs is how often this loader is iterated). None when it is not assigned."""
+    that call runs is how often this loader is iterated). None when it is not assigned.
+    Computed once per loader (callers must not change the list)."""
+    known = _PASSES.setdefault(ctx, {})
+    if id(loader) not in known:
+        known[id(loader)] = _passes_over(ctx, loader)
+    return known[id(loader)]
+
+
+def _passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
     found = _assignment(ctx.module, loader)
     if found is None:
         header = _header_loop(ctx, loader)  # `for x, y in DataLoader(ds, batch_size=64):`

@@ -677,7 +677,7 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
     annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`). A name bound to
     different classes is left out."""
     found: Dict[str, Set[str]] = {}
-    for node in ast.walk(tree):
+    for node in _ast_walk(tree):
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             pairs.append((node.targets[0], node.value.func))
@@ -754,11 +754,11 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     grad_off_decorator = any(_ast_qualified(d.func if isinstance(d, ast.Call) else d, aliases) in GRAD_OFF for d in decorators)
     args = getattr(node, "args", None)
     parameters = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) if args is not None else ()
-    body = [item for statement in getattr(node, "body", ()) for item in ast.walk(statement)]
-    signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in ast.walk(part)]
+    body = [item for statement in getattr(node, "body", ()) for item in _ast_walk(statement)]
+    signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
     returns_read_back = any(
-        isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in ast.walk(item.value))
+        isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
     )
     return FunctionFacts(
@@ -795,7 +795,7 @@ DEVICE_WORK = frozenset({"cuda", "all_reduce", "all_gather", "reduce", "broadcas
 
 def _iterated_names(body: List[ast.AST]) -> Set[str]:
     """Names in the iterables of the `for` loops among `body` (`loader` in `enumerate(tqdm(loader))`)."""
-    return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in ast.walk(loop.iter) if isinstance(item, ast.Name)}
+    return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in _ast_walk(loop.iter) if isinstance(item, ast.Name)}
 
 
 def _class_facts(
@@ -807,7 +807,7 @@ def _class_facts(
     `members` are the summaries of the functions and classes defined in it, so only the rest
     of the class is walked."""
     definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in ast.walk(part)]
+    rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in _ast_walk(part)]
     rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
     wraps = bool(_qualified_names(rest, aliases) & GRAD_OFF) or any(member.wraps_grad_off for member in members)
     dataloader = _keeps_signature(node) and any(
@@ -838,7 +838,38 @@ def _walk_outside(node: ast.AST, skipped: Tuple[type, ...]) -> Iterator[ast.AST]
         if isinstance(current, skipped):
             continue
         yield current
-        stack.extend(ast.iter_child_nodes(current))
+        stack.extend(_ast_children(current))
+
+
+def _ast_children(node: ast.AST) -> List[ast.AST]:
+    """`list(ast.iter_child_nodes(node))` without its two generators per node, and without the
+    `Load`/`Store`/`Del` markers of expressions, which no summary looks at."""
+    found: List[ast.AST] = []
+    for name in _ast_fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
+
+
+_AST_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _ast_fields(kind: type) -> Tuple[str, ...]:
+    fields = _AST_FIELDS.get(kind)
+    if fields is None:
+        fields = _AST_FIELDS[kind] = tuple(name for name in kind._fields if name != "ctx")  # type: ignore[attr-defined]
+    return fields
+
+
+def _ast_walk(node: ast.AST) -> List[ast.AST]:
+    """`list(ast.walk(node))` in the same (breadth-first) order, without expression contexts."""
+    nodes = [node]
+    for current in nodes:  # the list grows while it is read
+        nodes.extend(_ast_children(current))
+    return nodes
 
 
 def _called_attribute(node: ast.AST) -> Optional[str]:
@@ -879,6 +910,10 @@ class _CallCollector(ast.NodeVisitor):
         # The bases of the class whose body is being visited, and of the method's class.
         self.class_bases: Tuple[str, ...] = ()
         self.method_bases: Tuple[str, ...] = ()
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in _ast_children(node):
+            self.visit(child)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         saved = self.class_bases
@@ -972,7 +1007,7 @@ class _CallCollector(ast.NodeVisitor):
 
 def _identifiers(node: ast.AST) -> Iterator[str]:
     """The names and attribute names in an expression."""
-    for item in ast.walk(node):
+    for item in _ast_walk(node):
         if isinstance(item, ast.Name):
             yield item.id
         elif isinstance(item, ast.Attribute):

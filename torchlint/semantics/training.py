@@ -32,7 +32,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
-from torchlint.semantics.tree import children, descendants, iterated_source
+from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type
 from torchlint.semantics.values import assigned_values
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -64,7 +64,7 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
     are not kept in `ctx.qualified_name`'s cache, which rules fill where the traversal stands.
     """
     names: Set[str] = set()
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign)):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
             if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
                 names.update(filter(None, (dotted_name(target.target) for target in node.targets)))
@@ -119,7 +119,7 @@ def is_loader_like(node: cst.BaseExpression, loaders: FrozenSet[str] = frozenset
 def local_functions(module: cst.Module) -> Dict[str, List[cst.FunctionDef]]:
     """Functions and methods defined anywhere in the file, by name."""
     found: Dict[str, List[cst.FunctionDef]] = {}
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.FunctionDef,)):
         if isinstance(node, cst.FunctionDef):
             found.setdefault(node.name.value, []).append(node)
     return found
@@ -318,7 +318,10 @@ def training_loops(ctx: "FileFacts") -> Tuple[cst.CSTNode, ...]:
     if found is None:
         functions = ctx.frequency.local_functions()
         loaders = loader_names(ctx.module, ctx)
-        loops = [node for node in _in_order(ctx.module) if is_training_loop(node, ctx, functions, loaders)]
+        candidates = {id(node) for node in nodes_of_type(ctx.module, (cst.For, cst.While))}
+        loops = [
+            node for node in _in_order(ctx.module) if id(node) in candidates and is_training_loop(node, ctx, functions, loaders)
+        ]
         found = tuple(loops)
         _TRAINING_LOOPS[ctx] = found
     return found
@@ -351,7 +354,7 @@ def inference_only(ctx: "FileFacts") -> bool:
     training script, so it never counts."""
     if not (ctx.path.endswith(".ipynb") or _has_main_block(ctx.module)):
         return False
-    if any(isinstance(node, cst.Call) and _reads_as_training(ctx, node.func) for node in descendants(ctx.module)):
+    if any(isinstance(node, cst.Call) and _reads_as_training(ctx, node.func) for node in nodes_of_type(ctx.module, (cst.Call,))):
         return False
     return not imported_by_project(ctx)
 

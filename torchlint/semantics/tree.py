@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import functools
+import typing
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Iterator, List, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
 import libcst as cst
 
@@ -14,31 +16,66 @@ _SKIPPED_FIELDS = frozenset(
     "colon operator newline trailing_whitespace lbracket rbracket lbrace rbrace asynchronous "
     "whitespace_after_star whitespace_after_at".split()
 )
-_FIELDS: Dict[type, Tuple[str, ...]] = {}
+# How a field holds child nodes, from its annotation: always one node, a node or None, a
+# sequence of nodes, or anything (checked value by value).
+_NODE, _OPTIONAL, _SEQUENCE, _ANY = range(4)
+_FIELDS: Dict[type, Tuple[Tuple[str, int], ...]] = {}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _child_fields(cls: type) -> Tuple[str, ...]:
+def _child_fields(cls: type) -> Tuple[Tuple[str, int], ...]:
+    """The fields of a node class that may hold child nodes, with how they hold them; fields
+    that hold only text or flags (`Name.value`) are left out."""
     fields = _FIELDS.get(cls)
     if fields is None:
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # an annotation that does not resolve: read every value
+            hints = {}
         fields = tuple(
-            f.name
+            (f.name, kind)
             for f in dataclasses.fields(cls)
             if f.name not in _SKIPPED_FIELDS and not f.name.startswith("whitespace")
+            for kind in [_field_kind(hints.get(f.name))]
+            if kind is not None
         )
         _FIELDS[cls] = fields
     return fields
 
 
+def _field_kind(annotation: Any) -> Optional[int]:
+    """How a field annotated `annotation` holds nodes; None if it never does."""
+    if isinstance(annotation, type):
+        return _NODE if issubclass(annotation, cst.CSTNode) else None
+    origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Literal:
+        return None
+    if origin is collections.abc.Sequence:
+        return _SEQUENCE
+    if origin is typing.Union:
+        kinds = {_field_kind(argument) for argument in arguments if argument is not type(None)}
+        if kinds == {None}:
+            return None
+        if kinds == {_NODE}:
+            return _OPTIONAL if type(None) in arguments else _NODE
+    return _ANY
+
+
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The semantically relevant child nodes of `node`, in field order."""
     result: List[cst.CSTNode] = []
-    for name in _child_fields(type(node)):
+    for name, how in _child_fields(type(node)):
         value = getattr(node, name)
-        kind = type(value)
-        if kind is tuple or kind is list:
+        if how is _NODE:
+            result.append(value)
+        elif how is _SEQUENCE:
+            result.extend(value)
+        elif how is _OPTIONAL:
+            if value is not None:
+                result.append(value)
+        elif type(value) is tuple or type(value) is list:
             result.extend(item for item in value if _is_node_type(type(item)))
-        elif _is_node_type(kind):
+        elif _is_node_type(type(value)):
             result.append(value)
     return result
 
@@ -189,3 +226,40 @@ def top_level_index(module: cst.Module) -> Dict[int, int]:
     """The index in `module.body` of the first top-level statement holding each node, by node id."""
     statements = list(enumerate(module.body))
     return {id(node): index for index, statement in reversed(statements) for node in descendants(statement)}
+
+
+@dataclasses.dataclass(frozen=True)
+class ModuleNodes:
+    """Every node of a module, read once: in `descendants` order, by exact type, and the
+    parent of each (by id)."""
+
+    order: List[cst.CSTNode]
+    by_type: Dict[type, List[cst.CSTNode]]
+    parents: Dict[int, cst.CSTNode]
+
+
+@per_module
+def module_nodes(module: cst.Module) -> ModuleNodes:
+    """The nodes of `module`: whole-file questions filter these lists instead of walking the tree."""
+    order: List[cst.CSTNode] = []
+    by_type: Dict[type, List[cst.CSTNode]] = {}
+    parents: Dict[int, cst.CSTNode] = {}
+    stack: List[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        by_type.setdefault(type(node), []).append(node)
+        for child in children(node):
+            parents[id(child)] = node
+            stack.append(child)
+    return ModuleNodes(order, by_type, parents)
+
+
+@per_module
+def nodes_of_type(module: cst.Module, kinds: Tuple[type, ...]) -> List[cst.CSTNode]:
+    """The nodes of `module` that are instances of `kinds`, in `descendants` order."""
+    nodes = module_nodes(module)
+    matching = {kind for kind in nodes.by_type if issubclass(kind, kinds)}
+    if len(matching) <= 1:
+        return list(nodes.by_type[matching.pop()]) if matching else []
+    return [node for node in nodes.order if type(node) in matching]

@@ -13,7 +13,7 @@ from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
 from torchlint.semantics.placement import host_modules
-from torchlint.semantics.tree import descendants, iterated_source, per_module
+from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -82,7 +82,7 @@ def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
 def _assignments(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
     """Every assigned value of the file by the (dotted) name it is assigned to."""
     found: Dict[str, List[cst.BaseExpression]] = {}
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.Assign,)):
         if isinstance(node, cst.Assign):
             for name in {dotted_name(target.target) for target in node.targets} - {None}:
                 found.setdefault(name, []).append(node.value)  # type: ignore[arg-type]
@@ -93,7 +93,7 @@ def only_assigned_value(module: cst.Module, name: cst.Name) -> Optional[cst.Base
     """The value of the only assignment to `name` in the file (a notebook's earlier cell
     included), if there is exactly one and nothing else binds it (`+=`, a loop target, a
     function parameter)."""
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.AugAssign, cst.AnnAssign, cst.For, cst.Param)):
         if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) and _binds(node.target, name.value):
             return None
         if isinstance(node, cst.Param) and node.name.value == name.value:
