@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader
 
@@ -195,6 +195,9 @@ class DataloaderNoPersistentWorkers(Rule):
                 continue
             passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
             passes += [(None, call) for call in handed_on(self.ctx, loader)]
+            if not passes and returned_to_training(self.ctx, loader, repeatedly=True):
+                self._report_loader(loader)  # another module hands it to an epoch loop
+                continue
             for loop, start in passes:
                 outer = self._repeating_loop(start, loader)
                 if outer is None and loop is not None and loop is not start:

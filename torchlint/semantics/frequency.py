@@ -189,7 +189,7 @@ class FrequencyAnalysis:
                 why = (
                     rare_test(ancestor.test, counters)
                     or (_raises(ancestor.body) and "on an error path")
-                    or (_initialises(ancestor) and "on first use (lazy initialisation)")
+                    or (_initialises(ancestor, path) and "on first use (lazy initialisation)")
                 )
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
@@ -433,18 +433,28 @@ def _raises(body: cst.BaseSuite) -> bool:
     return False
 
 
-def _initialises(branch: cst.If) -> bool:
+def _initialises(branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
     """A lazy initialisation: `if x is None:`, `if not state:`, `if len(state) == 0:`,
     `if "k" not in cache:` (alone or as one of the conditions of an `and`) whose body assigns
-    `x`, `state[...]` or `cache[...]`: `if ignore_grad and sample is None: sample = dummy()`."""
+    `x`, `state[...]` or `cache[...]`: `if ignore_grad and sample is None: sample = dummy()`.
+    Not a parameter that defaults to None (`def forward(self, x, mask=None):` then `if mask is
+    None: mask = ...`): that branch is the default path of every call that omits it."""
     test = branch.test
     conditions = [test.left, test.right] if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) else [test]
-    return any(_assigns_tested(branch, condition) for condition in conditions)
+    function = next((a for a, _ in path if isinstance(a, cst.FunctionDef)), None)
+    defaults = _none_defaults(function) if function is not None else set()
+    return any(_assigns_tested(branch, condition, defaults) for condition in conditions)
 
 
-def _assigns_tested(branch: cst.If, test: cst.BaseExpression) -> bool:
+def _none_defaults(function: cst.FunctionDef) -> Set[str]:
+    """The parameters of `function` whose default is None."""
+    parameters = (*function.params.params, *function.params.kwonly_params)
+    return {p.name.value for p in parameters if isinstance(p.default, cst.Name) and p.default.value == "None"}
+
+
+def _assigns_tested(branch: cst.If, test: cst.BaseExpression, defaults: Set[str]) -> bool:
     tested = _tested_for_absence(test)
-    if tested is None:
+    if tested is None or tested in defaults:
         return False
     for node in descendants(branch.body):
         targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else []
