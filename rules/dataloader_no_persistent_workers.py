@@ -253,12 +253,14 @@ class DataloaderNoPersistentWorkers(Rule):
         """Whether the outer loop calls a method of the dataset (not one the project defines
         only as a class or static method that changes nothing: `ds.decode_target(mask)` to
         display a sample, see `project.keeps_instance`), assigns to its attributes, reads
-        `loader.dataset`, or passes the dataset to a project function that changes it."""
+        `loader.dataset` (other than for its length: `len(loader.dataset)` changes nothing), or
+        passes the dataset to a project function that changes it."""
         dataset = argument(call, "dataset", 0)
         dataset_name = dotted_name(dataset.value) if dataset is not None else None
         loader_name = dotted_name(iterated_source(inner.iter)) if inner is not None else None
         nodes = list(descendants(outer))
         unchanging = {id(item.func) for item in nodes if self._keeps_dataset(item, dataset_name)}
+        unchanging |= {id(item.args[0].value) for item in nodes if _length_of(item)}
         for item in nodes:
             if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
                 return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`
@@ -295,6 +297,11 @@ class DataloaderNoPersistentWorkers(Rule):
             return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")
+
+
+def _length_of(node: cst.CSTNode) -> bool:
+    """`len(x)`: the builtin reads the length of its one argument."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
 
 
 def _changed_name(target: cst.BaseExpression) -> Optional[str]:

@@ -138,6 +138,10 @@ def project(tmp_path, monkeypatch, files: dict, rule: str) -> list:
 DECODER = """
 import torch
 
+class BeamDecoder:
+    def decode(self, probs, sizes):
+        return self._decoder.decode(probs, sizes)  # another object's method of the same name
+
 class GreedyDecoder:
     def __init__(self, labels):
         self.int_to_char = dict(enumerate(labels))
@@ -181,7 +185,7 @@ trainer.fit(SpeechModel("abc"))
 @pytest.mark.parametrize("hook, reported", [("validation_step", True), ("test_step", False)])
 def test_a_loop_in_a_helper_that_a_fit_hook_of_another_module_runs(tmp_path, monkeypatch, hook, reported):
     files = {"decoder.py": DECODER, "model.py": HOOK.format(hook=hook), "train.py": FIT}
-    assert project(tmp_path, monkeypatch, files, "TL101") == ([("decoder.py", 18)] if reported else [])
+    assert project(tmp_path, monkeypatch, files, "TL101") == ([("decoder.py", 22)] if reported else [])
 
 
 METRICS = """
@@ -257,3 +261,45 @@ def test_loaders_a_builder_module_returns_to_a_script_that_hands_them_to_trainin
     engine = ENGINE + "\ndef summary(model, train_dataloader, **kwargs):\n    print(len(train_dataloader))\n"
     files = {"data_setup.py": DATA_SETUP, "engine.py": engine, "train.py": ENTRY.format(function=function)}
     assert project(tmp_path, monkeypatch, files, "TL203") == ([("data_setup.py", 5)] if reported else [])  # the test loader is not handed on
+
+
+def test_reading_the_length_of_a_loaders_dataset_changes_nothing():
+    code = """
+    from torch.utils.data import DataLoader
+    train_loader = DataLoader(train_set, batch_size=32, num_workers=4)
+    mined_loader = DataLoader(mined_set, batch_size=32, num_workers=4)
+    for epoch in range(10):
+        for x in train_loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+        print(loss.item() / len(train_loader.dataset))
+        for x in mined_loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+        mined_loader.dataset.resample()
+    """
+    assert found(code, "TL203") == [7]  # the mined loader's dataset changes every epoch
+
+
+def test_evaluation_every_n_epochs_is_per_epoch_work_and_a_dropped_host_copy_is_no_output():
+    code = """
+    def test(model, users):
+        with torch.no_grad():
+            for batch in minibatch(users, batch_size=100):
+                rating = model.get_users_rating(batch.to(device))
+                top = torch.topk(rating, k=20)
+                rating = rating.cpu().numpy()
+                del rating
+                kept = top.indices.cpu().numpy()
+                results.append(kept)
+    for epoch in range(100):
+        if epoch % 10 == 0:
+            test(model, users)
+        for x in loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+    """
+    assert found(code, "TL101") == [11]  # `kept` (line 13) is the evaluation's output

@@ -99,3 +99,25 @@ def outer_names_augmented(function: cst.FunctionDef, computed: Set[str]) -> Iter
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value not in assigned:
             if may_carry_graph(node.value, computed):
                 yield node.target.value
+
+
+def dropped_unread(names: Set[str], statement: cst.CSTNode, block: cst.CSTNode) -> bool:
+    """Whether the values `statement` binds to `names` are dropped before anything reads them:
+    the next statement of its block that mentions one of them deletes them (`rating =
+    rating.cpu().numpy()` then `del rating`) or binds them anew without reading them."""
+    statements = list(block.body) if isinstance(block, cst.IndentedBlock) else []
+    index = next((i for i, item in enumerate(statements) if item is statement), None)
+    if not names or index is None:
+        return False
+    for later in statements[index + 1 :]:
+        mentioned = {node.value for node in descendants(later) if isinstance(node, cst.Name)} & names
+        if not mentioned:
+            continue
+        small = later.body[0] if isinstance(later, cst.SimpleStatementLine) and len(later.body) == 1 else None
+        if isinstance(small, cst.Del):
+            return True
+        if isinstance(small, cst.Assign):
+            read = {node.value for node in descendants(small.value) if isinstance(node, cst.Name)}
+            return not (read & names)
+        return False
+    return False
