@@ -303,3 +303,50 @@ def test_evaluation_every_n_epochs_is_per_epoch_work_and_a_dropped_host_copy_is_
             opt.step()
     """
     assert found(code, "TL101") == [11]  # `kept` (line 13) is the evaluation's output
+
+
+MLP = """
+class MLP(nn.Module):
+    def __init__(self, num_layers, input_dim, hidden_dim, output_dim):
+        super().__init__()
+        self.linears = nn.ModuleList()
+        self.batch_norms = nn.ModuleList()
+        self.linears.append(nn.Linear(input_dim, hidden_dim{bias}))
+        for layer in range(num_layers - 2):
+            self.linears.append(nn.Linear(hidden_dim, hidden_dim))
+        self.linears.append(nn.Linear(hidden_dim, output_dim))
+        for layer in range(num_layers - 1):
+            self.batch_norms.append(nn.{norm}(hidden_dim))
+
+    def forward(self, x):
+        h = x
+        for layer in range(self.num_layers - 1):
+            h = torch.relu(self.batch_norms[layer](self.linears[layer](h)))
+        return self.linears[self.num_layers - 1](h)
+"""
+
+
+@pytest.mark.parametrize(
+    "bias, norm, reported",
+    [("", "BatchNorm1d", True), (", bias=False", "BatchNorm1d", False), ("", "LayerNorm", False)],
+)
+def test_layers_of_module_lists_applied_by_the_same_index(bias, norm, reported):
+    """Element 0 of `linears` feeds element 0 of `batch_norms` whenever the loop runs; the
+    other elements' indices are not known (appended in loops), so only the first is reported,
+    without a fix. A bias already off, or a LayerNorm (which does not cancel it), is silent."""
+    assert found(MLP.format(bias=bias, norm=norm), "TL301") == ([11] if reported else [])
+
+
+def test_every_n_epochs_of_a_loop_whose_iterations_are_steps_is_a_logging_interval():
+    code = """
+    model = nn.Linear(3, 1).to(device)
+    for epoch in range(1000):
+        loss = model(X_train.to(device)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if {test}:
+            print(f"Epoch: {{epoch}} | Loss: {{loss}}")
+    """
+    assert found(code.format(test="epoch % 10 == 0"), "TL103") == []
+    assert found(code.format(test="True"), "TL103") == [13]

@@ -22,7 +22,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -179,6 +179,15 @@ class FrequencyAnalysis:
         makes it per step; an epoch loop, the function or the module decide otherwise."""
         path = self._path(node)
         counters = {item.value for ancestor, child in path if isinstance(ancestor, cst.For) and child is ancestor.body for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
+        # Counters of loops whose every iteration is a step (`for epoch in range(n):` around
+        # a full-batch forward, backward and optimizer step): `epoch % 10` is a step interval.
+        steps = {
+            item.value
+            for ancestor, child in path
+            if isinstance(ancestor, cst.For) and child is ancestor.body and self.loop_kind(ancestor) is Frequency.PER_STEP
+            for item in descendants(ancestor.target)
+            if isinstance(item, cst.Name)
+        }
         step_loop: Optional[cst.CSTNode] = None
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
@@ -187,7 +196,7 @@ class FrequencyAnalysis:
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
                 why = (
-                    rare_test(ancestor.test, counters)
+                    rare_test(ancestor.test, counters, steps)
                     or (_raises(ancestor.body) and "on an error path")
                     or (_initialises(ancestor, path) and "on first use (lazy initialisation)")
                 )
@@ -495,13 +504,13 @@ def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
+def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[str] = frozenset()) -> str:
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
     an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
     nodes = list(descendants(test))
     modulos = [node for node in nodes if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)]
-    if any(_interval(node, counters) for node in modulos):
+    if any(_interval(node, counters, steps) for node in modulos):
         return UNDER_INTERVAL  # first: `if step % n == 0 or step == 0:` runs every n steps
     # `epoch % val_every` is per-epoch work; `seq_len % period` is arithmetic, not a guard.
     inside = {id(item) for node in modulos for item in descendants(node)}
@@ -518,11 +527,12 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
     return ""
 
 
-def _interval(modulo: cst.BinaryOperation, counters: Set[str]) -> bool:
+def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSet[str]) -> bool:
     """`step % n`, `(i + 1) % accum`, `n % args.log_every`: a step counter, or any value tested
     against a logging or checkpointing setting; not an epoch counter (`epoch % val_every`
-    runs every few epochs: per-epoch work) nor arithmetic (`seq_len % period`)."""
-    if names_epoch(modulo.left):
+    runs every few epochs: per-epoch work) unless its loop's every iteration is a step
+    (`steps`), nor arithmetic (`seq_len % period`)."""
+    if names_epoch(modulo.left) and identifier(modulo.left) not in steps:
         return False
     if _counter_expression(modulo.left, counters):
         return True
