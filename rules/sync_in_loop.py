@@ -7,7 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
-from torchlint.semantics.escapes import dropped_unread
+from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
 from torchlint.semantics.execution import Execution, Frequency
@@ -322,8 +322,8 @@ class SyncInLoop(Rule):
             return True
         if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
-        if self._dropped_unread(node, names):
-            return False  # a host copy nothing reads is no output (`del` right after it)
+        if self._dropped_unread(node, names) or accumulated(self.ctx.path_to(node)):
+            return False  # a host copy nothing reads, or a running total, is no output
         # Inference, generation and evaluation loops whose purpose is host output: files,
         # text, NumPy metrics, Python iteration over the values, keys of a dict (an image id
         # for an evaluator: a tensor key hashes by identity).

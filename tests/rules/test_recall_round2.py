@@ -350,3 +350,24 @@ def test_every_n_epochs_of_a_loop_whose_iterations_are_steps_is_a_logging_interv
     """
     assert found(code.format(test="epoch % 10 == 0"), "TL103") == []
     assert found(code.format(test="True"), "TL103") == [13]
+
+
+def test_a_running_total_read_back_in_an_evaluation_loop_is_no_output():
+    code = """
+    def evaluate(loader):
+        model.eval()
+        acc = 0
+        outputs = []
+        for x, y in loader:
+            out = model(x.to(device))
+            acc += (out.argmax(1) == y.to(device)).cpu().numpy().mean()
+            outputs.append(out.cpu().numpy())
+        return acc, outputs
+    for epoch in range(10):
+        for x, y in train_loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            opt.step()
+        evaluate(valid_loader)
+    """
+    assert found(code, "TL101") == [12]  # the outputs (line 13) are what the pass produces

@@ -7,7 +7,7 @@ bound to such values are followed through the function's assignments and loops.
 
 from __future__ import annotations
 
-from typing import Iterator, List, Sequence, Set, Tuple
+from typing import Iterable, Iterator, List, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -120,4 +120,16 @@ def dropped_unread(names: Set[str], statement: cst.CSTNode, block: cst.CSTNode) 
             read = {node.value for node in descendants(small.value) if isinstance(node, cst.Name)}
             return not (read & names)
         return False
+    return False
+
+
+def accumulated(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+    """Whether the value at the start of `path` (its (ancestor, child) chain, innermost first)
+    is added into an accumulator (`acc += (pred == y).cpu().numpy().mean()`) through method
+    chains, calls and arithmetic: a running total, not an output of the loop."""
+    for ancestor, child in path:
+        if isinstance(ancestor, cst.AugAssign):
+            return child is ancestor.value and isinstance(ancestor.operator, cst.AddAssign)
+        if not isinstance(ancestor, (cst.Attribute, cst.Call, cst.Arg, cst.BinaryOperation)):
+            return False
     return False
