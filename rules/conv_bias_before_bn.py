@@ -96,7 +96,10 @@ class ConvBiasBeforeBn(Rule):
     is off by default, a parameter defaulting to `False`, `None` or `0`, a constant set to
     `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
-    when every call of the convolution feeds the BatchNorm. Silent when anything (an
+    when every call of the convolution feeds the BatchNorm, and layers held in
+    `nn.ModuleList`s applied by the same index in a loop over `range(n)`
+    (`self.bns[i](self.fcs[i](h))`: the first layer appended to `fcs` feeds `bns`; reported
+    without a fix, since the list's other uses are not followed). Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
     `**kwargs` may pass it, or when the channel counts are literals that differ.
 

@@ -88,7 +88,8 @@ class SyncInLoop(Rule):
       the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
       for an evaluator): inference, generation and evaluation loops exist to produce such
-      values; or a loop that is not over a data loader hands each result to the host
+      values (not a copy deleted or rebound unread, nor a running total such as
+      `acc += (p == y).cpu().numpy().mean()`); or a loop that is not over a data loader hands each result to the host
       (`samples.append(x.cpu())`, `print(...)`);
     - in a helper called from a loop that steps a Gym environment (`act(state)` may compute
       the action the environment needs), and in helpers called from loops that neither train

@@ -12,16 +12,13 @@ from click.testing import CliRunner
 from conftest import lint
 from torchlint.cli import main
 
+# The four lines every snippet starts with; the expected line numbers count them.
+HEAD = '\nimport torch\nfrom torch import nn\ndevice = torch.device("cuda")\n'
 pytestmark = pytest.mark.stable_only
-
-HEAD = """
-import torch
-from torch import nn
-device = torch.device("cuda")
-"""
 
 
 def found(code: str, rule: str) -> list:
+    """Lines of one rule's findings in the snippet after `HEAD`."""
     return [finding.line for finding in lint(HEAD + textwrap.dedent(code), [rule])]
 
 
