@@ -511,7 +511,7 @@ def called_every_step_elsewhere(execution: Execution) -> bool:
     return any(reason.external and reason.method == TRAINING_STEP_CALLEE for reason in execution.reasons)
 
 
-def runs_with_training_steps(ctx: "FileFacts", execution: Execution) -> bool:
+def runs_with_training_steps(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
     """Whether per-step code runs as part of training: the step loop that repeats it runs with
     training (`repeated_with_training`), or the code is in (or only called from) `forward()`
     or a training step method, which every training step runs. A loop that itself runs with
@@ -520,8 +520,7 @@ def runs_with_training_steps(ctx: "FileFacts", execution: Execution) -> bool:
     if loop is not None:
         if repeated_with_training(ctx, loop):
             return True
-        outer = ctx.execution(loop)
-        return outer.step_loop() is not loop and runs_with_training_steps(ctx, outer)
+        return depth < MAX_LOOP_NESTING and runs_with_training_steps(ctx, ctx.execution(loop), depth + 1)
     return execution.step_method() in TRAINING_STEP_METHODS
 
 
