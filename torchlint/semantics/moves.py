@@ -18,7 +18,7 @@ from torchlint.semantics.calls import method_call
 from torchlint.semantics.devices import same_place_source
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function, local_functions
-from torchlint.semantics.tree import bound_names, descendants, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, names_bound_by, per_module, scope_descendants
 
 MOVES = ("cuda", "to")
 Loop = Optional[cst.CSTNode]
@@ -105,7 +105,7 @@ class _Walk:
                 self.suite(statement.orelse.body, loop)
         elif isinstance(statement, cst.With):
             for item in statement.items:
-                self.expression(item.item, loop)
+                self.expression(item, loop)  # the `as` name too: it is bound anew
             self.suite(statement.body, loop)
         elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             self.pending.pop(statement.name.value, None)  # their bodies are scopes of their own
@@ -138,11 +138,10 @@ class _Walk:
 
     def simple(self, small: cst.CSTNode, loop: Loop) -> None:
         if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
-            targets = [node for node in scope_descendants(small) if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))]
+            bound = [name for node in scope_descendants(small) for name in names_bound_by(node)]
             self.expression(small, loop)
-            for target in targets:
-                for name in bound_names(target.target):
-                    self.pending.pop(name, None)
+            for name in bound:
+                self.pending.pop(name, None)
             return
         name = small.targets[0].target.value
         source = same_place_source(small.value, dotted_name, lambda _: None)
