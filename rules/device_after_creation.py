@@ -1,4 +1,4 @@
-from typing import Optional
+from typing import Dict, Optional
 
 import libcst as cst
 
@@ -126,8 +126,13 @@ class DeviceAfterCreation(Rule):
         "import torch\nx = torch.zeros(3).to('cpu')\n",
     )
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # `semantics.moves.later_moves` of each scope asked about, by the scope's id.
+        self.moves: Dict[int, Dict[int, cst.Call]] = {}
+
     def visit_Call(self, node: cst.Call) -> None:
-        created = later_moves(self.ctx.module).get(id(node))
+        created = self._later_move(node)
         if created is not None:
             self._check_later_move(node, created)
             return
@@ -159,6 +164,21 @@ class DeviceAfterCreation(Rule):
         host-side steps that keep a tensor where it is (`devices.same_place_source`)."""
         source = same_place_source(moved, self.ctx.qualified_name, self.ctx.kind_of)
         return source if isinstance(source, cst.Call) else None
+
+    def _later_move(self, node: cst.Call) -> Optional[cst.Call]:
+        """The creation an earlier statement made of the name `node` moves (`semantics.moves`),
+        asking once per scope and only of calls that may move a name: `x.cuda()`, `x.to(...)`,
+        or a same-file function given a name."""
+        found = method_call(node)
+        if found is not None and found[1] in ("cuda", "to"):
+            if not isinstance(same_place_source(found[0], self.ctx.qualified_name, self.ctx.kind_of), cst.Name):
+                return None
+        elif not any(isinstance(arg.value, cst.Name) for arg in node.args) or not called_function(node, self.ctx.frequency.local_functions()):
+            return None
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        if id(scope) not in self.moves:
+            self.moves[id(scope)] = later_moves(scope, self.ctx.frequency.local_functions)
+        return self.moves[id(scope)].get(id(node))
 
     def _check_later_move(self, move: cst.Call, factory: cst.Call) -> None:
         """`mask = torch.BoolTensor(x.size()).fill_(0)` and later `mask = mask.cuda()`, or a

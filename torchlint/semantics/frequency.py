@@ -345,10 +345,10 @@ class FrequencyAnalysis:
         if name == "__init__":
             return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         self._index()
-        # A call in the function's own body is recursion or another object's method of the
-        # same name (`self._decoder.decode(...)` in `decode()`): it says nothing of how often
-        # the function is entered.
-        sites = [call for call in self._calls.get(name, []) if _may_call(call, method) and self.enclosing_function(call) is not function]
+        # A call in a function of the same name is recursion or delegation to another object's
+        # method of that name (`self._decoder.decode(...)` in a `decode()`): it says nothing of
+        # how often the function is entered.
+        sites = [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
         if not sites or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
@@ -365,16 +365,16 @@ class FrequencyAnalysis:
                 best = (found, call)
         assert best is not None
         execution, call = best
-        if execution.frequency is Frequency.UNKNOWN and self.external is not None:
-            found = self.external(function)  # the file's calls say nothing: other modules may
-            if found is not None:
-                return found
         caller = self.enclosing_function(call)
         if execution.frequency is Frequency.RARE:
             text = f"every call of `{name}()` is rare"
         else:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
+
+    def _in_function_named(self, call: cst.Call, name: str) -> bool:
+        caller = self.enclosing_function(call)
+        return caller is not None and caller.name.value == name
 
     def calls_named(self, name: str) -> List[cst.Call]:
         """The calls of the module whose callee is named `name` (`build(...)`, `self.build(...)`)."""

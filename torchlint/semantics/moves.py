@@ -10,15 +10,15 @@ the value (`table[idx]` before `idx = idx.cuda()`) is a reason to create it ther
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.devices import same_place_source
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.training import called_function, local_functions
-from torchlint.semantics.tree import bound_names, descendants, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.training import called_function
+from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
 
 MOVES = ("cuda", "to")
 Loop = Optional[cst.CSTNode]
@@ -56,19 +56,16 @@ def moving_parameter(call: cst.Call, functions: Dict[str, List[cst.FunctionDef]]
     return None
 
 
-@per_module
-def later_moves(module: cst.Module) -> Dict[int, cst.Call]:
-    """For each call of the file that moves a name's value to a device (`mask.cuda()`,
-    `x.to(device)`, or a same-file helper that returns its argument moved), by id, the call
-    that created the value when an earlier statement of the same scope and loop assigned it
-    and nothing read it since (see the module docstring). Whether that call is a host factory,
-    and the move's target a device, is the caller's question."""
-    walk = _Walk(local_functions(module))
-    walk.block(module.body, None)
-    for node in descendants(module):
-        if isinstance(node, cst.FunctionDef):
-            walk.pending = {}
-            walk.block(node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body], None)
+def later_moves(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Dict[int, cst.Call]:
+    """For each call of `scope` (a function, or a module without its functions) that moves a
+    name's value to a device (`mask.cuda()`, `x.to(device)`, or a same-file helper, among
+    `functions()`, that returns its argument moved), by id, the call that created the value
+    when an earlier statement of the same scope and loop assigned it and nothing read it since
+    (see the module docstring). Whether that call is a host factory, and the move's target a
+    device, is the caller's question. One walk of the scope; ask once per scope."""
+    walk = _Walk(functions)
+    body = scope.body  # a module's statements, or a function's block
+    walk.block(body.body if isinstance(body, cst.IndentedBlock) else [body] if isinstance(body, cst.BaseSuite) else body, None)
     return walk.found
 
 
@@ -76,8 +73,8 @@ class _Walk:
     """Statements of one scope in source order, with the names whose created value is still
     unread (`pending`: name -> (creating call, enclosing loop))."""
 
-    def __init__(self, functions: Dict[str, List[cst.FunctionDef]]) -> None:
-        self.functions = functions
+    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> None:
+        self.functions = functions  # asked only when a helper may move a pending name
         self.pending: Dict[str, Tuple[cst.Call, Loop]] = {}
         self.found: Dict[int, cst.Call] = {}
 
@@ -121,9 +118,10 @@ class _Walk:
     def suite(self, body: cst.BaseSuite, loop: Loop) -> None:
         self.block(body.body if isinstance(body, cst.IndentedBlock) else [body], loop)
 
-    def expression(self, node: cst.CSTNode, loop: Loop, kept: Optional[cst.Name] = None) -> None:
+    def expression(self, node: cst.CSTNode, loop: Loop, kept: Optional[cst.Name] = None) -> List[cst.CSTNode]:
         """Record the moves of pending names in `node`, then forget the names it reads otherwise
-        (`kept`: the name a same-place step reads, `eta` in `eta = eta.expand(...)`)."""
+        (`kept`: the name a same-place step reads, `eta` in `eta = eta.expand(...)`); the nodes
+        of `node` that run in this scope."""
         used = {id(kept)}
         nodes = list(scope_descendants(node))
         for item in nodes:
@@ -135,13 +133,13 @@ class _Walk:
         for item in nodes:
             if isinstance(item, cst.Name) and id(item) not in used:
                 self.pending.pop(item.value, None)
+        return nodes
 
     def simple(self, small: cst.CSTNode, loop: Loop) -> None:
         if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
-            bound = [name for node in scope_descendants(small) for name in names_bound_by(node)]
-            self.expression(small, loop)
-            for name in bound:
-                self.pending.pop(name, None)
+            for node in self.expression(small, loop):
+                for name in names_bound_by(node):
+                    self.pending.pop(name, None)
             return
         name = small.targets[0].target.value
         source = same_place_source(small.value, dotted_name, lambda _: None)
@@ -163,7 +161,7 @@ class _Walk:
             moved = same_place_source(found[0], dotted_name, lambda _: None)
         else:
             read = any(isinstance(arg.value, cst.Name) and arg.value.value in self.pending for arg in call.args)
-            helper = moving_parameter(call, self.functions) if read else None
+            helper = moving_parameter(call, self.functions()) if read else None
             moved = helper[0].value if helper is not None else None
         if isinstance(moved, cst.Name) and moved.value in self.pending and self.pending[moved.value][1] is loop:
             return moved
