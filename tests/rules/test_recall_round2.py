@@ -368,3 +368,35 @@ def test_a_running_total_read_back_in_an_evaluation_loop_is_no_output():
         evaluate(valid_loader)
     """
     assert found(code, "TL101") == [12]  # the outputs (line 13) are what the pass produces
+
+
+METRIC = """
+import torch
+
+class CharErrorRate:
+    def compute(self):
+        cer = float(self.errors) / self.n_chars
+        return cer.item() * 100
+
+def run_evaluation(cer):
+    return cer.compute()
+"""
+LOGGING_HOOK = """
+import pytorch_lightning as pl
+from metric import CharErrorRate
+
+class SpeechModel(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.cer = CharErrorRate()
+
+    def validation_step(self, batch, batch_idx):
+        self.log("cer", self.cer.compute())
+"""
+
+
+def test_a_method_this_file_calls_rarely_may_run_every_batch_from_another_module(tmp_path, monkeypatch):
+    """`cer.compute()` in this file is called from a function of unknown frequency, and `compute`
+    may be any object's method: another module's `validation_step` calls it every batch."""
+    files = {"metric.py": METRIC, "model.py": LOGGING_HOOK, "train.py": FIT}
+    assert project(tmp_path, monkeypatch, files, "TL101") == [("metric.py", 7)]

@@ -365,6 +365,12 @@ class FrequencyAnalysis:
                 best = (found, call)
         assert best is not None
         execution, call = best
+        if method and execution.frequency is Frequency.UNKNOWN and self.external is not None:
+            # `obj.compute()` in this file may be any object's method of the name: the calls
+            # of other modules (`self.cer.compute()` in a `validation_step`) may say more.
+            found = self.external(function)
+            if found is not None:
+                return found
         caller = self.enclosing_function(call)
         if execution.frequency is Frequency.RARE:
             text = f"every call of `{name}()` is rare"
