@@ -6,6 +6,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
+from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
 from torchlint.semantics.tree import descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
@@ -95,7 +96,10 @@ class ConvBiasBeforeBn(Rule):
     is off by default, a parameter defaulting to `False`, `None` or `0`, a constant set to
     `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
-    when every call of the convolution feeds the BatchNorm. Silent when anything (an
+    when every call of the convolution feeds the BatchNorm, and layers held in
+    `nn.ModuleList`s applied by the same index in a loop over `range(n)`
+    (`self.bns[i](self.fcs[i](h))`: the first layer appended to `fcs` feeds `bns`; reported
+    without a fix, since the list's other uses are not followed). Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
     `**kwargs` may pass it, or when the channel counts are literals that differ.
 
@@ -390,6 +394,8 @@ class ConvBiasBeforeBn(Rule):
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
         record = self.classes.pop()
+        if "ModuleList" in self.ctx.text:
+            self._judge_module_lists(node)
         for name, consumers in record.consumers.items():
             layer = record.constructors.get(name)
             if layer is None or not consumers or None in consumers:
@@ -399,6 +405,17 @@ class ConvBiasBeforeBn(Rule):
                 reassigned = next((c for c in consumers if _attribute_assignments(node, c or "") > 1), None)
                 withheld = f"`self.{reassigned}` is assigned more than once: it may not be a norm" if reassigned else ""
                 self._report(layer, norms[0], withheld)  # type: ignore[arg-type]
+
+    def _judge_module_lists(self, klass: cst.ClassDef) -> None:
+        """`self.bns[i](self.fcs[i](h))` in a loop over `range(n)`: the first layer of `fcs`
+        feeds the norms of `bns` (`semantics.module_lists`)."""
+        for first, second in indexed_pairs(klass):
+            layers = module_list_layers(klass, first, self.ctx.qualified_name)
+            norms = module_list_layers(klass, second, self.ctx.qualified_name)
+            if layers is None or norms is None or not layers.indexed or not norms.every:
+                continue
+            if all(norm is not None and self._cancels(layers.indexed[0], norm) for norm in norms.every):
+                self._report(layers.indexed[0], norms.every[0], INDEXED)  # type: ignore[arg-type]
 
     def _record_submodule_call(self, node: cst.Call) -> None:
         if not self.classes or not _self_attribute(node.func):
@@ -517,6 +534,7 @@ def _not(condition: cst.BaseExpression) -> cst.BaseExpression:
 
 CONSTANT_NAMES = frozenset({"True", "False", "None"})
 UNORDERED = "the list is not shown to run its layers one after another: it may hold parallel branches"
+INDEXED = "the layer is an element of a `ModuleList` applied by index: its other uses are not followed"
 
 
 

@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader
 
@@ -195,6 +195,9 @@ class DataloaderNoPersistentWorkers(Rule):
                 continue
             passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
             passes += [(None, call) for call in handed_on(self.ctx, loader)]
+            if not passes and returned_to_training(self.ctx, loader, repeatedly=True):
+                self._report_loader(loader)  # another module hands it to an epoch loop
+                continue
             for loop, start in passes:
                 outer = self._repeating_loop(start, loader)
                 if outer is None and loop is not None and loop is not start:
@@ -250,12 +253,14 @@ class DataloaderNoPersistentWorkers(Rule):
         """Whether the outer loop calls a method of the dataset (not one the project defines
         only as a class or static method that changes nothing: `ds.decode_target(mask)` to
         display a sample, see `project.keeps_instance`), assigns to its attributes, reads
-        `loader.dataset`, or passes the dataset to a project function that changes it."""
+        `loader.dataset` (other than for its length: `len(loader.dataset)` changes nothing), or
+        passes the dataset to a project function that changes it."""
         dataset = argument(call, "dataset", 0)
         dataset_name = dotted_name(dataset.value) if dataset is not None else None
         loader_name = dotted_name(iterated_source(inner.iter)) if inner is not None else None
         nodes = list(descendants(outer))
         unchanging = {id(item.func) for item in nodes if self._keeps_dataset(item, dataset_name)}
+        unchanging |= {id(item.args[0].value) for item in nodes if _length_of(item)}
         for item in nodes:
             if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
                 return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`
@@ -292,6 +297,11 @@ class DataloaderNoPersistentWorkers(Rule):
             return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")
+
+
+def _length_of(node: cst.CSTNode) -> bool:
+    """`len(x)`: the builtin reads the length of its one argument."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
 
 
 def _changed_name(target: cst.BaseExpression) -> Optional[str]:

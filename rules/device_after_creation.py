@@ -1,15 +1,16 @@
-from typing import Optional
+from typing import Dict, Optional
 
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.devices import named_like_device, same_place_source
+from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
 from torchlint.semantics.kinds import Kind
+from torchlint.semantics.moves import later_moves, returns_moved
 from torchlint.semantics.tree import scope_descendants
 from torchlint.semantics.values import string_value
 
@@ -29,12 +30,17 @@ DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
 
 class DeviceAfterCreation(Rule):
     """## What it does
-    Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, ...) whose result
-    is immediately moved with `.cuda()` or `.to(<device>)`, or handed to a same-file helper
+    Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, ..., and a legacy
+    typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`) whose result is
+    immediately moved with `.cuda()` or `.to(<device>)`, or handed to a same-file helper
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
-    Variable(arg).cuda()`), in code that runs every step (a step loop, `forward()`, a
-    function called from them). The helper form gets no fix: the helper's other callers may
-    pass other values.
+    Variable(arg).cuda()`), or assigned to a name that a later statement of the same loop
+    moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
+    `if x.is_cuda: mask = mask.cuda()`; see `semantics.moves`), in code that runs every step
+    (a step loop, `forward()` and the loops in it, a function called from them). The helper,
+    later-move and legacy forms get no fix: the helper's other callers may pass other values,
+    the statements between are the user's to rewrite, and a legacy constructor takes no
+    device.
 
     ## Why is this slow?
     The tensor is allocated and filled on the CPU, then copied over PCIe to the device.
@@ -120,7 +126,16 @@ class DeviceAfterCreation(Rule):
         "import torch\nx = torch.zeros(3).to('cpu')\n",
     )
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # `semantics.moves.later_moves` of each scope asked about, by the scope's id.
+        self.moves: Dict[int, Dict[int, cst.Call]] = {}
+
     def visit_Call(self, node: cst.Call) -> None:
+        created = self._later_move(node)
+        if created is not None:
+            self._check_later_move(node, created)
+            return
         found = method_call(node)
         if found is None or found[1] not in ("cuda", "to"):
             self._check_moving_helper(node)
@@ -135,11 +150,13 @@ class DeviceAfterCreation(Rule):
         device = self._target_device(node, method)
         if device is None or not self._reported_often(node):
             return
+        # A legacy constructor takes no `device=` other than the CPU: the rewrite is the user's.
+        legacy = self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS
         self.report(
             node,
             f"`torch.{name}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
             # Through a conversion or a wrapper, the rewrite is the user's: no fix.
-            fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES) if factory is moved else None,
+            fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES) if factory is moved and not legacy else None,
         )
 
     def _created_by(self, moved: cst.BaseExpression) -> Optional[cst.Call]:
@@ -147,6 +164,36 @@ class DeviceAfterCreation(Rule):
         host-side steps that keep a tensor where it is (`devices.same_place_source`)."""
         source = same_place_source(moved, self.ctx.qualified_name, self.ctx.kind_of)
         return source if isinstance(source, cst.Call) else None
+
+    def _later_move(self, node: cst.Call) -> Optional[cst.Call]:
+        """The creation an earlier statement made of the name `node` moves (`semantics.moves`),
+        asking once per scope and only of calls that may move a name: `x.cuda()`, `x.to(...)`,
+        or a same-file function given a name."""
+        found = method_call(node)
+        if found is not None and found[1] in ("cuda", "to"):
+            if not isinstance(same_place_source(found[0], self.ctx.qualified_name, self.ctx.kind_of), cst.Name):
+                return None
+        elif not any(isinstance(arg.value, cst.Name) for arg in node.args) or not called_function(node, self.ctx.frequency.local_functions()):
+            return None
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        if id(scope) not in self.moves:
+            self.moves[id(scope)] = later_moves(scope, self.ctx.frequency.local_functions)
+        return self.moves[id(scope)].get(id(node))
+
+    def _check_later_move(self, move: cst.Call, factory: cst.Call) -> None:
+        """`mask = torch.BoolTensor(x.size()).fill_(0)` and later `mask = mask.cuda()`, or a
+        same-file helper that returns it moved (`semantics.moves`): reported at the creation,
+        without a fix (the statements between are the user's to rewrite)."""
+        name = self._host_factory(factory, None)
+        found = method_call(move)
+        if name is None or (found is not None and found[1] in ("cuda", "to") and self._target_device(move, found[1]) is None):
+            return
+        if self._reported_often(factory):
+            self.report(
+                factory,
+                f"`torch.{name}(...)` is created on the CPU and moved to the device by a later "
+                "statement; pass `device=` to create it there",
+            )
 
     def _check_moving_helper(self, node: cst.Call) -> None:
         """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter
@@ -161,7 +208,7 @@ class DeviceAfterCreation(Rule):
             if not isinstance(arg, cst.Call):
                 continue
             name = self._host_factory(arg, None)
-            if name is not None and _returns_moved(functions[0], parameter) and self._reported_often(node):
+            if name is not None and returns_moved(functions[0], parameter) and self._reported_often(node):
                 self.report(
                     arg,
                     f"`torch.{name}(...)` is created on the CPU and then copied to the device by "
@@ -171,7 +218,10 @@ class DeviceAfterCreation(Rule):
     def _host_factory(self, factory: cst.Call, move: Optional[cst.Call]) -> Optional[str]:
         """The name of the torch factory `factory` calls when it creates a tensor on the host
         that is worth creating on the device instead, else None."""
-        name = (self.ctx.qualified_name(factory.func) or "").rpartition(".")
+        qualified = self.ctx.qualified_name(factory.func)
+        if legacy_sized_constructor(factory, qualified):
+            return qualified.rpartition(".")[2]  # type: ignore[union-attr]
+        name = (qualified or "").rpartition(".")
         if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES or name[2] in DATA_FACTORIES:
             return None
         if name[2].endswith("_like") and (move is None or not self._like_host_tensor(factory, move)):
@@ -249,23 +299,6 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
-
-
-def _returns_moved(function: cst.FunctionDef, parameter: str) -> bool:
-    """Whether the function returns `parameter` moved to a device: `return x.cuda()`,
-    `return Variable(x).cuda(self.index)`, `return x.to(self.device)` (on some path)."""
-    for node in scope_descendants(function.body):
-        if not isinstance(node, cst.Return) or node.value is None:
-            continue
-        found = method_call(node.value)
-        if found is None or found[1] not in ("cuda", "to"):
-            continue
-        moved = found[0]
-        if isinstance(moved, cst.Call) and len(moved.args) == 1:
-            moved = moved.args[0].value  # a wrapper such as the deprecated `Variable(x)`
-        if isinstance(moved, cst.Name) and moved.value == parameter:
-            return True
-    return False
 
 
 def _empty(factory: cst.Call) -> bool:

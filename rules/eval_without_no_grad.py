@@ -14,7 +14,7 @@ from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carr
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
-from torchlint.semantics.training import called_function
+from torchlint.semantics.training import after_train_mode_switch, called_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
@@ -296,8 +296,10 @@ class EvalWithoutNoGrad(Rule):
         one: after it in the source, or in a loop (a later iteration follows the `.eval()`).
         A training step that ends before the function evaluates (`loss.backward()`, then
         `model.eval()` and a validation forward) does not: that forward still records a graph.
+        Nor does one in a loop whose iteration switches to training mode before it
+        (`model.train()` at the top of the epoch loop): its graph is not the evaluation's.
         The fix checks the whole function on its own (`_decorator_fix`)."""
-        if scope.evals or self.ctx.enclosing_loops(node):
+        if scope.evals or (self.ctx.enclosing_loops(node) and not after_train_mode_switch(self.ctx.path_to(node))):
             scope.computes_grad = True
 
     def _project_computes_grad(self, node: cst.Call, qualified: Optional[str]) -> bool:

@@ -7,6 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
+from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
 from torchlint.semantics.execution import Execution, Frequency
@@ -87,7 +88,8 @@ class SyncInLoop(Rule):
       the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
       for an evaluator): inference, generation and evaluation loops exist to produce such
-      values; or a loop that is not over a data loader hands each result to the host
+      values (not a copy deleted or rebound unread, nor a running total such as
+      `acc += (p == y).cpu().numpy().mean()`); or a loop that is not over a data loader hands each result to the host
       (`samples.append(x.cpu())`, `print(...)`);
     - in a helper called from a loop that steps a Gym environment (`act(state)` may compute
       the action the environment needs), and in helpers called from loops that neither train
@@ -321,6 +323,8 @@ class SyncInLoop(Rule):
             return True
         if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
+        if self._dropped_unread(node, names) or accumulated(self.ctx.path_to(node)):
+            return False  # a host copy nothing reads, or a running total, is no output
         # Inference, generation and evaluation loops whose purpose is host output: files,
         # text, NumPy metrics, Python iteration over the values, keys of a dict (an image id
         # for an evaluator: a tensor key hashes by identity).
@@ -342,6 +346,14 @@ class SyncInLoop(Rule):
             ):
                 return set()
         return set()
+
+    def _dropped_unread(self, node: cst.Call, names: Set[str]) -> bool:
+        """Whether the value `node` makes is bound to `names` and dropped unread (see
+        `escapes.dropped_unread`), judged in the block of the assignment."""
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, cst.IndentedBlock):
+                return dropped_unread(names, child, ancestor)
+        return False
 
     def _decides_control_flow(self, node: cst.Call, names: Set[str], loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
         tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]

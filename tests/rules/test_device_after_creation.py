@@ -48,6 +48,7 @@ def test_not_a_device_move():
     i = torch.nn.Linear(2, 2).cuda()
     j = x.zeros(3).cuda()
     k = torch.zeros(3)
+    table[k] = 1  # used on the host before the move (an unused one is reported)
     k = k.cuda()
     """
     assert lines(in_step_loop(code), RULE) == []

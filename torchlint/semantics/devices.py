@@ -97,3 +97,29 @@ def same_place_source(
         else:
             return node
     return None
+
+
+# The legacy typed constructors of host tensors (`torch.cuda.FloatTensor` is on the device).
+LEGACY_HOST_TENSORS = frozenset(
+    f"torch.{kind}Tensor" for kind in ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
+)
+
+
+def legacy_sized_constructor(call: cst.Call, qualified: Optional[str]) -> bool:
+    """`torch.FloatTensor(b, 1, 1, 1)`, `torch.BoolTensor(x.size())`: a legacy typed constructor
+    given a size (it allocates an uninitialised host tensor), not data (`torch.LongTensor(ids)`,
+    whose copy from the host a device constructor would make as well). A size is two or more
+    positional numbers, or one `x.size()`, `x.shape` or integer literal."""
+    if qualified not in LEGACY_HOST_TENSORS or any(arg.keyword is not None or arg.star for arg in call.args):
+        return False
+    if len(call.args) > 1:
+        return not any(isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp)) for arg in call.args)
+    if len(call.args) != 1:
+        return False
+    value = call.args[0].value
+    found = method_call(value)
+    return (
+        isinstance(value, cst.Integer)
+        or (found is not None and found[1] == "size" and not value.args)  # type: ignore[union-attr]
+        or (isinstance(value, cst.Attribute) and value.attr.value == "shape")
+    )

@@ -7,7 +7,7 @@ bound to such values are followed through the function's assignments and loops.
 
 from __future__ import annotations
 
-from typing import Iterator, List, Sequence, Set, Tuple
+from typing import Iterable, Iterator, List, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -99,3 +99,37 @@ def outer_names_augmented(function: cst.FunctionDef, computed: Set[str]) -> Iter
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value not in assigned:
             if may_carry_graph(node.value, computed):
                 yield node.target.value
+
+
+def dropped_unread(names: Set[str], statement: cst.CSTNode, block: cst.CSTNode) -> bool:
+    """Whether the values `statement` binds to `names` are dropped before anything reads them:
+    the next statement of its block that mentions one of them deletes them (`rating =
+    rating.cpu().numpy()` then `del rating`) or binds them anew without reading them."""
+    statements = list(block.body) if isinstance(block, cst.IndentedBlock) else []
+    index = next((i for i, item in enumerate(statements) if item is statement), None)
+    if not names or index is None:
+        return False
+    for later in statements[index + 1 :]:
+        mentioned = {node.value for node in descendants(later) if isinstance(node, cst.Name)} & names
+        if not mentioned:
+            continue
+        small = later.body[0] if isinstance(later, cst.SimpleStatementLine) and len(later.body) == 1 else None
+        if isinstance(small, cst.Del):
+            return True
+        if isinstance(small, cst.Assign):
+            read = {node.value for node in descendants(small.value) if isinstance(node, cst.Name)}
+            return not (read & names)
+        return False
+    return False
+
+
+def accumulated(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+    """Whether the value at the start of `path` (its (ancestor, child) chain, innermost first)
+    is added into an accumulator (`acc += (pred == y).cpu().numpy().mean()`) through method
+    chains, calls and arithmetic: a running total, not an output of the loop."""
+    for ancestor, child in path:
+        if isinstance(ancestor, cst.AugAssign):
+            return child is ancestor.value and isinstance(ancestor.operator, cst.AddAssign)
+        if not isinstance(ancestor, (cst.Attribute, cst.Call, cst.Arg, cst.BinaryOperation)):
+            return False
+    return False

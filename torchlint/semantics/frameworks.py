@@ -51,6 +51,8 @@ BATCH_HOOKS = {
 # Of those, the ones that run with training (forward and backward of every optimisation step).
 TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batch_start", "on_train_batch_end",
                             "on_before_backward", "on_after_backward", "on_before_optimizer_step", "compute_loss"})
+# And those that run with it every epoch of a fit (validation; not `test_step`, `predict_step`).
+FIT_HOOKS = TRAINING_HOOKS | {"validation_step", "validation_step_end", "on_validation_batch_end", "prediction_step"}
 # Methods whose returned loaders feed every epoch of training (a test loader runs once).
 TRAINING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader"})
 # ignite's per-iteration events.

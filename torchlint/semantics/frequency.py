@@ -22,7 +22,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -172,6 +172,15 @@ class FrequencyAnalysis:
         makes it per step; an epoch loop, the function or the module decide otherwise."""
         path = self._path(node)
         counters = {item.value for ancestor, child in path if isinstance(ancestor, cst.For) and child is ancestor.body for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
+        # Counters of loops whose every iteration is a step (`for epoch in range(n):` around
+        # a full-batch forward, backward and optimizer step): `epoch % 10` is a step interval.
+        steps = {
+            item.value
+            for ancestor, child in path
+            if isinstance(ancestor, cst.For) and child is ancestor.body and self.loop_kind(ancestor) is Frequency.PER_STEP
+            for item in descendants(ancestor.target)
+            if isinstance(item, cst.Name)
+        }
         step_loop: Optional[cst.CSTNode] = None
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
@@ -180,9 +189,9 @@ class FrequencyAnalysis:
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
                 why = (
-                    rare_test(ancestor.test, counters)
+                    rare_test(ancestor.test, counters, steps)
                     or (_raises(ancestor.body) and "on an error path")
-                    or (_initialises(ancestor) and "on first use (lazy initialisation)")
+                    or (_initialises(ancestor, path) and "on first use (lazy initialisation)")
                 )
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
@@ -329,7 +338,10 @@ class FrequencyAnalysis:
         if name == "__init__":
             return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         self._index()
-        sites = [call for call in self._calls.get(name, []) if _may_call(call, method)]
+        # A call in a function of the same name is recursion or delegation to another object's
+        # method of that name (`self._decoder.decode(...)` in a `decode()`): it says nothing of
+        # how often the function is entered.
+        sites = [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
         if not sites or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
@@ -346,12 +358,22 @@ class FrequencyAnalysis:
                 best = (found, call)
         assert best is not None
         execution, call = best
+        if method and execution.frequency is Frequency.UNKNOWN and self.external is not None:
+            # `obj.compute()` in this file may be any object's method of the name: the calls
+            # of other modules (`self.cer.compute()` in a `validation_step`) may say more.
+            found = self.external(function)
+            if found is not None:
+                return found
         caller = self.enclosing_function(call)
         if execution.frequency is Frequency.RARE:
             text = f"every call of `{name}()` is rare"
         else:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
+
+    def _in_function_named(self, call: cst.Call, name: str) -> bool:
+        caller = self.enclosing_function(call)
+        return caller is not None and caller.name.value == name
 
     def calls_named(self, name: str) -> List[cst.Call]:
         """The calls of the module whose callee is named `name` (`build(...)`, `self.build(...)`)."""
@@ -426,18 +448,28 @@ def _raises(body: cst.BaseSuite) -> bool:
     return False
 
 
-def _initialises(branch: cst.If) -> bool:
+def _initialises(branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
     """A lazy initialisation: `if x is None:`, `if not state:`, `if len(state) == 0:`,
     `if "k" not in cache:` (alone or as one of the conditions of an `and`) whose body assigns
-    `x`, `state[...]` or `cache[...]`: `if ignore_grad and sample is None: sample = dummy()`."""
+    `x`, `state[...]` or `cache[...]`: `if ignore_grad and sample is None: sample = dummy()`.
+    Not a parameter that defaults to None (`def forward(self, x, mask=None):` then `if mask is
+    None: mask = ...`): that branch is the default path of every call that omits it."""
     test = branch.test
     conditions = [test.left, test.right] if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) else [test]
-    return any(_assigns_tested(branch, condition) for condition in conditions)
+    function = next((a for a, _ in path if isinstance(a, cst.FunctionDef)), None)
+    defaults = _none_defaults(function) if function is not None else set()
+    return any(_assigns_tested(branch, condition, defaults) for condition in conditions)
 
 
-def _assigns_tested(branch: cst.If, test: cst.BaseExpression) -> bool:
+def _none_defaults(function: cst.FunctionDef) -> Set[str]:
+    """The parameters of `function` whose default is None."""
+    parameters = (*function.params.params, *function.params.kwonly_params)
+    return {p.name.value for p in parameters if isinstance(p.default, cst.Name) and p.default.value == "None"}
+
+
+def _assigns_tested(branch: cst.If, test: cst.BaseExpression, defaults: Set[str]) -> bool:
     tested = _tested_for_absence(test)
-    if tested is None:
+    if tested is None or tested in defaults:
         return False
     for node in descendants(branch.body):
         targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else []
@@ -471,13 +503,13 @@ def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
+def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[str] = frozenset()) -> str:
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
     an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
     nodes = list(descendants(test))
     modulos = [node for node in nodes if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)]
-    if any(_interval(node, counters) for node in modulos):
+    if any(_interval(node, counters, steps) for node in modulos):
         return UNDER_INTERVAL  # first: `if step % n == 0 or step == 0:` runs every n steps
     # `epoch % val_every` is per-epoch work; `seq_len % period` is arithmetic, not a guard.
     inside = {id(item) for node in modulos for item in descendants(node)}
@@ -494,11 +526,12 @@ def rare_test(test: cst.BaseExpression, counters: Set[str]) -> str:
     return ""
 
 
-def _interval(modulo: cst.BinaryOperation, counters: Set[str]) -> bool:
+def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSet[str]) -> bool:
     """`step % n`, `(i + 1) % accum`, `n % args.log_every`: a step counter, or any value tested
     against a logging or checkpointing setting; not an epoch counter (`epoch % val_every`
-    runs every few epochs: per-epoch work) nor arithmetic (`seq_len % period`)."""
-    if names_epoch(modulo.left):
+    runs every few epochs: per-epoch work) unless its loop's every iteration is a step
+    (`steps`), nor arithmetic (`seq_len % period`)."""
+    if names_epoch(modulo.left) and identifier(modulo.left) not in steps:
         return False
     if _counter_expression(modulo.left, counters):
         return True
@@ -530,8 +563,8 @@ def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
 
 def _counter_expression(node: cst.BaseExpression, counters: Set[str]) -> bool:
     """A counter (`step`, `self.global_step`, `self.get_num_updates()`) or a counter plus a
-    literal (`i + 1`)."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.right, cst.Integer):
+    literal (`i + 1`, `step - 1`; not `epoch % 10`, which `rare_test` reads as an interval)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)) and isinstance(node.right, cst.Integer):
         node = node.left
     return _counter_name(node, counters)
 

@@ -13,7 +13,7 @@ from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, callers_of, file_enables, project_function, read_module, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, callers_of, file_enables, hands_result_to_training, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
 from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
@@ -47,20 +47,30 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     return "train" if trains else "other"
 
 
-def returned_to_training(ctx: "FileFacts", loader: cst.Call) -> bool:
+def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = False) -> bool:
     """Whether a module-level function returns the loader (`return DataLoader(...)`, or the
     name, a tuple or a dict holding it) to a module that trains: a call of that function in
     this file, which has a training loop, or in another project module that runs a backward
-    pass or a trainer's `fit` (`train_loader = build_loader(cfg)` in the training script)."""
+    pass or a trainer's `fit` (`train_loader = build_loader(cfg)` in the training script), or
+    that hands the loaders to a project function that trains (`engine.train(model,
+    train_loader, ...)` in a script that calls the builder of a third module). `repeatedly`:
+    only that hand-off, and only to a function that loops over epochs or in a loop (a pass
+    over the loader starts again and again)."""
     function = ctx.frequency.enclosing_function(loader)
-    if function is None or ctx.frequency.enclosing_class(function) is not None or not _returns(function, loader):
+    if function is None or ctx.frequency.enclosing_class(function) is not None:
+        return False
+    slot = _return_slot(function, loader)
+    if slot is None:
         return False
     here = os.path.abspath(ctx.path)
     for site in callers_of(here, function.name.value) if os.path.isfile(ctx.path) else ():
         if os.path.abspath(site.path) == here:
-            if training_loops(ctx):
+            if training_loops(ctx) and not repeatedly:
                 return True
-        elif file_enables(read_module(site.path).text, TRAINING):
+        elif repeatedly:
+            if hands_result_to_training(site, slot, repeatedly=True):
+                return True
+        elif file_enables(read_module(site.path).text, TRAINING) or hands_result_to_training(site, slot):
             return True
     return False
 
@@ -68,12 +78,6 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call) -> bool:
 # Where a function returns a loader: the whole value, somewhere inside it (a dict, a nested
 # structure), or at an index of a returned tuple (`return train_loader, val_loader`).
 WHOLE, INSIDE = -1, -2
-
-
-def _returns(function: cst.FunctionDef, loader: cst.Call) -> bool:
-    """Whether `function` returns the loader call's value, directly or by the name it is
-    assigned to, alone or in a tuple, list or dict."""
-    return _return_slot(function, loader) is not None
 
 
 def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import contextvars
+import dataclasses
 import hashlib
 import io
 import os
@@ -592,6 +593,11 @@ class FunctionFacts:
     # It returns a value read back to the host (`return correct.sum().item() * 100 / n`):
     # each call with device tensors synchronises.
     returns_read_back: bool = False
+    # It runs a backward pass, itself or through the functions of its module it calls
+    # (`engine.train` calling `train_step` in its epoch loop).
+    trains: bool = False
+    # A `for` loop of its own names an epoch (`for epoch in range(epochs):`).
+    loops_over_epochs: bool = False
     # A class that is a torch DataLoader with DataLoader's signature: it subclasses
     # `DataLoader`, directly or through classes defined before it in its module, and none of
     # them defines an `__init__` other than one that forwards `*args, **kwargs`.
@@ -668,7 +674,26 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     calls: Dict[str, List[CallSite]] = {}
     _summarise(tree, "", aliases, functions)
     _CallCollector(path, text, calls).visit(tree)
-    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
+    return ModuleFacts(_with_training(functions, calls), {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
+
+
+def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:
+    """The summaries with `trains` set: a function that runs a backward pass, and, within the
+    module, every function that calls one that trains (by the last part of the names)."""
+    training = {name.rsplit(".", 1)[-1] for name, facts in functions.items() if facts.calls_backward}
+    callers: Dict[str, Set[str]] = {}
+    for written, sites in calls.items():
+        callers.setdefault(written.rsplit(".", 1)[-1], set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller)
+    pending = list(training)
+    while pending:
+        for caller in callers.get(pending.pop(), ()):
+            if caller not in training:
+                training.add(caller)
+                pending.append(caller)
+    return {
+        name: dataclasses.replace(facts, trains=True) if name.rsplit(".", 1)[-1] in training else facts
+        for name, facts in functions.items()
+    }
 
 
 def _instances(tree: ast.Module) -> Dict[str, str]:
@@ -784,6 +809,11 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         ) & set(parameters),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in body),
         returns_read_back=returns_read_back,
+        loops_over_epochs=any(
+            isinstance(item, (ast.For, ast.AsyncFor))
+            and mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
+            for item in body
+        ),
     )
 
 
@@ -1178,6 +1208,61 @@ def tree_stamp(root: str) -> str:
         material.append(f"{file}\0{status.st_mtime_ns}\0{status.st_size}")
     # A name that is not valid UTF-8 holds surrogate escapes (`os.fsdecode`); encode it back.
     return TREE + digest("\n".join(material).encode("utf-8", "surrogateescape"))
+
+
+def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = False) -> bool:
+    """Whether the scope of the call at `site` hands what the call returns (the name its
+    assignment binds, or the one at index `slot` of a tuple target: `train_loader, test_loader,
+    classes = data_setup.create_dataloaders(...)`) to a project function that trains
+    (`engine.train(model, train_loader, ...)`; see `FunctionFacts.trains`). `repeatedly`: that
+    function loops over epochs, or the hand-off is in a loop of the scope."""
+    source = read_module(site.path)
+    try:
+        tree = python_tree(source.text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    caller = site.caller.rsplit(".", 1)[-1] if site.caller else None
+    scope: ast.AST = tree
+    if caller is not None:
+        scope = next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.name == caller and node.lineno <= site.line <= (node.end_lineno or node.lineno)), tree)
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, nested)]
+    bound = {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+             and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
+    if not bound:
+        return False
+    looped = {id(item) for node in statements if isinstance(node, (ast.For, ast.While)) for item in ast.walk(node)}
+    for node in statements:
+        if not isinstance(node, ast.Call) or not any(
+            isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(k.value for k in node.keywords))
+        ):
+            continue
+        dotted = _ast_dotted(node.func)
+        facts = _function_of(site.path, source.text, dotted) if dotted else None
+        if facts is not None and facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped):
+            return True
+    return False
+
+
+def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:
+    """The names an assignment binds: all of them, or the one at index `slot` of its tuple."""
+    if slot >= 0:
+        elements = targets[0].elts if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) else []
+        chosen = elements[slot] if slot < len(elements) else None
+        return [chosen.id] if isinstance(chosen, ast.Name) else []
+    return [item.id for target in targets for item in ast.walk(target) if isinstance(item, ast.Name)]
+
+
+def _function_of(path: str, text: str, dotted: str) -> Optional[FunctionFacts]:
+    """The summary of the project function `dotted` names in the module at `path`: defined
+    there or imported from a project module."""
+    head, _, rest = dotted.partition(".")
+    for statement in module_imports(text):
+        found = _imported_function(os.path.abspath(path), statement, head, rest, MAX_REEXPORTS)
+        if found is not None:
+            return found
+    return module_facts(path).functions.get(dotted) if not rest else None
 
 
 def caller_trains(site: CallSite) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -29,7 +29,7 @@ from torchlint.semantics.heuristics import (
 )
 from torchlint.semantics.execution import TRAINING_STEP_CALLEE, Execution, Frequency
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.frameworks import LIGHTNING, framework_of
+from torchlint.semantics.frameworks import FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type
@@ -479,7 +479,27 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     discriminator outputs); a loop over a generator's output or in an inference helper, of
     unknown frequency, does not."""
     execution = ctx.execution(loop)
-    return loop_trains(ctx, loop) or execution.frequency is Frequency.PER_EPOCH or called_every_training_step(execution)
+    return (
+        loop_trains(ctx, loop)
+        or execution.frequency is Frequency.PER_EPOCH
+        or called_every_training_step(execution)
+        or runs_in_fit_hook(ctx, execution)
+    )
+
+
+def runs_in_fit_hook(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
+    """Whether code runs because a framework calls its function, or a function that calls it
+    (in a loop too), every batch of a fit: training and validation hooks
+    (`GreedyDecoder.process_string`'s loop, reached from a `LightningModule`'s
+    `validation_step` through `decode()`'s loop over the batch), not `test_step`."""
+    if execution.framework():
+        return execution.step_method() in FIT_HOOKS
+    outer = execution.step_loop()
+    return outer is not None and depth < MAX_LOOP_NESTING and runs_in_fit_hook(ctx, ctx.execution(outer), depth + 1)
+
+
+# How many loops, each in a function called from the next one's body, are followed outwards.
+MAX_LOOP_NESTING = 8
 
 
 def called_every_training_step(execution: Execution) -> bool:
@@ -494,11 +514,42 @@ def called_every_step_elsewhere(execution: Execution) -> bool:
     return any(reason.external and reason.method == TRAINING_STEP_CALLEE for reason in execution.reasons)
 
 
-def runs_with_training_steps(ctx: "FileFacts", execution: Execution) -> bool:
+def runs_with_training_steps(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
     """Whether per-step code runs as part of training: the step loop that repeats it runs with
     training (`repeated_with_training`), or the code is in (or only called from) `forward()`
-    or a training step method, which every training step runs."""
+    or a training step method, which every training step runs. A loop that itself runs with
+    training steps (`for module in self.layers:` in `forward()`) runs its body with them too."""
     loop = execution.step_loop()
     if loop is not None:
-        return repeated_with_training(ctx, loop)
+        if repeated_with_training(ctx, loop):
+            return True
+        return depth < MAX_LOOP_NESTING and runs_with_training_steps(ctx, ctx.execution(loop), depth + 1)
     return execution.step_method() in TRAINING_STEP_METHODS
+
+
+def after_train_mode_switch(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+    """Whether an earlier statement of the same loop iteration switches a module to training
+    mode (`model.train()` at the top of the epoch loop, before the batch loop's backward pass):
+    `path` is the (ancestor, child) chain of a node, innermost first. A graph that backward
+    pass differentiates was recorded in training mode, not by a later evaluation."""
+    switched = False
+    for ancestor, child in path:
+        if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return False
+        if isinstance(ancestor, cst.IndentedBlock):
+            before = ancestor.body[: next((i for i, item in enumerate(ancestor.body) if item is child), 0)]
+            switched = switched or any(_switches_to_training(item) for item in before)
+        if isinstance(ancestor, (cst.For, cst.While)) and switched:
+            return True
+    return False
+
+
+def _switches_to_training(statement: cst.CSTNode) -> bool:
+    """`model.train()`, `self.net.train(True)` in the statement (not `engine.train(model, ...)`)."""
+    for node in descendants(statement):
+        found = method_call(node)
+        if found is not None and found[1] == "train":
+            args = node.args  # type: ignore[attr-defined]
+            if not args or (len(args) == 1 and isinstance(args[0].value, cst.Name) and args[0].value.value == "True"):
+                return True
+    return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections import Counter
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -135,6 +135,10 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
+# The kinds an attribute `self.<name>` is known to hold when every assignment gives it one.
+TRACKED_ATTRIBUTE_KINDS = (Kind.HOST_TENSOR, Kind.MODULE)
+
+
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
@@ -147,8 +151,9 @@ class ValueInference:
         self.module_classes: Set[str] = set()
         # How many `self.<name> = ...` assignments the file's text has, by name.
         self.attribute_assignments: Counter = Counter(_SELF_ASSIGNMENT.findall(text))
-        # Host-tensor assignments to `self.<name>` seen so far; -1 once anything else was assigned.
-        self._host_attributes: Dict[str, int] = {}
+        # The kind of the assignments to `self.<name>` seen so far (a host tensor or a module),
+        # and how many; (None, -1) once anything else was assigned.
+        self._attribute_kinds: Dict[str, Tuple[Optional[Kind], int]] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
 
@@ -308,17 +313,20 @@ class ValueInference:
 
     def _self_attribute_kind(self, name: str) -> Optional[Kind]:
         """`self.t` is a host tensor when every assignment to an attribute `t` in the file is
-        one (`module.to(device)` moves parameters and buffers, not plain attributes). The
-        traversal records the assignments it has seen; the file's text says how many there are."""
-        seen = self._host_attributes.get(name, 0)
-        return Kind.HOST_TENSOR if seen and seen == self.attribute_assignments.get(name) else None
+        one (`module.to(device)` moves parameters and buffers, not plain attributes), and a
+        module when every one is a module (`self.D = Discriminator()`, `self.D =
+        nn.DataParallel(self.D)`). The traversal records the assignments it has seen; the
+        file's text says how many there are."""
+        kind, seen = self._attribute_kinds.get(name, (None, 0))
+        return kind if seen and seen == self.attribute_assignments.get(name) else None
 
     def note_attribute(self, name: str, kind: Optional[Kind]) -> None:
         """Record an assignment `self.<name> = value` of the given kind."""
-        if kind is Kind.HOST_TENSOR and self._host_attributes.get(name, 0) >= 0:
-            self._host_attributes[name] = self._host_attributes.get(name, 0) + 1
+        known, seen = self._attribute_kinds.get(name, (kind, 0))
+        if kind in TRACKED_ATTRIBUTE_KINDS and known is kind and seen >= 0:
+            self._attribute_kinds[name] = (kind, seen + 1)
         else:
-            self._host_attributes[name] = -1  # assigned something else: never known to be on the host
+            self._attribute_kinds[name] = (None, -1)  # assigned something else: its kind is unknown
 
     def _creates_on_host(self, factory: str, node: cst.Call) -> bool:
         if not self.factories_on_host or factory not in HOST_FACTORIES:

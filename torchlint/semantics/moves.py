@@ -1,0 +1,175 @@
+"""Values created on the host and moved to a device by a later statement of the same scope.
+
+`mask = torch.BoolTensor(x.size()).fill_(0)` then `if x.is_cuda: mask = mask.cuda()`, or
+`eta = torch.FloatTensor(b, 1).uniform_()`, `eta = eta.expand(...)`, `eta = eta.cuda()`:
+the name holds the created tensor, followed through steps that keep it where it is
+(`devices.SAME_PLACE_METHODS`), until it is moved. The creation and the move must be in the
+same loop (or both outside loops) and nothing may read the name in between: a host use of
+the value (`table[idx]` before `idx = idx.cuda()`) is a reason to create it there.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from torchlint.semantics.calls import method_call
+from torchlint.semantics.devices import same_place_source
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.training import called_function
+from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
+
+MOVES = ("cuda", "to")
+Loop = Optional[cst.CSTNode]
+
+
+def returns_moved(function: cst.FunctionDef, parameter: str) -> bool:
+    """Whether the function returns `parameter` moved to a device: `return x.cuda()`,
+    `return Variable(x).cuda(self.index)`, `return x.to(self.device)` (on some path)."""
+    for node in scope_descendants(function.body):
+        if not isinstance(node, cst.Return) or node.value is None:
+            continue
+        found = method_call(node.value)
+        if found is None or found[1] not in MOVES:
+            continue
+        moved = found[0]
+        if isinstance(moved, cst.Call) and len(moved.args) == 1:
+            moved = moved.args[0].value  # a wrapper such as the deprecated `Variable(x)`
+        if isinstance(moved, cst.Name) and moved.value == parameter:
+            return True
+    return False
+
+
+def moving_parameter(call: cst.Call, functions: Dict[str, List[cst.FunctionDef]]) -> Optional[Tuple[cst.Arg, cst.FunctionDef]]:
+    """The argument of `call` that a same-file helper returns moved to a device
+    (`get_variable(z)` with `return Variable(arg).cuda()`), with the helper; None otherwise."""
+    for function in called_function(call, functions)[:1]:
+        parameters = [p.name.value for p in function.params.params]
+        if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+            parameters = parameters[1:]
+        for arg, parameter in zip(call.args, parameters):
+            if arg.keyword is not None or arg.star:
+                break
+            if returns_moved(function, parameter):
+                return arg, function
+    return None
+
+
+def later_moves(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Dict[int, cst.Call]:
+    """For each call of `scope` (a function, or a module without its functions) that moves a
+    name's value to a device (`mask.cuda()`, `x.to(device)`, or a same-file helper, among
+    `functions()`, that returns its argument moved), by id, the call that created the value
+    when an earlier statement of the same scope and loop assigned it and nothing read it since
+    (see the module docstring). Whether that call is a host factory, and the move's target a
+    device, is the caller's question. One walk of the scope; ask once per scope."""
+    walk = _Walk(functions)
+    body = scope.body  # a module's statements, or a function's block
+    walk.block(body.body if isinstance(body, cst.IndentedBlock) else [body] if isinstance(body, cst.BaseSuite) else body, None)
+    return walk.found
+
+
+class _Walk:
+    """Statements of one scope in source order, with the names whose created value is still
+    unread (`pending`: name -> (creating call, enclosing loop))."""
+
+    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> None:
+        self.functions = functions  # asked only when a helper may move a pending name
+        self.pending: Dict[str, Tuple[cst.Call, Loop]] = {}
+        self.found: Dict[int, cst.Call] = {}
+
+    def block(self, statements: Sequence[cst.CSTNode], loop: Loop) -> None:
+        for statement in statements:
+            self.statement(statement, loop)
+
+    def statement(self, statement: cst.CSTNode, loop: Loop) -> None:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in statement.body:
+                self.simple(small, loop)
+        elif isinstance(statement, cst.If):
+            self.expression(statement.test, loop)
+            self.suite(statement.body, loop)
+            if statement.orelse is not None:
+                self.statement(statement.orelse, loop)
+        elif isinstance(statement, cst.Else):
+            self.suite(statement.body, loop)
+        elif isinstance(statement, (cst.For, cst.While)):
+            self.expression(statement.iter if isinstance(statement, cst.For) else statement.test, loop)
+            for name in bound_names(statement.target) if isinstance(statement, cst.For) else ():
+                self.pending.pop(name, None)
+            self.suite(statement.body, statement)
+            if statement.orelse is not None:
+                self.suite(statement.orelse.body, loop)
+        elif isinstance(statement, cst.With):
+            for item in statement.items:
+                self.expression(item, loop)  # the `as` name too: it is bound anew
+            self.suite(statement.body, loop)
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            self.pending.pop(statement.name.value, None)  # their bodies are scopes of their own
+        elif isinstance(statement, cst.Try):
+            self.suite(statement.body, loop)
+            for part in (*statement.handlers, statement.orelse, statement.finalbody):
+                self.pending = {}  # a handler or later part may run after any statement of the body
+                if part is not None:
+                    self.suite(part.body, loop)
+        else:
+            self.pending = {}  # `match`, `try*`, ...: not followed
+
+    def suite(self, body: cst.BaseSuite, loop: Loop) -> None:
+        self.block(body.body if isinstance(body, cst.IndentedBlock) else [body], loop)
+
+    def expression(self, node: cst.CSTNode, loop: Loop, kept: Optional[cst.Name] = None) -> List[cst.CSTNode]:
+        """Record the moves of pending names in `node`, then forget the names it reads otherwise
+        (`kept`: the name a same-place step reads, `eta` in `eta = eta.expand(...)`); the nodes
+        of `node` that run in this scope."""
+        used = {id(kept)}
+        nodes = list(scope_descendants(node))
+        for item in nodes:
+            if isinstance(item, cst.Call):
+                moved = self._moved_name(item, loop)
+                if moved is not None:
+                    self.found[id(item)] = self.pending.pop(moved.value)[0]
+                    used.add(id(moved))
+        for item in nodes:
+            if isinstance(item, cst.Name) and id(item) not in used:
+                self.pending.pop(item.value, None)
+        return nodes
+
+    def simple(self, small: cst.CSTNode, loop: Loop) -> None:
+        if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+            for node in self.expression(small, loop):
+                for name in names_bound_by(node):
+                    self.pending.pop(name, None)
+            return
+        name = small.targets[0].target.value
+        source = same_place_source(small.value, dotted_name, lambda _: None)
+        previous = self.pending.get(name)
+        if isinstance(source, cst.Name) and source.value == name and previous is not None and previous[1] is loop:
+            self.expression(small.value, loop, kept=source)
+            self.pending[name] = previous  # `eta = eta.expand(...)`: still the created value
+            return
+        self.expression(small.value, loop)
+        if isinstance(source, cst.Call) and id(small.value) not in self.found and not _is_move(source):
+            self.pending[name] = (source, loop)
+        else:
+            self.pending.pop(name, None)
+
+    def _moved_name(self, call: cst.Call, loop: Loop) -> Optional[cst.Name]:
+        """The pending name `call` moves to a device in this loop, if it moves one."""
+        found = method_call(call)
+        if found is not None and found[1] in MOVES:
+            moved = same_place_source(found[0], dotted_name, lambda _: None)
+        else:
+            read = any(isinstance(arg.value, cst.Name) and arg.value.value in self.pending for arg in call.args)
+            helper = moving_parameter(call, self.functions()) if read else None
+            moved = helper[0].value if helper is not None else None
+        if isinstance(moved, cst.Name) and moved.value in self.pending and self.pending[moved.value][1] is loop:
+            return moved
+        return None
+
+
+def _is_move(call: cst.Call) -> bool:
+    found = method_call(call)
+    return found is not None and found[1] in MOVES
+
+
