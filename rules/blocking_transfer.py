@@ -6,7 +6,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
-from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import method_definitions, takes_keyword
 from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
 from torchlint.semantics.loaders import passes_over
@@ -14,6 +14,7 @@ from torchlint.semantics.tree import iterated_parts, scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
+BATCH_SIZE_POSITION = 1
 
 
 class BlockingTransfer(Rule):
@@ -70,10 +71,15 @@ class BlockingTransfer(Rule):
     as the kernels that use its result, so they see the copied values: the result is the same
     tensor on the same device. Unsafe when the loader has a `collate_fn` (or a `**kwargs`
     that may hold one), which may return objects whose own `.to()` does not take
-    `non_blocking`. No fix when the file defines such a method, by `def` or by assignment in a
-    class body (a batch class with `def to(self, device)`, or a `NamedTuple` batch with `to =
-    _move`, which default collation keeps, would raise `TypeError`), or binds `to` in a class
-    body to something whose signature it cannot read.
+    `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
+    as they are, not collated. No fix when the file defines such a method, by `def`, by
+    assignment in a class body or at run time (a batch class with `def to(self, device)`, a
+    `NamedTuple` batch with `to = _move`, which default collation keeps, `Batch.to = _move`,
+    `setattr(Batch, "to", ...)`, `type("Batch", (), {"to": ...})` would raise `TypeError`), binds
+    `to` to something whose signature it cannot read, or defines a `__getattr__` (which may
+    answer `to`). Classes of other modules are taken to follow the signature of
+    `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
+    `non_blocking`, is the one case this misses).
 
     ## Measured precision
     Stable in loops that run with training (a loop that trains, the per-epoch validation
@@ -168,6 +174,13 @@ class BlockingTransfer(Rule):
         message = "Copy asynchronously with `non_blocking=True`"
         if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
+        batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)
+        if batch_size is not None and is_literal(batch_size.value, "None"):
+            return self.unsafe_fix(
+                "with `batch_size=None` the loader hands over the dataset's items as they are, which may be objects whose `.to()` has no `non_blocking`",
+                edit,
+                message=message,
+            )
         return self.fix(edit, message=message)
 
 

@@ -1,4 +1,5 @@
-"""How the file binds a method name: a `def`, or an assignment in a class body (`to = _move`)."""
+"""How the file binds a method name: a `def`, an assignment in a class body (`to = _move`), or
+one made at run time (`Batch.to = _move`, `setattr(Batch, "to", ...)`, `type(..., {"to": ...})`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import List, Optional, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, names_bound_by
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by
+from torchlint.semantics.values import string_value
 
 Function = Union[cst.FunctionDef, cst.Lambda]
 
@@ -16,19 +18,41 @@ def method_definitions(ctx: FileFacts, name: str) -> List[Optional[Function]]:
     """Every function of the file that may run as the method `name`: each `def name`, and
     for each assignment to `name` in a class body (`to = _move`, `to: Callable = ...`) what it
     binds: a lambda, or the file's functions of the name it assigns; None when it assigns
-    anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper)."""
+    anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper).
+    Bindings made at run time count the same (`_run_time_bindings`), and a class with its own
+    `__getattr__`/`__getattribute__`, which may answer any method name, adds a None."""
     functions = ctx.frequency.local_functions()
     found: List[Optional[Function]] = list(functions.get(name, []))
-    for classes in ctx.frequency.classes().values():
-        for klass in classes:
-            for value in _class_assignments(klass, name):
-                if isinstance(value, cst.Lambda):
-                    found.append(value)
-                elif isinstance(value, cst.Name) and value.value in functions:
-                    found.extend(functions[value.value])
-                else:
-                    found.append(None)
+    values = [value for classes in ctx.frequency.classes().values() for klass in classes for value in _class_assignments(klass, name)]
+    for value in [*values, *_run_time_bindings(ctx.module, name)]:
+        if isinstance(value, cst.Lambda):
+            found.append(value)
+        elif isinstance(value, cst.Name) and value.value in functions:
+            found.extend(functions[value.value])
+        else:
+            found.append(None)
+    if any(attribute in functions for attribute in ("__getattr__", "__getattribute__")):
+        found.append(None)
     return found
+
+
+def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
+    """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
+    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`."""
+    values: List[cst.BaseExpression] = []
+    for node in descendants(module):
+        if isinstance(node, cst.Assign):
+            values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
+            if node.func.value == "setattr" and string_value(node.args[1].value) == name:
+                values.append(node.args[2].value)
+            elif node.func.value == "type" and isinstance(node.args[2].value, cst.Dict):
+                values.extend(
+                    element.value
+                    for element in node.args[2].value.elements
+                    if isinstance(element, cst.DictElement) and string_value(element.key) == name
+                )
+    return values
 
 
 def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
