@@ -8,7 +8,7 @@ from typing import List, Optional, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.values import string_value
 
 Function = Union[cst.FunctionDef, cst.Lambda]
@@ -101,3 +101,36 @@ def binds_locally(function: cst.FunctionDef, name: str) -> bool:
         if not isinstance(node, NESTED_SCOPES):
             stack.extend(children(node))
     return bound
+
+
+def assigned_values(module: cst.Module, function: Optional[cst.FunctionDef], name: str) -> Optional[List[cst.BaseExpression]]:
+    """Every value a plain assignment gives `name` where `function` (None: module level) reads
+    it: in `function` when it binds the name itself, else at module level and in the
+    functions that declare it `global`; None when something else binds it there (a loop, a
+    parameter, `+=`, `with ... as`), whose value is unknown."""
+    scope: cst.CSTNode = function if function is not None and binds_locally(function, name) else module
+    scopes = [scope]
+    if scope is module:
+        scopes += [
+            node
+            for node in descendants(module)
+            if isinstance(node, cst.FunctionDef)
+            and any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(node.body))
+        ]
+    values: List[cst.BaseExpression] = []
+    for body in scopes:
+        if isinstance(body, cst.FunctionDef) and body is scope:
+            parameters = body.params
+            if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)):
+                return None
+        for node in scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body):
+            if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
+                if not all(isinstance(t.target, cst.Name) for t in node.targets if name in bound_names(t.target)):
+                    return None  # unpacked from a tuple
+                values.append(node.value)
+            elif isinstance(node, cst.AnnAssign) and name in bound_names(node.target):
+                if node.value is not None:
+                    values.append(node.value)
+            elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
+                return None
+    return values
