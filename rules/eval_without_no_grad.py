@@ -115,7 +115,7 @@ class EvalWithoutNoGrad(Rule):
     `torch.is_grad_enabled()`; runs no code it cannot see that keeps values (no module hooks
     registered in the file, no `forward` of a class of the file that stores values on
     `self` or elsewhere, such as an attention map kept for visualisation, or reads the
-    grad mode); and does not
+    grad mode, itself or in a function of the file it calls); and does not
     print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
     compute: in eval mode without gradients, transformer encoder layers and multi-head
@@ -495,19 +495,34 @@ def _stores_or_reads_state(function: cst.FunctionDef) -> str:
 def _unseen_module_code(module: cst.Module) -> str:
     """Why code the function cannot see, run by the modules it calls, may behave differently
     without gradients: the file registers module hooks (`register_forward_hook`), or the
-    `forward` of a class of the file stores values or reads autograd state; else ""."""
+    `forward` of a class of the file, or a function of the file it calls (by name or as a
+    method, `self.remember(y)`), stores values or reads autograd state; else ""."""
+    bodies: Dict[str, List[cst.FunctionDef]] = {}
     for node in descendants(module):
         found = method_call(node)
         if found is not None and found[1].startswith("register_") and found[1].endswith("hook"):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
-        if isinstance(node, cst.ClassDef):
-            for item in children(node.body):
-                if isinstance(item, cst.FunctionDef) and item.name.value == "forward":
-                    stored = _stores_or_reads_state(item)
-                    if stored.startswith(LATER_BACKWARD):
-                        return f"{LATER_BACKWARD} may go through values a module's `forward` of this file keeps"
-                    if stored:
-                        return f"a module's `forward` of this file: {stored}"
+        if isinstance(node, cst.FunctionDef):
+            bodies.setdefault(node.name.value, []).append(node)
+    forwards = [item for node in descendants(module) if isinstance(node, cst.ClassDef) for item in children(node.body) if isinstance(item, cst.FunctionDef) and item.name.value == "forward"]
+    seen: Set[int] = set()
+    for _ in range(MAX_HELPER_DEPTH + 1):
+        for function in forwards:
+            stored = _stores_or_reads_state(function)
+            if stored.startswith(LATER_BACKWARD):
+                return f"{LATER_BACKWARD} may go through values a module's `forward` of this file keeps"
+            if stored:
+                return f"a module's `forward` of this file: {stored}"
+        seen |= {id(function) for function in forwards}
+        forwards = [
+            helper
+            for function in forwards
+            for node in descendants(function.body)
+            if isinstance(node, cst.Call)
+            for name in [node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)]
+            for helper in bodies.get(name or "", [])
+            if id(helper) not in seen
+        ]
     return ""
 
 

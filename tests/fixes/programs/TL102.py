@@ -1,4 +1,85 @@
+# %% control: a zero tensor moved to the device [safe]
+import torch
 
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.zeros(2, 3).to(device), torch.ones(4).to(device=device))
+
+# %% arange with a float step, then cast to long by the move [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.arange(0, 10, 0.3).to(device, torch.long))
+
+# %% arange of integers, then cast to float16 by the move [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.arange(10).to(device, torch.float16))
+
+# %% linspace, then cast to float64 [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.linspace(0, 1, 7).to(device, dtype=torch.float64))
+
+# %% full_like, then cast to uint8 by keyword [safe]
+import torch
+
+device = torch.device("cpu")
+base = torch.zeros(3)
+for step in range(2):
+    show(torch.full_like(base, 3.7).to(device=device, dtype=torch.uint8))
+
+# %% factory with **kwargs that may hold device [none]
+import torch
+
+device = torch.device("cpu")
+options = {"dtype": torch.float64, "device": "cpu"}
+for step in range(2):
+    show(torch.zeros(3, **options).to(device))
+
+# %% move with **kwargs [none]
+import torch
+
+device = torch.device("cpu")
+extra = {"dtype": torch.float64}
+for step in range(2):
+    show(torch.ones(3).to(device, **extra))
+
+# %% move with *args [none]
+import torch
+
+device = torch.device("cpu")
+target = (device, torch.float16)
+for step in range(2):
+    show(torch.ones(3).to(*target))
+
+# %% random factory draws from the device generator [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.randn(3).to(device))
+
+# %% factory that requires grad [unsafe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    w = torch.zeros(3, requires_grad=True).to(device)
+    w.sum().backward()
+    show(w.grad)
+
+# %% non_blocking and positional dtype of the move are dropped or kept [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.linspace(1.5, 2.5, 2).to(device, torch.int32, True))
 
 # %% the move target is rebound to a dtype later in the loop [none]
 import torch

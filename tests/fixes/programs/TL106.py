@@ -1,4 +1,139 @@
+# %% control: tensors from a pinned loader [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
 
+device = torch.device("cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4))
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for x, y in loader:
+    show(x.to(device), y.to(device))
+
+# %% batch elements from a dict [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(2) * i} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for batch in loader:
+    show(batch["x"].to(device))
+
+# %% a batch class with its own to() [none]
+import torch
+from torch.utils.data import DataLoader
+
+class Batch:
+    def __init__(self, items):
+        self.x = torch.stack(items)
+
+    def to(self, device):
+        self.x = self.x.to(device)
+        return self
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True, collate_fn=Batch)
+for batch in loader:
+    show(batch.to(device).x)
+
+# %% a collate_fn that returns tensors [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True, collate_fn=torch.stack)
+for x in loader:
+    show(x.to(device))
+
+# %% a to() method that takes keywords [safe]
+import torch
+from torch.utils.data import DataLoader
+
+class Holder:
+    def to(self, device, **options):
+        return device
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True)
+for x in loader:
+    show(x.to(device))
+
+# %% the batch is changed in place before the move [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True)
+for x in loader:
+    x.mul_(2)
+    show(x.to(device))
+
+# %% the move already names non_blocking [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True)
+for x in loader:
+    show(x.to(device, non_blocking=False))
+
+# %% parts of a batch bound to names, moved before a rebinding [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(2) * i, "y": torch.tensor(i)} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for batch in loader:
+    images, labels = batch["x"], batch["y"]
+    images = images.to(device)
+    images = images * 2
+    show(images, labels.to(device))
+
+# %% a loader handed to a function, pinned through a **loader_args dict [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+loader_args = dict(batch_size=2, pin_memory=True)
+loader = DataLoader([torch.ones(2) * i for i in range(4)], **loader_args)
+
+def run(data_loader):
+    for x in data_loader:
+        show(x.to(device) + 1)
+
+run(loader)
+
+# %% a NamedTuple batch whose to() is bound by assignment [none]
+from typing import NamedTuple
+
+import torch
+from torch.utils.data import DataLoader
+
+
+def _move(self, device):
+    return Pair(self.x.to(device), self.y.to(device))
+
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+    to = _move
+
+
+device = torch.device("cpu")
+data = [Pair(torch.ones(2) * i, torch.tensor(float(i))) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        loss = (model(batch.x).squeeze(1) - batch.y).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+show(model)
 
 # %% items made by a class built with type() [none]
 import torch

@@ -1,4 +1,106 @@
+# %% control: every parameter gets a gradient, plain SGD [unsafe, same]
+import torch
 
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    opt.zero_grad(set_to_none=False)
+    model(torch.ones(4, 3)).pow(2).sum().backward()
+    opt.step()
+show(model)
+
+# %% momentum with a parameter that misses gradients [unsafe]
+import torch
+
+torch.manual_seed(0)
+a, b = torch.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+opt = torch.optim.SGD([*a.parameters(), *b.parameters()], lr=0.1, momentum=0.9)
+for step in range(4):
+    opt.zero_grad(set_to_none=False)
+    net = a if step < 2 else torch.nn.Sequential(a, b)
+    net(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(a, b)
+
+# %% AdamW with weight decay [unsafe]
+import torch
+
+torch.manual_seed(0)
+a, b = torch.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+opt = torch.optim.AdamW([*a.parameters(), *b.parameters()], lr=0.1, weight_decay=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    (b(a(torch.ones(1, 2))) if step == 0 else a(torch.ones(1, 2))).sum().backward()
+    opt.step()
+show(a, b)
+
+# %% gradients read in another function after the reset [none]
+import torch
+
+def grad_norm(model):
+    return sum(float(p.grad.abs().sum()) for p in model.parameters())
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 2)).sum().backward()
+opt.step()
+opt.zero_grad(set_to_none=False)
+show(grad_norm(model))
+
+# %% positional set_to_none=False [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(2):
+    model.zero_grad(False)
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% manual zeroing under a None check [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(2):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.zero_()
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% manual zeroing, gradients printed afterwards [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+model(torch.ones(1, 2)).sum().backward()
+for p in model.parameters():
+    p.grad.zero_()
+show([p.grad for p in model.parameters()])
+
+# %% gradients read through getattr after the reset [none]
+import torch
+
+
+def grad_norm(model):
+    return sum(float(getattr(p, "grad").abs().sum()) for p in model.parameters())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    opt.zero_grad(set_to_none=False)
+    show(grad_norm(model))
 
 # %% gradients read with operator.attrgetter [none]
 import operator

@@ -527,3 +527,57 @@ model = Model()
 for epoch in range(2):
     evaluate(model, torch.randn(2, 3))
 print(model.block.saved[0])
+
+# %% a forward that stores through a helper of the file [unsafe]
+import torch
+from torch import nn
+
+TRACE = []
+
+def trace(t):
+    TRACE.append(t)
+    return t
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return trace(self.fc(x))
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Net()
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+print(TRACE[0])
+
+# %% a module whose forward caches through a storing method on self [unsafe]
+import torch
+from torch import nn
+
+class Memory(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+        self.bank = []
+
+    def remember(self, t):
+        self.bank.append(t)
+
+    def forward(self, x):
+        y = self.fc(x)
+        self.remember(y)
+        return y
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Memory()
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+print(model.bank[0])
