@@ -120,3 +120,17 @@ def test_a_torch_alias_rebound_later_is_not_written():
     scaler = GradScaler()
     """
     assert 'from torch.cuda.amp import GradScaler\nimport torch\n' in fixed(typing_only, "TL602")
+
+
+def test_factories_computed_with_rounding_are_moved_only_by_an_unsafe_fix():
+    """The device's `linspace`/`arange` kernels round fractional values differently from the
+    CPU's, which a CPU-only differential program cannot show."""
+    code = (
+        "import torch\ndevice = torch.device('cuda')\nfor batch in loader:\n"
+        "    a = torch.linspace(0, 1, 7).to(device)\n    b = torch.arange(0, 1, 0.1).to(device)\n"
+        "    c = torch.arange(batch.size(0) - 1).to(device)\n"
+    )
+    safe = fixed(code, "TL102", unsafe=False)
+    assert "torch.linspace(0, 1, 7).to(device)" in safe and "torch.arange(0, 1, 0.1).to(device)" in safe
+    assert "torch.arange(batch.size(0) - 1, device=device)" in safe
+    assert "torch.linspace(0, 1, 7, device=device)" in fixed(code, "TL102")

@@ -103,7 +103,7 @@ def binds_locally(function: cst.FunctionDef, name: str) -> bool:
     return bound
 
 
-def assigned_values(module: cst.Module, function: Optional[cst.FunctionDef], name: str) -> Optional[List[cst.BaseExpression]]:
+def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], name: str) -> Optional[List[cst.BaseExpression]]:
     """Every value a plain assignment gives `name` where `function` (None: module level) reads
     it: in `function` when it binds the name itself, else at module level and in the
     functions that declare it `global`; None when something else binds it there (a loop, a

@@ -5,7 +5,7 @@ device = torch.device("cpu")
 for step in range(2):
     show(torch.zeros(2, 3).to(device), torch.ones(4).to(device=device))
 
-# %% arange with a float step, then cast to long by the move [safe]
+# %% arange with a float step, then cast to long by the move [unsafe, same]
 import torch
 
 device = torch.device("cpu")
@@ -19,7 +19,7 @@ device = torch.device("cpu")
 for step in range(2):
     show(torch.arange(10).to(device, torch.float16))
 
-# %% linspace, then cast to float64 [safe]
+# %% linspace, then cast to float64 [unsafe, same]
 import torch
 
 device = torch.device("cpu")
@@ -74,7 +74,7 @@ for step in range(2):
     w.sum().backward()
     show(w.grad)
 
-# %% non_blocking and positional dtype of the move are dropped or kept [safe]
+# %% non_blocking and positional dtype of the move are dropped or kept [unsafe, same]
 import torch
 
 device = torch.device("cpu")
