@@ -1,4 +1,4 @@
-from typing import Iterator, List, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 import libcst as cst
 
@@ -6,14 +6,15 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
-from torchlint.semantics.calls import has_star, is_literal, keyword, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import method_definitions, takes_keyword
-from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, called_function, repeated_with_training
 from torchlint.semantics.loaders import passes_over
 from torchlint.semantics.tree import iterated_parts, scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
+MAX_HELPER_DEPTH = 2
 BATCH_SIZE_POSITION = 1
 
 
@@ -67,7 +68,8 @@ class BlockingTransfer(Rule):
     The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
     loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
     defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
-    pinned memory, the loop does not modify them, and the copy is queued on the same stream
+    pinned memory, the loop does not modify them (in place, through `out=`, or in a function
+    of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result, so they see the copied values: the result is the same
     tensor on the same device. Unsafe when the loader has a `collate_fn` (or a `**kwargs`
     that may hold one), which may return objects whose own `.to()` does not take
@@ -195,7 +197,7 @@ def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> Iterator[Tup
     for statement in statements:
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
-        unchanged = live - _changed_in_place(body, live)
+        unchanged = live - _changed_in_place(body, live, ctx.frequency.local_functions())
         yield from device_moves(ctx, statement, unchanged if simple else unchanged - rebound)
         live = (live - rebound) | _parts_taken(statement, live - rebound)
 
@@ -237,11 +239,17 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
     return changed & names
 
 
-def _changed_in_place(body: cst.CSTNode, names: Set[str]) -> Set[str]:
+def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, List[cst.FunctionDef]], depth: int = 0) -> Set[str]:
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
-    `x[0] = 0`, `x += 1`)."""
+    `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), or hands to a function of the file
+    that modifies the parameter it receives it as."""
     changed: Set[str] = set()
     for node in scope_descendants(body):
+        if isinstance(node, cst.Call):
+            changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
+            for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
+                passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
+                changed |= {passed[p] for p in _changed_in_place(function.body, set(passed), functions, depth + 1)}
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name):
