@@ -111,24 +111,3 @@ def _number(ctx: FileFacts, node: cst.BaseExpression, integer: bool, depth: int)
         values = assigned_values(ctx.module, dotted)
         return bool(values) and all(_number(ctx, value, integer, depth + 1) for value in values)
     return False
-    if isinstance(node, cst.UnaryOperation):
-        return python_number(ctx, node.expression, depth + 1)
-    if isinstance(node, cst.BinaryOperation):
-        return python_number(ctx, node.left, depth + 1) and python_number(ctx, node.right, depth + 1)
-    if isinstance(node, cst.Call):
-        qualified = _qualified(ctx, node.func) or ""
-        if qualified.startswith("math.") or (isinstance(node.func, cst.Name) and node.func.value in NUMBER_BUILTINS and ctx.names.lookup(node.func.value) is None):
-            return True
-        return isinstance(node.func, cst.Attribute) and node.func.attr.value in NUMBER_METHODS and (node.func.attr.value != "size" or bool(node.args))
-    if isinstance(node, cst.Subscript):
-        return isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
-    if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
-        return True
-    if isinstance(node, cst.Name):
-        value = only_assigned_value(ctx.module, node)
-        return value is not None and python_number(ctx, value, depth + 1)
-    dotted = dotted_name(node)
-    if dotted is not None and dotted.startswith("self.") and dotted.count(".") == 1:
-        values = assigned_values(ctx.module, dotted)
-        return bool(values) and all(python_number(ctx, value, depth + 1) for value in values)
-    return False
