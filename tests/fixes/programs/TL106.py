@@ -159,48 +159,36 @@ for epoch in range(2):
     for batch in loader:
         show(batch.to(device))
 
-# %% to() patched onto the batch class after it is defined [none]
+# %% to() bound at run time: assigned to one batch class, set with setattr on another [none]
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-class Batch:
+
+class Image:
     def __init__(self, data):
         self.data = data
+
+
+class Caption:
+    def __init__(self, data):
+        self.data = data
+
 
 def _move(self, device):
     return self.data.to(device)
 
-Batch.to = _move
+
+Image.to = _move
+setattr(Caption, "to", lambda self, device: self.data.to(device) + 100)
+
 
 class Chunks(Dataset):
     def __len__(self):
-        return 3
+        return 4
 
     def __getitem__(self, i):
-        return Batch(torch.ones(2) * i)
+        return (Image if i % 2 else Caption)(torch.ones(2) * i)
 
-device = torch.device("cpu")
-loader = DataLoader(Chunks(), batch_size=None, pin_memory=True)
-for epoch in range(2):
-    for batch in loader:
-        show(batch.to(device))
-
-# %% to() set with setattr on the class [none]
-import torch
-from torch.utils.data import DataLoader, Dataset
-
-class Batch:
-    def __init__(self, data):
-        self.data = data
-
-setattr(Batch, "to", lambda self, device: self.data.to(device))
-
-class Chunks(Dataset):
-    def __len__(self):
-        return 3
-
-    def __getitem__(self, i):
-        return Batch(torch.ones(2) * i)
 
 device = torch.device("cpu")
 loader = DataLoader(Chunks(), batch_size=None, pin_memory=True)
