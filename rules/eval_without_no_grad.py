@@ -109,13 +109,15 @@ class EvalWithoutNoGrad(Rule):
     it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
     `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
     parameter all count), and changes no outer tensor in place (`running.mul_(0.9).add_(out)`
-    makes `running` part of the graph); calls no function its caller passes or that it takes
-    from a container (`for callback in CALLBACKS: callback(acc)`: a callback would run
+    makes `running` part of the graph); calls no function its caller passes, takes from a
+    container or looks up (`for callback in CALLBACKS: callback(acc)`, `getattr(hooks,
+    "on_val_end")(acc)`, a module-level `after = partial(fit, head)`: a callback would run
     without gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`/
     `torch.is_grad_enabled()`; runs no code it cannot see that keeps values (no module hooks
     registered in the file, no `forward` of a class of the file that stores values on
-    `self` or elsewhere, such as an attention map kept for visualisation, or reads the
-    grad mode, itself or in a function of the file it calls); and does not
+    `self` or elsewhere, such as an attention map kept for visualisation or a cache buffer
+    changed in place (`self.cache.copy_(k)`), or reads the grad mode, itself or in a
+    function of the file it calls); and does not
     print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
     compute: in eval mode without gradients, transformer encoder layers and multi-head
@@ -460,17 +462,24 @@ class _Escapes:
         )
 
     def _called_unknown(self, function: cst.FunctionDef) -> str:
-        """A name `function` calls that a parameter or its own loop or assignment binds (a
-        callback, `for callback in CALLBACKS: callback(acc)`), other than a module in eval mode."""
+        """A callable `function` calls whose code it cannot know (a callback): a name that a
+        parameter, its own loop or assignment, or an assignment at module level binds (`for
+        callback in CALLBACKS: callback(acc)`, `after = partial(fit, head)`), or a value that
+        is not a name (`getattr(hooks, "on_val_end")(acc)`, `HOOKS[0]()`); not a module."""
         bound = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
+        module_level = [small for line in self.ctx.module.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
+        for node in [*descendants(function.body), *module_level]:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else []
+            if isinstance(node, (cst.For, cst.AsName)):
+                targets = [node.name if isinstance(node, cst.AsName) else node.target]
+            bound |= {name.value for target in targets for name in [target, *descendants(target)] if isinstance(name, cst.Name)}
         for node in descendants(function.body):
-            if isinstance(node, (cst.AssignTarget, cst.For, cst.AsName)):
-                target = node.name if isinstance(node, cst.AsName) else node.target
-                bound |= {item.value for item in [target, *descendants(target)] if isinstance(item, cst.Name)}
-        for node in descendants(function.body):
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in bound - self.modules:
-                if self.ctx.kind_of(node.func) is not Kind.MODULE:
-                    return node.func.value
+            if not isinstance(node, cst.Call) or self.ctx.kind_of(node.func) is Kind.MODULE:
+                continue
+            if isinstance(node.func, cst.Name) and node.func.value in bound - self.modules:
+                return node.func.value
+            if not isinstance(node.func, (cst.Name, cst.Attribute)):
+                return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
         return ""
 
 
@@ -491,6 +500,27 @@ def _stores_or_reads_state(function: cst.FunctionDef) -> str:
     return ""
 
 
+def _changes_own_state_in_place(function: cst.FunctionDef) -> str:
+    """STORES when a method changes its object's state in place (`self.cache.copy_(k)`: the
+    buffer then records a graph), else ""."""
+    params = function.params.params
+    if not params:
+        return ""
+    owner = params[0].name.value
+    for node in descendants(function.body):
+        found = method_call(node)
+        if found is None or not found[1].endswith("_") or found[1].startswith("__"):
+            continue
+        receiver = found[0]
+        steps = 0
+        while isinstance(receiver, (cst.Attribute, cst.Subscript, cst.Call)):
+            steps += isinstance(receiver, cst.Attribute)
+            receiver = receiver.func if isinstance(receiver, cst.Call) else receiver.value
+        if steps and isinstance(receiver, cst.Name) and receiver.value == owner:
+            return STORES
+    return ""
+
+
 @per_module
 def _unseen_module_code(module: cst.Module) -> str:
     """Why code the function cannot see, run by the modules it calls, may behave differently
@@ -508,7 +538,7 @@ def _unseen_module_code(module: cst.Module) -> str:
     seen: Set[int] = set()
     for _ in range(MAX_HELPER_DEPTH + 1):
         for function in forwards:
-            stored = _stores_or_reads_state(function)
+            stored = _stores_or_reads_state(function) or _changes_own_state_in_place(function)
             if stored.startswith(LATER_BACKWARD):
                 return f"{LATER_BACKWARD} may go through values a module's `forward` of this file keeps"
             if stored:

@@ -581,3 +581,84 @@ model = Memory()
 for epoch in range(2):
     evaluate(model, torch.randn(4, 3))
 print(model.bank[0])
+
+# %% a module of the file keeps a key cache updated in place [unsafe]
+import torch
+from torch import nn
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)
+        self.register_buffer("cache", torch.zeros(2, 3))
+
+    def forward(self, x):
+        k = self.proj(x)
+        self.cache.copy_(k)
+        return k
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Decoder()
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3))
+print(model.cache)
+
+# %% evaluation normalises its input batch in place [safe]
+import torch
+from torch import nn
+
+def evaluate(model, images):
+    model.eval()
+    images.div_(255)
+    print((model(images).argmax(1) == 0).sum().item())
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randint(0, 255, (4, 3)).float())
+
+# %% a callback chosen by name with getattr [none]
+import torch
+from torch import nn
+
+class Hooks:
+    def __init__(self):
+        self.head = nn.Linear(1, 1)
+
+    def on_val_end(self, acc):
+        self.head(torch.ones(1, 1) * acc).sum().backward()
+
+def validate(model, hooks, x):
+    model.eval()
+    acc = (model(x).argmax(1) == 0).float().mean().item()
+    getattr(hooks, "on_val_end")(acc)
+
+hooks = Hooks()
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    validate(model, hooks, torch.randn(4, 3))
+print(hooks.head.weight.grad)
+
+# %% a partial of a fitting function called after validation [none]
+import functools
+import torch
+from torch import nn
+
+def fit(head, value):
+    head(torch.ones(1, 1) * value).sum().backward()
+
+head = nn.Linear(1, 1)
+after = functools.partial(fit, head)
+
+def validate(model, x):
+    model.eval()
+    acc = (model(x).argmax(1) == 0).float().mean().item()
+    after(acc)
+
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    validate(model, torch.randn(4, 3))
+print(head.weight.grad)
