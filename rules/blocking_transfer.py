@@ -1,4 +1,4 @@
-from typing import Iterator, List, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 import libcst as cst
 
@@ -6,14 +6,16 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
-from torchlint.semantics.calls import has_star, keyword, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import method_definitions, takes_keyword
-from torchlint.semantics.training import OTHER_LOOPS, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, called_function, repeated_with_training
 from torchlint.semantics.loaders import passes_over
 from torchlint.semantics.tree import iterated_parts, scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
+MAX_HELPER_DEPTH = 2
+BATCH_SIZE_POSITION = 1
 
 
 class BlockingTransfer(Rule):
@@ -66,14 +68,20 @@ class BlockingTransfer(Rule):
     The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
     loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
     defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
-    pinned memory, the loop does not modify them, and the copy is queued on the same stream
+    pinned memory, the loop does not modify them (in place, through `out=`, or in a function
+    of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result, so they see the copied values: the result is the same
     tensor on the same device. Unsafe when the loader has a `collate_fn` (or a `**kwargs`
     that may hold one), which may return objects whose own `.to()` does not take
-    `non_blocking`. No fix when the file defines such a method, by `def` or by assignment in a
-    class body (a batch class with `def to(self, device)`, or a `NamedTuple` batch with `to =
-    _move`, which default collation keeps, would raise `TypeError`), or binds `to` in a class
-    body to something whose signature it cannot read.
+    `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
+    as they are, not collated. No fix when the file defines such a method, by `def`, by
+    assignment in a class body or at run time (a batch class with `def to(self, device)`, a
+    `NamedTuple` batch with `to = _move`, which default collation keeps, `Batch.to = _move`,
+    `setattr(Batch, "to", ...)`, `type("Batch", (), {"to": ...})` would raise `TypeError`), binds
+    `to` to something whose signature it cannot read, or defines a `__getattr__` (which may
+    answer `to`). Classes of other modules are taken to follow the signature of
+    `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
+    `non_blocking`, is the one case this misses).
 
     ## Measured precision
     Stable in loops that run with training (a loop that trains, the per-epoch validation
@@ -168,6 +176,13 @@ class BlockingTransfer(Rule):
         message = "Copy asynchronously with `non_blocking=True`"
         if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
+        batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)
+        if batch_size is not None and is_literal(batch_size.value, "None"):
+            return self.unsafe_fix(
+                "with `batch_size=None` the loader hands over the dataset's items as they are, which may be objects whose `.to()` has no `non_blocking`",
+                edit,
+                message=message,
+            )
         return self.fix(edit, message=message)
 
 
@@ -182,7 +197,7 @@ def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> Iterator[Tup
     for statement in statements:
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
-        unchanged = live - _changed_in_place(body, live)
+        unchanged = live - _changed_in_place(body, live, ctx.frequency.local_functions())
         yield from device_moves(ctx, statement, unchanged if simple else unchanged - rebound)
         live = (live - rebound) | _parts_taken(statement, live - rebound)
 
@@ -224,11 +239,17 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
     return changed & names
 
 
-def _changed_in_place(body: cst.CSTNode, names: Set[str]) -> Set[str]:
+def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, List[cst.FunctionDef]], depth: int = 0) -> Set[str]:
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
-    `x[0] = 0`, `x += 1`)."""
+    `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), or hands to a function of the file
+    that modifies the parameter it receives it as."""
     changed: Set[str] = set()
     for node in scope_descendants(body):
+        if isinstance(node, cst.Call):
+            changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
+            for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
+                passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
+                changed |= {passed[p] for p in _changed_in_place(function.body, set(passed), functions, depth + 1)}
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name):

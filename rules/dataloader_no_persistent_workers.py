@@ -73,8 +73,8 @@ class DataloaderNoPersistentWorkers(Rule):
 
     ## Fix applicability
     Unsafe: workers keep their memory between epochs, and each worker holds its own copy of
-    the dataset, so changes the main process makes to the dataset between epochs are not
-    seen by them. Every pass over a non-persistent loader draws a base seed for its workers
+    the dataset, so changes the main process makes to the dataset between epochs, or to
+    globals the dataset reads (an augmentation switch), are not seen by them. Every pass over a non-persistent loader draws a base seed for its workers
     from the main process's random generator, a persistent one only at the first pass: from
     the second epoch on, every later random number of the main process (the shuffle order of
     the next epoch, dropout masks, augmentation drawn in the main process) changes; and the

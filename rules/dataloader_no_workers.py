@@ -67,7 +67,13 @@ class DataloaderNoWorkers(Rule):
     Unsafe: workers are separate processes, so the dataset must be picklable and, under the
     `spawn` start method (macOS, Windows), the script needs an `if __name__ == "__main__":`
     guard; random augmentation draws from each worker's own generator, so augmented values
-    change. Every pass over a loader draws a base seed from the main process's random
+    change, and what the dataset drew from the main process's generators (`random.random()`
+    in `__getitem__`) is no longer drawn there, so the main process's later random numbers
+    change from the first epoch on. What `__getitem__` changes on the dataset (a cache of
+    decoded items, a counter) changes the workers' copies, not the main process's; and what
+    the main process changes on the dataset, or in globals it reads, reaches workers only
+    when they start: with the persistent workers the fix adds, never after the first epoch
+    (a curriculum that sets the dataset's difficulty every epoch has no effect). Every pass over a loader draws a base seed from the main process's random
     generator, but with the `persistent_workers=True` the fix adds only the first pass does:
     from the second epoch on, every later random number of the main process (the next
     shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by

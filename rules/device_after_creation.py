@@ -1,11 +1,13 @@
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.bindings import reaching_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
+from torchlint.semantics.dtypes import python_integer
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
@@ -21,6 +23,9 @@ DETERMINISTIC_FACTORIES = frozenset(
     "triu_indices zeros_like ones_like empty_like full_like scalar_tensor".split()
 )
 RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like".split())
+# Factories that compute their values with arithmetic, which the device's kernels round
+# differently from the CPU's (`linspace` points, `arange` with a fractional step).
+COMPUTED_FACTORIES = frozenset({"arange", "range", "linspace", "logspace"})
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
 # Factories that copy data from the host (`torch.tensor(values)`): given `device=` they copy
@@ -78,13 +83,20 @@ class DeviceAfterCreation(Rule):
     `torch.arange(0, 10, 0.3, device=device).to(torch.long)`): passed to the factory as
     `dtype=` it would change what `arange`, `linspace` or `full_like` compute.
 
-    Safe for deterministic factories (`zeros`, `ones`, `full`, `arange`, `tensor`, ...) moved
+    Safe for deterministic factories (`zeros`, `ones`, `full`, `eye`, `arange` of integers, ...) moved
     to a value known to be a device (a device string, `torch.device(...)`, `t.device`, or a
-    variable assigned one): the result is identical. Unsafe, with the reason in the message,
+    variable that every assignment reaching the move gives one, a later rebinding in the
+    loop and a function's `global` included): the result is identical. Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
-    generator draws other numbers than the CPU one; for factories with `requires_grad=True`,
+    generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
+    or `range` with a bound or step not known to be an integer, because the device's kernels
+    round the computed values differently from the CPU's (PyTorch issues 40904 and 47043: a
+    last bit of a point, an element at a bound); for factories with `requires_grad=True`,
     because the device tensor becomes the leaf that receives `.grad`; and when the target is
-    a device only by its name (`.to(dev)`). No fix when the factory takes `out=`, a
+    a device only by its name (`.to(dev)`; if the name holds something else, such as a
+    parameter whose default is a dtype, the rewritten factory raises `TypeError`). No fix
+    when an assignment that can reach the target gives it a non-device (`device =
+    torch.float64`), when the factory takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
     when the move unpacks `*args`/`**kwargs`.
 
@@ -265,6 +277,44 @@ class DeviceAfterCreation(Rule):
         target = positional(move)
         return not (target and dotted_name(target[0].value) == f"{dotted_name(source[0].value)}.device")
 
+    def _always_device(self, device: cst.BaseExpression) -> bool:
+        """Whether `device` is known to be a device every time the move runs: a name must get a
+        device from every assignment that can reach it (`semantics.bindings.reaching_values`),
+        not only from the one before it in the source (a loop or a function may rebind it)."""
+        if self.ctx.kind_of(device) is not Kind.DEVICE:
+            return False
+        if not isinstance(device, cst.Name):
+            return True
+        values = self._assigned(device)
+        return values is not None and all(_is_device_literal(value) or self.ctx.kind_of(value) is Kind.DEVICE for value in values)
+
+    def _computed_with_rounding(self, factory: cst.Call) -> bool:
+        """`linspace`/`logspace`, and `arange`/`range` unless every bound and step is known
+        to be an integer: their device kernels compute fractional values with other rounding
+        (a last bit, and at a bound one element more or less) than the CPU's."""
+        name = (self.ctx.qualified_name(factory.func) or "").rpartition(".")[2]
+        if name not in COMPUTED_FACTORIES:
+            return False
+        return name in ("linspace", "logspace") or not all(python_integer(self.ctx, arg.value) for arg in positional(factory))
+
+    def _assigned(self, device: cst.BaseExpression) -> Optional[List[cst.BaseExpression]]:
+        if not isinstance(device, cst.Name):
+            return None
+        function = self.ctx.enclosing(cst.FunctionDef)
+        return reaching_values(self.ctx.module, function if isinstance(function, cst.FunctionDef) else None, device.value)
+
+    def _sometimes_other(self, device: cst.BaseExpression) -> bool:
+        """Whether an assignment that can reach `device` gives it a value known not to be a
+        device (`device = torch.float64` later in the loop): the factory would reject it."""
+        for value in self._assigned(device) or []:
+            if _is_device_literal(value):
+                continue
+            kind = self.ctx.kind_of(value)
+            torch_constant = isinstance(value, cst.Attribute) and (self.ctx.qualified_name(value) or "").startswith("torch.")
+            if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant):
+                return True  # a torch constant read, not called: a dtype such as `torch.float64`
+        return False
+
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
         """Move `device=` into the factory call; a dtype the move also sets stays in a
         `.to(dtype)` after it, so the factory still computes in its own dtype.
@@ -293,9 +343,13 @@ class DeviceAfterCreation(Rule):
         grad = keyword(factory, "requires_grad")
         if random:
             return self.unsafe_fix("the device's random generator draws other numbers", NodeEdit(move, new_call), message=message)
+        if self._computed_with_rounding(factory):
+            return self.unsafe_fix("the device computes the values with other rounding than the CPU", NodeEdit(move, new_call), message=message)
         if grad is not None and not is_literal(grad.value, "False"):
             return self.unsafe_fix("the device tensor becomes the leaf that gets `.grad`", NodeEdit(move, new_call), message=message)
-        if self.ctx.kind_of(device) is not Kind.DEVICE and not _is_device_literal(device):
+        if self._sometimes_other(device):
+            return self.withheld(f"`{dotted_name(device)}` is also assigned values that are not devices")
+        if not _is_device_literal(device) and not self._always_device(device):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)

@@ -17,6 +17,8 @@ from torchlint.semantics.project import FAST_PATH_MODULES, project_function, pro
 from torchlint.semantics.training import after_train_mode_switch, called_function
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
+# Tensor methods that only work while autograd records (`retain_grad` raises under `no_grad`).
+AUTOGRAD_METHODS = frozenset({"backward", "retain_grad", "register_hook"})
 # Functions that compute gradients (`torch.autograd.grad`, `torch.func.jacobian`, ...).
 GRADIENT_FUNCTIONS = frozenset({"grad", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp", "jacrev", "jacfwd", "grad_and_value"})
 # Methods that keep a value beyond the call (`outputs.append(out)`): a later backward through
@@ -92,8 +94,10 @@ class EvalWithoutNoGrad(Rule):
     fix adds `import torch` after the last top-level import above the function (or after the
     docstring and `from __future__` imports), never above a notebook cell magic. It is only
     offered where nothing in the function computes gradients: no `.backward()`,
-    `torch.autograd.grad` or `.grad` in it, in a nested function, or in a function of the file
-    that it calls.
+    `torch.autograd.grad`, `.grad`, `.retain_grad()` or a tensor's `.register_hook()` (both
+    raise without gradients) in it, in a nested function, in a function of the file that it
+    calls or hands on (`map(adapt, batches)`), or in the `forward` of a module class of the
+    file (a force field's `autograd.grad` of the energy).
 
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
     state, and no code the function cannot see runs under it (see `semantics.escapes`): it
@@ -104,8 +108,16 @@ class EvalWithoutNoGrad(Rule):
     `max`, `float`), a module put in eval mode, and a function of the file that lets nothing
     it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
     `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
-    parameter all count); calls no function its caller passes (a callback would run without
-    gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`; and does not
+    parameter all count), and changes no outer tensor in place (`running.mul_(0.9).add_(out)`
+    makes `running` part of the graph); calls no function its caller passes, takes from a
+    container or looks up (`for callback in CALLBACKS: callback(acc)`, `getattr(hooks,
+    "on_val_end")(acc)`, a module-level `after = partial(fit, head)`: a callback would run
+    without gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`/
+    `torch.is_grad_enabled()`; runs no code it cannot see that keeps values (no module hooks
+    registered in the file, no `forward` of a class of the file that stores values on
+    `self` or elsewhere, such as an attention map kept for visualisation or a cache buffer
+    changed in place (`self.cache.copy_(k)`), or reads the grad mode, itself or in a
+    function of the file it calls); and does not
     print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
     compute: in eval mode without gradients, transformer encoder layers and multi-head
@@ -362,9 +374,12 @@ class EvalWithoutNoGrad(Rule):
         assert isinstance(function, cst.FunctionDef)
         if any(_computes_gradient(node) for node in descendants(function.body)):
             return self.withheld("the function computes gradients")
-        helper = _gradient_helper(function, _gradient_functions(self.ctx.module))
+        computing = _gradient_functions(self.ctx.module)
+        helper = _gradient_helper(function, computing)
         if helper is not None:
             return self.withheld(f"it calls `{helper}`, which computes gradients")
+        if "forward" in computing:
+            return self.withheld("a module's `forward` in this file computes gradients, and the function runs modules")
         binding = module_name(self.ctx.module, "torch", function)
         if binding is None:
             return self.withheld("`torch` cannot be imported above the function")
@@ -412,18 +427,9 @@ class _Escapes:
         `seeded` names parameters that receive values computed by its caller."""
         if returns_value:
             return RETURNS
-        for node in descendants(function.body):
-            if isinstance(node, (cst.Global, cst.Nonlocal)):
-                return f"{LATER_BACKWARD} may go through outer variables the function assigns"
-            if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(
-                node.target, (cst.Attribute, cst.Subscript)
-            ):
-                return STORES
-            found = method_call(node)
-            if found is not None and found[1] in STORING_METHODS:
-                return STORES
-            if isinstance(node, (cst.Attribute, cst.Name)) and (node.attr if isinstance(node, cst.Attribute) else node).value in AUTOGRAD_STATE:
-                return f"the function reads `{(node.attr if isinstance(node, cst.Attribute) else node).value}`, which `no_grad` changes"
+        stored = _stores_or_reads_state(function)
+        if stored:
+            return stored
         computed = computed_names(function.body, seeded)
         if any(outer_names_augmented(function, computed)):
             return STORES
@@ -432,10 +438,10 @@ class _Escapes:
         for call in receiving_calls(function.body, computed):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
-        callback = self._called_parameter(function)
+        callback = self._called_unknown(function)
         if callback:
-            return f"{LATER_BACKWARD} may run in `{callback}`, a function its caller passes, which would run without gradients too"
-        return ""
+            return f"{LATER_BACKWARD} may run in `{callback}`, a function passed in or taken from a container, which would run without gradients too"
+        return _unseen_module_code(self.ctx.module)
 
     def _keeps_local(self, call: cst.Call, depth: int) -> bool:
         """Whether `call` only computes from the values it receives: a torch function (not
@@ -457,13 +463,99 @@ class _Escapes:
             for callee in callees
         )
 
-    def _called_parameter(self, function: cst.FunctionDef) -> str:
-        """A parameter of `function` that it calls (a callback), other than a module in eval mode."""
-        parameters = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
+    def _called_unknown(self, function: cst.FunctionDef) -> str:
+        """A callable `function` calls whose code it cannot know (a callback): a name that a
+        parameter, its own loop or assignment, or an assignment at module level binds (`for
+        callback in CALLBACKS: callback(acc)`, `after = partial(fit, head)`), or a value that
+        is not a name (`getattr(hooks, "on_val_end")(acc)`, `HOOKS[0]()`); not a module."""
+        bound = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
+        module_level = [small for line in self.ctx.module.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
+        for node in [*descendants(function.body), *module_level]:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else []
+            if isinstance(node, (cst.For, cst.AsName)):
+                targets = [node.name if isinstance(node, cst.AsName) else node.target]
+            bound |= {name.value for target in targets for name in [target, *descendants(target)] if isinstance(name, cst.Name)}
         for node in descendants(function.body):
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in parameters - self.modules:
+            if not isinstance(node, cst.Call) or self.ctx.kind_of(node.func) is Kind.MODULE:
+                continue
+            if isinstance(node.func, cst.Name) and node.func.value in bound - self.modules:
                 return node.func.value
+            if not isinstance(node.func, (cst.Name, cst.Attribute)):
+                return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
         return ""
+
+
+def _stores_or_reads_state(function: cst.FunctionDef) -> str:
+    """Why `function` may keep a value beyond its run (a store outside itself, `global`) or
+    behave differently without gradients (it reads autograd state), or ""."""
+    for node in descendants(function.body):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            return f"{LATER_BACKWARD} may go through outer variables the function assigns"
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, (cst.Attribute, cst.Subscript)):
+            return STORES
+        found = method_call(node)
+        if found is not None and found[1] in STORING_METHODS:
+            return STORES
+        name = node.attr if isinstance(node, cst.Attribute) else node
+        if isinstance(name, cst.Name) and name.value in AUTOGRAD_STATE:
+            return f"the function reads `{name.value}`, which `no_grad` changes"
+    return ""
+
+
+def _changes_own_state_in_place(function: cst.FunctionDef) -> str:
+    """STORES when a method changes its object's state in place (`self.cache.copy_(k)`: the
+    buffer then records a graph), else ""."""
+    params = function.params.params
+    if not params:
+        return ""
+    owner = params[0].name.value
+    for node in descendants(function.body):
+        found = method_call(node)
+        if found is None or not found[1].endswith("_") or found[1].startswith("__"):
+            continue
+        receiver = found[0]
+        steps = 0
+        while isinstance(receiver, (cst.Attribute, cst.Subscript, cst.Call)):
+            steps += isinstance(receiver, cst.Attribute)
+            receiver = receiver.func if isinstance(receiver, cst.Call) else receiver.value
+        if steps and isinstance(receiver, cst.Name) and receiver.value == owner:
+            return STORES
+    return ""
+
+
+@per_module
+def _unseen_module_code(module: cst.Module) -> str:
+    """Why code the function cannot see, run by the modules it calls, may behave differently
+    without gradients: the file registers module hooks (`register_forward_hook`), or the
+    `forward` of a class of the file, or a function of the file it calls (by name or as a
+    method, `self.remember(y)`), stores values or reads autograd state; else ""."""
+    bodies: Dict[str, List[cst.FunctionDef]] = {}
+    for node in descendants(module):
+        found = method_call(node)
+        if found is not None and found[1].startswith("register_") and found[1].endswith("hook"):
+            return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
+        if isinstance(node, cst.FunctionDef):
+            bodies.setdefault(node.name.value, []).append(node)
+    forwards = [item for node in descendants(module) if isinstance(node, cst.ClassDef) for item in children(node.body) if isinstance(item, cst.FunctionDef) and item.name.value == "forward"]
+    seen: Set[int] = set()
+    for _ in range(MAX_HELPER_DEPTH + 1):
+        for function in forwards:
+            stored = _stores_or_reads_state(function) or _changes_own_state_in_place(function)
+            if stored.startswith(LATER_BACKWARD):
+                return f"{LATER_BACKWARD} may go through values a module's `forward` of this file keeps"
+            if stored:
+                return f"a module's `forward` of this file: {stored}"
+        seen |= {id(function) for function in forwards}
+        forwards = [
+            helper
+            for function in forwards
+            for node in descendants(function.body)
+            if isinstance(node, cst.Call)
+            for name in [node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)]
+            for helper in bodies.get(name or "", [])
+            if id(helper) not in seen
+        ]
+    return ""
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:
@@ -522,21 +614,19 @@ def _file_computes_gradients(module: cst.Module) -> bool:
 
 
 def _gradient_helper(function: cst.FunctionDef, computing: Set[str]) -> Optional[str]:
-    """The first function of `computing` that `function` calls (or a nested function that
-    computes gradients), by name or as a method."""
+    """The first function of `computing` that `function` names (calls, or hands on as in
+    `map(adapt, batches)`), or a nested function that computes gradients."""
     for node in descendants(function.body):
         if isinstance(node, cst.FunctionDef) and any(_computes_gradient(item) for item in descendants(node)):
             return node.name.value
-        if isinstance(node, cst.Call):
-            called = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)
-            if called in computing:
-                return called
+        if isinstance(node, cst.Name) and node.value in computing:
+            return node.value
     return None
 
 
 def _computes_gradient(node: cst.CSTNode) -> bool:
     found = method_call(node)
-    if found is not None and found[1] == "backward":
+    if found is not None and found[1] in AUTOGRAD_METHODS:
         return True
     if isinstance(node, cst.Attribute) and node.attr.value == "grad":
         return True

@@ -59,8 +59,9 @@ class GradZeroing(Rule):
     result differs when a parameter gets no gradient in a step: optimizers skip a parameter
     whose gradient is None, but still apply momentum and weight decay (SGD with momentum,
     AdamW) to one with a zero gradient. No fix is offered when the file reads `.grad` other
-    than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, or `getattr`
-    with a name that is not a literal), or calls a function of another project module that
+    than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, `getattr`
+    with a name that is not a literal, or a call handed the name as a string path such as
+    `operator.attrgetter("grad")`), or calls a function of another project module that
     reads `.grad`: such code would get None instead of zeros.
 
     ## Measured precision

@@ -120,3 +120,39 @@ def test_a_torch_alias_rebound_later_is_not_written():
     scaler = GradScaler()
     """
     assert 'from torch.cuda.amp import GradScaler\nimport torch\n' in fixed(typing_only, "TL602")
+
+
+def test_factories_computed_with_rounding_are_moved_only_by_an_unsafe_fix():
+    """The device's `linspace`/`arange` kernels round fractional values differently from the
+    CPU's, which a CPU-only differential program cannot show."""
+    code = (
+        "import torch\ndevice = torch.device('cuda')\nfor batch in loader:\n"
+        "    a = torch.linspace(0, 1, 7).to(device)\n    b = torch.arange(0, 1, 0.1).to(device)\n"
+        "    c = torch.arange(batch.size(0) - 1).to(device)\n"
+    )
+    safe = fixed(code, "TL102", unsafe=False)
+    assert "torch.linspace(0, 1, 7).to(device)" in safe and "torch.arange(0, 1, 0.1).to(device)" in safe
+    assert "torch.arange(batch.size(0) - 1, device=device)" in safe
+    assert "torch.linspace(0, 1, 7, device=device)" in fixed(code, "TL102")
+
+
+def test_a_batch_changed_in_place_by_out_or_a_helper_is_not_copied_asynchronously():
+    """The copy may still read the pinned memory when the host changes it: a race only a
+    GPU would show."""
+    code = """
+    import torch
+    from torch.utils.data import DataLoader
+
+    def clip_(t):
+        t.clamp_(0, 1)
+
+    loader = DataLoader(data, batch_size=2, pin_memory=True)
+    for epoch in range(9):
+        for x, y in loader:
+            xg, yg = x.cuda(), y.cuda()
+            torch.clamp(x, 0, 1, out=x)
+            clip_(y)
+            model(xg, yg).backward()
+    """
+    assert "non_blocking" not in fixed(code, "TL106")
+    assert fixed(code.replace("out=x", "out=z").replace("clip_(y)", "clip_(z)"), "TL106").count("non_blocking=True") == 2

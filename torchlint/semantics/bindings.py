@@ -1,4 +1,5 @@
-"""How the file binds a method name: a `def`, or an assignment in a class body (`to = _move`)."""
+"""How the file binds a method name: a `def`, an assignment in a class body (`to = _move`), or
+one made at run time (`Batch.to = _move`, `setattr(Batch, "to", ...)`, `type(..., {"to": ...})`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import List, Optional, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, names_bound_by
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
+from torchlint.semantics.values import string_value
 
 Function = Union[cst.FunctionDef, cst.Lambda]
 
@@ -16,19 +18,41 @@ def method_definitions(ctx: FileFacts, name: str) -> List[Optional[Function]]:
     """Every function of the file that may run as the method `name`: each `def name`, and
     for each assignment to `name` in a class body (`to = _move`, `to: Callable = ...`) what it
     binds: a lambda, or the file's functions of the name it assigns; None when it assigns
-    anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper)."""
+    anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper).
+    Bindings made at run time count the same (`_run_time_bindings`), and a class with its own
+    `__getattr__`/`__getattribute__`, which may answer any method name, adds a None."""
     functions = ctx.frequency.local_functions()
     found: List[Optional[Function]] = list(functions.get(name, []))
-    for classes in ctx.frequency.classes().values():
-        for klass in classes:
-            for value in _class_assignments(klass, name):
-                if isinstance(value, cst.Lambda):
-                    found.append(value)
-                elif isinstance(value, cst.Name) and value.value in functions:
-                    found.extend(functions[value.value])
-                else:
-                    found.append(None)
+    values = [value for classes in ctx.frequency.classes().values() for klass in classes for value in _class_assignments(klass, name)]
+    for value in [*values, *_run_time_bindings(ctx.module, name)]:
+        if isinstance(value, cst.Lambda):
+            found.append(value)
+        elif isinstance(value, cst.Name) and value.value in functions:
+            found.extend(functions[value.value])
+        else:
+            found.append(None)
+    if any(attribute in functions for attribute in ("__getattr__", "__getattribute__")):
+        found.append(None)
     return found
+
+
+def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
+    """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
+    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`."""
+    values: List[cst.BaseExpression] = []
+    for node in descendants(module):
+        if isinstance(node, cst.Assign):
+            values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
+            if node.func.value == "setattr" and string_value(node.args[1].value) == name:
+                values.append(node.args[2].value)
+            elif node.func.value == "type" and isinstance(node.args[2].value, cst.Dict):
+                values.extend(
+                    element.value
+                    for element in node.args[2].value.elements
+                    if isinstance(element, cst.DictElement) and string_value(element.key) == name
+                )
+    return values
 
 
 def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
@@ -77,3 +101,36 @@ def binds_locally(function: cst.FunctionDef, name: str) -> bool:
         if not isinstance(node, NESTED_SCOPES):
             stack.extend(children(node))
     return bound
+
+
+def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], name: str) -> Optional[List[cst.BaseExpression]]:
+    """Every value a plain assignment gives `name` where `function` (None: module level) reads
+    it: in `function` when it binds the name itself, else at module level and in the
+    functions that declare it `global`; None when something else binds it there (a loop, a
+    parameter, `+=`, `with ... as`), whose value is unknown."""
+    scope: cst.CSTNode = function if function is not None and binds_locally(function, name) else module
+    scopes = [scope]
+    if scope is module:
+        scopes += [
+            node
+            for node in descendants(module)
+            if isinstance(node, cst.FunctionDef)
+            and any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(node.body))
+        ]
+    values: List[cst.BaseExpression] = []
+    for body in scopes:
+        if isinstance(body, cst.FunctionDef) and body is scope:
+            parameters = body.params
+            if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)):
+                return None
+        for node in scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body):
+            if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
+                if not all(isinstance(t.target, cst.Name) for t in node.targets if name in bound_names(t.target)):
+                    return None  # unpacked from a tuple
+                values.append(node.value)
+            elif isinstance(node, cst.AnnAssign) and name in bound_names(node.target):
+                if node.value is not None:
+                    values.append(node.value)
+            elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
+                return None
+    return values

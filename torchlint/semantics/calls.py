@@ -123,5 +123,12 @@ def attribute_read(node: cst.CSTNode) -> Optional[str]:
 
 
 def reads_attribute(node: cst.CSTNode, attribute: str) -> bool:
-    """Whether `node` reads the attribute `attribute`, spelled out or through `getattr`."""
-    return attribute_read(node) in (attribute, ANY_ATTRIBUTE)
+    """Whether `node` reads the attribute `attribute`, spelled out, through `getattr`, or by
+    a call handed its name as a string path (`operator.attrgetter("weight.grad")`)."""
+    return attribute_read(node) in (attribute, ANY_ATTRIBUTE) or (isinstance(node, cst.Call) and any(_names_attribute(arg.value, attribute) for arg in node.args))
+
+
+def _names_attribute(value: cst.BaseExpression, attribute: str) -> bool:
+    """A string literal that is a dotted attribute path with `attribute` in it."""
+    text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    return isinstance(text, str) and all(part.isidentifier() for part in text.split(".")) and attribute in text.split(".")

@@ -23,6 +23,8 @@ COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
 # Tensor methods and attributes whose result is a Python number, and builtins that make one.
 NUMBER_METHODS = frozenset({"size", "dim", "numel", "item", "element_size", "ndimension", "nelement"})
 NUMBER_BUILTINS = frozenset({"float", "int", "len"})
+INTEGER_BUILTINS = frozenset({"int", "len"})
+INTEGER_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 MAX_STEPS = 4
 
 
@@ -70,28 +72,42 @@ def python_number(ctx: FileFacts, node: cst.BaseExpression, depth: int = 0) -> b
     `math` function, `float()`/`int()`/`len()`, a size (`x.size(-1)`, `x.shape[-1]`, `.ndim`,
     `.item()`), arithmetic on numbers, a name whose only assignment in the file is one, or an
     attribute `self.x` that every assignment in the file sets to one."""
-    if ctx.kind_of(node) is Kind.NUMBER or isinstance(node, (cst.Integer, cst.Float)):
+    return _number(ctx, node, False, depth)
+
+
+def python_integer(ctx: FileFacts, node: cst.BaseExpression) -> bool:
+    """Whether `node` is known to evaluate to a Python int: as `python_number`, without
+    floats (no float literal, `math` function, `.item()` or true division)."""
+    return _number(ctx, node, True, 0)
+
+
+def _number(ctx: FileFacts, node: cst.BaseExpression, integer: bool, depth: int) -> bool:
+    if isinstance(node, cst.Integer) or (not integer and (ctx.kind_of(node) is Kind.NUMBER or isinstance(node, cst.Float))):
         return True
     if depth >= MAX_STEPS:
         return False
     if isinstance(node, cst.UnaryOperation):
-        return python_number(ctx, node.expression, depth + 1)
+        return (not integer or isinstance(node.operator, (cst.Minus, cst.Plus))) and _number(ctx, node.expression, integer, depth + 1)
     if isinstance(node, cst.BinaryOperation):
-        return python_number(ctx, node.left, depth + 1) and python_number(ctx, node.right, depth + 1)
+        if integer and not isinstance(node.operator, INTEGER_OPERATORS):
+            return False
+        return _number(ctx, node.left, integer, depth + 1) and _number(ctx, node.right, integer, depth + 1)
     if isinstance(node, cst.Call):
         qualified = _qualified(ctx, node.func) or ""
-        if qualified.startswith("math.") or (isinstance(node.func, cst.Name) and node.func.value in NUMBER_BUILTINS and ctx.names.lookup(node.func.value) is None):
+        builtins = INTEGER_BUILTINS if integer else NUMBER_BUILTINS
+        if (not integer and qualified.startswith("math.")) or (isinstance(node.func, cst.Name) and node.func.value in builtins and ctx.names.lookup(node.func.value) is None):
             return True
-        return isinstance(node.func, cst.Attribute) and node.func.attr.value in NUMBER_METHODS and (node.func.attr.value != "size" or bool(node.args))
+        methods = NUMBER_METHODS - {"item"} if integer else NUMBER_METHODS
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value in methods and (node.func.attr.value != "size" or bool(node.args))
     if isinstance(node, cst.Subscript):
         return isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
     if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
         return True
     if isinstance(node, cst.Name):
         value = only_assigned_value(ctx.module, node)
-        return value is not None and python_number(ctx, value, depth + 1)
+        return value is not None and _number(ctx, value, integer, depth + 1)
     dotted = dotted_name(node)
     if dotted is not None and dotted.startswith("self.") and dotted.count(".") == 1:
         values = assigned_values(ctx.module, dotted)
-        return bool(values) and all(python_number(ctx, value, depth + 1) for value in values)
+        return bool(values) and all(_number(ctx, value, integer, depth + 1) for value in values)
     return False

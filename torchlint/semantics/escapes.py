@@ -79,9 +79,20 @@ def receiving_calls(body: cst.CSTNode, computed: Set[str]) -> Iterator[cst.Call]
         if not isinstance(node, cst.Call) or not any(may_carry_graph(arg.value, computed) for arg in node.args):
             continue
         found = method_call(node)
-        if found is not None and may_carry_graph(found[0], computed):
+        if found is not None and may_carry_graph(found[0], computed) and not _changes_outer_value(node, found[1], computed):
             continue
         yield node
+
+
+def _changes_outer_value(call: cst.Call, method: str, computed: Set[str]) -> bool:
+    """An in-place method (`add_`, `copy_`) on a chain that starts at a name not computed
+    here (`running.mul_(0.9).add_(out)`): the value it writes into outlives the call."""
+    if not method.endswith("_") or method.startswith("__"):
+        return False
+    root: cst.BaseExpression = call
+    while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
+        root = root.func if isinstance(root, cst.Call) else root.value
+    return not (isinstance(root, cst.Name) and root.value in computed)
 
 
 def outer_names_augmented(function: cst.FunctionDef, computed: Set[str]) -> Iterator[str]:

@@ -5,7 +5,7 @@ device = torch.device("cpu")
 for step in range(2):
     show(torch.zeros(2, 3).to(device), torch.ones(4).to(device=device))
 
-# %% arange with a float step, then cast to long by the move [safe]
+# %% arange with a float step, then cast to long by the move [unsafe, same]
 import torch
 
 device = torch.device("cpu")
@@ -19,7 +19,7 @@ device = torch.device("cpu")
 for step in range(2):
     show(torch.arange(10).to(device, torch.float16))
 
-# %% linspace, then cast to float64 [safe]
+# %% linspace, then cast to float64 [unsafe, same]
 import torch
 
 device = torch.device("cpu")
@@ -74,9 +74,45 @@ for step in range(2):
     w.sum().backward()
     show(w.grad)
 
-# %% non_blocking and positional dtype of the move are dropped or kept [safe]
+# %% non_blocking and positional dtype of the move are dropped or kept [unsafe, same]
 import torch
 
 device = torch.device("cpu")
 for step in range(2):
     show(torch.linspace(1.5, 2.5, 2).to(device, torch.int32, True))
+
+# %% the move target is rebound to a dtype later in the loop [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.arange(3).to(device))
+    device = torch.float64
+
+# %% a device chosen at run time, in a training step function [safe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(3, 1)
+
+def train_step(x):
+    noise_scale = torch.full((x.shape[0], 1), 0.5).to(device)
+    loss = (model(x) * noise_scale).pow(2).mean()
+    loss.backward()
+    return loss.item()
+
+for step in range(2):
+    show(train_step(torch.ones(4, 3)))
+
+# %% the device is a global rebound by a function between steps [none]
+import torch
+
+device = torch.device("cpu")
+
+def switch():
+    global device
+    device = torch.float64
+
+for step in range(2):
+    show(torch.ones(2).to(device))
+    switch()

@@ -90,3 +90,49 @@ for x in loader:
     loss.backward()
     optimizer.step()
 show(head)
+
+# %% a curriculum sets the dataset's difficulty every epoch [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Curriculum(Dataset):
+    def __init__(self):
+        self.scale = 1.0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([i * self.scale])
+
+ds = Curriculum()
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(ds, batch_size=2)
+for epoch in range(3):
+    ds.scale = epoch + 1.0
+    total = 0.0
+    for x in loader:
+        model(x).sum().backward()
+        total += x.sum().item()
+    print(epoch, total)
+
+# %% a global switch read by the dataset, flipped between epochs [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+AUGMENT = False
+
+class Data(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i) + (10.0 if AUGMENT else 0.0)])
+
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Data(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+        print(x.flatten().tolist())
+    AUGMENT = True

@@ -58,3 +58,55 @@ for epoch in range(2):
     data.scale = epoch
     for x in loader:
         show(epoch, x)
+
+# %% a global switch read by the dataset, flipped between epochs [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+AUGMENT = False
+
+class Data(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i) + (10.0 if AUGMENT else 0.0)])
+
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Data(), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+        print(x.flatten().tolist())
+    AUGMENT = True
+
+# %% the dataset's attribute set through a helper of another object [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Data(Dataset):
+    def __init__(self):
+        self.scale = 1.0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([i * self.scale])
+
+class Schedule:
+    def __init__(self, ds):
+        self.ds = ds
+
+    def step(self, epoch):
+        self.ds.scale = epoch + 1.0
+
+ds = Data()
+sched = Schedule(ds)
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(ds, batch_size=2, num_workers=2)
+for epoch in range(2):
+    sched.step(epoch)
+    for x in loader:
+        model(x).sum().backward()
+        print(x.flatten().tolist())

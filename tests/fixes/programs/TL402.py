@@ -320,3 +320,345 @@ x = torch.randn(2, 5, 8)
 padding = torch.tensor([[False] * 5, [False, False, False, True, True]])
 for epoch in range(2):
     evaluate(encoder, x, padding)
+
+# %% a forward hook keeps activations during evaluation [unsafe]
+import torch
+from torch import nn
+
+features = []
+model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+model[0].register_forward_hook(lambda module, inputs, output: features.append(output))
+
+def evaluate(model, x):
+    model.eval()
+    correct = (model(x).argmax(1) == 0).sum().item()
+    print("correct", correct)
+
+for epoch in range(2):
+    evaluate(model, torch.randn(5, 4))
+print(features[-1])
+
+# %% a module of the file keeps its attention map for visualisation [unsafe]
+import torch
+from torch import nn
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(4, 12)
+        self.attn_map = None
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        attn = (q @ k.transpose(-2, -1)).softmax(-1)
+        self.attn_map = attn
+        return attn @ v
+
+def validate(model, x):
+    model.eval()
+    score = model(x).mean().item()
+    print(round(score, 4))
+
+model = Attention()
+for epoch in range(2):
+    validate(model, torch.randn(2, 3, 4))
+print(model.attn_map)
+
+# %% a force field computes forces with autograd.grad in forward [none]
+import torch
+from torch import nn
+
+class ForceField(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1))
+
+    def forward(self, pos):
+        pos = pos.requires_grad_(True)
+        energy = self.net(pos).sum()
+        (grad,) = torch.autograd.grad(energy, pos, create_graph=self.training)
+        return energy, -grad
+
+def evaluate(model, batches):
+    model.eval()
+    total = 0.0
+    for pos in batches:
+        energy, forces = model(pos)
+        total += forces.abs().mean().item()
+    print(round(total, 5))
+
+model = ForceField()
+batches = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    evaluate(model, batches)
+
+# %% a list of callbacks run after validation, one of which fits a probe [none]
+import torch
+from torch import nn
+
+probe = nn.Linear(2, 1)
+opt = torch.optim.SGD(probe.parameters(), lr=0.1)
+
+def fit_probe(metrics):
+    loss = probe(torch.ones(1, 2)).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+CALLBACKS = [fit_probe]
+
+def validate(model, x):
+    model.eval()
+    acc = (model(x).argmax(1) == 1).float().mean().item()
+    for callback in CALLBACKS:
+        callback(acc)
+
+model = nn.Linear(4, 2)
+for epoch in range(2):
+    validate(model, torch.randn(6, 4))
+print(probe.weight)
+
+# %% test-time adaptation steps mapped over batches [none]
+import torch
+from torch import nn
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+
+def adapt(x):
+    loss = model(x).softmax(1).max(1).values.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return 0
+
+def evaluate(batches):
+    model.eval()
+    list(map(adapt, batches))
+    print(sum(model(x).argmax(1).sum().item() for x in batches))
+
+batches = [torch.randn(4, 3) for _ in range(2)]
+for epoch in range(2):
+    evaluate(batches)
+print(model.weight)
+
+# %% a running mean of logits updated in place [unsafe]
+import torch
+from torch import nn
+
+running = torch.zeros(2)
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    running.mul_(0.9).add_(out.mean(0), alpha=0.1)
+
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+print(running)
+
+# %% a model whose forward branches on the grad mode [unsafe]
+import torch
+from torch import nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+        self.calls = 0
+
+    def forward(self, x):
+        if torch.is_grad_enabled():
+            self.calls += 1
+        return self.fc(x)
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Net()
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+print(model.calls)
+
+# %% the output retains its gradient for debugging [none]
+import torch
+from torch import nn
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    out.retain_grad()
+    print(out.argmax(1).tolist())
+
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% a nested class of the file keeps intermediate features on itself [unsafe]
+import torch
+from torch import nn
+
+class Model(nn.Module):
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 3)
+            self.saved = []
+
+        def forward(self, x):
+            y = self.fc(x)
+            self.saved.append(y)
+            return y
+
+    def __init__(self):
+        super().__init__()
+        self.block = Model.Block()
+
+    def forward(self, x):
+        return self.block(x)
+
+def evaluate(model, x):
+    model.eval()
+    print(round(model(x).sum().item(), 4))
+
+model = Model()
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3))
+print(model.block.saved[0])
+
+# %% a forward that stores through a helper of the file [unsafe]
+import torch
+from torch import nn
+
+TRACE = []
+
+def trace(t):
+    TRACE.append(t)
+    return t
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return trace(self.fc(x))
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Net()
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+print(TRACE[0])
+
+# %% a module whose forward caches through a storing method on self [unsafe]
+import torch
+from torch import nn
+
+class Memory(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+        self.bank = []
+
+    def remember(self, t):
+        self.bank.append(t)
+
+    def forward(self, x):
+        y = self.fc(x)
+        self.remember(y)
+        return y
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Memory()
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+print(model.bank[0])
+
+# %% a module of the file keeps a key cache updated in place [unsafe]
+import torch
+from torch import nn
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)
+        self.register_buffer("cache", torch.zeros(2, 3))
+
+    def forward(self, x):
+        k = self.proj(x)
+        self.cache.copy_(k)
+        return k
+
+def evaluate(model, x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+model = Decoder()
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3))
+print(model.cache)
+
+# %% evaluation normalises its input batch in place [safe]
+import torch
+from torch import nn
+
+def evaluate(model, images):
+    model.eval()
+    images.div_(255)
+    print((model(images).argmax(1) == 0).sum().item())
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randint(0, 255, (4, 3)).float())
+
+# %% a callback chosen by name with getattr [none]
+import torch
+from torch import nn
+
+class Hooks:
+    def __init__(self):
+        self.head = nn.Linear(1, 1)
+
+    def on_val_end(self, acc):
+        self.head(torch.ones(1, 1) * acc).sum().backward()
+
+def validate(model, hooks, x):
+    model.eval()
+    acc = (model(x).argmax(1) == 0).float().mean().item()
+    getattr(hooks, "on_val_end")(acc)
+
+hooks = Hooks()
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    validate(model, hooks, torch.randn(4, 3))
+print(hooks.head.weight.grad)
+
+# %% a partial of a fitting function called after validation [none]
+import functools
+import torch
+from torch import nn
+
+def fit(head, value):
+    head(torch.ones(1, 1) * value).sum().backward()
+
+head = nn.Linear(1, 1)
+after = functools.partial(fit, head)
+
+def validate(model, x):
+    model.eval()
+    acc = (model(x).argmax(1) == 0).float().mean().item()
+    after(acc)
+
+model = nn.Linear(3, 2)
+for epoch in range(2):
+    validate(model, torch.randn(4, 3))
+print(head.weight.grad)
