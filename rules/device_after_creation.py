@@ -13,7 +13,6 @@ from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.moves import later_moves, returns_moved
-from torchlint.semantics.tree import scope_descendants
 from torchlint.semantics.values import string_value
 
 # Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).
