@@ -40,8 +40,10 @@ class DataloaderNoWorkers(Rule):
 
     The rule is silent when `num_workers` is any expression other than the literal `0` or a
     name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it, for a `DataLoader` that
-    is not torch's, for a `TensorDataset` (tensors already in memory: workers would only
-    pickle slices of them), and in a program that never trains: a script with an
+    is not torch's, for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
+    `list(zip(inputs, labels))`: already in memory, workers would only pickle them; a
+    `collate_fn` that loads what such a list names is not seen), and in a program that never
+    trains: a script with an
     `if __name__ == "__main__":` block, or a notebook, in which no call reads as training
     (`backward`, `step`, `fit`, `train...`, the optimizer, `autograd`) and no project function
     it calls runs a backward pass. Evaluation and inference programs pass over their data once
@@ -132,8 +134,12 @@ class DataloaderNoWorkers(Rule):
         self.in_memory: Set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        """Names bound to an in-memory dataset, until they are bound to something else."""
+        names = set(filter(None, (dotted_name(target.target) for target in node.targets)))
         if self._in_memory(node.value):
-            self.in_memory.update(filter(None, (dotted_name(target.target) for target in node.targets)))
+            self.in_memory |= names
+        else:
+            self.in_memory -= names
 
     def visit_Call(self, node: cst.Call) -> None:
         if not builds_dataloader(self.ctx, node.func) or has_star(node, "**") or has_star(node, "*"):

@@ -1162,3 +1162,30 @@ def test_a_builder_s_loader_needs_pinned_memory_when_a_cuda_training_script_gets
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "data.py"])
     assert [item["line"] for item in json.loads(result.stdout)] == expected
+
+
+LIST_DATASETS = """
+model = torch.nn.Linear(4, 2).cuda()
+feats = [(torch.randn(4), 1) for _ in range(100)]
+pairs = list(zip(inputs, labels))
+{other}
+a = DataLoader(feats, batch_size=8)
+b = DataLoader(pairs, batch_size=8)
+for epoch in range(3):
+    for x, y in a:
+        loss = model(x.cuda()).sum() + model(next(iter(b))[0].cuda()).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_list_of_items_made_before_the_loader_has_no_loading_work_for_workers():
+    assert found(LIST_DATASETS.format(other=""), "TL201") == []
+
+
+@pytest.mark.parametrize("other", ["feats = ImageFolder(root)", "if fast:\n    feats = AudioSet(files)"])
+def test_a_name_that_also_holds_a_dataset_class_is_not_known_to_be_in_memory(other):
+    code = LIST_DATASETS.format(other=other)
+    line = (HEAD + code).splitlines().index("a = DataLoader(feats, batch_size=8)") + 1
+    assert found(code, "TL201") == [line]  # the loader over `feats`; the one over `pairs` stays silent

@@ -24,22 +24,30 @@ _TORCH_FACTORIES = frozenset(
 
 
 def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[str] = frozenset(), depth: int = 0) -> bool:
-    """A dataset of tensors already in memory: a `TensorDataset`, a dataset class of the file
-    that makes its data up (`self.data = torch.randn(length, size)`, reading nothing), a
-    `Subset` of one, a name in `known`, or a `self.` attribute the file only ever binds to one
-    (`self.random_train = Subset(self.random_full, ...)`)."""
+    """A dataset of items already in memory: a `TensorDataset`, a Python list (`[(x, y) for
+    ...]`, `list(zip(inputs, labels))`: its items were made before the loader exists), a
+    dataset class of the file that makes its data up (`self.data = torch.randn(length, size)`,
+    reading nothing), a `Subset` of one, a name in `known`, or a name or `self.` attribute the
+    file only ever binds to one (`self.random_train = Subset(self.random_full, ...)`)."""
+    if isinstance(dataset, (cst.List, cst.ListComp)):
+        return True
     if isinstance(dataset, cst.Call):
         qualified = ctx.qualified_name(dataset.func)
         if qualified in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
             return in_memory(ctx, dataset.args[0].value, known, depth + 1)
-        return qualified in IN_MEMORY_DATASETS or _makes_data_up(ctx, dataset.func)
+        return qualified in IN_MEMORY_DATASETS or _builds_list(ctx, dataset.func) or _makes_data_up(ctx, dataset.func)
     name = dotted_name(dataset)
     if name in known:
         return True
-    if name is None or not name.startswith("self.") or depth >= MAX_DATASET_STEPS:
+    if name is None or depth >= MAX_DATASET_STEPS:
         return False
     values = assigned_values(ctx.module, name)
     return bool(values) and all(in_memory(ctx, value, known, depth + 1) for value in values)
+
+
+def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
+    """`list(...)`, the builtin (not a name the file binds)."""
+    return isinstance(func, cst.Name) and func.value == "list" and ctx.names.lookup("list") is None
 
 
 def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
