@@ -14,7 +14,7 @@ from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carr
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
-from torchlint.semantics.training import after_train_mode_switch, called_function
+from torchlint.semantics.training import after_train_mode_switch, called_function, runs_with_training_steps
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Tensor methods that only work while autograd records (`retain_grad` raises under `no_grad`).
@@ -210,12 +210,18 @@ class EvalWithoutNoGrad(Rule):
                 )
 
     def runs_often(self, node: cst.CSTNode) -> bool:
-        """`Rule.runs_often`; in a function of unknown frequency (no module of the project is
-        seen to call it) only in preview mode, though its own loop over a loader repeats it."""
+        """`Rule.runs_often`; in preview mode only, evaluation that does not run with
+        training: in a function of unknown frequency (no module of the project is seen to call
+        it), though its own loop over a loader repeats it, or a pass that runs once (a final
+        test over the test loader after training; see `training.runs_with_training_steps`)."""
         function = self.ctx.enclosing(cst.FunctionDef)
         where = function.body if isinstance(function, cst.FunctionDef) else node
-        if self.withholds_preview_variant() and self.ctx.execution(where).frequency is Frequency.UNKNOWN:
-            return False
+        if self.withholds_preview_variant():
+            execution = self.ctx.execution(where)
+            if execution.frequency is Frequency.UNKNOWN:
+                return False
+            if execution.frequency is Frequency.ONCE and not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
+                return False
         return super().runs_often(node)
 
     def _reportable(self, scope: _Scope) -> bool:

@@ -1189,3 +1189,37 @@ def test_a_name_that_also_holds_a_dataset_class_is_not_known_to_be_in_memory(oth
     code = LIST_DATASETS.format(other=other)
     line = (HEAD + code).splitlines().index("a = DataLoader(feats, batch_size=8)") + 1
     assert found(code, "TL201") == [line]  # the loader over `feats`; the one over `pairs` stays silent
+
+
+FINAL_TEST = """
+def test(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x.to(device)).argmax(1) == y.to(device)).sum()
+    return correct
+
+for epoch in range(10):
+    for x, y in train_loader:
+        loss = model(x.to(device)).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    {per_epoch}
+test(model, test_loader)
+"""
+
+
+EVALUATION_ONLY = FINAL_TEST[: FINAL_TEST.index("for epoch")] + "test(model, test_loader)\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "reported"),
+    [
+        (FINAL_TEST.format(per_epoch="pass"), False),  # once, after training
+        (EVALUATION_ONLY, False),  # a program that only evaluates, once
+        (FINAL_TEST.format(per_epoch="test(model, val_loader)"), True),  # every epoch
+    ],
+)
+def test_a_final_test_pass_is_not_every_epoch_work(code, reported):
+    assert found(code, "TL402") == ([HEAD.count("\n") + 3] if reported else [])
