@@ -44,7 +44,7 @@ show(sorted(int(v) for x in loader for v in x))
 import torch
 from torch.utils.data import DataLoader
 
-loader = DataLoader(list(range(4)), batch_size=2)
+loader = DataLoader(range(4), batch_size=2)
 for a, b in zip(loader, loader):
     show(a, b)
 
@@ -52,7 +52,7 @@ for a, b in zip(loader, loader):
 import torch
 from torch.utils.data import DataLoader
 
-loader = DataLoader(list(range(4)), batch_size=2)
+loader = DataLoader(range(4), batch_size=2)
 for a in loader:
     for b in loader:
         show(a, b)
@@ -61,7 +61,7 @@ for a in loader:
 import torch
 from torch.utils.data import DataLoader
 
-loader = DataLoader(list(range(6)), 3, False)
+loader = DataLoader(range(6), 3, False)
 for x in loader:
     show(x)
 
@@ -70,7 +70,7 @@ import torch
 from torch.utils.data import DataLoader
 
 options = {"batch_size": 2}
-loader = DataLoader(list(range(4)), **options)
+loader = DataLoader(range(4), **options)
 for x in loader:
     show(x)
 
