@@ -9,7 +9,7 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import method_definitions, takes_keyword
 from torchlint.semantics.training import OTHER_LOOPS, called_function, repeated_with_training
-from torchlint.semantics.loaders import passes_over
+from torchlint.semantics.loaders import passes_elsewhere
 from torchlint.semantics.tree import iterated_parts, scope_descendants
 
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
@@ -135,11 +135,12 @@ class BlockingTransfer(Rule):
                 self._check_loop(node, found.targets, found.loader)
 
     def leave_Module(self, node: cst.Module) -> None:
-        """Loops over a pinned loader in the same-file functions it is handed to
-        (`train(model, train_loader)`), under the parameter's name."""
+        """Loops over a pinned loader outside the scope that builds it: in the same-file
+        functions it is handed to (`train(model, train_loader)`, under the parameter's name),
+        or where a same-file builder returns it to (`loaders.passes_elsewhere`)."""
         for loader in self.pinned:
-            for loop, start in passes_over(self.ctx, loader):
-                if start is not loop and len(iterated_parts(loop.iter, loop.target)) == 1:
+            for loop, _ in passes_elsewhere(self.ctx, loader):
+                if len(iterated_parts(loop.iter, loop.target)) == 1:
                     self._check_loop(loop, _names(loop.target), loader)
 
     def _check_loop(self, loop: cst.For, targets: Set[str], loader: cst.Call) -> None:

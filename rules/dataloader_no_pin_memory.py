@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_over, returned_alone, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import builds_dataloader, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
@@ -259,7 +259,7 @@ class DataloaderNoPinMemory(Rule):
         the batches of its loop over it to the device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
-        return any(start is not loop and _moves_batches(self.ctx, loop) for loop, start in passes_over(self.ctx, call))
+        return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:
         """A loader that code this file cannot see moves to the accelerator: a framework's

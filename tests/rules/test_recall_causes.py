@@ -1223,3 +1223,24 @@ EVALUATION_ONLY = FINAL_TEST[: FINAL_TEST.index("for epoch")] + "test(model, tes
 )
 def test_a_final_test_pass_is_not_every_epoch_work(code, reported):
     assert found(code, "TL402") == ([HEAD.count("\n") + 3] if reported else [])
+
+
+RETURNED_HERE = """
+def get_loaders(batch_size=256):
+    train_loader = DataLoader(train_set, batch_size=batch_size, num_workers=4, pin_memory={pinned})
+    test_loader = DataLoader(test_set, batch_size=batch_size, num_workers=4, pin_memory={pinned})
+    return train_loader, test_loader
+
+train_loader, test_loader = get_loaders()
+for epoch in range(100):
+    for counter, (x, y) in enumerate(train_loader):
+        loss = model(x.to(device)).sum() + y.to(device).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_loaders_a_builder_of_the_same_file_returns_are_followed_into_the_loop_that_moves_them():
+    assert found(RETURNED_HERE.format(pinned=False), "TL202") == [8]  # the test loader is never moved
+    assert found(RETURNED_HERE.format(pinned=True), "TL106") == [15, 15]

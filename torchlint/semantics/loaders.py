@@ -394,3 +394,15 @@ def returned_alone(ctx: "FileFacts", loader: cst.Call) -> bool:
     (`return DataLoader(...)`), so that whoever calls it holds this loader, not one of several."""
     function = ctx.frequency.enclosing_function(loader)
     return function is not None and ctx.frequency.enclosing_class(function) is None and _return_slot(function, loader) == WHOLE
+
+
+def passes_elsewhere(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
+    """The passes over the loader (`passes_over`) outside the scope that builds it: in a
+    same-file function it is handed to, or in the scope a builder function returns it to
+    (`train_loader, test_loader = get_loaders()`, then `for x, y in train_loader:`)."""
+    own = ctx.frequency.enclosing_function(loader)
+    return [
+        (loop, start)
+        for loop, start in passes_over(ctx, loader)
+        if start is not loop or ctx.frequency.enclosing_function(loop) is not own
+    ]
