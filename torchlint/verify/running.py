@@ -33,6 +33,10 @@ class ProgramFailure(Exception):
     """A fixture program failed; the message becomes the rule's detail."""
 
 
+class ProgramTimeout(ProgramFailure):
+    """A fixture program outlasted its time limit (it was killed)."""
+
+
 @dataclass(frozen=True)
 class Job:
     """One run of a fixture program: its environment, and what its clock records. `record` marks
@@ -232,7 +236,7 @@ class Runner:
         status = json.loads(server.stdout.readline())["status"]
         timer.cancel()
         if expired.is_set():
-            raise ProgramFailure(f"{job.name} timed out after {timeout:g} s")
+            raise ProgramTimeout(f"{job.name} timed out after {timeout:g} s")
         return int(status)
 
     def _spawned(self, job: Job, base: str, timeout: float) -> int:
@@ -240,7 +244,7 @@ class Runner:
         try:
             return subprocess.run(command, timeout=timeout, capture_output=True).returncode
         except subprocess.TimeoutExpired:
-            raise ProgramFailure(f"{job.name} timed out after {timeout:g} s") from None
+            raise ProgramTimeout(f"{job.name} timed out after {timeout:g} s") from None
 
 
 def _read(path: str) -> str:
