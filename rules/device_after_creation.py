@@ -19,12 +19,15 @@ from torchlint.semantics.values import string_value
 SIZED_FACTORIES = frozenset({"empty", "zeros", "ones", "rand", "randn"})
 DETERMINISTIC_FACTORIES = frozenset(
     "zeros ones empty full arange range linspace logspace eye tensor empty_strided tril_indices "
-    "triu_indices zeros_like ones_like empty_like full_like scalar_tensor".split()
+    "triu_indices zeros_like ones_like empty_like full_like scalar_tensor "
+    "hann_window hamming_window blackman_window bartlett_window kaiser_window".split()
 )
 RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like".split())
 # Factories that compute their values with arithmetic, which the device's kernels round
 # differently from the CPU's (`linspace` points, `arange` with a fractional step).
-COMPUTED_FACTORIES = frozenset({"arange", "range", "linspace", "logspace"})
+COMPUTED_FACTORIES = frozenset(
+    {"arange", "range", "linspace", "logspace", "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"}
+)
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
 # Factories that copy data from the host (`torch.tensor(values)`): given `device=` they copy
