@@ -69,6 +69,8 @@ from torchlint.semantics.training import (
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type
 
 
+# The reason a loop over models, tasks or configurations gives, each item a whole training run.
+RUN_LOOP = "in a loop each iteration of which runs a whole training run (its own epochs)"
 # The reason data-loading methods give (`__getitem__`): they run on the host, per sample.
 PER_SAMPLE = "runs for every sample"
 
@@ -150,6 +152,8 @@ class FrequencyAnalysis:
         self._outer_memo: Dict[int, bool] = {}
         self._steps_memo: Dict[int, bool] = {}
         self._gates_memo: Dict[int, bool] = {}
+        self._outside_memo: Dict[int, bool] = {}
+        self._inner_memo: Dict[int, List[cst.CSTNode]] = {}
         self._kinds: Dict[int, Frequency] = {}
         self._classes: Optional[Dict[str, List[cst.ClassDef]]] = None
 
@@ -218,6 +222,8 @@ class FrequencyAnalysis:
                 if kind is Frequency.PER_EPOCH:
                     return Execution(Frequency.PER_EPOCH, (Reason("in a loop over epochs", ancestor),))
                 if kind is Frequency.PER_STEP and self._runs_training_loops(ancestor):
+                    if self._runs_whole_runs(ancestor):
+                        return Execution(Frequency.ONCE, (Reason(RUN_LOOP, ancestor),))
                     return Execution(Frequency.PER_EPOCH, (Reason(OUTER_LOOP, ancestor),))
                 if kind is Frequency.PER_STEP:
                     step_loop = ancestor
@@ -318,29 +324,49 @@ class FrequencyAnalysis:
         (gradient accumulation: backward over micro-batches, then `optimizer.step()`)."""
         key = id(loop)
         if key not in self._outer_memo:
-            inner = [item for item in loops_run_by(loop, self.local_functions()) if item is not loop]
-            trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in inner)
+            trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in self._inner_loops(loop))
             self._outer_memo[key] = trains and not self._steps_outside(loop)
         return self._outer_memo[key]
 
-    def _steps_outside(self, loop: cst.CSTNode) -> bool:
-        """Whether `loop`'s body runs a backward pass or an optimizer step outside the loops
-        nested in it, itself or in a same-file function it calls outside that function's own
-        loops (`train_step(batch)`; not `train_epoch(loader)`, whose loop is the step loop)."""
+    def _inner_loops(self, loop: cst.CSTNode) -> List[cst.CSTNode]:
+        key = id(loop)
+        if key not in self._inner_memo:
+            self._inner_memo[key] = [item for item in loops_run_by(loop, self.local_functions()) if item is not loop]
+        return self._inner_memo[key]
+
+    def _runs_whole_runs(self, loop: cst.CSTNode) -> bool:
+        """An outer loop over items (`for model, label in model_list:`, tasks, configurations;
+        not `range(updates)`) whose every iteration runs a loop over epochs that trains: one
+        whole training run per item, so its own body runs once per run."""
+        iterated = iterated_of(loop)
+        if iterated is None or (isinstance(iterated, cst.Call) and identifier(iterated) == "range"):
+            return False
+        return any(self.loop_kind(item) is Frequency.PER_EPOCH for item in self._inner_loops(loop))
+
+    def _steps_outside(self, node: cst.CSTNode) -> bool:
+        """Whether `node`'s body (a loop's, a function's) runs a backward pass or an optimizer
+        step outside the loops nested in it, itself or in same-file functions it calls outside
+        their own loops (`train_step(batch)`, `run_step()` calling `optimize()`; not
+        `train_epoch(loader)`, whose loop is the step loop)."""
+        key = id(node)
+        if key in self._outside_memo:
+            return self._outside_memo[key]
+        self._outside_memo[key] = False  # recursion
         functions = self.local_functions()
-        stack = list(children(loop))
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        stack = list(children(node))
+        found = False
+        while stack and not found:
+            item = stack.pop()
+            if isinstance(item, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
-            if isinstance(node, cst.Call) and (
-                _calls_backward(node)
-                or steps_an_optimizer(node)
-                or any(self.steps_itself(function) for function in called_function(node, functions))
-            ):
-                return True
-            stack.extend(children(node))
-        return False
+            found = isinstance(item, cst.Call) and (
+                _calls_backward(item)
+                or steps_an_optimizer(item)
+                or any(self._steps_outside(function) for function in called_function(item, functions))
+            )
+            stack.extend(children(item))
+        self._outside_memo[key] = found
+        return found
 
     def _function(self, function: cst.FunctionDef) -> Execution:
         key = id(function)
