@@ -309,3 +309,25 @@ def test_a_step_loop_whose_optimizer_step_is_in_a_called_method_is_still_a_step_
             self.opt.step()
     """
     assert found(code, "TL101") == [21]
+
+
+def test_priorities_handed_to_the_replay_buffer_the_loop_samples_from_must_reach_the_host():
+    """Under the training-frequency test the update is a training step; the per-sample TD
+    errors go to the buffer that draws the next batch (prioritised replay), while the same
+    values kept for a plot could stay on the device."""
+    code = """
+    q_network = QNetwork().to(device)
+    for global_step in range(args.total_timesteps):
+        obs = envs.step(actions)
+        if global_step % args.train_frequency == 0:
+            data = rb.sample(args.batch_size)
+            loss_per_sample = (q_network(data.observations) - data.targets).pow(2).sum(1)
+            loss = loss_per_sample.mean()
+            new_priorities = loss_per_sample.detach().cpu().numpy()
+            rb.update_priorities(data.indices, new_priorities)
+            history.append(loss_per_sample.detach().cpu().numpy())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """
+    assert found(code, "TL101") == [15]
