@@ -19,12 +19,15 @@ from torchlint.semantics.values import string_value
 SIZED_FACTORIES = frozenset({"empty", "zeros", "ones", "rand", "randn"})
 DETERMINISTIC_FACTORIES = frozenset(
     "zeros ones empty full arange range linspace logspace eye tensor empty_strided tril_indices "
-    "triu_indices zeros_like ones_like empty_like full_like scalar_tensor".split()
+    "triu_indices zeros_like ones_like empty_like full_like scalar_tensor "
+    "hann_window hamming_window blackman_window bartlett_window kaiser_window".split()
 )
 RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like".split())
 # Factories that compute their values with arithmetic, which the device's kernels round
 # differently from the CPU's (`linspace` points, `arange` with a fractional step).
-COMPUTED_FACTORIES = frozenset({"arange", "range", "linspace", "logspace"})
+COMPUTED_FACTORIES = frozenset(
+    {"arange", "range", "linspace", "logspace", "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"}
+)
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
 # Factories that copy data from the host (`torch.tensor(values)`): given `device=` they copy
@@ -34,14 +37,16 @@ DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
 
 class DeviceAfterCreation(Rule):
     """## What it does
-    Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, ..., and a legacy
+    Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, window functions
+    such as `torch.hann_window`, ..., and a legacy
     typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`) whose result is
     immediately moved with `.cuda()` or `.to(<device>)`, or handed to a same-file helper
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
     Variable(arg).cuda()`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
     `if x.is_cuda: mask = mask.cuda()`; see `semantics.moves`), in code that runs every step
-    (a step loop, `forward()` and the loops in it, a function called from them). The helper,
+    (a step loop, `forward()` and the loops in it, a function called from them, also from
+    another module's `forward()` or training step loop). The helper,
     later-move and legacy forms get no fix: the helper's other callers may pass other values,
     the statements between are the user's to rewrite, and a legacy constructor takes no
     device.

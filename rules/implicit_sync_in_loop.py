@@ -10,9 +10,9 @@ from torchlint.rules.sync_in_loop import (
     _leaves,
     _read_again,
 )
-from torchlint.semantics.execution import Frequency
+from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop
-from torchlint.semantics.training import OTHER_LOOPS, loop_trains, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, called_every_step_elsewhere, loop_trains, repeated_with_training
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 
@@ -45,7 +45,9 @@ class ImplicitSyncInLoop(Rule):
     To stay precise the rule only reports values known to be tensors (results of torch
     functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`), never
     values of unknown type, and is silent where TL101 (`sync-in-loop`) is:
-    - outside loops, and in files that never mention a device (`cuda`, `device`, `.to(`, ...);
+    - outside loops (but a function another module's training step loop calls every
+      iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`),
+      and in files that never mention a device (`cuda`, `device`, `.to(`, ...);
     - on tensors known to be in host memory (created without `device=`, moved with
       `.cpu()`) and on values already converted (`float(loss.item())`, reported by TL101);
     - in loops that run once per epoch, over dict entries or parameters, or over literal lists;
@@ -157,8 +159,11 @@ class ImplicitSyncInLoop(Rule):
         loop: Optional[cst.CSTNode] = None,
     ) -> None:
         if loop is None:
-            loop = self._step_loop(test_of or node)
+            execution = self.ctx.execution(test_of or node)
+            loop = execution.loop if execution.frequency in self.frequencies else None
             if loop is None:
+                if execution.frequency in self.frequencies and called_every_step_elsewhere(execution):
+                    self._check_training_step_callee(node, what, execution, prints)
                 return
         elif not is_step_loop(loop):
             return
@@ -181,6 +186,20 @@ class ImplicitSyncInLoop(Rule):
             node,
             f"{what} in a loop {verb} every iteration; keep values on the device and convert once "
             "after the loop or every N steps",
+        )
+
+    def _check_training_step_callee(self, node: cst.CSTNode, what: str, execution: Execution, prints: bool) -> None:
+        """A sync in the body of a function another module's training step loop calls every
+        iteration (`if torch.min(y) < -1.:` in `mel_spectrogram(y_g_hat)`): every step waits.
+        A print under such a tensor test runs only when the test holds (a warning)."""
+        if self._in_data_code() or self.ctx.inference_only:
+            return
+        if prints and any(isinstance(item, cst.If) and self._is_tensor_test(item.test) for item in self.ctx.ancestors):
+            return
+        self.report(
+            node,
+            f"{what} copies the tensor to the host and waits for the device every training step: "
+            f"{execution.reasons[0].text}; keep values on the device",
         )
 
     def _is_tensor(self, node: cst.BaseExpression) -> bool:
@@ -217,7 +236,6 @@ class ImplicitSyncInLoop(Rule):
             return {target.target.value for target in parent.targets if isinstance(target.target, cst.Name)}
         return set()
 
-    _step_loop = SyncInLoop._step_loop
     _in_data_code = SyncInLoop._in_data_code
 
 

@@ -17,6 +17,7 @@ from torchlint.semantics.training import (
     called_every_step_elsewhere,
     called_every_training_step,
     environment_steps,
+    feeds_batch_source,
     loop_trains,
     repeated_with_training,
 )
@@ -91,6 +92,9 @@ class SyncInLoop(Rule):
       values (not a copy deleted or rebound unread, nor a running total such as
       `acc += (p == y).cpu().numpy().mean()`); or a loop that is not over a data loader hands each result to the host
       (`samples.append(x.cpu())`, `print(...)`);
+    - where a loop hands the value to the object it draws its batches from (priorities of a
+      replay buffer, `rb.update_priorities(idx, p)` beside `rb.sample(n)`): the next batch
+      depends on it, training or not;
     - in a helper called from a loop that steps a Gym environment (`act(state)` may compute
       the action the environment needs), and in helpers called from loops that neither train
       nor run every epoch (no preview variant: the value may be what that loop produces);
@@ -316,6 +320,8 @@ class SyncInLoop(Rule):
             return True  # an environment on the host takes host actions, training or not
         if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors):
             return True  # a helper called in the loop may compute the action (`act(state)`)
+        if feeds_batch_source(node, names, loop):
+            return True  # priorities of a replay buffer: the next batch depends on them
         if loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop)):
             return False
         loop_nodes = list(descendants(loop))

@@ -56,6 +56,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, caller_trains
 from torchlint.semantics.training import (
     BACKWARD,
+    body_nodes,
     called_function,
     is_loader_like,
     local_functions,
@@ -68,6 +69,12 @@ from torchlint.semantics.training import (
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type
 
 
+# The reason a loop over models, tasks or configurations gives, each item a whole training run.
+RUN_LOOP = "in a loop each iteration of which runs a whole training run (its own epochs)"
+# The reason data-loading methods give (`__getitem__`): they run on the host, per sample.
+PER_SAMPLE = "runs for every sample"
+
+
 # A hook for facts from other modules: how often a function of this file runs when the file
 # itself never calls it (the project index answers from the modules that import it).
 External = Callable[[cst.FunctionDef], Optional[Execution]]
@@ -76,16 +83,18 @@ External = Callable[[cst.FunctionDef], Optional[Execution]]
 def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = False) -> Optional[Execution]:
     """How often a function runs from its calls in other modules: RARE when every call is
     under a rare test (an interval, a logging or debugging switch, a best-value test) or in an
-    `except` handler; PER_STEP when a call that may run unguarded is in a loop (not over
+    `except` handler (an interval around a callee that is itself a training step paces training
+    and is not rare); PER_STEP when a call that may run unguarded is in a loop (not over
     epochs) of a function that runs a backward pass (`discriminator_loss(...)` in the training
     step loop: a callee of every training step), or of any function when the callee itself
     runs a backward pass outside its loops (`steps_itself`: `agent.update(batch)` is the
     training step), or when a call is in a framework's batch hook (`self.metric.score(...)` in
-    a `LightningModule`'s `validation_step`: the framework runs it every batch); PER_EPOCH when
+    a `LightningModule`'s `validation_step`: the framework runs it every batch), or in a
+    class's `forward()` (`commons.rand_slice_segments(z, ...)` in a model's forward); PER_EPOCH when
     one is in a loop over epochs
     (`evaluate(...)` in the training script's epoch loop); None otherwise (no call, or calls
     whose loops the call sites do not show). An `else` branch (`not (<test>)`) is not rare."""
-    unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard) for guard in site.guards)]
+    unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard, steps_itself) for guard in site.guards)]
     if sites and not unguarded:
         first = sites[0]
         return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
@@ -101,19 +110,26 @@ def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = 
             Frequency.PER_STEP,
             (Reason(f"`{name}()` is called every training step ({step.path}:{step.line})", method=TRAINING_STEP_CALLEE, external=True),),
         )
+    forward = next((site for site in unguarded if site.caller_bases and (site.caller or "").rpartition(".")[2] == "forward"), None)
+    if forward is not None:
+        text = f"`{name}()` is called by `{forward.caller}()`, which runs every step ({forward.path}:{forward.line})"
+        return Execution(Frequency.PER_STEP, (Reason(text, method="forward", external=True),))
     epoch = next((site for site in unguarded if site.in_epoch_loop), None)
     if epoch is not None:
         return Execution(Frequency.PER_EPOCH, (Reason(f"`{name}()` is called every epoch ({epoch.path}:{epoch.line})"),))
     return None
 
 
-def _rare_guard(text: str) -> bool:
+def _rare_guard(text: str, trains: bool) -> bool:
+    """Whether a call site's guard makes the call rare; an interval does not when the callee is
+    a training step (`if T % replay_frequency == 0: agent.learn(memory)` paces training)."""
     if text.startswith("not ("):
         return False
     try:
-        return bool(rare_test(cst.parse_expression(text), set()))
+        why = rare_test(cst.parse_expression(text), set())
     except cst.ParserSyntaxError:
         return False
+    return bool(why) and not (trains and why == UNDER_INTERVAL)
 
 
 class FrequencyAnalysis:
@@ -135,6 +151,9 @@ class FrequencyAnalysis:
         self._backward_memo: Dict[int, bool] = {}
         self._outer_memo: Dict[int, bool] = {}
         self._steps_memo: Dict[int, bool] = {}
+        self._gates_memo: Dict[int, bool] = {}
+        self._outside_memo: Dict[int, bool] = {}
+        self._inner_memo: Dict[int, List[cst.CSTNode]] = {}
         self._kinds: Dict[int, Frequency] = {}
         self._classes: Optional[Dict[str, List[cst.ClassDef]]] = None
 
@@ -188,8 +207,11 @@ class FrequencyAnalysis:
             if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item) for item in ancestor.items):
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
+                why = rare_test(ancestor.test, counters, steps)
+                if why == UNDER_INTERVAL and self.trains_under(ancestor):
+                    why = ""  # `if step % accumulate == 0: optimizer.step()` gates the training step itself
                 why = (
-                    rare_test(ancestor.test, counters, steps)
+                    why
                     or (_raises(ancestor.body) and "on an error path")
                     or (_initialises(ancestor, path) and "on first use (lazy initialisation)")
                 )
@@ -200,6 +222,8 @@ class FrequencyAnalysis:
                 if kind is Frequency.PER_EPOCH:
                     return Execution(Frequency.PER_EPOCH, (Reason("in a loop over epochs", ancestor),))
                 if kind is Frequency.PER_STEP and self._runs_training_loops(ancestor):
+                    if self._runs_whole_runs(ancestor):
+                        return Execution(Frequency.ONCE, (Reason(RUN_LOOP, ancestor),))
                     return Execution(Frequency.PER_EPOCH, (Reason(OUTER_LOOP, ancestor),))
                 if kind is Frequency.PER_STEP:
                     step_loop = ancestor
@@ -278,6 +302,19 @@ class FrequencyAnalysis:
             self._backward_memo[key] = BACKWARD in methods_called(node, self.local_functions())
         return self._backward_memo[key]
 
+    def trains_under(self, branch: cst.If) -> bool:
+        """Whether the body of `branch` runs a backward pass or an optimizer step, itself or in
+        same-file functions it calls: an interval test around it (`if global_step %
+        policy_frequency == 0:`, `if (i + 1) % accumulation == 0:`) paces training, and what
+        runs under it is training, not logging."""
+        key = id(branch)
+        if key not in self._gates_memo:
+            body = branch.body
+            self._gates_memo[key] = self.runs_backward(body) or any(
+                isinstance(item, cst.Call) and steps_an_optimizer(item) for item in body_nodes(body)
+            )
+        return self._gates_memo[key]
+
     def _runs_training_loops(self, loop: cst.CSTNode) -> bool:
         """An outer loop (`for iteration in range(n):`, `while step < total:`) whose every
         iteration runs a whole inner training loop (a step loop, not a loop over a container
@@ -287,28 +324,49 @@ class FrequencyAnalysis:
         (gradient accumulation: backward over micro-batches, then `optimizer.step()`)."""
         key = id(loop)
         if key not in self._outer_memo:
-            inner = [item for item in loops_run_by(loop, self.local_functions()) if item is not loop]
-            trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in inner)
+            trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in self._inner_loops(loop))
             self._outer_memo[key] = trains and not self._steps_outside(loop)
         return self._outer_memo[key]
 
-    def _steps_outside(self, loop: cst.CSTNode) -> bool:
-        """Whether `loop`'s body runs a backward pass (itself or in a same-file function it
-        calls) or an optimizer step outside the loops nested in it."""
+    def _inner_loops(self, loop: cst.CSTNode) -> List[cst.CSTNode]:
+        key = id(loop)
+        if key not in self._inner_memo:
+            self._inner_memo[key] = [item for item in loops_run_by(loop, self.local_functions()) if item is not loop]
+        return self._inner_memo[key]
+
+    def _runs_whole_runs(self, loop: cst.CSTNode) -> bool:
+        """An outer loop over items (`for model, label in model_list:`, tasks, configurations;
+        not `range(updates)`) whose every iteration runs a loop over epochs that trains: one
+        whole training run per item, so its own body runs once per run."""
+        iterated = iterated_of(loop)
+        if iterated is None or (isinstance(iterated, cst.Call) and identifier(iterated) == "range"):
+            return False
+        return any(self.loop_kind(item) is Frequency.PER_EPOCH for item in self._inner_loops(loop))
+
+    def _steps_outside(self, node: cst.CSTNode) -> bool:
+        """Whether `node`'s body (a loop's, a function's) runs a backward pass or an optimizer
+        step outside the loops nested in it, itself or in same-file functions it calls outside
+        their own loops (`train_step(batch)`, `run_step()` calling `optimize()`; not
+        `train_epoch(loader)`, whose loop is the step loop)."""
+        key = id(node)
+        if key in self._outside_memo:
+            return self._outside_memo[key]
+        self._outside_memo[key] = False  # recursion
         functions = self.local_functions()
-        stack = list(children(loop))
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        stack = list(children(node))
+        found = False
+        while stack and not found:
+            item = stack.pop()
+            if isinstance(item, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
-            if isinstance(node, cst.Call) and (
-                _calls_backward(node)
-                or steps_an_optimizer(node)
-                or any(self.runs_backward(function) for function in called_function(node, functions))
-            ):
-                return True
-            stack.extend(children(node))
-        return False
+            found = isinstance(item, cst.Call) and (
+                _calls_backward(item)
+                or steps_an_optimizer(item)
+                or any(self._steps_outside(function) for function in called_function(item, functions))
+            )
+            stack.extend(children(item))
+        self._outside_memo[key] = found
+        return found
 
     def _function(self, function: cst.FunctionDef) -> Execution:
         key = id(function)
@@ -334,7 +392,7 @@ class FrequencyAnalysis:
         if method and name in STEP_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step", method=name),))
         if method and name in DATA_METHODS:
-            return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs for every sample"),))
+            return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` {PER_SAMPLE}"),))
         if name == "__init__":
             return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         self._index()
@@ -358,6 +416,12 @@ class FrequencyAnalysis:
                 best = (found, call)
         assert best is not None
         execution, call = best
+        if self.external is not None and execution.reasons and execution.reasons[-1].text.endswith(PER_SAMPLE):
+            # Data code runs it on the host for every sample; a training step of another module
+            # (`mel_spectrogram(y_g_hat)` in the step loop) runs it on the device.
+            found = self.external(function)
+            if found is not None and found.frequency is Frequency.PER_STEP:
+                return found
         if method and execution.frequency is Frequency.UNKNOWN and self.external is not None:
             # `obj.compute()` in this file may be any object's method of the name: the calls
             # of other modules (`self.cer.compute()` in a `validation_step`) may say more.
@@ -468,16 +532,28 @@ def _none_defaults(function: cst.FunctionDef) -> Set[str]:
 
 
 def _assigns_tested(branch: cst.If, test: cst.BaseExpression, defaults: Set[str]) -> bool:
+    """Whether the branch assigns what `test` finds unset; for `key not in cache`, the entry of
+    that key (a cache written under another key, `cache[str(key) + suffix]`, never fills the
+    tested one, so its branch runs on every call)."""
     tested = _tested_for_absence(test)
     if tested is None or tested in defaults:
         return False
+    key = test.left if isinstance(test, cst.Comparison) and isinstance(test.comparisons[0].operator, cst.NotIn) else None
     for node in descendants(branch.body):
         targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else []
         for target in targets:
             base = target.value if isinstance(target, cst.Subscript) else target
-            if dotted_name(base) == tested:
+            if dotted_name(base) == tested and (key is None or _writes_key(target, key)):
                 return True
     return False
+
+
+def _writes_key(target: cst.BaseExpression, key: cst.BaseExpression) -> bool:
+    """Whether `target` is the container's entry under `key` (`cache[key]`)."""
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        return False
+    index = target.slice[0].slice
+    return isinstance(index, cst.Index) and index.value.deep_equals(key)
 
 
 def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:

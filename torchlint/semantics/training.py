@@ -273,6 +273,21 @@ def _named_as_drawing_a_batch(call: cst.Call) -> bool:
     return bool(parts) and parts[-1] in ("batch", "batches") and any(word in BATCH_DRAWING_WORDS for word in parts)
 
 
+def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode) -> bool:
+    """Whether `loop` hands the value of `node` (or a name assigned it) to a method of the object
+    it draws its batches from (`rb.update_priorities(idx, p)` beside `rb.sample(n)`): the next
+    batch depends on it (prioritised replay), so it must reach the host every step."""
+    calls = [item for item in descendants(loop) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute)]
+    sources = {dotted_name(call.func.value) for call in calls if any(word in BATCH_DRAWING_WORDS for word in words(call.func.attr.value))}
+    sources.discard(None)
+    return any(
+        dotted_name(call.func.value) in sources
+        and any(item is node or (isinstance(item, cst.Name) and item.value in names) for arg in call.args for item in descendants(arg))
+        for call in calls
+        if isinstance(call.func, cst.Attribute)
+    )
+
+
 def _iterated_by_iter(node: cst.BaseExpression) -> cst.BaseExpression:
     """`loader` for `iter(loader)`; the node itself otherwise."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "iter" and node.args:
