@@ -52,3 +52,36 @@ def test_a_program_named_for_evaluation_that_trains_is_a_training_program(tmp_pa
     files = {"feature_eval/probe.py": LINEAR_PROBE.format(update=update)}
     expected = [("feature_eval/probe.py", 6), ("feature_eval/probe.py", 7)] if reported else []
     assert project(tmp_path, monkeypatch, files, "TL203") == expected
+
+
+LISTED = """
+import torch
+from torch.utils.data import DataLoader
+
+def run(rank, epochs):
+    train_loader = DataLoader(train_set, num_workers=8, pin_memory=True, batch_sampler=sampler)
+    eval_loader = DataLoader(eval_set, num_workers=8, pin_memory=True)
+    model = Net().cuda(rank)
+    for epoch in range(epochs):
+        train_and_evaluate(epoch, model, [train_loader, eval_loader])
+
+def train_and_evaluate(epoch, model, loaders):
+    {unpacking}
+    for x, y in train_loader:
+        loss = model(x.cuda(rank, non_blocking=True), y.cuda(rank, non_blocking=True))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("unpacking, lines", [
+    ("train_loader, eval_loader = loaders", [6]),
+    ("eval_loader, train_loader = loaders", [7]),  # the loop iterates the other element
+    ("train_loader = make_loader(loaders)", []),  # no unpacking: a loader of its own
+])
+def test_a_loader_in_a_list_argument_unpacked_by_the_callee(tmp_path, monkeypatch, unpacking, lines):
+    """`train_and_evaluate(..., [train_loader, eval_loader])` every epoch, and `train_loader,
+    eval_loader = loaders` in the callee: the pass over the first element repeats."""
+    files = {"train.py": LISTED.format(unpacking=unpacking)}
+    assert project(tmp_path, monkeypatch, files, "TL203") == [("train.py", line) for line in lines]

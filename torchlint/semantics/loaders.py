@@ -385,8 +385,30 @@ def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
 
 
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
-    """The parameter of `function` that `call` passes `name` to."""
-    return next((parameter for arg, parameter in arguments_by_parameter(call, function) if dotted_name(arg) == name), None)
+    """The name under which `function` receives `name` from `call`: the parameter it is passed
+    to, or, for an element of a list or tuple display (`train(..., [train_loader,
+    eval_loader])`), the name `function` unpacks that element to (`train_loader, eval_loader =
+    loaders`)."""
+    for arg, parameter in arguments_by_parameter(call, function):
+        if dotted_name(arg) == name:
+            return parameter
+        if isinstance(arg, (cst.List, cst.Tuple)):
+            index = next((index for index, element in enumerate(arg.elements) if dotted_name(element.value) == name), None)
+            unpacked = _unpacked(function, parameter, index, len(arg.elements)) if index is not None else None
+            if unpacked is not None:
+                return unpacked
+    return None
+
+
+def _unpacked(function: cst.FunctionDef, parameter: str, index: int, size: int) -> Optional[str]:
+    """The name an assignment of `function` unpacks element `index` of the `size` elements of
+    `parameter` to (`train_loader, eval_loader = loaders`)."""
+    for node in scope_descendants(function.body):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and dotted_name(node.value) == parameter:
+            target = node.targets[0].target
+            if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == size:
+                return dotted_name(target.elements[index].value)
+    return None
 
 
 def returned_alone(ctx: "FileFacts", loader: cst.Call) -> bool:
