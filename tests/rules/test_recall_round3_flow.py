@@ -85,3 +85,42 @@ def test_a_loader_in_a_list_argument_unpacked_by_the_callee(tmp_path, monkeypatc
     eval_loader = loaders` in the callee: the pass over the first element repeats."""
     files = {"train.py": LISTED.format(unpacking=unpacking)}
     assert project(tmp_path, monkeypatch, files, "TL203") == [("train.py", line) for line in lines]
+
+
+SIMCLR = """
+import torch
+
+class SimCLR:
+    def __init__(self, model, optimizer, args):
+        self.model, self.optimizer, self.args = model.to(args.device), optimizer, args
+
+    def train(self, train_loader):
+        for epoch in range(self.args.epochs):
+            {body}
+"""
+TRAIN_BODY = """for images, _ in train_loader:
+                loss = self.model(images.to(self.args.device)).sum()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()"""
+RUN = """
+import torch
+from simclr import SimCLR
+
+train_loader = torch.utils.data.DataLoader(train_dataset, batch_size=256, num_workers=12, pin_memory=True)
+simclr = SimCLR(model=model, optimizer=optimizer, args=args)
+simclr.train(train_loader)
+"""
+
+
+@pytest.mark.parametrize("body, reported", [
+    (TRAIN_BODY, True),
+    (TRAIN_BODY.replace("loss.backward()", "print(loss)"), False),  # passes again and again, but trains nothing
+    ("pass\n        for images, _ in train_loader:\n            loss = self.model(images).sum(); loss.backward()", False),  # once
+    (TRAIN_BODY.replace("loss.backward()", "loss.backward(); train_loader.reset()"), False),  # changes the loader
+])
+def test_a_loader_handed_to_a_method_of_a_class_of_another_module_that_trains_every_epoch(tmp_path, monkeypatch, body, reported):
+    """`simclr.train(train_loader)` with `simclr = SimCLR(...)` imported from another module,
+    whose `train` passes over its parameter in every epoch and runs a backward pass."""
+    files = {"simclr.py": SIMCLR.format(body=body), "run.py": RUN}
+    assert project(tmp_path, monkeypatch, files, "TL203") == ([("run.py", 5)] if reported else [])

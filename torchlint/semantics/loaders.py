@@ -13,7 +13,7 @@ from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, callers_of, file_enables, hands_result_to_training, project_function, read_module, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
 from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
@@ -43,7 +43,7 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
         return "train" if returned_to_training(ctx, loader) else "unknown"
     trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
         _started_with_training(ctx, call) for call in handed
-    )
+    ) or handed_to_epochs(ctx, loader)
     return "train" if trains else "other"
 
 
@@ -195,6 +195,22 @@ def handed_on(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
     the parameter it is passed as (`evaluate(model, val_loader)` with `evaluate` imported), in
     the scope that assigns it or, for a loader a builder of this file returns, in the scopes
     that bind the result (`train_loader, sampler = get_train_utils(opt)`)."""
+    return [call for call, _ in _hand_offs(ctx, loader)]
+
+
+def handed_to_epochs(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a call hands the loader to a function of another project module that passes
+    over it again and again and trains (`simclr.train(train_loader)`, a method of a project
+    class whose epoch loop iterates its parameter and runs a backward pass; see
+    `project.FunctionFacts.reiterated_parameters`), and does not change it."""
+    return any(
+        facts.trains and facts.reiterates_argument(call, name) and not facts.mutates_argument(call, name)
+        for call, (facts, name) in _hand_offs(ctx, loader)
+    )
+
+
+def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple[FunctionFacts, str]]]:
+    """`handed_on`'s calls, each with the callee's summary and the name the loader has there."""
     found = _assignment(ctx.module, loader)
     if found is None:
         return []
@@ -206,7 +222,7 @@ def handed_on(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
             if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
                 facts = project_function(ctx, node.func)
                 if facts is not None and facts.iterates_argument(node, name):
-                    calls.append(node)
+                    calls.append((node, (facts, name)))
     return calls
 
 

@@ -585,6 +585,9 @@ class FunctionFacts:
     mutated_parameters: FrozenSet[str] = frozenset()
     # Parameters a `for` loop of the function iterates (`for x in tqdm(loader):`).
     iterated_parameters: FrozenSet[str] = frozenset()
+    # Of those, the ones a loop iterates inside another loop of the function (`for epoch in
+    # range(epochs): for x in loader:`): each call passes over them again and again.
+    reiterated_parameters: FrozenSet[str] = frozenset()
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -614,6 +617,10 @@ class FunctionFacts:
     def iterates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
         return bool(self._parameters_given(call, name) & self.iterated_parameters)
+
+    def reiterates_argument(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` passes the name `name` to a parameter it loops over again and again."""
+        return bool(self._parameters_given(call, name) & self.reiterated_parameters)
 
     def _parameters_given(self, call: cst.Call, name: str) -> Set[str]:
         given = set()
@@ -782,6 +789,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     body = [item for statement in getattr(node, "body", ()) for item in _ast_walk(statement)]
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
+    iterated = _iterated_names(body) & set(parameters)
     returns_read_back = any(
         isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
@@ -803,7 +811,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         wraps_grad_off=bool(qualified & GRAD_OFF),
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
-        iterated_parameters=frozenset(_iterated_names(body) & set(parameters)),
+        iterated_parameters=frozenset(iterated),
+        reiterated_parameters=frozenset(_reiterated_names(body) & iterated) if iterated else frozenset(),
         called_parameters=frozenset(
             item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
         ) & set(parameters),
@@ -826,6 +835,12 @@ DEVICE_WORK = frozenset({"cuda", "all_reduce", "all_gather", "reduce", "broadcas
 def _iterated_names(body: List[ast.AST]) -> Set[str]:
     """Names in the iterables of the `for` loops among `body` (`loader` in `enumerate(tqdm(loader))`)."""
     return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in _ast_walk(loop.iter) if isinstance(item, ast.Name)}
+
+
+def _reiterated_names(body: List[ast.AST]) -> Set[str]:
+    """Names in the iterables of the `for` loops nested in another loop among `body`."""
+    loops = [item for item in body if isinstance(item, (ast.For, ast.AsyncFor, ast.While))]
+    return {name for loop in loops for statement in loop.body for name in _iterated_names(_ast_walk(statement))}
 
 
 def _class_facts(
@@ -1093,7 +1108,22 @@ def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
             return found
     if not rest and (f"def {head}" in ctx.text or f"class {head}" in ctx.text):
         return _own_facts(ctx).functions.get(dotted)
-    return None
+    return _instance_method(ctx, dotted)
+
+
+def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
+    """The method `dotted` calls on an instance of a project class (`simclr.train` after
+    `simclr = SimCLR(...)`, `self.agent.update` after `self.agent = sac.SAC(...)`; see
+    `ModuleFacts.instances`), as called: without its `self` parameter. Only names the file
+    binds to a call of a capitalised name are looked up."""
+    receiver, _, method = dotted.rpartition(".")
+    if not receiver or not re.search(rf"(?<![\w.]){re.escape(receiver)}\s*=\s*[\w.]*\b[A-Z]\w*\s*\(", ctx.text):
+        return None
+    klass = _own_facts(ctx).instances.get(receiver)
+    facts = _resolve_function(ctx, f"{klass}.{method}") if klass and klass != receiver else None
+    if facts is None or facts.static or not facts.parameters:
+        return None
+    return dataclasses.replace(facts, parameters=facts.parameters[1:])
 
 
 def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, depth: int) -> Optional[FunctionFacts]:
