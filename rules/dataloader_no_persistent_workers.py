@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader
 
@@ -193,7 +193,7 @@ class DataloaderNoPersistentWorkers(Rule):
             if fed_by_framework(self.ctx, loader):
                 self._report_loader(loader)  # the trainer iterates it again every epoch
                 continue
-            if handed_to_epochs(self.ctx, loader):
+            if handed_to_epochs(self.ctx, loader) or any(run.per_epoch for run in engine_runs(self.ctx, loader)):
                 self._report_loader(loader)  # a function of another module passes over it every epoch
                 continue
             passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]

@@ -8,12 +8,12 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
+from torchlint.semantics.tree import iterated_parts, iterated_source
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
-from torchlint.semantics.training import builds_dataloader, remote_program, training_loops
+from torchlint.semantics.training import body_nodes, builds_dataloader, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -80,9 +80,10 @@ def _moves_batches(ctx, loop: cst.For) -> bool:
 
 def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
-    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped."""
+    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested functions, classes
+    and lambdas are skipped; comprehensions run with the body."""
     names = _derived_names(ctx, body, names)
-    for node in scope_descendants(body):
+    for node in body_nodes(body):
         found = method_call(node)
         if found is None or found[1] not in ("to", "cuda"):
             continue
@@ -97,15 +98,18 @@ def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.
 
 def _derived_names(ctx, body: cst.CSTNode, names: Set[str]) -> Set[str]:
     """`names` and the names the loop body binds from them: `img, label = data`,
-    `img = img.view(b, -1)`, `x = batch["x"]` (see `devices.same_place_source`)."""
+    `img = img.view(b, -1)`, `x = batch["x"]` (see `devices.same_place_source`), and the
+    elements a comprehension draws from them (`tuple(t.to(device) for t in batch)`)."""
     found = set(names)
-    assignments = [node for node in scope_descendants(body) if isinstance(node, cst.Assign)]
+    bindings = [node for node in body_nodes(body) if isinstance(node, (cst.Assign, cst.CompFor))]
     for _ in range(2):  # a chain of two bindings (`img, _ = data; img = img.view(...)`)
-        for node in assignments:
-            base = same_place_source(node.value, ctx.qualified_name, ctx.kind_of)
+        for node in bindings:
+            value = node.value if isinstance(node, cst.Assign) else node.iter
+            base = same_place_source(value, ctx.qualified_name, ctx.kind_of)
             if isinstance(base, cst.Name) and base.value in found:
-                for target in node.targets:
-                    found |= _names(target.target)
+                targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    found |= _names(target)
     return found
 
 
@@ -255,10 +259,13 @@ class DataloaderNoPinMemory(Rule):
                 self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
-        """Whether a same-file function the loader is handed to (`train(model, loader)`) moves
+        """Whether a same-file function the loader is handed to (`train(model, loader)`), or the
+        step function of an ignite engine that runs over it (`loaders.engine_runs`), moves
         the batches of its loop over it to the device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
+        if any(next(device_moves(self.ctx, run.step.body, {run.batch}), None) is not None for run in engine_runs(self.ctx, call)):
+            return True  # an ignite engine's step moves each batch it is handed
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:

@@ -124,3 +124,66 @@ def test_a_loader_handed_to_a_method_of_a_class_of_another_module_that_trains_ev
     whose `train` passes over its parameter in every epoch and runs a backward pass."""
     files = {"simclr.py": SIMCLR.format(body=body), "run.py": RUN}
     assert project(tmp_path, monkeypatch, files, "TL203") == ([("run.py", 5)] if reported else [])
+
+
+IGNITE = """
+import torch
+from torch.utils.data import DataLoader
+from ignite.engine import Engine, Events
+
+def get_data_loaders(args):
+    train_loader = DataLoader(train_dataset, batch_size=args.batch_size, shuffle=True, num_workers=4)
+    valid_loader = DataLoader(valid_dataset, batch_size=args.batch_size, num_workers=4)
+    return train_loader, valid_loader
+
+def train(args):
+    args.device = "cuda" if torch.cuda.is_available() else "cpu"
+    model.to(args.device)
+    train_loader, val_loader = get_data_loaders(args)
+
+    def update(engine, batch):
+        model.train()
+        batch = tuple(t.to(args.device) for t in batch)
+        loss = model(*batch)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        return loss
+
+    def inference(engine, batch):
+        with torch.no_grad():
+            x, y = batch
+            return model(x.to(args.device)), y.to(args.device)
+
+    trainer = Engine(update)
+    evaluator = Engine(inference)
+    trainer.add_event_handler(Events.{event}, lambda _: evaluator.run(val_loader))
+    trainer.run(train_loader, max_epochs={epochs})
+"""
+
+
+@pytest.mark.parametrize("event, epochs, pinned, persistent", [
+    ("EPOCH_COMPLETED", "args.n_epochs", [7, 8], [7, 8]),
+    ("COMPLETED", "args.n_epochs", [7], [7]),  # the evaluator runs once, after training
+    ("EPOCH_COMPLETED", "1", [7, 8], [8]),  # one pass over the training data
+])
+def test_loaders_an_ignite_engine_runs(tmp_path, monkeypatch, event, epochs, pinned, persistent):
+    """`trainer.run(train_loader, max_epochs=n)` of `trainer = Engine(update)`: `update(engine,
+    batch)` runs every batch and moves it; the evaluator runs every epoch when an epoch event
+    starts it."""
+    files = {"train.py": IGNITE.format(event=event, epochs=epochs)}
+    assert project(tmp_path, monkeypatch, files, "TL202") == [("train.py", line) for line in pinned]
+    assert project(tmp_path, monkeypatch, files, "TL203") == [("train.py", line) for line in persistent]
+
+
+def test_an_ignite_step_that_keeps_batches_on_the_host_pins_nothing(tmp_path, monkeypatch):
+    code = IGNITE.format(event="EPOCH_COMPLETED", epochs="5").replace(".to(args.device)", "")
+    assert project(tmp_path, monkeypatch, {"train.py": code}, "TL202") == []
+
+
+def test_in_memory_datasets_assigned_as_a_tuple_need_no_workers(tmp_path, monkeypatch):
+    code = IGNITE.format(event="EPOCH_COMPLETED", epochs="5").replace(
+        "    train_loader = DataLoader", "    train_dataset, valid_dataset = TensorDataset(a), TensorDataset(b)\n    train_loader = DataLoader"
+    ).replace(", num_workers=4", "").replace("from torch.utils.data import DataLoader", "from torch.utils.data import DataLoader, TensorDataset")
+    assert project(tmp_path, monkeypatch, {"train.py": code}, "TL201") == []
+    assert project(tmp_path, monkeypatch, {"train.py": code.replace("TensorDataset(b)", "ImageFolder(b)")}, "TL201") == [("train.py", 9)]

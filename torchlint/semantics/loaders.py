@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import os
 import weakref
+from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.calls import arguments_by_parameter, positional
+from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
 from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
-from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
+from torchlint.semantics.training import BACKWARD, STEP, called_function, loop_trains, methods_called, repeated_with_training, training_loops
 from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
 
 
@@ -35,7 +36,7 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     A loop in a function the loader is handed to is judged at the call that hands it on: the
     `evaluate(model, valid_loader)` of the epoch loop runs with training, the
     `evaluate(model, test_loader)` after training does not, though both reach the same loop."""
-    if fed_by_framework(ctx, loader):
+    if fed_by_framework(ctx, loader) or any(run.trains or run.per_epoch for run in engine_runs(ctx, loader)):
         return "train"
     passes = passes_over(ctx, loader)
     handed = handed_on(ctx, loader)
@@ -139,6 +140,80 @@ def _returned_bindings(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CST
         if bound is not None:
             found.append((ctx.frequency.enclosing_function(call) or ctx.module, bound, call))
     return found
+
+
+# ignite's events that run a handler once per epoch of the engine it is added to.
+_EPOCH_EVENTS = ("EPOCH_STARTED", "EPOCH_COMPLETED")
+
+
+@dataclass(frozen=True)
+class EngineRun:
+    """`engine.run(loader)` of an ignite `engine = Engine(step)`: the engine calls `step(engine,
+    batch)` once per batch of the loader, `batch` being the step's second parameter."""
+
+    call: cst.Call
+    step: cst.FunctionDef
+    batch: str
+    # The step runs a backward pass and an optimizer step (a trainer, not an evaluator).
+    trains: bool
+    # The run starts again every epoch: `max_epochs=` other than 1, or a run in a handler of
+    # an epoch event (`trainer.add_event_handler(Events.EPOCH_COMPLETED, lambda _:
+    # evaluator.run(val_loader))`).
+    per_epoch: bool
+
+
+def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
+    """The ignite engine runs over the loader, in the scope that assigns it or, for a loader a
+    builder of this file returns, in the scopes that bind the result."""
+    found = _assignment(ctx.module, loader)
+    if found is None:
+        return []
+    holders = [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
+    functions = ctx.frequency.local_functions()
+    runs = []
+    for scope, name in holders:
+        engines = _engines(scope, functions)
+        for node in descendants(scope):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "run"):
+                continue
+            step = engines.get(dotted_name(node.func.value) or "")
+            args = positional(node)
+            if step is None or not args or dotted_name(args[0].value) != name or len(step.params.params) < 2:
+                continue
+            called = methods_called(step.body, functions)
+            epochs = keyword(node, "max_epochs")
+            repeated = (epochs is not None and not is_literal(epochs.value, "1")) or _in_epoch_handler(ctx, node)
+            runs.append(EngineRun(node, step, step.params.params[1].name.value, BACKWARD in called and STEP in called, repeated))
+    return runs
+
+
+def _engines(scope: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Dict[str, cst.FunctionDef]:
+    """Names `scope` binds to an ignite `Engine(step)` of a same-file `step` function."""
+    engines = {}
+    for node in descendants(scope):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+            callee, args = dotted_name(node.value.func) or "", positional(node.value)
+            steps = functions.get(dotted_name(args[0].value) or "", []) if args else []
+            target = dotted_name(node.targets[0].target)
+            if callee.rsplit(".", 1)[-1] == "Engine" and len(steps) == 1 and target is not None:
+                engines[target] = steps[0]
+    return engines
+
+
+def _in_epoch_handler(ctx: "FileFacts", node: cst.CSTNode) -> bool:
+    """Whether `node` runs in a lambda or function handed to `add_event_handler(Events.EPOCH_*,
+    ...)`, or decorated `@engine.on(Events.EPOCH_*)`."""
+    handler = ctx.frequency.parent(node)
+    while handler is not None and not isinstance(handler, (cst.Lambda, cst.FunctionDef)):
+        handler = ctx.frequency.parent(handler)
+    if handler is None:
+        return False
+    if isinstance(handler, cst.FunctionDef):
+        events = [d.decorator.args[0].value for d in handler.decorators if isinstance(d.decorator, cst.Call) and d.decorator.args]
+    else:
+        registration = ctx.frequency.parent(ctx.frequency.parent(handler))
+        events = [registration.args[0].value] if isinstance(registration, cst.Call) and registration.args else []
+    return any((dotted_name(event) or "").rsplit(".", 1)[-1] in _EPOCH_EVENTS for event in events)
 
 
 def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
