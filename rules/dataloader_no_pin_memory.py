@@ -1,5 +1,5 @@
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.tree import iterated_parts, iterated_source
+from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
@@ -75,15 +75,17 @@ class LoaderTracker:
 
 
 def _moves_batches(ctx, loop: cst.For) -> bool:
-    return next(device_moves(ctx, loop.body, _names(loop.target)), None) is not None
+    return next(device_moves(ctx, loop.body, _names(loop.target), comprehensions=True), None) is not None
 
 
-def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
+def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool = False) -> Iterator[Tuple[cst.Call, str]]:
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
-    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested functions, classes
-    and lambdas are skipped; comprehensions run with the body."""
-    names = _derived_names(ctx, body, names)
-    for node in body_nodes(body):
+    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped;
+    with `comprehensions`, not comprehensions, whose elements drawn from a batch count as the
+    batch (`tuple(t.to(device) for t in batch)`)."""
+    walk = body_nodes if comprehensions else scope_descendants
+    names = _derived_names(body, names, ctx, walk)
+    for node in walk(body):
         found = method_call(node)
         if found is None or found[1] not in ("to", "cuda"):
             continue
@@ -96,12 +98,12 @@ def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.
             yield node, base.value
 
 
-def _derived_names(ctx, body: cst.CSTNode, names: Set[str]) -> Set[str]:
+def _derived_names(body: cst.CSTNode, names: Set[str], ctx, walk: Callable[[cst.CSTNode], Iterator[cst.CSTNode]]) -> Set[str]:
     """`names` and the names the loop body binds from them: `img, label = data`,
     `img = img.view(b, -1)`, `x = batch["x"]` (see `devices.same_place_source`), and the
-    elements a comprehension draws from them (`tuple(t.to(device) for t in batch)`)."""
+    elements a comprehension `walk` enters draws from them (`for t in batch`)."""
     found = set(names)
-    bindings = [node for node in body_nodes(body) if isinstance(node, (cst.Assign, cst.CompFor))]
+    bindings = [node for node in walk(body) if isinstance(node, (cst.Assign, cst.CompFor))]
     for _ in range(2):  # a chain of two bindings (`img, _ = data; img = img.view(...)`)
         for node in bindings:
             value = node.value if isinstance(node, cst.Assign) else node.iter
@@ -255,7 +257,7 @@ class DataloaderNoPinMemory(Rule):
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
-            if next(device_moves(self.ctx, node.body, found.targets), None) is not None:
+            if next(device_moves(self.ctx, node.body, found.targets, comprehensions=True), None) is not None:
                 self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
@@ -264,7 +266,7 @@ class DataloaderNoPinMemory(Rule):
         the batches of its loop over it to the device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
-        if any(next(device_moves(self.ctx, run.step.body, {run.batch}), None) is not None for run in engine_runs(self.ctx, call)):
+        if any(next(device_moves(self.ctx, run.step.body, {run.batch}, True), None) is not None for run in engine_runs(self.ctx, call)):
             return True  # an ignite engine's step moves each batch it is handed
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 

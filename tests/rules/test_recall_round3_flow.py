@@ -187,3 +187,19 @@ def test_in_memory_datasets_assigned_as_a_tuple_need_no_workers(tmp_path, monkey
     ).replace(", num_workers=4", "").replace("from torch.utils.data import DataLoader", "from torch.utils.data import DataLoader, TensorDataset")
     assert project(tmp_path, monkeypatch, {"train.py": code}, "TL201") == []
     assert project(tmp_path, monkeypatch, {"train.py": code.replace("TensorDataset(b)", "ImageFolder(b)")}, "TL201") == [("train.py", 9)]
+
+
+@pytest.mark.parametrize("move, reported", [("t.to(device)", True), ("t.float()", False)])
+def test_batches_moved_element_by_element_in_a_comprehension(tmp_path, monkeypatch, move, reported):
+    code = f"""
+    import torch
+    from torch.utils.data import DataLoader
+    device = "cuda"
+    loader = DataLoader(ds, batch_size=4, num_workers=4)
+    for batch in loader:
+        batch = tuple({move} for t in batch)
+        loss = model(*batch)
+        loss.backward()
+        optimizer.step()
+    """
+    assert project(tmp_path, monkeypatch, {"train.py": code}, "TL202") == ([("train.py", 5)] if reported else [])
