@@ -203,3 +203,27 @@ def test_batches_moved_element_by_element_in_a_comprehension(tmp_path, monkeypat
         optimizer.step()
     """
     assert project(tmp_path, monkeypatch, {"train.py": code}, "TL202") == ([("train.py", 5)] if reported else [])
+
+
+FIT = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+train_loader = DataLoader(train_set, batch_size=32, shuffle=True)
+val_loader = DataLoader(val_set, batch_size=32, num_workers=4)
+trainer = {trainer}
+trainer.{method}(model, train_dataloaders=train_loader, val_dataloaders=val_loader)
+"""
+
+
+@pytest.mark.parametrize("trainer, method, reported", [
+    ('pl.Trainer(max_epochs=10, accelerator="gpu")', "fit", True),
+    ('pl.Trainer(max_epochs=10, accelerator="cpu")', "fit", False),  # told to run on the CPU
+    ("Forest(n_estimators=10)", "fit", False),  # not a Lightning trainer
+    ('pl.Trainer(accelerator="gpu")', "predict", False),  # one pass, no training
+])
+def test_loaders_handed_to_a_lightning_trainers_fit(tmp_path, monkeypatch, trainer, method, reported):
+    files = {"train.py": FIT.format(trainer=trainer, method=method)}
+    assert project(tmp_path, monkeypatch, files, "TL201") == ([("train.py", 5)] if reported else [])
+    assert project(tmp_path, monkeypatch, files, "TL202") == ([("train.py", 5), ("train.py", 6)] if reported else [])
+    assert project(tmp_path, monkeypatch, files, "TL203") == ([("train.py", 6)] if reported else [])

@@ -165,13 +165,9 @@ class EngineRun:
 def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
     """The ignite engine runs over the loader, in the scope that assigns it or, for a loader a
     builder of this file returns, in the scopes that bind the result."""
-    found = _assignment(ctx.module, loader)
-    if found is None:
-        return []
-    holders = [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
     functions = ctx.frequency.local_functions()
     runs = []
-    for scope, name in holders:
+    for scope, name in _holders(ctx, loader):
         engines = _engines(scope, functions)
         for node in descendants(scope):
             if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "run"):
@@ -216,17 +212,48 @@ def _in_epoch_handler(ctx: "FileFacts", node: cst.CSTNode) -> bool:
     return any((dotted_name(event) or "").rsplit(".", 1)[-1] in _EPOCH_EVENTS for event in events)
 
 
+def _holders(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str]]:
+    """(scope, name) of the names that hold the loader: the one its assignment binds, where it
+    is visible, and for a loader a builder of this file returns, those that bind the result."""
+    found = _assignment(ctx.module, loader)
+    if found is None:
+        return []
+    return [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
+
+
 def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
     """Whether a training framework iterates the loader every epoch, moving its batches to the
     trainer's accelerator: a loader built in Lightning's `train_dataloader()` or
-    `val_dataloader()` hook (see `frameworks.loader_hook`), outside demo, export and profiling
-    scripts (`roles`), which run once or exist to measure, and programs whose trainer is told
-    to run on the CPU in the same file."""
+    `val_dataloader()` hook (see `frameworks.loader_hook`), or handed to a Lightning trainer's
+    `fit` (`trainer.fit(model, train_dataloaders=train_loader)`), outside demo, export and
+    profiling scripts (`roles`), which run once or exist to measure, and programs whose
+    trainer is told to run on the CPU in the same file."""
     if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)) or file_enables(ctx.text, CPU_TRAINER):
         return False
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
-    return klass is not None and loader_hook(function, klass, ctx.frequency.classes())
+    if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
+        return True
+    return any(_fitted(ctx, scope, name) for scope, name in _holders(ctx, loader))
+
+
+def _fitted(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
+    """Whether `scope` hands `name` to the `fit` of a Lightning `Trainer` it builds."""
+    trainers = {
+        dotted_name(node.targets[0].target)
+        for node in descendants(scope)
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+        and _lightning_trainer(ctx.qualified_name(node.value.func) or "")
+    }
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "fit"
+        and dotted_name(node.func.value) in trainers and _mentions_argument(node, name)
+        for node in descendants(scope)
+    )
+
+
+def _lightning_trainer(qualified: str) -> bool:
+    return qualified.split(".", 1)[0] in ("pytorch_lightning", "lightning") and qualified.rsplit(".", 1)[-1] == "Trainer"
 
 
 def _runs_with_training(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> bool:
@@ -286,13 +313,9 @@ def handed_to_epochs(ctx: "FileFacts", loader: cst.Call) -> bool:
 
 def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple[FunctionFacts, str]]]:
     """`handed_on`'s calls, each with the callee's summary and the name the loader has there."""
-    found = _assignment(ctx.module, loader)
-    if found is None:
-        return []
-    holders = [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
     functions = ctx.frequency.local_functions()
     calls = []
-    for scope, name in holders:
+    for scope, name in _holders(ctx, loader):
         for node in descendants(scope):
             if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
                 facts = project_function(ctx, node.func)
