@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
@@ -261,13 +261,17 @@ class DataloaderNoPinMemory(Rule):
                 self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
-        """Whether a same-file function the loader is handed to (`train(model, loader)`), or the
-        step function of an ignite engine that runs over it (`loaders.engine_runs`), moves
-        the batches of its loop over it to the device, and no loop in its own scope did."""
+        """Whether a same-file function the loader is handed to (`train(model, loader)`), a
+        function or class of another project module it is handed to (`Trainer(model,
+        train_loader)`, `loaders.handed_to_a_move`), or the step function of an ignite engine
+        that runs over it (`loaders.engine_runs`), moves the batches of its loop over it to the
+        device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
         if any(next(device_moves(self.ctx, run.step.body, {run.batch}, True), None) is not None for run in engine_runs(self.ctx, call)):
             return True  # an ignite engine's step moves each batch it is handed
+        if handed_to_a_move(self.ctx, call):
+            return True  # a function or class of another module moves the batches
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:

@@ -227,3 +227,44 @@ def test_loaders_handed_to_a_lightning_trainers_fit(tmp_path, monkeypatch, train
     assert project(tmp_path, monkeypatch, files, "TL201") == ([("train.py", 5)] if reported else [])
     assert project(tmp_path, monkeypatch, files, "TL202") == ([("train.py", 5), ("train.py", 6)] if reported else [])
     assert project(tmp_path, monkeypatch, files, "TL203") == ([("train.py", 6)] if reported else [])
+
+
+TRAINER = """
+import torch
+
+class Trainer:
+    def __init__(self, model, optimizer, train_loader, device):
+        self.model, self.optimizer, self.device = model.to(device), optimizer, device
+        self.train_loader = train_loader
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            for x, y in self.train_loader:
+                loss = self.model({x}, {y})
+                self.optimizer.zero_grad()
+                {backward}
+                self.optimizer.step()
+"""
+ENTRY_SCRIPT = """
+import torch
+from torch.utils.data import DataLoader
+from engine.trainer import Trainer
+
+device = torch.device("cuda")
+train_loader = DataLoader(train_set, batch_size=32, num_workers=4)
+Trainer(model, optimizer, train_loader, device).train(10)
+"""
+
+
+@pytest.mark.parametrize("x, y, backward, pinned, persistent", [
+    ("x.to(self.device)", "y.to(self.device)", "loss.backward()", True, True),
+    ("x", "y", "loss.backward()", False, True),  # the batches stay where they are
+    ("x.to(torch.float16)", "y", "loss.backward()", False, True),  # a dtype, not a device
+    ("x.to(self.device)", "y.to(self.device)", "print(loss)", False, False),  # trains nothing
+])
+def test_a_loader_handed_to_a_trainer_class_of_another_module(tmp_path, monkeypatch, x, y, backward, pinned, persistent):
+    """`Trainer(model, optimizer, train_loader, device)` stores the loader in `__init__`
+    (`self.train_loader = train_loader`) and its `train` passes over it every epoch."""
+    files = {"engine/__init__.py": "", "engine/trainer.py": TRAINER.format(x=x, y=y, backward=backward), "train.py": ENTRY_SCRIPT}
+    assert project(tmp_path, monkeypatch, files, "TL202") == ([("train.py", 7)] if pinned else [])
+    assert project(tmp_path, monkeypatch, files, "TL203") == ([("train.py", 7)] if persistent else [])

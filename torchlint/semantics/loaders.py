@@ -311,6 +311,12 @@ def handed_to_epochs(ctx: "FileFacts", loader: cst.Call) -> bool:
     )
 
 
+def handed_to_a_move(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a call hands the loader to a function or class of another project module whose
+    loop over it moves the items to a device (see `project.FunctionFacts.moved_parameters`)."""
+    return any(facts.moves_argument_items(call, name) for call, (facts, name) in _hand_offs(ctx, loader))
+
+
 def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple[FunctionFacts, str]]]:
     """`handed_on`'s calls, each with the callee's summary and the name the loader has there."""
     functions = ctx.frequency.local_functions()

@@ -588,6 +588,8 @@ class FunctionFacts:
     # Of those, the ones a loop iterates inside another loop of the function (`for epoch in
     # range(epochs): for x in loader:`): each call passes over them again and again.
     reiterated_parameters: FrozenSet[str] = frozenset()
+    # And the ones whose items the loop moves to a device (`for x, y in loader: x.cuda()`).
+    moved_parameters: FrozenSet[str] = frozenset()
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -621,6 +623,10 @@ class FunctionFacts:
     def reiterates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` passes the name `name` to a parameter it loops over again and again."""
         return bool(self._parameters_given(call, name) & self.reiterated_parameters)
+
+    def moves_argument_items(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` passes the name `name` to a parameter whose items it moves to a device."""
+        return bool(self._parameters_given(call, name) & self.moved_parameters)
 
     def _parameters_given(self, call: cst.Call, name: str) -> Set[str]:
         given = set()
@@ -790,6 +796,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
     iterated = _iterated_names(body) & set(parameters)
+    passes = _passes(body, {parameter: parameter for parameter in iterated}) if iterated else (set(), set())
     returns_read_back = any(
         isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
@@ -812,7 +819,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
         iterated_parameters=frozenset(iterated),
-        reiterated_parameters=frozenset(_reiterated_names(body) & iterated) if iterated else frozenset(),
+        reiterated_parameters=frozenset(passes[0]),
+        moved_parameters=frozenset(passes[1]),
         called_parameters=frozenset(
             item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
         ) & set(parameters),
@@ -837,10 +845,50 @@ def _iterated_names(body: List[ast.AST]) -> Set[str]:
     return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in _ast_walk(loop.iter) if isinstance(item, ast.Name)}
 
 
-def _reiterated_names(body: List[ast.AST]) -> Set[str]:
-    """Names in the iterables of the `for` loops nested in another loop among `body`."""
-    loops = [item for item in body if isinstance(item, (ast.For, ast.AsyncFor, ast.While))]
-    return {name for loop in loops for statement in loop.body for name in _iterated_names(_ast_walk(statement))}
+def _passes(body: List[ast.AST], holders: Dict[str, str]) -> Tuple[Set[str], Set[str]]:
+    """Of the parameters that the (dotted) names `holders` hold (a parameter itself, or the
+    `self.loader` attribute `__init__` stores it in), those a `for` loop among `body` iterates
+    inside another loop, and those whose items such a loop moves to a device: `.cuda()` or
+    `.to(...)` (not to a dtype or the CPU) on the loop's target or a name assigned from it."""
+    nested = {id(inner) for loop in body if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+              for statement in loop.body for inner in _ast_walk(statement)}
+    reiterated, moved = set(), set()
+    for loop in body:
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            continue
+        held = {holders[name] for item in _ast_walk(loop.iter) for name in [_ast_dotted(item)] if name in holders}
+        if not held:
+            continue
+        if id(loop) in nested:
+            reiterated |= held
+        if _moves_items(loop):
+            moved |= held
+    return reiterated, moved
+
+
+def _moves_items(loop: ast.AST) -> bool:
+    """Whether a loop's body moves its target, or a name assigned from it, to a device."""
+    nodes = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
+    names = {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
+    for _ in range(2):  # `x, y = batch`, then `x = x.float()`
+        for item in nodes:
+            if isinstance(item, ast.Assign) and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.value)):
+                names |= {n.id for target in item.targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
+    return any(
+        _called_attribute(item) in ("cuda", "to") and isinstance(item, ast.Call) and _to_device(item)
+        and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.func))
+        for item in nodes
+    )
+
+
+def _to_device(call: ast.Call) -> bool:
+    """`.cuda(...)`, or `.to(...)` with an argument that is not a dtype (`torch.float16`) or `"cpu"`."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda":
+        return True
+    target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+    if isinstance(target, ast.Constant):
+        return isinstance(target.value, str) and target.value.split(":")[0] not in ("cpu", "meta")
+    return target is not None and not (isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "torch")
 
 
 def _class_facts(
@@ -859,7 +907,38 @@ def _class_facts(
         _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
         for base in node.bases
     )
-    return FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader)
+    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader)
+    init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+    stored = _stored_parameters(init) if init is not None else {}
+    if not stored:
+        return facts
+    methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    body = [item for method in methods for statement in method.body for item in _ast_walk(statement)]
+    iterated = {stored[held] for loop in body if isinstance(loop, (ast.For, ast.AsyncFor))
+                for item in _ast_walk(loop.iter) for held in [_ast_dotted(item)] if held in stored}
+    reiterated, moved = _passes(body, stored) if iterated else (set(), set())
+    return dataclasses.replace(
+        facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
+        calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
+        reiterated_parameters=frozenset(reiterated), moved_parameters=frozenset(moved),
+    )
+
+
+def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
+    """`self.<attribute>` -> parameter, for the parameters `__init__` stores as they are
+    (`self.train_loader = train_loader`, `self.a, self.b = a, b`)."""
+    parameters = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
+    stored: Dict[str, str] = {}
+    for item in _ast_walk(init):
+        if not isinstance(item, ast.Assign) or len(item.targets) != 1:
+            continue
+        target, value = item.targets[0], item.value
+        pairs = list(zip(target.elts, value.elts)) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) else [(target, value)]
+        for slot, given in pairs:
+            name = _ast_dotted(slot)
+            if name is not None and name.startswith("self.") and isinstance(given, ast.Name) and given.id in parameters:
+                stored[name] = given.id
+    return stored
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:
