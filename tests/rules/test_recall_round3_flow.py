@@ -268,3 +268,35 @@ def test_a_loader_handed_to_a_trainer_class_of_another_module(tmp_path, monkeypa
     files = {"engine/__init__.py": "", "engine/trainer.py": TRAINER.format(x=x, y=y, backward=backward), "train.py": ENTRY_SCRIPT}
     assert project(tmp_path, monkeypatch, files, "TL202") == ([("train.py", 7)] if pinned else [])
     assert project(tmp_path, monkeypatch, files, "TL203") == ([("train.py", 7)] if persistent else [])
+
+
+PREPARED = """
+import torch
+{imports}
+from torch.utils.data import DataLoader
+
+{maker}
+train_loader = DataLoader(train_set, batch_size=32, num_workers=4)
+{prepare}
+for epoch in range(10):
+    for x, y in train_loader:
+        loss = model(x, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+ACCELERATE = ("from accelerate import Accelerator", "accelerator = Accelerator()")
+FABRIC = ("import lightning as L", 'fabric = L.Fabric(accelerator="{device}")')
+
+
+@pytest.mark.parametrize("framework, prepare, reported", [
+    (ACCELERATE, "model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)", True),
+    (ACCELERATE, "model, optimizer = accelerator.prepare(model, optimizer)", False),  # the loader is not prepared
+    (("from mylib import Accelerator", "accelerator = Accelerator()"), "train_loader = accelerator.prepare(train_loader)", False),
+    ((FABRIC[0], FABRIC[1].format(device="cuda")), "train_loader = fabric.setup_dataloaders(train_loader)", True),
+    ((FABRIC[0], FABRIC[1].format(device="cpu")), "train_loader = fabric.setup_dataloaders(train_loader)", False),
+])
+def test_loaders_whose_batches_a_framework_object_moves(tmp_path, monkeypatch, framework, prepare, reported):
+    """Accelerate's `prepare` and Fabric's `setup_dataloaders` move every batch to the device."""
+    code = PREPARED.format(imports=framework[0], maker=framework[1], prepare=prepare)
+    assert project(tmp_path, monkeypatch, {"train.py": code}, "TL202") == ([("train.py", 7)] if reported else [])

@@ -234,26 +234,41 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
         return True
-    return any(_fitted(ctx, scope, name) for scope, name in _holders(ctx, loader))
+    return any(_handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer") for scope, name in _holders(ctx, loader))
 
 
-def _fitted(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
-    """Whether `scope` hands `name` to the `fit` of a Lightning `Trainer` it builds."""
-    trainers = {
-        dotted_name(node.targets[0].target)
-        for node in descendants(scope)
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
-        and _lightning_trainer(ctx.qualified_name(node.value.func) or "")
-    }
+def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a framework object moves the loader's batches to the device as they are drawn:
+    a loader prepared by Hugging Face Accelerate (`accelerator.prepare(model, optimizer,
+    train_loader)`) or set up by Lightning Fabric (`fabric.setup_dataloaders(loader)`), in a
+    program not told to run on the CPU."""
+    if file_enables(ctx.text, CPU_TRAINER):
+        return False
     return any(
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "fit"
-        and dotted_name(node.func.value) in trainers and _mentions_argument(node, name)
-        for node in descendants(scope)
+        _handed_to(ctx, scope, name, "prepare", ("accelerate",), "Accelerator")
+        or _handed_to(ctx, scope, name, "setup_dataloaders", (*_LIGHTNING, "lightning_fabric"), "Fabric")
+        for scope, name in _holders(ctx, loader)
     )
 
 
-def _lightning_trainer(qualified: str) -> bool:
-    return qualified.split(".", 1)[0] in ("pytorch_lightning", "lightning") and qualified.rsplit(".", 1)[-1] == "Trainer"
+# The packages Lightning's classes are imported from.
+_LIGHTNING = ("pytorch_lightning", "lightning")
+
+
+def _handed_to(ctx: "FileFacts", scope: cst.CSTNode, name: str, method: str, packages: Tuple[str, ...], klass: str) -> bool:
+    """Whether `scope` hands `name` to `method` of an object it builds from the class `klass`
+    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`)."""
+    objects = set()
+    for node in descendants(scope):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+            qualified = ctx.qualified_name(node.value.func) or ""
+            if qualified.split(".", 1)[0] in packages and qualified.rsplit(".", 1)[-1] == klass:
+                objects.add(dotted_name(node.targets[0].target))
+    return bool(objects) and any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+        and dotted_name(node.func.value) in objects and _mentions_argument(node, name)
+        for node in descendants(scope)
+    )
 
 
 def _runs_with_training(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> bool:
