@@ -300,3 +300,52 @@ def test_loaders_whose_batches_a_framework_object_moves(tmp_path, monkeypatch, f
     """Accelerate's `prepare` and Fabric's `setup_dataloaders` move every batch to the device."""
     code = PREPARED.format(imports=framework[0], maker=framework[1], prepare=prepare)
     assert project(tmp_path, monkeypatch, {"train.py": code}, "TL202") == ([("train.py", 7)] if reported else [])
+
+
+PINNED_SETUP = """
+from torch.utils.data import DataLoader
+
+def create_dataloaders(train_data, test_data, batch_size):
+    train_dataloader = DataLoader(train_data, batch_size=batch_size, shuffle=True, num_workers=4, pin_memory={pinned})
+    test_dataloader = DataLoader(test_data, batch_size=batch_size, num_workers=4, pin_memory={pinned})
+    return train_dataloader, test_dataloader
+"""
+STEP_ENGINE = """
+import torch
+
+def train_step(model, dataloader, optimizer, device):
+    for X, y in dataloader:
+        loss = model(X.to(device), y.to(device{asynchronous}))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+def train(model, train_dataloader, optimizer, epochs, device):
+    for epoch in range(epochs):
+        train_step(model, train_dataloader, optimizer, device)
+"""
+STEP_SCRIPT = """
+import torch
+import data_setup, engine
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+train_dataloader, test_dataloader = data_setup.create_dataloaders(train_data, test_data, 32)
+engine.train(model=model, train_dataloader={handed}, optimizer=optimizer, epochs=5, device=device)
+"""
+
+
+@pytest.mark.parametrize("pinned, asynchronous, handed, moves", [
+    ("True", "", "train_dataloader", [("engine.py", 6), ("engine.py", 6)]),
+    ("True", ", non_blocking=True", "train_dataloader", [("engine.py", 6)]),  # one move blocks
+    ("False", "", "train_dataloader", []),  # pageable memory: nothing to overlap
+    ("True", "", "list(train_dataloader)", []),  # not the loader itself
+])
+def test_batches_of_a_pinned_loader_another_module_hands_to_a_function(tmp_path, monkeypatch, pinned, asynchronous, handed, moves):
+    """The builder pins memory, the script hands its first loader to `engine.train`, which
+    hands it to `train_step`: the moves there block on pinned batches (TL106)."""
+    files = {
+        "data_setup.py": PINNED_SETUP.format(pinned=pinned),
+        "engine.py": STEP_ENGINE.format(asynchronous=asynchronous),
+        "train.py": STEP_SCRIPT.format(handed=handed),
+    }
+    assert project(tmp_path, monkeypatch, files, "TL106") == moves

@@ -590,6 +590,9 @@ class FunctionFacts:
     reiterated_parameters: FrozenSet[str] = frozenset()
     # And the ones whose items the loop moves to a device (`for x, y in loader: x.cuda()`).
     moved_parameters: FrozenSet[str] = frozenset()
+    # Where it returns a DataLoader that pins memory (`WHOLE_RETURN` or the index in a returned
+    # tuple), each with whether the loader collates by default (no `collate_fn`, no `**`).
+    pinned_returns: FrozenSet[Tuple[int, bool]] = frozenset()
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -821,6 +824,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         iterated_parameters=frozenset(iterated),
         reiterated_parameters=frozenset(passes[0]),
         moved_parameters=frozenset(passes[1]),
+        pinned_returns=_pinned_returns(body, aliases),
         called_parameters=frozenset(
             item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
         ) & set(parameters),
@@ -843,6 +847,42 @@ DEVICE_WORK = frozenset({"cuda", "all_reduce", "all_gather", "reduce", "broadcas
 def _iterated_names(body: List[ast.AST]) -> Set[str]:
     """Names in the iterables of the `for` loops among `body` (`loader` in `enumerate(tqdm(loader))`)."""
     return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in _ast_walk(loop.iter) if isinstance(item, ast.Name)}
+
+
+# The slot of a value a function returns whole (not in a tuple).
+WHOLE_RETURN = -1
+
+
+def _pinned_loader(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optional[bool]:
+    """For `DataLoader(..., pin_memory=True)`: whether it collates by default (no `collate_fn`,
+    no `**` arguments, no more than the six positional ones before `collate_fn`); None for
+    anything else."""
+    if not (isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS):
+        return None
+    keywords = {keyword.arg: keyword.value for keyword in value.keywords}
+    pinned = keywords.get("pin_memory")
+    if not (isinstance(pinned, ast.Constant) and pinned.value is True):
+        return None
+    return None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
+
+
+def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[Tuple[int, bool]]:
+    """`FunctionFacts.pinned_returns` of a function whose body's nodes are `body`."""
+    returns = [item.value for item in body if isinstance(item, ast.Return) and item.value is not None]
+    if not returns:
+        return frozenset()
+    named = {target.id: found for item in body if isinstance(item, ast.Assign) and len(item.targets) == 1
+             for target in item.targets if isinstance(target, ast.Name)
+             for found in [_pinned_loader(item.value, aliases)] if found is not None}
+
+    def pinned(value: ast.AST) -> Optional[bool]:
+        return named.get(value.id) if isinstance(value, ast.Name) else _pinned_loader(value, aliases)
+
+    found: Set[Tuple[int, bool]] = set()
+    for value in returns:
+        elements = list(enumerate(value.elts)) if isinstance(value, ast.Tuple) else [(WHOLE_RETURN, value)]
+        found |= {(slot, default) for slot, element in elements for default in [pinned(element)] if default is not None}
+    return frozenset(found)
 
 
 def _passes(body: List[ast.AST], holders: Dict[str, str]) -> Tuple[Set[str], Set[str]]:
@@ -1352,6 +1392,81 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
         if facts is not None and facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped):
             return True
     return False
+
+
+def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) -> Optional[bool]:
+    """Whether a call of `function` (defined in the module at `path`) in the project passes its
+    `parameter` a DataLoader that pins memory: one the calling scope builds (`loader =
+    DataLoader(..., pin_memory=True)`), one a project function returns to it (`train_loader,
+    test_loader = data_setup.create_dataloaders(...)`), or, `depth` calls up, the caller's own
+    parameter that its callers pass one to (`train()` handing its loader to `train_step()`).
+    True when such a loader collates by default, False when it has a `collate_fn`, None when
+    no call passes one."""
+    callee = module_facts(path).functions.get(function)
+    if callee is None:
+        return None
+    parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
+    found: List[bool] = []
+    for site in callers_of(path, function):
+        source = read_module(site.path)
+        try:
+            tree = python_tree(source.text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        scope = _caller_scope(tree, site)
+        statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
+        for call in statements:
+            if isinstance(call, ast.Call) and call.lineno == site.line and (_ast_dotted(call.func) or "").endswith(function.rsplit(".", 1)[-1]):
+                given = _argument_for(call, parameters, parameter)
+                pinned = _pinned_name(site, source.text, scope, statements, given.id, depth) if isinstance(given, ast.Name) else None
+                found += [pinned] if pinned is not None else []
+    return all(found) if found else None
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _caller_scope(tree: ast.Module, site: CallSite) -> ast.AST:
+    """The function that makes the call at `site` (the module for a call at module level)."""
+    caller = site.caller.rsplit(".", 1)[-1] if site.caller else None
+    return next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and node.name == caller and node.lineno <= site.line <= (node.end_lineno or node.lineno)), tree) if caller else tree
+
+
+def _argument_for(call: ast.Call, parameters: Tuple[str, ...], parameter: str) -> Optional[ast.AST]:
+    """The argument `call` passes to `parameter` (by keyword, or by position before any `*`)."""
+    for keyword in call.keywords:
+        if keyword.arg == parameter:
+            return keyword.value
+    index = parameters.index(parameter) if parameter in parameters else len(call.args)
+    positional = call.args[: next((i for i, arg in enumerate(call.args) if isinstance(arg, ast.Starred)), len(call.args))]
+    return positional[index] if index < len(positional) else None
+
+
+def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast.AST], name: str, depth: int) -> Optional[bool]:
+    """Whether `name`, in the calling scope of `site`, holds a DataLoader that pins memory (see
+    `pinned_argument`)."""
+    aliases = _ast_aliases(python_tree(text))
+    for node in statements:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            continue
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == name:
+            pinned = _pinned_loader(node.value, aliases)
+            if pinned is not None:
+                return pinned
+        slots = [WHOLE_RETURN] if isinstance(target, ast.Name) and target.id == name else [
+            index for index, element in enumerate(getattr(target, "elts", [])) if isinstance(element, ast.Name) and element.id == name
+        ]
+        dotted = _ast_dotted(node.value.func) if slots else None
+        facts = _function_of(site.path, text, dotted) if dotted else None
+        for slot, default in facts.pinned_returns if facts is not None else ():
+            if slot in slots:
+                return default
+    if depth > 0 and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and site.caller:
+        if name in {a.arg for a in (*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs)}:
+            return pinned_argument(site.path, site.caller, name, depth - 1)
+    return None
 
 
 def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:
