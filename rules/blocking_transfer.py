@@ -32,6 +32,10 @@ class BlockingTransfer(Rule):
     `batch["image"].to(device)`, `images = batch["image"]` then `images.to(device)`) while
     it still holds the batch: before the loop rebinds it to another value, and never when the
     loop changes it in place.
+    A loop over a parameter of a function is checked too when a call in the project passes
+    that parameter a loader that pins memory (built in the calling scope, or returned to it
+    by a project function: `train_dataloader, test_dataloader = data_setup.create_dataloaders(
+    ...)` then `engine.train(model, train_dataloader, ...)`), up to two calls away.
 
     ## Why is this slow?
     A blocking copy makes the Python thread wait until the batch has reached the device

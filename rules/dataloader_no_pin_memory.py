@@ -183,6 +183,13 @@ class DataloaderNoPinMemory(Rule):
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`) is not, as the caller may never train on it.
+    Batches are also moved where code of another kind moves them (see
+    `semantics.loaders`): a function or class of another project module the loader is
+    handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
+    in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
+    (`trainer.fit(model, train_loader)`), Accelerate's `prepare` and Fabric's
+    `setup_dataloaders`; a comprehension over a batch moves it too (`tuple(t.to(device) for t
+    in batch)`).
 
     ## Example
     ```python
