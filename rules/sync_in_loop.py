@@ -281,8 +281,8 @@ class SyncInLoop(Rule):
         if not (facts.reads_back_device_value or (facts.returns_read_back and self._passes_a_tensor(node))):
             return
         loop = self._step_loop(node)
-        if loop is None or not repeated_with_training(self.ctx, loop):
-            return
+        if loop is None or not repeated_with_training(self.ctx, loop) or self._needed_on_host(node, loop):
+            return  # `action = agent.act(state)` handed to `env.step(action)` must reach the host
         self.report(
             node,
             f"`{dotted_name(node.func)}()` reads a value back from the device on every call, which synchronises "

@@ -349,3 +349,42 @@ def test_batches_of_a_pinned_loader_another_module_hands_to_a_function(tmp_path,
         "train.py": STEP_SCRIPT.format(handed=handed),
     }
     assert project(tmp_path, monkeypatch, files, "TL106") == moves
+
+
+AGENT = """
+import torch
+
+class Agent:
+    def act(self, state):
+        with torch.no_grad():
+            return self.net(state.cuda()).argmax(1).item()
+
+    def learn(self, memory):
+        loss = self.net(memory.sample()).mean()
+        loss.backward()
+        self.optimiser.step()
+"""
+ACTING = """
+import torch
+from agent import Agent
+
+dqn = Agent()
+for T in range(100000):
+    action = dqn.act(state)
+    {use}
+    loss = dqn.net(batch.cuda()).mean()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("use, reported", [
+    ("state, reward, done = env.step(action)", False),  # the environment takes a host action
+    ("actions.append(action)", True),
+])
+def test_a_method_of_an_instance_of_a_project_class_that_reads_back(tmp_path, monkeypatch, use, reported):
+    """`dqn.act(state)` with `dqn = Agent()` resolves to the method of another module; its
+    `.item()` is what an environment needs, not a cost."""
+    files = {"agent.py": AGENT, "main.py": ACTING.format(use=use)}
+    found = [finding for finding in project(tmp_path, monkeypatch, files, "TL101") if finding[0] == "main.py"]
+    assert found == ([("main.py", 7)] if reported else [])
