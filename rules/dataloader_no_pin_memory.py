@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
@@ -286,16 +286,19 @@ class DataloaderNoPinMemory(Rule):
         trainer it is fed to, a framework object that moves its batches (Accelerate's
         `prepare`, Fabric's `setup_dataloaders`), or the training module of a CUDA program that a builder module's
         function returns it to, alone (`train_loader = build_loader(cfg)`, then `x.cuda()`
-        every batch); not
+        every batch), or among others to a scope that moves its batches every epoch
+        (`loaders.returned_and_moved`); not
         one over tensors already in memory (made-up demo data), where nothing is decoded."""
         dataset = argument(call, "dataset", 0)
         if dataset is not None and in_memory(self.ctx, dataset.value):
             return False
         if fed_by_framework(self.ctx, call) or moved_by_framework(self.ctx, call):
             return True
-        if passes_over(self.ctx, call) or training_loops(self.ctx) or not returned_alone(self.ctx, call):
-            return False  # used here, or one of several loaders the caller may not all train on
-        return project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call)
+        if passes_over(self.ctx, call) or training_loops(self.ctx):
+            return False  # used here
+        if returned_alone(self.ctx, call) and project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call):
+            return True
+        return returned_and_moved(self.ctx, call)  # one of several: only where the caller moves its batches
 
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):

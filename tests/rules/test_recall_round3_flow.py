@@ -388,3 +388,38 @@ def test_a_method_of_an_instance_of_a_project_class_that_reads_back(tmp_path, mo
     files = {"agent.py": AGENT, "main.py": ACTING.format(use=use)}
     found = [finding for finding in project(tmp_path, monkeypatch, files, "TL101") if finding[0] == "main.py"]
     assert found == ([("main.py", 7)] if reported else [])
+
+
+BUILDER = """
+from torch.utils.data import DataLoader
+
+def get_loaders(cfg):
+    train_loader = DataLoader(train_set, batch_size=cfg.batch_size, shuffle=True, num_workers=4)
+    test_loader = DataLoader(test_set, batch_size=cfg.batch_size, num_workers=4)
+    return train_loader, test_loader
+"""
+LOOPING_SCRIPT = """
+import torch
+from data import get_loaders
+
+device = torch.device("cuda")
+train_loader, test_loader = get_loaders(cfg)
+for epoch in range(cfg.epochs):
+    for x, y in train_loader:
+        loss = model(x.to(device), y.to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+for x, y in test_loader:
+    print(model(x.to(device)))
+"""
+
+
+@pytest.mark.parametrize("script, lines", [
+    (LOOPING_SCRIPT, [5]),  # the test loader is moved once, after training
+    (LOOPING_SCRIPT.replace("x.to(device), y.to(device)", "x, y"), []),  # nothing moved
+    (LOOPING_SCRIPT.replace("for epoch in range(cfg.epochs):\\n    for x, y in train_loader:", "for x, y in train_loader:\\n    if True:"), [5]),  # trains
+])
+def test_loaders_a_builder_module_returns_in_a_tuple_to_a_script_that_moves_their_batches(tmp_path, monkeypatch, script, lines):
+    files = {"data.py": BUILDER, "train.py": script}
+    assert project(tmp_path, monkeypatch, files, "TL202") == [("data.py", line) for line in lines]

@@ -14,7 +14,7 @@ from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, project_function, read_module, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import BACKWARD, STEP, called_function, loop_trains, methods_called, repeated_with_training, training_loops
 from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
@@ -74,6 +74,24 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
         elif file_enables(read_module(site.path).text, TRAINING) or hands_result_to_training(site, slot):
             return True
     return False
+
+
+def returned_and_moved(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a module-level function returns the loader (alone or in a tuple) to a scope of
+    another project module that moves its batches to a device every epoch (see
+    `project.moves_result_every_epoch`): `train_loader, val_loader = get_loaders(cfg)`, then
+    `x.cuda()` in the epoch loop of the training script."""
+    function = ctx.frequency.enclosing_function(loader)
+    if function is None or ctx.frequency.enclosing_class(function) is not None or not os.path.isfile(ctx.path):
+        return False
+    slot = _return_slot(function, loader)
+    if slot is None or slot == INSIDE:
+        return False
+    here = os.path.abspath(ctx.path)
+    return any(
+        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot)
+        for site in callers_of(here, function.name.value)
+    )
 
 
 # Where a function returns a loader: the whole value, somewhere inside it (a dict, a nested

@@ -631,6 +631,23 @@ class FunctionFacts:
         """Whether `call` passes the name `name` to a parameter whose items it moves to a device."""
         return bool(self._parameters_given(call, name) & self.moved_parameters)
 
+    def reiterates_argument_name(self, call: ast.Call, name: str) -> bool:
+        """`reiterates_argument` for a call in CPython's syntax tree."""
+        return bool(self._ast_parameters_given(call, name) & self.reiterated_parameters)
+
+    def moves_argument_items_name(self, call: ast.Call, name: str) -> bool:
+        """`moves_argument_items` for a call in CPython's syntax tree."""
+        return bool(self._ast_parameters_given(call, name) & self.moved_parameters)
+
+    def _ast_parameters_given(self, call: ast.Call, name: str) -> Set[str]:
+        given = {keyword.arg for keyword in call.keywords if keyword.arg and isinstance(keyword.value, ast.Name) and keyword.value.id == name}
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and arg.id == name and index < len(self.parameters):
+                given.add(self.parameters[index])
+        return given
+
     def _parameters_given(self, call: cst.Call, name: str) -> Set[str]:
         given = set()
         for index, arg in enumerate(call.args):
@@ -1365,33 +1382,68 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
     classes = data_setup.create_dataloaders(...)`) to a project function that trains
     (`engine.train(model, train_loader, ...)`; see `FunctionFacts.trains`). `repeatedly`: that
     function loops over epochs, or the hand-off is in a loop of the scope."""
+    found = _bound_result(site, slot)
+    if found is None:
+        return False
+    text, statements, bound = found
+    looped = {id(item) for node in statements if isinstance(node, (ast.For, ast.While)) for item in ast.walk(node)}
+    return any(
+        facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped)
+        for node, facts in _hand_offs(site, text, statements, bound)
+    )
+
+
+def moves_result_every_epoch(site: CallSite, slot: int = -1) -> bool:
+    """Whether the scope of the call at `site` moves the items of what the call returns (see
+    `hands_result_to_training`) to a device again and again: in a `for` loop over it that runs
+    in another loop (every epoch) or runs a backward pass, or in a project function it hands
+    it to that passes over it every epoch (`FunctionFacts.reiterated_parameters`), or from a
+    loop of the scope."""
+    found = _bound_result(site, slot)
+    if found is None:
+        return False
+    text, statements, bound = found
+    loops = [node for node in statements if isinstance(node, (ast.For, ast.AsyncFor, ast.While))]
+    nested = {id(item) for loop in loops for statement in loop.body for item in _ast_walk(statement)}
+    for loop in loops:
+        over = isinstance(loop, (ast.For, ast.AsyncFor)) and any(isinstance(n, ast.Name) and n.id in bound for n in _ast_walk(loop.iter))
+        trains = any(_called_attribute(item) == "backward" for statement in loop.body for item in _ast_walk(statement))
+        if over and (id(loop) in nested or trains) and _moves_items(loop):
+            return True
+    return any(
+        (id(node) in nested or any(facts.reiterates_argument_name(node, name) for name in bound))
+        and any(facts.moves_argument_items_name(node, name) for name in bound)
+        for node, facts in _hand_offs(site, text, statements, bound)
+    )
+
+
+def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST], Set[str]]]:
+    """The text of the module of `site`, the statements of the calling scope and the names
+    its assignment of the call's result binds (at index `slot` of a tuple target, or all)."""
     source = read_module(site.path)
     try:
         tree = python_tree(source.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    caller = site.caller.rsplit(".", 1)[-1] if site.caller else None
-    scope: ast.AST = tree
-    if caller is not None:
-        scope = next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and node.name == caller and node.lineno <= site.line <= (node.end_lineno or node.lineno)), tree)
-    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-    statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, nested)]
+        return None
+    scope = _caller_scope(tree, site)
+    statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
     bound = {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
              and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
-    if not bound:
-        return False
-    looped = {id(item) for node in statements if isinstance(node, (ast.For, ast.While)) for item in ast.walk(node)}
+    return (source.text, statements, bound) if bound else None
+
+
+def _hand_offs(site: CallSite, text: str, statements: List[ast.AST], bound: Set[str]) -> Iterator[Tuple[ast.Call, FunctionFacts]]:
+    """The calls among `statements` that pass one of the names `bound` to a project function,
+    with its summary."""
     for node in statements:
         if not isinstance(node, ast.Call) or not any(
             isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(k.value for k in node.keywords))
         ):
             continue
         dotted = _ast_dotted(node.func)
-        facts = _function_of(site.path, source.text, dotted) if dotted else None
-        if facts is not None and facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped):
-            return True
-    return False
+        facts = _function_of(site.path, text, dotted) if dotted else None
+        if facts is not None:
+            yield node, facts
 
 
 def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) -> Optional[bool]:
