@@ -13,7 +13,7 @@ from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
-from torchlint.semantics.training import builds_dataloader
+from torchlint.semantics.training import builds_dataloader, loader_factory
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -106,8 +106,9 @@ class DataloaderNoPersistentWorkers(Rule):
     name = "dataloader-no-persistent-workers"
     preview_variant = OTHER_LOADERS
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
-    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
-    triggers = ("Loader",)
+    # `DataLoader`, a project subclass of it (`AudioDataLoader`, `BucketLoader`), or a loader
+    # factory (`dataset.to_dataloader(...)`, see `semantics.training.loader_factory`).
+    triggers = ("Loader", "loader(")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -248,6 +249,8 @@ class DataloaderNoPersistentWorkers(Rule):
     def _applies(self, call: cst.Call) -> bool:
         if has_star(call, "*") or (has_star(call, "**") and self.unpacked.get(id(call)) is None):
             return False
+        if {"num_workers", "persistent_workers"} & (loader_factory(self.ctx, call.func) or frozenset()):
+            return False  # a loader factory that sets them itself
         workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
         if isinstance(workers, cst.Name):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell

@@ -13,7 +13,7 @@ from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
-from torchlint.semantics.training import body_nodes, builds_dataloader, remote_program, training_loops
+from torchlint.semantics.training import body_nodes, builds_dataloader, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -224,8 +224,9 @@ class DataloaderNoPinMemory(Rule):
     name = "dataloader-no-pin-memory"
     preview_variant = OTHER_LOADERS
     summary = "DataLoader whose batches are moved to CUDA does not pin memory (`pin_memory=True`)"
-    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
-    triggers = ("Loader",)
+    # `DataLoader`, a project subclass of it (`AudioDataLoader`, `BucketLoader`), or a loader
+    # factory (`dataset.to_dataloader(...)`, see `semantics.training.loader_factory`).
+    triggers = ("Loader", "loader(")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -314,6 +315,8 @@ class DataloaderNoPinMemory(Rule):
             pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
             if pinned is not None and not is_literal(pinned.value, "False"):
                 continue
+            if pinned is None and "pin_memory" in (loader_factory(self.ctx, call.func) or ()):
+                continue  # a loader factory that decides itself
             if pinned is not None and pinned.keyword is None:
                 new_call = call.deep_replace(pinned, pinned.with_changes(value=cst.Name("True")))
             else:

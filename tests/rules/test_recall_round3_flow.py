@@ -423,3 +423,42 @@ for x, y in test_loader:
 def test_loaders_a_builder_module_returns_in_a_tuple_to_a_script_that_moves_their_batches(tmp_path, monkeypatch, script, lines):
     files = {"data.py": BUILDER, "train.py": script}
     assert project(tmp_path, monkeypatch, files, "TL202") == [("data.py", line) for line in lines]
+
+
+DATASET_CLASS = """
+from torch.utils.data import DataLoader, Dataset
+
+class SeriesDataset(Dataset):
+    def to_dataloader(self, train=True, batch_size=64, **kwargs):
+        defaults = dict(shuffle=train, batch_size=batch_size{extra})
+        defaults.update(kwargs)
+        return DataLoader(self, **defaults)
+"""
+FORECAST = """
+import lightning.pytorch as pl
+from series import SeriesDataset
+
+training = SeriesDataset(data)
+train_dataloader = training.to_dataloader(train=True, batch_size=64, num_workers={workers})
+trainer = pl.Trainer(max_epochs=10, accelerator="gpu")
+trainer.fit(model, train_dataloaders=train_dataloader)
+"""
+
+
+@pytest.mark.parametrize("extra, workers, unworked, unpinned, respawned", [
+    ("", "0", [6], [6], []),
+    ("", "2", [], [6], [6]),
+    (", pin_memory=True, persistent_workers=True", "2", [], [], []),  # the factory sets them itself
+])
+def test_a_loader_factory_method_handed_to_a_lightning_fit(tmp_path, monkeypatch, extra, workers, unworked, unpinned, respawned):
+    """`training.to_dataloader(..., num_workers=0)`: a method of a dataset class of another
+    module that returns `DataLoader(self, **kwargs)` with the keywords it is given."""
+    files = {"series.py": DATASET_CLASS.format(extra=extra), "train.py": FORECAST.format(workers=workers)}
+    for rule, lines in (("TL201", unworked), ("TL202", unpinned), ("TL203", respawned)):
+        assert project(tmp_path, monkeypatch, files, rule) == [("train.py", line) for line in lines]
+
+
+def test_a_function_that_does_not_forward_its_keywords_is_no_loader_factory(tmp_path, monkeypatch):
+    dataset = DATASET_CLASS.format(extra="").replace("return DataLoader(self, **defaults)", "return DataLoader(self, batch_size=batch_size)")
+    files = {"series.py": dataset, "train.py": FORECAST.format(workers="0")}
+    assert project(tmp_path, monkeypatch, files, "TL201") == []

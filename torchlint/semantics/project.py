@@ -593,6 +593,10 @@ class FunctionFacts:
     # Where it returns a DataLoader that pins memory (`WHOLE_RETURN` or the index in a returned
     # tuple), each with whether the loader collates by default (no `collate_fn`, no `**`).
     pinned_returns: FrozenSet[Tuple[int, bool]] = frozenset()
+    # A loader factory: it returns a `DataLoader(..., **kwargs)` built with the keyword
+    # arguments it is given (`dataset.to_dataloader(batch_size=64, num_workers=0)`); the
+    # keywords it sets itself (in that call, or in a dict it builds). None for other functions.
+    loader_keywords: Optional[FrozenSet[str]] = None
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -842,6 +846,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         reiterated_parameters=frozenset(passes[0]),
         moved_parameters=frozenset(passes[1]),
         pinned_returns=_pinned_returns(body, aliases),
+        loader_keywords=_loader_keywords(body, aliases) if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(
             item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
         ) & set(parameters),
@@ -881,6 +886,22 @@ def _pinned_loader(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optiona
     if not (isinstance(pinned, ast.Constant) and pinned.value is True):
         return None
     return None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
+
+
+def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str]) -> Optional[FrozenSet[str]]:
+    """`FunctionFacts.loader_keywords` of a function that takes `**kwargs` and whose body's
+    nodes are `body`."""
+    returned = [item.value for item in body if isinstance(item, ast.Return)]
+    loaders = [value for value in returned if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS
+               and any(keyword.arg is None for keyword in value.keywords)]
+    if not loaders:
+        return None
+    keywords = {keyword.arg for loader in loaders for keyword in loader.keywords if keyword.arg}
+    keywords |= {keyword.arg for item in body if isinstance(item, ast.Call) and _ast_dotted(item.func) == "dict"
+                 for keyword in item.keywords if keyword.arg}
+    keywords |= {key.value for item in body if isinstance(item, ast.Dict) for key in item.keys
+                 if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+    return frozenset(keywords)
 
 
 def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[Tuple[int, bool]]:
