@@ -195,7 +195,7 @@ class DataloaderNoPersistentWorkers(Rule):
         for loader in self.loaders:
             if not self._applies(loader):
                 continue
-            if fed_by_framework(self.ctx, loader):
+            if fed_by_framework(self.ctx, loader, every_epoch=True):
                 self._report_loader(loader)  # the trainer iterates it again every epoch
                 continue
             if handed_to_epochs(self.ctx, loader) or any(run.per_epoch for run in engine_runs(self.ctx, loader)):

@@ -462,3 +462,37 @@ def test_a_function_that_does_not_forward_its_keywords_is_no_loader_factory(tmp_
     dataset = DATASET_CLASS.format(extra="").replace("return DataLoader(self, **defaults)", "return DataLoader(self, batch_size=batch_size)")
     files = {"series.py": dataset, "train.py": FORECAST.format(workers="0")}
     assert project(tmp_path, monkeypatch, files, "TL201") == []
+
+
+@pytest.mark.parametrize("limits, respawned", [("max_steps=100", []), ("max_steps=100, max_epochs=5", [6]), ("", [6])])
+def test_a_trainer_limited_by_steps_alone_may_never_start_a_second_epoch(tmp_path, monkeypatch, limits, respawned):
+    files = {"train.py": FIT.format(trainer=f'pl.Trainer({limits})', method="fit")}
+    assert project(tmp_path, monkeypatch, files, "TL203") == [("train.py", line) for line in respawned]
+    assert project(tmp_path, monkeypatch, files, "TL202") == [("train.py", 5), ("train.py", 6)]
+
+
+RANDOM_TOKENS = """
+import torch
+from torch.utils.data import Dataset
+
+class RandomTokenDataset(Dataset):
+    def __init__(self, vocab_size, seq_length):
+        self.tokens = torch.randint(vocab_size, size=(1000, seq_length + 1))
+    def __len__(self):
+        return len(self.tokens)
+    def __getitem__(self, index):
+        return self.tokens[index]
+"""
+
+
+@pytest.mark.parametrize("dataset, reported", [
+    (RANDOM_TOKENS, False),  # made-up data: nothing to load or pin
+    (RANDOM_TOKENS.replace("self.tokens = torch.randint(vocab_size, size=(1000, seq_length + 1))", "self.tokens = torch.load(path)"), True),
+])
+def test_a_dataset_class_of_another_module_that_makes_its_data_up(tmp_path, monkeypatch, dataset, reported):
+    script = FIT.format(trainer='pl.Trainer(accelerator="gpu")', method="fit").replace(
+        "from torch.utils.data import DataLoader", "from torch.utils.data import DataLoader\nfrom data import RandomTokenDataset"
+    ).replace("DataLoader(train_set,", "DataLoader(RandomTokenDataset(100, 128),")
+    files = {"data.py": dataset, "train.py": script}
+    assert project(tmp_path, monkeypatch, files, "TL201") == ([("train.py", 6)] if reported else [])
+    assert (("train.py", 6) in project(tmp_path, monkeypatch, files, "TL202")) == reported

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import weakref
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -239,20 +239,28 @@ def _holders(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str]
     return [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
 
 
-def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
+def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = False) -> bool:
     """Whether a training framework iterates the loader every epoch, moving its batches to the
     trainer's accelerator: a loader built in Lightning's `train_dataloader()` or
     `val_dataloader()` hook (see `frameworks.loader_hook`), or handed to a Lightning trainer's
     `fit` (`trainer.fit(model, train_dataloaders=train_loader)`), outside demo, export and
     profiling scripts (`roles`), which run once or exist to measure, and programs whose
-    trainer is told to run on the CPU in the same file."""
+    trainer is told to run on the CPU in the same file. `every_epoch`: only where the passes
+    repeat, not through a trainer limited by `max_steps` alone (800 batches may be less than
+    one epoch)."""
     if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)) or file_enables(ctx.text, CPU_TRAINER):
         return False
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
         return True
-    return any(_handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer") for scope, name in _holders(ctx, loader))
+    built = _runs_epochs if every_epoch else None
+    return any(_handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) for scope, name in _holders(ctx, loader))
+
+
+def _runs_epochs(trainer: cst.Call) -> bool:
+    """Whether a Lightning `Trainer(...)` runs epochs: `max_epochs=`, or no `max_steps=`."""
+    return keyword(trainer, "max_epochs") is not None or keyword(trainer, "max_steps") is None
 
 
 def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
@@ -273,14 +281,18 @@ def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
 _LIGHTNING = ("pytorch_lightning", "lightning")
 
 
-def _handed_to(ctx: "FileFacts", scope: cst.CSTNode, name: str, method: str, packages: Tuple[str, ...], klass: str) -> bool:
+def _handed_to(
+    ctx: "FileFacts", scope: cst.CSTNode, name: str, method: str, packages: Tuple[str, ...], klass: str,
+    built: Optional[Callable[[cst.Call], bool]] = None,
+) -> bool:
     """Whether `scope` hands `name` to `method` of an object it builds from the class `klass`
-    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`)."""
+    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`),
+    with a constructor call that `built` accepts."""
     objects = set()
     for node in descendants(scope):
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
             qualified = ctx.qualified_name(node.value.func) or ""
-            if qualified.split(".", 1)[0] in packages and qualified.rsplit(".", 1)[-1] == klass:
+            if qualified.split(".", 1)[0] in packages and qualified.rsplit(".", 1)[-1] == klass and (built is None or built(node.value)):
                 objects.add(dotted_name(node.targets[0].target))
     return bool(objects) and any(
         isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method

@@ -597,6 +597,9 @@ class FunctionFacts:
     # arguments it is given (`dataset.to_dataloader(batch_size=64, num_workers=0)`); the
     # keywords it sets itself (in that call, or in a dict it builds). None for other functions.
     loader_keywords: Optional[FrozenSet[str]] = None
+    # A class that makes its data up: its code calls a torch factory (`torch.randint(...)`) and
+    # reads nothing (no `open`, `load...`, `read...`, `imread`): a synthetic dataset.
+    makes_data_up: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -860,6 +863,11 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     )
 
 
+# (module, name) of the torch factories that make a dataset's data up (random or constant
+# tensors), as synthetic and demo datasets do; `torch.tensor`/`from_numpy` convert loaded data.
+TORCH_FACTORIES = frozenset(
+    ("torch", name) for name in "rand randn randint randperm zeros ones empty full arange linspace".split()
+)
 # Calls that read a tensor back to the host, and calls that place work on the device (a move
 # to CUDA, a collective: NCCL runs on CUDA tensors).
 READ_BACKS = frozenset({"item", "tolist", "cpu"})
@@ -985,7 +993,12 @@ def _class_facts(
         _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
         for base in node.bases
     )
-    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader)
+    everything = [item for statement in node.body for item in _ast_walk(statement)]
+    called = {_ast_qualified(item.func, aliases) or _ast_dotted(item.func) or "" for item in everything if isinstance(item, ast.Call)}
+    made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
+        name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
+    )
+    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up)
     init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
     stored = _stored_parameters(init) if init is not None else {}
     if not stored:
