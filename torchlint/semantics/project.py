@@ -630,21 +630,14 @@ class FunctionFacts:
         """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
         return bool(self._parameters_given(call, name) & self.iterated_parameters)
 
-    def reiterates_argument(self, call: cst.Call, name: str) -> bool:
+    def reiterates_argument(self, call: "cst.Call | ast.Call", name: str) -> bool:
         """Whether `call` passes the name `name` to a parameter it loops over again and again."""
         return bool(self._parameters_given(call, name) & self.reiterated_parameters)
 
-    def moves_argument_items(self, call: cst.Call, name: str) -> bool:
-        """Whether `call` passes the name `name` to a parameter whose items it moves to a device."""
+    def moves_argument_items(self, call: "cst.Call | ast.Call", name: str) -> bool:
+        """Whether `call` (in LibCST's tree or CPython's) passes the name `name` to a parameter
+        whose items it moves to a device."""
         return bool(self._parameters_given(call, name) & self.moved_parameters)
-
-    def reiterates_argument_name(self, call: ast.Call, name: str) -> bool:
-        """`reiterates_argument` for a call in CPython's syntax tree."""
-        return bool(self._ast_parameters_given(call, name) & self.reiterated_parameters)
-
-    def moves_argument_items_name(self, call: ast.Call, name: str) -> bool:
-        """`moves_argument_items` for a call in CPython's syntax tree."""
-        return bool(self._ast_parameters_given(call, name) & self.moved_parameters)
 
     def _ast_parameters_given(self, call: ast.Call, name: str) -> Set[str]:
         given = {keyword.arg for keyword in call.keywords if keyword.arg and isinstance(keyword.value, ast.Name) and keyword.value.id == name}
@@ -655,7 +648,9 @@ class FunctionFacts:
                 given.add(self.parameters[index])
         return given
 
-    def _parameters_given(self, call: cst.Call, name: str) -> Set[str]:
+    def _parameters_given(self, call: "cst.Call | ast.Call", name: str) -> Set[str]:
+        if isinstance(call, ast.Call):
+            return self._ast_parameters_given(call, name)
         given = set()
         for index, arg in enumerate(call.args):
             if arg.star or _dotted_name(arg.value) != name:
@@ -1445,8 +1440,8 @@ def moves_result_every_epoch(site: CallSite, slot: int = -1) -> bool:
         if over and (id(loop) in nested or trains) and _moves_items(loop):
             return True
     return any(
-        (id(node) in nested or any(facts.reiterates_argument_name(node, name) for name in bound))
-        and any(facts.moves_argument_items_name(node, name) for name in bound)
+        (id(node) in nested or any(facts.reiterates_argument(node, name) for name in bound))
+        and any(facts.moves_argument_items(node, name) for name in bound)
         for node, facts in _hand_offs(site, text, statements, bound)
     )
 
