@@ -496,3 +496,22 @@ def test_a_dataset_class_of_another_module_that_makes_its_data_up(tmp_path, monk
     files = {"data.py": dataset, "train.py": script}
     assert project(tmp_path, monkeypatch, files, "TL201") == ([("train.py", 6)] if reported else [])
     assert (("train.py", 6) in project(tmp_path, monkeypatch, files, "TL202")) == reported
+
+
+@pytest.mark.parametrize("check, reported", [
+    ("assert torch.equal(state[k].cpu(), reference[k]), k", False),  # removed by `python -O`
+    ("same = torch.equal(state[k].cpu(), reference[k])", True),
+])
+def test_a_read_back_in_an_assert_is_a_check(tmp_path, monkeypatch, check, reported):
+    code = f"""
+    import torch
+    device = torch.device("cuda")
+    for epoch in range(100):
+        for x, y in train_loader:
+            loss = model(x.to(device), y.to(device))
+            loss.backward()
+            optimizer.step()
+        for k in reference:
+            {check}
+    """
+    assert project(tmp_path, monkeypatch, {"train.py": code}, "TL101") == ([("train.py", 10)] if reported else [])
