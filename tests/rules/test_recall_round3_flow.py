@@ -515,3 +515,12 @@ def test_a_read_back_in_an_assert_is_a_check(tmp_path, monkeypatch, check, repor
             {check}
     """
     assert project(tmp_path, monkeypatch, {"train.py": code}, "TL101") == ([("train.py", 10)] if reported else [])
+
+
+def test_loaders_handed_to_training_in_test_code_are_not_reported(tmp_path, monkeypatch):
+    """The same hand-offs in a test module (`tests/test_fit.py`) run once in CI."""
+    fit = FIT.format(trainer='pl.Trainer(max_epochs=10, accelerator="gpu")', method="fit")
+    trainer = {"engine/__init__.py": "", "engine/trainer.py": TRAINER.format(x="x.to(self.device)", y="y", backward="loss.backward()")}
+    files = {"tests/test_fit.py": fit, "tests/test_trainer.py": ENTRY_SCRIPT, **trainer}
+    for rule in ("TL201", "TL202", "TL203"):
+        assert project(tmp_path, monkeypatch, files, rule) == []
