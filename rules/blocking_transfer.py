@@ -1,4 +1,5 @@
-from typing import Dict, Iterator, List, Set, Tuple
+import os
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -10,8 +11,11 @@ from torchlint.semantics.calls import arguments_by_parameter, has_star, is_liter
 from torchlint.semantics.bindings import method_definitions, takes_keyword
 from torchlint.semantics.training import OTHER_LOOPS, called_function, repeated_with_training
 from torchlint.semantics.loaders import passes_elsewhere
-from torchlint.semantics.tree import iterated_parts, scope_descendants
+from torchlint.semantics.project import pinned_argument
+from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 
+# A stand-in for a pinned loader of another module that has a `collate_fn`.
+_CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
 MAX_HELPER_DEPTH = 2
@@ -28,6 +32,10 @@ class BlockingTransfer(Rule):
     `batch["image"].to(device)`, `images = batch["image"]` then `images.to(device)`) while
     it still holds the batch: before the loop rebinds it to another value, and never when the
     loop changes it in place.
+    A loop over a parameter of a function is checked too when a call in the project passes
+    that parameter a loader that pins memory (built in the calling scope, or returned to it
+    by a project function: `train_dataloader, test_dataloader = data_setup.create_dataloaders(
+    ...)` then `engine.train(model, train_dataloader, ...)`), up to two calls away.
 
     ## Why is this slow?
     A blocking copy makes the Python thread wait until the batch has reached the device
@@ -95,7 +103,8 @@ class BlockingTransfer(Rule):
     impact = "medium"
     name = "blocking-transfer"
     summary = "Batch from a pinned-memory DataLoader moved to the device without `non_blocking=True`"
-    triggers = ("pin_memory",)
+    # `pin_memory`, or loops over a loader parameter that the project may pass a pinned one.
+    triggers = ("pin_memory", "loader")
     fix_applicability = Applicability.SAFE
     unsafe_when = "when the loader has a `collate_fn`, whose batches may not accept `non_blocking`"
     bad_examples = (
@@ -121,6 +130,7 @@ class BlockingTransfer(Rule):
         super().__init__(ctx)
         self.tracker = LoaderTracker(self)
         self.pinned: List[cst.Call] = []
+        self.checked: Set[int] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
@@ -137,24 +147,53 @@ class BlockingTransfer(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         """Loops over a pinned loader outside the scope that builds it: in the same-file
         functions it is handed to (`train(model, train_loader)`, under the parameter's name),
-        or where a same-file builder returns it to (`loaders.passes_elsewhere`)."""
+        or where a same-file builder returns it to (`loaders.passes_elsewhere`); and loops over
+        a parameter of a function of this file that the project's calls pass a pinned loader
+        (`project.pinned_argument`)."""
         for loader in self.pinned:
             for loop, _ in passes_elsewhere(self.ctx, loader):
                 if len(iterated_parts(loop.iter, loop.target)) == 1:
                     self._check_loop(loop, _names(loop.target), loader)
+        if not os.path.isfile(self.ctx.path):
+            return
+        for loop, function, parameter in self._loops_over_parameters():
+            klass = self.ctx.frequency.enclosing_class(function)
+            qualified = f"{klass.name.value}.{function.name.value}" if klass is not None else function.name.value
+            default = pinned_argument(self.ctx.path, qualified, parameter)
+            if default is not None:
+                self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
 
-    def _check_loop(self, loop: cst.For, targets: Set[str], loader: cst.Call) -> None:
+    def _loops_over_parameters(self) -> Iterator[Tuple[cst.For, cst.FunctionDef, str]]:
+        """Loops of the file's functions over one of their parameters whose items they move to
+        a device without `non_blocking=True`, not already checked as loops over a loader."""
+        for functions in self.ctx.frequency.local_functions().values():
+            for function in functions:
+                parameters = {param.name.value for param in function.params.params}
+                for loop in scope_descendants(function.body):
+                    if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
+                        continue
+                    source = iterated_source(loop.iter)
+                    if isinstance(source, cst.Name) and source.value in parameters and self._blocking_moves(loop, _names(loop.target)):
+                        yield loop, function, source.value
+
+    def _blocking_moves(self, loop: cst.For, targets: Set[str]) -> List[cst.Call]:
+        """The moves of the loop's batch that block: no `non_blocking`, no `*`/`**`, one positional argument at most."""
+        return [
+            move for move, _ in _moves_of_batches(self.ctx, loop.body, targets)
+            if not (has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None or len(positional(move)) > 1)
+        ]
+
+    def _check_loop(self, loop: cst.For, targets: Set[str], loader: Optional[cst.Call]) -> None:
+        """`loader`: the pinned loader the loop draws from, None for one of the project's that
+        collates by default, `_CUSTOM_COLLATION` for one with a `collate_fn`."""
+        self.checked.add(id(loop))
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
         if self.withholds_preview_variant() and not repeated_with_training(self.ctx, loop):
             return
-        for move, name in _moves_of_batches(self.ctx, loop.body, targets):
-            if has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None:
-                continue
+        for move in self._blocking_moves(loop, targets):
             assert isinstance(move.func, cst.Attribute)
             method = move.func.attr.value
-            if len(positional(move)) > 1:
-                continue  # `.cuda(device, non_blocking)`, `.to(device, dtype, ...)`: left to the author
             self.report(
                 move,
                 f"`.{method}()` of a batch from a pinned-memory DataLoader blocks until the copy is done; "
@@ -163,7 +202,7 @@ class BlockingTransfer(Rule):
                 start=move.func.attr,
             )
 
-    def _fix(self, move: cst.Call, loader: cst.Call) -> PendingFix:
+    def _fix(self, move: cst.Call, loader: Optional[cst.Call]) -> PendingFix:
         """`non_blocking=True`, when the moved value is known to be a tensor: the loader uses
         the default collation, and no `.to()`/`.cuda()` method of this file lacks the keyword."""
         assert isinstance(move.func, cst.Attribute)
@@ -175,6 +214,8 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         edit = NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True")))
         message = "Copy asynchronously with `non_blocking=True`"
+        if loader is None:
+            return self.fix(edit, message=message)
         if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
         batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)

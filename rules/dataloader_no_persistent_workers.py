@@ -11,9 +11,9 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, handed_on, inside_callee, loader_use, passes_over, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
-from torchlint.semantics.training import builds_dataloader
+from torchlint.semantics.training import builds_dataloader, loader_factory
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -24,7 +24,11 @@ class DataloaderNoPersistentWorkers(Rule):
     (the epoch loop) of the same function, or in a function that such a loop calls
     (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
     the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
-    created before that outer loop (not inside the function called each time). A project
+    created before that outer loop (not inside the function called each time). Passes that
+    code of another kind repeats count too: a function or class of another project module
+    the loader is handed to that passes over it in every epoch and trains (`simclr.train(
+    train_loader)`, `Trainer(model, train_loader).train()`), an ignite engine run for several
+    epochs or from an epoch event, and Lightning's `trainer.fit`. A project
     class that subclasses `DataLoader` (directly or through another project class) and keeps
     its signature (no `__init__`, or one that forwards `*args, **kwargs`) is a DataLoader too
     (`semantics.training.builds_dataloader`); one with a signature of its own is not, since
@@ -102,8 +106,9 @@ class DataloaderNoPersistentWorkers(Rule):
     name = "dataloader-no-persistent-workers"
     preview_variant = OTHER_LOADERS
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
-    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
-    triggers = ("Loader",)
+    # `DataLoader`, a project subclass of it (`AudioDataLoader`, `BucketLoader`), or a loader
+    # factory (`dataset.to_dataloader(...)`, see `semantics.training.loader_factory`).
+    triggers = ("Loader", "loader(")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -190,8 +195,11 @@ class DataloaderNoPersistentWorkers(Rule):
         for loader in self.loaders:
             if not self._applies(loader):
                 continue
-            if fed_by_framework(self.ctx, loader):
+            if fed_by_framework(self.ctx, loader, every_epoch=True):
                 self._report_loader(loader)  # the trainer iterates it again every epoch
+                continue
+            if handed_to_epochs(self.ctx, loader) or any(run.per_epoch for run in engine_runs(self.ctx, loader)):
+                self._report_loader(loader)  # a function of another module passes over it every epoch
                 continue
             passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
             passes += [(None, call) for call in handed_on(self.ctx, loader)]
@@ -241,6 +249,8 @@ class DataloaderNoPersistentWorkers(Rule):
     def _applies(self, call: cst.Call) -> bool:
         if has_star(call, "*") or (has_star(call, "**") and self.unpacked.get(id(call)) is None):
             return False
+        if {"num_workers", "persistent_workers"} & (loader_factory(self.ctx, call.func) or frozenset()):
+            return False  # a loader factory that sets them itself
         workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
         if isinstance(workers, cst.Name):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell

@@ -1,5 +1,5 @@
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -11,9 +11,9 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
-from torchlint.semantics.training import builds_dataloader, remote_program, training_loops
+from torchlint.semantics.training import body_nodes, builds_dataloader, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -75,14 +75,17 @@ class LoaderTracker:
 
 
 def _moves_batches(ctx, loop: cst.For) -> bool:
-    return next(device_moves(ctx, loop.body, _names(loop.target)), None) is not None
+    return next(device_moves(ctx, loop.body, _names(loop.target), comprehensions=True), None) is not None
 
 
-def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
+def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool = False) -> Iterator[Tuple[cst.Call, str]]:
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
-    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped."""
-    names = _derived_names(ctx, body, names)
-    for node in scope_descendants(body):
+    (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped;
+    with `comprehensions`, not comprehensions, whose elements drawn from a batch count as the
+    batch (`tuple(t.to(device) for t in batch)`)."""
+    walk = body_nodes if comprehensions else scope_descendants
+    names = _derived_names(body, names, ctx, walk)
+    for node in walk(body):
         found = method_call(node)
         if found is None or found[1] not in ("to", "cuda"):
             continue
@@ -95,17 +98,20 @@ def device_moves(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.
             yield node, base.value
 
 
-def _derived_names(ctx, body: cst.CSTNode, names: Set[str]) -> Set[str]:
+def _derived_names(body: cst.CSTNode, names: Set[str], ctx, walk: Callable[[cst.CSTNode], Iterator[cst.CSTNode]]) -> Set[str]:
     """`names` and the names the loop body binds from them: `img, label = data`,
-    `img = img.view(b, -1)`, `x = batch["x"]` (see `devices.same_place_source`)."""
+    `img = img.view(b, -1)`, `x = batch["x"]` (see `devices.same_place_source`), and the
+    elements a comprehension `walk` enters draws from them (`for t in batch`)."""
     found = set(names)
-    assignments = [node for node in scope_descendants(body) if isinstance(node, cst.Assign)]
+    bindings = [node for node in walk(body) if isinstance(node, (cst.Assign, cst.CompFor))]
     for _ in range(2):  # a chain of two bindings (`img, _ = data; img = img.view(...)`)
-        for node in assignments:
-            base = same_place_source(node.value, ctx.qualified_name, ctx.kind_of)
+        for node in bindings:
+            value = node.value if isinstance(node, cst.Assign) else node.iter
+            base = same_place_source(value, ctx.qualified_name, ctx.kind_of)
             if isinstance(base, cst.Name) and base.value in found:
-                for target in node.targets:
-                    found |= _names(target.target)
+                targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                for target in targets:
+                    found |= _names(target)
     return found
 
 
@@ -177,6 +183,13 @@ class DataloaderNoPinMemory(Rule):
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`) is not, as the caller may never train on it.
+    Batches are also moved where code of another kind moves them (see
+    `semantics.loaders`): a function or class of another project module the loader is
+    handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
+    in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
+    (`trainer.fit(model, train_loader)`), Accelerate's `prepare` and Fabric's
+    `setup_dataloaders`; a comprehension over a batch moves it too (`tuple(t.to(device) for t
+    in batch)`).
 
     ## Example
     ```python
@@ -211,8 +224,9 @@ class DataloaderNoPinMemory(Rule):
     name = "dataloader-no-pin-memory"
     preview_variant = OTHER_LOADERS
     summary = "DataLoader whose batches are moved to CUDA does not pin memory (`pin_memory=True`)"
-    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
-    triggers = ("Loader",)
+    # `DataLoader`, a project subclass of it (`AudioDataLoader`, `BucketLoader`), or a loader
+    # factory (`dataset.to_dataloader(...)`, see `semantics.training.loader_factory`).
+    triggers = ("Loader", "loader(")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -251,30 +265,41 @@ class DataloaderNoPinMemory(Rule):
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
-            if next(device_moves(self.ctx, node.body, found.targets), None) is not None:
+            if next(device_moves(self.ctx, node.body, found.targets, comprehensions=True), None) is not None:
                 self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
-        """Whether a same-file function the loader is handed to (`train(model, loader)`) moves
-        the batches of its loop over it to the device, and no loop in its own scope did."""
+        """Whether a same-file function the loader is handed to (`train(model, loader)`), a
+        function or class of another project module it is handed to (`Trainer(model,
+        train_loader)`, `loaders.handed_to_a_move`), or the step function of an ignite engine
+        that runs over it (`loaders.engine_runs`), moves the batches of its loop over it to the
+        device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
+        if any(next(device_moves(self.ctx, run.step.body, {run.batch}, True), None) is not None for run in engine_runs(self.ctx, call)):
+            return True  # an ignite engine's step moves each batch it is handed
+        if handed_to_a_move(self.ctx, call):
+            return True  # a function or class of another module moves the batches
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:
         """A loader that code this file cannot see moves to the accelerator: a framework's
-        trainer it is fed to, or the training module of a CUDA program that a builder module's
+        trainer it is fed to, a framework object that moves its batches (Accelerate's
+        `prepare`, Fabric's `setup_dataloaders`), or the training module of a CUDA program that a builder module's
         function returns it to, alone (`train_loader = build_loader(cfg)`, then `x.cuda()`
-        every batch); not
+        every batch), or among others to a scope that moves its batches every epoch
+        (`loaders.returned_and_moved`); not
         one over tensors already in memory (made-up demo data), where nothing is decoded."""
         dataset = argument(call, "dataset", 0)
         if dataset is not None and in_memory(self.ctx, dataset.value):
             return False
-        if fed_by_framework(self.ctx, call):
+        if fed_by_framework(self.ctx, call) or moved_by_framework(self.ctx, call):
             return True
-        if passes_over(self.ctx, call) or training_loops(self.ctx) or not returned_alone(self.ctx, call):
-            return False  # used here, or one of several loaders the caller may not all train on
-        return project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call)
+        if passes_over(self.ctx, call) or training_loops(self.ctx):
+            return False  # used here
+        if returned_alone(self.ctx, call) and project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call):
+            return True
+        return returned_and_moved(self.ctx, call)  # one of several: only where the caller moves its batches
 
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
@@ -290,6 +315,8 @@ class DataloaderNoPinMemory(Rule):
             pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
             if pinned is not None and not is_literal(pinned.value, "False"):
                 continue
+            if pinned is None and "pin_memory" in (loader_factory(self.ctx, call.func) or ()):
+                continue  # a loader factory that decides itself
             if pinned is not None and pinned.keyword is None:
                 new_call = call.deep_replace(pinned, pinned.with_changes(value=cst.Name("True")))
             else:

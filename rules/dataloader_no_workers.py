@@ -11,7 +11,7 @@ from torchlint.semantics.datasets import in_memory, items_may_carry_graph
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
-from torchlint.semantics.training import builds_dataloader
+from torchlint.semantics.training import builds_dataloader, loader_factory
 
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
@@ -110,8 +110,9 @@ class DataloaderNoWorkers(Rule):
     name = "dataloader-no-workers"
     preview_variant = f"{OTHER_LOADERS}; loaders of files that never mention a device (CPU-only programs)"
     summary = "DataLoader loads data in the training process (`num_workers=0`)"
-    # `DataLoader`, or a project subclass of it (`AudioDataLoader`, `BucketLoader`).
-    triggers = ("Loader",)
+    # `DataLoader`, a project subclass of it (`AudioDataLoader`, `BucketLoader`), or a loader
+    # factory (`dataset.to_dataloader(...)`, see `semantics.training.loader_factory`).
+    triggers = ("Loader", "loader(")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=32)\n",
@@ -145,6 +146,8 @@ class DataloaderNoWorkers(Rule):
         if not builds_dataloader(self.ctx, node.func) or has_star(node, "**") or has_star(node, "*"):
             return
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
+        if workers is None and "num_workers" in (loader_factory(self.ctx, node.func) or ()):
+            return  # a loader factory that sets the workers itself
         literal = workers is None or is_literal(workers.value, "0")
         if not literal and not self._set_to_zero(workers.value):
             return

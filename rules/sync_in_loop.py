@@ -99,7 +99,8 @@ class SyncInLoop(Rule):
       the action the environment needs), and in helpers called from loops that neither train
       nor run every epoch (no preview variant: the value may be what that loop produces);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
-      `unittest` classes, `test_*` functions and `test_*.py` files.
+      `unittest` classes, `test_*` functions and `test_*.py` files;
+    - in `assert` statements: checks that `python -O` removes, debug code by design.
 
     ## Example
     ```python
@@ -199,6 +200,8 @@ class SyncInLoop(Rule):
             return  # a module that never mentions a device may serve a program that picks one
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
+        if self.ctx.enclosing(cst.Assert) is not None:
+            return  # a check that `python -O` removes
         helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
         if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):
             return  # a helper's value may be what another loop exists to produce: no preview variant
@@ -285,8 +288,8 @@ class SyncInLoop(Rule):
         if not (facts.reads_back_device_value or (facts.returns_read_back and self._passes_a_tensor(node))):
             return
         loop = self._step_loop(node)
-        if loop is None or not repeated_with_training(self.ctx, loop):
-            return
+        if loop is None or not repeated_with_training(self.ctx, loop) or self._needed_on_host(node, loop):
+            return  # `action = agent.act(state)` handed to `env.step(action)` must reach the host
         self.report(
             node,
             f"`{dotted_name(node.func)}()` reads a value back from the device on every call, which synchronises "

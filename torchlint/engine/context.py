@@ -15,8 +15,8 @@ from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, repeats
 from torchlint.semantics.names import NameResolver
-from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_one_off_script
-from torchlint.semantics.training import inference_only, training_loops
+from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
+from torchlint.semantics.training import inference_only, local_functions, trains, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
@@ -99,13 +99,21 @@ class FileContext:
     def _one_off_script(self) -> bool:
         """A script named for a one-off job (`export.py`, `evaluate.py`, `demos/`) that no
         program imports: imported by a module that is neither test code nor itself such a
-        script, its functions serve the importer (the per-epoch `evaluate()`)."""
+        script, its functions serve the importer (the per-epoch `evaluate()`). A program named
+        for evaluation whose own loops train (backward and an optimizer step: a linear
+        evaluation fitting a classifier for many epochs) is a training program."""
         if not is_one_off_script(self.role_path):
+            return False
+        if is_evaluation_script(self.role_path) and self._trains_itself():
             return False
         return all(
             is_one_off_script(role_path(importer)) or test_module(importer, self.options.test_paths)
             for importer in importers_of(self.path)
         )
+
+    def _trains_itself(self) -> bool:
+        functions = local_functions(self.module)
+        return any(trains(loop, functions) for loop in descendants(self.module) if isinstance(loop, (cst.For, cst.While)))
 
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
         """How often a module-level function of this file, or a method of a module-level

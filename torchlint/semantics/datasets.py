@@ -10,17 +10,13 @@ import libcst as cst
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import TORCH_FACTORIES, project_function
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.values import assigned_values
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 SUBSETS = frozenset({"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})
 MAX_DATASET_STEPS = 4
-# (module, name) of the torch factories that make a dataset's data up (random or constant
-# tensors), as synthetic and demo datasets do; `torch.tensor`/`from_numpy` convert loaded data.
-_TORCH_FACTORIES = frozenset(
-    ("torch", name) for name in "rand randn randint randperm zeros ones empty full arange linspace".split()
-)
 
 
 def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[str] = frozenset(), depth: int = 0) -> bool:
@@ -51,15 +47,19 @@ def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
 
 
 def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
-    """A dataset class of the file that makes its data with a torch factory (in `__init__`, or
-    item by item) and reads nothing (no file, array or image loading anywhere in the class)."""
+    """A dataset class of the file, or of another project module (`project.FunctionFacts.
+    makes_data_up`), that makes its data with a torch factory (in `__init__`, or item by item)
+    and reads nothing (no file, array or image loading anywhere in the class)."""
     classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
     for klass in classes:
         calls = [node for node in descendants(klass) if isinstance(node, cst.Call)]
         if any(_reads(call) for call in calls):
             continue
-        if any((ctx.names.qualified_name(call.func) or "").rpartition(".")[::2] in _TORCH_FACTORIES for call in calls):
+        if any((ctx.names.qualified_name(call.func) or "").rpartition(".")[::2] in TORCH_FACTORIES for call in calls):
             return True
+    if not classes and isinstance(func, (cst.Name, cst.Attribute)) and (dotted_name(func) or "").rpartition(".")[2][:1].isupper():
+        facts = project_function(ctx, func)  # a dataset class of another project module
+        return facts is not None and facts.makes_data_up
     return False
 
 

@@ -33,7 +33,8 @@ SETUP_FUNCTION_WORDS = frozenset(
 )
 # Words in a file or directory name that mark a one-off program: conversion, export and
 # evaluation scripts and demos, run once per use rather than once per training step.
-ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter eval evaluate evaluation demo demos".split())
+EVALUATION_SCRIPT_WORDS = frozenset("eval evaluate evaluation".split())
+ONE_OFF_SCRIPT_WORDS = frozenset("convert conversion converter export exporter demo demos".split()) | EVALUATION_SCRIPT_WORDS
 # Words in a file, directory or function name that mark code written to measure speed.
 PROFILING_WORDS = frozenset("profile profiler profiling prof benchmark benchmarks bench perf timing speed throughput".split())
 # Methods a framework calls once per training or validation step.

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.calls import arguments_by_parameter, positional
+from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
 from torchlint.semantics.frameworks import loader_hook
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, callers_of, file_enables, hands_result_to_training, project_function, read_module, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
-from torchlint.semantics.training import called_function, loop_trains, repeated_with_training, training_loops
+from torchlint.semantics.training import BACKWARD, STEP, called_function, loop_trains, methods_called, repeated_with_training, training_loops
 from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
 
 
@@ -35,7 +36,7 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     A loop in a function the loader is handed to is judged at the call that hands it on: the
     `evaluate(model, valid_loader)` of the epoch loop runs with training, the
     `evaluate(model, test_loader)` after training does not, though both reach the same loop."""
-    if fed_by_framework(ctx, loader):
+    if fed_by_framework(ctx, loader) or any(run.trains or run.per_epoch for run in engine_runs(ctx, loader)):
         return "train"
     passes = passes_over(ctx, loader)
     handed = handed_on(ctx, loader)
@@ -43,7 +44,7 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
         return "train" if returned_to_training(ctx, loader) else "unknown"
     trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
         _started_with_training(ctx, call) for call in handed
-    )
+    ) or handed_to_epochs(ctx, loader)
     return "train" if trains else "other"
 
 
@@ -73,6 +74,24 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
         elif file_enables(read_module(site.path).text, TRAINING) or hands_result_to_training(site, slot):
             return True
     return False
+
+
+def returned_and_moved(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a module-level function returns the loader (alone or in a tuple) to a scope of
+    another project module that moves its batches to a device every epoch (see
+    `project.moves_result_every_epoch`): `train_loader, val_loader = get_loaders(cfg)`, then
+    `x.cuda()` in the epoch loop of the training script."""
+    function = ctx.frequency.enclosing_function(loader)
+    if function is None or ctx.frequency.enclosing_class(function) is not None or not os.path.isfile(ctx.path):
+        return False
+    slot = _return_slot(function, loader)
+    if slot is None or slot == INSIDE:
+        return False
+    here = os.path.abspath(ctx.path)
+    return any(
+        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot)
+        for site in callers_of(here, function.name.value)
+    )
 
 
 # Where a function returns a loader: the whole value, somewhere inside it (a dict, a nested
@@ -141,17 +160,145 @@ def _returned_bindings(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CST
     return found
 
 
-def fed_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
+# ignite's events that run a handler once per epoch of the engine it is added to.
+_EPOCH_EVENTS = ("EPOCH_STARTED", "EPOCH_COMPLETED")
+
+
+@dataclass(frozen=True)
+class EngineRun:
+    """`engine.run(loader)` of an ignite `engine = Engine(step)`: the engine calls `step(engine,
+    batch)` once per batch of the loader, `batch` being the step's second parameter."""
+
+    call: cst.Call
+    step: cst.FunctionDef
+    batch: str
+    # The step runs a backward pass and an optimizer step (a trainer, not an evaluator).
+    trains: bool
+    # The run starts again every epoch: `max_epochs=` other than 1, or a run in a handler of
+    # an epoch event (`trainer.add_event_handler(Events.EPOCH_COMPLETED, lambda _:
+    # evaluator.run(val_loader))`).
+    per_epoch: bool
+
+
+def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
+    """The ignite engine runs over the loader, in the scope that assigns it or, for a loader a
+    builder of this file returns, in the scopes that bind the result."""
+    functions = ctx.frequency.local_functions()
+    runs = []
+    for scope, name in _holders(ctx, loader):
+        engines = _engines(scope, functions)
+        for node in descendants(scope):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "run"):
+                continue
+            step = engines.get(dotted_name(node.func.value) or "")
+            args = positional(node)
+            if step is None or not args or dotted_name(args[0].value) != name or len(step.params.params) < 2:
+                continue
+            called = methods_called(step.body, functions)
+            epochs = keyword(node, "max_epochs")
+            repeated = (epochs is not None and not is_literal(epochs.value, "1")) or _in_epoch_handler(ctx, node)
+            runs.append(EngineRun(node, step, step.params.params[1].name.value, BACKWARD in called and STEP in called, repeated))
+    return runs
+
+
+def _engines(scope: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Dict[str, cst.FunctionDef]:
+    """Names `scope` binds to an ignite `Engine(step)` of a same-file `step` function."""
+    engines = {}
+    for node in descendants(scope):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+            callee, args = dotted_name(node.value.func) or "", positional(node.value)
+            steps = functions.get(dotted_name(args[0].value) or "", []) if args else []
+            target = dotted_name(node.targets[0].target)
+            if callee.rsplit(".", 1)[-1] == "Engine" and len(steps) == 1 and target is not None:
+                engines[target] = steps[0]
+    return engines
+
+
+def _in_epoch_handler(ctx: "FileFacts", node: cst.CSTNode) -> bool:
+    """Whether `node` runs in a lambda or function handed to `add_event_handler(Events.EPOCH_*,
+    ...)`, or decorated `@engine.on(Events.EPOCH_*)`."""
+    handler = ctx.frequency.parent(node)
+    while handler is not None and not isinstance(handler, (cst.Lambda, cst.FunctionDef)):
+        handler = ctx.frequency.parent(handler)
+    if handler is None:
+        return False
+    if isinstance(handler, cst.FunctionDef):
+        events = [d.decorator.args[0].value for d in handler.decorators if isinstance(d.decorator, cst.Call) and d.decorator.args]
+    else:
+        registration = ctx.frequency.parent(ctx.frequency.parent(handler))
+        events = [registration.args[0].value] if isinstance(registration, cst.Call) and registration.args else []
+    return any((dotted_name(event) or "").rsplit(".", 1)[-1] in _EPOCH_EVENTS for event in events)
+
+
+def _holders(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str]]:
+    """(scope, name) of the names that hold the loader: the one its assignment binds, where it
+    is visible, and for a loader a builder of this file returns, those that bind the result."""
+    found = _assignment(ctx.module, loader)
+    if found is None:
+        return []
+    return [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
+
+
+def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = False) -> bool:
     """Whether a training framework iterates the loader every epoch, moving its batches to the
     trainer's accelerator: a loader built in Lightning's `train_dataloader()` or
-    `val_dataloader()` hook (see `frameworks.loader_hook`), outside demo, export and profiling
-    scripts (`roles`), which run once or exist to measure, and programs whose trainer is told
-    to run on the CPU in the same file."""
+    `val_dataloader()` hook (see `frameworks.loader_hook`), or handed to a Lightning trainer's
+    `fit` (`trainer.fit(model, train_dataloaders=train_loader)`), outside demo, export and
+    profiling scripts (`roles`), which run once or exist to measure, and programs whose
+    trainer is told to run on the CPU in the same file. `every_epoch`: only where the passes
+    repeat, not through a trainer limited by `max_steps` alone (800 batches may be less than
+    one epoch)."""
     if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)) or file_enables(ctx.text, CPU_TRAINER):
         return False
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
-    return klass is not None and loader_hook(function, klass, ctx.frequency.classes())
+    if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
+        return True
+    built = _runs_epochs if every_epoch else None
+    return any(_handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) for scope, name in _holders(ctx, loader))
+
+
+def _runs_epochs(trainer: cst.Call) -> bool:
+    """Whether a Lightning `Trainer(...)` runs epochs: `max_epochs=`, or no `max_steps=`."""
+    return keyword(trainer, "max_epochs") is not None or keyword(trainer, "max_steps") is None
+
+
+def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a framework object moves the loader's batches to the device as they are drawn:
+    a loader prepared by Hugging Face Accelerate (`accelerator.prepare(model, optimizer,
+    train_loader)`) or set up by Lightning Fabric (`fabric.setup_dataloaders(loader)`), in a
+    program not told to run on the CPU."""
+    if file_enables(ctx.text, CPU_TRAINER):
+        return False
+    return any(
+        _handed_to(ctx, scope, name, "prepare", ("accelerate",), "Accelerator")
+        or _handed_to(ctx, scope, name, "setup_dataloaders", (*_LIGHTNING, "lightning_fabric"), "Fabric")
+        for scope, name in _holders(ctx, loader)
+    )
+
+
+# The packages Lightning's classes are imported from.
+_LIGHTNING = ("pytorch_lightning", "lightning")
+
+
+def _handed_to(
+    ctx: "FileFacts", scope: cst.CSTNode, name: str, method: str, packages: Tuple[str, ...], klass: str,
+    built: Optional[Callable[[cst.Call], bool]] = None,
+) -> bool:
+    """Whether `scope` hands `name` to `method` of an object it builds from the class `klass`
+    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`),
+    with a constructor call that `built` accepts."""
+    objects = set()
+    for node in descendants(scope):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+            qualified = ctx.qualified_name(node.value.func) or ""
+            if qualified.split(".", 1)[0] in packages and qualified.rsplit(".", 1)[-1] == klass and (built is None or built(node.value)):
+                objects.add(dotted_name(node.targets[0].target))
+    return bool(objects) and any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+        and dotted_name(node.func.value) in objects and _mentions_argument(node, name)
+        for node in descendants(scope)
+    )
 
 
 def _runs_with_training(ctx: "FileFacts", loop: cst.For, start: cst.CSTNode) -> bool:
@@ -195,18 +342,36 @@ def handed_on(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
     the parameter it is passed as (`evaluate(model, val_loader)` with `evaluate` imported), in
     the scope that assigns it or, for a loader a builder of this file returns, in the scopes
     that bind the result (`train_loader, sampler = get_train_utils(opt)`)."""
-    found = _assignment(ctx.module, loader)
-    if found is None:
-        return []
-    holders = [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
+    return [call for call, _ in _hand_offs(ctx, loader)]
+
+
+def handed_to_epochs(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a call hands the loader to a function of another project module that passes
+    over it again and again and trains (`simclr.train(train_loader)`, a method of a project
+    class whose epoch loop iterates its parameter and runs a backward pass; see
+    `project.FunctionFacts.reiterated_parameters`), and does not change it."""
+    return any(
+        facts.trains and facts.reiterates_argument(call, name) and not facts.mutates_argument(call, name)
+        for call, (facts, name) in _hand_offs(ctx, loader)
+    )
+
+
+def handed_to_a_move(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether a call hands the loader to a function or class of another project module whose
+    loop over it moves the items to a device (see `project.FunctionFacts.moved_parameters`)."""
+    return any(facts.moves_argument_items(call, name) for call, (facts, name) in _hand_offs(ctx, loader))
+
+
+def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple[FunctionFacts, str]]]:
+    """`handed_on`'s calls, each with the callee's summary and the name the loader has there."""
     functions = ctx.frequency.local_functions()
     calls = []
-    for scope, name in holders:
+    for scope, name in _holders(ctx, loader):
         for node in descendants(scope):
             if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
                 facts = project_function(ctx, node.func)
                 if facts is not None and facts.iterates_argument(node, name):
-                    calls.append(node)
+                    calls.append((node, (facts, name)))
     return calls
 
 
@@ -385,8 +550,30 @@ def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
 
 
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
-    """The parameter of `function` that `call` passes `name` to."""
-    return next((parameter for arg, parameter in arguments_by_parameter(call, function) if dotted_name(arg) == name), None)
+    """The name under which `function` receives `name` from `call`: the parameter it is passed
+    to, or, for an element of a list or tuple display (`train(..., [train_loader,
+    eval_loader])`), the name `function` unpacks that element to (`train_loader, eval_loader =
+    loaders`)."""
+    for arg, parameter in arguments_by_parameter(call, function):
+        if dotted_name(arg) == name:
+            return parameter
+        if isinstance(arg, (cst.List, cst.Tuple)):
+            index = next((index for index, element in enumerate(arg.elements) if dotted_name(element.value) == name), None)
+            unpacked = _unpacked(function, parameter, index, len(arg.elements)) if index is not None else None
+            if unpacked is not None:
+                return unpacked
+    return None
+
+
+def _unpacked(function: cst.FunctionDef, parameter: str, index: int, size: int) -> Optional[str]:
+    """The name an assignment of `function` unpacks element `index` of the `size` elements of
+    `parameter` to (`train_loader, eval_loader = loaders`)."""
+    for node in scope_descendants(function.body):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and dotted_name(node.value) == parameter:
+            target = node.targets[0].target
+            if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == size:
+                return dotted_name(target.elements[index].value)
+    return None
 
 
 def returned_alone(ctx: "FileFacts", loader: cst.Call) -> bool:

@@ -585,6 +585,21 @@ class FunctionFacts:
     mutated_parameters: FrozenSet[str] = frozenset()
     # Parameters a `for` loop of the function iterates (`for x in tqdm(loader):`).
     iterated_parameters: FrozenSet[str] = frozenset()
+    # Of those, the ones a loop iterates inside another loop of the function (`for epoch in
+    # range(epochs): for x in loader:`): each call passes over them again and again.
+    reiterated_parameters: FrozenSet[str] = frozenset()
+    # And the ones whose items the loop moves to a device (`for x, y in loader: x.cuda()`).
+    moved_parameters: FrozenSet[str] = frozenset()
+    # Where it returns a DataLoader that pins memory (`WHOLE_RETURN` or the index in a returned
+    # tuple), each with whether the loader collates by default (no `collate_fn`, no `**`).
+    pinned_returns: FrozenSet[Tuple[int, bool]] = frozenset()
+    # A loader factory: it returns a `DataLoader(..., **kwargs)` built with the keyword
+    # arguments it is given (`dataset.to_dataloader(batch_size=64, num_workers=0)`); the
+    # keywords it sets itself (in that call, or in a dict it builds). None for other functions.
+    loader_keywords: Optional[FrozenSet[str]] = None
+    # A class that makes its data up: its code calls a torch factory (`torch.randint(...)`) and
+    # reads nothing (no `open`, `load...`, `read...`, `imread`): a synthetic dataset.
+    makes_data_up: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -615,7 +630,27 @@ class FunctionFacts:
         """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
         return bool(self._parameters_given(call, name) & self.iterated_parameters)
 
-    def _parameters_given(self, call: cst.Call, name: str) -> Set[str]:
+    def reiterates_argument(self, call: "cst.Call | ast.Call", name: str) -> bool:
+        """Whether `call` passes the name `name` to a parameter it loops over again and again."""
+        return bool(self._parameters_given(call, name) & self.reiterated_parameters)
+
+    def moves_argument_items(self, call: "cst.Call | ast.Call", name: str) -> bool:
+        """Whether `call` (in LibCST's tree or CPython's) passes the name `name` to a parameter
+        whose items it moves to a device."""
+        return bool(self._parameters_given(call, name) & self.moved_parameters)
+
+    def _ast_parameters_given(self, call: ast.Call, name: str) -> Set[str]:
+        given = {keyword.arg for keyword in call.keywords if keyword.arg and isinstance(keyword.value, ast.Name) and keyword.value.id == name}
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and arg.id == name and index < len(self.parameters):
+                given.add(self.parameters[index])
+        return given
+
+    def _parameters_given(self, call: "cst.Call | ast.Call", name: str) -> Set[str]:
+        if isinstance(call, ast.Call):
+            return self._ast_parameters_given(call, name)
         given = set()
         for index, arg in enumerate(call.args):
             if arg.star or _dotted_name(arg.value) != name:
@@ -782,6 +817,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     body = [item for statement in getattr(node, "body", ()) for item in _ast_walk(statement)]
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
+    iterated = _iterated_names(body) & set(parameters)
+    passes = _passes(body, {parameter: parameter for parameter in iterated}) if iterated else (set(), set())
     returns_read_back = any(
         isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
@@ -803,7 +840,11 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         wraps_grad_off=bool(qualified & GRAD_OFF),
         parameters=parameters,
         mutated_parameters=frozenset(_mutated(body) & set(parameters)),
-        iterated_parameters=frozenset(_iterated_names(body) & set(parameters)),
+        iterated_parameters=frozenset(iterated),
+        reiterated_parameters=frozenset(passes[0]),
+        moved_parameters=frozenset(passes[1]),
+        pinned_returns=_pinned_returns(body, aliases),
+        loader_keywords=_loader_keywords(body, aliases) if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(
             item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
         ) & set(parameters),
@@ -817,6 +858,11 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     )
 
 
+# (module, name) of the torch factories that make a dataset's data up (random or constant
+# tensors), as synthetic and demo datasets do; `torch.tensor`/`from_numpy` convert loaded data.
+TORCH_FACTORIES = frozenset(
+    ("torch", name) for name in "rand randn randint randperm zeros ones empty full arange linspace".split()
+)
 # Calls that read a tensor back to the host, and calls that place work on the device (a move
 # to CUDA, a collective: NCCL runs on CUDA tensors).
 READ_BACKS = frozenset({"item", "tolist", "cpu"})
@@ -826,6 +872,104 @@ DEVICE_WORK = frozenset({"cuda", "all_reduce", "all_gather", "reduce", "broadcas
 def _iterated_names(body: List[ast.AST]) -> Set[str]:
     """Names in the iterables of the `for` loops among `body` (`loader` in `enumerate(tqdm(loader))`)."""
     return {item.id for loop in body if isinstance(loop, (ast.For, ast.AsyncFor)) for item in _ast_walk(loop.iter) if isinstance(item, ast.Name)}
+
+
+# The slot of a value a function returns whole (not in a tuple).
+WHOLE_RETURN = -1
+
+
+def _pinned_loader(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optional[bool]:
+    """For `DataLoader(..., pin_memory=True)`: whether it collates by default (no `collate_fn`,
+    no `**` arguments, no more than the six positional ones before `collate_fn`); None for
+    anything else."""
+    if not (isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS):
+        return None
+    keywords = {keyword.arg: keyword.value for keyword in value.keywords}
+    pinned = keywords.get("pin_memory")
+    if not (isinstance(pinned, ast.Constant) and pinned.value is True):
+        return None
+    return None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
+
+
+def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str]) -> Optional[FrozenSet[str]]:
+    """`FunctionFacts.loader_keywords` of a function that takes `**kwargs` and whose body's
+    nodes are `body`."""
+    returned = [item.value for item in body if isinstance(item, ast.Return)]
+    loaders = [value for value in returned if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS
+               and any(keyword.arg is None for keyword in value.keywords)]
+    if not loaders:
+        return None
+    keywords = {keyword.arg for loader in loaders for keyword in loader.keywords if keyword.arg}
+    keywords |= {keyword.arg for item in body if isinstance(item, ast.Call) and _ast_dotted(item.func) == "dict"
+                 for keyword in item.keywords if keyword.arg}
+    keywords |= {key.value for item in body if isinstance(item, ast.Dict) for key in item.keys
+                 if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+    return frozenset(keywords)
+
+
+def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[Tuple[int, bool]]:
+    """`FunctionFacts.pinned_returns` of a function whose body's nodes are `body`."""
+    returns = [item.value for item in body if isinstance(item, ast.Return) and item.value is not None]
+    if not returns:
+        return frozenset()
+    named = {target.id: found for item in body if isinstance(item, ast.Assign) and len(item.targets) == 1
+             for target in item.targets if isinstance(target, ast.Name)
+             for found in [_pinned_loader(item.value, aliases)] if found is not None}
+
+    def pinned(value: ast.AST) -> Optional[bool]:
+        return named.get(value.id) if isinstance(value, ast.Name) else _pinned_loader(value, aliases)
+
+    found: Set[Tuple[int, bool]] = set()
+    for value in returns:
+        elements = list(enumerate(value.elts)) if isinstance(value, ast.Tuple) else [(WHOLE_RETURN, value)]
+        found |= {(slot, default) for slot, element in elements for default in [pinned(element)] if default is not None}
+    return frozenset(found)
+
+
+def _passes(body: List[ast.AST], holders: Dict[str, str]) -> Tuple[Set[str], Set[str]]:
+    """Of the parameters that the (dotted) names `holders` hold (a parameter itself, or the
+    `self.loader` attribute `__init__` stores it in), those a `for` loop among `body` iterates
+    inside another loop, and those whose items such a loop moves to a device: `.cuda()` or
+    `.to(...)` (not to a dtype or the CPU) on the loop's target or a name assigned from it."""
+    nested = {id(inner) for loop in body if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+              for statement in loop.body for inner in _ast_walk(statement)}
+    reiterated, moved = set(), set()
+    for loop in body:
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            continue
+        held = {holders[name] for item in _ast_walk(loop.iter) for name in [_ast_dotted(item)] if name in holders}
+        if not held:
+            continue
+        if id(loop) in nested:
+            reiterated |= held
+        if _moves_items(loop):
+            moved |= held
+    return reiterated, moved
+
+
+def _moves_items(loop: ast.AST) -> bool:
+    """Whether a loop's body moves its target, or a name assigned from it, to a device."""
+    nodes = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
+    names = {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
+    for _ in range(2):  # `x, y = batch`, then `x = x.float()`
+        for item in nodes:
+            if isinstance(item, ast.Assign) and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.value)):
+                names |= {n.id for target in item.targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
+    return any(
+        _called_attribute(item) in ("cuda", "to") and isinstance(item, ast.Call) and _to_device(item)
+        and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.func))
+        for item in nodes
+    )
+
+
+def _to_device(call: ast.Call) -> bool:
+    """`.cuda(...)`, or `.to(...)` with an argument that is not a dtype (`torch.float16`) or `"cpu"`."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda":
+        return True
+    target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+    if isinstance(target, ast.Constant):
+        return isinstance(target.value, str) and target.value.split(":")[0] not in ("cpu", "meta")
+    return target is not None and not (isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "torch")
 
 
 def _class_facts(
@@ -844,7 +988,43 @@ def _class_facts(
         _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
         for base in node.bases
     )
-    return FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader)
+    everything = [item for statement in node.body for item in _ast_walk(statement)]
+    called = {_ast_qualified(item.func, aliases) or _ast_dotted(item.func) or "" for item in everything if isinstance(item, ast.Call)}
+    made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
+        name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
+    )
+    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up)
+    init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+    stored = _stored_parameters(init) if init is not None else {}
+    if not stored:
+        return facts
+    methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    body = [item for method in methods for statement in method.body for item in _ast_walk(statement)]
+    iterated = {stored[held] for loop in body if isinstance(loop, (ast.For, ast.AsyncFor))
+                for item in _ast_walk(loop.iter) for held in [_ast_dotted(item)] if held in stored}
+    reiterated, moved = _passes(body, stored) if iterated else (set(), set())
+    return dataclasses.replace(
+        facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
+        calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
+        reiterated_parameters=frozenset(reiterated), moved_parameters=frozenset(moved),
+    )
+
+
+def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
+    """`self.<attribute>` -> parameter, for the parameters `__init__` stores as they are
+    (`self.train_loader = train_loader`, `self.a, self.b = a, b`)."""
+    parameters = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
+    stored: Dict[str, str] = {}
+    for item in _ast_walk(init):
+        if not isinstance(item, ast.Assign) or len(item.targets) != 1:
+            continue
+        target, value = item.targets[0], item.value
+        pairs = list(zip(target.elts, value.elts)) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) else [(target, value)]
+        for slot, given in pairs:
+            name = _ast_dotted(slot)
+            if name is not None and name.startswith("self.") and isinstance(given, ast.Name) and given.id in parameters:
+                stored[name] = given.id
+    return stored
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:
@@ -1093,7 +1273,22 @@ def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
             return found
     if not rest and (f"def {head}" in ctx.text or f"class {head}" in ctx.text):
         return _own_facts(ctx).functions.get(dotted)
-    return None
+    return _instance_method(ctx, dotted)
+
+
+def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
+    """The method `dotted` calls on an instance of a project class (`simclr.train` after
+    `simclr = SimCLR(...)`, `self.agent.update` after `self.agent = sac.SAC(...)`; see
+    `ModuleFacts.instances`), as called: without its `self` parameter. Only names the file
+    binds to a call of a capitalised name are looked up."""
+    receiver, _, method = dotted.rpartition(".")
+    if not receiver or not re.search(rf"(?<![\w.]){re.escape(receiver)}\s*=\s*[\w.]*\b[A-Z]\w*\s*\(", ctx.text):
+        return None
+    klass = _own_facts(ctx).instances.get(receiver)
+    facts = _resolve_function(ctx, f"{klass}.{method}") if klass and klass != receiver else None
+    if facts is None or facts.static or not facts.parameters:
+        return None
+    return dataclasses.replace(facts, parameters=facts.parameters[1:])
 
 
 def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, depth: int) -> Optional[FunctionFacts]:
@@ -1216,33 +1411,143 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
     classes = data_setup.create_dataloaders(...)`) to a project function that trains
     (`engine.train(model, train_loader, ...)`; see `FunctionFacts.trains`). `repeatedly`: that
     function loops over epochs, or the hand-off is in a loop of the scope."""
+    found = _bound_result(site, slot)
+    if found is None:
+        return False
+    text, statements, bound = found
+    looped = {id(item) for node in statements if isinstance(node, (ast.For, ast.While)) for item in ast.walk(node)}
+    return any(
+        facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped)
+        for node, facts in _hand_offs(site, text, statements, bound)
+    )
+
+
+def moves_result_every_epoch(site: CallSite, slot: int = -1) -> bool:
+    """Whether the scope of the call at `site` moves the items of what the call returns (see
+    `hands_result_to_training`) to a device again and again: in a `for` loop over it that runs
+    in another loop (every epoch) or runs a backward pass, or in a project function it hands
+    it to that passes over it every epoch (`FunctionFacts.reiterated_parameters`), or from a
+    loop of the scope."""
+    found = _bound_result(site, slot)
+    if found is None:
+        return False
+    text, statements, bound = found
+    loops = [node for node in statements if isinstance(node, (ast.For, ast.AsyncFor, ast.While))]
+    nested = {id(item) for loop in loops for statement in loop.body for item in _ast_walk(statement)}
+    for loop in loops:
+        over = isinstance(loop, (ast.For, ast.AsyncFor)) and any(isinstance(n, ast.Name) and n.id in bound for n in _ast_walk(loop.iter))
+        trains = any(_called_attribute(item) == "backward" for statement in loop.body for item in _ast_walk(statement))
+        if over and (id(loop) in nested or trains) and _moves_items(loop):
+            return True
+    return any(
+        (id(node) in nested or any(facts.reiterates_argument(node, name) for name in bound))
+        and any(facts.moves_argument_items(node, name) for name in bound)
+        for node, facts in _hand_offs(site, text, statements, bound)
+    )
+
+
+def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST], Set[str]]]:
+    """The text of the module of `site`, the statements of the calling scope and the names
+    its assignment of the call's result binds (at index `slot` of a tuple target, or all)."""
     source = read_module(site.path)
     try:
         tree = python_tree(source.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    caller = site.caller.rsplit(".", 1)[-1] if site.caller else None
-    scope: ast.AST = tree
-    if caller is not None:
-        scope = next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and node.name == caller and node.lineno <= site.line <= (node.end_lineno or node.lineno)), tree)
-    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-    statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, nested)]
+        return None
+    scope = _caller_scope(tree, site)
+    statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
     bound = {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
              and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
-    if not bound:
-        return False
-    looped = {id(item) for node in statements if isinstance(node, (ast.For, ast.While)) for item in ast.walk(node)}
+    return (source.text, statements, bound) if bound else None
+
+
+def _hand_offs(site: CallSite, text: str, statements: List[ast.AST], bound: Set[str]) -> Iterator[Tuple[ast.Call, FunctionFacts]]:
+    """The calls among `statements` that pass one of the names `bound` to a project function,
+    with its summary."""
     for node in statements:
         if not isinstance(node, ast.Call) or not any(
             isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(k.value for k in node.keywords))
         ):
             continue
         dotted = _ast_dotted(node.func)
-        facts = _function_of(site.path, source.text, dotted) if dotted else None
-        if facts is not None and facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped):
-            return True
-    return False
+        facts = _function_of(site.path, text, dotted) if dotted else None
+        if facts is not None:
+            yield node, facts
+
+
+def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) -> Optional[bool]:
+    """Whether a call of `function` (defined in the module at `path`) in the project passes its
+    `parameter` a DataLoader that pins memory: one the calling scope builds (`loader =
+    DataLoader(..., pin_memory=True)`), one a project function returns to it (`train_loader,
+    test_loader = data_setup.create_dataloaders(...)`), or, `depth` calls up, the caller's own
+    parameter that its callers pass one to (`train()` handing its loader to `train_step()`).
+    True when such a loader collates by default, False when it has a `collate_fn`, None when
+    no call passes one."""
+    callee = module_facts(path).functions.get(function)
+    if callee is None:
+        return None
+    parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
+    found: List[bool] = []
+    for site in callers_of(path, function):
+        source = read_module(site.path)
+        try:
+            tree = python_tree(source.text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        scope = _caller_scope(tree, site)
+        statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
+        for call in statements:
+            if isinstance(call, ast.Call) and call.lineno == site.line and (_ast_dotted(call.func) or "").endswith(function.rsplit(".", 1)[-1]):
+                given = _argument_for(call, parameters, parameter)
+                pinned = _pinned_name(site, source.text, scope, statements, given.id, depth) if isinstance(given, ast.Name) else None
+                found += [pinned] if pinned is not None else []
+    return all(found) if found else None
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _caller_scope(tree: ast.Module, site: CallSite) -> ast.AST:
+    """The function that makes the call at `site` (the module for a call at module level)."""
+    caller = site.caller.rsplit(".", 1)[-1] if site.caller else None
+    return next((node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and node.name == caller and node.lineno <= site.line <= (node.end_lineno or node.lineno)), tree) if caller else tree
+
+
+def _argument_for(call: ast.Call, parameters: Tuple[str, ...], parameter: str) -> Optional[ast.AST]:
+    """The argument `call` passes to `parameter` (by keyword, or by position before any `*`)."""
+    for keyword in call.keywords:
+        if keyword.arg == parameter:
+            return keyword.value
+    index = parameters.index(parameter) if parameter in parameters else len(call.args)
+    positional = call.args[: next((i for i, arg in enumerate(call.args) if isinstance(arg, ast.Starred)), len(call.args))]
+    return positional[index] if index < len(positional) else None
+
+
+def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast.AST], name: str, depth: int) -> Optional[bool]:
+    """Whether `name`, in the calling scope of `site`, holds a DataLoader that pins memory (see
+    `pinned_argument`)."""
+    aliases = _ast_aliases(python_tree(text))
+    for node in statements:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
+            continue
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == name:
+            pinned = _pinned_loader(node.value, aliases)
+            if pinned is not None:
+                return pinned
+        slots = [WHOLE_RETURN] if isinstance(target, ast.Name) and target.id == name else [
+            index for index, element in enumerate(getattr(target, "elts", [])) if isinstance(element, ast.Name) and element.id == name
+        ]
+        dotted = _ast_dotted(node.value.func) if slots else None
+        facts = _function_of(site.path, text, dotted) if dotted else None
+        for slot, default in facts.pinned_returns if facts is not None else ():
+            if slot in slots:
+                return default
+    if depth > 0 and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and site.caller:
+        if name in {a.arg for a in (*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs)}:
+            return pinned_argument(site.path, site.caller, name, depth - 1)
+    return None
 
 
 def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:

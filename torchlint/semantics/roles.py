@@ -13,7 +13,7 @@ from typing import Iterable, List
 
 import libcst as cst
 
-from torchlint.semantics.heuristics import ONE_OFF_SCRIPT_WORDS, PROFILING_WORDS, has_word
+from torchlint.semantics.heuristics import EVALUATION_SCRIPT_WORDS, ONE_OFF_SCRIPT_WORDS, PROFILING_WORDS, has_word
 from torchlint.semantics.names import NameResolver
 
 TEST_CASE_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase"})
@@ -68,6 +68,12 @@ def is_one_off_script(path: str) -> bool:
     """A conversion or export program (`convert_weights.py`, `export/onnx.py`): it runs once
     per use, so nothing in it is a per-step cost."""
     return any(has_word(name, ONE_OFF_SCRIPT_WORDS) for name in _script_names(path))
+
+
+def is_evaluation_script(path: str) -> bool:
+    """A program named for evaluation (`evaluate.py`, `feature_eval/`): one-off unless its own
+    loops train (a linear evaluation that fits a classifier for many epochs is training)."""
+    return any(has_word(name, EVALUATION_SCRIPT_WORDS) for name in _script_names(path))
 
 
 def is_profiling_script(path: str) -> bool:

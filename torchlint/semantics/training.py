@@ -77,9 +77,21 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
 
 
 def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
-    """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, or a project
-    class that is one (`project_dataloader`)."""
-    return ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func)
+    """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a project
+    class that is one (`project_dataloader`), or a project loader factory (`loader_factory`)."""
+    return ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+
+
+def loader_factory(ctx: "FileFacts", func: cst.BaseExpression) -> Optional[FrozenSet[str]]:
+    """The keywords a project loader factory sets itself (see
+    `project.FunctionFacts.loader_keywords`), when `func` names one: a function or method
+    whose name mentions a loader (`training.to_dataloader`, `build_loader`), which alone are
+    looked up; None otherwise."""
+    name = (dotted_name(func) or "").rsplit(".", 1)[-1]
+    if _LOADER_WORD not in name.lower():
+        return None
+    facts = project_function(ctx, func)
+    return facts.loader_keywords if facts is not None else None
 
 
 def project_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:

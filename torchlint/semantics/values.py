@@ -80,13 +80,28 @@ def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
 
 @per_module
 def _assignments(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
-    """Every assigned value of the file by the (dotted) name it is assigned to."""
+    """Every assigned value of the file by the (dotted) name it is assigned to; a tuple
+    assigned element by element (`train_set, valid_set = TensorDataset(a), TensorDataset(b)`)
+    gives each name its element."""
     found: Dict[str, List[cst.BaseExpression]] = {}
     for node in nodes_of_type(module, (cst.Assign,)):
         if isinstance(node, cst.Assign):
             for name in {dotted_name(target.target) for target in node.targets} - {None}:
                 found.setdefault(name, []).append(node.value)  # type: ignore[arg-type]
+            for target in node.targets:
+                for name, value in _element_pairs(target.target, node.value):
+                    found.setdefault(name, []).append(value)
     return found
+
+
+def _element_pairs(target: cst.BaseExpression, value: cst.BaseExpression) -> List[Tuple[str, cst.BaseExpression]]:
+    """(name, value) of `a, b = x, y`: targets and values of the same length, nothing starred."""
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))):
+        return []
+    pairs = list(zip(target.elements, value.elements))
+    if len(target.elements) != len(value.elements) or any(isinstance(e, cst.StarredElement) for pair in pairs for e in pair):
+        return []
+    return [(name, element.value) for slot, element in pairs for name in [dotted_name(slot.value)] if name is not None]
 
 
 def only_assigned_value(module: cst.Module, name: cst.Name) -> Optional[cst.BaseExpression]:
