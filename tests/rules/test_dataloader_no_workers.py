@@ -81,6 +81,45 @@ def test_in_memory_tensor_datasets_need_no_workers():
     assert lines(code, RULE) == [7]
 
 
+def test_datasets_built_through_partial_or_returned_by_a_function_of_the_file():
+    code = """
+    import functools
+    import torch
+    from functools import partial
+    from torch.utils.data import DataLoader, Dataset, TensorDataset
+
+    class Reverse(Dataset):
+        def __init__(self, categories, length, size):
+            self.data = torch.randint(categories, size=(size, length))
+        def __getitem__(self, index):
+            return self.data[index], torch.flip(self.data[index], dims=(0,))
+
+    class Images(Dataset):
+        def __init__(self, root):
+            self.files = sorted(os.listdir(root))
+            self.buffer = torch.zeros(3)
+        def __getitem__(self, index):
+            return read_image(self.files[index])
+
+    def encode(model, images):
+        feats = torch.cat([model(x) for x in images])
+        return TensorDataset(feats, feats.argmax(1))
+
+    def reads(root):
+        if root:
+            return Images(root)
+        return TensorDataset(torch.zeros(4))
+
+    dataset = partial(Reverse, 10, 16)
+    images = functools.partial(Images)
+    a = DataLoader(dataset(50000), batch_size=128)
+    b = DataLoader(encode(net, batches), batch_size=64)
+    c = DataLoader(images("data/"), batch_size=64)
+    d = DataLoader(reads("data/"), batch_size=64)
+    """
+    assert lines(code, RULE) == [33, 34]
+
+
 def test_silent_in_a_program_that_never_trains_reported_where_it_trains():
     evaluate = """
     import torch

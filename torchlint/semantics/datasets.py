@@ -11,7 +11,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import TORCH_FACTORIES, project_function
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, scope_descendants
 from torchlint.semantics.values import assigned_values
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -31,7 +31,13 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
         qualified = ctx.qualified_name(dataset.func)
         if qualified in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
             return in_memory(ctx, dataset.args[0].value, known, depth + 1)
-        return qualified in IN_MEMORY_DATASETS or _builds_list(ctx, dataset.func) or _makes_data_up(ctx, dataset.func)
+        func = _partial_of(ctx, dataset.func) if depth < MAX_DATASET_STEPS else dataset.func
+        return (
+            qualified in IN_MEMORY_DATASETS
+            or _builds_list(ctx, func)
+            or _makes_data_up(ctx, func)
+            or (depth < MAX_DATASET_STEPS and _returns_in_memory(ctx, func, known, depth + 1))
+        )
     name = dotted_name(dataset)
     if name in known:
         return True
@@ -39,6 +45,27 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
         return False
     values = assigned_values(ctx.module, name)
     return bool(values) and all(in_memory(ctx, value, known, depth + 1) for value in values)
+
+
+def _partial_of(ctx: FileFacts, func: cst.BaseExpression) -> cst.BaseExpression:
+    """What a name bound only to `functools.partial(what, ...)` calls (`dataset = partial(
+    Reverse, 10, 16)` then `dataset(1000)` builds a `Reverse`); `func` itself otherwise."""
+    values = assigned_values(ctx.module, dotted_name(func) or "") if isinstance(func, cst.Name) else []
+    if len(values) != 1 or not isinstance(values[0], cst.Call) or not values[0].args:
+        return func
+    if ctx.qualified_name(values[0].func) != "functools.partial":
+        return func
+    return values[0].args[0].value
+
+
+def _returns_in_memory(ctx: FileFacts, func: cst.BaseExpression, known: AbstractSet[str], depth: int) -> bool:
+    """A function of the file (one definition) whose every return value is an in-memory
+    dataset (`return TensorDataset(feats, labels)` after encoding the features)."""
+    defined = ctx.frequency.local_functions().get(func.value, []) if isinstance(func, cst.Name) else []
+    if len(defined) != 1:
+        return False
+    values = [node.value for node in scope_descendants(defined[0].body) if isinstance(node, cst.Return)]
+    return bool(values) and all(value is not None and in_memory(ctx, value, known, depth) for value in values)
 
 
 def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
