@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import in_memory, items_may_carry_graph
+from torchlint.semantics.datasets import in_memory, items_may_carry_graph, unsharded_iterable_class
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
@@ -213,13 +213,7 @@ class DataloaderNoWorkers(Rule):
         value = only_assigned_value(self.ctx.module, dataset.value) if isinstance(dataset.value, cst.Name) else dataset.value
         if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
             return None
-        for klass in nodes_of_type(self.ctx.module, (cst.ClassDef,)):
-            if isinstance(klass, cst.ClassDef) and klass.name.value == value.func.value:
-                iterable = any((dotted_name(base.value) or "").endswith("IterableDataset") for base in klass.bases)
-                shards = any(isinstance(item, cst.Name) and item.value == "get_worker_info" for item in descendants(klass))
-                if iterable and not shards:
-                    return klass.name.value
-        return None
+        return value.func.value if unsharded_iterable_class(self.ctx, value.func.value) else None
 
 
 def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:

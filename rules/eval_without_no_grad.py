@@ -10,7 +10,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls
+from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
@@ -441,7 +441,7 @@ class _Escapes:
             return STORES
         if _shows_autograd_state(function, computed, self.printing):
             return "the function prints or formats values whose text shows their autograd state"
-        for call in receiving_calls(function.body, computed):
+        for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
         callback = self._called_unknown(function)
@@ -473,7 +473,10 @@ class _Escapes:
         """A callable `function` calls whose code it cannot know (a callback): a name that a
         parameter, its own loop or assignment, or an assignment at module level binds (`for
         callback in CALLBACKS: callback(acc)`, `after = partial(fit, head)`), or a value that
-        is not a name (`getattr(hooks, "on_val_end")(acc)`, `HOOKS[0]()`); not a module."""
+        is not a name (`getattr(hooks, "on_val_end")(acc)`, `HOOKS[0]()`), or an attribute the
+        file assigns (`self.on_validated = on_validated`, then `self.on_validated(acc)`); not a
+        module."""
+        attributes = _assigned_attributes(self.ctx.module)
         bound = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
         module_level = [small for line in self.ctx.module.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
         for node in [*descendants(function.body), *module_level]:
@@ -486,9 +489,24 @@ class _Escapes:
                 continue
             if isinstance(node.func, cst.Name) and node.func.value in bound - self.modules:
                 return node.func.value
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in attributes and dotted_name(node.func) not in self.modules:
+                return dotted_name(node.func) or node.func.attr.value
             if not isinstance(node.func, (cst.Name, cst.Attribute)):
                 return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
         return ""
+
+
+@per_module
+def _assigned_attributes(module: cst.Module) -> Set[str]:
+    """Names of the attributes the file assigns (`self.on_validated = ...`): a call of one runs
+    whatever value was stored there."""
+    return {
+        stored.attr.value
+        for node in descendants(module)
+        if isinstance(node, cst.AssignTarget)
+        for stored in stored_targets(node.target)
+        if isinstance(stored, cst.Attribute)
+    }
 
 
 def _stores_or_reads_state(function: cst.FunctionDef) -> str:
@@ -497,7 +515,8 @@ def _stores_or_reads_state(function: cst.FunctionDef) -> str:
     for node in descendants(function.body):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             return f"{LATER_BACKWARD} may go through outer variables the function assigns"
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, (cst.Attribute, cst.Subscript)):
+        target = node.name if isinstance(node, cst.AsName) else getattr(node, "target", None)
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName)) and any(stored_targets(target)):
             return STORES
         found = method_call(node)
         if found is not None and found[1] in STORING_METHODS:
@@ -537,8 +556,8 @@ def _unseen_module_code(module: cst.Module) -> str:
     method, `self.remember(y)`), stores values or reads autograd state; else ""."""
     bodies: Dict[str, List[cst.FunctionDef]] = {}
     for node in descendants(module):
-        found = method_call(node)
-        if found is not None and found[1].startswith("register_") and found[1].endswith("hook"):
+        called = (dotted_name(node.func) or "").rpartition(".")[2] if isinstance(node, cst.Call) else ""
+        if called.startswith("register_") and called.endswith("hook"):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
         if isinstance(node, cst.FunctionDef):
             bodies.setdefault(node.name.value, []).append(node)

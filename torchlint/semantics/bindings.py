@@ -20,37 +20,46 @@ def method_definitions(ctx: FileFacts, name: str) -> List[Optional[Function]]:
     binds: a lambda, or the file's functions of the name it assigns; None when it assigns
     anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper).
     Bindings made at run time count the same (`_run_time_bindings`), and a class with its own
-    `__getattr__`/`__getattribute__`, which may answer any method name, adds a None."""
+    `__getattr__`/`__getattribute__` (by `def` or by assignment), which may answer any method
+    name, adds a None."""
     functions = ctx.frequency.local_functions()
     found: List[Optional[Function]] = list(functions.get(name, []))
-    values = [value for classes in ctx.frequency.classes().values() for klass in classes for value in _class_assignments(klass, name)]
-    for value in [*values, *_run_time_bindings(ctx.module, name)]:
+    for value in _bindings(ctx, name):
         if isinstance(value, cst.Lambda):
             found.append(value)
         elif isinstance(value, cst.Name) and value.value in functions:
             found.extend(functions[value.value])
         else:
             found.append(None)
-    if any(attribute in functions for attribute in ("__getattr__", "__getattribute__")):
+    if any(attribute in functions or _bindings(ctx, attribute) for attribute in ("__getattr__", "__getattribute__")):
         found.append(None)
     return found
 
 
+def _bindings(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
+    """The values the file assigns to the attribute `name`, in class bodies and at run time."""
+    values = [value for classes in ctx.frequency.classes().values() for klass in classes for value in _class_assignments(klass, name)]
+    return [*values, *_run_time_bindings(ctx.module, name)]
+
+
 def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
-    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`."""
+    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`; a `setattr`
+    or `type` whose attribute names are not string literals may bind any name, `name` too."""
     values: List[cst.BaseExpression] = []
     for node in descendants(module):
         if isinstance(node, cst.Assign):
             values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
-            if node.func.value == "setattr" and string_value(node.args[1].value) == name:
+            if node.func.value == "setattr" and string_value(node.args[1].value) in (name, None):
                 values.append(node.args[2].value)
-            elif node.func.value == "type" and isinstance(node.args[2].value, cst.Dict):
+            elif node.func.value == "type" and not isinstance(node.args[2].value, cst.Dict):
+                values.append(node.args[2].value)
+            elif node.func.value == "type":
                 values.extend(
                     element.value
                     for element in node.args[2].value.elements
-                    if isinstance(element, cst.DictElement) and string_value(element.key) == name
+                    if not isinstance(element, cst.DictElement) or string_value(element.key) in (name, None)
                 )
     return values
 

@@ -134,8 +134,12 @@ FEATURES: Dict[str, re.Pattern] = {
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
     # Modules whose eval-mode forward takes another path when gradients are off (the
     # "fast path": fused kernels, nested tensors that zero padded positions): transformer
-    # encoder layers and multi-head attention, and torchvision's vision transformers built on them.
-    FAST_PATH_MODULES: re.compile(r"\b(?:TransformerEncoderLayer|TransformerEncoder|Transformer|MultiheadAttention)\s*\(|\bvit_[bhl]_\d+\b"),
+    # encoder layers and multi-head attention (decoder layers run it inside), torchvision's
+    # vision transformers built on them; and `nn.LSTM`, which runs oneDNN's inference kernel on
+    # the CPU (other rounding).
+    FAST_PATH_MODULES: re.compile(
+        r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\s*\(|\bvit_[bhl]_\d+\b"
+    ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT.
     COMPLEX_VALUES: re.compile(
