@@ -10,6 +10,7 @@ import libcst as cst
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.values import string_value
+from torchlint.semantics.names import dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]
 
@@ -65,15 +66,30 @@ def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression
 
 
 def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
-    """The values the class body's own statements assign to `name`."""
+    """The values the class body's own statements assign to `name`, also under an `if` or
+    `try` of the body; a loop, `with`, import or `:=` that binds it, or a store through
+    `locals()`/`vars()` (which may bind any name), gives the class itself: a value whose
+    signature is unknown."""
     values: List[cst.BaseExpression] = []
-    for line in klass.body.body if isinstance(klass.body, cst.IndentedBlock) else [klass.body]:
-        for small in getattr(line, "body", ()) if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
-            if isinstance(small, cst.Assign) and any(name in bound_names(t.target) for t in small.targets):
-                values.append(small.value)
-            elif isinstance(small, cst.AnnAssign) and small.value is not None and name in bound_names(small.target):
-                values.append(small.value)
+    for node in scope_descendants(klass.body):
+        if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
+            values.append(node.value)
+        elif isinstance(node, cst.AnnAssign) and node.value is not None and name in bound_names(node.target):
+            values.append(node.value)
+        elif isinstance(node, (cst.For, cst.AsName, cst.NamedExpr)) and name in names_bound_by(node):
+            values.append(klass.name)
+        elif isinstance(node, (cst.Import, cst.ImportFrom)) and name in _imported_names(node):
+            values.append(klass.name)
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Call) and dotted_name(node.value.func) in ("locals", "vars"):
+            values.append(klass.name)
     return values
+
+
+def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
+    if isinstance(node.names, cst.ImportStar):
+        return []
+    return [alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in node.names]
+
 
 
 def takes_keyword(function: Function, keyword: str) -> bool:
