@@ -141,10 +141,11 @@ FEATURES: Dict[str, re.Pattern] = {
         r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\s*\(|\bvit_[bhl]_\d+\b"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
-    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT.
+    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT, `eig`,
+    # `stft`, `complex()`, `cmath`.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
-        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)"
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\("
     ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),
