@@ -556,7 +556,8 @@ def _unseen_module_code(module: cst.Module) -> str:
     method, `self.remember(y)`), stores values or reads autograd state; else ""."""
     bodies: Dict[str, List[cst.FunctionDef]] = {}
     for node in descendants(module):
-        called = (dotted_name(node.func) or "").rpartition(".")[2] if isinstance(node, cst.Call) else ""
+        found = method_call(node)
+        called = found[1] if found is not None else dotted_name(node.func) or "" if isinstance(node, cst.Call) else ""
         if called.startswith("register_") and called.endswith("hook"):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
         if isinstance(node, cst.FunctionDef):
