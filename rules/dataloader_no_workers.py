@@ -6,7 +6,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type
+from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
 from torchlint.semantics.datasets import in_memory, items_may_carry_graph, unsharded_iterable_class
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
@@ -218,7 +218,8 @@ class DataloaderNoWorkers(Rule):
 
 def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     """Whether the loader `loader` is assigned to is iterated while another pass over it is
-    still going on (`zip(loader, loader)`, a loop over it inside another): with persistent
+    still going on (`zip(loader, loader)`, a loop over it inside another, an iterator kept in
+    a name, `partner = iter(loader)`, drawn from inside a loop over it): with persistent
     workers the second pass resets the first one's iterator."""
     name = next(
         (
@@ -231,14 +232,33 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     )
     if name is None:
         return False  # created where it is used or returned: each use starts one pass
+    # Names bound to an iterator of the loader (`partner = iter(loader)`): drawing from one
+    # continues a pass, wherever it happens.
+    iterators = {
+        bound
+        for node in nodes_of_type(module, (cst.Assign,))
+        if isinstance(node, cst.Assign) and _opens_pass(node.value, name)
+        for target in node.targets
+        for bound in bound_names(target.target)
+    }
     passes = []
     for node in nodes_of_type(module, (cst.For, cst.Call)):
-        if isinstance(node, cst.For) and dotted_name(iterated_source(node.iter)) == name:
+        if isinstance(node, cst.For) and dotted_name(iterated_source(node.iter)) in {name, *iterators}:
             passes.append(node)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("zip", "iter", "next", "chain"):
             mentions = [arg for arg in node.args if dotted_name(iterated_source(arg.value)) == name]
             if len(mentions) > 1:
                 return True
-            if mentions:
+            if mentions or any(dotted_name(arg.value) in iterators for arg in node.args):
                 passes.append(node)
     return any(other is not outer and any(item is other for item in descendants(outer)) for outer in passes for other in passes)
+
+
+def _opens_pass(value: cst.BaseExpression, name: str) -> bool:
+    """`iter(loader)` (or `iter(enumerate(loader))`): an iterator over the loader named `name`."""
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value == "iter"
+        and any(dotted_name(iterated_source(arg.value)) == name for arg in value.args)
+    )
