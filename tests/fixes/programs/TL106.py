@@ -238,3 +238,75 @@ loader = DataLoader(Chunks(), batch_size=None, pin_memory=True)
 for epoch in range(2):
     for x in loader:
         show(x.to(device))
+
+# %% a class decorator adds to() through setattr with a variable name [none]
+import torch
+from torch.utils.data import DataLoader
+
+def device_methods(cls):
+    for method in ("to", "cuda"):
+        setattr(cls, method, lambda self, *args, _m=method: cls({k: getattr(v, _m)(*args) for k, v in self.items()}))
+    return cls
+
+@device_methods
+class Sample(dict):
+    pass
+
+device = torch.device("cpu")
+loader = DataLoader([Sample(x=torch.ones(3) * i) for i in range(4)], batch_size=2, pin_memory=True)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        loss = model(batch["x"]).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        print(round(loss.item(), 5))
+
+# %% a __getattr__ bound by assignment forwards to the first tensor [none]
+import torch
+from torch.utils.data import DataLoader
+
+class Wrapped(dict):
+    __getattr__ = lambda self, name: (lambda device: Wrapped({k: v.to(device) for k, v in self.items()}))
+
+device = torch.device("cpu")
+loader = DataLoader([Wrapped(x=torch.ones(2) * i) for i in range(4)], batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        loss = model(batch["x"]).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        print(round(loss.item(), 5))
+
+# %% to() assigned under a feature switch in the class body [none]
+import torch
+from torch.utils.data import DataLoader
+
+MOVABLE = True
+
+def _move(self, device):
+    return Sample({k: v.to(device) for k, v in self.items()})
+
+class Sample(dict):
+    if MOVABLE:
+        to = _move
+
+device = torch.device("cpu")
+loader = DataLoader([Sample(x=torch.ones(2) * i) for i in range(4)], batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        loss = model(batch["x"]).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        print(round(loss.item(), 5))

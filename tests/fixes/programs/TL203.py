@@ -110,3 +110,21 @@ for epoch in range(2):
     for x in loader:
         model(x).sum().backward()
         print(x.flatten().tolist())
+
+# %% a second iterator over the loader opened before each epoch's pass and drawn inside it [none]
+import torch
+from torch.utils.data import DataLoader
+
+data = [torch.tensor([float(i)]) for i in range(8)]
+loader = DataLoader(data, batch_size=2, num_workers=2)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    partner = iter(loader)
+    for x in loader:
+        y = next(partner)
+        loss = (model(x) - model(y)).pow(2).mean() + model(x).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        print(epoch, x.flatten().tolist(), y.flatten().tolist())
