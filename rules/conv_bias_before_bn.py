@@ -114,8 +114,9 @@ class ConvBiasBeforeBn(Rule):
     ```
 
     ## Fix applicability
-    Unsafe. Removing the bias removes `bias` from the module's state dict, so checkpoints saved
-    before the change no longer load with `strict=True`; with `strict=False` the checkpoint's
+    Unsafe. Removing the bias removes `bias` from the module's parameters (a printed parameter
+    count, optimizer groups) and state dict, so checkpoints saved before the change no longer
+    load with `strict=True`; with `strict=False` the checkpoint's
     bias is dropped silently while the norm's running mean, learned with it, still contains
     it, so eval outputs change. A conv built without a bias draws fewer random numbers, so
     later random values change. In training mode the norm cancels the bias exactly, but in
@@ -130,7 +131,9 @@ class ConvBiasBeforeBn(Rule):
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
-    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
+    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file strictly loads
+    one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
+    a source that keeps its bias would no longer load); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
     3-D output a BatchNorm normalises over another axis than its features, keeping the bias;
     and for a pair found only in a list literal that is not shown to run its layers one after

@@ -75,7 +75,8 @@ class DataloaderNoPersistentWorkers(Rule):
     Unsafe: workers keep their memory between epochs, and each worker holds its own copy of
     the dataset, so changes the main process makes to the dataset between epochs, or to
     globals the dataset reads (an augmentation switch), are not seen by them. Every pass over a non-persistent loader draws a base seed for its workers
-    from the main process's random generator, a persistent one only at the first pass: from
+    from the main process's random generator (or the loader's `generator=`, which a shuffling
+    sampler shares), a persistent one only at the first pass: from
     the second epoch on, every later random number of the main process (the shuffle order of
     the next epoch, dropout masks, augmentation drawn in the main process) changes; and the
     workers are seeded once and keep drawing from their streams instead of being seeded anew
@@ -85,7 +86,8 @@ class DataloaderNoPersistentWorkers(Rule):
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
     loaders are reported without a fix. No fix either when the loader is iterated again
     while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
-    loop over it): with persistent workers the second pass resets the first.
+    loop over it, an iterator `partner = iter(loader)` drawn from inside a loop over it): with
+    persistent workers the second pass resets the first, and both draw from one iterator.
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly

@@ -76,7 +76,7 @@ class DataloaderNoWorkers(Rule):
     the main process changes on the dataset, or in globals it reads, reaches workers only
     when they start: with the persistent workers the fix adds, never after the first epoch
     (a curriculum that sets the dataset's difficulty every epoch has no effect). Every pass over a loader draws a base seed from the main process's random
-    generator, but with the `persistent_workers=True` the fix adds only the first pass does:
+    generator (or the loader's `generator=`, which a shuffling sampler shares), but with the `persistent_workers=True` the fix adds only the first pass does:
     from the second epoch on, every later random number of the main process (the next
     shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by
     `get_worker_info()` yields them in another order, and each worker ends with its own last
@@ -85,11 +85,14 @@ class DataloaderNoWorkers(Rule):
     workers per GPU), adds `persistent_workers=True` so workers survive across epochs, and
     adds `pin_memory=True` when the file moves data to CUDA. Arguments already given are
     kept. `persistent_workers=True` is left out when the loader is iterated again while a
-    pass over it is still going on (`zip(loader, loader)`, a loop over it inside another):
-    the second pass would reset the first one's workers. No fix when the dataset may be an
+    pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
+    iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
+    reset the first one's workers. No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
-    every worker would yield every item: a class of the file that does not, or a dataset
-    named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
+    every worker would yield every item: a class of the file that does not (itself, in its
+    base classes of the file or in a function of the file they call), deriving from
+    `IterableDataset` directly or through a base class of the file, or defining `__iter__`
+    on a base class of another module; or a dataset named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
     items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
     dataset is made by running a module, from tensors that require gradients, or by a class
     of the file that builds a module), which a worker cannot send back to the main process.

@@ -102,30 +102,36 @@ class EvalWithoutNoGrad(Rule):
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
     state, and no code the function cannot see runs under it (see `semantics.escapes`): it
     returns nothing; stores nothing outside itself (`outputs.append(out)`, `self.x = ...`,
-    `history += [out]` on a caller's list, `global`); hands no value it computed to a call
+    `report.logits, report.preds = ...`, `history += [out]` on a caller's list, `global`,
+    `nonlocal`); hands no value it computed to a call
     that may keep it, show it or differentiate it, which is any call but a torch function
     (other than `torch.save`), a method of the computed value, a value builtin (`len`,
     `max`, `float`), a module put in eval mode, and a function of the file that lets nothing
     it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
     `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
     parameter all count), and changes no outer tensor in place (`running.mul_(0.9).add_(out)`
-    makes `running` part of the graph); calls no function its caller passes, takes from a
-    container or looks up (`for callback in CALLBACKS: callback(acc)`, `getattr(hooks,
-    "on_val_end")(acc)`, a module-level `after = partial(fit, head)`: a callback would run
+    makes `running` part of the graph, and so does `flat = running.view(-1)` then
+    `flat.add_(out)`: a name bound to a method, attribute or item of an outer value may be a
+    view of it); calls no function its caller passes, takes from a container, looks up or
+    keeps in an attribute the file assigns (`for callback in CALLBACKS: callback(acc)`,
+    `getattr(hooks, "on_val_end")(acc)`, a module-level `after = partial(fit, head)`,
+    `self.on_validated(acc)` after `self.on_validated = on_validated`: a callback would run
     without gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`/
     `torch.is_grad_enabled()`; runs no code it cannot see that keeps values (no module hooks
-    registered in the file, no `forward` of a class of the file that stores values on
+    registered in the file, on a module or for all of them with
+    `register_module_forward_hook`, no `forward` of a class of the file that stores values on
     `self` or elsewhere, such as an attention map kept for visualisation or a cache buffer
     changed in place (`self.cache.copy_(k)`), or reads the grad mode, itself or in a
     function of the file it calls); and does not
     print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
-    compute: in eval mode without gradients, transformer encoder layers and multi-head
-    attention take a fused "fast path" (nested tensors whose padded positions come out as
-    zeros, other rounding), so the fix is unsafe too when the program (the file, a module it
-    imports or one that imports it) builds `nn.TransformerEncoderLayer`,
-    `nn.TransformerEncoder`, `nn.Transformer`, `nn.MultiheadAttention` or a torchvision
-    `vit_*` model. Unsafe, with the reason in the message, when one of these holds; withheld
+    compute: in eval mode without gradients, transformer layers and multi-head attention take
+    a fused "fast path" (nested tensors whose padded positions come out as zeros, other
+    rounding), and on the CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the
+    last bits), so the fix is unsafe too when the program (the file, a module it imports or
+    one that imports it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
+    `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
+    `nn.MultiheadAttention`, `nn.LSTM` or a torchvision `vit_*` model. Unsafe, with the reason in the message, when one of these holds; withheld
     when a value may reach a later backward (returned, stored, handed to such a call, or a
     callback runs) in a file that computes gradients, since that backward would fail. No fix for
     code at module level, for `async def` (the decorator does not reach into a coroutine),
@@ -412,8 +418,8 @@ LATER_BACKWARD = "a later backward"
 RETURNS = f"{LATER_BACKWARD} may go through the returned value"
 STORES = f"{LATER_BACKWARD} may go through values the function stores outside itself"
 FAST_PATH = (
-    "the program uses transformer layers or multi-head attention, whose eval-mode forward takes a fused path "
-    "without gradients (padded positions come out as zeros, values round differently)"
+    "the program uses transformer layers, multi-head attention or an LSTM, whose eval-mode forward takes a fused "
+    "path without gradients (padded positions come out as zeros, values round differently)"
 )
 MAX_HELPER_DEPTH = 3
 

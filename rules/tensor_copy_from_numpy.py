@@ -87,7 +87,9 @@ class TensorCopyFromNumpy(Rule):
     copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
     may be read-only (`np.asarray(rows[i])` of a memory map opened with `mmap_mode="r"`), and
-    an in-place change of a tensor sharing it crashes the process.
+    an in-place change of a tensor sharing it crashes the process. No fix when the file
+    resizes a value in place (`t.resize_(n)`, NumPy's `a.resize(n)` as a statement): shared
+    memory cannot grow, so both raise.
 
     ## Measured precision
     preview. 0 TP, 6 FP over both halves of the real-code benchmark. See docs/precision.md.
