@@ -26,12 +26,12 @@ VALUE_BUILTINS = frozenset(
 
 
 def computed_names(body: cst.CSTNode, seeded: Set[str] = frozenset()) -> Set[str]:
-    """The names in `body` bound (by assignment, `+=` or a loop) to values that may carry a
-    graph, starting from the names in `seeded`."""
+    """The names in `body` bound (by assignment, `+=`, `:=`, a loop or a comprehension's `for`)
+    to values that may carry a graph, starting from the names in `seeded`."""
     bindings: List[Tuple[Sequence[cst.CSTNode], cst.BaseExpression]] = []
     for node in descendants(body):
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)):
-            value = node.iter if isinstance(node, cst.For) else node.value
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            value = node.iter if isinstance(node, (cst.For, cst.CompFor)) else node.value
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if value is not None:
                 bindings.append((targets, value))

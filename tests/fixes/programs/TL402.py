@@ -797,3 +797,15 @@ cache = {}
 for epoch in range(2):
     evaluate(torch.nn.Linear(4, 2), torch.randn(3, 4), cache)
 print(cache["logits"].requires_grad, cache["count"])
+
+# %% the output bound by a walrus in a condition, then printed [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    if (scores := model(x)).mean() > -100:
+        print("scores", scores)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(4, 2), torch.randn(2, 4))
