@@ -73,11 +73,12 @@ class DataloaderNoWorkers(Rule):
     in `__getitem__`) is no longer drawn there, so the main process's later random numbers
     change from the first epoch on. What `__getitem__` changes on the dataset (a cache of
     decoded items, a counter) changes the workers' copies, not the main process's; and what
-    the main process changes on the dataset, or in globals it reads, reaches workers only
-    when they start: with the persistent workers the fix adds, never after the first epoch
-    (a curriculum that sets the dataset's difficulty every epoch has no effect). Every pass over a loader draws a base seed from the main process's random
-    generator (or the loader's `generator=`, which a shuffling sampler shares), but with the `persistent_workers=True` the fix adds only the first pass does:
-    from the second epoch on, every later random number of the main process (the next
+    the main process changes on the dataset or the `collate_fn`, or in globals they read,
+    reaches workers only when they start: with the persistent workers the fix adds, never
+    after the first epoch (a curriculum that sets the dataset's difficulty every epoch has no
+    effect). Every pass over a loader draws a base seed from the main process's random
+    generator (or the loader's `generator=`, which a shuffling sampler shares), but with the
+    `persistent_workers=True` the fix adds only the first pass does: from the second epoch on, every later random number of the main process (the next
     shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by
     `get_worker_info()` yields them in another order, and each worker ends with its own last
     partial batch, so batch sizes and order change (`[4, 4, 4, 4, 2]` can become `[4, 4, 4,
