@@ -10,6 +10,7 @@ import libcst as cst
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.values import string_value
+from torchlint.semantics.escapes import stored_targets
 from torchlint.semantics.names import dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]
@@ -158,4 +159,28 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
                     values.append(node.value)
             elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
                 return None
+    return values
+
+
+def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.BaseExpression]]:
+    """Every value the file assigns to the attribute `dotted` (`self.device = ...`), with None
+    for an assignment whose value it cannot read: a tuple target, `+=`, a loop or `with`
+    target, `setattr(owner, "attr", ...)`."""
+    owner, _, attribute = dotted.rpartition(".")
+    values: List[Optional[cst.BaseExpression]] = []
+    for node in descendants(module):
+        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if dotted_name(target) == dotted:
+                    values.append(node.value)
+                elif any(dotted_name(item) == dotted for item in stored_targets(target)):
+                    values.append(None)
+        elif isinstance(node, (cst.AugAssign, cst.For, cst.AsName)):
+            target = node.name if isinstance(node, cst.AsName) else node.target
+            if any(dotted_name(item) == dotted for item in stored_targets(target)):
+                values.append(None)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) == "setattr" and len(node.args) == 3:
+            if dotted_name(node.args[0].value) == owner and string_value(node.args[1].value) in (attribute, None):
+                values.append(None)
     return values
