@@ -258,12 +258,10 @@ model = torch.nn.Linear(3, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(2):
     for batch in loader:
-        batch = batch.to(device)
-        loss = model(batch["x"]).mean()
-        loss.backward()
-        opt.step()
         opt.zero_grad()
-        print(round(loss.item(), 5))
+        model(batch.to(device)["x"]).mean().backward()
+        opt.step()
+    print(epoch, model.weight.sum().item())
 
 # %% a __getattr__ bound by assignment forwards to the first tensor [none]
 import torch
@@ -275,15 +273,20 @@ class Wrapped(dict):
 device = torch.device("cpu")
 loader = DataLoader([Wrapped(x=torch.ones(2) * i) for i in range(4)], batch_size=2, pin_memory=True)
 model = torch.nn.Linear(2, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+
+
+def train_step(inputs):
+    loss = torch.nn.functional.mse_loss(model(inputs), torch.zeros(len(inputs), 1))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    return loss.item()
+
+
 for epoch in range(2):
     for batch in loader:
-        batch = batch.to(device)
-        loss = model(batch["x"]).mean()
-        loss.backward()
-        opt.step()
-        opt.zero_grad()
-        print(round(loss.item(), 5))
+        print(epoch, train_step(batch.to(device)["x"]))
 
 # %% to() assigned under a feature switch in the class body [none]
 import torch
@@ -300,13 +303,15 @@ class Sample(dict):
 
 device = torch.device("cpu")
 loader = DataLoader([Sample(x=torch.ones(2) * i) for i in range(4)], batch_size=2, pin_memory=True)
-model = torch.nn.Linear(2, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
+net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
+sgd = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
+history = []
 for epoch in range(2):
-    for batch in loader:
-        batch = batch.to(device)
-        loss = model(batch["x"]).mean()
-        loss.backward()
-        opt.step()
-        opt.zero_grad()
-        print(round(loss.item(), 5))
+    for step, batch in enumerate(loader):
+        features = batch.to(device)["x"]
+        objective = net(features).abs().sum()
+        sgd.zero_grad()
+        objective.backward()
+        sgd.step()
+        history.append((epoch, step, round(objective.item(), 5)))
+print(history)
