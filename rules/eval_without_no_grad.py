@@ -131,7 +131,8 @@ class EvalWithoutNoGrad(Rule):
     last bits), so the fix is unsafe too when the program (the file, a module it imports or
     one that imports it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
     `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
-    `nn.MultiheadAttention`, `nn.LSTM` or a torchvision `vit_*` model. Unsafe, with the reason in the message, when one of these holds; withheld
+    `nn.MultiheadAttention`, `nn.LSTM`, a torchvision `vit_*` model or a `torch.nn` module
+    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with the reason in the message, when one of these holds; withheld
     when a value may reach a later backward (returned, stored, handed to such a call, or a
     callback runs) in a file that computes gradients, since that backward would fail. No fix for
     code at module level, for `async def` (the decorator does not reach into a coroutine),

@@ -135,10 +135,11 @@ FEATURES: Dict[str, re.Pattern] = {
     # Modules whose eval-mode forward takes another path when gradients are off (the
     # "fast path": fused kernels, nested tensors that zero padded positions): transformer
     # encoder layers and multi-head attention (decoder layers run it inside), torchvision's
-    # vision transformers built on them; and `nn.LSTM`, which runs oneDNN's inference kernel on
-    # the CPU (other rounding).
+    # vision transformers built on them; `nn.LSTM`, which runs oneDNN's inference kernel on the
+    # CPU (other rounding); and a `torch.nn` module chosen by name (`getattr(nn, rnn_type)(...)`).
     FAST_PATH_MODULES: re.compile(
-        r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\s*\(|\bvit_[bhl]_\d+\b"
+        r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\s*\(|\bvit_[bhl]_\d+\b|"
+        r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT, `eig`,

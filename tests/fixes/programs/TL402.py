@@ -809,3 +809,34 @@ def evaluate(model, x):
 torch.manual_seed(0)
 for epoch in range(2):
     evaluate(torch.nn.Linear(4, 2), torch.randn(2, 4))
+
+# %% a language model whose recurrent cell type is chosen by name [unsafe]
+import torch
+from torch import nn
+
+class RNNModel(nn.Module):
+    def __init__(self, rnn_type, ntoken=20, ninp=8, nhid=16, nlayers=2):
+        super().__init__()
+        self.encoder = nn.Embedding(ntoken, ninp)
+        self.rnn = getattr(nn, rnn_type)(ninp, nhid, nlayers)
+        self.decoder = nn.Linear(nhid, ntoken)
+
+    def forward(self, tokens):
+        output, _ = self.rnn(self.encoder(tokens))
+        return self.decoder(output)
+
+def evaluate(model, data):
+    model.eval()
+    logits = model(data[:-1])
+    print("val loss", nn.functional.cross_entropy(logits.flatten(0, 1), data[1:].flatten()).item())
+
+torch.manual_seed(0)
+model = RNNModel("LSTM")
+opt = torch.optim.SGD(model.parameters(), lr=0.5)
+data = torch.randint(0, 20, (12, 4))
+for epoch in range(2):
+    model.train()
+    nn.functional.cross_entropy(model(data[:-1]).flatten(0, 1), data[1:].flatten()).backward()
+    opt.step()
+    opt.zero_grad()
+    evaluate(model, data)
