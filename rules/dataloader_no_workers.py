@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import in_memory, items_may_carry_graph, unsharded_iterable_class
+from torchlint.semantics.datasets import constructed_classes, in_memory, items_may_carry_graph, unsharded_iterable_class
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
@@ -93,7 +93,9 @@ class DataloaderNoWorkers(Rule):
     every worker would yield every item: a class of the file that does not (itself, in its
     base classes of the file or in a function of the file they call), deriving from
     `IterableDataset` directly or through a base class of the file, or defining `__iter__`
-    on a base class of another module; or a dataset named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
+    on a base class of another module; made where the loader is built, through a name, a
+    conditional expression or a function of the file that returns it (`build_dataset(split)`);
+    or a dataset named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
     items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
     dataset is made by running a module, from tensors that require gradients, or by a class
     of the file that builds a module), which a worker cannot send back to the main process.
@@ -214,10 +216,7 @@ class DataloaderNoWorkers(Rule):
         named = (dotted_name(dataset.value) or "").rpartition(".")[2]
         if any(word in named.lower() for word in STREAM_WORDS):
             return named  # `train_iterator`, `stream`: named as an iterable-style dataset
-        value = only_assigned_value(self.ctx.module, dataset.value) if isinstance(dataset.value, cst.Name) else dataset.value
-        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
-            return None
-        return value.func.value if unsharded_iterable_class(self.ctx, value.func.value) else None
+        return next((name for name in sorted(constructed_classes(self.ctx, dataset.value)) if unsharded_iterable_class(self.ctx, name)), None)
 
 
 def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:

@@ -3,14 +3,14 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, List
+from typing import AbstractSet, List, Set
 
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, scope_descendants
 from torchlint.semantics.values import assigned_values
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -109,6 +109,31 @@ def _class_may_carry_graph(ctx: FileFacts, func: cst.BaseExpression) -> bool:
         for klass in classes
         for node in descendants(klass)
     )
+
+
+def constructed_classes(ctx: FileFacts, expression: cst.BaseExpression, depth: int = 0) -> Set[str]:
+    """Names of the file's classes whose instance `expression` may be: a call of one, either
+    branch of a conditional expression, a name through every assignment to it in the file,
+    or a call of a function of the file through what it returns (`build_dataset(split)` that
+    returns `Numbers()`)."""
+    if depth >= MAX_DATASET_STEPS:
+        return set()
+    if isinstance(expression, cst.IfExp):
+        return constructed_classes(ctx, expression.body, depth + 1) | constructed_classes(ctx, expression.orelse, depth + 1)
+    if isinstance(expression, cst.Name):
+        return {name for value in assigned_values(ctx.module, expression.value) for name in constructed_classes(ctx, value, depth + 1)}
+    if not isinstance(expression, cst.Call) or not isinstance(expression.func, cst.Name):
+        return set()
+    called = expression.func.value
+    if called in ctx.frequency.classes():
+        return {called}
+    returned = [
+        node.value
+        for function in ctx.frequency.local_functions().get(called, [])
+        for node in scope_descendants(function.body)
+        if isinstance(node, cst.Return) and node.value is not None
+    ]
+    return {name for value in returned for name in constructed_classes(ctx, value, depth + 1)}
 
 
 def unsharded_iterable_class(ctx: FileFacts, name: str) -> bool:
