@@ -496,7 +496,7 @@ class _Escapes:
                 continue
             if isinstance(node.func, cst.Name) and node.func.value in bound - self.modules:
                 return node.func.value
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value in attributes and dotted_name(node.func) not in self.modules:
+            if isinstance(node.func, cst.Attribute) and _calls_stored(node.func, attributes) and dotted_name(node.func) not in self.modules:
                 return dotted_name(node.func) or node.func.attr.value
             if not isinstance(node.func, (cst.Name, cst.Attribute)):
                 return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
@@ -505,15 +505,27 @@ class _Escapes:
 
 @per_module
 def _assigned_attributes(module: cst.Module) -> Set[str]:
-    """Names of the attributes the file assigns (`self.on_validated = ...`): a call of one runs
-    whatever value was stored there."""
+    """The dotted names of the attributes the file assigns (`self.on_validated = ...`,
+    `trainer.on_validated = ...`): a call of one runs whatever value was stored there."""
     return {
-        stored.attr.value
+        dotted
         for node in descendants(module)
         if isinstance(node, cst.AssignTarget)
         for stored in stored_targets(node.target)
         if isinstance(stored, cst.Attribute)
+        for dotted in [dotted_name(stored)]
+        if dotted is not None
     }
+
+
+def _calls_stored(func: cst.Attribute, assigned: Set[str]) -> bool:
+    """Whether calling `func` runs a value the file stored in an attribute: the same dotted
+    name (`self.on_validated`), or `self.<name>` of an attribute the file sets on some object
+    (`trainer.on_validated = fit_probe`)."""
+    if dotted_name(func) in assigned:
+        return True
+    own = isinstance(func.value, cst.Name) and func.value.value == "self"
+    return own and any(name.rpartition(".")[2] == func.attr.value for name in assigned)
 
 
 def _stores_or_reads_state(function: cst.FunctionDef) -> str:
