@@ -103,41 +103,41 @@ class EvalWithoutNoGrad(Rule):
     state, and no code the function cannot see runs under it (see `semantics.escapes`): it
     returns nothing; stores nothing outside itself (`outputs.append(out)`, `self.x = ...`,
     `report.logits, report.preds = ...`, `history += [out]` on a caller's list, `global`,
-    `nonlocal`); hands no value it computed to a call
-    that may keep it, show it or differentiate it, which is any call but a torch function
-    (other than `torch.save`), a method of the computed value, a value builtin (`len`,
-    `max`, `float`), a module put in eval mode, and a function of the file that lets nothing
-    it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
-    `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
-    parameter all count), and changes no outer tensor in place (`running.mul_(0.9).add_(out)`
-    makes `running` part of the graph, and so does `flat = running.view(-1)` then
-    `flat.add_(out)`: a name bound to a method, attribute or item of an outer value may be a
-    view of it); calls no function its caller passes, takes from a container, looks up or
-    keeps in an attribute the file assigns (`for callback in CALLBACKS: callback(acc)`,
-    `getattr(hooks, "on_val_end")(acc)`, a module-level `after = partial(fit, head)`,
-    `self.on_validated(acc)` after `self.on_validated = on_validated`: a callback would run
-    without gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`/
-    `torch.is_grad_enabled()`; runs no code it cannot see that keeps values (no module hooks
-    registered in the file, on a module or for all of them with
-    `register_module_forward_hook`, no `forward` of a class of the file that stores values on
-    `self` or elsewhere, such as an attention map kept for visualisation or a cache buffer
-    changed in place (`self.cache.copy_(k)`), or reads the grad mode, itself or in a
-    function of the file it calls); and does not
-    print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
-    `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
-    compute: in eval mode without gradients, transformer layers and multi-head attention take
-    a fused "fast path" (nested tensors whose padded positions come out as zeros, other
-    rounding), and on the CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the
-    last bits), so the fix is unsafe too when the program (the file, a module it imports or
-    one that imports it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
+    `nonlocal`); hands no value it computed to a call that may keep it, show it or
+    differentiate it, which is any call but a torch function (other than `torch.save`), a
+    method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
+    eval mode, and a function of the file that lets nothing it receives leave it (so
+    `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,
+    row))`, an imported metric or a loss passed as a parameter all count), and changes no
+    outer tensor in place (`running.mul_(0.9).add_(out)` makes `running` part of the graph,
+    and so does `flat = running.view(-1)` then `flat.add_(out)`: a name bound to a method,
+    attribute or item of an outer value may be a view of it); calls no function its caller
+    passes, takes from a container, looks up or keeps in an attribute the file assigns (`for
+    callback in CALLBACKS: callback(acc)`, `getattr(hooks, "on_val_end")(acc)`, a
+    module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
+    `self.on_validated = on_validated`: a callback would run without gradients too); does
+    not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`; runs no code
+    it cannot see that keeps values (no module hooks registered in the file, on a module or
+    for all of them with `register_module_forward_hook`, no `forward` of a class of the file
+    that stores values on `self` or elsewhere, such as an attention map kept for
+    visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
+    grad mode, itself or in a function of the file it calls); and does not print or format a
+    value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
+    and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
+    without gradients, transformer layers and multi-head attention take a fused "fast path"
+    (nested tensors whose padded positions come out as zeros, other rounding), and on the
+    CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the last bits), so the
+    fix is unsafe too when the program (the file, a module it imports or one that imports
+    it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
     `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
     `nn.MultiheadAttention`, `nn.LSTM`, a torchvision `vit_*` model or a `torch.nn` module
-    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with the reason in the message, when one of these holds; withheld
-    when a value may reach a later backward (returned, stored, handed to such a call, or a
-    callback runs) in a file that computes gradients, since that backward would fail. No fix for
-    code at module level, for `async def` (the decorator does not reach into a coroutine),
-    and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
-    keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
+    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with
+    the reason in the message, when one of these holds; withheld when a value may reach a
+    later backward (returned, stored, handed to such a call, or a callback runs) in a file
+    that computes gradients, since that backward would fail. No fix for code at module
+    level, for `async def` (the decorator does not reach into a coroutine), and for methods
+    of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
+    for the rest of the model: wrap just the call in `with torch.no_grad():`).
 
     ## Measured precision
     Stable since issue 25 for evaluation that runs every step or every epoch (the per-epoch
@@ -534,9 +534,9 @@ def _stores_or_reads_state(function: cst.FunctionDef) -> str:
     for node in descendants(function.body):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             return f"{LATER_BACKWARD} may go through outer variables the function assigns"
-        target = node.name if isinstance(node, cst.AsName) else getattr(node, "target", None)
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName)) and any(stored_targets(target)):
-            return STORES
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName)):
+            if any(stored_targets(node.name if isinstance(node, cst.AsName) else node.target)):
+                return STORES
         found = method_call(node)
         if found is not None and found[1] in STORING_METHODS:
             return STORES
@@ -575,9 +575,7 @@ def _unseen_module_code(module: cst.Module) -> str:
     method, `self.remember(y)`), stores values or reads autograd state; else ""."""
     bodies: Dict[str, List[cst.FunctionDef]] = {}
     for node in descendants(module):
-        found = method_call(node)
-        called = found[1] if found is not None else dotted_name(node.func) or "" if isinstance(node, cst.Call) else ""
-        if called.startswith("register_") and called.endswith("hook"):
+        if _registers_hook(node):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
         if isinstance(node, cst.FunctionDef):
             bodies.setdefault(node.name.value, []).append(node)
@@ -601,6 +599,16 @@ def _unseen_module_code(module: cst.Module) -> str:
             if id(helper) not in seen
         ]
     return ""
+
+
+def _registers_hook(node: cst.CSTNode) -> bool:
+    """A call that registers a hook, as a method (`layer.register_forward_hook(fn)`) or a
+    function (`register_module_forward_hook(fn)`, which hooks every module)."""
+    if not isinstance(node, cst.Call):
+        return False
+    found = method_call(node)
+    called = found[1] if found is not None else dotted_name(node.func) or ""
+    return called.startswith("register_") and called.endswith("hook")
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:

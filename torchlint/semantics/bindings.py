@@ -87,10 +87,10 @@ def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpressio
 
 
 def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
+    """The names an import statement binds (none for `from x import *`)."""
     if isinstance(node.names, cst.ImportStar):
         return []
     return [alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in node.names]
-
 
 
 def takes_keyword(function: Function, keyword: str) -> bool:
