@@ -289,7 +289,7 @@ class DeviceAfterCreation(Rule):
         if isinstance(device, cst.Attribute) and device.attr.value == "device" and self.ctx.kind_of(device.value) not in TENSOR_KINDS:
             # `self.device`: what the file assigns to it (a constructor's argument may be anything)
             dotted = dotted_name(device)
-            return dotted is not None and all(self._made_device(value) for value in attribute_assignments(self.ctx.module, dotted))
+            return dotted is None or all(self._made_device(value) for value in attribute_assignments(self.ctx.module, dotted))
         if not isinstance(device, cst.Name):
             return True
         values = self._assigned(device)

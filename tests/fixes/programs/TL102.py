@@ -142,3 +142,25 @@ for step in range(2):
     opt.step()
     opt.zero_grad()
     print(round(loss.item(), 5))
+
+# %% a device attribute set from torch.device in the constructor [safe]
+import torch
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.device = torch.device("cpu")
+        self.fc = torch.nn.Linear(3, 1)
+
+    def forward(self, x):
+        return self.fc(x + torch.zeros(3).to(self.device))
+
+torch.manual_seed(0)
+model = Net()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 5))
