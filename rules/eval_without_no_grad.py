@@ -102,7 +102,8 @@ class EvalWithoutNoGrad(Rule):
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
     state, and no code the function cannot see runs under it (see `semantics.escapes`): it
     returns nothing; stores nothing outside itself (`outputs.append(out)`, `self.x = ...`,
-    `report.logits, report.preds = ...`, `history += [out]` on a caller's list, `global`,
+    `report.logits, report.preds = ...`, `history += [out]` on a caller's list or `running
+    += out` on an alias of a caller's tensor (`running = stats["sum"]`), `global`,
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
     differentiate it, which is any call but a torch function (other than `torch.save`), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in

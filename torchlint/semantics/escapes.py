@@ -145,15 +145,16 @@ def _changes_outer_value(call: cst.Call, method: str, fresh: Set[str]) -> bool:
 
 def outer_names_augmented(function: cst.FunctionDef, computed: Set[str]) -> Iterator[str]:
     """Names that `function` extends with a value that may carry a graph (`history += [out]`)
-    without binding them by a plain assignment of its own: a parameter or an outer name, whose
-    object (a caller's list) the change reaches."""
+    without binding them by a plain assignment of its own to a new value: a parameter, an
+    outer name or an alias of an outer value (`running = stats["sum"]`), whose object (a
+    caller's list or tensor) the change reaches."""
     assigned = {
         item.value
         for node in descendants(function.body)
         if isinstance(node, cst.AssignTarget)
         for item in [node.target, *descendants(node.target)]
         if isinstance(item, cst.Name)
-    }
+    } - outer_aliases(function.body, computed)
     for node in descendants(function.body):
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value not in assigned:
             if may_carry_graph(node.value, computed):
