@@ -83,11 +83,13 @@ class BlockingTransfer(Rule):
     that may hold one), which may return objects whose own `.to()` does not take
     `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
     as they are, not collated. No fix when the file defines such a method, by `def`, by
-    assignment in a class body or at run time (a batch class with `def to(self, device)`, a
-    `NamedTuple` batch with `to = _move`, which default collation keeps, `Batch.to = _move`,
-    `setattr(Batch, "to", ...)`, `type("Batch", (), {"to": ...})` would raise `TypeError`), binds
-    `to` to something whose signature it cannot read, or defines a `__getattr__` (which may
-    answer `to`). Classes of other modules are taken to follow the signature of
+    assignment in a class body (also under an `if` or `try` there) or at run time (a batch
+    class with `def to(self, device)`, a `NamedTuple` batch with `to = _move`, which default
+    collation keeps, `Batch.to = _move`, `setattr(Batch, "to", ...)`, `type("Batch", (),
+    {"to": ...})` would raise `TypeError`), binds `to` to something whose signature it cannot
+    read, binds attributes whose names it cannot read (`setattr(cls, name, ...)` with a
+    variable name, a class body's `locals()[name] = ...`), or defines a `__getattr__` (by `def`
+    or by assignment, `__getattr__ = ...`; it may answer `to`). Classes of other modules are taken to follow the signature of
     `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
     `non_blocking`, is the one case this misses).
 

@@ -9,7 +9,7 @@ from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
-from torchlint.semantics.tree import descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 @dataclass(frozen=True)
 class _LayerSignature:
@@ -114,8 +114,9 @@ class ConvBiasBeforeBn(Rule):
     ```
 
     ## Fix applicability
-    Unsafe. Removing the bias removes `bias` from the module's state dict, so checkpoints saved
-    before the change no longer load with `strict=True`; with `strict=False` the checkpoint's
+    Unsafe. Removing the bias removes `bias` from the module's parameters (a printed parameter
+    count, optimizer groups) and state dict, so checkpoints saved before the change no longer
+    load with `strict=True`; with `strict=False` the checkpoint's
     bias is dropped silently while the norm's running mean, learned with it, still contains
     it, so eval outputs change. A conv built without a bias draws fewer random numbers, so
     later random values change. In training mode the norm cancels the bias exactly, but in
@@ -130,7 +131,9 @@ class ConvBiasBeforeBn(Rule):
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
-    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the BatchNorm attribute
+    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file strictly loads
+    one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
+    a source that keeps its bias would no longer load); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
     3-D output a BatchNorm normalises over another axis than its features, keeping the bias;
     and for a pair found only in a list literal that is not shown to run its layers one after
@@ -496,6 +499,8 @@ class ConvBiasBeforeBn(Rule):
             return self.withheld(withheld)
         if _reads_bias(self.ctx.module):
             return self.withheld("the file reads `.bias`, which would be None")
+        if _copies_state_dicts(self.ctx.module):
+            return self.withheld("the file loads one module's `state_dict()` into another, strictly: one that keeps the bias would no longer load")
         if self._is_linear(layer):
             return self.withheld("on a 3-D input the BatchNorm normalises another axis than the Linear's features, which keeps the bias")
         if condition is not None and not _fixed_in_function(condition, self.ctx.names.scopes[-1].node):
@@ -573,6 +578,33 @@ def _reads_bias(module: cst.Module) -> bool:
         if text is not None and (text == "bias" or text.endswith(".bias")):
             return True
     return False
+
+
+@per_module
+def _copies_state_dicts(module: cst.Module) -> bool:
+    """A strict `load_state_dict` of another module's `state_dict()` (`conv.load_state_dict(
+    pretrained.state_dict())`, also through a name bound to it): the two may differ in a bias."""
+    copied = {
+        name
+        for node in nodes_of_type(module, (cst.Assign,))
+        if isinstance(node, cst.Assign) and _state_dict_of(node.value)
+        for target in node.targets
+        for name in bound_names(target.target)
+    }
+    for node in nodes_of_type(module, (cst.Call,)):
+        found = method_call(node)
+        if found is None or found[1] != "load_state_dict" or not node.args:  # type: ignore[union-attr]
+            continue
+        strict = argument(node, "strict", 1)  # type: ignore[arg-type]
+        source = node.args[0].value  # type: ignore[union-attr]
+        if (strict is None or not is_literal(strict.value, "False")) and (_state_dict_of(source) or (isinstance(source, cst.Name) and source.value in copied)):
+            return True
+    return False
+
+
+def _state_dict_of(expression: cst.BaseExpression) -> bool:
+    """Whether `expression` reads a module's `state_dict()`."""
+    return any((method_call(item) or (None, ""))[1] == "state_dict" for item in [expression, *descendants(expression)])
 
 
 def _checks_bias(node: cst.CSTNode) -> bool:

@@ -77,9 +77,11 @@ class DataloaderNoPersistentWorkers(Rule):
 
     ## Fix applicability
     Unsafe: workers keep their memory between epochs, and each worker holds its own copy of
-    the dataset, so changes the main process makes to the dataset between epochs, or to
-    globals the dataset reads (an augmentation switch), are not seen by them. Every pass over a non-persistent loader draws a base seed for its workers
-    from the main process's random generator, a persistent one only at the first pass: from
+    the dataset and of the `collate_fn`, so changes the main process makes to the dataset
+    between epochs, or to globals the dataset or the `collate_fn` reads (an augmentation
+    switch, a maximum length), are not seen by them. Every pass over a non-persistent loader
+    draws a base seed for its workers from the main process's random generator (or the loader's `generator=`, which a shuffling
+    sampler shares), a persistent one only at the first pass: from
     the second epoch on, every later random number of the main process (the shuffle order of
     the next epoch, dropout masks, augmentation drawn in the main process) changes; and the
     workers are seeded once and keep drawing from their streams instead of being seeded anew
@@ -89,7 +91,10 @@ class DataloaderNoPersistentWorkers(Rule):
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
     loaders are reported without a fix. No fix either when the loader is iterated again
     while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
-    loop over it): with persistent workers the second pass resets the first.
+    loop over it, an iterator `partner = iter(loader)` drawn from inside a loop over it): with
+    persistent workers the second pass resets the first, and both draw from one iterator; nor
+    when the file changes the loader's `collate_fn` or `worker_init_fn` object (assigns its
+    attributes, calls its methods: `collate.max_len = 2 + epoch`).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -305,8 +310,30 @@ class DataloaderNoPersistentWorkers(Rule):
             return None  # the dict may pass `persistent_workers` too: a repeated keyword raises TypeError
         if iterated_concurrently(self.ctx.module, call):
             return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
+        changed = _changed_worker_callable(self.ctx.module, call)
+        if changed:
+            return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")
+
+
+def _changed_worker_callable(module: cst.Module, call: cst.Call) -> Optional[str]:
+    """The `collate_fn` or `worker_init_fn` object of the loader (a name) whose attributes the
+    file assigns or whose methods it calls (`collate.max_len = 2 + epoch`,
+    `collate.set_epoch(e)`): workers run their own copy, made when they start."""
+    names = {dotted_name(arg.value) for arg in call.args if arg.keyword is not None and arg.keyword.value in WORKER_CALLABLES}
+    for node in descendants(module):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, cst.AugAssign) else []
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            targets.append(node.func)
+        for target in targets:
+            if isinstance(target, (cst.Attribute, cst.Subscript)) and dotted_name(target.value) in names:
+                return dotted_name(target.value)
+    return None
+
+
+# Loader arguments whose objects the workers run (each worker a copy made when it starts).
+WORKER_CALLABLES = frozenset({"collate_fn", "worker_init_fn"})
 
 
 def _length_of(node: cst.CSTNode) -> bool:

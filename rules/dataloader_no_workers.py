@@ -6,8 +6,8 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import in_memory, items_may_carry_graph
+from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
+from torchlint.semantics.datasets import constructed_classes, in_memory, items_may_carry_graph, unsharded_iterable_class
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
@@ -73,11 +73,12 @@ class DataloaderNoWorkers(Rule):
     in `__getitem__`) is no longer drawn there, so the main process's later random numbers
     change from the first epoch on. What `__getitem__` changes on the dataset (a cache of
     decoded items, a counter) changes the workers' copies, not the main process's; and what
-    the main process changes on the dataset, or in globals it reads, reaches workers only
-    when they start: with the persistent workers the fix adds, never after the first epoch
-    (a curriculum that sets the dataset's difficulty every epoch has no effect). Every pass over a loader draws a base seed from the main process's random
-    generator, but with the `persistent_workers=True` the fix adds only the first pass does:
-    from the second epoch on, every later random number of the main process (the next
+    the main process changes on the dataset or the `collate_fn`, or in globals they read,
+    reaches workers only when they start: with the persistent workers the fix adds, never
+    after the first epoch (a curriculum that sets the dataset's difficulty every epoch has no
+    effect). Every pass over a loader draws a base seed from the main process's random
+    generator (or the loader's `generator=`, which a shuffling sampler shares), but with the
+    `persistent_workers=True` the fix adds only the first pass does: from the second epoch on, every later random number of the main process (the next
     shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by
     `get_worker_info()` yields them in another order, and each worker ends with its own last
     partial batch, so batch sizes and order change (`[4, 4, 4, 4, 2]` can become `[4, 4, 4,
@@ -85,11 +86,16 @@ class DataloaderNoWorkers(Rule):
     workers per GPU), adds `persistent_workers=True` so workers survive across epochs, and
     adds `pin_memory=True` when the file moves data to CUDA. Arguments already given are
     kept. `persistent_workers=True` is left out when the loader is iterated again while a
-    pass over it is still going on (`zip(loader, loader)`, a loop over it inside another):
-    the second pass would reset the first one's workers. No fix when the dataset may be an
+    pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
+    iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
+    reset the first one's workers. No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
-    every worker would yield every item: a class of the file that does not, or a dataset
-    named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
+    every worker would yield every item: a class of the file that does not (itself, in its
+    base classes of the file or in a function of the file they call), deriving from
+    `IterableDataset` directly or through a base class of the file, or defining `__iter__`
+    on a base class of another module; made where the loader is built, through a name, a
+    conditional expression or a function of the file that returns it (`build_dataset(split)`);
+    or a dataset named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
     items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
     dataset is made by running a module, from tensors that require gradients, or by a class
     of the file that builds a module), which a worker cannot send back to the main process.
@@ -213,21 +219,13 @@ class DataloaderNoWorkers(Rule):
         named = (dotted_name(dataset.value) or "").rpartition(".")[2]
         if any(word in named.lower() for word in STREAM_WORDS):
             return named  # `train_iterator`, `stream`: named as an iterable-style dataset
-        value = only_assigned_value(self.ctx.module, dataset.value) if isinstance(dataset.value, cst.Name) else dataset.value
-        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
-            return None
-        for klass in nodes_of_type(self.ctx.module, (cst.ClassDef,)):
-            if isinstance(klass, cst.ClassDef) and klass.name.value == value.func.value:
-                iterable = any((dotted_name(base.value) or "").endswith("IterableDataset") for base in klass.bases)
-                shards = any(isinstance(item, cst.Name) and item.value == "get_worker_info" for item in descendants(klass))
-                if iterable and not shards:
-                    return klass.name.value
-        return None
+        return next((name for name in sorted(constructed_classes(self.ctx, dataset.value)) if unsharded_iterable_class(self.ctx, name)), None)
 
 
 def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     """Whether the loader `loader` is assigned to is iterated while another pass over it is
-    still going on (`zip(loader, loader)`, a loop over it inside another): with persistent
+    still going on (`zip(loader, loader)`, a loop over it inside another, an iterator kept in
+    a name, `partner = iter(loader)`, drawn from inside a loop over it): with persistent
     workers the second pass resets the first one's iterator."""
     name = next(
         (
@@ -240,14 +238,33 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     )
     if name is None:
         return False  # created where it is used or returned: each use starts one pass
+    # Names bound to an iterator of the loader (`partner = iter(loader)`): drawing from one
+    # continues a pass, wherever it happens.
+    iterators = {
+        bound
+        for node in nodes_of_type(module, (cst.Assign,))
+        if isinstance(node, cst.Assign) and _opens_pass(node.value, name)
+        for target in node.targets
+        for bound in bound_names(target.target)
+    }
     passes = []
     for node in nodes_of_type(module, (cst.For, cst.Call)):
-        if isinstance(node, cst.For) and dotted_name(iterated_source(node.iter)) == name:
+        if isinstance(node, cst.For) and dotted_name(iterated_source(node.iter)) in {name, *iterators}:
             passes.append(node)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("zip", "iter", "next", "chain"):
             mentions = [arg for arg in node.args if dotted_name(iterated_source(arg.value)) == name]
             if len(mentions) > 1:
                 return True
-            if mentions:
+            if mentions or any(dotted_name(arg.value) in iterators for arg in node.args):
                 passes.append(node)
     return any(other is not outer and any(item is other for item in descendants(outer)) for outer in passes for other in passes)
+
+
+def _opens_pass(value: cst.BaseExpression, name: str) -> bool:
+    """`iter(loader)` (or `iter(enumerate(loader))`): an iterator over the loader named `name`."""
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value == "iter"
+        and any(dotted_name(iterated_source(arg.value)) == name for arg in value.args)
+    )

@@ -4,14 +4,14 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import reaching_values
+from torchlint.semantics.bindings import attribute_assignments, reaching_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
-from torchlint.semantics.kinds import Kind
+from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.moves import later_moves, returns_moved
 from torchlint.semantics.values import string_value
 
@@ -88,9 +88,13 @@ class DeviceAfterCreation(Rule):
     `dtype=` it would change what `arange`, `linspace` or `full_like` compute.
 
     Safe for deterministic factories (`zeros`, `ones`, `full`, `eye`, `arange` of integers, ...) moved
-    to a value known to be a device (a device string, `torch.device(...)`, `t.device`, or a
-    variable that every assignment reaching the move gives one, a later rebinding in the
-    loop and a function's `global` included): the result is identical. Unsafe, with the reason in the message,
+    to a value known to be a device (a device string, `torch.device(...)`, `t.device` of a
+    tensor or of an object whose `device` the file never assigns, an attribute such as
+    `self.device` that every assignment in the file sets to a device string or
+    `torch.device(...)`, or a variable that every assignment reaching the move gives one, a
+    later rebinding in the loop and a function's `global` included): the result is
+    identical. `self.device = device` from a constructor's argument may hold anything the
+    caller passes, so that move is only named like a device. Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
     generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
@@ -287,10 +291,20 @@ class DeviceAfterCreation(Rule):
         not only from the one before it in the source (a loop or a function may rebind it)."""
         if self.ctx.kind_of(device) is not Kind.DEVICE:
             return False
+        if isinstance(device, cst.Attribute) and device.attr.value == "device" and self.ctx.kind_of(device.value) not in TENSOR_KINDS:
+            # `self.device`: what the file assigns to it (a constructor's argument may be anything)
+            dotted = dotted_name(device)
+            return dotted is None or all(self._made_device(value) for value in attribute_assignments(self.ctx.module, dotted))
         if not isinstance(device, cst.Name):
             return True
         values = self._assigned(device)
         return values is not None and all(_is_device_literal(value) or self.ctx.kind_of(value) is Kind.DEVICE for value in values)
+
+    def _made_device(self, value: Optional[cst.BaseExpression]) -> bool:
+        """A device string or a `torch.device(...)` call."""
+        if isinstance(value, cst.Call):
+            return self.ctx.names.qualified_name(value.func) == "torch.device"
+        return value is not None and _is_device_literal(value)
 
     def _computed_with_rounding(self, factory: cst.Call) -> bool:
         """`linspace`/`logspace`, and `arange`/`range` unless every bound and step is known

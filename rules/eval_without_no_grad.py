@@ -10,7 +10,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls
+from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
@@ -102,35 +102,43 @@ class EvalWithoutNoGrad(Rule):
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
     state, and no code the function cannot see runs under it (see `semantics.escapes`): it
     returns nothing; stores nothing outside itself (`outputs.append(out)`, `self.x = ...`,
-    `history += [out]` on a caller's list, `global`); hands no value it computed to a call
-    that may keep it, show it or differentiate it, which is any call but a torch function
-    (other than `torch.save`), a method of the computed value, a value builtin (`len`,
-    `max`, `float`), a module put in eval mode, and a function of the file that lets nothing
-    it receives leave it (so `deque.appendleft`, `heapq.heappush`, `setattr`,
-    `pprint.pprint`, `" ".join(map(str, row))`, an imported metric or a loss passed as a
-    parameter all count), and changes no outer tensor in place (`running.mul_(0.9).add_(out)`
-    makes `running` part of the graph); calls no function its caller passes, takes from a
-    container or looks up (`for callback in CALLBACKS: callback(acc)`, `getattr(hooks,
-    "on_val_end")(acc)`, a module-level `after = partial(fit, head)`: a callback would run
-    without gradients too); does not read `.requires_grad`/`.grad_fn`/`.is_leaf`/
-    `torch.is_grad_enabled()`; runs no code it cannot see that keeps values (no module hooks
-    registered in the file, no `forward` of a class of the file that stores values on
-    `self` or elsewhere, such as an attention map kept for visualisation or a cache buffer
-    changed in place (`self.cache.copy_(k)`), or reads the grad mode, itself or in a
-    function of the file it calls); and does not
-    print or format a value that may carry a `grad_fn` (the text of such a tensor shows it;
-    `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules
-    compute: in eval mode without gradients, transformer encoder layers and multi-head
-    attention take a fused "fast path" (nested tensors whose padded positions come out as
-    zeros, other rounding), so the fix is unsafe too when the program (the file, a module it
-    imports or one that imports it) builds `nn.TransformerEncoderLayer`,
-    `nn.TransformerEncoder`, `nn.Transformer`, `nn.MultiheadAttention` or a torchvision
-    `vit_*` model. Unsafe, with the reason in the message, when one of these holds; withheld
-    when a value may reach a later backward (returned, stored, handed to such a call, or a
-    callback runs) in a file that computes gradients, since that backward would fail. No fix for
-    code at module level, for `async def` (the decorator does not reach into a coroutine),
-    and for methods of `nn.Module` subclasses (a `forward` that runs a frozen teacher must
-    keep gradients for the rest of the model: wrap just the call in `with torch.no_grad():`).
+    `report.logits, report.preds = ...`, `history += [out]` on a caller's list or `running
+    += out` on an alias of a caller's tensor (`running = stats["sum"]`), `global`,
+    `nonlocal`); hands no value it computed to a call that may keep it, show it or
+    differentiate it, which is any call but a torch function (other than `torch.save`), a
+    method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
+    eval mode, and a function of the file that lets nothing it receives leave it (so
+    `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,
+    row))`, an imported metric or a loss passed as a parameter all count), and changes no
+    outer tensor in place (`running.mul_(0.9).add_(out)` makes `running` part of the graph,
+    and so does `flat = running.view(-1)` then `flat.add_(out)`: a name bound to a method,
+    attribute or item of an outer value may be a view of it); calls no function its caller
+    passes, takes from a container, looks up or keeps in an attribute the file assigns (`for
+    callback in CALLBACKS: callback(acc)`, `getattr(hooks, "on_val_end")(acc)`, a
+    module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
+    `self.on_validated = on_validated`: a callback would run without gradients too); does
+    not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`; runs no code
+    it cannot see that keeps values (no module hooks registered in the file, on a module or
+    for all of them with `register_module_forward_hook`, no `forward` of a class of the file
+    that stores values on `self` or elsewhere, such as an attention map kept for
+    visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
+    grad mode, itself or in a function of the file it calls); and does not print or format a
+    value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
+    and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
+    without gradients, transformer layers and multi-head attention take a fused "fast path"
+    (nested tensors whose padded positions come out as zeros, other rounding), and on the
+    CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the last bits), so the
+    fix is unsafe too when the program (the file, a module it imports or one that imports
+    it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
+    `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
+    `nn.MultiheadAttention`, `nn.LSTM`, a torchvision `vit_*` model or a `torch.nn` module
+    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with
+    the reason in the message, when one of these holds; withheld when a value may reach a
+    later backward (returned, stored, handed to such a call, or a callback runs) in a file
+    that computes gradients, since that backward would fail. No fix for code at module
+    level, for `async def` (the decorator does not reach into a coroutine), and for methods
+    of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
+    for the rest of the model: wrap just the call in `with torch.no_grad():`).
 
     ## Measured precision
     Stable since issue 25 for evaluation that runs every step or every epoch (the per-epoch
@@ -412,8 +420,8 @@ LATER_BACKWARD = "a later backward"
 RETURNS = f"{LATER_BACKWARD} may go through the returned value"
 STORES = f"{LATER_BACKWARD} may go through values the function stores outside itself"
 FAST_PATH = (
-    "the program uses transformer layers or multi-head attention, whose eval-mode forward takes a fused path "
-    "without gradients (padded positions come out as zeros, values round differently)"
+    "the program uses transformer layers, multi-head attention or an LSTM, whose eval-mode forward takes a fused "
+    "path without gradients (padded positions come out as zeros, values round differently)"
 )
 MAX_HELPER_DEPTH = 3
 
@@ -441,7 +449,7 @@ class _Escapes:
             return STORES
         if _shows_autograd_state(function, computed, self.printing):
             return "the function prints or formats values whose text shows their autograd state"
-        for call in receiving_calls(function.body, computed):
+        for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
         callback = self._called_unknown(function)
@@ -473,7 +481,10 @@ class _Escapes:
         """A callable `function` calls whose code it cannot know (a callback): a name that a
         parameter, its own loop or assignment, or an assignment at module level binds (`for
         callback in CALLBACKS: callback(acc)`, `after = partial(fit, head)`), or a value that
-        is not a name (`getattr(hooks, "on_val_end")(acc)`, `HOOKS[0]()`); not a module."""
+        is not a name (`getattr(hooks, "on_val_end")(acc)`, `HOOKS[0]()`), or an attribute the
+        file assigns (`self.on_validated = on_validated`, then `self.on_validated(acc)`); not a
+        module."""
+        attributes = _assigned_attributes(self.ctx.module)
         bound = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
         module_level = [small for line in self.ctx.module.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
         for node in [*descendants(function.body), *module_level]:
@@ -486,9 +497,36 @@ class _Escapes:
                 continue
             if isinstance(node.func, cst.Name) and node.func.value in bound - self.modules:
                 return node.func.value
+            if isinstance(node.func, cst.Attribute) and _calls_stored(node.func, attributes) and dotted_name(node.func) not in self.modules:
+                return dotted_name(node.func) or node.func.attr.value
             if not isinstance(node.func, (cst.Name, cst.Attribute)):
                 return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
         return ""
+
+
+@per_module
+def _assigned_attributes(module: cst.Module) -> Set[str]:
+    """The dotted names of the attributes the file assigns (`self.on_validated = ...`,
+    `trainer.on_validated = ...`): a call of one runs whatever value was stored there."""
+    return {
+        dotted
+        for node in descendants(module)
+        if isinstance(node, cst.AssignTarget)
+        for stored in stored_targets(node.target)
+        if isinstance(stored, cst.Attribute)
+        for dotted in [dotted_name(stored)]
+        if dotted is not None
+    }
+
+
+def _calls_stored(func: cst.Attribute, assigned: Set[str]) -> bool:
+    """Whether calling `func` runs a value the file stored in an attribute: the same dotted
+    name (`self.on_validated`), or `self.<name>` of an attribute the file sets on some object
+    (`trainer.on_validated = fit_probe`)."""
+    if dotted_name(func) in assigned:
+        return True
+    own = isinstance(func.value, cst.Name) and func.value.value == "self"
+    return own and any(name.rpartition(".")[2] == func.attr.value for name in assigned)
 
 
 def _stores_or_reads_state(function: cst.FunctionDef) -> str:
@@ -497,8 +535,9 @@ def _stores_or_reads_state(function: cst.FunctionDef) -> str:
     for node in descendants(function.body):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             return f"{LATER_BACKWARD} may go through outer variables the function assigns"
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, (cst.Attribute, cst.Subscript)):
-            return STORES
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName)):
+            if any(stored_targets(node.name if isinstance(node, cst.AsName) else node.target)):
+                return STORES
         found = method_call(node)
         if found is not None and found[1] in STORING_METHODS:
             return STORES
@@ -537,8 +576,7 @@ def _unseen_module_code(module: cst.Module) -> str:
     method, `self.remember(y)`), stores values or reads autograd state; else ""."""
     bodies: Dict[str, List[cst.FunctionDef]] = {}
     for node in descendants(module):
-        found = method_call(node)
-        if found is not None and found[1].startswith("register_") and found[1].endswith("hook"):
+        if _registers_hook(node):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
         if isinstance(node, cst.FunctionDef):
             bodies.setdefault(node.name.value, []).append(node)
@@ -562,6 +600,16 @@ def _unseen_module_code(module: cst.Module) -> str:
             if id(helper) not in seen
         ]
     return ""
+
+
+def _registers_hook(node: cst.CSTNode) -> bool:
+    """A call that registers a hook, as a method (`layer.register_forward_hook(fn)`) or a
+    function (`register_module_forward_hook(fn)`, which hooks every module)."""
+    if not isinstance(node, cst.Call):
+        return False
+    found = method_call(node)
+    called = found[1] if found is not None else dotted_name(node.func) or ""
+    return called.startswith("register_") and called.endswith("hook")
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:

@@ -4,7 +4,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from torchlint.engine.edits import module_name
+from torchlint.engine.edits import binds_otherwise, module_name
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.bindings import binds_locally
@@ -143,7 +143,8 @@ class ManualAttention(Rule):
     fused kernels run on other code paths than the hand-written matmuls, so results agree to
     float rounding, not bitwise. `torch.nn.functional` is named through a name bound to it
     (`F`) unless the enclosing function binds that name itself anywhere (which would make it
-    local there), else as `torch.nn.functional`. The fix replaces the final product and
+    local there) or module-level code also binds it to something else (`F = 2 * p * r / (p +
+    r)`, an F1 score computed below the model), else as `torch.nn.functional`. The fix replaces the final product and
     deletes the assignments before it.
 
     No fix is offered (the finding says why) when the weights go through dropout (SDPA draws
@@ -412,10 +413,16 @@ class ManualAttention(Rule):
     def _functional(self, node: cst.CSTNode) -> Optional[Tuple[str, Tuple[NodeEdit, ...]]]:
         """How to name `torch.nn.functional` here: a name bound to it (`F`), else
         `torch.nn.functional`; never a name that an enclosing function binds itself anywhere
-        (`B, T, F = out.shape` later makes `F` local to the whole function)."""
+        (`B, T, F = out.shape` later makes `F` local to the whole function), nor one that
+        module-level code also binds to something else (`F = 2 * p * r / (p + r)` below the
+        class rebinds it before the next call)."""
         functions = [ancestor for ancestor in self.ctx.ancestors if isinstance(ancestor, cst.FunctionDef)]
         for name in ("F", "nnf", "functional"):
-            if self.ctx.names.lookup(name) == "torch.nn.functional" and not any(binds_locally(f, name) for f in functions):
+            if (
+                self.ctx.names.lookup(name) == "torch.nn.functional"
+                and not any(binds_locally(f, name) for f in functions)
+                and not binds_otherwise(self.ctx.module, name, "torch.nn.functional")
+            ):
                 return name, ()
         binding = module_name(self.ctx.module, "torch", node)
         if binding is None or any(binds_locally(f, binding[0]) for f in functions):

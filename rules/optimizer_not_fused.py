@@ -110,8 +110,9 @@ class OptimizerNotFused(Rule):
     (the optimizer is set up for CUDA-graph capture, which should be re-checked by hand), and
     no `fused=True` when the program may make complex values (`semantics.dtypes`): in the
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
-    `dtype="complex64"`), `torch.polar`, `torch.complex`, `view_as_complex`, a forward
-    `torch.fft` transform or `.cfloat()`; in a module it imports or that imports it, any of
+    `dtype="complex64"`), `torch.polar`, `torch.complex`, `view_as_complex`,
+    `torch.linalg.eig`/`eigvals`, `torch.stft`, a forward `torch.fft` transform, `.cfloat()`,
+    Python's `complex()` or a `cmath` function; in a module it imports or that imports it, any of
     these spelled out.
 
     ## Measured precision

@@ -8,6 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, method_call, positional
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
+from torchlint.semantics.tree import descendants, per_module
 
 COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
 # NumPy functions that always return an array with non-negative strides (never a NumPy scalar,
@@ -86,7 +87,9 @@ class TensorCopyFromNumpy(Rule):
     copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
     may be read-only (`np.asarray(rows[i])` of a memory map opened with `mmap_mode="r"`), and
-    an in-place change of a tensor sharing it crashes the process.
+    an in-place change of a tensor sharing it crashes the process. No fix when the file
+    resizes a value in place (`t.resize_(n)`, NumPy's `a.resize(n)` as a statement): shared
+    memory cannot grow, so both raise.
 
     ## Measured precision
     preview. 0 TP, 6 FP over both halves of the real-code benchmark. See docs/precision.md.
@@ -225,6 +228,8 @@ class TensorCopyFromNumpy(Rule):
             fix = self.withheld(f"`{data.value}` is an array only by its annotation; `torch.from_numpy` raises for a list or a reversed view")  # type: ignore[attr-defined]
         elif fix is not None and not self._writable(data):
             fix = self.withheld("the array may be read-only (a memory map, a view of one): a tensor sharing it would crash on an in-place change")
+        elif fix is not None and _resizes_in_place(self.ctx.module):
+            fix = self.withheld("the file resizes a tensor or an array in place (`resize_`, `ndarray.resize`), which fails for memory they share")
         self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=fix)
 
     def _annotated_only(self, node: cst.BaseExpression) -> bool:
@@ -289,4 +294,16 @@ def _array_function(qualified: str, call: cst.Call) -> bool:
         if parts[2] in RANDOM_SHAPED:
             return bool(call.args)
         return parts[2] in RANDOM_SIZED and keyword(call, "size") is not None
+    return False
+
+
+@per_module
+def _resizes_in_place(module: cst.Module) -> bool:
+    """Whether the file resizes a value in place: `t.resize_(n)`, or `a.resize(n)` as a
+    statement of its own (NumPy's in-place resize returns None; PIL's `img.resize(size)`
+    returns a new image that the code uses)."""
+    for node in descendants(module):
+        found = method_call(node.value if isinstance(node, cst.Expr) else node)
+        if found is not None and (found[1] == "resize_" or (found[1] == "resize" and isinstance(node, cst.Expr))):
+            return True
     return False

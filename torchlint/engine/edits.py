@@ -39,7 +39,7 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
     if index is None:
         return None
     bound = _bindings(module.body[:index], imported) or imported
-    if _binds_otherwise(module, bound, imported):
+    if binds_otherwise(module, bound, imported):
         return None
     if bound != imported or _bindings(module.body[:index], imported):
         return bound, ()
@@ -59,7 +59,7 @@ def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]
 
 
 @per_module
-def _binds_otherwise(module: cst.Module, name: str, imported: str) -> bool:
+def binds_otherwise(module: cst.Module, name: str, imported: str) -> bool:
     """Whether module-level code binds `name` to something other than the module `imported`
     (`torch = None` in an `except`, `def torch()`, `import x as torch`); `import torch` under
     `if TYPE_CHECKING:` binds the same module."""

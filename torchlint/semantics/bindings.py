@@ -10,6 +10,8 @@ import libcst as cst
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.values import string_value
+from torchlint.semantics.escapes import stored_targets
+from torchlint.semantics.names import dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]
 
@@ -20,51 +22,75 @@ def method_definitions(ctx: FileFacts, name: str) -> List[Optional[Function]]:
     binds: a lambda, or the file's functions of the name it assigns; None when it assigns
     anything else, whose signature is unknown (`to = staticmethod(move)`, an imported helper).
     Bindings made at run time count the same (`_run_time_bindings`), and a class with its own
-    `__getattr__`/`__getattribute__`, which may answer any method name, adds a None."""
+    `__getattr__`/`__getattribute__` (by `def` or by assignment), which may answer any method
+    name, adds a None."""
     functions = ctx.frequency.local_functions()
     found: List[Optional[Function]] = list(functions.get(name, []))
-    values = [value for classes in ctx.frequency.classes().values() for klass in classes for value in _class_assignments(klass, name)]
-    for value in [*values, *_run_time_bindings(ctx.module, name)]:
+    for value in _bindings(ctx, name):
         if isinstance(value, cst.Lambda):
             found.append(value)
         elif isinstance(value, cst.Name) and value.value in functions:
             found.extend(functions[value.value])
         else:
             found.append(None)
-    if any(attribute in functions for attribute in ("__getattr__", "__getattribute__")):
+    if any(attribute in functions or _bindings(ctx, attribute) for attribute in ("__getattr__", "__getattribute__")):
         found.append(None)
     return found
 
 
+def _bindings(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
+    """The values the file assigns to the attribute `name`, in class bodies and at run time."""
+    values = [value for classes in ctx.frequency.classes().values() for klass in classes for value in _class_assignments(klass, name)]
+    return [*values, *_run_time_bindings(ctx.module, name)]
+
+
 def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
-    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`."""
+    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`; a `setattr`
+    or `type` whose attribute names are not string literals may bind any name, `name` too."""
     values: List[cst.BaseExpression] = []
     for node in descendants(module):
         if isinstance(node, cst.Assign):
             values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
-            if node.func.value == "setattr" and string_value(node.args[1].value) == name:
+            if node.func.value == "setattr" and string_value(node.args[1].value) in (name, None):
                 values.append(node.args[2].value)
-            elif node.func.value == "type" and isinstance(node.args[2].value, cst.Dict):
+            elif node.func.value == "type" and not isinstance(node.args[2].value, cst.Dict):
+                values.append(node.args[2].value)
+            elif node.func.value == "type":
                 values.extend(
                     element.value
                     for element in node.args[2].value.elements
-                    if isinstance(element, cst.DictElement) and string_value(element.key) == name
+                    if not isinstance(element, cst.DictElement) or string_value(element.key) in (name, None)
                 )
     return values
 
 
 def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
-    """The values the class body's own statements assign to `name`."""
+    """The values the class body's own statements assign to `name`, also under an `if` or
+    `try` of the body; a loop, `with`, import or `:=` that binds it, or a store through
+    `locals()`/`vars()` (which may bind any name), gives the class itself: a value whose
+    signature is unknown."""
     values: List[cst.BaseExpression] = []
-    for line in klass.body.body if isinstance(klass.body, cst.IndentedBlock) else [klass.body]:
-        for small in getattr(line, "body", ()) if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
-            if isinstance(small, cst.Assign) and any(name in bound_names(t.target) for t in small.targets):
-                values.append(small.value)
-            elif isinstance(small, cst.AnnAssign) and small.value is not None and name in bound_names(small.target):
-                values.append(small.value)
+    for node in scope_descendants(klass.body):
+        if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
+            values.append(node.value)
+        elif isinstance(node, cst.AnnAssign) and node.value is not None and name in bound_names(node.target):
+            values.append(node.value)
+        elif isinstance(node, (cst.For, cst.AsName, cst.NamedExpr)) and name in names_bound_by(node):
+            values.append(klass.name)
+        elif isinstance(node, (cst.Import, cst.ImportFrom)) and name in _imported_names(node):
+            values.append(klass.name)
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Call) and dotted_name(node.value.func) in ("locals", "vars"):
+            values.append(klass.name)
     return values
+
+
+def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
+    """The names an import statement binds (none for `from x import *`)."""
+    if isinstance(node.names, cst.ImportStar):
+        return []
+    return [alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in node.names]
 
 
 def takes_keyword(function: Function, keyword: str) -> bool:
@@ -133,4 +159,28 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
                     values.append(node.value)
             elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
                 return None
+    return values
+
+
+def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.BaseExpression]]:
+    """Every value the file assigns to the attribute `dotted` (`self.device = ...`), with None
+    for an assignment whose value it cannot read: a tuple target, `+=`, a loop or `with`
+    target, `setattr(owner, "attr", ...)`."""
+    owner, _, attribute = dotted.rpartition(".")
+    values: List[Optional[cst.BaseExpression]] = []
+    for node in descendants(module):
+        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if dotted_name(target) == dotted:
+                    values.append(node.value)
+                elif any(dotted_name(item) == dotted for item in stored_targets(target)):
+                    values.append(None)
+        elif isinstance(node, (cst.AugAssign, cst.For, cst.AsName)):
+            target = node.name if isinstance(node, cst.AsName) else node.target
+            if any(dotted_name(item) == dotted for item in stored_targets(target)):
+                values.append(None)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) == "setattr" and len(node.args) == 3:
+            if dotted_name(node.args[0].value) == owner and string_value(node.args[1].value) in (attribute, None):
+                values.append(None)
     return values

@@ -3,7 +3,7 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet
+from typing import AbstractSet, List, Set
 
 import libcst as cst
 
@@ -136,3 +136,59 @@ def _class_may_carry_graph(ctx: FileFacts, func: cst.BaseExpression) -> bool:
         for klass in classes
         for node in descendants(klass)
     )
+
+
+def constructed_classes(ctx: FileFacts, expression: cst.BaseExpression, depth: int = 0) -> Set[str]:
+    """Names of the file's classes whose instance `expression` may be: a call of one, either
+    branch of a conditional expression, a name through every assignment to it in the file,
+    or a call of a function of the file through what it returns (`build_dataset(split)` that
+    returns `Numbers()`)."""
+    if depth >= MAX_DATASET_STEPS:
+        return set()
+    if isinstance(expression, cst.IfExp):
+        return constructed_classes(ctx, expression.body, depth + 1) | constructed_classes(ctx, expression.orelse, depth + 1)
+    if isinstance(expression, cst.Name):
+        return {name for value in assigned_values(ctx.module, expression.value) for name in constructed_classes(ctx, value, depth + 1)}
+    if not isinstance(expression, cst.Call) or not isinstance(expression.func, cst.Name):
+        return set()
+    called = expression.func.value
+    if called in ctx.frequency.classes():
+        return {called}
+    returned = [
+        node.value
+        for function in ctx.frequency.local_functions().get(called, [])
+        for node in scope_descendants(function.body)
+        if isinstance(node, cst.Return) and node.value is not None
+    ]
+    return {name for value in returned for name in constructed_classes(ctx, value, depth + 1)}
+
+
+def unsharded_iterable_class(ctx: FileFacts, name: str) -> bool:
+    """Whether the class `name` of the file may be an `IterableDataset` whose every worker
+    would yield every item: it or a class of the file it derives from subclasses
+    `IterableDataset`, or derives from a class of another module while defining `__iter__`;
+    and no class of that chain mentions `get_worker_info`, itself or in a function of the
+    file it calls (`shard(items)` that splits by worker)."""
+    chain = _class_chain(ctx, name)
+    classes = ctx.frequency.classes()
+    bases = [base.value for klass in chain for base in klass.bases]
+    iterable = any((dotted_name(base) or "").endswith("IterableDataset") for base in bases)
+    foreign = any(dotted_name(base) not in classes and not (ctx.qualified_name(base) or "").startswith("torch.") for base in bases)
+    iterates = any(isinstance(item, cst.FunctionDef) and item.name.value == "__iter__" for klass in chain for item in descendants(klass))
+    if not (iterable or (foreign and iterates)):
+        return False
+    functions = ctx.frequency.local_functions()
+    called = {item.value for klass in chain for item in descendants(klass) if isinstance(item, cst.Name) and item.value in functions}
+    bodies = [*chain, *(function for helper in called for function in functions[helper])]
+    return not any(isinstance(item, cst.Name) and item.value == "get_worker_info" for body in bodies for item in descendants(body))
+
+
+def _class_chain(ctx: FileFacts, name: str, depth: int = 0) -> List[cst.ClassDef]:
+    """The classes of the file named `name`, and the classes of the file they derive from."""
+    found = list(ctx.frequency.classes().get(name, []))
+    for klass in found[:] if depth < MAX_DATASET_STEPS else []:
+        for base in klass.bases:
+            base_name = dotted_name(base.value)
+            if base_name and base_name != name:
+                found.extend(_class_chain(ctx, base_name, depth + 1))
+    return found

@@ -15,8 +15,11 @@ from torchlint.semantics.values import assigned_values, only_assigned_value, str
 
 # PyTorch's complex dtypes, as `torch.<name>` attributes and as NumPy/string spellings.
 COMPLEX_DTYPES = frozenset({"complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"})
-# Torch functions that return complex tensors for real inputs.
-COMPLEX_FUNCTIONS = frozenset({"torch.polar", "torch.complex", "torch.view_as_complex"})
+# Functions that return complex values for real inputs: torch's, the eigen-decompositions of a
+# general matrix, a short-time Fourier transform, and Python's `complex()`.
+COMPLEX_FUNCTIONS = frozenset(
+    {"torch.polar", "torch.complex", "torch.view_as_complex", "torch.linalg.eig", "torch.linalg.eigvals", "torch.stft", "complex"}
+)
 # `torch.fft` transforms whose result is complex (the inverse real transforms return real values).
 REAL_FFT_RESULTS = frozenset({"irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"})
 COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
@@ -32,7 +35,8 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     """Whether evaluating `node` (whose callee or attribute resolves to `qualified`) yields a
     complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
     dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
-    `view_as_complex`, a forward `torch.fft` transform, or `.cfloat()`."""
+    `view_as_complex`, `torch.linalg.eig`, `torch.stft`, a forward `torch.fft` transform,
+    `.cfloat()`, `complex(...)` or a `cmath` function."""
     if isinstance(node, cst.Imaginary):
         return True
     if isinstance(node, cst.SimpleString):
@@ -41,7 +45,7 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
         return qualified is not None and qualified.startswith("torch.") and node.attr.value in COMPLEX_DTYPES
     if not isinstance(node, cst.Call):
         return False
-    if qualified in COMPLEX_FUNCTIONS:
+    if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath."):
         return True
     if qualified is not None and qualified.startswith("torch.fft."):
         return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS

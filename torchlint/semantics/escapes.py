@@ -12,7 +12,8 @@ from typing import Iterable, Iterator, List, Sequence, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import bound_names, descendants
 
 # Values without autograd state: host conversions, sizes and metadata.
 HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
@@ -25,12 +26,12 @@ VALUE_BUILTINS = frozenset(
 
 
 def computed_names(body: cst.CSTNode, seeded: Set[str] = frozenset()) -> Set[str]:
-    """The names in `body` bound (by assignment, `+=` or a loop) to values that may carry a
-    graph, starting from the names in `seeded`."""
+    """The names in `body` bound (by assignment, `+=`, `:=`, a loop or a comprehension's `for`)
+    to values that may carry a graph, starting from the names in `seeded`."""
     bindings: List[Tuple[Sequence[cst.CSTNode], cst.BaseExpression]] = []
     for node in descendants(body):
-        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For)):
-            value = node.iter if isinstance(node, cst.For) else node.value
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            value = node.iter if isinstance(node, (cst.For, cst.CompFor)) else node.value
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if value is not None:
                 bindings.append((targets, value))
@@ -72,40 +73,88 @@ def host_value(expression: cst.BaseExpression) -> bool:
     return isinstance(expression, (cst.SimpleString, cst.Integer, cst.Float, cst.Comparison))
 
 
-def receiving_calls(body: cst.CSTNode, computed: Set[str]) -> Iterator[cst.Call]:
+def receiving_calls(body: cst.CSTNode, computed: Set[str], modules: Set[str] = frozenset()) -> Iterator[cst.Call]:
     """The calls in `body` that receive a value that may carry a graph as an argument, other
-    than methods of such a value (`out.argmax(1)` computes a new one)."""
+    than methods of such a value (`out.argmax(1)` computes a new one) that change no outer
+    value in place; calling one of `modules` (dotted names) makes a new value."""
+    fresh = computed - outer_aliases(body, computed, modules)
     for node in descendants(body):
         if not isinstance(node, cst.Call) or not any(may_carry_graph(arg.value, computed) for arg in node.args):
             continue
         found = method_call(node)
-        if found is not None and may_carry_graph(found[0], computed) and not _changes_outer_value(node, found[1], computed):
+        if found is not None and may_carry_graph(found[0], computed) and not _changes_outer_value(node, found[1], fresh):
             continue
         yield node
 
 
-def _changes_outer_value(call: cst.Call, method: str, computed: Set[str]) -> bool:
+def _chain_root(expression: cst.BaseExpression, modules: Set[str] = frozenset()) -> cst.BaseExpression:
+    """The name a chain of methods, attributes and subscripts starts at (`running` in
+    `running.view(-1)[0].mul_(0.9)`); the call itself for a call of a plain name or of one of
+    `modules`, which makes a new value."""
+    while isinstance(expression, (cst.Call, cst.Attribute, cst.Subscript)):
+        if isinstance(expression, cst.Call):
+            if not isinstance(expression.func, cst.Attribute) or dotted_name(expression.func) in modules:
+                return expression
+            expression = expression.func
+        expression = expression.value
+    return expression
+
+
+def outer_aliases(body: cst.CSTNode, computed: Set[str], modules: Set[str] = frozenset()) -> Set[str]:
+    """Names bound to a chain that starts at a value not computed here (`flat = total.view(-1)`,
+    `buf = stats.get("sum")`): a view or the object itself, which an in-place change writes
+    through to the outer value."""
+    aliases: Set[str] = set()
+    while True:
+        more = {
+            name
+            for node in descendants(body)
+            if isinstance(node, cst.Assign)
+            for root in [_chain_root(node.value, modules)]
+            if isinstance(root, cst.Name) and (root.value not in computed or root.value in aliases)
+            for target in node.targets
+            for name in bound_names(target.target)
+            if name not in aliases
+        }
+        if not more:
+            return aliases
+        aliases |= more
+
+
+def stored_targets(target: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The attributes and subscripts an assignment target stores into, also inside a tuple or
+    list target (`report.logits, report.preds = ...`, `cache["a"], n = ...`)."""
+    if isinstance(target, (cst.Attribute, cst.Subscript)):
+        yield target
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from stored_targets(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from stored_targets(target.value)
+
+
+def _changes_outer_value(call: cst.Call, method: str, fresh: Set[str]) -> bool:
     """An in-place method (`add_`, `copy_`) on a chain that starts at a name not computed
-    here (`running.mul_(0.9).add_(out)`): the value it writes into outlives the call."""
+    here (`running.mul_(0.9).add_(out)`), or at a view of one (`flat = running.view(-1)`):
+    the value it writes into outlives the call."""
     if not method.endswith("_") or method.startswith("__"):
         return False
-    root: cst.BaseExpression = call
-    while isinstance(root, (cst.Call, cst.Attribute, cst.Subscript)):
-        root = root.func if isinstance(root, cst.Call) else root.value
-    return not (isinstance(root, cst.Name) and root.value in computed)
+    root = _chain_root(call)
+    return not (isinstance(root, cst.Name) and root.value in fresh)
 
 
 def outer_names_augmented(function: cst.FunctionDef, computed: Set[str]) -> Iterator[str]:
     """Names that `function` extends with a value that may carry a graph (`history += [out]`)
-    without binding them by a plain assignment of its own: a parameter or an outer name, whose
-    object (a caller's list) the change reaches."""
+    without binding them by a plain assignment of its own to a new value: a parameter, an
+    outer name or an alias of an outer value (`running = stats["sum"]`), whose object (a
+    caller's list or tensor) the change reaches."""
     assigned = {
         item.value
         for node in descendants(function.body)
         if isinstance(node, cst.AssignTarget)
         for item in [node.target, *descendants(node.target)]
         if isinstance(item, cst.Name)
-    }
+    } - outer_aliases(function.body, computed)
     for node in descendants(function.body):
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value not in assigned:
             if may_carry_graph(node.value, computed):

@@ -134,13 +134,19 @@ FEATURES: Dict[str, re.Pattern] = {
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
     # Modules whose eval-mode forward takes another path when gradients are off (the
     # "fast path": fused kernels, nested tensors that zero padded positions): transformer
-    # encoder layers and multi-head attention, and torchvision's vision transformers built on them.
-    FAST_PATH_MODULES: re.compile(r"\b(?:TransformerEncoderLayer|TransformerEncoder|Transformer|MultiheadAttention)\s*\(|\bvit_[bhl]_\d+\b"),
+    # encoder layers and multi-head attention (decoder layers run it inside), torchvision's
+    # vision transformers built on them; `nn.LSTM`, which runs oneDNN's inference kernel on the
+    # CPU (other rounding); and a `torch.nn` module chosen by name (`getattr(nn, rnn_type)(...)`).
+    FAST_PATH_MODULES: re.compile(
+        r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\s*\(|\bvit_[bhl]_\d+\b|"
+        r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,"
+    ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
-    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT.
+    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT, `eig`,
+    # `stft`, `complex()`, `cmath`.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
-        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)"
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\("
     ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),

@@ -116,3 +116,51 @@ def switch():
 for step in range(2):
     show(torch.ones(2).to(device))
     switch()
+
+# %% a device attribute set from a constructor argument in a seq2seq model [unsafe, same]
+import torch
+import torch.nn as nn
+
+class Seq2Seq(nn.Module):
+    def __init__(self, device):
+        super().__init__()
+        self.device = device
+        self.out = nn.Linear(3, 3)
+
+    def forward(self, src, steps):
+        outputs = torch.zeros(steps, src.size(0), 3).to(self.device)
+        for t in range(steps):
+            outputs[t] = self.out(src)
+        return outputs
+
+device = torch.device("cpu")
+model = Seq2Seq(device).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(2, 3), 3).pow(2).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 5))
+
+# %% a device attribute set from torch.device in the constructor [safe]
+import torch
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.device = torch.device("cpu")
+        self.fc = torch.nn.Linear(3, 1)
+
+    def forward(self, x):
+        return self.fc(x + torch.zeros(3).to(self.device))
+
+torch.manual_seed(0)
+model = Net()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 5))

@@ -74,3 +74,36 @@ for step in range(3):
     x = torch.tensor(np.asarray(rows[step]))
     x.mul_(2.0)
     show(x)
+
+# %% the tensor grown in place to hold a longer sequence [none]
+import numpy as np
+import torch
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(2):
+    tokens = np.arange(3, dtype=np.float32)
+    x = torch.tensor(tokens)
+    x.resize_(4)
+    x[3] = 0.0
+    loss = model(x.unsqueeze(1)).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(x.tolist())
+
+# %% the array resized in place after the copy [none]
+import numpy as np
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(2):
+    buf = np.ones(2, dtype=np.float32) * step
+    x = torch.tensor(buf)
+    buf.resize(4, refcheck=True)
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(x.tolist(), buf.shape)

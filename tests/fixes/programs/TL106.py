@@ -238,3 +238,80 @@ loader = DataLoader(Chunks(), batch_size=None, pin_memory=True)
 for epoch in range(2):
     for x in loader:
         show(x.to(device))
+
+# %% a class decorator adds to() through setattr with a variable name [none]
+import torch
+from torch.utils.data import DataLoader
+
+def device_methods(cls):
+    for method in ("to", "cuda"):
+        setattr(cls, method, lambda self, *args, _m=method: cls({k: getattr(v, _m)(*args) for k, v in self.items()}))
+    return cls
+
+@device_methods
+class Sample(dict):
+    pass
+
+device = torch.device("cpu")
+loader = DataLoader([Sample(x=torch.ones(3) * i) for i in range(4)], batch_size=2, pin_memory=True)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for batch in loader:
+        opt.zero_grad()
+        model(batch.to(device)["x"]).mean().backward()
+        opt.step()
+    print(epoch, model.weight.sum().item())
+
+# %% a __getattr__ bound by assignment forwards to the first tensor [none]
+import torch
+from torch.utils.data import DataLoader
+
+class Wrapped(dict):
+    __getattr__ = lambda self, name: (lambda device: Wrapped({k: v.to(device) for k, v in self.items()}))
+
+device = torch.device("cpu")
+loader = DataLoader([Wrapped(x=torch.ones(2) * i) for i in range(4)], batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+
+
+def train_step(inputs):
+    loss = torch.nn.functional.mse_loss(model(inputs), torch.zeros(len(inputs), 1))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    return loss.item()
+
+
+for epoch in range(2):
+    for batch in loader:
+        print(epoch, train_step(batch.to(device)["x"]))
+
+# %% to() assigned under a feature switch in the class body [none]
+import torch
+from torch.utils.data import DataLoader
+
+MOVABLE = True
+
+def _move(self, device):
+    return Sample({k: v.to(device) for k, v in self.items()})
+
+class Sample(dict):
+    if MOVABLE:
+        to = _move
+
+device = torch.device("cpu")
+loader = DataLoader([Sample(x=torch.ones(2) * i) for i in range(4)], batch_size=2, pin_memory=True)
+net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
+sgd = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
+history = []
+for epoch in range(2):
+    for step, batch in enumerate(loader):
+        features = batch.to(device)["x"]
+        objective = net(features).abs().sum()
+        sgd.zero_grad()
+        objective.backward()
+        sgd.step()
+        history.append((epoch, step, round(objective.item(), 5)))
+print(history)

@@ -136,3 +136,47 @@ for epoch in range(2):
         model(x).sum().backward()
         print(x.flatten().tolist())
     AUGMENT = True
+
+# %% a loader over a generator-backed IterableDataset without worker split, from a subclass of a subclass [none]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+class Base(IterableDataset):
+    pass
+
+class Numbers(Base):
+    def __iter__(self):
+        return (torch.tensor([float(i)]) for i in range(4))
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Numbers(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    print(x.flatten().tolist())
+
+# %% a builder function returns an unsharded IterableDataset [none]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+class Numbers(IterableDataset):
+    def __iter__(self):
+        return (torch.tensor([float(i)]) for i in range(4))
+
+def build_dataset(split):
+    return Numbers()
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(build_dataset("train"), batch_size=2)
+for epoch in range(2):
+    seen = []
+    for x in loader:
+        seen += x.flatten().tolist()
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    print(epoch, sorted(seen))

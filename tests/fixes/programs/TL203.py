@@ -110,3 +110,51 @@ for epoch in range(2):
     for x in loader:
         model(x).sum().backward()
         print(x.flatten().tolist())
+
+# %% a second iterator over the loader opened before each epoch's pass and drawn inside it [none]
+import torch
+from torch.utils.data import DataLoader
+
+data = [torch.tensor([float(i)]) for i in range(8)]
+loader = DataLoader(data, batch_size=2, num_workers=2)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    partner = iter(loader)
+    for x in loader:
+        y = next(partner)
+        loss = (model(x) - model(y)).pow(2).mean() + model(x).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        print(epoch, x.flatten().tolist(), y.flatten().tolist())
+
+# %% a collator object whose maximum length grows every epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Seqs(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.ones(i + 1)
+
+class PadCollator:
+    def __init__(self):
+        self.max_len = 2
+
+    def __call__(self, items):
+        return torch.stack([torch.nn.functional.pad(t[: self.max_len], (0, self.max_len - len(t[: self.max_len]))) for t in items])
+
+collate = PadCollator()
+loader = DataLoader(Seqs(), batch_size=2, num_workers=2, collate_fn=collate)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(3):
+    collate.max_len = 2 + epoch
+    for x in loader:
+        model(x.unsqueeze(-1)).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    print(epoch, tuple(x.shape))

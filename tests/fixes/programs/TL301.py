@@ -137,3 +137,19 @@ for step in range(2):
     optimizer.step()
 model.eval()
 show(model(torch.ones(1, 2, 3, 3)).round(decimals=3))
+
+# %% the conv's weights copied from a pretrained conv's state dict [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+pretrained = nn.Conv2d(3, 8, 3)
+model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU())
+model[0].load_state_dict(pretrained.state_dict())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3, 6, 6)).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 5))

@@ -311,3 +311,30 @@ for step in range(2):
     loss.backward()
     optimizer.step()
 show(model.proj.weight.round(decimals=3))
+
+# %% F rebound at module level to an F1 score before the model runs again [unsafe]
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(4, 12)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, -1)
+        w = torch.softmax(q @ k.transpose(-2, -1) / 2.0, dim=-1)
+        return w @ v
+
+torch.manual_seed(0)
+model = Attention()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    out = model(torch.randn(2, 5, 4))
+    F.mse_loss(out, torch.zeros_like(out)).backward()
+    opt.step()
+    opt.zero_grad()
+precision, recall = 0.5, 0.25
+F = 2 * precision * recall / (precision + recall)
+print("F1", F, model(torch.ones(1, 5, 4)).round(decimals=3).tolist()[0][0])

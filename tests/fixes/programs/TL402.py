@@ -662,3 +662,195 @@ model = nn.Linear(3, 2)
 for epoch in range(2):
     validate(model, torch.randn(4, 3))
 print(head.weight.grad)
+
+# %% an LSTM tagger evaluated after each epoch [unsafe]
+import torch
+from torch import nn
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(8, 16, num_layers=2, batch_first=True)
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.head(self.rnn(x)[0])
+
+def validate(model, x, y):
+    model.eval()
+    logits = model(x)
+    print("loss", nn.functional.cross_entropy(logits.flatten(0, 1), y.flatten()).item())
+
+torch.manual_seed(0)
+model = Tagger()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(4, 7, 8), torch.randint(0, 3, (4, 7))
+for epoch in range(2):
+    model.train()
+    nn.functional.cross_entropy(model(x).flatten(0, 1), y.flatten()).backward()
+    opt.step()
+    opt.zero_grad()
+    validate(model, x, y)
+
+# %% a seq2seq decoder layer scored on validation [unsafe]
+import torch
+from torch import nn
+
+def score(decoder, tgt, memory):
+    decoder.eval()
+    out = decoder(tgt, memory)
+    print("mean", out.mean().item(), "max", out.abs().max().item())
+
+torch.manual_seed(0)
+decoder = nn.TransformerDecoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
+for epoch in range(2):
+    score(decoder, torch.randn(2, 5, 16), torch.randn(2, 6, 16))
+
+# %% logits stored in two attributes at once [unsafe]
+import torch
+
+class Report:
+    pass
+
+def evaluate(model, x, report):
+    model.eval()
+    logits = model(x)
+    report.logits, report.preds = logits, logits.argmax(1)
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+report = Report()
+for epoch in range(2):
+    evaluate(model, torch.randn(5, 4), report)
+    print(report.logits.requires_grad, report.preds.tolist())
+
+# %% a callback attribute set by the trainer runs after validation [none]
+import torch
+
+class Trainer:
+    def __init__(self, model, on_validated):
+        self.model = model
+        self.on_validated = on_validated
+
+    def validate(self, x, y):
+        self.model.eval()
+        acc = (self.model(x).argmax(1) == y).float().mean().item()
+        self.on_validated(acc)
+
+probe = torch.nn.Linear(4, 2)
+probe_opt = torch.optim.SGD(probe.parameters(), lr=0.1)
+torch.manual_seed(0)
+x, y = torch.randn(6, 4), torch.randint(0, 2, (6,))
+
+def fit_probe(acc):
+    loss = torch.nn.functional.cross_entropy(probe(x), y)
+    loss.backward()
+    probe_opt.step()
+    print("acc", round(acc, 4), "probe", round(loss.item(), 4))
+
+trainer = Trainer(torch.nn.Linear(4, 2), fit_probe)
+for epoch in range(2):
+    trainer.validate(x, y)
+
+# %% predictions accumulated into a view of the caller's buffer [unsafe]
+import torch
+
+def accumulate(model, x, total):
+    model.eval()
+    flat = total.view(-1)
+    flat.add_(model(x).sum(0))
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+total = torch.zeros(3)
+for epoch in range(2):
+    accumulate(model, torch.randn(5, 4), total)
+print(total.requires_grad, total.grad_fn is None)
+
+# %% a global forward hook registered through torch.nn.modules.module [unsafe]
+import torch
+from torch.nn.modules.module import register_module_forward_hook
+
+seen = []
+handle = register_module_forward_hook(lambda module, inputs, output: seen.append(output))
+
+def evaluate(model, x):
+    model.eval()
+    model(x).argmax(1)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(4, 3), torch.randn(2, 4))
+handle.remove()
+print([s.requires_grad for s in seen])
+
+# %% outputs kept in a tuple-unpacked subscript store [unsafe]
+import torch
+
+def evaluate(model, x, cache):
+    model.eval()
+    out = model(x)
+    cache["logits"], cache["count"] = out, len(out)
+
+torch.manual_seed(0)
+cache = {}
+for epoch in range(2):
+    evaluate(torch.nn.Linear(4, 2), torch.randn(3, 4), cache)
+print(cache["logits"].requires_grad, cache["count"])
+
+# %% the output bound by a walrus in a condition, then printed [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    if (scores := model(x)).mean() > -100:
+        print("scores", scores)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(4, 2), torch.randn(2, 4))
+
+# %% a language model whose recurrent cell type is chosen by name [unsafe]
+import torch
+from torch import nn
+
+class RNNModel(nn.Module):
+    def __init__(self, rnn_type, ntoken=20, ninp=8, nhid=16, nlayers=2):
+        super().__init__()
+        self.encoder = nn.Embedding(ntoken, ninp)
+        self.rnn = getattr(nn, rnn_type)(ninp, nhid, nlayers)
+        self.decoder = nn.Linear(nhid, ntoken)
+
+    def forward(self, tokens):
+        output, _ = self.rnn(self.encoder(tokens))
+        return self.decoder(output)
+
+def evaluate(model, data):
+    model.eval()
+    logits = model(data[:-1])
+    print("val loss", nn.functional.cross_entropy(logits.flatten(0, 1), data[1:].flatten()).item())
+
+torch.manual_seed(0)
+model = RNNModel("LSTM")
+opt = torch.optim.SGD(model.parameters(), lr=0.5)
+data = torch.randint(0, 20, (12, 4))
+for epoch in range(2):
+    model.train()
+    nn.functional.cross_entropy(model(data[:-1]).flatten(0, 1), data[1:].flatten()).backward()
+    opt.step()
+    opt.zero_grad()
+    evaluate(model, data)
+
+# %% an alias of the caller's running sum extended with += [unsafe]
+import torch
+
+def accumulate(model, x, stats):
+    model.eval()
+    running = stats["sum"]
+    running += model(x).sum(0)
+
+torch.manual_seed(0)
+stats = {"sum": torch.zeros(3)}
+for epoch in range(2):
+    accumulate(torch.nn.Linear(4, 3), torch.randn(5, 4), stats)
+print(stats["sum"].requires_grad)

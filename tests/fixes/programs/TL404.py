@@ -129,3 +129,71 @@ for step in range(2):
     loss.backward()
     optimizer.step()
 show(model.weight.real.round(decimals=3))
+
+# %% complex parameters filled with Python's complex() [none]
+import torch
+import torch.nn as nn
+
+class Phase(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.full((3,), complex(1.0, 0.5)))
+
+    def forward(self, x):
+        return (x * self.w).abs()
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Phase().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(3)).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 4))
+
+# %% complex eigenvectors of a real matrix as the initial parameters [none]
+import torch
+import torch.nn as nn
+
+class Modes(nn.Module):
+    def __init__(self):
+        super().__init__()
+        a = torch.tensor([[0.0, -1.0], [1.0, 0.0]])
+        self.v = nn.Parameter(torch.linalg.eig(a).eigenvectors)
+
+    def forward(self, x):
+        return (self.v @ x.to(self.v.dtype)).abs().sum()
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Modes().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(2))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 4))
+
+# %% a learnable spectrogram filter made with torch.stft [none]
+import torch
+import torch.nn as nn
+
+class Filter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        spec = torch.stft(torch.ones(64), n_fft=16, window=torch.hann_window(16), return_complex=True)
+        self.h = nn.Parameter(spec[:, :1])
+
+    def forward(self, x):
+        return (self.h * x).abs().mean()
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Filter().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(9, 1))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    print(round(loss.item(), 4))
