@@ -64,6 +64,22 @@ def test_grad_disabled_by_context_decorator_or_call():
     assert lines(code, RULE) == []
 
 
+def test_torch_reached_through_a_star_import_is_torch():
+    code = """
+    import torch.nn as nn
+    from utils import *
+    def evaluate(model, x):
+        model.eval()
+        with torch.no_grad():
+            return model(x)
+    def other(model, x):
+        model.eval()
+        with helpers.no_grad():
+            return model(x)
+    """
+    assert lines(code, RULE) == [9]
+
+
 def test_enable_grad_inside_no_grad_counts_as_enabled():
     code = """
     import torch

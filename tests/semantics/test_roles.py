@@ -58,6 +58,36 @@ def test_performance_rules_skip_test_files_unless_asked():
     assert findings(SYNC, "tests/test_train.py", test_paths=("qa/",)) == ["TL101"]
 
 
+TRAINS = """
+import torch
+for x, y in loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(loss.item())
+"""
+
+
+@pytest.mark.parametrize("path", ["mnist_test.py", "src/cifar_test.py", "test.py", "test_train.py"])
+def test_a_training_script_with_a_test_file_name_is_a_training_script(path):
+    assert findings(TRAINS, path) == ["TL101"]
+
+
+@pytest.mark.parametrize(
+    "code, path",
+    [
+        (TRAINS, "tests/mnist_test.py"),  # a test directory decides alone
+        (TRAINS + "\ndef test_converges():\n    pass\n", "mnist_test.py"),
+        ("import pytest\n" + TRAINS, "mnist_test.py"),
+        (TRAINS.replace("    optimizer.step()\n", ""), "mnist_test.py"),  # no optimizer step: not training
+        (TRAINS.replace("    loss.backward()\n", ""), "mnist_test.py"),
+    ],
+)
+def test_test_files_stay_test_code_unless_they_train(code, path):
+    assert findings(code, path) == []
+
+
 def test_noqa_in_skipped_test_files_is_not_unused():
     code = "import torch\nfor x in loader:\n    print(model(x.cuda()).item())  # noqa: TL101\n"
     assert findings(code, "tests/test_train.py") == []

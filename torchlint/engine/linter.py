@@ -20,6 +20,8 @@ from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.engine.positions import compute_positions, statement_lines, to_span
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
+from torchlint.semantics.roles import trains_with_a_test_name
+from torchlint.semantics.test_paths import test_by_name_only
 from torchlint.semantics.tree import comments
 from torchlint.files.syntax import nested_too_deeply, python_tree
 from torchlint.files.source import physical_lines
@@ -46,7 +48,10 @@ ENGINE_CODES = frozenset({PARSE_ERROR, UNUSED_NOQA})
 def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options) -> LintResult:
     """All findings of `rules` in `text`, with `# noqa` comments applied."""
     if options.skips_tests_in(path):
-        rules = [rule for rule in rules if not rule.skips_test_code]
+        if test_by_name_only(path, options.test_paths) and trains_with_a_test_name(text):
+            options = replace(options, lint_test_code=True)  # a training script, by what it does
+        else:
+            rules = [rule for rule in rules if not rule.skips_test_code]
     enabled = frozenset(rule.code for rule in rules)
     analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
     with _collected_once():

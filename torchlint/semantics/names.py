@@ -132,13 +132,17 @@ class NameResolver:
         if target is None:
             if not self.star_modules or head in _BUILTINS:
                 return None
-            target = f"{self.star_modules[-1]}.{head}"
+            # A star import of a project module that imports torch brings `torch` itself.
+            target = head if head in _PACKAGES else f"{self.star_modules[-1]}.{head}"
         return f"{target}.{rest}" if rest else target
 
     def resolves_to(self, node: cst.BaseExpression, *names: str) -> bool:
         return self.qualified_name(node) in names
 
 
+# Packages a name reached only through a star import stands for (`from utils import *`, where
+# utils.py does `import torch`): their own names, not attributes of the star-imported module.
+_PACKAGES = frozenset({"torch", "torchvision", "torchaudio"})
 _BUILTINS = frozenset(
     "print len range float int bool str list dict set tuple super isinstance getattr setattr "
     "hasattr type object enumerate zip map filter sorted min max sum abs any all open iter next".split()

@@ -9,6 +9,7 @@ one a training step. A file is test code by its path (`test_paths.DEFAULT_TEST_P
 
 from __future__ import annotations
 
+import ast
 from typing import Iterable, List
 
 import libcst as cst
@@ -18,6 +19,29 @@ from torchlint.semantics.names import NameResolver
 
 TEST_CASE_BASES = frozenset({"unittest.TestCase", "unittest.case.TestCase", "unittest.IsolatedAsyncioTestCase"})
 TEST_FRAMEWORKS = ("pytest", "unittest")
+
+
+def trains_with_a_test_name(text: str) -> bool:
+    """Whether a file that is test code only by its file name (`mnist_test.py`, outside any test
+    directory) is a training program instead: one of its loops runs `backward()` and an `.step()`
+    (an optimizer's) in its body, and it imports no test framework and defines no test function
+    or test class. Read from CPython's tree: the engine asks before deciding which rules run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    trains = False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if any(module.partition(".")[0] in TEST_FRAMEWORKS for module in modules):
+                return False
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name.lower().startswith("test"):
+            return False
+        elif isinstance(node, (ast.For, ast.While)) and not trains:
+            called = {inner.func.attr for inner in ast.walk(node) if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)}
+            trains = {"backward", "step"} <= called
+    return trains
 
 
 def imports_test_framework(module: cst.Module) -> bool:

@@ -32,20 +32,26 @@ DEFAULT_TEST_PATHS = (
 
 def path_is_test(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -> bool:
     """Whether `path` (as given on the command line) matches one of the test-path globs."""
+    return test_by_name_only(path, patterns) is not None
+
+
+def test_by_name_only(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -> "bool | None":
+    """None when `path` matches no test-path glob; True when only globs of file names match it
+    (`train_test.py` outside any test directory), False when a directory or path glob does."""
     normalised = path.replace("\\", "/")
     parts = [part for part in normalised.split("/") if part not in ("", ".")]
     if not parts:
-        return False
+        return None
+    by_name = False
     for pattern in patterns:
         if pattern.endswith("/"):
             directory = pattern.rstrip("/")
             if any(fnmatch.fnmatchcase(part, directory) for part in parts[:-1]):
-                return True
+                return False
         elif "/" not in pattern:
-            if fnmatch.fnmatchcase(parts[-1], pattern):
-                return True
+            by_name = by_name or fnmatch.fnmatchcase(parts[-1], pattern)
         else:
             pattern = pattern[2:] if pattern.startswith("./") else pattern
             if any(fnmatch.fnmatchcase("/".join(parts[index:]), pattern) for index in range(len(parts))):
-                return True
-    return False
+                return False
+    return True if by_name else None
