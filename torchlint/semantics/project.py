@@ -258,22 +258,29 @@ def path_state(path: str) -> str:
     return DIRECTORY if stat.S_ISDIR(mode) else PRESENT
 
 
-def _is_file(path: str) -> bool:
-    state = path_state(path)
+# What each path the analysis asked about was found to be, kept until `clear` or
+# `forget_paths`: resolving imports asks about the same candidate files for every module.
+_PATH_STATES: Dict[str, str] = {}
+
+
+def _state(path: str) -> str:
+    state = _PATH_STATES.get(path)
+    if state is None:
+        state = _PATH_STATES[path] = path_state(path)
     _note(path, state)
-    return state == PRESENT
+    return state
+
+
+def _is_file(path: str) -> bool:
+    return _state(path) == PRESENT
 
 
 def _is_dir(path: str) -> bool:
-    state = path_state(path)
-    _note(path, state)
-    return state == DIRECTORY
+    return _state(path) == DIRECTORY
 
 
 def _exists(path: str) -> bool:
-    state = path_state(path)
-    _note(path, state)
-    return state != ABSENT
+    return _state(path) != ABSENT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,10 +359,9 @@ def module_imports(text: str) -> Tuple[ImportFrom, ...]:
     return _imports(text)
 
 
-@lru_cache(maxsize=4096)
 def features(text: str) -> FrozenSet[str]:
     """The settings and kinds of work (see FEATURES) a module's code mentions, comments ignored."""
-    return _features(code_text(text))
+    return frozenset(feature for feature in FEATURES if file_enables(text, feature))
 
 
 def matmul_heavy(ctx: "FileFacts") -> bool:
@@ -383,23 +389,22 @@ def conv_heavy(ctx: "FileFacts") -> bool:
     return project_enables(ctx, SPATIAL_CONVOLUTION) and not project_enables(ctx, MATMUL)
 
 
+@lru_cache(maxsize=16384)
 def file_enables(text: str, feature: str) -> bool:
-    """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES)."""
-    return feature in features(text)
+    """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES).
+    Each feature is looked for when it is first asked about: most are never asked of most files."""
+    code = _code_text(text)
+    if FEATURES[feature].search(code):
+        return True
+    if feature in (CUDNN_BENCHMARK, CUDNN_DETERMINISTIC):
+        setting = "benchmark" if feature == CUDNN_BENCHMARK else "deterministic"
+        return any(re.search(rf"\b{re.escape(alias)}\.{setting}\s*=(?!=)", code) for alias in _CUDNN_ALIAS.findall(code))
+    if feature in (CONVOLUTION, SPATIAL_CONVOLUTION):
+        return any(re.search(rf"\b{re.escape(alias)}\.models\b", code) for alias in _TORCHVISION_ALIAS.findall(code))
+    return False
 
 
-def _features(code: str) -> FrozenSet[str]:
-    found = {name for name, pattern in FEATURES.items() if pattern.search(code)}
-    for alias in _CUDNN_ALIAS.findall(code):
-        escaped = re.escape(alias)
-        if re.search(rf"\b{escaped}\.benchmark\s*=(?!=)", code):
-            found.add(CUDNN_BENCHMARK)
-        if re.search(rf"\b{escaped}\.deterministic\s*=(?!=)", code):
-            found.add(CUDNN_DETERMINISTIC)
-    for alias in _TORCHVISION_ALIAS.findall(code):
-        if re.search(rf"\b{re.escape(alias)}\.models\b", code):
-            found.update((CONVOLUTION, SPATIAL_CONVOLUTION))
-    return frozenset(found)
+_code_text = lru_cache(maxsize=4096)(code_text)
 
 
 def _imports(code: str) -> Tuple[ImportFrom, ...]:
@@ -1171,9 +1176,16 @@ _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str,
 
 
 def clear() -> None:
-    """Forget per-run state (the listing of each project's modules and their import graph)."""
+    """Forget per-run state (the listing of each project's modules, their import graph and
+    what each path was found to be)."""
     _PROJECT_FILES.clear()
     _IMPORT_GRAPHS.clear()
+    forget_paths()
+
+
+def forget_paths() -> None:
+    """Forget what each path was found to be (files created or removed since are seen)."""
+    _PATH_STATES.clear()
 
 
 def project_files(root: str) -> Tuple[str, ...]:
