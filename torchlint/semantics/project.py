@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from torchlint.files.syntax import nested_too_deeply, python_tree
+from torchlint.files.syntax import ast_children as _ast_children, nested_too_deeply, python_tree
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
@@ -874,29 +874,6 @@ def _walk_outside(node: ast.AST, skipped: Tuple[type, ...]) -> Iterator[ast.AST]
             continue
         yield current
         stack.extend(_ast_children(current))
-
-
-def _ast_children(node: ast.AST) -> List[ast.AST]:
-    """`list(ast.iter_child_nodes(node))` without its two generators per node, and without the
-    `Load`/`Store`/`Del` markers of expressions, which no summary looks at."""
-    found: List[ast.AST] = []
-    for name in _ast_fields(type(node)):
-        value = getattr(node, name, None)
-        if isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, ast.AST))
-        elif isinstance(value, ast.AST):
-            found.append(value)
-    return found
-
-
-_AST_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def _ast_fields(kind: type) -> Tuple[str, ...]:
-    fields = _AST_FIELDS.get(kind)
-    if fields is None:
-        fields = _AST_FIELDS[kind] = tuple(name for name in kind._fields if name != "ctx")  # type: ignore[attr-defined]
-    return fields
 
 
 def _ast_walk(node: ast.AST) -> List[ast.AST]:
