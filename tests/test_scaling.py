@@ -51,3 +51,10 @@ def test_node_classes_are_checked_as_plain_classes_with_the_same_answers():
     assert issubclass(cst.ListComp, cst.BaseComp) and not issubclass(cst.Name, cst.BaseStatement)
     with pytest.raises(TypeError):
         cst.BaseExpression()  # type: ignore[abstract]
+
+
+def test_a_file_analysis_reads_each_node_s_children_about_once(monkeypatch):
+    module = cst.parse_module(dense_module(4))
+    nodes = len(tree.module_nodes(module).order)
+    _, reads = _nodes_read(monkeypatch, 4)
+    assert reads < 1.2 * nodes, (reads, nodes)

@@ -21,7 +21,7 @@ from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.engine.positions import compute_positions, statement_lines, to_span
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
-from torchlint.semantics.tree import comments
+from torchlint.semantics.tree import comments, remembering_children
 from torchlint.files.syntax import nested_too_deeply, python_tree
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
@@ -50,7 +50,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
         rules = [rule for rule in rules if not rule.skips_test_code]
     enabled = frozenset(rule.code for rule in rules)
     analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
-    with _collected_once():
+    with _collected_once(), remembering_children():
         findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)
     if parsed and not options.ignore_noqa:
         findings = apply_noqa(findings, text, path, enabled, frozenset(Rule._registry), UNUSED_NOQA in enabled)

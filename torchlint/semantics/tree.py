@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import typing
 from collections import OrderedDict
+from contextlib import contextmanager
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
 import libcst as cst
@@ -61,8 +62,41 @@ def _field_kind(annotation: Any) -> Optional[int]:
     return _ANY
 
 
+# While a file is analysed (`remembering_children`): the children of each node read so far,
+# by node id, with the node itself (held, so that its id is not reused meanwhile).
+_REMEMBERED: Optional[Dict[int, Tuple[cst.CSTNode, List[cst.CSTNode]]]] = None
+
+
+@contextmanager
+def remembering_children() -> Iterator[None]:
+    """Keep each node's children once read, until the block ends. The analysis of a file reads
+    most nodes' children several times (the traversal, whole-module facts, walks of functions
+    and loops); LibCST's nodes never change. Callers must not change the lists returned."""
+    global _REMEMBERED
+    outermost = _REMEMBERED is None
+    if outermost:
+        _REMEMBERED = {}
+    try:
+        yield
+    finally:
+        if outermost:
+            _REMEMBERED = None
+
+
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The semantically relevant child nodes of `node`, in field order."""
+    remembered = _REMEMBERED
+    if remembered is None:
+        return _children(node)
+    known = remembered.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
+    found = _children(node)
+    remembered[id(node)] = (node, found)
+    return found
+
+
+def _children(node: cst.CSTNode) -> List[cst.CSTNode]:
     result: List[cst.CSTNode] = []
     for name, how in _child_fields(type(node)):
         value = getattr(node, name)
