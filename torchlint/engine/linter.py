@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import abc
-import ast
 import gc
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
+from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -22,7 +21,7 @@ from torchlint.engine.positions import compute_positions, statement_lines, to_sp
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import comments, remembering_children
-from torchlint.files.syntax import nested_too_deeply, python_tree
+from torchlint.files.syntax import nests_too_deeply, python_tree
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
 
@@ -87,8 +86,7 @@ def _analyse(
     messages users know; its tree tells whether the code nests so deeply that LibCST's parser
     would overflow its stack. LibCST has the last word on other errors (code for a newer Python).
     """
-    tree = _python_tree(text)
-    python_error = tree if isinstance(tree, _SyntaxProblem) else None
+    python_error = _syntax_problem(text)
     applicable = [rule for rule in rules if rule.may_apply(text)]
     if python_error is None and not applicable:
         return [], True
@@ -104,7 +102,7 @@ def _analyse(
         if not reports:
             return [], True
         lines = physical_lines(text)
-        located = statement_lines(module, tree, text) if isinstance(tree, ast.Module) else None
+        located = statement_lines(module, python_tree(text), text) if python_error is None else None
         nodes = _nodes_to_place(reports)
         holders = [ctx.statement_of[id(node)] for node in nodes if id(node) in ctx.statement_of]
         positions = compute_positions(module, nodes, holders, located)
@@ -176,11 +174,11 @@ class _SyntaxProblem(NamedTuple):
 _TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to analyse")
 
 
-def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
-    """CPython's syntax tree of `text`, or what its parser says is wrong with it."""
+def _syntax_problem(text: str) -> Optional[_SyntaxProblem]:
+    """What CPython's parser says is wrong with `text`, if anything (see `nests_too_deeply`:
+    a text whose tree was built for the project index is not parsed again)."""
     try:
-        tree = python_tree(text)
-        return _TOO_DEEP if nested_too_deeply(tree) else tree
+        return _TOO_DEEP if nests_too_deeply(text) else None
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -33,6 +34,23 @@ def python_tree(text: str) -> ast.Module:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
+
+
+# Texts whose trees were built lately, with whether they nest too deeply: a text checked again
+# (a module summarised for the project index, then checked itself) is not parsed again for it.
+_NESTING: "OrderedDict[str, bool]" = OrderedDict()
+TEXTS_REMEMBERED = 1024
+
+
+def nests_too_deeply(text: str) -> bool:
+    """Whether CPython's tree of `text` nests deeper than `MAX_NESTING` (`nested_too_deeply`).
+    Raises what `python_tree` raises."""
+    known = _NESTING.get(text)
+    if known is None:
+        known = _NESTING[text] = nested_too_deeply(python_tree(text))
+        while len(_NESTING) > TEXTS_REMEMBERED:
+            _NESTING.popitem(last=False)
+    return known
 
 
 def nested_too_deeply(tree: ast.AST, limit: int = MAX_NESTING) -> bool:

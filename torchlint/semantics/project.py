@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from torchlint.files.syntax import ast_children as _ast_children, nested_too_deeply, python_tree
+from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
@@ -669,10 +669,10 @@ class ModuleFacts:
 def _module_facts(text: str, path: str) -> ModuleFacts:
     """Function summaries and call sites of the module at `path` with source `text`."""
     try:
+        if nests_too_deeply(text):  # the summaries below recurse once per level
+            return ModuleFacts({}, {})
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ModuleFacts({}, {})
-    if nested_too_deeply(tree):  # the summaries below recurse once per level
         return ModuleFacts({}, {})
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
