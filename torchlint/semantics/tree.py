@@ -62,9 +62,10 @@ def _field_kind(annotation: Any) -> Optional[int]:
     return _ANY
 
 
-# While a file is analysed (`remembering_children`): the children of each node read so far,
-# by node id, with the node itself (held, so that its id is not reused meanwhile).
-_REMEMBERED: Optional[Dict[int, Tuple[cst.CSTNode, List[cst.CSTNode]]]] = None
+# While a file is analysed (`remembering_children`): the children of each node read so far, by
+# node id, and the nodes themselves (held, so that no other object takes their ids meanwhile).
+_REMEMBERED: Optional[Dict[int, List[cst.CSTNode]]] = None
+_HELD: List[cst.CSTNode] = []
 
 
 @contextmanager
@@ -81,6 +82,7 @@ def remembering_children() -> Iterator[None]:
     finally:
         if outermost:
             _REMEMBERED = None
+            _HELD.clear()
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
@@ -88,11 +90,10 @@ def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     remembered = _REMEMBERED
     if remembered is None:
         return _children(node)
-    known = remembered.get(id(node))
-    if known is not None and known[0] is node:
-        return known[1]
-    found = _children(node)
-    remembered[id(node)] = (node, found)
+    found = remembered.get(id(node))
+    if found is None:
+        found = remembered[id(node)] = _children(node)
+        _HELD.append(node)
     return found
 
 
