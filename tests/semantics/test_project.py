@@ -479,3 +479,9 @@ def test_paths_are_asked_once_per_run_and_anew_after_forget_paths(tmp_path):
     assert project_modules(script, open(script).read()) == []  # the same run: the path was absent
     project.forget_paths()
     assert relative(project_modules(script, open(script).read()), tmp_path) == {"helpers.py"}
+
+
+def test_comments_are_removed_from_the_lines_the_tokenizer_reads_even_after_a_form_feed():
+    text = "x = 1\x0cy = 2  # torch.backends.cudnn.benchmark = True\nz = 'cuda'  # channels_last\n"
+    assert project.code_text(text) == "x = 1\x0cy = 2  \nz = 'cuda'  \n"
+    assert not project.file_enables(text, project.CUDNN_BENCHMARK)

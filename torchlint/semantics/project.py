@@ -317,12 +317,14 @@ def _read(path: str, mtime_ns: int, size: int) -> Source:
     return Source(data.decode("utf-8", "replace"), digest(data))
 
 
+@lru_cache(maxsize=4096)
 def code_text(text: str) -> str:
     """`text` without comments (so that `# torch.backends.cudnn.benchmark = True` does not count).
 
-    Text that does not tokenize is returned as it is.
+    Text that does not tokenize is returned as it is. Lines are split where the tokenizer's
+    reader splits them (at `\n` only), so that its rows name them.
     """
-    lines = text.splitlines(keepends=True)
+    lines = io.StringIO(text).readlines()
     try:
         comments = [token.start for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.COMMENT]
     except (tokenize.TokenError, IndentationError, SyntaxError, ValueError):
@@ -393,7 +395,7 @@ def conv_heavy(ctx: "FileFacts") -> bool:
 def file_enables(text: str, feature: str) -> bool:
     """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES).
     Each feature is looked for when it is first asked about: most are never asked of most files."""
-    code = _code_text(text)
+    code = code_text(text)
     if FEATURES[feature].search(code):
         return True
     if feature in (CUDNN_BENCHMARK, CUDNN_DETERMINISTIC):
@@ -403,8 +405,6 @@ def file_enables(text: str, feature: str) -> bool:
         return any(re.search(rf"\b{re.escape(alias)}\.models\b", code) for alias in _TORCHVISION_ALIAS.findall(code))
     return False
 
-
-_code_text = lru_cache(maxsize=4096)(code_text)
 
 
 def _imports(code: str) -> Tuple[ImportFrom, ...]:
