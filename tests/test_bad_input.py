@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from torchlint.cli import main
-from torchlint.files.syntax import MAX_NESTING, nested_too_deeply
+from torchlint.files.syntax import MAX_NESTING, ast_children, nested_too_deeply
 
 LOOP_BODY = "for x in loader:\n    total += x.cuda().item()\n"
 
@@ -188,3 +188,20 @@ def test_an_internal_error_costs_one_file(cwd, monkeypatch):
 def test_unknown_rule_code_for_rule_command():
     result = CliRunner().invoke(main, ["rule", "TL123"])
     assert result.exit_code == 2 and "unknown rule 'TL123'" in result.stderr
+
+
+EVERY_KIND_OF_FIELD = """
+global counter
+def f(a, /, b=1, *args, c, d=2, **kw) -> int:
+    nonlocal_free = {**kw, "x": a}
+    match a:
+        case Point(x=0, y=yy) if yy > 1:
+            pass
+    return [i async for i in g()] if not a < b <= c else f"{a!r:>{b}}" + (lambda q=1: q)(a)
+"""
+
+
+def test_child_nodes_read_from_the_grammar_are_iter_child_nodes_without_expression_contexts():
+    for node in ast.walk(ast.parse(EVERY_KIND_OF_FIELD)):
+        expected = [child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr_context)]
+        assert ast_children(node) == expected, ast.dump(node)

@@ -468,3 +468,20 @@ def test_a_module_nested_too_deeply_is_left_out_of_the_index(tmp_path):
     write(tmp_path, "train.py", "from utils import log\nlog(1)\n")
     write(tmp_path, "deep.py", "from utils import log\nlog(0 + " + " + ".join(["1"] * 30000) + ")\n")
     assert [os.path.basename(site.path) for site in callers_of(utils, "log")] == ["train.py"]
+
+
+def test_paths_are_asked_once_per_run_and_anew_after_forget_paths(tmp_path):
+    write(tmp_path, "pyproject.toml", "")
+    script = write(tmp_path, "train.py", "import helpers\n")
+    project.clear()
+    assert project_modules(script, open(script).read()) == []
+    write(tmp_path, "helpers.py", "import torch\n")
+    assert project_modules(script, open(script).read()) == []  # the same run: the path was absent
+    project.forget_paths()
+    assert relative(project_modules(script, open(script).read()), tmp_path) == {"helpers.py"}
+
+
+def test_comments_are_removed_from_the_lines_the_tokenizer_reads_even_after_a_form_feed():
+    text = "x = 1\x0cy = 2  # torch.backends.cudnn.benchmark = True\nz = 'cuda'  # channels_last\n"
+    assert project.code_text(text) == "x = 1\x0cy = 2  \nz = 'cuda'  \n"
+    assert not project.file_enables(text, project.CUDNN_BENCHMARK)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import subprocess
 import sys
 import textwrap
@@ -20,6 +21,9 @@ from torchlint.config import DEFAULT_DOCS_URL  # noqa: E402
 from torchlint.engine.fixer import fix_text  # noqa: E402
 from torchlint.engine.rule import all_rules  # noqa: E402
 from torchlint.files.source import physical_lines  # noqa: E402
+from torchlint.server.documents import Part, Snapshot  # noqa: E402
+from torchlint.server.server import TorchlintServer  # noqa: E402
+from torchlint.server.settings import EditorSettings, setup_for  # noqa: E402
 from conftest import preview_options
 
 
@@ -337,3 +341,22 @@ def test_a_malformed_message_is_reported_in_one_line() -> None:
     result = subprocess.run([sys.executable, "-m", "torchlint", "server"], input=garbage, capture_output=True, timeout=60)
     assert result.returncode == 0 and b"window/showMessage" in result.stdout
     assert b"Traceback" not in result.stderr and result.stderr.decode().startswith("torchlint server: error: ")
+
+
+def test_garbage_of_a_run_is_collected_after_its_diagnostics_are_published(tmp_path: Path) -> None:
+    path = tmp_path / "train.py"
+    text = "import torch\nx = torch.ones(2).cuda()\nfor step in range(3):\n    print(x.item())\n"
+    path.write_text(text)
+    server = TorchlintServer()
+    server.snapshot = lambda key: Snapshot(path, (Part(key, text, 1),))  # type: ignore[method-assign]
+    server.setup = lambda found: setup_for(found, EditorSettings())  # type: ignore[method-assign]
+    published: List[bool] = []
+    server.publish = lambda snapshot, results, docs_url="": published.append(gc.isenabled())  # type: ignore[method-assign]
+
+    async def lint_and_wait() -> None:
+        await server.refresh(path.as_uri())
+        await server.off_loop(lambda: None)  # after the collection queued behind the run
+
+    asyncio.run(lint_and_wait())
+    assert published == [False]  # the collector still paused while the diagnostics went out
+    assert gc.isenabled()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import os
 import re
-import tokenize
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
@@ -20,7 +18,7 @@ from torchlint.semantics.training import inference_only, local_functions, trains
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import CUDA, GRAD_OFF, callers_of, importers_of, module_facts, project_uses, role_path, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, callers_of, code_text, importers_of, module_facts, project_uses, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -224,18 +222,10 @@ class FileContext:
         return None
 
 
-_CODE_TOKENS = {tokenize.NAME, tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
-
-
 def _code_mentions(text: str, word: str) -> bool:
-    """Whether `word` occurs in a name or string token of `text`, ignoring comments."""
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type in _CODE_TOKENS and re.search(rf"\b{word}\b", token.string):
-                return True
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return True  # cannot tell: assume the mention is code
-    return False
+    """Whether `word` occurs in the code of `text`, comments ignored (`project.code_text`,
+    shared with the settings the file enables)."""
+    return re.search(rf"\b{word}\b", code_text(text)) is not None
 
 
 def _is_false(node: cst.BaseExpression) -> bool:

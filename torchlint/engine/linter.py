@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import ast
+import abc
 import gc
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type, Union
+from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -22,8 +22,8 @@ from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.roles import trains_with_a_test_name
 from torchlint.semantics.test_paths import test_by_name_only
-from torchlint.semantics.tree import comments
-from torchlint.files.syntax import nested_too_deeply, python_tree
+from torchlint.semantics.tree import comments, remembering_children
+from torchlint.files.syntax import nests_too_deeply, python_tree
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
 
@@ -54,7 +54,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
             rules = [rule for rule in rules if not rule.skips_test_code]
     enabled = frozenset(rule.code for rule in rules)
     analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
-    with _collected_once():
+    with _collected_once(), remembering_children():
         findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)
     if parsed and not options.ignore_noqa:
         findings = apply_noqa(findings, text, path, enabled, frozenset(Rule._registry), UNUSED_NOQA in enabled)
@@ -91,8 +91,7 @@ def _analyse(
     messages users know; its tree tells whether the code nests so deeply that LibCST's parser
     would overflow its stack. LibCST has the last word on other errors (code for a newer Python).
     """
-    tree = _python_tree(text)
-    python_error = tree if isinstance(tree, _SyntaxProblem) else None
+    python_error = _syntax_problem(text)
     applicable = [rule for rule in rules if rule.may_apply(text)]
     if python_error is None and not applicable:
         return [], True
@@ -108,7 +107,7 @@ def _analyse(
         if not reports:
             return [], True
         lines = physical_lines(text)
-        located = statement_lines(module, tree, text) if isinstance(tree, ast.Module) else None
+        located = statement_lines(module, python_tree(text), text) if python_error is None else None
         nodes = _nodes_to_place(reports)
         holders = [ctx.statement_of[id(node)] for node in nodes if id(node) in ctx.statement_of]
         positions = compute_positions(module, nodes, holders, located)
@@ -143,6 +142,30 @@ def _unchecked(node: cst.CSTNode) -> None:
     """A node's `__post_init__` without its validation."""
 
 
+class _PlainTypeChecks(abc.ABCMeta):
+    """LibCST's node classes with `isinstance` and `issubclass` answered from the class
+    hierarchy, as for a plain class. Every LibCST node class is an abstract base class, whose
+    checks go through `ABCMeta`'s Python-level hooks and their caches of virtual subclasses:
+    the analysis makes millions of such checks, at about twice the cost of a plain one. LibCST
+    registers no virtual subclasses, so the answers are the same."""
+
+    __instancecheck__ = type.__instancecheck__
+    __subclasscheck__ = type.__subclasscheck__
+
+
+def _use_plain_type_checks(root: type) -> None:
+    """Give `root` and every class derived from it `_PlainTypeChecks` as its metaclass."""
+    pending = [root]
+    while pending:
+        node_class = pending.pop()
+        if type(node_class) is abc.ABCMeta:
+            node_class.__class__ = _PlainTypeChecks
+            pending.extend(node_class.__subclasses__())
+
+
+_use_plain_type_checks(cst.CSTNode)
+
+
 class _SyntaxProblem(NamedTuple):
     line: int
     column: int
@@ -156,11 +179,11 @@ class _SyntaxProblem(NamedTuple):
 _TOO_DEEP = _SyntaxProblem(1, 1, "cannot parse: the code is nested too deeply to analyse")
 
 
-def _python_tree(text: str) -> Union[ast.Module, _SyntaxProblem]:
-    """CPython's syntax tree of `text`, or what its parser says is wrong with it."""
+def _syntax_problem(text: str) -> Optional[_SyntaxProblem]:
+    """What CPython's parser says is wrong with `text`, if anything (see `nests_too_deeply`:
+    a text whose tree was built for the project index is not parsed again)."""
     try:
-        tree = python_tree(text)
-        return _TOO_DEEP if nested_too_deeply(tree) else tree
+        return _TOO_DEEP if nests_too_deeply(text) else None
     except SyntaxError as error:
         return _SyntaxProblem(error.lineno or 1, max(error.offset or 1, 1), f"cannot parse: {error.msg}")
     except (RecursionError, MemoryError):

@@ -11,8 +11,11 @@ so torchlint sets its own bound, the same on every Python.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
+from collections import OrderedDict
 from functools import lru_cache
+from typing import Any, Dict, List, Optional, Tuple
 
 # The deepest syntax tree torchlint analyses; deeper code is reported as too deep (TL000).
 MAX_NESTING = 4000
@@ -33,6 +36,23 @@ def python_tree(text: str) -> ast.Module:
         return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
 
 
+# Texts whose trees were built lately, with whether they nest too deeply: a text checked again
+# (a module summarised for the project index, then checked itself) is not parsed again for it.
+_NESTING: "OrderedDict[str, bool]" = OrderedDict()
+TEXTS_REMEMBERED = 1024
+
+
+def nests_too_deeply(text: str) -> bool:
+    """Whether CPython's tree of `text` nests deeper than `MAX_NESTING` (`nested_too_deeply`).
+    Raises what `python_tree` raises."""
+    known = _NESTING.get(text)
+    if known is None:
+        known = _NESTING[text] = nested_too_deeply(python_tree(text))
+        while len(_NESTING) > TEXTS_REMEMBERED:
+            _NESTING.popitem(last=False)
+    return known
+
+
 def nested_too_deeply(tree: ast.AST, limit: int = MAX_NESTING) -> bool:
     """Whether `tree` nests deeper than `limit` levels.
 
@@ -51,3 +71,43 @@ def nested_too_deeply(tree: ast.AST, limit: int = MAX_NESTING) -> bool:
             continue
         pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     return False
+
+
+# A field in the grammar that CPython's node classes give as their docstrings:
+# `FunctionDef(identifier name, arguments args, stmt* body, expr* decorator_list, ...)`.
+_GRAMMAR_FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
+# Grammar types of fields that never hold child nodes (`expr_context`: `Load`, `Store`, `Del`).
+_NOT_NODES = frozenset({"identifier", "string", "constant", "int", "expr_context"})
+# Per node class: its fields that hold nodes, each with whether it holds a list of them.
+_NODE_FIELDS: Dict[type, Optional[Tuple[Tuple[str, bool], ...]]] = {}
+_UNREAD: Any = object()  # a marker: `_NODE_FIELDS.get` found nothing
+
+
+def ast_children(node: ast.AST) -> List[ast.AST]:
+    """`list(ast.iter_child_nodes(node))` without the `Load`/`Store`/`Del` markers of
+    expressions, reading only the fields the grammar says hold nodes."""
+    fields = _NODE_FIELDS.get(type(node), _UNREAD)
+    if fields is _UNREAD:
+        fields = _node_fields(type(node))
+    if fields is None:
+        return [child for child in ast.iter_child_nodes(node) if not isinstance(child, ast.expr_context)]
+    found: List[ast.AST] = []
+    for name, many in fields:
+        value = getattr(node, name, None)
+        if not many:
+            if value is not None:
+                found.append(value)
+        elif value:
+            found.extend([item for item in value if item is not None] if None in value else value)
+    return found
+
+
+def _node_fields(kind: type) -> Optional[Tuple[Tuple[str, bool], ...]]:
+    """The node-holding fields of an `ast` class, read once from its grammar; None when its
+    docstring does not spell out its fields."""
+    declared = _GRAMMAR_FIELD.findall((kind.__doc__ or "").partition("(")[2])
+    fields = None
+    if [name for _, _, name in declared] == list(getattr(kind, "_fields", ())):
+        fields = tuple((name, many == "*") for grammar_type, many, name in declared if grammar_type not in _NOT_NODES)
+    _NODE_FIELDS[kind] = fields
+    return fields

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from torchlint.files.syntax import nested_too_deeply, python_tree
+from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.test_paths import path_is_test
 
@@ -264,22 +264,29 @@ def path_state(path: str) -> str:
     return DIRECTORY if stat.S_ISDIR(mode) else PRESENT
 
 
-def _is_file(path: str) -> bool:
-    state = path_state(path)
+# What each path the analysis asked about was found to be, kept until `clear` or
+# `forget_paths`: resolving imports asks about the same candidate files for every module.
+_PATH_STATES: Dict[str, str] = {}
+
+
+def _state(path: str) -> str:
+    state = _PATH_STATES.get(path)
+    if state is None:
+        state = _PATH_STATES[path] = path_state(path)
     _note(path, state)
-    return state == PRESENT
+    return state
+
+
+def _is_file(path: str) -> bool:
+    return _state(path) == PRESENT
 
 
 def _is_dir(path: str) -> bool:
-    state = path_state(path)
-    _note(path, state)
-    return state == DIRECTORY
+    return _state(path) == DIRECTORY
 
 
 def _exists(path: str) -> bool:
-    state = path_state(path)
-    _note(path, state)
-    return state != ABSENT
+    return _state(path) != ABSENT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -316,12 +323,14 @@ def _read(path: str, mtime_ns: int, size: int) -> Source:
     return Source(data.decode("utf-8", "replace"), digest(data))
 
 
+@lru_cache(maxsize=4096)
 def code_text(text: str) -> str:
     """`text` without comments (so that `# torch.backends.cudnn.benchmark = True` does not count).
 
-    Text that does not tokenize is returned as it is.
+    Text that does not tokenize is returned as it is. Lines are split where the tokenizer's
+    reader splits them (at `\n` only), so that its rows name them.
     """
-    lines = text.splitlines(keepends=True)
+    lines = io.StringIO(text).readlines()
     try:
         comments = [token.start for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.COMMENT]
     except (tokenize.TokenError, IndentationError, SyntaxError, ValueError):
@@ -358,10 +367,9 @@ def module_imports(text: str) -> Tuple[ImportFrom, ...]:
     return _imports(text)
 
 
-@lru_cache(maxsize=4096)
 def features(text: str) -> FrozenSet[str]:
     """The settings and kinds of work (see FEATURES) a module's code mentions, comments ignored."""
-    return _features(code_text(text))
+    return frozenset(feature for feature in FEATURES if file_enables(text, feature))
 
 
 def matmul_heavy(ctx: "FileFacts") -> bool:
@@ -389,23 +397,20 @@ def conv_heavy(ctx: "FileFacts") -> bool:
     return project_enables(ctx, SPATIAL_CONVOLUTION) and not project_enables(ctx, MATMUL)
 
 
+@lru_cache(maxsize=16384)
 def file_enables(text: str, feature: str) -> bool:
-    """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES)."""
-    return feature in features(text)
+    """Whether the code in `text` (comments ignored) enables or sets `feature` (see FEATURES).
+    Each feature is looked for when it is first asked about: most are never asked of most files."""
+    code = code_text(text)
+    if FEATURES[feature].search(code):
+        return True
+    if feature in (CUDNN_BENCHMARK, CUDNN_DETERMINISTIC):
+        setting = "benchmark" if feature == CUDNN_BENCHMARK else "deterministic"
+        return any(re.search(rf"\b{re.escape(alias)}\.{setting}\s*=(?!=)", code) for alias in _CUDNN_ALIAS.findall(code))
+    if feature in (CONVOLUTION, SPATIAL_CONVOLUTION):
+        return any(re.search(rf"\b{re.escape(alias)}\.models\b", code) for alias in _TORCHVISION_ALIAS.findall(code))
+    return False
 
-
-def _features(code: str) -> FrozenSet[str]:
-    found = {name for name, pattern in FEATURES.items() if pattern.search(code)}
-    for alias in _CUDNN_ALIAS.findall(code):
-        escaped = re.escape(alias)
-        if re.search(rf"\b{escaped}\.benchmark\s*=(?!=)", code):
-            found.add(CUDNN_BENCHMARK)
-        if re.search(rf"\b{escaped}\.deterministic\s*=(?!=)", code):
-            found.add(CUDNN_DETERMINISTIC)
-    for alias in _TORCHVISION_ALIAS.findall(code):
-        if re.search(rf"\b{re.escape(alias)}\.models\b", code):
-            found.update((CONVOLUTION, SPATIAL_CONVOLUTION))
-    return frozenset(found)
 
 
 def _imports(code: str) -> Tuple[ImportFrom, ...]:
@@ -705,10 +710,10 @@ class ModuleFacts:
 def _module_facts(text: str, path: str) -> ModuleFacts:
     """Function summaries and call sites of the module at `path` with source `text`."""
     try:
+        if nests_too_deeply(text):  # the summaries below recurse once per level
+            return ModuleFacts({}, {})
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ModuleFacts({}, {})
-    if nested_too_deeply(tree):  # the summaries below recurse once per level
         return ModuleFacts({}, {})
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
@@ -1057,29 +1062,6 @@ def _walk_outside(node: ast.AST, skipped: Tuple[type, ...]) -> Iterator[ast.AST]
         stack.extend(_ast_children(current))
 
 
-def _ast_children(node: ast.AST) -> List[ast.AST]:
-    """`list(ast.iter_child_nodes(node))` without its two generators per node, and without the
-    `Load`/`Store`/`Del` markers of expressions, which no summary looks at."""
-    found: List[ast.AST] = []
-    for name in _ast_fields(type(node)):
-        value = getattr(node, name, None)
-        if isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, ast.AST))
-        elif isinstance(value, ast.AST):
-            found.append(value)
-    return found
-
-
-_AST_FIELDS: Dict[type, Tuple[str, ...]] = {}
-
-
-def _ast_fields(kind: type) -> Tuple[str, ...]:
-    fields = _AST_FIELDS.get(kind)
-    if fields is None:
-        fields = _AST_FIELDS[kind] = tuple(name for name in kind._fields if name != "ctx")  # type: ignore[attr-defined]
-    return fields
-
-
 def _ast_walk(node: ast.AST) -> List[ast.AST]:
     """`list(ast.walk(node))` in the same (breadth-first) order, without expression contexts."""
     nodes = [node]
@@ -1372,9 +1354,16 @@ _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str,
 
 
 def clear() -> None:
-    """Forget per-run state (the listing of each project's modules and their import graph)."""
+    """Forget per-run state (the listing of each project's modules, their import graph and
+    what each path was found to be)."""
     _PROJECT_FILES.clear()
     _IMPORT_GRAPHS.clear()
+    forget_paths()
+
+
+def forget_paths() -> None:
+    """Forget what each path was found to be (files created or removed since are seen)."""
+    _PATH_STATES.clear()
 
 
 def project_files(root: str) -> Tuple[str, ...]:

@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import typing
 from collections import OrderedDict
+from contextlib import contextmanager
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
 import libcst as cst
@@ -61,8 +62,42 @@ def _field_kind(annotation: Any) -> Optional[int]:
     return _ANY
 
 
+# While a file is analysed (`remembering_children`): the children of each node read so far, by
+# node id, and the nodes themselves (held, so that no other object takes their ids meanwhile).
+_REMEMBERED: Optional[Dict[int, List[cst.CSTNode]]] = None
+_HELD: List[cst.CSTNode] = []
+
+
+@contextmanager
+def remembering_children() -> Iterator[None]:
+    """Keep each node's children once read, until the block ends. The analysis of a file reads
+    most nodes' children several times (the traversal, whole-module facts, walks of functions
+    and loops); LibCST's nodes never change. Callers must not change the lists returned."""
+    global _REMEMBERED
+    outermost = _REMEMBERED is None
+    if outermost:
+        _REMEMBERED = {}
+    try:
+        yield
+    finally:
+        if outermost:
+            _REMEMBERED = None
+            _HELD.clear()
+
+
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The semantically relevant child nodes of `node`, in field order."""
+    remembered = _REMEMBERED
+    if remembered is None:
+        return _children(node)
+    found = remembered.get(id(node))
+    if found is None:
+        found = remembered[id(node)] = _children(node)
+        _HELD.append(node)
+    return found
+
+
+def _children(node: cst.CSTNode) -> List[cst.CSTNode]:
     result: List[cst.CSTNode] = []
     for name, how in _child_fields(type(node)):
         value = getattr(node, name)

@@ -19,6 +19,7 @@ from torchlint.engine.linter import lint_text
 from torchlint.engine.runner import _rules_for
 from torchlint.files.notebook import Notebook
 from torchlint.files.source import UndecodableSource, decode_source
+from torchlint.semantics import project
 from torchlint.server.settings import FileSetup
 
 
@@ -53,7 +54,9 @@ Results = Dict[str, Tuple[Finding, ...]]
 
 
 def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
-    """The findings of each code part of `snapshot`, positioned within that part."""
+    """The findings of each code part of `snapshot`, positioned within that part. Facts about
+    project modules are kept between runs (by each module's text); which paths exist is asked anew."""
+    project.forget_paths()
     path = str(snapshot.path)
     rules = _rules_for(setup.codes)
     if not snapshot.notebook:
@@ -77,6 +80,7 @@ def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
 
 def fix_all(snapshot: Snapshot, setup: FileSetup) -> Dict[str, str]:
     """The new text of each part that fixing every applicable finding changes, as `--fix` would."""
+    project.forget_paths()
     rules = _rules_for(setup.codes)
     if not snapshot.notebook:
         part = snapshot.parts[0]
