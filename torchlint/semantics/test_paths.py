@@ -36,8 +36,9 @@ def path_is_test(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -> boo
 
 
 def test_by_name_only(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -> "bool | None":
-    """None when `path` matches no test-path glob; True when only globs of file names match it
-    (`train_test.py` outside any test directory), False when a directory or path glob does."""
+    """None when `path` matches no test-path glob; True when only globs of test file names match
+    it (`train_test.py` outside any test directory), False when a directory or path glob or the
+    glob of a benchmark's name does."""
     normalised = path.replace("\\", "/")
     parts = [part for part in normalised.split("/") if part not in ("", ".")]
     if not parts:
@@ -49,7 +50,10 @@ def test_by_name_only(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -
             if any(fnmatch.fnmatchcase(part, directory) for part in parts[:-1]):
                 return False
         elif "/" not in pattern:
-            by_name = by_name or fnmatch.fnmatchcase(parts[-1], pattern)
+            if fnmatch.fnmatchcase(parts[-1], pattern):
+                if "test" not in pattern.lower():
+                    return False  # a benchmark's name: a loop that trains is what it times
+                by_name = True
         else:
             pattern = pattern[2:] if pattern.startswith("./") else pattern
             if any(fnmatch.fnmatchcase("/".join(parts[index:]), pattern) for index in range(len(parts))):
