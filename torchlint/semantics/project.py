@@ -1270,13 +1270,26 @@ def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     `ModuleFacts.instances`), as called: without its `self` parameter. Only names the file
     binds to a call of a capitalised name are looked up."""
     receiver, _, method = dotted.rpartition(".")
-    if not receiver or not re.search(rf"(?<![\w.]){re.escape(receiver)}\s*=\s*[\w.]*\b[A-Z]\w*\s*\(", ctx.text):
+    if not receiver or receiver not in _instance_names(ctx):
         return None
     klass = _own_facts(ctx).instances.get(receiver)
     facts = _resolve_function(ctx, f"{klass}.{method}") if klass and klass != receiver else None
     if facts is None or facts.static or not facts.parameters:
         return None
     return dataclasses.replace(facts, parameters=facts.parameters[1:])
+
+
+_INSTANCE_BINDING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*[\w.]*\b[A-Z]\w*\s*\(")
+_INSTANCE_NAMES: "weakref.WeakKeyDictionary[FileFacts, FrozenSet[str]]" = weakref.WeakKeyDictionary()
+
+
+def _instance_names(ctx: "FileFacts") -> FrozenSet[str]:
+    """The (dotted) names the file's text assigns a call of a capitalised name to (`simclr =
+    SimCLR(...)`, `self.agent = sac.SAC(...)`), read once per file."""
+    names = _INSTANCE_NAMES.get(ctx)
+    if names is None:
+        names = _INSTANCE_NAMES[ctx] = frozenset(match.group(1) for match in _INSTANCE_BINDING.finditer(ctx.text))
+    return names
 
 
 def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, depth: int) -> Optional[FunctionFacts]:
