@@ -14,6 +14,7 @@ from typing import Iterable, List
 
 import libcst as cst
 
+from torchlint.files.syntax import python_tree
 from torchlint.semantics.heuristics import EVALUATION_SCRIPT_WORDS, ONE_OFF_SCRIPT_WORDS, PROFILING_WORDS, has_word
 from torchlint.semantics.names import NameResolver
 
@@ -25,9 +26,10 @@ def trains_with_a_test_name(text: str) -> bool:
     """Whether a file that is test code only by its file name (`mnist_test.py`, outside any test
     directory) is a training program instead: one of its loops runs `backward()` and an `.step()`
     (an optimizer's) in its body, and it imports no test framework and defines no test function
-    or test class. Read from CPython's tree: the engine asks before deciding which rules run."""
+    or test class. Read from CPython's tree (the parse the syntax check shares): the engine asks
+    before deciding which rules run."""
     try:
-        tree = ast.parse(text)
+        tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     trains = False

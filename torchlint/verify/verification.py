@@ -122,20 +122,22 @@ class RuleRun:
         return (BEFORE, AFTER, AGAIN) if self.device == "cuda" else (BEFORE, AFTER)
 
     def _run(self, label: str, count_syncs: bool = False) -> ProgramRun:
+        try:
+            run = self.runner.run(self._job(label, count_syncs), self.timeout)
+        except ProgramTimeout as first:
+            self.progress(f"{self.code}: {first}; running it once more...")
+            try:  # a fresh environment: another free port for a process group
+                run = self.runner.run(self._job(label, count_syncs), self.timeout)
+            except ProgramTimeout:
+                raise ProgramTimeout(f"{first} (twice)") from None
+        return checked(run, RUN_NAMES[label])
+
+    def _job(self, label: str, count_syncs: bool) -> Job:
         program = self.programs[AFTER if label == AFTER else BEFORE]
         warmup = WARMUP_STEPS if self.timed else 0
         total = warmup + self.steps + 1 if self.timed else self.steps
         env = program_env(self.device, total, self.size, self.threads)
-        job = Job(program, env, self.device, self.timed and not count_syncs, warmup, count_syncs, self.threads)
-        try:
-            run = self.runner.run(job, self.timeout)
-        except ProgramTimeout as first:
-            self.progress(f"{self.code}: {first}; running it once more...")
-            try:
-                run = self.runner.run(job, self.timeout)
-            except ProgramTimeout:
-                raise ProgramTimeout(f"{first} (twice)") from None
-        return checked(run, RUN_NAMES[label])
+        return Job(program, env, self.device, self.timed and not count_syncs, warmup, count_syncs, self.threads)
 
     def runs(self, repeats: int, found: Measurements) -> None:
         """Run each program `repeats` times, rotating their order between repeats so that drift
