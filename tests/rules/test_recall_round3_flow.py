@@ -487,7 +487,10 @@ class RandomTokenDataset(Dataset):
 
 @pytest.mark.parametrize("dataset, reported", [
     (RANDOM_TOKENS, False),  # made-up data: nothing to load or pin
-    (RANDOM_TOKENS.replace("self.tokens = torch.randint(vocab_size, size=(1000, seq_length + 1))", "self.tokens = torch.load(path)"), True),
+    # a whole-file load in `__init__` is one-time: the items are in memory (`dataset_items`)
+    (RANDOM_TOKENS.replace("self.tokens = torch.randint(vocab_size, size=(1000, seq_length + 1))", "self.tokens = torch.load(path)"), False),
+    # a memory-mapped load is read item by item
+    (RANDOM_TOKENS.replace("self.tokens = torch.randint(vocab_size, size=(1000, seq_length + 1))", "self.tokens = torch.load(path, mmap=True)"), True),
 ])
 def test_a_dataset_class_of_another_module_that_makes_its_data_up(tmp_path, monkeypatch, dataset, reported):
     script = FIT.format(trainer='pl.Trainer(accelerator="gpu")', method="fit").replace(

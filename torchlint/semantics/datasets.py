@@ -3,28 +3,33 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, List, Set
+from typing import AbstractSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from torchlint.semantics.calls import arguments_by_parameter
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import TORCH_FACTORIES, project_function
-from torchlint.semantics.tree import descendants, scope_descendants
+from torchlint.semantics.tree import descendants, nodes_of_type, scope_descendants
 from torchlint.semantics.values import assigned_values
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 SUBSETS = frozenset({"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})
+RANDOM_SPLITS = frozenset({"torch.utils.data.random_split", "torch.utils.data.dataset.random_split"})
 MAX_DATASET_STEPS = 4
 
 
 def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[str] = frozenset(), depth: int = 0) -> bool:
     """A dataset of items already in memory: a `TensorDataset`, a Python list (`[(x, y) for
     ...]`, `list(zip(inputs, labels))`: its items were made before the loader exists), a
-    dataset class of the file that makes its data up (`self.data = torch.randn(length, size)`,
-    reading nothing), a `Subset` of one, a name in `known`, or a name or `self.` attribute the
-    file only ever binds to one (`self.random_train = Subset(self.random_full, ...)`)."""
+    dataset class that makes its data up (`self.data = torch.randn(length, size)`, reading
+    nothing) or whose items are in memory (see `_makes_data_up`), a `Subset` of one, a name in
+    `known`, a name or `self.` attribute the file only ever binds to one (`self.random_train =
+    Subset(self.random_full, ...)`, a part of `random_split(dataset, sizes)`, an element of a
+    tuple a function of the file returns), or a parameter of a function of the file to which
+    every call of it passes one."""
     if isinstance(dataset, (cst.List, cst.ListComp)):
         return True
     if isinstance(dataset, cst.Call):
@@ -43,8 +48,71 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
         return True
     if name is None or depth >= MAX_DATASET_STEPS:
         return False
-    values = assigned_values(ctx.module, name)
+    values = assigned_values(ctx.module, name) + _unpacked_from(ctx, name)
+    if not values and isinstance(dataset, cst.Name):
+        values = _passed_to(ctx, dataset) or []
     return bool(values) and all(in_memory(ctx, value, known, depth + 1) for value in values)
+
+
+def _unpacked_from(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
+    """What the file binds to `name` as one element of a tuple target: the dataset that
+    `random_split` splits (`train_set, val_set = random_split(dataset, sizes)`: each part is
+    a subset of it), or the element at the same place of every tuple a function of the file
+    returns (`dataset, model, optimizer = load_train_objs()`); the call itself when a return
+    of that function is not such a tuple."""
+    found: List[cst.BaseExpression] = []
+    for node in nodes_of_type(ctx.module, (cst.Assign,)):
+        value = node.value if isinstance(node, cst.Assign) else None
+        if not isinstance(value, cst.Call) or not isinstance(node, cst.Assign):
+            continue
+        places = [
+            (index, len(target.target.elements))
+            for target in node.targets
+            if isinstance(target.target, (cst.Tuple, cst.List))
+            for index, element in enumerate(target.target.elements)
+            if dotted_name(element.value) == name
+        ]
+        if not places:
+            continue
+        if value.args and (dotted_name(value.func) or "").endswith("random_split"):
+            # (not `ctx.qualified_name`, which keeps its answer for where the traversal stands)
+            if ctx.names.qualified_name(value.func) in RANDOM_SPLITS:
+                found.append(value.args[0].value)
+            continue
+        defined = ctx.frequency.local_functions().get(value.func.value, []) if isinstance(value.func, cst.Name) else []
+        if len(defined) == 1:
+            found.extend(_returned_elements(defined[0], value, places[0]))
+    return found
+
+
+def _returned_elements(function: cst.FunctionDef, call: cst.Call, place: Tuple[int, int]) -> List[cst.BaseExpression]:
+    """The element at `place` (index, length) of every tuple `function` returns; `call`
+    itself in place of a return that is not a tuple of that length."""
+    index, length = place
+    found: List[cst.BaseExpression] = []
+    for node in scope_descendants(function.body):
+        if not isinstance(node, cst.Return) or node.value is None:
+            continue
+        elements = node.value.elements if isinstance(node.value, cst.Tuple) else []
+        starred = any(isinstance(element, cst.StarredElement) for element in elements)
+        found.append(elements[index].value if len(elements) == length and not starred else call)
+    return found
+
+
+def _passed_to(ctx: FileFacts, parameter: cst.Name) -> Optional[List[cst.BaseExpression]]:
+    """What every call of the file's function whose parameter `parameter` is passes to it
+    (`train_logreg(train_feats_data=feats)`); None when a call passes nothing for it, or the
+    function is never called in the file."""
+    function = ctx.frequency.enclosing_function(parameter)
+    if function is None or parameter.value not in {param.name.value for param in function.params.params}:
+        return None
+    passed = []
+    for call in ctx.frequency.calls_named(function.name.value):
+        argument = next((value for value, name in arguments_by_parameter(call, function) if name == parameter.value), None)
+        if argument is None:
+            return None
+        passed.append(argument)
+    return passed or None
 
 
 def _partial_of(ctx: FileFacts, func: cst.BaseExpression) -> cst.BaseExpression:
@@ -76,7 +144,9 @@ def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
 def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     """A dataset class of the file, or of another project module (`project.FunctionFacts.
     makes_data_up`), that makes its data with a torch factory (in `__init__`, or item by item)
-    and reads nothing (no file, array or image loading anywhere in the class)."""
+    and reads nothing (no file, array or image loading anywhere in the class); or one whose
+    items are already in memory and cheap to get (`FunctionFacts.items_in_memory`: its
+    `__getitem__` only indexes and converts attributes holding data in memory)."""
     classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
     for klass in classes:
         calls = [node for node in descendants(klass) if isinstance(node, cst.Call)]
@@ -84,10 +154,10 @@ def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
             continue
         if any((ctx.names.qualified_name(call.func) or "").rpartition(".")[::2] in TORCH_FACTORIES for call in calls):
             return True
-    if not classes and isinstance(func, (cst.Name, cst.Attribute)) and (dotted_name(func) or "").rpartition(".")[2][:1].isupper():
-        facts = project_function(ctx, func)  # a dataset class of another project module
-        return facts is not None and facts.makes_data_up
-    return False
+    if not isinstance(func, (cst.Name, cst.Attribute)) or not (dotted_name(func) or "").rpartition(".")[2][:1].isupper():
+        return False
+    facts = project_function(ctx, func)  # the file's class, or one of another project module
+    return facts is not None and (facts.items_in_memory or (not classes and facts.makes_data_up))
 
 
 def _reads(call: cst.Call) -> bool:

@@ -56,7 +56,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
+from torchlint.semantics.dataset_items import items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
+from torchlint.semantics.pyast import ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
 from torchlint.semantics.test_paths import path_is_test
 
 if TYPE_CHECKING:
@@ -611,6 +613,9 @@ class FunctionFacts:
     # A class that makes its data up: its code calls a torch factory (`torch.randint(...)`) and
     # reads nothing (no `open`, `load...`, `read...`, `imread`): a synthetic dataset.
     makes_data_up: bool = False
+    # A dataset class whose items are already in memory and cheap to get: `__getitem__` only
+    # indexes, converts and reshapes attributes holding data in memory (`dataset_items`).
+    items_in_memory: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
@@ -718,7 +723,8 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
     calls: Dict[str, List[CallSite]] = {}
-    _summarise(tree, "", aliases, functions)
+    classes = {node.name: node for node in _statements(tree.body) if isinstance(node, ast.ClassDef)}
+    _summarise(tree, "", aliases, functions, classes)
     _CallCollector(path, text, calls).visit(tree)
     return ModuleFacts(_with_training(functions, calls), {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
 
@@ -763,15 +769,6 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
     return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
 
 
-def _ast_dotted(node: Optional[ast.AST]) -> Optional[str]:
-    """`a.b.c` for a chain of attributes on a name, else None."""
-    parts: List[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
-
-
 def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
     """Local name -> qualified name for the module's absolute imports."""
     aliases: Dict[str, str] = {}
@@ -797,22 +794,22 @@ def _statements(body: List[ast.AST]) -> Iterator[ast.AST]:
                 yield from _statements(nested)
 
 
-def _ast_qualified(node: ast.AST, aliases: Dict[str, str]) -> Optional[str]:
-    head, dot, rest = (_ast_dotted(node) or "").partition(".")
-    return aliases[head] + dot + rest if head in aliases else None
-
-
-def _summarise(scope: ast.AST, prefix: str, aliases: Dict[str, str], out: Dict[str, FunctionFacts]) -> None:
+def _summarise(
+    scope: ast.AST, prefix: str, aliases: Dict[str, str], out: Dict[str, FunctionFacts], classes: Dict[str, ast.ClassDef]
+) -> None:
+    """Summaries of the functions and classes defined in `scope`; `classes` are the module's
+    class definitions by name (the bases a class may derive from)."""
     for node in ast.iter_child_nodes(scope):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out[prefix + node.name] = _function_facts(node, prefix + node.name, aliases)
         elif isinstance(node, ast.ClassDef):
             inner = f"{prefix}{node.name}."
-            _summarise(node, inner, aliases, out)
+            _summarise(node, inner, aliases, out, classes)
             members = [facts for key, facts in out.items() if key.startswith(inner)]
-            out[prefix + node.name] = _class_facts(node, prefix + node.name, aliases, members, out)
+            facts = _class_facts(node, prefix + node.name, aliases, members, out)
+            out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=items_in_memory(node, classes, aliases))
         elif isinstance(node, (ast.If, ast.Try)):
-            _summarise(node, prefix, aliases, out)  # definitions under `if`/`try` at the same level
+            _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
 
 
 def _qualified_names(nodes: Iterable[ast.AST], aliases: Dict[str, str]) -> Set[Optional[str]]:
@@ -1060,14 +1057,6 @@ def _walk_outside(node: ast.AST, skipped: Tuple[type, ...]) -> Iterator[ast.AST]
             continue
         yield current
         stack.extend(_ast_children(current))
-
-
-def _ast_walk(node: ast.AST) -> List[ast.AST]:
-    """`list(ast.walk(node))` in the same (breadth-first) order, without expression contexts."""
-    nodes = [node]
-    for current in nodes:  # the list grows while it is read
-        nodes.extend(_ast_children(current))
-    return nodes
 
 
 def _called_attribute(node: ast.AST) -> Optional[str]:
