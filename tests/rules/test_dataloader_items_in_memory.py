@@ -5,14 +5,11 @@ per-item work is not seen, keeps the finding. Decided from what the class's code
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import pytest
-from click.testing import CliRunner
 from conftest import lines
-
-from torchlint.cli import main
+from test_recall_round3_flow import project
 
 RULE = "TL201"
 
@@ -44,6 +41,14 @@ def reported(classes: str, dataset: str = "Items()") -> bool:
     assert len(found) <= 1
     return bool(found)
 
+
+BASE = """
+        class Base(Dataset):
+            def __init__(self):
+                self.data = torch.load("all.pt")
+            def __getitem__(self, i):
+                return self.data[i]
+"""
 
 IN_MEMORY = {
     "a whole-file load in __init__, lists indexed per item": """
@@ -109,12 +114,7 @@ IN_MEMORY = {
             def __getitem__(self, index):
                 return self.images[index], self.labels[index]
         """,
-    "a subclass that keeps its base's __getitem__": """
-        class Base(Dataset):
-            def __init__(self):
-                self.data = torch.load("all.pt")
-            def __getitem__(self, i):
-                return self.data[i]
+    "a subclass that keeps its base's __getitem__": BASE + """
         class Items(Base):
             pass
         """,
@@ -209,12 +209,7 @@ PER_ITEM_WORK = {
             def __getitem__(self, i):
                 return self.mnist[i]
         """,
-    "a subclass that adds a transform": """
-        class Base(Dataset):
-            def __init__(self):
-                self.data = torch.load("all.pt")
-            def __getitem__(self, i):
-                return self.data[i]
+    "a subclass that adds a transform": BASE + """
         class Items(Base):
             def __getitem__(self, i):
                 return self.augment(super().__getitem__(i))
@@ -280,17 +275,6 @@ def test_an_element_of_a_tuple_a_function_of_the_file_returns():
     assert lines(IMPORTS + textwrap.dedent(reads), RULE) == [15]
 
 
-def project(tmp_path, monkeypatch, files: dict) -> list:
-    """(path, line) of TL201's findings on a small project (a marked root), default mode."""
-    (tmp_path / "setup.py").write_text("")
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", RULE, "--output-format", "json", "."])
-    return sorted((item["path"], item["line"]) for item in json.loads(result.stdout))
-
-
 SCRIPT = """
 import torch
 from torch.utils.data import DataLoader
@@ -320,4 +304,4 @@ def test_a_dataset_class_of_another_project_module(tmp_path, monkeypatch, classe
         "data/datasets.py": IMPORTS + textwrap.dedent(classes),
         "train.py": SCRIPT.format(dataset=dataset),
     }
-    assert project(tmp_path, monkeypatch, files) == ([("train.py", 7)] if is_reported else [])
+    assert project(tmp_path, monkeypatch, files, RULE) == ([("train.py", 7)] if is_reported else [])
