@@ -119,8 +119,9 @@ class EvalWithoutNoGrad(Rule):
     `self.on_validated = on_validated`: a callback would run without gradients too); does
     not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`; runs no code
     it cannot see that keeps values (no module hooks registered in the file, on a module or
-    for all of them with `register_module_forward_hook`, no `forward` of a class of the file
-    that stores values on `self` or elsewhere, such as an attention map kept for
+    for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
+    `spectral_norm` or pruning, which keep the weight they compute on the module; no
+    `forward` of a class of the file that stores values on `self` or elsewhere, such as an attention map kept for
     visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
     grad mode, itself or in a function of the file it calls); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
@@ -602,14 +603,23 @@ def _unseen_module_code(module: cst.Module) -> str:
     return ""
 
 
+# torch utilities whose forward pre-hook stores the weight it computes on the module
+# (`module.weight`, with a `grad_fn` only when gradients are on): the old `weight_norm` and
+# `spectral_norm` (not their `parametrizations` successors, which compute on access) and pruning.
+_STORING_HOOK_UTILITIES = frozenset({"weight_norm", "spectral_norm"})
+
+
 def _registers_hook(node: cst.CSTNode) -> bool:
     """A call that registers a hook, as a method (`layer.register_forward_hook(fn)`) or a
-    function (`register_module_forward_hook(fn)`, which hooks every module)."""
+    function (`register_module_forward_hook(fn)`, which hooks every module), or a torch
+    utility that registers one (`nn.utils.weight_norm(conv)`, `prune.l1_unstructured(...)`)."""
     if not isinstance(node, cst.Call):
         return False
     found = method_call(node)
     called = found[1] if found is not None else dotted_name(node.func) or ""
-    return called.startswith("register_") and called.endswith("hook")
+    parts = (dotted_name(node.func) or called).split(".")
+    utility = parts[-1] in _STORING_HOOK_UTILITIES and "parametrizations" not in parts
+    return (called.startswith("register_") and called.endswith("hook")) or utility or "prune" in parts[:-1]
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:

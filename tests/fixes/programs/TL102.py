@@ -164,3 +164,17 @@ for step in range(2):
     opt.step()
     opt.zero_grad()
     print(round(loss.item(), 5))
+
+# %% a helper's device parameter is given a dtype by a call of the file [none]
+import torch
+
+def make_targets(n, device="cpu"):
+    return torch.zeros(n, dtype=torch.long).to(device)
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    y = make_targets(4, torch.float64)
+    loss = torch.nn.functional.mse_loss(model(torch.ones(4, 3)).sum(1).double(), y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    show(y)
