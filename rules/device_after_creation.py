@@ -104,7 +104,8 @@ class DeviceAfterCreation(Rule):
     a device only by its name (`.to(dev)`; if the name holds something else, such as a
     parameter a caller in another module gives a dtype, the rewritten factory raises
     `TypeError`). No fix when an assignment that can reach the target gives it a non-device
-    (`device = torch.float64`), or the target is a parameter whose default or an argument
+    (`device = torch.float64`, also as a branch of a conditional expression), or the
+    target is a parameter whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
     takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
@@ -330,7 +331,7 @@ class DeviceAfterCreation(Rule):
         would reject it."""
         function = self.ctx.enclosing(cst.FunctionDef)
         passed = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
-        for value in [*(self._assigned(device) or []), *passed]:
+        for value in _alternatives([*(self._assigned(device) or []), *passed]):
             if _is_device_literal(value):
                 continue
             kind = self.ctx.kind_of(value)
@@ -395,3 +396,11 @@ def _is_device_literal(node: cst.BaseExpression) -> bool:
     literal = string_value(node)
     return literal is not None and literal.split(":")[0] in ("cuda", "cpu", "mps", "xpu", "meta")
 
+
+def _alternatives(values: List[cst.BaseExpression]) -> List[cst.BaseExpression]:
+    """`values` with each conditional expression replaced by its branches (`torch.float64 if
+    dtype_only else "cpu"` may be either)."""
+    result: List[cst.BaseExpression] = []
+    for value in values:
+        result += _alternatives([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
+    return result

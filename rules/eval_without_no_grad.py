@@ -117,7 +117,9 @@ class EvalWithoutNoGrad(Rule):
     callback in CALLBACKS: callback(acc)`, `getattr(hooks, "on_val_end")(acc)`, a
     module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
     `self.on_validated = on_validated`: a callback would run without gradients too); does
-    not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`; runs no code
+    not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`, nor call
+    `.numpy()` on a value it did not detach (which raises only with gradients on, and code
+    may catch that); runs no code
     it cannot see that keeps values (no module hooks registered in the file, on a module or
     for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
     `spectral_norm` or pruning, which keep the weight they compute on the module; no
@@ -450,6 +452,8 @@ class _Escapes:
             return STORES
         if _shows_autograd_state(function, computed, self.printing):
             return "the function prints or formats values whose text shows their autograd state"
+        if _converts_graph_to_numpy(function, computed):
+            return "`.numpy()` raises on a value that records a graph (code that catches the error runs another way)"
         for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
@@ -638,6 +642,20 @@ def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printin
         elif isinstance(node, cst.FormattedStringExpression):
             texts.append(node.expression)
     return any(may_carry_graph(text, computed) for text in texts)
+
+
+def _converts_graph_to_numpy(function: cst.FunctionDef, computed: Set[str]) -> bool:
+    """Whether the function calls `.numpy()` (without `force=`) on a value that may record a
+    graph and was not detached: that raises with gradients on and returns without them."""
+    for node in descendants(function.body):
+        found = method_call(node) if isinstance(node, cst.Call) else None
+        if found is None or found[1] != "numpy" or any(arg.keyword is not None for arg in node.args):  # type: ignore[attr-defined]
+            continue
+        receiver = found[0]
+        attributes = {item.attr.value for item in [receiver, *descendants(receiver)] if isinstance(item, cst.Attribute)}
+        if not {"detach", "data"} & attributes and may_carry_graph(receiver, computed):
+            return True
+    return False
 
 
 def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:

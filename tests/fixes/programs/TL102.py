@@ -178,3 +178,22 @@ for step in range(2):
     loss = torch.nn.functional.mse_loss(model(torch.ones(4, 3)).sum(1).double(), y)
     opt.zero_grad(); loss.backward(); opt.step()
     show(y)
+
+# %% a global device that a setup function rebinds to a dtype in one branch [none]
+import torch
+
+device = "cpu"
+
+def setup(dtype_only):
+    global device
+    device = torch.float64 if dtype_only else "cpu"
+
+model = torch.nn.Linear(2, 1).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for step in range(2):
+        x = torch.ones(1, 2).to(device)
+        loss = model(x.double()).sum()
+        opt.zero_grad(); loss.backward(); opt.step()
+    setup(epoch == 0)
+    show(x)

@@ -881,3 +881,20 @@ def evaluate(model, x):
 for epoch in range(2):
     evaluate(conv, torch.ones(1, 1, 5))
     print(conv.weight.requires_grad)
+
+# %% a conversion to NumPy that falls back to detach when the output records a graph [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    try:
+        arr = out.numpy()
+    except RuntimeError:
+        print("fallback to detach")
+        arr = out.detach().numpy()
+    print(arr.round(4).tolist())
+
+model = torch.nn.Linear(2, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 2))
