@@ -44,7 +44,7 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
     bound = _bindings(module.body[:index], imported) or imported
     if binds_otherwise(module, bound, imported):
         return None
-    if any(binds_locally(function, bound) for function in _enclosing_functions(module.body[index], used_at)):
+    if _bound_locally_otherwise(module.body[index], used_at, bound, imported):
         return None
     if bound != imported or _bindings(module.body[:index], imported):
         return bound, ()
@@ -52,21 +52,29 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
     return (imported, (edit,)) if edit is not None else None
 
 
-def _enclosing_functions(top: cst.CSTNode, node: cst.CSTNode) -> List[cst.FunctionDef]:
-    """The functions, from `top` down, whose scope `node` is in (`node` itself excluded)."""
+def _bound_locally_otherwise(top: cst.CSTNode, node: cst.CSTNode, name: str, imported: str) -> bool:
+    """Whether a function around `node` (within `top`) makes `name` local without binding it
+    to `imported` by an `import` statement of its body that runs before the statement
+    holding `node` (`def main(): import torch` above the use is fine; below it, not)."""
     path: List[cst.CSTNode] = []
 
     def find(current: cst.CSTNode) -> bool:
-        if current is node:
-            return True
         path.append(current)
-        if any(find(child) for child in children(current)):
+        if current is node or any(find(child) for child in children(current)):
             return True
         path.pop()
         return False
 
     find(top)
-    return [item for item in path if isinstance(item, cst.FunctionDef)]
+    for index, function in enumerate(path[:-1]):
+        if not isinstance(function, cst.FunctionDef) or not binds_locally(function, name):
+            continue
+        statements = list(getattr(function.body, "body", ()))
+        holder = path[index + 2] if index + 2 < len(path) else None
+        earlier = statements[: statements.index(holder)] if holder in statements else []
+        if _bindings(earlier, imported) != name:
+            return True
+    return False
 
 
 def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]:
