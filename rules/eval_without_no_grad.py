@@ -118,8 +118,8 @@ class EvalWithoutNoGrad(Rule):
     module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
     `self.on_validated = on_validated`: a callback would run without gradients too); does
     not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`, nor call
-    `.numpy()` on a value it did not detach (which raises only with gradients on, and code
-    may catch that); runs no code
+    `.numpy()` on a value it did not detach (which, like `copy.deepcopy` of such a value,
+    raises only with gradients on, and code may catch that); runs no code
     it cannot see that keeps values (no module hooks registered in the file, on a module or
     for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
     `spectral_norm` or pruning, which keep the weight they compute on the module; no
