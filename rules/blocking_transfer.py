@@ -9,6 +9,7 @@ from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, devi
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import method_definitions, takes_keyword
+from torchlint.semantics.escapes import view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, called_function, repeated_with_training
 from torchlint.semantics.loaders import passes_elsewhere
 from torchlint.semantics.project import pinned_argument
@@ -53,7 +54,8 @@ class BlockingTransfer(Rule):
     - for dtype casts (`x.to(torch.float16)`) and moves to the CPU;
     - for values rebound in the loop before they are moved (`x = x.float()` makes a new,
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
-      `x[0] = ...`), which an asynchronous copy could read half-written;
+      `x[0] = ...`, also through a view such as `flat = x.view(-1)`), which an asynchronous
+      copy could read half-written;
     - for moves inside nested functions, lambdas and comprehensions.
 
     ## Example
@@ -285,8 +287,10 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
 
 def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, List[cst.FunctionDef]], depth: int = 0) -> Set[str]:
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
-    `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), or hands to a function of the file
-    that modifies the parameter it receives it as."""
+    `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), also through a view of it
+    (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`), or
+    hands to a function of the file that modifies the parameter it receives it as."""
+    aliases = view_aliases(body, names)
     changed: Set[str] = set()
     for node in scope_descendants(body):
         if isinstance(node, cst.Call):
@@ -308,7 +312,7 @@ def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, L
             base = node.func.value.value if isinstance(node.func.value, cst.Subscript) else node.func.value
             if method.endswith("_") and not method.startswith("_") and isinstance(base, cst.Name):
                 changed.add(base.value)
-    return changed & names
+    return {aliases.get(name, name) for name in changed & (names | set(aliases))}
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:

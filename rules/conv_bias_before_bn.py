@@ -115,7 +115,7 @@ class ConvBiasBeforeBn(Rule):
 
     ## Fix applicability
     Unsafe. Removing the bias removes `bias` from the module's parameters (a printed parameter
-    count, optimizer groups) and state dict, so checkpoints saved before the change no longer
+    count, optimizer groups, `print(model)`, which shows `bias=False`) and state dict, so checkpoints saved before the change no longer
     load with `strict=True`; with `strict=False` the checkpoint's
     bias is dropped silently while the norm's running mean, learned with it, still contains
     it, so eval outputs change. A conv built without a bias draws fewer random numbers, so

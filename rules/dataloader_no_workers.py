@@ -15,6 +15,7 @@ from torchlint.semantics.training import builds_dataloader, loader_factory
 
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
+WORKER_INIT_POSITION = 10  # ..., pin_memory, drop_last, timeout, worker_init_fn
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
@@ -101,7 +102,9 @@ class DataloaderNoWorkers(Rule):
     or a dataset named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
     items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
     dataset is made by running a module, from tensors that require gradients, or by a class
-    of the file that builds a module), which a worker cannot send back to the main process.
+    of the file that builds a module), which a worker cannot send back to the main process;
+    nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
+    (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -203,6 +206,8 @@ class DataloaderNoWorkers(Rule):
         dataset = argument(node, "dataset", 0)
         if dataset is not None and items_may_carry_graph(self.ctx, dataset.value):
             return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
+        if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:
+            return self.withheld("its `worker_init_fn` has never run (only workers run it) and may fail there")
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))

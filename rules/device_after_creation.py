@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, reaching_values
+from torchlint.semantics.bindings import attribute_assignments, parameter_values, reaching_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer
@@ -102,9 +102,12 @@ class DeviceAfterCreation(Rule):
     last bit of a point, an element at a bound); for factories with `requires_grad=True`,
     because the device tensor becomes the leaf that receives `.grad`; and when the target is
     a device only by its name (`.to(dev)`; if the name holds something else, such as a
-    parameter whose default is a dtype, the rewritten factory raises `TypeError`). No fix
-    when an assignment that can reach the target gives it a non-device (`device =
-    torch.float64`), when the factory takes `out=`, a
+    parameter a caller in another module gives a dtype, the rewritten factory raises
+    `TypeError`). No fix when an assignment that can reach the target gives it a non-device
+    (`device = torch.float64`, also as a branch of a conditional expression), or the
+    target is a parameter whose default or an argument
+    a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
+    takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
     when the move unpacks `*args`/`**kwargs`.
 
@@ -322,9 +325,13 @@ class DeviceAfterCreation(Rule):
         return reaching_values(self.ctx.module, function if isinstance(function, cst.FunctionDef) else None, device.value)
 
     def _sometimes_other(self, device: cst.BaseExpression) -> bool:
-        """Whether an assignment that can reach `device` gives it a value known not to be a
-        device (`device = torch.float64` later in the loop): the factory would reject it."""
-        for value in self._assigned(device) or []:
+        """Whether an assignment that can reach `device`, or a call of the enclosing function
+        of the file passing it as a parameter, gives it a value known not to be a device
+        (`device = torch.float64` later in the loop, `make(4, torch.float64)`): the factory
+        would reject it."""
+        function = self.ctx.enclosing(cst.FunctionDef)
+        passed = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
+        for value in _alternatives([*(self._assigned(device) or []), *passed]):
             if _is_device_literal(value):
                 continue
             kind = self.ctx.kind_of(value)
@@ -366,7 +373,7 @@ class DeviceAfterCreation(Rule):
         if grad is not None and not is_literal(grad.value, "False"):
             return self.unsafe_fix("the device tensor becomes the leaf that gets `.grad`", NodeEdit(move, new_call), message=message)
         if self._sometimes_other(device):
-            return self.withheld(f"`{dotted_name(device)}` is also assigned values that are not devices")
+            return self.withheld(f"`{dotted_name(device)}` is also given values that are not devices")
         if not _is_device_literal(device) and not self._always_device(device):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
@@ -389,3 +396,11 @@ def _is_device_literal(node: cst.BaseExpression) -> bool:
     literal = string_value(node)
     return literal is not None and literal.split(":")[0] in ("cuda", "cpu", "mps", "xpu", "meta")
 
+
+def _alternatives(values: List[cst.BaseExpression]) -> List[cst.BaseExpression]:
+    """`values` with each conditional expression replaced by its branches (`torch.float64 if
+    dtype_only else "cpu"` may be either)."""
+    result: List[cst.BaseExpression] = []
+    for value in values:
+        result += _alternatives([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
+    return result

@@ -117,10 +117,13 @@ class EvalWithoutNoGrad(Rule):
     callback in CALLBACKS: callback(acc)`, `getattr(hooks, "on_val_end")(acc)`, a
     module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
     `self.on_validated = on_validated`: a callback would run without gradients too); does
-    not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`; runs no code
+    not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`, nor call
+    `.numpy()` on a value it did not detach (which, like `copy.deepcopy` of such a value,
+    raises only with gradients on, and code may catch that); runs no code
     it cannot see that keeps values (no module hooks registered in the file, on a module or
-    for all of them with `register_module_forward_hook`, no `forward` of a class of the file
-    that stores values on `self` or elsewhere, such as an attention map kept for
+    for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
+    `spectral_norm` or pruning, which keep the weight they compute on the module; no
+    `forward` of a class of the file that stores values on `self` or elsewhere, such as an attention map kept for
     visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
     grad mode, itself or in a function of the file it calls); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
@@ -449,6 +452,8 @@ class _Escapes:
             return STORES
         if _shows_autograd_state(function, computed, self.printing):
             return "the function prints or formats values whose text shows their autograd state"
+        if _converts_graph_to_numpy(function, computed):
+            return "`.numpy()` raises on a value that records a graph (code that catches the error runs another way)"
         for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
@@ -602,14 +607,23 @@ def _unseen_module_code(module: cst.Module) -> str:
     return ""
 
 
+# torch utilities whose forward pre-hook stores the weight it computes on the module
+# (`module.weight`, with a `grad_fn` only when gradients are on): the old `weight_norm` and
+# `spectral_norm` (not their `parametrizations` successors, which compute on access) and pruning.
+_STORING_HOOK_UTILITIES = frozenset({"weight_norm", "spectral_norm"})
+
+
 def _registers_hook(node: cst.CSTNode) -> bool:
     """A call that registers a hook, as a method (`layer.register_forward_hook(fn)`) or a
-    function (`register_module_forward_hook(fn)`, which hooks every module)."""
+    function (`register_module_forward_hook(fn)`, which hooks every module), or a torch
+    utility that registers one (`nn.utils.weight_norm(conv)`, `prune.l1_unstructured(...)`)."""
     if not isinstance(node, cst.Call):
         return False
     found = method_call(node)
     called = found[1] if found is not None else dotted_name(node.func) or ""
-    return called.startswith("register_") and called.endswith("hook")
+    parts = (dotted_name(node.func) or called).split(".")
+    utility = parts[-1] in _STORING_HOOK_UTILITIES and "parametrizations" not in parts
+    return (called.startswith("register_") and called.endswith("hook")) or utility or "prune" in parts[:-1]
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:
@@ -628,6 +642,20 @@ def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printin
         elif isinstance(node, cst.FormattedStringExpression):
             texts.append(node.expression)
     return any(may_carry_graph(text, computed) for text in texts)
+
+
+def _converts_graph_to_numpy(function: cst.FunctionDef, computed: Set[str]) -> bool:
+    """Whether the function calls `.numpy()` (without `force=`) on a value that may record a
+    graph and was not detached: that raises with gradients on and returns without them."""
+    for node in descendants(function.body):
+        found = method_call(node) if isinstance(node, cst.Call) else None
+        if found is None or found[1] != "numpy" or any(arg.keyword is not None for arg in node.args):  # type: ignore[attr-defined]
+            continue
+        receiver = found[0]
+        attributes = {item.attr.value for item in [receiver, *descendants(receiver)] if isinstance(item, cst.Attribute)}
+        if not {"detach", "data"} & attributes and may_carry_graph(receiver, computed):
+            return True
+    return False
 
 
 def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:

@@ -80,6 +80,23 @@ for x, y, z in loader:
     assert lines(code, RULE) == []
 
 
+def test_batches_changed_in_place_through_a_view_after_the_move():
+    code = PINNED + """
+for x, y in loader:
+    flat = x.view(-1)
+    row = y[0].t()
+    a = x.cuda()
+    b = y.cuda()
+    flat.mul_(2)
+    row += 1
+for x, y in loader:
+    copy = x.clone()
+    a = x.cuda()
+    copy.mul_(2)
+"""
+    assert lines(code, RULE) == [13]
+
+
 def test_loader_rebound_or_from_another_scope():
     code = """
     from torch.utils.data import DataLoader

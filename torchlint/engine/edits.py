@@ -15,6 +15,7 @@ from typing import List, Optional, Sequence, Tuple
 import libcst as cst
 
 from torchlint.engine.reports import NodeEdit
+from torchlint.semantics.bindings import binds_locally
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import COMPREHENSIONS, children, names_bound_by, per_module, top_level_index
 
@@ -33,7 +34,9 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
     add `import torch` when no earlier unconditional top-level import binds it.
 
     None when that cannot be done safely: the name `imported` is bound to something else at
-    the top level, or the import would have to go above a notebook's cell magic.
+    the top level or in a function around `used_at` (`import torch` inside `main()` below a
+    nested `def`: a decorator naming it there would raise `UnboundLocalError`), or the
+    import would have to go above a notebook's cell magic.
     """
     index = top_level_statement(module, used_at)
     if index is None:
@@ -41,10 +44,37 @@ def module_name(module: cst.Module, imported: str, used_at: cst.CSTNode) -> Opti
     bound = _bindings(module.body[:index], imported) or imported
     if binds_otherwise(module, bound, imported):
         return None
+    if _bound_locally_otherwise(module.body[index], used_at, bound, imported):
+        return None
     if bound != imported or _bindings(module.body[:index], imported):
         return bound, ()
     edit = import_edit(module, f"import {imported}", module.body[:index])
     return (imported, (edit,)) if edit is not None else None
+
+
+def _bound_locally_otherwise(top: cst.CSTNode, node: cst.CSTNode, name: str, imported: str) -> bool:
+    """Whether a function around `node` (within `top`) makes `name` local without binding it
+    to `imported` by an `import` statement of its body that runs before the statement
+    holding `node` (`def main(): import torch` above the use is fine; below it, not)."""
+    path: List[cst.CSTNode] = []
+
+    def find(current: cst.CSTNode) -> bool:
+        path.append(current)
+        if current is node or any(find(child) for child in children(current)):
+            return True
+        path.pop()
+        return False
+
+    find(top)
+    for index, function in enumerate(path[:-1]):
+        if not isinstance(function, cst.FunctionDef) or not binds_locally(function, name):
+            continue
+        statements = list(getattr(function.body, "body", ()))
+        holder = path[index + 2] if index + 2 < len(path) else None
+        earlier = statements[: statements.index(holder)] if holder in statements else []
+        if _bindings(earlier, imported) != name:
+            return True
+    return False
 
 
 def _bindings(statements: Sequence[cst.CSTNode], imported: str) -> Optional[str]:

@@ -11,6 +11,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import stored_targets
+from torchlint.semantics.calls import arguments_by_parameter
 from torchlint.semantics.names import dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]
@@ -159,6 +160,20 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
                     values.append(node.value)
             elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
                 return None
+    return values
+
+
+def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -> List[cst.BaseExpression]:
+    """The values the file gives parameter `name` of `function`: its default and what the
+    file's calls of the function by its name (`fn(...)`, `obj.fn(...)`) pass for it. Callers
+    in other modules are not seen, so these show what the parameter may hold, never all."""
+    parameters = [*function.params.posonly_params, *function.params.params, *function.params.kwonly_params]
+    values = [p.default for p in parameters if p.name.value == name and p.default is not None]
+    if not any(p.name.value == name for p in parameters):
+        return values
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and getattr(getattr(node.func, "attr", node.func), "value", None) == function.name.value:
+            values += [argument for argument, parameter in arguments_by_parameter(node, function) if parameter == name]
     return values
 
 

@@ -7,7 +7,7 @@ bound to such values are followed through the function's assignments and loops.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, List, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -119,6 +119,45 @@ def outer_aliases(body: cst.CSTNode, computed: Set[str], modules: Set[str] = fro
         if not more:
             return aliases
         aliases |= more
+
+
+# Tensor methods whose result may share memory with the tensor (a view, or the tensor itself).
+VIEW_METHODS = frozenset(
+    "view view_as reshape flatten unflatten squeeze unsqueeze transpose permute movedim t expand "
+    "expand_as narrow select diagonal contiguous detach as_strided".split()
+)
+
+
+def view_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
+    """Names `body` binds to a view of one of `names` (`flat = x.view(-1)`, `row = x[0]`,
+    `img = x.T`, also of such a view), each mapped to the name it views: an in-place change
+    of the alias writes through to that tensor."""
+    aliases: Dict[str, str] = {}
+    while True:
+        more = {
+            name: aliases.get(root, root)
+            for node in descendants(body)
+            if isinstance(node, cst.Assign) and _viewing(node.value)
+            for root in [getattr(_chain_root(node.value), "value", None)]
+            if root in names or root in aliases
+            for target in node.targets
+            for name in bound_names(target.target)
+            if name not in names and name not in aliases
+        }
+        if not more:
+            return aliases
+        aliases.update(more)
+
+
+def _viewing(expression: cst.BaseExpression) -> bool:
+    """A chain of subscripts, attributes and view methods (`x.view(-1)[0]`)."""
+    while isinstance(expression, (cst.Call, cst.Attribute, cst.Subscript)):
+        if isinstance(expression, cst.Call):
+            if not isinstance(expression.func, cst.Attribute) or expression.func.attr.value not in VIEW_METHODS:
+                return False
+            expression = expression.func
+        expression = expression.value
+    return isinstance(expression, cst.Name)
 
 
 def stored_targets(target: cst.BaseExpression) -> Iterator[cst.BaseExpression]:

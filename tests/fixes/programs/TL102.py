@@ -164,3 +164,36 @@ for step in range(2):
     opt.step()
     opt.zero_grad()
     print(round(loss.item(), 5))
+
+# %% a helper's device parameter is given a dtype by a call of the file [none]
+import torch
+
+def make_targets(n, device="cpu"):
+    return torch.zeros(n, dtype=torch.long).to(device)
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    y = make_targets(4, torch.float64)
+    loss = torch.nn.functional.mse_loss(model(torch.ones(4, 3)).sum(1).double(), y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    show(y)
+
+# %% a global device that a setup function rebinds to a dtype in one branch [none]
+import torch
+
+device = "cpu"
+
+def setup(dtype_only):
+    global device
+    device = torch.float64 if dtype_only else "cpu"
+
+model = torch.nn.Linear(2, 1).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for step in range(2):
+        x = torch.ones(1, 2).to(device)
+        loss = model(x.double()).sum()
+        opt.zero_grad(); loss.backward(); opt.step()
+    setup(epoch == 0)
+    show(x)

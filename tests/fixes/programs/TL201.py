@@ -186,3 +186,28 @@ for epoch in range(2):
         opt.step()
         opt.zero_grad()
     print(epoch, sorted(seen))
+
+# %% a worker_init_fn that has never run seeds NumPy with the 64-bit torch seed [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Noisy(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i)])
+
+def seed_worker(worker_id):
+    np.random.seed(torch.initial_seed())
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(1, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Noisy(), batch_size=2, worker_init_fn=seed_worker)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+    show(loss)

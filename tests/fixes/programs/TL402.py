@@ -854,3 +854,47 @@ stats = {"sum": torch.zeros(3)}
 for epoch in range(2):
     accumulate(torch.nn.Linear(4, 3), torch.randn(5, 4), stats)
 print(stats["sum"].requires_grad)
+
+# %% an evaluation nested in main(), which imports torch lazily below it [none]
+def main():
+    def evaluate(model, x):
+        model.eval()
+        print(model(x).argmax(1).tolist())
+
+    import torch
+    model = torch.nn.Linear(2, 3)
+    for epoch in range(2):
+        evaluate(model, torch.ones(1, 2))
+
+main()
+
+# %% a weight-normalised conv keeps the weight its hook computes [unsafe]
+import torch
+import torch.nn as nn
+
+conv = nn.utils.weight_norm(nn.Conv1d(1, 1, 3))
+
+def evaluate(model, x):
+    model.eval()
+    print(model(x).sum().item() > -1e9)
+
+for epoch in range(2):
+    evaluate(conv, torch.ones(1, 1, 5))
+    print(conv.weight.requires_grad)
+
+# %% a conversion to NumPy that falls back to detach when the output records a graph [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    try:
+        arr = out.numpy()
+    except RuntimeError:
+        print("fallback to detach")
+        arr = out.detach().numpy()
+    print(arr.round(4).tolist())
+
+model = torch.nn.Linear(2, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 2))

@@ -79,3 +79,21 @@ th.manual_seed(0)
 model = th.nn.Linear(4, 4)
 with th.cpu.amp.autocast():
     show(model(th.ones(2, 4)))
+
+# %% torch imported only inside the functions, above the old autocast [safe]
+def make_ctx():
+    import torch
+    return torch.cpu.amp.autocast()
+
+def train():
+    import torch
+    model = torch.nn.Linear(2, 2)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(2):
+        with make_ctx():
+            out = model(torch.ones(1, 2))
+        loss = out.float().sum()
+        opt.zero_grad(); loss.backward(); opt.step()
+        print(out.dtype)
+
+train()
