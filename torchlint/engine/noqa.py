@@ -81,6 +81,8 @@ def apply_noqa(
 ) -> List[Finding]:
     """Drop suppressed findings; with `report_unused`, add TL001 for noqa codes that suppress
     nothing (among enabled rules) or name no torchlint rule."""
+    if not findings and not report_unused:
+        return []  # nothing to suppress: the comments are not read
     comments, whole_file = _directives(text)
     if whole_file is not None:
         findings = [finding for finding in findings if not whole_file.suppresses(finding.code)]

@@ -1597,10 +1597,11 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     root = project_root(path)
     _note(root, tree_stamp(root))
     name = function.split(".")[-1]
+    mentioned = re.compile(rf"\b{re.escape(name)}\b")  # a call names it as a whole word
     sites: List[CallSite] = []
     for file in project_files(root):
         source = read_module(file)
-        if name not in source.text:
+        if name not in source.text or mentioned.search(source.text) is None:
             continue
         facts = _module_facts(source.text, file)
         for written, found in facts.calls.items():
