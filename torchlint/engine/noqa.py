@@ -55,12 +55,16 @@ def noqa_comments(text: str) -> Dict[int, NoqaComment]:
 
 def _directives(text: str) -> Tuple[Dict[int, NoqaComment], Optional[NoqaComment]]:
     """The line directives by line number, and the file-level `# torchlint: noqa` if any."""
-    if "noqa" not in text.lower():
+    lowered = text.lower()
+    if "noqa" not in lowered:
         return {}, None
+    last = lowered.count("\n", 0, lowered.rfind("noqa")) + 1  # no directive on a later line
     comments: Dict[int, NoqaComment] = {}
     whole_file: Optional[NoqaComment] = None
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.start[0] > last:
+                break
             if token.type != tokenize.COMMENT:
                 continue
             exemption = _FILE_NOQA.match(token.string) if not token.line[: token.start[1]].strip() else None
