@@ -2,6 +2,7 @@ from typing import List, Optional, Set
 
 import libcst as cst
 
+from torchlint.engine.context import mentions_device
 from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
@@ -118,6 +119,11 @@ class ImplicitSyncInLoop(Rule):
         "import torch\nimport time\nfor x in loader:\n    y = model(x.cuda())\n    torch.cuda.synchronize()\n    times.append(time.perf_counter())\n",
         "import torch\nfor epoch in range(10):\n    loss = torch.mean(x.cuda())\n    print(loss)\n",
     )
+
+    @classmethod
+    def may_apply(cls, text: str) -> bool:
+        """Every check asks first whether the file mentions a device (`uses_device`)."""
+        return super().may_apply(text) and mentions_device(text)
 
     def visit_Call(self, node: cst.Call) -> None:
         if not self.ctx.uses_device:

@@ -93,3 +93,9 @@ def test_add_noqa_command(tmp_path, monkeypatch):
         ".item()\r\n", ".item()  # noqa: TL101\r\n"
     ).replace("False)\r\n", "False)  # noqa: TL401\r\n")
     assert CliRunner().invoke(main, ["check", "a.py"]).exit_code == 0
+
+
+def test_comments_after_the_last_noqa_are_not_read():
+    text = "x = 1  # noqa: TL101\ny = 2  # NOQA\ns = '''unterminated\n"
+    assert sorted(noqa_comments(text)) == [1, 2]
+    assert noqa_comments("s = 'noqa'\nx = 1  # a comment\n") == {}

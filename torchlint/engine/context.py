@@ -59,7 +59,7 @@ class FileContext:
     @cached_property
     def uses_device(self) -> bool:
         """Whether the file mentions a device at all; a file that never does runs on the CPU."""
-        return _DEVICE_USE.search(self.text) is not None
+        return mentions_device(self.text)
 
     @cached_property
     def serves_device(self) -> bool:
@@ -222,10 +222,20 @@ class FileContext:
         return None
 
 
+def mentions_device(text: str) -> bool:
+    """Whether `text` mentions a device at all (`FileContext.uses_device`)."""
+    return _DEVICE_USE.search(text) is not None
+
+
 def _code_mentions(text: str, word: str) -> bool:
     """Whether `word` occurs in the code of `text`, comments ignored (`project.code_text`,
-    shared with the settings the file enables)."""
-    return re.search(rf"\b{word}\b", code_text(text)) is not None
+    shared with the settings the file enables). A mention with no `#` before it on its line
+    is not in a comment, which starts at a `#`: only otherwise is the text tokenized."""
+    pattern = re.compile(rf"\b{word}\b")
+    for match in pattern.finditer(text):
+        if "#" not in text[text.rfind("\n", 0, match.start()) + 1 : match.start()]:
+            return True
+    return pattern.search(code_text(text)) is not None
 
 
 def _is_false(node: cst.BaseExpression) -> bool:

@@ -20,10 +20,11 @@ from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.engine.positions import compute_positions, statement_lines, to_span
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
+from torchlint.semantics.names import TORCH_PACKAGES
 from torchlint.semantics.roles import trains_with_a_test_name
 from torchlint.semantics.test_paths import test_by_name_only
 from torchlint.semantics.tree import comments, remembering_children
-from torchlint.files.syntax import nests_too_deeply, python_tree
+from torchlint.files.syntax import nests_too_deeply, python_tree, text_facts
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
 
@@ -93,6 +94,8 @@ def _analyse(
     """
     python_error = _syntax_problem(text)
     applicable = [rule for rule in rules if rule.may_apply(text)]
+    if python_error is None and not TORCH_PACKAGES & text_facts(text).imported:
+        applicable = [rule for rule in applicable if not rule.requires_torch]  # their reports are dropped
     if python_error is None and not applicable:
         return [], True
     if python_error is not None and (python_error.too_deep or not checks_parse):

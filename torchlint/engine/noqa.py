@@ -55,12 +55,16 @@ def noqa_comments(text: str) -> Dict[int, NoqaComment]:
 
 def _directives(text: str) -> Tuple[Dict[int, NoqaComment], Optional[NoqaComment]]:
     """The line directives by line number, and the file-level `# torchlint: noqa` if any."""
-    if "noqa" not in text.lower():
+    lowered = text.lower()
+    if "noqa" not in lowered:
         return {}, None
+    last = lowered.count("\n", 0, lowered.rfind("noqa")) + 1  # no directive on a later line
     comments: Dict[int, NoqaComment] = {}
     whole_file: Optional[NoqaComment] = None
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.start[0] > last:
+                break
             if token.type != tokenize.COMMENT:
                 continue
             exemption = _FILE_NOQA.match(token.string) if not token.line[: token.start[1]].strip() else None
@@ -81,6 +85,8 @@ def apply_noqa(
 ) -> List[Finding]:
     """Drop suppressed findings; with `report_unused`, add TL001 for noqa codes that suppress
     nothing (among enabled rules) or name no torchlint rule."""
+    if not findings and not report_unused:
+        return []  # nothing to suppress: the comments are not read
     comments, whole_file = _directives(text)
     if whole_file is not None:
         findings = [finding for finding in findings if not whole_file.suppresses(finding.code)]

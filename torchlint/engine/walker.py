@@ -54,15 +54,17 @@ def walk(ctx: FileContext, rules: Sequence[Rule]) -> None:
     empty: List[Handler] = []
     statement_of = ctx.statement_of
     statement: cst.CSTNode = ctx.module
-    stack: List[Tuple[cst.CSTNode, bool]] = [(ctx.module, False)]
+    # Nodes to enter; a node to leave is pushed below the `_LEAVE` marker.
+    stack: List[object] = [ctx.module]
     while stack:
-        node, leaving = stack.pop()
-        node_type = type(node)
-        if leaving:
+        node = stack.pop()
+        if node is _LEAVE:
+            node = stack.pop()
             ancestors.pop()
-            for handler in leave_handlers.get(node_type, empty):
+            for handler in leave_handlers.get(type(node), empty):
                 handler(node)
             continue
+        node_type = type(node)
         if len(ancestors) == 1:
             statement = node
         if node_type is not cst.Name:  # a third of all nodes, seldom reported: placed the slow way
@@ -72,8 +74,12 @@ def walk(ctx: FileContext, rules: Sequence[Rule]) -> None:
         below = children(node)
         if below or node_type in leave_handlers:  # a leaf nothing handles on leaving is done
             ancestors.append(node)
-            stack.append((node, True))
-            stack.extend([(child, False) for child in reversed(below)])
+            stack.append(node)
+            stack.append(_LEAVE)
+            stack.extend(reversed(below))
+
+
+_LEAVE = object()
 
 
 def _with(

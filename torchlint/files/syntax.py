@@ -14,8 +14,9 @@ import ast
 import re
 import warnings
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 # The deepest syntax tree torchlint analyses; deeper code is reported as too deep (TL000).
 MAX_NESTING = 4000
@@ -36,21 +37,55 @@ def python_tree(text: str) -> ast.Module:
         return compile(text, "<torchlint>", "exec", ast.PyCF_ONLY_AST)
 
 
-# Texts whose trees were built lately, with whether they nest too deeply: a text checked again
-# (a module summarised for the project index, then checked itself) is not parsed again for it.
-_NESTING: "OrderedDict[str, bool]" = OrderedDict()
+@dataclass(frozen=True)
+class TextFacts:
+    """What the linter asks of CPython's tree of a text before LibCST parses it."""
+
+    too_deep: bool  # it nests deeper than `MAX_NESTING` (`nested_too_deeply`)
+    # The first part of every module an absolute import anywhere in the text names (`torch`
+    # for `import torch.nn as nn` and for `from torch.utils import data`).
+    imported: FrozenSet[str]
+
+
+# Texts whose trees were built lately, with their facts: a text checked again (a module
+# summarised for the project index, then checked itself) is not parsed again for them.
+_FACTS: "OrderedDict[str, TextFacts]" = OrderedDict()
 TEXTS_REMEMBERED = 1024
+
+
+def text_facts(text: str) -> TextFacts:
+    """`TextFacts` of `text`, remembered. Raises what `python_tree` raises."""
+    known = _FACTS.get(text)
+    if known is None:
+        tree = python_tree(text)
+        known = _FACTS[text] = TextFacts(nested_too_deeply(tree), frozenset(imported_packages(tree.body)))
+        while len(_FACTS) > TEXTS_REMEMBERED:
+            _FACTS.popitem(last=False)
+    return known
 
 
 def nests_too_deeply(text: str) -> bool:
     """Whether CPython's tree of `text` nests deeper than `MAX_NESTING` (`nested_too_deeply`).
     Raises what `python_tree` raises."""
-    known = _NESTING.get(text)
-    if known is None:
-        known = _NESTING[text] = nested_too_deeply(python_tree(text))
-        while len(_NESTING) > TEXTS_REMEMBERED:
-            _NESTING.popitem(last=False)
-    return known
+    return text_facts(text).too_deep
+
+
+def imported_packages(body: List[ast.stmt]) -> Iterator[str]:
+    """The first part of each module that the absolute imports among the statements `body`,
+    and the blocks nested in them, name. Imports are statements: expressions are not entered."""
+    pending = list(body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import):
+            yield from (alias.name.partition(".")[0] for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom):
+            if not statement.level and statement.module:
+                yield statement.module.partition(".")[0]
+        else:
+            for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+                nested = getattr(statement, block, None)
+                if isinstance(nested, list):
+                    pending.extend(nested)
 
 
 def nested_too_deeply(tree: ast.AST, limit: int = MAX_NESTING) -> bool:

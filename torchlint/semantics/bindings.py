@@ -8,7 +8,7 @@ from typing import List, Optional, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, scope_descendants
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import stored_targets
 from torchlint.semantics.calls import arguments_by_parameter
@@ -45,12 +45,14 @@ def _bindings(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
     return [*values, *_run_time_bindings(ctx.module, name)]
 
 
+@per_module
 def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
     _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`; a `setattr`
-    or `type` whose attribute names are not string literals may bind any name, `name` too."""
+    or `type` whose attribute names are not string literals may bind any name, `name` too.
+    Callers must not change the list."""
     values: List[cst.BaseExpression] = []
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.Assign, cst.Call)):
         if isinstance(node, cst.Assign):
             values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
@@ -140,9 +142,8 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
     if scope is module:
         scopes += [
             node
-            for node in descendants(module)
-            if isinstance(node, cst.FunctionDef)
-            and any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(node.body))
+            for node in nodes_of_type(module, (cst.FunctionDef,))
+            if any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(node.body))
         ]
     values: List[cst.BaseExpression] = []
     for body in scopes:
@@ -183,7 +184,7 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
     target, `setattr(owner, "attr", ...)`."""
     owner, _, attribute = dotted.rpartition(".")
     values: List[Optional[cst.BaseExpression]] = []
-    for node in descendants(module):
+    for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.Call)):
         if isinstance(node, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             for target in targets:

@@ -121,7 +121,9 @@ class _Walk:
     def expression(self, node: cst.CSTNode, loop: Loop, kept: Optional[cst.Name] = None) -> List[cst.CSTNode]:
         """Record the moves of pending names in `node`, then forget the names it reads otherwise
         (`kept`: the name a same-place step reads, `eta` in `eta = eta.expand(...)`); the nodes
-        of `node` that run in this scope."""
+        of `node` that run in this scope, none while no name is pending (nothing to forget)."""
+        if not self.pending:
+            return []  # no move of a created value to record
         used = {id(kept)}
         nodes = list(scope_descendants(node))
         for item in nodes:

@@ -1244,7 +1244,7 @@ def project_function(ctx: "FileFacts", node: cst.BaseExpression) -> Optional[Fun
 def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     head, _, rest = dotted.partition(".")
     path = os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path
-    for statement in module_imports(ctx.text):
+    for statement in _imports_binding(ctx.text, head):
         found = _imported_function(path, statement, head, rest, MAX_REEXPORTS)
         if found is not None:
             return found
@@ -1279,6 +1279,16 @@ def _instance_names(ctx: "FileFacts") -> FrozenSet[str]:
     if names is None:
         names = _INSTANCE_NAMES[ctx] = frozenset(match.group(1) for match in _INSTANCE_BINDING.finditer(ctx.text))
     return names
+
+
+@lru_cache(maxsize=16384)
+def _imports_binding(text: str, head: str) -> Tuple[ImportFrom, ...]:
+    """The import statements of `text` that may bind the name `head` (by name, or `*`), in
+    order: the only ones `_imported_function` looks further into."""
+    return tuple(
+        statement for statement in module_imports(text)
+        if (statement.local == head and not statement.names) or any(local in (head, STAR) for _, local in statement.names)
+    )
 
 
 def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, depth: int) -> Optional[FunctionFacts]:
@@ -1339,7 +1349,7 @@ def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFac
             return found
     if depth <= 0:
         return None
-    for statement in module_imports(read_module(file).text):  # a re-export
+    for statement in _imports_binding(read_module(file).text, attribute[0]):  # a re-export
         found = _imported_function(file, statement, attribute[0], ".".join(attribute[1:]), depth - 1)
         if found is not None:
             return found
@@ -1586,10 +1596,11 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     root = project_root(path)
     _note(root, tree_stamp(root))
     name = function.split(".")[-1]
+    mentioned = re.compile(rf"\b{re.escape(name)}\b")  # a call names it as a whole word
     sites: List[CallSite] = []
     for file in project_files(root):
         source = read_module(file)
-        if name not in source.text:
+        if name not in source.text or mentioned.search(source.text) is None:
             continue
         facts = _module_facts(source.text, file)
         for written, found in facts.calls.items():

@@ -81,8 +81,18 @@ def remembering_children() -> Iterator[None]:
         yield
     finally:
         if outermost:
+            _REMEMBERED.clear()  # a walk still under way (`_known_children`) reads them anew
             _REMEMBERED = None
             _HELD.clear()
+
+
+_NOTHING_KNOWN: Dict[int, List[cst.CSTNode]] = {}
+
+
+def _known_children() -> Dict[int, List[cst.CSTNode]]:
+    """The children remembered so far by node id, for walks that read most of them from it
+    without a call of `children` per node (which they make for the others)."""
+    return _REMEMBERED if _REMEMBERED is not None else _NOTHING_KNOWN
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
@@ -169,11 +179,13 @@ def iterated_parts(iterated: cst.BaseExpression, target: cst.BaseExpression) -> 
 
 def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`node` and every node below it (order unspecified)."""
+    known = _known_children()
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(children(current))
+        below = known.get(id(current))
+        stack.extend(children(current) if below is None else below)
 
 
 def comments(node: cst.CSTNode) -> List[str]:
@@ -192,18 +204,24 @@ def comments(node: cst.CSTNode) -> List[str]:
 
 
 NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSIONS)
+# The same classes for a test of a node's exact type (LibCST does not subclass them), which
+# costs less than `isinstance` against several classes on the hottest walks.
+_NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)
 
 
 def scope_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`node` and the nodes below it that run in its scope: nested functions, classes,
     lambdas and comprehensions are skipped."""
-    stack = [node]
+    known = _known_children()
+    yield node
+    stack = list(children(node))
     while stack:
         current = stack.pop()
-        if current is not node and isinstance(current, NESTED_SCOPES):
+        if type(current) in _NESTED_SCOPE_TYPES:
             continue
         yield current
-        stack.extend(children(current))
+        below = known.get(id(current))
+        stack.extend(children(current) if below is None else below)
 
 
 BINDING_NODES = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)
@@ -279,14 +297,22 @@ def module_nodes(module: cst.Module) -> ModuleNodes:
     order: List[cst.CSTNode] = []
     by_type: Dict[type, List[cst.CSTNode]] = {}
     parents: Dict[int, cst.CSTNode] = {}
+    known = _known_children()
     stack: List[cst.CSTNode] = [module]
     while stack:
         node = stack.pop()
         order.append(node)
-        by_type.setdefault(type(node), []).append(node)
-        for child in children(node):
+        same = by_type.get(type(node))
+        if same is None:
+            by_type[type(node)] = [node]
+        else:
+            same.append(node)
+        below = known.get(id(node))
+        if below is None:
+            below = children(node)
+        for child in below:
             parents[id(child)] = node
-            stack.append(child)
+        stack.extend(below)
     return ModuleNodes(order, by_type, parents)
 
 
