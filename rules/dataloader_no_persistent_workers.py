@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory
 
@@ -206,8 +206,14 @@ class DataloaderNoPersistentWorkers(Rule):
             if handed_to_epochs(self.ctx, loader) or any(run.per_epoch for run in engine_runs(self.ctx, loader)):
                 self._report_loader(loader)  # a function of another module passes over it every epoch
                 continue
-            passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
-            passes += [(None, call) for call in handed_on(self.ctx, loader)]
+            draws = hand_drawn(self.ctx, loader)  # a pass drawn by hand starts at its `iter()`
+            passes: List[Tuple[Optional[cst.CSTNode], cst.CSTNode]] = [
+                (loop, start) for loop, start in passes_over(self.ctx, loader) if not any(loop is draw.loop for draw in draws)
+            ]
+            passes += [(None, call) for call in handed_on(self.ctx, loader)] + [(None, draw.start) for draw in draws]
+            if any(self._restarted(draw, loader) for draw in draws):
+                self._report_loader(loader)  # `iter(loader)` again in the step loop that draws from it
+                continue
             if not passes and returned_to_training(self.ctx, loader, repeatedly=True):
                 self._report_loader(loader)  # another module hands it to an epoch loop
                 continue
@@ -218,6 +224,14 @@ class DataloaderNoPersistentWorkers(Rule):
                 if outer is not None and not self._changes_dataset(outer, loader, loop):
                     self._report_loader(loader)
                     break
+
+    def _restarted(self, draw: Draw, loader: cst.Call) -> bool:
+        """A pass drawn by hand that the training loop opens again, over a loader built
+        outside that loop, whose dataset the loop does not change."""
+        outer = draw.restarted_by
+        if outer is None or not restarts_in_training(self.ctx, draw) or any(item is loader for item in descendants(outer)):
+            return False
+        return not self._changes_dataset(outer, loader, None)
 
     def _repeating_in_callee(self, start: cst.CSTNode, loop: cst.For, loader: cst.Call) -> Optional[cst.CSTNode]:
         """The loop inside the function that `start` hands the loader to which runs the pass

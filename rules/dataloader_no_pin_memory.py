@@ -11,10 +11,10 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, m
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, loader_factory, remote_program, training_loops
-from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
+from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]
@@ -74,8 +74,9 @@ class LoaderTracker:
         return self.ctx.names.storage_key(node, binding, self.ctx.enclosing(cst.ClassDef))
 
 
-def _moves_batches(ctx, loop: cst.For) -> bool:
-    return next(device_moves(ctx, loop.body, _names(loop.target), comprehensions=True), None) is not None
+def _moves_batches(ctx, loop: cst.CSTNode) -> bool:
+    """Whether a `for` loop moves its items to a device (a loop drawing by hand is `hand_drawn`'s)."""
+    return isinstance(loop, cst.For) and next(device_moves(ctx, loop.body, _names(loop.target), comprehensions=True), None) is not None
 
 
 def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool = False) -> Iterator[Tuple[cst.Call, str]]:
@@ -140,17 +141,13 @@ def _names(target: cst.BaseExpression) -> Set[str]:
 def pins_memory(call: cst.Call, ctx=None) -> bool:
     """Whether the DataLoader call passes `pin_memory=True` (by keyword or position, or, given
     the file's context, in a `**loader_args` whose only assignment in the file is a dict
-    literal)."""
+    literal, or a choice of two by device: see `values.unpacked_keywords`); a pinning asked
+    only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
-        return is_literal(pinned.value, "True")
-    for arg in call.args:
-        if arg.star == "**" and isinstance(arg.value, cst.Name) and ctx is not None:
-            assigned = only_assigned_value(ctx.module, arg.value)
-            keywords = literal_keywords(assigned, ctx.names) if assigned is not None else None
-            if keywords is not None and "pin_memory" in keywords:
-                return is_literal(keywords["pin_memory"], "True")
-    return False
+        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value) is True  # `pin_memory=use_cuda`
+    keywords = unpacked_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
+    return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 
 
 class DataloaderNoPinMemory(Rule):
@@ -280,6 +277,8 @@ class DataloaderNoPinMemory(Rule):
             return True  # an ignite engine's step moves each batch it is handed
         if handed_to_a_move(self.ctx, call):
             return True  # a function or class of another module moves the batches
+        if any(next(device_moves(self.ctx, draw.loop.body, set(draw.names), True), None) is not None for draw in hand_drawn(self.ctx, call)):
+            return True  # batches drawn by hand with `next()` and moved
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:
@@ -308,13 +307,16 @@ class DataloaderNoPinMemory(Rule):
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
-            if has_star(call, "**") or has_star(call, "*"):
-                continue
+            unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            if unpacked is None:
+                continue  # `**kwargs` that may pin memory
             if self.withholds_preview_variant() and loader_use(self.ctx, call) != "train":
                 continue
             pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
             if pinned is not None and not is_literal(pinned.value, "False"):
                 continue
+            if "pin_memory" in unpacked and not is_literal(unpacked["pin_memory"], "False"):
+                continue  # pinned by the dict (on the CUDA branch of a choice by device)
             if pinned is None and "pin_memory" in (loader_factory(self.ctx, call.func) or ()):
                 continue  # a loader factory that decides itself
             if pinned is not None and pinned.keyword is None:
@@ -325,5 +327,5 @@ class DataloaderNoPinMemory(Rule):
                 call,
                 "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
                 "so the copy is a direct, asynchronous transfer",
-                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory"),
+                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if not unpacked else None,
             )
