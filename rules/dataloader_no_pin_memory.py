@@ -7,13 +7,13 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
-from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
-from torchlint.semantics.training import body_nodes, builds_dataloader, loader_factory, remote_program, training_loops
+from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
@@ -76,7 +76,29 @@ class LoaderTracker:
 
 def _moves_batches(ctx, loop: cst.CSTNode) -> bool:
     """Whether a `for` loop moves its items to a device (a loop drawing by hand is `hand_drawn`'s)."""
-    return isinstance(loop, cst.For) and next(device_moves(ctx, loop.body, _names(loop.target), comprehensions=True), None) is not None
+    return isinstance(loop, cst.For) and moves_batch(ctx, loop.body, _names(loop.target))
+
+
+# How many calls deep a batch handed to same-file functions is followed (`loss_step(batch)`).
+MAX_CALLEE_DEPTH = 2
+
+
+def moves_batch(ctx, body: cst.CSTNode, names: Set[str], depth: int = 0) -> bool:
+    """Whether `body` moves the batch `names` to a device (see `device_moves`), itself or in a
+    same-file function it hands the batch to, under the parameter's name (`loss_step(batch,
+    unet)` doing `batch["pixel_values"].to(unet.device)`)."""
+    if next(device_moves(ctx, body, names, comprehensions=True), None) is not None:
+        return True
+    if depth >= MAX_CALLEE_DEPTH:
+        return False
+    names = _derived_names(body, names, ctx, body_nodes)
+    functions = ctx.frequency.local_functions()
+    for node in body_nodes(body):
+        for function in called_function(node, functions) if isinstance(node, cst.Call) else ():
+            handed = {parameter for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name) and arg.value in names}
+            if handed and moves_batch(ctx, function.body, handed, depth + 1):
+                return True
+    return False
 
 
 def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool = False) -> Iterator[Tuple[cst.Call, str]]:
@@ -262,7 +284,7 @@ class DataloaderNoPinMemory(Rule):
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
-            if next(device_moves(self.ctx, node.body, found.targets, comprehensions=True), None) is not None:
+            if moves_batch(self.ctx, node.body, found.targets):
                 self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
@@ -273,11 +295,11 @@ class DataloaderNoPinMemory(Rule):
         device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
-        if any(next(device_moves(self.ctx, run.step.body, {run.batch}, True), None) is not None for run in engine_runs(self.ctx, call)):
+        if any(moves_batch(self.ctx, run.step.body, {run.batch}) for run in engine_runs(self.ctx, call)):
             return True  # an ignite engine's step moves each batch it is handed
         if handed_to_a_move(self.ctx, call):
             return True  # a function or class of another module moves the batches
-        if any(next(device_moves(self.ctx, draw.loop.body, set(draw.names), True), None) is not None for draw in hand_drawn(self.ctx, call)):
+        if any(moves_batch(self.ctx, draw.loop.body, set(draw.names)) for draw in hand_drawn(self.ctx, call)):
             return True  # batches drawn by hand with `next()` and moved
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 

@@ -314,3 +314,44 @@ def test_a_training_method_called_in_the_step_loop_runs_every_step(tmp_path, mon
     itself, called once per batch of the script's loop: its `.item()` syncs every step."""
     text = TRAINER_CLASS.format(method=method, update=update)
     assert findings(tmp_path, monkeypatch, text, "TL101") == expected
+
+
+# -- batches moved by a function the loop hands them to -------------------------------------
+
+LOSS_STEP = """
+import torch
+from torch.utils.data import DataLoader
+
+
+def loss_step(batch, unet, noise):
+    latents = {moved}
+    return unet(latents).mean()
+
+
+def train(unet, loader, optimizer, epochs):
+    for epoch in range(epochs):
+        for batch in loader:
+            loss = loss_step(batch, unet, torch.randn(4, device="cuda"))
+            loss.backward()
+            optimizer.step()
+
+
+def main():
+    unet = UNet().cuda()
+    loader = DataLoader(ds, batch_size=4, shuffle=True, num_workers=2, persistent_workers=True)
+    train(unet, loader, torch.optim.AdamW(unet.parameters()), 10)
+
+
+main()
+"""
+
+
+@pytest.mark.parametrize("moved, expected", [
+    ('batch["pixel_values"].to(unet.device)', [("TL202", 21)]),
+    ("noise.to(unet.device) + batch", []),  # the callee moves another argument
+    ('batch["pixel_values"].to(dtype=torch.float16).to(unet.device)', []),  # a host cast first: new, unpinned memory
+])
+def test_batches_moved_by_a_function_the_loop_hands_them_to(tmp_path, monkeypatch, moved, expected):
+    """`loss_step(batch, unet)` moving `batch["pixel_values"]` to the device every step: the
+    loader's batches reach the device from pageable memory, though the loop body moves nothing."""
+    assert findings(tmp_path, monkeypatch, LOSS_STEP.format(moved=moved), "TL202") == expected
