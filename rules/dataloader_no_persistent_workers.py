@@ -229,7 +229,7 @@ class DataloaderNoPersistentWorkers(Rule):
         """A pass drawn by hand that the training loop opens again, over a loader built
         outside that loop, whose dataset the loop does not change."""
         outer = draw.restarted_by
-        if outer is None or not restarts_in_training(self.ctx, draw) or any(item is loader for item in descendants(outer)):
+        if outer is None or not restarts_in_training(self.ctx, draw, loader) or any(item is loader for item in descendants(outer)):
             return False
         return not self._changes_dataset(outer, loader, None)
 

@@ -155,6 +155,15 @@ def test_an_endless_loop_drawing_from_a_pinned_loader(tmp_path, monkeypatch, blo
     assert findings(tmp_path, monkeypatch, ENDLESS.format(blocking=blocking), "TL106,TL203") == expected
 
 
+def test_a_sampler_told_its_length_may_never_run_out(tmp_path, monkeypatch):
+    """`RandomSampler(ds, replacement=True, num_samples=int(1e10))`: the iterator re-created
+    after `StopIteration` is not known to be re-created at all."""
+    text = ENDLESS.format(blocking=", non_blocking=True").replace(
+        "shuffle=True,", "sampler=RandomSampler(train_set, replacement=True, num_samples=int(1e10)),"
+    )
+    assert findings(tmp_path, monkeypatch, text, "TL106,TL203") == []
+
+
 # -- loader arguments from a dictionary chosen by device ------------------------------------
 
 BY_DEVICE = """

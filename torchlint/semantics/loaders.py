@@ -187,7 +187,8 @@ def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
     engine handed a step function of this file with the loader (see `_handed_run`)."""
     functions = ctx.frequency.local_functions()
     runs = []
-    for scope, name in _holders(ctx, loader):
+    holders = _holders(ctx, loader) or [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]  # `return DataLoader(...)`
+    for scope, name in holders:
         engines = _engines(scope, functions)
         for node in descendants(scope):
             handed = _handed_run(ctx, node, name, functions)
@@ -263,8 +264,9 @@ def _holders(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str]
     """(scope, name) of the names that hold the loader: the one its assignment binds, where it
     is visible, and for a loader a builder of this file returns, those that bind the result."""
     found = _assignment(ctx.module, loader)
-    own = [found[::-1]] if found is not None else []  # none for `return DataLoader(...)`
-    return own + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
+    if found is None:
+        return []
+    return [found[::-1]] + [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]
 
 
 def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = False) -> bool:
@@ -643,6 +645,8 @@ class Draw:
     # `next(iter(loader))` every step, or the iterator re-created when it is exhausted (each
     # time the data runs out: as often as epochs).
     restarted_by: Optional[cst.CSTNode] = None
+    # The `iter()` call runs in an `except` handler: the pass restarts when the data runs out.
+    on_exhaustion: bool = False
 
 
 def hand_drawn(ctx: "FileFacts", loader: cst.Call) -> List[Draw]:
@@ -663,7 +667,10 @@ def _hand_drawn(
         if isinstance(node, cst.Call) and opens_pass(node, name):
             restarted_by = _innermost_loop(scope, node)
             start = node if anchor is None or restarted_by is not None else anchor
-            draws += [Draw(draw.loop, start, draw.names, restarted_by) for draw in _draws(scope, node)]
+            handled = restarted_by is not None and any(
+                isinstance(item, cst.ExceptHandler) and any(inner is node for inner in descendants(item)) for item in descendants(restarted_by)
+            )
+            draws += [Draw(draw.loop, start, draw.names, restarted_by, handled) for draw in _draws(scope, node)]
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
@@ -673,10 +680,16 @@ def _hand_drawn(
     return draws
 
 
-def restarts_in_training(ctx: "FileFacts", draw: Draw) -> bool:
+def restarts_in_training(ctx: "FileFacts", draw: Draw, loader: cst.Call) -> bool:
     """Whether a loop that trains draws the batch and opens the pass again and again (every
-    step, or whenever the data runs out), for a loader built outside that loop."""
-    return draw.restarted_by is not None and loop_trains(ctx, draw.loop)
+    step, or whenever the data runs out). A loader whose sampler is told how many samples a
+    pass draws (`RandomSampler(ds, replacement=True, num_samples=int(1e10))`) may never run
+    out: its restart on exhaustion is not known to happen."""
+    if draw.restarted_by is None or not loop_trains(ctx, draw.loop):
+        return False
+    sampler = keyword(loader, "sampler")
+    sized = sampler is not None and isinstance(sampler.value, cst.Call) and keyword(sampler.value, "num_samples") is not None
+    return not (draw.on_exhaustion and sized)
 
 
 def opens_pass(value: cst.BaseExpression, name: str) -> bool:
