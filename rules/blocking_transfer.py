@@ -262,7 +262,8 @@ def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> Iterator[Tup
 
 def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:
     """Names a simple statement binds to parts of a batch (`images, masks = batch["image"],
-    batch["mask"]`, `x = batch.x`): they hold the loader's tensors as well."""
+    batch["mask"]`, `x = batch.x`, `inputs, targets = batch`): they hold the loader's tensors
+    as well."""
     taken: Set[str] = set()
     if not isinstance(statement, cst.SimpleStatementLine):
         return taken
@@ -270,6 +271,9 @@ def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:
         if not isinstance(item, cst.Assign) or len(item.targets) != 1:
             continue
         target, value = item.targets[0].target, item.value
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Name) and value.value in names:
+            taken |= _names(target)  # `inputs, targets = sample`: the batch unpacked
+            continue
         pairs = (
             zip((e.value for e in target.elements), (e.value for e in value.elements))
             if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements)

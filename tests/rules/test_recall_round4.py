@@ -189,6 +189,7 @@ for epoch in range(10):
     ("{} if args.no_cuda else {'num_workers': 1, 'pin_memory': True}", [("TL106", 12), ("TL106", 12), ("TL203", 8)]),
     ("{'num_workers': 2} if use_cuda else {}", [("TL202", 8), ("TL203", 8)]),
     ("{'pin_memory': True} if use_cuda else {}", [("TL106", 12), ("TL106", 12), ("TL201", 8)]),
+    ("{'num_workers': 1, 'pin_memory': True} if use_accel else {}", [("TL106", 12), ("TL106", 12), ("TL203", 8)]),
     ("{'num_workers': 1, 'pin_memory': True} if args.fast else {}", []),  # not a question of the device
     ("{'num_workers': 0} if use_cuda else {'num_workers': 4, 'pin_memory': True}", [("TL201", 8), ("TL202", 8)]),
 ])
@@ -236,13 +237,14 @@ def create_iterator(mode):
 def main():
     model = Net().cuda()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    train_loader = create_iterator(True)
+    {loader} = create_iterator(True)
     test_loader = create_iterator(False)
     meter_loss = tnt.meter.AverageValueMeter()
 
     def h(sample):
-        inputs = sample[0].cuda()
-        targets = sample[1].cuda()
+        {unpack}
+        inputs = inputs.cuda()
+        targets = targets.cuda()
         y = model(inputs)
         loss = torch.nn.functional.cross_entropy(y, targets)
         meter_loss.add(loss.item())
@@ -266,19 +268,26 @@ if __name__ == '__main__':
 """
 
 
-def test_a_step_function_and_hooks_an_engine_runs_every_batch(tmp_path, monkeypatch):
+@pytest.mark.parametrize("loader, unpack", [
+    ("train_loader", "inputs, targets = sample[0], sample[1]"),
+    ("iter_train", "inputs, targets = sample"),  # named for what it is, built by a loader builder
+])
+def test_a_step_function_and_hooks_an_engine_runs_every_batch(tmp_path, monkeypatch, loader, unpack):
     """torchnet's `engine.train(h, train_loader, epochs, optimizer)` runs `h` and the
     `on_forward` hook every batch: their `.item()` (TL101) and the blocking moves of the batch
     from a pinned loader (TL106) cost every step, and the engine passes over the loaders every
     epoch (TL203). The `on_end_epoch` hook runs once per epoch."""
-    expected = [("TL101", 24), ("TL101", 28), ("TL106", 20), ("TL106", 21), ("TL203", 9)]
-    assert findings(tmp_path, monkeypatch, TORCHNET.format(loader="train_loader", test="test_loader"), "TL101,TL106,TL203") == expected
+    expected = [("TL101", 25), ("TL101", 29), ("TL106", 21), ("TL106", 22), ("TL203", 9)]
+    text = TORCHNET.format(loader=loader, test="test_loader", unpack=unpack)
+    assert findings(tmp_path, monkeypatch, text, "TL101,TL106,TL203") == expected
 
 
 def test_a_function_handed_on_without_a_loader_is_no_step(tmp_path, monkeypatch):
     """`engine.train(h, samples, ...)` of something that is not a data loader says nothing of
     how often `h` runs."""
-    assert findings(tmp_path, monkeypatch, TORCHNET.format(loader="samples", test="test_samples"), "TL101,TL106") == []
+    assert findings(tmp_path, monkeypatch, TORCHNET.format(loader="samples", test="test_samples", unpack="inputs, targets = sample").replace(
+        "samples = create_iterator(True)", "samples = make_set(True)"
+    ), "TL101,TL106") == []
 
 
 TRAINER_CLASS = """

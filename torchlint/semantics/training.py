@@ -324,7 +324,7 @@ def engine_hooks(module: cst.Module) -> Dict[str, Frequency]:
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) or called_function(call, functions):
             continue
         handed = [arg.value.value for arg in positional(call) if isinstance(arg.value, cst.Name) and arg.value.value in functions]
-        if handed and any(is_loader_like(arg.value) for arg in positional(call)):
+        if handed and any(_holds_loader(module, arg.value, functions) for arg in positional(call)):
             found.update((name, Frequency.PER_STEP) for name in handed)
             engines.add(f"{dotted_name(call.func.value)}.hooks")
     for node in nodes_of_type(module, (cst.Assign,)):
@@ -336,6 +336,24 @@ def engine_hooks(module: cst.Module) -> Dict[str, Frequency]:
         if dotted_name(target.value) in engines and key in ENGINE_BATCH_HOOKS | ENGINE_EPOCH_HOOKS:
             found[node.value.value] = Frequency.PER_STEP if key in ENGINE_BATCH_HOOKS else Frequency.PER_EPOCH
     return found
+
+
+def _holds_loader(module: cst.Module, node: cst.BaseExpression, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
+    """A loader by its name (`is_loader_like`), or a name the file assigns a loader: built
+    there (`DataLoader(...)`) or returned by a same-file function that returns one
+    (`iter_train = get_iterator(path, True)`)."""
+    if is_loader_like(node):
+        return True
+    values = assigned_values(module, node.value) if isinstance(node, cst.Name) else []
+    for value in values:
+        callees = called_function(value, functions) if isinstance(value, cst.Call) else []
+        if is_loader_like(value) or any(
+            isinstance(item, cst.Return) and item.value is not None and is_loader_like(item.value)
+            for callee in callees
+            for item in descendants(callee)
+        ):
+            return True
+    return False
 
 
 def trains(loop: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> bool:

@@ -194,7 +194,8 @@ def cuda_branch(choice: cst.IfExp) -> Optional[cst.BaseExpression]:
 
 def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
     """Whether a test that asks for the device and nothing else holds on a CUDA run: True for
-    `use_cuda`, `args.cuda`, `torch.cuda.is_available()`, `device.type == "cuda"`, `args.gpu`;
+    `use_cuda`, `args.cuda`, `torch.cuda.is_available()`, `device.type == "cuda"`, `args.gpu`,
+    `use_accel` (`torch.accelerator`: CUDA on NVIDIA GPUs);
     False for `not use_cuda`, `args.no_cuda`, `device == "cpu"`; None for any other test."""
     negated = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
@@ -209,7 +210,7 @@ def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
         for word in re.split(r"[^a-z0-9]+", text.lower())
         if word
     }
-    device = bool({"cuda", "gpu"} & words)
+    device = bool({"cuda", "gpu", "accel", "accelerator"} & words)
     host = bool({"cpu", "no", "disable", "without"} & words)
     if device and host and dotted_name(test) is None:
         return None  # `torch.cuda.is_available() and not args.cpu`: not one question
