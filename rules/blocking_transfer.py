@@ -58,7 +58,9 @@ class BlockingTransfer(Rule):
     - for values rebound in the loop before they are moved (`x = x.float()` makes a new,
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
       `x[0] = ...`), which an asynchronous copy could read half-written;
-    - for moves inside nested functions, lambdas and comprehensions.
+    - for moves inside nested functions, lambdas and comprehensions;
+    - in loops under an interval test (`if steps % validation_interval == 0:`), which run
+      rarely.
 
     ## Example
     ```python
@@ -203,6 +205,8 @@ class BlockingTransfer(Rule):
         self.checked.add(id(loop))
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
+        if self.ctx.execution(loop).interval_guard() is not None:
+            return  # a pass every N steps (a periodic validation) is rare
         if with_training is None:
             with_training = repeated_with_training(self.ctx, loop)
         if self.withholds_preview_variant() and not with_training:

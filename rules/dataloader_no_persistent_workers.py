@@ -24,11 +24,18 @@ class DataloaderNoPersistentWorkers(Rule):
     (the epoch loop) of the same function, or in a function that such a loop calls
     (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
     the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
-    created before that outer loop (not inside the function called each time). Passes that
+    created before that outer loop (not inside the function called each time). A pass drawn
+    by hand starts at its `iter(loader)`: `next(iter(loader))` in a training step loop, or
+    an iterator re-created when it runs out (`except StopIteration: it = iter(loader)`) in
+    the loop that draws from it, start the workers again (see `semantics.loaders.hand_drawn`;
+    not for a sampler told how many samples a pass draws, which may never run out). A
+    `**kwargs` dict is read as for TL201, the CUDA branch of a choice by device. Passes that
     code of another kind repeats count too: a function or class of another project module
     the loader is handed to that passes over it in every epoch and trains (`simclr.train(
     train_loader)`, `Trainer(model, train_loader).train()`), an ignite engine run for several
-    epochs or from an epoch event, and Lightning's `trainer.fit`. A project
+    epochs or from an epoch event, an engine handed a step function with the loader and an
+    optimizer (`engine.train(h, train_loader, epochs, optimizer)`), and Lightning's
+    `trainer.fit`. A project
     class that subclasses `DataLoader` (directly or through another project class) and keeps
     its signature (no `__init__`, or one that forwards `*args, **kwargs`) is a DataLoader too
     (`semantics.training.builds_dataloader`); one with a signature of its own is not, since

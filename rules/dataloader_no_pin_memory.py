@@ -8,9 +8,10 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
+from torchlint.semantics.tree import iterated_parts, iterated_source, nodes_of_type, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
@@ -99,6 +100,27 @@ def moves_batch(ctx, body: cst.CSTNode, names: Set[str], depth: int = 0) -> bool
             if handed and moves_batch(ctx, function.body, handed, depth + 1):
                 return True
     return False
+
+
+def _filled_on_device(ctx, loader: cst.Call) -> bool:
+    """Whether the loader's dataset is a list the file fills in a loop that moves values to a
+    device (`cached.append(batch)` after `batch["latents"] = vae.encode(x.to(vae.device))`):
+    its items may be device tensors, which `pin_memory` cannot pin."""
+    dataset = argument(loader, "dataset", 0)
+    name = dataset.value.value if dataset is not None and isinstance(dataset.value, cst.Name) else None
+    if name is None:
+        return False
+    for loop in nodes_of_type(ctx.module, (cst.For, cst.While)):
+        calls = [node for node in body_nodes(loop.body) if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)]
+        fills = any(call.func.attr.value == "append" and dotted_name(call.func.value) == name for call in calls)
+        if fills and any(_moves_to_device(ctx, call) for call in calls):
+            return True
+    return False
+
+
+def _moves_to_device(ctx, call: cst.Call) -> bool:
+    found = method_call(call)
+    return found is not None and (found[1] == "cuda" or (found[1] == "to" and _to_device(ctx, call)))
 
 
 def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool = False) -> Iterator[Tuple[cst.Call, str]]:
@@ -194,11 +216,16 @@ class DataloaderNoPinMemory(Rule):
     GPU computes.
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
-    literal `False`, when `*args`/`**kwargs` may supply it, for a `DataLoader` that is not
+    literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
+    `semantics.values.unpacked_keywords`, the CUDA branch of a choice by device; no fix
+    then), for a `DataLoader` that is not
     torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose
     batches are not moved
     to a device in a loop over the loader in the same scope or a same-file function it is
-    passed to. A loader that a builder module's function returns alone (`return
+    passed to, itself or in a same-file function it hands the batch to (`loss_step(batch,
+    unet)`). A loop that draws the batches by hand counts as a loop over the loader (`x, y =
+    next(it)` after `it = iter(loader)`, `next(iter(loader))`; see
+    `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`) is not, as the caller may never train on it.
@@ -332,6 +359,8 @@ class DataloaderNoPinMemory(Rule):
             unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
             if unpacked is None:
                 continue  # `**kwargs` that may pin memory
+            if _filled_on_device(self.ctx, call):
+                continue  # device tensors cannot be pinned
             if self.withholds_preview_variant() and loader_use(self.ctx, call) != "train":
                 continue
             pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)

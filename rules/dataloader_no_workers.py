@@ -39,7 +39,10 @@ class DataloaderNoWorkers(Rule):
     (about 46% of such issues).
 
     The rule is silent when `num_workers` is any expression other than the literal `0` or a
-    name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it, for a `DataLoader` that
+    name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it (a
+    dict the file assigns once as a literal and never changes is read, and of a choice by
+    device, `{"num_workers": 1} if use_cuda else {}`, the branch a CUDA run takes:
+    `semantics.values.unpacked_keywords`; such findings have no fix), for a `DataLoader` that
     is not torch's, for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
     `list(zip(inputs, labels))`: already in memory, workers would only pickle them; a
     `collate_fn` that loads what such a list names is not seen), and in a program that never

@@ -54,7 +54,11 @@ class SyncInLoop(Rule):
     method another module calls in its training step loop (`agent.update_parameters(...)` on
     an instance of the project class, a metric helper) runs every step: its syncs are reported
     in its body. A function another module calls in its loop over epochs (the engine's
-    `evaluate()`) runs every epoch.
+    `evaluate()`) runs every epoch. A method that runs a backward pass itself
+    (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
+    function an engine is handed with a data loader (`engine.train(h, train_loader, epochs,
+    optimizer)`) and the hooks it runs for every batch (`engine.hooks["on_forward"] = ...`)
+    run every step (see `semantics.frameworks`).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call.

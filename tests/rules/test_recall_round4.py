@@ -373,3 +373,14 @@ def test_batches_moved_by_a_function_the_loop_hands_them_to(tmp_path, monkeypatc
     """`loss_step(batch, unet)` moving `batch["pixel_values"]` to the device every step: the
     loader's batches reach the device from pageable memory, though the loop body moves nothing."""
     assert findings(tmp_path, monkeypatch, LOSS_STEP.format(moved=moved), "TL202") == expected
+
+
+def test_a_dataset_cached_from_device_computation_is_not_pinned(tmp_path, monkeypatch):
+    """A list of latents encoded on the device (`cached.append(batch)` in a loop that moves
+    to `vae.device`): its items are device tensors, which `pin_memory=True` cannot pin."""
+    text = LOSS_STEP.format(moved='batch["pixel_values"].to(unet.device)').replace(
+        "    loader = DataLoader(ds,",
+        "    cached = []\n    for item in ds:\n        item[\"pixel_values\"] = vae.encode(item[\"pixel_values\"].to(unet.device))\n"
+        "        cached.append(item)\n    loader = DataLoader(cached,",
+    )
+    assert findings(tmp_path, monkeypatch, text, "TL202") == []
