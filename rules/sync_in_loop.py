@@ -9,7 +9,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
+from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
@@ -228,6 +228,8 @@ class SyncInLoop(Rule):
         `.tolist()` for a file or a metric library) are the hook's purpose."""
         if self._in_data_code() or self.ctx.inference_only:
             return
+        if execution.framework() == ENGINE and not self.ctx.serves_device:
+            return  # an engine of the program's own runs where the program puts it: the host here
         hook = execution.step_method()
         if hook not in TRAINING_HOOKS and (self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node)):
             return

@@ -282,6 +282,13 @@ def test_a_step_function_and_hooks_an_engine_runs_every_batch(tmp_path, monkeypa
     assert findings(tmp_path, monkeypatch, text, "TL101,TL106,TL203") == expected
 
 
+def test_an_engine_of_a_program_on_the_host_syncs_nothing(tmp_path, monkeypatch):
+    """The same engine in a program that never mentions a device runs on the CPU."""
+    text = TORCHNET.format(loader="train_loader", test="test_loader", unpack="inputs, targets = sample")
+    text = text.replace(", pin_memory=torch.cuda.is_available()", "").replace(".cuda()", "")
+    assert findings(tmp_path, monkeypatch, text, "TL101") == []
+
+
 def test_a_function_handed_on_without_a_loader_is_no_step(tmp_path, monkeypatch):
     """`engine.train(h, samples, ...)` of something that is not a data loader says nothing of
     how often `h` runs."""
