@@ -649,14 +649,19 @@ class Draw:
     on_exhaustion: bool = False
 
 
+# `hand_drawn` of the loaders of the files being checked, by the loader's id (three rules ask).
+_DRAWS: "weakref.WeakKeyDictionary[FileFacts, Dict[int, List[Draw]]]" = weakref.WeakKeyDictionary()
+
+
 def hand_drawn(ctx: "FileFacts", loader: cst.Call) -> List[Draw]:
     """The passes over the loader that code of this file draws by hand (see `Draw`), in the
-    scope that assigns it and the same-file functions it is handed to."""
-    found = _assignment(ctx.module, loader)
-    if found is None:
-        return []
-    name, scope = found
-    return _hand_drawn(scope, name, ctx.frequency.local_functions(), set(), None)
+    scope that assigns it and the same-file functions it is handed to. Computed once per
+    loader (callers must not change the list)."""
+    known = _DRAWS.setdefault(ctx, {})
+    if id(loader) not in known:
+        found = _assignment(ctx.module, loader)
+        known[id(loader)] = _hand_drawn(found[1], found[0], ctx.frequency.local_functions(), set(), None) if found is not None else []
+    return known[id(loader)]
 
 
 def _hand_drawn(
