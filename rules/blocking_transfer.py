@@ -10,8 +10,8 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import method_definitions, takes_keyword
 from torchlint.semantics.escapes import view_aliases
-from torchlint.semantics.training import OTHER_LOOPS, called_function, repeated_with_training
-from torchlint.semantics.loaders import passes_elsewhere
+from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, repeated_with_training
+from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument
 from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
 
@@ -27,8 +27,12 @@ class BlockingTransfer(Rule):
     """## What it does
     Flags `.to(device)` and `.cuda()` without `non_blocking=True` on a batch from a
     DataLoader created in the same file with `pin_memory=True` (also through a
-    `**loader_args` dict literal): the call is in the body of a `for` loop over that loader
-    (in its own scope, or in a same-file function the loader is handed to) and moves the
+    `**loader_args` dict literal, the CUDA branch of `{...} if use_cuda else {}`, or a test
+    that holds on CUDA runs: `pin_memory=torch.cuda.is_available()`): the call is in the body
+    of a `for` loop over that loader (in its own scope, or in a same-file function the loader
+    is handed to), of a loop that draws its batches by hand (`x, y = next(it)` after `it =
+    iter(loader)`), or of a step function an engine runs over it (`engine.train(h, loader,
+    epochs, optimizer)`, see `semantics.loaders.engine_runs`), and moves the
     loop's target, an element of it, or a name bound to a part of it (`x.cuda()`,
     `batch["image"].to(device)`, `images = batch["image"]` then `images.to(device)`) while
     it still holds the batch: before the loop rebinds it to another value, and never when the
@@ -47,7 +51,7 @@ class BlockingTransfer(Rule):
     a faster copy, not an overlapped one.
 
     To stay precise the rule is silent:
-    - when the loader does not pass the literal `pin_memory=True`, or is not a torch
+    - when the loader does not pin memory as above, or is not a torch
       `DataLoader` assigned in this file (a loader passed in as an argument is not followed);
     - when the call already passes `non_blocking` (by keyword or position), or `*args`/
       `**kwargs`;
@@ -56,7 +60,9 @@ class BlockingTransfer(Rule):
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
       `x[0] = ...`, also through a view such as `flat = x.view(-1)`), which an asynchronous
       copy could read half-written;
-    - for moves inside nested functions, lambdas and comprehensions.
+    - for moves inside nested functions, lambdas and comprehensions;
+    - in loops under an interval test (`if steps % validation_interval == 0:`), which run
+      rarely.
 
     ## Example
     ```python
@@ -156,8 +162,15 @@ class BlockingTransfer(Rule):
         (`project.pinned_argument`)."""
         for loader in self.pinned:
             for loop, _ in passes_elsewhere(self.ctx, loader):
-                if len(iterated_parts(loop.iter, loop.target)) == 1:
+                if isinstance(loop, cst.For) and len(iterated_parts(loop.iter, loop.target)) == 1:
                     self._check_loop(loop, _names(loop.target), loader)
+            drawn: Dict[int, Tuple[cst.CSTNode, Set[str]]] = {}
+            for draw in hand_drawn(self.ctx, loader):  # `x, y = next(it)` in a step loop
+                drawn.setdefault(id(draw.loop), (draw.loop, set()))[1].update(draw.names)
+            for loop, names in drawn.values():
+                self._check_loop(loop, names, loader)
+            for run in engine_runs(self.ctx, loader):  # the step an engine runs for every batch
+                self._check_loop(run.step, {run.batch}, loader, with_training=run.trains or run.per_epoch)
         if not os.path.isfile(self.ctx.path):
             return
         for loop, function, parameter in self._loops_over_parameters():
@@ -180,20 +193,25 @@ class BlockingTransfer(Rule):
                     if isinstance(source, cst.Name) and source.value in parameters and self._blocking_moves(loop, _names(loop.target)):
                         yield loop, function, source.value
 
-    def _blocking_moves(self, loop: cst.For, targets: Set[str]) -> List[cst.Call]:
+    def _blocking_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[cst.Call]:
         """The moves of the loop's batch that block: no `non_blocking`, no `*`/`**`, one positional argument at most."""
         return [
             move for move, _ in _moves_of_batches(self.ctx, loop.body, targets)
             if not (has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None or len(positional(move)) > 1)
         ]
 
-    def _check_loop(self, loop: cst.For, targets: Set[str], loader: Optional[cst.Call]) -> None:
+    def _check_loop(self, loop: cst.CSTNode, targets: Set[str], loader: Optional[cst.Call], with_training: Optional[bool] = None) -> None:
         """`loader`: the pinned loader the loop draws from, None for one of the project's that
-        collates by default, `_CUSTOM_COLLATION` for one with a `collate_fn`."""
+        collates by default, `_CUSTOM_COLLATION` for one with a `collate_fn`. `with_training`:
+        whether the loop (an engine's step function) runs with training, when known."""
         self.checked.add(id(loop))
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
-        if self.withholds_preview_variant() and not repeated_with_training(self.ctx, loop):
+        if self.ctx.execution(loop).interval_guard() is not None:
+            return  # a pass every N steps (a periodic validation) is rare
+        if with_training is None:
+            with_training = repeated_with_training(self.ctx, loop)
+        if self.withholds_preview_variant() and not with_training:
             return
         for move in self._blocking_moves(loop, targets):
             assert isinstance(move.func, cst.Attribute)
@@ -250,7 +268,8 @@ def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> Iterator[Tup
 
 def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:
     """Names a simple statement binds to parts of a batch (`images, masks = batch["image"],
-    batch["mask"]`, `x = batch.x`): they hold the loader's tensors as well."""
+    batch["mask"]`, `x = batch.x`, `inputs, targets = batch`): they hold the loader's tensors
+    as well."""
     taken: Set[str] = set()
     if not isinstance(statement, cst.SimpleStatementLine):
         return taken
@@ -258,6 +277,9 @@ def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:
         if not isinstance(item, cst.Assign) or len(item.targets) != 1:
             continue
         target, value = item.targets[0].target, item.value
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Name) and value.value in names:
+            taken |= _names(target)  # `inputs, targets = sample`: the batch unpacked
+            continue
         pairs = (
             zip((e.value for e in target.elements), (e.value for e in value.elements))
             if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements)
@@ -273,6 +295,8 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
     """Names of `names` that `node` binds to something other than their moved value."""
     changed: Set[str] = set()
     for item in scope_descendants(node):
+        if isinstance(item, cst.Assign) and drawn_from(item.value) is not None:
+            continue  # `x, y = next(it)`: the batch drawn by hand
         if isinstance(item, cst.Assign):
             for target in item.targets:
                 changed |= {name for name in _names(target.target) if not _moves(item.value, name)}

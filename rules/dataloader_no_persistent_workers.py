@@ -11,7 +11,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory
 
@@ -24,11 +24,18 @@ class DataloaderNoPersistentWorkers(Rule):
     (the epoch loop) of the same function, or in a function that such a loop calls
     (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
     the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
-    created before that outer loop (not inside the function called each time). Passes that
+    created before that outer loop (not inside the function called each time). A pass drawn
+    by hand starts at its `iter(loader)`: `next(iter(loader))` in a training step loop, or
+    an iterator re-created when it runs out (`except StopIteration: it = iter(loader)`) in
+    the loop that draws from it, start the workers again (see `semantics.loaders.hand_drawn`;
+    not for a sampler told how many samples a pass draws, which may never run out). A
+    `**kwargs` dict is read as for TL201, the CUDA branch of a choice by device. Passes that
     code of another kind repeats count too: a function or class of another project module
     the loader is handed to that passes over it in every epoch and trains (`simclr.train(
     train_loader)`, `Trainer(model, train_loader).train()`), an ignite engine run for several
-    epochs or from an epoch event, and Lightning's `trainer.fit`. A project
+    epochs or from an epoch event, an engine handed a step function with the loader and an
+    optimizer (`engine.train(h, train_loader, epochs, optimizer)`), and Lightning's
+    `trainer.fit`. A project
     class that subclasses `DataLoader` (directly or through another project class) and keeps
     its signature (no `__init__`, or one that forwards `*args, **kwargs`) is a DataLoader too
     (`semantics.training.builds_dataloader`); one with a signature of its own is not, since
@@ -206,8 +213,14 @@ class DataloaderNoPersistentWorkers(Rule):
             if handed_to_epochs(self.ctx, loader) or any(run.per_epoch for run in engine_runs(self.ctx, loader)):
                 self._report_loader(loader)  # a function of another module passes over it every epoch
                 continue
-            passes: List[Tuple[Optional[cst.For], cst.CSTNode]] = [*passes_over(self.ctx, loader)]
-            passes += [(None, call) for call in handed_on(self.ctx, loader)]
+            draws = hand_drawn(self.ctx, loader)  # a pass drawn by hand starts at its `iter()`
+            passes: List[Tuple[Optional[cst.CSTNode], cst.CSTNode]] = [
+                (loop, start) for loop, start in passes_over(self.ctx, loader) if not any(loop is draw.loop for draw in draws)
+            ]
+            passes += [(None, call) for call in handed_on(self.ctx, loader)] + [(None, draw.start) for draw in draws]
+            if any(self._restarted(draw, loader) for draw in draws):
+                self._report_loader(loader)  # `iter(loader)` again in the step loop that draws from it
+                continue
             if not passes and returned_to_training(self.ctx, loader, repeatedly=True):
                 self._report_loader(loader)  # another module hands it to an epoch loop
                 continue
@@ -218,6 +231,14 @@ class DataloaderNoPersistentWorkers(Rule):
                 if outer is not None and not self._changes_dataset(outer, loader, loop):
                     self._report_loader(loader)
                     break
+
+    def _restarted(self, draw: Draw, loader: cst.Call) -> bool:
+        """A pass drawn by hand that the training loop opens again, over a loader built
+        outside that loop, whose dataset the loop does not change."""
+        outer = draw.restarted_by
+        if outer is None or not restarts_in_training(self.ctx, draw, loader) or any(item is loader for item in descendants(outer)):
+            return False
+        return not self._changes_dataset(outer, loader, None)
 
     def _repeating_in_callee(self, start: cst.CSTNode, loop: cst.For, loader: cst.Call) -> Optional[cst.CSTNode]:
         """The loop inside the function that `start` hands the loader to which runs the pass

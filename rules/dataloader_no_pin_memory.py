@@ -7,14 +7,15 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
 from torchlint.semantics.devices import named_like_device, same_place_source
-from torchlint.semantics.calls import argument, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
+from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.tree import iterated_parts, iterated_source, nodes_of_type, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
 from torchlint.semantics.project import CUDA, project_uses
-from torchlint.semantics.training import body_nodes, builds_dataloader, loader_factory, remote_program, training_loops
-from torchlint.semantics.values import literal_keywords, only_assigned_value, string_value
+from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
+from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]
@@ -74,8 +75,52 @@ class LoaderTracker:
         return self.ctx.names.storage_key(node, binding, self.ctx.enclosing(cst.ClassDef))
 
 
-def _moves_batches(ctx, loop: cst.For) -> bool:
-    return next(device_moves(ctx, loop.body, _names(loop.target), comprehensions=True), None) is not None
+def _moves_batches(ctx, loop: cst.CSTNode) -> bool:
+    """Whether a `for` loop moves its items to a device (a loop drawing by hand is `hand_drawn`'s)."""
+    return isinstance(loop, cst.For) and moves_batch(ctx, loop.body, _names(loop.target))
+
+
+# How many calls deep a batch handed to same-file functions is followed (`loss_step(batch)`).
+MAX_CALLEE_DEPTH = 2
+
+
+def moves_batch(ctx, body: cst.CSTNode, names: Set[str], depth: int = 0) -> bool:
+    """Whether `body` moves the batch `names` to a device (see `device_moves`), itself or in a
+    same-file function it hands the batch to, under the parameter's name (`loss_step(batch,
+    unet)` doing `batch["pixel_values"].to(unet.device)`)."""
+    if next(device_moves(ctx, body, names, comprehensions=True), None) is not None:
+        return True
+    if depth >= MAX_CALLEE_DEPTH:
+        return False
+    names = _derived_names(body, names, ctx, body_nodes)
+    functions = ctx.frequency.local_functions()
+    for node in body_nodes(body):
+        for function in called_function(node, functions) if isinstance(node, cst.Call) else ():
+            handed = {parameter for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name) and arg.value in names}
+            if handed and moves_batch(ctx, function.body, handed, depth + 1):
+                return True
+    return False
+
+
+def _filled_on_device(ctx, loader: cst.Call) -> bool:
+    """Whether the loader's dataset is a list the file fills in a loop that moves values to a
+    device (`cached.append(batch)` after `batch["latents"] = vae.encode(x.to(vae.device))`):
+    its items may be device tensors, which `pin_memory` cannot pin."""
+    dataset = argument(loader, "dataset", 0)
+    name = dataset.value.value if dataset is not None and isinstance(dataset.value, cst.Name) else None
+    if name is None:
+        return False
+    for loop in nodes_of_type(ctx.module, (cst.For, cst.While)):
+        calls = [node for node in body_nodes(loop.body) if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)]
+        fills = any(call.func.attr.value == "append" and dotted_name(call.func.value) == name for call in calls)
+        if fills and any(_moves_to_device(ctx, call) for call in calls):
+            return True
+    return False
+
+
+def _moves_to_device(ctx, call: cst.Call) -> bool:
+    found = method_call(call)
+    return found is not None and (found[1] == "cuda" or (found[1] == "to" and _to_device(ctx, call)))
 
 
 def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool = False) -> Iterator[Tuple[cst.Call, str]]:
@@ -140,17 +185,13 @@ def _names(target: cst.BaseExpression) -> Set[str]:
 def pins_memory(call: cst.Call, ctx=None) -> bool:
     """Whether the DataLoader call passes `pin_memory=True` (by keyword or position, or, given
     the file's context, in a `**loader_args` whose only assignment in the file is a dict
-    literal)."""
+    literal, or a choice of two by device: see `values.unpacked_keywords`); a pinning asked
+    only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
-        return is_literal(pinned.value, "True")
-    for arg in call.args:
-        if arg.star == "**" and isinstance(arg.value, cst.Name) and ctx is not None:
-            assigned = only_assigned_value(ctx.module, arg.value)
-            keywords = literal_keywords(assigned, ctx.names) if assigned is not None else None
-            if keywords is not None and "pin_memory" in keywords:
-                return is_literal(keywords["pin_memory"], "True")
-    return False
+        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value) is True  # `pin_memory=use_cuda`
+    keywords = unpacked_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
+    return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 
 
 class DataloaderNoPinMemory(Rule):
@@ -175,11 +216,16 @@ class DataloaderNoPinMemory(Rule):
     GPU computes.
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
-    literal `False`, when `*args`/`**kwargs` may supply it, for a `DataLoader` that is not
+    literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
+    `semantics.values.unpacked_keywords`, the CUDA branch of a choice by device; no fix
+    then), for a `DataLoader` that is not
     torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose
     batches are not moved
     to a device in a loop over the loader in the same scope or a same-file function it is
-    passed to. A loader that a builder module's function returns alone (`return
+    passed to, itself or in a same-file function it hands the batch to (`loss_step(batch,
+    unet)`). A loop that draws the batches by hand counts as a loop over the loader (`x, y =
+    next(it)` after `it = iter(loader)`, `next(iter(loader))`; see
+    `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`) is not, as the caller may never train on it.
@@ -265,7 +311,7 @@ class DataloaderNoPinMemory(Rule):
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
-            if next(device_moves(self.ctx, node.body, found.targets, comprehensions=True), None) is not None:
+            if moves_batch(self.ctx, node.body, found.targets):
                 self.moved.append(found.loader)
 
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
@@ -276,10 +322,12 @@ class DataloaderNoPinMemory(Rule):
         device, and no loop in its own scope did."""
         if any(call is seen for seen in self.moved):
             return False
-        if any(next(device_moves(self.ctx, run.step.body, {run.batch}, True), None) is not None for run in engine_runs(self.ctx, call)):
+        if any(moves_batch(self.ctx, run.step.body, {run.batch}) for run in engine_runs(self.ctx, call)):
             return True  # an ignite engine's step moves each batch it is handed
         if handed_to_a_move(self.ctx, call):
             return True  # a function or class of another module moves the batches
+        if any(moves_batch(self.ctx, draw.loop.body, set(draw.names)) for draw in hand_drawn(self.ctx, call)):
+            return True  # batches drawn by hand with `next()` and moved
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:
@@ -308,13 +356,18 @@ class DataloaderNoPinMemory(Rule):
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
-            if has_star(call, "**") or has_star(call, "*"):
-                continue
+            unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            if unpacked is None:
+                continue  # `**kwargs` that may pin memory
+            if _filled_on_device(self.ctx, call):
+                continue  # device tensors cannot be pinned
             if self.withholds_preview_variant() and loader_use(self.ctx, call) != "train":
                 continue
             pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
             if pinned is not None and not is_literal(pinned.value, "False"):
                 continue
+            if "pin_memory" in unpacked and not is_literal(unpacked["pin_memory"], "False"):
+                continue  # pinned by the dict (on the CUDA branch of a choice by device)
             if pinned is None and "pin_memory" in (loader_factory(self.ctx, call.func) or ()):
                 continue  # a loader factory that decides itself
             if pinned is not None and pinned.keyword is None:
@@ -325,5 +378,5 @@ class DataloaderNoPinMemory(Rule):
                 call,
                 "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
                 "so the copy is a direct, asynchronous transfer",
-                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory"),
+                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if not unpacked else None,
             )

@@ -8,8 +8,8 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
 from torchlint.semantics.datasets import constructed_classes, in_memory, items_may_carry_graph, unsharded_iterable_class
-from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use
+from torchlint.semantics.values import only_assigned_value, unpacked_keywords
+from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
 from torchlint.semantics.training import builds_dataloader, loader_factory
 
@@ -40,7 +40,10 @@ class DataloaderNoWorkers(Rule):
     (about 46% of such issues).
 
     The rule is silent when `num_workers` is any expression other than the literal `0` or a
-    name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it, for a `DataLoader` that
+    name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it (a
+    dict the file assigns once as a literal and never changes is read, and of a choice by
+    device, `{"num_workers": 1} if use_cuda else {}`, the branch a CUDA run takes:
+    `semantics.values.unpacked_keywords`; such findings have no fix), for a `DataLoader` that
     is not torch's, for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
     `list(zip(inputs, labels))`: already in memory, workers would only pickle them; a
     `collate_fn` that loads what such a list names is not seen), for a dataset class of the
@@ -158,13 +161,17 @@ class DataloaderNoWorkers(Rule):
             self.in_memory -= names
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not builds_dataloader(self.ctx, node.func) or has_star(node, "**") or has_star(node, "*"):
+        if not builds_dataloader(self.ctx, node.func):
             return
+        unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, node) if has_star(node, "**") or has_star(node, "*") else {}
+        if unpacked is None:
+            return  # `**kwargs` that may set the workers
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is None and "num_workers" in (loader_factory(self.ctx, node.func) or ()):
             return  # a loader factory that sets the workers itself
-        literal = workers is None or is_literal(workers.value, "0")
-        if not literal and not self._set_to_zero(workers.value):
+        value = workers.value if workers is not None else unpacked.get("num_workers")
+        literal = value is None or is_literal(value, "0")
+        if not literal and not self._set_to_zero(value):
             return
         dataset = argument(node, "dataset", 0)
         if dataset is not None and self._in_memory(dataset.value):
@@ -176,7 +183,7 @@ class DataloaderNoWorkers(Rule):
         self.report(
             node,
             "DataLoader without worker processes loads every batch in the training loop; set `num_workers`",
-            fix=self._fix(node) if literal else None,  # a variable set to 0 is the user's to change
+            fix=self._fix(node) if literal and not unpacked else None,  # a variable set to 0 is the user's to change
         )
 
     def _feeds_training_on_a_device(self, node: cst.Call) -> bool:
@@ -254,7 +261,7 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
     iterators = {
         bound
         for node in nodes_of_type(module, (cst.Assign,))
-        if isinstance(node, cst.Assign) and _opens_pass(node.value, name)
+        if isinstance(node, cst.Assign) and opens_pass(node.value, name)
         for target in node.targets
         for bound in bound_names(target.target)
     }
@@ -269,13 +276,3 @@ def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:
             if mentions or any(dotted_name(arg.value) in iterators for arg in node.args):
                 passes.append(node)
     return any(other is not outer and any(item is other for item in descendants(outer)) for outer in passes for other in passes)
-
-
-def _opens_pass(value: cst.BaseExpression, name: str) -> bool:
-    """`iter(loader)` (or `iter(enumerate(loader))`): an iterator over the loader named `name`."""
-    return (
-        isinstance(value, cst.Call)
-        and isinstance(value.func, cst.Name)
-        and value.func.value == "iter"
-        and any(dotted_name(iterated_source(arg.value)) == name for arg in value.args)
-    )

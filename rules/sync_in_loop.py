@@ -9,7 +9,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frameworks import LIGHTNING, TRAINING_HOOKS
+from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
@@ -54,7 +54,11 @@ class SyncInLoop(Rule):
     method another module calls in its training step loop (`agent.update_parameters(...)` on
     an instance of the project class, a metric helper) runs every step: its syncs are reported
     in its body. A function another module calls in its loop over epochs (the engine's
-    `evaluate()`) runs every epoch.
+    `evaluate()`) runs every epoch. A method that runs a backward pass itself
+    (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
+    function an engine is handed with a data loader (`engine.train(h, train_loader, epochs,
+    optimizer)`) and the hooks it runs for every batch (`engine.hooks["on_forward"] = ...`)
+    run every step (see `semantics.frameworks`).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call.
@@ -224,6 +228,8 @@ class SyncInLoop(Rule):
         `.tolist()` for a file or a metric library) are the hook's purpose."""
         if self._in_data_code() or self.ctx.inference_only:
             return
+        if execution.framework() == ENGINE and not self.ctx.serves_device:
+            return  # an engine of the program's own runs where the program puts it: the host here
         hook = execution.step_method()
         if hook not in TRAINING_HOOKS and (self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node)):
             return

@@ -32,7 +32,8 @@ def test_fix_adds_non_blocking_and_is_safe():
     assert fixed(code).endswith("x, y = x.cuda(non_blocking=True), y.to(device, non_blocking=True)\n")
 
 
-def test_loader_must_pin_memory_literally_and_be_torch_s():
+def test_loader_must_pin_memory_on_cuda_and_be_torch_s():
+    """`pin_memory=use_cuda` pins exactly where a copy to CUDA happens; an unknown flag does not."""
     code = """
     from torch.utils.data import DataLoader
     import torch
@@ -40,14 +41,17 @@ def test_loader_must_pin_memory_literally_and_be_torch_s():
     a = DataLoader(ds, num_workers=4)
     b = DataLoader(ds, num_workers=4, pin_memory=use_cuda)
     c = Other(ds, pin_memory=True)
+    d = DataLoader(ds, num_workers=4, pin_memory=args.pin)
     for x in a:
         x.cuda()
     for x in b:
         x.cuda()
     for x in c:
         x.cuda()
+    for x in d:
+        x.cuda()
     """
-    assert lines(code, RULE) == []
+    assert lines(code, RULE) == [12]
 
 
 def test_already_non_blocking_casts_and_host_moves():

@@ -10,6 +10,11 @@ what runs in it instead:
 - Hugging Face `Trainer` subclasses: `training_step`, `compute_loss` and `prediction_step`.
 - ignite: the process function an `Engine(...)` is built with, and handlers registered for
   `Events.ITERATION_*`.
+- engines that are handed a step function and a data loader in one call (torchnet's
+  `engine.train(h, train_loader, epochs, optimizer)`, `engine.test(h, test_loader)`): the step
+  function runs once per batch, and so do the hooks registered for a batch's events
+  (`engine.hooks["on_forward"] = on_forward`); those of an epoch's events run once per epoch
+  (see `training.engine_hooks`).
 
 A class belongs to a framework when a base's dotted name ends with the framework's class name
 (`pl.LightningModule`, `L.LightningModule`, `lightning.pytorch.LightningModule`), directly or
@@ -28,6 +33,8 @@ from torchlint.semantics.tree import descendants
 LIGHTNING = "Lightning"
 HUGGING_FACE = "Hugging Face Trainer"
 IGNITE = "ignite"
+# An engine object handed a step function and a data loader (see `training.engine_steps`).
+ENGINE = "its engine"
 
 # The framework base classes, by the last part of their dotted name.
 _BASES = {
@@ -55,6 +62,11 @@ TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batc
 FIT_HOOKS = TRAINING_HOOKS | {"validation_step", "validation_step_end", "on_validation_batch_end", "prediction_step"}
 # Methods whose returned loaders feed every epoch of training (a test loader runs once).
 TRAINING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader"})
+# The hooks of an engine's `hooks` dict that run once per batch (torchnet: the batch drawn,
+# its forward pass, its optimizer update); `on_start_epoch`, `on_end_epoch`, `on_start` and
+# `on_end` run once per epoch or run.
+ENGINE_BATCH_HOOKS = frozenset({"on_sample", "on_forward", "on_update"})
+ENGINE_EPOCH_HOOKS = frozenset({"on_start_epoch", "on_end_epoch"})
 # ignite's per-iteration events.
 _ITERATION_EVENTS = ("ITERATION_STARTED", "ITERATION_COMPLETED", "GET_BATCH_COMPLETED")
 

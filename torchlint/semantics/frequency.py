@@ -51,13 +51,14 @@ from torchlint.semantics.execution import (
     Reason,
     TRAINING_STEP_CALLEE,
 )
-from torchlint.semantics.frameworks import IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
+from torchlint.semantics.frameworks import ENGINE, IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, caller_trains
 from torchlint.semantics.training import (
     BACKWARD,
     body_nodes,
     called_function,
+    engine_hooks,
     is_loader_like,
     local_functions,
     loop_trains,
@@ -385,22 +386,30 @@ class FrequencyAnalysis:
         framework = batch_hook(function, scope, self.classes()) if isinstance(scope, cst.ClassDef) else None
         if framework is None and not method and self._ignite_step(function):
             framework = IGNITE
+        engine = engine_hooks(self.module).get(name) if not method else None
+        if framework is None and engine is Frequency.PER_STEP:
+            framework = ENGINE
+        if engine is Frequency.PER_EPOCH:
+            return Execution(Frequency.PER_EPOCH, (Reason(f"{ENGINE} runs `{name}()` every epoch"),))
         if framework is not None:
             return Execution(
                 Frequency.PER_STEP, (Reason(f"{framework} runs `{name}()` every batch", method=name, framework=framework),)
             )
+
         if method and name in STEP_METHODS:
+            # `trainer.train_step(batch)` in this file's step loop, for a method that runs a
+            # backward pass itself: that loop is the reason.
+            trains = name != "forward" and BACKWARD in methods_called(function.body, self.local_functions())
+            looped = self._from_call_sites(function, name, method) if trains else None
+            if looped is not None and looped.frequency is Frequency.PER_STEP and looped.step_loop() is not None:
+                return looped
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step", method=name),))
         if method and name in DATA_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` {PER_SAMPLE}"),))
         if name == "__init__":
             return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         self._index()
-        # A call in a function of the same name is recursion or delegation to another object's
-        # method of that name (`self._decoder.decode(...)` in a `decode()`): it says nothing of
-        # how often the function is entered.
-        sites = [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
-        if not sites or name in self._referenced:
+        if not self._sites(name, method) or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
                 return found
@@ -409,12 +418,25 @@ class FrequencyAnalysis:
             if name == "main":
                 return Execution(Frequency.ONCE, (Reason("`main()` runs once"),))
             return Execution(Frequency.UNKNOWN, (Reason(f"`{name}()` is not called in this file"),))
+        return self._from_call_sites(function, name, method)  # type: ignore[return-value]
+
+    def _sites(self, name: str, method: bool) -> List[cst.Call]:
+        """The calls of the file that may enter the function `name`. A call in a function of
+        the same name is recursion or delegation to another object's method of that name
+        (`self._decoder.decode(...)` in a `decode()`): it says nothing of how often the
+        function is entered."""
+        self._index()
+        return [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
+
+    def _from_call_sites(self, function: cst.FunctionDef, name: str, method: bool) -> Optional[Execution]:
+        """How often the function runs as its most frequent call site runs; None without one."""
         best: Optional[Tuple[Execution, cst.Call]] = None
-        for call in sites:
+        for call in self._sites(name, method):
             found = self.execution(call)
             if best is None or ORDER.index(found.frequency) < ORDER.index(best[0].frequency):
                 best = (found, call)
-        assert best is not None
+        if best is None:
+            return None
         execution, call = best
         if self.external is not None and execution.reasons and execution.reasons[-1].text.endswith(PER_SAMPLE):
             # Data code runs it on the host for every sample; a training step of another module

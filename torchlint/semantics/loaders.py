@@ -5,19 +5,20 @@ from __future__ import annotations
 import os
 import weakref
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
 from torchlint.semantics.frameworks import loader_hook
+from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
-from torchlint.semantics.training import BACKWARD, STEP, called_function, loop_trains, methods_called, repeated_with_training, training_loops
-from torchlint.semantics.tree import children, descendants, iterated_source, per_module, scope_descendants
+from torchlint.semantics.training import BACKWARD, STEP, called_function, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
+from torchlint.semantics.tree import bound_names, children, descendants, iterated_source, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -181,13 +182,18 @@ class EngineRun:
 
 
 def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
-    """The ignite engine runs over the loader, in the scope that assigns it or, for a loader a
-    builder of this file returns, in the scopes that bind the result."""
+    """The engine runs over the loader, in the scope that assigns it or, for a loader a
+    builder of this file returns, in the scopes that bind the result: ignite's, and those of an
+    engine handed a step function of this file with the loader (see `_handed_run`)."""
     functions = ctx.frequency.local_functions()
     runs = []
-    for scope, name in _holders(ctx, loader):
+    holders = _holders(ctx, loader) or [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]  # `return DataLoader(...)`
+    for scope, name in holders:
         engines = _engines(scope, functions)
         for node in descendants(scope):
+            handed = _handed_run(ctx, node, name, functions)
+            if handed is not None:
+                runs.append(handed)
             if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "run"):
                 continue
             step = engines.get(dotted_name(node.func.value) or "")
@@ -199,6 +205,30 @@ def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
             repeated = (epochs is not None and not is_literal(epochs.value, "1")) or _in_epoch_handler(ctx, node)
             runs.append(EngineRun(node, step, step.params.params[1].name.value, BACKWARD in called and STEP in called, repeated))
     return runs
+
+
+# Words of a name that holds an optimizer (not `opt`, the usual name of parsed options).
+_OPTIMIZERS = OPTIMIZER_WORDS - {"opt"}
+
+
+def _handed_run(ctx: "FileFacts", node: cst.CSTNode, name: str, functions: Dict[str, List[cst.FunctionDef]]) -> Optional[EngineRun]:
+    """`engine.train(h, train_loader, epochs, optimizer)`, `engine.test(h, test_loader)`: a
+    method of another object handed a step function of this file (see
+    `training.engine_hooks`) and the loader, the step's first parameter being the batch. It
+    trains when the step runs a backward pass and an optimizer step, or an optimizer is handed
+    with it (the engine steps it); a training run passes over the loader every epoch, and so
+    does a run started every epoch (from an epoch hook)."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)) or called_function(node, functions):
+        return None
+    args = [arg.value for arg in positional(node)]
+    steps = [functions[arg.value][0] for arg in args if isinstance(arg, cst.Name) and len(functions.get(arg.value, ())) == 1]
+    if len(steps) != 1 or not steps[0].params.params or not any(dotted_name(arg) == name for arg in args):
+        return None
+    step = steps[0]
+    called = methods_called(step.body, functions)
+    trains = (BACKWARD in called and STEP in called) or any(has_word((dotted_name(arg) or "").rsplit(".", 1)[-1], _OPTIMIZERS) for arg in args)
+    repeated = trains or ctx.execution(node).frequency is Frequency.PER_EPOCH
+    return EngineRun(node, step, step.params.params[0].name.value, trains, repeated)
 
 
 def _engines(scope: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Dict[str, cst.FunctionDef]:
@@ -484,6 +514,9 @@ def _loops_over(
     for node in _visible(scope, name):
         if isinstance(node, cst.For) and _mentions(node.iter, name):
             yield node, anchor or node
+        elif isinstance(node, cst.Call) and opens_pass(node, name):
+            for draw in _draws(scope, node):
+                yield draw.loop, anchor or node
         elif isinstance(node, cst.Assign) and _wraps(node, name):
             alias = dotted_name(node.targets[0].target)
             if alias is not None and (id(scope), id(node)) not in seen:
@@ -593,3 +626,120 @@ def passes_elsewhere(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, 
         for loop, start in passes_over(ctx, loader)
         if start is not loop or ctx.frequency.enclosing_function(loop) is not own
     ]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A pass over a loader drawn by hand: `it = iter(loader)`, then `x, y = next(it)` in a
+    step loop (re-created with `iter(loader)` when exhausted), or `next(iter(loader))`."""
+
+    # The innermost loop whose iterations draw the batch.
+    loop: cst.CSTNode
+    # Where the pass starts, in the loader's own scope: the `iter()` call, or the call that
+    # hands the loader to the function that opens it once per call (how often the workers
+    # of a loader start).
+    start: cst.CSTNode
+    # The names the drawn batch is bound to (`x, y = next(it)`).
+    names: FrozenSet[str]
+    # The loop of the `iter()` call that restarts the pass, when that call is inside one:
+    # `next(iter(loader))` every step, or the iterator re-created when it is exhausted (each
+    # time the data runs out: as often as epochs).
+    restarted_by: Optional[cst.CSTNode] = None
+    # The `iter()` call runs in an `except` handler: the pass restarts when the data runs out.
+    on_exhaustion: bool = False
+
+
+# `hand_drawn` of the loaders of the files being checked, by the loader's id (three rules ask).
+_DRAWS: "weakref.WeakKeyDictionary[FileFacts, Dict[int, List[Draw]]]" = weakref.WeakKeyDictionary()
+
+
+def hand_drawn(ctx: "FileFacts", loader: cst.Call) -> List[Draw]:
+    """The passes over the loader that code of this file draws by hand (see `Draw`), in the
+    scope that assigns it and the same-file functions it is handed to. Computed once per
+    loader (callers must not change the list)."""
+    known = _DRAWS.setdefault(ctx, {})
+    if id(loader) not in known:
+        found = _assignment(ctx.module, loader)
+        known[id(loader)] = _hand_drawn(found[1], found[0], ctx.frequency.local_functions(), set(), None) if found is not None else []
+    return known[id(loader)]
+
+
+def _hand_drawn(
+    scope: cst.CSTNode, name: str, functions: Dict[str, List[cst.FunctionDef]], seen: Set[Tuple[int, int]], anchor: Optional[cst.CSTNode]
+) -> List[Draw]:
+    draws: List[Draw] = []
+    for node in _visible(scope, name):
+        if isinstance(node, cst.Call) and opens_pass(node, name):
+            restarted_by = _innermost_loop(scope, node)
+            start = node if anchor is None or restarted_by is not None else anchor
+            handled = restarted_by is not None and any(
+                isinstance(item, cst.ExceptHandler) and any(inner is node for inner in descendants(item)) for item in descendants(restarted_by)
+            )
+            draws += [Draw(draw.loop, start, draw.names, restarted_by, handled) for draw in _draws(scope, node)]
+        elif isinstance(node, cst.Call):
+            for function in called_function(node, functions):
+                parameter = _parameter_for(function, node, name)
+                if parameter is not None and (id(function), id(anchor or node)) not in seen:
+                    seen.add((id(function), id(anchor or node)))
+                    draws += _hand_drawn(function.body, parameter, functions, seen, anchor or node)
+    return draws
+
+
+def restarts_in_training(ctx: "FileFacts", draw: Draw, loader: cst.Call) -> bool:
+    """Whether a loop that trains draws the batch and opens the pass again and again (every
+    step, or whenever the data runs out). A loader whose sampler is told how many samples a
+    pass draws (`RandomSampler(ds, replacement=True, num_samples=int(1e10))`) may never run
+    out: its restart on exhaustion is not known to happen."""
+    if draw.restarted_by is None or not loop_trains(ctx, draw.loop):
+        return False
+    sampler = keyword(loader, "sampler")
+    sized = sampler is not None and isinstance(sampler.value, cst.Call) and keyword(sampler.value, "num_samples") is not None
+    return not (draw.on_exhaustion and sized)
+
+
+def opens_pass(value: cst.BaseExpression, name: str) -> bool:
+    """`iter(loader)` (or `iter(enumerate(loader))`): an iterator over the loader named `name`."""
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value == "iter"
+        and any(dotted_name(iterated_source(arg.value)) == name for arg in value.args)
+    )
+
+
+def _draws(scope: cst.CSTNode, opener: cst.Call) -> List[Draw]:
+    """The draws from the iterator `opener` makes: `next(iter(loader))` itself, or `next(it)`
+    after `it = iter(loader)` (the name `it`, wherever `scope` draws from it), each in the
+    innermost loop of `scope` around it; a draw outside any loop (one batch to look at) is
+    no pass of a step loop."""
+    parent = _parent_in(scope, opener)
+    drawing = _parent_in(scope, parent) if isinstance(parent, cst.Arg) else None
+    if drawing is not None and drawn_from(drawing) is opener:
+        calls = [drawing]
+    elif isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        iterator = parent.targets[0].target.value
+        calls = [node for node in scope_descendants(scope) if isinstance(node, cst.Call) and dotted_name(drawn_from(node)) == iterator]
+    else:
+        return []
+    draws = []
+    for call in calls:
+        loop = _innermost_loop(scope, call)
+        assign = _parent_in(scope, call)
+        names = frozenset(bound_names(assign.targets[0].target)) if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else frozenset()
+        if loop is not None:
+            draws.append(Draw(loop, opener, names))
+    return draws
+
+
+def _parent_in(scope: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    return next((item for item in scope_descendants(scope) if any(child is node for child in children(item))), None)
+
+
+def _innermost_loop(scope: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """The innermost `for` or `while` loop of `scope` (outside nested functions) whose body holds `node`."""
+    found = None
+    for loop in scope_descendants(scope):
+        if isinstance(loop, (cst.For, cst.While)) and any(item is node for item in descendants(loop.body)):
+            found = loop  # descendants come outer first
+    return found
+

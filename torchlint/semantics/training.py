@@ -29,11 +29,11 @@ from torchlint.semantics.heuristics import (
 )
 from torchlint.semantics.execution import TRAINING_STEP_CALLEE, Execution, Frequency
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.frameworks import FIT_HOOKS, LIGHTNING, framework_of
+from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
-from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.values import assigned_values
+from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type, per_module
+from torchlint.semantics.values import assigned_values, string_value
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
     {"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"}
@@ -246,7 +246,7 @@ def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str
     if any(isinstance(node, cst.Call) and _named_as_drawing_a_batch(node) for node in outside_nested_loops(loop.body)):
         return True  # in a nested loop (`for x in get_batches(data)` in the epoch loop) it is that loop's
     for node in body_nodes(loop.body):
-        drawn = _drawn_from(node)
+        drawn = drawn_from(node)
         if drawn is not None:
             name = dotted_name(drawn) if isinstance(drawn, (cst.Name, cst.Attribute)) else None
             sources = assigned_values(module, name) if name else [drawn]
@@ -255,14 +255,15 @@ def _draws_batches(loop: cst.CSTNode, module: cst.Module, loaders: FrozenSet[str
     return False
 
 
-def _drawn_from(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
-    """The iterator `next(it)` or `it.__next__()` draws from, if `node` is such a call."""
+def drawn_from(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """The iterator `next(it)`, `it.__next__()` or `it.next()` (the Python 2 spelling some
+    projects keep) draws from, if `node` is such a call."""
     if not isinstance(node, cst.Call):
         return None
     if isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
         return node.args[0].value
     found = method_call(node)
-    return found[0] if found is not None and found[1] == "__next__" and not node.args else None
+    return found[0] if found is not None and found[1] in ("__next__", "next") and not node.args else None
 
 
 def outside_nested_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -305,6 +306,54 @@ def _iterated_by_iter(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "iter" and node.args:
         return node.args[0].value
     return node
+
+
+@per_module
+def engine_hooks(module: cst.Module) -> Dict[str, Frequency]:
+    """How often an engine runs the functions of the file it is handed, by name: PER_STEP for
+    a function handed by name to a call of another object's method together with a data
+    loader (`engine.train(h, train_loader, epochs, optimizer)`; not a call of a function of
+    this file, whose loops are visible) and for the functions assigned to that object's
+    per-batch hooks (`engine.hooks["on_forward"] = on_forward`, see
+    `frameworks.ENGINE_BATCH_HOOKS`); PER_EPOCH for those assigned to its epoch hooks
+    (`engine.hooks["on_end_epoch"] = on_end_epoch`). Computed once per file."""
+    functions = local_functions(module)
+    found: Dict[str, Frequency] = {}
+    engines: Set[str] = set()
+    for call in nodes_of_type(module, (cst.Call,)):
+        if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) or called_function(call, functions):
+            continue
+        handed = [arg.value.value for arg in positional(call) if isinstance(arg.value, cst.Name) and arg.value.value in functions]
+        if handed and any(_holds_loader(module, arg.value, functions) for arg in positional(call)):
+            found.update((name, Frequency.PER_STEP) for name in handed)
+            engines.add(f"{dotted_name(call.func.value)}.hooks")
+    for node in nodes_of_type(module, (cst.Assign,)):
+        target = node.targets[0].target if isinstance(node, cst.Assign) and len(node.targets) == 1 else None
+        if not isinstance(target, cst.Subscript) or not isinstance(node.value, cst.Name) or len(target.slice) != 1:
+            continue
+        index = target.slice[0].slice
+        key = string_value(index.value) if isinstance(index, cst.Index) else None
+        if dotted_name(target.value) in engines and key in ENGINE_BATCH_HOOKS | ENGINE_EPOCH_HOOKS:
+            found[node.value.value] = Frequency.PER_STEP if key in ENGINE_BATCH_HOOKS else Frequency.PER_EPOCH
+    return found
+
+
+def _holds_loader(module: cst.Module, node: cst.BaseExpression, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
+    """A loader by its name (`is_loader_like`), or a name the file assigns a loader: built
+    there (`DataLoader(...)`) or returned by a same-file function that returns one
+    (`iter_train = get_iterator(path, True)`)."""
+    if is_loader_like(node):
+        return True
+    values = assigned_values(module, node.value) if isinstance(node, cst.Name) else []
+    for value in values:
+        callees = called_function(value, functions) if isinstance(value, cst.Call) else []
+        if is_loader_like(value) or any(
+            isinstance(item, cst.Return) and item.value is not None and is_loader_like(item.value)
+            for callee in callees
+            for item in descendants(callee)
+        ):
+            return True
+    return False
 
 
 def trains(loop: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> bool:

@@ -124,7 +124,12 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
 def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`
     (the builtin, not a local `dict`); None when any key is not a plain string or the dict
-    unpacks another."""
+    unpacks another. A choice by device (`{"num_workers": 1, "pin_memory": True} if use_cuda
+    else {}`) spells out the branch a CUDA run takes (see `cuda_branch`): the loader options
+    that matter are those of the run on the device."""
+    if isinstance(value, cst.IfExp):
+        branch = cuda_branch(value)
+        return literal_keywords(branch, names) if branch is not None else None
     if isinstance(value, cst.Dict):
         keywords: Dict[str, cst.BaseExpression] = {}
         for element in value.elements:
@@ -137,6 +142,82 @@ def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional
         if names.lookup("dict") is not None or any(arg.keyword is None for arg in value.args):
             return None
         return {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
+    return None
+
+
+def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords the `**name` arguments of `call` supply, when each name's only assignment
+    in the file is a dict literal (`literal_keywords`) that the file never changes (no item
+    assignment, no method call but reads: `kwargs.update(cuda_kwargs)` makes it unknown);
+    None when any is unknown, and for `*args`, which may supply anything."""
+    keywords: Dict[str, cst.BaseExpression] = {}
+    for arg in call.args:
+        if arg.star == "*":
+            return None
+        if arg.star != "**":
+            continue
+        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else None
+        known = literal_keywords(assigned, names) if assigned is not None else None
+        if known is None or arg.value.value in _changed_dicts(module):  # type: ignore[union-attr]
+            return None
+        keywords.update(known)
+    return keywords
+
+
+# Methods of a dict that do not change it.
+_DICT_READS = frozenset({"get", "keys", "items", "values", "copy"})
+
+
+@per_module
+def _changed_dicts(module: cst.Module) -> Set[str]:
+    """Names whose object the file changes: `kw["x"] = ...`, `kw |= ...`, `kw.update(...)`."""
+    changed: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Assign, cst.AugAssign, cst.Call)):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, cst.AugAssign) else []
+        changed |= {t.value.value for t in targets if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name)}
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            changed.add(node.target.value)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+            if node.func.attr.value not in _DICT_READS:
+                changed.add(node.func.value.value)
+    return changed
+
+
+def cuda_branch(choice: cst.IfExp) -> Optional[cst.BaseExpression]:
+    """The branch of `a if test else b` that a run on CUDA takes, when the test asks for the
+    device and nothing else (see `true_on_cuda`)."""
+    on_cuda = true_on_cuda(choice.test)
+    if on_cuda is None:
+        return None
+    return choice.body if on_cuda else choice.orelse
+
+
+def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
+    """Whether a test that asks for the device and nothing else holds on a CUDA run: True for
+    `use_cuda`, `args.cuda`, `torch.cuda.is_available()`, `device.type == "cuda"`, `args.gpu`,
+    `use_accel` (`torch.accelerator`: CUDA on NVIDIA GPUs);
+    False for `not use_cuda`, `args.no_cuda`, `device == "cpu"`; None for any other test."""
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot)):
+        negated = not negated
+    words = {
+        word
+        for node in descendants(test)
+        for text in [node.value if isinstance(node, cst.Name) else string_value(node) if isinstance(node, cst.SimpleString) else None]
+        if text
+        for word in re.split(r"[^a-z0-9]+", text.lower())
+        if word
+    }
+    device = bool({"cuda", "gpu", "accel", "accelerator"} & words)
+    host = bool({"cpu", "no", "disable", "without"} & words)
+    if device and host and dotted_name(test) is None:
+        return None  # `torch.cuda.is_available() and not args.cpu`: not one question
+    if device and not host:
+        return not negated
+    if "cpu" in words or (device and host):  # `device == "cpu"`, `args.no_cuda`
+        return negated
     return None
 
 
