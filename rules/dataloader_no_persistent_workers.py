@@ -10,6 +10,7 @@ from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.init_values import zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
@@ -280,8 +281,8 @@ class DataloaderNoPersistentWorkers(Rule):
         workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
         if isinstance(workers, cst.Name):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell
-        if workers is None or is_literal(workers, "0"):
-            return False
+        if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers):
+            return False  # `num_workers=self.num_workers`, defaulting to 0 in `__init__`: no workers
         persistent = self._argument(call, "persistent_workers")
         return persistent is None or is_literal(persistent, "False")
 

@@ -1490,11 +1490,57 @@ def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) ->
     parameter that its callers pass one to (`train()` handing its loader to `train_step()`).
     True when such a loader collates by default, False when it has a `collate_fn`, None when
     no call passes one."""
-    callee = module_facts(path).functions.get(function)
-    if callee is None:
-        return None
-    parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
     found: List[bool] = []
+    for site, text, scope, statements, call, parameters in _calls_of(path, function):
+        given = _argument_for(call, parameters, parameter)
+        pinned = _pinned_name(site, text, scope, statements, given.id, depth) if isinstance(given, ast.Name) else None
+        found += [pinned] if pinned is not None else []
+    return all(found) if found else None
+
+
+def arguments_given(path: str, function: str, parameter: str) -> Optional[List[Optional[ast.AST]]]:
+    """What every call in the project of `function` (a function or class defined in the module
+    at `path`) passes to its `parameter`, None for a call that leaves it to its default. None
+    as a whole when that is not known: a call spreads `*args` or `**kwargs`, or a project
+    module uses the name other than by calling it (`LightningCLI(Model, DataModule)` builds
+    it from a configuration; a subclass may pass other values)."""
+    if function not in module_facts(path).functions:
+        return None
+    name = function.rsplit(".", 1)[-1]
+    root = project_root(os.path.abspath(path))
+    for file in project_files(root):
+        text = read_module(file).text
+        if name not in text:
+            continue
+        try:
+            tree = python_tree(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+        if any(_ast_dotted(node) is not None and _ast_dotted(node).rsplit(".", 1)[-1] == name and id(node) not in called
+               for node in ast.walk(tree) if isinstance(node, (ast.Name, ast.Attribute))):
+            return None
+    given: List[Optional[ast.AST]] = []
+    for _, _, _, _, call, parameters in _calls_of(path, function):
+        if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
+            return None
+        given.append(_argument_for(call, parameters, parameter))
+    return given
+
+
+def _calls_of(path: str, function: str) -> Iterator[Tuple[CallSite, str, ast.AST, List[ast.AST], ast.Call, Tuple[str, ...]]]:
+    """Each call in the project of `function` defined in the module at `path` (see
+    `callers_of`): its site, the calling module's text, the calling scope and its statements,
+    the call and the parameters its positional arguments fill (a method's and a class's
+    without `self`)."""
+    callee = module_facts(path).functions.get(function)
+    init = module_facts(path).functions.get(f"{function}.__init__")
+    if callee is None:
+        return
+    if init is not None:
+        parameters = init.parameters[1:]
+    else:
+        parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
     for site in callers_of(path, function):
         source = read_module(site.path)
         try:
@@ -1505,10 +1551,7 @@ def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) ->
         statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
         for call in statements:
             if isinstance(call, ast.Call) and call.lineno == site.line and (_ast_dotted(call.func) or "").endswith(function.rsplit(".", 1)[-1]):
-                given = _argument_for(call, parameters, parameter)
-                pinned = _pinned_name(site, source.text, scope, statements, given.id, depth) if isinstance(given, ast.Name) else None
-                found += [pinned] if pinned is not None else []
-    return all(found) if found else None
+                yield site, source.text, scope, statements, call, parameters
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

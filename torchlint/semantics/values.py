@@ -75,11 +75,11 @@ _LITERAL_KINDS = {
 def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values assigned to the name `name` anywhere in the file (`name = value`), a dotted
     one included (`self.data = value`)."""
-    return list(_assignments(module).get(name, ()))
+    return list(assignment_index(module).get(name, ()))
 
 
 @per_module
-def _assignments(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
+def assignment_index(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
     """Every assigned value of the file by the (dotted) name it is assigned to; a tuple
     assigned element by element (`train_set, valid_set = TensorDataset(a), TensorDataset(b)`)
     gives each name its element."""
