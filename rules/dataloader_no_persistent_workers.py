@@ -10,9 +10,9 @@ from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.init_values import zero_in_every_call
+from torchlint.semantics.passed_values import received_spreads, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.values import literal_keywords, only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory
 
@@ -184,13 +184,14 @@ class DataloaderNoPersistentWorkers(Rule):
         return id(self.ctx.names.scopes[-1].node)
 
     def _unpacked_keywords(self, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
-        """The keywords that the call's `**name` arguments supply, if all are known dicts."""
+        """The keywords that the call's `**name` arguments supply, if all are known dicts: built
+        in the same scope, or the `**kwargs` of a builder function (`received_spreads`)."""
         keywords: Dict[str, cst.BaseExpression] = {}
         for arg in call.args:
             if arg.star == "**":
                 known = self.keyword_dicts.get((self._scope(), arg.value.value)) if isinstance(arg.value, cst.Name) else None
                 if known is None:
-                    return None
+                    return received_spreads(self.ctx, call)
                 keywords.update(known)
         return keywords
 
@@ -222,8 +223,8 @@ class DataloaderNoPersistentWorkers(Rule):
             if any(self._restarted(draw, loader) for draw in draws):
                 self._report_loader(loader)  # `iter(loader)` again in the step loop that draws from it
                 continue
-            if not passes and returned_to_training(self.ctx, loader, repeatedly=True):
-                self._report_loader(loader)  # another module hands it to an epoch loop
+            if not passes and (returned_to_training(self.ctx, loader, repeatedly=True) or returned_to_epoch_loop(self.ctx, loader, moved=False)):
+                self._report_loader(loader)  # another module hands it to an epoch loop, or passes over it every epoch
                 continue
             for loop, start in passes:
                 outer = self._repeating_loop(start, loader)

@@ -12,7 +12,8 @@ from torchlint.semantics.tree import iterated_parts, iterated_source, nodes_of_t
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.passed_values import received_spreads
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
@@ -336,7 +337,7 @@ class DataloaderNoPinMemory(Rule):
         `prepare`, Fabric's `setup_dataloaders`), or the training module of a CUDA program that a builder module's
         function returns it to, alone (`train_loader = build_loader(cfg)`, then `x.cuda()`
         every batch), or among others to a scope that moves its batches every epoch
-        (`loaders.returned_and_moved`); not
+        (`loaders.returned_to_epoch_loop`); not
         one over tensors already in memory (made-up demo data), where nothing is decoded."""
         dataset = argument(call, "dataset", 0)
         if dataset is not None and in_memory(self.ctx, dataset.value):
@@ -347,7 +348,7 @@ class DataloaderNoPinMemory(Rule):
             return False  # used here
         if returned_alone(self.ctx, call) and project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call):
             return True
-        return returned_and_moved(self.ctx, call)  # one of several: only where the caller moves its batches
+        return returned_to_epoch_loop(self.ctx, call)  # one of several: only where the caller moves its batches
 
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
@@ -357,6 +358,8 @@ class DataloaderNoPinMemory(Rule):
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
             unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            if unpacked is None:
+                unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:
                 continue  # `**kwargs` that may pin memory
             if _filled_on_device(self.ctx, call):

@@ -18,7 +18,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import BACKWARD, STEP, called_function, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
-from torchlint.semantics.tree import bound_names, children, descendants, iterated_source, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, children, descendants, in_source_order, iterated_source, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -77,11 +77,12 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
     return False
 
 
-def returned_and_moved(ctx: "FileFacts", loader: cst.Call) -> bool:
-    """Whether a module-level function returns the loader (alone or in a tuple) to a scope of
-    another project module that moves its batches to a device every epoch (see
-    `project.moves_result_every_epoch`): `train_loader, val_loader = get_loaders(cfg)`, then
-    `x.cuda()` in the epoch loop of the training script."""
+def returned_to_epoch_loop(ctx: "FileFacts", loader: cst.Call, moved: bool = True) -> bool:
+    """Whether a module-level function returns the loader (alone, in a tuple or in a list it
+    appends it to) to a scope of another project module that moves its batches to a device
+    every epoch (see `project.moves_result_every_epoch`): `train_loader, val_loader =
+    get_loaders(cfg)`, then `x.cuda()` in the epoch loop of the training script. With `moved`
+    False, one that passes over it every epoch, moving its batches or not."""
     function = ctx.frequency.enclosing_function(loader)
     if function is None or ctx.frequency.enclosing_class(function) is not None or not os.path.isfile(ctx.path):
         return False
@@ -90,7 +91,7 @@ def returned_and_moved(ctx: "FileFacts", loader: cst.Call) -> bool:
         return False
     here = os.path.abspath(ctx.path)
     return any(
-        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot)
+        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot, moved)
         for site in callers_of(here, function.name.value)
     )
 
@@ -111,11 +112,15 @@ def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
     def holds(item: cst.BaseExpression) -> bool:
         return item is loader or (isinstance(item, (cst.Name, cst.Attribute)) and dotted_name(item) in names)
 
+    appended = _appended(function)
     for node in scope_descendants(function.body):
         if not isinstance(node, cst.Return) or node.value is None:
             continue
         if holds(node.value):
             return WHOLE
+        items = appended.get(dotted_name(node.value) or "", [])
+        if any(holds(item) for item in items):
+            return next(index for index, item in enumerate(items) if holds(item))  # `ds.append(train_loader)`, `return ds`
         if isinstance(node.value, cst.Tuple):
             slot = next((index for index, element in enumerate(node.value.elements) if holds(element.value)), None)
             if slot is not None:
@@ -123,6 +128,21 @@ def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
         if any(holds(item) for item in descendants(node.value)):
             return INSIDE
     return None
+
+
+def _appended(function: cst.FunctionDef) -> Dict[str, List[cst.BaseExpression]]:
+    """The values appended, in source order, to each list that `function` starts empty
+    (`ds = []`, then `ds.append(train_loader)`): the elements a caller unpacks (`train_loader,
+    test_loader = get10(...)`)."""
+    lists: Dict[str, List[cst.BaseExpression]] = {}
+    for node in in_source_order(function.body):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.List) and not node.value.elements and len(node.targets) == 1:
+            lists.setdefault(dotted_name(node.targets[0].target) or "", [])
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and len(node.args) == 1:
+            held = lists.get(dotted_name(node.func.value) or "")
+            if held is not None:
+                held.append(node.args[0].value)
+    return lists
 
 
 def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:

@@ -32,7 +32,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
-from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type, per_module
+from torchlint.semantics.tree import children, descendants, in_source_order, iterated_source, nodes_of_type, per_module
 from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -411,19 +411,11 @@ def training_loops(ctx: "FileFacts") -> Tuple[cst.CSTNode, ...]:
         loaders = loader_names(ctx.module, ctx)
         candidates = {id(node) for node in nodes_of_type(ctx.module, (cst.For, cst.While))}
         loops = [
-            node for node in _in_order(ctx.module) if id(node) in candidates and is_training_loop(node, ctx, functions, loaders)
+            node for node in in_source_order(ctx.module) if id(node) in candidates and is_training_loop(node, ctx, functions, loaders)
         ]
         found = tuple(loops)
         _TRAINING_LOOPS[ctx] = found
     return found
-
-
-def _in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(children(current)))
 
 
 def is_ddp_wrap(call: cst.Call, ctx: "FileFacts") -> bool:

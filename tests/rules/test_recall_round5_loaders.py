@@ -1,0 +1,159 @@
+"""The fifth recall round of issue 25, loaders: builders in another module whose options
+reach `**kwargs` from `kwargs.setdefault(...)` and the callers' keywords, loaders returned in
+a list and passed over every epoch by the training script, and worker counts that a
+`LightningDataModule` stores from an `__init__` parameter defaulting to 0. Each cause with
+positives and hard negatives, in the default mode a user runs."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Dict
+
+import pytest
+from click.testing import CliRunner
+
+from torchlint.cli import main
+
+pytestmark = pytest.mark.stable_only
+
+
+def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -> list:
+    """(path, code, line) of the findings of `rules` on a small project, default mode."""
+    (tmp_path / "setup.py").write_text("")
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
+    return sorted((item["path"].split("/")[-1], item["code"], item["line"]) for item in json.loads(result.stdout))
+
+
+# -- a builder in another module: `**kwargs` set with `setdefault` and by the callers ------
+
+BUILDER = """
+import torch
+from torchvision import datasets
+
+
+def get10(batch_size, train=True, val=True, **kwargs):
+    num_workers = kwargs.setdefault("num_workers", 1)
+    kwargs.pop("input_size", None)
+    ds = []
+    if train:
+        train_loader = torch.utils.data.DataLoader(datasets.CIFAR10("data", train=True), batch_size=batch_size, shuffle=True, **kwargs)
+        ds.append(train_loader)
+    if val:
+        test_loader = torch.utils.data.DataLoader(datasets.CIFAR10("data", train=False), batch_size=batch_size, **kwargs)
+        ds.append(test_loader)
+    ds = ds[0] if len(ds) == 1 else ds
+    return ds
+"""
+
+TRAIN = """
+import torch
+import dataset
+
+train_loader, test_loader = dataset.get10(batch_size=64{keywords})
+model = Net().cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(100):
+    for data, target in train_loader:
+        data, target = data.cuda(), target.cuda()
+        optimizer.zero_grad()
+        loss = model(data).sum()
+        loss.backward()
+        optimizer.step()
+    if epoch % 5 == 0:
+        for data, target in test_loader:
+            model(data.cuda())
+"""
+
+
+@pytest.mark.parametrize(
+    ("keywords", "expected"),
+    [
+        # the builder's `setdefault` gives one worker; nobody pins memory
+        ("", {("dataset.py", "TL202", 11), ("dataset.py", "TL202", 14), ("dataset.py", "TL203", 11), ("dataset.py", "TL203", 14)}),
+        (", num_workers=4", {("dataset.py", "TL202", 11), ("dataset.py", "TL202", 14), ("dataset.py", "TL203", 11), ("dataset.py", "TL203", 14)}),
+        # the caller's keywords decide: no workers to keep, memory pinned, workers kept
+        (", num_workers=0", {("dataset.py", "TL202", 11), ("dataset.py", "TL202", 14)}),
+        (", pin_memory=True", {("dataset.py", "TL203", 11), ("dataset.py", "TL203", 14)}),
+        (", num_workers=2, persistent_workers=True, pin_memory=True", set()),
+        # a spread dict of the caller: unknown, silent
+        (", **loader_options", set()),
+    ],
+)
+def test_builder_keywords_reach_the_loader_of_another_module(tmp_path, monkeypatch, keywords, expected):
+    files = {"dataset.py": BUILDER, "train.py": TRAIN.format(keywords=keywords)}
+    assert set(findings(tmp_path, monkeypatch, files, "TL202,TL203")) == expected
+
+
+def test_a_builder_that_changes_its_keywords_otherwise_is_unknown(tmp_path, monkeypatch):
+    builder = BUILDER.replace('kwargs.pop("input_size", None)', "kwargs.update(extra_options())")
+    files = {"dataset.py": builder, "train.py": TRAIN.format(keywords="")}
+    assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == []
+
+
+def test_literal_workers_of_a_builder_repeated_by_the_epoch_loop_of_another_module(tmp_path, monkeypatch):
+    """TL203 follows a returned loader to the script that passes over it every epoch, as TL202
+    does; a script that passes over it once is no repetition."""
+    builder = BUILDER.replace("**kwargs)", "num_workers=2)")
+    files = {"dataset.py": builder, "train.py": TRAIN.format(keywords="")}
+    assert ("dataset.py", "TL203", 11) in findings(tmp_path, monkeypatch, files, "TL203")
+    once = """
+    import torch
+    import dataset
+
+    train_loader, test_loader = dataset.get10(batch_size=64)
+    for data, target in test_loader:
+        print(data.shape)
+    """
+    files = {"dataset.py": builder, "train.py": once}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == []
+
+
+# -- worker counts from `__init__` defaults ------------------------------------------------
+
+DATA_MODULE = """
+import pytorch_lightning as pl
+import torch
+
+
+class ImageData(pl.LightningDataModule):
+    def __init__(self, data_dir, batch_size=16, num_workers=0):
+        super().__init__()
+        {store}
+
+    def train_dataloader(self):
+        return torch.utils.data.DataLoader(self.train_ds, batch_size=16, num_workers={workers})
+"""
+
+STORED = [
+    ("self.save_hyperparameters()", "self.hparams.num_workers"),
+    ("self.num_workers = num_workers", "self.num_workers"),
+]
+
+
+@pytest.mark.parametrize(("store", "workers"), STORED)
+@pytest.mark.parametrize(
+    ("caller", "reported"),
+    [
+        ("", False),  # no call in the project: the default
+        ("data = ImageData('images')\n", False),
+        ("data = ImageData('images', num_workers=0)\n", False),
+        ("data = ImageData('images', 32, 4)\n", True),
+        ("data = ImageData('images', num_workers=args.workers)\n", True),
+        ("data = ImageData('images', **options)\n", True),
+        ("cli = LightningCLI(Model, ImageData)\n", True),  # built from a configuration
+    ],
+)
+def test_workers_defaulting_to_zero_in_init(tmp_path, monkeypatch, store, workers, caller, reported):
+    files = {"data.py": DATA_MODULE.format(store=store, workers=workers), "train.py": "from data import ImageData\n" + caller}
+    found = findings(tmp_path, monkeypatch, files, "TL203")
+    assert found == ([("data.py", "TL203", 12)] if reported else [])
+
+
+def test_workers_changed_in_init_are_not_the_default(tmp_path, monkeypatch):
+    store = "num_workers = num_workers or 4\n        self.num_workers = num_workers"
+    files = {"data.py": DATA_MODULE.format(store=store, workers="self.num_workers")}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == [("data.py", "TL203", 13)]
