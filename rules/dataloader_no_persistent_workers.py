@@ -161,7 +161,7 @@ class DataloaderNoPersistentWorkers(Rule):
             if name is not None:
                 self.keyword_dicts.pop((self._scope(), name), None)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            keywords = literal_keywords(node.value, self.ctx.names)
+            keywords = literal_keywords(node.value, self.ctx.names, self.ctx.module)
             if keywords is not None:
                 self.keyword_dicts[(self._scope(), node.targets[0].target.value)] = keywords
 

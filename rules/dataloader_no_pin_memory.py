@@ -190,7 +190,7 @@ def pins_memory(call: cst.Call, ctx=None) -> bool:
     only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
-        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value) is True  # `pin_memory=use_cuda`
+        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
     keywords = unpacked_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
     return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 

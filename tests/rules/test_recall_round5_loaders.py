@@ -157,3 +157,48 @@ def test_workers_changed_in_init_are_not_the_default(tmp_path, monkeypatch):
     store = "num_workers = num_workers or 4\n        self.num_workers = num_workers"
     files = {"data.py": DATA_MODULE.format(store=store, workers="self.num_workers")}
     assert findings(tmp_path, monkeypatch, files, "TL203") == [("data.py", "TL203", 13)]
+
+
+# -- a flag that selects CUDA, known by what it does ----------------------------------------
+
+FLAGGED = """
+import torch
+from torch.utils.data import DataLoader
+
+model = Net()
+if {test}:
+    model.{move}()
+loader = DataLoader(ds, batch_size=64, num_workers=2, pin_memory={flag}, persistent_workers=True)
+for epoch in range(10):
+    for x, y in loader:
+        loss = model(x.cuda()).sum()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("test", "move", "flag", "pinned"),
+    [
+        ("args.fast", "cuda", "args.fast", True),  # pins on the runs that move to CUDA
+        ("not args.slow", "cuda", "not args.slow", True),
+        ("args.slow", "cuda", "not args.slow", False),  # pins on the runs that stay on the host
+        ("args.fast", "half", "args.fast", False),  # a flag with no device effect: not known to pin
+        ("args.no_cuda", "cpu", "not args.no_cuda", True),  # no effect on CUDA: the words decide
+    ],
+)
+def test_pin_memory_flag_known_by_its_effect_on_the_device(tmp_path, monkeypatch, test, move, flag, pinned):
+    """TL106 asks whether the loader pins memory on a CUDA run: `pin_memory=flag` does where
+    the flag is what selects CUDA."""
+    files = {"train.py": FLAGGED.format(test=test, move=move, flag=flag)}
+    assert findings(tmp_path, monkeypatch, files, "TL106") == ([("train.py", "TL106", 11)] if pinned else [])
+
+
+def test_a_long_branch_is_no_choice_of_device(tmp_path, monkeypatch):
+    """`if args.train:` around a part of the program that moves to CUDA says nothing about the
+    device the flag chooses."""
+    move = "cuda()\n    model.eval()\n    print(model)\n    model.train"
+    files = {"train.py": FLAGGED.format(test="args.train", move=move, flag="args.train")}
+    assert findings(tmp_path, monkeypatch, files, "TL106") == []
+    files = {"train.py": FLAGGED.format(test="args.train", move="cuda", flag="args.train")}
+    assert findings(tmp_path, monkeypatch, files, "TL106") == [("train.py", "TL106", 11)]

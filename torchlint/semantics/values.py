@@ -121,15 +121,15 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
     return any(isinstance(item, cst.Name) and item.value == name for item in descendants(target))
 
 
-def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional[Dict[str, cst.BaseExpression]]:
+def literal_keywords(value: cst.BaseExpression, names: NameResolver, module: Optional[cst.Module] = None) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`
     (the builtin, not a local `dict`); None when any key is not a plain string or the dict
     unpacks another. A choice by device (`{"num_workers": 1, "pin_memory": True} if use_cuda
     else {}`) spells out the branch a CUDA run takes (see `cuda_branch`): the loader options
     that matter are those of the run on the device."""
     if isinstance(value, cst.IfExp):
-        branch = cuda_branch(value)
-        return literal_keywords(branch, names) if branch is not None else None
+        branch = cuda_branch(value, module)
+        return literal_keywords(branch, names, module) if branch is not None else None
     if isinstance(value, cst.Dict):
         keywords: Dict[str, cst.BaseExpression] = {}
         for element in value.elements:
@@ -157,7 +157,7 @@ def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -
         if arg.star != "**":
             continue
         assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else None
-        known = literal_keywords(assigned, names) if assigned is not None else None
+        known = literal_keywords(assigned, names, module) if assigned is not None else None
         if known is None or arg.value.value in _changed_dicts(module):  # type: ignore[union-attr]
             return None
         keywords.update(known)
@@ -183,23 +183,30 @@ def _changed_dicts(module: cst.Module) -> Set[str]:
     return changed
 
 
-def cuda_branch(choice: cst.IfExp) -> Optional[cst.BaseExpression]:
+def cuda_branch(choice: cst.IfExp, module: Optional[cst.Module] = None) -> Optional[cst.BaseExpression]:
     """The branch of `a if test else b` that a run on CUDA takes, when the test asks for the
     device and nothing else (see `true_on_cuda`)."""
-    on_cuda = true_on_cuda(choice.test)
+    on_cuda = true_on_cuda(choice.test, module)
     if on_cuda is None:
         return None
     return choice.body if on_cuda else choice.orelse
 
 
-def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
-    """Whether a test that asks for the device and nothing else holds on a CUDA run: True for
-    `use_cuda`, `args.cuda`, `torch.cuda.is_available()`, `device.type == "cuda"`, `args.gpu`,
-    `use_accel` (`torch.accelerator`: CUDA on NVIDIA GPUs);
-    False for `not use_cuda`, `args.no_cuda`, `device == "cpu"`; None for any other test."""
+def true_on_cuda(test: cst.BaseExpression, module: Optional[cst.Module] = None) -> Optional[bool]:
+    """Whether a test that asks for the device and nothing else holds on a CUDA run.
+
+    Decided by effects first: a flag (a name or attribute, `not` it) whose truth the file
+    uses to select CUDA (`if flag: model.cuda()`, `"cuda" if flag else "cpu"`; see
+    `cuda_flags`). Where the file shows no such effect, the words of the test are the
+    tie-breaker: True for `use_cuda`, `args.cuda`, `torch.cuda.is_available()`,
+    `device.type == "cuda"`, `args.gpu`, `use_accel` (`torch.accelerator`: CUDA on NVIDIA
+    GPUs); False for `not use_cuda`, `args.no_cuda`, `device == "cpu"`; None for any other test."""
     negated = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, negated = test.expression, not negated
+    selected = cuda_flags(module).get(dotted_name(test) or "") if module is not None else None
+    if selected is not None:
+        return selected != negated
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot)):
         negated = not negated
     words = {
@@ -219,6 +226,44 @@ def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
     if "cpu" in words or (device and host):  # `device == "cpu"`, `args.no_cuda`
         return negated
     return None
+
+
+@per_module
+def cuda_flags(module: cst.Module) -> Dict[str, bool]:
+    """Flags (names, attributes) whose truth the file uses to select CUDA, with the truth that
+    does: `if flag:` whose body moves to CUDA (`.cuda()`, a `"cuda"` device) and whose `else`
+    does not, `"cuda" if flag else "cpu"`; `not flag` the other way round. A flag used both
+    ways is left out."""
+    found: Dict[str, Set[bool]] = {}
+    for node in nodes_of_type(module, (cst.If, cst.IfExp)):
+        if not isinstance(node, (cst.If, cst.IfExp)):
+            continue
+        test, truth = node.test, True
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, truth = test.expression, not truth
+        flag = dotted_name(test)
+        on_true, on_false = _selects_cuda(node.body), node.orelse is not None and _selects_cuda(node.orelse)
+        if flag is not None and on_true != on_false:
+            found.setdefault(flag, set()).add(truth if on_true else not truth)
+    return {flag: truths.pop() for flag, truths in found.items() if len(truths) == 1}
+
+
+# At most this many statements in a branch that selects CUDA (`if use_cuda: model.cuda()`):
+# a longer one is a part of the program, not a choice of device.
+_DEVICE_BRANCH_STATEMENTS = 3
+
+
+def _selects_cuda(node: cst.CSTNode) -> bool:
+    """Whether `node` (an expression, or a short block whose every statement does) moves
+    something to CUDA or names the CUDA device."""
+    if isinstance(node, (cst.IndentedBlock, cst.Else)):
+        statements = node.body if isinstance(node, cst.IndentedBlock) else node.body.body
+        return 0 < len(statements) <= _DEVICE_BRANCH_STATEMENTS and all(_selects_cuda(statement) for statement in statements)
+    return any(
+        (isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "cuda")
+        or (isinstance(item, cst.SimpleString) and (string_value(item) or "").split(":")[0] == "cuda")
+        for item in descendants(node)
+    )
 
 
 def string_value(node: cst.BaseExpression) -> Optional[str]:
