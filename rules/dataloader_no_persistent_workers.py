@@ -13,8 +13,8 @@ from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.values import literal_keywords, only_assigned_value
-from torchlint.semantics.training import builds_dataloader, loader_factory
+from torchlint.semantics.values import literal_keywords, only_assigned_value, unpacked_keywords
+from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -171,9 +171,10 @@ class DataloaderNoPersistentWorkers(Rule):
             self.keyword_dicts.pop((self._scope(), name), None)
 
     def visit_Call(self, node: cst.Call) -> None:
-        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder);
-        a method call on a keyword dict (`kwargs.update(...)`) may change it."""
-        if isinstance(self.ctx.parent(), cst.Return) and builds_dataloader(self.ctx, node.func):
+        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder)
+        or by a DataLoader subclass's `super().__init__(...)`; a method call on a keyword dict
+        (`kwargs.update(...)`) may change it."""
+        if (isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
@@ -185,13 +186,15 @@ class DataloaderNoPersistentWorkers(Rule):
 
     def _unpacked_keywords(self, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
         """The keywords that the call's `**name` arguments supply, if all are known dicts: built
-        in the same scope, or the `**kwargs` of a builder function (`received_spreads`)."""
+        in the same scope, dicts the file assigns once (`values.unpacked_keywords`: `**self.init_kwargs`),
+        or the `**kwargs` of a builder function (`received_spreads`)."""
         keywords: Dict[str, cst.BaseExpression] = {}
         for arg in call.args:
             if arg.star == "**":
                 known = self.keyword_dicts.get((self._scope(), arg.value.value)) if isinstance(arg.value, cst.Name) else None
                 if known is None:
-                    return received_spreads(self.ctx, call)
+                    unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call)
+                    return unpacked if unpacked is not None else received_spreads(self.ctx, call)
                 keywords.update(known)
         return keywords
 

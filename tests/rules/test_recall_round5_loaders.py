@@ -202,3 +202,71 @@ def test_a_long_branch_is_no_choice_of_device(tmp_path, monkeypatch):
     assert findings(tmp_path, monkeypatch, files, "TL106") == []
     files = {"train.py": FLAGGED.format(test="args.train", move="cuda", flag="args.train")}
     assert findings(tmp_path, monkeypatch, files, "TL106") == [("train.py", "TL106", 11)]
+
+
+# -- DataLoader subclasses with a signature of their own ------------------------------------
+
+BASE_LOADER = """
+import numpy as np
+from torch.utils.data import DataLoader
+from torch.utils.data.sampler import SubsetRandomSampler
+
+
+class BaseDataLoader(DataLoader):
+    def __init__(self, dataset, batch_size, shuffle, validation_split, num_workers):
+        self.sampler, self.valid_sampler = self._split_sampler(validation_split)
+        self.init_kwargs = {{"dataset": dataset, "batch_size": batch_size, "shuffle": shuffle, "num_workers": num_workers{options}}}
+        super().__init__(sampler=self.sampler, **self.init_kwargs)
+
+    def _split_sampler(self, split):
+        idx = np.arange(100)
+        return SubsetRandomSampler(idx[10:]), SubsetRandomSampler(idx[:10])
+
+    def split_validation(self):
+        return DataLoader(sampler=self.valid_sampler, **self.init_kwargs)
+"""
+
+SUBCLASS_TRAIN = """
+import torch
+from base import BaseDataLoader
+
+train_loader = BaseDataLoader(dataset, 64, True, 0.1, {workers})
+valid_loader = train_loader.split_validation()
+model = Net().cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(100):
+    for data, target in train_loader:
+        data, target = data.to("cuda"), target.to("cuda")
+        optimizer.zero_grad()
+        model(data).sum().backward()
+        optimizer.step()
+    for data, target in valid_loader:
+        model(data.to("cuda"))
+"""
+
+
+@pytest.mark.parametrize(
+    ("options", "workers", "expected"),
+    [
+        ("", "2", {("base.py", "TL202", 11), ("base.py", "TL203", 11), ("base.py", "TL202", 18), ("base.py", "TL203", 18)}),
+        # the dict decides: memory pinned, workers kept; a caller's worker count of 0
+        (', "pin_memory": True, "persistent_workers": True', "2", set()),
+        ("", "0", {("base.py", "TL202", 11), ("base.py", "TL202", 18)}),
+    ],
+)
+def test_a_loader_subclass_configured_through_a_dict_of_its_own(tmp_path, monkeypatch, options, workers, expected):
+    files = {"base.py": BASE_LOADER.format(options=options), "train.py": SUBCLASS_TRAIN.format(workers=workers)}
+    assert set(findings(tmp_path, monkeypatch, files, "TL202,TL203")) == expected
+
+
+def test_a_loader_subclass_whose_dict_changes_is_unknown(tmp_path, monkeypatch):
+    base = BASE_LOADER.format(options="").replace("        super().__init__(", "        self.init_kwargs.update(extra)\n        super().__init__(")
+    files = {"base.py": base, "train.py": SUBCLASS_TRAIN.format(workers="2")}
+    assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == []
+
+
+def test_a_loader_subclass_that_nothing_trains_on(tmp_path, monkeypatch):
+    """Instances built but only looked at once: no per-epoch cost to claim."""
+    once = "from base import BaseDataLoader\nloader = BaseDataLoader(dataset, 64, True, 0.1, 2)\nprint(next(iter(loader)))\n"
+    files = {"base.py": BASE_LOADER.format(options=""), "train.py": once}
+    assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == []

@@ -17,31 +17,51 @@ from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import arguments_given, calls_given
-from torchlint.semantics.tree import descendants, in_source_order
+from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, scope_descendants
 from torchlint.semantics.values import string_value
 
 
 def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
-    """Whether `value`, read in a method (`self.num_workers`, `self.hparams.num_workers`,
-    `self.hparams["num_workers"]`), is `0` on every run the project makes: the class's
-    `__init__` stores its parameter of that name unchanged, the parameter defaults to the
-    literal `0`, and every call of the class in the project leaves it or passes `0`. A call
-    passing anything else (`num_workers=args.workers`, whatever the option's default), a
-    spread `**kwargs`, or a use of the class other than a call (a CLI building it from a
+    """Whether `value` is `0` on every run the project makes, being a parameter as received:
+    read in a method from what `__init__` stores (`self.num_workers`,
+    `self.hparams.num_workers`, `self.hparams["num_workers"]`), or a parameter of the
+    function that reads it (`num_workers` in `__init__` or in a module-level function) that
+    it does not rebind. Every call of the class or function in the project passes `0` or
+    leaves the parameter to its default, which is then the literal `0` (no call at all: the
+    default). A call passing anything else (`num_workers=args.workers`, whatever the option's
+    default), a spread `**kwargs`, or a use other than a call (a CLI building the class from a
     configuration) makes it unknown: False."""
-    attribute = _attribute(value)
+    found = _received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
+    if found is None:
+        return False
+    callee, parameter = found
+    given = arguments_given(ctx.path, callee, parameter.name.value)
+    if given is None or not all(item is None or _is_zero(item) for item in given):
+        return False
+    defaulted = not given or any(item is None for item in given)
+    return not defaulted or (parameter.default is not None and is_literal(parameter.default, "0"))
+
+
+def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:
+    """The callable (as `project.callers_of` names it) and the parameter whose argument
+    `value` holds unchanged (see `zero_in_every_call`), or None."""
     function = ctx.frequency.enclosing_function(value)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
-    if attribute is None or klass is None or not os.path.isfile(ctx.path):
-        return False
-    init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None)
-    parameter = _parameter(init, attribute[1]) if init is not None else None
-    if parameter is None or parameter.default is None or not is_literal(parameter.default, "0"):
-        return False
-    if not _stored_unchanged(klass, init, *attribute):
-        return False
-    given = arguments_given(ctx.path, klass.name.value, attribute[1])
-    return given is not None and all(item is None or _is_zero(item) for item in given)
+    if function is None or (klass is not None and not any(statement is klass for statement in ctx.module.body)):
+        return None
+    if isinstance(value, cst.Name):
+        parameter = _parameter(function, value.value)
+        if parameter is None or any(value.value in names_bound_by(node) for node in scope_descendants(function.body)):
+            return None
+        if klass is None:
+            return function.name.value, parameter
+        return (klass.name.value, parameter) if function.name.value == "__init__" else None
+    attribute = _attribute(value)
+    init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None) if klass else None
+    parameter = _parameter(init, attribute[1]) if init is not None and attribute is not None else None
+    if parameter is None or not _stored_unchanged(klass, init, *attribute):  # type: ignore[arg-type, misc]
+        return None
+    return klass.name.value, parameter  # type: ignore[union-attr]
 
 
 def _attribute(value: cst.BaseExpression) -> Optional[Tuple[str, str]]:

@@ -78,8 +78,30 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
 
 def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a project
-    class that is one (`project_dataloader`), or a project loader factory (`loader_factory`)."""
-    return ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+    class that is one (`project_dataloader`), a project loader factory (`loader_factory`),
+    or the `super().__init__` of a DataLoader subclass (`subclass_init`)."""
+    return (
+        ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+        or subclass_init(ctx, func)
+    )
+
+
+def subclass_init(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
+    """Whether `func` is `super().__init__` (or `super(Cls, self).__init__`) in the `__init__`
+    of a class that subclasses torch's DataLoader, directly or through a project class
+    (`project.FunctionFacts.loader_class`), whatever its own signature: the call that builds
+    the loader, with the options the subclass chooses (`super().__init__(sampler=sampler,
+    **self.init_kwargs)`)."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
+        return False
+    if dotted_name(func.value.func) != "super":
+        return False
+    function = ctx.frequency.enclosing_function(func)
+    klass = ctx.frequency.enclosing_class(function) if function is not None and function.name.value == "__init__" else None
+    return klass is not None and any(
+        ctx.qualified_name(base.value) in DATALOADERS or getattr(project_function(ctx, base.value), "loader_class", False)
+        for base in klass.bases
+    )
 
 
 def loader_factory(ctx: "FileFacts", func: cst.BaseExpression) -> Optional[FrozenSet[str]]:

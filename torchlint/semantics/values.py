@@ -147,7 +147,7 @@ def literal_keywords(value: cst.BaseExpression, names: NameResolver, module: Opt
 
 def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords the `**name` arguments of `call` supply, when each name's only assignment
-    in the file is a dict literal (`literal_keywords`) that the file never changes (no item
+    in the file (or, for `**self.init_kwargs`, the attribute's) is a dict literal (`literal_keywords`) that the file never changes (no item
     assignment, no method call but reads: `kwargs.update(cuda_kwargs)` makes it unknown);
     None when any is unknown, and for `*args`, which may supply anything."""
     keywords: Dict[str, cst.BaseExpression] = {}
@@ -156,12 +156,20 @@ def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -
             return None
         if arg.star != "**":
             continue
-        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else None
+        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
         known = literal_keywords(assigned, names, module) if assigned is not None else None
-        if known is None or arg.value.value in _changed_dicts(module):  # type: ignore[union-attr]
+        if known is None or dotted_name(arg.value) in _changed_dicts(module):
             return None
         keywords.update(known)
     return keywords
+
+
+def _only_attribute_value(module: cst.Module, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The value of the only assignment in the file to the attribute `value` of `self`
+    (`self.init_kwargs = {...}` in `__init__`)."""
+    name = dotted_name(value) if isinstance(value, cst.Attribute) else None
+    values = assigned_values(module, name) if name is not None and name.startswith("self.") else []
+    return values[0] if len(values) == 1 else None
 
 
 # Methods of a dict that do not change it.
@@ -170,16 +178,17 @@ _DICT_READS = frozenset({"get", "keys", "items", "values", "copy"})
 
 @per_module
 def _changed_dicts(module: cst.Module) -> Set[str]:
-    """Names whose object the file changes: `kw["x"] = ...`, `kw |= ...`, `kw.update(...)`."""
+    """Names (dotted ones included) whose object the file changes: `kw["x"] = ...`, `kw |=
+    ...`, `kw.update(...)`, `self.kw.update(...)`."""
     changed: Set[str] = set()
     for node in nodes_of_type(module, (cst.Assign, cst.AugAssign, cst.Call)):
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, cst.AugAssign) else []
-        changed |= {t.value.value for t in targets if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name)}
-        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-            changed.add(node.target.value)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        changed |= {dotted_name(t.value) for t in targets if isinstance(t, cst.Subscript)} - {None}  # type: ignore[misc]
+        if isinstance(node, cst.AugAssign) and dotted_name(node.target) is not None:
+            changed.add(dotted_name(node.target))  # type: ignore[arg-type]
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) is not None:
             if node.func.attr.value not in _DICT_READS:
-                changed.add(node.func.value.value)
+                changed.add(dotted_name(node.func.value))  # type: ignore[arg-type]
     return changed
 
 
