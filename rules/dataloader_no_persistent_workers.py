@@ -40,7 +40,13 @@ class DataloaderNoPersistentWorkers(Rule):
     class that subclasses `DataLoader` (directly or through another project class) and keeps
     its signature (no `__init__`, or one that forwards `*args, **kwargs`) is a DataLoader too
     (`semantics.training.builds_dataloader`); one with a signature of its own is not, since
-    its arguments may mean something else.
+    its arguments may mean something else: there the loader is built by its
+    `super().__init__(...)`, checked with the options it passes (`**self.init_kwargs` read
+    from the dict `__init__` assigns; `semantics.training.subclass_init`). Loaders that
+    calls give to another project module (a builder's return value, alone, in a tuple or in
+    a list it appends them to; a subclass's instance; a method's return value on an instance
+    built by name) count when that module passes over them every epoch
+    (`semantics.loaders.returned_to_epoch_loop`).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -56,7 +62,14 @@ class DataloaderNoPersistentWorkers(Rule):
       given as anything but the literal `False`, when `*args`/`**kwargs` may supply
       arguments, and for a `DataLoader` that is not torch's. A `**loader_kwargs` is read
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
-      in the same function and not changed before the loader is created;
+      in the same function and not changed before the loader is created, or the `**kwargs`
+      of a builder function: the keys it sets with `kwargs.setdefault(...)` and those its
+      callers in the project pass by name (`semantics.passed_values.received_spreads`);
+    - when the worker count is a parameter as received (`num_workers`, or
+      `self.num_workers`/`self.hparams.num_workers` stored from `__init__`) that every call
+      in the project leaves to a default of `0` or passes `0`: with no workers there is
+      nothing to keep alive (`semantics.passed_values.zero_in_every_call`; a class built
+      from a configuration, `LightningCLI(Model, DataModule)`, is not known and reported);
     - when the loader is created inside the outer loop or the function it calls (a new
       loader each epoch), or is only iterated once (a call that hands it to a function that
       other callers run every epoch still counts once);

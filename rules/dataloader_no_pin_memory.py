@@ -206,7 +206,11 @@ class DataloaderNoPinMemory(Rule):
     A project class that subclasses `DataLoader` (directly or through another project
     class) and keeps its signature (no `__init__`, or one that forwards `*args, **kwargs`)
     is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
-    its own is not, since its arguments may mean something else.
+    its own is not, since its arguments may mean something else: there the loader is built
+    by its `super().__init__(...)`, which is checked with the options it passes
+    (`**self.init_kwargs` read from the dict `__init__` assigns; see
+    `semantics.training.subclass_init`), and each instance the project builds by name is
+    that loader.
 
     ## Why is this slow?
     The GPU can only copy from page-locked (pinned) host memory. A batch in ordinary pageable
@@ -229,8 +233,11 @@ class DataloaderNoPinMemory(Rule):
     `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
-    (`return train_loader, test_loader`) is not, as the caller may never train on it.
-    Batches are also moved where code of another kind moves them (see
+    (`return train_loader, test_loader`, or a list the builder appends them to) is not, as
+    the caller may never train on it, unless the caller moves its batches every epoch
+    (`semantics.loaders.returned_to_epoch_loop`). A builder's `**kwargs` is read from the
+    keys it sets (`kwargs.setdefault(...)`) and those its callers in the project pass by
+    name (`semantics.passed_values.received_spreads`). Batches are also moved where code of another kind moves them (see
     `semantics.loaders`): a function or class of another project module the loader is
     handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
     in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
