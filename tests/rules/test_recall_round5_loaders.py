@@ -270,3 +270,58 @@ def test_a_loader_subclass_that_nothing_trains_on(tmp_path, monkeypatch):
     once = "from base import BaseDataLoader\nloader = BaseDataLoader(dataset, 64, True, 0.1, 2)\nprint(next(iter(loader)))\n"
     files = {"base.py": BASE_LOADER.format(options=""), "train.py": once}
     assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == []
+
+
+def test_the_subclass_of_a_subclass_passes_its_base_s_arguments(tmp_path, monkeypatch):
+    """`MnistLoader(BaseDataLoader)` calls `super().__init__(dataset, batch_size, shuffle,
+    split, num_workers)` in BaseDataLoader's signature: position 4 is not DataLoader's
+    `batch_sampler`, so that call is no loader to check (TL201 would claim no workers)."""
+    mnist = """
+    from base import BaseDataLoader
+
+
+    class MnistLoader(BaseDataLoader):
+        def __init__(self, data_dir, batch_size, num_workers=1):
+            super().__init__(load(data_dir), batch_size, True, 0.1, num_workers)
+    """
+    train = SUBCLASS_TRAIN.replace("from base import BaseDataLoader", "from mnist import MnistLoader")
+    train = train.replace("BaseDataLoader(dataset, 64, True, 0.1, {workers})", "MnistLoader('data', 64)")
+    files = {"base.py": BASE_LOADER.format(options=""), "mnist.py": mnist, "train.py": train}
+    assert [item for item in findings(tmp_path, monkeypatch, files, "TL201,TL202,TL203") if item[0] == "mnist.py"] == []
+
+
+# -- a batch source known by what the file does with it -------------------------------------
+
+HANDED = """
+import torch
+from torchnet.engine import Engine
+
+
+def main():
+    model = Net().cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    batches = make_batches(True)
+    {warmup}
+
+    def h(sample):
+        inputs, targets = sample
+        loss = torch.nn.functional.cross_entropy(model(inputs.cuda()), targets.cuda())
+        print(loss.item())
+        return loss, None
+
+    engine = Engine()
+    engine.train(h, batches, 200, optimizer)
+"""
+
+WARMUP = """for inputs, targets in batches:
+        optimizer.zero_grad()
+        model(inputs.cuda()).sum().backward()
+        optimizer.step()"""
+
+
+@pytest.mark.parametrize(("warmup", "expected"), [(WARMUP, [("train.py", "TL101", 18)]), ("print(len(batches))", [])])
+def test_a_value_a_training_loop_iterates_is_a_batch_source(tmp_path, monkeypatch, warmup, expected):
+    """`engine.train(h, batches, ...)` runs `h` every batch when `batches` is what a loop of
+    the file trains on, whatever its name; a value the file only measures says nothing."""
+    files = {"train.py": HANDED.format(warmup=warmup)}
+    assert findings(tmp_path, monkeypatch, files, "TL101") == expected

@@ -633,9 +633,6 @@ class FunctionFacts:
     # `DataLoader`, directly or through classes defined before it in its module, and none of
     # them defines an `__init__` other than one that forwards `*args, **kwargs`.
     dataloader: bool = False
-    # A class that subclasses `DataLoader` (directly or through classes defined before it in
-    # its module), whatever its signature: its `super().__init__(...)` builds the loader.
-    loader_class: bool = False
 
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
@@ -995,10 +992,6 @@ def _class_facts(
     rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in _ast_walk(part)]
     rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
     wraps = bool(_qualified_names(rest, aliases) & GRAD_OFF) or any(member.wraps_grad_off for member in members)
-    loader_class = any(
-        _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "loader_class", False)
-        for base in node.bases
-    )
     dataloader = _keeps_signature(node) and any(
         _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
         for base in node.bases
@@ -1008,7 +1001,7 @@ def _class_facts(
     made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
         name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
     )
-    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, loader_class=loader_class, makes_data_up=made_up)
+    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up)
     init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
     stored = _stored_parameters(init) if init is not None else {}
     if not stored:

@@ -88,10 +88,11 @@ def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
 
 def subclass_init(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     """Whether `func` is `super().__init__` (or `super(Cls, self).__init__`) in the `__init__`
-    of a class that subclasses torch's DataLoader, directly or through a project class
-    (`project.FunctionFacts.loader_class`), whatever its own signature: the call that builds
-    the loader, with the options the subclass chooses (`super().__init__(sampler=sampler,
-    **self.init_kwargs)`)."""
+    of a class that subclasses torch's DataLoader, directly or through a project class that
+    keeps DataLoader's signature (`project.FunctionFacts.dataloader`), whatever its own
+    signature: the call that builds the loader, with the options the subclass chooses
+    (`super().__init__(sampler=sampler, **self.init_kwargs)`). Under a base with a signature
+    of its own, `super().__init__` passes that base's arguments, not DataLoader's: no."""
     if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
         return False
     if dotted_name(func.value.func) != "super":
@@ -99,7 +100,7 @@ def subclass_init(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     function = ctx.frequency.enclosing_function(func)
     klass = ctx.frequency.enclosing_class(function) if function is not None and function.name.value == "__init__" else None
     return klass is not None and any(
-        ctx.qualified_name(base.value) in DATALOADERS or getattr(project_function(ctx, base.value), "loader_class", False)
+        ctx.qualified_name(base.value) in DATALOADERS or getattr(project_function(ctx, base.value), "dataloader", False)
         for base in klass.bases
     )
 
