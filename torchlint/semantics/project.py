@@ -1521,15 +1521,7 @@ def calls_given(path: str, function: str, handles: bool = True) -> Optional[List
     name = function.rsplit(".", 1)[-1]
     for file in project_files(project_root(os.path.abspath(path))) if handles else ():
         text = read_module(file).text
-        if name not in text:
-            continue
-        try:
-            tree = python_tree(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
-        if any(id(node) not in called and (_ast_dotted(node) or "").rsplit(".", 1)[-1] == name
-               for node in ast.walk(tree) if isinstance(node, (ast.Name, ast.Attribute))):
+        if name in text and _used_other_than_called(text, name):
             return None
     given: List[Dict[str, ast.AST]] = []
     for _, _, _, _, call, parameters in _calls_of(path, function):
@@ -1539,6 +1531,23 @@ def calls_given(path: str, function: str, handles: bool = True) -> Optional[List
         arguments.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None)
         given.append(arguments)
     return given
+
+
+@lru_cache(maxsize=1024)
+def _used_other_than_called(text: str, name: str) -> bool:
+    """Whether the module `text` uses the name `name` (or an attribute of that name) other
+    than as the callee of a call: handed on, subclassed, compared; True for text that does not
+    parse."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return any(
+        id(node) not in called and (_ast_dotted(node) or "").rsplit(".", 1)[-1] == name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Name, ast.Attribute))
+    )
 
 
 def _calls_of(path: str, function: str) -> Iterator[Tuple[CallSite, str, ast.AST, List[ast.AST], ast.Call, Tuple[str, ...]]]:
