@@ -13,7 +13,7 @@ from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.values import literal_keywords, only_assigned_value, unpacked_keywords
+from torchlint.semantics.values import DICT_READS, literal_keywords, only_assigned_value, unpacked_keywords
 from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
 
 
@@ -191,7 +191,7 @@ class DataloaderNoPersistentWorkers(Rule):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            if node.func.attr.value not in ("get", "keys", "items", "values", "copy"):
+            if node.func.attr.value not in DICT_READS:
                 self.keyword_dicts.pop((self._scope(), node.func.value.value), None)
 
     def _scope(self) -> int:

@@ -18,7 +18,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import arguments_given, calls_given
 from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, scope_descendants
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import DICT_READS, string_value
 
 
 def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
@@ -57,11 +57,13 @@ def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional
             return function.name.value, parameter
         return (klass.name.value, parameter) if function.name.value == "__init__" else None
     attribute = _attribute(value)
-    init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None) if klass else None
-    parameter = _parameter(init, attribute[1]) if init is not None and attribute is not None else None
-    if parameter is None or not _stored_unchanged(klass, init, *attribute):  # type: ignore[arg-type, misc]
+    if klass is None or attribute is None:
         return None
-    return klass.name.value, parameter  # type: ignore[union-attr]
+    init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None)
+    parameter = _parameter(init, attribute[1]) if init is not None else None
+    if init is None or parameter is None or not _stored_unchanged(klass, init, *attribute):
+        return None
+    return klass.name.value, parameter
 
 
 def _attribute(value: cst.BaseExpression) -> Optional[Tuple[str, str]]:
@@ -146,7 +148,7 @@ def received_keywords(ctx: "FileFacts", call: cst.Call, name: str) -> Optional[D
         return None
     own = _own_keywords(function, name)
     calls = calls_given(ctx.path, function.name.value, handles=False) if own is not None and os.path.isfile(ctx.path) else None
-    if own is None or calls is None:
+    if own is None or not calls:
         return None
     named = {param.name.value for param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
     values: Dict[str, List[cst.BaseExpression]] = {}
@@ -157,8 +159,6 @@ def received_keywords(ctx: "FileFacts", call: cst.Call, name: str) -> Optional[D
                 value = _expression(arguments[key])
             if value is not None:
                 values.setdefault(key, []).append(value)
-    if not calls:
-        return None
     return {key: next((value for value in found if not any(is_literal(value, falsy) for falsy in _FALSY)), found[0]) for key, found in values.items()}
 
 
@@ -176,7 +176,7 @@ def _own_keywords(function: cst.FunctionDef, name: str) -> Optional[Dict[str, Tu
                 own.setdefault(key, (args[1].value, False))
             elif method == "pop" and key is not None:
                 own[key] = (None, True)
-            elif method not in ("get", "keys", "items", "values", "copy"):
+            elif method not in DICT_READS:
                 return None  # `kwargs.update(...)`
         elif isinstance(node, cst.Arg) and node.star != "**" and dotted_name(node.value) == name:
             return None  # handed to a function that may change it

@@ -173,7 +173,7 @@ def _only_attribute_value(module: cst.Module, value: cst.BaseExpression) -> Opti
 
 
 # Methods of a dict that do not change it.
-_DICT_READS = frozenset({"get", "keys", "items", "values", "copy"})
+DICT_READS = frozenset({"get", "keys", "items", "values", "copy"})
 
 
 @per_module
@@ -187,7 +187,7 @@ def _changed_dicts(module: cst.Module) -> Set[str]:
         if isinstance(node, cst.AugAssign) and dotted_name(node.target) is not None:
             changed.add(dotted_name(node.target))  # type: ignore[arg-type]
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) is not None:
-            if node.func.attr.value not in _DICT_READS:
+            if node.func.attr.value not in DICT_READS:
                 changed.add(dotted_name(node.func.value))  # type: ignore[arg-type]
     return changed
 
