@@ -10,10 +10,11 @@ from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.passed_values import received_spreads, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_training
-from torchlint.semantics.values import literal_keywords, only_assigned_value
-from torchlint.semantics.training import builds_dataloader, loader_factory
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.values import DICT_READS, literal_keywords, only_assigned_value, unpacked_keywords
+from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -39,7 +40,13 @@ class DataloaderNoPersistentWorkers(Rule):
     class that subclasses `DataLoader` (directly or through another project class) and keeps
     its signature (no `__init__`, or one that forwards `*args, **kwargs`) is a DataLoader too
     (`semantics.training.builds_dataloader`); one with a signature of its own is not, since
-    its arguments may mean something else.
+    its arguments may mean something else: there the loader is built by its
+    `super().__init__(...)`, checked with the options it passes (`**self.init_kwargs` read
+    from the dict `__init__` assigns; `semantics.training.subclass_init`). Loaders that
+    calls give to another project module (a builder's return value, alone, in a tuple or in
+    a list it appends them to; a subclass's instance; a method's return value on an instance
+    built by name) count when that module passes over them every epoch
+    (`semantics.loaders.returned_to_epoch_loop`).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -55,7 +62,14 @@ class DataloaderNoPersistentWorkers(Rule):
       given as anything but the literal `False`, when `*args`/`**kwargs` may supply
       arguments, and for a `DataLoader` that is not torch's. A `**loader_kwargs` is read
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
-      in the same function and not changed before the loader is created;
+      in the same function and not changed before the loader is created, or the `**kwargs`
+      of a builder function: the keys it sets with `kwargs.setdefault(...)` and those its
+      callers in the project pass by name (`semantics.passed_values.received_spreads`);
+    - when the worker count is a parameter as received (`num_workers`, or
+      `self.num_workers`/`self.hparams.num_workers` stored from `__init__`) that every call
+      in the project leaves to a default of `0` or passes `0`: with no workers there is
+      nothing to keep alive (`semantics.passed_values.zero_in_every_call`; a class built
+      from a configuration, `LightningCLI(Model, DataModule)`, is not known and reported);
     - when the loader is created inside the outer loop or the function it calls (a new
       loader each epoch), or is only iterated once (a call that hands it to a function that
       other callers run every epoch still counts once);
@@ -160,7 +174,7 @@ class DataloaderNoPersistentWorkers(Rule):
             if name is not None:
                 self.keyword_dicts.pop((self._scope(), name), None)
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            keywords = literal_keywords(node.value, self.ctx.names)
+            keywords = literal_keywords(node.value, self.ctx.names, self.ctx.module)
             if keywords is not None:
                 self.keyword_dicts[(self._scope(), node.targets[0].target.value)] = keywords
 
@@ -170,26 +184,30 @@ class DataloaderNoPersistentWorkers(Rule):
             self.keyword_dicts.pop((self._scope(), name), None)
 
     def visit_Call(self, node: cst.Call) -> None:
-        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder);
-        a method call on a keyword dict (`kwargs.update(...)`) may change it."""
-        if isinstance(self.ctx.parent(), cst.Return) and builds_dataloader(self.ctx, node.func):
+        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder)
+        or by a DataLoader subclass's `super().__init__(...)`; a method call on a keyword dict
+        (`kwargs.update(...)`) may change it."""
+        if (isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            if node.func.attr.value not in ("get", "keys", "items", "values", "copy"):
+            if node.func.attr.value not in DICT_READS:
                 self.keyword_dicts.pop((self._scope(), node.func.value.value), None)
 
     def _scope(self) -> int:
         return id(self.ctx.names.scopes[-1].node)
 
     def _unpacked_keywords(self, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
-        """The keywords that the call's `**name` arguments supply, if all are known dicts."""
+        """The keywords that the call's `**name` arguments supply, if all are known dicts: built
+        in the same scope, dicts the file assigns once (`values.unpacked_keywords`: `**self.init_kwargs`),
+        or the `**kwargs` of a builder function (`received_spreads`)."""
         keywords: Dict[str, cst.BaseExpression] = {}
         for arg in call.args:
             if arg.star == "**":
                 known = self.keyword_dicts.get((self._scope(), arg.value.value)) if isinstance(arg.value, cst.Name) else None
                 if known is None:
-                    return None
+                    unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call)
+                    return unpacked if unpacked is not None else received_spreads(self.ctx, call)
                 keywords.update(known)
         return keywords
 
@@ -221,8 +239,8 @@ class DataloaderNoPersistentWorkers(Rule):
             if any(self._restarted(draw, loader) for draw in draws):
                 self._report_loader(loader)  # `iter(loader)` again in the step loop that draws from it
                 continue
-            if not passes and returned_to_training(self.ctx, loader, repeatedly=True):
-                self._report_loader(loader)  # another module hands it to an epoch loop
+            if not passes and (returned_to_training(self.ctx, loader, repeatedly=True) or returned_to_epoch_loop(self.ctx, loader, moved=False)):
+                self._report_loader(loader)  # another module hands it to an epoch loop, or passes over it every epoch
                 continue
             for loop, start in passes:
                 outer = self._repeating_loop(start, loader)
@@ -280,8 +298,8 @@ class DataloaderNoPersistentWorkers(Rule):
         workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
         if isinstance(workers, cst.Name):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell
-        if workers is None or is_literal(workers, "0"):
-            return False
+        if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers):
+            return False  # `num_workers=self.num_workers`, defaulting to 0 in `__init__`: no workers
         persistent = self._argument(call, "persistent_workers")
         return persistent is None or is_literal(persistent, "False")
 

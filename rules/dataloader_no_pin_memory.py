@@ -12,7 +12,8 @@ from torchlint.semantics.tree import iterated_parts, iterated_source, nodes_of_t
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_and_moved, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.passed_values import received_spreads
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
@@ -189,7 +190,7 @@ def pins_memory(call: cst.Call, ctx=None) -> bool:
     only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
-        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value) is True  # `pin_memory=use_cuda`
+        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
     keywords = unpacked_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
     return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 
@@ -205,7 +206,11 @@ class DataloaderNoPinMemory(Rule):
     A project class that subclasses `DataLoader` (directly or through another project
     class) and keeps its signature (no `__init__`, or one that forwards `*args, **kwargs`)
     is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
-    its own is not, since its arguments may mean something else.
+    its own is not, since its arguments may mean something else: there the loader is built
+    by its `super().__init__(...)`, which is checked with the options it passes
+    (`**self.init_kwargs` read from the dict `__init__` assigns; see
+    `semantics.training.subclass_init`), and each instance the project builds by name is
+    that loader.
 
     ## Why is this slow?
     The GPU can only copy from page-locked (pinned) host memory. A batch in ordinary pageable
@@ -228,8 +233,11 @@ class DataloaderNoPinMemory(Rule):
     `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
-    (`return train_loader, test_loader`) is not, as the caller may never train on it.
-    Batches are also moved where code of another kind moves them (see
+    (`return train_loader, test_loader`, or a list the builder appends them to) is not, as
+    the caller may never train on it, unless the caller moves its batches every epoch
+    (`semantics.loaders.returned_to_epoch_loop`). A builder's `**kwargs` is read from the
+    keys it sets (`kwargs.setdefault(...)`) and those its callers in the project pass by
+    name (`semantics.passed_values.received_spreads`). Batches are also moved where code of another kind moves them (see
     `semantics.loaders`): a function or class of another project module the loader is
     handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
     in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
@@ -336,7 +344,7 @@ class DataloaderNoPinMemory(Rule):
         `prepare`, Fabric's `setup_dataloaders`), or the training module of a CUDA program that a builder module's
         function returns it to, alone (`train_loader = build_loader(cfg)`, then `x.cuda()`
         every batch), or among others to a scope that moves its batches every epoch
-        (`loaders.returned_and_moved`); not
+        (`loaders.returned_to_epoch_loop`); not
         one over tensors already in memory (made-up demo data), where nothing is decoded."""
         dataset = argument(call, "dataset", 0)
         if dataset is not None and in_memory(self.ctx, dataset.value):
@@ -347,7 +355,7 @@ class DataloaderNoPinMemory(Rule):
             return False  # used here
         if returned_alone(self.ctx, call) and project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call):
             return True
-        return returned_and_moved(self.ctx, call)  # one of several: only where the caller moves its batches
+        return returned_to_epoch_loop(self.ctx, call)  # one of several: only where the caller moves its batches
 
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
@@ -357,6 +365,8 @@ class DataloaderNoPinMemory(Rule):
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
             unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            if unpacked is None:
+                unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:
                 continue  # `**kwargs` that may pin memory
             if _filled_on_device(self.ctx, call):

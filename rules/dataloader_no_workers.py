@@ -29,7 +29,11 @@ class DataloaderNoWorkers(Rule):
     `num_workers` (whose default is 0). A project class that subclasses `DataLoader` (directly or through another project
     class) and keeps its signature (no `__init__`, or one that forwards `*args, **kwargs`)
     is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
-    its own is not, since its arguments may mean something else.
+    its own is not, since its arguments may mean something else: there the loader is built
+    by its `super().__init__(...)`, which is checked with the options it passes
+    (`**self.init_kwargs` read from the dict `__init__` assigns; see
+    `semantics.training.subclass_init`), and each instance the project builds by name is
+    that loader.
 
     ## Why is this slow?
     With no workers, loading, decoding and augmentation run in the training process, one

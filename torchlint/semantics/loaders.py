@@ -17,8 +17,8 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, role_path
 from torchlint.semantics.roles import is_profiling_script
-from torchlint.semantics.training import BACKWARD, STEP, called_function, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
-from torchlint.semantics.tree import bound_names, children, descendants, iterated_source, per_module, scope_descendants
+from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
+from torchlint.semantics.tree import bound_names, children, descendants, in_source_order, iterated_source, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -50,22 +50,21 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
 
 
 def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = False) -> bool:
-    """Whether a module-level function returns the loader (`return DataLoader(...)`, or the
-    name, a tuple or a dict holding it) to a module that trains: a call of that function in
+    """Whether the calls that give the loader (see `result_of`: a module-level function that
+    returns it, `return DataLoader(...)` or the name, a tuple or a dict holding it) return it
+    to a module that trains: a call of that function in
     this file, which has a training loop, or in another project module that runs a backward
     pass or a trainer's `fit` (`train_loader = build_loader(cfg)` in the training script), or
     that hands the loaders to a project function that trains (`engine.train(model,
     train_loader, ...)` in a script that calls the builder of a third module). `repeatedly`:
     only that hand-off, and only to a function that loops over epochs or in a loop (a pass
     over the loader starts again and again)."""
-    function = ctx.frequency.enclosing_function(loader)
-    if function is None or ctx.frequency.enclosing_class(function) is not None:
+    result = result_of(ctx, loader)
+    if result is None:
         return False
-    slot = _return_slot(function, loader)
-    if slot is None:
-        return False
+    callee, slot = result
     here = os.path.abspath(ctx.path)
-    for site in callers_of(here, function.name.value) if os.path.isfile(ctx.path) else ():
+    for site in callers_of(here, callee) if os.path.isfile(ctx.path) else ():
         if os.path.abspath(site.path) == here:
             if training_loops(ctx) and not repeatedly:
                 return True
@@ -77,22 +76,39 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
     return False
 
 
-def returned_and_moved(ctx: "FileFacts", loader: cst.Call) -> bool:
-    """Whether a module-level function returns the loader (alone or in a tuple) to a scope of
-    another project module that moves its batches to a device every epoch (see
-    `project.moves_result_every_epoch`): `train_loader, val_loader = get_loaders(cfg)`, then
-    `x.cuda()` in the epoch loop of the training script."""
-    function = ctx.frequency.enclosing_function(loader)
-    if function is None or ctx.frequency.enclosing_class(function) is not None or not os.path.isfile(ctx.path):
-        return False
-    slot = _return_slot(function, loader)
-    if slot is None or slot == INSIDE:
+def returned_to_epoch_loop(ctx: "FileFacts", loader: cst.Call, moved: bool = True) -> bool:
+    """Whether the calls that give the loader (see `result_of`; alone, in a tuple or in a list
+    a builder appends it to) return it to a scope of another project module that moves its batches to a device
+    every epoch (see `project.moves_result_every_epoch`): `train_loader, val_loader =
+    get_loaders(cfg)`, then `x.cuda()` in the epoch loop of the training script. With `moved`
+    False, one that passes over it every epoch, moving its batches or not."""
+    result = result_of(ctx, loader) if os.path.isfile(ctx.path) else None
+    if result is None or result[1] == INSIDE:
         return False
     here = os.path.abspath(ctx.path)
     return any(
-        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot)
-        for site in callers_of(here, function.name.value)
+        os.path.abspath(site.path) != here and moves_result_every_epoch(site, result[1], moved)
+        for site in callers_of(here, result[0])
     )
+
+
+def result_of(ctx: "FileFacts", loader: cst.Call) -> Optional[Tuple[str, int]]:
+    """The callable whose calls give the loader, named as `project.callers_of` takes it, and
+    where in their result the loader is (`WHOLE`, `INSIDE` or a tuple index): a module-level
+    function that returns it (`_return_slot`); a DataLoader subclass whose `super().__init__`
+    builds it (the class: each instance is the loader); or a method of a module-level class
+    that returns it (`Class.method`, called on instances the project builds by name:
+    `valid_loader = train_loader.split_validation()`). None otherwise."""
+    function = ctx.frequency.enclosing_function(loader)
+    klass = ctx.frequency.enclosing_class(function) if function is not None else None
+    if function is None or (klass is not None and not any(statement is klass for statement in ctx.module.body)):
+        return None
+    if klass is not None and subclass_init(ctx, loader.func):
+        return klass.name.value, WHOLE
+    slot = _return_slot(function, loader)
+    if slot is None:
+        return None
+    return (function.name.value if klass is None else f"{klass.name.value}.{function.name.value}"), slot
 
 
 # Where a function returns a loader: the whole value, somewhere inside it (a dict, a nested
@@ -111,11 +127,15 @@ def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
     def holds(item: cst.BaseExpression) -> bool:
         return item is loader or (isinstance(item, (cst.Name, cst.Attribute)) and dotted_name(item) in names)
 
+    appended = _appended(function)
     for node in scope_descendants(function.body):
         if not isinstance(node, cst.Return) or node.value is None:
             continue
         if holds(node.value):
             return WHOLE
+        items = appended.get(dotted_name(node.value) or "", [])
+        if any(holds(item) for item in items):
+            return next(index for index, item in enumerate(items) if holds(item))  # `ds.append(train_loader)`, `return ds`
         if isinstance(node.value, cst.Tuple):
             slot = next((index for index, element in enumerate(node.value.elements) if holds(element.value)), None)
             if slot is not None:
@@ -123,6 +143,21 @@ def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
         if any(holds(item) for item in descendants(node.value)):
             return INSIDE
     return None
+
+
+def _appended(function: cst.FunctionDef) -> Dict[str, List[cst.BaseExpression]]:
+    """The values appended, in source order, to each list that `function` starts empty
+    (`ds = []`, then `ds.append(train_loader)`): the elements a caller unpacks (`train_loader,
+    test_loader = get10(...)`)."""
+    lists: Dict[str, List[cst.BaseExpression]] = {}
+    for node in in_source_order(function.body):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.List) and not node.value.elements and len(node.targets) == 1:
+            lists.setdefault(dotted_name(node.targets[0].target) or "", [])
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and len(node.args) == 1:
+            held = lists.get(dotted_name(node.func.value) or "")
+            if held is not None:
+                held.append(node.args[0].value)
+    return lists
 
 
 def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
@@ -137,17 +172,15 @@ def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, 
 
 
 def _returned_bindings(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str, cst.Call]]:
-    """Where a module-level function of this file returns the loader to: for each call of it
-    whose result is bound (`train_loader, val_loader = set_loader(opt)`), the calling scope,
+    """Where a module-level function of this file returns the loader to (or a DataLoader
+    subclass's constructor, see `result_of`): for each call of it whose result is bound (`train_loader, val_loader = set_loader(opt)`), the calling scope,
     the name that holds the loader there, and the call."""
-    function = ctx.frequency.enclosing_function(loader)
-    if function is None or ctx.frequency.enclosing_class(function) is not None:
+    result = result_of(ctx, loader)
+    if result is None or result[1] == INSIDE or "." in result[0]:
         return []
-    slot = _return_slot(function, loader)
-    if slot is None or slot == INSIDE:
-        return []
+    callee, slot = result
     found: List[Tuple[cst.CSTNode, str, cst.Call]] = []
-    for call in ctx.frequency.calls_named(function.name.value):
+    for call in ctx.frequency.calls_named(callee):
         assign = ctx.frequency.parent(call)
         if not isinstance(call.func, cst.Name) or not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
             continue
@@ -435,7 +468,7 @@ def _passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.
     found = _assignment(ctx.module, loader)
     if found is None:
         header = _header_loop(ctx, loader)  # `for x, y in DataLoader(ds, batch_size=64):`
-        return [(header, header)] if header is not None else []
+        return ([(header, header)] if header is not None else []) + _returned_passes(ctx, loader)
     name, scope = found
     passes = list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
     return _before_rebinding(scope, name, loader, passes) + _returned_passes(ctx, loader)
@@ -610,10 +643,11 @@ def _unpacked(function: cst.FunctionDef, parameter: str, index: int, size: int) 
 
 
 def returned_alone(ctx: "FileFacts", loader: cst.Call) -> bool:
-    """Whether a module-level function returns the loader as its whole value
-    (`return DataLoader(...)`), so that whoever calls it holds this loader, not one of several."""
-    function = ctx.frequency.enclosing_function(loader)
-    return function is not None and ctx.frequency.enclosing_class(function) is None and _return_slot(function, loader) == WHOLE
+    """Whether the calls that give the loader (`result_of`) give it as their whole value
+    (`return DataLoader(...)`, a DataLoader subclass's instance), so that whoever calls it
+    holds this loader, not one of several."""
+    result = result_of(ctx, loader)
+    return result is not None and result[1] == WHOLE
 
 
 def passes_elsewhere(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:

@@ -1429,12 +1429,13 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
     )
 
 
-def moves_result_every_epoch(site: CallSite, slot: int = -1) -> bool:
+def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True) -> bool:
     """Whether the scope of the call at `site` moves the items of what the call returns (see
     `hands_result_to_training`) to a device again and again: in a `for` loop over it that runs
     in another loop (every epoch) or runs a backward pass, or in a project function it hands
     it to that passes over it every epoch (`FunctionFacts.reiterated_parameters`), or from a
-    loop of the scope."""
+    loop of the scope. With `moved` False, whether it passes over it again and again, moving
+    its items or not (a loader's workers start at each pass)."""
     found = _bound_result(site, slot)
     if found is None:
         return False
@@ -1444,11 +1445,12 @@ def moves_result_every_epoch(site: CallSite, slot: int = -1) -> bool:
     for loop in loops:
         over = isinstance(loop, (ast.For, ast.AsyncFor)) and any(isinstance(n, ast.Name) and n.id in bound for n in _ast_walk(loop.iter))
         trains = any(_called_attribute(item) == "backward" for statement in loop.body for item in _ast_walk(statement))
-        if over and (id(loop) in nested or trains) and _moves_items(loop):
+        repeated = id(loop) in nested if not moved else id(loop) in nested or trains
+        if over and repeated and (not moved or _moves_items(loop)):
             return True
     return any(
-        (id(node) in nested or any(facts.reiterates_argument(node, name) for name in bound))
-        and any(facts.moves_argument_items(node, name) for name in bound)
+        any((id(node) in nested and facts.iterates_argument(node, name)) or facts.reiterates_argument(node, name) for name in bound)
+        and (not moved or any(facts.moves_argument_items(node, name) for name in bound))
         for node, facts in _hand_offs(site, text, statements, bound)
     )
 
@@ -1490,11 +1492,77 @@ def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) ->
     parameter that its callers pass one to (`train()` handing its loader to `train_step()`).
     True when such a loader collates by default, False when it has a `collate_fn`, None when
     no call passes one."""
-    callee = module_facts(path).functions.get(function)
-    if callee is None:
-        return None
-    parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
     found: List[bool] = []
+    for site, text, scope, statements, call, parameters in _calls_of(path, function):
+        given = _argument_for(call, parameters, parameter)
+        pinned = _pinned_name(site, text, scope, statements, given.id, depth) if isinstance(given, ast.Name) else None
+        found += [pinned] if pinned is not None else []
+    return all(found) if found else None
+
+
+def arguments_given(path: str, function: str, parameter: str) -> Optional[List[Optional[ast.AST]]]:
+    """What every call in the project of `function` (a function or class defined in the module
+    at `path`) passes to its `parameter`, None for a call that leaves it to its default; None
+    as a whole where the calls are not all known (see `calls_given`)."""
+    given = calls_given(path, function)
+    return None if given is None else [arguments.get(parameter) for arguments in given]
+
+
+def calls_given(path: str, function: str, handles: bool = True) -> Optional[List[Dict[str, ast.AST]]]:
+    """The arguments of every call in the project of `function` (a function or class defined
+    in the module at `path`), each call's by the parameter they fill (keywords the callee
+    takes in `**kwargs` under their own name). None when that is not known: a call spreads
+    `*args` or `**kwargs`, or (`handles`) a project module uses the name other than by
+    calling it (`LightningCLI(Model, DataModule)` builds it from a configuration; a subclass
+    may pass other values; `return dataset.get100` is called wherever the handle goes).
+    Without `handles`, the calls made by name only."""
+    if function not in module_facts(path).functions:
+        return None
+    name = function.rsplit(".", 1)[-1]
+    for file in project_files(project_root(os.path.abspath(path))) if handles else ():
+        text = read_module(file).text
+        if name in text and _used_other_than_called(text, name):
+            return None
+    given: List[Dict[str, ast.AST]] = []
+    for _, _, _, _, call, parameters in _calls_of(path, function):
+        if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
+            return None
+        arguments: Dict[str, ast.AST] = dict(zip(parameters, call.args))
+        arguments.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None)
+        given.append(arguments)
+    return given
+
+
+@lru_cache(maxsize=1024)
+def _used_other_than_called(text: str, name: str) -> bool:
+    """Whether the module `text` uses the name `name` (or an attribute of that name) other
+    than as the callee of a call: handed on, subclassed, compared; True for text that does not
+    parse."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return any(
+        id(node) not in called and (_ast_dotted(node) or "").rsplit(".", 1)[-1] == name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Name, ast.Attribute))
+    )
+
+
+def _calls_of(path: str, function: str) -> Iterator[Tuple[CallSite, str, ast.AST, List[ast.AST], ast.Call, Tuple[str, ...]]]:
+    """Each call in the project of `function` defined in the module at `path` (see
+    `callers_of`): its site, the calling module's text, the calling scope and its statements,
+    the call and the parameters its positional arguments fill (a method's and a class's
+    without `self`)."""
+    callee = module_facts(path).functions.get(function)
+    init = module_facts(path).functions.get(f"{function}.__init__")
+    if callee is None:
+        return
+    if init is not None:
+        parameters = init.parameters[1:]
+    else:
+        parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
     for site in callers_of(path, function):
         source = read_module(site.path)
         try:
@@ -1505,10 +1573,7 @@ def pinned_argument(path: str, function: str, parameter: str, depth: int = 2) ->
         statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
         for call in statements:
             if isinstance(call, ast.Call) and call.lineno == site.line and (_ast_dotted(call.func) or "").endswith(function.rsplit(".", 1)[-1]):
-                given = _argument_for(call, parameters, parameter)
-                pinned = _pinned_name(site, source.text, scope, statements, given.id, depth) if isinstance(given, ast.Name) else None
-                found += [pinned] if pinned is not None else []
-    return all(found) if found else None
+                yield site, source.text, scope, statements, call, parameters
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -32,8 +32,8 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
-from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type, per_module
-from torchlint.semantics.values import assigned_values, string_value
+from torchlint.semantics.tree import children, descendants, in_source_order, iterated_source, nodes_of_type, per_module
+from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
     {"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"}
@@ -78,8 +78,31 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
 
 def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a project
-    class that is one (`project_dataloader`), or a project loader factory (`loader_factory`)."""
-    return ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+    class that is one (`project_dataloader`), a project loader factory (`loader_factory`),
+    or the `super().__init__` of a DataLoader subclass (`subclass_init`)."""
+    return (
+        ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+        or subclass_init(ctx, func)
+    )
+
+
+def subclass_init(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
+    """Whether `func` is `super().__init__` (or `super(Cls, self).__init__`) in the `__init__`
+    of a class that subclasses torch's DataLoader, directly or through a project class that
+    keeps DataLoader's signature (`project.FunctionFacts.dataloader`), whatever its own
+    signature: the call that builds the loader, with the options the subclass chooses
+    (`super().__init__(sampler=sampler, **self.init_kwargs)`). Under a base with a signature
+    of its own, `super().__init__` passes that base's arguments, not DataLoader's: no."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
+        return False
+    if dotted_name(func.value.func) != "super":
+        return False
+    function = ctx.frequency.enclosing_function(func)
+    klass = ctx.frequency.enclosing_class(function) if function is not None and function.name.value == "__init__" else None
+    return klass is not None and any(
+        ctx.qualified_name(base.value) in DATALOADERS or getattr(project_function(ctx, base.value), "dataloader", False)
+        for base in klass.bases
+    )
 
 
 def loader_factory(ctx: "FileFacts", func: cst.BaseExpression) -> Optional[FrozenSet[str]]:
@@ -324,7 +347,7 @@ def engine_hooks(module: cst.Module) -> Dict[str, Frequency]:
         if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) or called_function(call, functions):
             continue
         handed = [arg.value.value for arg in positional(call) if isinstance(arg.value, cst.Name) and arg.value.value in functions]
-        if handed and any(_holds_loader(module, arg.value, functions) for arg in positional(call)):
+        if handed and any(_holds_loader(module, arg.value) for arg in positional(call)):
             found.update((name, Frequency.PER_STEP) for name in handed)
             engines.add(f"{dotted_name(call.func.value)}.hooks")
     for node in nodes_of_type(module, (cst.Assign,)):
@@ -338,22 +361,37 @@ def engine_hooks(module: cst.Module) -> Dict[str, Frequency]:
     return found
 
 
-def _holds_loader(module: cst.Module, node: cst.BaseExpression, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
-    """A loader by its name (`is_loader_like`), or a name the file assigns a loader: built
-    there (`DataLoader(...)`) or returned by a same-file function that returns one
-    (`iter_train = get_iterator(path, True)`)."""
-    if is_loader_like(node):
-        return True
-    values = assigned_values(module, node.value) if isinstance(node, cst.Name) else []
-    for value in values:
-        callees = called_function(value, functions) if isinstance(value, cst.Call) else []
-        if is_loader_like(value) or any(
-            isinstance(item, cst.Return) and item.value is not None and is_loader_like(item.value)
-            for callee in callees
-            for item in descendants(callee)
-        ):
-            return True
-    return False
+def _holds_loader(module: cst.Module, node: cst.BaseExpression) -> bool:
+    """A loader by what the file does with it or, where that is unknown, by its name (see
+    `_loader_holders`, `is_loader_like`)."""
+    return (isinstance(node, cst.Name) and node.value in _loader_holders(module)) or is_loader_like(node)
+
+
+@per_module
+def _loader_holders(module: cst.Module) -> FrozenSet[str]:
+    """The names the file uses as loaders, decided by effects first: a name a loop iterates
+    whose body runs a backward pass and an optimizer step (`for x, y in batches:` training),
+    a name assigned a `DataLoader(...)` or what a same-file function returns one from
+    (`iter_train = get_iterator(path, True)`). The name of a value (`train_loader`,
+    `dm.train_dataloader()`) is the tie-breaker where no effect is seen: a loader handed on
+    unread. One walk of the file's assignments, loops and functions, whatever the number of
+    calls that ask."""
+    functions = local_functions(module)
+    returning = {
+        name
+        for name, defined in functions.items()
+        if any(isinstance(item, cst.Return) and item.value is not None and is_loader_like(item.value) for function in defined for item in descendants(function))
+    }
+
+    def holds(value: cst.BaseExpression) -> bool:
+        return is_loader_like(value) or (isinstance(value, cst.Call) and any(f.name.value in returning for f in called_function(value, functions)))
+
+    found = {name for name, values in assignment_index(module).items() if "." not in name and any(holds(value) for value in values)}
+    for loop in nodes_of_type(module, (cst.For,)):
+        source = iterated_source(loop.iter) if isinstance(loop, cst.For) else None
+        if isinstance(source, cst.Name) and trains(loop, functions):
+            found.add(source.value)
+    return frozenset(found)
 
 
 def trains(loop: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
@@ -396,19 +434,11 @@ def training_loops(ctx: "FileFacts") -> Tuple[cst.CSTNode, ...]:
         loaders = loader_names(ctx.module, ctx)
         candidates = {id(node) for node in nodes_of_type(ctx.module, (cst.For, cst.While))}
         loops = [
-            node for node in _in_order(ctx.module) if id(node) in candidates and is_training_loop(node, ctx, functions, loaders)
+            node for node in in_source_order(ctx.module) if id(node) in candidates and is_training_loop(node, ctx, functions, loaders)
         ]
         found = tuple(loops)
         _TRAINING_LOOPS[ctx] = found
     return found
-
-
-def _in_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(children(current)))
 
 
 def is_ddp_wrap(call: cst.Call, ctx: "FileFacts") -> bool:

@@ -188,6 +188,15 @@ def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(children(current) if below is None else below)
 
 
+def in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and every node below it, in source order (parents before their children)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(children(current)))
+
+
 def comments(node: cst.CSTNode) -> List[str]:
     """Every comment inside `node`, including those in whitespace the walker skips."""
     found: List[str] = []

@@ -75,11 +75,11 @@ _LITERAL_KINDS = {
 def assigned_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values assigned to the name `name` anywhere in the file (`name = value`), a dotted
     one included (`self.data = value`)."""
-    return list(_assignments(module).get(name, ()))
+    return list(assignment_index(module).get(name, ()))
 
 
 @per_module
-def _assignments(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
+def assignment_index(module: cst.Module) -> Dict[str, List[cst.BaseExpression]]:
     """Every assigned value of the file by the (dotted) name it is assigned to; a tuple
     assigned element by element (`train_set, valid_set = TensorDataset(a), TensorDataset(b)`)
     gives each name its element."""
@@ -121,15 +121,15 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
     return any(isinstance(item, cst.Name) and item.value == name for item in descendants(target))
 
 
-def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional[Dict[str, cst.BaseExpression]]:
+def literal_keywords(value: cst.BaseExpression, names: NameResolver, module: Optional[cst.Module] = None) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`
     (the builtin, not a local `dict`); None when any key is not a plain string or the dict
     unpacks another. A choice by device (`{"num_workers": 1, "pin_memory": True} if use_cuda
     else {}`) spells out the branch a CUDA run takes (see `cuda_branch`): the loader options
     that matter are those of the run on the device."""
     if isinstance(value, cst.IfExp):
-        branch = cuda_branch(value)
-        return literal_keywords(branch, names) if branch is not None else None
+        branch = cuda_branch(value, module)
+        return literal_keywords(branch, names, module) if branch is not None else None
     if isinstance(value, cst.Dict):
         keywords: Dict[str, cst.BaseExpression] = {}
         for element in value.elements:
@@ -147,7 +147,7 @@ def literal_keywords(value: cst.BaseExpression, names: NameResolver) -> Optional
 
 def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords the `**name` arguments of `call` supply, when each name's only assignment
-    in the file is a dict literal (`literal_keywords`) that the file never changes (no item
+    in the file (or, for `**self.init_kwargs`, the attribute's) is a dict literal (`literal_keywords`) that the file never changes (no item
     assignment, no method call but reads: `kwargs.update(cuda_kwargs)` makes it unknown);
     None when any is unknown, and for `*args`, which may supply anything."""
     keywords: Dict[str, cst.BaseExpression] = {}
@@ -156,50 +156,66 @@ def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -
             return None
         if arg.star != "**":
             continue
-        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else None
-        known = literal_keywords(assigned, names) if assigned is not None else None
-        if known is None or arg.value.value in _changed_dicts(module):  # type: ignore[union-attr]
+        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
+        known = literal_keywords(assigned, names, module) if assigned is not None else None
+        if known is None or dotted_name(arg.value) in _changed_dicts(module):
             return None
         keywords.update(known)
     return keywords
 
 
+def _only_attribute_value(module: cst.Module, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The value of the only assignment in the file to the attribute `value` of `self`
+    (`self.init_kwargs = {...}` in `__init__`)."""
+    name = dotted_name(value) if isinstance(value, cst.Attribute) else None
+    values = assigned_values(module, name) if name is not None and name.startswith("self.") else []
+    return values[0] if len(values) == 1 else None
+
+
 # Methods of a dict that do not change it.
-_DICT_READS = frozenset({"get", "keys", "items", "values", "copy"})
+DICT_READS = frozenset({"get", "keys", "items", "values", "copy"})
 
 
 @per_module
 def _changed_dicts(module: cst.Module) -> Set[str]:
-    """Names whose object the file changes: `kw["x"] = ...`, `kw |= ...`, `kw.update(...)`."""
+    """Names (dotted ones included) whose object the file changes: `kw["x"] = ...`, `kw |=
+    ...`, `kw.update(...)`, `self.kw.update(...)`."""
     changed: Set[str] = set()
     for node in nodes_of_type(module, (cst.Assign, cst.AugAssign, cst.Call)):
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, cst.AugAssign) else []
-        changed |= {t.value.value for t in targets if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name)}
-        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-            changed.add(node.target.value)
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            if node.func.attr.value not in _DICT_READS:
-                changed.add(node.func.value.value)
+        changed |= {dotted_name(t.value) for t in targets if isinstance(t, cst.Subscript)} - {None}  # type: ignore[misc]
+        if isinstance(node, cst.AugAssign) and dotted_name(node.target) is not None:
+            changed.add(dotted_name(node.target))  # type: ignore[arg-type]
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) is not None:
+            if node.func.attr.value not in DICT_READS:
+                changed.add(dotted_name(node.func.value))  # type: ignore[arg-type]
     return changed
 
 
-def cuda_branch(choice: cst.IfExp) -> Optional[cst.BaseExpression]:
+def cuda_branch(choice: cst.IfExp, module: Optional[cst.Module] = None) -> Optional[cst.BaseExpression]:
     """The branch of `a if test else b` that a run on CUDA takes, when the test asks for the
     device and nothing else (see `true_on_cuda`)."""
-    on_cuda = true_on_cuda(choice.test)
+    on_cuda = true_on_cuda(choice.test, module)
     if on_cuda is None:
         return None
     return choice.body if on_cuda else choice.orelse
 
 
-def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
-    """Whether a test that asks for the device and nothing else holds on a CUDA run: True for
-    `use_cuda`, `args.cuda`, `torch.cuda.is_available()`, `device.type == "cuda"`, `args.gpu`,
-    `use_accel` (`torch.accelerator`: CUDA on NVIDIA GPUs);
-    False for `not use_cuda`, `args.no_cuda`, `device == "cpu"`; None for any other test."""
+def true_on_cuda(test: cst.BaseExpression, module: Optional[cst.Module] = None) -> Optional[bool]:
+    """Whether a test that asks for the device and nothing else holds on a CUDA run.
+
+    Decided by effects first: a flag (a name or attribute, `not` it) whose truth the file
+    uses to select CUDA (`if flag: model.cuda()`, `"cuda" if flag else "cpu"`; see
+    `cuda_flags`). Where the file shows no such effect, the words of the test are the
+    tie-breaker: True for `use_cuda`, `args.cuda`, `torch.cuda.is_available()`,
+    `device.type == "cuda"`, `args.gpu`, `use_accel` (`torch.accelerator`: CUDA on NVIDIA
+    GPUs); False for `not use_cuda`, `args.no_cuda`, `device == "cpu"`; None for any other test."""
     negated = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, negated = test.expression, not negated
+    selected = cuda_flags(module).get(dotted_name(test) or "") if module is not None else None
+    if selected is not None:
+        return selected != negated
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, (cst.NotEqual, cst.IsNot)):
         negated = not negated
     words = {
@@ -219,6 +235,44 @@ def true_on_cuda(test: cst.BaseExpression) -> Optional[bool]:
     if "cpu" in words or (device and host):  # `device == "cpu"`, `args.no_cuda`
         return negated
     return None
+
+
+@per_module
+def cuda_flags(module: cst.Module) -> Dict[str, bool]:
+    """Flags (names, attributes) whose truth the file uses to select CUDA, with the truth that
+    does: `if flag:` whose body moves to CUDA (`.cuda()`, a `"cuda"` device) and whose `else`
+    does not, `"cuda" if flag else "cpu"`; `not flag` the other way round. A flag used both
+    ways is left out."""
+    found: Dict[str, Set[bool]] = {}
+    for node in nodes_of_type(module, (cst.If, cst.IfExp)):
+        if not isinstance(node, (cst.If, cst.IfExp)):
+            continue
+        test, truth = node.test, True
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, truth = test.expression, not truth
+        flag = dotted_name(test)
+        on_true, on_false = _selects_cuda(node.body), node.orelse is not None and _selects_cuda(node.orelse)
+        if flag is not None and on_true != on_false:
+            found.setdefault(flag, set()).add(truth if on_true else not truth)
+    return {flag: truths.pop() for flag, truths in found.items() if len(truths) == 1}
+
+
+# At most this many statements in a branch that selects CUDA (`if use_cuda: model.cuda()`):
+# a longer one is a part of the program, not a choice of device.
+_DEVICE_BRANCH_STATEMENTS = 3
+
+
+def _selects_cuda(node: cst.CSTNode) -> bool:
+    """Whether `node` (an expression, or a short block whose every statement does) moves
+    something to CUDA or names the CUDA device."""
+    if isinstance(node, (cst.IndentedBlock, cst.Else)):
+        statements = node.body if isinstance(node, cst.IndentedBlock) else node.body.body
+        return 0 < len(statements) <= _DEVICE_BRANCH_STATEMENTS and all(_selects_cuda(statement) for statement in statements)
+    return any(
+        (isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "cuda")
+        or (isinstance(item, cst.SimpleString) and (string_value(item) or "").split(":")[0] == "cuda")
+        for item in descendants(node)
+    )
 
 
 def string_value(node: cst.BaseExpression) -> Optional[str]:

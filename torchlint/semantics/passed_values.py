@@ -1,0 +1,202 @@
+"""What a function or class receives from the calls the project makes of it: the keywords
+that reach its `**kwargs` (`kwargs.setdefault("num_workers", 1)` and the callers'
+`num_workers=1`), and the attributes it stores from its `__init__` parameters
+(`self.num_workers = num_workers`, or Lightning's `self.save_hyperparameters()` read back as
+`self.hparams.num_workers`), which hold the parameter's default unless a call passes another
+(`project.calls_given`)."""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from torchlint.semantics.calls import is_literal, positional
+from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import arguments_given, calls_given
+from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, scope_descendants
+from torchlint.semantics.values import DICT_READS, string_value
+
+
+def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
+    """Whether `value` is `0` on every run the project makes, being a parameter as received:
+    read in a method from what `__init__` stores (`self.num_workers`,
+    `self.hparams.num_workers`, `self.hparams["num_workers"]`), or a parameter of the
+    function that reads it (`num_workers` in `__init__` or in a module-level function) that
+    it does not rebind. Every call of the class or function in the project passes `0` or
+    leaves the parameter to its default, which is then the literal `0` (no call at all: the
+    default). A call passing anything else (`num_workers=args.workers`, whatever the option's
+    default), a spread `**kwargs`, or a use other than a call (a CLI building the class from a
+    configuration) makes it unknown: False."""
+    found = _received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
+    if found is None:
+        return False
+    callee, parameter = found
+    given = arguments_given(ctx.path, callee, parameter.name.value)
+    if given is None or not all(item is None or _is_zero(item) for item in given):
+        return False
+    defaulted = not given or any(item is None for item in given)
+    return not defaulted or (parameter.default is not None and is_literal(parameter.default, "0"))
+
+
+def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:
+    """The callable (as `project.callers_of` names it) and the parameter whose argument
+    `value` holds unchanged (see `zero_in_every_call`), or None."""
+    function = ctx.frequency.enclosing_function(value)
+    klass = ctx.frequency.enclosing_class(function) if function is not None else None
+    if function is None or (klass is not None and not any(statement is klass for statement in ctx.module.body)):
+        return None
+    if isinstance(value, cst.Name):
+        parameter = _parameter(function, value.value)
+        if parameter is None or any(value.value in names_bound_by(node) for node in scope_descendants(function.body)):
+            return None
+        if klass is None:
+            return function.name.value, parameter
+        return (klass.name.value, parameter) if function.name.value == "__init__" else None
+    attribute = _attribute(value)
+    if klass is None or attribute is None:
+        return None
+    init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None)
+    parameter = _parameter(init, attribute[1]) if init is not None else None
+    if init is None or parameter is None or not _stored_unchanged(klass, init, *attribute):
+        return None
+    return klass.name.value, parameter
+
+
+def _attribute(value: cst.BaseExpression) -> Optional[Tuple[str, str]]:
+    """("self", name) for `self.name`, ("self.hparams", name) for `self.hparams.name` and
+    `self.hparams["name"]`."""
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index):
+        key = string_value(value.slice[0].slice.value)
+        return ("self.hparams", key) if key is not None and dotted_name(value.value) == "self.hparams" else None
+    if isinstance(value, cst.Attribute) and dotted_name(value.value) in ("self", "self.hparams"):
+        return dotted_name(value.value), value.attr.value
+    return None
+
+
+def _parameter(init: cst.FunctionDef, name: str) -> Optional[cst.Param]:
+    return next((param for param in (*init.params.params, *init.params.kwonly_params) if param.name.value == name), None)
+
+
+def _stored_unchanged(klass: cst.ClassDef, init: cst.FunctionDef, owner: str, name: str) -> bool:
+    """Whether the class holds the parameter `name` as `__init__` received it: `__init__`
+    rebinds no such name, and either every assignment of `self.name` in the class is
+    `self.name = name` in `__init__`, or (`owner` "self.hparams") `__init__` calls
+    `self.save_hyperparameters()` for all its parameters or that one, and nothing assigns
+    `self.hparams`."""
+    in_init = {id(node) for node in descendants(init)}
+    for node in descendants(klass):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        for target in targets:
+            written = dotted_name(target) or dotted_name(getattr(target, "value", target)) or ""
+            if id(node) in in_init and written == name:
+                return False  # `num_workers = num_workers or 4`
+            if owner == "self" and written == f"self.{name}":
+                if not (id(node) in in_init and isinstance(node, cst.Assign) and dotted_name(node.value) == name):
+                    return False
+            if owner == "self.hparams" and written.startswith("self.hparams"):
+                return False
+    if owner == "self":
+        return True
+    return any(
+        isinstance(node, cst.Call) and dotted_name(node.func) == "self.save_hyperparameters"
+        and (not positional(node) or any(string_value(arg.value) == name for arg in positional(node)))
+        for node in descendants(init)
+    )
+
+
+def _is_zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+# Loader options whose value is falsy when left out (`pin_memory`, `num_workers`,
+# `persistent_workers`): of the values callers give, the one that is not is what matters.
+_FALSY = ("0", "False")
+
+
+def received_spreads(ctx: "FileFacts", call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords all the `**name` arguments of `call` spread (see `received_keywords`); None
+    when one is unknown or the call spreads `*args`."""
+    keywords: Dict[str, cst.BaseExpression] = {}
+    for arg in call.args:
+        if arg.star == "*" or (arg.star == "**" and not isinstance(arg.value, cst.Name)):
+            return None
+        received = received_keywords(ctx, call, arg.value.value) if arg.star == "**" else {}
+        if received is None:
+            return None
+        keywords.update(received)
+    return keywords
+
+
+def received_keywords(ctx: "FileFacts", call: cst.Call, name: str) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords that `**name` spreads into `call`, where `name` is the `**` parameter of the
+    module-level function making the call: those the function sets (`name.setdefault(key,
+    value)`, `name[key] = value`, less `name.pop(key)`) and those every call of the function in
+    the project passes beyond its named parameters (`get10(batch_size=64, num_workers=1)`).
+    Where callers disagree, a value other than `0`/`False` wins: some call builds the loader
+    with it. Calls through a handle of the function (`return dataset.get100`) are not seen:
+    what is found holds for the loaders that the calls by name build, which are those the
+    loader rules follow. None when not known: a method, another change of the dict
+    (`name.update(...)`, handing it to a function), no call by name, or a call that spreads
+    `*args`/`**kwargs` (`project.calls_given`)."""
+    function = ctx.frequency.enclosing_function(call)
+    star = function.params.star_kwarg if function is not None else None
+    if function is None or not isinstance(star, cst.Param) or star.name.value != name or ctx.frequency.enclosing_class(function) is not None:
+        return None
+    own = _own_keywords(function, name)
+    calls = calls_given(ctx.path, function.name.value, handles=False) if own is not None and os.path.isfile(ctx.path) else None
+    if own is None or not calls:
+        return None
+    named = {param.name.value for param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
+    values: Dict[str, List[cst.BaseExpression]] = {}
+    for arguments in calls:
+        for key in set(own) | (set(arguments) - named):
+            value, forced = own.get(key, (None, False))
+            if key in arguments and key not in named and not forced:
+                value = _expression(arguments[key])
+            if value is not None:
+                values.setdefault(key, []).append(value)
+    return {key: next((value for value in found if not any(is_literal(value, falsy) for falsy in _FALSY)), found[0]) for key, found in values.items()}
+
+
+def _own_keywords(function: cst.FunctionDef, name: str) -> Optional[Dict[str, Tuple[Optional[cst.BaseExpression], bool]]]:
+    """The keywords `function` sets in its `**name` dict: key -> (value, whether it replaces a
+    caller's): `name.setdefault(key, value)` (the caller's wins), `name[key] = value` (it
+    replaces), `name.pop(key)` (removed: None). None when the function changes or hands on
+    the dict otherwise."""
+    own: Dict[str, Tuple[Optional[cst.BaseExpression], bool]] = {}
+    for node in in_source_order(function.body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) == name:
+            method, args = node.func.attr.value, positional(node)
+            key = string_value(args[0].value) if args else None
+            if method == "setdefault" and key is not None and len(args) == 2:
+                own.setdefault(key, (args[1].value, False))
+            elif method == "pop" and key is not None:
+                own[key] = (None, True)
+            elif method not in DICT_READS:
+                return None  # `kwargs.update(...)`
+        elif isinstance(node, cst.Arg) and node.star != "**" and dotted_name(node.value) == name:
+            return None  # handed to a function that may change it
+        elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                if dotted_name(target) == name:
+                    return None  # rebound
+                if isinstance(target, cst.Subscript) and dotted_name(target.value) == name:
+                    index = target.slice[0].slice if len(target.slice) == 1 else None
+                    key = string_value(index.value) if isinstance(index, cst.Index) else None
+                    if key is None or not isinstance(node, cst.Assign):
+                        return None
+                    own[key] = (node.value, True)
+    return own
+
+
+def _expression(node: ast.AST) -> Optional[cst.BaseExpression]:
+    """A caller's argument (in another module's tree) as an expression of this one."""
+    try:
+        return cst.parse_expression(ast.unparse(node))
+    except (cst.ParserSyntaxError, ValueError, RecursionError):
+        return None
