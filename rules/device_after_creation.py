@@ -89,12 +89,14 @@ class DeviceAfterCreation(Rule):
 
     Safe for deterministic factories (`zeros`, `ones`, `full`, `eye`, `arange` of integers, ...) moved
     to a value known to be a device (a device string, `torch.device(...)`, `t.device` of a
-    tensor or of an object whose `device` the file never assigns, an attribute such as
+    tensor or of an object whose `device` the file never assigns or defines, an attribute such as
     `self.device` that every assignment in the file sets to a device string or
     `torch.device(...)`, or a variable that every assignment reaching the move gives one, a
     later rebinding in the loop and a function's `global` included): the result is
     identical. `self.device = device` from a constructor's argument may hold anything the
-    caller passes, so that move is only named like a device. Unsafe, with the reason in the message,
+    caller passes, and so may a `device` that a class of the file defines as a property or
+    method (computed when read) or as an annotated field (a dataclass's constructor sets
+    it), so those moves are only named like a device. Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
     generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
