@@ -136,7 +136,8 @@ class EvalWithoutNoGrad(Rule):
     fix is unsafe too when the program (the file, a module it imports or one that imports
     it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
     `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
-    `nn.MultiheadAttention`, `nn.LSTM`, a torchvision `vit_*` model or a `torch.nn` module
+    `nn.MultiheadAttention`, `nn.LSTM` (or mentions one otherwise: a subclass, an alias,
+    `partial(nn.MultiheadAttention, ...)`), a torchvision `vit_*` model or a `torch.nn` module
     chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with
     the reason in the message, when one of these holds; withheld when a value may reach a
     later backward (returned, stored, handed to such a call, or a callback runs) in a file

@@ -969,3 +969,41 @@ def evaluate(x):
 for epoch in range(2):
     evaluate(torch.ones(1, 2))
 show(probe.activation)
+
+# %% round 6: a subclass of the transformer layer takes the fast path [unsafe]
+import torch
+from torch import nn
+
+class Layer(nn.TransformerEncoderLayer):
+    pass
+
+torch.manual_seed(0)
+layer = Layer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+x = torch.randn(2, 4, 8)
+pad = torch.tensor([[False, False, True, True], [False, False, False, True]])
+
+def evaluate():
+    layer.eval()
+    print(layer(x, src_key_padding_mask=pad)[0, 2].tolist())
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 6: multi-head attention made through functools.partial [unsafe]
+import functools
+import torch
+from torch import nn
+
+MHA = functools.partial(nn.MultiheadAttention, batch_first=True)
+torch.manual_seed(0)
+attn = MHA(8, 2)
+x = torch.randn(2, 4, 8)
+pad = torch.tensor([[False, False, True, True], [False, False, False, True]])
+
+def evaluate():
+    attn.eval()
+    out, _ = attn(x, x, x, key_padding_mask=pad, need_weights=False)
+    print(out[0, 2].tolist())
+
+for epoch in range(2):
+    evaluate()
