@@ -208,7 +208,7 @@ def test_attributes_that_a_class_body_defines():
             width: int = 3
         """
     )
-    assert attribute_assignments(ctx.module, "s.device") == [None]
+    assert [v and ctx.module.code_for_node(v) for v in attribute_assignments(ctx.module, "s.device")] == [None, "torch.float64"]
     assert [ctx.module.code_for_node(v) for v in attribute_assignments(ctx.module, "s.fallback")] == ['"cpu"']
     assert attribute_assignments(ctx.module, "cfg.width") == [None]
     assert attribute_assignments(ctx.module, "cfg.other") == []

@@ -182,17 +182,19 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
     """Every value the file assigns to the attribute `dotted` (`self.device = ...`), with None
     for an assignment whose value it cannot read: a tuple target, `+=`, a loop or `with`
     target, `setattr(owner, "attr", ...)`; and, for any owner, what a class body of the file
-    binds to the attribute: an assigned value, None for a `def` (a property or method computes
-    it when read) and for an annotated field (a dataclass's constructor may set it)."""
+    binds to the attribute: an assigned value, what a `def` of the name returns (a property
+    computes it when read; None besides, a method may be called), and None for an annotated
+    field (a dataclass's constructor may set it)."""
     owner, _, attribute = dotted.rpartition(".")
-    values: List[Optional[cst.BaseExpression]] = [
-        node.value if isinstance(node, cst.Assign) else None
-        for klass in nodes_of_type(module, (cst.ClassDef,))
-        for node in [*klass.body.body, *scope_descendants(klass.body)]
-        if (isinstance(node, cst.FunctionDef) and node.name.value == attribute)
-        or (isinstance(node, cst.Assign) and any(attribute in bound_names(t.target) for t in node.targets))
-        or (isinstance(node, cst.AnnAssign) and attribute in bound_names(node.target))
-    ]
+    values: List[Optional[cst.BaseExpression]] = []
+    for klass in nodes_of_type(module, (cst.ClassDef,)):
+        for node in [*klass.body.body, *scope_descendants(klass.body)]:
+            if isinstance(node, cst.FunctionDef) and node.name.value == attribute:
+                values += [None, *(item.value for item in scope_descendants(node.body) if isinstance(item, cst.Return))]
+            elif isinstance(node, cst.Assign) and any(attribute in bound_names(t.target) for t in node.targets):
+                values.append(node.value)
+            elif isinstance(node, cst.AnnAssign) and attribute in bound_names(node.target):
+                values.append(None)
     for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.Call)):
         if isinstance(node, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]

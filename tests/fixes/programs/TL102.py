@@ -221,3 +221,15 @@ class Config:
 cfg = Config(device="cpu")
 for step in range(2):
     show(torch.zeros(3).to(cfg.device))
+
+# %% round 6: a device property that returns a dtype [none]
+import torch
+
+class Precision:
+    @property
+    def device(self):
+        return torch.float64
+
+p = Precision()
+for step in range(2):
+    show(torch.ones(2).to(p.device))
