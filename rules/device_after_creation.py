@@ -338,8 +338,8 @@ class DeviceAfterCreation(Rule):
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             others = [value for value in attribute_assignments(self.ctx.module, dotted_name(device) or "") if value is not None]
         for value in _alternatives([*(self._assigned(device) or []), *others]):
-            if _is_device_literal(value):
-                continue
+            if _is_device_literal(value) or isinstance(value, cst.Integer):
+                continue  # an integer is a device index (`.cuda(0)`, `device=0`)
             kind = self.ctx.kind_of(value)
             torch_constant = isinstance(value, cst.Attribute) and (self.ctx.qualified_name(value) or "").startswith("torch.")
             if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant):

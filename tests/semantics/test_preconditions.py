@@ -221,6 +221,7 @@ def test_names_used_other_than_by_calling_them():
         with torch.cpu.amp.autocast():
             pass
         ok = isinstance(ctx, torch.cuda.amp.GradScaler)
+        def step(scaler: torch.cpu.amp.GradScaler) -> None: ...
         {extra}
         probe(0)
         """
@@ -230,4 +231,5 @@ def test_names_used_other_than_by_calling_them():
 
     used = _probe(code.format(extra="pass"), question)["0"]
     assert "torch.cuda.amp.GradScaler" in used and "torch.cpu.amp.autocast" not in used
+    assert "torch.cpu.amp.GradScaler" not in used  # an annotation tests nothing
     assert "torch.cpu.amp.autocast" in _probe(code.format(extra="factory = autocast"), question)["0"]

@@ -137,16 +137,17 @@ def _names_attribute(value: cst.BaseExpression, attribute: str) -> bool:
 
 
 def uncalled_references(module: cst.Module, qualify: Callable[[cst.BaseExpression], Optional[str]]) -> Set[str]:
-    """The qualified names (by `qualify`) the file uses other than by calling them or importing
-    them: `isinstance(ctx, torch.cuda.amp.autocast)`, a base class, `factory = autocast`. A
-    rewrite of the calls of such a name alone would leave these uses meaning the old object."""
+    """The qualified names (by `qualify`) the file uses other than by calling them, importing
+    them or annotating with them: `isinstance(ctx, torch.cuda.amp.autocast)`, a base class,
+    `factory = autocast`. A rewrite of the calls of such a name alone would leave these uses
+    meaning the old object."""
     skipped: Set[int] = set()
     for node in descendants(module):
         if isinstance(node, cst.Call):
             skipped.add(id(node.func))
         elif isinstance(node, cst.Attribute):
             skipped.add(id(node.attr))
-        elif isinstance(node, (cst.Import, cst.ImportFrom)):
+        elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Annotation)):
             skipped.update(id(item) for item in descendants(node))
     return {
         name
