@@ -1,11 +1,11 @@
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.engine.edits import module_name
-from torchlint.semantics.calls import has_star, is_literal, keyword, positional, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional, uncalled_references, with_keyword
 from torchlint.semantics.tree import descendants
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
@@ -77,7 +77,10 @@ class DeprecatedAmpApi(Rule):
     name an earlier plain top-level `import torch` (or `import torch as th`) binds, and adds
     `import torch` after the file's last import above the call when there is none. No fix
     when `torch` is bound to something else, when `*args` is unpacked into the old autocast,
-    or when `**kwargs` may set its dtype.
+    or when `**kwargs` may set its dtype. Unsafe when the file also uses one of the old
+    classes other than by calling it (`isinstance(ctx, torch.cpu.amp.autocast)`, a subclass,
+    `factory = autocast`): the fixed calls make `torch.amp` objects, which are not instances
+    of the old subclass, so such a test changes its answer.
 
     ## Measured precision
     stable. 1.00 on the dev half (7/0) and held out (18/0). See docs/precision.md.
@@ -89,7 +92,7 @@ class DeprecatedAmpApi(Rule):
     summary = "Deprecated `torch.cuda.amp`/`torch.cpu.amp` instead of `torch.amp` with a device type"
     triggers = ("autocast", "GradScaler")
     fix_applicability = Applicability.SAFE
-    unsafe_when = "when an `autocast` without `dtype=` may run under another autocast dtype"
+    unsafe_when = "when the file also uses an old class itself, as in `isinstance` or a subclass"
     bad_examples = (
         "import torch\nwith torch.cuda.amp.autocast():\n    loss = model(x)\n",
         "import torch\nfrom torch.cuda.amp import GradScaler\nscaler = GradScaler(enabled=use_amp)\n",
@@ -101,6 +104,10 @@ class DeprecatedAmpApi(Rule):
         'import torch\nscaler = torch.amp.GradScaler("cuda")\n',
         "import torch\nfrom apex.amp import autocast\nwith autocast():\n    loss = model(x)\n",
     )
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self.uncalled: Optional[Set[str]] = None  # `semantics.calls.uncalled_references`, asked once
 
     def _compatibility_shim(self, node: cst.Call) -> bool:
         """The old name kept on purpose as the fallback for older PyTorch: in an `except`
@@ -169,7 +176,13 @@ class DeprecatedAmpApi(Rule):
             if has_star(node, "**"):
                 return self.withheld("`**kwargs` may or may not set the dtype")
             new_call = with_keyword(new_call, "dtype", cst.parse_expression(f"{torch_name}.{DEFAULT_DTYPES[device]}"))
-        return self.fix(NodeEdit(node, new_call), *imports, message=f'Use `torch.amp.{new_name}("{device}", ...)`')
+        edit, message = NodeEdit(node, new_call), f'Use `torch.amp.{new_name}("{device}", ...)`'
+        if self.uncalled is None:
+            self.uncalled = uncalled_references(self.ctx.module, self.ctx.qualified_name) & set(DEPRECATED)
+        if self.uncalled:
+            used = sorted(self.uncalled)[0].replace(".autocast_mode", "").replace(".grad_scaler", "")
+            return self.unsafe_fix(f"the file also uses `{used}` itself (an `isinstance` test, a subclass), which the new objects are not", edit, *imports, message=message)
+        return self.fix(edit, *imports, message=message)
 
 
 def _default_dtype(call: cst.Call) -> bool:

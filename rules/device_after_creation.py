@@ -89,12 +89,15 @@ class DeviceAfterCreation(Rule):
 
     Safe for deterministic factories (`zeros`, `ones`, `full`, `eye`, `arange` of integers, ...) moved
     to a value known to be a device (a device string, `torch.device(...)`, `t.device` of a
-    tensor or of an object whose `device` the file never assigns, an attribute such as
+    tensor or of an object whose `device` the file never assigns or defines, an attribute such as
     `self.device` that every assignment in the file sets to a device string or
     `torch.device(...)`, or a variable that every assignment reaching the move gives one, a
     later rebinding in the loop and a function's `global` included): the result is
     identical. `self.device = device` from a constructor's argument may hold anything the
-    caller passes, so that move is only named like a device. Unsafe, with the reason in the message,
+    caller passes, and so may a `device` that a class of the file defines as a property or
+    method (computed when read) or as an annotated field (a dataclass's constructor sets
+    it), so those moves are only named like a device; no fix when such a property returns a
+    value that is not a device (`return torch.float64`). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
     generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
@@ -327,13 +330,16 @@ class DeviceAfterCreation(Rule):
     def _sometimes_other(self, device: cst.BaseExpression) -> bool:
         """Whether an assignment that can reach `device`, or a call of the enclosing function
         of the file passing it as a parameter, gives it a value known not to be a device
-        (`device = torch.float64` later in the loop, `make(4, torch.float64)`): the factory
-        would reject it."""
+        (`device = torch.float64` later in the loop, `make(4, torch.float64)`), or what the
+        file assigns to the attribute it names (`self.device = torch.float64`, a property
+        returning one): the factory would reject it."""
         function = self.ctx.enclosing(cst.FunctionDef)
-        passed = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
-        for value in _alternatives([*(self._assigned(device) or []), *passed]):
-            if _is_device_literal(value):
-                continue
+        others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
+        if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
+            others = [value for value in attribute_assignments(self.ctx.module, dotted_name(device) or "") if value is not None]
+        for value in _alternatives([*(self._assigned(device) or []), *others]):
+            if _is_device_literal(value) or isinstance(value, cst.Integer):
+                continue  # an integer is a device index (`.cuda(0)`, `device=0`)
             kind = self.ctx.kind_of(value)
             torch_constant = isinstance(value, cst.Attribute) and (self.ctx.qualified_name(value) or "").startswith("torch.")
             if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant):

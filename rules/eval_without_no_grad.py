@@ -10,7 +10,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.escapes import VALUE_BUILTINS, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
+from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
@@ -123,9 +123,11 @@ class EvalWithoutNoGrad(Rule):
     it cannot see that keeps values (no module hooks registered in the file, on a module or
     for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
     `spectral_norm` or pruning, which keep the weight they compute on the module; no
-    `forward` of a class of the file that stores values on `self` or elsewhere, such as an attention map kept for
+    `forward` of a class of the file that stores values on `self` (also by `setattr`) or elsewhere, such as an attention map kept for
     visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
-    grad mode, itself or in a function of the file it calls); and does not print or format a
+    grad mode, itself or in a function of the file it calls; no `__torch_function__` or
+    `__torch_dispatch__` of a tensor subclass or mode of the file, which runs inside the
+    torch calls it sees and may record or read their autograd state); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
     and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
@@ -134,7 +136,8 @@ class EvalWithoutNoGrad(Rule):
     fix is unsafe too when the program (the file, a module it imports or one that imports
     it) builds `nn.TransformerEncoderLayer`, `nn.TransformerEncoder`,
     `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
-    `nn.MultiheadAttention`, `nn.LSTM`, a torchvision `vit_*` model or a `torch.nn` module
+    `nn.MultiheadAttention`, `nn.LSTM` (or mentions one otherwise: a subclass, an alias,
+    `partial(nn.MultiheadAttention, ...)`), a torchvision `vit_*` model or a `torch.nn` module
     chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with
     the reason in the message, when one of these holds; withheld when a value may reach a
     later backward (returned, stored, handed to such a call, or a callback runs) in a file
@@ -544,7 +547,7 @@ def _stores_or_reads_state(function: cst.FunctionDef) -> str:
             if any(stored_targets(node.name if isinstance(node, cst.AsName) else node.target)):
                 return STORES
         found = method_call(node)
-        if found is not None and found[1] in STORING_METHODS:
+        if (found is not None and found[1] in STORING_METHODS) or attribute_store(node):
             return STORES
         name = node.attr if isinstance(node, cst.Attribute) else node
         if isinstance(name, cst.Name) and name.value in AUTOGRAD_STATE:
@@ -584,6 +587,8 @@ def _unseen_module_code(module: cst.Module) -> str:
         if _registers_hook(node):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
         if isinstance(node, cst.FunctionDef):
+            if node.name.value in TORCH_OVERRIDES:
+                return f"`{node.name.value}` of a tensor subclass or mode of this file runs inside torch calls, without gradients too"
             bodies.setdefault(node.name.value, []).append(node)
     forwards = [item for node in descendants(module) if isinstance(node, cst.ClassDef) for item in children(node.body) if isinstance(item, cst.FunctionDef) and item.name.value == "forward"]
     seen: Set[int] = set()
@@ -611,6 +616,9 @@ def _unseen_module_code(module: cst.Module) -> str:
 # (`module.weight`, with a `grad_fn` only when gradients are on): the old `weight_norm` and
 # `spectral_norm` (not their `parametrizations` successors, which compute on access) and pruning.
 _STORING_HOOK_UTILITIES = frozenset({"weight_norm", "spectral_norm"})
+# torch's override protocols: a tensor subclass or a `TorchFunctionMode`/`TorchDispatchMode`
+# defining one runs its own code inside every torch call it sees (`torch.overrides`).
+TORCH_OVERRIDES = frozenset({"__torch_function__", "__torch_dispatch__"})
 
 
 def _registers_hook(node: cst.CSTNode) -> bool:

@@ -13,6 +13,7 @@ from torchlint.semantics.dtypes import python_number
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import DOUBLE_BACKWARD, project_uses
+from torchlint.semantics.shapes import may_be_vector
 from torchlint.semantics.tree import bound_names, scope_descendants
 
 SOFTMAX = frozenset({"torch.nn.functional.softmax", "torch.softmax", "torch.special.softmax"})
@@ -154,7 +155,9 @@ class ManualAttention(Rule):
     conditional (`if mask is not None:`) or other statements run between the steps, when the
     keys are transposed with `transpose(2, 3)` (the last two dimensions only of a 4-D
     tensor), when `q`, `k` or `v` is computed inline, when a dtype conversion wraps the
-    softmax, when the term added to the scores is a number, and when the program (the file, a
+    softmax, when the term added to the scores is a number, when the queries or the values
+    may be one-dimensional (`semantics.shapes`: a learned query vector
+    `nn.Parameter(torch.randn(d))` pooling a set of keys), which SDPA rejects, and when the program (the file, a
     module it imports or one that imports it) differentiates twice (`create_graph=True`, a
     gradient penalty): the fused kernels have no double backward.
 
@@ -377,6 +380,9 @@ class ManualAttention(Rule):
             return self.withheld("`q`, `k` or `v` is computed inline")
         if self._rebinds_inputs(attention, value):
             return self.withheld("a step rebinds a name the attention reads")
+        function = self.ctx.enclosing(cst.FunctionDef)
+        if any(may_be_vector(self.ctx, item, function if isinstance(function, cst.FunctionDef) else None) for item in (attention.query, value)):
+            return self.withheld("the query or the values may be a vector (`torch.randn(d)`), and SDPA takes at least two dimensions")
         if self._escapes(attention.statements, node, *place):
             return self.withheld("the attention weights are used elsewhere, and SDPA does not return them")
         if self.ctx.options.torch_version < SCALE_SINCE:

@@ -10,10 +10,12 @@ import libcst as cst
 from torchlint.engine.context import FileContext, Options
 from torchlint.engine.rule import Rule
 from torchlint.engine.walker import walk
-from torchlint.semantics.bindings import binds_locally, method_definitions
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, method_definitions
+from torchlint.semantics.calls import uncalled_references
 from torchlint.semantics.datasets import items_may_carry_graph
 from torchlint.semantics.dtypes import program_makes_complex, python_number
 from torchlint.semantics.escapes import computed_names, outer_names_augmented, receiving_calls
+from torchlint.semantics.shapes import may_be_vector
 from torchlint.semantics.tree import descendants
 
 
@@ -172,3 +174,62 @@ def test_dataset_items_that_may_carry_an_autograd_graph():
         items_may_carry_graph,
     )
     assert seen == {"features": True, "plain": False, "Embedded()": True, "leaves": True}
+
+
+def test_values_that_may_be_vectors():
+    seen = _probe(
+        """
+        import torch
+        from torch import nn
+        class Pool(nn.Module):
+            def __init__(self, d):
+                self.query = nn.Parameter(torch.randn(d))
+                self.keys = nn.Parameter(torch.randn(5, d))
+        positions = torch.arange(8)
+        matrix = torch.zeros((3, 4))
+        probe(self.query); probe(self.keys); probe(positions); probe(matrix); probe(torch.ones(*shape))
+        """,
+        lambda ctx, node: may_be_vector(ctx, node, None),
+    )
+    assert seen == {"self.query": True, "self.keys": False, "positions": True, "matrix": False, "torch.ones(*shape)": False}
+
+
+def test_attributes_that_a_class_body_defines():
+    ctx = _context(
+        """
+        import dataclasses
+        class Settings:
+            fallback = "cpu"
+            @property
+            def device(self):
+                return torch.float64
+        @dataclasses.dataclass
+        class Config:
+            width: int = 3
+        """
+    )
+    assert [v and ctx.module.code_for_node(v) for v in attribute_assignments(ctx.module, "s.device")] == [None, "torch.float64"]
+    assert [ctx.module.code_for_node(v) for v in attribute_assignments(ctx.module, "s.fallback")] == ['"cpu"']
+    assert attribute_assignments(ctx.module, "cfg.width") == [None]
+    assert attribute_assignments(ctx.module, "cfg.other") == []
+
+
+def test_names_used_other_than_by_calling_them():
+    code = """
+        import torch
+        from torch.cpu.amp import autocast
+        with torch.cpu.amp.autocast():
+            pass
+        ok = isinstance(ctx, torch.cuda.amp.GradScaler)
+        def step(scaler: torch.cpu.amp.GradScaler) -> None: ...
+        {extra}
+        probe(0)
+        """
+
+    def question(ctx, node):
+        return uncalled_references(ctx.module, ctx.qualified_name)
+
+    used = _probe(code.format(extra="pass"), question)["0"]
+    assert "torch.cuda.amp.GradScaler" in used and "torch.cpu.amp.autocast" not in used
+    assert "torch.cpu.amp.GradScaler" not in used  # an annotation tests nothing
+    assert "torch.cpu.amp.autocast" in _probe(code.format(extra="factory = autocast"), question)["0"]

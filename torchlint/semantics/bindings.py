@@ -10,7 +10,7 @@ import libcst as cst
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import string_value
-from torchlint.semantics.escapes import stored_targets
+from torchlint.semantics.escapes import attribute_store, stored_targets
 from torchlint.semantics.calls import arguments_by_parameter
 from torchlint.semantics.names import dotted_name
 
@@ -181,9 +181,20 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
 def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.BaseExpression]]:
     """Every value the file assigns to the attribute `dotted` (`self.device = ...`), with None
     for an assignment whose value it cannot read: a tuple target, `+=`, a loop or `with`
-    target, `setattr(owner, "attr", ...)`."""
+    target, `setattr(owner, "attr", ...)`; and, for any owner, what a class body of the file
+    binds to the attribute: an assigned value, what a `def` of the name returns (a property
+    computes it when read; None besides, a method may be called), and None for an annotated
+    field (a dataclass's constructor may set it)."""
     owner, _, attribute = dotted.rpartition(".")
     values: List[Optional[cst.BaseExpression]] = []
+    for klass in nodes_of_type(module, (cst.ClassDef,)):
+        for node in [*klass.body.body, *scope_descendants(klass.body)]:
+            if isinstance(node, cst.FunctionDef) and node.name.value == attribute:
+                values += [None, *(item.value for item in scope_descendants(node.body) if isinstance(item, cst.Return))]
+            elif isinstance(node, cst.Assign) and any(attribute in bound_names(t.target) for t in node.targets):
+                values.append(node.value)
+            elif isinstance(node, cst.AnnAssign) and attribute in bound_names(node.target):
+                values.append(None)
     for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.Call)):
         if isinstance(node, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
@@ -196,7 +207,7 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
             target = node.name if isinstance(node, cst.AsName) else node.target
             if any(dotted_name(item) == dotted for item in stored_targets(target)):
                 values.append(None)
-        elif isinstance(node, cst.Call) and dotted_name(node.func) == "setattr" and len(node.args) == 3:
+        elif attribute_store(node):
             if dotted_name(node.args[0].value) == owner and string_value(node.args[1].value) in (attribute, None):
                 values.append(None)
     return values

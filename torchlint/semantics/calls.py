@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Set, Tuple
 
 import libcst as cst
+
+from torchlint.semantics.tree import descendants
 
 
 def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:
@@ -132,3 +134,25 @@ def _names_attribute(value: cst.BaseExpression, attribute: str) -> bool:
     """A string literal that is a dotted attribute path with `attribute` in it."""
     text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
     return isinstance(text, str) and all(part.isidentifier() for part in text.split(".")) and attribute in text.split(".")
+
+
+def uncalled_references(module: cst.Module, qualify: Callable[[cst.BaseExpression], Optional[str]]) -> Set[str]:
+    """The qualified names (by `qualify`) the file uses other than by calling them, importing
+    them or annotating with them: `isinstance(ctx, torch.cuda.amp.autocast)`, a base class,
+    `factory = autocast`. A rewrite of the calls of such a name alone would leave these uses
+    meaning the old object."""
+    skipped: Set[int] = set()
+    for node in descendants(module):
+        if isinstance(node, cst.Call):
+            skipped.add(id(node.func))
+        elif isinstance(node, cst.Attribute):
+            skipped.add(id(node.attr))
+        elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Annotation)):
+            skipped.update(id(item) for item in descendants(node))
+    return {
+        name
+        for node in descendants(module)
+        if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in skipped
+        for name in [qualify(node)]
+        if name is not None
+    }

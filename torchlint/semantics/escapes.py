@@ -160,6 +160,12 @@ def _viewing(expression: cst.BaseExpression) -> bool:
     return isinstance(expression, cst.Name)
 
 
+def attribute_store(node: cst.CSTNode) -> bool:
+    """A call that assigns an attribute, the dynamic spelling of `obj.name = value`:
+    `setattr(obj, "name", value)` or `object.__setattr__(obj, "name", value)`."""
+    return isinstance(node, cst.Call) and dotted_name(node.func) in ("setattr", "object.__setattr__") and len(node.args) == 3
+
+
 def stored_targets(target: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     """The attributes and subscripts an assignment target stores into, also inside a tuple or
     list target (`report.logits, report.preds = ...`, `cache["a"], n = ...`)."""

@@ -139,8 +139,10 @@ FEATURES: Dict[str, re.Pattern] = {
     # encoder layers and multi-head attention (decoder layers run it inside), torchvision's
     # vision transformers built on them; `nn.LSTM`, which runs oneDNN's inference kernel on the
     # CPU (other rounding); and a `torch.nn` module chosen by name (`getattr(nn, rnn_type)(...)`).
+    # Any mention of a class counts, not only a call of it: a subclass, an alias, a
+    # `partial(nn.MultiheadAttention, ...)` or a dict of classes makes the same layers.
     FAST_PATH_MODULES: re.compile(
-        r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\s*\(|\bvit_[bhl]_\d+\b|"
+        r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\b|\bvit_[bhl]_\d+\b|"
         r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an

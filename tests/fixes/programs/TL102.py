@@ -197,3 +197,39 @@ for epoch in range(2):
         opt.zero_grad(); loss.backward(); opt.step()
     setup(epoch == 0)
     show(x)
+
+# %% round 6: the device of an object whose class computes it in a property [unsafe, same]
+import torch
+
+class Settings:
+    @property
+    def device(self):
+        return "cpu"
+
+settings = Settings()
+for step in range(2):
+    show(torch.ones(2).to(settings.device))
+
+# %% round 6: the device of a dataclass field the constructor may set [unsafe, same]
+import torch
+from dataclasses import dataclass
+
+@dataclass
+class Config:
+    device: str = "cpu"
+
+cfg = Config(device="cpu")
+for step in range(2):
+    show(torch.zeros(3).to(cfg.device))
+
+# %% round 6: a device property that returns a dtype [none]
+import torch
+
+class Precision:
+    @property
+    def device(self):
+        return torch.float64
+
+p = Precision()
+for step in range(2):
+    show(torch.ones(2).to(p.device))

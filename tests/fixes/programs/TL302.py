@@ -338,3 +338,27 @@ for step in range(2):
 precision, recall = 0.5, 0.25
 F = 2 * precision * recall / (precision + recall)
 print("F1", F, model(torch.ones(1, 5, 4)).round(decimals=3).tolist()[0][0])
+
+# %% round 6: attention pooling with a learned query vector [none]
+import math
+import torch
+from torch import nn
+
+class AttentionPool(nn.Module):
+    def __init__(self, d=4):
+        super().__init__()
+        self.query = nn.Parameter(torch.randn(d))
+        self.key = nn.Linear(d, d)
+        self.d = d
+
+    def forward(self, bag):
+        q = self.query
+        k = self.key(bag)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.d)
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ bag
+
+torch.manual_seed(0)
+pool = AttentionPool()
+for step in range(2):
+    show(pool(torch.randn(5, 4)).round(decimals=4))

@@ -898,3 +898,112 @@ def evaluate(model, x):
 model = torch.nn.Linear(2, 2)
 for epoch in range(2):
     evaluate(model, torch.ones(1, 2))
+
+# %% round 6: a tensor subclass's __torch_function__ sees the grad mode [unsafe]
+import torch
+from torch import nn
+
+SEEN = []
+
+class Traced(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        result = super().__torch_function__(func, types, args, kwargs or {})
+        if isinstance(result, torch.Tensor):
+            SEEN.append(result.requires_grad)
+        return result
+
+net = nn.Linear(2, 1)
+
+def run_eval(x):
+    net.eval()
+    print(net(x).shape)
+
+for epoch in range(2):
+    run_eval(torch.ones(1, 2).as_subclass(Traced))
+print(SEEN)
+
+# %% round 6: a TorchFunctionMode around the evaluation logs the grad mode [unsafe]
+import torch
+from torch import nn
+from torch.overrides import TorchFunctionMode
+
+class GradModeLog(TorchFunctionMode):
+    modes = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.modes.append(torch.is_grad_enabled())
+        return func(*args, **(kwargs or {}))
+
+net = nn.Linear(2, 2)
+
+def evaluate(x):
+    net.eval()
+    print(net(x).argmax(1).tolist())
+
+for epoch in range(2):
+    with GradModeLog():
+        evaluate(torch.ones(1, 2))
+print(GradModeLog.modes[:2])
+
+# %% round 6: a forward keeps its activation with setattr [unsafe]
+import torch
+from torch import nn
+
+class Probe(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+
+    def forward(self, x):
+        h = self.fc(x)
+        setattr(self, "activation", h)
+        return h.relu()
+
+probe = Probe()
+
+def evaluate(x):
+    probe.eval()
+    print(probe(x).argmax(1).tolist())
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+show(probe.activation)
+
+# %% round 6: a subclass of the transformer layer takes the fast path [unsafe]
+import torch
+from torch import nn
+
+class Layer(nn.TransformerEncoderLayer):
+    pass
+
+torch.manual_seed(0)
+layer = Layer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
+x = torch.randn(2, 4, 8)
+pad = torch.tensor([[False, False, True, True], [False, False, False, True]])
+
+def evaluate():
+    layer.eval()
+    print(layer(x, src_key_padding_mask=pad)[0, 2].tolist())
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 6: multi-head attention made through functools.partial [unsafe]
+import functools
+import torch
+from torch import nn
+
+MHA = functools.partial(nn.MultiheadAttention, batch_first=True)
+torch.manual_seed(0)
+attn = MHA(8, 2)
+x = torch.randn(2, 4, 8)
+pad = torch.tensor([[False, False, True, True], [False, False, False, True]])
+
+def evaluate():
+    attn.eval()
+    out, _ = attn(x, x, x, key_padding_mask=pad, need_weights=False)
+    print(out[0, 2].tolist())
+
+for epoch in range(2):
+    evaluate()

@@ -97,3 +97,11 @@ def train():
         print(out.dtype)
 
 train()
+
+# %% round 6: an isinstance test against the old class the calls make [unsafe]
+import torch
+
+for step in range(2):
+    ctx = torch.cpu.amp.autocast(enabled=False)
+    with ctx:
+        print(isinstance(ctx, torch.cpu.amp.autocast))
