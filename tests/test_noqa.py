@@ -69,6 +69,8 @@ def test_unused_noqa_fix():
     assert fixed("x = 1  # noqa: TL101\n") == "x = 1\n"
     assert fixed("x = 1  # noqa: TL101, E501\n") == "x = 1  # noqa: E501\n"
     assert fixed("x = 1  # type: ignore  # noqa: TL999\n") == "x = 1  # type: ignore\n"
+    assert fixed("x = 1  # noqa: TL999  # type: ignore\n") == "x = 1  # type: ignore\n"
+    assert fixed("x = 1  # noqa: TL999  # noqa: TL998\n") == "x = 1\n"
     kept = "import torch\nopt.zero_grad(set_to_none=False)  # noqa: TL401, TL102\n"
     assert fixed(kept) == "import torch\nopt.zero_grad(set_to_none=False)  # noqa: TL401\n"
 

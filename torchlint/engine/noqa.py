@@ -151,12 +151,16 @@ def _unused(
 def _removal(comment: NoqaComment, line_text: str, dropped: set) -> Edit:
     """An edit that rewrites the directive without `dropped`, or removes it with the
     whitespace before it when no code is left. Text after the directive stays a comment:
-    `# noqa: TL9 reason` becomes `# reason`."""
+    `# noqa: TL9 reason` becomes `# reason`, and a comment that follows it keeps its own `#`
+    (`# noqa: TL9  # type: ignore` becomes `# type: ignore`)."""
     assert comment.codes is not None
     remaining = [code for code in comment.codes if code not in dropped]
     if remaining:
         return Edit(comment.line, comment.start + 1, comment.line, comment.end + 1, f"# noqa: {', '.join(remaining)}")
-    if line_text[comment.end :].strip():
+    after = line_text[comment.end :]
+    if after.lstrip().startswith("#"):  # `# noqa: TL9  # type: ignore`: the next comment stays
+        return Edit(comment.line, comment.start + 1, comment.line, comment.end + 1 + len(after) - len(after.lstrip()), "")
+    if after.strip():
         return Edit(comment.line, comment.start + 1, comment.line, comment.end + 1, "#")
     start = len(line_text[: comment.start].rstrip())
     if start == 0 or line_text[: comment.start].strip() == "":
