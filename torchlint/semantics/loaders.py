@@ -349,13 +349,15 @@ def _handed_to(
     built: Optional[Callable[[cst.Call], bool]] = None,
 ) -> bool:
     """Whether `scope` hands `name` to `method` of an object it builds from the class `klass`
-    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`),
-    with a constructor call that `built` accepts."""
+    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`,
+    or after a call of one of the class's own constructors, `pl.Trainer.from_argparse_args(args)`:
+    the `method` called on the result shows it is an instance), with a constructor call that
+    `built` accepts."""
     objects = set()
     for node in descendants(scope):
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
             qualified = ctx.qualified_name(node.value.func) or ""
-            if qualified.split(".", 1)[0] in packages and qualified.rsplit(".", 1)[-1] == klass and (built is None or built(node.value)):
+            if qualified.split(".", 1)[0] in packages and klass in qualified.split(".")[-2:] and (built is None or built(node.value)):
                 objects.add(dotted_name(node.targets[0].target))
     return bool(objects) and any(
         isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
