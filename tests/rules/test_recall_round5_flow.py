@@ -52,3 +52,50 @@ def test_a_trainer_built_by_a_class_constructor(tmp_path, monkeypatch, trainer, 
     files = {"train.py": FIT.format(trainer=trainer, method=method)}
     expected = [("train.py", "TL201", 6), ("train.py", "TL201", 7)] if reported else []
     assert findings(tmp_path, monkeypatch, files, "TL201") == expected
+
+
+# -- a name bound in either branch of an `if` holds either loader after it ----------------
+
+BRANCHES = """
+import torch
+from torch.utils.data import DataLoader
+
+
+def inpainting_loader(ds):
+    return DataLoader(ds, batch_size=4, num_workers=4)
+
+
+def text_loader(ds):
+    return DataLoader(ds, batch_size=4, num_workers=4)
+
+
+def loss_step(batch, model):
+    return model(batch["pixels"].to(model.device)).mean()
+
+
+def train_loop(model, optimizer, loader, epochs):
+    for epoch in range(epochs):
+        for batch in loader:
+            loss = loss_step(batch, model)
+            loss.backward()
+            optimizer.step()
+
+
+def main(ds, model, optimizer, inpainting):
+    model.cuda()
+{binding}
+    train_loop(model, optimizer, loader, 10)
+"""
+
+
+@pytest.mark.parametrize("binding, reported", [
+    # either builder's loader reaches the training loop
+    ("    if inpainting:\n        loader = inpainting_loader(ds)\n    else:\n        loader = text_loader(ds)", [7, 11]),
+    ("    if inpainting:\n        loader = inpainting_loader(ds)\n    elif ds:\n        loader = text_loader(ds)", [7, 11]),
+    # a later assignment in the same branch replaces the first loader before the loop
+    ("    loader = inpainting_loader(ds)\n    loader = text_loader(ds)", [11]),
+    ("    if inpainting:\n        loader = inpainting_loader(ds)\n        loader = text_loader(ds)", [11]),
+])
+def test_loaders_bound_in_either_branch_of_an_if(tmp_path, monkeypatch, binding, reported):
+    files = {"train.py": BRANCHES.format(binding=binding)}
+    assert findings(tmp_path, monkeypatch, files, "TL202") == [("train.py", "TL202", line) for line in reported]
