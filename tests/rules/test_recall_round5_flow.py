@@ -99,3 +99,35 @@ def main(ds, model, optimizer, inpainting):
 def test_loaders_bound_in_either_branch_of_an_if(tmp_path, monkeypatch, binding, reported):
     files = {"train.py": BRANCHES.format(binding=binding)}
     assert findings(tmp_path, monkeypatch, files, "TL202") == [("train.py", "TL202", line) for line in reported]
+
+
+# -- a dataset whose items the epoch loop only reads keeps its workers' copy valid ---------
+
+SESSION = """
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda")
+data_loader = DataLoader(dataset, 32, shuffle=True, num_workers=2)
+for epoch in range(1, epochs + 1):
+    for i, (texts, mels, idx) in enumerate(data_loader, 1):
+        stop = torch.ones(mels.shape[0], mels.shape[2])
+        for j, k in enumerate(idx):
+            {use}
+        loss = model(texts.to(device), mels.to(device), stop.to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("use, reported", [
+    ("stop[j, :int(dataset.metadata[k][4]) - 1] = 0", True),  # an item read: nothing changes
+    ("dataset.metadata[k] = None", False),  # the dataset changes every epoch
+    ("dataset.metadata[k][4] += 1", False),
+    ("dataset.metadata[k].append(j)", False),  # an item's method may change it
+    ("dataset.resample(k)", False),
+])
+def test_a_dataset_read_by_index_in_the_epoch_loop(tmp_path, monkeypatch, use, reported):
+    files = {"train.py": SESSION.format(use=use)}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == ([("train.py", "TL203", 6)] if reported else [])
