@@ -78,7 +78,7 @@ class DataloaderNoPersistentWorkers(Rule):
       does one of those to that parameter): persistent workers keep their own copy of the
       dataset and would not see such changes. A method that the project defines only as a
       class or static method changing nothing (`ds.decode_target(mask)` to display a sample)
-      is no change.
+      is no change, nor is reading an item of an attribute (`int(ds.metadata[k][4])`).
 
     ## Example
     ```python
