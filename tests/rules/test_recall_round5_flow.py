@@ -131,3 +131,50 @@ for epoch in range(1, epochs + 1):
 def test_a_dataset_read_by_index_in_the_epoch_loop(tmp_path, monkeypatch, use, reported):
     files = {"train.py": SESSION.format(use=use)}
     assert findings(tmp_path, monkeypatch, files, "TL203") == ([("train.py", "TL203", 6)] if reported else [])
+
+
+# -- an instance built by another constructor of its class --------------------------------
+
+SERIES = """
+from torch.utils.data import DataLoader, Dataset
+
+
+class Series(Dataset):
+    def __init__(self, data, cutoff=None):
+        self.data, self.cutoff = data, cutoff
+
+    @classmethod
+    def from_parameters(cls, parameters, data):
+        return cls(data, **parameters)
+
+    @classmethod
+    def from_dataset(cls, dataset, data):
+        return cls.from_parameters({"cutoff": dataset.cutoff}, data)
+
+    @classmethod
+    def describe(cls, dataset, data):
+        return {"cutoff": dataset.cutoff}
+
+    def to_dataloader(self, train=True, **kwargs):
+        return DataLoader(self, shuffle=train, **kwargs)
+"""
+SERIES_TRAIN = """
+import pytorch_lightning as pl
+from series import Series
+
+training = Series(data)
+validation = Series.{constructor}(training, data)
+train_loader = training.to_dataloader(train=True, batch_size=128, num_workers=2)
+val_loader = validation.to_dataloader(train=False, batch_size=128, num_workers=2)
+trainer = pl.Trainer(max_epochs=100, accelerator="auto")
+trainer.fit(net, train_dataloaders=train_loader, val_dataloaders=val_loader)
+"""
+
+
+@pytest.mark.parametrize("constructor, reported", [
+    ("from_dataset", [7, 8]),  # a classmethod returning `cls.from_parameters(...)`: a Series
+    ("describe", [7]),  # a classmethod returning a dict: no Series, no factory known
+])
+def test_an_instance_built_by_another_constructor_of_its_class(tmp_path, monkeypatch, constructor, reported):
+    files = {"series.py": SERIES, "train.py": SERIES_TRAIN.format(constructor=constructor)}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == [("train.py", "TL203", line) for line in reported]
