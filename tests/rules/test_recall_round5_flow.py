@@ -178,3 +178,46 @@ trainer.fit(net, train_dataloaders=train_loader, val_dataloaders=val_loader)
 def test_an_instance_built_by_another_constructor_of_its_class(tmp_path, monkeypatch, constructor, reported):
     files = {"series.py": SERIES, "train.py": SERIES_TRAIN.format(constructor=constructor)}
     assert findings(tmp_path, monkeypatch, files, "TL203") == [("train.py", "TL203", line) for line in reported]
+
+
+# -- a created tensor handed to a helper that returns it moved inside a wrapper ------------
+
+HIDDEN = """
+import torch
+from torch import nn
+from torch.autograd import Variable
+
+
+def create_variable(tensor):
+    if torch.cuda.is_available():
+        return Variable({moved})
+    return Variable(tensor)
+
+
+class RNN(nn.Module):
+    def forward(self, x):
+        hidden = self._init_hidden(x.size(0))
+        return self.gru(x, hidden)
+
+    def _init_hidden(self, batch_size):
+        hidden = torch.zeros(2, batch_size, 100)
+        return create_variable(hidden)
+
+
+model = RNN().cuda()
+for x, y in loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("moved, reported", [
+    ("tensor.cuda()", True),  # the helper returns the created tensor on the device
+    ("tensor.float()", False),  # a cast keeps it on the host
+    ("tensor", False),
+])
+def test_a_helper_returning_its_argument_moved_inside_a_wrapper(tmp_path, monkeypatch, moved, reported):
+    files = {"train.py": HIDDEN.format(moved=moved)}
+    assert findings(tmp_path, monkeypatch, files, "TL102") == ([("train.py", "TL102", 19)] if reported else [])
