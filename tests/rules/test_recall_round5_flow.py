@@ -4,26 +4,10 @@ negatives, in the default mode a user runs."""
 
 from __future__ import annotations
 
-import json
-import textwrap
-from typing import Dict
-
 import pytest
-from click.testing import CliRunner
-
-from torchlint.cli import main
+from test_recall_round5_loaders import findings  # (path, code, line) of a small project's findings
 
 pytestmark = pytest.mark.stable_only
-
-
-def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -> list:
-    """(path, code, line) of the findings of `rules` on a small project, default mode."""
-    (tmp_path / "setup.py").write_text("")
-    for name, text in files.items():
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
-    return sorted((item["path"].split("/")[-1], item["code"], item["line"]) for item in json.loads(result.stdout))
 
 
 # -- a trainer built by one of its class's own constructors -------------------------------
