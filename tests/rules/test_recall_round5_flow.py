@@ -4,8 +4,12 @@ negatives, in the default mode a user runs."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 from test_recall_round5_loaders import findings  # (path, code, line) of a small project's findings
+
+from torchlint.semantics.project import _instances
 
 pytestmark = pytest.mark.stable_only
 
@@ -205,3 +209,13 @@ for x, y in loader:
 def test_a_helper_returning_its_argument_moved_inside_a_wrapper(tmp_path, monkeypatch, moved, reported):
     files = {"train.py": HIDDEN.format(moved=moved)}
     assert findings(tmp_path, monkeypatch, files, "TL102") == ([("train.py", "TL102", 19)] if reported else [])
+
+
+@pytest.mark.parametrize("code, instances", [
+    ("validation = Series.from_dataset(training, data)", {"validation": "Series.from_dataset"}),
+    ("model = Net()\nmodel = Net.load_from_checkpoint(path)", {"model": "Net"}),  # the same class
+    # a method of the name itself names no class (looking its methods up would never end)
+    ("self.C = self.C.cuda()", {}),
+])
+def test_the_class_a_name_holds(code, instances):
+    assert _instances(ast.parse(code)) == instances

@@ -756,8 +756,8 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
     callee of a constructor call whose name starts with a capital (`agent = SAC(...)`), or an
     annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`), or a call of a
     method of a capitalised name, which may be another constructor of that class
-    (`TimeSeriesDataSet.from_dataset`, see `_instance_method`). A name bound to different
-    classes is left out."""
+    (`TimeSeriesDataSet.from_dataset`, see `_instance_method`; not a method of the name
+    itself, `self.C = self.C.cuda()`). A name bound to different classes is left out."""
     found: Dict[str, Set[str]] = {}
     for node in _ast_walk(tree):
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
@@ -769,7 +769,7 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
             pairs.append((ast.Name(node.arg), node.annotation))
         for target, written in pairs:
             name, klass = _ast_dotted(target), _ast_dotted(written)
-            if name and klass and any(part[:1].isupper() for part in klass.split(".")[-2:]):
+            if name and klass and klass.rpartition(".")[0] != name and any(part[:1].isupper() for part in klass.split(".")[-2:]):
                 found.setdefault(name, set()).add(klass)
     found = {name: {klass for klass in classes if klass.rpartition(".")[0] not in classes} for name, classes in found.items()}
     return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
@@ -1280,7 +1280,8 @@ def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
         return None
     klass = _own_facts(ctx).instances.get(receiver)
     if klass and not klass.rsplit(".", 1)[-1][:1].isupper():  # `Dataset.from_dataset(...)`
-        constructor = _resolve_function(ctx, klass)
+        # on a class, not on an instance the file binds (a method of that would be looked up here again)
+        constructor = _resolve_function(ctx, klass) if klass.rpartition(".")[0] not in _instance_names(ctx) else None
         klass = klass.rpartition(".")[0] if constructor is not None and constructor.builds_instance else None
     facts = _resolve_function(ctx, f"{klass}.{method}") if klass and klass != receiver else None
     if facts is None or facts.static or not facts.parameters:
