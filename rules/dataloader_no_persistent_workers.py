@@ -78,7 +78,7 @@ class DataloaderNoPersistentWorkers(Rule):
       does one of those to that parameter): persistent workers keep their own copy of the
       dataset and would not see such changes. A method that the project defines only as a
       class or static method changing nothing (`ds.decode_target(mask)` to display a sample)
-      is no change.
+      is no change, nor is reading an item of an attribute (`int(ds.metadata[k][4])`).
 
     ## Example
     ```python
@@ -315,6 +315,7 @@ class DataloaderNoPersistentWorkers(Rule):
         nodes = list(descendants(outer))
         unchanging = {id(item.func) for item in nodes if self._keeps_dataset(item, dataset_name)}
         unchanging |= {id(item.args[0].value) for item in nodes if _length_of(item)}
+        unchanging |= {id(item) for item in nodes if isinstance(item, cst.Attribute) and self._item_read(item)}
         for item in nodes:
             if isinstance(item, cst.Call) and dataset_name is not None and self._mutates(item, dataset_name):
                 return True  # `resample(ds, epoch)` where `resample` sets `ds.indices`
@@ -326,6 +327,18 @@ class DataloaderNoPersistentWorkers(Rule):
             if owner == dataset_name or (item.attr.value == "dataset" and owner == loader_name):
                 return True  # `ds.set_epoch(e)`, `ds.scale = s`, `loader.dataset.resample()`
         return False
+
+    def _item_read(self, attribute: cst.Attribute) -> bool:
+        """Whether the attribute is only indexed to read an item (`dataset.metadata[k][4]`), not
+        assigned to, deleted, or the receiver of a method (`dataset.items[k].append(x)`)."""
+        node, parent = attribute, self.ctx.frequency.parent(attribute)
+        if not (isinstance(parent, cst.Subscript) and parent.value is node):
+            return False
+        while isinstance(parent, cst.Subscript) and parent.value is node:
+            node, parent = parent, self.ctx.frequency.parent(parent)
+        if isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.Del)) and parent.target is node:
+            return False
+        return not (isinstance(parent, cst.Attribute) and parent.value is node)
 
     def _keeps_dataset(self, node: cst.CSTNode, dataset_name: Optional[str]) -> bool:
         """A call of a method on the dataset that cannot change it (`project.keeps_instance`)."""

@@ -42,7 +42,7 @@ class DeviceAfterCreation(Rule):
     typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`) whose result is
     immediately moved with `.cuda()` or `.to(<device>)`, or handed to a same-file helper
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
-    Variable(arg).cuda()`), or assigned to a name that a later statement of the same loop
+    Variable(arg).cuda()` or `return Variable(arg.cuda())`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
     `if x.is_cuda: mask = mask.cuda()`; see `semantics.moves`), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from

@@ -349,13 +349,15 @@ def _handed_to(
     built: Optional[Callable[[cst.Call], bool]] = None,
 ) -> bool:
     """Whether `scope` hands `name` to `method` of an object it builds from the class `klass`
-    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`),
-    with a constructor call that `built` accepts."""
+    of one of `packages` (`trainer.fit(model, train_loader)` after `trainer = pl.Trainer(...)`,
+    or after a call of one of the class's own constructors, `pl.Trainer.from_argparse_args(args)`:
+    the `method` called on the result shows it is an instance), with a constructor call that
+    `built` accepts."""
     objects = set()
     for node in descendants(scope):
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
             qualified = ctx.qualified_name(node.value.func) or ""
-            if qualified.split(".", 1)[0] in packages and qualified.rsplit(".", 1)[-1] == klass and (built is None or built(node.value)):
+            if qualified.split(".", 1)[0] in packages and klass in qualified.split(".")[-2:] and (built is None or built(node.value)):
                 objects.add(dotted_name(node.targets[0].target))
     return bool(objects) and any(
         isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
@@ -480,25 +482,50 @@ def _before_rebinding(
     """The passes that start while `name` still holds this loader: in the scope's own code,
     after the assignment and before the next assignment to the name (a notebook that shows
     one batch of `train_loader`, then builds the real `train_loader` for training); wrapping
-    it (`loader = fabric.setup_dataloaders(loader)`) is no new binding. A pass in a nested
-    function sees whatever the name holds when it is called, and is kept."""
+    it (`loader = fabric.setup_dataloaders(loader)`) is no new binding, nor is an assignment in
+    the other branch of an `if` (`if inpainting: loader = build_a(...) else: loader = build_b(...)`:
+    after the `if`, the name holds either). A pass in a nested function sees whatever the name
+    holds when it is called, and is kept."""
     order: Dict[int, int] = {}
     nested: Set[int] = set()
-    rebindings: List[int] = []
-    stack: List[Tuple[cst.CSTNode, bool]] = [(scope, False)]
+    rebindings: List[Tuple[int, _Branches]] = []
+    start_branches: _Branches = frozenset()
+    stack: List[Tuple[cst.CSTNode, bool, _Branches]] = [(scope, False, frozenset())]
     while stack:
-        node, inside = stack.pop()
+        node, inside, branches = stack.pop()
         order[id(node)] = len(order)
+        if node is loader:
+            start_branches = branches
         if inside:
             nested.add(id(node))
         elif isinstance(node, cst.Assign) and any(dotted_name(target.target) == name for target in node.targets):
             if not _mentions(node.value, name):  # `loader = fabric.setup_dataloaders(loader)` keeps it
-                rebindings.append(order[id(node)])
+                rebindings.append((order[id(node)], branches))
         deeper = inside or (node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
-        stack.extend((child, deeper) for child in reversed(children(node)))
+        stack.extend((child, deeper, _branches_of(node, child, branches)) for child in reversed(children(node)))
     start = order.get(id(loader), -1)
-    end = min((position for position in rebindings if position > start), default=len(order))
+    end = min(
+        (position for position, branches in rebindings if position > start and not _exclusive(branches, start_branches)),
+        default=len(order),
+    )
     return [(loop, first) for loop, first in passes if id(first) in nested or start < order.get(id(first), start) < end]
+
+
+# The branches of `if` statements a node lies in: (id of the `if`, in its `else` part).
+_Branches = FrozenSet[Tuple[int, bool]]
+
+
+def _branches_of(node: cst.CSTNode, child: cst.CSTNode, branches: _Branches) -> _Branches:
+    """The branches `child` of `node` lies in, `node` lying in `branches`."""
+    if isinstance(node, cst.If) and child is not node.test:
+        return branches | {(id(node), child is node.orelse)}
+    return branches
+
+
+def _exclusive(first: _Branches, second: _Branches) -> bool:
+    """Whether code in the branches `first` and code in `second` never both run: they lie in
+    different branches of one `if`."""
+    return any((node, not other) in second for node, other in first)
 
 
 def _header_loop(ctx: "FileFacts", loader: cst.Call) -> Optional[cst.For]:

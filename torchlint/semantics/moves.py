@@ -26,11 +26,15 @@ Loop = Optional[cst.CSTNode]
 
 def returns_moved(function: cst.FunctionDef, parameter: str) -> bool:
     """Whether the function returns `parameter` moved to a device: `return x.cuda()`,
-    `return Variable(x).cuda(self.index)`, `return x.to(self.device)` (on some path)."""
+    `return Variable(x).cuda(self.index)`, `return Variable(x.cuda())`, `return
+    x.to(self.device)` (on some path)."""
     for node in scope_descendants(function.body):
         if not isinstance(node, cst.Return) or node.value is None:
             continue
-        found = method_call(node.value)
+        returned = node.value
+        if isinstance(returned, cst.Call) and isinstance(returned.func, cst.Name) and len(returned.args) == 1:
+            returned = returned.args[0].value  # a wrapper of the moved value, `Variable(x.cuda())`
+        found = method_call(returned)
         if found is None or found[1] not in MOVES:
             continue
         moved = found[0]

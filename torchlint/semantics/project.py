@@ -587,6 +587,9 @@ class FunctionFacts:
     calls_backward: bool = False
     # A `classmethod` or `staticmethod`: a call on an instance cannot change that instance.
     static: bool = False
+    # A `classmethod` that returns what its class builds (`return cls(...)`, `return
+    # cls.from_parameters(...)`): another constructor of the class (`Dataset.from_dataset(...)`).
+    builds_instance: bool = False
     # It runs a backward pass outside its own loops: each call is a training step
     # (`agent.update(batch)` doing zero_grad, backward and step).
     steps_itself: bool = False
@@ -753,8 +756,10 @@ def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[Ca
 def _instances(tree: ast.Module) -> Dict[str, str]:
     """The class written for each name or attribute the module binds to an instance: the
     callee of a constructor call whose name starts with a capital (`agent = SAC(...)`), or an
-    annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`). A name bound to
-    different classes is left out."""
+    annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`), or a call of a
+    method of a capitalised name, which may be another constructor of that class
+    (`TimeSeriesDataSet.from_dataset`, see `_instance_method`; not a method of the name
+    itself, `self.C = self.C.cuda()`). A name bound to different classes is left out."""
     found: Dict[str, Set[str]] = {}
     for node in _ast_walk(tree):
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
@@ -766,8 +771,9 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
             pairs.append((ast.Name(node.arg), node.annotation))
         for target, written in pairs:
             name, klass = _ast_dotted(target), _ast_dotted(written)
-            if name and klass and klass.rsplit(".", 1)[-1][:1].isupper():
+            if name and klass and klass.rpartition(".")[0] != name and any(part[:1].isupper() for part in klass.split(".")[-2:]):
                 found.setdefault(name, set()).add(klass)
+    found = {name: {klass for klass in classes if klass.rpartition(".")[0] not in classes} for name, classes in found.items()}
     return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
 
 
@@ -839,6 +845,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         calls_backward=any(_called_attribute(item) == "backward" for item in body)
         or "torch.autograd.grad" in qualified or "torch.autograd.backward" in qualified,
         static=any(_ast_dotted(d) in ("classmethod", "staticmethod") for d in decorators),
+        builds_instance=_builds_instance(decorators, parameters, body),
         steps_itself=any(
             _called_attribute(item) == "backward"
             for statement in getattr(node, "body", ())
@@ -865,6 +872,16 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
             and mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
             for item in body
         ),
+    )
+
+
+def _builds_instance(decorators: Sequence[ast.AST], parameters: Tuple[str, ...], body: List[ast.AST]) -> bool:
+    """`FunctionFacts.builds_instance` of a function with these decorators, parameters and body nodes."""
+    if not parameters or not any(_ast_dotted(d) == "classmethod" for d in decorators):
+        return False
+    returned = [item.value for item in body if isinstance(item, ast.Return) and item.value is not None]
+    return bool(returned) and all(
+        isinstance(value, ast.Call) and (_ast_dotted(value.func) or "").split(".")[0] == parameters[0] for value in returned
     )
 
 
@@ -1264,13 +1281,17 @@ def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     if not receiver or receiver not in _instance_names(ctx):
         return None
     klass = _own_facts(ctx).instances.get(receiver)
+    if klass and not klass.rsplit(".", 1)[-1][:1].isupper():  # `Dataset.from_dataset(...)`
+        # on a class, not on an instance the file binds (a method of that would be looked up here again)
+        constructor = _resolve_function(ctx, klass) if klass.rpartition(".")[0] not in _instance_names(ctx) else None
+        klass = klass.rpartition(".")[0] if constructor is not None and constructor.builds_instance else None
     facts = _resolve_function(ctx, f"{klass}.{method}") if klass and klass != receiver else None
     if facts is None or facts.static or not facts.parameters:
         return None
     return dataclasses.replace(facts, parameters=facts.parameters[1:])
 
 
-_INSTANCE_BINDING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*[\w.]*\b[A-Z]\w*\s*\(")
+_INSTANCE_BINDING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*[\w.]*\b[A-Z]\w*(?:\.\w+)?\s*\(")
 _INSTANCE_NAMES: "weakref.WeakKeyDictionary[FileFacts, FrozenSet[str]]" = weakref.WeakKeyDictionary()
 
 
