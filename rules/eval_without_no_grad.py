@@ -15,6 +15,7 @@ from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
 from torchlint.semantics.training import after_train_mode_switch, called_function, runs_with_training_steps
+from torchlint.semantics.volatile import assigned_volatility, runs_on_volatile
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Tensor methods that only work while autograd records (`retain_grad` raises under `no_grad`).
@@ -41,6 +42,11 @@ class _Scope:
     graded_calls: Dict[str, cst.Call] = field(default_factory=dict)
     computes_grad: bool = False
     grad_off: bool = False
+    # Modules put in eval mode under branches that run too rarely, with those branches (ids):
+    # a forward outside them runs in eval mode only as often as they do.
+    rare_evals: Dict[str, Set[int]] = field(default_factory=dict)
+    # Names bound (latest binding, in source order) to `Variable(x, volatile=True)`.
+    volatile: Set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -246,7 +252,14 @@ class EvalWithoutNoGrad(Rule):
         return isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        """`model = build().eval()` puts `model` in eval mode too."""
+        """`model = build().eval()` puts `model` in eval mode too; `x = Variable(x,
+        volatile=True)` makes `x` an input that records no graph (PyTorch <= 0.3)."""
+        volatile = self.scopes[-1].volatile
+        for name, is_volatile in assigned_volatility(node, self.ctx.qualified_name).items():
+            if is_volatile:
+                volatile.add(name)
+            else:
+                volatile.discard(name)
         found = method_call(node.value)
         if found is not None and found[1] == "eval" and not node.value.args and len(node.targets) == 1:  # type: ignore[attr-defined]
             target = dotted_name(node.targets[0].target)
@@ -271,10 +284,12 @@ class EvalWithoutNoGrad(Rule):
         if found is not None:
             self._method_call(scope, node, *found)
         module = dotted_name(node.func)
-        if module in scope.evals and not grad_disabled and self.runs_often(node):
+        grad_disabled = grad_disabled or runs_on_volatile(node, scope.volatile, self.ctx.qualified_name)
+        if module in scope.evals and not grad_disabled and self._in_eval_often(scope, module) and self.runs_often(node):
             scope.graded_calls.setdefault(module, scope.evals[module])
         elif scope.evals and not grad_disabled:
             helped = self._run_by_helper(node, scope.evals)
+            helped = {module for module in helped if self._in_eval_often(scope, module)}
             if helped and self.runs_often(node):
                 for module in helped:
                     scope.graded_calls.setdefault(module, scope.evals[module])
@@ -372,10 +387,32 @@ class EvalWithoutNoGrad(Rule):
             return
         if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
             scope.evals.setdefault(module, node)
+            branches = self._branches(node)
+            if branches and not self.runs_often(node):
+                scope.rare_evals[module] = branches
         elif method == "train" and module in scope.evals:
             del scope.evals[module]
-        elif method == "forward" and module in scope.evals and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
+        elif method == "forward" and module in scope.evals and self._in_eval_often(scope, module) and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
             scope.graded_calls.setdefault(module, scope.evals[module])
+
+    def _branches(self, node: cst.CSTNode) -> Set[int]:
+        """The `if` statements of the current function whose branches hold `node` (visited)."""
+        found: Set[int] = set()
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef)):
+                break
+            if isinstance(ancestor, cst.If) and child is not ancestor.test:
+                found.add(id(ancestor))
+        return found
+
+    def _in_eval_often(self, scope: _Scope, module: str) -> bool:
+        """Whether the node visited runs `module` in eval mode often: its `.eval()` is not under
+        a branch that runs rarely (`if self.is_test: self.dqn.eval()` in an action selection
+        that a test episode at the end of the program runs), or the node is in that branch too."""
+        branches = scope.rare_evals.get(module)
+        if branches is None:
+            return True
+        return branches <= {id(ancestor) for ancestor in self.ctx.ancestors}
 
     def _indentation(self) -> str:
         """The indentation of the statement being left, from its enclosing blocks."""

@@ -1,0 +1,173 @@
+"""The fifth recall round of issue 25, how often code runs: evaluation that records no graph
+in old PyTorch, evaluation that runs once per program, evaluation mode written as
+`train(False)`, per-step work reached through a base class's epoch loop or a list of metric
+functions, a builder branch every caller takes, and audio written to disk per input. Each
+cause has positives and hard negatives, in the default mode a user runs."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from conftest import lint
+from test_recall_round2 import found, project
+
+pytestmark = pytest.mark.stable_only
+
+EVALUATE = """
+from torch.autograd import Variable
+
+def evaluate(model, test_loader):
+    model.eval()
+    for x, y in test_loader:
+        x = x.cuda()
+        {binding}
+        out = model(x)
+        print(out.argmax(1).eq(y).sum().item())
+
+for epoch in range(10):
+    train_one_epoch(model, loader, opt)
+    evaluate(model, test_loader)
+"""
+
+
+@pytest.mark.parametrize(
+    "binding, reported",
+    [
+        ("x, y = Variable(x, volatile=True), Variable(y)", False),
+        ("x = Variable(x, volatile=True)", False),
+        ("x = Variable(x)", True),
+        ("x = Variable(x, volatile=False)", True),
+        # The latest binding decides: `x` is no longer volatile.
+        ("x = Variable(x, volatile=True); x = Variable(x.data)", True),
+        # Another name is volatile, not the input the module runs on.
+        ("z = Variable(x, volatile=True)", True),
+    ],
+)
+def test_a_module_run_on_a_volatile_variable_records_no_graph(binding, reported):
+    """`Variable(x, volatile=True)` was PyTorch 0.3's no-grad: a forward on it records nothing."""
+    assert bool(found(EVALUATE.format(binding=binding), "TL402")) is reported
+
+
+def test_a_forward_on_a_variable_built_volatile_in_place_records_no_graph():
+    code = EVALUATE.format(binding="pass").replace("model(x)", "model(Variable(x, volatile=True))")
+    assert found(code, "TL402") == []
+    assert found(code.replace("volatile=True", "requires_grad=False"), "TL402") == [9]
+
+
+AGENT = """
+class Agent:
+    def __init__(self, net, opt):
+        self.net, self.opt = net, opt
+        self.is_test = False
+
+    def select_action(self, state):
+        if self.is_test:
+            self.net.eval()
+        return self.net(torch.as_tensor(state, device=device)).argmax().item()
+
+    def update(self, batch):
+        loss = self.net(batch).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+    def train(self, frames):
+        {reset}
+        state = env.reset()
+        for frame in range(frames):
+            action = self.select_action(state)
+            state, reward, done = env.step(action)
+            self.update(memory.sample())
+
+    def test(self):
+        self.is_test = True
+        state, done = env.reset(), False
+        while not done:
+            state, reward, done = env.step(self.select_action(state))
+"""
+
+
+def test_evaluation_mode_set_only_in_a_test_episode_at_the_end_of_the_program_runs_once():
+    """`if self.is_test: self.net.eval()` runs only while `test()` runs, once at the end."""
+    code = AGENT.format(reset="self.is_test = False") + "agent = Agent(net, opt)\nagent.train(10000)\nagent.test()\n"
+    assert found(code, "TL402") == []
+
+
+def test_a_test_episode_every_epoch_still_evaluates_often():
+    code = AGENT.format(reset="self.is_test = False") + (
+        "agent = Agent(net, opt)\nfor epoch in range(100):\n    agent.train(1000)\n    agent.test()\n"
+    )
+    assert found(code, "TL402") == [13]
+
+
+def test_a_mode_flag_the_training_loop_does_not_reset_is_not_trusted():
+    """Without `self.is_test = False` in `train()`, the flag may still be set while training
+    selects actions every step: the branch is read as running with its method."""
+    code = AGENT.format(reset="pass") + "agent = Agent(net, opt)\nagent.train(10000)\nagent.test()\n"
+    assert found(code, "TL402") == [13]
+
+
+MARIMO = """
+import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _(torch, device):
+    class Agent:
+        def __init__(self, net, opt):
+            self.net, self.opt = net, opt
+            self.is_test = False
+
+        def select_action(self, state):
+            if self.is_test:
+                self.net.eval()
+            return self.net(torch.as_tensor(state, device=device)).argmax()
+
+        def update(self, batch):
+            loss = self.net(batch.to(device)).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            return loss.item()
+
+        def train(self, frames):
+            self.is_test = False
+            state = env.reset()
+            for frame in range(frames):
+                state, reward, done = env.step(self.select_action(state))
+                losses.append(self.update(memory.sample()))
+
+        def test(self):
+            self.is_test = True
+            state, done = env.reset(), False
+            while not done:
+                state, reward, done = env.step(self.select_action(state))
+    return (Agent,)
+
+
+@app.cell
+def _(Agent, net, opt):
+    agent = Agent(net, opt)
+    agent.train(10000)
+    return (agent,)
+
+
+@app.cell
+def _(agent):
+    agent.test()
+    return
+"""
+
+
+def test_a_marimo_cell_runs_once_per_run_of_the_notebook():
+    """The test episode a cell runs once is not per-step evaluation."""
+    assert found(MARIMO, "TL402") == []
+
+
+def test_a_function_decorated_cell_of_something_else_is_not_a_notebook_cell():
+    code = MARIMO.replace("app = marimo.App()", "app = Router()")
+    assert found(code, "TL402") == [20]

@@ -1,0 +1,67 @@
+"""Code that runs in only some runs or modes of a program: marimo notebook cells (each runs
+once per run of the notebook) and branches under an instance's mode flag (`if self.is_test:`
+runs only while a method that sets the flag is running)."""
+
+from __future__ import annotations
+
+from typing import List, Optional, Set, Tuple
+
+import libcst as cst
+
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import children, descendants
+
+
+def notebook_cell(function: cst.FunctionDef, module: cst.Module) -> bool:
+    """A marimo notebook cell: a function decorated `@app.cell` or `@app.cell(...)` where
+    `app` is bound at module level to `marimo.App(...)`. Marimo runs each cell once per run."""
+    apps = _marimo_apps(module)
+    for decorator in function.decorators:
+        target = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        if isinstance(target, cst.Attribute) and target.attr.value == "cell" and dotted_name(target.value) in apps:
+            return True
+    return False
+
+
+def _marimo_apps(module: cst.Module) -> Set[str]:
+    """The module-level names bound to `marimo.App(...)`."""
+    apps = set()
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and dotted_name(small.value.func) == "marimo.App":
+                apps |= {target.target.value for target in small.targets if isinstance(target.target, cst.Name)}
+    return apps
+
+
+def mode_flag(branch: cst.If, method: cst.FunctionDef, owner: cst.ClassDef) -> Optional[Tuple[str, List[cst.FunctionDef]]]:
+    """The instance flag that `branch` of `method` tests (`if self.is_test:`) and the methods
+    of `owner` that set it to True (`test()` with `self.is_test = True`), when `method` itself
+    never sets it: the branch runs only on the calls of `method` made while a setter runs.
+    The caller checks that the other callers reset the flag (`resets_flag`)."""
+    test = branch.test
+    params = method.params.params
+    if not params or not isinstance(test, cst.Attribute) or dotted_name(test.value) != params[0].name.value:
+        return None
+    attribute = test.attr.value
+    methods = [item for item in children(owner.body) if isinstance(item, cst.FunctionDef)]
+    setters = [item for item in methods if _assigns_flag(item, attribute, "True")]
+    if not setters or method in setters:
+        return None
+    return attribute, setters
+
+
+def resets_flag(function: cst.FunctionDef, attribute: str) -> bool:
+    """Whether `function` sets `self.<attribute> = False` (a training loop leaving test mode)."""
+    return _assigns_flag(function, attribute, "False")
+
+
+def _assigns_flag(function: cst.FunctionDef, attribute: str, value: str) -> bool:
+    params = function.params.params
+    if not params:
+        return False
+    owner = params[0].name.value
+    for node in descendants(function.body):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == value:
+            if any(dotted_name(target.target) == f"{owner}.{attribute}" for target in node.targets):
+                return True
+    return False
