@@ -13,6 +13,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
+from torchlint.semantics.modes import switches_to_eval
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
 from torchlint.semantics.training import after_train_mode_switch, called_function, runs_with_training_steps
 from torchlint.semantics.volatile import assigned_volatility, runs_on_volatile
@@ -169,7 +170,7 @@ class EvalWithoutNoGrad(Rule):
     frequencies = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN})
     preview_variant = "evaluation in functions that no module of the project is seen to call every step or epoch"
     summary = "Module run in eval mode with autograd still recording"
-    triggers = (".eval(",)
+    triggers = (".eval(", ".train(False", ".train(mode=False")
     fix_applicability = Applicability.SAFE
     unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state, a callback runs, or the program uses transformer layers"
     bad_examples = (
@@ -260,8 +261,7 @@ class EvalWithoutNoGrad(Rule):
                 volatile.add(name)
             else:
                 volatile.discard(name)
-        found = method_call(node.value)
-        if found is not None and found[1] == "eval" and not node.value.args and len(node.targets) == 1:  # type: ignore[attr-defined]
+        if switches_to_eval(node.value) and len(node.targets) == 1:
             target = dotted_name(node.targets[0].target)
             if target is not None:
                 self.scopes[-1].evals.setdefault(target, node.value)  # type: ignore[arg-type]
@@ -385,7 +385,7 @@ class EvalWithoutNoGrad(Rule):
             self._note_gradients(scope, node)
         if module is None:
             return
-        if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
+        if switches_to_eval(node) and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
             scope.evals.setdefault(module, node)
             branches = self._branches(node)
             if branches and not self.runs_often(node):

@@ -171,3 +171,32 @@ def test_a_marimo_cell_runs_once_per_run_of_the_notebook():
 def test_a_function_decorated_cell_of_something_else_is_not_a_notebook_cell():
     code = MARIMO.replace("app = marimo.App()", "app = Router()")
     assert found(code, "TL402") == [20]
+
+
+MODE_SWITCH = """
+def evaluate(net, test_loader):
+    net.{switch}
+    for x, y in test_loader:
+        print(net(x.cuda()).argmax(1).eq(y.cuda()).sum().item())
+
+for epoch in range(10):
+    train_one_epoch(net, loader, opt)
+    evaluate(net, test_loader)
+"""
+
+
+@pytest.mark.parametrize(
+    "switch, reported",
+    [
+        ("eval()", True),
+        ("train(False)", True),
+        ("train(mode=False)", True),
+        ("train()", False),
+        ("train(True)", False),
+        ("train(is_training)", False),  # the mode is not known
+        ("train(False); net.train()", False),  # back in training mode before the forward
+    ],
+)
+def test_train_false_is_evaluation_mode_like_eval(switch, reported):
+    """`module.train(False)` is what `module.eval()` calls: the same evaluation mode."""
+    assert bool(found(MODE_SWITCH.format(switch=switch), "TL402")) is reported

@@ -65,3 +65,16 @@ def _assigns_flag(function: cst.FunctionDef, attribute: str, value: str) -> bool
             if any(dotted_name(target.target) == f"{owner}.{attribute}" for target in node.targets):
                 return True
     return False
+
+
+def switches_to_eval(call: cst.CSTNode) -> bool:
+    """Whether `call` puts a module in evaluation mode: `m.eval()`, `m.train(False)` or
+    `m.train(mode=False)` (the same switch; `eval()` calls `train(False)`)."""
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return False
+    method, args = call.func.attr.value, call.args
+    if method == "eval":
+        return not args
+    if method != "train" or len(args) != 1 or (args[0].keyword is not None and args[0].keyword.value != "mode"):
+        return False
+    return isinstance(args[0].value, cst.Name) and args[0].value.value == "False"
