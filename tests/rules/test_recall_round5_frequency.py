@@ -200,3 +200,55 @@ for epoch in range(10):
 def test_train_false_is_evaluation_mode_like_eval(switch, reported):
     """`module.train(False)` is what `module.eval()` calls: the same evaluation mode."""
     assert bool(found(MODE_SWITCH.format(switch=switch), "TL402")) is reported
+
+
+BASE_TRAINER = """
+class BaseTrainer:
+    def __init__(self, epochs):
+        self.epochs = epochs
+
+    def _valid_epoch(self, epoch):
+        raise NotImplementedError
+
+    def train(self):
+        for epoch in range(self.epochs):
+            self._train_epoch(epoch)
+            log = self._valid_epoch(epoch)
+"""
+TRAINER = """
+import torch
+from base_trainer import BaseTrainer
+
+
+class {name}:
+    def _train_epoch(self, epoch):
+        for x, y in self.loader:
+            loss = self.criterion(self.model(x.cuda()), y.cuda())
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+    def _valid_epoch(self, epoch):
+        with torch.no_grad():
+            for x, y in self.valid_loader:
+                x, y = x.to("cuda"), y.to("cuda")
+                loss = self.criterion(self.model(x), y)
+                self.total += loss.item()
+                self.writer.add_image("input", x.cpu())
+"""
+
+
+@pytest.mark.parametrize(
+    "name, reported",
+    [
+        ("Trainer(BaseTrainer)", [("trainer.py", 19), ("trainer.py", 20)]),
+        # Not a subclass: the base class's `self._valid_epoch(...)` never runs this method.
+        ("Trainer", []),
+        ("Trainer(Logger)", []),
+    ],
+)
+def test_a_subclass_method_the_base_class_epoch_loop_calls_runs_every_epoch(tmp_path, monkeypatch, name, reported):
+    """`BaseTrainer.train()` loops over epochs calling `self._valid_epoch(epoch)`, which the
+    subclass in another module defines: its loop over the validation loader runs per batch."""
+    files = {"base_trainer.py": BASE_TRAINER, "trainer.py": TRAINER.format(name=name)}
+    assert project(tmp_path, monkeypatch, files, "TL101") == reported
