@@ -252,3 +252,34 @@ def test_a_subclass_method_the_base_class_epoch_loop_calls_runs_every_epoch(tmp_
     subclass in another module defines: its loop over the validation loader runs per batch."""
     files = {"base_trainer.py": BASE_TRAINER, "trainer.py": TRAINER.format(name=name)}
     assert project(tmp_path, monkeypatch, files, "TL101") == reported
+
+
+SYNTHESIS = """
+from scipy.io.wavfile import write
+
+def main(mel_files, vocoder):
+    vocoder.cuda().eval()
+    for path in mel_files:
+        mel = torch.autograd.Variable(torch.load(path).cuda())
+        with torch.no_grad():
+            audio = vocoder.infer(mel){extra}
+        audio = audio.squeeze().cpu().numpy()
+        write(path + ".wav", 22050, audio.astype("int16"))
+
+if __name__ == "__main__":
+    main(args.files, torch.load(args.checkpoint)["model"])
+"""
+
+
+@pytest.mark.parametrize(
+    "extra, reported",
+    [
+        ("", []),
+        # A loop that computes gradients is training: its host copies are per-step costs.
+        ("\n        torch.autograd.grad(audio.sum(), mel)", [15]),
+    ],
+)
+def test_audio_written_to_a_file_once_per_input_must_reach_the_host(extra, reported):
+    """Wrapping the input in `torch.autograd.Variable` builds a value and does not train: the
+    loop synthesises one file per input, and its audio must reach the host to be written."""
+    assert found(SYNTHESIS.format(extra=extra), "TL101") == reported
