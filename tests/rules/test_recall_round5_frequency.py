@@ -283,3 +283,43 @@ def test_audio_written_to_a_file_once_per_input_must_reach_the_host(extra, repor
     """Wrapping the input in `torch.autograd.Variable` builds a value and does not train: the
     loop synthesises one file per input, and its audio must reach the host to be written."""
     assert found(SYNTHESIS.format(extra=extra), "TL101") == reported
+
+
+BUILDER = """
+import torch.nn as nn
+
+def make_layers(cfg, batch_norm=False):
+    layers = []
+    in_channels = 3
+    for v in cfg:
+        conv2d = nn.Conv2d(in_channels, v, kernel_size=3, padding=1)
+        if batch_norm:
+            layers += [conv2d, nn.BatchNorm2d(v), nn.ReLU()]
+        else:
+            layers += [conv2d, nn.ReLU()]
+        in_channels = v
+    return nn.Sequential(*layers)
+
+{callers}
+"""
+
+
+@pytest.mark.parametrize(
+    "callers, reported",
+    [
+        ("small = make_layers([64, 128], batch_norm=True)\nlarge = make_layers([64, 128, 256], True)", [8]),
+        # One caller takes the branch without the norm: the bias is needed there.
+        ("small = make_layers([64, 128], batch_norm=True)\nplain = make_layers([64, 128])", []),
+        ("plain = make_layers([64, 128], batch_norm=False)", []),
+        # The flag is not a literal: either branch may run.
+        ("small = make_layers([64, 128], batch_norm=args.bn)", []),
+        # Nobody in the project calls the builder: an importer may take either branch.
+        ("", []),
+    ],
+)
+def test_a_builder_branch_every_caller_takes_keeps_its_cancelled_bias(tmp_path, monkeypatch, callers, reported):
+    """`make_layers(cfg, batch_norm=True)` in every call: the `else:` list never runs, and the
+    conv's bias is always cancelled by the BatchNorm (reported without a fix: a caller outside
+    the project may still take the other branch)."""
+    files = {"model.py": BUILDER.format(callers=callers)}
+    assert [line for _, line in project(tmp_path, monkeypatch, files, "TL301")] == reported

@@ -4,7 +4,7 @@ runs only while a method that sets the flag is running)."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Set, Tuple
+from typing import List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -78,3 +78,42 @@ def switches_to_eval(call: cst.CSTNode) -> bool:
     if method != "train" or len(args) != 1 or (args[0].keyword is not None and args[0].keyword.value != "mode"):
         return False
     return isinstance(args[0].value, cst.Name) and args[0].value.value == "False"
+
+
+def branch_no_call_takes(ancestors: Sequence[cst.CSTNode], calls: Sequence[cst.Call]) -> bool:
+    """Whether the node below `ancestors` (outermost first) sits in a branch that none of
+    `calls` takes: the innermost `if <parameter>:` of its function tests a parameter alone,
+    and each call (of that function; at least one) passes it a literal `True`/`False`, by
+    keyword or position, or omits it for a literal default, selecting the other branch
+    (`make_layers(cfg, batch_norm=True)` never runs the `else:` of `if batch_norm:`)."""
+    function = next((node for node in reversed(ancestors) if isinstance(node, cst.FunctionDef)), None)
+    if function is None or not calls:
+        return False
+    for index in range(len(ancestors) - 1, 0, -1):
+        branch, child = ancestors[index - 1], ancestors[index]
+        if branch is function:
+            return False
+        if isinstance(branch, cst.If) and child is not branch.test:
+            if not isinstance(branch.test, cst.Name):
+                return False
+            wanted = child is branch.body
+            return all(_passed_flag(call, function, branch.test.value) == (not wanted) for call in calls)
+    return False
+
+
+def _passed_flag(call: cst.Call, function: cst.FunctionDef, name: str) -> Optional[bool]:
+    """The literal truth value `call` gives the parameter `name` of `function`, or None."""
+    params = list(function.params.params)
+    position = next((index for index, param in enumerate(params) if param.name.value == name), None)
+    given: Optional[cst.BaseExpression] = None
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if (arg.keyword is not None and arg.keyword.value == name) or (arg.keyword is None and index == position):
+            given = arg.value
+    if given is None:
+        param = next((param for param in (*params, *function.params.kwonly_params) if param.name.value == name), None)
+        given = param.default if param is not None else None
+    if isinstance(given, cst.Name) and given.value in ("True", "False"):
+        return given.value == "True"
+    return None
