@@ -102,7 +102,13 @@ class ConvBiasBeforeBn(Rule):
     when every call of the convolution feeds the BatchNorm, and layers held in
     `nn.ModuleList`s applied by the same index in a loop over `range(n)`
     (`self.bns[i](self.fcs[i](h))`: the first layer appended to `fcs` feeds `bns`; reported
-    without a fix, since the list's other uses are not followed). Silent when anything (an
+    without a fix, since the list's other uses are not followed). A layer given by name must
+    be followed by the norm in every list it joins, except a list built in a branch of a
+    module-level builder that no call of the project takes (`else: layers += [conv2d,
+    nn.ReLU()]` under `if batch_norm:` when every call, all in the builder's file, passes
+    `batch_norm=True`): reported without a fix, since a caller outside the project may take
+    that branch; when some call takes it, the bias is needed there and nothing is reported.
+    Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
     `**kwargs` may pass it, or when the channel counts are literals that differ.
 

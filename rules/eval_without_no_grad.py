@@ -61,9 +61,12 @@ class _Candidate:
 
 class EvalWithoutNoGrad(Rule):
     """## What it does
-    Flags a function that calls `<module>.eval()` and then runs the module with gradients
-    enabled: no `torch.no_grad()`/`torch.inference_mode()` block around the call, no such
-    decorator, no `torch.set_grad_enabled(False)`. Reported on the `.eval()` call.
+    Flags a function that calls `<module>.eval()` (or `<module>.train(False)`, the same
+    switch) and then runs the module with gradients enabled: no
+    `torch.no_grad()`/`torch.inference_mode()` block around the call, no such decorator, no
+    `torch.set_grad_enabled(False)`, no input wrapped as `Variable(x, volatile=True)` (the
+    no-grad of PyTorch 0.3 and older: nothing computed from it records a graph). Reported on
+    the `.eval()` call.
 
     ## Why is this slow?
     `eval()` only changes layer behaviour (dropout off, BatchNorm uses running statistics);
@@ -157,6 +160,9 @@ class EvalWithoutNoGrad(Rule):
     Stable since issue 25 for evaluation that runs every step or every epoch (the per-epoch
     validation function, a function the training script of another module calls every
     epoch); a function that no module of the project is seen to call is the preview variant.
+    Evaluation that runs once per program is not reported: an `.eval()` under a branch that
+    runs only in a test episode at the end of the program (`if self.is_test:` in an action
+    selection, with only `test()` setting the flag), or in a marimo notebook cell.
     Few findings: at the end of issue 25's round 1.00 on the dev half, 0.00 held out (0/1: a
     notebook's one-off test helper), 1.00 on the unseen batch 5 (1/0). See docs/precision.md.
     """

@@ -109,44 +109,10 @@ def test_a_mode_flag_the_training_loop_does_not_reset_is_not_trusted():
     assert found(code, "TL402") == [13]
 
 
-MARIMO = """
-import marimo
-
-app = marimo.App()
-
-
-@app.cell
-def _(torch, device):
-    class Agent:
-        def __init__(self, net, opt):
-            self.net, self.opt = net, opt
-            self.is_test = False
-
-        def select_action(self, state):
-            if self.is_test:
-                self.net.eval()
-            return self.net(torch.as_tensor(state, device=device)).argmax()
-
-        def update(self, batch):
-            loss = self.net(batch.to(device)).mean()
-            self.opt.zero_grad()
-            loss.backward()
-            self.opt.step()
-            return loss.item()
-
-        def train(self, frames):
-            self.is_test = False
-            state = env.reset()
-            for frame in range(frames):
-                state, reward, done = env.step(self.select_action(state))
-                losses.append(self.update(memory.sample()))
-
-        def test(self):
-            self.is_test = True
-            state, done = env.reset(), False
-            while not done:
-                state, reward, done = env.step(self.select_action(state))
-    return (Agent,)
+MARIMO = (
+    "\nimport marimo\n\napp = marimo.App()\n\n\n@app.cell\ndef _(torch, device):"
+    + textwrap.indent(AGENT.format(reset="self.is_test = False"), "    ")
+    + """    return (Agent,)
 
 
 @app.cell
@@ -161,6 +127,7 @@ def _(agent):
     agent.test()
     return
 """
+)
 
 
 def test_a_marimo_cell_runs_once_per_run_of_the_notebook():
@@ -173,18 +140,6 @@ def test_a_function_decorated_cell_of_something_else_is_not_a_notebook_cell():
     assert found(code, "TL402") == [20]
 
 
-MODE_SWITCH = """
-def evaluate(net, test_loader):
-    net.{switch}
-    for x, y in test_loader:
-        print(net(x.cuda()).argmax(1).eq(y.cuda()).sum().item())
-
-for epoch in range(10):
-    train_one_epoch(net, loader, opt)
-    evaluate(net, test_loader)
-"""
-
-
 @pytest.mark.parametrize(
     "switch, reported",
     [
@@ -194,12 +149,13 @@ for epoch in range(10):
         ("train()", False),
         ("train(True)", False),
         ("train(is_training)", False),  # the mode is not known
-        ("train(False); net.train()", False),  # back in training mode before the forward
+        ("train(False); model.train()", False),  # back in training mode before the forward
     ],
 )
 def test_train_false_is_evaluation_mode_like_eval(switch, reported):
     """`module.train(False)` is what `module.eval()` calls: the same evaluation mode."""
-    assert bool(found(MODE_SWITCH.format(switch=switch), "TL402")) is reported
+    code = EVALUATE.format(binding="pass").replace("model.eval()", f"model.{switch}")
+    assert bool(found(code, "TL402")) is reported
 
 
 BASE_TRAINER = """
