@@ -57,6 +57,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, caller_trains
 from torchlint.semantics.training import (
     BACKWARD,
+    STEP,
     body_nodes,
     called_function,
     engine_hooks,
@@ -295,11 +296,16 @@ class FrequencyAnalysis:
 
     def _trains_elsewhere(self) -> bool:
         """Whether the file trains: it has a training loop over a loader, or a loop whose
-        iteration runs a backward pass (an agent's frame loop calling its update method)."""
+        iteration runs a backward pass and an optimizer step (an agent's frame loop calling its
+        update method), itself or in same-file functions it calls."""
         if self._trains():
             return True
+        functions = self.local_functions()
         loops = nodes_of_type(self.module, (cst.For, cst.While))
-        return any(self.loop_kind(loop) is Frequency.PER_STEP and self.runs_backward(loop) for loop in loops)
+        return any(
+            self.runs_backward(loop) and STEP in methods_called(loop, functions) and self.loop_kind(loop) is Frequency.PER_STEP
+            for loop in loops
+        )
 
     def local_functions(self) -> Dict[str, List[cst.FunctionDef]]:
         """The module's functions by name (`training.local_functions`), computed once."""
