@@ -16,7 +16,7 @@ from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.modes import switches_to_eval
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
 from torchlint.semantics.training import after_train_mode_switch, called_function, runs_with_training_steps
-from torchlint.semantics.volatile import assigned_volatility, runs_on_volatile
+from torchlint.semantics.volatile import assigned_volatility, runs_on_volatile, written_for_legacy_autograd
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Tensor methods that only work while autograd records (`retain_grad` raises under `no_grad`).
@@ -64,9 +64,10 @@ class EvalWithoutNoGrad(Rule):
     Flags a function that calls `<module>.eval()` (or `<module>.train(False)`, the same
     switch) and then runs the module with gradients enabled: no
     `torch.no_grad()`/`torch.inference_mode()` block around the call, no such decorator, no
-    `torch.set_grad_enabled(False)`, no input wrapped as `Variable(x, volatile=True)` (the
-    no-grad of PyTorch 0.3 and older: nothing computed from it records a graph). Reported on
-    the `.eval()` call.
+    `torch.set_grad_enabled(False)`, no input wrapped as `Variable(x, volatile=True)` in a file
+    that may be written for PyTorch 0.3 or older (it never calls `.item()`, new in 0.4): that
+    was their no-grad, and nothing computed from such an input records a graph; later versions
+    ignore the flag. Reported on the `.eval()` call.
 
     ## Why is this slow?
     `eval()` only changes layer behaviour (dropout off, BatchNorm uses running statistics);
@@ -290,7 +291,9 @@ class EvalWithoutNoGrad(Rule):
         if found is not None:
             self._method_call(scope, node, *found)
         module = dotted_name(node.func)
-        grad_disabled = grad_disabled or runs_on_volatile(node, scope.volatile, self.ctx.qualified_name)
+        grad_disabled = grad_disabled or (
+            written_for_legacy_autograd(self.ctx.module) and runs_on_volatile(node, scope.volatile, self.ctx.qualified_name)
+        )
         if module in scope.evals and not grad_disabled and self._in_eval_often(scope, module) and self.runs_often(node):
             scope.graded_calls.setdefault(module, scope.evals[module])
         elif scope.evals and not grad_disabled:

@@ -24,7 +24,7 @@ def evaluate(model, test_loader):
         x = x.cuda()
         {binding}
         out = model(x)
-        print(out.argmax(1).eq(y).sum().item())
+        print(out.argmax(1).eq(y).sum().data[0])
 
 for epoch in range(10):
     train_one_epoch(model, loader, opt)
@@ -48,6 +48,12 @@ for epoch in range(10):
 def test_a_module_run_on_a_volatile_variable_records_no_graph(binding, reported):
     """`Variable(x, volatile=True)` was PyTorch 0.3's no-grad: a forward on it records nothing."""
     assert bool(found(EVALUATE.format(binding=binding), "TL402")) is reported
+
+
+def test_volatile_is_ignored_in_a_file_written_for_pytorch_0_4_or_later():
+    """A file that calls `.item()` runs on PyTorch 0.4 or later, which ignores `volatile`."""
+    code = EVALUATE.format(binding="x = Variable(x, volatile=True)").replace(".data[0]", ".item()")
+    assert found(code, "TL402") == [9]
 
 
 def test_a_forward_on_a_variable_built_volatile_in_place_records_no_graph():

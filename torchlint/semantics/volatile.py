@@ -2,7 +2,8 @@
 
 Before PyTorch 0.4, `volatile=True` was how inference turned autograd off: every result
 computed from a volatile input is volatile and records no graph, so a module run on one needs
-no `no_grad` (which did not exist yet)."""
+no `no_grad` (which did not exist yet). From 0.4 on the flag is ignored (with a warning), so
+it counts only in a file written for the old versions (`written_for_legacy_autograd`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Callable, Dict, Optional, Set
 
 import libcst as cst
 
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, per_module
 
 VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
@@ -49,3 +50,11 @@ def runs_on_volatile(call: cst.Call, names: Set[str], qualify: Qualify) -> bool:
     """Whether `call` (a module's forward) takes a volatile input, by name or built in place:
     it records no graph."""
     return any((isinstance(arg.value, cst.Name) and arg.value.value in names) or is_volatile(arg.value, qualify) for arg in call.args)
+
+
+@per_module
+def written_for_legacy_autograd(module: cst.Module) -> bool:
+    """Whether the file may be written for PyTorch 0.3 or older: it never calls `.item()`
+    (new in 0.4, the version that stopped honouring `volatile`; such files read scalars as
+    `loss.data[0]`, an error since 0.5)."""
+    return not any(isinstance(node, cst.Attribute) and node.attr.value == "item" for node in descendants(module))
