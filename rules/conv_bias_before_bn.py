@@ -1,3 +1,4 @@
+import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
@@ -6,7 +7,9 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
+from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
+from torchlint.semantics.project import callers_of
 from torchlint.semantics.values import string_value
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
 from torchlint.semantics.tree import bound_names, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
@@ -99,7 +102,13 @@ class ConvBiasBeforeBn(Rule):
     when every call of the convolution feeds the BatchNorm, and layers held in
     `nn.ModuleList`s applied by the same index in a loop over `range(n)`
     (`self.bns[i](self.fcs[i](h))`: the first layer appended to `fcs` feeds `bns`; reported
-    without a fix, since the list's other uses are not followed). Silent when anything (an
+    without a fix, since the list's other uses are not followed). A layer given by name must
+    be followed by the norm in every list it joins, except a list built in a branch of a
+    module-level builder that no call of the project takes (`else: layers += [conv2d,
+    nn.ReLU()]` under `if batch_norm:` when every call, all in the builder's file, passes
+    `batch_norm=True`): reported without a fix, since a caller outside the project may take
+    that branch; when some call takes it, the bias is needed there and nothing is reported.
+    Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
     `**kwargs` may pass it, or when the channel counts are literals that differ.
 
@@ -194,6 +203,8 @@ class ConvBiasBeforeBn(Rule):
         self.unordered: Dict[int, Tuple[cst.Call, cst.Call, Optional[cst.BaseExpression], Optional[Tuple[int, str]]]] = {}
         # The same for layers given by name: the lists each was added to.
         self.unordered_names: Dict[Tuple[int, str], List[Optional[Tuple[int, str]]]] = {}
+        # Layers given by name whose uses without a norm are in branches no call takes.
+        self.untaken: Set[Tuple[int, str]] = set()
         self.spliced: Set[Optional[Tuple[int, str]]] = set()
 
     # Sequences of layers -------------------------------------------------------------
@@ -342,6 +353,9 @@ class ConvBiasBeforeBn(Rule):
             opt_in = condition is not None and only_when_switched_on(condition, self.ctx.module, scope)
             if isinstance(value, cst.Name):
                 use = cancelling if condition is None else None
+                if use is None and self._in_branch_no_caller_takes():
+                    self.untaken.add((self._scope(), value.value))
+                    continue
                 self.named_uses.setdefault((self._scope(), value.value), []).append(use)
                 if not ordered:
                     self.unordered_names.setdefault((self._scope(), value.value), []).append(into)
@@ -349,6 +363,20 @@ class ConvBiasBeforeBn(Rule):
                 self.unordered.setdefault(id(layer), (layer, cancelling, condition, into))
             elif cancelling is not None and not opt_in:
                 self._report(layer, cancelling, condition=condition)
+
+    def _in_branch_no_caller_takes(self) -> bool:
+        """Whether the list being visited is built in a branch of a module-level builder that
+        no call in the project takes (`else:` of `if batch_norm:` when every call passes
+        `batch_norm=True`); all calls must be in this file, where their arguments are seen."""
+        function = self.ctx.enclosing(cst.FunctionDef)
+        if not isinstance(function, cst.FunctionDef) or function not in self.ctx.module.body:
+            return False
+        name = function.name.value
+        here = os.path.abspath(self.ctx.path)
+        if not os.path.isfile(here) or any(os.path.abspath(site.path) != here for site in callers_of(here, name)):
+            return False
+        calls = [call for call in self.ctx.frequency.calls_named(name) if isinstance(call.func, cst.Name)]
+        return branch_no_call_takes(self.ctx.ancestors, calls)
 
     def _constructor(self, item: _Item) -> Optional[cst.Call]:
         if isinstance(item, cst.Name):
@@ -370,7 +398,8 @@ class ConvBiasBeforeBn(Rule):
             layer = self.assigned.get(key)
             if layer is not None and uses[0] is not None and all(uses):
                 in_order = all(into in self.spliced for into in self.unordered_names.get(key, []))
-                self._report(layer, uses[0], "" if in_order else UNORDERED)
+                withheld = UNORDERED if not in_order else UNTAKEN if key in self.untaken else ""
+                self._report(layer, uses[0], withheld)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for assigned in node.targets:
@@ -539,6 +568,7 @@ def _not(condition: cst.BaseExpression) -> cst.BaseExpression:
 
 
 CONSTANT_NAMES = frozenset({"True", "False", "None"})
+UNTAKEN = "the layer is also used without the norm in a branch no call of this project takes; a caller elsewhere may take it"
 UNORDERED = "the list is not shown to run its layers one after another: it may hold parallel branches"
 INDEXED = "the layer is an element of a `ModuleList` applied by index: its other uses are not followed"
 

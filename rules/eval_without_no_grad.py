@@ -13,8 +13,10 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
+from torchlint.semantics.modes import switches_to_eval
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses
 from torchlint.semantics.training import after_train_mode_switch, called_function, runs_with_training_steps
+from torchlint.semantics.volatile import assigned_volatility, runs_on_volatile, written_for_legacy_autograd
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # Tensor methods that only work while autograd records (`retain_grad` raises under `no_grad`).
@@ -41,6 +43,11 @@ class _Scope:
     graded_calls: Dict[str, cst.Call] = field(default_factory=dict)
     computes_grad: bool = False
     grad_off: bool = False
+    # Modules put in eval mode under branches that run too rarely, with those branches (ids):
+    # a forward outside them runs in eval mode only as often as they do.
+    rare_evals: Dict[str, Set[int]] = field(default_factory=dict)
+    # Names bound (latest binding, in source order) to `Variable(x, volatile=True)`.
+    volatile: Set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -54,9 +61,13 @@ class _Candidate:
 
 class EvalWithoutNoGrad(Rule):
     """## What it does
-    Flags a function that calls `<module>.eval()` and then runs the module with gradients
-    enabled: no `torch.no_grad()`/`torch.inference_mode()` block around the call, no such
-    decorator, no `torch.set_grad_enabled(False)`. Reported on the `.eval()` call.
+    Flags a function that calls `<module>.eval()` (or `<module>.train(False)`, the same
+    switch) and then runs the module with gradients enabled: no
+    `torch.no_grad()`/`torch.inference_mode()` block around the call, no such decorator, no
+    `torch.set_grad_enabled(False)`, no input wrapped as `Variable(x, volatile=True)` in a file
+    that may be written for PyTorch 0.3 or older (it never calls `.item()`, new in 0.4): that
+    was their no-grad, and nothing computed from such an input records a graph; later versions
+    ignore the flag. Reported on the `.eval()` call.
 
     ## Why is this slow?
     `eval()` only changes layer behaviour (dropout off, BatchNorm uses running statistics);
@@ -150,6 +161,9 @@ class EvalWithoutNoGrad(Rule):
     Stable since issue 25 for evaluation that runs every step or every epoch (the per-epoch
     validation function, a function the training script of another module calls every
     epoch); a function that no module of the project is seen to call is the preview variant.
+    Evaluation that runs once per program is not reported: an `.eval()` under a branch that
+    runs only in a test episode at the end of the program (`if self.is_test:` in an action
+    selection, with only `test()` setting the flag), or in a marimo notebook cell.
     Few findings: at the end of issue 25's round 1.00 on the dev half, 0.00 held out (0/1: a
     notebook's one-off test helper), 1.00 on the unseen batch 5 (1/0). See docs/precision.md.
     """
@@ -163,7 +177,7 @@ class EvalWithoutNoGrad(Rule):
     frequencies = frozenset({Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN})
     preview_variant = "evaluation in functions that no module of the project is seen to call every step or epoch"
     summary = "Module run in eval mode with autograd still recording"
-    triggers = (".eval(",)
+    triggers = (".eval(", ".train(False", ".train(mode=False")
     fix_applicability = Applicability.SAFE
     unsafe_when = "when a value computed under no_grad leaves the function or shows its autograd state, a callback runs, or the program uses transformer layers"
     bad_examples = (
@@ -246,9 +260,15 @@ class EvalWithoutNoGrad(Rule):
         return isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        """`model = build().eval()` puts `model` in eval mode too."""
-        found = method_call(node.value)
-        if found is not None and found[1] == "eval" and not node.value.args and len(node.targets) == 1:  # type: ignore[attr-defined]
+        """`model = build().eval()` puts `model` in eval mode too; `x = Variable(x,
+        volatile=True)` makes `x` an input that records no graph (PyTorch <= 0.3)."""
+        volatile = self.scopes[-1].volatile
+        for name, is_volatile in assigned_volatility(node, self.ctx.qualified_name).items():
+            if is_volatile:
+                volatile.add(name)
+            else:
+                volatile.discard(name)
+        if switches_to_eval(node.value) and len(node.targets) == 1:
             target = dotted_name(node.targets[0].target)
             if target is not None:
                 self.scopes[-1].evals.setdefault(target, node.value)  # type: ignore[arg-type]
@@ -271,10 +291,14 @@ class EvalWithoutNoGrad(Rule):
         if found is not None:
             self._method_call(scope, node, *found)
         module = dotted_name(node.func)
-        if module in scope.evals and not grad_disabled and self.runs_often(node):
+        grad_disabled = grad_disabled or (
+            written_for_legacy_autograd(self.ctx.module) and runs_on_volatile(node, scope.volatile, self.ctx.qualified_name)
+        )
+        if module in scope.evals and not grad_disabled and self._in_eval_often(scope, module) and self.runs_often(node):
             scope.graded_calls.setdefault(module, scope.evals[module])
         elif scope.evals and not grad_disabled:
             helped = self._run_by_helper(node, scope.evals)
+            helped = {module for module in helped if self._in_eval_often(scope, module)}
             if helped and self.runs_often(node):
                 for module in helped:
                     scope.graded_calls.setdefault(module, scope.evals[module])
@@ -370,12 +394,34 @@ class EvalWithoutNoGrad(Rule):
             self._note_gradients(scope, node)
         if module is None:
             return
-        if method == "eval" and not node.args and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
+        if switches_to_eval(node) and self.ctx.kind_of(receiver) not in HOST_KINDS | MAYBE_DEVICE_KINDS:
             scope.evals.setdefault(module, node)
+            branches = self._branches(node)
+            if branches and not self.runs_often(node):
+                scope.rare_evals[module] = branches
         elif method == "train" and module in scope.evals:
             del scope.evals[module]
-        elif method == "forward" and module in scope.evals and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
+        elif method == "forward" and module in scope.evals and self._in_eval_often(scope, module) and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
             scope.graded_calls.setdefault(module, scope.evals[module])
+
+    def _branches(self, node: cst.CSTNode) -> Set[int]:
+        """The `if` statements of the current function whose branches hold `node` (visited)."""
+        found: Set[int] = set()
+        for ancestor, child in self.ctx.path_to(node):
+            if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef)):
+                break
+            if isinstance(ancestor, cst.If) and child is not ancestor.test:
+                found.add(id(ancestor))
+        return found
+
+    def _in_eval_often(self, scope: _Scope, module: str) -> bool:
+        """Whether the node visited runs `module` in eval mode often: its `.eval()` is not under
+        a branch that runs rarely (`if self.is_test: self.dqn.eval()` in an action selection
+        that a test episode at the end of the program runs), or the node is in that branch too."""
+        branches = scope.rare_evals.get(module)
+        if branches is None:
+            return True
+        return branches <= {id(ancestor) for ancestor in self.ctx.ancestors}
 
     def _indentation(self) -> str:
         """The indentation of the statement being left, from its enclosing blocks."""

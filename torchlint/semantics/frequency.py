@@ -52,10 +52,12 @@ from torchlint.semantics.execution import (
     TRAINING_STEP_CALLEE,
 )
 from torchlint.semantics.frameworks import ENGINE, IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
+from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, caller_trains
 from torchlint.semantics.training import (
     BACKWARD,
+    STEP,
     body_nodes,
     called_function,
     engine_hooks,
@@ -218,6 +220,9 @@ class FrequencyAnalysis:
                 )
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
+                flagged = self._mode_branch(ancestor, path)
+                if flagged is not None:
+                    return flagged
             if repeats(ancestor, child) and step_loop is None:
                 kind = self.loop_kind(ancestor)
                 if kind is Frequency.PER_EPOCH:
@@ -253,7 +258,7 @@ class FrequencyAnalysis:
         if outer is not None and outer.frequency is Frequency.ONCE:
             if outer.setup:
                 return Execution(Frequency.ONCE, (Reason("a loop in setup code"),) + outer.reasons, setup=True)
-            if not self.runs_backward(loop) and not _repeated(loop, path) and self._trains():
+            if not self.runs_backward(loop) and not _repeated(loop, path) and self._trains_elsewhere():
                 return Execution(Frequency.ONCE, (Reason("a loop that does not train, in code that runs once"),) + outer.reasons)
         return Execution(Frequency.PER_STEP, here, loop)
 
@@ -288,6 +293,19 @@ class FrequencyAnalysis:
                     break
             self._steps_memo[key] = found
         return self._steps_memo[key]
+
+    def _trains_elsewhere(self) -> bool:
+        """Whether the file trains: it has a training loop over a loader, or a loop whose
+        iteration runs a backward pass and an optimizer step (an agent's frame loop calling its
+        update method), itself or in same-file functions it calls."""
+        if self._trains():
+            return True
+        functions = self.local_functions()
+        loops = nodes_of_type(self.module, (cst.For, cst.While))
+        return any(
+            self.runs_backward(loop) and STEP in methods_called(loop, functions) and self.loop_kind(loop) is Frequency.PER_STEP
+            for loop in loops
+        )
 
     def local_functions(self) -> Dict[str, List[cst.FunctionDef]]:
         """The module's functions by name (`training.local_functions`), computed once."""
@@ -408,6 +426,8 @@ class FrequencyAnalysis:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` {PER_SAMPLE}"),))
         if name == "__init__":
             return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
+        if not method and notebook_cell(function, self.module):
+            return Execution(Frequency.ONCE, (Reason("a marimo notebook cell, which runs once per run"),))
         self._index()
         if not self._sites(name, method) or name in self._referenced:
             found = self.external(function) if self.external is not None else None
@@ -456,6 +476,35 @@ class FrequencyAnalysis:
         else:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
+
+    def _mode_branch(self, branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Optional[Execution]:
+        """How often a branch under an instance's mode flag runs (`if self.is_test:` in
+        `select_action()`): as often as the calls of its method made by the methods that set the
+        flag (`test()` with `self.is_test = True`), when every other call of the method in the
+        file is in a method of the class that resets the flag (`train()` with `self.is_test =
+        False`); None otherwise."""
+        method = next((a for a, _ in path if isinstance(a, cst.FunctionDef)), None)
+        owner = self.enclosing_class(method) if method is not None else None
+        flagged = mode_flag(branch, method, owner) if method is not None and owner is not None else None
+        if flagged is None:
+            return None
+        attribute, setters = flagged
+        best: Optional[Execution] = None
+        for call in self._sites(method.name.value, True):  # type: ignore[union-attr]
+            caller = self.enclosing_function(call)
+            if caller is None or self.enclosing_class(caller) is not owner:
+                return None
+            if caller not in setters:
+                if not resets_flag(caller, attribute):
+                    return None
+                continue
+            found = self.execution(call)
+            if best is None or ORDER.index(found.frequency) < ORDER.index(best.frequency):
+                best = found
+        if best is None:
+            return None
+        text = f"under `{dotted_name(branch.test)}`, which only " + ", ".join(f"`{item.name.value}()`" for item in setters) + " sets"
+        return Execution(best.frequency, (Reason(text, branch),) + best.reasons, setup=best.setup)
 
     def _in_function_named(self, call: cst.Call, name: str) -> bool:
         caller = self.enclosing_function(call)

@@ -1697,7 +1697,35 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
                 or _names_method(file, source.text, facts, written, path, function)
             ):
                 sites.extend(found)
+            elif written == f"self.{name}" and "." in function:
+                sites.extend(site for site in found if _inherited_call(source.text, site, path, function))
     return tuple(sites)
+
+
+def _inherited_call(text: str, site: CallSite, path: str, function: str) -> bool:
+    """Whether `self.method(...)` at `site` (in a module with source `text`) is made by a
+    method of a direct base class of `function`'s class (`Class.method` of the module at
+    `path`): `BaseTrainer.train` calling `self._train_epoch(epoch)`, which `Trainer(BaseTrainer)`
+    overrides, runs the subclass's method on its instances. Bases match by class name."""
+    klass = function.rpartition(".")[0]
+    own = _module_classes(read_module(path).text).get(klass)
+    caller = next((name for name, (_, first, last) in _module_classes(text).items() if first <= site.line <= last), None)
+    return own is not None and caller is not None and caller != klass and caller in own[0]
+
+
+@lru_cache(maxsize=256)
+def _module_classes(text: str) -> Dict[str, Tuple[Tuple[str, ...], int, int]]:
+    """For each module-level class of the module `text`: the last names of its direct bases,
+    and its first and last lines."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    return {
+        node.name: (tuple((_ast_dotted(base) or "").rpartition(".")[2] for base in node.bases), node.lineno, node.end_lineno or node.lineno)
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    }
 
 
 def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str) -> bool:

@@ -508,9 +508,13 @@ def _reads_as_training(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
 
 
 def _named_as_training(func: cst.BaseExpression, bare_names: bool) -> bool:
+    """A call named for training; a constructor named only by its namespace builds a value
+    (`torch.autograd.Variable(x)`, `optim.SGD(params)`) and does not train."""
     parts = (dotted_name(func) or "").split(".")
     if isinstance(func, cst.Attribute):
         parts.append(func.attr.value)  # `model(x).sum().backward()`: the receiver has no name
+    if parts[-1][:1].isupper():
+        parts = parts[-1:]
     return (bare_names and parts[-1] in TRAINING_CALL_NAMES) or any(
         word in TRAINING_CALL_WORDS for part in parts for word in words(part)
     )
