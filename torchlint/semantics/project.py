@@ -52,7 +52,7 @@ import stat
 import tokenize
 import weakref
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
@@ -703,59 +703,32 @@ class CallSite:
     caller_bases: Tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
 class ModuleFacts:
-    """The function summaries, call sites and instances of a module, each built when first
-    asked: finding a function's callers reads only the call sites of the modules that name it.
-    The syntax tree is not kept (CPython's parse of the texts parsed last is, `python_tree`)."""
-
-    def __init__(self, text: str, path: str) -> None:
-        self.text = text
-        self.path = path
-
-    def _tree(self) -> Optional[ast.Module]:
-        """CPython's tree of the module; None where there is none to summarise."""
-        try:
-            if nests_too_deeply(self.text):  # the summaries recurse once per level
-                return None
-            return python_tree(self.text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-
-    @cached_property
-    def _sites(self) -> Dict[str, List[CallSite]]:
-        tree = self._tree()
-        calls: Dict[str, List[CallSite]] = {}
-        if tree is not None:
-            _CallCollector(self.path, self.text, calls).visit(tree)
-        return calls
-
-    @cached_property
-    def calls(self) -> Dict[str, Tuple[CallSite, ...]]:
-        """Calls by the dotted name written at the call site (`log_metrics`, `utils.log`)."""
-        return {name: tuple(sites) for name, sites in self._sites.items()}
-
-    @cached_property
-    def functions(self) -> Dict[str, FunctionFacts]:
-        tree = self._tree()
-        if tree is None:
-            return {}
-        functions: Dict[str, FunctionFacts] = {}
-        classes = {node.name: node for node in _statements(tree.body) if isinstance(node, ast.ClassDef)}
-        _summarise(tree, "", _ast_aliases(tree), functions, classes)
-        return _with_training(functions, self._sites)
-
-    @cached_property
-    def instances(self) -> Dict[str, str]:
-        """The class each name or attribute holds, as written: `agent = SAC(...)`, `self.agent =
-        sac.SAC(...)`, `bpr: utils.BPRLoss = ...`, a parameter `bpr: BPRLoss`."""
-        tree = self._tree()
-        return {} if tree is None else _instances(tree)
+    functions: Dict[str, FunctionFacts]
+    # Calls by the dotted name written at the call site (`log_metrics`, `utils.log`).
+    calls: Dict[str, Tuple[CallSite, ...]]
+    # The class each name or attribute holds, as written: `agent = SAC(...)`, `self.agent =
+    # sac.SAC(...)`, `bpr: utils.BPRLoss = ...`, a parameter `bpr: BPRLoss`.
+    instances: Dict[str, str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)
 def _module_facts(text: str, path: str) -> ModuleFacts:
     """Function summaries and call sites of the module at `path` with source `text`."""
-    return ModuleFacts(text, path)
+    try:
+        if nests_too_deeply(text):  # the summaries below recurse once per level
+            return ModuleFacts({}, {})
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ModuleFacts({}, {})
+    aliases = _ast_aliases(tree)
+    functions: Dict[str, FunctionFacts] = {}
+    calls: Dict[str, List[CallSite]] = {}
+    classes = {node.name: node for node in _statements(tree.body) if isinstance(node, ast.ClassDef)}
+    _summarise(tree, "", aliases, functions, classes)
+    _CallCollector(path, text, calls).visit(tree)
+    return ModuleFacts(_with_training(functions, calls), {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
 
 
 def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:
