@@ -346,12 +346,13 @@ def test_agreeing_programs_are_equivalent_and_not_timed_on_cpu(tmp_path):
 
 
 def test_on_cuda_the_marked_steps_are_timed_against_an_a_a_control(tmp_path):
-    # Without a GPU the program's clock falls back to perf_counter: 20 ms per step before, 5 after.
-    root = make_fixture(tmp_path, "TL601", timed_fake(20), timed_fake(5))
+    # Without a GPU the program's clock falls back to perf_counter: 40 ms per step before, 5 after
+    # (sleeps overshoot on a loaded machine, so the bounds leave room above, not below).
+    root = make_fixture(tmp_path, "TL601", timed_fake(40), timed_fake(5))
     messages: List[str] = []
     [outcome] = verify(["TL601"], "cuda", 8, "small", 2, messages.append, fixtures_dir=root)
     assert outcome.equivalent, outcome.detail
-    assert outcome.before_s == pytest.approx(0.020, rel=0.5) and outcome.after_s == pytest.approx(0.005, rel=1.0)
+    assert 0.040 <= outcome.before_s < 0.080 and 0.005 <= outcome.after_s < 0.025
     assert outcome.speedup is not None and outcome.speedup > 2
     assert outcome.speedup_low > 1 and outcome.speedup_low <= outcome.speedup <= outcome.speedup_high
     assert outcome.aa_spread is not None and outcome.aa_spread < outcome.speedup_low - 1
