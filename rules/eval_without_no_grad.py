@@ -64,7 +64,8 @@ class EvalWithoutNoGrad(Rule):
     Flags a function that calls `<module>.eval()` (or `<module>.train(False)`, the same
     switch) and then runs the module with gradients enabled: no
     `torch.no_grad()`/`torch.inference_mode()` block around the call, no such decorator, no
-    `torch.set_grad_enabled(False)`, no input wrapped as `Variable(x, volatile=True)` in a file
+    `torch.set_grad_enabled(False)`, no input wrapped as `Variable(x, volatile=True)` (in the
+    function, or a module-level variable it reads) in a file
     that may be written for PyTorch 0.3 or older (it never calls `.item()`, new in 0.4): that
     was their no-grad, and nothing computed from such an input records a graph; later versions
     ignore the flag. Reported on the `.eval()` call.
@@ -210,7 +211,9 @@ class EvalWithoutNoGrad(Rule):
         self.scopes.append(_Scope(node))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.scopes.append(_Scope(node))
+        """A function starts with the module's volatile variables bound so far (a global it
+        reads); its own bindings then replace them in source order."""
+        self.scopes.append(_Scope(node, volatile=set(self.scopes[0].volatile)))
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes.pop()

@@ -62,6 +62,16 @@ def test_a_forward_on_a_variable_built_volatile_in_place_records_no_graph():
     assert found(code.replace("volatile=True", "requires_grad=False"), "TL402") == [9]
 
 
+def test_a_module_level_volatile_variable_read_by_a_function_records_no_graph():
+    """A fixed volatile input made once at module level (a GAN's sample noise) and read by the
+    per-epoch function; rebinding the name inside the function takes it back."""
+    code = EVALUATE.format(binding="pass").replace("def evaluate", "fixed = Variable(noise, volatile=True)\n\ndef evaluate")
+    code = code.replace("model(x)", "model(fixed)")
+    assert found(code, "TL402") == []
+    assert found(code.replace("        pass", "        fixed = Variable(x)"), "TL402") == [11]
+    assert found(code.replace("volatile=True", "requires_grad=False"), "TL402") == [11]
+
+
 AGENT = """
 class Agent:
     def __init__(self, net, opt):
