@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import children, descendants
+from torchlint.semantics.tree import children, descendants, per_module
 
 
 def notebook_cell(function: cst.FunctionDef, module: cst.Module) -> bool:
@@ -23,8 +23,9 @@ def notebook_cell(function: cst.FunctionDef, module: cst.Module) -> bool:
     return False
 
 
+@per_module
 def _marimo_apps(module: cst.Module) -> Set[str]:
-    """The module-level names bound to `marimo.App(...)`."""
+    """The module-level names bound to `marimo.App(...)` (once per file)."""
     apps = set()
     for line in module.body:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
