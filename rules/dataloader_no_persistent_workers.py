@@ -12,7 +12,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.values import DICT_READS, literal_keywords, only_assigned_value, unpacked_keywords
 from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
 
@@ -184,10 +184,12 @@ class DataloaderNoPersistentWorkers(Rule):
             self.keyword_dicts.pop((self._scope(), name), None)
 
     def visit_Call(self, node: cst.Call) -> None:
-        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder)
-        or by a DataLoader subclass's `super().__init__(...)`; a method call on a keyword dict
+        """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder),
+        by a DataLoader subclass's `super().__init__(...)` or held in an assigned dict or list
+        (`loaders = {x: DataLoader(...) for x in phases}`); a method call on a keyword dict
         (`kwargs.update(...)`) may change it."""
-        if (isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)) and builds_dataloader(self.ctx, node.func):
+        returned = isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)
+        if (returned or held_in_container(self.ctx, node)) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):

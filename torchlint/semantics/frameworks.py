@@ -27,22 +27,14 @@ from typing import Dict, FrozenSet, List, Optional, Sequence
 
 import libcst as cst
 
+from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, TRAINING_LOADER_HOOKS
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants
 
-LIGHTNING = "Lightning"
-HUGGING_FACE = "Hugging Face Trainer"
 IGNITE = "ignite"
 # An engine object handed a step function and a data loader (see `training.engine_steps`).
 ENGINE = "its engine"
 
-# The framework base classes, by the last part of their dotted name.
-_BASES = {
-    "LightningModule": LIGHTNING,
-    "LightningDataModule": LIGHTNING,
-    "Trainer": HUGGING_FACE,
-    "Seq2SeqTrainer": HUGGING_FACE,
-}
 # Methods the framework calls once per batch, by framework.
 BATCH_HOOKS = {
     LIGHTNING: frozenset(
@@ -60,8 +52,6 @@ TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batc
                             "on_before_backward", "on_after_backward", "on_before_optimizer_step", "compute_loss"})
 # And those that run with it every epoch of a fit (validation; not `test_step`, `predict_step`).
 FIT_HOOKS = TRAINING_HOOKS | {"validation_step", "validation_step_end", "on_validation_batch_end", "prediction_step"}
-# Methods whose returned loaders feed every epoch of training (a test loader runs once).
-TRAINING_LOADER_HOOKS = frozenset({"train_dataloader", "val_dataloader"})
 # The hooks of an engine's `hooks` dict that run once per batch (torchnet: the batch drawn,
 # its forward pass, its optimizer update); `on_start_epoch`, `on_end_epoch`, `on_start` and
 # `on_end` run once per epoch or run.

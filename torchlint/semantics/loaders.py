@@ -15,7 +15,7 @@ from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, callers_of, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
 from torchlint.semantics.tree import bound_names, children, descendants, in_source_order, iterated_source, per_module, scope_descendants
@@ -62,9 +62,8 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
     result = result_of(ctx, loader)
     if result is None:
         return False
-    callee, slot = result
     here = os.path.abspath(ctx.path)
-    for site in callers_of(here, callee) if os.path.isfile(ctx.path) else ():
+    for site, slot in result_sites(here, *result) if os.path.isfile(ctx.path) else ():
         if os.path.abspath(site.path) == here:
             if training_loops(ctx) and not repeatedly:
                 return True
@@ -87,8 +86,8 @@ def returned_to_epoch_loop(ctx: "FileFacts", loader: cst.Call, moved: bool = Tru
         return False
     here = os.path.abspath(ctx.path)
     return any(
-        os.path.abspath(site.path) != here and moves_result_every_epoch(site, result[1], moved)
-        for site in callers_of(here, result[0])
+        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot, moved)
+        for site, slot in result_sites(here, *result)
     )
 
 
@@ -318,7 +317,22 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
         return True
     built = _runs_epochs if every_epoch else None
-    return any(_handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) for scope, name in _holders(ctx, loader))
+    return any(
+        _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name)
+        for scope, name in _holders(ctx, loader)
+    )
+
+
+def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
+    """Whether `scope` hands `name` to the constructor of a project Lightning module that
+    returns it from its loader hook (`System(model, optimizer, train_loader=train_loader)`,
+    see `project.FunctionFacts.framework_fed_parameters`)."""
+    for node in descendants(scope):
+        if isinstance(node, cst.Call) and _mentions_argument(node, name):
+            facts = project_function(ctx, node.func)
+            if facts is not None and facts.feeds_framework(node, name):
+                return True
+    return False
 
 
 def _runs_epochs(trainer: cst.Call) -> bool:
@@ -555,9 +569,35 @@ def _assignments(module: cst.Module) -> Dict[int, Optional[Tuple[str, cst.CSTNod
             wanted = cst.ClassDef if name is not None and name.startswith("self.") else cst.FunctionDef
             scope = next((scope for scope in reversed(scopes) if isinstance(scope, wanted)), module)
             found.setdefault(id(node.value), (name, scope) if name is not None else None)
+            for element in _held_elements(node.value) if name is not None else ():
+                found.setdefault(id(element), (name + ELEMENT, scope))
         inner = scopes + (node,) if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else scopes
         stack.extend((child, inner) for child in children(node))
     return found
+
+
+# The suffix of a holder name that stands for any element of the container the name holds:
+# `data_loaders[]` for a loader of `data_loaders = {x: DataLoader(...) for x in phases}`,
+# iterated as `data_loaders[phase]`.
+ELEMENT = "[]"
+
+
+def held_in_container(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether the loader is an element of a dict or list that is assigned to a name
+    (`data_loaders = {x: DataLoader(...) for x in ["train", "val"]}`)."""
+    found = _assignment(ctx.module, loader)
+    return found is not None and found[0].endswith(ELEMENT)
+
+
+def _held_elements(value: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The values a dict or list display or comprehension holds as its elements."""
+    if isinstance(value, cst.DictComp):
+        return [value.value]
+    if isinstance(value, cst.ListComp):
+        return [value.elt]
+    if isinstance(value, cst.Dict):
+        return [element.value for element in value.elements if isinstance(element, cst.DictElement)]
+    return []
 
 
 def _loops_over(
@@ -584,7 +624,9 @@ def _loops_over(
                 yield from _loops_over(scope, alias, functions, seen, anchor)
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
-                parameter = _parameter_for(function, node, name)
+                parameter = _parameter_for(function, node, name.removesuffix(ELEMENT))
+                if parameter is not None and name.endswith(ELEMENT):
+                    parameter += ELEMENT
                 start = anchor or node  # each call that hands the loader on is a pass of its own
                 if parameter is not None and (id(function), id(start)) not in seen:
                     seen.add((id(function), id(start)))
@@ -636,10 +678,14 @@ def _wraps(assign: cst.Assign, name: str) -> bool:
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
     """Whether a loop over `iterated` iterates `name`: `name`, `enumerate(tqdm(name))`, and any
-    loader of `zip(source_loader, target_loader)`."""
+    loader of `zip(source_loader, target_loader)`; for an element holder (`ELEMENT`), a
+    subscript of the container (`data_loaders[phase]`)."""
     if isinstance(iterated, cst.Call) and any(_mentions(arg.value, name) for arg in positional(iterated)):
         return True
-    return dotted_name(iterated_source(iterated)) == name
+    source = iterated_source(iterated)
+    if name.endswith(ELEMENT):
+        return isinstance(source, cst.Subscript) and dotted_name(source.value) == name.removesuffix(ELEMENT)
+    return dotted_name(source) == name
 
 
 def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Optional[str]:
@@ -739,7 +785,9 @@ def _hand_drawn(
             draws += [Draw(draw.loop, start, draw.names, restarted_by, handled) for draw in _draws(scope, node)]
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
-                parameter = _parameter_for(function, node, name)
+                parameter = _parameter_for(function, node, name.removesuffix(ELEMENT))
+                if parameter is not None and name.endswith(ELEMENT):
+                    parameter += ELEMENT
                 if parameter is not None and (id(function), id(anchor or node)) not in seen:
                     seen.add((id(function), id(anchor or node)))
                     draws += _hand_drawn(function.body, parameter, functions, seen, anchor or node)

@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Opt
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.dataset_items import items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
+from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
 from torchlint.semantics.test_paths import path_is_test
 
@@ -638,6 +639,15 @@ class FunctionFacts:
     # `DataLoader`, directly or through classes defined before it in its module, and none of
     # them defines an `__init__` other than one that forwards `*args, **kwargs`.
     dataloader: bool = False
+    # A Lightning module class: the parameters of its `__init__` that it stores as they are
+    # and returns from a loader hook (`self.train_loader = train_loader`, then `def
+    # train_dataloader(self): return self.train_loader`): the trainer iterates them every epoch.
+    framework_fed_parameters: FrozenSet[str] = frozenset()
+
+    def feeds_framework(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this class) passes the name `name` to a parameter a framework
+        iterates (see `framework_fed_parameters`)."""
+        return bool(self._parameters_given(call, name) & self.framework_fed_parameters)
 
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
@@ -1034,7 +1044,18 @@ def _class_facts(
         facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
         calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
         reiterated_parameters=frozenset(reiterated), moved_parameters=frozenset(moved),
+        framework_fed_parameters=_hooked_parameters(node, methods, stored),
     )
+
+
+def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[str, str]) -> FrozenSet[str]:
+    """`FunctionFacts.framework_fed_parameters` of the class `node` (a direct subclass of a
+    Lightning class), whose `__init__` stores the parameters `stored`."""
+    if not any(FRAMEWORK_BASES.get((_ast_dotted(base) or "").rpartition(".")[2]) == LIGHTNING for base in node.bases):
+        return frozenset()
+    hooks = [method for method in methods if getattr(method, "name", "") in TRAINING_LOADER_HOOKS]
+    returned = {_ast_dotted(item.value) for hook in hooks for item in _ast_walk(hook) if isinstance(item, ast.Return) and item.value is not None}
+    return frozenset(parameter for attribute, parameter in stored.items() if attribute in returned)
 
 
 def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
@@ -1481,16 +1502,25 @@ def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True)
 def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST], Set[str]]]:
     """The text of the module of `site`, the statements of the calling scope and the names
     its assignment of the call's result binds (at index `slot` of a tuple target, or all)."""
+    found = _calling_scope(site)
+    if found is None:
+        return None
+    text, statements = found
+    bound = {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+             and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
+    return (text, statements, bound) if bound else None
+
+
+def _calling_scope(site: CallSite) -> Optional[Tuple[str, List[ast.AST]]]:
+    """The text of the module of `site` and the nodes of the calling scope, outside the
+    functions and classes it defines."""
     source = read_module(site.path)
     try:
         tree = python_tree(source.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     scope = _caller_scope(tree, site)
-    statements = [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
-    bound = {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-             and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
-    return (source.text, statements, bound) if bound else None
+    return source.text, [node for child in ast.iter_child_nodes(scope) for node in _walk_outside(child, _DEFINITIONS)]
 
 
 def _hand_offs(site: CallSite, text: str, statements: List[ast.AST], bound: Set[str]) -> Iterator[Tuple[ast.Call, FunctionFacts]]:
@@ -1698,19 +1728,60 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
             ):
                 sites.extend(found)
             elif written == f"self.{name}" and "." in function:
-                sites.extend(site for site in found if _inherited_call(source.text, site, path, function))
+                sites.extend(site for site in found if _self_call(file, source.text, site, path, function))
     return tuple(sites)
 
 
-def _inherited_call(text: str, site: CallSite, path: str, function: str) -> bool:
-    """Whether `self.method(...)` at `site` (in a module with source `text`) is made by a
-    method of a direct base class of `function`'s class (`Class.method` of the module at
-    `path`): `BaseTrainer.train` calling `self._train_epoch(epoch)`, which `Trainer(BaseTrainer)`
-    overrides, runs the subclass's method on its instances. Bases match by class name."""
+def result_sites(path: str, function: str, slot: int = WHOLE_RETURN, depth: int = 3) -> Iterator[Tuple[CallSite, int]]:
+    """The calls of `function` (see `callers_of`), each with where the value of interest is in
+    its result (`slot`: `WHOLE_RETURN` or a tuple index); and where a calling function returns
+    that value unchanged (`data_set, data_loader = data_provider(args, flag)`, then `return
+    data_set, data_loader`), the calls of that function in turn, up to `depth` levels: a
+    loader builder reached through a wrapper (`train_data, train_loader =
+    self._get_data(flag="train")`)."""
+    for site in callers_of(path, function):
+        yield site, slot
+        forwarded = _forwarded(site, slot) if depth > 1 else None
+        if forwarded is not None:
+            yield from result_sites(site.path, forwarded[0], forwarded[1], depth - 1)
+
+
+def _forwarded(site: CallSite, slot: int) -> Optional[Tuple[str, int]]:
+    """Where the function that makes the call at `site` returns the call's value at `slot`
+    unchanged: that function (a module-level function or `Class.method` of a module-level
+    class, as `callers_of` names it) and the slot in its own result; None when it does not."""
+    found = _calling_scope(site) if site.caller else None
+    if found is None:
+        return None
+    text, statements = found
+    bound = _bound_result(site, slot)
+    names = bound[2] if bound is not None else set()
+    klass = next((name for name, (_, first, last) in _module_classes(text).items() if first <= site.line <= last), None)
+    for node in statements:
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        elements = list(enumerate(node.value.elts)) if isinstance(node.value, ast.Tuple) else [(WHOLE_RETURN, node.value)]
+        returned = next((index for index, value in elements if isinstance(value, ast.Name) and value.id in names), None)
+        if isinstance(node.value, ast.Call) and node.value.lineno == site.line:
+            returned = slot  # `return data_provider(args, flag)`
+        if returned is not None:
+            name = site.caller.rsplit(".", 1)[-1]
+            return (f"{klass}.{name}" if klass else name), returned
+    return None
+
+
+def _self_call(file: str, text: str, site: CallSite, path: str, function: str) -> bool:
+    """Whether `self.method(...)` at `site` (in the module `file` with source `text`) calls
+    `function` (`Class.method` of the module at `path`): made by another method of that class,
+    or by a method of a direct base class (`BaseTrainer.train` calling
+    `self._train_epoch(epoch)`, which `Trainer(BaseTrainer)` overrides, runs the subclass's
+    method on its instances). Bases match by class name."""
     klass = function.rpartition(".")[0]
     own = _module_classes(read_module(path).text).get(klass)
     caller = next((name for name, (_, first, last) in _module_classes(text).items() if first <= site.line <= last), None)
-    return own is not None and caller is not None and caller != klass and caller in own[0]
+    if own is None or caller is None:
+        return False
+    return caller in own[0] if caller != klass else os.path.abspath(file) == path
 
 
 @lru_cache(maxsize=256)

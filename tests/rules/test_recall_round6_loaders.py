@@ -1,0 +1,208 @@
+"""The sixth recall round of issue 25, loaders that reach training from somewhere else:
+a builder of another module reached through a wrapper that returns its result unchanged,
+loaders handed to a Lightning module's constructor and returned by its loader hooks, and
+loaders held in a dict (or list) and iterated by key. Each cause with positives and hard
+negatives, in the default mode a user runs."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Dict
+
+import pytest
+from click.testing import CliRunner
+
+from torchlint.cli import main
+
+pytestmark = pytest.mark.stable_only
+
+
+def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str = "TL201,TL202,TL203") -> set:
+    """(file, code, line) of the findings of `rules` on a small project, default mode."""
+    (tmp_path / "setup.py").write_text("")
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
+    return {(item["path"].split("/")[-1], item["code"], item["line"]) for item in json.loads(result.stdout)}
+
+
+# -- a builder of another module, reached through a wrapper method -------------------------
+
+PROVIDER = """
+from torch.utils.data import DataLoader
+from dataset import SeriesDataset
+
+
+def data_provider(args, flag):
+    data_set = SeriesDataset(args.root, flag)
+    data_loader = DataLoader(data_set, batch_size=args.batch_size, shuffle=flag == "train", num_workers=args.num_workers)
+    return data_set, data_loader
+"""
+
+EXPERIMENT = """
+import torch
+from data_provider import data_provider
+
+
+class Exp:
+    def __init__(self, args):
+        self.args = args
+        self.device = torch.device("cuda")
+        self.model = torch.nn.Linear(4, 4).to(self.device)
+
+    def _get_data(self, flag):
+        {forward}
+
+    def train(self):
+        {unpack} = self._get_data(flag="train")
+        opt = torch.optim.Adam(self.model.parameters())
+        for epoch in range(self.args.epochs):
+            for x, y in train_loader:
+                x = x.float().to(self.device)
+                loss = ((self.model(x) - y.to(self.device)) ** 2).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("forward", "unpack", "expected"),
+    [
+        # the wrapper returns the builder's tuple as it is, or the call itself
+        ("data_set, data_loader = data_provider(self.args, flag)\n        return data_set, data_loader", "train_data, train_loader",
+         {("data_provider.py", "TL202", 8), ("data_provider.py", "TL203", 8)}),
+        ("return data_provider(self.args, flag)", "train_data, train_loader",
+         {("data_provider.py", "TL202", 8), ("data_provider.py", "TL203", 8)}),
+        ("data_set, data_loader = data_provider(self.args, flag)\n        return data_loader", "train_loader",
+         {("data_provider.py", "TL202", 8), ("data_provider.py", "TL203", 8)}),
+        # hard negatives: the wrapper returns the dataset, or a loader of its own making
+        ("data_set, data_loader = data_provider(self.args, flag)\n        return data_set, make(data_set)", "train_data, train_loader", set()),
+        ("data_set, data_loader = data_provider(self.args, flag)\n        return data_loader, data_set", "train_data, train_loader", set()),
+    ],
+)
+def test_builder_reached_through_a_wrapper(tmp_path, monkeypatch, forward, unpack, expected) -> None:
+    files = {"data_provider.py": PROVIDER, "exp.py": EXPERIMENT.format(forward=forward, unpack=unpack)}
+    assert findings(tmp_path, monkeypatch, files) == expected
+
+
+# -- loaders kept by a Lightning module and returned by its hooks ---------------------------
+
+SYSTEM = """
+import pytorch_lightning as pl
+
+
+class System({base}):
+    def __init__(self, model, optimizer, train_loader, val_loader=None, test_loader=None):
+        super().__init__()
+        self.model = model
+        self.optimizer = optimizer
+        self.train_loader = train_loader
+        self.val_loader = val_loader
+        self.test_loader = test_loader
+
+    def training_step(self, batch, batch_nb):
+        x, y = batch
+        return ((self.model(x) - y) ** 2).mean()
+
+    def configure_optimizers(self):
+        return self.optimizer
+
+    def train_dataloader(self):
+        return self.train_loader
+
+    def val_dataloader(self):
+        return {val}
+
+    def test_dataloader(self):
+        return self.test_loader
+"""
+
+LIGHTNING_TRAIN = """
+import torch
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+from system import System
+
+
+def main(conf):
+    train_loader = DataLoader(torch.load("train.pt"), batch_size=8, num_workers=4, shuffle=True)
+    val_loader = DataLoader(torch.load("val.pt"), batch_size=8, num_workers=4)
+    test_loader = DataLoader(torch.load("test.pt"), batch_size=8, num_workers=4)
+    model = torch.nn.Linear(4, 4)
+    system = System(model, torch.optim.Adam(model.parameters()), train_loader, val_loader=val_loader, test_loader=test_loader)
+    trainer = pl.Trainer(max_epochs=10, accelerator="gpu")
+    trainer.fit(system)
+    trainer.test(system)
+"""
+
+
+@pytest.mark.parametrize(
+    ("base", "val", "expected"),
+    [
+        # train and validation loaders feed every epoch; the test loader runs once
+        ("pl.LightningModule", "self.val_loader",
+         {("train.py", "TL202", 9), ("train.py", "TL203", 9), ("train.py", "TL202", 10), ("train.py", "TL203", 10)}),
+        # hard negatives: the hook returns something else; a class that is no Lightning module
+        ("pl.LightningModule", "None", {("train.py", "TL202", 9), ("train.py", "TL203", 9)}),
+        ("object", "self.val_loader", set()),
+    ],
+)
+def test_loaders_kept_by_a_lightning_module(tmp_path, monkeypatch, base, val, expected) -> None:
+    files = {"system.py": SYSTEM.format(base=base, val=val), "train.py": LIGHTNING_TRAIN}
+    assert findings(tmp_path, monkeypatch, files) == expected
+
+
+# -- loaders held in a dict and iterated by key ------------------------------------------
+
+DICT_OF_LOADERS = """
+import torch
+from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+
+device = torch.device({device})
+image_datasets = {{x: datasets.ImageFolder(f"data/{{x}}", transforms.ToTensor()) for x in ["train", "val"]}}
+data_loaders = {loaders}
+model = torch.nn.Linear(4, 2).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def train_model(model, loaders, optimizer, num_epochs=25):
+    for epoch in range(num_epochs):
+        for phase in ["train", "val"]:
+            for inputs, labels in loaders[phase]:
+                inputs, labels = inputs.to(device), labels.to(device)
+                optimizer.zero_grad()
+                loss = torch.nn.functional.cross_entropy(model(inputs), labels)
+                if phase == "train":
+                    loss.backward()
+                    optimizer.step()
+
+
+train_model(model, data_loaders, optimizer)
+"""
+
+COMPREHENSION = '{x: DataLoader(image_datasets[x], batch_size=4, shuffle=True, num_workers=4) for x in ["train", "val"]}'
+DISPLAY = '{"train": DataLoader(image_datasets["train"], batch_size=4, num_workers=4), "val": DataLoader(image_datasets["val"], batch_size=4)}'
+
+
+@pytest.mark.parametrize(
+    ("device", "loaders", "expected"),
+    [
+        ('"cuda"', COMPREHENSION, {("nb.py", "TL202", 8), ("nb.py", "TL203", 8)}),
+        ('"cuda"', DISPLAY, {("nb.py", "TL202", 8), ("nb.py", "TL203", 8), ("nb.py", "TL201", 8)}),
+        # hard negative: a program that never leaves the CPU needs no pinned memory
+        ('"cpu"', COMPREHENSION, {("nb.py", "TL203", 8)}),
+    ],
+)
+def test_loaders_held_in_a_dict(tmp_path, monkeypatch, device, loaders, expected) -> None:
+    assert findings(tmp_path, monkeypatch, {"nb.py": DICT_OF_LOADERS.format(device=device, loaders=loaders)}) == expected
+
+
+def test_a_dict_of_loaders_read_once_is_not_a_training_loader(tmp_path, monkeypatch) -> None:
+    program = DICT_OF_LOADERS.format(device='"cuda"', loaders=COMPREHENSION).replace(
+        "train_model(model, data_loaders, optimizer)", 'batch = next(iter(data_loaders["train"]))\nprint(batch[0].shape)'
+    )
+    assert findings(tmp_path, monkeypatch, {"nb.py": program}) == set()

@@ -1,0 +1,19 @@
+"""Names of the training frameworks' classes and hooks, shared by the LibCST tier
+(`frameworks`) and the project index (`project`), which must not load LibCST."""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet
+
+LIGHTNING = "Lightning"
+HUGGING_FACE = "Hugging Face Trainer"
+
+# The framework base classes, by the last part of their dotted name.
+FRAMEWORK_BASES: Dict[str, str] = {
+    "LightningModule": LIGHTNING,
+    "LightningDataModule": LIGHTNING,
+    "Trainer": HUGGING_FACE,
+    "Seq2SeqTrainer": HUGGING_FACE,
+}
+# Methods whose returned loaders feed every epoch of training (a test loader runs once).
+TRAINING_LOADER_HOOKS: FrozenSet[str] = frozenset({"train_dataloader", "val_dataloader"})
