@@ -206,3 +206,10 @@ def test_a_dict_of_loaders_read_once_is_not_a_training_loader(tmp_path, monkeypa
         "train_model(model, data_loaders, optimizer)", 'batch = next(iter(data_loaders["train"]))\nprint(batch[0].shape)'
     )
     assert findings(tmp_path, monkeypatch, {"nb.py": program}) == set()
+
+
+@pytest.mark.parametrize("fit", ["trainer.fit(system)", "trainer.fit(model, train_loader, val_loader)"])
+def test_a_smoke_test_trainer_does_not_feed_every_epoch(tmp_path, monkeypatch, fit) -> None:
+    program = LIGHTNING_TRAIN.replace('max_epochs=10, accelerator="gpu"', "fast_dev_run=True").replace("trainer.fit(system)", fit)
+    files = {"system.py": SYSTEM.format(base="pl.LightningModule", val="self.val_loader"), "train.py": program}
+    assert findings(tmp_path, monkeypatch, files) == set()

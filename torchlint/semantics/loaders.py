@@ -316,28 +316,39 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
         return True
-    built = _runs_epochs if every_epoch else None
+    built = _runs_epochs if every_epoch else _trains
     return any(
-        _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name)
+        _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
         for scope, name in _holders(ctx, loader)
     )
 
 
-def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
+def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: Callable[[cst.Call], bool]) -> bool:
     """Whether `scope` hands `name` to the constructor of a project Lightning module that
-    returns it from its loader hook (`System(model, optimizer, train_loader=train_loader)`,
-    see `project.FunctionFacts.framework_fed_parameters`)."""
+    returns it from its loader hook (`system = System(model, optimizer,
+    train_loader=train_loader)`, see `project.FunctionFacts.framework_fed_parameters`), and
+    the module to the `fit` of a Lightning trainer that `built` accepts."""
     for node in descendants(scope):
-        if isinstance(node, cst.Call) and _mentions_argument(node, name):
-            facts = project_function(ctx, node.func)
-            if facts is not None and facts.feeds_framework(node, name):
-                return True
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call) and _mentions_argument(node.value, name):
+            facts = project_function(ctx, node.value.func)
+            held = dotted_name(node.targets[0].target)
+            if facts is not None and held is not None and facts.feeds_framework(node.value, name):
+                if _handed_to(ctx, scope, held, "fit", _LIGHTNING, "Trainer", built):
+                    return True
     return False
 
 
+def _trains(trainer: cst.Call) -> bool:
+    """Whether a Lightning `Trainer(...)` trains rather than smoke-tests: not `fast_dev_run=`
+    (one batch of each loader, or a few)."""
+    smoke = keyword(trainer, "fast_dev_run")
+    return smoke is None or (isinstance(smoke, cst.Name) and smoke.value == "False") or (isinstance(smoke, cst.Integer) and smoke.value == "0")
+
+
 def _runs_epochs(trainer: cst.Call) -> bool:
-    """Whether a Lightning `Trainer(...)` runs epochs: `max_epochs=`, or no `max_steps=`."""
-    return keyword(trainer, "max_epochs") is not None or keyword(trainer, "max_steps") is None
+    """Whether a Lightning `Trainer(...)` trains (`_trains`) and runs epochs: `max_epochs=`, or
+    no `max_steps=`."""
+    return _trains(trainer) and (keyword(trainer, "max_epochs") is not None or keyword(trainer, "max_steps") is None)
 
 
 def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
