@@ -213,3 +213,37 @@ def test_a_smoke_test_trainer_does_not_feed_every_epoch(tmp_path, monkeypatch, f
     program = LIGHTNING_TRAIN.replace('max_epochs=10, accelerator="gpu"', "fast_dev_run=True").replace("trainer.fit(system)", fit)
     files = {"system.py": SYSTEM.format(base="pl.LightningModule", val="self.val_loader"), "train.py": program}
     assert findings(tmp_path, monkeypatch, files) == set()
+
+
+ELEMENT_PASSED_ON = """
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda")
+data_loaders = {x: DataLoader(torch.load(f"{x}.pt"), batch_size=4, shuffle=True, num_workers=4) for x in ["train", "val", "test"]}
+model = torch.nn.Linear(4, 2).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def train_epoch(model, data_loader):
+    for inputs, labels in data_loader:
+        loss = torch.nn.functional.cross_entropy(model(inputs.to(device)), labels.to(device))
+        loss.backward()
+        optimizer.step()
+
+
+split = "train"
+for epoch in range(10):
+    train_epoch(model, data_loaders[{key}])
+"""
+
+
+@pytest.mark.parametrize("key", ['"train"', "split"])
+def test_an_element_handed_to_a_per_epoch_function(tmp_path, monkeypatch, key) -> None:
+    program = ELEMENT_PASSED_ON.replace("{key}", key)
+    assert findings(tmp_path, monkeypatch, {"nb.py": program}) == {("nb.py", "TL202", 6), ("nb.py", "TL203", 6)}
+
+
+def test_an_element_handed_to_a_function_that_does_not_iterate_it(tmp_path, monkeypatch) -> None:
+    program = ELEMENT_PASSED_ON.replace("{key}", '"train"').replace("    for inputs, labels in data_loader:\n", "    for inputs, labels in [next(iter(data_loader))]:\n")
+    assert findings(tmp_path, monkeypatch, {"nb.py": program}) == set()

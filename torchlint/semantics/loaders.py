@@ -635,9 +635,7 @@ def _loops_over(
                 yield from _loops_over(scope, alias, functions, seen, anchor)
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
-                parameter = _parameter_for(function, node, name.removesuffix(ELEMENT))
-                if parameter is not None and name.endswith(ELEMENT):
-                    parameter += ELEMENT
+                parameter = _parameter_for(function, node, name)
                 start = anchor or node  # each call that hands the loader on is a pass of its own
                 if parameter is not None and (id(function), id(start)) not in seen:
                     seen.add((id(function), id(start)))
@@ -703,8 +701,14 @@ def _parameter_for(function: cst.FunctionDef, call: cst.Call, name: str) -> Opti
     """The name under which `function` receives `name` from `call`: the parameter it is passed
     to, or, for an element of a list or tuple display (`train(..., [train_loader,
     eval_loader])`), the name `function` unpacks that element to (`train_loader, eval_loader =
-    loaders`)."""
+    loaders`). For an element holder (`ELEMENT`): the parameter that takes the container,
+    as an element holder, or one element of it (`train_epoch(model, data_loaders['train'])`)."""
+    container = name.removesuffix(ELEMENT) if name.endswith(ELEMENT) else None
     for arg, parameter in arguments_by_parameter(call, function):
+        if container is not None and dotted_name(arg) == container:
+            return parameter + ELEMENT
+        if container is not None and isinstance(arg, cst.Subscript) and dotted_name(arg.value) == container:
+            return parameter
         if dotted_name(arg) == name:
             return parameter
         if isinstance(arg, (cst.List, cst.Tuple)):
@@ -796,9 +800,7 @@ def _hand_drawn(
             draws += [Draw(draw.loop, start, draw.names, restarted_by, handled) for draw in _draws(scope, node)]
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
-                parameter = _parameter_for(function, node, name.removesuffix(ELEMENT))
-                if parameter is not None and name.endswith(ELEMENT):
-                    parameter += ELEMENT
+                parameter = _parameter_for(function, node, name)
                 if parameter is not None and (id(function), id(anchor or node)) not in seen:
                     seen.add((id(function), id(anchor or node)))
                     draws += _hand_drawn(function.body, parameter, functions, seen, anchor or node)

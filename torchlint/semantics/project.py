@@ -746,21 +746,36 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
 
 def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:
     """The summaries with `trains` set: a function that runs a backward pass, and, within the
-    module, every function that calls one that trains (by the last part of the names)."""
-    training = {name.rsplit(".", 1)[-1] for name, facts in functions.items() if facts.calls_backward}
+    module, every function that calls one that trains (by the last part of the names); and
+    with `steps_itself` set for every function that calls, outside its own loops, one that
+    steps itself (`agent.update()` calling `self.update_critic()`, which runs the backward
+    pass: each call of `update` is a training step)."""
     callers: Dict[str, Set[str]] = {}
+    direct: Dict[str, Set[str]] = {}
     for written, sites in calls.items():
-        callers.setdefault(written.rsplit(".", 1)[-1], set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller)
-    pending = list(training)
+        callee = written.rsplit(".", 1)[-1]
+        callers.setdefault(callee, set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller)
+        direct.setdefault(callee, set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller and not site.in_loop)
+    training = _reaching({name.rsplit(".", 1)[-1] for name, facts in functions.items() if facts.calls_backward}, callers)
+    stepping = _reaching({name.rsplit(".", 1)[-1] for name, facts in functions.items() if facts.steps_itself}, direct)
+    summaries = {}
+    for name, facts in functions.items():
+        last = name.rsplit(".", 1)[-1]
+        changed = last in training or last in stepping
+        summaries[name] = dataclasses.replace(facts, trains=last in training, steps_itself=last in stepping) if changed else facts
+    return summaries
+
+
+def _reaching(start: Set[str], callers: Dict[str, Set[str]]) -> Set[str]:
+    """`start` and every name that reaches one of them through `callers` (callee -> callers)."""
+    found = set(start)
+    pending = list(found)
     while pending:
         for caller in callers.get(pending.pop(), ()):
-            if caller not in training:
-                training.add(caller)
+            if caller not in found:
+                found.add(caller)
                 pending.append(caller)
-    return {
-        name: dataclasses.replace(facts, trains=True) if name.rsplit(".", 1)[-1] in training else facts
-        for name, facts in functions.items()
-    }
+    return found
 
 
 def _instances(tree: ast.Module) -> Dict[str, str]:
