@@ -247,3 +247,9 @@ def test_an_element_handed_to_a_per_epoch_function(tmp_path, monkeypatch, key) -
 def test_an_element_handed_to_a_function_that_does_not_iterate_it(tmp_path, monkeypatch) -> None:
     program = ELEMENT_PASSED_ON.replace("{key}", '"train"').replace("    for inputs, labels in data_loader:\n", "    for inputs, labels in [next(iter(data_loader))]:\n")
     assert findings(tmp_path, monkeypatch, {"nb.py": program}) == set()
+
+
+def test_a_smoke_test_left_to_an_option_still_trains(tmp_path, monkeypatch) -> None:
+    program = LIGHTNING_TRAIN.replace('max_epochs=10, accelerator="gpu"', 'max_epochs=10, accelerator="gpu", fast_dev_run=conf["dry_run"]')
+    files = {"system.py": SYSTEM.format(base="pl.LightningModule", val="self.val_loader"), "train.py": program}
+    assert findings(tmp_path, monkeypatch, files) == {("train.py", "TL202", 9), ("train.py", "TL203", 9), ("train.py", "TL202", 10), ("train.py", "TL203", 10)}

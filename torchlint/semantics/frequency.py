@@ -449,11 +449,13 @@ class FrequencyAnalysis:
         return [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
 
     def _from_call_sites(self, function: cst.FunctionDef, name: str, method: bool) -> Optional[Execution]:
-        """How often the function runs as its most frequent call site runs; None without one."""
+        """How often the function runs as its most frequent call site runs; None without one.
+        Of call sites that run equally often, one in a step loop that runs a backward pass is
+        the reason (a helper of the training loop that a final `test()` loop also calls)."""
         best: Optional[Tuple[Execution, cst.Call]] = None
         for call in self._sites(name, method):
             found = self.execution(call)
-            if best is None or ORDER.index(found.frequency) < ORDER.index(best[0].frequency):
+            if best is None or self._more_often(found, best[0]):
                 best = (found, call)
         if best is None:
             return None
@@ -476,6 +478,14 @@ class FrequencyAnalysis:
         else:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
+
+    def _more_often(self, found: Execution, best: Execution) -> bool:
+        """Whether `found` is a better reason than `best`: more frequent, or as frequent and in
+        a step loop that trains where `best` is not."""
+        if found.frequency is not best.frequency:
+            return ORDER.index(found.frequency) < ORDER.index(best.frequency)
+        loop, other = found.step_loop(), best.step_loop()
+        return loop is not None and self.runs_backward(loop) and (other is None or not self.runs_backward(other))
 
     def _mode_branch(self, branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Optional[Execution]:
         """How often a branch under an instance's mode flag runs (`if self.is_test:` in

@@ -339,10 +339,12 @@ def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: 
 
 
 def _trains(trainer: cst.Call) -> bool:
-    """Whether a Lightning `Trainer(...)` trains rather than smoke-tests: not `fast_dev_run=`
-    (one batch of each loader, or a few)."""
-    smoke = keyword(trainer, "fast_dev_run")
-    return smoke is None or (isinstance(smoke, cst.Name) and smoke.value == "False") or (isinstance(smoke, cst.Integer) and smoke.value == "0")
+    """Whether a Lightning `Trainer(...)` may train rather than smoke-test: not
+    `fast_dev_run=True` or a positive count (one batch of each loader, or a few); a setting
+    from an option (`fast_dev_run=args.dry_run`) is off unless the user asks."""
+    found = keyword(trainer, "fast_dev_run")
+    smoke = found.value if found is not None else None
+    return not ((isinstance(smoke, cst.Name) and smoke.value == "True") or (isinstance(smoke, cst.Integer) and smoke.value != "0"))
 
 
 def _runs_epochs(trainer: cst.Call) -> bool:

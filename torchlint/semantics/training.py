@@ -586,7 +586,8 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
     it runs again every epoch of a program that trains (the per-epoch validation loop), or
     its function is called every training step of another module (a loss helper's loop over
-    discriminator outputs); a loop over a generator's output or in an inference helper, of
+    discriminator outputs), or it runs inside a loop that trains (a loop over the samples of
+    each training batch); a loop over a generator's output or in an inference helper, of
     unknown frequency, does not."""
     execution = ctx.execution(loop)
     return (
@@ -594,7 +595,18 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
         or execution.frequency is Frequency.PER_EPOCH
         or called_every_training_step(execution)
         or runs_in_fit_hook(ctx, execution)
+        or _inside_training_loop(ctx, execution)
     )
+
+
+def _inside_training_loop(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
+    """Whether code runs in every iteration of a loop that trains, directly or through loops
+    nested in it (a loop over the samples of each training batch). Not a loop nested in a
+    per-epoch evaluation loop, whose per-sample values are often the evaluation's output."""
+    outer = execution.step_loop() if execution.frequency is Frequency.PER_STEP else None
+    if outer is None or depth >= MAX_LOOP_NESTING:
+        return False
+    return loop_trains(ctx, outer) or _inside_training_loop(ctx, ctx.execution(outer), depth + 1)
 
 
 def runs_in_fit_hook(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
