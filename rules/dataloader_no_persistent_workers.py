@@ -10,7 +10,7 @@ from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.passed_values import received_spreads, zero_in_every_call
+from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.values import DICT_READS, literal_keywords, only_assigned_value, unpacked_keywords
@@ -70,6 +70,9 @@ class DataloaderNoPersistentWorkers(Rule):
       in the project leaves to a default of `0` or passes `0`: with no workers there is
       nothing to keep alive (`semantics.passed_values.zero_in_every_call`; a class built
       from a configuration, `LightningCLI(Model, DataModule)`, is not known and reported);
+      likewise a command-line option that every module defining it defaults to `0`
+      (`num_workers=args.num_workers` after `add_argument("--num-workers", default=0)`,
+      `semantics.passed_values.zero_by_default`): workers only for users who ask;
     - when the loader is created inside the outer loop or the function it calls (a new
       loader each epoch), or is only iterated once (a call that hands it to a function that
       other callers run every epoch still counts once);
@@ -300,8 +303,8 @@ class DataloaderNoPersistentWorkers(Rule):
         workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
         if isinstance(workers, cst.Name):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell
-        if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers):
-            return False  # `num_workers=self.num_workers`, defaulting to 0 in `__init__`: no workers
+        if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers) or zero_by_default(self.ctx, workers):
+            return False  # `num_workers=self.num_workers` defaulting to 0 in `__init__`, or an option defaulting to 0: no workers
         persistent = self._argument(call, "persistent_workers")
         return persistent is None or is_literal(persistent, "False")
 

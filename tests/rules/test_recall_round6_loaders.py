@@ -253,3 +253,35 @@ def test_a_smoke_test_left_to_an_option_still_trains(tmp_path, monkeypatch) -> N
     program = LIGHTNING_TRAIN.replace('max_epochs=10, accelerator="gpu"', 'max_epochs=10, accelerator="gpu", fast_dev_run=conf["dry_run"]')
     files = {"system.py": SYSTEM.format(base="pl.LightningModule", val="self.val_loader"), "train.py": program}
     assert findings(tmp_path, monkeypatch, files) == {("train.py", "TL202", 9), ("train.py", "TL203", 9), ("train.py", "TL202", 10), ("train.py", "TL203", 10)}
+
+
+OPTION_LOADER = """
+import torch
+from torch.utils.data import DataLoader
+
+
+def train(args, dataset, model):
+    loader = DataLoader(dataset, batch_size=32, num_workers=args.num_workers)
+    for epoch in range(args.epochs):
+        for x, y in loader:
+            loss = model(x.cuda(), y.cuda())
+            loss.backward()
+"""
+
+OPTIONS = """
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--num-workers", type=int, default={default})
+"""
+
+
+@pytest.mark.parametrize(("default", "expected"), [("0", set()), ("4", {("train.py", "TL203", 7)}), ("None", {("train.py", "TL203", 7)})])
+def test_workers_from_an_option_that_defaults_to_zero(tmp_path, monkeypatch, default, expected) -> None:
+    files = {"train.py": OPTION_LOADER, "options.py": OPTIONS.replace("{default}", default)}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == expected
+
+
+def test_workers_from_an_option_whose_modules_disagree(tmp_path, monkeypatch) -> None:
+    files = {"train.py": OPTION_LOADER, "options.py": OPTIONS.replace("{default}", "0"), "other.py": OPTIONS.replace("{default}", "8")}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == {("train.py", "TL203", 7)}

@@ -16,7 +16,7 @@ import libcst as cst
 from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import arguments_given, calls_given
+from torchlint.semantics.project import arguments_given, calls_given, option_default
 from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, scope_descendants
 from torchlint.semantics.values import DICT_READS, string_value
 
@@ -40,6 +40,16 @@ def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
         return False
     defaulted = not given or any(item is None for item in given)
     return not defaulted or (parameter.default is not None and is_literal(parameter.default, "0"))
+
+
+def zero_by_default(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
+    """Whether `value` reads a command-line option whose default is `0` wherever the project
+    defines it (`args.num_workers` after `parser.add_argument("--num-workers", type=int,
+    default=0)`, see `project.option_default`): zero unless the user asks for more."""
+    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)) or value.value.value == "self":
+        return False
+    found = option_default(ctx.path, value.attr.value) if os.path.isfile(ctx.path) else None
+    return isinstance(found, int) and not isinstance(found, bool) and found == 0
 
 
 def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:

@@ -1747,6 +1747,41 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     return tuple(sites)
 
 
+def option_default(path: str, dest: str) -> Optional[object]:
+    """The default of the command-line option `dest` (`args.num_workers` for
+    `parser.add_argument("--num-workers", type=int, default=0)`) when the modules of the
+    project that define it agree on one constant default; None otherwise (no such option,
+    defaults that differ or are not constants)."""
+    path = os.path.abspath(path)
+    root = project_root(path)
+    _note(root, tree_stamp(root))
+    defaults: Set[object] = set()
+    for file in project_files(root):
+        text = read_module(file).text
+        if "add_argument" not in text or dest.replace("_", "") not in text.replace("_", "").replace("-", ""):
+            continue
+        try:
+            tree = python_tree(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in _ast_walk(tree):
+            if isinstance(node, ast.Call) and _called_attribute(node) == "add_argument" and _option_dest(node) == dest:
+                default = next((keyword.value for keyword in node.keywords if keyword.arg == "default"), None)
+                defaults.add(default.value if isinstance(default, ast.Constant) else object())
+    return next(iter(defaults)) if len(defaults) == 1 else None
+
+
+def _option_dest(call: ast.Call) -> Optional[str]:
+    """The attribute an `add_argument` call stores its option in: `dest=`, or the first long
+    option name with dashes as underscores."""
+    dest = next((keyword.value for keyword in call.keywords if keyword.arg == "dest"), None)
+    if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+        return dest.value
+    names = [arg.value for arg in call.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+    long = next((name for name in names if name.startswith("--")), None)
+    return long.lstrip("-").replace("-", "_") if long else None
+
+
 def result_sites(path: str, function: str, slot: int = WHOLE_RETURN, depth: int = 3) -> Iterator[Tuple[CallSite, int]]:
     """The calls of `function` (see `callers_of`), each with where the value of interest is in
     its result (`slot`: `WHOLE_RETURN` or a tuple index); and where a calling function returns
