@@ -46,7 +46,13 @@ class DataloaderNoPersistentWorkers(Rule):
     calls give to another project module (a builder's return value, alone, in a tuple or in
     a list it appends them to; a subclass's instance; a method's return value on an instance
     built by name) count when that module passes over them every epoch
-    (`semantics.loaders.returned_to_epoch_loop`).
+    (`semantics.loaders.returned_to_epoch_loop`, through wrappers that return a builder's
+    result as they get it). Loaders held in an assigned dict or list (`data_loaders = {x:
+    DataLoader(...) for x in phases}`) are followed through their elements: a loop over
+    `data_loaders[phase]`, or an element handed to a function (`train_epoch(model,
+    data_loaders["train"])`). Lightning modules of the project built with the loader, which
+    store it in `__init__` and return it from a loader hook, count as handing it to
+    `trainer.fit` (not a trainer with `fast_dev_run=True`).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new

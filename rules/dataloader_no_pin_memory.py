@@ -235,13 +235,22 @@ class DataloaderNoPinMemory(Rule):
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`, or a list the builder appends them to) is not, as
     the caller may never train on it, unless the caller moves its batches every epoch
-    (`semantics.loaders.returned_to_epoch_loop`). A builder's `**kwargs` is read from the
+    (`semantics.loaders.returned_to_epoch_loop`); the caller may be reached through
+    wrappers that return the builder's result as they get it (`data_set, data_loader =
+    data_provider(args, flag)`, then `return data_set, data_loader` in an `Exp._get_data`
+    method that the training method calls; `project.result_sites`). Loaders held in an
+    assigned dict or list (`data_loaders = {x: DataLoader(...) for x in phases}`) are followed
+    through their elements (`for x, y in data_loaders[phase]:`, `train_epoch(model,
+    data_loaders["train"])`). A builder's `**kwargs` is read from the
     keys it sets (`kwargs.setdefault(...)`) and those its callers in the project pass by
     name (`semantics.passed_values.received_spreads`). Batches are also moved where code of another kind moves them (see
     `semantics.loaders`): a function or class of another project module the loader is
     handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
     in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
-    (`trainer.fit(model, train_loader)`), Accelerate's `prepare` and Fabric's
+    (`trainer.fit(model, train_loader)`, or a project `LightningModule` built with the loader
+    that stores it in `__init__` and returns it from `train_dataloader()`/`val_dataloader()`,
+    when that module is handed to a trainer's `fit`; not a trainer with `fast_dev_run=True`,
+    which runs a batch or two), Accelerate's `prepare` and Fabric's
     `setup_dataloaders`; a comprehension over a batch moves it too (`tuple(t.to(device) for t
     in batch)`).
 

@@ -53,7 +53,13 @@ class SyncInLoop(Rule):
     helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function or
     method another module calls in its training step loop (`agent.update_parameters(...)` on
     an instance of the project class, a metric helper) runs every step: its syncs are reported
-    in its body. A function another module calls in its loop over epochs (the engine's
+    in its body; so does a method that calls, outside its own loops, one that runs the
+    backward pass (`agent.update()` calling `self.update_cpc()`: each call is a training
+    step). A loop nested in a loop that trains runs with training too (a loop over the
+    samples of each batch: `int(lengths[i].item())` per sample), not one nested in a
+    per-epoch evaluation loop, whose per-sample values are often its output. A helper that
+    the training loop and a final `test()` loop both call runs as often as the training loop
+    calls it. A function another module calls in its loop over epochs (the engine's
     `evaluate()`) runs every epoch. A method that runs a backward pass itself
     (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
     function an engine is handed with a data loader (`engine.train(h, train_loader, epochs,
