@@ -595,18 +595,21 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
         or execution.frequency is Frequency.PER_EPOCH
         or called_every_training_step(execution)
         or runs_in_fit_hook(ctx, execution)
-        or _inside_training_loop(ctx, execution)
+        or _inside_training_loop(ctx, loop)
     )
 
 
-def _inside_training_loop(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
-    """Whether code runs in every iteration of a loop that trains, directly or through loops
-    nested in it (a loop over the samples of each training batch). Not a loop nested in a
+def _inside_training_loop(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
+    """Whether `loop` is nested, in the same function, in a loop that trains (a loop over the
+    samples of each training batch). Not a loop reached through calls (an inference pass that
+    a loop over cross-validation folds runs after fitting each fold), nor one nested in a
     per-epoch evaluation loop, whose per-sample values are often the evaluation's output."""
-    outer = execution.step_loop() if execution.frequency is Frequency.PER_STEP else None
-    if outer is None or depth >= MAX_LOOP_NESTING:
-        return False
-    return loop_trains(ctx, outer) or _inside_training_loop(ctx, ctx.execution(outer), depth + 1)
+    node = ctx.frequency.parent(loop)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(node, (cst.For, cst.While)) and loop_trains(ctx, node):
+            return True
+        node = ctx.frequency.parent(node)
+    return False
 
 
 def runs_in_fit_hook(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
