@@ -595,13 +595,14 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
         or execution.frequency is Frequency.PER_EPOCH
         or called_every_training_step(execution)
         or runs_in_fit_hook(ctx, execution)
-        or _inside_training_loop(ctx, loop)
+        or (execution.frequency is Frequency.PER_STEP and execution.interval_guard() is None and _inside_training_loop(ctx, loop))
     )
 
 
 def _inside_training_loop(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether `loop` is nested, in the same function, in a loop that trains (a loop over the
-    samples of each training batch). Not a loop reached through calls (an inference pass that
+    samples of each training batch; the caller asks only of loops that run every iteration
+    of it, not under an interval: a validation pass every 1000 steps is no per-step work). Not a loop reached through calls (an inference pass that
     a loop over cross-validation folds runs after fitting each fold), nor one nested in a
     per-epoch evaluation loop, whose per-sample values are often the evaluation's output."""
     node = ctx.frequency.parent(loop)
