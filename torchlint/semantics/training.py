@@ -595,22 +595,24 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
         or execution.frequency is Frequency.PER_EPOCH
         or called_every_training_step(execution)
         or runs_in_fit_hook(ctx, execution)
-        or (execution.frequency is Frequency.PER_STEP and execution.interval_guard() is None and _inside_training_loop(ctx, loop))
+        or _inside_training_loop(ctx, execution)
     )
 
 
-def _inside_training_loop(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
-    """Whether `loop` is nested, in the same function, in a loop that trains (a loop over the
-    samples of each training batch; the caller asks only of loops that run every iteration
-    of it, not under an interval: a validation pass every 1000 steps is no per-step work). Not a loop reached through calls (an inference pass that
-    a loop over cross-validation folds runs after fitting each fold), nor one nested in a
-    per-epoch evaluation loop, whose per-sample values are often the evaluation's output."""
-    node = ctx.frequency.parent(loop)
-    while node is not None and not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-        if isinstance(node, (cst.For, cst.While)) and loop_trains(ctx, node):
-            return True
-        node = ctx.frequency.parent(node)
-    return False
+def _inside_training_loop(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
+    """Whether code that runs every iteration of a step loop (`execution`) runs in a training
+    step: that loop, or one that runs it every iteration in turn (directly or through the
+    functions it calls), runs the backward pass or an optimizer step in its own iteration
+    (`frequency.steps_itself`), not a loop over whole runs (an inference pass that a
+    loop over cross-validation folds runs after fitting each fold) nor a per-epoch
+    evaluation loop, whose per-sample values are often the evaluation's output. Code under an
+    interval (a validation pass every 1000 steps) is no per-step work."""
+    outer = execution.step_loop() if execution.frequency is Frequency.PER_STEP and execution.interval_guard() is None else None
+    if outer is None or depth >= MAX_LOOP_NESTING:
+        return False
+    if ctx.frequency.steps_itself(outer):
+        return True  # its own iteration runs the backward pass or the optimizer step
+    return _inside_training_loop(ctx, ctx.execution(outer), depth + 1)
 
 
 def runs_in_fit_hook(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
