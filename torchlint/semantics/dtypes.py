@@ -80,6 +80,12 @@ def _qualified(ctx: FileFacts, node: cst.CSTNode) -> Optional[str]:
     return ctx.names.qualified_name(node) or dotted_name(node)
 
 
+def reads_dtype(node: cst.BaseExpression) -> bool:
+    """Whether `node` reads a tensor's or a parameter's dtype (`ref.dtype`,
+    `next(model.parameters()).dtype`): a dtype whatever its name, never a device."""
+    return isinstance(node, cst.Attribute) and node.attr.value == "dtype"
+
+
 def python_number(ctx: FileFacts, node: cst.BaseExpression, depth: int = 0) -> bool:
     """Whether `node` is known to evaluate to a Python number, not a tensor: a literal, a
     `math` function, `float()`/`int()`/`len()`, a size (`x.size(-1)`, `x.shape[-1]`, `.ndim`,
