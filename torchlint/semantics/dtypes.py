@@ -24,9 +24,9 @@ COMPLEX_FUNCTIONS = frozenset(
 REAL_FFT_RESULTS = frozenset({"irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"})
 COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
 # NumPy's complex scalar types (`np.csingle`, `np.complex_`), and the strings NumPy reads as a
-# complex dtype (`dtype="c8"`, `astype("complex")`); `torch.from_numpy` keeps the dtype.
+# complex dtype (`dtype="c8"`); `torch.from_numpy` keeps the dtype.
 NUMPY_COMPLEX_TYPES = COMPLEX_DTYPES | {"csingle", "clongdouble", "clongfloat", "longcomplex", "singlecomplex", "complex_", "complex256"}
-COMPLEX_STRINGS = COMPLEX_DTYPES | {"c8", "c16", "c32", "complex", "csingle", "clongdouble"}
+COMPLEX_STRINGS = COMPLEX_DTYPES | {"c8", "c16", "c32", "csingle", "clongdouble"}
 # Tensor methods and attributes whose result is a Python number, and builtins that make one.
 NUMBER_METHODS = frozenset({"size", "dim", "numel", "item", "element_size", "ndimension", "nelement"})
 NUMBER_BUILTINS = frozenset({"float", "int", "len"})
