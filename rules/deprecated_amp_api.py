@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.engine.edits import module_name
-from torchlint.semantics.calls import has_star, is_literal, keyword, positional, uncalled_references, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, uncalled_references, with_keyword
 from torchlint.semantics.tree import descendants
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
@@ -80,7 +80,8 @@ class DeprecatedAmpApi(Rule):
     or when `**kwargs` may set its dtype. Unsafe when the file also uses one of the old
     classes other than by calling it (`isinstance(ctx, torch.cpu.amp.autocast)`, a subclass,
     `factory = autocast`): the fixed calls make `torch.amp` objects, which are not instances
-    of the old subclass, so such a test changes its answer.
+    of the old subclass, so such a test changes its answer; and when the file reads the class
+    of an object (`type(x)`, `x.__class__`): the class's name and module change.
 
     ## Measured precision
     stable. 1.00 on the dev half (7/0) and held out (18/0). See docs/precision.md.
@@ -92,7 +93,7 @@ class DeprecatedAmpApi(Rule):
     summary = "Deprecated `torch.cuda.amp`/`torch.cpu.amp` instead of `torch.amp` with a device type"
     triggers = ("autocast", "GradScaler")
     fix_applicability = Applicability.SAFE
-    unsafe_when = "when the file also uses an old class itself, as in `isinstance` or a subclass"
+    unsafe_when = "when the file also uses an old class itself, as in `isinstance` or a subclass, or reads classes (`type(x)`)"
     bad_examples = (
         "import torch\nwith torch.cuda.amp.autocast():\n    loss = model(x)\n",
         "import torch\nfrom torch.cuda.amp import GradScaler\nscaler = GradScaler(enabled=use_amp)\n",
@@ -182,6 +183,8 @@ class DeprecatedAmpApi(Rule):
         if self.uncalled:
             used = sorted(self.uncalled)[0].replace(".autocast_mode", "").replace(".grad_scaler", "")
             return self.unsafe_fix(f"the file also uses `{used}` itself (an `isinstance` test, a subclass), which the new objects are not", edit, *imports, message=message)
+        if reads_classes(self.ctx.module, self.ctx.qualified_name):
+            return self.unsafe_fix("the file reads the class of an object (`type(x)`, `x.__class__`), which names `torch.amp` after the fix", edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
 
 

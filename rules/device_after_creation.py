@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.bindings import attribute_assignments, parameter_values, reaching_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
-from torchlint.semantics.dtypes import python_integer
+from torchlint.semantics.dtypes import python_integer, reads_dtype
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
@@ -342,8 +342,8 @@ class DeviceAfterCreation(Rule):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)
             kind = self.ctx.kind_of(value)
             torch_constant = isinstance(value, cst.Attribute) and (self.ctx.qualified_name(value) or "").startswith("torch.")
-            if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant):
-                return True  # a torch constant read, not called: a dtype such as `torch.float64`
+            if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant) or reads_dtype(value):
+                return True  # a torch constant read, not called (a dtype such as `torch.float64`), or `ref.dtype`
         return False
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:

@@ -12,7 +12,7 @@ from torchlint.semantics.calls import argument, keyword, method_call, positional
 from torchlint.semantics.dtypes import python_number
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import DOUBLE_BACKWARD, project_uses
+from torchlint.semantics.project import HIGHER_ORDER_AUTOGRAD, project_uses
 from torchlint.semantics.shapes import may_be_vector
 from torchlint.semantics.tree import bound_names, scope_descendants
 
@@ -158,8 +158,10 @@ class ManualAttention(Rule):
     softmax, when the term added to the scores is a number, when the queries or the values
     may be one-dimensional (`semantics.shapes`: a learned query vector
     `nn.Parameter(torch.randn(d))` pooling a set of keys), which SDPA rejects, and when the program (the file, a
-    module it imports or one that imports it) differentiates twice (`create_graph=True`, a
-    gradient penalty): the fused kernels have no double backward.
+    module it imports or one that imports it) differentiates twice (`create_graph=` with any
+    value but `False`, a gradient penalty, `torch.func.hessian`,
+    `torch.autograd.functional.hvp`) or in forward mode (`jvp`, `jacfwd`, `forward_ad`): the
+    fused CPU kernel has neither a double backward nor a forward-mode derivative.
 
     ## Measured precision
     preview. 1.00 on the development half (3/0: two ViT attentions in fairseq's data2vec and
@@ -387,8 +389,11 @@ class ManualAttention(Rule):
             return self.withheld("the attention weights are used elsewhere, and SDPA does not return them")
         if self.ctx.options.torch_version < SCALE_SINCE:
             return self.withheld("`scale=` of `scaled_dot_product_attention` needs PyTorch 2.1")
-        if project_uses(self.ctx, DOUBLE_BACKWARD):
-            return self.withheld("the program differentiates twice (`create_graph=True`), and the fused kernels have no double backward")
+        if project_uses(self.ctx, HIGHER_ORDER_AUTOGRAD):
+            return self.withheld(
+                "the program differentiates twice (`create_graph=`, a Hessian) or in forward mode (`jvp`, `jacfwd`), "
+                "and the fused kernels have neither derivative"
+            )
         binding = self._functional(node)
         if binding is None:
             return self.withheld("`torch` cannot be imported here")

@@ -175,7 +175,23 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
     for node in descendants(module):
         if isinstance(node, cst.Call) and getattr(getattr(node.func, "attr", node.func), "value", None) == function.name.value:
             values += [argument for argument, parameter in arguments_by_parameter(node, function) if parameter == name]
-    return values
+            values += [value for arg in node.args if arg.star == "**" for value in _keyed_values(module, arg.value, name)]
+    # A name passed is followed to what module-level code assigns it (`make(4, target)` with
+    # `target = torch.float64 if ... else "cpu"`).
+    return values + [item for value in values if isinstance(value, cst.Name) for item in reaching_values(module, None, value.value) or []]
+
+
+def _keyed_values(module: cst.Module, mapping: cst.BaseExpression, key: str) -> List[cst.BaseExpression]:
+    """What a `**mapping` argument passes for keyword `key`: the values under the key of the
+    dict literals `mapping` is (or a module-level name of it is assigned)."""
+    literals = reaching_values(module, None, mapping.value) or [] if isinstance(mapping, cst.Name) else [mapping]
+    return [
+        element.value
+        for literal in literals
+        if isinstance(literal, cst.Dict)
+        for element in literal.elements
+        if isinstance(element, cst.DictElement) and string_value(element.key) == key
+    ]
 
 
 def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.BaseExpression]]:
@@ -194,7 +210,11 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
             elif isinstance(node, cst.Assign) and any(attribute in bound_names(t.target) for t in node.targets):
                 values.append(node.value)
             elif isinstance(node, cst.AnnAssign) and attribute in bound_names(node.target):
-                values.append(None)
+                # a field a dataclass's constructor may set: what the file's calls of the class pass
+                values += [None, *class_keyword_values(module, klass.name.value, attribute)]
+        if any(attribute_store(node) and string_value(node.args[1].value) is None for node in descendants(klass.body)):
+            # `setattr(self, name, value)` over the constructor's `**overrides`
+            values += class_keyword_values(module, klass.name.value, attribute)
     for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName, cst.Call)):
         if isinstance(node, (cst.Assign, cst.AnnAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
@@ -211,3 +231,14 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
             if dotted_name(node.args[0].value) == owner and string_value(node.args[1].value) in (attribute, None):
                 values.append(None)
     return values
+
+
+def class_keyword_values(module: cst.Module, klass: str, keyword: str) -> List[cst.BaseExpression]:
+    """What the file's calls of class `klass` by its name pass as `keyword=`."""
+    return [
+        arg.value
+        for call in nodes_of_type(module, (cst.Call,))
+        if isinstance(call, cst.Call) and getattr(call.func, "value", None) == klass
+        for arg in call.args
+        if arg.keyword is not None and arg.keyword.value == keyword
+    ]

@@ -156,3 +156,17 @@ def uncalled_references(module: cst.Module, qualify: Callable[[cst.BaseExpressio
         for name in [qualify(node)]
         if name is not None
     }
+
+
+def reads_classes(module: cst.Module, qualify: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
+    """Whether the file reads the class of an object: `type(x)` (the builtin `type`, not
+    rebound to a qualified name, with one argument) or `x.__class__`. An object made by another class (a rewrite
+    to a newer API) shows that class there, in its name and module."""
+    return any(
+        (
+            isinstance(node, cst.Call) and len(node.args) == 1 and isinstance(node.func, cst.Name)
+            and node.func.value == "type" and qualify(node.func) in (None, "type", "builtins.type")
+        )
+        or (isinstance(node, cst.Attribute) and node.attr.value == "__class__")
+        for node in descendants(module)
+    )

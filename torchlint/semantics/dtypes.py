@@ -23,6 +23,10 @@ COMPLEX_FUNCTIONS = frozenset(
 # `torch.fft` transforms whose result is complex (the inverse real transforms return real values).
 REAL_FFT_RESULTS = frozenset({"irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"})
 COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
+# NumPy's complex scalar types (`np.csingle`, `np.complex_`), and the strings NumPy reads as a
+# complex dtype (`dtype="c8"`); `torch.from_numpy` keeps the dtype.
+NUMPY_COMPLEX_TYPES = COMPLEX_DTYPES | {"csingle", "clongdouble", "clongfloat", "longcomplex", "singlecomplex", "complex_", "complex256"}
+COMPLEX_STRINGS = COMPLEX_DTYPES | {"c8", "c16", "c32", "csingle", "clongdouble"}
 # Tensor methods and attributes whose result is a Python number, and builtins that make one.
 NUMBER_METHODS = frozenset({"size", "dim", "numel", "item", "element_size", "ndimension", "nelement"})
 NUMBER_BUILTINS = frozenset({"float", "int", "len"})
@@ -36,12 +40,17 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
     dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
     `view_as_complex`, `torch.linalg.eig`, `torch.stft`, a forward `torch.fft` transform,
-    `.cfloat()`, `complex(...)` or a `cmath` function."""
+    `.cfloat()`, `complex(...)` or a `cmath` function; also NumPy's complex types
+    (`np.csingle`, `dtype="c8"`) and Python's `complex` used as a dtype (`dtype=complex`)."""
     if isinstance(node, cst.Imaginary):
         return True
     if isinstance(node, cst.SimpleString):
-        return string_value(node) in COMPLEX_DTYPES
+        return string_value(node) in COMPLEX_STRINGS
+    if isinstance(node, cst.Name):
+        return qualified in ("complex", "builtins.complex")
     if isinstance(node, cst.Attribute):
+        if qualified is not None and qualified.startswith("numpy."):
+            return node.attr.value in NUMPY_COMPLEX_TYPES
         return qualified is not None and qualified.startswith("torch.") and node.attr.value in COMPLEX_DTYPES
     if not isinstance(node, cst.Call):
         return False
@@ -55,9 +64,9 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
 def program_makes_complex(ctx: FileFacts) -> bool:
     """Whether the file makes complex values (`makes_complex`), or another module of its
     program (one it imports, or one that imports it) spells a complex value or dtype."""
-    for node in nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Attribute, cst.Call)):
+    for node in nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call)):
         func = node.func if isinstance(node, cst.Call) else node
-        if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
+        if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
             return True
     return project_uses(ctx, COMPLEX_VALUES)
 
@@ -69,6 +78,12 @@ def _qualified(ctx: FileFacts, node: cst.CSTNode) -> Optional[str]:
     if not isinstance(node, (cst.Name, cst.Attribute)):
         return None
     return ctx.names.qualified_name(node) or dotted_name(node)
+
+
+def reads_dtype(node: cst.BaseExpression) -> bool:
+    """Whether `node` reads a tensor's or a parameter's dtype (`ref.dtype`,
+    `next(model.parameters()).dtype`): a dtype whatever its name, never a device."""
+    return isinstance(node, cst.Attribute) and node.attr.value == "dtype"
 
 
 def python_number(ctx: FileFacts, node: cst.BaseExpression, depth: int = 0) -> bool:

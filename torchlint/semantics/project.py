@@ -89,6 +89,7 @@ MULTI_GPU = "multi_gpu"
 CPU_TRAINER = "cpu_trainer"
 TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
+HIGHER_ORDER_AUTOGRAD = "higher_order_autograd"
 COMPLEX_VALUES = "complex_values"
 FAST_PATH_MODULES = "fast_path_modules"
 ENVIRONMENT = "environment"
@@ -135,6 +136,13 @@ FEATURES: Dict[str, re.Pattern] = {
     # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
     # compiled graphs have no double backward.
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
+    # Derivatives beyond one reverse pass, which fused kernels may lack: `create_graph=` with
+    # any value but `False` (`create_graph=args.penalty`), Hessians and Hessian-vector products
+    # (`torch.func.hessian`, `torch.autograd.functional.hvp`, which differentiate twice), and
+    # forward-mode AD (`jvp`, `jacfwd`, `forward_ad.make_dual`).
+    HIGHER_ORDER_AUTOGRAD: re.compile(
+        r"\bcreate_graph\s*=\s*(?!\s*False\b)|\b(?:hessian|hvp|vhp|jvp|jacfwd|forward_ad|make_dual)\b"
+    ),
     # Modules whose eval-mode forward takes another path when gradients are off (the
     # "fast path": fused kernels, nested tensors that zero padded positions): transformer
     # encoder layers and multi-head attention (decoder layers run it inside), torchvision's
@@ -147,11 +155,12 @@ FEATURES: Dict[str, re.Pattern] = {
         r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
-    # imaginary literal, a complex dtype, `polar`, `view_as_complex`, a forward FFT, `eig`,
-    # `stft`, `complex()`, `cmath`.
+    # imaginary literal, a complex dtype (torch's, NumPy's, `dtype=complex`), `polar`,
+    # `view_as_complex`, a forward FFT, `eig`, `stft`, `complex()`, `cmath`.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
         r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\("
+        r"|\b(?:csingle|clongdouble|complex_)\b|\bdtype\s*=\s*(?:complex\b|[\"']c(?:8|16|32)[\"'])"
     ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),

@@ -32,3 +32,14 @@ print(text)
 # %% a blanket noqa is left alone [none]
 x = 6  # noqa
 print(x)
+
+# %% round 7: an unused code next to a type-ignore comment [safe]
+x = int("7")  # type: ignore  # noqa: TL9999
+print(x)
+
+# %% round 7: a used code next to an unknown one keeps the used one [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    print(torch.zeros(2).to(device).sum().item())  # noqa: TL102, TL9999

@@ -233,3 +233,90 @@ class Precision:
 p = Precision()
 for step in range(2):
     show(torch.ones(2).to(p.device))
+
+# %% round 7: a helper's device parameter given a dtype through a kwargs dict [none]
+import torch
+
+def make_targets(n, device="cpu"):
+    return torch.zeros(n, dtype=torch.long).to(device)
+
+options = {"device": torch.float64}
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    y = make_targets(4, **options)
+    loss = torch.nn.functional.mse_loss(model(torch.ones(4, 3)).sum(1).double(), y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    show(y)
+
+# %% round 7: a device set by setattr from the caller's keyword overrides, given a dtype [none]
+import torch
+
+class Trainer:
+    def __init__(self, **overrides):
+        self.device = "cpu"
+        for name, value in overrides.items():
+            setattr(self, name, value)
+    def targets(self, n):
+        return torch.zeros(n, dtype=torch.long).to(self.device)
+
+trainer = Trainer(device=torch.float64)
+for step in range(2):
+    show(trainer.targets(3))
+
+# %% round 7: a device taken from a config dataclass built with a dtype [none]
+import torch
+from dataclasses import dataclass
+
+@dataclass
+class Config:
+    device: object = "cpu"
+
+def run(cfg):
+    for step in range(2):
+        buf = torch.ones(3, dtype=torch.long).to(cfg.device)
+        show(buf)
+
+run(Config(device=torch.float16))
+
+# %% round 7: the move target is the dtype of a reference tensor named like a device [none]
+import torch
+
+ref = torch.zeros(1, dtype=torch.float64)
+device = ref.dtype
+for step in range(2):
+    show(torch.ones(3, dtype=torch.long).to(device))
+
+# %% round 7: zeros_like moved with a dtype keyword [safe]
+import torch
+
+device = torch.device("cpu")
+x = torch.ones(2, 2, dtype=torch.float64)
+for step in range(2):
+    show(torch.zeros_like(x).to(device, dtype=torch.float16))
+
+# %% round 7: a device chosen as a dtype in one branch of the caller [none]
+import torch
+
+def make(n, device):
+    return torch.ones(n, dtype=torch.long).to(device)
+
+for step in range(2):
+    target = torch.float64 if step % 2 else "cpu"
+    show(make(2, target))
+
+# %% round 7: a device attribute of a module set from a parameter's dtype [none]
+import torch
+
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(2, 2).double()
+        self.device = next(self.fc.parameters()).dtype
+    def forward(self, x):
+        bias = torch.zeros(2, dtype=torch.long).to(self.device)
+        return self.fc(x) + bias
+
+model = Head()
+for step in range(2):
+    show(model(torch.ones(1, 2, dtype=torch.float64)))

@@ -107,3 +107,24 @@ for step in range(2):
     opt.step()
     opt.zero_grad()
     print(x.tolist(), buf.shape)
+
+# %% round 7: a broadcast array (read-only) copied then changed in place [none]
+import numpy as np
+import torch
+
+row = np.broadcast_to(np.arange(3.0), (2, 3))
+for step in range(2):
+    t = torch.tensor(row)
+    t.mul_(2)
+    show(t)
+
+# %% round 7: a non-writeable array from frombuffer of bytes [none]
+import numpy as np
+import torch
+
+raw = bytes(range(8))
+for step in range(2):
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    t = torch.tensor(arr)
+    t += 1
+    show(t)

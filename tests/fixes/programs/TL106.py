@@ -315,3 +315,137 @@ for epoch in range(2):
         sgd.step()
         history.append((epoch, step, round(objective.item(), 5)))
 print(history)
+
+# %% round 7: a NamedTuple item whose to is bound by assignment, batch_size=None [none]
+import torch
+from typing import NamedTuple
+from torch.utils.data import DataLoader
+
+def _move(self, device):
+    return Sample(self.x.to(device), self.y.to(device))
+
+class Sample(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+    to = _move
+
+device = torch.device("cpu")
+data = [Sample(torch.ones(2) * i, torch.tensor(i)) for i in range(4)]
+loader = DataLoader(data, batch_size=None, pin_memory=True)
+for batch in loader:
+    batch = batch.to(device)
+    show(batch.x, batch.y)
+
+# %% round 7: a base class in the file binds to by assignment, the batch class inherits it [none]
+import torch
+from torch.utils.data import DataLoader
+
+class Movable:
+    def _move(self, device):
+        self.x = self.x.to(device)
+        return self
+    to = _move
+
+class Pair(Movable):
+    def __init__(self, xs):
+        self.x = torch.stack(xs)
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True, collate_fn=Pair)
+for batch in loader:
+    show(batch.to(device).x)
+
+# %% round 7: collections.namedtuple item with a to attribute added later [none]
+import torch
+from collections import namedtuple
+from torch.utils.data import DataLoader
+
+Item = namedtuple("Item", ["x", "y"])
+Item.to = lambda self, device: Item(self.x.to(device), self.y.to(device))
+
+device = torch.device("cpu")
+data = [Item(torch.ones(2) * i, torch.tensor(i)) for i in range(4)]
+loader = DataLoader(data, batch_size=None, pin_memory=True)
+for item in loader:
+    item = item.to(device)
+    show(item.x)
+
+# %% round 7: a dataclass batch with a lambda to in a class body [none]
+import torch
+from dataclasses import dataclass
+from torch.utils.data import DataLoader
+
+@dataclass
+class Batch:
+    x: torch.Tensor
+    to = lambda self, device: Batch(self.x.to(device))
+
+def collate(items):
+    return Batch(torch.stack(items))
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(3)] * 4, batch_size=2, pin_memory=True, collate_fn=collate)
+for batch in loader:
+    show(batch.to(device).x)
+
+# %% round 7: to bound by functools.partialmethod [none]
+import functools
+import torch
+from torch.utils.data import DataLoader
+
+class Batch:
+    def __init__(self, items):
+        self.x = torch.stack(items)
+    def _move(self, device, copy):
+        self.x = self.x.to(device, copy=copy)
+        return self
+    to = functools.partialmethod(_move, copy=False)
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True, collate_fn=Batch)
+for batch in loader:
+    show(batch.to(device).x)
+
+# %% round 7: a dict subclass batch returned from collate with a to method set by setattr [none]
+import torch
+from torch.utils.data import DataLoader
+
+class Features(dict):
+    pass
+
+def _to(self, device):
+    return Features({k: v.to(device) for k, v in self.items()})
+
+setattr(Features, "to", _to)
+
+def collate(items):
+    return Features(x=torch.stack(items))
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, pin_memory=True, collate_fn=collate)
+for batch in loader:
+    show(batch.to(device)["x"])
+
+# %% round 7: a tensor subclass dataset item that overrides to [none]
+import torch
+from torch.utils.data import DataLoader
+
+class Tagged(torch.Tensor):
+    def to(self, device):
+        return torch.Tensor.to(self, device).as_subclass(Tagged)
+
+device = torch.device("cpu")
+data = [torch.ones(2).as_subclass(Tagged) * i for i in range(4)]
+loader = DataLoader(data, batch_size=None, pin_memory=True)
+for x in loader:
+    show(x.to(device))
+
+# %% round 7: a pinned loader over a dataset returning tuples of tensor and string [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [(torch.ones(2) * i, f"id{i}") for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for x, ids in loader:
+    show(x.to(device), ids)

@@ -158,3 +158,24 @@ for epoch in range(3):
         opt.step()
         opt.zero_grad()
     print(epoch, tuple(x.shape))
+
+# %% round 7: workers and a sampler whose epoch is set every pass [unsafe]
+import torch
+from torch.utils.data import DataLoader, Sampler
+
+class EpochSampler(Sampler):
+    def __init__(self):
+        self.epoch = 0
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+    def __iter__(self):
+        return iter([(i + self.epoch) % 4 for i in range(4)])
+    def __len__(self):
+        return 4
+
+sampler = EpochSampler()
+loader = DataLoader(list(range(4)), batch_size=2, sampler=sampler, num_workers=1)
+for epoch in range(2):
+    sampler.set_epoch(epoch)
+    for x in loader:
+        show(x)

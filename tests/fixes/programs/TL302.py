@@ -362,3 +362,128 @@ torch.manual_seed(0)
 pool = AttentionPool()
 for step in range(2):
     show(pool(torch.randn(5, 4)).round(decimals=4))
+
+# %% round 7: a bfloat16 mask built with torch.full on float32 scores [unsafe]
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        n = q.size(-2)
+        mask = torch.triu(torch.full((n, n), float("-inf"), dtype=torch.bfloat16), 1)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / q.size(-1) ** 0.5)
+        att = att + mask
+        return F.softmax(att, dim=-1) @ v
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 7: a scale read from a 0-dim tensor attribute [unsafe]
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.scale = torch.tensor(dim ** -0.5)
+    def forward(self, q, k, v):
+        return F.softmax((q @ k.transpose(-2, -1)) * self.scale, dim=-1) @ v
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention(8)(q, k, v).round(decimals=3))
+
+# %% round 7: a scale computed with torch.sqrt of a tensor [unsafe]
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        d = torch.tensor(q.shape[-1], dtype=torch.float32)
+        scores = q @ k.transpose(-2, -1) / torch.sqrt(d)
+        return F.softmax(scores, dim=-1) @ v
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 7: F is a parameter of the forward [unsafe]
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, F=8):
+        w = torch.softmax(q @ k.transpose(-2, -1) / F ** 0.5, dim=-1)
+        return w @ v
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 7: F bound in a for loop over features in the same function [unsafe]
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        w = torch.softmax(q @ k.transpose(-2, -1) / q.size(-1) ** 0.5, dim=-1)
+        out = w @ v
+        for F in range(1):
+            out = out + F
+        return out
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 7: a boolean causal mask added to the scores as 0/1 [unsafe]
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        n = q.size(-2)
+        allowed = torch.ones(n, n, dtype=torch.bool).tril()
+        scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5 + allowed
+        return F.softmax(scores, dim=-1) @ v
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 7: second derivative of the attention in a Hessian-vector product [none]
+import torch
+import torch.nn.functional as F
+
+def attend(q, k, v):
+    return F.softmax(q @ k.transpose(-2, -1) / q.size(-1) ** 0.5, dim=-1) @ v
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+q.requires_grad_(True)
+(g,) = torch.autograd.grad(attend(q, k, v).pow(2).sum(), q, create_graph=True)
+(h,) = torch.autograd.grad(g.sum(), q)
+show(h.round(decimals=3))
+
+# %% round 7: double backward through torch.func.hessian [none]
+import torch
+import torch.nn.functional as F
+
+def attend(q, k, v):
+    return F.softmax(q @ k.transpose(-2, -1) / q.size(-1) ** 0.5, dim=-1) @ v
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 1, 1, 2, 2).unbind(0)
+h = torch.func.hessian(lambda x: attend(x, k, v).sum())(q)
+show(h.round(decimals=3))
+
+# %% round 7: a scale computed by math.log of the sequence length times a tensor [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gain = torch.nn.Parameter(torch.tensor(0.5))
+    def forward(self, q, k, v):
+        s = self.gain * math.log(q.size(-2))
+        return F.softmax(q @ k.transpose(-2, -1) * s, dim=-1) @ v
+
+q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))

@@ -120,3 +120,30 @@ for step in range(3):
         model(x).sum().backward()
     print([round(grad_of(p).abs().sum().item(), 4) for p in model.parameters()])
     opt.step()
+
+# %% round 7: gradients read through vars() of a parameter [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 2)).sum().backward()
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    show(vars(model)["_parameters"]["weight"].grad.sum())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 7: gradient norms clipped right after zeroing, before any backward [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 2)).sum().backward()
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    show(norm)
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()

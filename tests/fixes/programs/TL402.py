@@ -1007,3 +1007,219 @@ def evaluate():
 
 for epoch in range(2):
     evaluate()
+
+# %% round 7: outputs grouped with setdefault in the caller's dict [unsafe]
+import torch
+
+def evaluate(model, batches, groups):
+    model.eval()
+    for name, x in batches:
+        groups.setdefault(name, []).append(model(x))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    groups = {}
+    evaluate(torch.nn.Linear(3, 2), [("a", torch.ones(1, 3)), ("b", torch.zeros(1, 3))], groups)
+    show(groups["a"][0], groups["b"][0])
+
+# %% round 7: outputs put on a global queue [unsafe]
+import queue
+import torch
+
+RESULTS = queue.Queue()
+
+def evaluate(model, x):
+    model.eval()
+    RESULTS.put(model(x))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3))
+    show(RESULTS.get())
+
+# %% round 7: the output stored through object.__setattr__ [unsafe]
+import torch
+
+class Record:
+    pass
+
+def evaluate(model, x, record):
+    model.eval()
+    object.__setattr__(record, "logits", model(x))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    record = Record()
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3), record)
+    show(record.logits)
+
+# %% round 7: the output stored into globals() [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    globals()["LAST"] = model(x)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3))
+    show(LAST)
+
+# %% round 7: the output leaves through an exception [unsafe]
+import torch
+
+class Found(Exception):
+    def __init__(self, value):
+        self.value = value
+
+def search(model, x):
+    model.eval()
+    out = model(x)
+    if out.sum() > -100:
+        raise Found(out)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    try:
+        search(torch.nn.Linear(3, 2), torch.ones(1, 3))
+    except Found as found:
+        show(found.value)
+
+# %% round 7: the output formatted with percent formatting [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    line = "out=%s" % (out,)
+    print(line)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3))
+
+# %% round 7: the output logged to stdout through logging [unsafe]
+import logging
+import sys
+import torch
+
+log = logging.getLogger("eval7")
+log.addHandler(logging.StreamHandler(sys.stdout))
+log.setLevel(logging.INFO)
+
+def evaluate(model, x):
+    model.eval()
+    log.info("logits %s", model(x))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3))
+
+# %% round 7: the name of the output's grad_fn is reported [unsafe]
+import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print(type(out.grad_fn).__name__)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3))
+
+# %% round 7: a keyword callback fits a probe with backward [none]
+import torch
+
+def fit_probe(features):
+    probe = torch.nn.Linear(2, 1)
+    probe(features).sum().backward()
+    show(probe.weight.grad)
+
+def evaluate(model, x, on_features=None):
+    model.eval()
+    feats = model(x)
+    if on_features is not None:
+        on_features(feats)
+
+torch.manual_seed(0)
+for epoch in range(2):
+    model = torch.nn.Linear(3, 2)
+    evaluate(model, torch.ones(1, 3), on_features=fit_probe)
+    show(model.weight.grad)
+
+# %% round 7: the output copied into a caller's buffer [unsafe]
+import torch
+
+def evaluate(model, x, buffer):
+    model.eval()
+    buffer.copy_(model(x))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    buffer = torch.zeros(1, 2)
+    evaluate(torch.nn.Linear(3, 2), torch.ones(1, 3), buffer)
+    show(buffer)
+
+# %% round 7: transformer encoder layer imported from torch.nn.modules.transformer under another name [unsafe]
+import torch
+from torch.nn.modules.transformer import TransformerEncoderLayer as Block
+
+def evaluate(model, x, mask):
+    model.eval()
+    out = model(x, src_key_padding_mask=mask)
+    print(round(out[0, 3].sum().item(), 4))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    model = torch.nn.TransformerEncoder(Block(8, 2, 16, dropout=0.0, batch_first=True), 1, enable_nested_tensor=True)
+    mask = torch.tensor([[False, False, True, True]])
+    evaluate(model, torch.randn(1, 4, 8), mask)
+
+# %% round 7: full nn.Transformer scored on padded sequences [unsafe]
+import torch
+
+def evaluate(model, src, tgt, mask):
+    model.eval()
+    out = model(src, tgt, src_key_padding_mask=mask, memory_key_padding_mask=mask)
+    print(round(out.sum().item(), 4))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    model = torch.nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True)
+    mask = torch.tensor([[False, False, True, True]])
+    evaluate(model, torch.randn(1, 4, 8), torch.randn(1, 3, 8), mask)
+
+# %% round 7: a module class registry that holds the encoder layer class [unsafe]
+import torch
+
+LAYERS = [torch.nn.TransformerEncoderLayer]
+
+def evaluate(model, x, mask):
+    model.eval()
+    out = model(x, src_key_padding_mask=mask)
+    print(round(out[0, 3].sum().item(), 4))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    model = torch.nn.TransformerEncoder(LAYERS[0](8, 2, 16, dropout=0.0, batch_first=True), 1)
+    evaluate(model, torch.randn(1, 4, 8), torch.tensor([[False, False, True, True]]))
+
+# %% round 7: forward computes an input gradient under enable_grad inside eval [none]
+import torch
+
+class Saliency(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Linear(3, 1)
+    def forward(self, x):
+        x = x.clone().requires_grad_(True)
+        (g,) = torch.autograd.grad(self.net(x).sum(), x)
+        return g
+
+def evaluate(model, x):
+    model.eval()
+    show(model(x))
+
+torch.manual_seed(0)
+for epoch in range(2):
+    evaluate(Saliency(), torch.ones(2, 3))

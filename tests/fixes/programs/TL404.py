@@ -197,3 +197,79 @@ for step in range(2):
     opt.step()
     opt.zero_grad()
     print(round(loss.item(), 4))
+
+# %% round 7: complex parameters made with dtype=complex [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+class Filter(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.taps = torch.nn.Parameter(torch.ones(n, dtype=complex))
+    def forward(self, x):
+        return (x * self.taps).real
+
+model = Filter(4).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(4, dtype=torch.float64, device=device)).sum().backward()
+    optimizer.step()
+show(model.taps.real)
+
+# %% round 7: complex initial weights from numpy with dtype=np.csingle [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+class Mixer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        init = np.ones(3, dtype=np.csingle)
+        self.w = torch.nn.Parameter(torch.from_numpy(init))
+    def forward(self, x):
+        return (x * self.w).abs()
+
+model = Mixer().to(device)
+optimizer = torch.optim.AdamW(model.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(3, device=device)).sum().backward()
+    optimizer.step()
+show(model.w.abs())
+
+# %% round 7: complex parameters from a numpy array typed by a string code [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+class Mixer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.tensor(np.zeros(3, dtype="c8")))
+    def forward(self, x):
+        return (x + self.w).abs()
+
+model = Mixer().to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(3, device=device)).sum().backward()
+    optimizer.step()
+show(model.w.abs())
+
+# %% round 7: a tensor learning rate [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 2).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=torch.tensor(0.01))
+x = torch.randn(8, 4, device=device)
+for _ in range(3):
+    optimizer.zero_grad()
+    model(x).pow(2).mean().backward()
+    optimizer.step()
+show(model(x).mean().round(decimals=3))

@@ -105,3 +105,35 @@ for step in range(2):
     ctx = torch.cpu.amp.autocast(enabled=False)
     with ctx:
         print(isinstance(ctx, torch.cpu.amp.autocast))
+
+# %% round 7: the old autocast used as a decorator of forward [safe]
+import torch
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 3)
+    @torch.cpu.amp.autocast()
+    def forward(self, x):
+        return self.fc(x)
+
+torch.manual_seed(0)
+out = Net()(torch.ones(2, 3))
+show(out.dtype)
+
+# %% round 7: the old autocast entered through contextlib.ExitStack [safe]
+import contextlib
+import torch
+
+torch.manual_seed(0)
+fc = torch.nn.Linear(3, 3)
+with contextlib.ExitStack() as stack:
+    stack.enter_context(torch.cpu.amp.autocast(dtype=torch.bfloat16))
+    out = fc(torch.ones(2, 3))
+show(out.dtype)
+
+# %% round 7: the old grad scaler's class name printed [unsafe]
+import torch
+
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+print(type(scaler).__name__, type(scaler).__module__)
