@@ -190,11 +190,13 @@ def descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def in_source_order(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`node` and every node below it, in source order (parents before their children)."""
+    known = _known_children()
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(children(current)))
+        below = known.get(id(current))
+        stack.extend(reversed(children(current) if below is None else below))
 
 
 def comments(node: cst.CSTNode) -> List[str]:

@@ -11,7 +11,7 @@ from typing import Callable, Dict, Optional, Set
 
 import libcst as cst
 
-from torchlint.semantics.tree import descendants, per_module
+from torchlint.semantics.tree import descendants, nodes_of_type, per_module
 
 VARIABLE = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 
@@ -57,4 +57,4 @@ def written_for_legacy_autograd(module: cst.Module) -> bool:
     """Whether the file may be written for PyTorch 0.3 or older: it never calls `.item()`
     (new in 0.4, the version that stopped honouring `volatile`; such files read scalars as
     `loss.data[0]`, an error since 0.5)."""
-    return not any(isinstance(node, cst.Attribute) and node.attr.value == "item" for node in descendants(module))
+    return not any(node.attr.value == "item" for node in nodes_of_type(module, (cst.Attribute,)))
