@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import Dict, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -17,7 +18,7 @@ from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import arguments_given, calls_given, option_default
-from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, scope_descendants
+from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, per_module, scope_descendants
 from torchlint.semantics.values import DICT_READS, string_value
 
 
@@ -71,7 +72,7 @@ def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional
         return None
     init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None)
     parameter = _parameter(init, attribute[1]) if init is not None else None
-    if init is None or parameter is None or not _stored_unchanged(klass, init, *attribute):
+    if init is None or parameter is None or not _stored_unchanged(ctx.module, klass, *attribute):
         return None
     return klass.name.value, parameter
 
@@ -91,31 +92,61 @@ def _parameter(init: cst.FunctionDef, name: str) -> Optional[cst.Param]:
     return next((param for param in (*init.params.params, *init.params.kwonly_params) if param.name.value == name), None)
 
 
-def _stored_unchanged(klass: cst.ClassDef, init: cst.FunctionDef, owner: str, name: str) -> bool:
+def _stored_unchanged(module: cst.Module, klass: cst.ClassDef, owner: str, name: str) -> bool:
     """Whether the class holds the parameter `name` as `__init__` received it: `__init__`
     rebinds no such name, and either every assignment of `self.name` in the class is
     `self.name = name` in `__init__`, or (`owner` "self.hparams") `__init__` calls
     `self.save_hyperparameters()` for all its parameters or that one, and nothing assigns
-    `self.hparams`."""
-    in_init = {id(node) for node in descendants(init)}
-    for node in descendants(klass):
-        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
-        for target in targets:
-            written = dotted_name(target) or dotted_name(getattr(target, "value", target)) or ""
-            if id(node) in in_init and written == name:
-                return False  # `num_workers = num_workers or 4`
-            if owner == "self" and written == f"self.{name}":
-                if not (id(node) in in_init and isinstance(node, cst.Assign) and dotted_name(node.value) == name):
-                    return False
-            if owner == "self.hparams" and written.startswith("self.hparams"):
-                return False
+    `self.hparams`. Read from the class's writes, indexed once per module (`_class_writes`)."""
+    writes = _class_writes(module).get(id(klass))
+    if writes is None or name in writes.rebound_in_init:
+        return False  # `num_workers = num_workers or 4`
     if owner == "self":
-        return True
-    return any(
-        isinstance(node, cst.Call) and dotted_name(node.func) == "self.save_hyperparameters"
-        and (not positional(node) or any(string_value(arg.value) == name for arg in positional(node)))
-        for node in descendants(init)
-    )
+        return name not in writes.changed
+    return not writes.hparams_written and (writes.saves_all or name in writes.saved)
+
+
+@dataclass(frozen=True)
+class _ClassWrites:
+    """What the code of a module-level class writes, for `_stored_unchanged`."""
+
+    # Names its `__init__` assigns (`num_workers = num_workers or 4`).
+    rebound_in_init: FrozenSet[str]
+    # Attributes `self.X` assigned other than `self.X = X` in `__init__`.
+    changed: FrozenSet[str]
+    # Something assigns `self.hparams` or an attribute or item of it.
+    hparams_written: bool
+    # `__init__` calls `self.save_hyperparameters()` (every parameter), or names these.
+    saves_all: bool
+    saved: FrozenSet[str]
+
+
+@per_module
+def _class_writes(module: cst.Module) -> Dict[int, _ClassWrites]:
+    """`_ClassWrites` of each module-level class with an `__init__`, by the class's id."""
+    found: Dict[int, _ClassWrites] = {}
+    for klass in module.body:
+        init = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"), None) if isinstance(klass, cst.ClassDef) else None
+        if init is None:
+            continue
+        in_init = {id(node) for node in descendants(init)}
+        rebound: Set[str] = set()
+        changed: Set[str] = set()
+        hparams = False
+        for node in descendants(klass):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+            for target in targets:
+                written = dotted_name(target) or dotted_name(getattr(target, "value", target)) or ""
+                if id(node) in in_init:
+                    rebound.add(written)
+                attribute = written[len("self."):] if written.startswith("self.") else None
+                if attribute and not (id(node) in in_init and isinstance(node, cst.Assign) and dotted_name(node.value) == attribute):
+                    changed.add(attribute)
+                hparams = hparams or written.startswith("self.hparams")
+        saves = [node for node in descendants(init) if isinstance(node, cst.Call) and dotted_name(node.func) == "self.save_hyperparameters"]
+        saved = frozenset(filter(None, (string_value(arg.value) for node in saves for arg in positional(node))))
+        found[id(klass)] = _ClassWrites(frozenset(rebound), frozenset(changed), hparams, any(not positional(node) for node in saves), saved)
+    return found
 
 
 def _is_zero(node: ast.AST) -> bool:
