@@ -285,3 +285,79 @@ def test_workers_from_an_option_that_defaults_to_zero(tmp_path, monkeypatch, def
 def test_workers_from_an_option_whose_modules_disagree(tmp_path, monkeypatch) -> None:
     files = {"train.py": OPTION_LOADER, "options.py": OPTIONS.replace("{default}", "0"), "other.py": OPTIONS.replace("{default}", "8")}
     assert findings(tmp_path, monkeypatch, files, "TL203") == {("train.py", "TL203", 7)}
+
+
+# -- a builder's tuple handed whole to a class that keeps its elements ---------------------
+
+BUILDER = """
+import torch
+from torchvision import datasets
+
+
+def get_train_valid_loader(data_dir, batch_size, num_workers=4, pin_memory=False):
+    dataset = datasets.MNIST(data_dir, train=True)
+    train_loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, num_workers=num_workers, pin_memory=pin_memory)
+    valid_loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, num_workers=num_workers, pin_memory=pin_memory)
+    return (train_loader, valid_loader)
+"""
+
+TRAINER = """
+import torch
+
+
+class Trainer:
+    def __init__(self, config, data_loader):
+        self.config = config
+        self.device = torch.device("cuda")
+        self.train_loader = data_loader[0]
+        self.valid_loader = data_loader[1]
+        self.model = Net().to(self.device)
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+
+    def train(self):
+        {train}
+
+    def train_one_epoch(self, epoch):
+        for i, (x, y) in enumerate(self.train_loader):
+            loss = self.model(x.to(self.device)).sum()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+    def validate(self, epoch):
+        for i, (x, y) in enumerate(self.valid_loader):
+            self.model(x.to(self.device))
+"""
+
+MAIN = """
+import data_loader
+from trainer import Trainer
+
+
+def main(config):
+    kwargs = {{}}
+    if config.use_gpu:
+        kwargs = {kwargs}
+    dloader = data_loader.get_train_valid_loader(config.data_dir, config.batch_size, **kwargs)
+    Trainer(config, dloader).train()
+"""
+
+EPOCHS = """for epoch in range(self.config.epochs):
+            self.train_one_epoch(epoch)
+            self.validate(epoch)"""
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "train", "expected"),
+    [
+        # one worker from the caller's dict, memory pinned by it: workers restart every epoch
+        ('{"num_workers": 1, "pin_memory": True}', EPOCHS, {("data_loader.py", "TL203", 8), ("data_loader.py", "TL203", 9)}),
+        # the validation loader passed over once per run, the training loader every epoch
+        ('{"pin_memory": True}', "self.validate(0)\n        " + EPOCHS.replace("self.validate(epoch)", "pass"), {("data_loader.py", "TL203", 8)}),
+        # one epoch: each loader is passed over once
+        ('{"num_workers": 1, "pin_memory": True}', "self.train_one_epoch(0)\n        self.validate(0)", set()),
+    ],
+)
+def test_a_builder_s_tuple_kept_by_a_trainer_class(tmp_path, monkeypatch, kwargs, train, expected):
+    files = {"data_loader.py": BUILDER, "trainer.py": TRAINER.format(train=train), "main.py": MAIN.format(kwargs=kwargs)}
+    assert findings(tmp_path, monkeypatch, files) == expected

@@ -680,13 +680,16 @@ class FunctionFacts:
         return bool(self._parameters_given(call, name) & self.moved_parameters)
 
     def _ast_parameters_given(self, call: ast.Call, name: str) -> Set[str]:
+        """The parameters `call` passes `name` to; for an element name (`dloader[0]`, see
+        `_element_name`), the same element of those parameters (`data_loader[0]`)."""
+        name, bracket, element = name.partition("[")
         given = {keyword.arg for keyword in call.keywords if keyword.arg and isinstance(keyword.value, ast.Name) and keyword.value.id == name}
         for index, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred):
                 break
             if isinstance(arg, ast.Name) and arg.id == name and index < len(self.parameters):
                 given.add(self.parameters[index])
-        return given
+        return {parameter + bracket + element for parameter in given}
 
     def _parameters_given(self, call: "cst.Call | ast.Call", name: str) -> Set[str]:
         if isinstance(call, ast.Call):
@@ -987,13 +990,14 @@ def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[T
     return frozenset(found)
 
 
-def _passes(body: List[ast.AST], holders: Dict[str, str]) -> Tuple[Set[str], Set[str]]:
+def _passes(body: List[ast.AST], holders: Dict[str, str], repeated: FrozenSet[int] = frozenset()) -> Tuple[Set[str], Set[str]]:
     """Of the parameters that the (dotted) names `holders` hold (a parameter itself, or the
     `self.loader` attribute `__init__` stores it in), those a `for` loop among `body` iterates
-    inside another loop, and those whose items such a loop moves to a device: `.cuda()` or
-    `.to(...)` (not to a dtype or the CPU) on the loop's target or a name assigned from it."""
+    inside another loop (or among the nodes `repeated`, run again and again by their
+    caller), and those whose items such a loop moves to a device: `.cuda()` or `.to(...)`
+    (not to a dtype or the CPU) on the loop's target or a name assigned from it."""
     nested = {id(inner) for loop in body if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
-              for statement in loop.body for inner in _ast_walk(statement)}
+              for statement in loop.body for inner in _ast_walk(statement)} | repeated
     reiterated, moved = set(), set()
     for loop in body:
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
@@ -1063,7 +1067,7 @@ def _class_facts(
     body = [item for method in methods for statement in method.body for item in _ast_walk(statement)]
     iterated = {stored[held] for loop in body if isinstance(loop, (ast.For, ast.AsyncFor))
                 for item in _ast_walk(loop.iter) for held in [_ast_dotted(item)] if held in stored}
-    reiterated, moved = _passes(body, stored) if iterated else (set(), set())
+    reiterated, moved = _passes(body, stored, _run_in_loops(methods, body)) if iterated else (set(), set())
     return dataclasses.replace(
         facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
         calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
@@ -1082,9 +1086,19 @@ def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[
     return frozenset(parameter for attribute, parameter in stored.items() if attribute in returned)
 
 
+def _run_in_loops(methods: List[ast.AST], body: List[ast.AST]) -> FrozenSet[int]:
+    """The nodes of the methods that a loop of the class's own methods (`body`) calls on
+    `self` (`for epoch in ...: self.train_one_epoch(epoch)`): they run again and again."""
+    called = {(_ast_dotted(item.func) or "").partition("self.")[2] for loop in body if isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+              for statement in loop.body for item in _ast_walk(statement) if isinstance(item, ast.Call)}
+    return frozenset(id(item) for method in methods if getattr(method, "name", "") in called - {""}
+                     for statement in getattr(method, "body", ()) for item in _ast_walk(statement))
+
+
 def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
     """`self.<attribute>` -> parameter, for the parameters `__init__` stores as they are
-    (`self.train_loader = train_loader`, `self.a, self.b = a, b`)."""
+    (`self.train_loader = train_loader`, `self.a, self.b = a, b`), or an element of one
+    (`self.train_loader = data_loader[0]`: "data_loader[0]", see `_element_name`)."""
     parameters = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
     stored: Dict[str, str] = {}
     for item in _ast_walk(init):
@@ -1094,9 +1108,21 @@ def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
         pairs = list(zip(target.elts, value.elts)) if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) else [(target, value)]
         for slot, given in pairs:
             name = _ast_dotted(slot)
-            if name is not None and name.startswith("self.") and isinstance(given, ast.Name) and given.id in parameters:
-                stored[name] = given.id
+            held = _element_name(given)
+            if name is not None and name.startswith("self.") and held is not None and held.partition("[")[0] in parameters:
+                stored[name] = held
     return stored
+
+
+def _element_name(value: ast.AST) -> Optional[str]:
+    """`name` for a name, `name[0]` for an element of it at a literal index (`data_loader[0]`
+    of a `(train_loader, valid_loader)` tuple handed on whole); None otherwise."""
+    if isinstance(value, ast.Name):
+        return value.id
+    index = value.slice if isinstance(value, ast.Subscript) else None
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(index, ast.Constant) and type(index.value) is int:
+        return f"{value.value.id}[{index.value}]"
+    return None
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:
@@ -1550,9 +1576,10 @@ def _calling_scope(site: CallSite) -> Optional[Tuple[str, List[ast.AST]]]:
 def _hand_offs(site: CallSite, text: str, statements: List[ast.AST], bound: Set[str]) -> Iterator[Tuple[ast.Call, FunctionFacts]]:
     """The calls among `statements` that pass one of the names `bound` to a project function,
     with its summary."""
+    names = {name.partition("[")[0] for name in bound}
     for node in statements:
         if not isinstance(node, ast.Call) or not any(
-            isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(k.value for k in node.keywords))
+            isinstance(value, ast.Name) and value.id in names for value in (*node.args, *(k.value for k in node.keywords))
         ):
             continue
         dotted = _ast_dotted(node.func)
@@ -1700,8 +1727,11 @@ def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast
 
 
 def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:
-    """The names an assignment binds: all of them, or the one at index `slot` of its tuple."""
+    """The names an assignment binds: all of them, or the one at index `slot` of its tuple
+    (`name[slot]` when one name holds the whole tuple, see `_element_name`)."""
     if slot >= 0:
+        if len(targets) == 1 and isinstance(targets[0], ast.Name):
+            return [f"{targets[0].id}[{slot}]"]  # the tuple bound whole: `dloader = get_loaders(...)`
         elements = targets[0].elts if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) else []
         chosen = elements[slot] if slot < len(elements) else None
         return [chosen.id] if isinstance(chosen, ast.Name) else []
