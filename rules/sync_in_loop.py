@@ -21,6 +21,7 @@ from torchlint.semantics.training import (
     loop_trains,
     repeated_with_training,
 )
+from torchlint.semantics.stopping import decides_stop, returned_to
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
@@ -331,12 +332,12 @@ class SyncInLoop(Rule):
             return True  # a helper called in the loop may compute the action (`act(state)`)
         if feeds_batch_source(node, names, loop):
             return True  # priorities of a replay buffer: the next batch depends on them
+        if decides_stop(loop, names | self._returned_names(node, loop), node):
+            return True  # early stopping on a validation loss: the test that leaves the loop reads it
         if loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop)):
             return False
         loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):
-            return True
-        if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
         if self._dropped_unread(node, names) or accumulated(self.ctx.path_to(node)):
             return False  # a host copy nothing reads, or a running total, is no output
@@ -370,15 +371,13 @@ class SyncInLoop(Rule):
                 return dropped_unread(names, child, ancestor)
         return False
 
-    def _decides_control_flow(self, node: cst.Call, names: Set[str], loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
-        tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]
-        if isinstance(loop, cst.While):
-            tests.append(loop.test)
-        for test in tests:
-            for item in descendants(test):
-                if item is node or (isinstance(item, cst.Name) and item.value in names):
-                    return True
-        return False
+    def _returned_names(self, node: cst.Call, loop: cst.CSTNode) -> Set[str]:
+        """The names the loop binds to `node`'s value when `node` is returned by a helper the
+        loop calls (`loss_val, acc_val = validate()`); empty otherwise."""
+        reasons = self.ctx.execution(node).reasons
+        if len(reasons) < 2 or not isinstance(reasons[0].at, cst.Call) or reasons[1].at is not loop:
+            return set()
+        return returned_to(self.ctx.path_to(node), self.ctx.frequency.parent(reasons[0].at))
 
     def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
         """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,
@@ -515,11 +514,6 @@ def _read_again(names: Set[str], loop_nodes: List[cst.CSTNode]) -> bool:
 
 def _calls(node: cst.CSTNode, name: str) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
-
-
-def _leaves(body: cst.BaseSuite) -> bool:
-    """Whether a block leaves the loop (`break`, `return`, `raise`)."""
-    return any(isinstance(item, (cst.Break, cst.Return, cst.Raise)) for item in descendants(body))
 
 
 def _iterates_loader(loop: cst.CSTNode) -> bool:
