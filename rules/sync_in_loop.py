@@ -54,7 +54,11 @@ class SyncInLoop(Rule):
     helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function or
     method another module calls in its training step loop (`agent.update_parameters(...)` on
     an instance of the project class, a metric helper) runs every step: its syncs are reported
-    in its body. A function another module calls in its loop over epochs (the engine's
+    in its body and in the methods it calls. The instance may come from a project factory
+    function (`agent = make_agent(...)` returning `CurlSacAgent(...)`), and a method that
+    trains through another method of its class (`update()` calling `self.update_critic()`)
+    is a training step itself. A function another module calls in its loop over epochs (the
+    engine's
     `evaluate()`) runs every epoch. A method that runs a backward pass itself
     (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
     function an engine is handed with a data loader (`engine.train(h, train_loader, epochs,
@@ -89,9 +93,13 @@ class SyncInLoop(Rule):
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
       (`if i == 0`);
-    - where a loop that does not train needs the value on the host: it decides a
-      `break`/`return` or the loop condition (autoregressive decoding, convergence checks),
-      the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
+    - where the value decides whether the loop stops, training or not: a test that leaves
+      the loop (`break`/`return`) or the loop condition reads it, or a name the loop computes
+      from it (early stopping: `if loss_val < best: ... else: bad_counter += 1` before `if
+      bad_counter == patience: break`), also when a helper the loop calls returns it
+      (`loss_val, acc_val = validate()`, where the values returned with it add no wait);
+    - where a loop that does not train needs the value on the host: it decides the loop
+      (autoregressive decoding, convergence checks), the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
       for an evaluator): inference, generation and evaluation loops exist to produce such
       values (not a copy deleted or rebound unread, nor a running total such as
@@ -322,7 +330,8 @@ class SyncInLoop(Rule):
         """Whether the loop cannot go on without the value on the host.
 
         A loop that trains (see `training.loop_trains`), or one in a function every training
-        step of another module calls, never gets these exemptions.
+        step of another module calls, gets only those that keep it going: actions for an
+        environment, priorities of its replay buffer, the test that stops it.
         """
         names = self._assigned_names(node)
         steps = environment_steps(loop)
