@@ -113,13 +113,16 @@ def test_a_method_an_instance_runs_every_training_step_runs_every_step(tmp_path,
     assert project(tmp_path, monkeypatch, files, "TL102") == reported
 
 
-EARLY_STOPPING = """
-def train():
+# A full-batch training step: each epoch is one step.
+TRAIN_STEP = """
+def train_step():
     optimizer.zero_grad()
     loss = F.nll_loss(model(features.cuda()), labels.cuda())
     loss.backward()
     optimizer.step()
-    return loss.item()
+"""
+
+EARLY_STOPPING = TRAIN_STEP + """    return loss.item()
 
 def validate():
     with torch.no_grad():
@@ -129,7 +132,7 @@ def validate():
 
 bad_counter, best = 0, 1e9
 for epoch in range(1000):
-    loss_tra = train()
+    loss_tra = train_step()
     loss_val, acc_val = validate()
     print(loss_tra, loss_val, acc_val)
     {decision}
@@ -157,13 +160,7 @@ def test_a_value_that_decides_early_stopping_is_needed_on_the_host(decision, rep
     assert found(EARLY_STOPPING.format(decision=decision), "TL101") == reported
 
 
-FINAL_TEST = """
-def train_step():
-    optimizer.zero_grad()
-    loss = F.nll_loss(model(features.cuda()), labels.cuda())
-    loss.backward()
-    optimizer.step()
-
+FINAL_TEST = TRAIN_STEP + """
 def evaluate():
     with torch.no_grad():
         return F.nll_loss(model(features.cuda()), labels.cuda()).item()
