@@ -482,9 +482,13 @@ class FrequencyAnalysis:
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
 
     def _loop_rank(self, execution: Execution) -> int:
-        """How often the step loop that runs a node runs (its place in `ORDER`); 0 without one."""
-        loop = execution.step_loop() if execution.frequency is Frequency.PER_STEP else None
-        return ORDER.index(self.execution(loop).frequency) if loop is not None else 0
+        """For per-step code, how often the step loop that runs it runs (its place in `ORDER`);
+        per-step code with no loop (`forward()`, assumed to run every step) ranks as a loop
+        run an unknown number of times. 0 for other frequencies."""
+        if execution.frequency is not Frequency.PER_STEP:
+            return 0
+        loop = execution.step_loop()
+        return ORDER.index(self.execution(loop).frequency if loop is not None else Frequency.UNKNOWN)
 
     def _mode_branch(self, branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Optional[Execution]:
         """How often a branch under an instance's mode flag runs (`if self.is_test:` in
