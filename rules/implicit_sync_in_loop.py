@@ -54,8 +54,8 @@ class ImplicitSyncInLoop(Rule):
     - in loops that run once per epoch, over dict entries or parameters, or over literal lists;
     - behind a logging guard (`if step % 100 == 0:`, a test naming `log`, `verbose`, ...);
     - where a loop that does not train (no `.backward()`/`.step()`) needs the value on the
-      host to go on: it decides a `break`/`return`/`raise` or the `while` condition, it is
-      read again in the next iteration, the loop reads `input()`, or a loop that is not over
+      host to go on: it decides a `break`/`return`/`raise` or the `while` condition (also
+      through names the loop computes from it), it is read again in the next iteration, the loop reads `input()`, or a loop that is not over
       a data loader prints or formats each result;
     - for `torch.cuda.synchronize()` in a loop that reads a clock (`time.perf_counter()`),
       where the synchronisation is what makes the timing correct;
