@@ -93,11 +93,11 @@ class SyncInLoop(Rule):
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
       (`if i == 0`);
-    - where the value decides whether the loop stops, training or not: a test that leaves
-      the loop (`break`/`return`) or the loop condition reads it, or a name the loop computes
-      from it (early stopping: `if loss_val < best: ... else: bad_counter += 1` before `if
-      bad_counter == patience: break`), also when a helper the loop calls returns it
-      (`loss_val, acc_val = validate()`, where the values returned with it add no wait);
+    - where a helper the loop calls returns the value and it decides whether the loop
+      stops, training or not: a test that leaves the loop (`break`/`return`) or the loop
+      condition reads it, or a name the loop computes from it (early stopping: `loss_val,
+      acc_val = validate()`, then `if loss_val < best: ... else: bad_counter += 1` before
+      `if bad_counter == patience: break`; the values returned with it add no wait);
     - where a loop that does not train needs the value on the host: it decides the loop
       (autoregressive decoding, convergence checks), the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
@@ -331,7 +331,9 @@ class SyncInLoop(Rule):
 
         A loop that trains (see `training.loop_trains`), or one in a function every training
         step of another module calls, gets only those that keep it going: actions for an
-        environment, priorities of its replay buffer, the test that stops it.
+        environment, priorities of its replay buffer, the stop test that reads what an
+        evaluation helper returns (a value the loop computes itself may serve the stop test of
+        its evaluation phase only, while every training batch pays for it).
         """
         names = self._assigned_names(node)
         steps = environment_steps(loop)
@@ -341,10 +343,13 @@ class SyncInLoop(Rule):
             return True  # a helper called in the loop may compute the action (`act(state)`)
         if feeds_batch_source(node, names, loop):
             return True  # priorities of a replay buffer: the next batch depends on them
-        if decides_stop(loop, names | self._returned_names(node, loop), node):
-            return True  # early stopping on a validation loss: the test that leaves the loop reads it
+        returned = self._returned_names(node, loop)
+        if returned and decides_stop(loop, returned):
+            return True  # early stopping on what an evaluation helper returns: the stop test reads it
         if loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop)):
             return False
+        if decides_stop(loop, names, node):
+            return True
         loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):
             return True
