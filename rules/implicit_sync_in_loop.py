@@ -8,11 +8,11 @@ from torchlint.rules.sync_in_loop import (
     SyncInLoop,
     _calls,
     _iterates_loader,
-    _leaves,
     _read_again,
 )
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop
+from torchlint.semantics.stopping import decides_stop
 from torchlint.semantics.training import OTHER_LOOPS, called_every_step_elsewhere, loop_trains, repeated_with_training
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
@@ -54,8 +54,8 @@ class ImplicitSyncInLoop(Rule):
     - in loops that run once per epoch, over dict entries or parameters, or over literal lists;
     - behind a logging guard (`if step % 100 == 0:`, a test naming `log`, `verbose`, ...);
     - where a loop that does not train (no `.backward()`/`.step()`) needs the value on the
-      host to go on: it decides a `break`/`return`/`raise` or the `while` condition, it is
-      read again in the next iteration, the loop reads `input()`, or a loop that is not over
+      host to go on: it decides a `break`/`return`/`raise` or the `while` condition (also
+      through names the loop computes from it), it is read again in the next iteration, the loop reads `input()`, or a loop that is not over
       a data loader prints or formats each result;
     - for `torch.cuda.synchronize()` in a loop that reads a clock (`time.perf_counter()`),
       where the synchronisation is what makes the timing correct;
@@ -177,7 +177,7 @@ class ImplicitSyncInLoop(Rule):
         if not loop_trains(self.ctx, loop):
             if any(_calls(item, "input") for item in loop_nodes):
                 return
-            if _decides_control_flow(node, loop, loop_nodes):
+            if decides_stop(loop, set(), node):
                 return  # the loop cannot go on without the value
             if not _iterates_loader(loop) and (prints or _read_again(names or set(), loop_nodes)):
                 return  # sampling or decoding loops hand each result to the host
@@ -243,11 +243,3 @@ class ImplicitSyncInLoop(Rule):
         return set()
 
     _in_data_code = SyncInLoop._in_data_code
-
-
-def _decides_control_flow(node: cst.CSTNode, loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
-    """Whether `node` is part of the `while` condition or of an `if` test that leaves the loop."""
-    tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]
-    if isinstance(loop, cst.While):
-        tests.append(loop.test)
-    return any(item is node for test in tests for item in descendants(test))

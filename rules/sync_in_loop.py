@@ -21,6 +21,7 @@ from torchlint.semantics.training import (
     loop_trains,
     repeated_with_training,
 )
+from torchlint.semantics.stopping import decides_stop, returned_to
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
@@ -53,13 +54,15 @@ class SyncInLoop(Rule):
     helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function or
     method another module calls in its training step loop (`agent.update_parameters(...)` on
     an instance of the project class, a metric helper) runs every step: its syncs are reported
-    in its body; so does a method that calls, outside its own loops, one that runs the
-    backward pass (`agent.update()` calling `self.update_cpc()`: each call is a training
-    step). A loop nested in a loop that trains runs with training too (a loop over the
-    samples of each batch: `int(lengths[i].item())` per sample), not one nested in a
-    per-epoch evaluation loop, whose per-sample values are often its output. A helper that
-    the training loop and a final `test()` loop both call runs as often as the training loop
-    calls it. A function another module calls in its loop over epochs (the engine's
+    in its body and in the methods it calls. The instance may come from a project factory
+    function (`agent = make_agent(...)` returning `CurlSacAgent(...)`), and a method that
+    trains through another method of its class (`update()` calling `self.update_critic()`)
+    is a training step itself. A loop nested in a loop that trains runs with training too
+    (a loop over the samples of each batch: `int(lengths[i].item())` per sample), not one
+    nested in a per-epoch evaluation loop, whose per-sample values are often its output. A
+    helper that the training loop and a final `test()` loop both call runs as often as the
+    training loop calls it. A function another module calls in its loop over epochs (the
+    engine's
     `evaluate()`) runs every epoch. A method that runs a backward pass itself
     (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
     function an engine is handed with a data loader (`engine.train(h, train_loader, epochs,
@@ -94,9 +97,13 @@ class SyncInLoop(Rule):
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
       (`if i == 0`);
-    - where a loop that does not train needs the value on the host: it decides a
-      `break`/`return` or the loop condition (autoregressive decoding, convergence checks),
-      the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
+    - where a helper the loop calls returns the value and it decides whether the loop
+      stops, training or not: a test that leaves the loop (`break`/`return`) or the loop
+      condition reads it, or a name the loop computes from it (early stopping: `loss_val,
+      acc_val = validate()`, then `if loss_val < best: ... else: bad_counter += 1` before
+      `if bad_counter == patience: break`; the values returned with it add no wait);
+    - where a loop that does not train needs the value on the host: it decides the loop
+      (autoregressive decoding, convergence checks), the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
       for an evaluator): inference, generation and evaluation loops exist to produce such
       values (not a copy deleted or rebound unread, nor a running total such as
@@ -327,7 +334,10 @@ class SyncInLoop(Rule):
         """Whether the loop cannot go on without the value on the host.
 
         A loop that trains (see `training.loop_trains`), or one in a function every training
-        step of another module calls, never gets these exemptions.
+        step of another module calls, gets only those that keep it going: actions for an
+        environment, priorities of its replay buffer, the stop test that reads what an
+        evaluation helper returns (a value the loop computes itself may serve the stop test of
+        its evaluation phase only, while every training batch pays for it).
         """
         names = self._assigned_names(node)
         steps = environment_steps(loop)
@@ -337,12 +347,15 @@ class SyncInLoop(Rule):
             return True  # a helper called in the loop may compute the action (`act(state)`)
         if feeds_batch_source(node, names, loop):
             return True  # priorities of a replay buffer: the next batch depends on them
+        returned = self._returned_names(node, loop)
+        if returned and decides_stop(loop, returned):
+            return True  # early stopping on what an evaluation helper returns: the stop test reads it
         if loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop)):
             return False
+        if decides_stop(loop, names, node):
+            return True
         loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):
-            return True
-        if self._decides_control_flow(node, names, loop, loop_nodes):
             return True
         if self._dropped_unread(node, names) or accumulated(self.ctx.path_to(node)):
             return False  # a host copy nothing reads, or a running total, is no output
@@ -376,15 +389,13 @@ class SyncInLoop(Rule):
                 return dropped_unread(names, child, ancestor)
         return False
 
-    def _decides_control_flow(self, node: cst.Call, names: Set[str], loop: cst.CSTNode, loop_nodes: List[cst.CSTNode]) -> bool:
-        tests = [item.test for item in loop_nodes if isinstance(item, cst.If) and _leaves(item.body)]
-        if isinstance(loop, cst.While):
-            tests.append(loop.test)
-        for test in tests:
-            for item in descendants(test):
-                if item is node or (isinstance(item, cst.Name) and item.value in names):
-                    return True
-        return False
+    def _returned_names(self, node: cst.Call, loop: cst.CSTNode) -> Set[str]:
+        """The names the loop binds to `node`'s value when `node` is returned by a helper the
+        loop calls (`loss_val, acc_val = validate()`); empty otherwise."""
+        reasons = self.ctx.execution(node).reasons
+        if len(reasons) < 2 or not isinstance(reasons[0].at, cst.Call) or reasons[1].at is not loop:
+            return set()
+        return returned_to(self.ctx.path_to(node), self.ctx.frequency.parent(reasons[0].at))
 
     def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
         """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,
@@ -521,11 +532,6 @@ def _read_again(names: Set[str], loop_nodes: List[cst.CSTNode]) -> bool:
 
 def _calls(node: cst.CSTNode, name: str) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
-
-
-def _leaves(body: cst.BaseSuite) -> bool:
-    """Whether a block leaves the loop (`break`, `return`, `raise`)."""
-    return any(isinstance(item, (cst.Break, cst.Return, cst.Raise)) for item in descendants(body))
 
 
 def _iterates_loader(loop: cst.CSTNode) -> bool:

@@ -1,4 +1,4 @@
-"""The sixth recall round of issue 25, how often code runs: a method reached through an
+"""The sixth recall round of issue 25, training steps: a method reached through an
 instance from another module's step loop runs every step when the method it calls runs the
 backward pass (each call is a training step), and not when the calls are rare or once."""
 

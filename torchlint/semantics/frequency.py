@@ -343,7 +343,7 @@ class FrequencyAnalysis:
         (gradient accumulation: backward over micro-batches, then `optimizer.step()`)."""
         key = id(loop)
         if key not in self._outer_memo:
-            trains = any(loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in self._inner_loops(loop))
+            trains = any(self.loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in self._inner_loops(loop))
             self._outer_memo[key] = trains and not self._steps_outside(loop)
         return self._outer_memo[key]
 
@@ -450,16 +450,18 @@ class FrequencyAnalysis:
 
     def _from_call_sites(self, function: cst.FunctionDef, name: str, method: bool) -> Optional[Execution]:
         """How often the function runs as its most frequent call site runs; None without one.
-        Of call sites that run equally often, one in a step loop that runs a backward pass is
-        the reason (a helper of the training loop that a final `test()` loop also calls)."""
-        best: Optional[Tuple[Execution, cst.Call]] = None
+        Among call sites in step loops, the one whose loop itself runs most often decides
+        (`reset()` in the training loop of `train_one_epoch()`, run every epoch, and in the
+        test loop of a `test()` run once: the training loop's reasons, whatever the order)."""
+        best: Optional[Tuple[Tuple[int, int], Execution, cst.Call]] = None
         for call in self._sites(name, method):
             found = self.execution(call)
-            if best is None or self._more_often(found, best[0]):
-                best = (found, call)
+            rank = (ORDER.index(found.frequency), self._loop_rank(found))
+            if best is None or rank < best[0]:
+                best = (rank, found, call)
         if best is None:
             return None
-        execution, call = best
+        _, execution, call = best
         if self.external is not None and execution.reasons and execution.reasons[-1].text.endswith(PER_SAMPLE):
             # Data code runs it on the host for every sample; a training step of another module
             # (`mel_spectrogram(y_g_hat)` in the step loop) runs it on the device.
@@ -479,13 +481,14 @@ class FrequencyAnalysis:
             text = f"`{name}()` is called from " + (f"`{caller.name.value}()`" if caller is not None else "module level")
         return Execution(execution.frequency, (Reason(text, call),) + execution.reasons, setup=execution.setup)
 
-    def _more_often(self, found: Execution, best: Execution) -> bool:
-        """Whether `found` is a better reason than `best`: more frequent, or as frequent and in
-        a step loop that trains where `best` is not."""
-        if found.frequency is not best.frequency:
-            return ORDER.index(found.frequency) < ORDER.index(best.frequency)
-        loop, other = found.step_loop(), best.step_loop()
-        return loop is not None and self.runs_backward(loop) and (other is None or not self.runs_backward(other))
+    def _loop_rank(self, execution: Execution) -> int:
+        """For per-step code, how often the step loop that runs it runs (its place in `ORDER`);
+        per-step code with no loop (`forward()`, assumed to run every step) ranks as a loop
+        run an unknown number of times. 0 for other frequencies."""
+        if execution.frequency is not Frequency.PER_STEP:
+            return 0
+        loop = execution.step_loop()
+        return ORDER.index(self.execution(loop).frequency if loop is not None else Frequency.UNKNOWN)
 
     def _mode_branch(self, branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Optional[Execution]:
         """How often a branch under an instance's mode flag runs (`if self.is_test:` in
@@ -495,7 +498,7 @@ class FrequencyAnalysis:
         False`); None otherwise."""
         method = next((a for a, _ in path if isinstance(a, cst.FunctionDef)), None)
         owner = self.enclosing_class(method) if method is not None else None
-        flagged = mode_flag(branch, method, owner) if method is not None and owner is not None else None
+        flagged = mode_flag(branch, method, owner, self.module) if method is not None and owner is not None else None
         if flagged is None:
             return None
         attribute, setters = flagged
@@ -505,7 +508,7 @@ class FrequencyAnalysis:
             if caller is None or self.enclosing_class(caller) is not owner:
                 return None
             if caller not in setters:
-                if not resets_flag(caller, attribute):
+                if not resets_flag(caller, attribute, self.module):
                     return None
                 continue
             found = self.execution(call)

@@ -4,12 +4,12 @@ runs only while a method that sets the flag is running)."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import children, descendants, per_module
+from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 
 
 def notebook_cell(function: cst.FunctionDef, module: cst.Module) -> bool:
@@ -34,7 +34,7 @@ def _marimo_apps(module: cst.Module) -> Set[str]:
     return apps
 
 
-def mode_flag(branch: cst.If, method: cst.FunctionDef, owner: cst.ClassDef) -> Optional[Tuple[str, List[cst.FunctionDef]]]:
+def mode_flag(branch: cst.If, method: cst.FunctionDef, owner: cst.ClassDef, module: cst.Module) -> Optional[Tuple[str, List[cst.FunctionDef]]]:
     """The instance flag that `branch` of `method` tests (`if self.is_test:`) and the methods
     of `owner` that set it to True (`test()` with `self.is_test = True`), when `method` itself
     never sets it: the branch runs only on the calls of `method` made while a setter runs.
@@ -44,28 +44,46 @@ def mode_flag(branch: cst.If, method: cst.FunctionDef, owner: cst.ClassDef) -> O
     if not params or not isinstance(test, cst.Attribute) or dotted_name(test.value) != params[0].name.value:
         return None
     attribute = test.attr.value
+    assigned = _flag_assignments(module)
     methods = [item for item in children(owner.body) if isinstance(item, cst.FunctionDef)]
-    setters = [item for item in methods if _assigns_flag(item, attribute, "True")]
+    setters = [item for item in methods if attribute in assigned.get(id(item), _NONE)[0]]
     if not setters or method in setters:
         return None
     return attribute, setters
 
 
-def resets_flag(function: cst.FunctionDef, attribute: str) -> bool:
-    """Whether `function` sets `self.<attribute> = False` (a training loop leaving test mode)."""
-    return _assigns_flag(function, attribute, "False")
+def resets_flag(function: cst.FunctionDef, attribute: str, module: cst.Module) -> bool:
+    """Whether `function` (a method of a class of `module`) sets `self.<attribute> = False`
+    (a training loop leaving test mode)."""
+    return attribute in _flag_assignments(module).get(id(function), _NONE)[1]
 
 
-def _assigns_flag(function: cst.FunctionDef, attribute: str, value: str) -> bool:
-    params = function.params.params
-    if not params:
-        return False
-    owner = params[0].name.value
+_NONE: Tuple[FrozenSet[str], FrozenSet[str]] = (frozenset(), frozenset())
+
+
+@per_module
+def _flag_assignments(module: cst.Module) -> Dict[int, Tuple[FrozenSet[str], FrozenSet[str]]]:
+    """For each method of the module's classes (by id), the instance attributes it sets to
+    `True` and those it sets to `False` (`self.is_test = True`): one walk per method, once per
+    file, whatever the number of `if self.<flag>:` questions."""
+    found = {}
+    for owner in nodes_of_type(module, (cst.ClassDef,)):
+        for item in children(owner.body):  # type: ignore[attr-defined]
+            if isinstance(item, cst.FunctionDef) and item.params.params:
+                found[id(item)] = _flags_set(item)
+    return found
+
+
+def _flags_set(function: cst.FunctionDef) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    prefix = function.params.params[0].name.value + "."
+    values: Dict[str, Set[str]] = {"True": set(), "False": set()}
     for node in descendants(function.body):
-        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == value:
-            if any(dotted_name(target.target) == f"{owner}.{attribute}" for target in node.targets):
-                return True
-    return False
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in values:
+            for target in node.targets:
+                name = dotted_name(target.target) or ""
+                if name.startswith(prefix) and "." not in name[len(prefix) :]:
+                    values[node.value.value].add(name[len(prefix) :])
+    return frozenset(values["True"]), frozenset(values["False"])
 
 
 def switches_to_eval(call: cst.CSTNode) -> bool:

@@ -753,29 +753,21 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     classes = {node.name: node for node in _statements(tree.body) if isinstance(node, ast.ClassDef)}
     _summarise(tree, "", aliases, functions, classes)
     _CallCollector(path, text, calls).visit(tree)
-    return ModuleFacts(_with_training(functions, calls), {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
+    functions = _with_delegated_steps(_with_training(functions, calls), classes)
+    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
 
 
 def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:
     """The summaries with `trains` set: a function that runs a backward pass, and, within the
-    module, every function that calls one that trains (by the last part of the names); and
-    with `steps_itself` set for every function that calls, outside its own loops, one that
-    steps itself (`agent.update()` calling `self.update_critic()`, which runs the backward
-    pass: each call of `update` is a training step)."""
+    module, every function that calls one that trains (by the last part of the names)."""
     callers: Dict[str, Set[str]] = {}
-    direct: Dict[str, Set[str]] = {}
     for written, sites in calls.items():
-        callee = written.rsplit(".", 1)[-1]
-        callers.setdefault(callee, set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller)
-        direct.setdefault(callee, set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller and not site.in_loop)
+        callers.setdefault(written.rsplit(".", 1)[-1], set()).update(site.caller.rsplit(".", 1)[-1] for site in sites if site.caller)
     training = _reaching({name.rsplit(".", 1)[-1] for name, facts in functions.items() if facts.calls_backward}, callers)
-    stepping = _reaching({name.rsplit(".", 1)[-1] for name, facts in functions.items() if facts.steps_itself}, direct)
-    summaries = {}
-    for name, facts in functions.items():
-        last = name.rsplit(".", 1)[-1]
-        changed = last in training or last in stepping
-        summaries[name] = dataclasses.replace(facts, trains=last in training, steps_itself=last in stepping) if changed else facts
-    return summaries
+    return {
+        name: dataclasses.replace(facts, trains=True) if name.rsplit(".", 1)[-1] in training else facts
+        for name, facts in functions.items()
+    }
 
 
 def _reaching(start: Set[str], callers: Dict[str, Set[str]]) -> Set[str]:
@@ -790,18 +782,48 @@ def _reaching(start: Set[str], callers: Dict[str, Set[str]]) -> Set[str]:
     return found
 
 
+def _with_delegated_steps(functions: Dict[str, FunctionFacts], classes: Dict[str, ast.ClassDef]) -> Dict[str, FunctionFacts]:
+    """The summaries with `steps_itself` set also for a method that calls, outside its loops,
+    a method of its class that steps itself (`update()` calling `self.update_critic(...)`,
+    which runs the backward pass): each call of it is a training step too."""
+    delegates: Dict[str, Set[str]] = {}
+    for klass, node in classes.items():
+        for method in node.body:
+            if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
+                own = method.args.args[0].arg
+                delegates[f"{klass}.{method.name}"] = {
+                    f"{klass}.{item.func.attr}"
+                    for statement in method.body
+                    for item in _walk_outside(statement, _LOOPS_AND_DEFINITIONS)
+                    if isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute) and _ast_dotted(item.func.value) == own
+                }
+    stepping = {name for name, facts in functions.items() if facts.steps_itself}
+    pending = True
+    while pending:
+        pending = False
+        for name, called in delegates.items():
+            if name not in stepping and name in functions and called & stepping:
+                stepping.add(name)
+                pending = True
+    return {name: dataclasses.replace(facts, steps_itself=True) if name in stepping else facts for name, facts in functions.items()}
+
+
 def _instances(tree: ast.Module) -> Dict[str, str]:
     """The class written for each name or attribute the module binds to an instance: the
     callee of a constructor call whose name starts with a capital (`agent = SAC(...)`), or an
     annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`), or a call of a
     method of a capitalised name, which may be another constructor of that class
     (`TimeSeriesDataSet.from_dataset`, see `_instance_method`; not a method of the name
-    itself, `self.C = self.C.cuda()`). A name bound to different classes is left out."""
+    itself, `self.C = self.C.cuda()`), or a call of a module-level factory function of the
+    module that only returns instances of one class (`agent = make_agent(...)` where
+    `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out."""
+    factories = _factories(tree)
     found: Dict[str, Set[str]] = {}
     for node in _ast_walk(tree):
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
-            pairs.append((node.targets[0], node.value.func))
+            func = node.value.func
+            pairs.append((node.targets[0], factories.get(func.id, func) if isinstance(func, ast.Name) else func))
         elif isinstance(node, ast.AnnAssign):
             pairs.append((node.target, node.annotation))
         elif isinstance(node, ast.arg) and node.annotation is not None:
@@ -812,6 +834,22 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
                 found.setdefault(name, set()).add(klass)
     found = {name: {klass for klass in classes if klass.rpartition(".")[0] not in classes} for name, classes in found.items()}
     return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
+
+
+def _factories(tree: ast.Module) -> Dict[str, ast.AST]:
+    """The module-level functions whose every `return` returns a constructor call of one
+    capitalised class, with that callee as written (`make_agent` -> `CurlSacAgent`)."""
+    found: Dict[str, ast.AST] = {}
+    for function in tree.body:
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        returns = [node for node in _statements(function.body) if isinstance(node, ast.Return)]
+        callees = {_ast_dotted(node.value.func) for node in returns if isinstance(node.value, ast.Call)}
+        if len(callees) == 1 and len(returns) == sum(isinstance(node.value, ast.Call) for node in returns):
+            callee = next(iter(callees))
+            if callee and callee.rpartition(".")[2][:1].isupper():
+                found[function.name] = returns[0].value.func  # type: ignore[union-attr]
+    return found
 
 
 def _ast_aliases(tree: ast.Module) -> Dict[str, str]:

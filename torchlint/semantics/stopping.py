@@ -1,0 +1,92 @@
+"""Values that decide whether a loop stops: early stopping on a validation loss.
+
+`if loss_val < best: ... bad_counter = 0 else: bad_counter += 1` followed by `if bad_counter
+== patience: break` needs `loss_val` on the host every iteration, whether or not the loop
+trains: the Python test that leaves the loop reads it. A value decides the stop when a test
+that leaves the loop (`break`, `return`, `raise`), or a `while` loop's own condition, reads it
+or a name computed from it, directly or under an `if` that tests it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from torchlint.semantics.tree import descendants
+
+
+def decides_stop(loop: cst.CSTNode, names: Set[str], node: Optional[cst.CSTNode] = None) -> bool:
+    """Whether `node`'s value (the node itself, or the `names` bound to it in the loop) decides
+    a test that leaves `loop`, through names the loop computes from it."""
+    items = list(descendants(loop))
+    tainted = _computed_from(items, names, node)
+    tests: List[cst.BaseExpression] = [item.test for item in items if isinstance(item, cst.If) and _leaves(item.body)]
+    if isinstance(loop, cst.While):
+        tests.append(loop.test)
+    return any(_mentions(test, tainted, node) for test in tests)
+
+
+def _computed_from(items: List[cst.CSTNode], names: Set[str], node: Optional[cst.CSTNode]) -> Set[str]:
+    """`names` and every name the loop assigns from them or under an `if` that tests them
+    (`best = loss_val`, `bad_counter += 1` in the `else:` of `if loss_val < best:`)."""
+    steps = []  # (what is read, the names it binds)
+    for item in items:
+        if isinstance(item, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and item.value is not None:
+            steps.append((item.value, _bound(item)))
+        elif isinstance(item, cst.If):
+            bound = set().union(*(_bound(inner) for inner in descendants(item) if isinstance(inner, (cst.Assign, cst.AugAssign))))
+            steps.append((item.test, bound))
+    tainted = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for read, bound in steps:
+            if not bound <= tainted and _mentions(read, tainted, node):
+                tainted |= bound
+                changed = True
+    return tainted
+
+
+def _bound(statement: cst.CSTNode) -> Set[str]:
+    """The plain names a statement binds (`a, b = ...`; not `self.best = ...`)."""
+    targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]  # type: ignore[attr-defined]
+    return set().union(*(_bound_names(target) for target in targets))
+
+
+def _bound_names(target: cst.BaseExpression) -> Set[str]:
+    targets = [target]
+    names: Set[str] = set()
+    while targets:
+        target = targets.pop()
+        if isinstance(target, cst.Name):
+            names.add(target.value)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            targets.extend(element.value for element in target.elements)
+    return names
+
+
+def _mentions(expression: cst.CSTNode, names: Set[str], node: Optional[cst.CSTNode]) -> bool:
+    return any(item is node or (isinstance(item, cst.Name) and item.value in names) for item in descendants(expression))
+
+
+def _leaves(body: cst.BaseSuite) -> bool:
+    """Whether a block leaves the loop (`break`, `return`, `raise`)."""
+    return any(isinstance(item, (cst.Break, cst.Return, cst.Raise)) for item in descendants(body))
+
+
+def returned_to(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]], binding: Optional[cst.CSTNode]) -> Set[str]:
+    """The names a caller binds to what a function returns, when `node` (below the ancestors
+    `path`, innermost first) is returned as it is or as one element of a returned tuple and
+    `binding` is the caller's assignment of the call (`loss_val, acc_val = validate()` for
+    `return loss_val.item(), acc_val.item()`). Every name counts: once one value of the
+    statement reaches the host, the device has done the work of the others, whose copies
+    wait for nothing more."""
+    if not isinstance(binding, cst.Assign):
+        return set()
+    for ancestor, child in path:
+        if isinstance(ancestor, cst.Return):
+            return set().union(*(_bound_names(target.target) for target in binding.targets))
+        if not isinstance(ancestor, (cst.Tuple, cst.Element, cst.Attribute, cst.Call, cst.Arg)):
+            return set()  # the value is computed on, not returned as it is
+    return set()
