@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import pytest
+from click.testing import CliRunner
 
 from torchlint.engine.context import Options
 from torchlint.engine.findings import Finding
 from torchlint.engine.linter import lint_text
+from torchlint.cli import main
 from torchlint.engine.rule import all_rules
 
 
@@ -96,3 +99,14 @@ def write(root, relative: str, text: str) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text))
     return str(path)
+
+
+def project_findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -> set:
+    """(file name, code, line) of the default-mode findings of `rules` on a small project
+    made of `files` (a `setup.py` marks its root), checked from the command line."""
+    (tmp_path / "setup.py").write_text("")
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
+    return {(item["path"].split("/")[-1], item["code"], item["line"]) for item in json.loads(result.stdout)}

@@ -6,26 +6,16 @@ negatives, in the default mode a user runs."""
 
 from __future__ import annotations
 
-import json
-import textwrap
 from typing import Dict
 
 import pytest
-from click.testing import CliRunner
-
-from torchlint.cli import main
+from conftest import project_findings
 
 pytestmark = pytest.mark.stable_only
 
 
 def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str = "TL201,TL202,TL203") -> set:
-    """(file, code, line) of the findings of `rules` on a small project, default mode."""
-    (tmp_path / "setup.py").write_text("")
-    for name, text in files.items():
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
-    return {(item["path"].split("/")[-1], item["code"], item["line"]) for item in json.loads(result.stdout)}
+    return project_findings(tmp_path, monkeypatch, files, rules)
 
 
 # -- a builder of another module, reached through a wrapper method -------------------------
