@@ -351,3 +351,8 @@ EPOCHS = """for epoch in range(self.config.epochs):
 def test_a_builder_s_tuple_kept_by_a_trainer_class(tmp_path, monkeypatch, kwargs, train, expected):
     files = {"data_loader.py": BUILDER, "trainer.py": TRAINER.format(train=train), "main.py": MAIN.format(kwargs=kwargs)}
     assert findings(tmp_path, monkeypatch, files) == expected
+
+
+def test_loaders_a_test_hands_to_a_lightning_module_are_test_code(tmp_path, monkeypatch) -> None:
+    files = {"system.py": SYSTEM.format(base="pl.LightningModule", val="self.val_loader"), "test_train.py": LIGHTNING_TRAIN}
+    assert findings(tmp_path, monkeypatch, files) == set()

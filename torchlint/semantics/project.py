@@ -1594,9 +1594,15 @@ def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST
     if found is None:
         return None
     text, statements = found
-    bound = {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-             and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
+    bound = _bound_names(statements, site, slot)
     return (text, statements, bound) if bound else None
+
+
+def _bound_names(statements: List[ast.AST], site: CallSite, slot: int) -> Set[str]:
+    """The names that the assignment of the call at `site`, among `statements`, binds (at
+    index `slot` of a tuple target, or all)."""
+    return {name for node in statements if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and node.value.lineno == site.line for name in _slot_names(node.targets, slot)}
 
 
 def _calling_scope(site: CallSite) -> Optional[Tuple[str, List[ast.AST]]]:
@@ -1829,23 +1835,36 @@ def option_default(path: str, dest: str) -> Optional[object]:
     `parser.add_argument("--num-workers", type=int, default=0)`) when the modules of the
     project that define it agree on one constant default; None otherwise (no such option,
     defaults that differ or are not constants)."""
-    path = os.path.abspath(path)
-    root = project_root(path)
-    _note(root, tree_stamp(root))
-    defaults: Set[object] = set()
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)
+    _note(root, stamp)
+    defaults = _option_defaults(root, stamp).get(dest, frozenset())
+    return next(iter(defaults)) if len(defaults) == 1 and _UNKNOWN_DEFAULT not in defaults else None
+
+
+# A default that is not a constant (`default=os.cpu_count()`).
+_UNKNOWN_DEFAULT = object()
+
+
+@lru_cache(maxsize=8)
+def _option_defaults(root: str, stamp: str) -> Dict[str, FrozenSet[object]]:
+    """For each option the project's modules define with `add_argument`, the defaults they
+    give it; built once per state of the project tree (`stamp`)."""
+    found: Dict[str, Set[object]] = {}
     for file in project_files(root):
         text = read_module(file).text
-        if "add_argument" not in text or dest.replace("_", "") not in text.replace("_", "").replace("-", ""):
+        if "add_argument" not in text:
             continue
         try:
             tree = python_tree(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in _ast_walk(tree):
-            if isinstance(node, ast.Call) and _called_attribute(node) == "add_argument" and _option_dest(node) == dest:
+            dest = _option_dest(node) if isinstance(node, ast.Call) and _called_attribute(node) == "add_argument" else None
+            if dest is not None:
                 default = next((keyword.value for keyword in node.keywords if keyword.arg == "default"), None)
-                defaults.add(default.value if isinstance(default, ast.Constant) else object())
-    return next(iter(defaults)) if len(defaults) == 1 else None
+                found.setdefault(dest, set()).add(default.value if isinstance(default, ast.Constant) else _UNKNOWN_DEFAULT)
+    return {dest: frozenset(defaults) for dest, defaults in found.items()}
 
 
 def _option_dest(call: ast.Call) -> Optional[str]:
@@ -1881,9 +1900,8 @@ def _forwarded(site: CallSite, slot: int) -> Optional[Tuple[str, int]]:
     if found is None:
         return None
     text, statements = found
-    bound = _bound_result(site, slot)
-    names = bound[2] if bound is not None else set()
-    klass = next((name for name, (_, first, last) in _module_classes(text).items() if first <= site.line <= last), None)
+    names = _bound_names(statements, site, slot)
+    klass = _class_at(text, site.line)
     for node in statements:
         if not isinstance(node, ast.Return) or node.value is None:
             continue
@@ -1905,10 +1923,15 @@ def _self_call(file: str, text: str, site: CallSite, path: str, function: str) -
     method on its instances). Bases match by class name."""
     klass = function.rpartition(".")[0]
     own = _module_classes(read_module(path).text).get(klass)
-    caller = next((name for name, (_, first, last) in _module_classes(text).items() if first <= site.line <= last), None)
+    caller = _class_at(text, site.line)
     if own is None or caller is None:
         return False
     return caller in own[0] if caller != klass else os.path.abspath(file) == path
+
+
+def _class_at(text: str, line: int) -> Optional[str]:
+    """The module-level class of the module `text` whose definition spans `line`."""
+    return next((name for name, (_, first, last) in _module_classes(text).items() if first <= line <= last), None)
 
 
 @lru_cache(maxsize=256)

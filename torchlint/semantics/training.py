@@ -602,8 +602,8 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
 def _inside_training_loop(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
     """Whether code that runs every iteration of a step loop (`execution`) runs in a training
     step: that loop, or one that runs it every iteration in turn (directly or through the
-    functions it calls), runs the backward pass or an optimizer step in its own iteration
-    (`frequency.steps_itself`), not a loop over whole runs (an inference pass that a
+    functions it calls), runs the backward pass in its own iteration, outside the loops
+    nested in it (`frequency.steps_itself`), not a loop over whole runs (an inference pass that a
     loop over cross-validation folds runs after fitting each fold) nor a per-epoch
     evaluation loop, whose per-sample values are often the evaluation's output. Code under an
     interval (a validation pass every 1000 steps) is no per-step work."""
@@ -611,7 +611,7 @@ def _inside_training_loop(ctx: "FileFacts", execution: Execution, depth: int = 0
     if outer is None or depth >= MAX_LOOP_NESTING:
         return False
     if ctx.frequency.steps_itself(outer):
-        return True  # its own iteration runs the backward pass or the optimizer step
+        return True  # its own iteration runs the backward pass
     return _inside_training_loop(ctx, ctx.execution(outer), depth + 1)
 
 
