@@ -1,5 +1,5 @@
 import os
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -13,7 +13,7 @@ from torchlint.semantics.escapes import view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument
-from torchlint.semantics.tree import iterated_parts, iterated_source, scope_descendants
+from torchlint.semantics.tree import descendants, iterated_parts, iterated_source, names_bound_by, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
@@ -40,7 +40,11 @@ class BlockingTransfer(Rule):
     A loop over a parameter of a function is checked too when a call in the project passes
     that parameter a loader that pins memory (built in the calling scope, or returned to it
     by a project function: `train_dataloader, test_dataloader = data_setup.create_dataloaders(
-    ...)` then `engine.train(model, train_dataloader, ...)`), up to two calls away.
+    ...)` then `engine.train(model, train_dataloader, ...)`), up to two calls away; also a
+    loop over a name the function binds once to a wrapper of that parameter (`loader =
+    tqdm.tqdm(train_loader)`). A move inside a call (`x = Variable(x.cuda())`) moves the
+    batch before the assignment rebinds it, and each branch of an `if` is followed on its
+    own.
 
     ## Why is this slow?
     A blocking copy makes the Python thread wait until the batch has reached the device
@@ -189,9 +193,9 @@ class BlockingTransfer(Rule):
                 for loop in scope_descendants(function.body):
                     if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
                         continue
-                    source = iterated_source(loop.iter)
-                    if isinstance(source, cst.Name) and source.value in parameters and self._blocking_moves(loop, _names(loop.target)):
-                        yield loop, function, source.value
+                    source = _parameter_behind(function, iterated_source(loop.iter), parameters)
+                    if source is not None and self._blocking_moves(loop, _names(loop.target)):
+                        yield loop, function, source
 
     def _blocking_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[cst.Call]:
         """The moves of the loop's batch that block: no `non_blocking`, no `*`/`**`, one positional argument at most."""
@@ -250,20 +254,60 @@ class BlockingTransfer(Rule):
         return self.fix(edit, message=message)
 
 
-def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> Iterator[Tuple[cst.Call, str]]:
+def _parameter_behind(function: cst.FunctionDef, source: cst.BaseExpression, parameters: Set[str]) -> Optional[str]:
+    """The parameter a loop of `function` iterates: `source` itself, or the one a name bound
+    once in the function wraps (`loader = tqdm.tqdm(train_loader)`, then `for batch in
+    loader:`)."""
+    if not isinstance(source, cst.Name):
+        return None
+    if source.value in parameters:
+        return source.value
+    nodes = list(scope_descendants(function.body))
+    bindings = [node for node in nodes if source.value in names_bound_by(node)]
+    if len(bindings) != 1 or not isinstance(bindings[0], cst.AssignTarget) or not isinstance(bindings[0].target, cst.Name):
+        return None
+    value = next(node.value for node in nodes if isinstance(node, cst.Assign) and any(target is bindings[0] for target in node.targets))
+    wrapped = iterated_source(value) if isinstance(value, cst.Call) else None
+    return wrapped.value if isinstance(wrapped, cst.Name) and wrapped.value in parameters else None
+
+
+def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> List[Tuple[cst.Call, str]]:
     """Device moves of the batch `names` while they still hold the batch: in the loop's
     statements before anything rebinds them to another value (`imgs = imgs.to(device)` and
     then `imgs = encoder(imgs)`), never after a change in place on the host anywhere in the
-    loop (the copy may still be reading the memory). Within a compound statement (`if`,
-    `with`), a rebinding anywhere in it counts for all its moves."""
-    statements = body.body if isinstance(body, cst.IndentedBlock) else (body,)
-    live = set(names)
+    loop (the copy may still be reading the memory). The branches of an `if` are followed
+    each on its own (`if cuda: x = Variable(x.cuda())` / `else: x = Variable(x)`), and the
+    body of a `with` in order; within any other compound statement (a nested loop, a `try`),
+    a rebinding anywhere in it counts for all its moves."""
+    found: List[Tuple[cst.Call, str]] = []
+    _moves_in_block(ctx, body, _statements(body), set(names), found)
+    return found
+
+
+def _statements(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    return suite.body if isinstance(suite, cst.IndentedBlock) else (suite,)
+
+
+def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode], live: Set[str], found: List[Tuple[cst.Call, str]]) -> Set[str]:
+    """Adds to `found` the moves of `live` names in `statements` (of the loop `body`); returns
+    the names that still hold the batch after them."""
     for statement in statements:
+        if isinstance(statement, cst.If):
+            orelse = statement.orelse
+            branches = [_statements(statement.body)]
+            branches.append(() if orelse is None else [orelse] if isinstance(orelse, cst.If) else _statements(orelse.body))
+            outcomes = [_moves_in_block(ctx, body, branch, set(live), found) for branch in branches]
+            live = outcomes[0] & outcomes[1]
+            continue
+        if isinstance(statement, cst.With):
+            live = _moves_in_block(ctx, body, _statements(statement.body), live, found)
+            continue
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
         unchanged = live - _changed_in_place(body, live, ctx.frequency.local_functions())
-        yield from device_moves(ctx, statement, unchanged if simple else unchanged - rebound)
+        found.extend(device_moves(ctx, statement, unchanged if simple else unchanged - rebound))
         live = (live - rebound) | _parts_taken(statement, live - rebound)
+    return live
 
 
 def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:
@@ -340,9 +384,10 @@ def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, L
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:
-    """`x.to(...)`/`x.cuda(...)`, or a tuple of such moves in which one moves `name` (`x, y = x.cuda(), y.cuda()`)."""
-    items = [element.value for element in value.elements] if isinstance(value, cst.Tuple) else [value]
-    for item in items:
+    """Whether `value` moves `name` to a device before the assignment rebinds it: `x.to(...)`,
+    `x.cuda(...)`, a tuple of values in which one moves `name` (`x, y = x.cuda(), y.cuda()`), or
+    a call wrapping the move (`x = Variable(x.cuda())`)."""
+    for item in descendants(value):
         if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value in ("to", "cuda"):
             receiver = item.func.value
             base = receiver.value if isinstance(receiver, cst.Subscript) else receiver

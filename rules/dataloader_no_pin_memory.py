@@ -204,7 +204,9 @@ class DataloaderNoPinMemory(Rule):
     loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`). Silent in
     programs on the distributed RPC framework, whose remote round trips dominate each step.
     A project class that subclasses `DataLoader` (directly or through another project
-    class) and keeps its signature (no `__init__`, or one that forwards `*args, **kwargs`)
+    class) and keeps its signature (no `__init__`, one that forwards `*args, **kwargs`, or one that hands each of its
+    parameters on to `super().__init__` under its own name, with no default of its own, and
+    sets none of the loader's options on `self`)
     is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
     its own is not, since its arguments may mean something else: there the loader is built
     by its `super().__init__(...)`, which is checked with the options it passes

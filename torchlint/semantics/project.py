@@ -1164,13 +1164,56 @@ def _element_name(value: ast.AST) -> Optional[str]:
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:
-    """Whether the class takes its base's arguments: no `__init__`, or `__init__(self, *args,
-    **kwargs)`."""
+    """Whether the class takes its base's arguments: no `__init__`, `__init__(self, *args,
+    **kwargs)`, or one that hands each of its parameters on to the base (`_forwards_to_base`)."""
     init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
     if init is None:
         return True
     args = init.args
-    return len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None
+    if len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None:
+        return True
+    return _forwards_to_base(init)
+
+
+# DataLoader's own options: a subclass that sets one of them on `self` after its base's
+# `__init__` changes what the loader does.
+LOADER_OPTIONS = frozenset({"num_workers", "pin_memory", "persistent_workers", "prefetch_factor", "batch_size", "pin_memory_device"})
+
+
+def _forwards_to_base(init: ast.FunctionDef) -> bool:
+    """`def __init__(self, dataset, num_workers, batch_sampler, **kwargs)` whose
+    `super().__init__(dataset=dataset, num_workers=num_workers, batch_sampler=batch_sampler,
+    **kwargs)` passes every parameter on under its own name, with no default of its own (a
+    default may differ from the base's) and its `**kwargs` as they are: a call of the class
+    gives the base the same arguments. It may set other attributes (`self.collate_fn = ...`),
+    but none of the loader's options (`LOADER_OPTIONS`)."""
+    args = init.args
+    named = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)][1:]
+    if args.defaults or any(default is not None for default in args.kw_defaults) or args.vararg is not None:
+        return False
+    bases = [item for item in _ast_walk(init) if isinstance(item, ast.Call) and _super_init(item.func)]
+    if len(bases) != 1:
+        return False
+    call = bases[0]
+    passed = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None}
+    spread = [keyword.value for keyword in call.keywords if keyword.arg is None]
+    if call.args or any(not (isinstance(passed.get(name), ast.Name) and passed[name].id == name) for name in named) or len(passed) != len(named):
+        return False
+    if [_ast_dotted(value) for value in spread] != ([args.kwarg.arg] if args.kwarg is not None else []):
+        return False
+    return not any(
+        isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "self" and target.attr in LOADER_OPTIONS
+        for item in _ast_walk(init) if isinstance(item, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+        for target in (item.targets if isinstance(item, ast.Assign) else [item.target])
+    )
+
+
+def _super_init(func: ast.AST) -> bool:
+    """`super().__init__` or `super(Cls, self).__init__`."""
+    return (
+        isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"
+    )
 
 
 _LOOPS_AND_DEFINITIONS = (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

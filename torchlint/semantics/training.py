@@ -92,14 +92,18 @@ def subclass_init(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     keeps DataLoader's signature (`project.FunctionFacts.dataloader`), whatever its own
     signature: the call that builds the loader, with the options the subclass chooses
     (`super().__init__(sampler=sampler, **self.init_kwargs)`). Under a base with a signature
-    of its own, `super().__init__` passes that base's arguments, not DataLoader's: no."""
+    of its own, `super().__init__` passes that base's arguments, not DataLoader's: no; nor in a
+    class that hands its arguments on as they are (`project.FunctionFacts.dataloader`), whose
+    calls are the loaders."""
     if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call)):
         return False
     if dotted_name(func.value.func) != "super":
         return False
     function = ctx.frequency.enclosing_function(func)
     klass = ctx.frequency.enclosing_class(function) if function is not None and function.name.value == "__init__" else None
-    return klass is not None and any(
+    if klass is None or getattr(project_function(ctx, klass.name), "dataloader", False):
+        return False  # a class that hands its arguments on: each call of it is the loader
+    return any(
         ctx.qualified_name(base.value) in DATALOADERS or getattr(project_function(ctx, base.value), "dataloader", False)
         for base in klass.bases
     )

@@ -140,18 +140,24 @@ def _is_node_type(kind: type) -> bool:
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 # Calls that iterate the items of their first argument: `enumerate(loader)`, `tqdm(loader)`.
 ITERATION_WRAPPERS = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "tqdm", "iter", "zip", "islice"})
+# Those also called through their module: `tqdm.tqdm(loader)`, `itertools.islice(loader, n)`.
+MODULE_ITERATION_WRAPPERS = frozenset({"tqdm", "islice"})
 
 
 def iterated_source(iterated: cst.BaseExpression) -> cst.BaseExpression:
     """What a loop really iterates: `loader` for `enumerate(tqdm(loader))`."""
-    while (
-        isinstance(iterated, cst.Call)
-        and iterated.args
-        and isinstance(iterated.func, cst.Name)
-        and iterated.func.value in ITERATION_WRAPPERS
-    ):
+    while isinstance(iterated, cst.Call) and iterated.args and wrapper_name(iterated.func) in ITERATION_WRAPPERS:
         iterated = iterated.args[0].value
     return iterated
+
+
+def wrapper_name(func: cst.BaseExpression) -> Optional[str]:
+    """`tqdm` for `tqdm` and `tqdm.tqdm`: the name of a call that may wrap an iterable."""
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute) and func.attr.value in MODULE_ITERATION_WRAPPERS:
+        return func.attr.value
+    return None
 
 
 def iterated_parts(iterated: cst.BaseExpression, target: cst.BaseExpression) -> List[Tuple[cst.BaseExpression, cst.BaseExpression]]:
@@ -159,8 +165,8 @@ def iterated_parts(iterated: cst.BaseExpression, target: cst.BaseExpression) -> 
     `for (x, y), (u, v) in zip(a, b)` gives (a, `(x, y)`) and (b, `(u, v)`); `for i, batch in
     enumerate(loader)` gives (loader, `batch`). A target that does not unpack a `zip` element by
     element is bound to every source's items."""
-    while isinstance(iterated, cst.Call) and iterated.args and isinstance(iterated.func, cst.Name):
-        wrapper = iterated.func.value
+    while isinstance(iterated, cst.Call) and iterated.args and wrapper_name(iterated.func) is not None:
+        wrapper = wrapper_name(iterated.func)
         if wrapper not in ITERATION_WRAPPERS:
             break
         elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else None
