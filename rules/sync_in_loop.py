@@ -67,10 +67,17 @@ class SyncInLoop(Rule):
     (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
     function an engine is handed with a data loader (`engine.train(h, train_loader, epochs,
     optimizer)`) and the hooks it runs for every batch (`engine.hooks["on_forward"] = ...`)
-    run every step (see `semantics.frameworks`).
+    run every step (see `semantics.frameworks`). A step function that a factory returns
+    (`train_step = make_train_step(model, loss_fn, optimizer)`, or kept on `self` as
+    `self.train_step_fn = self._make_train_step_fn()`) runs as often as the calls of the
+    names bound to it.
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
-    `misc.all_reduce_mean(loss_value)`) is reported at the call.
+    `misc.all_reduce_mean(loss_value)`) is reported at the call, and so is such a call in a
+    function another module's training step loop calls every iteration (`return loss,
+    to_cpu(components)` in a `compute_loss`). A loop's iterable names an epoch only outside
+    its keyword arguments and f-strings (`tqdm(loader, desc=f"Epoch {epoch}")` iterates
+    batches).
 
     ## Why is this slow?
     Each of these calls copies device memory to the host and blocks the Python thread until
@@ -176,8 +183,9 @@ class SyncInLoop(Rule):
     name = "sync-in-loop"
     preview_variant = OTHER_LOOPS
     summary = "Host-device synchronisation (`.item()`, `.cpu()`, `.to(\"cpu\")`, `.tolist()`) inside a step loop"
-    # The sync methods, and training code that may call a helper of another module that syncs.
-    triggers = (".item(", ".cpu(", ".tolist(", "\"cpu\"", "'cpu'", "backward", "optim")
+    # The sync methods, training code that may call a helper of another module that syncs,
+    # and calls of helpers named for a move to the host (`to_cpu(...)` in a loss function).
+    triggers = (".item(", "cpu(", ".tolist(", "\"cpu\"", "'cpu'", "backward", "optim")
     fix_applicability = Applicability.UNSAFE
     frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
@@ -294,25 +302,37 @@ class SyncInLoop(Rule):
         return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in MODULE_ACCESSORS
 
     def _check_helper_of_another_module(self, node: cst.Call) -> None:
-        """`misc.all_reduce_mean(loss_value)` in a training step loop, where the helper (of
-        another project module) reads a value back from the device on every call."""
-        if not isinstance(node.func, (cst.Name, cst.Attribute)) or not self.ctx.enclosing_loops(node):
+        """`misc.all_reduce_mean(loss_value)` in a training step loop, or in a function that
+        another module's training step loop calls every iteration (`return loss,
+        to_cpu(components)` in a `compute_loss`), where the helper (of another project module)
+        reads a value back from the device on every call."""
+        looped = bool(self.ctx.enclosing_loops(node))
+        if not isinstance(node.func, (cst.Name, cst.Attribute)) or not (looped or self.ctx.enclosing(cst.FunctionDef)):
             return  # cheap tests first: this runs for every call of a file with training code
         head = (dotted_name(node.func) or "").split(".")[0]
-        if not head or not self.ctx.uses_device or head in self.ctx.frequency.local_functions():
+        if not head or head in self.ctx.frequency.local_functions():
             return  # a helper of this file: its own sync is reported where it is
+        if not (self.ctx.uses_device if looped else self.ctx.serves_device):
+            return
         facts = project_function(self.ctx, node.func)
         if facts is None or self.ctx.inference_only:
             return
         if not (facts.reads_back_device_value or (facts.returns_read_back and self._passes_a_tensor(node))):
             return
-        loop = self._step_loop(node)
-        if loop is None or not repeated_with_training(self.ctx, loop) or self._needed_on_host(node, loop):
-            return  # `action = agent.act(state)` handed to `env.step(action)` must reach the host
+        if looped:
+            loop = self._step_loop(node)
+            if loop is None or not repeated_with_training(self.ctx, loop) or self._needed_on_host(node, loop):
+                return  # `action = agent.act(state)` handed to `env.step(action)` must reach the host
+            where = "every iteration"
+        else:
+            execution = self.ctx.execution(node)
+            if not called_every_step_elsewhere(execution) or self._in_data_code() or self._goes_to_host_sink(node, OUTPUT_SINKS):
+                return
+            where = f"every training step: {execution.reasons[0].text}"
         self.report(
             node,
             f"`{dotted_name(node.func)}()` reads a value back from the device on every call, which synchronises "
-            "every iteration; keep the value on the device and convert once after the loop or every N steps",
+            f"{where}; keep the value on the device and convert once after the loop or every N steps",
         )
 
     def _passes_a_tensor(self, call: cst.Call) -> bool:

@@ -167,3 +167,138 @@ def test_a_move_wrapped_on_one_branch_blocks(tmp_path, monkeypatch):
 def test_a_batch_rebound_before_the_move_on_its_branch_is_not_the_pinned_batch(tmp_path, monkeypatch):
     code = HAND_DRAWN.replace("            images = Variable(images.cuda())", "            images = images.float()\n            images = Variable(images.cuda())")
     assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL106") == set()
+
+
+# -- a step function returned by a factory and called every batch ---------------------------
+
+FACTORY = """
+import torch
+
+
+def make_train_step(model, loss_fn, optimizer):
+    def perform_train_step(x, y):
+        model.train()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        return loss.item()
+    return perform_train_step
+
+
+model = torch.nn.Linear(2, 1).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+train_step = make_train_step(model, torch.nn.MSELoss(), optimizer)
+for epoch in range(10):
+    for x, y in loader:
+        loss = train_step(x.cuda(), y.cuda())
+"""
+
+KEPT_ON_SELF = """
+import torch
+
+
+class StepByStep:
+    def __init__(self, model, loss_fn, optimizer):
+        self.model = model.to("cuda")
+        self.loss_fn = loss_fn
+        self.optimizer = optimizer
+        self.train_step_fn = self._make_train_step_fn()
+
+    def _make_train_step_fn(self):
+        def perform_train_step_fn(x, y):
+            self.model.train()
+            loss = self.loss_fn(self.model(x), y)
+            loss.backward()
+            self.optimizer.step()
+            self.optimizer.zero_grad()
+            return loss.item()
+        return perform_train_step_fn
+
+    def _mini_batch(self):
+        step_fn = self.train_step_fn
+        losses = []
+        for x, y in self.train_loader:
+            losses.append(step_fn(x.to("cuda"), y.to("cuda")))
+        return losses
+
+    def train(self, n_epochs):
+        for epoch in range(n_epochs):
+            self._mini_batch()
+"""
+
+
+@pytest.mark.parametrize("code, line", [(FACTORY, 12), (KEPT_ON_SELF, 19)])
+def test_a_returned_step_function_runs_as_often_as_its_calls(tmp_path, monkeypatch, code, line):
+    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL101") == {("train.py", "TL101", line)}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # called once, after training, not in a loop
+        ("for epoch in range(10):\n    for x, y in loader:\n        loss = train_step(x.cuda(), y.cuda())",
+         "loss = train_step(x.cuda(), y.cuda())"),
+        # the factory's result is never called: the inner function is handed elsewhere
+        ("train_step = make_train_step(model, torch.nn.MSELoss(), optimizer)", "register(make_train_step)"),
+        # called only every 100 steps
+        ("        loss = train_step(x.cuda(), y.cuda())", "        if step % args.log_interval == 0:\n            loss = train_step(x.cuda(), y.cuda())"),
+    ],
+)
+def test_a_returned_function_called_rarely_or_not_at_all_is_not(tmp_path, monkeypatch, change):
+    assert findings(tmp_path, monkeypatch, {"train.py": FACTORY.replace(*change)}, "TL101") == set()
+
+
+# -- a loss function of another module that reads its components back every step ----------
+
+UTILS = """
+def to_cpu(tensor):
+    return tensor.detach().cpu()
+"""
+
+LOSS = """
+import torch
+from utils import to_cpu
+
+
+def compute_loss(predictions, targets):
+    lbox = (predictions - targets).abs().mean()
+    lobj = (predictions * targets).mean()
+    loss = lbox + lobj
+    return loss, to_cpu(torch.stack((lbox, lobj, loss)))
+"""
+
+TRAIN = """
+import torch
+import tqdm
+from loss import compute_loss
+
+model = torch.nn.Linear(4, 4).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(1, 10):
+    for i, (x, y) in enumerate(tqdm.tqdm(loader, desc=f"Training Epoch {epoch}")):
+        loss, components = compute_loss(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+
+
+def test_a_read_back_in_a_loss_function_called_every_step_is_reported(tmp_path, monkeypatch):
+    files = {"utils.py": UTILS, "loss.py": LOSS, "train.py": TRAIN}
+    assert findings(tmp_path, monkeypatch, files, "TL101") == {("loss.py", "TL101", 10)}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # an evaluation loop: no backward pass, no optimizer step
+        ("        loss.backward()\n        optimizer.step()\n        optimizer.zero_grad()\n", ""),
+        # only when a step fails
+        ("        loss, components = compute_loss(model(x.cuda()), y.cuda())",
+         "        try:\n            loss = model(x.cuda()).sum()\n        except RuntimeError:\n            loss, components = compute_loss(model(x.cuda()), y.cuda())"),
+    ],
+)
+def test_a_loss_function_called_rarely_is_not(tmp_path, monkeypatch, change):
+    files = {"utils.py": UTILS, "loss.py": LOSS, "train.py": TRAIN.replace(*change)}
+    assert ("loss.py", "TL101", 10) not in findings(tmp_path, monkeypatch, files, "TL101")

@@ -13,8 +13,8 @@ import libcst as cst
 
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children
-from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 
 Handler = Callable[[cst.CSTNode], None]
 
@@ -202,10 +202,15 @@ class _SemanticTracker:
         self._bind_target(node.target, self.values.kind_of(node.value))
 
     def _bind_target(self, target: cst.BaseExpression, kind: "Kind | None" = None) -> None:
-        """Bind the names of a target; only a single name takes the value's kind."""
+        """Bind the names of a target; a single name takes the value's kind, and so does each
+        name a tensor is unpacked to (`loss_a, loss_b = model(x)`: a module's outputs,
+        `values, indices = t.max(1)`), but not a starred one (a list)."""
         names = bound_names(target)
+        unpacked = isinstance(target, (cst.Tuple, cst.List)) and kind in TENSOR_KINDS and not any(
+            isinstance(item, cst.StarredElement) for item in descendants(target)
+        )
         for name in names:
-            self._bind(name, kind if isinstance(target, cst.Name) else None)
+            self._bind(name, kind if isinstance(target, cst.Name) or unpacked else None)
 
     def _bind(self, name: str, kind: "Kind | None") -> None:
         """Bind `name` locally, except that a fallback in an `except` block keeps an import binding."""

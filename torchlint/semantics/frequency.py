@@ -69,7 +69,7 @@ from torchlint.semantics.training import (
     outside_nested_loops,
     steps_an_optimizer,
 )
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type
+from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -429,6 +429,12 @@ class FrequencyAnalysis:
         if not method and notebook_cell(function, self.module):
             return Execution(Frequency.ONCE, (Reason("a marimo notebook cell, which runs once per run"),))
         self._index()
+        handles = self._closure_handles(function, scope) if isinstance(scope, cst.FunctionDef) else []
+        if handles:
+            sites = [call for handle in handles for call in self._calls.get(handle, [])]
+            found = self._from_call_sites(function, name, method, sites)
+            if found is not None:
+                return found
         if not self._sites(name, method) or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
@@ -448,13 +454,35 @@ class FrequencyAnalysis:
         self._index()
         return [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
 
-    def _from_call_sites(self, function: cst.FunctionDef, name: str, method: bool) -> Optional[Execution]:
-        """How often the function runs as its most frequent call site runs; None without one.
+    def _closure_handles(self, function: cst.FunctionDef, factory: cst.FunctionDef) -> List[str]:
+        """The names under which the file calls a function that its enclosing function returns
+        (`return perform_train_step`): those bound to the factory's result (`train_step =
+        make_train_step(...)`, `self.train_step_fn = self._make_train_step_fn()`) and the
+        names bound to one of those (`step_fn = self.train_step_fn`)."""
+        returned = any(
+            isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == function.name.value
+            for node in scope_descendants(factory.body)
+        )
+        if not returned:
+            return []
+        handles = [_bound_identifier(self.parent(call)) for call in self._calls.get(factory.name.value, [])]
+        found = [handle for handle in handles if handle]
+        aliases = [
+            _bound_identifier(node) for node in nodes_of_type(self.module, (cst.Assign,))
+            if found and isinstance(node.value, (cst.Name, cst.Attribute)) and identifier(node.value) in found  # type: ignore[attr-defined]
+        ]
+        return found + [alias for alias in aliases if alias]
+
+    def _from_call_sites(
+        self, function: cst.FunctionDef, name: str, method: bool, sites: Optional[List[cst.Call]] = None
+    ) -> Optional[Execution]:
+        """How often the function runs as its most frequent call site runs (`sites`, by default
+        the calls of `name`); None without one.
         Among call sites in step loops, the one whose loop itself runs most often decides
         (`reset()` in the training loop of `train_one_epoch()`, run every epoch, and in the
         test loop of a `test()` run once: the training loop's reasons, whatever the order)."""
         best: Optional[Tuple[Tuple[int, int], Execution, cst.Call]] = None
-        for call in self._sites(name, method):
+        for call in self._sites(name, method) if sites is None else sites:
             found = self.execution(call)
             rank = (ORDER.index(found.frequency), self._loop_rank(found))
             if best is None or rank < best[0]:
@@ -570,6 +598,15 @@ class FrequencyAnalysis:
 
     def enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
+
+
+def _bound_identifier(node: Optional[cst.CSTNode]) -> str:
+    """The last name of the one target an assignment binds (`step_fn`, `train_step_fn` of
+    `self.train_step_fn`); "" for anything else."""
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        return ""
+    target = node.targets[0].target
+    return identifier(target) if isinstance(target, (cst.Name, cst.Attribute)) else ""
 
 
 def _profiles(manager: cst.BaseExpression) -> bool:

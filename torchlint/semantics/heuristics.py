@@ -13,7 +13,7 @@ from typing import List
 import libcst as cst
 
 from torchlint.semantics.epochs import mentions_epoch
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import children
 
 # Words in an `if` test that limit its body to some steps or to an opt-in: logging and
 # reporting intervals, debugging and verbosity switches.
@@ -97,8 +97,20 @@ def identifier(node: cst.BaseExpression) -> str:
 
 
 def names_epoch(node: cst.CSTNode) -> bool:
-    """Whether a name or attribute in `node` mentions an epoch (`epoch`, `args.epochs`, `n_epoch`)."""
-    return mentions_epoch(identifier(item) for item in descendants(node) if isinstance(item, (cst.Name, cst.Attribute)))
+    """Whether a name or attribute in `node` mentions an epoch (`epoch`, `args.epochs`,
+    `n_epoch`), outside keyword arguments and f-strings (`tqdm(loader, desc=f"epoch
+    {epoch}")` iterates the loader)."""
+    names: List[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (cst.Name, cst.Attribute)):
+            names.append(identifier(item))
+        if isinstance(item, cst.Arg) and item.keyword is not None:
+            continue
+        if not isinstance(item, cst.FormattedString):
+            stack.extend(children(item))
+    return mentions_epoch(names)
 
 
 

@@ -1364,12 +1364,19 @@ class _CallCollector(ast.NodeVisitor):
 
 
 def _identifiers(node: ast.AST) -> Iterator[str]:
-    """The names and attribute names in an expression."""
-    for item in _ast_walk(node):
+    """The names and attribute names in an expression, outside keyword arguments and
+    f-strings (`tqdm(loader, desc=f"epoch {epoch}")` iterates the loader, not epochs)."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
         if isinstance(item, ast.Name):
             yield item.id
         elif isinstance(item, ast.Attribute):
             yield item.attr
+        if isinstance(item, ast.Call):
+            stack += [item.func, *item.args]
+        elif not isinstance(item, ast.JoinedStr):
+            stack += _ast_children(item)
 
 
 def _source_lines(text: str) -> List[str]:
