@@ -302,3 +302,45 @@ def test_a_read_back_in_a_loss_function_called_every_step_is_reported(tmp_path, 
 def test_a_loss_function_called_rarely_is_not(tmp_path, monkeypatch, change):
     files = {"utils.py": UTILS, "loss.py": LOSS, "train.py": TRAIN.replace(*change)}
     assert ("loss.py", "TL101", 10) not in findings(tmp_path, monkeypatch, files, "TL101")
+
+
+# -- names unpacked from a module's outputs are tensors -------------------------------------
+
+UNPACKED = """
+import torch
+import model
+
+net = model.resnet50(num_classes=80)
+if torch.cuda.is_available():
+    net = torch.nn.DataParallel(net).cuda()
+else:
+    net = torch.nn.DataParallel(net)
+optimizer = torch.optim.Adam(net.parameters())
+for epoch in range(10):
+    for data in loader:
+        optimizer.zero_grad()
+        classification_loss, regression_loss = net([data["img"].cuda(), data["annot"]])
+        loss = classification_loss.mean() + regression_loss.mean()
+        if bool(loss == 0):
+            continue
+        loss.backward()
+        optimizer.step()
+        history.append(float(loss))
+"""
+
+
+def test_names_unpacked_from_a_modules_outputs_are_tensors(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": UNPACKED}, "TL103") == {("train.py", "TL103", 16), ("train.py", "TL103", 20)}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "        height, width = loss.shape\n        history.append(float(height))\n",  # sizes, not tensors
+        "        mean, scale = statistics(data)\n        history.append(float(mean))\n",  # an unknown function's values
+        "        first, *rest = loss.unbind()\n        history.append(float(len(rest)))\n",  # a starred name holds a list
+    ],
+)
+def test_unpacked_names_that_are_not_tensors_are_not(tmp_path, monkeypatch, line):
+    code = UNPACKED.replace("        loss.backward()\n", line + "        loss.backward()\n")
+    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL103") == {("train.py", "TL103", 16), ("train.py", "TL103", 22)}
