@@ -7,6 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
+from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS
@@ -20,6 +21,7 @@ from torchlint.semantics.training import (
     feeds_batch_source,
     loop_trains,
     repeated_with_training,
+    runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to
 from torchlint.semantics.tree import descendants, iterated_source
@@ -71,6 +73,12 @@ class SyncInLoop(Rule):
     (`train_step = make_train_step(model, loss_fn, optimizer)`, or kept on `self` as
     `self.train_step_fn = self._make_train_step_fn()`) runs as often as the calls of the
     names bound to it.
+    `.item()` of each element of a tensor in a loop over its elements (`for i in
+    range(len(lengths)): n = int(lengths[i].item())`, `for length in seq_lengths:
+    length.item()`) that runs with every training step or per-epoch validation batch is
+    reported even where the loop needs the values on the host (to slice or size other
+    tensors): each element is a synchronisation of its own, and one `.tolist()` before the
+    loop reads them all (`semantics.elements`).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call, and so is such a call in a
@@ -214,6 +222,8 @@ class SyncInLoop(Rule):
         execution = self.ctx.execution(node)
         if execution.frequency not in self.frequencies:
             return
+        if method == "item" and self._reads_elements_one_by_one(node, receiver):
+            return
         loop = execution.loop or execution.step_loop()
         if loop is None and execution.framework():
             self._check_batch_hook(node, method, execution)
@@ -240,6 +250,29 @@ class SyncInLoop(Rule):
             fix=self._accumulation_fix(node) if method == "item" else None,
             start=node.func.attr,
         )
+
+    def _reads_elements_one_by_one(self, node: cst.Call, receiver: cst.BaseExpression) -> bool:
+        """Reports (and says so) `.item()` of each element of a tensor in a loop over its
+        elements (`for i in range(len(lengths)): n = lengths[i].item()`, `for length in
+        lengths: length.item()`) that runs with every training step or per-epoch validation
+        batch: one synchronisation per element, where one `.tolist()` before the loop reads
+        them all, whatever the loop then does with the values."""
+        loop = element_loop(receiver, self.ctx.enclosing_loops(node))
+        if loop is None or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
+            return False
+        tensor = walked_tensor(loop, receiver)
+        if tensor is None or self._on_host(tensor) or self.ctx.enclosing(cst.Assert) is not None:
+            return False
+        walked = self.ctx.execution(loop)
+        if walked.frequency is not Frequency.PER_STEP or not runs_with_training_steps(self.ctx, walked):
+            return False
+        self.report(
+            node,
+            f"`.item()` of each element of `{dotted_name(tensor)}` synchronises with the device once per element, "
+            "every step; read them all at once with `.tolist()` before the loop",
+            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
+        )
+        return True
 
     def _check_batch_hook(self, node: cst.Call, method: str, execution: Execution) -> None:
         """A sync in a method a training framework calls every batch (Lightning's

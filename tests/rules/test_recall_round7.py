@@ -344,3 +344,77 @@ def test_names_unpacked_from_a_modules_outputs_are_tensors(tmp_path, monkeypatch
 def test_unpacked_names_that_are_not_tensors_are_not(tmp_path, monkeypatch, line):
     code = UNPACKED.replace("        loss.backward()\n", line + "        loss.backward()\n")
     assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL103") == {("train.py", "TL103", 16), ("train.py", "TL103", 22)}
+
+
+# -- `.item()` of each element of a tensor, in a loop over its elements --------------------
+
+ELEMENTS = """
+import numpy as np
+import torch
+
+
+def validate(model, val_loader, device):
+    for batch in val_loader:
+        mels, lengths = [b.to(device) for b in batch]
+        with torch.no_grad():
+            out = model(mels)
+        clips = []
+        for i in range(len(lengths)):
+            length = int(lengths[i].item())
+            start = np.random.randint(0, length)
+            clips.append(out[i, :, start:])
+
+
+def train(model, optimizer, train_loader, val_loader, device, epochs):
+    for epoch in range(epochs):
+        for mels, lengths in train_loader:
+            loss = model(mels.to(device)).mean()
+            loss.backward()
+            optimizer.step()
+        validate(model, val_loader, device)
+"""
+
+MASKED = """
+import torch
+from torch import nn
+
+
+class MaskConv(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.layers = layers
+
+    def forward(self, inputs, seq_lengths):
+        for layer in self.layers:
+            output = layer(inputs)
+            mask = torch.zeros(output.size(), dtype=torch.bool).to(output.device)
+            for idx, length in enumerate(seq_lengths):
+                length = length.item()
+                mask[idx, :, length:] = True
+            inputs = output.masked_fill(mask, 0)
+        return inputs
+"""
+
+
+@pytest.mark.parametrize("code, line", [(ELEMENTS, 13), (MASKED, 16)])
+def test_item_of_each_element_of_a_device_tensor_every_step(tmp_path, monkeypatch, code, line):
+    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL101") == {("train.py", "TL101", line)}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the lengths stay on the host: only the features are moved
+        ("        mels, lengths = [b.to(device) for b in batch]\n", "        mels, lengths = batch\n        mels = mels.to(device)\n"),
+        # validation never runs: the training function does not call it
+        ("        validate(model, val_loader, device)\n", ""),
+        # the loop walks another tensor's indices
+        ("for i in range(len(lengths)):", "for i in range(len(mels)):"),
+    ],
+)
+def test_item_of_elements_once_or_on_the_host_is_not(tmp_path, monkeypatch, change):
+    assert findings(tmp_path, monkeypatch, {"train.py": ELEMENTS.replace(*change)}, "TL101") == set()
+
+
+def test_item_of_each_element_in_test_code_is_not(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"test_masks.py": MASKED}, "TL101") == set()

@@ -421,6 +421,11 @@ class FrequencyAnalysis:
             looped = self._from_call_sites(function, name, method) if trains else None
             if looped is not None and looped.frequency is Frequency.PER_STEP and looped.step_loop() is not None:
                 return looped
+            # Or the step loop of another module (a base class's `train_iteration()` calling
+            # `self.train_step()` for every step): that loop is the reason.
+            elsewhere = self.external(function) if trains and looped is None and self.external is not None else None
+            if elsewhere is not None and elsewhere.frequency is Frequency.PER_STEP:
+                return elsewhere
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` runs every step", method=name),))
         if method and name in DATA_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` {PER_SAMPLE}"),))

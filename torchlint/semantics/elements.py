@@ -1,0 +1,75 @@
+"""Loops over the elements of a tensor: `for length in lengths:` and `for i in
+range(len(lengths)):` reading `lengths[i]`. Each element read back to the host (`.item()`)
+is a synchronisation of its own, where one `.tolist()` before the loop would read them all."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import libcst as cst
+
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import bound_names, iterated_parts
+
+def element_loop(receiver: cst.BaseExpression, loops: Sequence[cst.CSTNode]) -> Optional[cst.For]:
+    """The `for` loop among `loops` (innermost first) that walks the tensor whose element
+    `receiver` is: the loop's target itself (`for length in lengths:`, `for i, length in
+    enumerate(lengths):`), or a subscript of the tensor by the loop's index (`lengths[i]`
+    in `for i in range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`).
+    None for anything else."""
+    for loop in loops:
+        if not isinstance(loop, cst.For):
+            continue
+        if isinstance(receiver, cst.Name) and _walks_into(loop, receiver.value):
+            return loop
+        if isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1:
+            index = receiver.slice[0].slice
+            tensor = dotted_name(receiver.value)
+            if tensor and isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+                if _counts_over(loop, index.value.value, tensor):
+                    return loop
+    return None
+
+
+def walked_tensor(loop: cst.For, receiver: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The tensor whose elements `loop` walks, as `element_loop` matched it for `receiver`."""
+    if isinstance(receiver, cst.Subscript):
+        return receiver.value
+    parts = iterated_parts(loop.iter, loop.target)
+    return parts[0][0] if len(parts) == 1 else None
+
+
+def _walks_into(loop: cst.For, name: str) -> bool:
+    """`for name in tensor:` or `for i, name in enumerate(tensor):` over a name or attribute."""
+    parts = iterated_parts(loop.iter, loop.target)
+    return (
+        len(parts) == 1
+        and bound_names(parts[0][1]) == [name]
+        and isinstance(parts[0][0], (cst.Name, cst.Attribute))
+        and dotted_name(parts[0][0]) is not None
+    )
+
+
+def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
+    """`for index in range(len(tensor))`, `range(tensor.size(0))`, `range(tensor.shape[0])`."""
+    if not (isinstance(loop.target, cst.Name) and loop.target.value == index):
+        return False
+    bound = loop.iter
+    if not (isinstance(bound, cst.Call) and dotted_name(bound.func) == "range" and len(bound.args) == 1):
+        return False
+    size = bound.args[0].value
+    if isinstance(size, cst.Call) and dotted_name(size.func) == "len" and len(size.args) == 1:
+        return dotted_name(size.args[0].value) == tensor
+    if isinstance(size, cst.Call) and isinstance(size.func, cst.Attribute) and size.func.attr.value == "size":
+        return dotted_name(size.func.value) == tensor and _first_dimension(size.args)
+    if isinstance(size, cst.Subscript) and isinstance(size.value, cst.Attribute) and size.value.attr.value == "shape":
+        return dotted_name(size.value.value) == tensor and len(size.slice) == 1 and _zero(size.slice[0].slice)
+    return False
+
+
+def _first_dimension(args: Sequence[cst.Arg]) -> bool:
+    return len(args) == 1 and isinstance(args[0].value, cst.Integer) and args[0].value.value == "0"
+
+
+def _zero(index: cst.BaseSlice) -> bool:
+    return isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.value == "0"
