@@ -231,8 +231,9 @@ class DataloaderNoPinMemory(Rule):
     to a device in a loop over the loader in the same scope or a same-file function it is
     passed to, itself or in a same-file function it hands the batch to (`loss_step(batch,
     unet)`). A loop that draws the batches by hand counts as a loop over the loader (`x, y =
-    next(it)` after `it = iter(loader)`, `next(iter(loader))`; see
-    `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
+    next(it)` after `it = iter(loader)`, `next(iter(loader))`, or after `loader =
+    sample_data(loader)` where a same-file generator yields the batches of its loop over the
+    loader; see `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`, or a list the builder appends them to) is not, as

@@ -418,3 +418,50 @@ def test_item_of_elements_once_or_on_the_host_is_not(tmp_path, monkeypatch, chan
 
 def test_item_of_each_element_in_test_code_is_not(tmp_path, monkeypatch):
     assert findings(tmp_path, monkeypatch, {"test_masks.py": MASKED}, "TL101") == set()
+
+
+# -- a loader cycled by a generator and drawn with next() ----------------------------------
+
+CYCLED = """
+import torch
+from torch.utils import data
+
+
+def sample_data(loader):
+    while True:
+        for batch in loader:
+            yield batch
+
+
+def train(args, loader, generator, g_optim, device):
+    loader = sample_data(loader)
+    for idx in range(args.iter):
+        real_img = next(loader)
+        real_img = real_img.to(device)
+        loss = generator(real_img).mean()
+        g_optim.zero_grad()
+        loss.backward()
+        g_optim.step()
+
+
+if __name__ == "__main__":
+    device = "cuda"
+    loader = data.DataLoader(dataset, batch_size=args.batch, shuffle=True, drop_last=True)
+    train(args, loader, generator, g_optim, device)
+"""
+
+
+def test_a_loader_cycled_by_a_generator_feeds_every_step(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": CYCLED}, "TL201,TL202") == {("train.py", "TL201", 25), ("train.py", "TL202", 25)}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("            yield batch", "            yield len(batch)"),  # yields something else
+        ("        for batch in loader:", "        for batch in [1, 2]:"),  # walks another iterable
+        ("        real_img = next(loader)\n", "        real_img = torch.randn(4, 3)\n"),  # never drawn
+    ],
+)
+def test_a_generator_that_does_not_hand_out_the_batches_is_not(tmp_path, monkeypatch, change):
+    assert findings(tmp_path, monkeypatch, {"train.py": CYCLED.replace(*change)}, "TL201,TL202") == set()

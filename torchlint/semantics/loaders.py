@@ -627,7 +627,7 @@ def _loops_over(
     for node in _visible(scope, name):
         if isinstance(node, cst.For) and _mentions(node.iter, name):
             yield node, anchor or node
-        elif isinstance(node, cst.Call) and opens_pass(node, name):
+        elif isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(node, name, functions)):
             for draw in _draws(scope, node):
                 yield draw.loop, anchor or node
         elif isinstance(node, cst.Assign) and _wraps(node, name):
@@ -793,7 +793,7 @@ def _hand_drawn(
 ) -> List[Draw]:
     draws: List[Draw] = []
     for node in _visible(scope, name):
-        if isinstance(node, cst.Call) and opens_pass(node, name):
+        if isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(node, name, functions)):
             restarted_by = _innermost_loop(scope, node)
             start = node if anchor is None or restarted_by is not None else anchor
             handled = restarted_by is not None and any(
@@ -829,6 +829,22 @@ def opens_pass(value: cst.BaseExpression, name: str) -> bool:
         and value.func.value == "iter"
         and any(dotted_name(iterated_source(arg.value)) == name for arg in value.args)
     )
+
+
+def _cycles(call: cst.Call, name: str, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
+    """`sample_data(loader)` where the same-file generator `sample_data` yields the items of
+    its loops over the parameter it receives the loader as (`while True: for batch in
+    loader: yield batch`): an iterator over the loader's batches, drawn with `next()`."""
+    for function in called_function(call, functions):
+        parameter = _parameter_for(function, call, name)
+        if parameter is None:
+            continue
+        for loop in scope_descendants(function.body):
+            if isinstance(loop, cst.For) and dotted_name(iterated_source(loop.iter)) == parameter:
+                items = set(bound_names(loop.target))
+                if any(isinstance(node, cst.Yield) and dotted_name(node.value) in items for node in scope_descendants(loop.body)):
+                    return True
+    return False
 
 
 def _draws(scope: cst.CSTNode, opener: cst.Call) -> List[Draw]:
