@@ -465,3 +465,39 @@ def test_a_loader_cycled_by_a_generator_feeds_every_step(tmp_path, monkeypatch):
 )
 def test_a_generator_that_does_not_hand_out_the_batches_is_not(tmp_path, monkeypatch, change):
     assert findings(tmp_path, monkeypatch, {"train.py": CYCLED.replace(*change)}, "TL201,TL202") == set()
+
+
+# -- a Lightning loader hook bound with `functools.partial` --------------------------------
+
+PARTIAL_HOOK = """
+from functools import partial
+
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class DataModuleFromConfig(pl.LightningDataModule):
+    def __init__(self, batch_size, train=None, validation=None, num_workers=4):
+        super().__init__()
+        self.batch_size = batch_size
+        self.num_workers = num_workers
+        if train is not None:
+            self.train_dataloader = self._train_dataloader
+        if validation is not None:
+            self.val_dataloader = partial(self._val_dataloader, shuffle=False)
+
+    def _train_dataloader(self):
+        return DataLoader(self.datasets["train"], batch_size=self.batch_size, num_workers=self.num_workers, shuffle=True)
+
+    def _val_dataloader(self, shuffle=False):
+        return DataLoader(self.datasets["validation"], batch_size=self.batch_size, num_workers=self.num_workers, shuffle=shuffle)
+
+    def _test_dataloader(self, shuffle=False):
+        return DataLoader(self.datasets["test"], batch_size=self.batch_size, num_workers=self.num_workers, shuffle=shuffle)
+"""
+
+
+def test_a_loader_hook_bound_with_partial_feeds_every_epoch(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"data.py": PARTIAL_HOOK}, "TL202,TL203") == {
+        ("data.py", code, line) for code in ("TL202", "TL203") for line in (19, 22)
+    }

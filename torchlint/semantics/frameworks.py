@@ -103,11 +103,15 @@ def loader_hook(method: cst.FunctionDef, klass: cst.ClassDef, classes: Dict[str,
 
 def bound_hooks(klass: cst.ClassDef, hooks: FrozenSet[str]) -> FrozenSet[str]:
     """Names of the methods of `klass` that its code binds to one of `hooks` by assignment
-    (`self.train_dataloader = self._train_dataloader`)."""
+    (`self.train_dataloader = self._train_dataloader`), also with arguments fixed
+    (`self.val_dataloader = partial(self._val_dataloader, shuffle=False)`)."""
     found = set()
     for node in descendants(klass):
         if isinstance(node, cst.Assign) and len(node.targets) == 1:
-            target, value = dotted_name(node.targets[0].target) or "", dotted_name(node.value) or ""
+            bound = node.value
+            if isinstance(bound, cst.Call) and (dotted_name(bound.func) or "").rpartition(".")[2] == "partial" and bound.args:
+                bound = bound.args[0].value  # `partial(self._val_dataloader, ...)`
+            target, value = dotted_name(node.targets[0].target) or "", dotted_name(bound) or ""
             if target.startswith("self.") and target[5:] in hooks and value.startswith("self."):
                 found.add(value[5:])
     return frozenset(found)
