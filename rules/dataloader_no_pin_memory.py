@@ -226,7 +226,10 @@ class DataloaderNoPinMemory(Rule):
     literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
     `semantics.values.unpacked_keywords`, the CUDA branch of a choice by device; no fix
     then), for a `DataLoader` that is not
-    torch's, in files that never mention CUDA (or `torch.accelerator`), and for loaders whose
+    torch's, in files that never mention CUDA (or `torch.accelerator`), for loaders a
+    Lightning trainer feeds in a project that trains on the CPU (it pins a Lightning release
+    before 2.0, whose trainers default to the CPU, and builds every trainer without a device
+    option: `semantics.trainers`), and for loaders whose
     batches are not moved
     to a device in a loop over the loader in the same scope or a same-file function it is
     passed to, itself or in a same-file function it hands the batch to (`loss_step(batch,

@@ -7,10 +7,15 @@ default mode a user runs."""
 
 from __future__ import annotations
 
+import json
+import textwrap
 from typing import Dict
 
 import pytest
+from click.testing import CliRunner
 from conftest import project_findings
+
+from torchlint.cli import main
 
 pytestmark = pytest.mark.stable_only
 
@@ -501,3 +506,58 @@ def test_a_loader_hook_bound_with_partial_feeds_every_epoch(tmp_path, monkeypatc
     assert findings(tmp_path, monkeypatch, {"data.py": PARTIAL_HOOK}, "TL202,TL203") == {
         ("data.py", code, line) for code in ("TL202", "TL203") for line in (19, 22)
     }
+
+
+# -- a Lightning 1.x project whose trainers choose no device trains on the CPU --------------
+
+LIGHTNING_DATA = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class Data(pl.LightningDataModule):
+    def train_dataloader(self):
+        return DataLoader(self.train_set, batch_size=32, shuffle=True, num_workers=4)
+"""
+
+LIGHTNING_MAIN = """
+import pytorch_lightning as pl
+from data import Data
+from model import Model
+
+trainer = pl.Trainer(max_epochs=10)
+trainer.fit(Model(), datamodule=Data())
+"""
+
+
+@pytest.mark.parametrize(
+    "requirements, main, reported",
+    [
+        ("pytorch-lightning==1.5.10\n", LIGHTNING_MAIN, False),  # 1.x: no device option, the CPU
+        ("pytorch-lightning==1.5.10\n", LIGHTNING_MAIN.replace("max_epochs=10", "max_epochs=10, gpus=1"), True),
+        ("pytorch-lightning==1.5.10\n", LIGHTNING_MAIN.replace("max_epochs=10", "**config.trainer"), True),
+        ("pytorch-lightning>=1.5\n", LIGHTNING_MAIN, True),  # 2.x may be installed: it picks the GPU
+        ("lightning==2.2.0\n", LIGHTNING_MAIN, True),
+        ("", LIGHTNING_MAIN, True),  # no declared version
+    ],
+)
+def test_a_lightning_1_project_without_a_device_option_trains_on_the_cpu(tmp_path, monkeypatch, requirements, main, reported):
+    (tmp_path / "requirements.txt").write_text(requirements)
+    files = {"data.py": LIGHTNING_DATA, "main.py": main}
+    assert (("data.py", "TL202", 8) in findings(tmp_path, monkeypatch, files, "TL202")) is reported
+
+
+def test_a_changed_requirement_changes_cached_results(tmp_path, monkeypatch):
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "requirements.txt").write_text("pytorch-lightning>=1.5\n")
+    (tmp_path / "data.py").write_text(textwrap.dedent(LIGHTNING_DATA))
+    (tmp_path / "main.py").write_text(textwrap.dedent(LIGHTNING_MAIN))
+    monkeypatch.chdir(tmp_path)
+
+    def reported() -> bool:
+        result = CliRunner().invoke(main, ["check", "--isolated", "--cache-dir", "cache", "--select", "TL202", "--output-format", "json", "."])
+        return bool(json.loads(result.stdout))
+
+    assert reported()
+    (tmp_path / "requirements.txt").write_text("pytorch-lightning==1.5.10\n")
+    assert not reported()

@@ -17,6 +17,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
+from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
 from torchlint.semantics.tree import bound_names, children, descendants, in_source_order, iterated_source, per_module, scope_descendants
 
@@ -307,20 +308,21 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     `val_dataloader()` hook (see `frameworks.loader_hook`), or handed to a Lightning trainer's
     `fit` (`trainer.fit(model, train_dataloaders=train_loader)`), outside demo, export and
     profiling scripts (`roles`), which run once or exist to measure, and programs whose
-    trainer is told to run on the CPU in the same file. `every_epoch`: only where the passes
+    trainer is told to run on the CPU in the same file or whose project trains on the CPU (a
+    Lightning release before 2.0 and trainers without a device option: see
+    `trainers.lightning_on_cpu`). `every_epoch`: only where the passes
     repeat, not through a trainer limited by `max_steps` alone (800 batches may be less than
     one epoch)."""
     if ctx.frequency.one_off or is_profiling_script(role_path(ctx.path)) or file_enables(ctx.text, CPU_TRAINER):
         return False
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
-    if klass is not None and loader_hook(function, klass, ctx.frequency.classes()):
-        return True
     built = _runs_epochs if every_epoch else _trains
-    return any(
+    fed = (klass is not None and loader_hook(function, klass, ctx.frequency.classes())) or any(
         _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
         for scope, name in _holders(ctx, loader)
     )
+    return fed and not lightning_on_cpu(ctx.path)
 
 
 def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: Callable[[cst.Call], bool]) -> bool:

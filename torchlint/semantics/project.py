@@ -44,6 +44,7 @@ import ast
 import contextlib
 import contextvars
 import dataclasses
+import glob
 import hashlib
 import io
 import os
@@ -1543,6 +1544,12 @@ def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFac
 
 
 _PROJECT_FILES: Dict[str, Tuple[str, ...]] = {}
+# Per project root: the files at its root that declare its dependencies.
+_DEPENDENCY_FILES: Dict[str, Tuple[str, ...]] = {}
+# Their names: pip requirements, setup scripts, pyproject tables and conda environments.
+DEPENDENCY_PATTERNS = (
+    "requirements*.txt", "requirements/*.txt", "setup.py", "setup.cfg", "pyproject.toml", "environment*.yml", "environment*.yaml",
+)
 # Per project root: the project modules each module imports directly, and those that import it.
 _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
 
@@ -1551,6 +1558,7 @@ def clear() -> None:
     """Forget per-run state (the listing of each project's modules, their import graph and
     what each path was found to be)."""
     _PROJECT_FILES.clear()
+    _DEPENDENCY_FILES.clear()
     _IMPORT_GRAPHS.clear()
     forget_paths()
 
@@ -1577,14 +1585,32 @@ def project_files(root: str) -> Tuple[str, ...]:
     return found
 
 
+def dependency_files(root: str) -> Tuple[str, ...]:
+    """The files at a project root that declare its dependencies (`DEPENDENCY_PATTERNS`);
+    listed once per run."""
+    found = _DEPENDENCY_FILES.get(root)
+    if found is None:
+        escaped = glob.escape(root)
+        found = _DEPENDENCY_FILES[root] = tuple(
+            sorted({file for pattern in DEPENDENCY_PATTERNS for file in glob.glob(os.path.join(escaped, pattern)) if os.path.isfile(file)})
+        )
+    return found
+
+
 def _is_environment(directory: str, name: str) -> bool:
     return os.path.isfile(os.path.join(directory, name, "pyvenv.cfg"))
 
 
+def note_listing(root: str, stamp: str) -> None:
+    """Note that an answer depends on every module of the project (`tree_stamp`)."""
+    _note(root, stamp)
+
+
 def tree_stamp(root: str) -> str:
-    """A stamp of the project's module listing with each file's (mtime, size)."""
+    """A stamp of the project's module listing and its dependency files, with each file's
+    (mtime, size)."""
     material = []
-    for file in project_files(root):
+    for file in (*project_files(root), *dependency_files(root)):
         try:
             status = os.stat(file)
         except OSError:
@@ -1887,7 +1913,7 @@ def option_default(path: str, dest: str) -> Optional[object]:
     defaults that differ or are not constants)."""
     root = project_root(os.path.abspath(path))
     stamp = tree_stamp(root)
-    _note(root, stamp)
+    note_listing(root, stamp)
     defaults = _option_defaults(root, stamp).get(dest, frozenset())
     return next(iter(defaults)) if len(defaults) == 1 and _UNKNOWN_DEFAULT not in defaults else None
 

@@ -1,0 +1,83 @@
+"""Where a project's Lightning trainers run.
+
+Before Lightning 2.0 a `Trainer` built without a device option (`gpus=`, `accelerator=`,
+`devices=`, ...) trained on the CPU; from 2.0 on it picks the accelerator itself. A project
+that pins a 1.x release and builds every trainer without such an option trains on the CPU,
+where pinned memory and asynchronous copies buy nothing."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from functools import lru_cache
+from typing import Optional
+
+from torchlint.semantics.project import dependency_files, note_listing, project_files, project_root, python_tree, read_module, tree_stamp
+
+# A Lightning requirement with a bound that keeps it below 2.0: `pytorch-lightning==1.5.10`,
+# `pytorch_lightning~=1.4`, `lightning<2`, a conda `pytorch-lightning=1.6`.
+_OLD_LIGHTNING = re.compile(
+    r"(?<![\w.-])(?:pytorch[-_]lightning|lightning)\s*(?:\[[^\]]*\])?\s*"
+    r"(?:(?:==|~=|=|<=)\s*(?P<pinned>\d+)|<\s*(?P<below>\d+))"
+)
+# Trainer options that choose a device or several processes.
+DEVICE_OPTIONS = frozenset(
+    {"accelerator", "gpus", "devices", "tpu_cores", "ipus", "hpus", "strategy", "num_processes", "auto_select_gpus", "distributed_backend"}
+)
+
+
+def lightning_on_cpu(path: str) -> bool:
+    """Whether the project of the module at `path` trains its Lightning models on the CPU: it
+    pins a Lightning release before 2.0, and every Lightning `Trainer(...)` of it is built
+    without a device option, `**` arguments or a command-line constructor
+    (`Trainer.from_argparse_args`, `LightningCLI`), which may choose one."""
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)  # the modules and the dependency files: a change to either counts
+    note_listing(root, stamp)
+    return _pins_old_lightning(root) and _trainers_on_default_device(root, stamp)
+
+
+def _pins_old_lightning(root: str) -> bool:
+    """Whether a dependency file at the project's root bounds Lightning below 2.0."""
+    for file in dependency_files(root):
+        for match in _OLD_LIGHTNING.finditer(read_module(file).text):
+            pinned, below = match["pinned"], match["below"]
+            if (pinned is not None and int(pinned) < 2) or (below is not None and int(below) <= 2):
+                return True
+    return False
+
+
+@lru_cache(maxsize=8)
+def _trainers_on_default_device(root: str, stamp: str) -> bool:
+    """Whether the project builds at least one Lightning `Trainer(...)` and none with a device
+    option or arguments that may hold one; built once per state of the project tree (`stamp`)."""
+    built = 0
+    for file in project_files(root):
+        text = read_module(file).text
+        if "Trainer" not in text or "lightning" not in text:
+            continue
+        if "from_argparse_args" in text or "LightningCLI" in text:
+            return False
+        tree = _parsed(text)
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Call) and _names_trainer(node.func):
+                built += 1
+                if any(isinstance(arg, ast.Starred) for arg in node.args):
+                    return False
+                if any(keyword.arg is None or keyword.arg in DEVICE_OPTIONS for keyword in node.keywords):
+                    return False
+    return built > 0
+
+
+def _names_trainer(func: ast.AST) -> bool:
+    """`Trainer(...)`, `pl.Trainer(...)`, `lightning.Trainer(...)`."""
+    return (isinstance(func, ast.Name) and func.id == "Trainer") or (isinstance(func, ast.Attribute) and func.attr == "Trainer")
+
+
+def _parsed(text: str) -> Optional[ast.AST]:
+    try:
+        return python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
