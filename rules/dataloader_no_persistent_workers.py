@@ -67,7 +67,9 @@ class DataloaderNoPersistentWorkers(Rule):
 
     To stay precise the rule is silent:
     - when `num_workers` is missing or `0` (TL201 reports that), when `persistent_workers` is
-      given as anything but the literal `False`, when `*args`/`**kwargs` may supply
+      given at all (an explicit `persistent_workers=False` is a decision: a dataset that the
+      main process changes between epochs, in a callback or a sampler, needs fresh workers to
+      see it), when `*args`/`**kwargs` may supply
       arguments, and for a `DataLoader` that is not torch's. A `**loader_kwargs` is read
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
       in the same function and not changed before the loader is created, or the `**kwargs`
@@ -150,7 +152,7 @@ class DataloaderNoPersistentWorkers(Rule):
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
         "for epoch in range(10):\n    for x in loader:\n        step(x)\n",
-        "import torch\ndef fit(ds, n):\n    loader = torch.utils.data.DataLoader(ds, num_workers=n, persistent_workers=False)\n"
+        "import torch\ndef fit(ds, n):\n    loader = torch.utils.data.DataLoader(ds, num_workers=n)\n"
         "    while not done:\n        for i, x in enumerate(loader):\n            step(x)\n",
     )
     good_examples = (
@@ -313,8 +315,7 @@ class DataloaderNoPersistentWorkers(Rule):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell
         if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers) or zero_by_default(self.ctx, workers):
             return False  # `num_workers=self.num_workers` defaulting to 0 in `__init__`, or an option defaulting to 0: no workers
-        persistent = self._argument(call, "persistent_workers")
-        return persistent is None or is_literal(persistent, "False")
+        return self._argument(call, "persistent_workers") is None  # an explicit `False` is a decision
 
     def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: Optional[cst.For]) -> bool:
         """Whether the outer loop calls a method of the dataset (not one the project defines

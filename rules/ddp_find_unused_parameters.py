@@ -2,6 +2,7 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import is_literal, keyword
+from torchlint.semantics.passed_values import default_of_option
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
     {
@@ -30,8 +31,10 @@ class DdpFindUnusedParameters(Rule):
     `static_graph=True` lets DDP find them once, in the first iteration, instead of every
     time; the rule is silent when `static_graph=True` is passed.
 
-    Only the literal `True` is reported: `find_unused_parameters=args.find_unused` is a
-    deliberate switch. DDP wrappers from other libraries (Lightning's `DDPStrategy`, ...) are
+    Only the literal `True` is reported, and a command-line option that is `True` unless the
+    user turns it off (`find_unused_parameters=args.find_unused` after
+    `parser.add_argument("--find-unused", default=True, ...)`): an option that is off by
+    default is a deliberate switch. DDP wrappers from other libraries (Lightning's `DDPStrategy`, ...) are
     not torch's and are not reported.
 
     ## Example
@@ -78,7 +81,7 @@ class DdpFindUnusedParameters(Rule):
         if self.ctx.qualified_name(node.func) not in DISTRIBUTED_DATA_PARALLEL:
             return
         flag = keyword(node, "find_unused_parameters")
-        if flag is None or not is_literal(flag.value, "True"):
+        if flag is None or not (is_literal(flag.value, "True") or default_of_option(self.ctx, flag.value) is True):
             return
         static = keyword(node, "static_graph")
         if static is not None and is_literal(static.value, "True"):

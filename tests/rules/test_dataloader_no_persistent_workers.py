@@ -11,7 +11,7 @@ def test_loader_iterated_inside_an_epoch_loop():
     from torch.utils.data import DataLoader as DL
     def fit(ds, args):
         a = torch.utils.data.DataLoader(ds, num_workers=args.workers)
-        b = DL(ds, 8, True, None, None, 4, persistent_workers=False)
+        b = DL(ds, 8, True, None, None, 4)
         for epoch in range(args.epochs):
             for x in a:
                 step(x)
@@ -120,7 +120,7 @@ def test_keyword_dicts_passed_as_double_star():
             for x in loader:
                 step(x)
     def fit_dict_call(ds, epochs):
-        kwargs = dict(num_workers=8, persistent_workers=False)
+        kwargs = dict(num_workers=8, drop_last=True)
         loader = DataLoader(ds, **kwargs)
         for epoch in range(epochs):
             for x in loader:
@@ -315,3 +315,16 @@ def test_a_loader_handed_to_a_function_of_another_module_that_loops_over_it(tmp_
         project.clear()
         found[call] = [f.line for f in lint_text(text, str(tmp_path / "train.py"), rules, preview_options()).findings]
     assert found == {"evaluate(model, val_loader, 'cuda')": [5, 6], "log_size(val_loader)": [5]}
+
+
+@pytest.mark.parametrize("spelling", ["persistent_workers=False", "**dict(persistent_workers=False)"])
+def test_an_explicit_false_is_a_decision(spelling):
+    code = f"""
+    from torch.utils.data import DataLoader
+    def fit(ds, epochs):
+        loader = DataLoader(ds, num_workers=4, {spelling})
+        for epoch in range(epochs):
+            for x in loader:
+                step(x)
+    """
+    assert lint(code, [RULE]) == []

@@ -561,3 +561,65 @@ def test_a_changed_requirement_changes_cached_results(tmp_path, monkeypatch):
     assert reported()
     (tmp_path / "requirements.txt").write_text("pytorch-lightning==1.5.10\n")
     assert not reported()
+
+
+# -- a Lightning callback's batch hooks; an interval read from a configuration -------------
+
+CALLBACK = """
+import pytorch_lightning as pl
+import torch
+
+
+class LossHistory(pl.Callback):
+    def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+        self.history.append(outputs["loss"].item())
+
+    def on_train_epoch_end(self, trainer, pl_module):
+        print(trainer.callback_metrics["loss"].item())
+"""
+
+
+def test_a_lightning_callback_batch_hook_runs_every_batch(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"callbacks.py": CALLBACK}, "TL101") == {("callbacks.py", "TL101", 8)}
+
+
+INTERVAL = """
+import torch
+
+model = torch.nn.Linear(2, 2).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+seen = 0
+for x, y in loader:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    optimizer.step()
+    seen += len(x)
+    if seen % cfg["train"]["log_every"] == 0:
+        print(loss.item())
+    if seen % cfg["train"]["chunk"] == 0:
+        print(loss.item())
+"""
+
+
+def test_an_interval_read_from_a_configuration_is_rare(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": INTERVAL}, "TL101") == {("train.py", "TL101", 15)}
+
+
+# -- `find_unused_parameters` from an option that is on unless turned off ------------------
+
+DDP = """
+import argparse
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--find-unused", type=bool, default=True)
+args = parser.parse_args()
+model = DDP(torch.nn.Linear(2, 2).cuda(), device_ids=[0], find_unused_parameters=args.find_unused)
+"""
+
+
+@pytest.mark.parametrize("default, reported", [("True", True), ("False", False), ("None", False)])
+def test_find_unused_parameters_on_by_default(tmp_path, monkeypatch, default, reported):
+    code = DDP.replace("default=True", f"default={default}")
+    assert bool(findings(tmp_path, monkeypatch, {"train.py": code}, "TL502")) is reported

@@ -12,6 +12,9 @@ HUGGING_FACE = "Hugging Face Trainer"
 FRAMEWORK_BASES: Dict[str, str] = {
     "LightningModule": LIGHTNING,
     "LightningDataModule": LIGHTNING,
+    # Its callbacks: `on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx)`
+    # runs after every training batch.
+    "Callback": LIGHTNING,
     "Trainer": HUGGING_FACE,
     "Seq2SeqTrainer": HUGGING_FACE,
 }

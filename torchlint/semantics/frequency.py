@@ -70,6 +70,7 @@ from torchlint.semantics.training import (
     steps_an_optimizer,
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
+from torchlint.semantics.values import string_value
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -730,16 +731,22 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
 
 def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSet[str]) -> bool:
     """`step % n`, `(i + 1) % accum`, `n % args.log_every`: a step counter, or any value tested
-    against a logging or checkpointing setting; not an epoch counter (`epoch % val_every`
+    against a logging or checkpointing setting (also a configuration lookup, `cfg["log_every"]`); not an epoch counter (`epoch % val_every`
     runs every few epochs: per-epoch work) unless its loop's every iteration is a step
     (`steps`), nor arithmetic (`seq_len % period`)."""
     if names_epoch(modulo.left) and identifier(modulo.left) not in steps:
         return False
     if _counter_expression(modulo.left, counters):
         return True
-    return any(
-        isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), GUARD_WORDS) for node in descendants(modulo.right)
-    )
+    return any(_names_guard_setting(node) for node in descendants(modulo.right))
+
+
+def _names_guard_setting(node: cst.CSTNode) -> bool:
+    """`args.log_every`, `log_interval`, or the key of a configuration lookup
+    (`cfg["train"]["log_every"]`): a logging, checkpointing or evaluation setting."""
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        return has_word(identifier(node), GUARD_WORDS)
+    return isinstance(node, cst.SimpleString) and has_word(string_value(node) or "", GUARD_WORDS)
 
 
 # A counter tested below this bound (`if ni < 3:`) picks the first few steps of a run.

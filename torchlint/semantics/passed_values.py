@@ -47,10 +47,16 @@ def zero_by_default(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     """Whether `value` reads a command-line option whose default is `0` wherever the project
     defines it (`args.num_workers` after `parser.add_argument("--num-workers", type=int,
     default=0)`, see `project.option_default`): zero unless the user asks for more."""
-    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)) or value.value.value == "self":
-        return False
-    found = option_default(ctx.path, value.attr.value) if os.path.isfile(ctx.path) else None
+    found = default_of_option(ctx, value)
     return isinstance(found, int) and not isinstance(found, bool) and found == 0
+
+
+def default_of_option(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[object]:
+    """The constant default of the command-line option `value` reads (`args.find_unused`),
+    when the project's modules that define it agree on one; None otherwise."""
+    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)) or value.value.value == "self":
+        return None
+    return option_default(ctx.path, value.attr.value) if os.path.isfile(ctx.path) else None
 
 
 def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:
