@@ -4,6 +4,7 @@ from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
 from torchlint.semantics.project import MULTI_GPU, project_uses
 from torchlint.semantics.training import is_ddp_wrap
+from torchlint.semantics.tree import module_nodes, scope_descendants
 
 DATA_PARALLEL = frozenset(
     {
@@ -12,6 +13,10 @@ DATA_PARALLEL = frozenset(
         "torch.nn.parallel.data_parallel.DataParallel",
     }
 )
+
+
+# What a conversion reads of a wrapper it never runs: its weights, under `module.` names.
+WEIGHT_ACCESS = frozenset({"state_dict", "load_state_dict", "module"})
 
 
 class DataParallel(Rule):
@@ -35,7 +40,9 @@ class DataParallel(Rule):
     gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
-    a launcher, and is not reported.
+    a launcher, and is not reported. Nor is a wrapper that never runs the model: a conversion
+    that wraps it only to read or load its weights under `module.` names (`.state_dict()`,
+    `.load_state_dict(...)`, `.module`, and nothing else in the scope that builds it).
 
     ## Example
     ```python
@@ -100,12 +107,31 @@ class DataParallel(Rule):
             self.ctx.qualified_name(node.func) in DATA_PARALLEL
             and not self.ctx.inference_only
             and self._may_use_several_devices(node)
+            and not self._only_renames_weights(node)
         ):
             self.report(
                 node,
                 "`DataParallel` replicates the model and gathers outputs on one GPU every step; "
                 "use `DistributedDataParallel` with one process per GPU (see torchlint.reference.ddp)",
             )
+
+    def _only_renames_weights(self, node: cst.Call) -> bool:
+        """Whether the wrapper never runs the model: its every use in the scope that builds it
+        reads or loads weights (`.state_dict()`, `.load_state_dict(...)`, `.module`), as in a
+        conversion that wraps a model only to save its weights under `module.` names."""
+        parent = self.ctx.parent()
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            return parent.attr.value in WEIGHT_ACCESS  # `DataParallel(model).state_dict()`
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+            return False
+        name = parent.targets[0].target.value
+        scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        uses = [item for item in scope_descendants(scope) if isinstance(item, cst.Name) and item.value == name and item is not parent.targets[0].target]
+        parents = module_nodes(self.ctx.module).parents
+        return bool(uses) and all(
+            isinstance(parents.get(id(use)), cst.Attribute) and parents[id(use)].value is use and parents[id(use)].attr.value in WEIGHT_ACCESS
+            for use in uses
+        )
 
     def _may_use_several_devices(self, node: cst.Call) -> bool:
         """Whether the wrapper may drive more than one GPU (see the docs): not over a literal

@@ -623,3 +623,37 @@ model = DDP(torch.nn.Linear(2, 2).cuda(), device_ids=[0], find_unused_parameters
 def test_find_unused_parameters_on_by_default(tmp_path, monkeypatch, default, reported):
     code = DDP.replace("default=True", f"default={default}")
     assert bool(findings(tmp_path, monkeypatch, {"train.py": code}, "TL502")) is reported
+
+
+# -- DataParallel that never runs the model -------------------------------------------------
+
+CONVERSION = """
+import argparse
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--gpus", type=int, default=2)
+
+
+def train(net, loader, optimizer):
+    model = torch.nn.DataParallel(net).cuda()
+    for x in loader:
+        model(x.cuda()).sum().backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    wrapped = torch.nn.DataParallel(net)
+    wrapped.load_state_dict(torch.load("old.pt"))
+    torch.save(wrapped.module.state_dict(), "new.pt")
+    torch.save(torch.nn.DataParallel(net).state_dict(), "prefixed.pt")
+"""
+
+
+def test_a_wrapper_only_for_its_weights_is_not_data_parallel_training(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": CONVERSION}, "TL501") == {("train.py", "TL501", 10)}
+
+
+def test_a_wrapper_that_is_also_run_is(tmp_path, monkeypatch):
+    code = CONVERSION.replace('    torch.save(wrapped.module.state_dict(), "new.pt")\n', '    wrapped(torch.zeros(1, 2)).sum().backward()\n')
+    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL501") == {("train.py", "TL501", 10), ("train.py", "TL501", 17)}
