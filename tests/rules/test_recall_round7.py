@@ -657,3 +657,48 @@ def test_a_wrapper_only_for_its_weights_is_not_data_parallel_training(tmp_path, 
 def test_a_wrapper_that_is_also_run_is(tmp_path, monkeypatch):
     code = CONVERSION.replace('    torch.save(wrapped.module.state_dict(), "new.pt")\n', '    wrapped(torch.zeros(1, 2)).sum().backward()\n')
     assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL501") == {("train.py", "TL501", 10), ("train.py", "TL501", 17)}
+
+
+# -- branches that no call in the project takes --------------------------------------------
+
+OPTIONAL_MODEL = """
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self, use_mask=False, scale=None):
+        super().__init__()
+        self.use_mask = use_mask
+        self.scale = scale
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        if self.use_mask:
+            x = x * torch.ones(x.shape).cuda()
+        if self.scale is None:
+            s = torch.ones(1).cuda()
+        else:
+            s = torch.zeros(1).cuda()
+        return self.fc(x) * s
+"""
+
+
+@pytest.mark.parametrize(
+    "build, lines",
+    [
+        ("Net(scale=2.0)", {19}),  # no mask; a scale: only the `else` runs
+        ("Net(use_mask=True, scale=2.0)", {15, 19}),
+        ("Net()", {17}),  # neither
+        ("Net(use_mask=flags.mask, scale=flags.scale)", {15, 17, 19}),  # options: any branch
+        ("Net(**config)", {15, 17, 19}),  # unknown arguments
+    ],
+)
+def test_a_branch_no_call_takes_is_not_reported(tmp_path, monkeypatch, build, lines):
+    files = {"model.py": OPTIONAL_MODEL, "train.py": f"import torch\nfrom model import Net\nnet = {build}.cuda()\n"}
+    assert {line for _, _, line in findings(tmp_path, monkeypatch, files, "TL102")} == lines
+
+
+def test_a_branch_of_a_class_nothing_builds_is_reported(tmp_path, monkeypatch):
+    files = {"model.py": OPTIONAL_MODEL, "train.py": "import torch\nfrom model import Net\n"}
+    assert {line for _, _, line in findings(tmp_path, monkeypatch, files, "TL102")} == {15, 17, 19}

@@ -13,6 +13,7 @@ from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, repeats
 from torchlint.semantics.names import NameResolver
+from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
 from torchlint.semantics.training import inference_only, local_functions, trains, training_loops
 from torchlint.semantics.tree import descendants
@@ -91,7 +92,11 @@ class FileContext:
     def frequency(self) -> FrequencyAnalysis:
         """How often nodes of this file run (indexed on the first question)."""
         return FrequencyAnalysis(
-            self.module, lambda: bool(training_loops(self)), one_off=self._one_off_script(), external=self._called_elsewhere
+            self.module,
+            lambda: bool(training_loops(self)),
+            one_off=self._one_off_script(),
+            external=self._called_elsewhere,
+            never_taken=lambda branch, body: branch_never_taken(self, branch, body),
         )
 
     def _one_off_script(self) -> bool:

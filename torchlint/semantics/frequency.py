@@ -140,9 +140,17 @@ class FrequencyAnalysis:
     """Answers `execution(node)` for any node of one module."""
 
     def __init__(
-        self, module: cst.Module, trains: Callable[[], bool], one_off: bool = False, external: Optional[External] = None
+        self,
+        module: cst.Module,
+        trains: Callable[[], bool],
+        one_off: bool = False,
+        external: Optional[External] = None,
+        never_taken: Optional[Callable[[cst.If, bool], bool]] = None,
     ) -> None:
         self.module = module
+        # Whether no run the project makes takes an `if`'s body (True) or its `else` (False).
+        self.never_taken = never_taken
+        self._never_memo: Dict[Tuple[int, bool], bool] = {}
         # A conversion or export script: everything in it runs once per use of the script.
         self.one_off = one_off
         self._trains = trains
@@ -210,6 +218,8 @@ class FrequencyAnalysis:
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
             if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item) for item in ancestor.items):
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
+            if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):
+                return Execution(Frequency.RARE, (Reason("in a branch that no call in the project takes", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
                 why = rare_test(ancestor.test, counters, steps)
                 if why == UNDER_INTERVAL and self.trains_under(ancestor):
@@ -246,6 +256,14 @@ class FrequencyAnalysis:
         if isinstance(scope, cst.ClassDef):
             return Execution(Frequency.ONCE, (Reason("in a class body"),), setup=True)
         return Execution(Frequency.ONCE, (Reason("at module level"),))
+
+    def _never_taken(self, branch: cst.If, body: bool) -> bool:
+        if self.never_taken is None:
+            return False
+        key = (id(branch), body)
+        if key not in self._never_memo:
+            self._never_memo[key] = self.never_taken(branch, body)
+        return self._never_memo[key]
 
     def _in_step_loop(self, loop: cst.CSTNode, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Execution:
         here = (Reason(IN_STEP_LOOP, loop),)

@@ -155,6 +155,80 @@ def _class_writes(module: cst.Module) -> Dict[int, _ClassWrites]:
     return found
 
 
+def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
+    """Whether no run the project makes takes the body (`body`) or the `else` of `branch`,
+    whose test reads a parameter as received (see `zero_in_every_call`): `if use_gpu:` when
+    every call passes `False` or leaves a `False` default, `if mask is None:` when every call
+    passes a value that cannot be None (a constant, a call, a display), and the `else` of
+    those. Unknown calls (spreads, a use other than a call) and no call at all: False."""
+    read = _tested_parameter(branch.test)
+    if read is None or not os.path.isfile(ctx.path):
+        return False
+    value, wanted = read
+    found = _received_parameter(ctx, value)
+    if found is None:
+        return False
+    callee, parameter = found
+    given = arguments_given(ctx.path, callee, parameter.name.value)
+    if not given:
+        return False
+    runs = [_runs_body(_python_value(item) if item is not None else _default_value(parameter), wanted) for item in given]
+    return all(answer is (not body) for answer in runs)
+
+
+# What an `if` test asks of the value it reads for its body to run.
+_TRUTHY, _FALSY, _NONE, _NOT_NONE = "truthy", "falsy", "none", "not none"
+_NEGATED = {_TRUTHY: _FALSY, _FALSY: _TRUTHY}
+# A value known not to be None whose truth is unknown (a call, a display); a value unknown.
+_SOMETHING = object()
+_UNKNOWN = object()
+
+
+def _tested_parameter(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, str]]:
+    """The value an `if` test reads and what its body needs of it: `x` (truthy), `not x`
+    (falsy), `x is None`, `x is not None`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _tested_parameter(test.expression)
+        return (inner[0], _NEGATED[inner[1]]) if inner is not None and inner[1] in _NEGATED else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_literal(test.comparisons[0].comparator, "None"):
+        operator = test.comparisons[0].operator
+        if isinstance(operator, (cst.Is, cst.IsNot)):
+            return test.left, _NONE if isinstance(operator, cst.Is) else _NOT_NONE
+        return None
+    return (test, _TRUTHY) if isinstance(test, (cst.Name, cst.Attribute, cst.Subscript)) else None
+
+
+def _runs_body(value: object, wanted: str) -> Optional[bool]:
+    """Whether a test that wants `wanted` passes for `value`; None when the value does not tell."""
+    if value is _UNKNOWN:
+        return None
+    if wanted in (_NONE, _NOT_NONE):
+        return (value is None) == (wanted == _NONE)
+    if value is _SOMETHING:
+        return None
+    return bool(value) == (wanted == _TRUTHY)
+
+
+def _python_value(node: ast.AST) -> object:
+    """The value of a constant argument; `_SOMETHING` for a call or a display (never None);
+    `_UNKNOWN` for a name or anything else that may hold None."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.BinOp, ast.Lambda)):
+        return _SOMETHING
+    return _UNKNOWN
+
+
+def _default_value(parameter: cst.Param) -> object:
+    """What a call that leaves `parameter` out passes (`_UNKNOWN` for a required one)."""
+    if parameter.default is None:
+        return _UNKNOWN
+    try:
+        return _python_value(ast.parse(cst.Module([]).code_for_node(parameter.default), mode="eval").body)
+    except SyntaxError:
+        return _UNKNOWN
+
+
 def _is_zero(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
 
