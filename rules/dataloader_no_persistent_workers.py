@@ -254,8 +254,8 @@ class DataloaderNoPersistentWorkers(Rule):
             if any(self._restarted(draw, loader) for draw in draws):
                 self._report_loader(loader)  # `iter(loader)` again in the step loop that draws from it
                 continue
-            if not passes and (returned_to_training(self.ctx, loader, repeatedly=True) or returned_to_epoch_loop(self.ctx, loader, moved=False)):
-                self._report_loader(loader)  # another module hands it to an epoch loop, or passes over it every epoch
+            if returned_to_epoch_loop(self.ctx, loader, moved=False) or (not passes and returned_to_training(self.ctx, loader, repeatedly=True)):
+                self._report_loader(loader)  # another module passes over it every epoch, or hands it to an epoch loop
                 continue
             for loop, start in passes:
                 outer = self._repeating_loop(start, loader)

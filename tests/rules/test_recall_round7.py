@@ -702,3 +702,58 @@ def test_a_branch_no_call_takes_is_not_reported(tmp_path, monkeypatch, build, li
 def test_a_branch_of_a_class_nothing_builds_is_reported(tmp_path, monkeypatch):
     files = {"model.py": OPTIONAL_MODEL, "train.py": "import torch\nfrom model import Net\n"}
     assert {line for _, _, line in findings(tmp_path, monkeypatch, files, "TL102")} == {15, 17, 19}
+
+
+# -- a loader an evaluation script builds and passes over once, which training re-iterates --
+
+EVALUATION = """
+import torch
+import tqdm
+from torch.utils.data import DataLoader
+
+
+def evaluate(model, dataloader):
+    model.eval()
+    for images, targets in tqdm.tqdm(dataloader, desc="Validating"):
+        with torch.no_grad():
+            outputs = model(images.cuda())
+
+
+def create_validation_loader(path, batch_size, n_cpu):
+    dataloader = DataLoader(ListDataset(path), batch_size=batch_size, shuffle=False, num_workers=n_cpu, pin_memory=True)
+    return dataloader
+
+
+def run():
+    model = load_model().cuda()
+    evaluate(model, create_validation_loader("val.txt", 8, 4))
+
+
+if __name__ == "__main__":
+    run()
+"""
+
+TRAINING = """
+import torch
+from test import create_validation_loader, evaluate
+
+model = Model().cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+validation_loader = create_validation_loader("val.txt", 8, 4)
+for epoch in range(1, 100):
+    for images, targets in train_loader:
+        model(images.cuda()).sum().backward()
+        optimizer.step()
+    if epoch % args.evaluation_interval == 0:
+        evaluate(model, validation_loader)
+"""
+
+
+def test_a_loader_training_evaluates_every_few_epochs_restarts_its_workers(tmp_path, monkeypatch):
+    files = {"test.py": EVALUATION, "train.py": TRAINING}
+    assert ("test.py", "TL203", 16) in findings(tmp_path, monkeypatch, files, "TL203")
+
+
+def test_a_loader_only_its_own_script_passes_over_once_does_not(tmp_path, monkeypatch):
+    files = {"test.py": EVALUATION, "train.py": TRAINING.replace("validation_loader = create_validation_loader(\"val.txt\", 8, 4)\n", "").replace("evaluate(model, validation_loader)", "pass")}
+    assert ("test.py", "TL203", 16) not in findings(tmp_path, monkeypatch, files, "TL203")

@@ -37,7 +37,10 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
 
     A loop in a function the loader is handed to is judged at the call that hands it on: the
     `evaluate(model, valid_loader)` of the epoch loop runs with training, the
-    `evaluate(model, test_loader)` after training does not, though both reach the same loop."""
+    `evaluate(model, test_loader)` after training does not, though both reach the same loop.
+    A loader the file passes over once (its own evaluation script) that a builder also
+    returns to another module's epoch loop (the training script's per-epoch evaluation)
+    runs with training there."""
     if fed_by_framework(ctx, loader) or any(run.trains or run.per_epoch for run in engine_runs(ctx, loader)):
         return "train"
     passes = passes_over(ctx, loader)
@@ -46,7 +49,7 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
         return "train" if returned_to_training(ctx, loader) else "unknown"
     trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
         _started_with_training(ctx, call) for call in handed
-    ) or handed_to_epochs(ctx, loader)
+    ) or handed_to_epochs(ctx, loader) or returned_to_epoch_loop(ctx, loader, moved=False)
     return "train" if trains else "other"
 
 
