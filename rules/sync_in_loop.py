@@ -405,6 +405,11 @@ class SyncInLoop(Rule):
             return True  # early stopping on what an evaluation helper returns: the stop test reads it
         if loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop)):
             return False
+        if called_every_step_elsewhere(self.ctx.execution(loop)):
+            # A loop of a helper that another module's evaluation pass calls for every batch
+            # (metrics per `k`): only what goes to host output needs the host, as for a sync
+            # outside loops in such a helper.
+            return self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node)
         if decides_stop(loop, names, node):
             return True
         loop_nodes = list(descendants(loop))

@@ -757,3 +757,70 @@ def test_a_loader_training_evaluates_every_few_epochs_restarts_its_workers(tmp_p
 def test_a_loader_only_its_own_script_passes_over_once_does_not(tmp_path, monkeypatch):
     files = {"test.py": EVALUATION, "train.py": TRAINING.replace("validation_loader = create_validation_loader(\"val.txt\", 8, 4)\n", "").replace("evaluate(model, validation_loader)", "pass")}
     assert ("test.py", "TL203", 15) not in findings(tmp_path, monkeypatch, files, "TL203")
+
+
+# -- a metric helper of another module, called for every batch of a per-epoch validation ----
+
+METRICS = """
+import torch
+
+
+def recall_at_k(scores, labels, ks):
+    metrics = {}
+    for k in sorted(ks, reverse=True):
+        hits = labels.float().gather(1, scores.argsort(dim=1)[:, :k])
+        metrics["Recall@%d" % k] = hits.sum(1).mean().cpu().item()
+    return metrics
+"""
+
+SUBCLASS_TRAINER = """
+from base import BaseTrainer
+from metrics import recall_at_k
+
+
+class SeqTrainer(BaseTrainer):
+    def calculate_metrics(self, batch):
+        seqs, labels = batch
+        return recall_at_k(self.model(seqs), labels, self.metric_ks)
+"""
+
+BASE_TRAINER = """
+import torch
+
+
+class BaseTrainer:
+    def __init__(self, model):
+        self.device = torch.device("cuda")
+        self.model = model.to(self.device)
+
+    def train(self):
+        for epoch in range(self.num_epochs):
+            for batch in self.train_loader:
+                loss = self.calculate_loss([x.to(self.device) for x in batch])
+                loss.backward()
+                self.optimizer.step()
+            self.validate()
+
+    def validate(self):
+        self.model.eval()
+        with torch.no_grad():
+            for batch in self.val_loader:
+                metrics = self.calculate_metrics([x.to(self.device) for x in batch])
+"""
+
+
+def test_a_metric_helper_called_every_validation_batch_syncs_every_batch(tmp_path, monkeypatch):
+    files = {"metrics.py": METRICS, "seq.py": SUBCLASS_TRAINER, "base.py": BASE_TRAINER}
+    assert findings(tmp_path, monkeypatch, files, "TL101") == {("metrics.py", "TL101", 9)}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("            self.validate()\n", ""),  # validation never runs in training
+        ("            self.validate()\n", "            if epoch == self.num_epochs - 1:\n                self.validate()\n"),  # once, at the end
+    ],
+)
+def test_a_metric_helper_of_an_evaluation_that_does_not_repeat_is_not(tmp_path, monkeypatch, change):
+    files = {"metrics.py": METRICS, "seq.py": SUBCLASS_TRAINER, "base.py": BASE_TRAINER.replace(*change)}
+    assert findings(tmp_path, monkeypatch, files, "TL101") == set()

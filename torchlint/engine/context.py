@@ -5,21 +5,22 @@ from __future__ import annotations
 import os
 import re
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
+from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, Frequency, Reason
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
-from torchlint.semantics.training import inference_only, local_functions, trains, training_loops
+from torchlint.semantics.training import called_every_step_elsewhere, inference_only, local_functions, trains, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import CUDA, GRAD_OFF, callers_of, code_text, importers_of, module_facts, project_uses, role_path, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, code_text, importers_of, module_facts, project_uses, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -126,9 +127,7 @@ class FileContext:
         if name is None or not os.path.isfile(self.path):
             return None
         here = os.path.abspath(self.path)
-        sites = [site for site in callers_of(here, name) if os.path.abspath(site.path) != here]
-        facts = module_facts(here).functions.get(name)
-        return called_elsewhere(function.name.value, sites, steps_itself=facts is not None and facts.steps_itself)
+        return _elsewhere(here, name, lambda site: os.path.abspath(site.path) != here, CALLER_DEPTH)
 
     def _top_level_name(self, function: cst.FunctionDef) -> Optional[str]:
         """`f` for a module-level function, `Class.f` for a method of a module-level class."""
@@ -245,3 +244,47 @@ def _code_mentions(text: str, word: str) -> bool:
 
 def _is_false(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "False"
+
+
+# How many callers up a function's frequency follows calls from other modules.
+CALLER_DEPTH = 2
+
+
+def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth: int) -> Optional[Execution]:
+    """How often the function `name` of the module at `path` runs from the calls the project
+    index records (`counted` picks them: the other modules' for the file's own functions,
+    whose in-file calls the file's analysis reads): `frequency.called_elsewhere`, or else
+    through the callers' own frequency, `depth` callers up: a call outside loops in a function
+    that runs every step runs every step (a metric helper of `calculate_metrics()` that a step
+    loop calls), and a call in a loop of a function that runs every epoch runs for every batch
+    of that pass (`calculate_metrics(batch)` in a per-epoch `validate()`)."""
+    sites = [site for site in callers_of(path, name) if counted(site)]
+    facts = module_facts(path).functions.get(name)
+    found = called_elsewhere(name.rpartition(".")[2], sites, steps_itself=facts is not None and facts.steps_itself)
+    if found is not None or depth == 0:
+        return found
+    for site in sites:
+        caller = _qualified_caller(site) if not (site.guards or site.in_handler or site.in_epoch_loop) else None
+        outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1) if caller is not None else None
+        if outer is None:
+            continue
+        if outer.frequency is Frequency.PER_STEP and not site.in_loop and called_every_step_elsewhere(outer):
+            text = f"`{name.rpartition('.')[2]}()` is called by `{site.caller}()`, which runs every step ({site.path}:{site.line})"
+            return Execution(Frequency.PER_STEP, (Reason(text, method=outer.step_method(), external=True),) + outer.reasons)
+        if outer.frequency is Frequency.PER_EPOCH and site.in_other_loop:
+            text = f"`{name.rpartition('.')[2]}()` is called for every batch of `{site.caller}()`, which runs every epoch ({site.path}:{site.line})"
+            return Execution(Frequency.PER_STEP, (Reason(text, method=EVALUATION_STEP_CALLEE, external=True),) + outer.reasons)
+    return None
+
+
+def _qualified_caller(site: CallSite) -> Optional[str]:
+    """The calling function of `site` as the project index names it: `train` for a function,
+    `Trainer.validate` for the one method of that name in its module; None when unknown or
+    ambiguous."""
+    if site.caller is None:
+        return None
+    functions = module_facts(os.path.abspath(site.path)).functions
+    if site.caller in functions:
+        return site.caller
+    named = [name for name in functions if name.endswith("." + site.caller)]
+    return named[0] if len(named) == 1 else None

@@ -33,6 +33,9 @@ UNDER_INTERVAL = "under an interval test"
 # The step method a function called every training step of another module stands for
 # (`Reason.method`): whatever it does, every training step does.
 TRAINING_STEP_CALLEE = "train_step"
+# The same for a function called for every batch of an evaluation pass that runs every epoch
+# (`calculate_metrics(batch)` in the loop of a per-epoch `validate()` of another module).
+EVALUATION_STEP_CALLEE = "eval_step"
 OUTER_LOOP = "in a loop each iteration of which runs a whole training loop"
 
 

@@ -27,7 +27,7 @@ from torchlint.semantics.heuristics import (
     has_word,
     words,
 )
-from torchlint.semantics.execution import TRAINING_STEP_CALLEE, Execution, Frequency
+from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, TRAINING_STEP_CALLEE, Execution, Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
@@ -590,7 +590,7 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether a step loop runs as part of training: it trains (`training.loop_trains`), or
     it runs again every epoch of a program that trains (the per-epoch validation loop), or
     its function is called every training step of another module (a loss helper's loop over
-    discriminator outputs), or it runs inside a loop that trains (a loop over the samples of
+    discriminator outputs) or every batch of its per-epoch evaluation, or it runs inside a loop that trains (a loop over the samples of
     each training batch); a loop over a generator's output or in an inference helper, of
     unknown frequency, does not."""
     execution = ctx.execution(loop)
@@ -598,6 +598,7 @@ def repeated_with_training(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
         loop_trains(ctx, loop)
         or execution.frequency is Frequency.PER_EPOCH
         or called_every_training_step(execution)
+        or called_every_step_elsewhere(execution)
         or runs_in_fit_hook(ctx, execution)
         or _inside_training_loop(ctx, execution)
     )
@@ -642,8 +643,10 @@ def called_every_training_step(execution: Execution) -> bool:
 
 def called_every_step_elsewhere(execution: Execution) -> bool:
     """Whether code runs every training step because a step loop of another module calls its
-    function (`agent.update(batch)` in the entry script), not a step method of its own file."""
-    return any(reason.external and reason.method == TRAINING_STEP_CALLEE for reason in execution.reasons)
+    function (`agent.update(batch)` in the entry script), or every batch of another module's
+    per-epoch evaluation (`calculate_metrics(batch)` in a `validate()` run every epoch), not a
+    step method of its own file."""
+    return any(reason.external and reason.method in (TRAINING_STEP_CALLEE, EVALUATION_STEP_CALLEE) for reason in execution.reasons)
 
 
 def runs_with_training_steps(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
