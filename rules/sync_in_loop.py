@@ -24,7 +24,7 @@ from torchlint.semantics.training import (
     runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to
-from torchlint.semantics.tree import descendants, iterated_source
+from torchlint.semantics.tree import bound_names, descendants, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
 from torchlint.semantics.values import string_value
@@ -397,7 +397,11 @@ class SyncInLoop(Rule):
         if any(_passes(node, names, step) for step in steps):
             return True  # an environment on the host takes host actions, training or not
         if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors):
-            return True  # a helper called in the loop may compute the action (`act(state)`)
+            # A helper called in the loop may compute the action (`act(state)`); not one whose
+            # value the loop binds and never hands to the environment (`loss = update_model()`).
+            returned = _flows_to(loop, self._returned_names(node, loop))
+            if not returned or any(_passes(node, returned, step) for step in steps):
+                return True
         if feeds_batch_source(node, names, loop):
             return True  # priorities of a replay buffer: the next batch depends on them
         returned = self._returned_names(node, loop)
@@ -575,6 +579,23 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _flows_to(loop: cst.CSTNode, names: Set[str]) -> Set[str]:
+    """`names` and the names the loop binds to values computed from them (`q = agent.q(state)`
+    then `action = q.argmax()`), transitively."""
+    found = set(names)
+    assignments = [node for node in descendants(loop) if isinstance(node, cst.Assign)] if names else []
+    changed = True
+    while changed:
+        changed = False
+        for assign in assignments:
+            if any(isinstance(item, cst.Name) and item.value in found for item in descendants(assign.value)):
+                bound = {name for target in assign.targets for name in bound_names(target.target)} - found
+                if bound:
+                    found |= bound
+                    changed = True
+    return found
 
 
 def _passes(node: cst.CSTNode, names: Set[str], call: cst.Call) -> bool:

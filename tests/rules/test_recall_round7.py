@@ -824,3 +824,43 @@ def test_a_metric_helper_called_every_validation_batch_syncs_every_batch(tmp_pat
 def test_a_metric_helper_of_an_evaluation_that_does_not_repeat_is_not(tmp_path, monkeypatch, change):
     files = {"metrics.py": METRICS, "seq.py": SUBCLASS_TRAINER, "base.py": BASE_TRAINER.replace(*change)}
     assert findings(tmp_path, monkeypatch, files, "TL101") == set()
+
+
+# -- an agent's update in an environment loop: its loss is not the action -------------------
+
+AGENT = """
+import torch
+
+
+class DQNAgent:
+    def __init__(self, env, net, optimizer, memory):
+        self.env, self.net, self.optimizer, self.memory = env, net.cuda(), optimizer, memory
+
+    def q_value(self, state):
+        return self.net(torch.as_tensor(state).cuda()).argmax().item()
+
+    def update_model(self):
+        loss = self.net(self.memory.sample().cuda()).pow(2).mean()
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return loss.item()
+
+    def train(self, num_frames):
+        state = self.env.reset()
+        losses = []
+        for frame_idx in range(num_frames):
+            best = self.q_value(state)
+            action = best if frame_idx > 100 else self.env.action_space.sample()
+            next_state, reward, done, info = self.env.step(action)
+            self.memory.store(state, action, reward, next_state, done)
+            state = next_state
+            if len(self.memory) >= 32:
+                loss = self.update_model()
+                losses.append(loss)
+"""
+
+
+def test_an_update_helpers_loss_in_an_environment_loop_syncs_every_update(tmp_path, monkeypatch):
+    # the loss is reported; the Q-value becomes the action the environment takes
+    assert findings(tmp_path, monkeypatch, {"agent.py": AGENT}, "TL101") == {("agent.py", "TL101", 17)}
