@@ -6,15 +6,15 @@ from __future__ import annotations
 from typing import Dict, FrozenSet
 
 LIGHTNING = "Lightning"
+# Lightning's callbacks, whose hooks the trainer calls (`on_train_batch_end` every batch).
+LIGHTNING_CALLBACK = "the Lightning trainer"
 HUGGING_FACE = "Hugging Face Trainer"
 
 # The framework base classes, by the last part of their dotted name.
 FRAMEWORK_BASES: Dict[str, str] = {
     "LightningModule": LIGHTNING,
     "LightningDataModule": LIGHTNING,
-    # Its callbacks: `on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx)`
-    # runs after every training batch.
-    "Callback": LIGHTNING,
+    "Callback": LIGHTNING_CALLBACK,
     "Trainer": HUGGING_FACE,
     "Seq2SeqTrainer": HUGGING_FACE,
 }

@@ -27,7 +27,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence
 
 import libcst as cst
 
-from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, TRAINING_LOADER_HOOKS
+from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, LIGHTNING_CALLBACK, TRAINING_LOADER_HOOKS
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants
 
@@ -46,6 +46,14 @@ BATCH_HOOKS = {
         }
     ),
     HUGGING_FACE: frozenset({"training_step", "compute_loss", "prediction_step"}),
+    # A callback's hooks around each batch (`on_train_batch_end(self, trainer, pl_module,
+    # outputs, batch, batch_idx)`); its `training_step`, if any, is no hook.
+    LIGHTNING_CALLBACK: frozenset(
+        {
+            "on_train_batch_start", "on_train_batch_end", "on_validation_batch_start", "on_validation_batch_end",
+            "on_before_backward", "on_after_backward", "on_before_optimizer_step", "on_before_zero_grad",
+        }
+    ),
 }
 # Of those, the ones that run with training (forward and backward of every optimisation step).
 TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batch_start", "on_train_batch_end",
