@@ -7,6 +7,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
+from torchlint.semantics.instantiation import unbuilt_classes
 from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.project import callers_of
@@ -507,6 +508,8 @@ class ConvBiasBeforeBn(Rule):
         if id(layer) in self.reported:
             return  # seen in a list literal and again in the list it was added to
         self.reported.add(id(layer))
+        if self._in_unbuilt_class(layer):
+            return
         kind = (self.ctx.qualified_name(norm.func) or "").rsplit(".", 1)[-1]
         bias = _not(condition) if condition is not None else cst.Name("False")
         bias_text = self.ctx.module.code_for_node(bias)
@@ -516,6 +519,15 @@ class ConvBiasBeforeBn(Rule):
             added_when = self.ctx.module.code_for_node(condition.with_changes(lpar=[], rpar=[]))
             message = f"bias is cancelled by the {kind} that follows whenever `{added_when}` holds; pass `bias={bias_text}`"
         self.report(layer, message, fix=self._fix(layer, withheld, bias, condition))
+
+    def _in_unbuilt_class(self, layer: cst.Call) -> bool:
+        """Whether the layer is built by a module-level class that nothing in the project
+        builds (`semantics.instantiation`): its bias costs nothing in any run."""
+        unbuilt = unbuilt_classes(self.ctx.path, self.ctx.text)
+        return bool(unbuilt) and any(
+            isinstance(statement, cst.ClassDef) and statement.name.value in unbuilt and any(node is layer for node in descendants(statement))
+            for statement in self.ctx.module.body
+        )
 
     def _fix(self, layer: cst.Call, withheld: str, bias_value: cst.BaseExpression, condition: Optional[cst.BaseExpression]) -> PendingFix:
         """`bias=False` (`bias=not <condition>` for a conditional norm), unless something may
