@@ -8,6 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
@@ -79,6 +80,12 @@ class DataloaderNoPersistentWorkers(Rule):
       likewise a command-line option that every module defining it defaults to `0`
       (`num_workers=args.num_workers` after `add_argument("--num-workers", default=0)`,
       `semantics.passed_values.zero_by_default`): workers only for users who ask;
+    - in a program that never places work on an accelerator (neither the file nor its
+      project mentions a device or CUDA) when the dataset's items are already in memory (a
+      `TensorDataset`, a list, a dataset class that makes its data up; see
+      `semantics.datasets.in_memory`): each worker only indexes tensors, competing with the
+      training process for the same CPU cores, so the advice there is no workers at all,
+      not workers kept alive;
     - when the loader is created inside the outer loop or the function it calls (a new
       loader each epoch), or is only iterated once (a call that hands it to a function that
       other callers run every epoch still counts once);
@@ -312,7 +319,16 @@ class DataloaderNoPersistentWorkers(Rule):
         if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers) or zero_by_default(self.ctx, workers):
             return False  # `num_workers=self.num_workers` defaulting to 0 in `__init__`, or an option defaulting to 0: no workers
         persistent = self._argument(call, "persistent_workers")
-        return persistent is None or is_literal(persistent, "False")
+        return (persistent is None or is_literal(persistent, "False")) and not self._workers_only_index(call)
+
+    def _workers_only_index(self, call: cst.Call) -> bool:
+        """Whether the loader's workers have no work worth keeping: the program never places
+        work on an accelerator (`FileContext.serves_device`) and the dataset's items are already
+        in memory (`semantics.datasets.in_memory`). Each worker only indexes tensors the main
+        process could index itself, competing with it for the same cores: the advice there is
+        no workers (`num_workers=0`), not workers kept alive."""
+        dataset = argument(call, "dataset", 0)
+        return dataset is not None and not self.ctx.serves_device and in_memory(self.ctx, dataset.value)
 
     def _changes_dataset(self, outer: cst.CSTNode, call: cst.Call, inner: Optional[cst.For]) -> bool:
         """Whether the outer loop calls a method of the dataset (not one the project defines

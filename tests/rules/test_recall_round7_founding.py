@@ -277,3 +277,39 @@ def test_a_backward_that_may_follow_the_switch_silences_it(tmp_path, monkeypatch
     """
     main = "from model import train_test\nfor epoch in range(30):\n    train_test(model, data)\n"
     assert findings(tmp_path, monkeypatch, {"model.py": looped, "main.py": main}, "TL402") == set()
+
+
+# -- TL203: workers over tensors in memory, in a program that never uses a device ---------
+
+TOY = """
+import torch
+import torch.utils.data as Data
+
+x = torch.linspace(1, 10, 10)
+y = torch.linspace(10, 1, 10)
+loader = Data.DataLoader(dataset={dataset}, batch_size=5, shuffle=True, num_workers=2)
+net = torch.nn.Linear(1, 1){move}
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for epoch in range(3):
+    for batch_x, batch_y in loader:
+        loss = (net(batch_x{move}) - batch_y{move}).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "dataset, move, reported",
+    [
+        ("Data.TensorDataset(x, y)", "", False),  # CPU only, items in memory: no workers needed
+        ("list(zip(x, y))", "", False),
+        ("Data.TensorDataset(x, y)", ".cuda()", True),  # the batches go to the GPU
+        ("Data.TensorDataset(x, y)", ".to(device)", True),
+        ("ImageFolder('data/train')", "", True),  # items are read and decoded by the workers
+    ],
+)
+def test_workers_over_tensors_in_memory_on_the_cpu(tmp_path, monkeypatch, dataset, move, reported):
+    toy = TOY.format(dataset=dataset, move=move)
+    expected = {("toy.py", "TL203", 7)} if reported else set()
+    assert findings(tmp_path, monkeypatch, {"toy.py": toy}, "TL203") == expected
