@@ -86,10 +86,18 @@ class EvalWithoutNoGrad(Rule):
     The rule is silent for functions that compute gradients after `eval()` (`.backward()`,
     `torch.autograd.grad`, reading `.grad`, directly or in a function of the project they
     call: saliency maps, adversarial evaluation, a training step that toggles modes), for calls after the module is switched back with `.train()`,
-    and for functions that this file only calls inside `no_grad`/`inference_mode`. A
+    and for functions that this file only calls inside `no_grad`/`inference_mode`, or that
+    every call in the project runs with gradients off: inside `with torch.no_grad():`,
+    `inference_mode()` or `set_grad_enabled(False)`, in a function decorated with one, or in
+    a function all of whose calls run so, two callers up (`project.runs_without_grad`: the
+    training script's `with torch.no_grad(): validate(...)` covers `validate` in another
+    module). A
     decorator or context manager of the project's own that refers to `torch.no_grad` or
     `torch.inference_mode` (a `smart_inference_mode()` helper in a utils module, defined in
-    the file or imported from the project) counts as one of them.
+    the file or imported from the project) counts as one of them. A backward pass earlier in
+    the function silences it only when it may run after the `.eval()`: later in the source,
+    or in a loop that also holds the `.eval()`; the training loop of a `train_test(model)`
+    that then evaluates the whole test set does not (reported without a fix).
 
     ## Example
     ```python
@@ -173,7 +181,10 @@ class EvalWithoutNoGrad(Rule):
     runs only in a test episode at the end of the program (`if self.is_test:` in an action
     selection, with only `test()` setting the flag), or in a marimo notebook cell.
     Few findings: at the end of issue 25's round 1.00 on the dev half, 0.00 held out (0/1: a
-    notebook's one-off test helper), 1.00 on the unseen batch 5 (1/0). See docs/precision.md.
+    notebook's one-off test helper), 1.00 on the unseen batch 5 (1/0). Batch 13 measured 0.00
+    (0/2: a validation function its only caller runs under `no_grad`) and missed the
+    evaluation after a training loop; after round 7, 1.00 (1/0), the miss found.
+    See docs/precision.md.
     """
 
     code = "TL402"

@@ -29,12 +29,11 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Set, Tuple
+from typing import Dict, FrozenSet, Set, Tuple
 
 from torchlint.files.syntax import python_tree
 from torchlint.semantics.project import (
     TRAINING,
-    TREE,
     _note,
     code_text,
     file_enables,
@@ -100,7 +99,7 @@ def _module_summary(text: str) -> _Module:
 
 @lru_cache(maxsize=256)
 def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
-    assert stamp.startswith(TREE)  # a cache key: the project's listing, as it was read
+    """`unbuilt_classes`, once per module text and state of its project (`stamp`)."""
     own = _own_candidates(text)
     if not own:
         return frozenset()
