@@ -117,7 +117,9 @@ class ConvBiasBeforeBn(Rule):
     no other module (import, export, subclass, registry, string), nowhere in its own module
     outside the bodies of classes that are themselves never built, no decorator may register
     it, and no module star-imports its module, looks names up on it dynamically or imports
-    modules by name. A library that trains nothing keeps every class: its users build them.
+    modules by name. A library keeps every class, its users build them: a project that trains
+    nothing, or a directory most of whose other modules nothing in the project imports (a
+    model zoo whose users import each module themselves).
 
     ## Example
     ```python

@@ -103,13 +103,22 @@ def test_registered_classes_and_libraries_are_reported(tmp_path, monkeypatch):
     assert ("blocks.py", "TL301", 16) in findings(tmp_path, monkeypatch, files, "TL301")
 
 
-def test_a_library_that_trains_nothing_keeps_every_class(tmp_path):
+def test_libraries_keep_every_class(tmp_path):
     write(tmp_path, "setup.py", "")
     path = write(tmp_path, "models/blocks.py", BLOCKS)
     write(tmp_path, "models/__init__.py", "")
     assert unbuilt_classes(path, open(path).read()) == frozenset()
     write(tmp_path, "train.py", TRAIN)
     clear()  # the project's listing is read once per run
+    assert unbuilt_classes(path, open(path).read()) == frozenset({"NetXL"})
+    # A directory of modules that nothing in the project imports is a model zoo its users
+    # import module by module (`from zoo.xcit import XCiT`): its classes stay live.
+    write(tmp_path, "models/xcit.py", "class XCiT:\n    pass\n")
+    write(tmp_path, "models/cait.py", "class CaiT:\n    pass\n")
+    clear()
+    assert unbuilt_classes(path, open(path).read()) == frozenset()
+    write(tmp_path, "models/__init__.py", "from .xcit import XCiT\n")
+    clear()
     assert unbuilt_classes(path, open(path).read()) == frozenset({"NetXL"})
 
 

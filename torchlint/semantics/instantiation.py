@@ -14,9 +14,11 @@ metaclass other than `ABCMeta`, Hydra's `instantiate`, `locate`). `eval`, `exec`
 (any other class they could name is imported there, so named).
 
 Only a class none of this holds for, in a project that trains models itself (a module calls
-`backward()` or a trainer's `fit()`), is *never built*: its code runs in no configuration of
-the project (an abandoned variant, `SampleCNNXL` next to the `SampleCNN` every script
-trains). In a library that trains nothing, classes are built by its users. Classes defined inside functions or other classes are not judged.
+`backward()` or a trainer's `fit()`) and in a directory most of whose other modules the
+project imports, is *never built*: its code runs in no configuration of the project (an
+abandoned variant, `SampleCNNXL` next to the `SampleCNN` every script trains). In a library
+that trains nothing, or a directory of modules that nothing in the project imports (a model
+zoo whose users import `vit_pytorch.xcit` themselves), classes are built by its users. Classes defined inside functions or other classes are not judged.
 Configuration files are not read: a project that builds classes named in its configuration
 does so through one of the dynamic lookups above, which make every class live. A model a
 project only unpickles (`torch.load` of a whole module saved elsewhere) is not seen.
@@ -38,6 +40,7 @@ from torchlint.semantics.project import (
     code_text,
     file_enables,
     imported_files,
+    importers_of,
     project_files,
     project_root,
     read_module,
@@ -114,9 +117,22 @@ def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[s
             return frozenset()
         trains = trains or summary.trains
         mentioned |= summary.words & own.keys()
-    if not trains:
+    if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
     return frozenset(own) - _live_in_own_module(own, mentioned)
+
+
+def _siblings_imported(path: str, root: str) -> bool:
+    """Whether at least half of the other modules in the directory of the module at `path`
+    (`__init__` aside) are imported by the project: the package of a program, whose scripts
+    reach its modules, not a library of modules that its users import one by one."""
+    directory = os.path.dirname(path)
+    siblings = [
+        file
+        for file in map(os.path.abspath, project_files(root))
+        if os.path.dirname(file) == directory and file != path and os.path.basename(file) != "__init__.py"
+    ]
+    return 2 * sum(1 for file in siblings if importers_of(file)) >= len(siblings)
 
 
 def _dynamic(code: str) -> bool:
