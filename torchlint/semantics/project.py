@@ -2159,3 +2159,63 @@ def project_uses(ctx: "FileFacts", feature: str) -> bool:
             if any(file_enables(read_module(module).text, feature) for module in (importer, *imports.get(importer, ()))):
                 return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradient mode at the call sites of a function
+
+
+def runs_without_grad(path: str, function: str, depth: int = 2) -> bool:
+    """Whether every call in the project of `function` (a name or `Class.method`) defined in
+    the module at `path` runs with gradients off: inside a `with torch.no_grad():` (or
+    `inference_mode()`, `set_grad_enabled(False)`) block or a function decorated with one, or
+    in a function all of whose calls run so (`depth` callers up). False when the project calls
+    it nowhere: a caller outside it may run it with gradients on."""
+    sites = callers_of(path, function)
+    return bool(sites) and all(_called_without_grad(site, depth) for site in sites)
+
+
+def _called_without_grad(site: CallSite, depth: int) -> bool:
+    text = read_module(site.path).text
+    if any(first <= site.line <= last for first, last in _grad_off_blocks(text)):
+        return True
+    if site.caller is None or depth == 0:
+        return False
+    klass = _class_at(text, site.line)
+    caller = f"{klass}.{site.caller}" if klass is not None and "." not in site.caller else site.caller
+    return runs_without_grad(site.path, caller, depth - 1)
+
+
+@lru_cache(maxsize=256)
+def _grad_off_blocks(text: str) -> Tuple[Tuple[int, int], ...]:
+    """The (first, last) lines of the blocks of the module `text` that run with gradients off:
+    bodies of `with` statements and of functions whose context manager or decorator turns
+    them off."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    aliases = _ast_aliases(tree)
+    blocks: List[Tuple[int, int]] = []
+    for node in _ast_walk(tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            wrappers = [item.context_expr for item in node.items]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            wrappers = list(node.decorator_list)
+        else:
+            continue
+        if any(_turns_grad_off(wrapper, aliases) for wrapper in wrappers):
+            blocks.append((node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno))
+    return tuple(blocks)
+
+
+def _turns_grad_off(wrapper: ast.AST, aliases: Dict[str, str]) -> bool:
+    """`torch.no_grad()`, `torch.inference_mode()` (not `inference_mode(False)`), their bare
+    decorator forms, or `torch.set_grad_enabled(False)`."""
+    call = wrapper if isinstance(wrapper, ast.Call) else None
+    qualified = _ast_qualified(call.func if call is not None else wrapper, aliases) or ""
+    first = call.args[0] if call is not None and call.args else None
+    false_argument = isinstance(first, ast.Constant) and first.value is False
+    if qualified in GRAD_OFF:
+        return not false_argument
+    return qualified.startswith("torch.") and qualified.rpartition(".")[2] == "set_grad_enabled" and false_argument

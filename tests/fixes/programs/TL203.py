@@ -2,52 +2,64 @@
 import torch
 from torch.utils.data import DataLoader
 
+device = torch.device("cpu")
+
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=2)
 for epoch in range(2):
     for x in loader:
-        show(epoch, x)
+        show(epoch, x.to(device))
 
 # %% the loader zipped with itself [none]
 import torch
 from torch.utils.data import DataLoader
 
+device = torch.device("cpu")
+
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=1)
 for epoch in range(2):
     for a, b in zip(loader, loader):
-        show(epoch, a, b)
+        show(epoch, a.to(device), b)
 
 # %% the loader iterated inside a pass over itself [none]
 import torch
 from torch.utils.data import DataLoader
 
+device = torch.device("cpu")
+
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=1)
 for epoch in range(2):
     for a in loader:
         for b in loader:
-            show(epoch, a, b)
+            show(epoch, a.to(device), b)
 
 # %% next(iter(loader)) inside a pass [none]
 import torch
 from torch.utils.data import DataLoader
 
+device = torch.device("cpu")
+
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=1)
 for epoch in range(2):
     for a in loader:
-        show(epoch, a, next(iter(loader)))
+        show(epoch, a.to(device), next(iter(loader)))
 
 # %% worker count from a variable [none]
 import torch
 from torch.utils.data import DataLoader
 
+device = torch.device("cpu")
+
 workers = 1
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=workers)
 for epoch in range(2):
     for x in loader:
-        show(epoch, x)
+        show(epoch, x.to(device))
 
 # %% the dataset changes between epochs [none]
 import torch
 from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
 
 class Data(list):
     scale = 1
@@ -57,7 +69,7 @@ loader = DataLoader(data, batch_size=2, num_workers=1)
 for epoch in range(2):
     data.scale = epoch
     for x in loader:
-        show(epoch, x)
+        show(epoch, x.to(device))
 
 # %% a global switch read by the dataset, flipped between epochs [unsafe]
 import torch
@@ -84,6 +96,8 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader, Dataset
 
+device = torch.device("cpu")
+
 class Data(Dataset):
     def __init__(self):
         self.scale = 1.0
@@ -108,12 +122,14 @@ loader = DataLoader(ds, batch_size=2, num_workers=2)
 for epoch in range(2):
     sched.step(epoch)
     for x in loader:
-        model(x).sum().backward()
+        model(x.to(device)).sum().backward()
         print(x.flatten().tolist())
 
 # %% a second iterator over the loader opened before each epoch's pass and drawn inside it [none]
 import torch
 from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
 
 data = [torch.tensor([float(i)]) for i in range(8)]
 loader = DataLoader(data, batch_size=2, num_workers=2)
@@ -123,7 +139,7 @@ for epoch in range(2):
     partner = iter(loader)
     for x in loader:
         y = next(partner)
-        loss = (model(x) - model(y)).pow(2).mean() + model(x).mean()
+        loss = (model(x.to(device)) - model(y)).pow(2).mean() + model(x).mean()
         loss.backward()
         opt.step()
         opt.zero_grad()
@@ -163,6 +179,8 @@ for epoch in range(3):
 import torch
 from torch.utils.data import DataLoader, Sampler
 
+device = torch.device("cpu")
+
 class EpochSampler(Sampler):
     def __init__(self):
         self.epoch = 0
@@ -178,4 +196,4 @@ loader = DataLoader(list(range(4)), batch_size=2, sampler=sampler, num_workers=1
 for epoch in range(2):
     sampler.set_epoch(epoch)
     for x in loader:
-        show(x)
+        show(x.to(device))

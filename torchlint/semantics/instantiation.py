@@ -1,0 +1,196 @@
+"""Whether a module-level class is ever built: code that nothing in its project instantiates.
+
+A class is *live* when something may build it: its name occurs (outside comments) in another
+module of the project (an import, an `__init__` export, a subclass, a registry dict, a string
+a factory reads), in its own module outside class bodies (module-level code, a function, the
+`if __name__ == "__main__":` demo), or in the body of another class of its module that is
+live (`Res2d` built by `ShortChunkCNN.__init__`). A class is also live when a decorator may
+register it, when it takes class keywords (a metaclass), when a module star-imports its
+module or looks names up dynamically on it (`getattr(models, args.arch)`), and every class of
+the project is live when any module imports modules by name or hooks subclassing
+(`import_module`, `__import__`, `sys.modules`, `__subclasses__`, `__init_subclass__`, a
+metaclass other than `ABCMeta`, Hydra's `instantiate`, `locate`). `eval`, `exec` and
+`globals()` see one module's namespace: they make the classes of their own module live
+(any other class they could name is imported there, so named).
+
+Only a class none of this holds for, in a project that trains models itself (a module calls
+`backward()` or a trainer's `fit()`) and in a directory most of whose other modules the
+project imports, is *never built*: its code runs in no configuration of the project (an
+abandoned variant, `SampleCNNXL` next to the `SampleCNN` every script trains). In a library
+that trains nothing, or a directory of modules that nothing in the project imports (a model
+zoo whose users import `vit_pytorch.xcit` themselves), classes are built by its users. Classes defined inside functions or other classes are not judged.
+Configuration files are not read: a project that builds classes named in its configuration
+does so through one of the dynamic lookups above, which make every class live. A model a
+project only unpickles (`torch.load` of a whole module saved elsewhere) is not seen.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Dict, FrozenSet, Set, Tuple
+
+from torchlint.files.syntax import python_tree
+from torchlint.semantics.project import (
+    TRAINING,
+    _note,
+    code_text,
+    file_enables,
+    imported_files,
+    importers_of,
+    project_files,
+    project_root,
+    read_module,
+    search_roots,
+    tree_stamp,
+)
+
+# Code that builds classes it finds by name anywhere in the program, or hooks class creation:
+# where a module has any, no class of its project is provably never built.
+_DYNAMIC = re.compile(
+    r"(?<![\w.])__import__\s*\(|\bimport_module\b|\bsys\.modules\b|__subclasses__|__init_subclass__"
+    r"|\bmetaclass\s*=|\w*instantiate\w*\s*\(|\blocate\s*\(|\bget_class\s*\("
+)
+# Code that evaluates names of its own module's namespace: it may build any class of its module.
+_DYNAMIC_HERE = re.compile(r"(?<![\w.])(?:eval|exec|globals|vars|locals)\s*\(")
+# `getattr(module, name)` with a name that is not a literal.
+_DYNAMIC_GETATTR = re.compile(r"\bgetattr\s*\(\s*[A-Za-z_][\w.]*\s*,\s*(?![\s\"'])")
+_STAR_IMPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\*", re.MULTILINE)
+# The standard library's abstract-class metaclass registers nothing.
+_ABSTRACT_METACLASS = re.compile(r"\bmetaclass\s*=\s*(?:abc\.)?ABCMeta\b")
+
+
+def unbuilt_classes(path: str, text: str) -> FrozenSet[str]:
+    """The module-level classes of the module at `path` (source `text`) that its project never
+    builds (see the module docstring): empty for text that is not a file, and whenever anything
+    may build them. Depends on every module of the project, noted as one stamp of the
+    project's module listing."""
+    if not os.path.isfile(path):
+        return frozenset()
+    path = os.path.abspath(path)
+    root = project_root(path)
+    stamp = tree_stamp(root)
+    _note(root, stamp)
+    return _unbuilt_classes(path, text, root, stamp)
+
+
+@dataclass(frozen=True)
+class _Module:
+    """What a module of the project tells about the classes of other modules."""
+
+    trains: bool
+    # It imports modules by name or hooks class creation.
+    dynamic: bool
+    # It star-imports a module or looks up names dynamically on one (`getattr(models, arch)`).
+    reexports: bool
+    words: FrozenSet[str]
+
+
+@lru_cache(maxsize=4096)
+def _module_summary(text: str) -> _Module:
+    code = code_text(text)
+    return _Module(
+        file_enables(text, TRAINING),
+        _dynamic(code),
+        bool(_STAR_IMPORT.search(code) or _DYNAMIC_GETATTR.search(code)),
+        frozenset(re.findall(r"[A-Za-z_]\w*", code)),
+    )
+
+
+@lru_cache(maxsize=256)
+def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
+    """`unbuilt_classes`, once per module text and state of its project (`stamp`)."""
+    own = _own_candidates(text)
+    if not own:
+        return frozenset()
+    mentioned: Set[str] = set()
+    trains = file_enables(text, TRAINING)
+    for file in project_files(root):
+        if os.path.abspath(file) == path:
+            continue
+        source = read_module(file).text
+        summary = _module_summary(source)
+        if summary.dynamic or (summary.reexports and path in imported_files(file, source, search_roots(file))):
+            return frozenset()
+        trains = trains or summary.trains
+        mentioned |= summary.words & own.keys()
+    if not trains or not _siblings_imported(path, root):
+        return frozenset()  # a library: its users build its classes
+    return frozenset(own) - _live_in_own_module(own, mentioned)
+
+
+def _siblings_imported(path: str, root: str) -> bool:
+    """Whether at least half of the other modules in the directory of the module at `path`
+    (`__init__` aside) are imported by the project: the package of a program, whose scripts
+    reach its modules, not a library of modules that its users import one by one."""
+    directory = os.path.dirname(path)
+    siblings = [
+        file
+        for file in map(os.path.abspath, project_files(root))
+        if os.path.dirname(file) == directory and file != path and os.path.basename(file) != "__init__.py"
+    ]
+    return 2 * sum(1 for file in siblings if importers_of(file)) >= len(siblings)
+
+
+def _dynamic(code: str) -> bool:
+    return any(_ABSTRACT_METACLASS.match(code, match.start()) is None for match in _DYNAMIC.finditer(code))
+
+
+def _own_candidates(text: str) -> Dict[str, Tuple[Set[str], bool]]:
+    """For each module-level class of `text` that nothing in its own module outside class
+    bodies names: the other module-level classes whose bodies name it, and whether it may be
+    registered (decorators, class keywords). Empty when the module itself looks names up
+    dynamically or does not parse."""
+    code = code_text(text)
+    if _dynamic(code) or _DYNAMIC_HERE.search(code):
+        return {}
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    outside: Set[str] = set()
+    inside: Dict[str, Set[str]] = {name: set() for name in classes}
+    for statement in tree.body:
+        words = _words(statement)
+        if isinstance(statement, ast.ClassDef):
+            for word in words & set(classes) - {statement.name}:
+                inside[word].add(statement.name)
+        else:
+            outside |= words
+    return {
+        name: (inside[name], bool(node.decorator_list or node.keywords))
+        for name, node in classes.items()
+        if name not in outside
+    }
+
+
+def _words(node: ast.AST) -> Set[str]:
+    """The names, attribute names and identifier-like words of strings in `node`."""
+    found: Set[str] = set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Name):
+            found.add(item.id)
+        elif isinstance(item, ast.Attribute):
+            found.add(item.attr)
+        elif isinstance(item, ast.Constant) and isinstance(item.value, str):
+            found.update(re.findall(r"[A-Za-z_]\w*", item.value))
+    return found
+
+
+def _live_in_own_module(own: Dict[str, Tuple[Set[str], bool]], mentioned: Set[str]) -> Set[str]:
+    """The candidates that may be built: named elsewhere in the project, registrable, or named
+    in the body of a class of the module that may be built (a class that is no candidate is
+    named outside class bodies, so it may be built)."""
+    live = {name for name, (_, registered) in own.items() if registered or name in mentioned}
+    changed = True
+    while changed:
+        changed = False
+        for name, (users, _) in own.items():
+            if name not in live and any(user in live or user not in own for user in users):
+                live.add(name)
+                changed = True
+    return live
