@@ -91,7 +91,9 @@ class EvalWithoutNoGrad(Rule):
     `inference_mode()` or `set_grad_enabled(False)`, in a function decorated with one, or in
     a function all of whose calls run so, two callers up (`project.runs_without_grad`: the
     training script's `with torch.no_grad(): validate(...)` covers `validate` in another
-    module). A
+    module). Nor does it report a step function that a factory returns (`val_step =
+    make_val_step(model)`, called through that name): the grad mode of the code that calls it
+    through such names is not followed. A
     decorator or context manager of the project's own that refers to `torch.no_grad` or
     `torch.inference_mode` (a `smart_inference_mode()` helper in a utils module, defined in
     the file or imported from the project) counts as one of them. A backward pass earlier in
@@ -248,6 +250,8 @@ class EvalWithoutNoGrad(Rule):
                 continue
             if candidate.project_name is not None and runs_without_grad(self.ctx.path, candidate.project_name):
                 continue
+            if isinstance(candidate.scope.node, cst.FunctionDef) and self.ctx.frequency.closure_calls(candidate.scope.node):
+                continue  # a step function a factory returns: whether its callers turn gradients off is not followed
             fix = None
             if candidate.name is not None and candidate.fixable:
                 fix = self._decorator_fix(candidate.scope, candidate.indent, candidate.returns_value)

@@ -453,12 +453,10 @@ class FrequencyAnalysis:
         if not method and notebook_cell(function, self.module):
             return Execution(Frequency.ONCE, (Reason("a marimo notebook cell, which runs once per run"),))
         self._index()
-        handles = self._closure_handles(function, scope) if isinstance(scope, cst.FunctionDef) else []
-        if handles:
-            sites = [call for handle in handles for call in self._calls.get(handle, [])]
-            found = self._from_call_sites(function, name, method, sites)
-            if found is not None:
-                return found
+        sites = self.closure_calls(function)
+        found = self._from_call_sites(function, name, method, sites) if sites else None
+        if found is not None:
+            return found
         if not self._sites(name, method) or name in self._referenced:
             found = self.external(function) if self.external is not None else None
             if found is not None:
@@ -477,6 +475,15 @@ class FrequencyAnalysis:
         function is entered."""
         self._index()
         return [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
+
+    def closure_calls(self, function: cst.FunctionDef) -> List[cst.Call]:
+        """The calls of a function that its enclosing function returns, made through the names
+        bound to the factory's result (`_closure_handles`); [] for other functions."""
+        factory = self._enclosing_scope(function)
+        if not isinstance(factory, cst.FunctionDef):
+            return []
+        self._index()
+        return [call for handle in self._closure_handles(function, factory) for call in self._calls.get(handle, [])]
 
     def _closure_handles(self, function: cst.FunctionDef, factory: cst.FunctionDef) -> List[str]:
         """The names under which the file calls a function that its enclosing function returns
