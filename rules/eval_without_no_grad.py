@@ -7,6 +7,7 @@ from torchlint.engine.context import SET_GRAD_ENABLED
 from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
@@ -150,10 +151,16 @@ class EvalWithoutNoGrad(Rule):
     `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
     `nn.MultiheadAttention`, `nn.LSTM` (or mentions one otherwise: a subclass, an alias,
     `partial(nn.MultiheadAttention, ...)`), a torchvision `vit_*` model or a `torch.nn` module
-    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with
+    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them), or computes a
+    matrix product (`a @ b`, `torch.matmul`): a batch of matrices times one matrix is folded
+    into a single `mm` when an operand requires gradients and run as a batched `bmm` when
+    none does (a graph convolution `adj @ h` over a fixed adjacency), which rounds the last
+    bits differently. Unsafe, with
     the reason in the message, when one of these holds; withheld when a value may reach a
     later backward (returned, stored, handed to such a call, or a callback runs) in a file
-    that computes gradients, since that backward would fail. No fix for code at module
+    that computes gradients, since that backward would fail, and when the file reads an
+    attribute of the function that the decorator's wrapper does not keep (`evaluate.__defaults__`,
+    `__code__`; `__name__` and `__doc__` are kept). No fix for code at module
     level, for `async def` (the decorator does not reach into a coroutine), and for methods
     of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
     for the rest of the model: wrap just the call in `with torch.no_grad():`).
@@ -465,6 +472,9 @@ class EvalWithoutNoGrad(Rule):
             return self.withheld(f"{reason}, and this file computes gradients")
         if not reason and project_uses(self.ctx, FAST_PATH_MODULES):
             reason = FAST_PATH
+        internal = wrapper_attribute_read(self.ctx.module, function.name.value)
+        if internal is not None:
+            return self.withheld(f"the file reads the function's `{internal}`, which the decorator's wrapper does not keep")
         if reason:
             return self.unsafe_fix(reason, edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
@@ -475,8 +485,8 @@ LATER_BACKWARD = "a later backward"
 RETURNS = f"{LATER_BACKWARD} may go through the returned value"
 STORES = f"{LATER_BACKWARD} may go through values the function stores outside itself"
 FAST_PATH = (
-    "the program uses transformer layers, multi-head attention or an LSTM, whose eval-mode forward takes a fused "
-    "path without gradients (padded positions come out as zeros, values round differently)"
+    "the program uses transformer layers, multi-head attention, an LSTM or matrix products, whose eval-mode forward "
+    "takes another path without gradients (padded positions come out as zeros, values round differently)"
 )
 MAX_HELPER_DEPTH = 3
 
