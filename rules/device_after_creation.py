@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, binds_locally, parameter_values, reaching_values, record_field_values, subscript_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, parameter_values, reaching_values, field_values_anywhere, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -98,9 +98,11 @@ class DeviceAfterCreation(Rule):
     method (computed when read) or as an annotated field (a dataclass's constructor sets
     it), so those moves are only named like a device, as is the `device` field of a
     `namedtuple` built from values the file cannot read; no fix when such a property returns a
-    value that is not a device (`return torch.float64`), or when the file gives an object's
-    `device` a non-device by building it (`SimpleNamespace(device=torch.float64)`, a
-    `namedtuple` field, a dict literal's `"device"` entry). Unsafe, with the reason in the message,
+    value that is not a device (`return torch.float64`), or when the file gives any object's
+    `device` a non-device, by whatever name it reaches the object (`trainer.device =
+    torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`) or by
+    building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, a dict
+    literal's `"device"` entry). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
     generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
@@ -303,7 +305,7 @@ class DeviceAfterCreation(Rule):
             return False
         if isinstance(device, cst.Attribute) and device.attr.value == "device" and self.ctx.kind_of(device.value) not in TENSOR_KINDS:
             # `self.device`: what the file assigns to it (a constructor's argument may be anything)
-            if None in record_field_values(self.ctx.module, self.ctx.names, device.attr.value):
+            if None in field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value):
                 return False  # a field of a `namedtuple` built from values it cannot read
             dotted = dotted_name(device)
             return dotted is None or all(self._made_device(value) for value in attribute_assignments(self.ctx.module, dotted))
@@ -351,7 +353,7 @@ class DeviceAfterCreation(Rule):
         function = self._binding_function(device.value) if isinstance(device, cst.Name) else None
         others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
-            assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *record_field_values(self.ctx.module, self.ctx.names, device.attr.value)]
+            assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None]
         values = [*(self._assigned(device) or []), *others]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):

@@ -259,17 +259,20 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
     return values
 
 
-def record_field_values(module: cst.Module, names: NameResolver, field: str) -> List[Optional[cst.BaseExpression]]:
-    """What the file may give objects as their attribute `field` when it builds them from
-    arguments rather than by assigning it: a keyword of a call that is not torch's
-    (`SimpleNamespace(device=...)`, `Config(device=...)`), a dict literal's entry (an
-    attribute dict built from it), and the positional argument of a call of a
-    `namedtuple`/`NamedTuple` class that declares the field (None where the position cannot
-    be read: `*args`, a field list that is not a literal)."""
+def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -> List[Optional[cst.BaseExpression]]:
+    """What the file may give the attribute `field` of any object, whichever name it is
+    reached by (`self.device` of one method is `trainer.device` elsewhere): an assignment to
+    `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`; a keyword of a
+    call that is not torch's (`SimpleNamespace(device=...)`, `Config(device=...)`); a dict
+    literal's entry (an attribute dict built from it); and the positional argument of a call
+    of a `namedtuple`/`NamedTuple` class that declares the field (None where the position
+    cannot be read: `*args`, a field list that is not a literal)."""
     values: List[Optional[cst.BaseExpression]] = []
     tuples: Dict[str, List[str]] = {}
     for node in nodes_of_type(module, (cst.Assign,)):
-        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and len(node.targets) == 1:
+        assert isinstance(node, cst.Assign)
+        values += [node.value for t in node.targets if _names_field(t.target, field)]
+        if isinstance(node.value, cst.Call) and len(node.targets) == 1:
             declared = _tuple_fields(node.value, names)
             if declared is not None and isinstance(node.targets[0].target, cst.Name):
                 tuples[node.targets[0].target.value] = declared
@@ -290,6 +293,19 @@ def record_field_values(module: cst.Module, names: NameResolver, field: str) -> 
         elif declared.index(field) < len(positional):
             values.append(positional[declared.index(field)].value)
     return values + [None for fields in tuples.values() if fields is _UNREADABLE]
+
+
+def _names_field(target: cst.BaseExpression, field: str) -> bool:
+    """`obj.field`, `vars(obj)["field"]` or `obj.__dict__["field"]` as an assignment target."""
+    if isinstance(target, cst.Attribute):
+        return target.attr.value == field
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+        return False
+    holder = target.value
+    namespace = (isinstance(holder, cst.Call) and getattr(holder.func, "value", None) == "vars") or (
+        isinstance(holder, cst.Attribute) and holder.attr.value == "__dict__"
+    )
+    return namespace and string_value(target.slice[0].slice.value) == field
 
 
 # A `namedtuple` whose field list is not a literal: any field may be among them.

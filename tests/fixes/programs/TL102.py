@@ -490,3 +490,76 @@ net = torch.nn.Linear(3, 1)
 train_on = trainer(net, torch.optim.SGD(net.parameters(), lr=0.1), torch.device("cpu"))
 for it in range(2):
     show(train_on(torch.randn(4, 3), torch.zeros(4)))
+
+# %% round 8: a trainer's class-level device overwritten on the instance with a dtype from outside [none]
+import torch
+
+
+class Trainer:
+    device = torch.device("cpu")
+
+    def __init__(self):
+        self.model = torch.nn.Linear(3, 1).double()
+
+    def step(self, x):
+        w = torch.ones(x.shape[0], 1).to(self.device)
+        loss = (self.model(x) * w).sum()
+        loss.backward()
+        return w
+
+
+trainer = Trainer()
+trainer.device = torch.float64
+torch.manual_seed(0)
+for it in range(2):
+    show(trainer.step(torch.randn(4, 3, dtype=torch.float64)))
+
+# %% round 8: an instance device set with setattr from a settings dict [none]
+import torch
+
+
+class Trainer:
+    def __init__(self, **settings):
+        self.device = torch.device("cpu")
+        for key, value in settings.items():
+            setattr(self, key, value)
+        self.model = torch.nn.Linear(3, 1).double()
+
+    def step(self, x):
+        w = torch.ones(x.shape[0], 1).to(self.device)
+        loss = (self.model(x) * w).sum()
+        loss.backward()
+        return w
+
+
+trainer = Trainer(device=torch.float64)
+torch.manual_seed(0)
+for it in range(2):
+    show(trainer.step(torch.randn(4, 3, dtype=torch.float64)))
+
+# %% round 8: the device attribute of a module set in a subclass to a dtype [none]
+import torch
+
+
+class Base(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.device = torch.device("cpu")
+        self.lin = torch.nn.Linear(3, 1).double()
+
+    def forward(self, x):
+        return self.lin(x) * torch.ones(x.shape[0], 1).to(self.device)
+
+
+class Double(Base):
+    def __init__(self):
+        super().__init__()
+        vars(self)["device"] = torch.float64
+
+
+torch.manual_seed(0)
+model = Double()
+for it in range(2):
+    out = model(torch.randn(4, 3, dtype=torch.float64))
+    out.sum().backward()
+    show(out)

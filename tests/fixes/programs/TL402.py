@@ -1459,3 +1459,94 @@ torch.manual_seed(0)
 model = Net()
 for epoch in range(2):
     evaluate(model, torch.ones(2, 3))
+
+# %% round 8: saved-tensor hooks count what autograd keeps during evaluation [unsafe]
+import torch
+
+packed = []
+
+
+def pack(t):
+    packed.append(t.shape)
+    return t
+
+
+def unpack(t):
+    return t
+
+
+def evaluate(model, x):
+    model.eval()
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        out = model(x).relu().sum().item()
+    print(round(out, 5))
+
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh())
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+print(len(packed))
+
+# %% round 8: a memory counter of tensors kept by autograd via a global pack hook registered at module level [unsafe]
+import torch
+
+count = [0]
+
+
+def pack(t):
+    count[0] += 1
+    return t
+
+
+def evaluate(model, x):
+    model.eval()
+    print(model(x).argmax(1).tolist())
+
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Sigmoid())
+with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    for epoch in range(2):
+        evaluate(model, torch.ones(2, 3))
+print(count[0])
+
+# %% round 8: a lazily built positional table cached at module level from a parameter [unsafe]
+import torch
+
+_cache = {}
+scale = torch.nn.Parameter(torch.ones(1))
+
+
+def table(n):
+    if n not in _cache:
+        _cache[n] = torch.arange(n).float() * scale
+    return _cache[n]
+
+
+def evaluate(model, x):
+    model.eval()
+    print(round((model(x) + table(2)).sum().item(), 5))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+loss = table(2).sum()
+print(loss.requires_grad)
+
+# %% round 8: rows of the output printed one by one [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    for row in model(x):
+        print(row)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
