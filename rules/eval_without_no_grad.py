@@ -164,7 +164,8 @@ class EvalWithoutNoGrad(Rule):
     later backward (returned, stored, handed to such a call, or a callback runs) in a file
     that computes gradients, since that backward would fail, and when the file reads an
     attribute of the function that the decorator's wrapper does not keep (`evaluate.__defaults__`,
-    `__code__`; `__name__` and `__doc__` are kept). No fix for code at module
+    `__code__`, also read by a decorator of the file the function already has, which would
+    get the wrapper; `__name__` and `__doc__` are kept). No fix for code at module
     level, for `async def` (the decorator does not reach into a coroutine), and for methods
     of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
     for the rest of the model: wrap just the call in `with torch.no_grad():`).
@@ -476,7 +477,7 @@ class EvalWithoutNoGrad(Rule):
             return self.withheld(f"{reason}, and this file computes gradients")
         if not reason and project_uses(self.ctx, FAST_PATH_MODULES):
             reason = FAST_PATH
-        internal = wrapper_attribute_read(self.ctx.module, function.name.value)
+        internal = wrapper_attribute_read(self.ctx.module, function, self.ctx.frequency.local_functions())
         if internal is not None:
             return self.withheld(f"the file reads the function's `{internal}`, which the decorator's wrapper does not keep")
         if reason:

@@ -101,10 +101,25 @@ def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
 WRAPPER_COPIES = frozenset({"__name__", "__qualname__", "__doc__", "__module__", "__dict__", "__wrapped__", "__annotations__"})
 
 
-def wrapper_attribute_read(module: cst.Module, name: str) -> Optional[str]:
-    """An attribute of the function object `name` (or a method `obj.name`) that the file reads
-    and a wrapping decorator would not keep (`evaluate.__defaults__`, `step.__code__`)."""
-    for node in nodes_of_type(module, (cst.Attribute,)):
+def wrapper_attribute_read(module: cst.Module, function: cst.FunctionDef, local: Dict[str, List[cst.FunctionDef]]) -> Optional[str]:
+    """An attribute of `function`'s function object that the file reads and a wrapping
+    decorator would not keep: through its name (`evaluate.__defaults__`, `obj.step.__code__`),
+    or in a decorator of the file that `function` already has (`fn.__defaults__` of its
+    parameter `fn`), which would get the wrapper."""
+    found = _dunder_read(nodes_of_type(module, (cst.Attribute,)), function.name.value)
+    for decorator in function.decorators:
+        name = getattr(decorator.decorator, "value", None)
+        for definition in local.get(name, []) if isinstance(name, str) else []:
+            parameters = definition.params.params
+            if parameters and found is None:
+                found = _dunder_read([node for node in descendants(definition.body) if isinstance(node, cst.Attribute)], parameters[0].name.value)
+    return found
+
+
+def _dunder_read(attributes: List[cst.CSTNode], name: str) -> Optional[str]:
+    """The first of `attributes` that reads a dunder of `name` (or of `obj.name`) that
+    `functools.wraps` does not copy."""
+    for node in attributes:
         assert isinstance(node, cst.Attribute)
         owner = node.value.attr if isinstance(node.value, cst.Attribute) else node.value
         attribute = node.attr.value

@@ -1550,3 +1550,59 @@ torch.manual_seed(0)
 model = torch.nn.Linear(3, 2)
 for epoch in range(2):
     evaluate(model, torch.ones(2, 3))
+
+# %% round 8: an evaluation function compiled with torch.compile (eager backend) [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+
+
+@torch.compile(backend="eager")
+def evaluate(x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+
+# %% round 8: an evaluation classmethod of a plain runner class [safe]
+import torch
+
+
+class Runner:
+    model = torch.nn.Linear(3, 2)
+
+    @classmethod
+    def validate(cls, x):
+        cls.model.eval()
+        print(cls.model(x).argmax(1).tolist())
+
+
+torch.manual_seed(0)
+for epoch in range(2):
+    Runner.validate(torch.ones(2, 3))
+
+# %% round 8: evaluation with a decorator of the file that reads the function's defaults [none]
+import inspect
+
+import torch
+
+
+def report_defaults(fn):
+    print(fn.__defaults__)
+    return fn
+
+
+@report_defaults
+def evaluate(model, x, k=1):
+    model.eval()
+    print(model(x).topk(k, dim=1).indices.tolist())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+print(inspect.signature(evaluate))

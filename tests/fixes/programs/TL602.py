@@ -190,3 +190,40 @@ for step in range(2):
     scaler.update()
     opt.zero_grad()
     show(loss, scaler.is_enabled(), scaler.state_dict())
+
+# %% round 8: the autocast name rebound to nullcontext when mixed precision is off [none]
+import contextlib
+
+import torch
+from torch.cpu.amp import autocast
+
+use_amp = False
+if not use_amp:
+    autocast = contextlib.nullcontext
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+for step in range(2):
+    with autocast():
+        out = model(torch.ones(1, 4))
+    show(out)
+
+# %% round 8: a local function named autocast shadows the import inside the training function [none]
+import contextlib
+
+import torch
+from torch.cpu.amp import autocast
+
+
+def train(model):
+    def autocast():
+        return contextlib.nullcontext()
+
+    for step in range(2):
+        with autocast():
+            out = model(torch.ones(1, 4))
+        show(out)
+
+
+torch.manual_seed(0)
+train(torch.nn.Linear(4, 2))
