@@ -518,24 +518,24 @@ for it in range(2):
 import torch
 
 
-class Trainer:
-    def __init__(self, **settings):
+class Learner:
+    def __init__(self, net, **settings):
         self.device = torch.device("cpu")
         for key, value in settings.items():
             setattr(self, key, value)
-        self.model = torch.nn.Linear(3, 1).double()
+        self.net = net
 
-    def step(self, x):
-        w = torch.ones(x.shape[0], 1).to(self.device)
-        loss = (self.model(x) * w).sum()
-        loss.backward()
-        return w
+    def fit_batch(self, inputs):
+        mask = torch.ones(inputs.shape[0], 1).to(self.device)
+        total = self.net(inputs).mul(mask).mean()
+        total.backward()
+        return mask
 
 
-trainer = Trainer(device=torch.float64)
 torch.manual_seed(0)
+learner = Learner(torch.nn.Linear(3, 1).double(), device=torch.float64)
 for it in range(2):
-    show(trainer.step(torch.randn(4, 3, dtype=torch.float64)))
+    show(learner.fit_batch(torch.randn(4, 3, dtype=torch.float64)))
 
 # %% round 8: the device attribute of a module set in a subclass to a dtype [none]
 import torch
