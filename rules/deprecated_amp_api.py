@@ -70,7 +70,9 @@ class DeprecatedAmpApi(Rule):
     Safe: the call becomes the `torch.amp` form with the device string inserted as the first
     argument and every other argument kept; positional arguments of the old `autocast`
     become keywords (`enabled=`, `dtype=`, `cache_enabled=`), because the new signature
-    orders them differently. An autocast that passes no dtype gets the old class's default
+    orders them differently. What changes is only the `FutureWarning` the old spelling emits,
+    which is the point of the fix (code that records warnings counts one fewer). An
+    autocast that passes no dtype gets the old class's default
     written out (`dtype=torch.float16` for CUDA, `dtype=torch.bfloat16` for the CPU): without
     it the new class would take the current autocast dtype, which an enclosing autocast or
     `torch.set_autocast_dtype` may have changed at run time. The fix spells `torch` with the

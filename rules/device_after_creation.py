@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, parameter_values, reaching_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, parameter_values, reaching_values, field_values_anywhere, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -96,8 +96,13 @@ class DeviceAfterCreation(Rule):
     identical. `self.device = device` from a constructor's argument may hold anything the
     caller passes, and so may a `device` that a class of the file defines as a property or
     method (computed when read) or as an annotated field (a dataclass's constructor sets
-    it), so those moves are only named like a device; no fix when such a property returns a
-    value that is not a device (`return torch.float64`). Unsafe, with the reason in the message,
+    it), so those moves are only named like a device, as is the `device` field of a
+    `namedtuple` built from values the file cannot read; no fix when such a property returns a
+    value that is not a device (`return torch.float64`), or when the file gives any object's
+    `device` a non-device, by whatever name it reaches the object (`trainer.device =
+    torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`) or by
+    building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, a dict
+    literal's `"device"` entry). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
     generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
@@ -107,8 +112,9 @@ class DeviceAfterCreation(Rule):
     a device only by its name (`.to(dev)`; if the name holds something else, such as a
     parameter a caller in another module gives a dtype, the rewritten factory raises
     `TypeError`). No fix when an assignment that can reach the target gives it a non-device
-    (`device = torch.float64`, also as a branch of a conditional expression), or the
-    target is a parameter whose default or an argument
+    (`device = torch.float64`, also as a branch of a conditional expression, or an entry of
+    a dict literal it is read from, `SETTINGS["device"]`), or the
+    target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
     takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
@@ -299,6 +305,8 @@ class DeviceAfterCreation(Rule):
             return False
         if isinstance(device, cst.Attribute) and device.attr.value == "device" and self.ctx.kind_of(device.value) not in TENSOR_KINDS:
             # `self.device`: what the file assigns to it (a constructor's argument may be anything)
+            if None in field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value):
+                return False  # a field of a `namedtuple` built from values it cannot read
             dotted = dotted_name(device)
             return dotted is None or all(self._made_device(value) for value in attribute_assignments(self.ctx.module, dotted))
         if not isinstance(device, cst.Name):
@@ -324,8 +332,17 @@ class DeviceAfterCreation(Rule):
     def _assigned(self, device: cst.BaseExpression) -> Optional[List[cst.BaseExpression]]:
         if not isinstance(device, cst.Name):
             return None
-        function = self.ctx.enclosing(cst.FunctionDef)
-        return reaching_values(self.ctx.module, function if isinstance(function, cst.FunctionDef) else None, device.value)
+        return reaching_values(self.ctx.module, self._binding_function(device.value), device.value)
+
+    def _binding_function(self, name: str) -> Optional[cst.FunctionDef]:
+        """The function whose binding of `name` the move reads: the innermost enclosing one
+        that binds it (a closure reads its outer function's parameter), else the nearest."""
+        nearest = self.ctx.enclosing(cst.FunctionDef)
+        function = nearest
+        while isinstance(function, cst.FunctionDef) and not binds_locally(function, name):
+            function = self.ctx.frequency.enclosing_function(function)
+        found = function if function is not None else nearest
+        return found if isinstance(found, cst.FunctionDef) else None
 
     def _sometimes_other(self, device: cst.BaseExpression) -> bool:
         """Whether an assignment that can reach `device`, or a call of the enclosing function
@@ -333,11 +350,13 @@ class DeviceAfterCreation(Rule):
         (`device = torch.float64` later in the loop, `make(4, torch.float64)`), or what the
         file assigns to the attribute it names (`self.device = torch.float64`, a property
         returning one): the factory would reject it."""
-        function = self.ctx.enclosing(cst.FunctionDef)
+        function = self._binding_function(device.value) if isinstance(device, cst.Name) else None
         others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
-            others = [value for value in attribute_assignments(self.ctx.module, dotted_name(device) or "") if value is not None]
-        for value in _alternatives([*(self._assigned(device) or []), *others]):
+            assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
+            others = [value for value in assigned if value is not None]
+        values = [*(self._assigned(device) or []), *others]
+        for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)
             kind = self.ctx.kind_of(value)

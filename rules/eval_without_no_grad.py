@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Union
+from typing import Dict, Iterator, List, Optional, Set, Union
 
 import libcst as cst
 
@@ -7,6 +7,7 @@ from torchlint.engine.context import SET_GRAD_ENABLED
 from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
@@ -156,7 +157,11 @@ class EvalWithoutNoGrad(Rule):
     visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
     grad mode, itself or in a function of the file it calls; no `__torch_function__` or
     `__torch_dispatch__` of a tensor subclass or mode of the file, which runs inside the
-    torch calls it sees and may record or read their autograd state); and does not print or format a
+    torch calls it sees and may record or read their autograd state; no `saved_tensors_hooks`
+    of the file, whose pack hooks run only when autograd saves tensors; no function of the
+    file it calls that stores values outside itself or reads the grad mode, such as a table
+    cached on first use, `_cache[n] = ...`, which would keep a value computed without
+    gradients for later training steps); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
     and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
@@ -167,10 +172,17 @@ class EvalWithoutNoGrad(Rule):
     `nn.TransformerDecoderLayer`, `nn.TransformerDecoder`, `nn.Transformer`,
     `nn.MultiheadAttention`, `nn.LSTM` (or mentions one otherwise: a subclass, an alias,
     `partial(nn.MultiheadAttention, ...)`), a torchvision `vit_*` model or a `torch.nn` module
-    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them). Unsafe, with
+    chosen by name (`getattr(nn, rnn_type)(...)`, which may be any of them), or computes a
+    matrix product (`a @ b`, `torch.matmul`): a batch of matrices times one matrix is folded
+    into a single `mm` when an operand requires gradients and run as a batched `bmm` when
+    none does (a graph convolution `adj @ h` over a fixed adjacency), which rounds the last
+    bits differently. Unsafe, with
     the reason in the message, when one of these holds; withheld when a value may reach a
     later backward (returned, stored, handed to such a call, or a callback runs) in a file
-    that computes gradients, since that backward would fail. No fix for code at module
+    that computes gradients, since that backward would fail, and when the file reads an
+    attribute of the function that the decorator's wrapper does not keep (`evaluate.__defaults__`,
+    `__code__`, also read by a decorator of the file the function already has, which would
+    get the wrapper; `__name__` and `__doc__` are kept). No fix for code at module
     level, for `async def` (the decorator does not reach into a coroutine), and for methods
     of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
     for the rest of the model: wrap just the call in `with torch.no_grad():`).
@@ -506,6 +518,9 @@ class EvalWithoutNoGrad(Rule):
             return self.withheld(f"{reason}, and this file computes gradients")
         if not reason and project_uses(self.ctx, FAST_PATH_MODULES):
             reason = FAST_PATH
+        internal = wrapper_attribute_read(self.ctx.module, function, self.ctx.frequency.local_functions())
+        if internal is not None:
+            return self.withheld(f"the file reads the function's `{internal}`, which the decorator's wrapper does not keep")
         if reason:
             return self.unsafe_fix(reason, edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
@@ -516,8 +531,8 @@ LATER_BACKWARD = "a later backward"
 RETURNS = f"{LATER_BACKWARD} may go through the returned value"
 STORES = f"{LATER_BACKWARD} may go through values the function stores outside itself"
 FAST_PATH = (
-    "the program uses transformer layers, multi-head attention or an LSTM, whose eval-mode forward takes a fused "
-    "path without gradients (padded positions come out as zeros, values round differently)"
+    "the program uses transformer layers, multi-head attention, an LSTM or matrix products, whose eval-mode forward "
+    "takes another path without gradients (padded positions come out as zeros, values round differently)"
 )
 MAX_HELPER_DEPTH = 3
 
@@ -553,6 +568,11 @@ class _Escapes:
         callback = self._called_unknown(function)
         if callback:
             return f"{LATER_BACKWARD} may run in `{callback}`, a function passed in or taken from a container, which would run without gradients too"
+        for layer in list(_helper_layers([function], self.ctx.module))[1:]:
+            for helper in layer:
+                stored = _stores_or_reads_state(helper)
+                if stored:
+                    return f"`{helper.name.value}`, a function of this file it calls: {stored}"
         return _unseen_module_code(self.ctx.module)
 
     def _keeps_local(self, call: cst.Call, depth: int) -> bool:
@@ -672,34 +692,51 @@ def _unseen_module_code(module: cst.Module) -> str:
     without gradients: the file registers module hooks (`register_forward_hook`), or the
     `forward` of a class of the file, or a function of the file it calls (by name or as a
     method, `self.remember(y)`), stores values or reads autograd state; else ""."""
-    bodies: Dict[str, List[cst.FunctionDef]] = {}
     for node in descendants(module):
         if _registers_hook(node):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
-        if isinstance(node, cst.FunctionDef):
-            if node.name.value in TORCH_OVERRIDES:
-                return f"`{node.name.value}` of a tensor subclass or mode of this file runs inside torch calls, without gradients too"
-            bodies.setdefault(node.name.value, []).append(node)
+        if isinstance(node, cst.Name) and node.value == "saved_tensors_hooks":
+            return "the pack hooks of `saved_tensors_hooks` in this file run only when autograd saves tensors, which it does not without gradients"
+        if isinstance(node, cst.FunctionDef) and node.name.value in TORCH_OVERRIDES:
+            return f"`{node.name.value}` of a tensor subclass or mode of this file runs inside torch calls, without gradients too"
     forwards = [item for node in descendants(module) if isinstance(node, cst.ClassDef) for item in children(node.body) if isinstance(item, cst.FunctionDef) and item.name.value == "forward"]
-    seen: Set[int] = set()
-    for _ in range(MAX_HELPER_DEPTH + 1):
-        for function in forwards:
+    for layer in _helper_layers(forwards, module):
+        for function in layer:
             stored = _stores_or_reads_state(function) or _changes_own_state_in_place(function)
             if stored.startswith(LATER_BACKWARD):
                 return f"{LATER_BACKWARD} may go through values a module's `forward` of this file keeps"
             if stored:
                 return f"a module's `forward` of this file: {stored}"
-        seen |= {id(function) for function in forwards}
-        forwards = [
+    return ""
+
+
+@per_module
+def _function_bodies(module: cst.Module) -> Dict[str, List[cst.FunctionDef]]:
+    """The file's functions and methods by name."""
+    bodies: Dict[str, List[cst.FunctionDef]] = {}
+    for node in descendants(module):
+        if isinstance(node, cst.FunctionDef):
+            bodies.setdefault(node.name.value, []).append(node)
+    return bodies
+
+
+def _helper_layers(functions: List[cst.FunctionDef], module: cst.Module) -> Iterator[List[cst.FunctionDef]]:
+    """`functions`, then the functions of the file they call (by name or as a method), then
+    the ones those call, up to `MAX_HELPER_DEPTH` layers, each function once."""
+    bodies = _function_bodies(module)
+    seen: Set[int] = set()
+    for _ in range(MAX_HELPER_DEPTH + 1):
+        yield functions
+        seen |= {id(function) for function in functions}
+        functions = [
             helper
-            for function in forwards
+            for function in functions
             for node in descendants(function.body)
             if isinstance(node, cst.Call)
             for name in [node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", None)]
             for helper in bodies.get(name or "", [])
             if id(helper) not in seen
         ]
-    return ""
 
 
 # torch utilities whose forward pre-hook stores the weight it computes on the module

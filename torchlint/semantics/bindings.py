@@ -3,7 +3,7 @@ one made at run time (`Batch.to = _move`, `setattr(Batch, "to", ...)`, `type(...
 
 from __future__ import annotations
 
-from typing import List, Optional, Union
+from typing import Dict, List, Optional, Union
 
 import libcst as cst
 
@@ -12,7 +12,7 @@ from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, desce
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import attribute_store, stored_targets
 from torchlint.semantics.calls import arguments_by_parameter
-from torchlint.semantics.names import dotted_name
+from torchlint.semantics.names import NameResolver, dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]
 
@@ -94,6 +94,38 @@ def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
     if isinstance(node.names, cst.ImportStar):
         return []
     return [alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in node.names]
+
+
+# What `functools.wraps` copies to a wrapper (or sets on it): reading these of a decorated
+# function gives what they gave before.
+WRAPPER_COPIES = frozenset({"__name__", "__qualname__", "__doc__", "__module__", "__dict__", "__wrapped__", "__annotations__"})
+
+
+def wrapper_attribute_read(module: cst.Module, function: cst.FunctionDef, local: Dict[str, List[cst.FunctionDef]]) -> Optional[str]:
+    """An attribute of `function`'s function object that the file reads and a wrapping
+    decorator would not keep: through its name (`evaluate.__defaults__`, `obj.step.__code__`),
+    or in a decorator of the file that `function` already has (`fn.__defaults__` of its
+    parameter `fn`), which would get the wrapper."""
+    found = _dunder_read(nodes_of_type(module, (cst.Attribute,)), function.name.value)
+    for decorator in function.decorators:
+        name = getattr(decorator.decorator, "value", None)
+        for definition in local.get(name, []) if isinstance(name, str) else []:
+            parameters = definition.params.params
+            if parameters and found is None:
+                found = _dunder_read([node for node in descendants(definition.body) if isinstance(node, cst.Attribute)], parameters[0].name.value)
+    return found
+
+
+def _dunder_read(attributes: List[cst.CSTNode], name: str) -> Optional[str]:
+    """The first of `attributes` that reads a dunder of `name` (or of `obj.name`) that
+    `functools.wraps` does not copy."""
+    for node in attributes:
+        assert isinstance(node, cst.Attribute)
+        owner = node.value.attr if isinstance(node.value, cst.Attribute) else node.value
+        attribute = node.attr.value
+        if isinstance(owner, cst.Name) and owner.value == name and attribute.startswith("__") and attribute not in WRAPPER_COPIES:
+            return attribute
+    return None
 
 
 def takes_keyword(function: Function, keyword: str) -> bool:
@@ -181,6 +213,15 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
     return values + [item for value in values if isinstance(value, cst.Name) for item in reaching_values(module, None, value.value) or []]
 
 
+def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """What `NAME["key"]` reads when `NAME` is a dict literal the module assigns (`SETTINGS =
+    {"device": ...}`); nothing for any other expression."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return []
+    key = string_value(node.slice[0].slice.value)
+    return _keyed_values(module, node.value, key) if key is not None and isinstance(node.value, cst.Name) else []
+
+
 def _keyed_values(module: cst.Module, mapping: cst.BaseExpression, key: str) -> List[cst.BaseExpression]:
     """What a `**mapping` argument passes for keyword `key`: the values under the key of the
     dict literals `mapping` is (or a module-level name of it is assigned)."""
@@ -231,6 +272,78 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
             if dotted_name(node.args[0].value) == owner and string_value(node.args[1].value) in (attribute, None):
                 values.append(None)
     return values
+
+
+def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -> List[Optional[cst.BaseExpression]]:
+    """What the file may give the attribute `field` of any object, whichever name it is
+    reached by (`self.device` of one method is `trainer.device` elsewhere): an assignment to
+    `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`; a keyword of a
+    call that is not torch's (`SimpleNamespace(device=...)`, `Config(device=...)`); a dict
+    literal's entry (an attribute dict built from it); and the positional argument of a call
+    of a `namedtuple`/`NamedTuple` class that declares the field (None where the position
+    cannot be read: `*args`, a field list that is not a literal)."""
+    values: List[Optional[cst.BaseExpression]] = []
+    tuples: Dict[str, List[str]] = {}
+    for node in nodes_of_type(module, (cst.Assign,)):
+        assert isinstance(node, cst.Assign)
+        values += [node.value for t in node.targets if _names_field(t.target, field)]
+        if isinstance(node.value, cst.Call) and len(node.targets) == 1:
+            declared = _tuple_fields(node.value, names)
+            if declared is not None and isinstance(node.targets[0].target, cst.Name):
+                tuples[node.targets[0].target.value] = declared
+    for node in nodes_of_type(module, (cst.Call, cst.Dict)):
+        if isinstance(node, cst.Dict):
+            values += [e.value for e in node.elements if isinstance(e, cst.DictElement) and string_value(e.key) == field]
+            continue
+        assert isinstance(node, cst.Call)
+        if (names.qualified_name(node.func) or "").startswith("torch."):
+            continue
+        values += [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == field]
+        declared = tuples.get(getattr(node.func, "value", None))
+        if declared is None or field not in declared:
+            continue
+        positional = [arg for arg in node.args if arg.keyword is None]
+        if any(arg.star for arg in positional):
+            values.append(None)
+        elif declared.index(field) < len(positional):
+            values.append(positional[declared.index(field)].value)
+    return values + [None for fields in tuples.values() if fields is _UNREADABLE]
+
+
+def _names_field(target: cst.BaseExpression, field: str) -> bool:
+    """`obj.field`, `vars(obj)["field"]` or `obj.__dict__["field"]` as an assignment target."""
+    if isinstance(target, cst.Attribute):
+        return target.attr.value == field
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+        return False
+    holder = target.value
+    namespace = (isinstance(holder, cst.Call) and getattr(holder.func, "value", None) == "vars") or (
+        isinstance(holder, cst.Attribute) and holder.attr.value == "__dict__"
+    )
+    return namespace and string_value(target.slice[0].slice.value) == field
+
+
+# A `namedtuple` whose field list is not a literal: any field may be among them.
+_UNREADABLE: List[str] = []
+
+
+def _tuple_fields(call: cst.Call, names: NameResolver) -> Optional[List[str]]:
+    """The field names of `namedtuple("C", ["a", "b"])`, `namedtuple("C", "a b")` or
+    `NamedTuple("C", [("a", int), ...])`; `_UNREADABLE` when they are not literals; None for
+    any other call."""
+    if (names.qualified_name(call.func) or "") not in ("collections.namedtuple", "typing.NamedTuple"):
+        return None
+    if len(call.args) < 2:
+        return _UNREADABLE
+    spec = call.args[1].value
+    text = string_value(spec)
+    if text is not None:
+        return text.replace(",", " ").split()
+    if isinstance(spec, (cst.List, cst.Tuple)):
+        fields = [string_value(e.value.elements[0].value) if isinstance(e.value, cst.Tuple) and e.value.elements else string_value(e.value) for e in spec.elements]
+        if all(fields):
+            return fields  # type: ignore[return-value]
+    return _UNREADABLE
 
 
 def class_keyword_values(module: cst.Module, klass: str, keyword: str) -> List[cst.BaseExpression]:

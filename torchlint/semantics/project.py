@@ -151,9 +151,13 @@ FEATURES: Dict[str, re.Pattern] = {
     # CPU (other rounding); and a `torch.nn` module chosen by name (`getattr(nn, rnn_type)(...)`).
     # Any mention of a class counts, not only a call of it: a subclass, an alias, a
     # `partial(nn.MultiheadAttention, ...)` or a dict of classes makes the same layers.
+    # And matrix products (`a @ b`, `torch.matmul`): a product of a batch of matrices with one
+    # matrix is folded into one `mm` when an operand requires gradients and run as a batched
+    # `bmm` otherwise (a graph convolution `adj @ h` over a fixed adjacency), which rounds
+    # differently.
     FAST_PATH_MODULES: re.compile(
         r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\b|\bvit_[bhl]_\d+\b|"
-        r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,"
+        r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,|\bmatmul\s*\(|[\w)\]][ \t]*@=?[ \t]*[\w(]"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype (torch's, NumPy's, `dtype=complex`), `polar`,

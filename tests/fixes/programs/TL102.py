@@ -320,3 +320,246 @@ class Head(torch.nn.Module):
 model = Head()
 for step in range(2):
     show(model(torch.ones(1, 2, dtype=torch.float64)))
+
+# %% round 8: a device from a namedtuple config built with a dtype [none]
+import collections
+
+import torch
+
+Config = collections.namedtuple("Config", ["device", "steps"])
+cfg = Config(torch.float64, 2)
+
+
+def train_step(model, x):
+    noise_scale = torch.ones(x.shape[0], 1).to(cfg.device)
+    loss = (model(x) * noise_scale).pow(2).mean()
+    loss.backward()
+    return loss
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).double()
+for step in range(cfg.steps):
+    show(train_step(model, torch.randn(4, 3, dtype=torch.float64)))
+
+# %% round 8: a device from a SimpleNamespace of settings set to a dtype [none]
+import types
+
+import torch
+
+settings = types.SimpleNamespace(device=torch.float64, lr=0.1)
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).double()
+opt = torch.optim.SGD(model.parameters(), lr=settings.lr)
+for step in range(2):
+    x = torch.randn(4, 3, dtype=torch.float64)
+    weights = torch.ones(4, 1).to(settings.device)
+    loss = ((model(x) - 1) ** 2 * weights).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(weights, loss)
+
+# %% round 8: a class attribute device of a trainer [safe]
+import torch
+
+
+class Trainer:
+    device = torch.device("cpu")
+
+    def __init__(self):
+        self.model = torch.nn.Linear(3, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def step(self, x):
+        mask = torch.ones(x.shape[0], 1).to(self.device)
+        loss = (self.model(x) * mask).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+torch.manual_seed(0)
+trainer = Trainer()
+for step in range(2):
+    show(trainer.step(torch.randn(4, 3)))
+
+# %% round 8: full with a fractional value cast to int32 by the move [safe]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Embedding(10, 2)
+for step in range(2):
+    ids = torch.full((3,), 7.9).to(device, torch.int32)
+    show(ids, model(ids.long()).sum())
+
+# %% round 8: the move passes dtype, non_blocking and copy positionally [safe]
+import torch
+
+device = "cpu"
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+for step in range(2):
+    bias = torch.ones(4, 1).to(device, torch.float16, False, True)
+    out = model(torch.randn(4, 2)) + bias.float()
+    out.sum().backward()
+    show(bias, out)
+
+# %% round 8: a device read from a module-level dict of settings given a dtype [none]
+import torch
+
+SETTINGS = {"device": torch.float64}
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).double()
+for step in range(2):
+    device = SETTINGS["device"]
+    w = torch.ones(4, 1).to(device)
+    loss = (model(torch.randn(4, 3, dtype=torch.float64)) * w).sum()
+    loss.backward()
+    show(w, loss)
+
+# %% round 8: a device a nested function closes over, the outer parameter given a dtype [none]
+import torch
+
+
+def make_step(model, device):
+    def step(x):
+        w = torch.ones(x.shape[0], 1).to(device)
+        loss = (model(x) * w).sum()
+        loss.backward()
+        return w
+
+    return step
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).double()
+step = make_step(model, torch.float64)
+for it in range(2):
+    show(step(torch.randn(4, 3, dtype=torch.float64)))
+
+# %% round 8: a device from a namedtuple config built with a device string [safe]
+import collections
+
+import torch
+
+Config = collections.namedtuple("Config", "device steps")
+cfg = Config("cpu", 2)
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for step in range(cfg.steps):
+    w = torch.ones(4, 1).to(cfg.device)
+    loss = (model(torch.randn(4, 3)) * w).sum()
+    loss.backward()
+    show(w, loss)
+
+# %% round 8: a device from a SimpleNamespace built from argument defaults [safe]
+import types
+
+import torch
+
+args = types.SimpleNamespace(device=torch.device("cpu"))
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    w = torch.ones(4, 1).to(args.device)
+    loss = (model(torch.randn(4, 3)) * w).sum()
+    loss.backward()
+    show(w, loss)
+
+# %% round 8: a step closure over an outer device parameter given a device [unsafe, same]
+import torch
+
+
+def trainer(net, opt, device):
+    def train_on(batch, targets):
+        opt.zero_grad()
+        weights = torch.full((batch.shape[0],), 0.5).to(device)
+        error = ((net(batch).squeeze(1) - targets) ** 2 * weights).mean()
+        error.backward()
+        opt.step()
+        return error
+
+    return train_on
+
+
+torch.manual_seed(0)
+net = torch.nn.Linear(3, 1)
+train_on = trainer(net, torch.optim.SGD(net.parameters(), lr=0.1), torch.device("cpu"))
+for it in range(2):
+    show(train_on(torch.randn(4, 3), torch.zeros(4)))
+
+# %% round 8: a trainer's class-level device overwritten on the instance with a dtype from outside [none]
+import torch
+
+
+class Trainer:
+    device = torch.device("cpu")
+
+    def __init__(self):
+        self.model = torch.nn.Linear(3, 1).double()
+
+    def step(self, x):
+        w = torch.ones(x.shape[0], 1).to(self.device)
+        loss = (self.model(x) * w).sum()
+        loss.backward()
+        return w
+
+
+trainer = Trainer()
+trainer.device = torch.float64
+torch.manual_seed(0)
+for it in range(2):
+    show(trainer.step(torch.randn(4, 3, dtype=torch.float64)))
+
+# %% round 8: an instance device set with setattr from a settings dict [none]
+import torch
+
+
+class Learner:
+    def __init__(self, net, **settings):
+        self.device = torch.device("cpu")
+        for key, value in settings.items():
+            setattr(self, key, value)
+        self.net = net
+
+    def fit_batch(self, inputs):
+        mask = torch.ones(inputs.shape[0], 1).to(self.device)
+        total = self.net(inputs).mul(mask).mean()
+        total.backward()
+        return mask
+
+
+torch.manual_seed(0)
+learner = Learner(torch.nn.Linear(3, 1).double(), device=torch.float64)
+for it in range(2):
+    show(learner.fit_batch(torch.randn(4, 3, dtype=torch.float64)))
+
+# %% round 8: the device attribute of a module set in a subclass to a dtype [none]
+import torch
+
+
+class Base(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.device = torch.device("cpu")
+        self.lin = torch.nn.Linear(3, 1).double()
+
+    def forward(self, x):
+        return self.lin(x) * torch.ones(x.shape[0], 1).to(self.device)
+
+
+class Double(Base):
+    def __init__(self):
+        super().__init__()
+        vars(self)["device"] = torch.float64
+
+
+torch.manual_seed(0)
+model = Double()
+for it in range(2):
+    out = model(torch.randn(4, 3, dtype=torch.float64))
+    out.sum().backward()
+    show(out)

@@ -66,3 +66,30 @@ seen = 0
 for x in loader:
     seen += 1; torch.cuda.empty_cache()
 print(seen)
+
+# %% round 8: empty_cache in a with block after the step [unsafe, same]
+import contextlib
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    with contextlib.suppress(RuntimeError):
+        model(torch.randn(2, 3)).sum().backward()
+        torch.cuda.empty_cache()
+    show(model.weight.grad)
+
+# %% round 8: empty_cache as the only statement of an else branch of a try [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    try:
+        model(torch.randn(2, 3)).sum().backward()
+    except RuntimeError:
+        print("oom")
+    else:
+        torch.cuda.empty_cache()
+show(model.weight.grad)

@@ -128,3 +128,28 @@ for step in range(2):
     t = torch.tensor(arr)
     t += 1
     show(t)
+
+# %% round 8: an array from np.stack of augmented crops copied per step [unsafe, same]
+import numpy as np
+import torch
+
+rng = np.random.default_rng(0)
+model = torch.nn.Linear(4, 1)
+for step in range(2):
+    crops = np.stack([rng.standard_normal(4).astype(np.float32) for _ in range(3)])
+    x = torch.tensor(crops)
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    print(round(loss.item(), 4))
+
+# %% round 8: an int64 label array copied and then shifted in place [unsafe]
+import numpy as np
+import torch
+
+labels = np.arange(4)
+model = torch.nn.Embedding(8, 2)
+for step in range(2):
+    y = torch.tensor(labels)
+    y += 1
+    model(y).sum().backward()
+    print(y.tolist(), labels.tolist())

@@ -449,3 +449,68 @@ data = [(torch.ones(2) * i, f"id{i}") for i in range(4)]
 loader = DataLoader(data, batch_size=2, pin_memory=True)
 for x, ids in loader:
     show(x.to(device), ids)
+
+# %% round 8: pinned loader with a sampler and a seeded generator [safe]
+import torch
+from torch.utils.data import DataLoader, RandomSampler, TensorDataset
+
+device = torch.device("cpu")
+g = torch.Generator().manual_seed(3)
+data = TensorDataset(torch.arange(12.0).reshape(6, 2), torch.arange(6))
+loader = DataLoader(data, batch_size=2, sampler=RandomSampler(data, generator=g), pin_memory=True)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for x, y in loader:
+        x = x.to(device)
+        loss = model(x).sum()
+        loss.backward()
+        show(x, y.to(device))
+
+# %% round 8: integer, bool and half batches from a pinned loader [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+data = TensorDataset(torch.arange(4), torch.tensor([True, False, True, True]), torch.ones(4, dtype=torch.float16))
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for ids, flags, weights in loader:
+        show(ids.to(device), flags.to(device), weights.to(device))
+
+# %% round 8: a dataset item class whose to is added by a class decorator [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+def movable(cls):
+    def to(self, device):
+        return self.x.to(device) + 100
+    cls.to = to
+    return cls
+
+
+@movable
+class Item:
+    def __init__(self, x):
+        self.x = x
+
+
+device = torch.device("cpu")
+loader = DataLoader([Item(torch.ones(2)) for _ in range(2)], batch_size=None, pin_memory=True)
+for epoch in range(2):
+    for item in loader:
+        show(item.to(device))
+
+# %% round 8: a dict batch from default collation with a tensor and a list of strings [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(2) * i, "name": f"item{i}"} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for batch in loader:
+        x = batch["x"].to(device)
+        model(x).sum().backward()
+        show(x, batch["name"])

@@ -197,3 +197,54 @@ for epoch in range(2):
     sampler.set_epoch(epoch)
     for x in loader:
         show(x.to(device))
+
+# %% round 8: workers re-spawned each epoch with a collate_fn from functools.partial [unsafe, same]
+import functools
+
+import torch
+from torch.utils.data import DataLoader
+
+
+def collate(items, scale):
+    return torch.stack(items) * scale
+
+
+if __name__ == "__main__":
+    loader = DataLoader([torch.ones(1) * i for i in range(4)], batch_size=2, num_workers=2,
+                        collate_fn=functools.partial(collate, scale=2.0))
+    model = torch.nn.Linear(1, 1)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+            print(x.squeeze(1).tolist())
+
+# %% round 8: a loader whose dataset is changed through a closure between epochs [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Data(Dataset):
+    def __init__(self):
+        self.offset = 0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i + self.offset)])
+
+
+def make_bumper(ds):
+    def bump():
+        ds.offset += 10
+    return bump
+
+
+if __name__ == "__main__":
+    ds = Data()
+    bump = make_bumper(ds)
+    loader = DataLoader(ds, batch_size=2, num_workers=2)
+    for epoch in range(2):
+        for x in loader:
+            print(x.squeeze(1).tolist())
+        bump()

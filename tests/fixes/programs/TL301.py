@@ -153,3 +153,56 @@ for step in range(2):
     opt.step()
     opt.zero_grad()
     print(round(loss.item(), 5))
+
+# %% round 8: a conv block built in a helper returning nn.Sequential, trained then evaluated [unsafe]
+import torch
+import torch.nn as nn
+
+
+def block(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU())
+
+
+torch.manual_seed(0)
+model = nn.Sequential(block(3, 4), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for step in range(3):
+    model.train()
+    loss = model(torch.randn(4, 3, 6, 6)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+model.eval()
+print(sum(p.numel() for p in model.parameters()), round(model(torch.ones(1, 3, 6, 6)).sum().item(), 3))
+
+# %% round 8: a state_dict round trip of the model with the conv bias [unsafe]
+import io
+
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        return self.bn(self.conv(x)).relu().mean((2, 3))
+
+
+torch.manual_seed(0)
+net = Net()
+opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+for step in range(2):
+    loss = net(torch.randn(2, 3, 5, 5)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+buf = io.BytesIO()
+torch.save(net.state_dict(), buf)
+buf.seek(0)
+fresh = Net()
+fresh.load_state_dict(torch.load(buf))
+print(sorted(fresh.state_dict().keys()))

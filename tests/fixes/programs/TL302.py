@@ -487,3 +487,115 @@ class Attention(torch.nn.Module):
 
 q, k, v = torch.randn(3, 1, 2, 4, 8).unbind(0)
 show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 8: attention in a dataclass-configured block with a head dim from the config [unsafe, same]
+from dataclasses import dataclass
+import math
+
+import torch
+import torch.nn as nn
+
+
+@dataclass
+class Cfg:
+    dim: int = 16
+    heads: int = 2
+
+
+class Attn(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.qkv = nn.Linear(cfg.dim, 3 * cfg.dim)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.cfg.heads, C // self.cfg.heads).permute(2, 0, 3, 1, 4)
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(C // self.cfg.heads)
+        att = att.softmax(dim=-1)
+        y = att @ v
+        return y.transpose(1, 2).reshape(B, T, C)
+
+
+torch.manual_seed(0)
+m = Attn(Cfg())
+opt = torch.optim.SGD(m.parameters(), lr=0.1)
+for step in range(2):
+    out = m(torch.randn(2, 5, 16))
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 8: a key padding mask of int8 added after scaling [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+class Attn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(8, 8)
+        self.k = nn.Linear(8, 8)
+        self.v = nn.Linear(8, 8)
+
+    def forward(self, x, bias):
+        q, k, v = self.q(x), self.k(x), self.v(x)
+        scores = q @ k.transpose(-1, -2) / 8 ** 0.5
+        scores = scores + bias
+        weights = scores.softmax(-1)
+        return weights @ v
+
+
+torch.manual_seed(0)
+m = Attn()
+bias = torch.tensor([[0, 0, -3, -3]], dtype=torch.int8)
+for step in range(2):
+    out = m(torch.randn(2, 4, 8), bias)
+    out.sum().backward()
+    print(round(out.sum().item(), 3))
+
+# %% round 8: a scale kept as a class attribute float [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+class Attn(nn.Module):
+    scale = 0.25
+
+    def __init__(self):
+        super().__init__()
+        self.qkv = nn.Linear(16, 48)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, -1)
+        a = (q @ k.transpose(-2, -1)) * self.scale
+        a = a.softmax(-1)
+        return a @ v
+
+
+torch.manual_seed(0)
+m = Attn()
+for step in range(2):
+    out = m(torch.randn(2, 3, 16))
+    out.sum().backward()
+    print(round(out.sum().item(), 3))
+
+# %% round 8: attention in a torch.compile'd eager function on float64 inputs [unsafe, same]
+import torch
+
+
+@torch.compile(backend="eager")
+def attend(q, k, v):
+    w = torch.softmax(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5, dim=-1)
+    return w @ v
+
+
+torch.manual_seed(0)
+proj = torch.nn.Linear(4, 12).double()
+for step in range(2):
+    q, k, v = proj(torch.randn(2, 3, 4, dtype=torch.float64)).chunk(3, -1)
+    out = attend(q, k, v)
+    out.sum().backward()
+    print(out.dtype, round(out.sum().item(), 6))

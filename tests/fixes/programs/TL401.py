@@ -147,3 +147,31 @@ for step in range(2):
     show(norm)
     model(torch.ones(1, 2)).sum().backward()
     opt.step()
+
+# %% round 8: gradient accumulation with zero_grad(set_to_none=False) every few steps [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    loss = model(torch.randn(2, 3)).pow(2).mean() / 2
+    loss.backward()
+    if (step + 1) % 2 == 0:
+        opt.step()
+        opt.zero_grad(set_to_none=False)
+show(model)
+
+# %% round 8: a scheduler and param groups, model.zero_grad with set_to_none False [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Linear(3, 1))
+opt = torch.optim.SGD([{"params": model[0].parameters(), "lr": 0.01}, {"params": model[1].parameters()}], lr=0.1)
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.5 ** e)
+for step in range(3):
+    model.zero_grad(set_to_none=False)
+    model(torch.randn(2, 3)).sum().backward()
+    opt.step()
+    sched.step()
+show(model)

@@ -1223,3 +1223,386 @@ def evaluate(model, x):
 torch.manual_seed(0)
 for epoch in range(2):
     evaluate(Saliency(), torch.ones(2, 3))
+
+# %% round 8: a graph convolution over a fixed adjacency, evaluated per epoch [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+class GCN(nn.Module):
+    def __init__(self, adj):
+        super().__init__()
+        self.register_buffer("adj", adj)
+        self.lin = nn.Linear(16, 16)
+        self.out = nn.Linear(16, 3)
+
+    def forward(self, x):
+        h = self.lin(x).relu()
+        h = torch.matmul(self.adj, h)
+        return self.out(h)
+
+
+def evaluate(model, x):
+    model.eval()
+    logits = model(x)
+    print(logits.sum().item())
+
+
+torch.manual_seed(0)
+adj = torch.softmax(torch.randn(12, 12), dim=1)
+model = GCN(adj)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(5, 12, 16)
+for epoch in range(2):
+    model.train()
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(model, x)
+
+# %% round 8: prototype scores of transposed conv features times normalised prototypes [unsafe]
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ProtoNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(8, 32, 3, padding=1)
+        self.prototypes = nn.Parameter(torch.randn(6, 32))
+
+    def forward(self, x):
+        feats = self.conv(x).transpose(1, 2)
+        return feats @ F.normalize(self.prototypes, dim=1).t()
+
+
+def validate(net, batch):
+    net.eval()
+    scores = net(batch)
+    print(scores.sum().item(), scores.argmax(-1).tolist())
+
+
+torch.manual_seed(0)
+net = ProtoNet()
+for epoch in range(2):
+    validate(net, torch.randn(4, 8, 20))
+
+# %% round 8: an evaluation generator that yields host floats [unsafe, same]
+import torch
+
+
+def scores(model, batches):
+    model.eval()
+    for x in batches:
+        yield model(x).mean().item()
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(4, 3) for _ in range(2)]
+for epoch in range(2):
+    print([round(s, 6) for s in scores(model, batches)])
+
+# %% round 8: outputs kept in a module-level dict without a global statement [unsafe]
+import torch
+
+RESULTS = {}
+
+
+def evaluate(model, x, name):
+    model.eval()
+    RESULTS[name] = model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3), f"epoch{epoch}")
+print(RESULTS["epoch1"].requires_grad)
+
+# %% round 8: the output stored on a class attribute [unsafe]
+import torch
+
+
+class Tracker:
+    best = None
+
+
+def evaluate(model, x):
+    model.eval()
+    Tracker.best = model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3))
+print(Tracker.best.grad_fn is not None)
+
+# %% round 8: a mutable default argument caches outputs across calls [none]
+import torch
+
+
+def evaluate(model, x, _cache={}):
+    model.eval()
+    _cache[len(_cache)] = model(x)
+    return None
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3))
+print(len(evaluate.__defaults__[0]))
+
+# %% round 8: a staticmethod evaluation in a plain class, only counts printed [safe]
+import torch
+
+
+class Metrics:
+    @staticmethod
+    def accuracy(model, x, y):
+        model.eval()
+        correct = (model(x).argmax(1) == y).sum().item()
+        print("acc", correct / len(y))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    Metrics.accuracy(model, torch.randn(8, 3), torch.randint(0, 2, (8,)))
+
+# %% round 8: a functools.partial of the evaluation called from the loop [safe]
+import functools
+
+import torch
+
+
+def evaluate(model, x, digits):
+    model.eval()
+    print(round(model(x).sum().item(), digits))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+run_eval = functools.partial(evaluate, model, digits=5)
+for epoch in range(2):
+    run_eval(torch.randn(4, 3))
+
+# %% round 8: a metric object of the file accumulates a tensor total on itself [unsafe]
+import torch
+
+
+class MeanMetric:
+    def __init__(self):
+        self.total = torch.zeros(())
+
+    def update(self, value):
+        self.total = self.total + value.sum()
+
+
+def evaluate(model, x, metric):
+    model.eval()
+    metric.update(model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+metric = MeanMetric()
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), metric)
+print(metric.total)
+
+# %% round 8: evaluation decorated with lru_cache, results cached as floats [safe]
+import functools
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+x = torch.randn(4, 3)
+
+
+@functools.lru_cache(maxsize=None)
+def evaluate(epoch):
+    model.eval()
+    print(epoch, round(model(x).sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(epoch)
+    evaluate(epoch)
+
+# %% round 8: evaluation of a model whose forward reads its input's requires_grad [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 1)
+
+    def forward(self, x):
+        h = self.lin(x)
+        return h * 2 if h.requires_grad else h
+
+
+def evaluate(model, x):
+    model.eval()
+    print(round(model(x).sum().item(), 5))
+
+
+torch.manual_seed(0)
+model = Net()
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 8: saved-tensor hooks count what autograd keeps during evaluation [unsafe]
+import torch
+
+packed = []
+
+
+def pack(t):
+    packed.append(t.shape)
+    return t
+
+
+def unpack(t):
+    return t
+
+
+def evaluate(model, x):
+    model.eval()
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        out = model(x).relu().sum().item()
+    print(round(out, 5))
+
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh())
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+print(len(packed))
+
+# %% round 8: a memory counter of tensors kept by autograd via a global pack hook registered at module level [unsafe]
+import torch
+
+count = [0]
+
+
+def pack(t):
+    count[0] += 1
+    return t
+
+
+def evaluate(model, x):
+    model.eval()
+    print(model(x).argmax(1).tolist())
+
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Sigmoid())
+with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+    for epoch in range(2):
+        evaluate(model, torch.ones(2, 3))
+print(count[0])
+
+# %% round 8: a lazily built positional table cached at module level from a parameter [unsafe]
+import torch
+
+_cache = {}
+scale = torch.nn.Parameter(torch.ones(1))
+
+
+def table(n):
+    if n not in _cache:
+        _cache[n] = torch.arange(n).float() * scale
+    return _cache[n]
+
+
+def evaluate(model, x):
+    model.eval()
+    print(round((model(x) + table(2)).sum().item(), 5))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+loss = table(2).sum()
+print(loss.requires_grad)
+
+# %% round 8: rows of the output printed one by one [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    for row in model(x):
+        print(row)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 8: an evaluation function compiled with torch.compile (eager backend) [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+
+
+@torch.compile(backend="eager")
+def evaluate(x):
+    model.eval()
+    print((model(x).argmax(1) == 0).sum().item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+
+# %% round 8: an evaluation classmethod of a plain runner class [safe]
+import torch
+
+
+class Runner:
+    model = torch.nn.Linear(3, 2)
+
+    @classmethod
+    def validate(cls, x):
+        cls.model.eval()
+        print(cls.model(x).argmax(1).tolist())
+
+
+torch.manual_seed(0)
+for epoch in range(2):
+    Runner.validate(torch.ones(2, 3))
+
+# %% round 8: evaluation with a decorator of the file that reads the function's defaults [none]
+import inspect
+
+import torch
+
+
+def report_defaults(fn):
+    print(fn.__defaults__)
+    return fn
+
+
+@report_defaults
+def evaluate(model, x, k=1):
+    model.eval()
+    print(model(x).topk(k, dim=1).indices.tolist())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+print(inspect.signature(evaluate))

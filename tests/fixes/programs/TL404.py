@@ -273,3 +273,20 @@ for _ in range(3):
     model(x).pow(2).mean().backward()
     optimizer.step()
 show(model(x).mean().round(decimals=3))
+
+# %% round 8: Adam over param groups with different lr, moved to the device [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 1)).to(device)
+opt = torch.optim.Adam([{"params": model[0].parameters(), "lr": 1e-2}, {"params": model[1].parameters()}], lr=1e-3)
+sched = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+for step in range(3):
+    loss = model(torch.randn(8, 4, device=device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    sched.step()
+    print(round(loss.item(), 4))

@@ -137,3 +137,93 @@ import torch
 
 scaler = torch.cuda.amp.GradScaler(enabled=False)
 print(type(scaler).__name__, type(scaler).__module__)
+
+# %% round 8: an old CPU autocast as a decorator of a training step with an alias import [safe]
+import torch
+from torch.cpu.amp import autocast as cpu_autocast
+
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+@cpu_autocast()
+def forward(x):
+    return model(x)
+
+
+for step in range(2):
+    out = forward(torch.randn(2, 8))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, loss)
+
+# %% round 8: functools.partial of the old autocast class [unsafe, same]
+import functools
+
+import torch
+
+bf16 = functools.partial(torch.cpu.amp.autocast, dtype=torch.bfloat16)
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+for step in range(2):
+    with torch.cpu.amp.autocast():
+        a = model(torch.ones(1, 4))
+    with bf16():
+        b = model(torch.ones(1, 4))
+    show(a, b)
+
+# %% round 8: an old CUDA grad scaler and autocast on a machine without CUDA [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler()
+for step in range(2):
+    with torch.cuda.amp.autocast():
+        loss = model(torch.ones(2, 4)).pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    opt.zero_grad()
+    show(loss, scaler.is_enabled(), scaler.state_dict())
+
+# %% round 8: the autocast name rebound to nullcontext when mixed precision is off [none]
+import contextlib
+
+import torch
+from torch.cpu.amp import autocast
+
+use_amp = False
+if not use_amp:
+    autocast = contextlib.nullcontext
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+for step in range(2):
+    with autocast():
+        out = model(torch.ones(1, 4))
+    show(out)
+
+# %% round 8: a local function named autocast shadows the import inside the training function [none]
+import contextlib
+
+import torch
+from torch.cpu.amp import autocast
+
+
+def train(model):
+    def autocast():
+        return contextlib.nullcontext()
+
+    for step in range(2):
+        with autocast():
+            out = model(torch.ones(1, 4))
+        show(out)
+
+
+torch.manual_seed(0)
+train(torch.nn.Linear(4, 2))
