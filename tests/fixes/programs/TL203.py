@@ -212,10 +212,11 @@ def collate(items, scale):
 if __name__ == "__main__":
     loader = DataLoader([torch.ones(1) * i for i in range(4)], batch_size=2, num_workers=2,
                         collate_fn=functools.partial(collate, scale=2.0))
-    model = torch.nn.Linear(1, 1)
+    device = torch.device("cpu")
+    model = torch.nn.Linear(1, 1).to(device)
     for epoch in range(2):
         for x in loader:
-            model(x).sum().backward()
+            model(x.to(device)).sum().backward()
             print(x.squeeze(1).tolist())
 
 # %% round 8: a loader whose dataset is changed through a closure between epochs [unsafe]
@@ -244,7 +245,8 @@ if __name__ == "__main__":
     ds = Data()
     bump = make_bumper(ds)
     loader = DataLoader(ds, batch_size=2, num_workers=2)
+    device = torch.device("cpu")
     for epoch in range(2):
         for x in loader:
-            print(x.squeeze(1).tolist())
+            print(x.to(device).squeeze(1).tolist())
         bump()
