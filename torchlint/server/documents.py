@@ -11,7 +11,7 @@ import json
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from torchlint.engine.cache import CachedResult, ResultCache, digest, engine_fingerprint
 from torchlint.engine.findings import Finding
@@ -57,9 +57,10 @@ Results = Dict[str, Tuple[Finding, ...]]
 TREES_KEPT = 4
 
 
-def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
+def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches", stale: Optional[Callable[[], bool]] = None) -> Results:
     """The findings of each code part of `snapshot`, positioned within that part. Facts about
-    project modules are kept between runs (by each module's text); which paths exist is asked anew."""
+    project modules are kept between runs (by each module's text); which paths exist is asked
+    anew. `stale` says when the snapshot is out of date (then `walker.Stale` is raised)."""
     project.forget_paths()
     path = str(snapshot.path)
     rules = _rules_for(setup.codes)
@@ -69,14 +70,14 @@ def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
         hit = cache.lookup(path, setup.codes) if cache else None
         if hit is not None:
             return {snapshot.parts[0].uri: hit.findings}
-        findings = lint_text(text, path, rules, setup.options, caches.reparser(snapshot)).findings
+        findings = lint_text(text, path, rules, setup.options, caches.reparser(snapshot), stale).findings
         if cache is not None:
             cache.store(path, setup.codes, digest(snapshot.path.read_bytes()), CachedResult(findings, {}))
             cache.save()
         return {snapshot.parts[0].uri: findings}
     notebook = snapshot._notebook()
     results: Dict[str, List[Finding]] = {part.uri: [] for part in snapshot.parts if part.code}
-    for finding in lint_text(notebook.source, path, rules, setup.options, caches.reparser(snapshot)).findings:
+    for finding in lint_text(notebook.source, path, rules, setup.options, caches.reparser(snapshot), stale).findings:
         cell, moved = notebook.relocate(finding)
         results[snapshot.parts[cell - 1].uri].append(replace(moved, cell=cell))
     return {uri: tuple(found) for uri, found in results.items()}
