@@ -360,3 +360,33 @@ def test_garbage_of_a_run_is_collected_after_its_diagnostics_are_published(tmp_p
     asyncio.run(lint_and_wait())
     assert published == [False]  # the collector still paused while the diagnostics went out
     assert gc.isenabled()
+
+
+def test_a_run_stops_when_its_text_changes_while_it_runs(tmp_path: Path) -> None:
+    path = tmp_path / "train.py"
+    text = "import torch\nx = torch.ones(2).cuda()\nfor step in range(3):\n    print(x.item())\n"
+    path.write_text(text)
+    server = TorchlintServer()
+    snapshot = Snapshot(path, (Part(path.as_uri(), text, 1),))
+    setup = setup_for(path, EditorSettings())
+    key = path.as_uri()
+    server.generation = _ChangedAtLookUp({key: 1}, key, at=3)  # type: ignore[assignment]
+    assert server._lint_job(key, 1, snapshot, setup) is None  # changed at the second statement
+    assert server.generation.look_ups == 3  # before the run, then at each top-level statement
+    server.generation = _ChangedAtLookUp({key: 1}, key, at=100)  # type: ignore[assignment]
+    assert server._lint_job(key, 1, snapshot, setup)  # not changed: findings
+    gc.enable()
+
+
+class _ChangedAtLookUp(dict):  # type: ignore[type-arg]
+    """A generation table in which `key` changes at the `at`-th look-up (the user types)."""
+
+    def __init__(self, table: Dict[str, int], key: str, at: int) -> None:
+        super().__init__(table)
+        self.key, self.at, self.look_ups = key, at, 0
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.look_ups += 1
+        if self.look_ups == self.at:
+            self[self.key] += 1
+        return super().get(key, default)

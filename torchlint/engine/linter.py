@@ -7,7 +7,7 @@ import gc
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
+from typing import Callable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -18,6 +18,7 @@ from torchlint.engine.options import Options
 from torchlint.engine.findings import Edit, Finding, Fix
 from torchlint.engine.noqa import UNUSED_NOQA, apply_noqa
 from torchlint.engine.positions import compute_positions, statement_lines, to_span
+from torchlint.engine.reparse import Reparser
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.names import TORCH_PACKAGES
@@ -46,8 +47,17 @@ class LintResult:
 ENGINE_CODES = frozenset({PARSE_ERROR, UNUSED_NOQA})
 
 
-def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Options) -> LintResult:
-    """All findings of `rules` in `text`, with `# noqa` comments applied."""
+def lint_text(
+    text: str,
+    path: str,
+    rules: Sequence[Type[Rule]],
+    options: Options,
+    reparser: Optional[Reparser] = None,
+    stale: Optional[Callable[[], bool]] = None,
+) -> LintResult:
+    """All findings of `rules` in `text`, with `# noqa` comments applied. For the language
+    server: `reparser` holds the tree of an earlier version of the text, to re-parse only what
+    changed, and `stale` says when the text has changed again (then `walker.Stale` is raised)."""
     if options.skips_tests_in(path):
         if test_by_name_only(path, options.test_paths) and trains_with_a_test_name(text):
             options = replace(options, lint_test_code=True)  # a training script, by what it does
@@ -56,7 +66,7 @@ def lint_text(text: str, path: str, rules: Sequence[Type[Rule]], options: Option
     enabled = frozenset(rule.code for rule in rules)
     analysing = [rule for rule in rules if rule.code not in ENGINE_CODES]
     with _collected_once(), remembering_children():
-        findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options)
+        findings, parsed = _analyse(text, path, analysing, PARSE_ERROR in enabled, options, reparser, stale)
     if parsed and not options.ignore_noqa:
         findings = apply_noqa(findings, text, path, enabled, frozenset(Rule._registry), UNUSED_NOQA in enabled)
     if options.unfixable:
@@ -84,7 +94,13 @@ def _collected_once() -> Iterator[None]:
 
 
 def _analyse(
-    text: str, path: str, rules: Sequence[Type[Rule]], checks_parse: bool, options: Options
+    text: str,
+    path: str,
+    rules: Sequence[Type[Rule]],
+    checks_parse: bool,
+    options: Options,
+    reparser: Optional[Reparser] = None,
+    stale: Optional[Callable[[], bool]] = None,
 ) -> Tuple[List[Finding], bool]:
     """Findings before suppression, and whether the text parsed.
 
@@ -101,11 +117,14 @@ def _analyse(
     if python_error is not None and (python_error.too_deep or not checks_parse):
         return ([parse_error_finding(path, *python_error)] if checks_parse else []), False
     try:
-        module = cst.parse_module(text) if python_error is not None else _parse_valid(text)
+        if python_error is not None:
+            module = cst.parse_module(text)
+        else:
+            module = reparser.parse(text, python_tree(text), _parse_valid) if reparser is not None else _parse_valid(text)
         if not applicable:
             return [], True
         ctx = FileContext(module, text, path, options)
-        walk(ctx, [rule(ctx) for rule in applicable])  # a rule whose triggers are absent reports nothing
+        walk(ctx, [rule(ctx) for rule in applicable], stale)  # a rule whose triggers are absent reports nothing
         reports = [r for r in ctx.reports if ctx.names.imports_torch or not r.rule.requires_torch]
         if not reports:
             return [], True

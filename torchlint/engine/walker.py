@@ -7,7 +7,7 @@ of magnitude cheaper than `Module.visit`.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence, Tuple, Type
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 
@@ -43,8 +43,13 @@ def _handlers(rules: Sequence[Rule], prefix: str) -> Dict[type, List[Handler]]:
     return table
 
 
-def walk(ctx: FileContext, rules: Sequence[Rule]) -> None:
-    """Traverse `ctx.module` once, keeping `ctx` up to date and calling each rule's handlers."""
+class Stale(Exception):
+    """The text being analysed has changed since: its findings are no longer wanted."""
+
+
+def walk(ctx: FileContext, rules: Sequence[Rule], stale: Optional[Callable[[], bool]] = None) -> None:
+    """Traverse `ctx.module` once, keeping `ctx` up to date and calling each rule's handlers;
+    `stale` is asked before each top-level statement, and a true answer raises `Stale`."""
     tracker = _SemanticTracker(ctx)
     # Per node type, the semantic tracker's handler and the rules' handlers in the order they
     # run: the tracker first on entering a node (rules see its bindings), last on leaving it.
@@ -67,6 +72,8 @@ def walk(ctx: FileContext, rules: Sequence[Rule]) -> None:
         node_type = type(node)
         if len(ancestors) == 1:
             statement = node
+            if stale is not None and stale():
+                raise Stale(ctx.path)
         if node_type is not cst.Name:  # a third of all nodes, seldom reported: placed the slow way
             statement_of[id(node)] = statement
         for handler in enter_handlers.get(node_type, empty):

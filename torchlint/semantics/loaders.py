@@ -19,7 +19,7 @@ from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, fi
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
-from torchlint.semantics.tree import bound_names, children, descendants, in_source_order, iterated_source, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, in_source_order, iterated_source, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -225,8 +225,8 @@ def engine_runs(ctx: "FileFacts", loader: cst.Call) -> List[EngineRun]:
     runs = []
     holders = _holders(ctx, loader) or [(scope, bound) for scope, bound, _ in _returned_bindings(ctx, loader)]  # `return DataLoader(...)`
     for scope, name in holders:
-        engines = _engines(scope, functions)
-        for node in descendants(scope):
+        engines = _engines(ctx.module, scope, functions)
+        for node in descendants_of_type(ctx.module, scope, cst.Call):  # `_handed_run` and `run` take calls only
             handed = _handed_run(ctx, node, name, functions)
             if handed is not None:
                 runs.append(handed)
@@ -267,11 +267,11 @@ def _handed_run(ctx: "FileFacts", node: cst.CSTNode, name: str, functions: Dict[
     return EngineRun(node, step, step.params.params[0].name.value, trains, repeated)
 
 
-def _engines(scope: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Dict[str, cst.FunctionDef]:
-    """Names `scope` binds to an ignite `Engine(step)` of a same-file `step` function."""
+def _engines(module: cst.Module, scope: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Dict[str, cst.FunctionDef]:
+    """Names `scope` (a node of `module`) binds to an ignite `Engine(step)` of a same-file `step` function."""
     engines = {}
-    for node in descendants(scope):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+    for node in descendants_of_type(module, scope, cst.Assign):
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call):
             callee, args = dotted_name(node.value.func) or "", positional(node.value)
             steps = functions.get(dotted_name(args[0].value) or "", []) if args else []
             target = dotted_name(node.targets[0].target)
@@ -386,15 +386,15 @@ def _handed_to(
     the `method` called on the result shows it is an instance), with a constructor call that
     `built` accepts."""
     objects = set()
-    for node in descendants(scope):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call):
+    for node in descendants_of_type(ctx.module, scope, cst.Assign):
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call):
             qualified = ctx.qualified_name(node.value.func) or ""
             if qualified.split(".", 1)[0] in packages and klass in qualified.split(".")[-2:] and (built is None or built(node.value)):
                 objects.add(dotted_name(node.targets[0].target))
     return bool(objects) and any(
-        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+        isinstance(node.func, cst.Attribute) and node.func.attr.value == method
         and dotted_name(node.func.value) in objects and _mentions_argument(node, name)
-        for node in descendants(scope)
+        for node in descendants_of_type(ctx.module, scope, cst.Call)
     )
 
 
@@ -464,8 +464,8 @@ def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple
     functions = ctx.frequency.local_functions()
     calls = []
     for scope, name in _holders(ctx, loader):
-        for node in descendants(scope):
-            if isinstance(node, cst.Call) and not called_function(node, functions) and _mentions_argument(node, name):
+        for node in descendants_of_type(ctx.module, scope, cst.Call):
+            if not called_function(node, functions) and _mentions_argument(node, name):
                 facts = project_function(ctx, node.func)
                 if facts is not None and facts.iterates_argument(node, name):
                     calls.append((node, (facts, name)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import collections.abc
 import dataclasses
 import functools
@@ -341,3 +342,39 @@ def nodes_of_type(module: cst.Module, kinds: Tuple[type, ...]) -> List[cst.CSTNo
     if len(matching) <= 1:
         return list(nodes.by_type[matching.pop()]) if matching else []
     return [node for node in nodes.order if type(node) in matching]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Subtrees:
+    """Where each node's subtree lies in `ModuleNodes.order` (a node, then its descendants),
+    and the positions there of the nodes of each type."""
+
+    starts: Dict[int, int]
+    ends: List[int]
+    positions: Dict[type, List[int]]
+
+
+@per_module
+def _subtrees(module: cst.Module) -> _Subtrees:
+    nodes = module_nodes(module)
+    starts = {id(node): index for index, node in enumerate(nodes.order)}
+    ends = list(range(1, len(nodes.order) + 1))
+    parents = nodes.parents
+    for index in range(len(nodes.order) - 1, 0, -1):  # a subtree ends where its last child's does
+        parent = starts[id(parents[id(nodes.order[index])])]
+        if ends[parent] < ends[index]:
+            ends[parent] = ends[index]
+    positions = {kind: [starts[id(node)] for node in same] for kind, same in nodes.by_type.items()}
+    return _Subtrees(starts, ends, positions)
+
+
+def descendants_of_type(module: cst.Module, node: cst.CSTNode, kind: type) -> List[cst.CSTNode]:
+    """The nodes of exact type `kind` among `descendants(node)`, in that order, for a `node` of
+    `module`: a slice of the module's index rather than a walk of the subtree."""
+    subtrees = _subtrees(module)
+    start = subtrees.starts.get(id(node))
+    if start is None or module_nodes(module).order[start] is not node:
+        return [item for item in descendants(node) if type(item) is kind]
+    positions = subtrees.positions.get(kind, [])
+    same = module_nodes(module).by_type.get(kind, [])
+    return same[bisect.bisect_left(positions, start) : bisect.bisect_left(positions, subtrees.ends[start])]

@@ -8,14 +8,16 @@ written into an in-memory notebook (markdown cells included, so cell numbers mat
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from torchlint.engine.cache import CachedResult, ResultCache, digest, engine_fingerprint
 from torchlint.engine.findings import Finding
 from torchlint.engine.fixer import fix_text
 from torchlint.engine.linter import lint_text
+from torchlint.engine.reparse import Reparser
 from torchlint.engine.runner import _rules_for
 from torchlint.files.notebook import Notebook
 from torchlint.files.source import UndecodableSource, decode_source
@@ -51,11 +53,14 @@ class Snapshot:
 
 
 Results = Dict[str, Tuple[Finding, ...]]
+# The files (or notebooks) whose last tree is kept for re-parsing their next edit.
+TREES_KEPT = 4
 
 
-def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
+def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches", stale: Optional[Callable[[], bool]] = None) -> Results:
     """The findings of each code part of `snapshot`, positioned within that part. Facts about
-    project modules are kept between runs (by each module's text); which paths exist is asked anew."""
+    project modules are kept between runs (by each module's text); which paths exist is asked
+    anew. `stale` says when the snapshot is out of date (then `walker.Stale` is raised)."""
     project.forget_paths()
     path = str(snapshot.path)
     rules = _rules_for(setup.codes)
@@ -65,14 +70,14 @@ def lint(snapshot: Snapshot, setup: FileSetup, caches: "Caches") -> Results:
         hit = cache.lookup(path, setup.codes) if cache else None
         if hit is not None:
             return {snapshot.parts[0].uri: hit.findings}
-        findings = lint_text(text, path, rules, setup.options).findings
+        findings = lint_text(text, path, rules, setup.options, caches.reparser(snapshot), stale).findings
         if cache is not None:
             cache.store(path, setup.codes, digest(snapshot.path.read_bytes()), CachedResult(findings, {}))
             cache.save()
         return {snapshot.parts[0].uri: findings}
     notebook = snapshot._notebook()
     results: Dict[str, List[Finding]] = {part.uri: [] for part in snapshot.parts if part.code}
-    for finding in lint_text(notebook.source, path, rules, setup.options).findings:
+    for finding in lint_text(notebook.source, path, rules, setup.options, caches.reparser(snapshot), stale).findings:
         cell, moved = notebook.relocate(finding)
         results[snapshot.parts[cell - 1].uri].append(replace(moved, cell=cell))
     return {uri: tuple(found) for uri, found in results.items()}
@@ -101,10 +106,20 @@ def _matches_disk(path: Path, text: str) -> bool:
 
 
 class Caches:
-    """The result caches `torchlint check` uses, one per project root and engine fingerprint."""
+    """The result caches `torchlint check` uses, one per project root and engine fingerprint,
+    and the last trees of the units linted last (an edit re-parses only what it changed)."""
 
     def __init__(self) -> None:
         self._caches: Dict[Tuple[Path, object], ResultCache] = {}
+        self._reparsers: "OrderedDict[Tuple[Path, bool], Reparser]" = OrderedDict()
+
+    def reparser(self, snapshot: Snapshot) -> Reparser:
+        key = (snapshot.path, snapshot.notebook)
+        found = self._reparsers.pop(key, None) or Reparser()
+        self._reparsers[key] = found
+        while len(self._reparsers) > TREES_KEPT:
+            self._reparsers.popitem(last=False)
+        return found
 
     def for_setup(self, setup: FileSetup) -> ResultCache:
         assert setup.cache_dir is not None
