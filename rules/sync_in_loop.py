@@ -7,6 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
+from torchlint.semantics.devices import in_cpu_only_branch
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
@@ -79,6 +80,8 @@ class SyncInLoop(Rule):
     reported even where the loop needs the values on the host (to slice or size other
     tensors): each element is a synchronisation of its own, and one `.tolist()` before the
     loop reads them all (`semantics.elements`).
+    Silent in a branch that runs only without CUDA (the `else` of `if
+    torch.cuda.is_available():` or of `if x.is_cuda:`).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call, and so is such a call in a
@@ -219,6 +222,8 @@ class SyncInLoop(Rule):
         receiver, method = found
         if not _is_sync_call(node, method) or self._on_host(receiver) or self._moves_a_module(node):
             return
+        if in_cpu_only_branch(self.ctx.path_to(node), self.ctx.qualified_name):
+            return  # `else: x = x.cpu()` after `if torch.cuda.is_available():`
         execution = self.ctx.execution(node)
         if execution.frequency not in self.frequencies:
             return

@@ -864,3 +864,29 @@ class DQNAgent:
 def test_an_update_helpers_loss_in_an_environment_loop_syncs_every_update(tmp_path, monkeypatch):
     # the loss is reported; the Q-value becomes the action the environment takes
     assert findings(tmp_path, monkeypatch, {"agent.py": AGENT}, "TL101") == {("agent.py", "TL101", 17)}
+
+
+# -- a read-back in the branch that runs only without CUDA ---------------------------------
+
+CPU_BRANCH = """
+import torch
+
+model = torch.nn.Linear(4, 4).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    if torch.cuda.is_available():
+        x = x.cuda()
+    else:
+        x = x.cpu()
+    loss = model(x).sum()
+    loss.backward()
+    optimizer.step()
+    if not x.is_cuda:
+        print(loss.cpu())
+    else:
+        print(loss.cpu())
+"""
+
+
+def test_a_read_back_only_without_cuda_is_not_a_sync(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": CPU_BRANCH}, "TL101") == {("train.py", "TL101", 17)}

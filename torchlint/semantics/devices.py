@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional, Tuple
 
 import libcst as cst
 
@@ -123,3 +123,24 @@ def legacy_sized_constructor(call: cst.Call, qualified: Optional[str]) -> bool:
         or (found is not None and found[1] == "size" and not value.args)  # type: ignore[union-attr]
         or (isinstance(value, cst.Attribute) and value.attr.value == "shape")
     )
+
+
+CUDA_AVAILABLE = "torch.cuda.is_available"
+
+
+def in_cpu_only_branch(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]], qualified_name: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
+    """Whether the code at the end of `path` ((ancestor, child) pairs, innermost first) runs
+    only without CUDA: in the `else` of `if torch.cuda.is_available():` or of `if x.is_cuda:`,
+    or in the body of their negation. Nothing there is on a GPU to synchronise with."""
+    for ancestor, child in path:
+        if not isinstance(ancestor, cst.If) or child not in (ancestor.body, ancestor.orelse):
+            continue
+        test, negated = ancestor.test, False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, True
+        asks_cuda = (isinstance(test, cst.Call) and not test.args and qualified_name(test.func) == CUDA_AVAILABLE) or (
+            isinstance(test, cst.Attribute) and test.attr.value == "is_cuda"
+        )
+        if asks_cuda and (child is ancestor.body) == negated:
+            return True
+    return False
