@@ -12,6 +12,7 @@ from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.project import callers_of
 from torchlint.semantics.values import string_value
+from torchlint.semantics.passed_values import true_in_every_call
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
 from torchlint.semantics.tree import bound_names, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
 
@@ -108,7 +109,9 @@ class ConvBiasBeforeBn(Rule):
     module-level builder that no call of the project takes (`else: layers += [conv2d,
     nn.ReLU()]` under `if batch_norm:` when every call, all in the builder's file, passes
     `batch_norm=True`): reported without a fix, since a caller outside the project may take
-    that branch; when some call takes it, the bias is needed there and nothing is reported.
+    that branch; when some call takes it, the bias is needed there and nothing is reported. A
+    `bias=bias` taken from a parameter counts as on when every call of the block in the project
+    leaves its `True` default or passes `True` (no fix then: the default or the calls change).
     Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
     `**kwargs` may pass it, or when the channel counts are literals that differ. Silent too in
@@ -486,12 +489,14 @@ class ConvBiasBeforeBn(Rule):
         return BIASED_LAYERS.get(self.ctx.qualified_name(layer.func) or "")
 
     def _biased(self, layer: cst.Call) -> bool:
-        """A known layer whose bias is on: not passed, or passed as a literal `True`."""
+        """A known layer whose bias is on: not passed, passed as a literal `True`, or passed a
+        parameter that is `True` on every call the project makes (`bias=bias` in a block whose
+        `bias=True` default no call changes; `passed_values.true_in_every_call`)."""
         signature = self._signature(layer)
         if signature is None or has_star(layer) or has_star(layer, "*"):
             return False
         bias = argument(layer, "bias", signature.bias_position)
-        return bias is None or is_literal(bias.value, "True")
+        return bias is None or is_literal(bias.value, "True") or true_in_every_call(self.ctx, bias.value)
 
     def _cancels(self, layer: cst.Call, norm: cst.Call) -> bool:
         """Whether `layer` has a bias that `norm` (a batch or instance norm over the same
@@ -558,6 +563,8 @@ class ConvBiasBeforeBn(Rule):
         if condition is not None and not _fixed_in_function(condition, self.ctx.names.scopes[-1].node):
             return self.withheld("the norm's condition reads more than the function's unchanged parameters")
         bias = argument(layer, "bias", signature.bias_position)
+        if bias is not None and not is_literal(bias.value, "True"):
+            return self.withheld("the bias comes from a parameter: change its default, or what the calls pass")
         if bias is not None and bias.keyword is None:
             fixed = layer.deep_replace(bias, bias.with_changes(value=bias_value))
         else:

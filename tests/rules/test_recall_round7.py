@@ -890,3 +890,43 @@ for x in loader:
 
 def test_a_read_back_only_without_cuda_is_not_a_sync(tmp_path, monkeypatch):
     assert findings(tmp_path, monkeypatch, {"train.py": CPU_BRANCH}, "TL101") == {("train.py", "TL101", 17)}
+
+
+# -- a conv whose bias is a block's parameter left at its `True` default ----------------------
+
+CONV_BLOCK = """
+import torch
+from torch import nn
+
+
+class ConvBN(nn.Module):
+    def __init__(self, cin, cout, kernel, bias=True):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, kernel, padding=1, bias=bias)
+        self.bn = nn.BatchNorm2d(cout)
+
+    def forward(self, x):
+        return torch.relu(self.bn(self.conv(x)))
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(ConvBN(3, 16, 3), ConvBN(16, 32, 3))
+
+    def forward(self, x):
+        return self.features(x)
+
+
+model = Net().cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    model(x.cuda()).sum().backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("build, reported", [("ConvBN(16, 32, 3)", True), ("ConvBN(16, 32, 3, bias=False)", False), ("ConvBN(16, 32, 3, bias=flags.bias)", False)])
+def test_a_bias_parameter_left_at_true_before_a_norm(tmp_path, monkeypatch, build, reported):
+    code = CONV_BLOCK.replace("ConvBN(16, 32, 3)", build)
+    assert bool(findings(tmp_path, monkeypatch, {"model.py": code}, "TL301")) is reported

@@ -155,6 +155,21 @@ def _class_writes(module: cst.Module) -> Dict[int, _ClassWrites]:
     return found
 
 
+def true_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
+    """Whether `value`, a parameter as received (see `zero_in_every_call`), is `True` on every
+    run the project makes: every call passes the literal `True` or leaves a `True` default (no
+    call at all: the default)."""
+    found = _received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
+    if found is None:
+        return False
+    callee, parameter = found
+    given = arguments_given(ctx.path, callee, parameter.name.value)
+    if given is None:
+        return False
+    values = [_python_value(item) if item is not None else _default_value(parameter) for item in given or [None]]
+    return all(item is True for item in values)
+
+
 def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     """Whether no run the project makes takes the body (`body`) or the `else` of `branch`,
     whose test reads a parameter as received (see `zero_in_every_call`): `if use_gpu:` when
