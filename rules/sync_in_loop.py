@@ -25,7 +25,7 @@ from torchlint.semantics.training import (
     runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to
-from torchlint.semantics.tree import bound_names, descendants, iterated_source
+from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
 from torchlint.semantics.values import string_value
@@ -80,7 +80,9 @@ class SyncInLoop(Rule):
     reported even where the loop needs the values on the host (to slice or size other
     tensors): each element is a synchronisation of its own, and one `.tolist()` before the
     loop reads them all (`semantics.elements`).
-    Silent in a branch that runs only without CUDA (the `else` of `if
+    Silent for a second read-back of the same value in one iteration (`env.step(action.item())`
+    then `memory.push(state, action.item())`, with no rebinding between): the iteration already
+    waited for it. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
@@ -238,6 +240,8 @@ class SyncInLoop(Rule):
             return
         if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
+        if _read_back_earlier(node, receiver, loop):
+            return  # the iteration already waited for this value: it is on the host now
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
         if self.ctx.enclosing(cst.Assert) is not None:
@@ -584,6 +588,30 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _read_back_earlier(node: cst.Call, receiver: cst.BaseExpression, loop: cst.CSTNode) -> bool:
+    """Whether the loop reads the same value back before `node` in each iteration (`action`
+    in `env.step(action.item())`, then `memory.push(state, action.item())`), and does not
+    rebind it in between: that iteration already waited for it."""
+    name = dotted_name(receiver)
+    if name is None:
+        return False
+    earlier = False
+    for item in in_source_order(loop):
+        if item is node:
+            return earlier
+        if isinstance(item, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and name in _assigned_dotted(item):
+            earlier = False
+        found = method_call(item) if isinstance(item, cst.Call) else None
+        if found is not None and found[1] in SYNC_METHODS and _is_sync_call(item, found[1]) and dotted_name(found[0]) == name:
+            earlier = True
+    return False
+
+
+def _assigned_dotted(assign: cst.CSTNode) -> Set[str]:
+    targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]  # type: ignore[attr-defined]
+    return {dotted_name(item) or "" for target in targets for item in descendants(target)}
 
 
 def _flows_to(loop: cst.CSTNode, names: Set[str]) -> Set[str]:

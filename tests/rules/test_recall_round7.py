@@ -930,3 +930,25 @@ for x, y in loader:
 def test_a_bias_parameter_left_at_true_before_a_norm(tmp_path, monkeypatch, build, reported):
     code = CONV_BLOCK.replace("ConvBN(16, 32, 3)", build)
     assert bool(findings(tmp_path, monkeypatch, {"model.py": code}, "TL301")) is reported
+
+
+# -- a value read back twice in one iteration ------------------------------------------------
+
+TWICE = """
+import torch
+
+net = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+for x in loader:
+    loss = net(x.cuda()).sum()
+    loss.backward()
+    optimizer.step()
+    print(loss.item())
+    history.append(loss.item())
+    loss = loss * 2
+    total += loss.item()
+"""
+
+
+def test_a_second_read_back_of_the_same_value_waits_for_nothing(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": TWICE}, "TL101") == {("train.py", "TL101", 10), ("train.py", "TL101", 13)}
