@@ -1,5 +1,5 @@
 import re
-from typing import FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -25,7 +25,7 @@ from torchlint.semantics.training import (
     runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to
-from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source
+from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
 from torchlint.semantics.values import string_value
@@ -80,9 +80,9 @@ class SyncInLoop(Rule):
     reported even where the loop needs the values on the host (to slice or size other
     tensors): each element is a synchronisation of its own, and one `.tolist()` before the
     loop reads them all (`semantics.elements`).
-    Silent for a second read-back of the same value in one iteration (`env.step(action.item())`
-    then `memory.push(state, action.item())`, with no rebinding between): the iteration already
-    waited for it. Silent in a branch that runs only without CUDA (the `else` of `if
+    Silent for a read-back of a value that the iteration already read back for its environment
+    (`env.step(action.item())`, then `memory.push(state, action.item())`, with no rebinding
+    between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
@@ -240,7 +240,7 @@ class SyncInLoop(Rule):
             return
         if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
-        if _read_back_earlier(node, receiver, loop):
+        if _read_back_earlier(node, receiver, loop, module_nodes(self.ctx.module).parents):
             return  # the iteration already waited for this value: it is on the host now
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
@@ -590,13 +590,22 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     return not node.args
 
 
-def _read_back_earlier(node: cst.Call, receiver: cst.BaseExpression, loop: cst.CSTNode) -> bool:
-    """Whether the loop reads the same value back before `node` in each iteration (`action`
-    in `env.step(action.item())`, then `memory.push(state, action.item())`), and does not
-    rebind it in between: that iteration already waited for it."""
+def _read_back_earlier(node: cst.Call, receiver: cst.BaseExpression, loop: cst.CSTNode, parents: Dict[int, cst.CSTNode]) -> bool:
+    """Whether the loop reads the same value back for its environment before `node`, every
+    time `node` runs (`env.step(action.item())`, then `memory.push(state, action.item())`): in
+    a simple statement of a block that holds `node` (not in a branch of its own), with no
+    rebinding in between. That read is needed, and the iteration already waited for it."""
     name = dotted_name(receiver)
-    if name is None:
+    steps = environment_steps(loop)
+    if name is None or not steps:
         return False
+    handed = {id(item) for step in steps for arg in step.args for item in descendants(arg)}
+    blocks = set()
+    current = parents.get(id(node))
+    while current is not None and current is not loop:
+        if isinstance(current, cst.IndentedBlock):
+            blocks.add(id(current))
+        current = parents.get(id(current))
     earlier = False
     for item in in_source_order(loop):
         if item is node:
@@ -604,9 +613,19 @@ def _read_back_earlier(node: cst.Call, receiver: cst.BaseExpression, loop: cst.C
         if isinstance(item, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and name in _assigned_dotted(item):
             earlier = False
         found = method_call(item) if isinstance(item, cst.Call) else None
-        if found is not None and found[1] in SYNC_METHODS and _is_sync_call(item, found[1]) and dotted_name(found[0]) == name:
-            earlier = True
+        if found is not None and id(item) in handed and _is_sync_call(item, found[1]) and dotted_name(found[0]) == name:
+            earlier = earlier or _statement_block(item, parents) in blocks
     return False
+
+
+def _statement_block(node: cst.CSTNode, parents: Dict[int, cst.CSTNode]) -> Optional[int]:
+    """The id of the block whose simple statement holds `node` (None inside a compound
+    statement's header or a nested scope)."""
+    current = parents.get(id(node))
+    while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement, cst.Lambda)):
+        current = parents.get(id(current))
+    block = parents.get(id(current)) if isinstance(current, cst.SimpleStatementLine) else None
+    return id(block) if isinstance(block, cst.IndentedBlock) else None
 
 
 def _assigned_dotted(assign: cst.CSTNode) -> Set[str]:

@@ -932,23 +932,28 @@ def test_a_bias_parameter_left_at_true_before_a_norm(tmp_path, monkeypatch, buil
     assert bool(findings(tmp_path, monkeypatch, {"model.py": code}, "TL301")) is reported
 
 
-# -- a value read back twice in one iteration ------------------------------------------------
+# -- a value read back for the environment, then again ---------------------------------------
 
 TWICE = """
 import torch
 
-net = torch.nn.Linear(4, 2).cuda()
-optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
-for x in loader:
-    loss = net(x.cuda()).sum()
-    loss.backward()
-    optimizer.step()
-    print(loss.item())
-    history.append(loss.item())
-    loss = loss * 2
-    total += loss.item()
+policy = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(policy.parameters(), lr=0.1)
+for episode in range(100):
+    state = env.reset()
+    for t in range(200):
+        action = policy(torch.as_tensor(state).cuda()).argmax()
+        next_state, reward, done, info = env.step(action.item())
+        taken.append(action.item())
+        action = action * 2
+        doubled.append(action.item())
+        state = next_state
+        loss = policy(memory.sample().cuda()).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
 """
 
 
-def test_a_second_read_back_of_the_same_value_waits_for_nothing(tmp_path, monkeypatch):
-    assert findings(tmp_path, monkeypatch, {"train.py": TWICE}, "TL101") == {("train.py", "TL101", 10), ("train.py", "TL101", 13)}
+def test_a_value_already_read_back_for_the_environment_waits_for_nothing(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"agent.py": TWICE}, "TL101") == {("agent.py", "TL101", 13)}
