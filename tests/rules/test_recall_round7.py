@@ -957,3 +957,42 @@ for episode in range(100):
 
 def test_a_value_already_read_back_for_the_environment_waits_for_nothing(tmp_path, monkeypatch):
     assert findings(tmp_path, monkeypatch, {"agent.py": TWICE}, "TL101") == {("agent.py", "TL101", 13)}
+
+
+# -- a training script named like a test, with its own `test()` evaluation -----------------
+
+TEST_NAMED = """
+import torch
+
+model = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def test():
+    correct = 0
+    for x, y in test_loader:
+        correct += (model(x.cuda()).argmax(1) == y.cuda()).sum().item()
+    return correct
+
+
+for epoch in range(10):
+    for x, y in train_loader:
+        loss = model(x.cuda()).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    test()
+"""
+
+
+@pytest.mark.parametrize(
+    "change, reported",
+    [
+        (("", ""), True),  # its own `test()`, called after every epoch
+        (("    test()\n", ""), False),  # a test function nobody calls: a test module
+        (("import torch\n", "import torch\nimport pytest\n"), False),
+    ],
+)
+def test_a_training_script_named_like_a_test(tmp_path, monkeypatch, change, reported):
+    code = TEST_NAMED.replace(*change) if change[0] else TEST_NAMED
+    assert bool(findings(tmp_path, monkeypatch, {"pmnist_test.py": code}, "TL101")) is reported

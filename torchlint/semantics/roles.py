@@ -10,7 +10,7 @@ one a training step. A file is test code by its path (`test_paths.DEFAULT_TEST_P
 from __future__ import annotations
 
 import ast
-from typing import Iterable, List
+from typing import Iterable, List, Set
 
 import libcst as cst
 
@@ -26,24 +26,29 @@ def trains_with_a_test_name(text: str) -> bool:
     """Whether a file that is test code only by its file name (`mnist_test.py`, outside any test
     directory) is a training program instead: one of its loops runs `backward()` and an `.step()`
     (an optimizer's) in its body, and it imports no test framework and defines no test function
-    or test class. Read from CPython's tree (the parse the syntax check shares): the engine asks
-    before deciding which rules run."""
+    or test class, other than ones the file calls itself (`def test():` run after every epoch of
+    the script's own loop: no test suite calls its tests). Read from CPython's tree (the parse
+    the syntax check shares): the engine asks before deciding which rules run."""
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     trains = False
+    tests: Set[str] = set()
+    called: Set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             if any(module.partition(".")[0] in TEST_FRAMEWORKS for module in modules):
                 return False
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name.lower().startswith("test"):
-            return False
-        elif isinstance(node, (ast.For, ast.While)) and not trains:
-            called = {inner.func.attr for inner in ast.walk(node) if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)}
-            trains = {"backward", "step"} <= called
-    return trains
+            tests.add(node.name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.add(node.func.id)
+        if isinstance(node, (ast.For, ast.While)) and not trains:
+            methods = {inner.func.attr for inner in ast.walk(node) if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)}
+            trains = {"backward", "step"} <= methods
+    return trains and tests <= called
 
 
 def imports_test_framework(module: cst.Module) -> bool:
