@@ -1,5 +1,5 @@
 import re
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -8,6 +8,7 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.devices import in_cpu_only_branch
+from torchlint.semantics.instantiation import unbuilt_classes
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
@@ -84,6 +85,9 @@ class SyncInLoop(Rule):
     (`env.step(action.item())`, then `memory.push(state, action.item())`, with no rebinding
     between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
+    In a module's `forward()`, which every training step runs, `.item()` and `.tolist()` of a
+    value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`) are reported: the
+    numbers only serve the caller's logging (not in classes the project never builds).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call, and so is such a call in a
@@ -238,6 +242,9 @@ class SyncInLoop(Rule):
         if loop is None and called_every_step_elsewhere(execution):
             self._check_training_step_callee(node, method, execution)
             return
+        if loop is None and method in ("item", "tolist") and execution.step_method() == "forward" and _returned_as_is(self.ctx.path_to(node)):
+            self._check_forward_output(node, method)
+            return
         if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
         if _read_back_earlier(node, receiver, loop, module_nodes(self.ctx.module).parents):
@@ -325,6 +332,23 @@ class SyncInLoop(Rule):
             node,
             f"`{shown}` synchronises with the device every training step: {execution.reasons[0].text}; "
             "keep the value on the device and convert once after the loop or every N steps",
+            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
+        )
+
+    def _check_forward_output(self, node: cst.Call, method: str) -> None:
+        """A sync whose value a module's `forward()` returns as it is (`return {"loss": loss,
+        "elbo": elbo.item()}`): every training step waits for a number only the caller's
+        logging reads. Not in modules the project never builds, data code or inference."""
+        klass = self.ctx.enclosing(cst.ClassDef)
+        if not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only or not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
+            return
+        if isinstance(klass, cst.ClassDef) and klass.name.value in unbuilt_classes(self.ctx.path, self.ctx.text):
+            return
+        shown = '.to("cpu")' if method == "to" else f".{method}()"
+        self.report(
+            node,
+            f"`{shown}` of a value `forward()` returns synchronises with the device every step; "
+            "return the tensor and convert it where it is logged, every N steps",
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
 
@@ -588,6 +612,17 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+    """Whether the node at the end of `path` is what a `return` statement returns, alone or as
+    an element of a tuple, list or dict display (`return loss, acc.item()`)."""
+    for ancestor, _ in path:
+        if isinstance(ancestor, cst.Return):
+            return True
+        if not isinstance(ancestor, (cst.Tuple, cst.List, cst.Dict, cst.Element, cst.DictElement)):
+            return False
+    return False
 
 
 def _read_back_earlier(node: cst.Call, receiver: cst.BaseExpression, loop: cst.CSTNode, parents: Dict[int, cst.CSTNode]) -> bool:

@@ -996,3 +996,41 @@ for epoch in range(10):
 def test_a_training_script_named_like_a_test(tmp_path, monkeypatch, change, reported):
     code = TEST_NAMED.replace(*change) if change[0] else TEST_NAMED
     assert bool(findings(tmp_path, monkeypatch, {"pmnist_test.py": code}, "TL101")) is reported
+
+
+# -- numbers a module's forward returns -----------------------------------------------------
+
+FORWARD_NUMBERS = """
+import torch
+from torch import nn
+
+
+class NVIL(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(4, 1)
+
+    def forward(self, x):
+        d = self.net(x).pow(2)
+        r = self.net(x).abs()
+        width = int(x.shape[1])
+        loss = (d + r).mean()
+        return {"loss": loss, "D": d.mean().item(), "R": r.mean().item(), "cpu": r.cpu()}
+
+
+model = NVIL().cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    out = model(x.cuda())
+    out["loss"].backward()
+    optimizer.step()
+"""
+
+
+def test_item_of_values_forward_returns_every_step(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"model.py": FORWARD_NUMBERS}, "TL101") == {("model.py", "TL101", 16)}
+
+
+def test_item_in_forward_of_a_class_nothing_builds_is_not(tmp_path, monkeypatch):
+    code = FORWARD_NUMBERS.replace("model = NVIL().cuda()", "model = nn.Linear(4, 1).cuda()").replace('out["loss"]', "out.sum()")
+    assert findings(tmp_path, monkeypatch, {"model.py": code}, "TL101") == set()

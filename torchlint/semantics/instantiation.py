@@ -36,7 +36,7 @@ from typing import Dict, FrozenSet, Set, Tuple
 from torchlint.files.syntax import python_tree
 from torchlint.semantics.project import (
     TRAINING,
-    _note,
+    note_listing,
     code_text,
     file_enables,
     imported_files,
@@ -73,7 +73,7 @@ def unbuilt_classes(path: str, text: str) -> FrozenSet[str]:
     path = os.path.abspath(path)
     root = project_root(path)
     stamp = tree_stamp(root)
-    _note(root, stamp)
+    note_listing(root, stamp)
     return _unbuilt_classes(path, text, root, stamp)
 
 
@@ -122,15 +122,22 @@ def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[s
     return frozenset(own) - _live_in_own_module(own, mentioned)
 
 
+# Files of a directory that are no modules for others to import.
+NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py"})
+_ENTRY_POINT = "__main__"
+
+
 def _siblings_imported(path: str, root: str) -> bool:
     """Whether at least half of the other modules in the directory of the module at `path`
-    (`__init__` aside) are imported by the project: the package of a program, whose scripts
+    (`__init__`, `setup.py` and scripts with a `__main__` block aside: nothing imports a
+    program) are imported by the project: the package of a program, whose scripts
     reach its modules, not a library of modules that its users import one by one."""
     directory = os.path.dirname(path)
     siblings = [
         file
         for file in map(os.path.abspath, project_files(root))
-        if os.path.dirname(file) == directory and file != path and os.path.basename(file) != "__init__.py"
+        if os.path.dirname(file) == directory and file != path and os.path.basename(file) not in NOT_MODULES
+        and _ENTRY_POINT not in read_module(file).text
     ]
     return 2 * sum(1 for file in siblings if importers_of(file)) >= len(siblings)
 
