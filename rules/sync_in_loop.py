@@ -12,7 +12,7 @@ from torchlint.semantics.instantiation import unbuilt_classes
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS
+from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
@@ -77,7 +77,7 @@ class SyncInLoop(Rule):
     names bound to it.
     `.item()` of each element of a tensor in a loop over its elements (`for i in
     range(len(lengths)): n = int(lengths[i].item())`, `for length in seq_lengths:
-    length.item()`) that runs with every training step or per-epoch validation batch is
+    length.item()`) inside a loop over training or per-epoch validation batches is
     reported even where the loop needs the values on the host (to slice or size other
     tensors): each element is a synchronisation of its own, and one `.tolist()` before the
     loop reads them all (`semantics.elements`).
@@ -270,9 +270,10 @@ class SyncInLoop(Rule):
     def _reads_elements_one_by_one(self, node: cst.Call, receiver: cst.BaseExpression) -> bool:
         """Reports (and says so) `.item()` of each element of a tensor in a loop over its
         elements (`for i in range(len(lengths)): n = lengths[i].item()`, `for length in
-        lengths: length.item()`) that runs with every training step or per-epoch validation
-        batch: one synchronisation per element, where one `.tolist()` before the loop reads
-        them all, whatever the loop then does with the values."""
+        lengths: length.item()`) inside a loop over training or per-epoch validation batches
+        (or a function another module's such loop calls): one synchronisation per element,
+        where one `.tolist()` before the loop reads them all, whatever the loop then does with
+        the values. Not in a `forward()` alone, whose inputs may be host tensors."""
         loop = element_loop(receiver, self.ctx.enclosing_loops(node))
         if loop is None or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
             return False
@@ -280,8 +281,11 @@ class SyncInLoop(Rule):
         if tensor is None or self._on_host(tensor) or self.ctx.enclosing(cst.Assert) is not None:
             return False
         walked = self.ctx.execution(loop)
-        if walked.frequency is not Frequency.PER_STEP or not runs_with_training_steps(self.ctx, walked):
-            return False
+        step_loop = walked.step_loop()
+        if walked.frequency is not Frequency.PER_STEP or not (
+            (step_loop is not None and repeated_with_training(self.ctx, step_loop)) or called_every_step_elsewhere(walked)
+        ):
+            return False  # not in a loop over training or validation batches (a `forward()` alone: its inputs' place is unknown)
         self.report(
             node,
             f"`.item()` of each element of `{dotted_name(tensor)}` synchronises with the device once per element, "
@@ -344,6 +348,8 @@ class SyncInLoop(Rule):
             return
         if isinstance(klass, cst.ClassDef) and klass.name.value in unbuilt_classes(self.ctx.path, self.ctx.text):
             return
+        if isinstance(klass, cst.ClassDef) and framework_of(klass, self.ctx.frequency.classes()) == LIGHTNING and not _steps_call_forward(klass):
+            return  # a LightningModule's `forward` is its inference API unless its training step calls `self(...)`
         shown = '.to("cpu")' if method == "to" else f".{method}()"
         self.report(
             node,
@@ -612,6 +618,17 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _steps_call_forward(klass: cst.ClassDef) -> bool:
+    """Whether a training hook of the class calls the module itself (`self(x)` in
+    `training_step`), which runs its `forward()`."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "self"
+        for method in klass.body.body
+        if isinstance(method, cst.FunctionDef) and method.name.value in TRAINING_HOOKS
+        for node in descendants(method)
+    )
 
 
 def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:

@@ -401,9 +401,13 @@ class MaskConv(nn.Module):
 """
 
 
-@pytest.mark.parametrize("code, line", [(ELEMENTS, 13), (MASKED, 16)])
-def test_item_of_each_element_of_a_device_tensor_every_step(tmp_path, monkeypatch, code, line):
-    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL101") == {("train.py", "TL101", line)}
+def test_item_of_each_element_of_a_device_tensor_every_step(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"train.py": ELEMENTS}, "TL101") == {("train.py", "TL101", 13)}
+
+
+def test_item_of_each_element_in_a_forward_alone_is_not(tmp_path, monkeypatch):
+    # the lengths a forward receives may be on the host (`lengths.cpu()` for packing)
+    assert findings(tmp_path, monkeypatch, {"train.py": MASKED}, "TL101") == set()
 
 
 @pytest.mark.parametrize(
@@ -422,7 +426,8 @@ def test_item_of_elements_once_or_on_the_host_is_not(tmp_path, monkeypatch, chan
 
 
 def test_item_of_each_element_in_test_code_is_not(tmp_path, monkeypatch):
-    assert findings(tmp_path, monkeypatch, {"test_masks.py": MASKED}, "TL101") == set()
+    code = ELEMENTS + "\n\ndef test_validate():\n    validate(model, loader, 'cuda')\n"
+    assert findings(tmp_path, monkeypatch, {"test_validation.py": code}, "TL101") == set()
 
 
 # -- a loader cycled by a generator and drawn with next() ----------------------------------
@@ -1034,3 +1039,29 @@ def test_item_of_values_forward_returns_every_step(tmp_path, monkeypatch):
 def test_item_in_forward_of_a_class_nothing_builds_is_not(tmp_path, monkeypatch):
     code = FORWARD_NUMBERS.replace("model = NVIL().cuda()", "model = nn.Linear(4, 1).cuda()").replace('out["loss"]', "out.sum()")
     assert findings(tmp_path, monkeypatch, {"model.py": code}, "TL101") == set()
+
+
+LIGHTNING_PREDICT = """
+import pytorch_lightning as pl
+import torch
+
+
+class Classifier(pl.LightningModule):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return self.net(x).argmax(-1).tolist()
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        return torch.nn.functional.cross_entropy(self.net(x), y)
+"""
+
+
+@pytest.mark.parametrize("step, reported", [("self.net(x)", False), ("self(x)", True)])
+def test_a_lightning_forward_counts_when_its_training_step_calls_it(tmp_path, monkeypatch, step, reported):
+    code = LIGHTNING_PREDICT.replace("cross_entropy(self.net(x), y)", f"cross_entropy({step}, y)")
+    files = {"module.py": code, "train.py": "import torch\nfrom module import Classifier\nmodel = Classifier(torch.nn.Linear(2, 2)).cuda()\nloss = model.training_step(batch, 0)\nloss.backward()\n"}
+    assert bool(findings(tmp_path, monkeypatch, files, "TL101")) is reported

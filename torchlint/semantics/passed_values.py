@@ -174,7 +174,7 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     """Whether no run the project makes takes the body (`body`) or the `else` of `branch`,
     whose test reads a parameter as received (see `zero_in_every_call`): `if use_gpu:` when
     every call passes `False` or leaves a `False` default, `if mask is None:` when every call
-    passes a value that cannot be None (a constant, a call, a display), and the `else` of
+    passes a value that cannot be None (a constant, a display, arithmetic), and the `else` of
     those. Unknown calls (spreads, a use other than a call) and no call at all: False."""
     read = _tested_parameter(branch.test)
     if read is None or not os.path.isfile(ctx.path):
@@ -225,11 +225,11 @@ def _runs_body(value: object, wanted: str) -> Optional[bool]:
 
 
 def _python_value(node: ast.AST) -> object:
-    """The value of a constant argument; `_SOMETHING` for a call or a display (never None);
-    `_UNKNOWN` for a name or anything else that may hold None."""
+    """The value of a constant argument; `_SOMETHING` for a display, arithmetic or a lambda
+    (never None); `_UNKNOWN` for a name, a call (which may return None) or anything else."""
     if isinstance(node, ast.Constant):
         return node.value
-    if isinstance(node, (ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.BinOp, ast.Lambda)):
+    if isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.BinOp, ast.Lambda)):
         return _SOMETHING
     return _UNKNOWN
 

@@ -726,7 +726,8 @@ class CallSite:
     # In a `for` loop whose target or iterable names an epoch (`for epoch in range(n):`).
     in_epoch_loop: bool = False
     # In a loop that does not name an epoch (`for batch in loader:`, `for i in range(iters):`),
-    # inside an epoch loop or not: with a caller that trains, a step loop.
+    # inside an epoch loop or not, nor walks a display (`for split in ("head", "tail"):`): with
+    # a caller that trains, a step loop.
     in_other_loop: bool = False
     # The last names of the direct bases of the class whose method makes the call
     # (`LightningModule` for a call in its `validation_step`).
@@ -1269,6 +1270,8 @@ class _CallCollector(ast.NodeVisitor):
         self.guards: List[str] = []
         self.loops = 0
         self.epoch_loops = 0
+        # Loops over a display (`for split in ("head", "tail"):`): a few passes, not batches.
+        self.display_loops = 0
         self.handlers = 0
         # The bases of the class whose body is being visited, and of the method's class.
         self.class_bases: Tuple[str, ...] = ()
@@ -1285,13 +1288,13 @@ class _CallCollector(ast.NodeVisitor):
         self.class_bases = saved
 
     def visit_FunctionDef(self, node: ast.AST) -> None:
-        saved = (self.guards, self.loops, self.epoch_loops, self.handlers, self.class_bases, self.method_bases)
-        self.guards, self.loops, self.epoch_loops, self.handlers = [], 0, 0, 0
+        saved = (self.guards, self.loops, self.epoch_loops, self.display_loops, self.handlers, self.class_bases, self.method_bases)
+        self.guards, self.loops, self.epoch_loops, self.display_loops, self.handlers = [], 0, 0, 0, 0
         self.method_bases, self.class_bases = self.class_bases, ()
         self.function.append(getattr(node, "name", ""))
         self.generic_visit(node)
         self.function.pop()
-        self.guards, self.loops, self.epoch_loops, self.handlers, self.class_bases, self.method_bases = saved
+        self.guards, self.loops, self.epoch_loops, self.display_loops, self.handlers, self.class_bases, self.method_bases = saved
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -1330,11 +1333,14 @@ class _CallCollector(ast.NodeVisitor):
         self.visit(node.iter)
         self.visit(node.target)
         self.epoch_loops += epoch
+        display = not epoch and isinstance(node.iter, (ast.Tuple, ast.List, ast.Set))
+        self.display_loops += display
         self.loops += 1
         for statement in node.body:
             self.visit(statement)
         self.loops -= 1
         self.epoch_loops -= epoch
+        self.display_loops -= display
         for statement in node.orelse:
             self.visit(statement)
 
@@ -1361,7 +1367,7 @@ class _CallCollector(ast.NodeVisitor):
                 self.loops > 0,
                 self.handlers > 0,
                 self.epoch_loops > 0,
-                self.loops > self.epoch_loops,
+                self.loops > self.epoch_loops + self.display_loops,
                 self.method_bases,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
@@ -1746,10 +1752,20 @@ def calls_given(path: str, function: str, handles: bool = True) -> Optional[List
     Without `handles`, the calls made by name only."""
     if function not in module_facts(path).functions:
         return None
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    found = _calls_given(os.path.abspath(path), function, handles, stamp)
+    return None if found is None else list(found)
+
+
+@lru_cache(maxsize=1024)
+def _calls_given(path: str, function: str, handles: bool, stamp: str) -> Optional[Tuple[Dict[str, ast.AST], ...]]:
+    """`calls_given`, once per state of the project tree (`stamp`)."""
     name = function.rsplit(".", 1)[-1]
-    for file in project_files(project_root(os.path.abspath(path))) if handles else ():
+    for file in project_files(project_root(path)) if handles else ():
         text = read_module(file).text
-        if name in text and _used_other_than_called(text, name):
+        if name in text and name in _names_used_other_than_called(text):
             return None
     given: List[Dict[str, ast.AST]] = []
     for _, _, _, _, call, parameters in _calls_of(path, function):
@@ -1758,23 +1774,29 @@ def calls_given(path: str, function: str, handles: bool = True) -> Optional[List
         arguments: Dict[str, ast.AST] = dict(zip(parameters, call.args))
         arguments.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None)
         given.append(arguments)
-    return given
+    return tuple(given)
 
 
-@lru_cache(maxsize=1024)
-def _used_other_than_called(text: str, name: str) -> bool:
-    """Whether the module `text` uses the name `name` (or an attribute of that name) other
-    than as the callee of a call: handed on, subclassed, compared; True for text that does not
-    parse."""
+class _Everything(frozenset):
+    """The answer for text that does not parse: every name may be used so."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+@lru_cache(maxsize=256)
+def _names_used_other_than_called(text: str) -> FrozenSet[str]:
+    """The names (and attribute names) the module `text` uses other than as the callee of a
+    call: handed on, subclassed, compared; every name for text that does not parse."""
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return True
+        return _Everything()
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
-    return any(
-        id(node) not in called and (_ast_dotted(node) or "").rsplit(".", 1)[-1] == name
+    return frozenset(
+        (_ast_dotted(node) or "").rsplit(".", 1)[-1]
         for node in ast.walk(tree)
-        if isinstance(node, (ast.Name, ast.Attribute))
+        if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in called
     )
 
 
