@@ -15,12 +15,14 @@ from typing import Optional
 
 from torchlint.semantics.project import dependency_files, note_listing, project_files, project_root, python_tree, read_module, tree_stamp
 
-# A Lightning requirement with a bound that keeps it below 2.0: `pytorch-lightning==1.5.10`,
-# `pytorch_lightning~=1.4`, `lightning<2`, a conda `pytorch-lightning=1.6`.
-_OLD_LIGHTNING = re.compile(
-    r"(?<![\w.-])(?:pytorch[-_]lightning|lightning)\s*(?:\[[^\]]*\])?\s*"
-    r"(?:(?:==|~=|=|<=)\s*(?P<pinned>\d+)|<\s*(?P<below>\d+))"
+# A Lightning requirement and its specifiers: `pytorch-lightning==1.5.10`, `pytorch_lightning~=1.4`,
+# `lightning>=1.9,<2.0`, a conda `pytorch-lightning=1.6`.
+_LIGHTNING_REQUIREMENT = re.compile(
+    r"(?<![\w.-])(?:pytorch[-_]lightning|lightning)\s*(?:\[[^\]]*\])?\s*(?P<spec>[=<>~!][^;#\n\"']*)"
 )
+_SPECIFIER = re.compile(r"(?P<op>==|~=|<=|>=|!=|<|>|=)\s*(?P<major>\d+)(?:\.(?P<minor>\d+))?")
+
+
 # Trainer options that choose a device or several processes.
 DEVICE_OPTIONS = frozenset(
     {"accelerator", "gpus", "devices", "tpu_cores", "ipus", "hpus", "strategy", "num_processes", "auto_select_gpus", "distributed_backend"}
@@ -39,12 +41,16 @@ def lightning_on_cpu(path: str) -> bool:
 
 
 def _pins_old_lightning(root: str) -> bool:
-    """Whether a dependency file at the project's root bounds Lightning below 2.0."""
+    """Whether a dependency file at the project's root bounds Lightning below 2.0: a pin of a
+    1.x release (`==`, `~=`, conda's `=`, `<=`) or an upper bound of 2.0 or less (`<2`, `<2.0`)."""
     for file in dependency_files(root):
-        for match in _OLD_LIGHTNING.finditer(read_module(file).text):
-            pinned, below = match["pinned"], match["below"]
-            if (pinned is not None and int(pinned) < 2) or (below is not None and int(below) <= 2):
-                return True
+        for requirement in _LIGHTNING_REQUIREMENT.finditer(read_module(file).text):
+            for specifier in _SPECIFIER.finditer(requirement["spec"]):
+                major, minor = int(specifier["major"]), int(specifier["minor"] or 0)
+                if specifier["op"] in ("==", "~=", "=", "<=") and major < 2:
+                    return True
+                if specifier["op"] == "<" and (major, minor) <= (2, 0):
+                    return True
     return False
 
 
