@@ -26,9 +26,9 @@ from torchlint.semantics.training import (
     runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to
-from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes
+from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.project import project_function
+from torchlint.semantics.project import GRAD_OFF, project_function
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -344,6 +344,14 @@ class SyncInLoop(Rule):
         "elbo": elbo.item()}`): every training step waits for a number only the caller's
         logging reads. Not in modules the project never builds, data code or inference."""
         klass = self.ctx.enclosing(cst.ClassDef)
+        function = self.ctx.enclosing(cst.FunctionDef)
+        if not (isinstance(function, cst.FunctionDef) and function.name.value == "forward"):
+            return  # a helper `forward()` calls may return what the forward needs (split sizes)
+        module = isinstance(klass, cst.ClassDef) and (
+            klass.name.value in self.ctx.values.module_classes or framework_of(klass, self.ctx.frequency.classes()) == LIGHTNING
+        )
+        if not module or self._without_grad(function):
+            return  # not a torch module's, or an inference forward (gradients off): its output is the point
         if not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only or not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
             return
         if isinstance(klass, cst.ClassDef) and klass.name.value in unbuilt_classes(self.ctx.path, self.ctx.text):
@@ -357,6 +365,13 @@ class SyncInLoop(Rule):
             "return the tensor and convert it where it is logged, every N steps",
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
+
+    def _without_grad(self, function: cst.FunctionDef) -> bool:
+        """Whether `function` is an inference forward: decorated with `torch.no_grad()` (or
+        `inference_mode()`), or turning gradients off in a `with` block of its own."""
+        wrappers = [decorator.decorator for decorator in function.decorators]
+        wrappers += [item.item for node in scope_descendants(function.body) if isinstance(node, cst.With) for item in node.items]
+        return any(self.ctx.qualified_name(wrapper.func if isinstance(wrapper, cst.Call) else wrapper) in GRAD_OFF for wrapper in wrappers)
 
     def _on_host(self, receiver: cst.BaseExpression) -> bool:
         """Whether the receiver is known not to be a device tensor."""
