@@ -1,10 +1,12 @@
+from typing import List
+
 import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
 from torchlint.semantics.project import MULTI_GPU, project_uses
 from torchlint.semantics.training import is_ddp_wrap
-from torchlint.semantics.tree import module_nodes, scope_descendants
+from torchlint.semantics.tree import descendants, in_source_order, module_nodes, names_bound_by, scope_descendants
 
 DATA_PARALLEL = frozenset(
     {
@@ -42,7 +44,8 @@ class DataParallel(Rule):
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
     a launcher, and is not reported. Nor is a wrapper that never runs the model: a conversion
     that wraps it only to read or load its weights under `module.` names (`.state_dict()`,
-    `.load_state_dict(...)`, `.module`, and nothing else in the scope that builds it).
+    `.load_state_dict(...)`, `.module`, and nothing else in the scope that builds it, after it
+    is built: `ic = DataParallel(ic)` then `ic.state_dict()`).
 
     ## Example
     ```python
@@ -126,7 +129,7 @@ class DataParallel(Rule):
             return False
         name = parent.targets[0].target.value
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
-        uses = [item for item in scope_descendants(scope) if isinstance(item, cst.Name) and item.value == name and item is not parent.targets[0].target]
+        uses = _uses_after(scope, parent, name)
         parents = module_nodes(self.ctx.module).parents
         return bool(uses) and all(
             isinstance(parents.get(id(use)), cst.Attribute) and parents[id(use)].value is use and parents[id(use)].attr.value in WEIGHT_ACCESS
@@ -142,3 +145,24 @@ class DataParallel(Rule):
         if devices is not None and isinstance(devices.value, (cst.List, cst.Tuple)):
             return len(devices.value.elements) > 1
         return devices is not None or project_uses(self.ctx, MULTI_GPU)
+
+
+def _uses_after(scope: cst.CSTNode, assign: cst.Assign, name: str) -> List[cst.Name]:
+    """The reads of `name` in `scope` (outside nested scopes) after `assign` binds it, up to the
+    next statement that binds it again (`ic = DataParallel(ic)` reads the old `ic`)."""
+    inside = {id(node) for node in descendants(assign)}
+    visible = {id(node) for node in scope_descendants(scope)}
+    uses: List[cst.Name] = []
+    after = False
+    for node in in_source_order(scope):
+        if id(node) not in visible:
+            continue
+        if node is assign:
+            after = True
+        if not after or id(node) in inside:
+            continue
+        if name in names_bound_by(node):
+            break
+        if isinstance(node, cst.Name) and node.value == name:
+            uses.append(node)
+    return uses

@@ -447,8 +447,11 @@ class SyncInLoop(Rule):
         its evaluation phase only, while every training batch pays for it).
         """
         names = self._assigned_names(node)
+        function = self.ctx.enclosing(cst.FunctionDef)
         steps = environment_steps(loop)
-        if any(_passes(node, names, step) for step in steps):
+        if function is not None and not any(ancestor is loop for ancestor in self.ctx.ancestors):
+            steps += environment_steps(function)  # a helper the loop calls steps the environment itself
+        if any(_passes(node, _flows_to(loop, names), step) for step in steps):
             return True  # an environment on the host takes host actions, training or not
         if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors):
             # A helper called in the loop may compute the action (`act(state)`); not one whose
@@ -456,7 +459,7 @@ class SyncInLoop(Rule):
             returned = _flows_to(loop, self._returned_names(node, loop))
             if not returned or any(_passes(node, returned, step) for step in steps):
                 return True
-        if feeds_batch_source(node, names, loop):
+        if feeds_batch_source(node, names, loop, self.ctx.enclosing(cst.FunctionDef) or self.ctx.module):
             return True  # priorities of a replay buffer: the next batch depends on them
         returned = self._returned_names(node, loop)
         if returned and decides_stop(loop, returned):
@@ -487,10 +490,11 @@ class SyncInLoop(Rule):
         return self._goes_to_host_sink(node, HOST_SINKS) or _read_again(names, loop_nodes)
 
     def _assigned_names(self, node: cst.Call) -> Set[str]:
-        """Names assigned the value of `node`, or of a method chain on it (`a = x.cpu().numpy()`)."""
+        """Names assigned the value of `node`, or of a method chain on it (`a = x.cpu().numpy()`),
+        also unpacked (`a, logprob = agent.select_action(s)`)."""
         for ancestor, child in self.ctx.path_to(node):
             if isinstance(ancestor, cst.Assign) and ancestor.value is child:
-                return {target.target.value for target in ancestor.targets if isinstance(target.target, cst.Name)}
+                return {name for target in ancestor.targets for name in bound_names(target.target)}
             if not (isinstance(ancestor, cst.Attribute) and ancestor.value is child) and not (
                 isinstance(ancestor, cst.Call) and ancestor.func is child
             ):

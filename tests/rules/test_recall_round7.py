@@ -1065,3 +1065,11 @@ def test_a_lightning_forward_counts_when_its_training_step_calls_it(tmp_path, mo
     code = LIGHTNING_PREDICT.replace("cross_entropy(self.net(x), y)", f"cross_entropy({step}, y)")
     files = {"module.py": code, "train.py": "import torch\nfrom module import Classifier\nmodel = Classifier(torch.nn.Linear(2, 2)).cuda()\nloss = model.training_step(batch, 0)\nloss.backward()\n"}
     assert bool(findings(tmp_path, monkeypatch, files, "TL101")) is reported
+
+
+def test_a_wrapper_rebinding_the_models_name_only_for_its_weights(tmp_path, monkeypatch):
+    code = CONVERSION.replace(
+        '    wrapped = torch.nn.DataParallel(net)\n    wrapped.load_state_dict(torch.load("old.pt"))\n    torch.save(wrapped.module.state_dict(), "new.pt")\n',
+        '    out = net(torch.zeros(1, 2))\n    net = torch.nn.DataParallel(net)\n    torch.save({"model_state": net.state_dict()}, "new.pt")\n',
+    )
+    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL501") == {("train.py", "TL501", 10)}

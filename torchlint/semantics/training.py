@@ -313,12 +313,15 @@ def _named_as_drawing_a_batch(call: cst.Call) -> bool:
     return bool(parts) and parts[-1] in ("batch", "batches") and any(word in BATCH_DRAWING_WORDS for word in parts)
 
 
-def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode) -> bool:
-    """Whether `loop` hands the value of `node` (or a name assigned it) to a method of the object
-    it draws its batches from (`rb.update_priorities(idx, p)` beside `rb.sample(n)`): the next
-    batch depends on it (prioritised replay), so it must reach the host every step."""
+def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, scope: Optional[cst.CSTNode] = None) -> bool:
+    """Whether `loop` hands the value of `node` (or a name assigned it) to a method of an object
+    that `loop`, or another loop of `scope`, draws batches from (`rb.update_priorities(idx, p)`
+    beside `rb.sample(n)`; `memory.append(obs, action.cpu())` in a collection loop whose
+    memory a training loop samples): the next batches depend on it (prioritised or plain
+    replay), so it must reach the host."""
     calls = [item for item in descendants(loop) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute)]
-    sources = {dotted_name(call.func.value) for call in calls if any(word in BATCH_DRAWING_WORDS for word in words(call.func.attr.value))}
+    drawing = calls if scope is None else [item for item in descendants(scope) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute)]
+    sources = {dotted_name(call.func.value) for call in drawing if any(word in BATCH_DRAWING_WORDS for word in words(call.func.attr.value))}
     sources.discard(None)
     return any(
         dotted_name(call.func.value) in sources
