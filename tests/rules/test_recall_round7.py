@@ -961,7 +961,7 @@ for episode in range(100):
 
 
 def test_a_value_already_read_back_for_the_environment_waits_for_nothing(tmp_path, monkeypatch):
-    assert findings(tmp_path, monkeypatch, {"agent.py": TWICE}, "TL101") == {("agent.py", "TL101", 13)}
+    assert findings(tmp_path, monkeypatch, {"agent.py": TWICE}, "TL101") == {("agent.py", "TL101", 12)}
 
 
 # -- a training script named like a test, with its own `test()` evaluation -----------------
@@ -1073,3 +1073,26 @@ def test_a_wrapper_rebinding_the_models_name_only_for_its_weights(tmp_path, monk
         '    out = net(torch.zeros(1, 2))\n    net = torch.nn.DataParallel(net)\n    torch.save({"model_state": net.state_dict()}, "new.pt")\n',
     ).replace('    torch.save(torch.nn.DataParallel(net).state_dict(), "prefixed.pt")\n', "")
     assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL501") == {("train.py", "TL501", 10)}
+
+
+REPLAY = """
+import torch
+
+policy = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(policy.parameters(), lr=0.1)
+for episode in range(100):
+    for step in range(collect_steps):
+        loss = policy(memory.sample(32).cuda()).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        stats.append(loss.cpu())
+    with torch.no_grad():
+        for t in range(200):
+            action = policy(obs.cuda())
+            memory.append(obs, action.cpu())
+"""
+
+
+def test_an_action_stored_in_a_replay_memory_other_loops_sample_is_needed(tmp_path, monkeypatch):
+    assert findings(tmp_path, monkeypatch, {"agent.py": REPLAY}, "TL101") == {("agent.py", "TL101", 12)}

@@ -313,6 +313,10 @@ def _named_as_drawing_a_batch(call: cst.Call) -> bool:
     return bool(parts) and parts[-1] in ("batch", "batches") and any(word in BATCH_DRAWING_WORDS for word in parts)
 
 
+# Methods of a replay memory that hand out stored experience.
+REPLAY_WORDS = frozenset({"sample", "draw"})
+
+
 def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, scope: Optional[cst.CSTNode] = None) -> bool:
     """Whether `loop` hands the value of `node` (or a name assigned it) to a method of an object
     that `loop`, or another loop of `scope`, draws batches from (`rb.update_priorities(idx, p)`
@@ -320,8 +324,10 @@ def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, sc
     memory a training loop samples): the next batches depend on it (prioritised or plain
     replay), so it must reach the host."""
     calls = [item for item in descendants(loop) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute)]
-    drawing = calls if scope is None else [item for item in descendants(scope) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute)]
-    sources = {dotted_name(call.func.value) for call in drawing if any(word in BATCH_DRAWING_WORDS for word in words(call.func.attr.value))}
+    sources = {dotted_name(call.func.value) for call in calls if any(word in BATCH_DRAWING_WORDS for word in words(call.func.attr.value))}
+    if scope is not None:  # a memory other loops sample from (`D.sample(batch_size)`)
+        elsewhere = (item for item in descendants(scope) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute))
+        sources |= {dotted_name(call.func.value) for call in elsewhere if any(word in REPLAY_WORDS for word in words(call.func.attr.value))}
     sources.discard(None)
     return any(
         dotted_name(call.func.value) in sources
