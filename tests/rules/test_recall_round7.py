@@ -961,7 +961,7 @@ for episode in range(100):
 
 
 def test_a_value_already_read_back_for_the_environment_waits_for_nothing(tmp_path, monkeypatch):
-    assert findings(tmp_path, monkeypatch, {"agent.py": TWICE}, "TL101") == {("agent.py", "TL101", 12)}
+    assert findings(tmp_path, monkeypatch, {"agent.py": TWICE}, "TL101") == {("agent.py", "TL101", 13)}
 
 
 # -- a training script named like a test, with its own `test()` evaluation -----------------
