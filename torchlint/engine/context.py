@@ -20,7 +20,7 @@ from torchlint.semantics.training import called_every_step_elsewhere, inference_
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, code_text, importers_of, module_facts, project_uses, role_path, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, qualified_caller, code_text, importers_of, module_facts, project_uses, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -264,7 +264,7 @@ def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth:
     if found is not None or depth == 0:
         return found
     for site in sites:
-        caller = _qualified_caller(site) if not (site.guards or site.in_handler or site.in_epoch_loop) else None
+        caller = qualified_caller(site) if not (site.guards or site.in_handler or site.in_epoch_loop) else None
         outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1) if caller is not None else None
         if outer is None:
             continue
@@ -276,15 +276,3 @@ def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth:
             return Execution(Frequency.PER_STEP, (Reason(text, method=EVALUATION_STEP_CALLEE, external=True),) + outer.reasons)
     return None
 
-
-def _qualified_caller(site: CallSite) -> Optional[str]:
-    """The calling function of `site` as the project index names it: `train` for a function,
-    `Trainer.validate` for the one method of that name in its module; None when unknown or
-    ambiguous."""
-    if site.caller is None:
-        return None
-    functions = module_facts(os.path.abspath(site.path)).functions
-    if site.caller in functions:
-        return site.caller
-    named = [name for name in functions if name.endswith("." + site.caller)]
-    return named[0] if len(named) == 1 else None

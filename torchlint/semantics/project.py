@@ -2205,11 +2205,17 @@ def _called_without_grad(site: CallSite, depth: int) -> bool:
     text = read_module(site.path).text
     if any(first <= site.line <= last for first, last in _grad_off_blocks(text)):
         return True
-    if site.caller is None or depth == 0:
-        return False
-    klass = _class_at(text, site.line)
-    caller = f"{klass}.{site.caller}" if klass is not None and "." not in site.caller else site.caller
-    return runs_without_grad(site.path, caller, depth - 1)
+    caller = qualified_caller(site) if depth > 0 else None
+    return caller is not None and runs_without_grad(site.path, caller, depth - 1)
+
+
+def qualified_caller(site: CallSite) -> Optional[str]:
+    """The function that makes the call at `site` as `callers_of` names functions: `train`, or
+    `Trainer.validate` for a method of a module-level class; None at module level."""
+    if site.caller is None:
+        return None
+    klass = _class_at(read_module(site.path).text, site.line)
+    return f"{klass}.{site.caller}" if klass is not None and "." not in site.caller else site.caller
 
 
 @lru_cache(maxsize=256)
