@@ -1096,3 +1096,18 @@ for episode in range(100):
 
 def test_an_action_stored_in_a_replay_memory_other_loops_sample_is_needed(tmp_path, monkeypatch):
     assert findings(tmp_path, monkeypatch, {"agent.py": REPLAY}, "TL101") == {("agent.py", "TL101", 12)}
+
+
+def test_a_requirements_file_of_the_modules_own_directory_counts(tmp_path, monkeypatch):
+    (tmp_path / "week_1").mkdir()
+    (tmp_path / "week_1" / "requirements.txt").write_text("pytorch-lightning==1.2.10\n")
+    (tmp_path / "week_2").mkdir()
+    (tmp_path / "week_2" / "requirements.txt").write_text("lightning==2.2.0\n")
+    (tmp_path / "setup.py").write_text("")
+    for week in ("week_1", "week_2"):
+        (tmp_path / week / "data.py").write_text(textwrap.dedent(LIGHTNING_DATA))
+        (tmp_path / week / "main.py").write_text(textwrap.dedent(LIGHTNING_MAIN))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "."])
+    # week 1 pins Lightning 1.2, whose trainer without a device option runs on the CPU; week 2's picks the GPU
+    assert [item["path"].replace("\\", "/") for item in json.loads(result.stdout)] == ["week_2/data.py"]

@@ -44,7 +44,7 @@ import ast
 import contextlib
 import contextvars
 import dataclasses
-import glob
+import fnmatch
 import hashlib
 import io
 import os
@@ -1580,10 +1580,11 @@ def forget_paths() -> None:
 
 def project_files(root: str) -> Tuple[str, ...]:
     """The `.py` files under a project root, without hidden, environment and build directories;
-    listed once per run."""
+    listed once per run, together with the project's dependency files (`dependency_files`)."""
     found = _PROJECT_FILES.get(root)
     if found is None:
         files: List[str] = []
+        declared: List[str] = []
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(
                 d
@@ -1591,20 +1592,26 @@ def project_files(root: str) -> Tuple[str, ...]:
                 if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES and not _is_environment(directory, d)
             )
             files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
+            declared.extend(os.path.join(directory, name) for name in sorted(names) if _declares_dependencies(directory, name))
         found = _PROJECT_FILES[root] = tuple(files)
+        _DEPENDENCY_FILES[root] = tuple(declared)
     return found
 
 
 def dependency_files(root: str) -> Tuple[str, ...]:
-    """The files at a project root that declare its dependencies (`DEPENDENCY_PATTERNS`);
-    listed once per run."""
-    found = _DEPENDENCY_FILES.get(root)
-    if found is None:
-        escaped = glob.escape(root)
-        found = _DEPENDENCY_FILES[root] = tuple(
-            sorted({file for pattern in DEPENDENCY_PATTERNS for file in glob.glob(os.path.join(escaped, pattern)) if os.path.isfile(file)})
-        )
-    return found
+    """The files under a project root that declare dependencies (`DEPENDENCY_PATTERNS`: pip
+    requirements, setup scripts, pyproject tables, conda environments), in any of its
+    directories (a repository of week-by-week copies keeps one `requirements.txt` in each);
+    listed once per run with the modules."""
+    project_files(root)
+    return _DEPENDENCY_FILES[root]
+
+
+def _declares_dependencies(directory: str, name: str) -> bool:
+    """Whether the file `name` in `directory` is a dependency file (`requirements/*.txt` too)."""
+    if any(fnmatch.fnmatchcase(name, pattern) for pattern in DEPENDENCY_PATTERNS if "/" not in pattern):
+        return True
+    return os.path.basename(directory) == "requirements" and name.endswith(".txt")
 
 
 def _is_environment(directory: str, name: str) -> bool:

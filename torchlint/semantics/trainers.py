@@ -31,19 +31,31 @@ DEVICE_OPTIONS = frozenset(
 
 def lightning_on_cpu(path: str) -> bool:
     """Whether the project of the module at `path` trains its Lightning models on the CPU: it
-    pins a Lightning release before 2.0, and every Lightning `Trainer(...)` of it is built
+    pins a Lightning release before 2.0 (in a dependency file of the module's directory or one
+    above it), and every Lightning `Trainer(...)` of it is built
     without a device option, `**` arguments or a command-line constructor
     (`Trainer.from_argparse_args`, `LightningCLI`), which may choose one."""
-    root = project_root(os.path.abspath(path))
+    path = os.path.abspath(path)
+    root = project_root(path)
     stamp = tree_stamp(root)  # the modules and the dependency files: a change to either counts
     note_listing(root, stamp)
-    return _pins_old_lightning(root) and _trainers_on_default_device(root, stamp)
+    return _pins_old_lightning(path, root) and _trainers_on_default_device(root, stamp)
 
 
-def _pins_old_lightning(root: str) -> bool:
-    """Whether a dependency file at the project's root bounds Lightning below 2.0: a pin of a
-    1.x release (`==`, `~=`, conda's `=`, `<=`) or an upper bound of 2.0 or less (`<2`, `<2.0`)."""
-    for file in dependency_files(root):
+def _governs(file: str, module: str) -> bool:
+    """Whether the dependency file `file` is in the directory of the module at `module` or one
+    above it (a `requirements/` directory counts as its parent)."""
+    directory = os.path.dirname(file)
+    if os.path.basename(directory) == "requirements":
+        directory = os.path.dirname(directory)
+    return os.path.dirname(module).startswith(directory.rstrip(os.sep) + os.sep) or os.path.dirname(module) == directory
+
+
+def _pins_old_lightning(path: str, root: str) -> bool:
+    """Whether a dependency file of the module's directory or one above it, up to the project
+    root, bounds Lightning below 2.0: a pin of a 1.x release (`==`, `~=`, conda's `=`, `<=`) or
+    an upper bound of 2.0 or less (`<2`, `<2.0`)."""
+    for file in (item for item in dependency_files(root) if _governs(item, path)):
         for requirement in _LIGHTNING_REQUIREMENT.finditer(read_module(file).text):
             for specifier in _SPECIFIER.finditer(requirement["spec"]):
                 major, minor = int(specifier["major"]), int(specifier["minor"] or 0)
