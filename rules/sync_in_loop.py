@@ -331,12 +331,10 @@ class SyncInLoop(Rule):
             return
         if self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node):
             return
-        shown = '.to("cpu")' if method == "to" else f".{method}()"
-        self.report(
+        self._report_at_call(
             node,
-            f"`{shown}` synchronises with the device every training step: {execution.reasons[0].text}; "
+            f"`{_shown(method)}` synchronises with the device every training step: {execution.reasons[0].text}; "
             "keep the value on the device and convert once after the loop or every N steps",
-            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
 
     def _check_forward_output(self, node: cst.Call, method: str) -> None:
@@ -358,13 +356,15 @@ class SyncInLoop(Rule):
             return
         if isinstance(klass, cst.ClassDef) and framework_of(klass, self.ctx.frequency.classes()) == LIGHTNING and not _steps_call_forward(klass):
             return  # a LightningModule's `forward` is its inference API unless its training step calls `self(...)`
-        shown = '.to("cpu")' if method == "to" else f".{method}()"
-        self.report(
+        self._report_at_call(
             node,
-            f"`{shown}` of a value `forward()` returns synchronises with the device every step; "
+            f"`{_shown(method)}` of a value `forward()` returns synchronises with the device every step; "
             "return the tensor and convert it where it is logged, every N steps",
-            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
+
+    def _report_at_call(self, node: cst.Call, message: str) -> None:
+        """A finding on the sync call, starting at its method's name."""
+        self.report(node, message, start=node.func.attr if isinstance(node.func, cst.Attribute) else None)
 
     def _without_grad(self, function: cst.FunctionDef) -> bool:
         """Whether `function` is an inference forward: decorated with `torch.no_grad()` (or
@@ -637,6 +637,11 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _shown(method: str) -> str:
+    """How a message names the sync: `.item()`, `.to("cpu")`."""
+    return '.to("cpu")' if method == "to" else f".{method}()"
 
 
 def _steps_call_forward(klass: cst.ClassDef) -> bool:
