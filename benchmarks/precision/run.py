@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from torchlint.semantics.project import declares_dependencies
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -38,7 +40,7 @@ LABEL_KINDS = ("TP", "FP", "debatable", "FN")
 LABEL_COLUMNS = ("repo", "path", "line", "code", "label", "reason")
 
 # What torchlint reads: mirrors may lack the blobs of large data files.
-SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb", ".gitignore", "pyproject.toml")
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb", ".gitignore")
 
 Key = tuple[str, str, int, str]  # repo, path, line, code
 
@@ -195,7 +197,7 @@ def _sources_present(git: list[str], repo: Repo) -> list[str]:
         check=True, capture_output=True, text=True,
     ).stdout
     entries = [line.split("\t", 1) for line in listing.split("\0") if line]
-    sources = [(meta.split()[2], name) for meta, name in entries if name.endswith(SOURCE_SUFFIXES)]
+    sources = [(meta.split()[2], name) for meta, name in entries if _read_by_torchlint(name)]
     check = subprocess.run(
         [*git, "cat-file", "--batch-check"],
         input="".join(f"{blob}\n" for blob, _ in sources),
@@ -208,6 +210,12 @@ def _sources_present(git: list[str], repo: Repo) -> list[str]:
         else:
             present.append(name)
     return present
+
+
+def _read_by_torchlint(path: str) -> bool:
+    """Sources, and the dependency files the semantics read (requirements, setup, environments)."""
+    directory, _, name = path.rpartition("/")
+    return path.endswith(SOURCE_SUFFIXES) or declares_dependencies(directory, name)
 
 
 def _mirror_git_dir(path: Path) -> Path:

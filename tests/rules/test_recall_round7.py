@@ -1111,3 +1111,17 @@ def test_a_requirements_file_of_the_modules_own_directory_counts(tmp_path, monke
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "."])
     # week 1 pins Lightning 1.2, whose trainer without a device option runs on the CPU; week 2's picks the GPU
     assert [item["path"].replace("\\", "/") for item in json.loads(result.stdout)] == ["week_2/data.py"]
+
+
+def test_only_the_trainers_of_the_sub_project_a_requirements_file_governs_count(tmp_path, monkeypatch):
+    (tmp_path / "setup.py").write_text("")
+    mains = {"week_0": LIGHTNING_MAIN.replace("max_epochs=10", "max_epochs=10, gpus=1"), "week_1": LIGHTNING_MAIN}
+    for week, trainer in mains.items():
+        (tmp_path / week).mkdir()
+        (tmp_path / week / "requirements.txt").write_text("pytorch-lightning==1.2.10\n")
+        (tmp_path / week / "data.py").write_text(textwrap.dedent(LIGHTNING_DATA))
+        (tmp_path / week / "main.py").write_text(textwrap.dedent(trainer))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "."])
+    # week 0's trainer asks for a GPU; week 1's, a separate copy with its own pin, runs on the CPU
+    assert [item["path"].replace("\\", "/") for item in json.loads(result.stdout)] == ["week_0/data.py"]

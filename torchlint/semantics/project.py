@@ -1592,7 +1592,7 @@ def project_files(root: str) -> Tuple[str, ...]:
                 if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES and not _is_environment(directory, d)
             )
             files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
-            declared.extend(os.path.join(directory, name) for name in sorted(names) if _declares_dependencies(directory, name))
+            declared.extend(os.path.join(directory, name) for name in sorted(names) if declares_dependencies(directory, name))
         found = _PROJECT_FILES[root] = tuple(files)
         _DEPENDENCY_FILES[root] = tuple(declared)
     return found
@@ -1607,7 +1607,7 @@ def dependency_files(root: str) -> Tuple[str, ...]:
     return _DEPENDENCY_FILES[root]
 
 
-def _declares_dependencies(directory: str, name: str) -> bool:
+def declares_dependencies(directory: str, name: str) -> bool:
     """Whether the file `name` in `directory` is a dependency file (`requirements/*.txt` too)."""
     if any(fnmatch.fnmatchcase(name, pattern) for pattern in DEPENDENCY_PATTERNS if "/" not in pattern):
         return True

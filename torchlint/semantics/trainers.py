@@ -32,14 +32,15 @@ DEVICE_OPTIONS = frozenset(
 def lightning_on_cpu(path: str) -> bool:
     """Whether the project of the module at `path` trains its Lightning models on the CPU: it
     pins a Lightning release before 2.0 (in a dependency file of the module's directory or one
-    above it), and every Lightning `Trainer(...)` of it is built
+    above it), and every Lightning `Trainer(...)` of the sub-project that file governs is built
     without a device option, `**` arguments or a command-line constructor
     (`Trainer.from_argparse_args`, `LightningCLI`), which may choose one."""
     path = os.path.abspath(path)
     root = project_root(path)
     stamp = tree_stamp(root)  # the modules and the dependency files: a change to either counts
     note_listing(root, stamp)
-    return _pins_old_lightning(path, root) and _trainers_on_default_device(root, stamp)
+    pinned_in = _old_lightning_directory(path, root)
+    return pinned_in is not None and _trainers_on_default_device(root, stamp, pinned_in)
 
 
 def _governs(file: str, module: str) -> bool:
@@ -51,27 +52,37 @@ def _governs(file: str, module: str) -> bool:
     return os.path.dirname(module).startswith(directory.rstrip(os.sep) + os.sep) or os.path.dirname(module) == directory
 
 
-def _pins_old_lightning(path: str, root: str) -> bool:
-    """Whether a dependency file of the module's directory or one above it, up to the project
-    root, bounds Lightning below 2.0: a pin of a 1.x release (`==`, `~=`, conda's `=`, `<=`) or
-    an upper bound of 2.0 or less (`<2`, `<2.0`)."""
+def _old_lightning_directory(path: str, root: str) -> Optional[str]:
+    """The directory of the sub-project whose dependency file (in the module's directory or one
+    above it, up to the project root) bounds Lightning below 2.0: a pin of a 1.x release (`==`,
+    `~=`, conda's `=`, `<=`) or an upper bound of 2.0 or less (`<2`, `<2.0`); None without one."""
     for file in (item for item in dependency_files(root) if _governs(item, path)):
-        for requirement in _LIGHTNING_REQUIREMENT.finditer(read_module(file).text):
-            for specifier in _SPECIFIER.finditer(requirement["spec"]):
-                major, minor = int(specifier["major"]), int(specifier["minor"] or 0)
-                if specifier["op"] in ("==", "~=", "=", "<=") and major < 2:
-                    return True
-                if specifier["op"] == "<" and (major, minor) <= (2, 0):
-                    return True
+        if _bounds_lightning_below_2(read_module(file).text):
+            directory = os.path.dirname(file)
+            return os.path.dirname(directory) if os.path.basename(directory) == "requirements" else directory
+    return None
+
+
+def _bounds_lightning_below_2(text: str) -> bool:
+    for requirement in _LIGHTNING_REQUIREMENT.finditer(text):
+        for specifier in _SPECIFIER.finditer(requirement["spec"]):
+            major, minor = int(specifier["major"]), int(specifier["minor"] or 0)
+            if specifier["op"] in ("==", "~=", "=", "<=") and major < 2:
+                return True
+            if specifier["op"] == "<" and (major, minor) <= (2, 0):
+                return True
     return False
 
 
-@lru_cache(maxsize=8)
-def _trainers_on_default_device(root: str, stamp: str) -> bool:
-    """Whether the project builds at least one Lightning `Trainer(...)` and none with a device
-    option or arguments that may hold one; built once per state of the project tree (`stamp`)."""
+@lru_cache(maxsize=32)
+def _trainers_on_default_device(root: str, stamp: str, directory: str) -> bool:
+    """Whether the sub-project in `directory` (the one its dependency file governs: a repository
+    of week-by-week copies holds one per week) builds at least one Lightning `Trainer(...)` and
+    none with a device option or arguments that may hold one; once per state of the project
+    tree (`stamp`)."""
     built = 0
-    for file in project_files(root):
+    inside = directory.rstrip(os.sep) + os.sep
+    for file in (item for item in project_files(root) if item.startswith(inside)):
         text = read_module(file).text
         if "Trainer" not in text or "lightning" not in text:
             continue
