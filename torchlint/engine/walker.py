@@ -15,6 +15,7 @@ from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
 from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
+from torchlint.semantics.modes import notebook_cell
 
 Handler = Callable[[cst.CSTNode], None]
 
@@ -112,7 +113,7 @@ class _SemanticTracker:
         self.names = ctx.names
         self.values = ctx.values
         self.on_enter: Dict[Type[cst.CSTNode], Callable] = {
-            cst.Module: self._enter_scope,
+            cst.Module: self._enter_module,
             cst.Import: self.names.bind_import,
             cst.ImportFrom: self.names.bind_import,
             cst.ClassDef: self._enter_class,
@@ -139,6 +140,16 @@ class _SemanticTracker:
     def _enter_scope(self, node: cst.CSTNode) -> None:
         self.names.push(node)
 
+    def _enter_module(self, node: cst.Module) -> None:
+        """The module scope, with the imports of its marimo cells: a cell's imports reach
+        every other cell, whatever their order in the file."""
+        self.names.push(node)
+        for cell in (item for item in node.body if isinstance(item, cst.FunctionDef) and notebook_cell(item, node)):
+            for line in children(cell.body):
+                for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self.names.bind_import(small)
+
     def _leave_scope(self, node: cst.CSTNode) -> None:
         self.names.pop()
 
@@ -147,10 +158,17 @@ class _SemanticTracker:
         self._bind(node.name.value, None)
         self.names.push(node, is_class=True)
 
+    def _in_notebook_cell(self) -> bool:
+        """Directly in a marimo cell, whose imports and definitions reach the other cells."""
+        scopes = self.names.scopes
+        return len(scopes) == 2 and isinstance(scopes[1].node, cst.FunctionDef) and notebook_cell(scopes[1].node, self.ctx.module)
+
     def _enter_function(self, node: cst.FunctionDef) -> None:
         self._bind(node.name.value, None)
         self.names.push(node)
-        self._bind_parameters(node.params)
+        if not self._in_notebook_cell():
+            # A cell's parameters are the names other cells define, not new values.
+            self._bind_parameters(node.params)
 
     def _enter_lambda(self, node: cst.Lambda) -> None:
         self.names.push(node)
