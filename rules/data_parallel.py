@@ -4,8 +4,8 @@ import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
-from torchlint.semantics.project import MULTI_GPU, project_uses
-from torchlint.semantics.training import is_ddp_wrap
+from torchlint.semantics.devices import in_cpu_only_branch
+from torchlint.semantics.training import in_untrained_main_block, is_ddp_wrap
 from torchlint.semantics.tree import descendants, in_source_order, module_nodes, names_bound_by, scope_descendants
 
 DATA_PARALLEL = frozenset(
@@ -33,13 +33,14 @@ class DataParallel(Rule):
     pass; PyTorch recommends it even on a single machine. Reported: negative scaling with
     `DataParallel` against 5.5-6x on 8 GPUs with one process per GPU.
 
-    Only constructor calls are reported, and only where the program may drive more than one
-    GPU: it counts them (`torch.cuda.device_count()`), lists them (`device_ids=[0, 1]`,
-    `gpu_ids`), or takes an option for them (`--gpus`, `n_gpu`). `DataParallel` over one device
-    (`device_ids=[0]`) is a no-op wrapper, and in a program with no such sign (the file, or a
-    project module it imports or that imports it) it is kept for a configuration the rule
-    cannot see. Silent in programs that never train (an evaluation or inference script has no
-    gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
+    Only constructor calls are reported, and only where the wrapper may drive more than one
+    GPU: without `device_ids` it takes every visible GPU (a training script that wraps its
+    model "whenever CUDA is available" takes over a multi-GPU machine), and so does a list
+    from a setting (`device_ids=args.gpu_ids`). `DataParallel` over a literal list of one
+    device (`device_ids=[0]`) is a no-op wrapper and is not reported, nor one in a branch that
+    runs only without CUDA (`else:` of `if torch.cuda.is_available():`). Silent in programs
+    that never train (an evaluation or inference script, or the `__main__` block of a module
+    in which nothing trains, has no gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
     a launcher, and is not reported. Nor is a wrapper that never runs the model: a conversion
@@ -85,6 +86,7 @@ class DataParallel(Rule):
         "import torch\nimport torch.nn as nn\nif torch.cuda.device_count() > 1:\n    model = nn.DataParallel(model)\n",
         "from torch.nn import DataParallel as DP\nmodel = DP(model, device_ids=args.gpu_ids)\n",
         "import torch\nmodel = torch.nn.parallel.DataParallel(model, device_ids=[0, 1])\n",
+        "import torch\nmodel = torch.nn.DataParallel(model).cuda()\n",
     )
     good_examples = (
         "import torch.nn as nn\nif isinstance(model, nn.DataParallel):\n    model = model.module\n",
@@ -92,7 +94,7 @@ class DataParallel(Rule):
         "import torch\nfrom torch.nn.parallel import DistributedDataParallel as DDP\nmodel = DDP(model)\n",
         "import torch\nif args.distributed:\n    model = torch.nn.parallel.DistributedDataParallel(model)\nelse:\n    model = torch.nn.DataParallel(model)\n",
         "import torch\nmodel = torch.nn.DataParallel(model, device_ids=[0])\n",
-        "import torch\nmodel = torch.nn.DataParallel(model).cuda()\n",
+        "import torch\nif torch.cuda.is_available():\n    model = model.cuda()\nelse:\n    model = torch.nn.DataParallel(model)\n",
     )
 
     def __init__(self, ctx) -> None:
@@ -111,6 +113,8 @@ class DataParallel(Rule):
             and not self.ctx.inference_only
             and self._may_use_several_devices(node)
             and not self._only_renames_weights(node)
+            and not in_cpu_only_branch(self.ctx.path_to(node), self.ctx.qualified_name)
+            and not in_untrained_main_block(self.ctx, self.ctx.path_to(node))
         ):
             self.report(
                 node,
@@ -137,14 +141,12 @@ class DataParallel(Rule):
         )
 
     def _may_use_several_devices(self, node: cst.Call) -> bool:
-        """Whether the wrapper may drive more than one GPU (see the docs): not over a literal
-        list of one device, and in a program that counts, lists or takes an option for GPUs
-        (the file, or a project module it imports or that imports it: `--gpus` in the entry
-        script)."""
+        """Whether the wrapper may drive more than one GPU: anything but a literal list of
+        one device (without `device_ids` it takes every visible GPU)."""
         devices = keyword(node, "device_ids") or (node.args[1] if len(node.args) > 1 and node.args[1].keyword is None else None)
         if devices is not None and isinstance(devices.value, (cst.List, cst.Tuple)):
             return len(devices.value.elements) > 1
-        return devices is not None or project_uses(self.ctx, MULTI_GPU)
+        return True
 
 
 def _uses_after(scope: cst.CSTNode, assign: cst.Assign, name: str) -> List[cst.Name]:

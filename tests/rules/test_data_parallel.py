@@ -54,27 +54,45 @@ def test_reported_where_the_program_may_use_several_gpus():
     assert lines(code, RULE) == [6]
 
 
-def test_silent_for_one_device_or_no_sign_of_several():
+def test_silent_for_one_device():
     code = """
     import torch
     import torch.nn as nn
     a = nn.DataParallel(model, device_ids=[0])
     b = nn.DataParallel(model, device_ids=[args.gpu])
-    c = nn.DataParallel(model).cuda()
     """
     assert lines(code, RULE) == []
 
 
-def test_a_gpus_option_in_the_entry_script_counts_for_the_model_module(tmp_path):
+def test_without_device_ids_it_takes_every_visible_gpu():
+    """A training script that wraps its model whenever CUDA is available takes over a
+    multi-GPU machine; the branch that runs only without CUDA drives no GPU."""
+    code = """
+    import torch
+    import torch.nn as nn
+    if torch.cuda.is_available():
+        model = nn.DataParallel(model).cuda()
+    else:
+        model = nn.DataParallel(model)
+    """
+    assert lines(code, RULE) == [5]
+
+
+def test_silent_in_the_main_block_of_a_module_that_never_trains(tmp_path):
+    """A feature-extraction script other modules import from: its `__main__` block runs only as
+    that program, which passes over the data once; a training module's block is reported."""
     from click.testing import CliRunner
 
     from torchlint.cli import main
 
-    (tmp_path / "model.py").write_text("import torch.nn as nn\ndef wrap(net):\n    return nn.DataParallel(net)\n")
-    (tmp_path / "train.py").write_text("import argparse\nfrom model import wrap\nparser = argparse.ArgumentParser()\nparser.add_argument('--gpus', type=int)\n")
-    (tmp_path / "other.py").write_text("import torch.nn as nn\nnet = nn.DataParallel(net)\n")
+    (tmp_path / "setup.py").write_text("")
+    main_block = "if __name__ == '__main__':\n    net = nn.DataParallel(load()).eval().cuda()\n{extra}"
+    features = "import torch.nn as nn\ndef load():\n    return nn.Linear(2, 2)\n" + main_block.format(extra="")
+    (tmp_path / "features.py").write_text(features)
+    (tmp_path / "fid.py").write_text("from features import load\n")
+    (tmp_path / "train.py").write_text(features.replace("{extra}", "") + "    net(x).sum().backward()\n")
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL501", "--output-format", "concise", str(tmp_path)])
-    assert "model.py:3:12: TL501" in result.stdout and "other.py" not in result.stdout
+    assert "train.py:5:11: TL501" in result.stdout and "features.py" not in result.stdout
 
 
 def test_found_when_another_rule_asks_about_the_rest_of_the_file_first():

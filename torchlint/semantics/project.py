@@ -86,7 +86,6 @@ LINEAR = "linear"
 RECURRENT = "recurrent"
 VARIABLE_SHAPES = "variable_shapes"
 CUDA = "cuda"
-MULTI_GPU = "multi_gpu"
 CPU_TRAINER = "cpu_trainer"
 TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
@@ -123,12 +122,6 @@ FEATURES: Dict[str, re.Pattern] = {
     # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
     # NVIDIA GPUs).
     CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
-    # A program that may drive several GPUs: it counts them, lists them or takes an option.
-    MULTI_GPU: re.compile(
-        r"device_count\s*\(|\bn_?gpus?\b|\bnum_?gpus?\b|\bgpu_ids\b|\bgpus\b|--gpus?\b|\bmulti_?gpu\b|"
-        r"CUDA_VISIBLE_DEVICES|\bngpus?\b",
-        re.IGNORECASE,
-    ),
     # A framework trainer told to run on the CPU (`pl.Trainer(accelerator="cpu")`, or a
     # `{"accelerator": "cpu"}` of trainer settings).
     CPU_TRAINER: re.compile(r"\baccelerator[\"']?\s*[=:]\s*[\"']cpu[\"']"),

@@ -471,20 +471,26 @@ def inference_only(ctx: "FileFacts") -> bool:
     programs pass over their data once per run. A module without an entry point, or one that
     another project module imports (its `__main__` block is a self-test), may serve a
     training script, so it never counts."""
-    if not (ctx.path.endswith(".ipynb") or _has_main_block(ctx.module)):
+    if not (ctx.path.endswith(".ipynb") or any(_is_main_block(statement) for statement in ctx.module.body)):
         return False
-    if any(isinstance(node, cst.Call) and _reads_as_training(ctx, node.func) for node in nodes_of_type(ctx.module, (cst.Call,))):
-        return False
-    return not imported_by_project(ctx)
+    return not _trains_anywhere(ctx) and not imported_by_project(ctx)
 
 
-def _has_main_block(module: cst.Module) -> bool:
-    return any(
-        isinstance(statement, cst.If)
-        and isinstance(statement.test, cst.Comparison)
-        and dotted_name(statement.test.left) == "__name__"
-        for statement in module.body
-    )
+def in_untrained_main_block(ctx: "FileFacts", path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+    """Whether the code at the end of `path` ((ancestor, child) pairs, innermost first) is in
+    the `if __name__ == "__main__":` block of a module in which nothing trains: the block runs
+    only when the module runs as a program (never for an importer), and that program passes
+    over its data once (an evaluation or feature-dump script that other modules import from)."""
+    return any(ancestor is ctx.module and _is_main_block(child) for ancestor, child in path) and not _trains_anywhere(ctx)
+
+
+def _trains_anywhere(ctx: "FileFacts") -> bool:
+    """Whether a call of the module reads as training (see `inference_only`)."""
+    return any(isinstance(node, cst.Call) and _reads_as_training(ctx, node.func) for node in nodes_of_type(ctx.module, (cst.Call,)))
+
+
+def _is_main_block(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.If) and isinstance(statement.test, cst.Comparison) and dotted_name(statement.test.left) == "__name__"
 
 
 def loop_trains(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
