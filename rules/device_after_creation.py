@@ -1,4 +1,4 @@
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import libcst as cst
 
@@ -11,8 +11,8 @@ from torchlint.semantics.dtypes import python_integer, reads_dtype
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
-from torchlint.semantics.kinds import TENSOR_KINDS, Kind
-from torchlint.semantics.moves import later_moves, returns_moved
+from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
+from torchlint.semantics.moves import MOVES, later_moves, returns_moved
 from torchlint.semantics.values import string_value
 
 # Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).
@@ -30,6 +30,8 @@ COMPUTED_FACTORIES = frozenset(
 )
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
+# Calls that join tensors where they are.
+CONCATENATIONS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"})
 # Factories that copy data from the host (`torch.tensor(values)`): given `device=` they copy
 # the same bytes over PCIe, so moving their result afterwards costs nothing extra.
 DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
@@ -40,16 +42,21 @@ class DeviceAfterCreation(Rule):
     Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, window functions
     such as `torch.hann_window`, ..., and a legacy
     typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`) whose result is
-    immediately moved with `.cuda()` or `.to(<device>)`, or handed to a same-file helper
+    immediately moved with `.cuda()`, `.to(<device>)` or `.type_as(t)` (where `t` is, as
+    `.to(t.device)` reads; `.to(t)` for a tensor `t` known to be on the device), alone or
+    joined with other host factories (`torch.cat((torch.ones(n), torch.zeros(n))).cuda()`),
+    or handed to a same-file helper
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
     Variable(arg).cuda()` or `return Variable(arg.cuda())`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
     `if x.is_cuda: mask = mask.cuda()`; see `semantics.moves`), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from
     another module's `forward()` or training step loop). The helper,
-    later-move and legacy forms get no fix: the helper's other callers may pass other values,
-    the statements between are the user's to rewrite, and a legacy constructor takes no
-    device.
+    later-move, concatenation, `type_as` and legacy forms get no fix: the helper's other
+    callers may pass other values, the statements between and the joined parts are the
+    user's to rewrite, a move to another tensor also takes its dtype, and a legacy
+    constructor takes no device. A factory given `device=` (other than the CPU) is already
+    where it goes.
 
     ## Why is this slow?
     The tensor is allocated and filled on the CPU, then copied over PCIe to the device.
@@ -136,7 +143,7 @@ class DeviceAfterCreation(Rule):
     name = "device-after-creation"
     preview_variant = "step loops that neither train nor run every epoch of a program that trains (metrics, inference helpers)"
     summary = "Tensor created on the CPU and then moved to the device"
-    triggers = (".cuda(", ".to(")
+    triggers = (".cuda(", ".to(", ".type_as(")
     fix_applicability = Applicability.SAFE
     unsafe_when = "for random factories, with `requires_grad=True`, and when the target is a device only by its name"
     frequencies = frozenset({Frequency.PER_STEP})
@@ -169,27 +176,47 @@ class DeviceAfterCreation(Rule):
             self._check_later_move(node, created)
             return
         found = method_call(node)
-        if found is None or found[1] not in ("cuda", "to"):
+        if found is None or found[1] not in MOVES:
             self._check_moving_helper(node)
             return
         moved, method = found
         factory = self._created_by(moved)
-        if factory is None:
-            return
-        name = self._host_factory(factory, node)
-        if name is None:
+        name = self._host_factory(factory, node) if factory is not None else None
+        if factory is None or name is None:
+            factory, name = self._concatenated_factory(moved)
+        if factory is None or name is None:
             return
         device = self._target_device(node, method)
         if device is None or not self._reported_often(node):
             return
-        # A legacy constructor takes no `device=` other than the CPU: the rewrite is the user's.
-        legacy = self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS
+        # A legacy constructor takes no `device=` other than the CPU, and a move to another
+        # tensor's device takes its dtype too: the rewrite is the user's.
+        by_hand = self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS or self._to_tensor_device(node, method)
         self.report(
             node,
             f"`torch.{name}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
-            # Through a conversion or a wrapper, the rewrite is the user's: no fix.
-            fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES) if factory is moved and not legacy else None,
+            # Through a conversion, a concatenation or a wrapper, the rewrite is the user's: no fix.
+            fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES) if factory is moved and not by_hand else None,
         )
+
+    def _concatenated_factory(self, moved: cst.BaseExpression) -> Tuple[Optional[cst.Call], Optional[str]]:
+        """The first factory of a concatenation of host factories (`torch.cat((torch.ones(n),
+        torch.zeros(n)))`, `torch.stack([torch.arange(b) for _ in range(k)])`), each under
+        host-side steps that keep it where it is: the result is on the host too."""
+        joined = same_place_source(moved, self.ctx.qualified_name, self.ctx.kind_of)
+        if not (isinstance(joined, cst.Call) and joined.args and self.ctx.qualified_name(joined.func) in CONCATENATIONS):
+            return None, None
+        parts = joined.args[0].value
+        items = [parts.elt] if isinstance(parts, (cst.ListComp, cst.GeneratorExp)) else [element.value for element in getattr(parts, "elements", ())]
+        factories = [self._created_by(item) for item in items]
+        if not factories or any(factory is None or self._host_factory(factory, None) is None for factory in factories):
+            return None, None
+        return factories[0], self._host_factory(factories[0], None)  # type: ignore[arg-type]
+
+    def _to_tensor_device(self, move: cst.Call, method: str) -> bool:
+        """`.type_as(t)` or `.to(t)`: the move goes where `t` is, in `t`'s dtype."""
+        args = positional(move)
+        return method == "type_as" or (method == "to" and bool(args) and self.ctx.kind_of(args[0].value) in TENSOR_KINDS)
 
     def _created_by(self, moved: cst.BaseExpression) -> Optional[cst.Call]:
         """The call that made the value a move copies: the value itself, or the factory under
@@ -202,7 +229,7 @@ class DeviceAfterCreation(Rule):
         asking once per scope and only of calls that may move a name: `x.cuda()`, `x.to(...)`,
         or a same-file function given a name."""
         found = method_call(node)
-        if found is not None and found[1] in ("cuda", "to"):
+        if found is not None and found[1] in MOVES:
             if not isinstance(same_place_source(found[0], self.ctx.qualified_name, self.ctx.kind_of), cst.Name):
                 return None
         elif not any(isinstance(arg.value, cst.Name) for arg in node.args) or not called_function(node, self.ctx.frequency.local_functions()):
@@ -218,7 +245,7 @@ class DeviceAfterCreation(Rule):
         without a fix (the statements between are the user's to rewrite)."""
         name = self._host_factory(factory, None)
         found = method_call(move)
-        if name is None or (found is not None and found[1] in ("cuda", "to") and self._target_device(move, found[1]) is None):
+        if name is None or (found is not None and found[1] in MOVES and self._target_device(move, found[1]) is None):
             return
         if self._reported_often(factory):
             self.report(
@@ -260,6 +287,9 @@ class DeviceAfterCreation(Rule):
             return None  # `zeros_like(x)` is created where `x` lives, usually on the device already
         if keyword(factory, "pin_memory") is not None or (name[2] in SIZED_FACTORIES and _empty(factory)):
             return None
+        placed = keyword(factory, "device")
+        if placed is not None and (string_value(placed.value) or "").split(":")[0] != "cpu":
+            return None  # made where `device=` says: the move is a dtype conversion or a no-op
         return name[2]
 
     def _reported_often(self, node: cst.Call) -> bool:
@@ -277,6 +307,13 @@ class DeviceAfterCreation(Rule):
                 return cst.SimpleString(f'"cuda:{target.value.value}"')
             return target.value
         args = positional(move)
+        if self._to_tensor_device(move, method):
+            # Where another tensor is: `.type_as(imgs)` as `.to(imgs.device)` reads (not a tensor
+            # known to be on the host), `.to(actions)` only for a tensor known to be on the device.
+            kind = self.ctx.kind_of(args[0].value) if len(args) == 1 else Kind.OTHER
+            if kind in HOST_KINDS or (method == "to" and kind is not Kind.DEVICE_TENSOR):
+                return None
+            return cst.Attribute(args[0].value, cst.Name("device"))
         target_arg = keyword(move, "device") or (args[0] if args else None)
         if target_arg is None:
             return None

@@ -20,7 +20,8 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
 
-MOVES = ("cuda", "to")
+# Calls that copy a tensor to a device: to a named device, or where another tensor is (`type_as`).
+MOVES = ("cuda", "to", "type_as")
 Loop = Optional[cst.CSTNode]
 
 
