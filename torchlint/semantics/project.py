@@ -936,9 +936,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         moved_parameters=frozenset(passes[1]),
         pinned_returns=_pinned_returns(body, aliases),
         loader_keywords=_loader_keywords(body, aliases) if args is not None and args.kwarg is not None else None,
-        called_parameters=frozenset(
-            item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
-        ) & set(parameters),
+        called_parameters=frozenset(_runs_parameter(item) for item in body if isinstance(item, ast.Call)) & set(parameters),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in body),
         returns_read_back=returns_read_back,
         loops_over_epochs=any(
@@ -967,6 +965,27 @@ TORCH_FACTORIES = frozenset(
 # Calls that read a tensor back to the host, and calls that place work on the device (a move
 # to CUDA, a collective: NCCL runs on CUDA tensors).
 READ_BACKS = frozenset({"item", "tolist", "cpu"})
+# The methods `torch.nn.Module` itself defines: housekeeping, not a computation of the module.
+MODULE_METHODS = frozenset(
+    "add_module apply bfloat16 buffers children compile cpu cuda double eval extra_repr float get_buffer "
+    "get_extra_state get_parameter get_submodule half ipu load_state_dict modules mtia named_buffers "
+    "named_children named_modules named_parameters parameters register_backward_hook register_buffer "
+    "register_forward_hook register_forward_pre_hook register_full_backward_hook register_module "
+    "register_parameter requires_grad_ set_extra_state share_memory state_dict to to_empty train type "
+    "xpu zero_grad".split()
+)
+
+
+def _runs_parameter(call: ast.Call) -> str:
+    """The name a call runs: `model(x)`, or a method of it that is the module's own computation
+    (`model.predict(users, items)`, `model.generate(ids)`), not `nn.Module`'s housekeeping
+    (`model.eval()`, `model.parameters()`); "" for anything else."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr not in MODULE_METHODS and not func.attr.startswith("_"):
+        return func.value.id
+    return ""
 DEVICE_WORK = frozenset({"cuda", "all_reduce", "all_gather", "reduce", "broadcast"})
 
 
