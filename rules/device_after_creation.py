@@ -128,6 +128,9 @@ class DeviceAfterCreation(Rule):
     when the move unpacks `*args`/`**kwargs`.
 
     ## Measured precision
+    Over every development half together after the eighth recall round (concatenations,
+    `type_as`, `.to(device tensor)`): 0.92 (172 true, 16 false; the new forms added 13 true
+    findings, 4 labelled misses and 2 false findings, a beam search's once-per-batch setup).
     Stable for code that runs with training: in `forward()` (or what it calls), or in a step
     loop that trains or is run again every epoch of a program that trains (see
     `semantics.frequency.runs_with_training_steps`): 1.00 on the dev half of the real-code
