@@ -897,6 +897,7 @@ def _summarise(
             members = [facts for key, facts in out.items() if key.startswith(inner)]
             facts = _class_facts(node, prefix + node.name, aliases, members, out)
             out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=items_in_memory(node, classes, aliases))
+            out.update(_setters(node, inner, out, any(member.calls_backward for member in members)))
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
 
@@ -915,7 +916,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
     iterated = _iterated_names(body) & set(parameters)
-    passes = _passes(body, {parameter: parameter for parameter in iterated}) if iterated else (set(), set())
+    passes = _passes(body, {parameter: {parameter} for parameter in iterated}) if iterated else (set(), set())
     returns_read_back = any(
         isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
@@ -1034,9 +1035,10 @@ def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[T
     return frozenset(found)
 
 
-def _passes(body: List[ast.AST], holders: Dict[str, str], repeated: FrozenSet[int] = frozenset()) -> Tuple[Set[str], Set[str]]:
-    """Of the parameters that the (dotted) names `holders` hold (a parameter itself, or the
-    `self.loader` attribute `__init__` stores it in), those a `for` loop among `body` iterates
+def _passes(body: List[ast.AST], holders: Dict[str, Set[str]], repeated: FrozenSet[int] = frozenset()) -> Tuple[Set[str], Set[str]]:
+    """Of the parameters that the (dotted) names `holders` may hold (a parameter itself, the
+    `self.loader` attribute `__init__` stores it in, a local name bound to that attribute),
+    those a `for` loop among `body` iterates
     inside another loop (or among the nodes `repeated`, run again and again by their
     caller), and those whose items such a loop moves to a device: `.cuda()` or `.to(...)`
     (not to a dtype or the CPU) on the loop's target or a name assigned from it."""
@@ -1046,7 +1048,7 @@ def _passes(body: List[ast.AST], holders: Dict[str, str], repeated: FrozenSet[in
     for loop in body:
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             continue
-        held = {holders[name] for item in _ast_walk(loop.iter) for name in [_ast_dotted(item)] if name in holders}
+        held = {parameter for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
         if not held:
             continue
         if id(loop) in nested:
@@ -1108,10 +1110,7 @@ def _class_facts(
     if not stored:
         return facts
     methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    body = [item for method in methods for statement in method.body for item in _ast_walk(statement)]
-    iterated = {stored[held] for loop in body if isinstance(loop, (ast.For, ast.AsyncFor))
-                for item in _ast_walk(loop.iter) for held in [_ast_dotted(item)] if held in stored}
-    reiterated, moved = _passes(body, stored, _run_in_loops(methods, body)) if iterated else (set(), set())
+    iterated, reiterated, moved = _attribute_passes(methods, stored)
     return dataclasses.replace(
         facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
         calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
@@ -1128,6 +1127,64 @@ def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[
     hooks = [method for method in methods if getattr(method, "name", "") in TRAINING_LOADER_HOOKS]
     returned = {_ast_dotted(item.value) for hook in hooks for item in _ast_walk(hook) if isinstance(item, ast.Return) and item.value is not None}
     return frozenset(parameter for attribute, parameter in stored.items() if attribute in returned)
+
+
+def _setters(node: ast.ClassDef, inner: str, known: Dict[str, FunctionFacts], trains: bool) -> Dict[str, FunctionFacts]:
+    """The summaries of the methods of the class `node` (other than `__init__`) that store
+    parameters on `self` as they are (`def set_loaders(self, train_loader, val_loader=None):
+    self.train_loader = train_loader`), with the class's passes over those attributes as
+    their own (see `_attribute_passes`): the method hands what it is given to the class's
+    loops. Each such method trains when a method of the class runs a backward pass (`trains`).
+    `known` holds the summaries by qualified name, `inner` the class's prefix."""
+    methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    found: Dict[str, FunctionFacts] = {}
+    for method in methods:
+        stored = _stored_parameters(method) if method.name != "__init__" else {}
+        facts = known.get(inner + method.name)
+        if not stored or facts is None:
+            continue
+        iterated, reiterated, moved = _attribute_passes(methods, stored)
+        if iterated:
+            found[inner + method.name] = dataclasses.replace(
+                facts, iterated_parameters=facts.iterated_parameters | iterated, trains=facts.trains or trains,
+                reiterated_parameters=facts.reiterated_parameters | reiterated, moved_parameters=facts.moved_parameters | moved,
+            )
+    return found
+
+
+def _attribute_passes(methods: List[ast.AST], stored: Dict[str, str]) -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
+    """Of the parameters stored on `self` (`stored`: attribute -> parameter), those a `for`
+    loop of the class's `methods` iterates, through the attribute or a name its method binds
+    to it (`data_loader = self.val_loader` on one branch of an `if`, `self.train_loader` on
+    the other), those it iterates again and again, and those whose items it moves (`_passes`)."""
+    body = [item for method in methods for statement in getattr(method, "body", ()) for item in _ast_walk(statement)]
+    repeated = _run_in_loops(methods, body)
+    iterated: Set[str] = set()
+    reiterated: Set[str] = set()
+    moved: Set[str] = set()
+    for method in methods:
+        nodes = [item for statement in getattr(method, "body", ()) for item in _ast_walk(statement)]
+        holders = _local_holders(nodes, {attribute: {parameter} for attribute, parameter in stored.items()})
+        iterated |= {parameter for loop in nodes if isinstance(loop, (ast.For, ast.AsyncFor))
+                     for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
+        again, items = _passes(nodes, holders, repeated)
+        reiterated |= again
+        moved |= items
+    return frozenset(iterated), frozenset(reiterated), frozenset(moved)
+
+
+def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
+    """`holders` (a dotted name -> the parameters it may hold), with the local names that
+    `nodes` (one function's) bind to one of them, or to a choice between them (`loader =
+    self.train_loader if train else self.val_loader`)."""
+    found = {name: set(parameters) for name, parameters in holders.items()}
+    for item in nodes:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+            choices = [item.value.body, item.value.orelse] if isinstance(item.value, ast.IfExp) else [item.value]
+            held = {parameter for choice in choices for parameter in holders.get(_ast_dotted(choice) or "", ())}
+            if held:
+                found.setdefault(item.targets[0].id, set()).update(held)
+    return found
 
 
 def _run_in_loops(methods: List[ast.AST], body: List[ast.AST]) -> FrozenSet[int]:
