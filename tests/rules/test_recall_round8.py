@@ -111,3 +111,134 @@ def test_a_setter_of_a_class_whose_loops_do_not_iterate_the_attribute_is_not(tmp
     trainer += "\n    def batches(self):\n        return [(torch.zeros(2), torch.zeros(2))]\n"
     found = findings(tmp_path, monkeypatch, {"trainer.py": trainer, "main.py": SETTER_SCRIPT}, "TL201,TL202")
     assert not {item for item in found if item[0] == "main.py"}
+
+
+# -- a loader factory whose loader class is a parameter; loaders in a dict a trainer keeps --
+
+FACTORY = """
+from torch.utils.data import DataLoader
+
+
+def loader(dataset, *args, shuffle=False, klass=DataLoader, **kwargs):
+    return klass(dataset, *args, shuffle=shuffle, **kwargs)
+"""
+
+SOLVER = """
+import torch
+
+
+class Solver:
+    def __init__(self, data, model, optimizer):
+        self.tr_loader = data["tr_loader"]
+        self.cv_loader = data["cv_loader"]
+        self.model = model
+        self.optimizer = optimizer
+        self.device = "cuda"
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            self._run_one_epoch(epoch)
+            with torch.no_grad():
+                self._run_one_epoch(epoch, cross_valid=True)
+
+    def _run_one_epoch(self, epoch, cross_valid=False):
+        data_loader = self.tr_loader if not cross_valid else self.cv_loader
+        progress = Progress(data_loader, name="epoch")
+        for i, data in enumerate(progress):
+            noisy, clean = [x.to(self.device) for x in data]
+            loss = (self.model(noisy) - clean).abs().mean()
+            if not cross_valid:
+                loss.backward()
+                self.optimizer.step()
+
+
+class Progress:
+    def __init__(self, iterable, name):
+        self.iterable = iterable
+
+    def __iter__(self):
+        return iter(self.iterable)
+"""
+
+DICT_SCRIPT = """
+import torch
+import distrib
+from solver import Solver
+
+model = torch.nn.Linear(4, 4).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+tr_loader = distrib.loader(torch.load("train.pt"), batch_size=8, shuffle=True, num_workers=5)
+cv_loader = distrib.loader(torch.load("valid.pt"), batch_size=1, num_workers=5)
+data = {"tr_loader": tr_loader, "cv_loader": cv_loader}
+solver = Solver(data, model, optimizer)
+solver.train(100)
+"""
+
+
+def test_loaders_of_a_factory_kept_in_a_dict_by_a_trainer_are_iterated_every_epoch(tmp_path, monkeypatch):
+    files = {"distrib.py": FACTORY, "solver.py": SOLVER, "train.py": DICT_SCRIPT}
+    assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == {
+        ("train.py", "TL202", 8), ("train.py", "TL203", 8), ("train.py", "TL202", 9), ("train.py", "TL203", 9),
+    }
+
+
+@pytest.mark.parametrize(
+    "file, change",
+    [
+        # the factory's default class is not torch's DataLoader
+        ("distrib.py", ("klass=DataLoader", "klass=list")),
+        # the dict holds the loaders under other keys than those the trainer keeps
+        ("train.py", ('{"tr_loader": tr_loader, "cv_loader": cv_loader}', '{"train": tr_loader, "valid": cv_loader}')),
+        # the trainer's loop iterates the number of batches, not the loader
+        ("solver.py", ('progress = Progress(data_loader, name="epoch")', "progress = range(len(data_loader))")),
+    ],
+)
+def test_a_factory_or_a_dict_that_does_not_give_the_loop_its_loader_is_not(tmp_path, monkeypatch, file, change):
+    files = {"distrib.py": FACTORY, "solver.py": SOLVER, "train.py": DICT_SCRIPT}
+    assert change[0] in files[file]
+    files[file] = files[file].replace(*change)
+    assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == set()
+
+
+def test_a_loop_that_moves_no_element_of_the_batch_does_not_need_pinned_memory(tmp_path, monkeypatch):
+    solver = SOLVER.replace("[x.to(self.device) for x in data]", "[x.float() for x in data]")
+    files = {"distrib.py": FACTORY, "solver.py": solver, "train.py": DICT_SCRIPT}
+    assert findings(tmp_path, monkeypatch, files, "TL202,TL203") == {("train.py", "TL203", 8), ("train.py", "TL203", 9)}
+
+
+# -- a function of another module that wraps the loader it is given before its loop ----------
+
+ENGINE = """
+import torch
+from tqdm import tqdm
+
+
+def fit(model, optimizer, loader, epochs):
+    for epoch in range(epochs):
+        batches = tqdm(loader)
+        for x, y in batches:
+            loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda())
+            loss.backward()
+            optimizer.step()
+"""
+
+ENGINE_SCRIPT = """
+import torch
+from torch.utils.data import DataLoader
+from engine import fit
+
+model = torch.nn.Linear(4, 2).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(torch.load("train.pt"), batch_size=8, num_workers=4, pin_memory=True)
+fit(model, optimizer, loader, 10)
+"""
+
+
+def test_a_loader_wrapped_before_the_loop_of_another_module_is_reiterated(tmp_path, monkeypatch):
+    files = {"engine.py": ENGINE, "train.py": ENGINE_SCRIPT}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == {("train.py", "TL203", 8)}
+
+
+def test_a_loop_over_the_number_of_batches_is_no_pass_over_the_loader(tmp_path, monkeypatch):
+    engine = ENGINE.replace("batches = tqdm(loader)", "batches = len(loader)").replace("for x, y in batches:", "for i in range(batches):\n            x, y = torch.zeros(2, 4), torch.zeros(2)")
+    assert findings(tmp_path, monkeypatch, {"engine.py": engine, "train.py": ENGINE_SCRIPT}, "TL203") == set()

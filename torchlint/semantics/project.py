@@ -699,6 +699,7 @@ class FunctionFacts:
     def _parameters_given(self, call: "cst.Call | ast.Call", name: str) -> Set[str]:
         if isinstance(call, ast.Call):
             return self._ast_parameters_given(call, name)
+        name, bracket, element = name.partition("[")  # an element (`data['tr_loader']`): of the same parameter
         given = set()
         for index, arg in enumerate(call.args):
             if arg.star or _dotted_name(arg.value) != name:
@@ -707,7 +708,7 @@ class FunctionFacts:
                 given.add(arg.keyword.value)
             elif all(a.keyword is None and not a.star for a in call.args[:index]) and index < len(self.parameters):
                 given.add(self.parameters[index])
-        return given
+        return {parameter + bracket + element for parameter in given}
 
 
 @dataclass(frozen=True)
@@ -915,8 +916,9 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     body = [item for statement in getattr(node, "body", ()) for item in _ast_walk(statement)]
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
-    iterated = _iterated_names(body) & set(parameters)
-    passes = _passes(body, {parameter: {parameter} for parameter in iterated}) if iterated else (set(), set())
+    holders = _local_holders(body, {parameter: {parameter} for parameter in parameters})
+    iterated = {parameter for name in _iterated_names(body) for parameter in holders.get(name, ())}
+    passes = _passes(body, holders) if iterated else (set(), set())
     returns_read_back = any(
         isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
@@ -943,7 +945,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         reiterated_parameters=frozenset(passes[0]),
         moved_parameters=frozenset(passes[1]),
         pinned_returns=_pinned_returns(body, aliases),
-        loader_keywords=_loader_keywords(body, aliases) if args is not None and args.kwarg is not None else None,
+        loader_keywords=_loader_keywords(body, aliases, _loader_classes(args, aliases)) if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(
             item.func.id for item in body if isinstance(item, ast.Call) and isinstance(item.func, ast.Name)
         ) & set(parameters),
@@ -1000,12 +1002,21 @@ def _pinned_loader(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optiona
     return None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
 
 
-def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str]) -> Optional[FrozenSet[str]]:
+def _loader_classes(args: ast.arguments, aliases: Dict[str, str]) -> FrozenSet[str]:
+    """The parameters whose default is torch's DataLoader (`klass=DataLoader`): the class a
+    loader factory builds unless told otherwise."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    return frozenset(arg.arg for arg, default in pairs if default is not None and _ast_qualified(default, aliases) in DATALOADERS)
+
+
+def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str], classes: FrozenSet[str] = frozenset()) -> Optional[FrozenSet[str]]:
     """`FunctionFacts.loader_keywords` of a function that takes `**kwargs` and whose body's
-    nodes are `body`."""
+    nodes are `body`: it returns a DataLoader built with them, by torch's class or by one of
+    its parameters `classes` whose default is that class (`return klass(dataset, **kwargs)`)."""
     returned = [item.value for item in body if isinstance(item, ast.Return)]
-    loaders = [value for value in returned if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS
-               and any(keyword.arg is None for keyword in value.keywords)]
+    loaders = [value for value in returned if isinstance(value, ast.Call) and any(keyword.arg is None for keyword in value.keywords)
+               and (_ast_qualified(value.func, aliases) in DATALOADERS or (isinstance(value.func, ast.Name) and value.func.id in classes))]
     if not loaders:
         return None
     keywords = {keyword.arg for loader in loaders for keyword in loader.keywords if keyword.arg}
@@ -1059,13 +1070,15 @@ def _passes(body: List[ast.AST], holders: Dict[str, Set[str]], repeated: FrozenS
 
 
 def _moves_items(loop: ast.AST) -> bool:
-    """Whether a loop's body moves its target, or a name assigned from it, to a device."""
+    """Whether a loop's body moves its target, or a name assigned from it, to a device (or
+    an element of it: `[x.to(device) for x in batch]`)."""
     nodes = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
     names = {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
     for _ in range(2):  # `x, y = batch`, then `x = x.float()`
         for item in nodes:
-            if isinstance(item, ast.Assign) and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.value)):
-                names |= {n.id for target in item.targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
+            source, targets = (item.value, item.targets) if isinstance(item, ast.Assign) else (item.iter, [item.target]) if isinstance(item, ast.comprehension) else (None, [])
+            if source is not None and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(source)):
+                names |= {n.id for target in targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
     return any(
         _called_attribute(item) in ("cuda", "to") and isinstance(item, ast.Call) and _to_device(item)
         and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.func))
@@ -1175,16 +1188,28 @@ def _attribute_passes(methods: List[ast.AST], stored: Dict[str, str]) -> Tuple[F
 
 def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
     """`holders` (a dotted name -> the parameters it may hold), with the local names that
-    `nodes` (one function's) bind to one of them, or to a choice between them (`loader =
-    self.train_loader if train else self.val_loader`)."""
+    `nodes` (one function's, in source order) bind to one of them, to a choice between them
+    (`loader = self.train_loader if train else self.val_loader`) or to a call that takes one
+    of them among its positional arguments and so wraps its iteration (`pbar =
+    tqdm(loader)`, `logprog = LogProgress(logger, loader)`; not `len(loader)`, a number)."""
     found = {name: set(parameters) for name, parameters in holders.items()}
     for item in nodes:
         if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
-            choices = [item.value.body, item.value.orelse] if isinstance(item.value, ast.IfExp) else [item.value]
-            held = {parameter for choice in choices for parameter in holders.get(_ast_dotted(choice) or "", ())}
+            held = {parameter for value in _held_values(item.value) for parameter in found.get(_ast_dotted(value) or "", ())}
             if held:
                 found.setdefault(item.targets[0].id, set()).update(held)
     return found
+
+
+def _held_values(value: ast.AST) -> List[ast.AST]:
+    """The values an assignment of `value` may hand on whole or wrapped for iteration: both
+    choices of a conditional expression, the positional arguments of a call other than
+    `len`, or the value itself."""
+    if isinstance(value, ast.IfExp):
+        return [value.body, value.orelse]
+    if isinstance(value, ast.Call) and _ast_dotted(value.func) != "len":
+        return [arg for arg in value.args if not isinstance(arg, ast.Starred)]
+    return [value]
 
 
 def _run_in_loops(methods: List[ast.AST], body: List[ast.AST]) -> FrozenSet[int]:
@@ -1217,13 +1242,20 @@ def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
 
 def _element_name(value: ast.AST) -> Optional[str]:
     """`name` for a name, `name[0]` for an element of it at a literal index (`data_loader[0]`
-    of a `(train_loader, valid_loader)` tuple handed on whole); None otherwise."""
+    of a `(train_loader, valid_loader)` tuple handed on whole), `name['key']` for one at a
+    literal key (`data['tr_loader']` of a dict of loaders, see `element_name`); None otherwise."""
     if isinstance(value, ast.Name):
         return value.id
     index = value.slice if isinstance(value, ast.Subscript) else None
-    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(index, ast.Constant) and type(index.value) is int:
-        return f"{value.value.id}[{index.value}]"
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(index, ast.Constant) and type(index.value) in (int, str):
+        return element_name(value.value.id, index.value)
     return None
+
+
+def element_name(container: str, index: "int | str") -> str:
+    """How the index names the element `index` of the container `container` holds: the
+    container's name and the index as Python writes it (`loaders[0]`, `data['tr_loader']`)."""
+    return f"{container}[{index!r}]"
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:
@@ -1941,7 +1973,7 @@ def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:
     (`name[slot]` when one name holds the whole tuple, see `_element_name`)."""
     if slot >= 0:
         if len(targets) == 1 and isinstance(targets[0], ast.Name):
-            return [f"{targets[0].id}[{slot}]"]  # the tuple bound whole: `dloader = get_loaders(...)`
+            return [element_name(targets[0].id, slot)]  # the tuple bound whole: `dloader = get_loaders(...)`
         elements = targets[0].elts if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) else []
         chosen = elements[slot] if slot < len(elements) else None
         return [chosen.id] if isinstance(chosen, ast.Name) else []
