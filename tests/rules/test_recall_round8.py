@@ -26,11 +26,8 @@ import torch
 
 class Trainer:
     def __init__(self, model, loss_fn, optimizer):
-        self.model = model
-        self.loss_fn = loss_fn
-        self.optimizer = optimizer
         self.device = "cuda" if torch.cuda.is_available() else "cpu"
-        self.model.to(self.device)
+        self.model, self.loss_fn, self.optimizer = model.to(self.device), loss_fn, optimizer
         self.train_loader = None
         self.val_loader = None
 
