@@ -239,3 +239,39 @@ def test_a_loader_wrapped_before_the_loop_of_another_module_is_reiterated(tmp_pa
 def test_a_loop_over_the_number_of_batches_is_no_pass_over_the_loader(tmp_path, monkeypatch):
     engine = ENGINE.replace("batches = tqdm(loader)", "batches = len(loader)").replace("for x, y in batches:", "for i in range(batches):\n            x, y = torch.zeros(2, 4), torch.zeros(2)")
     assert findings(tmp_path, monkeypatch, {"engine.py": engine, "train.py": ENGINE_SCRIPT}, "TL203") == set()
+
+
+BUILDER = """
+import torch
+import distrib
+
+
+def get_loaders(train_set, valid_set):
+    tr_loader = distrib.loader(train_set, batch_size=8, shuffle=True, num_workers=5)
+    cv_loader = distrib.loader(valid_set, batch_size=1, num_workers=5)
+    return tr_loader, cv_loader
+"""
+
+BUILT_SCRIPT = """
+import torch
+from data import get_loaders
+from solver import Solver
+
+model = torch.nn.Linear(4, 4).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+tr_loader, cv_loader = get_loaders(torch.load("train.pt"), torch.load("valid.pt"))
+data = {"tr_loader": tr_loader, "cv_loader": cv_loader}
+solver = Solver(data, model, optimizer)
+solver.train(100)
+"""
+
+
+def test_loaders_a_builder_returns_into_a_dict_a_trainer_keeps_are_iterated_every_epoch(tmp_path, monkeypatch):
+    files = {"distrib.py": FACTORY, "solver.py": SOLVER, "data.py": BUILDER, "train.py": BUILT_SCRIPT}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == {("data.py", "TL203", 7), ("data.py", "TL203", 8)}
+
+
+def test_loaders_a_builder_returns_into_a_dict_under_other_keys_are_not(tmp_path, monkeypatch):
+    script = BUILT_SCRIPT.replace('{"tr_loader": tr_loader, "cv_loader": cv_loader}', '{"train": tr_loader, "valid": cv_loader}')
+    files = {"distrib.py": FACTORY, "solver.py": SOLVER, "data.py": BUILDER, "train.py": script}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == set()

@@ -1777,7 +1777,25 @@ def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST
         return None
     text, statements = found
     bound = _bound_names(statements, site, slot)
-    return (text, statements, bound) if bound else None
+    return (text, statements, bound | _held_in_displays(statements, bound)) if bound else None
+
+
+def _held_in_displays(statements: List[ast.AST], names: Set[str]) -> Set[str]:
+    """The elements (`element_name`) of the dict, tuple and list displays that `statements`
+    bind to a name and that hold one of `names`: `data['tr_loader']` for `data =
+    {"tr_loader": tr_loader}`, handed on whole to a class that keeps that element."""
+    found: Set[str] = set()
+    for node in statements:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        if isinstance(node.value, ast.Dict):
+            pairs = [(key.value, value) for key, value in zip(node.value.keys, node.value.values) if isinstance(key, ast.Constant) and isinstance(key.value, str)]
+        elif isinstance(node.value, (ast.Tuple, ast.List)):
+            pairs = list(enumerate(node.value.elts))
+        else:
+            continue
+        found |= {element_name(node.targets[0].id, key) for key, value in pairs if isinstance(value, ast.Name) and value.id in names}
+    return found
 
 
 def _bound_names(statements: List[ast.AST], site: CallSite, slot: int) -> Set[str]:
