@@ -1,7 +1,9 @@
 """The eighth recall round of issue 25: loaders followed across functions and modules where
-earlier rounds lost them. A loader kept on `self` by a setter method and iterated by the
-class's step loop; a loader built by a helper whose loader class is a parameter (`klass=
-DataLoader`) and whose other arguments pass through `**kwargs`. Each with positives and hard
+earlier rounds lost them. A loader a class keeps on `self` and iterates through a local name
+(`data_loader = self.val_loader` on one branch); a loader built by a helper whose loader
+class is a parameter (`klass=DataLoader`) and whose other arguments pass through
+`**kwargs`; loaders handed in a dict to a class that keeps an element; a loader a function
+of another module wraps before its loop. Each with positives and hard
 negatives, in the default mode a user runs."""
 
 from __future__ import annotations
@@ -18,20 +20,16 @@ def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -> set:
     return project_findings(tmp_path, monkeypatch, files, rules)
 
 
-# -- a loader kept on `self` by a setter method ---------------------------------------------
+# -- a loader kept on `self` and iterated through a local name --------------------------------
 
 TRAINER = """
 import torch
 
 
 class Trainer:
-    def __init__(self, model, loss_fn, optimizer):
+    def __init__(self, model, loss_fn, optimizer, train_loader, val_loader=None):
         self.device = "cuda" if torch.cuda.is_available() else "cpu"
         self.model, self.loss_fn, self.optimizer = model.to(self.device), loss_fn, optimizer
-        self.train_loader = None
-        self.val_loader = None
-
-    def set_loaders(self, train_loader, val_loader=None):
         self.train_loader = train_loader
         self.val_loader = val_loader
 
@@ -70,13 +68,12 @@ train_loader = DataLoader(ImageFolder("train"), batch_size=16, shuffle=True)
 val_loader = DataLoader(ImageFolder("val"), batch_size=16)
 model = torch.nn.Linear(10, 2)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-sbs = Trainer(model, torch.nn.CrossEntropyLoss(), optimizer)
-sbs.set_loaders(train_loader, val_loader)
+sbs = Trainer(model, torch.nn.CrossEntropyLoss(), optimizer, train_loader, val_loader)
 sbs.train(10)
 """
 
 
-def test_a_loader_a_setter_keeps_for_the_step_loop_feeds_training(tmp_path, monkeypatch):
+def test_a_loader_kept_on_self_and_iterated_through_a_local_name_feeds_training(tmp_path, monkeypatch):
     files = {"trainer.py": TRAINER, "main.py": SETTER_SCRIPT}
     assert findings(tmp_path, monkeypatch, files, "TL201,TL202") == {
         ("main.py", "TL201", 8), ("main.py", "TL202", 8), ("main.py", "TL201", 9), ("main.py", "TL202", 9),
@@ -86,13 +83,13 @@ def test_a_loader_a_setter_keeps_for_the_step_loop_feeds_training(tmp_path, monk
 @pytest.mark.parametrize(
     "change",
     [
-        # the setter keeps something else: the loader is not what the loop iterates
+        # the class keeps something else: the loader is not what the loop iterates
         ("self.val_loader = val_loader", "self.val_loader = None"),
-        # the setter is never called with the validation loader
-        ("sbs.set_loaders(train_loader, val_loader)", "sbs.set_loaders(train_loader)"),
+        # the class is never given the validation loader
+        ("optimizer, train_loader, val_loader)", "optimizer, train_loader)"),
     ],
 )
-def test_a_loader_the_setter_does_not_keep_for_the_loop_is_not(tmp_path, monkeypatch, change):
+def test_a_loader_the_class_does_not_keep_for_the_loop_is_not(tmp_path, monkeypatch, change):
     trainer, script = TRAINER, SETTER_SCRIPT
     if change[0] in trainer:
         trainer = trainer.replace(*change)
@@ -103,7 +100,7 @@ def test_a_loader_the_setter_does_not_keep_for_the_loop_is_not(tmp_path, monkeyp
     assert ("main.py", "TL201", 8) in found  # the training loader still is
 
 
-def test_a_setter_of_a_class_whose_loops_do_not_iterate_the_attribute_is_not(tmp_path, monkeypatch):
+def test_a_class_whose_loops_do_not_iterate_the_attribute_is_not(tmp_path, monkeypatch):
     trainer = TRAINER.replace("for x_batch, y_batch in data_loader:", "for x_batch, y_batch in self.batches():")
     trainer += "\n    def batches(self):\n        return [(torch.zeros(2), torch.zeros(2))]\n"
     found = findings(tmp_path, monkeypatch, {"trainer.py": trainer, "main.py": SETTER_SCRIPT}, "TL201,TL202")

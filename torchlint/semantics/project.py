@@ -898,7 +898,6 @@ def _summarise(
             members = [facts for key, facts in out.items() if key.startswith(inner)]
             facts = _class_facts(node, prefix + node.name, aliases, members, out)
             out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=items_in_memory(node, classes, aliases))
-            out.update(_setters(node, inner, out, any(member.calls_backward for member in members)))
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
 
@@ -1140,29 +1139,6 @@ def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[
     hooks = [method for method in methods if getattr(method, "name", "") in TRAINING_LOADER_HOOKS]
     returned = {_ast_dotted(item.value) for hook in hooks for item in _ast_walk(hook) if isinstance(item, ast.Return) and item.value is not None}
     return frozenset(parameter for attribute, parameter in stored.items() if attribute in returned)
-
-
-def _setters(node: ast.ClassDef, inner: str, known: Dict[str, FunctionFacts], trains: bool) -> Dict[str, FunctionFacts]:
-    """The summaries of the methods of the class `node` (other than `__init__`) that store
-    parameters on `self` as they are (`def set_loaders(self, train_loader, val_loader=None):
-    self.train_loader = train_loader`), with the class's passes over those attributes as
-    their own (see `_attribute_passes`): the method hands what it is given to the class's
-    loops. Each such method trains when a method of the class runs a backward pass (`trains`).
-    `known` holds the summaries by qualified name, `inner` the class's prefix."""
-    methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    found: Dict[str, FunctionFacts] = {}
-    for method in methods:
-        stored = _stored_parameters(method) if method.name != "__init__" else {}
-        facts = known.get(inner + method.name)
-        if not stored or facts is None:
-            continue
-        iterated, reiterated, moved = _attribute_passes(methods, stored)
-        if iterated:
-            found[inner + method.name] = dataclasses.replace(
-                facts, iterated_parameters=facts.iterated_parameters | iterated, trains=facts.trains or trains,
-                reiterated_parameters=facts.reiterated_parameters | reiterated, moved_parameters=facts.moved_parameters | moved,
-            )
-    return found
 
 
 def _attribute_passes(methods: List[ast.AST], stored: Dict[str, str]) -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
