@@ -1073,10 +1073,11 @@ def _moves_items(loop: ast.AST) -> bool:
     an element of it: `[x.to(device) for x in batch]`)."""
     nodes = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
     names = {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
+    bindings = [(item.value, item.targets) for item in nodes if isinstance(item, ast.Assign)]
+    bindings += [(item.iter, [item.target]) for item in nodes if isinstance(item, ast.comprehension)]
     for _ in range(2):  # `x, y = batch`, then `x = x.float()`
-        for item in nodes:
-            source, targets = (item.value, item.targets) if isinstance(item, ast.Assign) else (item.iter, [item.target]) if isinstance(item, ast.comprehension) else (None, [])
-            if source is not None and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(source)):
+        for source, targets in bindings:
+            if any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(source)):
                 names |= {n.id for target in targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
     return any(
         _called_attribute(item) in ("cuda", "to") and isinstance(item, ast.Call) and _to_device(item)
