@@ -15,7 +15,7 @@ from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
@@ -463,13 +463,35 @@ def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple
     """`handed_on`'s calls, each with the callee's summary and the name the loader has there."""
     functions = ctx.frequency.local_functions()
     calls = []
-    for scope, name in _holders(ctx, loader):
-        for node in descendants_of_type(ctx.module, scope, cst.Call):
-            if not called_function(node, functions) and _mentions_argument(node, name):
-                facts = project_function(ctx, node.func)
-                if facts is not None and facts.iterates_argument(node, name):
-                    calls.append((node, (facts, name)))
+    for scope, holder in _holders(ctx, loader):
+        for name, handed in [(holder, holder), *_containers(ctx, scope, holder)]:
+            for node in descendants_of_type(ctx.module, scope, cst.Call):
+                if not called_function(node, functions) and _mentions_argument(node, handed):
+                    facts = project_function(ctx, node.func)
+                    if facts is not None and facts.iterates_argument(node, name):
+                        calls.append((node, (facts, name)))
     return calls
+
+
+def _containers(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> List[Tuple[str, str]]:
+    """The elements of the displays `scope` binds to a name that hold `name`, each as the
+    element's name (`project.element_name`) and the container's: `data = {"tr_loader":
+    tr_loader, ...}` gives `data['tr_loader']` of `data`; `loaders = (train_loader,
+    val_loader)` gives `loaders[1]` for `val_loader`."""
+    found = []
+    for node in descendants_of_type(ctx.module, scope, cst.Assign):
+        container = node.targets[0].target if len(node.targets) == 1 else None
+        if not isinstance(container, cst.Name):
+            continue
+        if isinstance(node.value, cst.Dict):
+            pairs = [(element.key.evaluated_value, element.value) for element in node.value.elements
+                     if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)]
+        elif isinstance(node.value, (cst.Tuple, cst.List)):
+            pairs = list(enumerate(element.value for element in node.value.elements))
+        else:
+            continue
+        found += [(element_name(container.value, key), container.value) for key, value in pairs if dotted_name(value) == name]
+    return found
 
 
 def _mentions_argument(call: cst.Call, name: str) -> bool:

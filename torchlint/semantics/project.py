@@ -692,6 +692,7 @@ class FunctionFacts:
     def _parameters_given(self, call: "cst.Call | ast.Call", name: str) -> Set[str]:
         if isinstance(call, ast.Call):
             return self._ast_parameters_given(call, name)
+        name, bracket, element = name.partition("[")  # an element (`data['tr_loader']`): of the same parameter
         given = set()
         for index, arg in enumerate(call.args):
             if arg.star or _dotted_name(arg.value) != name:
@@ -700,7 +701,7 @@ class FunctionFacts:
                 given.add(arg.keyword.value)
             elif all(a.keyword is None and not a.star for a in call.args[:index]) and index < len(self.parameters):
                 given.add(self.parameters[index])
-        return given
+        return {parameter + bracket + element for parameter in given}
 
 
 @dataclass(frozen=True)
@@ -907,8 +908,9 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     body = [item for statement in getattr(node, "body", ()) for item in _ast_walk(statement)]
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
-    iterated = _iterated_names(body) & set(parameters)
-    passes = _passes(body, {parameter: parameter for parameter in iterated}) if iterated else (set(), set())
+    holders = _local_holders(body, {parameter: {parameter} for parameter in parameters})
+    iterated = {parameter for name in _iterated_names(body) for parameter in holders.get(name, ())}
+    passes = _passes(body, holders) if iterated else (set(), set())
     returns_read_back = any(
         isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in body
@@ -935,7 +937,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         reiterated_parameters=frozenset(passes[0]),
         moved_parameters=frozenset(passes[1]),
         pinned_returns=_pinned_returns(body, aliases),
-        loader_keywords=_loader_keywords(body, aliases) if args is not None and args.kwarg is not None else None,
+        loader_keywords=_loader_keywords(body, aliases, _loader_classes(args, aliases)) if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(_runs_parameter(item) for item in body if isinstance(item, ast.Call)) & set(parameters),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in body),
         returns_read_back=returns_read_back,
@@ -1011,12 +1013,21 @@ def _pinned_loader(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optiona
     return None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
 
 
-def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str]) -> Optional[FrozenSet[str]]:
+def _loader_classes(args: ast.arguments, aliases: Dict[str, str]) -> FrozenSet[str]:
+    """The parameters whose default is torch's DataLoader (`klass=DataLoader`): the class a
+    loader factory builds unless told otherwise."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    return frozenset(arg.arg for arg, default in pairs if default is not None and _ast_qualified(default, aliases) in DATALOADERS)
+
+
+def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str], classes: FrozenSet[str] = frozenset()) -> Optional[FrozenSet[str]]:
     """`FunctionFacts.loader_keywords` of a function that takes `**kwargs` and whose body's
-    nodes are `body`."""
+    nodes are `body`: it returns a DataLoader built with them, by torch's class or by one of
+    its parameters `classes` whose default is that class (`return klass(dataset, **kwargs)`)."""
     returned = [item.value for item in body if isinstance(item, ast.Return)]
-    loaders = [value for value in returned if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS
-               and any(keyword.arg is None for keyword in value.keywords)]
+    loaders = [value for value in returned if isinstance(value, ast.Call) and any(keyword.arg is None for keyword in value.keywords)
+               and (_ast_qualified(value.func, aliases) in DATALOADERS or (isinstance(value.func, ast.Name) and value.func.id in classes))]
     if not loaders:
         return None
     keywords = {keyword.arg for loader in loaders for keyword in loader.keywords if keyword.arg}
@@ -1046,9 +1057,10 @@ def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[T
     return frozenset(found)
 
 
-def _passes(body: List[ast.AST], holders: Dict[str, str], repeated: FrozenSet[int] = frozenset()) -> Tuple[Set[str], Set[str]]:
-    """Of the parameters that the (dotted) names `holders` hold (a parameter itself, or the
-    `self.loader` attribute `__init__` stores it in), those a `for` loop among `body` iterates
+def _passes(body: List[ast.AST], holders: Dict[str, Set[str]], repeated: FrozenSet[int] = frozenset()) -> Tuple[Set[str], Set[str]]:
+    """Of the parameters that the (dotted) names `holders` may hold (a parameter itself, the
+    `self.loader` attribute `__init__` stores it in, a local name bound to that attribute),
+    those a `for` loop among `body` iterates
     inside another loop (or among the nodes `repeated`, run again and again by their
     caller), and those whose items such a loop moves to a device: `.cuda()` or `.to(...)`
     (not to a dtype or the CPU) on the loop's target or a name assigned from it."""
@@ -1058,7 +1070,7 @@ def _passes(body: List[ast.AST], holders: Dict[str, str], repeated: FrozenSet[in
     for loop in body:
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             continue
-        held = {holders[name] for item in _ast_walk(loop.iter) for name in [_ast_dotted(item)] if name in holders}
+        held = {parameter for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
         if not held:
             continue
         if id(loop) in nested:
@@ -1069,13 +1081,16 @@ def _passes(body: List[ast.AST], holders: Dict[str, str], repeated: FrozenSet[in
 
 
 def _moves_items(loop: ast.AST) -> bool:
-    """Whether a loop's body moves its target, or a name assigned from it, to a device."""
+    """Whether a loop's body moves its target, or a name assigned from it, to a device (or
+    an element of it: `[x.to(device) for x in batch]`)."""
     nodes = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
     names = {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
+    bindings = [(item.value, item.targets) for item in nodes if isinstance(item, ast.Assign)]
+    bindings += [(item.iter, [item.target]) for item in nodes if isinstance(item, ast.comprehension)]
     for _ in range(2):  # `x, y = batch`, then `x = x.float()`
-        for item in nodes:
-            if isinstance(item, ast.Assign) and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.value)):
-                names |= {n.id for target in item.targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
+        for source, targets in bindings:
+            if any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(source)):
+                names |= {n.id for target in targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
     return any(
         _called_attribute(item) in ("cuda", "to") and isinstance(item, ast.Call) and _to_device(item)
         and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(item.func))
@@ -1120,10 +1135,7 @@ def _class_facts(
     if not stored:
         return facts
     methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    body = [item for method in methods for statement in method.body for item in _ast_walk(statement)]
-    iterated = {stored[held] for loop in body if isinstance(loop, (ast.For, ast.AsyncFor))
-                for item in _ast_walk(loop.iter) for held in [_ast_dotted(item)] if held in stored}
-    reiterated, moved = _passes(body, stored, _run_in_loops(methods, body)) if iterated else (set(), set())
+    iterated, reiterated, moved = _attribute_passes(methods, stored)
     return dataclasses.replace(
         facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
         calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
@@ -1140,6 +1152,53 @@ def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[
     hooks = [method for method in methods if getattr(method, "name", "") in TRAINING_LOADER_HOOKS]
     returned = {_ast_dotted(item.value) for hook in hooks for item in _ast_walk(hook) if isinstance(item, ast.Return) and item.value is not None}
     return frozenset(parameter for attribute, parameter in stored.items() if attribute in returned)
+
+
+def _attribute_passes(methods: List[ast.AST], stored: Dict[str, str]) -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
+    """Of the parameters stored on `self` (`stored`: attribute -> parameter), those a `for`
+    loop of the class's `methods` iterates, through the attribute or a name its method binds
+    to it (`data_loader = self.val_loader` on one branch of an `if`, `self.train_loader` on
+    the other), those it iterates again and again, and those whose items it moves (`_passes`)."""
+    body = [item for method in methods for statement in getattr(method, "body", ()) for item in _ast_walk(statement)]
+    repeated = _run_in_loops(methods, body)
+    iterated: Set[str] = set()
+    reiterated: Set[str] = set()
+    moved: Set[str] = set()
+    for method in methods:
+        nodes = [item for statement in getattr(method, "body", ()) for item in _ast_walk(statement)]
+        holders = _local_holders(nodes, {attribute: {parameter} for attribute, parameter in stored.items()})
+        iterated |= {parameter for loop in nodes if isinstance(loop, (ast.For, ast.AsyncFor))
+                     for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
+        again, items = _passes(nodes, holders, repeated)
+        reiterated |= again
+        moved |= items
+    return frozenset(iterated), frozenset(reiterated), frozenset(moved)
+
+
+def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
+    """`holders` (a dotted name -> the parameters it may hold), with the local names that
+    `nodes` (one function's, in source order) bind to one of them, to a choice between them
+    (`loader = self.train_loader if train else self.val_loader`) or to a call that takes one
+    of them among its positional arguments and so wraps its iteration (`pbar =
+    tqdm(loader)`, `logprog = LogProgress(logger, loader)`; not `len(loader)`, a number)."""
+    found = {name: set(parameters) for name, parameters in holders.items()}
+    for item in nodes:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+            held = {parameter for value in _held_values(item.value) for parameter in found.get(_ast_dotted(value) or "", ())}
+            if held:
+                found.setdefault(item.targets[0].id, set()).update(held)
+    return found
+
+
+def _held_values(value: ast.AST) -> List[ast.AST]:
+    """The values an assignment of `value` may hand on whole or wrapped for iteration: both
+    choices of a conditional expression, the positional arguments of a call other than
+    `len`, or the value itself."""
+    if isinstance(value, ast.IfExp):
+        return [value.body, value.orelse]
+    if isinstance(value, ast.Call) and _ast_dotted(value.func) != "len":
+        return [arg for arg in value.args if not isinstance(arg, ast.Starred)]
+    return [value]
 
 
 def _run_in_loops(methods: List[ast.AST], body: List[ast.AST]) -> FrozenSet[int]:
@@ -1172,13 +1231,20 @@ def _stored_parameters(init: ast.FunctionDef) -> Dict[str, str]:
 
 def _element_name(value: ast.AST) -> Optional[str]:
     """`name` for a name, `name[0]` for an element of it at a literal index (`data_loader[0]`
-    of a `(train_loader, valid_loader)` tuple handed on whole); None otherwise."""
+    of a `(train_loader, valid_loader)` tuple handed on whole), `name['key']` for one at a
+    literal key (`data['tr_loader']` of a dict of loaders, see `element_name`); None otherwise."""
     if isinstance(value, ast.Name):
         return value.id
     index = value.slice if isinstance(value, ast.Subscript) else None
-    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(index, ast.Constant) and type(index.value) is int:
-        return f"{value.value.id}[{index.value}]"
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name) and isinstance(index, ast.Constant) and type(index.value) in (int, str):
+        return element_name(value.value.id, index.value)
     return None
+
+
+def element_name(container: str, index: "int | str") -> str:
+    """How the index names the element `index` of the container `container` holds: the
+    container's name and the index as Python writes it (`loaders[0]`, `data['tr_loader']`)."""
+    return f"{container}[{index!r}]"
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:
@@ -1700,7 +1766,25 @@ def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST
         return None
     text, statements = found
     bound = _bound_names(statements, site, slot)
-    return (text, statements, bound) if bound else None
+    return (text, statements, bound | _held_in_displays(statements, bound)) if bound else None
+
+
+def _held_in_displays(statements: List[ast.AST], names: Set[str]) -> Set[str]:
+    """The elements (`element_name`) of the dict, tuple and list displays that `statements`
+    bind to a name and that hold one of `names`: `data['tr_loader']` for `data =
+    {"tr_loader": tr_loader}`, handed on whole to a class that keeps that element."""
+    found: Set[str] = set()
+    for node in statements:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        if isinstance(node.value, ast.Dict):
+            pairs = [(key.value, value) for key, value in zip(node.value.keys, node.value.values) if isinstance(key, ast.Constant) and isinstance(key.value, str)]
+        elif isinstance(node.value, (ast.Tuple, ast.List)):
+            pairs = list(enumerate(node.value.elts))
+        else:
+            continue
+        found |= {element_name(node.targets[0].id, key) for key, value in pairs if isinstance(value, ast.Name) and value.id in names}
+    return found
 
 
 def _bound_names(statements: List[ast.AST], site: CallSite, slot: int) -> Set[str]:
@@ -1896,7 +1980,7 @@ def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:
     (`name[slot]` when one name holds the whole tuple, see `_element_name`)."""
     if slot >= 0:
         if len(targets) == 1 and isinstance(targets[0], ast.Name):
-            return [f"{targets[0].id}[{slot}]"]  # the tuple bound whole: `dloader = get_loaders(...)`
+            return [element_name(targets[0].id, slot)]  # the tuple bound whole: `dloader = get_loaders(...)`
         elements = targets[0].elts if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)) else []
         chosen = elements[slot] if slot < len(elements) else None
         return [chosen.id] if isinstance(chosen, ast.Name) else []
