@@ -11,7 +11,7 @@ from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
+from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, decorator_keeps_values, in_place_function, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.modes import switches_to_eval
@@ -31,6 +31,8 @@ STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "set
 AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf", "is_grad_enabled"})
 # Calls that turn a value into text; a tensor's text shows its `grad_fn`.
 TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
+# Methods that make the text of their receiver.
+TEXT_DUNDERS = frozenset({"__repr__", "__str__", "__format__"})
 TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
 
 
@@ -570,7 +572,7 @@ class _Escapes:
             return f"{LATER_BACKWARD} may run in `{callback}`, a function passed in or taken from a container, which would run without gradients too"
         for layer in list(_helper_layers([function], self.ctx.module))[1:]:
             for helper in layer:
-                stored = _stores_or_reads_state(helper)
+                stored = _stores_or_reads_state(helper) or self._kept_by_decorator(helper)
                 if stored:
                     return f"`{helper.name.value}`, a function of this file it calls: {stored}"
         return _unseen_module_code(self.ctx.module)
@@ -580,7 +582,7 @@ class _Escapes:
         `torch.save`), a value builtin (`len`, `max`), a module in eval mode, or a function of
         the file that does not let what it receives leave it."""
         qualified = self.ctx.qualified_name(call.func) or ""
-        if qualified.startswith("torch.") and qualified != "torch.save":
+        if qualified.startswith("torch.") and qualified != "torch.save" and not in_place_function(qualified):
             return True
         func = call.func
         if isinstance(func, cst.Name) and func.value in VALUE_BUILTINS and self.ctx.names.lookup(func.value) is None:
@@ -594,6 +596,21 @@ class _Escapes:
             not self.reason(callee, False, {parameter for _, parameter in arguments_by_parameter(call, callee)} | _catch_all(callee), depth + 1)
             for callee in callees
         )
+
+    def _kept_by_decorator(self, helper: cst.FunctionDef) -> str:
+        """STORES when a decorator of `helper` may keep what the helper computes: a cache
+        (`functools.lru_cache`) or a wrapper of the file that stores its results (its own
+        code, nested wrappers included, stores), else ""."""
+        functions = self.ctx.frequency.local_functions()
+        for decorator in helper.decorators:
+            called = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            own = functions.get(called.value, []) if isinstance(called, cst.Name) else []
+            if own and not any(_stores_or_reads_state(function) for function in own):
+                continue
+            if not own and not decorator_keeps_values(self.ctx.qualified_name(called)):
+                continue
+            return f"{STORES} (a decorator of `{helper.name.value}` may keep what it returns)"
+        return ""
 
     def _called_unknown(self, function: cst.FunctionDef) -> str:
         """A callable `function` calls whose code it cannot know (a callback): a name that a
@@ -772,6 +789,9 @@ def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printin
     and `write` methods, and by the functions of the file in `printing`."""
     texts: List[cst.BaseExpression] = []
     for node in descendants(function.body):
+        found = method_call(node)
+        if found is not None and found[1] in TEXT_DUNDERS:
+            texts.append(found[0])  # `out.__repr__()`: the text of the receiver
         if _makes_text(node, printing):
             texts.extend(arg.value for arg in node.args)  # type: ignore[attr-defined]
         elif isinstance(node, cst.FormattedStringExpression):

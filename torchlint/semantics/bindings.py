@@ -135,6 +135,23 @@ def takes_keyword(function: Function, keyword: str) -> bool:
     return keyword in names or isinstance(parameters.star_kwarg, cst.Param)
 
 
+def acts_on_keyword(function: Function, keyword: str) -> bool:
+    """Whether `function` does more with its parameter `keyword` (or the `**kwargs` that would
+    receive it) than pass it on under the same keyword (`x.to(device, non_blocking=non_blocking)`,
+    `**kwargs`): it may then run differently with the keyword given (`if non_blocking:
+    x.pin_memory()`)."""
+    parameters = function.params
+    names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params) if param.name.value == keyword}
+    if isinstance(parameters.star_kwarg, cst.Param):
+        names.add(parameters.star_kwarg.name.value)
+    forwarded = {
+        id(arg.value)
+        for arg in descendants(function.body)
+        if isinstance(arg, cst.Arg) and (arg.star == "**" or (arg.keyword is not None and arg.keyword.value == keyword))
+    }
+    return any(isinstance(node, cst.Name) and node.value in names and id(node) not in forwarded for node in descendants(function.body))
+
+
 def binds_locally(function: cst.FunctionDef, name: str) -> bool:
     """Whether `function` binds `name` anywhere in its own scope, which makes the name local to
     it everywhere (read before the binding, it raises `UnboundLocalError`): a parameter, an
@@ -170,6 +187,8 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
     functions that declare it `global`; None when something else binds it there (a loop, a
     parameter, `+=`, `with ... as`), whose value is unknown."""
     scope: cst.CSTNode = function if function is not None and binds_locally(function, name) else module
+    if scope is module and binds_through_globals(module):
+        return None
     scopes = [scope]
     if scope is module:
         scopes += [
@@ -194,6 +213,27 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
             elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
                 return None
     return values
+
+
+# Methods of the `globals()` dict that only read it.
+_DICT_READS = frozenset({"get", "items", "keys", "values", "copy", "__contains__", "__getitem__"})
+
+
+@per_module
+def binds_through_globals(module: cst.Module) -> bool:
+    """Whether the file binds module-level names through the `globals()` dict
+    (`globals().update(settings)`, `globals()[key] = value`): which names get which values
+    it cannot read."""
+    for node in descendants(module):
+        if isinstance(node, cst.Attribute) and _globals_dict(node.value) and node.attr.value not in _DICT_READS:
+            return True
+        if isinstance(node, cst.AssignTarget) and any(isinstance(t, cst.Subscript) and _globals_dict(t.value) for t in stored_targets(node.target)):
+            return True
+    return False
+
+
+def _globals_dict(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and not node.args and dotted_name(node.func) in ("globals", "vars")
 
 
 def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -> List[cst.BaseExpression]:
