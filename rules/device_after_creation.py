@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, binds_locally, parameter_values, reaching_values, field_values_anywhere, subscript_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, parameter_values, reaching_values, field_values_anywhere, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -352,6 +352,8 @@ class DeviceAfterCreation(Rule):
         returning one): the factory would reject it."""
         function = self._binding_function(device.value) if isinstance(device, cst.Name) else None
         others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
+        if isinstance(device, cst.Name):
+            others += captured_values(self.ctx.module, device.value)
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None]
