@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.engine.edits import module_name
-from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, uncalled_references, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, result_shown, uncalled_references, with_keyword
 from torchlint.semantics.tree import descendants
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
@@ -185,6 +185,9 @@ class DeprecatedAmpApi(Rule):
         if self.uncalled:
             used = sorted(self.uncalled)[0].replace(".autocast_mode", "").replace(".grad_scaler", "")
             return self.unsafe_fix(f"the file also uses `{used}` itself (an `isinstance` test, a subclass), which the new objects are not", edit, *imports, message=message)
+        shown = result_shown(self.ctx.module, node)
+        if shown is not None:
+            return self.unsafe_fix(f"`{shown}` is turned into text, which names the object's class, `torch.amp`'s after the fix", edit, *imports, message=message)
         if reads_classes(self.ctx.module, self.ctx.qualified_name):
             return self.unsafe_fix("the file reads the class of an object (`type(x)`, `x.__class__`), which names `torch.amp` after the fix", edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
