@@ -707,8 +707,9 @@ def _changes_own_state_in_place(function: cst.FunctionDef) -> str:
 def _unseen_module_code(module: cst.Module) -> str:
     """Why code the function cannot see, run by the modules it calls, may behave differently
     without gradients: the file registers module hooks (`register_forward_hook`), or the
-    `forward` of a class of the file, or a function of the file it calls (by name or as a
-    method, `self.remember(y)`), stores values or reads autograd state; else ""."""
+    `forward` of a class of the file (or a `__call__` of the file), or a function of the file
+    it calls (by name or as a method, `self.remember(y)`), stores values or reads autograd
+    state; else ""."""
     for node in descendants(module):
         if _registers_hook(node):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
@@ -717,6 +718,9 @@ def _unseen_module_code(module: cst.Module) -> str:
         if isinstance(node, cst.FunctionDef) and node.name.value in TORCH_OVERRIDES:
             return f"`{node.name.value}` of a tensor subclass or mode of this file runs inside torch calls, without gradients too"
     forwards = [item for node in descendants(module) if isinstance(node, cst.ClassDef) for item in children(node.body) if isinstance(item, cst.FunctionDef) and item.name.value == "forward"]
+    # A `__call__` of the file, in a class body or made to be set on a class (`cls.__call__ =
+    # __call__` in a class decorator), runs in place of or around a module's forward.
+    forwards += [node for node in descendants(module) if isinstance(node, cst.FunctionDef) and node.name.value == "__call__"]
     for layer in _helper_layers(forwards, module):
         for function in layer:
             stored = _stores_or_reads_state(function) or _changes_own_state_in_place(function)
