@@ -101,7 +101,10 @@ class BlockingTransfer(Rule):
     {"to": ...})` would raise `TypeError`), binds `to` to something whose signature it cannot
     read, binds attributes whose names it cannot read (`setattr(cls, name, ...)` with a
     variable name, a class body's `locals()[name] = ...`), or defines a `__getattr__` (by `def`
-    or by assignment, `__getattr__ = ...`; it may answer `to`). Classes of other modules are taken to follow the signature of
+    or by assignment, `__getattr__ = ...`; it may answer `to`), or when a `.to()` of the
+    file does more with its `non_blocking` (or the `**kwargs` that would get it) than pass
+    it on under that name (`if non_blocking: x = x.pin_memory()`, which raises on a machine
+    without an accelerator): batches may be its objects, which run differently with it. Classes of other modules are taken to follow the signature of
     `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
     `non_blocking`, is the one case this misses).
 

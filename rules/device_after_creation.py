@@ -113,7 +113,12 @@ class DeviceAfterCreation(Rule):
     parameter a caller in another module gives a dtype, the rewritten factory raises
     `TypeError`). No fix when an assignment that can reach the target gives it a non-device
     (`device = torch.float64`, also as a branch of a conditional expression, or an entry of
-    a dict literal it is read from, `SETTINGS["device"]`), or the
+    a dict literal it is read from, `SETTINGS["device"]`; also an element of a tuple it is
+    unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
+    run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
+    ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
+    device`; an entry of a dict `globals().update(...)` binds from; or an entry under the key
+    a `match` case captures it from, `case {"device": device}`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
     takes `out=`, a

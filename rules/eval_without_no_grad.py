@@ -137,7 +137,8 @@ class EvalWithoutNoGrad(Rule):
     `report.logits, report.preds = ...`, `history += [out]` on a caller's list or `running
     += out` on an alias of a caller's tensor (`running = stats["sum"]`), `global`,
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
-    differentiate it, which is any call but a torch function (other than `torch.save`), a
+    differentiate it, which is any call but a torch function (other than `torch.save` and
+    the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
     eval mode, and a function of the file that lets nothing it receives leave it (so
     `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,
@@ -155,7 +156,8 @@ class EvalWithoutNoGrad(Rule):
     it cannot see that keeps values (no module hooks registered in the file, on a module or
     for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
     `spectral_norm` or pruning, which keep the weight they compute on the module; no
-    `forward` of a class of the file that stores values on `self` (also by `setattr`) or elsewhere, such as an attention map kept for
+    `forward` of a class of the file, nor a `__call__` of the file (also one a class
+    decorator sets, `cls.__call__ = __call__`), that stores values on `self` (also by `setattr`) or elsewhere, such as an attention map kept for
     visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
     grad mode, itself or in a function of the file it calls; no `__torch_function__` or
     `__torch_dispatch__` of a tensor subclass or mode of the file, which runs inside the
@@ -163,9 +165,12 @@ class EvalWithoutNoGrad(Rule):
     of the file, whose pack hooks run only when autograd saves tensors; no function of the
     file it calls that stores values outside itself or reads the grad mode, such as a table
     cached on first use, `_cache[n] = ...`, which would keep a value computed without
-    gradients for later training steps); and does not print or format a
-    value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
-    and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
+    gradients for later training steps, or that a decorator may keep the results of: a
+    cache of another module (`functools.lru_cache` on class embeddings) or a wrapper of the
+    file that stores them; decorators that only bind (`staticmethod`, `property`) and
+    torch's are fine); and does not print or format a
+    value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
+    own `out.__repr__()`; `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
     CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the last bits), so the
