@@ -3,7 +3,7 @@ one made at run time (`Batch.to = _move`, `setattr(Batch, "to", ...)`, `type(...
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -341,7 +341,7 @@ def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpre
     return values
 
 
-def _dict_entries(module: cst.Module, arg: cst.Arg) -> Optional[List[tuple]]:
+def _dict_entries(module: cst.Module, arg: cst.Arg) -> Optional[List[Tuple[str, cst.BaseExpression]]]:
     """The (key, value) pairs an argument of `dict.update` gives: a keyword, or the entries
     of a dict literal (or of the module-level assignments of a name to one); None otherwise."""
     if arg.keyword is not None:
@@ -351,7 +351,7 @@ def _dict_entries(module: cst.Module, arg: cst.Arg) -> Optional[List[tuple]]:
     literals = _module_assignments(module, arg.value.value) if isinstance(arg.value, cst.Name) else [arg.value]
     if not literals or not all(isinstance(item, cst.Dict) for item in literals):
         return None
-    entries = []
+    entries: List[Tuple[str, cst.BaseExpression]] = []
     for literal in literals:
         for element in literal.elements:  # type: ignore[attr-defined]
             key = string_value(element.key) if isinstance(element, cst.DictElement) else None
