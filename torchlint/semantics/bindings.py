@@ -205,7 +205,9 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
             parameters = body.params
             if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)):
                 return None
-        for node in scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body):
+        nodes = list(scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body))
+        read_with_targets = {id(item.asname) for node in nodes if isinstance(node, cst.With) for item in node.items}
+        for node in nodes:
             if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
                 for target in node.targets:
                     spelled = spelled_values(module, target.target, node.value, lambda item: isinstance(item, cst.Name) and item.value == name)
@@ -220,8 +222,8 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
                 if spelled is None:
                     return None
                 values += spelled
-            elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.For, cst.AsName)) and name in names_bound_by(node):
-                return None
+            elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.For)) and id(node) not in read_with_targets and name in names_bound_by(node):
+                return None  # `except ... as`, `import ... as`, `+=`, `:=`, a `match` capture
     return values
 
 
