@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
-from torchlint.semantics.bindings import method_definitions, takes_keyword
+from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
 from torchlint.semantics.escapes import view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
@@ -101,7 +101,10 @@ class BlockingTransfer(Rule):
     {"to": ...})` would raise `TypeError`), binds `to` to something whose signature it cannot
     read, binds attributes whose names it cannot read (`setattr(cls, name, ...)` with a
     variable name, a class body's `locals()[name] = ...`), or defines a `__getattr__` (by `def`
-    or by assignment, `__getattr__ = ...`; it may answer `to`). Classes of other modules are taken to follow the signature of
+    or by assignment, `__getattr__ = ...`; it may answer `to`), or when a `.to()` of the
+    file does more with its `non_blocking` (or the `**kwargs` that would get it) than pass
+    it on under that name (`if non_blocking: x = x.pin_memory()`, which raises on a machine
+    without an accelerator): batches may be its objects, which run differently with it. Classes of other modules are taken to follow the signature of
     `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
     `non_blocking`, is the one case this misses).
 
@@ -240,6 +243,8 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a class of this file binds `{method}` to a value whose signature is unknown")
         if not all(takes_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
+        if any(acts_on_keyword(function, "non_blocking") for function in definitions if function is not None):
+            return self.withheld(f"a `.{method}()` method of this file acts on `non_blocking` itself (batches may be its objects)")
         edit = NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True")))
         message = "Copy asynchronously with `non_blocking=True`"
         if loader is None:

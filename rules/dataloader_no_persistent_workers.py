@@ -120,7 +120,8 @@ class DataloaderNoPersistentWorkers(Rule):
     Unsafe: workers keep their memory between epochs, and each worker holds its own copy of
     the dataset and of the `collate_fn`, so changes the main process makes to the dataset
     between epochs, or to globals the dataset or the `collate_fn` reads (an augmentation
-    switch, a maximum length), are not seen by them. Every pass over a non-persistent loader
+    switch, a maximum length, a vocabulary dict extended in place) or to torch's process-wide
+    settings (`torch.set_default_dtype`), are not seen by them. Every pass over a non-persistent loader
     draws a base seed for its workers from the main process's random generator (or the loader's `generator=`, which a shuffling
     sampler shares), a persistent one only at the first pass: from
     the second epoch on, every later random number of the main process (the shuffle order of

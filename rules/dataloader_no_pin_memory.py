@@ -276,8 +276,12 @@ class DataloaderNoPinMemory(Rule):
 
     ## Fix applicability
     Unsafe: pinned memory is page-locked and cannot be swapped out; a large batch size,
-    many workers and a deep `prefetch_factor` can pin enough memory to starve the host. The
-    fix sets `pin_memory=True`.
+    many workers and a deep `prefetch_factor` can pin enough memory to starve the host.
+    Pinning copies every batch into page-locked memory, so a batch is no longer the
+    dataset's own tensor where it was (`batch_size=None` over a dataset that returns views
+    of a tensor it holds, or a `collate_fn` that returns what it gets): an in-place change
+    of the batch in the loop (`x.sub_(mean)`) no longer reaches the dataset, and later
+    epochs see other values. The fix sets `pin_memory=True`.
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly

@@ -86,7 +86,8 @@ class DataloaderNoWorkers(Rule):
     in `__getitem__`) is no longer drawn there, so the main process's later random numbers
     change from the first epoch on. What `__getitem__` changes on the dataset (a cache of
     decoded items, a counter) changes the workers' copies, not the main process's; and what
-    the main process changes on the dataset or the `collate_fn`, or in globals they read,
+    the main process changes on the dataset or the `collate_fn`, or in globals they read
+    (torch's process-wide settings such as `torch.set_default_dtype` included),
     reaches workers only when they start: with the persistent workers the fix adds, never
     after the first epoch (a curriculum that sets the dataset's difficulty every epoch has no
     effect). Every pass over a loader draws a base seed from the main process's random

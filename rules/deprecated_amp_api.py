@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.engine.edits import module_name
-from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, uncalled_references, with_keyword
+from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, result_shown, uncalled_references, with_keyword
 from torchlint.semantics.tree import descendants
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
@@ -83,7 +83,11 @@ class DeprecatedAmpApi(Rule):
     classes other than by calling it (`isinstance(ctx, torch.cpu.amp.autocast)`, a subclass,
     `factory = autocast`): the fixed calls make `torch.amp` objects, which are not instances
     of the old subclass, so such a test changes its answer; and when the file reads the class
-    of an object (`type(x)`, `x.__class__`): the class's name and module change.
+    of an object (`type(x)`, `x.__class__`): the class's name and module change; so do the
+    old object's text, which names its class (`<torch.cpu.amp.autocast_mode.autocast object
+    at ...>`), so the fix is unsafe too when the name the object is bound to (`ctx = ...`,
+    `with ... as ctx`) is turned into text (`print(ctx)`, `str(ctx)`, an f-string, a
+    logger's or file's `write`).
 
     ## Measured precision
     stable. 1.00 on the dev half (7/0) and held out (18/0). See docs/precision.md.
@@ -95,7 +99,7 @@ class DeprecatedAmpApi(Rule):
     summary = "Deprecated `torch.cuda.amp`/`torch.cpu.amp` instead of `torch.amp` with a device type"
     triggers = ("autocast", "GradScaler")
     fix_applicability = Applicability.SAFE
-    unsafe_when = "when the file also uses an old class itself, as in `isinstance` or a subclass, or reads classes (`type(x)`)"
+    unsafe_when = "when the file also uses an old class itself, as in `isinstance` or a subclass, reads classes (`type(x)`), or turns an old object into text"
     bad_examples = (
         "import torch\nwith torch.cuda.amp.autocast():\n    loss = model(x)\n",
         "import torch\nfrom torch.cuda.amp import GradScaler\nscaler = GradScaler(enabled=use_amp)\n",
@@ -185,6 +189,9 @@ class DeprecatedAmpApi(Rule):
         if self.uncalled:
             used = sorted(self.uncalled)[0].replace(".autocast_mode", "").replace(".grad_scaler", "")
             return self.unsafe_fix(f"the file also uses `{used}` itself (an `isinstance` test, a subclass), which the new objects are not", edit, *imports, message=message)
+        shown = result_shown(self.ctx.module, node)
+        if shown is not None:
+            return self.unsafe_fix(f"`{shown}` is turned into text, which names the object's class, `torch.amp`'s after the fix", edit, *imports, message=message)
         if reads_classes(self.ctx.module, self.ctx.qualified_name):
             return self.unsafe_fix("the file reads the class of an object (`type(x)`, `x.__class__`), which names `torch.amp` after the fix", edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)

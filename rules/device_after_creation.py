@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, binds_locally, parameter_values, reaching_values, field_values_anywhere, subscript_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, parameter_values, reaching_values, field_values_anywhere, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -120,7 +120,12 @@ class DeviceAfterCreation(Rule):
     parameter a caller in another module gives a dtype, the rewritten factory raises
     `TypeError`). No fix when an assignment that can reach the target gives it a non-device
     (`device = torch.float64`, also as a branch of a conditional expression, or an entry of
-    a dict literal it is read from, `SETTINGS["device"]`), or the
+    a dict literal it is read from, `SETTINGS["device"]`; also an element of a tuple it is
+    unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
+    run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
+    ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
+    device`; an entry of a dict `globals().update(...)` binds from; or an entry under the key
+    a `match` case captures it from, `case {"device": device}`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
     takes `out=`, a
@@ -392,6 +397,8 @@ class DeviceAfterCreation(Rule):
         returning one): the factory would reject it."""
         function = self._binding_function(device.value) if isinstance(device, cst.Name) else None
         others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
+        if isinstance(device, cst.Name):
+            others += captured_values(self.ctx.module, device.value)
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None]

@@ -11,7 +11,7 @@ from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
+from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, decorator_keeps_values, in_place_function, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.modes import switches_to_eval
@@ -31,6 +31,8 @@ STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "set
 AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf", "is_grad_enabled"})
 # Calls that turn a value into text; a tensor's text shows its `grad_fn`.
 TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
+# Methods that make the text of their receiver.
+TEXT_DUNDERS = frozenset({"__repr__", "__str__", "__format__"})
 TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
 
 
@@ -135,7 +137,8 @@ class EvalWithoutNoGrad(Rule):
     `report.logits, report.preds = ...`, `history += [out]` on a caller's list or `running
     += out` on an alias of a caller's tensor (`running = stats["sum"]`), `global`,
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
-    differentiate it, which is any call but a torch function (other than `torch.save`), a
+    differentiate it, which is any call but a torch function (other than `torch.save` and
+    the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
     eval mode, and a function of the file that lets nothing it receives leave it (so
     `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,
@@ -153,7 +156,8 @@ class EvalWithoutNoGrad(Rule):
     it cannot see that keeps values (no module hooks registered in the file, on a module or
     for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
     `spectral_norm` or pruning, which keep the weight they compute on the module; no
-    `forward` of a class of the file that stores values on `self` (also by `setattr`) or elsewhere, such as an attention map kept for
+    `forward` of a class of the file, nor a `__call__` of the file (also one a class
+    decorator sets, `cls.__call__ = __call__`), that stores values on `self` (also by `setattr`) or elsewhere, such as an attention map kept for
     visualisation or a cache buffer changed in place (`self.cache.copy_(k)`), or reads the
     grad mode, itself or in a function of the file it calls; no `__torch_function__` or
     `__torch_dispatch__` of a tensor subclass or mode of the file, which runs inside the
@@ -161,9 +165,12 @@ class EvalWithoutNoGrad(Rule):
     of the file, whose pack hooks run only when autograd saves tensors; no function of the
     file it calls that stores values outside itself or reads the grad mode, such as a table
     cached on first use, `_cache[n] = ...`, which would keep a value computed without
-    gradients for later training steps); and does not print or format a
-    value that may carry a `grad_fn` (the text of such a tensor shows it; `.item()`, `len()`
-    and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
+    gradients for later training steps, or that a decorator may keep the results of: a
+    cache of another module (`functools.lru_cache` on class embeddings) or a wrapper of the
+    file that stores them; decorators that only bind (`staticmethod`, `property`) and
+    torch's are fine); and does not print or format a
+    value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
+    own `out.__repr__()`; `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
     CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the last bits), so the
@@ -570,7 +577,7 @@ class _Escapes:
             return f"{LATER_BACKWARD} may run in `{callback}`, a function passed in or taken from a container, which would run without gradients too"
         for layer in list(_helper_layers([function], self.ctx.module))[1:]:
             for helper in layer:
-                stored = _stores_or_reads_state(helper)
+                stored = _stores_or_reads_state(helper) or self._kept_by_decorator(helper)
                 if stored:
                     return f"`{helper.name.value}`, a function of this file it calls: {stored}"
         return _unseen_module_code(self.ctx.module)
@@ -580,7 +587,7 @@ class _Escapes:
         `torch.save`), a value builtin (`len`, `max`), a module in eval mode, or a function of
         the file that does not let what it receives leave it."""
         qualified = self.ctx.qualified_name(call.func) or ""
-        if qualified.startswith("torch.") and qualified != "torch.save":
+        if qualified.startswith("torch.") and qualified != "torch.save" and not in_place_function(qualified):
             return True
         func = call.func
         if isinstance(func, cst.Name) and func.value in VALUE_BUILTINS and self.ctx.names.lookup(func.value) is None:
@@ -594,6 +601,21 @@ class _Escapes:
             not self.reason(callee, False, {parameter for _, parameter in arguments_by_parameter(call, callee)} | _catch_all(callee), depth + 1)
             for callee in callees
         )
+
+    def _kept_by_decorator(self, helper: cst.FunctionDef) -> str:
+        """STORES when a decorator of `helper` may keep what the helper computes: a cache
+        (`functools.lru_cache`) or a wrapper of the file that stores its results (its own
+        code, nested wrappers included, stores), else ""."""
+        functions = self.ctx.frequency.local_functions()
+        for decorator in helper.decorators:
+            called = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            own = functions.get(called.value, []) if isinstance(called, cst.Name) else []
+            if own and not any(_stores_or_reads_state(function) for function in own):
+                continue
+            if not own and not decorator_keeps_values(self.ctx.qualified_name(called)):
+                continue
+            return f"{STORES} (a decorator of `{helper.name.value}` may keep what it returns)"
+        return ""
 
     def _called_unknown(self, function: cst.FunctionDef) -> str:
         """A callable `function` calls whose code it cannot know (a callback): a name that a
@@ -690,8 +712,9 @@ def _changes_own_state_in_place(function: cst.FunctionDef) -> str:
 def _unseen_module_code(module: cst.Module) -> str:
     """Why code the function cannot see, run by the modules it calls, may behave differently
     without gradients: the file registers module hooks (`register_forward_hook`), or the
-    `forward` of a class of the file, or a function of the file it calls (by name or as a
-    method, `self.remember(y)`), stores values or reads autograd state; else ""."""
+    `forward` of a class of the file (or a `__call__` of the file), or a function of the file
+    it calls (by name or as a method, `self.remember(y)`), stores values or reads autograd
+    state; else ""."""
     for node in descendants(module):
         if _registers_hook(node):
             return f"{LATER_BACKWARD} may go through values the module hooks of this file keep; they run without gradients too"
@@ -700,6 +723,9 @@ def _unseen_module_code(module: cst.Module) -> str:
         if isinstance(node, cst.FunctionDef) and node.name.value in TORCH_OVERRIDES:
             return f"`{node.name.value}` of a tensor subclass or mode of this file runs inside torch calls, without gradients too"
     forwards = [item for node in descendants(module) if isinstance(node, cst.ClassDef) for item in children(node.body) if isinstance(item, cst.FunctionDef) and item.name.value == "forward"]
+    # A `__call__` of the file, in a class body or made to be set on a class (`cls.__call__ =
+    # __call__` in a class decorator), runs in place of or around a module's forward.
+    forwards += [node for node in descendants(module) if isinstance(node, cst.FunctionDef) and node.name.value == "__call__"]
     for layer in _helper_layers(forwards, module):
         for function in layer:
             stored = _stores_or_reads_state(function) or _changes_own_state_in_place(function)
@@ -772,6 +798,9 @@ def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printin
     and `write` methods, and by the functions of the file in `printing`."""
     texts: List[cst.BaseExpression] = []
     for node in descendants(function.body):
+        found = method_call(node)
+        if found is not None and found[1] in TEXT_DUNDERS:
+            texts.append(found[0])  # `out.__repr__()`: the text of the receiver
         if _makes_text(node, printing):
             texts.extend(arg.value for arg in node.args)  # type: ignore[attr-defined]
         elif isinstance(node, cst.FormattedStringExpression):

@@ -174,7 +174,8 @@ class SyncInLoop(Rule):
     floats (a `.mean()`, a name such as `loss`), so a bfloat16 or float16 loss loses no
     precision; as an int64 count (`x.detach()`) for the `.sum()` of a comparison with an int
     start. It is unsafe because the accumulator is a tensor inside the loop, and other code
-    in the program could read it there. No fix when the values may be integers or floats (an
+    in the program could read it there (also without naming it: `"%(total)s" % locals()`
+    prints the tensor's text). No fix when the values may be integers or floats (an
     int start and an unknown value: the sum's type would not be known; a uint8 or int32
     counter could overflow), when a function or lambda defined in the same scope mentions the
     accumulator (called in the loop, it would see a tensor), or when the file may run on

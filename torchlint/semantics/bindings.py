@@ -3,7 +3,7 @@ one made at run time (`Batch.to = _move`, `setattr(Batch, "to", ...)`, `type(...
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -135,6 +135,23 @@ def takes_keyword(function: Function, keyword: str) -> bool:
     return keyword in names or isinstance(parameters.star_kwarg, cst.Param)
 
 
+def acts_on_keyword(function: Function, keyword: str) -> bool:
+    """Whether `function` does more with its parameter `keyword` (or the `**kwargs` that would
+    receive it) than pass it on under the same keyword (`x.to(device, non_blocking=non_blocking)`,
+    `**kwargs`): it may then run differently with the keyword given (`if non_blocking:
+    x.pin_memory()`)."""
+    parameters = function.params
+    names = {param.name.value for param in (*parameters.params, *parameters.kwonly_params) if param.name.value == keyword}
+    if isinstance(parameters.star_kwarg, cst.Param):
+        names.add(parameters.star_kwarg.name.value)
+    forwarded = {
+        id(arg.value)
+        for arg in descendants(function.body)
+        if isinstance(arg, cst.Arg) and (arg.star == "**" or (arg.keyword is not None and arg.keyword.value == keyword))
+    }
+    return any(isinstance(node, cst.Name) and node.value in names and id(node) not in forwarded for node in descendants(function.body))
+
+
 def binds_locally(function: cst.FunctionDef, name: str) -> bool:
     """Whether `function` binds `name` anywhere in its own scope, which makes the name local to
     it everywhere (read before the binding, it raises `UnboundLocalError`): a parameter, an
@@ -170,6 +187,12 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
     functions that declare it `global`; None when something else binds it there (a loop, a
     parameter, `+=`, `with ... as`), whose value is unknown."""
     scope: cst.CSTNode = function if function is not None and binds_locally(function, name) else module
+    values: List[cst.BaseExpression] = []
+    if scope is module:
+        through_globals = globals_values(module, name)
+        if through_globals is None:
+            return None
+        values += through_globals
     scopes = [scope]
     if scope is module:
         scopes += [
@@ -177,23 +200,201 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
             for node in nodes_of_type(module, (cst.FunctionDef,))
             if any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(node.body))
         ]
-    values: List[cst.BaseExpression] = []
     for body in scopes:
         if isinstance(body, cst.FunctionDef) and body is scope:
             parameters = body.params
             if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)):
                 return None
-        for node in scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body):
+        nodes = list(scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body))
+        read_with_targets = {id(item.asname) for node in nodes if isinstance(node, cst.With) for item in node.items}
+        for node in nodes:
             if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
-                if not all(isinstance(t.target, cst.Name) for t in node.targets if name in bound_names(t.target)):
-                    return None  # unpacked from a tuple
-                values.append(node.value)
+                for target in node.targets:
+                    spelled = spelled_values(module, target.target, node.value, lambda item: isinstance(item, cst.Name) and item.value == name)
+                    if spelled is None:
+                        return None  # unpacked from a value it cannot read
+                    values += spelled
             elif isinstance(node, cst.AnnAssign) and name in bound_names(node.target):
                 if node.value is not None:
                     values.append(node.value)
-            elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign)) and name in names_bound_by(node):
-                return None
+            elif isinstance(node, (cst.For, cst.With)) and name in _loop_or_with_names(node):
+                spelled = _loop_or_with_values(module, node, lambda item: isinstance(item, cst.Name) and item.value == name)
+                if spelled is None:
+                    return None
+                values += spelled
+            elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.For)) and id(node) not in read_with_targets and name in names_bound_by(node):
+                return None  # `except ... as`, `import ... as`, `+=`, `:=`, a `match` capture
     return values
+
+
+def spelled_values(
+    module: cst.Module, target: cst.BaseExpression, value: cst.BaseExpression, wanted: Callable[[cst.BaseExpression], bool]
+) -> Optional[List[cst.BaseExpression]]:
+    """What the target parts that `wanted` picks get from `value` when the file spells it out:
+    the value itself for a plain target; for a tuple target (`model, device = setup()`,
+    `run.device, run.steps = torch.float64, 2`) the element at the position, of a tuple
+    literal or of every tuple a function of the file returns; None where it cannot be read
+    (a starred target, another value)."""
+    if wanted(target):
+        return [value]
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return []
+    elements = [element.value for element in target.elements]
+    if any(isinstance(element, cst.StarredElement) for element in target.elements):
+        return None if any(wanted(item) for element in elements for item in [element, *descendants(element)]) else []
+    sources = _tuples_of(module, value, len(elements))
+    if sources is None:
+        return None if any(wanted(item) for element in elements for item in [element, *descendants(element)]) else []
+    found: List[cst.BaseExpression] = []
+    for source in sources:
+        for element, item in zip(elements, source):
+            spelled = spelled_values(module, element, item, wanted)
+            if spelled is None:
+                return None
+            found += spelled
+    return found
+
+
+def _tuples_of(module: cst.Module, value: cst.BaseExpression, size: int) -> Optional[List[List[cst.BaseExpression]]]:
+    """The element lists of the tuples `value` may be: a tuple or list literal of `size`
+    elements, or a call of a function of the file each of whose returns is one; else None."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        items = [element.value for element in value.elements]
+        return [items] if len(items) == size and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        functions = [node for node in nodes_of_type(module, (cst.FunctionDef,)) if isinstance(node, cst.FunctionDef) and node.name.value == value.func.value]
+        returns = [item.value for function in functions for item in scope_descendants(function.body) if isinstance(item, cst.Return)]
+        if functions and returns and all(item is not None for item in returns):
+            found = [_tuples_of(module, item, size) for item in returns]  # type: ignore[arg-type]
+            return None if any(item is None for item in found) else [items for item in found for items in item or []]
+    return None
+
+
+def _loop_or_with_names(node: Union[cst.For, cst.With]) -> List[str]:
+    if isinstance(node, cst.For):
+        return bound_names(node.target)
+    return [name for item in node.items if item.asname is not None for name in bound_names(item.asname.name)]
+
+
+def _loop_or_with_values(module: cst.Module, node: Union[cst.For, cst.With], wanted: Callable[[cst.BaseExpression], bool]) -> Optional[List[cst.BaseExpression]]:
+    """What a loop over a literal (`for device in ("cpu", torch.float64)`) or a `with` over a
+    generator-based context manager of the file (what it yields) gives the target parts
+    `wanted` picks; None when the file does not spell it out."""
+    if isinstance(node, cst.For):
+        if not isinstance(node.iter, (cst.Tuple, cst.List, cst.Set)) or any(isinstance(e, cst.StarredElement) for e in node.iter.elements):
+            return None
+        found: List[cst.BaseExpression] = []
+        for element in node.iter.elements:
+            spelled = spelled_values(module, node.target, element.value, wanted)
+            if spelled is None:
+                return None
+            found += spelled
+        return found
+    found = []
+    for item in node.items:
+        if item.asname is None:
+            continue
+        target = item.asname.name
+        if not any(wanted(part) for part in [target, *descendants(target)]):
+            continue
+        call = item.item
+        functions = [f for f in nodes_of_type(module, (cst.FunctionDef,)) if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and isinstance(f, cst.FunctionDef) and f.name.value == call.func.value]
+        yielded = [y.value for f in functions for y in scope_descendants(f.body) if isinstance(y, cst.Yield)]
+        if not functions or not yielded or any(value is None or isinstance(value, cst.From) for value in yielded):
+            return None
+        for value in yielded:
+            spelled = spelled_values(module, target, value, wanted)  # type: ignore[arg-type]
+            if spelled is None:
+                return None
+            found += spelled
+    return found
+
+
+# Methods of the `globals()` dict that only read it.
+_DICT_READS = frozenset({"get", "items", "keys", "values", "copy", "__contains__", "__getitem__"})
+
+
+def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpression]]:
+    """What the file gives the module-level `name` through the `globals()` dict:
+    `globals().update(SETTINGS)` of a dict literal (or a module-level name of one) or with
+    keywords, `globals()["name"] = value`; None when it binds names there that it does not
+    spell out (another method, a key that is not a literal, a dict it cannot read)."""
+    values: List[cst.BaseExpression] = []
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _globals_dict(node.func.value):
+            if node.func.attr.value in _DICT_READS:
+                continue
+            if node.func.attr.value != "update":
+                return None
+            for arg in node.args:
+                entries = _dict_entries(module, arg)
+                if entries is None:
+                    return None
+                values += [value for key, value in entries if key == name]
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                for stored in stored_targets(target.target):
+                    if not (isinstance(stored, cst.Subscript) and _globals_dict(stored.value)):
+                        continue
+                    key = string_value(stored.slice[0].slice.value) if isinstance(stored.slice[0].slice, cst.Index) else None
+                    if key is None or (key == name and stored is not target.target):
+                        return None
+                    values += [node.value] if key == name else []
+    return values
+
+
+def _dict_entries(module: cst.Module, arg: cst.Arg) -> Optional[List[Tuple[str, cst.BaseExpression]]]:
+    """The (key, value) pairs an argument of `dict.update` gives: a keyword, or the entries
+    of a dict literal (or of the module-level assignments of a name to one); None otherwise."""
+    if arg.keyword is not None:
+        return [(arg.keyword.value, arg.value)]
+    if arg.star:
+        return None
+    literals = _module_assignments(module, arg.value.value) if isinstance(arg.value, cst.Name) else [arg.value]
+    if not literals or not all(isinstance(item, cst.Dict) for item in literals):
+        return None
+    entries: List[Tuple[str, cst.BaseExpression]] = []
+    for literal in literals:
+        for element in literal.elements:  # type: ignore[attr-defined]
+            key = string_value(element.key) if isinstance(element, cst.DictElement) else None
+            if key is None:
+                return None
+            entries.append((key, element.value))
+    return entries
+
+
+def captured_values(module: cst.Module, name: str) -> List[cst.BaseExpression]:
+    """Values a `match` case may capture into `name` under a mapping key (`case {"device":
+    device}`): the entries under that key of the file's dict literals. They show what the
+    name may hold, never all of it."""
+    keys = {
+        string_value(element.key)
+        for node in nodes_of_type(module, (cst.MatchMapping,))
+        for element in node.elements  # type: ignore[attr-defined]
+        if isinstance(element.pattern, cst.MatchAs) and element.pattern.pattern is None
+        and isinstance(element.pattern.name, cst.Name) and element.pattern.name.value == name
+    }
+    return [
+        element.value
+        for node in nodes_of_type(module, (cst.Dict,))
+        for element in node.elements  # type: ignore[attr-defined]
+        if isinstance(element, cst.DictElement) and string_value(element.key) in keys - {None}
+    ]
+
+
+def _module_assignments(module: cst.Module, name: str) -> List[cst.BaseExpression]:
+    """The values module-level statements assign to `name` by a plain assignment."""
+    return [
+        small.value
+        for line in module.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for small in line.body
+        if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets)
+    ]
+
+
+def _globals_dict(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and not node.args and dotted_name(node.func) in ("globals", "vars")
 
 
 def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -> List[cst.BaseExpression]:
@@ -263,7 +464,8 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
                 if dotted_name(target) == dotted:
                     values.append(node.value)
                 elif any(dotted_name(item) == dotted for item in stored_targets(target)):
-                    values.append(None)
+                    spelled = spelled_values(module, target, node.value, lambda item: dotted_name(item) == dotted) if node.value is not None else None
+                    values += [None] if spelled is None else spelled
         elif isinstance(node, (cst.AugAssign, cst.For, cst.AsName)):
             target = node.name if isinstance(node, cst.AsName) else node.target
             if any(dotted_name(item) == dotted for item in stored_targets(target)):

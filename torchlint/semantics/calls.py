@@ -170,3 +170,30 @@ def reads_classes(module: cst.Module, qualify: Callable[[cst.BaseExpression], Op
         or (isinstance(node, cst.Attribute) and node.attr.value == "__class__")
         for node in descendants(module)
     )
+
+
+# Calls that turn their arguments into text: builtins, and the methods of files and loggers.
+TEXT_FUNCTIONS = frozenset({"print", "str", "repr", "format"})
+TEXT_WRITERS = frozenset({"write", "info", "debug", "warning", "error", "log"})
+
+
+def result_shown(module: cst.Module, call: cst.Call) -> Optional[str]:
+    """The name `call`'s result is bound to (`ctx = make()`, `with make() as ctx:`) when the
+    file turns that name into text (`print(ctx)`, `str(ctx)`, `f"{ctx}"`, `log.info(ctx)`),
+    which for a plain object shows its class's module and name; else None."""
+    names = set()
+    for node in descendants(module):
+        if isinstance(node, cst.Assign) and node.value is call:
+            names |= {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+        elif isinstance(node, cst.WithItem) and node.item is call and node.asname is not None and isinstance(node.asname.name, cst.Name):
+            names.add(node.asname.name.value)
+    for node in descendants(module):
+        texts = isinstance(node, cst.Call) and (
+            (isinstance(node.func, cst.Name) and node.func.value in TEXT_FUNCTIONS)
+            or (isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_WRITERS)
+        )
+        shown = [arg.value for arg in node.args] if texts else [node.expression] if isinstance(node, cst.FormattedStringExpression) else []  # type: ignore[union-attr]
+        for value in shown:
+            if isinstance(value, cst.Name) and value.value in names:
+                return value.value
+    return None

@@ -7,7 +7,7 @@ bound to such values are followed through the function's assignments and loops.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -176,6 +176,28 @@ def stored_targets(target: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
             yield from stored_targets(element.value)
     elif isinstance(target, cst.StarredElement):
         yield from stored_targets(target.value)
+
+
+def in_place_function(qualified: str) -> bool:
+    """A torch function that changes its first argument in place (`torch.Tensor.add_(running,
+    out)`, `torch.nn.init.zeros_`): what it is handed is written into that argument."""
+    last = qualified.rpartition(".")[2]
+    return last.endswith("_") and not last.startswith("__")
+
+
+# Decorators of another module that keep nothing a function computes: they change how it is
+# bound (`staticmethod`), or wrap it in a torch mode or compiler.
+_PURE_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abc.abstractmethod", "typing.overload", "functools.wraps"})
+
+
+def decorator_keeps_values(qualified: Optional[str]) -> bool:
+    """Whether a decorator of another module (by its qualified name; None when unknown) may
+    keep what the function it wraps computes, as a cache does (`functools.lru_cache`,
+    `functools.cache`); not the binding decorators and torch's own (`torch.no_grad`,
+    `torch.compile`)."""
+    if qualified is None:
+        return True
+    return qualified not in _PURE_DECORATORS and not qualified.startswith("torch.")
 
 
 def _changes_outer_value(call: cst.Call, method: str, fresh: Set[str]) -> bool:

@@ -243,11 +243,17 @@ def scope_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 BINDING_NODES = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)
+# Capture patterns of a `match` case: `case {"device": device}`, `case [first, *rest]`,
+# `case {**rest}` bind names as an assignment does.
+MATCH_CAPTURES = (cst.MatchAs, cst.MatchStar, cst.MatchMapping)
 
 
 def names_bound_by(node: cst.CSTNode) -> List[str]:
     """The plain names `node` binds when it is an assignment target, `x += 1`, `x: int = 1`,
-    a `for` loop, an `as` clause or `x := 1`; [] for any other node."""
+    a `for` loop, an `as` clause, `x := 1` or a capture pattern of `match`; [] for any other node."""
+    if isinstance(node, MATCH_CAPTURES):
+        captured = node.rest if isinstance(node, cst.MatchMapping) else node.name
+        return [captured.value] if isinstance(captured, cst.Name) else []
     if not isinstance(node, BINDING_NODES):
         return []
     target = node.name if isinstance(node, cst.AsName) else node.target

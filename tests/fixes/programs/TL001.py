@@ -43,3 +43,14 @@ import torch
 device = torch.device("cpu")
 for step in range(2):
     print(torch.zeros(2).to(device).sum().item())  # noqa: TL102, TL9999
+
+# %% round 9: an unknown code in a noqa on the coding line [safe]
+# -*- coding: utf-8 -*-  # noqa: TL999
+import torch
+print(torch.ones(1).tolist())
+
+# %% round 9: a noqa in a comment that follows a string continuation [safe]
+import torch
+text = ("a"  # noqa: TL999
+        "b")
+print(text, torch.zeros(1).tolist())

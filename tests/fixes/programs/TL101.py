@@ -118,3 +118,78 @@ def run(loader, mode):
             pass
 
 run([torch.arange(3.0), torch.arange(4.0)], "eval")
+
+# %% round 9: the total formatted from locals() with percent formatting inside the loop [unsafe]
+import torch
+device = torch.device("cpu")
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+total = 0.0
+for step in range(3):
+    loss = model(torch.ones(1, 2).to(device)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    total += loss.item()
+    print("%(step)d %(total)s" % locals())
+
+# %% round 9: the sum saved with json right after the loop in a finally-free epoch function [unsafe, same]
+import json
+import torch
+device = torch.device("cpu")
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def epoch():
+    epoch_loss = 0
+    for step in range(3):
+        loss = model(torch.ones(1, 2).to(device)).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+        epoch_loss += loss.item()
+    return json.dumps({"loss": round(epoch_loss, 4)})
+
+print(epoch())
+
+# %% round 9: a loss summed in a loop that breaks on a NaN, printed after [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+total = 0.0
+for step in range(4):
+    loss = model(torch.ones(1, 2).to(device)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    if step == 2:
+        break
+    total += loss.item()
+print(type(total).__name__, round(total, 6))
+
+# %% round 9: a loss summed inside a with block of the loop body [unsafe, same]
+import contextlib
+import torch
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+epoch_loss = 0.0
+for step in range(3):
+    with contextlib.nullcontext():
+        loss = model(torch.ones(1, 2).to(device)).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+        epoch_loss += loss.item()
+print(f"{epoch_loss:.6f}")
+
+# %% round 9: a loss summed in a while loop over an iterator [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+batches = iter([torch.ones(1, 2)] * 3)
+running = 0.0
+while (x := next(batches, None)) is not None:
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    running += loss.item()
+print(repr(running))

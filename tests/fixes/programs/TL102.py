@@ -563,3 +563,110 @@ for it in range(2):
     out = model(torch.randn(4, 3, dtype=torch.float64))
     out.sum().backward()
     show(out)
+
+# %% round 9: the device captured by a match pattern from a config dict [none]
+import torch
+
+def train(config):
+    device = "cpu"
+    match config:
+        case {"device": device}:
+            pass
+    model = torch.nn.Linear(2, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(2):
+        target = torch.ones(3, 1).to(device)
+        loss = (model(torch.ones(3, 2)) - target).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+        print(target.dtype, round(loss.item(), 4))
+
+train({"device": torch.float64})
+
+# %% round 9: the device set in globals() from a settings dict [none]
+import torch
+
+device = "cpu"
+SETTINGS = {"device": torch.float64, "steps": 2}
+globals().update(SETTINGS)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(steps):
+    target = torch.zeros(3, 1).to(device)
+    loss = (model(torch.ones(3, 2)) - target).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(target.dtype)
+
+# %% round 9: a device unpacked from a tuple returned by a setup function [none]
+import torch
+
+def setup():
+    return torch.nn.Linear(2, 1), torch.float64
+
+model, device = setup()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    target = torch.zeros(3, 1).to(device)
+    loss = (model(torch.ones(3, 2)) - target.float()).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(target.dtype)
+
+# %% round 9: a device from a for loop over candidate placements [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for device in ("cpu", torch.float64):
+    for step in range(2):
+        target = torch.zeros(3, 1).to(device)
+        loss = (model(torch.ones(3, 2)) - target.float()).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+        print(target.dtype)
+
+# %% round 9: a device from a with statement's as target [none]
+import contextlib
+import torch
+
+@contextlib.contextmanager
+def placement():
+    yield torch.float64
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+with placement() as device:
+    for step in range(2):
+        target = torch.zeros(3, 1).to(device)
+        loss = (model(torch.ones(3, 2)) - target.float()).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+        print(target.dtype)
+
+# %% round 9: a device bound by an except clause's fallback [safe]
+import torch
+
+try:
+    device = torch.device("cuda:0")
+    torch.zeros(1, device=device)
+except Exception:
+    device = torch.device("cpu")
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    target = torch.zeros(3, 1).to(device)
+    loss = (model(torch.ones(3, 2)) - target).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(target.device.type)
+
+# %% round 9: a device attribute set by a tuple assignment [none]
+import torch
+
+class Run:
+    pass
+
+run = Run()
+run.device, run.steps = torch.float64, 2
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(run.steps):
+    target = torch.zeros(3, 1).to(run.device)
+    loss = (model(torch.ones(3, 2)) - target.float()).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(target.dtype)

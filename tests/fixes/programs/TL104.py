@@ -93,3 +93,49 @@ for step in range(2):
     else:
         torch.cuda.empty_cache()
 show(model.weight.grad)
+
+# %% round 9: empty_cache imported by name, alone in a finally block [unsafe, same]
+import torch
+from torch.cuda import empty_cache
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    try:
+        loss = model(torch.ones(1, 2)).sum()
+        opt.zero_grad(); loss.backward(); opt.step()
+    finally:
+        empty_cache()
+    print(step)
+
+# %% round 9: empty_cache split over lines with a backslash, after a docstring-only helper [unsafe, same]
+import torch
+
+def free():
+    """Release cached blocks."""
+    torch.cuda \
+        .empty_cache()
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    torch.cuda.empty_cache()
+    free()
+    print(step)
+
+# %% round 9: empty_cache alone in a match case body [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    match step:
+        case 0:
+            torch.cuda.empty_cache()
+        case _:
+            print("later")
+    print(step)

@@ -153,3 +153,31 @@ for step in range(2):
     y += 1
     model(y).sum().backward()
     print(y.tolist(), labels.tolist())
+
+# %% round 9: labels from np.loadtxt of an in-memory file, shifted in place [unsafe]
+import io
+import numpy as np
+import torch
+
+model = torch.nn.Linear(1, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    labels = np.loadtxt(io.StringIO("1\n2\n3\n"), dtype=np.int64)
+    y = torch.tensor(labels)
+    y -= 1
+    loss = torch.nn.functional.cross_entropy(model(torch.ones(3, 1)), y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(labels.tolist(), y.tolist())
+
+# %% round 9: a uint16 image converted and scaled with a true division [unsafe, same]
+import numpy as np
+import torch
+
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    img = (np.arange(8, dtype=np.uint16) * 1000).reshape(2, 4)
+    x = torch.tensor(img)
+    loss = model(x.float() / 65535).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 5), x.dtype)

@@ -514,3 +514,45 @@ for epoch in range(2):
         x = batch["x"].to(device)
         model(x).sum().backward()
         show(x, batch["name"])
+
+# %% round 9: a NamedTuple batch whose to() pins the batch when asked for non_blocking [none]
+from typing import NamedTuple
+import torch
+from torch.utils.data import DataLoader
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+    def to(self, device, non_blocking=False):
+        if non_blocking:
+            return Pair(self.x.pin_memory().to(device), self.y.pin_memory().to(device))
+        return Pair(self.x.to(device), self.y.to(device))
+
+device = torch.device("cpu")
+data = [Pair(torch.ones(2) * i, torch.tensor(i)) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = batch.to(device)
+    loss = model(batch.x).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(batch.y.tolist())
+
+# %% round 9: control, an int64 label tensor moved with a dtype and copy [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4))
+loader = DataLoader(data, batch_size=2, shuffle=True, pin_memory=True, generator=torch.Generator().manual_seed(0))
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for x, y in loader:
+        x = x.to(device, torch.float64, copy=True)
+        y = y.to(device)
+        loss = model(x.float()).sum()
+        opt.zero_grad(); loss.backward(); opt.step()
+        print(y.tolist(), x.dtype)

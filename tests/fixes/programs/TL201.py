@@ -239,3 +239,25 @@ if __name__ == "__main__":
         for x in loader:
             model(x).sum().backward()
             print(sorted(x.squeeze(1).tolist()))
+
+# %% round 9: control, a decoding dataset with shuffling from a seeded generator [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cpu")
+
+class Pairs(Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        return self.decode(i)
+    def decode(self, i):
+        return torch.tensor([2.0 * i, 2.0 * i + 1]), i
+
+loader = DataLoader(Pairs(), batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(0))
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, y in loader:
+    loss = model(x.to(device)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(y.tolist())

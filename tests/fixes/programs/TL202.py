@@ -62,3 +62,58 @@ def consume(loader, device):
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 consume(DataLoader([torch.ones(2)] * 4, batch_size=2), device)
+
+# %% round 9: pre-batched views from a dataset with batch_size=None, normalised in place [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+class Chunks(Dataset):
+    def __init__(self):
+        self.data = torch.arange(12.0).reshape(3, 4)
+    def __len__(self):
+        return 3
+    def __getitem__(self, i):
+        return self.data[i]
+
+data = Chunks()
+loader = DataLoader(data, batch_size=None)
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        x.sub_(1.0)
+        loss = model(x.to(device)).sum()
+        opt.zero_grad(); loss.backward(); opt.step()
+    print(data.data[0].tolist())
+
+# %% round 9: string labels in a dict batch [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader([{"x": torch.ones(2) * i, "name": f"s{i}"} for i in range(4)], batch_size=2)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for batch in loader:
+    loss = model(batch["x"].to(device)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(batch["name"])
+
+# %% round 9: a collate_fn returning a tuple of a tensor and lengths [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+def collate(items):
+    return torch.stack(items), [len(item) for item in items]
+
+loader = DataLoader([torch.ones(2) * i for i in range(4)], batch_size=2, collate_fn=collate)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, lengths in loader:
+    loss = model(x.to(device)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(lengths)

@@ -250,3 +250,21 @@ if __name__ == "__main__":
         for x in loader:
             print(x.to(device).squeeze(1).tolist())
         bump()
+
+# %% round 9: a default dtype set between epochs, read by the dataset [unsafe]
+import torch
+device = torch.device("cpu")
+from torch.utils.data import DataLoader, Dataset
+
+class Items(Dataset):
+    def __len__(self):
+        return 2
+    def __getitem__(self, i):
+        return torch.tensor([float(i)])
+
+loader = DataLoader(Items(), batch_size=2, num_workers=1)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).dtype)
+    torch.set_default_dtype(torch.float64)
+torch.set_default_dtype(torch.float32)

@@ -206,3 +206,50 @@ buf.seek(0)
 fresh = Net()
 fresh.load_state_dict(torch.load(buf))
 print(sorted(fresh.state_dict().keys()))
+
+# %% round 9: conv arguments all given by position, bias True last [unsafe, same]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3, 1, 1, 1, 1, True), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3, 5, 5)).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+print("ok")
+
+# %% round 9: a LayerNorm over channels after a 1-D conv [unsafe]
+import torch
+import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(3, 4, 3, padding=1)
+        self.norm = nn.BatchNorm1d(4)
+    def forward(self, x):
+        return self.norm(self.conv(x)).relu()
+
+torch.manual_seed(0)
+model = Block()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.randn(2, 3, 5)).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+print([name for name, _ in model.named_parameters()])
+
+# %% round 9: a conv-bn block whose conv weights are initialised by kaiming in a loop over modules [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU())
+for m in model.modules():
+    if isinstance(m, nn.Conv2d):
+        nn.init.kaiming_normal_(m.weight)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(2, 3, 4, 4)).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+print(len(list(model.parameters())))

@@ -599,3 +599,232 @@ for step in range(2):
     out = attend(q, k, v)
     out.sum().backward()
     print(out.dtype, round(out.sum().item(), 6))
+
+# %% round 9: a learned relative position bias added to the scores, trained [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Attention(nn.Module):
+    def __init__(self, dim, heads, length):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(dim, dim * 3)
+        self.bias = nn.Parameter(torch.randn(heads, length, length) * 0.1)
+
+    def forward(self, x):
+        b, n, c = x.shape
+        q, k, v = self.qkv(x).reshape(b, n, 3, self.heads, c // self.heads).permute(2, 0, 3, 1, 4)
+        attn = (q @ k.transpose(-2, -1)) / math.sqrt(c // self.heads)
+        attn = attn + self.bias
+        attn = attn.softmax(dim=-1)
+        return (attn @ v).transpose(1, 2).reshape(b, n, c)
+
+torch.manual_seed(0)
+model = Attention(8, 2, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 4, 8)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: values with another width than queries and keys [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Pool(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(6, 4)
+        self.k = nn.Linear(6, 4)
+        self.v = nn.Linear(6, 10)
+
+    def forward(self, x):
+        q, k, v = self.q(x), self.k(x), self.v(x)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(4)
+        weights = torch.softmax(scores, dim=-1)
+        return torch.matmul(weights, v)
+
+torch.manual_seed(0)
+model = Pool()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 5, 6)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: scores divided by a scale attribute that holds sqrt(d) [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, 3 * d)
+        self.scale = math.sqrt(d)
+
+    def forward(self, x):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-1, -2) / self.scale
+        return scores.softmax(-1) @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3, 4)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: keys transposed with permute on a 3-D batch [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        scores = torch.bmm(q, k.permute(0, 2, 1)) * (q.size(-1) ** -0.5)
+        return torch.bmm(torch.softmax(scores, -1), v)
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3, 4)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: a padding mask built as a 1-D vector added to the scores [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, 3 * d)
+
+    def forward(self, x, pad):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores + pad
+        return scores.softmax(-1) @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+pad = torch.tensor([0.0, 0.0, -1e4])
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3, 4), pad).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: queries in float64 attending to float32 keys after a cast [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, 3 * d).double()
+
+    def forward(self, x, mask):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores.masked_fill(mask == 0, float("-inf"))
+        return scores.softmax(-1) @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+mask = torch.tril(torch.ones(3, 3, dtype=torch.uint8))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3, 4, dtype=torch.float64), mask).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: cross-attention from a decoder query to encoder memory of another length [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Cross(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.q, self.kv = nn.Linear(d, d), nn.Linear(d, 2 * d)
+        self.d = d
+
+    def forward(self, x, memory):
+        q = self.q(x)
+        k, v = self.kv(memory).chunk(2, dim=-1)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.d)
+        weights = torch.softmax(scores, dim=-1)
+        return torch.matmul(weights, v)
+
+torch.manual_seed(0)
+model = Cross(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3, 4), torch.randn(2, 5, 4)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 9: attention under CPU bfloat16 autocast in a training step [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        return scores.softmax(dim=-1) @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = model(torch.randn(2, 3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(out.dtype)
+
+# %% round 9: a causal mask from a registered bool buffer filled with -inf [unsafe, same]
+import math
+import torch
+import torch.nn as nn
+
+class Causal(nn.Module):
+    def __init__(self, d, n):
+        super().__init__()
+        self.proj = nn.Linear(d, 3 * d)
+        self.register_buffer("future", torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1))
+
+    def forward(self, x):
+        t = x.size(1)
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.future[:t, :t], float("-inf"))
+        att = torch.softmax(att, dim=-1)
+        return att @ v
+
+torch.manual_seed(0)
+model = Causal(4, 8)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(2, 3, 4)).pow(2).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(round(loss.item(), 4))

@@ -175,3 +175,29 @@ for step in range(3):
     opt.step()
     sched.step()
 show(model)
+
+# %% round 9: momentum SGD with a frozen-then-unfrozen layer, zero_grad positional False [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Linear(2, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for step in range(4):
+    model[0].requires_grad_(step != 2)
+    opt.zero_grad(False)
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+print(round(sum(p.sum().item() for p in model.parameters()), 5))
+
+# %% round 9: a scheduler stepping after the optimizer, zero_grad with set_to_none False keyword [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+sched = torch.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step(); sched.step()
+print(round(sum(p.sum().item() for p in model.parameters()), 5))

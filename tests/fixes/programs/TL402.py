@@ -1606,3 +1606,383 @@ model = torch.nn.Linear(3, 2)
 for epoch in range(2):
     evaluate(model, torch.ones(2, 3))
 print(inspect.signature(evaluate))
+
+# %% round 9: a helper wrapped by a logging decorator of the file that keeps results [unsafe]
+import functools
+import torch
+import torch.nn as nn
+
+LOG = []
+
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        result = fn(*args)
+        LOG.append(result)
+        return result
+    return wrapper
+
+@logged
+def head(model, x):
+    return model(x)
+
+def evaluate(model, x):
+    model.eval()
+    out = head(model, x)
+    print("correct", int((out.argmax(1) == 0).sum()))
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3))
+print(LOG[-1])
+
+# %% round 9: requires_grad read with getattr and a literal name [unsafe]
+import torch
+import torch.nn as nn
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    tracked = getattr(out, "requires_grad")
+    print("tracked", tracked, "acc", int((out.argmax(1) == 1).sum()))
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 9: a recorder context manager of the file logs the outputs [unsafe]
+import torch
+import torch.nn as nn
+
+class Recorder:
+    def __init__(self, store):
+        self.store = store
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+    def log(self, value):
+        self.store.append(value)
+
+STORE = []
+
+def evaluate(model, x):
+    model.eval()
+    with Recorder(STORE) as rec:
+        out = model(x)
+        rec.log(out)
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3))
+print(STORE[-1].requires_grad)
+
+# %% round 9: torch imported only for type checking, layers imported by name [safe]
+from typing import TYPE_CHECKING
+from torch import nn, ones, optim
+if TYPE_CHECKING:
+    import torch
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print("argmax", out.argmax(1).tolist())
+
+model = nn.Linear(3, 2)
+opt = optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, ones(2, 3))
+
+# %% round 9: the unbound in-place add of a caller's running sum [none]
+import torch
+import torch.nn as nn
+
+def evaluate(model, x, running):
+    model.eval()
+    out = model(x)
+    torch.Tensor.add_(running, out)
+
+model = nn.Linear(3, 2)
+running = torch.zeros(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3), running)
+print(running.requires_grad)
+
+# %% round 9: class prototypes in a cached_property filled on first evaluation [unsafe]
+import functools
+import torch
+import torch.nn as nn
+
+class Classifier:
+    def __init__(self, encoder, support):
+        self.encoder = encoder
+        self.support = support
+
+    @functools.cached_property
+    def prototypes(self):
+        return self.encoder(self.support)
+
+def evaluate(encoder, clf, x):
+    encoder.eval()
+    scores = encoder(x) @ clf.prototypes.t()
+    print("pred", scores.argmax(1).tolist())
+
+encoder = nn.Linear(3, 2)
+clf = Classifier(encoder, torch.eye(3))
+opt = torch.optim.SGD(encoder.parameters(), lr=0.1)
+for epoch in range(2):
+    encoder.train()
+    encoder(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(encoder, clf, torch.ones(2, 3))
+print(clf.prototypes.requires_grad)
+
+# %% round 9: zero-shot class embeddings cached with lru_cache on a helper [unsafe]
+import functools
+import torch
+import torch.nn as nn
+
+text_encoder = nn.Linear(4, 2)
+
+@functools.lru_cache(maxsize=None)
+def class_embeddings(n):
+    return text_encoder(torch.eye(4)[:n])
+
+def evaluate(image_encoder, x):
+    image_encoder.eval()
+    text_encoder.eval()
+    logits = image_encoder(x).mm(class_embeddings(3).t())
+    print("pred", logits.argmax(1).tolist())
+
+image_encoder = nn.Linear(3, 2)
+opt = torch.optim.SGD(image_encoder.parameters(), lr=0.1)
+for epoch in range(2):
+    image_encoder.train()
+    image_encoder(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(image_encoder, torch.ones(2, 3))
+print(class_embeddings(3).requires_grad)
+
+# %% round 9: the output printed inside a dict literal [unsafe]
+import torch
+import torch.nn as nn
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print({"epoch_logits": out})
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 9: a dataclass report built from the output and printed [unsafe]
+import dataclasses
+import torch
+import torch.nn as nn
+
+@dataclasses.dataclass
+class Report:
+    epoch: int
+    logits: object
+
+def evaluate(model, x, epoch):
+    model.eval()
+    out = model(x)
+    report = Report(epoch, out[:1])
+    print(report)
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3), epoch)
+
+# %% round 9: control, a match statement over the metric name, counts only [unsafe, same]
+import torch
+import torch.nn as nn
+
+def evaluate(model, x, metric):
+    model.eval()
+    out = model(x)
+    match metric:
+        case "top1":
+            print("top1", int((out.argmax(1) == 0).sum()))
+        case _:
+            print("n", out.shape[0])
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3), "top1" if epoch else "n")
+
+# %% round 9: a module scripted with torch.jit, evaluated each epoch, counts printed [safe]
+import torch
+import torch.nn as nn
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print("pos", int((out > 0).sum()))
+
+model = torch.jit.script(nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 9: the output's repr taken through its dunder method [unsafe]
+import torch
+import torch.nn as nn
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    text = out.__repr__()
+    print(len(text))
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 9: evaluation with a nested accuracy helper that only counts [unsafe, same]
+import torch
+import torch.nn as nn
+
+def evaluate(model, batches):
+    def correct(logits, y):
+        return int((logits.argmax(1) == y).sum())
+    model.eval()
+    total = 0
+    for x, y in batches:
+        total += correct(model(x), y)
+    print("acc", total)
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+batches = [(torch.randn(4, 3), torch.tensor([0, 1, 0, 1]))]
+for epoch in range(2):
+    model.train()
+    nn.functional.cross_entropy(model(batches[0][0]), batches[0][1]).backward(); opt.step(); opt.zero_grad()
+    evaluate(model, batches)
+
+# %% round 9: evaluation that numbers the batches with a generator of the file [unsafe, same]
+import torch
+import torch.nn as nn
+
+def numbered(batches):
+    for i, x in enumerate(batches):
+        yield i, x
+
+def evaluate(model, batches):
+    model.eval()
+    for i, x in numbered(batches):
+        print(i, int(model(x).argmax()))
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, [torch.ones(3), torch.zeros(3)])
+
+# %% round 9: an EMA model of a dataclass trainer evaluated, parameters updated in place elsewhere [unsafe, same]
+import copy
+import dataclasses
+import torch
+import torch.nn as nn
+
+@dataclasses.dataclass
+class State:
+    model: nn.Module
+    ema: nn.Module
+
+def ema_update(state):
+    with torch.no_grad():
+        for p, q in zip(state.ema.parameters(), state.model.parameters()):
+            p.mul_(0.5).add_(q, alpha=0.5)
+
+def evaluate(state, x):
+    state.ema.eval()
+    print("ema", [round(v, 4) for v in state.ema(x).flatten().tolist()])
+
+model = nn.Linear(3, 2)
+state = State(model, copy.deepcopy(model))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    ema_update(state)
+    evaluate(state, torch.ones(1, 3))
+
+# %% round 9: a class decorator of the file replaces __call__ and keeps the outputs [none]
+import torch
+import torch.nn as nn
+
+CALLS = []
+
+def counted(cls):
+    original = cls.__call__
+    def __call__(self, *args):
+        out = original(self, *args)
+        CALLS.append(out)
+        return out
+    cls.__call__ = __call__
+    return cls
+
+@counted
+class Net(nn.Linear):
+    pass
+
+def evaluate(model, x):
+    model.eval()
+    print(int(model(x).argmax()))
+
+model = Net(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(1, 3))
+print(CALLS[-1].requires_grad)
+
+# %% round 9: a tensor subclass output printed through its own __repr__ [unsafe, same]
+import torch
+import torch.nn as nn
+
+class Logits(torch.Tensor):
+    pass
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x).as_subclass(Logits)
+    print(type(out).__name__, out.shape)
+
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
+    evaluate(model, torch.ones(1, 3))

@@ -227,3 +227,88 @@ def train(model):
 
 torch.manual_seed(0)
 train(torch.nn.Linear(4, 2))
+
+# %% round 9: the old CPU autocast entered with an as target that is printed [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    with torch.cpu.amp.autocast() as ctx:
+        out = model(torch.ones(1, 2))
+    loss = out.float().sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(str(ctx).split(" object")[0], out.dtype)
+
+# %% round 9: a parenthesised with of the old CPU autocast and no_grad in evaluation [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    with (torch.cpu.amp.autocast(dtype=torch.bfloat16), torch.no_grad()):
+        print(model(torch.ones(1, 2)).dtype)
+
+# %% round 9: the old autocast as a default argument of the step function [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def step(x, amp=torch.cpu.amp.autocast(enabled=True)):
+    with amp:
+        out = model(x)
+    loss = out.float().sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    return out.dtype
+
+for i in range(2):
+    print(step(torch.ones(1, 2)))
+
+# %% round 9: the old scaler's state saved and its class allowed for safe loading [safe]
+import io
+import torch
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad(); scaler.scale(loss).backward(); scaler.step(opt); scaler.update()
+buf = io.BytesIO()
+torch.save({"scaler": scaler.state_dict()}, buf)
+buf.seek(0)
+print(sorted(torch.load(buf)["scaler"]))
+
+# %% round 9: the old autocast's attributes read after the step [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    ctx = torch.cpu.amp.autocast()
+    with ctx:
+        loss = model(torch.ones(1, 2)).float().sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(ctx.fast_dtype, ctx.device, ctx._enabled)
+
+# %% round 9: the old autocast in a lambda chosen by a match on the precision [safe]
+import torch
+
+def make_ctx(precision):
+    match precision:
+        case "bf16":
+            return lambda: torch.cpu.amp.autocast(dtype=torch.bfloat16)
+        case _:
+            return lambda: torch.cpu.amp.autocast(enabled=False)
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for precision in ("bf16", "fp32"):
+    with make_ctx(precision)():
+        out = model(torch.ones(1, 2))
+    loss = out.float().sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(precision, out.dtype)
