@@ -872,6 +872,12 @@ def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
     return aliases
 
 
+@lru_cache(maxsize=1024)
+def _text_aliases(text: str) -> Dict[str, str]:
+    """`_ast_aliases` of the module with source `text`, once per text (callers must not change it)."""
+    return _ast_aliases(python_tree(text))
+
+
 def _statements(body: List[ast.AST]) -> Iterator[ast.AST]:
     """The statements of `body` and of every block nested in them (expressions are not
     entered: imports are statements)."""
@@ -1856,7 +1862,7 @@ def _argument_for(call: ast.Call, parameters: Tuple[str, ...], parameter: str) -
 def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast.AST], name: str, depth: int) -> Optional[bool]:
     """Whether `name`, in the calling scope of `site`, holds a DataLoader that pins memory (see
     `pinned_argument`)."""
-    aliases = _ast_aliases(python_tree(text))
+    aliases = _text_aliases(text)
     for node in statements:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             continue
