@@ -1805,10 +1805,11 @@ def _names_used_other_than_called(text: str) -> FrozenSet[str]:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _Everything()
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    nodes = _ast_walk(tree)
+    called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
     return frozenset(
         (_ast_dotted(node) or "").rsplit(".", 1)[-1]
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in called
     )
 
