@@ -193,7 +193,7 @@ class BlockingTransfer(Rule):
                 for loop in scope_descendants(function.body):
                     if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
                         continue
-                    if not self._blocking_moves(loop, _names(loop.target)):
+                    if not isinstance(iterated_source(loop.iter), cst.Name) or not self._blocking_moves(loop, _names(loop.target)):
                         continue  # the loop body alone first: the function is walked only for loops that move batches
                     source = _parameter_behind(function, iterated_source(loop.iter), parameters)
                     if source is not None:

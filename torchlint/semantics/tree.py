@@ -215,10 +215,16 @@ def comments(node: cst.CSTNode) -> List[str]:
         if isinstance(current, cst.Comment):
             found.append(current.value)
         elif isinstance(current, cst.CSTNode):
-            stack.extend(getattr(current, field.name) for field in dataclasses.fields(current))
+            stack.extend(getattr(current, name) for name in _field_names(type(current)))
         elif isinstance(current, (list, tuple)):
             stack.extend(current)
     return sorted(found)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> Tuple[str, ...]:
+    """The names of every field of a node class (`dataclasses.fields` builds them on each call)."""
+    return tuple(field.name for field in dataclasses.fields(cls))
 
 
 NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSIONS)
