@@ -1,5 +1,5 @@
 import os
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -10,10 +10,10 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
 from torchlint.semantics.escapes import view_aliases
-from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument
-from torchlint.semantics.tree import descendants, iterated_parts, iterated_source, names_bound_by, scope_descendants
+from torchlint.semantics.tree import descendants, iterated_parts, iterated_source, names_bound_by, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
@@ -196,7 +196,7 @@ class BlockingTransfer(Rule):
                 for loop in scope_descendants(function.body):
                     if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
                         continue
-                    if not self._blocking_moves(loop, _names(loop.target)):
+                    if not isinstance(iterated_source(loop.iter), cst.Name) or not self._blocking_moves(loop, _names(loop.target)):
                         continue  # the loop body alone first: the function is walked only for loops that move batches
                     source = _parameter_behind(function, iterated_source(loop.iter), parameters)
                     if source is not None:
@@ -311,7 +311,7 @@ def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode],
             continue
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
-        unchanged = live - _changed_in_place(body, live, ctx.frequency.local_functions())
+        unchanged = live - _changed_in_place(ctx.module, body, frozenset(live))
         found.extend(device_moves(ctx, statement, unchanged if simple else unchanged - rebound))
         live = (live - rebound) | _parts_taken(statement, live - rebound)
     return live
@@ -360,19 +360,30 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
     return changed & names
 
 
-def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, List[cst.FunctionDef]], depth: int = 0) -> Set[str]:
+@per_module
+def _changed_in_place(module: cst.Module, body: cst.CSTNode, names: FrozenSet[str], depth: int = 0) -> Set[str]:
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
     `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), also through a view of it
     (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`), or
-    hands to a function of the file that modifies the parameter it receives it as."""
+    hands to a function of the file that modifies the parameter it receives it as. Asked for
+    each statement of a loop: the loop's writes are found once (`_written_in_place`)."""
     aliases = view_aliases(body, names)
+    changed = _written_in_place(module, body, depth)
+    return {aliases.get(name, name) for name in changed & (names | set(aliases))}
+
+
+@per_module
+def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> FrozenSet[str]:
+    """The names (of any value) whose object `body` modifies in place, directly or through
+    the file's functions it calls (`depth` levels deep so far)."""
+    functions = _file_functions(module)
     changed: Set[str] = set()
     for node in scope_descendants(body):
         if isinstance(node, cst.Call):
             changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
                 passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
-                changed |= {passed[p] for p in _changed_in_place(function.body, set(passed), functions, depth + 1)}
+                changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 if isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name):
@@ -387,7 +398,10 @@ def _changed_in_place(body: cst.CSTNode, names: Set[str], functions: Dict[str, L
             base = node.func.value.value if isinstance(node.func.value, cst.Subscript) else node.func.value
             if method.endswith("_") and not method.startswith("_") and isinstance(base, cst.Name):
                 changed.add(base.value)
-    return {aliases.get(name, name) for name in changed & (names | set(aliases))}
+    return frozenset(changed)
+
+
+_file_functions = per_module(local_functions)
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:

@@ -1,4 +1,5 @@
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -103,20 +104,17 @@ def moves_batch(ctx, body: cst.CSTNode, names: Set[str], depth: int = 0) -> bool
     return False
 
 
-def _filled_on_device(ctx, loader: cst.Call) -> bool:
-    """Whether the loader's dataset is a list the file fills in a loop that moves values to a
-    device (`cached.append(batch)` after `batch["latents"] = vae.encode(x.to(vae.device))`):
-    its items may be device tensors, which `pin_memory` cannot pin."""
-    dataset = argument(loader, "dataset", 0)
-    name = dataset.value.value if dataset is not None and isinstance(dataset.value, cst.Name) else None
-    if name is None:
-        return False
+def _lists_filled_on_device(ctx) -> Set[str]:
+    """The names of the lists the file fills in a loop that moves values to a device
+    (`cached.append(batch)` after `batch["latents"] = vae.encode(x.to(vae.device))`): a
+    loader over one may get device tensors, which `pin_memory` cannot pin."""
+    found: Set[str] = set()
     for loop in nodes_of_type(ctx.module, (cst.For, cst.While)):
         calls = [node for node in body_nodes(loop.body) if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)]
-        fills = any(call.func.attr.value == "append" and dotted_name(call.func.value) == name for call in calls)
-        if fills and any(_moves_to_device(ctx, call) for call in calls):
-            return True
-    return False
+        appended = {name for call in calls if call.func.attr.value == "append" for name in [dotted_name(call.func.value)] if name}
+        if appended - found and any(_moves_to_device(ctx, call) for call in calls):
+            found |= appended
+    return found
 
 
 def _moves_to_device(ctx, call: cst.Call) -> bool:
@@ -341,6 +339,10 @@ class DataloaderNoPinMemory(Rule):
             if moves_batch(self.ctx, node.body, found.targets):
                 self.moved.append(found.loader)
 
+    @cached_property
+    def _filled_on_device(self) -> Set[str]:
+        return _lists_filled_on_device(self.ctx)
+
     def _moved_where_handed_on(self, call: cst.Call) -> bool:
         """Whether a same-file function the loader is handed to (`train(model, loader)`), a
         function or class of another project module it is handed to (`Trainer(model,
@@ -388,7 +390,8 @@ class DataloaderNoPinMemory(Rule):
                 unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:
                 continue  # `**kwargs` that may pin memory
-            if _filled_on_device(self.ctx, call):
+            dataset = argument(call, "dataset", 0)
+            if dataset is not None and isinstance(dataset.value, cst.Name) and dataset.value.value in self._filled_on_device:
                 continue  # device tensors cannot be pinned
             if self.withholds_preview_variant() and loader_use(self.ctx, call) != "train":
                 continue

@@ -158,6 +158,14 @@ async def test_diagnostics_carry_code_link_severity_and_fix(client: LanguageClie
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_a_file_whose_uri_quotes_characters_gets_diagnostics(client: LanguageClient) -> None:
+    uri = await _open(client, "train+eval 1.py", TRAIN)  # `file:///.../train%2Beval%201.py`
+    assert "%2B" in uri and "TL101" in _by_code(await _diagnostics(client, uri))
+    _change(client, uri, 2, TRAIN.replace("total += loss.item()", "total += loss"))
+    assert "TL101" not in _by_code(await _diagnostics(client, uri))
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_quick_fix_applies_and_clears_the_finding(client: LanguageClient) -> None:
     uri = await _open(client, "quickfix.py", TRAIN)
     target = _by_code(await _diagnostics(client, uri))["TL602"]

@@ -3,7 +3,7 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, List, Optional, Set, Tuple
+from typing import AbstractSet, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -12,7 +12,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import TORCH_FACTORIES, project_function
-from torchlint.semantics.tree import descendants, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import descendants, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import assigned_values
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -61,19 +61,9 @@ def _unpacked_from(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
     returns (`dataset, model, optimizer = load_train_objs()`); the call itself when a return
     of that function is not such a tuple."""
     found: List[cst.BaseExpression] = []
-    for node in nodes_of_type(ctx.module, (cst.Assign,)):
-        value = node.value if isinstance(node, cst.Assign) else None
-        if not isinstance(value, cst.Call) or not isinstance(node, cst.Assign):
-            continue
-        places = [
-            (index, len(target.target.elements))
-            for target in node.targets
-            if isinstance(target.target, (cst.Tuple, cst.List))
-            for index, element in enumerate(target.target.elements)
-            if dotted_name(element.value) == name
-        ]
-        if not places:
-            continue
+    for node, places in _tuple_bindings(ctx.module).get(name, ()):
+        value = node.value
+        assert isinstance(value, cst.Call)
         if value.args and (dotted_name(value.func) or "").endswith("random_split"):
             # (not `ctx.qualified_name`, which keeps its answer for where the traversal stands)
             if ctx.names.qualified_name(value.func) in RANDOM_SPLITS:
@@ -82,6 +72,26 @@ def _unpacked_from(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
         defined = ctx.frequency.local_functions().get(value.func.value, []) if isinstance(value.func, cst.Name) else []
         if len(defined) == 1:
             found.extend(_returned_elements(defined[0], value, places[0]))
+    return found
+
+
+@per_module
+def _tuple_bindings(module: cst.Module) -> Dict[str, List[Tuple[cst.Assign, List[Tuple[int, int]]]]]:
+    """The assignments of a call's result to tuple or list targets, by each dotted name such a
+    target binds, with the places (index, length) where it binds the name."""
+    found: Dict[str, List[Tuple[cst.Assign, List[Tuple[int, int]]]]] = {}
+    for node in nodes_of_type(module, (cst.Assign,)):
+        if not isinstance(node, cst.Assign) or not isinstance(node.value, cst.Call):
+            continue
+        places: Dict[str, List[Tuple[int, int]]] = {}
+        for target in node.targets:
+            if isinstance(target.target, (cst.Tuple, cst.List)):
+                for index, element in enumerate(target.target.elements):
+                    bound = dotted_name(element.value)
+                    if bound is not None:
+                        places.setdefault(bound, []).append((index, len(target.target.elements)))
+        for bound, where in places.items():
+            found.setdefault(bound, []).append((node, where))
     return found
 
 

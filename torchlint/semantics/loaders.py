@@ -19,7 +19,7 @@ from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, el
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
-from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, in_source_order, iterated_source, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, nodes_of_type, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -601,18 +601,19 @@ def _assignment(module: cst.Module, value: cst.CSTNode) -> Optional[Tuple[str, c
 def _assignments(module: cst.Module) -> Dict[int, Optional[Tuple[str, cst.CSTNode]]]:
     """`_assignment` of the value of every assignment to one target, by the value's id."""
     found: Dict[int, Optional[Tuple[str, cst.CSTNode]]] = {}
-    stack: List[Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]] = [(module, ())]
-    while stack:
-        node, scopes = stack.pop()
-        if isinstance(node, cst.Assign) and len(node.targets) == 1:
-            name = dotted_name(node.targets[0].target)
-            wanted = cst.ClassDef if name is not None and name.startswith("self.") else cst.FunctionDef
-            scope = next((scope for scope in reversed(scopes) if isinstance(scope, wanted)), module)
-            found.setdefault(id(node.value), (name, scope) if name is not None else None)
-            for element in _held_elements(node.value) if name is not None else ():
-                found.setdefault(id(element), (name + ELEMENT, scope))
-        inner = scopes + (node,) if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else scopes
-        stack.extend((child, inner) for child in children(node))
+    parents = module_nodes(module).parents
+    for node in nodes_of_type(module, (cst.Assign,)):
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            continue
+        name = dotted_name(node.targets[0].target)
+        wanted = cst.ClassDef if name is not None and name.startswith("self.") else cst.FunctionDef
+        scope = parents.get(id(node))
+        while scope is not None and not isinstance(scope, wanted):
+            scope = parents.get(id(scope))
+        scope = module if scope is None else scope
+        found.setdefault(id(node.value), (name, scope) if name is not None else None)
+        for element in _held_elements(node.value) if name is not None else ():
+            found.setdefault(id(element), (name + ELEMENT, scope))
     return found
 
 

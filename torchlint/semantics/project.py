@@ -866,6 +866,12 @@ def _ast_aliases(tree: ast.Module) -> Dict[str, str]:
     return aliases
 
 
+@lru_cache(maxsize=1024)
+def _text_aliases(text: str) -> Dict[str, str]:
+    """`_ast_aliases` of the module with source `text`, once per text (callers must not change it)."""
+    return _ast_aliases(python_tree(text))
+
+
 def _statements(body: List[ast.AST]) -> Iterator[ast.AST]:
     """The statements of `body` and of every block nested in them (expressions are not
     entered: imports are statements)."""
@@ -1895,10 +1901,11 @@ def _names_used_other_than_called(text: str) -> FrozenSet[str]:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _Everything()
-    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    nodes = _ast_walk(tree)
+    called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
     return frozenset(
         (_ast_dotted(node) or "").rsplit(".", 1)[-1]
-        for node in ast.walk(tree)
+        for node in nodes
         if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in called
     )
 
@@ -1952,7 +1959,7 @@ def _argument_for(call: ast.Call, parameters: Tuple[str, ...], parameter: str) -
 def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast.AST], name: str, depth: int) -> Optional[bool]:
     """Whether `name`, in the calling scope of `site`, holds a DataLoader that pins memory (see
     `pinned_argument`)."""
-    aliases = _ast_aliases(python_tree(text))
+    aliases = _text_aliases(text)
     for node in statements:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)):
             continue

@@ -215,10 +215,16 @@ def comments(node: cst.CSTNode) -> List[str]:
         if isinstance(current, cst.Comment):
             found.append(current.value)
         elif isinstance(current, cst.CSTNode):
-            stack.extend(getattr(current, field.name) for field in dataclasses.fields(current))
+            stack.extend(getattr(current, name) for name in _field_names(type(current)))
         elif isinstance(current, (list, tuple)):
             stack.extend(current)
     return sorted(found)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> Tuple[str, ...]:
+    """The names of every field of a node class (`dataclasses.fields` builds them on each call)."""
+    return tuple(field.name for field in dataclasses.fields(cls))
 
 
 NESTED_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda, *COMPREHENSIONS)
@@ -315,14 +321,61 @@ class ModuleNodes:
     parents: Dict[int, cst.CSTNode]
 
 
+@dataclasses.dataclass(frozen=True)
+class _StatementNodes:
+    """The nodes of one top-level statement, as `ModuleNodes` holds them (the statement's
+    parent aside), with the children of each by id."""
+
+    statement: cst.CSTNode
+    order: List[cst.CSTNode]
+    by_type: Dict[type, List[cst.CSTNode]]
+    parents: Dict[int, cst.CSTNode]
+    children: Dict[int, List[cst.CSTNode]]
+
+
+# The statements of the module read last, by id: the language server's next tree
+# (`engine.reparse`) holds the same statement objects wherever an edit did not reach.
+_LAST_STATEMENTS: Dict[int, _StatementNodes] = {}
+
+
 @per_module
 def module_nodes(module: cst.Module) -> ModuleNodes:
-    """The nodes of `module`: whole-file questions filter these lists instead of walking the tree."""
+    """The nodes of `module`: whole-file questions filter these lists instead of walking the
+    tree. Each top-level statement's subtree is a contiguous run of `order` (the statements
+    last first), read anew only when the statement is not one of the module read last."""
+    global _LAST_STATEMENTS
+    pieces = []
+    for statement in children(module):
+        piece = _LAST_STATEMENTS.get(id(statement))
+        pieces.append(piece if piece is not None and piece.statement is statement else _statement_nodes(statement))
+    _LAST_STATEMENTS = {id(piece.statement): piece for piece in pieces}
+    order: List[cst.CSTNode] = [module]
+    by_type: Dict[type, List[cst.CSTNode]] = {type(module): [module]}
+    parents: Dict[int, cst.CSTNode] = {}
+    remembered = _REMEMBERED
+    for piece in reversed(pieces):
+        order.extend(piece.order)
+        parents[id(piece.statement)] = module
+        parents.update(piece.parents)
+        for kind, same in piece.by_type.items():
+            known = by_type.get(kind)
+            if known is None:
+                by_type[kind] = list(same)
+            else:
+                known.extend(same)
+        if remembered is not None:
+            remembered.update(piece.children)
+            _HELD.append(piece.statement)  # holds every node below it
+    return ModuleNodes(order, by_type, parents)
+
+
+def _statement_nodes(statement: cst.CSTNode) -> _StatementNodes:
     order: List[cst.CSTNode] = []
     by_type: Dict[type, List[cst.CSTNode]] = {}
     parents: Dict[int, cst.CSTNode] = {}
+    read: Dict[int, List[cst.CSTNode]] = {}
     known = _known_children()
-    stack: List[cst.CSTNode] = [module]
+    stack: List[cst.CSTNode] = [statement]
     while stack:
         node = stack.pop()
         order.append(node)
@@ -333,11 +386,12 @@ def module_nodes(module: cst.Module) -> ModuleNodes:
             same.append(node)
         below = known.get(id(node))
         if below is None:
-            below = children(node)
+            below = _children(node)
+        read[id(node)] = below
         for child in below:
             parents[id(child)] = node
         stack.extend(below)
-    return ModuleNodes(order, by_type, parents)
+    return _StatementNodes(statement, order, by_type, parents, read)
 
 
 @per_module

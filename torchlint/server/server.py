@@ -17,10 +17,12 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 from pygls.uris import to_fs_path, urlparse
 
 from torchlint import __version__
@@ -84,14 +86,19 @@ class TorchlintServer(LanguageServer):
         notebook = self.workspace.get_notebook_document(cell_uri=uri)
         if notebook is not None:
             return notebook.uri
-        document = self.workspace.text_documents.get(uri)
+        document = self.text_document(uri)
         if document is None or not (document.language_id == "python" or document.path.endswith(PYTHON_SUFFIXES)):
             return None
         return uri
 
     def units(self) -> List[str]:
         notebooks = list(self.workspace.notebook_documents)
-        return notebooks + [uri for uri in self.workspace.text_documents if self.unit_of(uri) == uri]
+        return notebooks + [document.uri for document in self.workspace.text_documents.values() if self.unit_of(document.uri) == document.uri]
+
+    def text_document(self, uri: str) -> Optional[TextDocument]:
+        """The open document `uri` names, however the client quotes it: pygls keeps documents by
+        their unquoted URI (`a+b.py` for the `a%2Bb.py` of Python's `Path.as_uri`)."""
+        return self.workspace.text_documents.get(unquote(uri))
 
     def snapshot(self, key: str) -> Optional[Snapshot]:
         notebook = self.workspace.get_notebook_document(notebook_uri=key)
@@ -101,7 +108,7 @@ class TorchlintServer(LanguageServer):
                 document = self.workspace.get_text_document(cell.document)
                 parts.append(Part(cell.document, document.source, document.version, cell.kind == types.NotebookCellKind.Code))
             return Snapshot(_path(key), tuple(parts), notebook=True)
-        document = self.workspace.text_documents.get(key)
+        document = self.text_document(key)
         if document is None:
             return None
         return Snapshot(_path(key), (Part(key, document.source, document.version),))
