@@ -67,7 +67,7 @@ def outputs() -> Dict[str, Dict[str, object]]:
     """What each original and fixed program printed and raised, keyed by source."""
     sources = sorted({text for p in PROGRAMS for text in (p.source, p.fixed(False), p.fixed(True))})
     result = subprocess.run(
-        [sys.executable, str(HERE / "runner.py")], input=json.dumps(sources), capture_output=True, text=True, timeout=300, check=True
+        [sys.executable, str(HERE / "runner.py")], input=json.dumps(sources), capture_output=True, text=True, timeout=900, check=True
     )
     return dict(zip(sources, json.loads(result.stdout)))
 
