@@ -275,9 +275,10 @@ class EvalWithoutNoGrad(Rule):
             if candidate.name is not None and candidate.fixable:
                 fix = self._decorator_fix(candidate.scope, candidate.indent, candidate.returns_value)
             for call in dict.fromkeys(candidate.scope.graded_calls.values()):
+                switch = "`.train(False)`" if isinstance(call.func, cst.Attribute) and call.func.attr.value == "train" else "`.eval()`"
                 self.report(
                     call,
-                    "`.eval()` does not disable autograd: the module still records the graph; "
+                    f"{switch} does not disable autograd: the module still records the graph; "
                     "run it under `torch.no_grad()` or `torch.inference_mode()`",
                     fix=fix,
                     start=call.func.attr if isinstance(call.func, cst.Attribute) else None,

@@ -75,3 +75,15 @@ def test_evaluation_through_a_method_of_the_model_in_another_module(tmp_path, mo
     files = {"utils.py": EVALUATE.format(decorator=decorator, use=use), "main.py": MAIN, "model.py": MODEL}
     found = project_findings(tmp_path, monkeypatch, files, "TL402")
     assert (("main.py", "TL402", 16) in found) is reported
+
+
+def test_the_message_names_the_switch_the_code_uses(tmp_path, monkeypatch):
+    """`model.train(False)` is reported as what it is written as, not as `.eval()`."""
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    files = {"utils.py": EVALUATE.format(decorator="", use="-model(np.array([user]))"), "main.py": MAIN.replace("model.eval()", "model.train(False)"), "model.py": MODEL}
+    assert ("main.py", "TL402", 16) in project_findings(tmp_path, monkeypatch, files, "TL402")
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL402", "--output-format", "concise", "."])
+    assert "`.train(False)` does not disable autograd" in result.stdout and "`.eval()`" not in result.stdout
