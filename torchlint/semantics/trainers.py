@@ -43,12 +43,17 @@ def lightning_on_cpu(path: str) -> bool:
     return pinned_in is not None and _trainers_on_default_device(root, stamp, pinned_in)
 
 
+def _sub_project(file: str) -> str:
+    """The directory a dependency file governs: its own (a `requirements/` directory counts as
+    its parent)."""
+    directory = os.path.dirname(file)
+    return os.path.dirname(directory) if os.path.basename(directory) == "requirements" else directory
+
+
 def _governs(file: str, module: str) -> bool:
     """Whether the dependency file `file` is in the directory of the module at `module` or one
-    above it (a `requirements/` directory counts as its parent)."""
-    directory = os.path.dirname(file)
-    if os.path.basename(directory) == "requirements":
-        directory = os.path.dirname(directory)
+    above it (see `_sub_project`)."""
+    directory = _sub_project(file)
     return os.path.dirname(module).startswith(directory.rstrip(os.sep) + os.sep) or os.path.dirname(module) == directory
 
 
@@ -58,8 +63,7 @@ def _old_lightning_directory(path: str, root: str) -> Optional[str]:
     `~=`, conda's `=`, `<=`) or an upper bound of 2.0 or less (`<2`, `<2.0`); None without one."""
     for file in (item for item in dependency_files(root) if _governs(item, path)):
         if _bounds_lightning_below_2(read_module(file).text):
-            directory = os.path.dirname(file)
-            return os.path.dirname(directory) if os.path.basename(directory) == "requirements" else directory
+            return _sub_project(file)
     return None
 
 
