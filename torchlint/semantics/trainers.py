@@ -11,7 +11,7 @@ import ast
 import os
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Dict, List, Optional
 
 from torchlint.semantics.project import dependency_files, note_listing, project_files, project_root, python_tree, read_module, tree_stamp
 
@@ -58,13 +58,19 @@ def _governs(file: str, module: str) -> bool:
 
 
 def _old_lightning_directory(path: str, root: str) -> Optional[str]:
-    """The directory of the sub-project whose dependency file (in the module's directory or one
-    above it, up to the project root) bounds Lightning below 2.0: a pin of a 1.x release (`==`,
-    `~=`, conda's `=`, `<=`) or an upper bound of 2.0 or less (`<2`, `<2.0`); None without one."""
+    """The directory of the sub-project whose dependency files (in the module's directory or one
+    above it, up to the project root; the nearest that name a Lightning version decide) bound
+    Lightning below 2.0: a pin of a 1.x release (`==`, `~=`, conda's `=`, `<=`) or an upper
+    bound of 2.0 or less (`<2`, `<2.0`); None without one."""
+    texts: Dict[str, List[str]] = {}
     for file in (item for item in dependency_files(root) if _governs(item, path)):
-        if _bounds_lightning_below_2(read_module(file).text):
-            return _sub_project(file)
-    return None
+        text = read_module(file).text
+        if _LIGHTNING_REQUIREMENT.search(text):
+            texts.setdefault(_sub_project(file), []).append(text)
+    if not texts:
+        return None
+    nearest = max(texts, key=len)  # the innermost directory: a week's own pin over the repository's
+    return nearest if any(_bounds_lightning_below_2(text) for text in texts[nearest]) else None
 
 
 def _bounds_lightning_below_2(text: str) -> bool:
