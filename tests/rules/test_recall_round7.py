@@ -1125,3 +1125,23 @@ def test_only_the_trainers_of_the_sub_project_a_requirements_file_governs_count(
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "."])
     # week 0's trainer asks for a GPU; week 1's, a separate copy with its own pin, runs on the CPU
     assert [item["path"].replace("\\", "/") for item in json.loads(result.stdout)] == ["week_0/data.py"]
+
+
+
+@pytest.mark.parametrize("root_pin, week_pin, reported", [
+    ("pytorch-lightning==1.2.10\n", "lightning==2.2.0\n", True),
+    ("lightning==2.2.0\n", "pytorch-lightning==1.2.10\n", False),
+    ("pytorch-lightning==1.2.10\n", "torchvision\n", False),
+])
+def test_the_nearest_dependency_file_that_names_lightning_decides(tmp_path, monkeypatch, root_pin, week_pin, reported):
+    """A week's own pin decides over the repository's (Lightning 2's trainer picks the GPU,
+    1.2's runs on the CPU); a week file silent on Lightning defers to the repository's."""
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "requirements.txt").write_text(root_pin)
+    (tmp_path / "week_1").mkdir()
+    (tmp_path / "week_1" / "requirements.txt").write_text(week_pin)
+    (tmp_path / "week_1" / "data.py").write_text(textwrap.dedent(LIGHTNING_DATA))
+    (tmp_path / "week_1" / "main.py").write_text(textwrap.dedent(LIGHTNING_MAIN))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL202", "--output-format", "json", "."])
+    assert [item["path"].replace("\\", "/") for item in json.loads(result.stdout)] == (["week_1/data.py"] if reported else [])

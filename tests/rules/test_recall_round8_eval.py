@@ -69,6 +69,8 @@ class Recommender(nn.Module):
         ("@torch.no_grad()\n", "-model.predict(np.array([user]), dataset.items)", False),
         ("", "np.array([len(model.state_dict())])", False),
         ("", "-model._cache[user]", False),
+        ("", "np.array([model.register_full_backward_pre_hook(print) is None])", False),
+        ("", "np.array([model.register_state_dict_pre_hook(print) is None])", False),
     ],
 )
 def test_evaluation_through_a_method_of_the_model_in_another_module(tmp_path, monkeypatch, decorator, use, reported):

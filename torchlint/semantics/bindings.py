@@ -3,7 +3,7 @@ one made at run time (`Batch.to = _move`, `setattr(Batch, "to", ...)`, `type(...
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 
 import libcst as cst
 
@@ -255,17 +255,18 @@ def spelled_values(
     return found
 
 
-def _tuples_of(module: cst.Module, value: cst.BaseExpression, size: int) -> Optional[List[List[cst.BaseExpression]]]:
+def _tuples_of(module: cst.Module, value: cst.BaseExpression, size: int, calling: FrozenSet[str] = frozenset()) -> Optional[List[List[cst.BaseExpression]]]:
     """The element lists of the tuples `value` may be: a tuple or list literal of `size`
-    elements, or a call of a function of the file each of whose returns is one; else None."""
+    elements, or a call of a function of the file each of whose returns is one; else None
+    (also for a call of a function `calling`, being read: a recursive helper)."""
     if isinstance(value, (cst.Tuple, cst.List)):
         items = [element.value for element in value.elements]
         return [items] if len(items) == size and not any(isinstance(e, cst.StarredElement) for e in value.elements) else None
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value not in calling:
         functions = [node for node in nodes_of_type(module, (cst.FunctionDef,)) if isinstance(node, cst.FunctionDef) and node.name.value == value.func.value]
         returns = [item.value for function in functions for item in scope_descendants(function.body) if isinstance(item, cst.Return)]
         if functions and returns and all(item is not None for item in returns):
-            found = [_tuples_of(module, item, size) for item in returns]  # type: ignore[arg-type]
+            found = [_tuples_of(module, item, size, calling | {value.func.value}) for item in returns]  # type: ignore[arg-type]
             return None if any(item is None for item in found) else [items for item in found for items in item or []]
     return None
 

@@ -978,8 +978,10 @@ MODULE_METHODS = frozenset(
     "add_module apply bfloat16 buffers children compile cpu cuda double eval extra_repr float get_buffer "
     "get_extra_state get_parameter get_submodule half ipu load_state_dict modules mtia named_buffers "
     "named_children named_modules named_parameters parameters register_backward_hook register_buffer "
-    "register_forward_hook register_forward_pre_hook register_full_backward_hook register_module "
-    "register_parameter requires_grad_ set_extra_state share_memory state_dict to to_empty train type "
+    "register_forward_hook register_forward_pre_hook register_full_backward_hook "
+    "register_full_backward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook "
+    "register_module register_parameter register_state_dict_post_hook register_state_dict_pre_hook "
+    "requires_grad_ set_extra_state set_submodule share_memory state_dict to to_empty train type "
     "xpu zero_grad".split()
 )
 

@@ -11,7 +11,7 @@ import ast
 import os
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Dict, List, Optional
 
 from torchlint.semantics.project import dependency_files, note_listing, project_files, project_root, python_tree, read_module, tree_stamp
 
@@ -43,24 +43,34 @@ def lightning_on_cpu(path: str) -> bool:
     return pinned_in is not None and _trainers_on_default_device(root, stamp, pinned_in)
 
 
+def _sub_project(file: str) -> str:
+    """The directory a dependency file governs: its own (a `requirements/` directory counts as
+    its parent)."""
+    directory = os.path.dirname(file)
+    return os.path.dirname(directory) if os.path.basename(directory) == "requirements" else directory
+
+
 def _governs(file: str, module: str) -> bool:
     """Whether the dependency file `file` is in the directory of the module at `module` or one
-    above it (a `requirements/` directory counts as its parent)."""
-    directory = os.path.dirname(file)
-    if os.path.basename(directory) == "requirements":
-        directory = os.path.dirname(directory)
+    above it (see `_sub_project`)."""
+    directory = _sub_project(file)
     return os.path.dirname(module).startswith(directory.rstrip(os.sep) + os.sep) or os.path.dirname(module) == directory
 
 
 def _old_lightning_directory(path: str, root: str) -> Optional[str]:
-    """The directory of the sub-project whose dependency file (in the module's directory or one
-    above it, up to the project root) bounds Lightning below 2.0: a pin of a 1.x release (`==`,
-    `~=`, conda's `=`, `<=`) or an upper bound of 2.0 or less (`<2`, `<2.0`); None without one."""
+    """The directory of the sub-project whose dependency files (in the module's directory or one
+    above it, up to the project root; the nearest that name a Lightning version decide) bound
+    Lightning below 2.0: a pin of a 1.x release (`==`, `~=`, conda's `=`, `<=`) or an upper
+    bound of 2.0 or less (`<2`, `<2.0`); None without one."""
+    texts: Dict[str, List[str]] = {}
     for file in (item for item in dependency_files(root) if _governs(item, path)):
-        if _bounds_lightning_below_2(read_module(file).text):
-            directory = os.path.dirname(file)
-            return os.path.dirname(directory) if os.path.basename(directory) == "requirements" else directory
-    return None
+        text = read_module(file).text
+        if _LIGHTNING_REQUIREMENT.search(text):
+            texts.setdefault(_sub_project(file), []).append(text)
+    if not texts:
+        return None
+    nearest = max(texts, key=len)  # the innermost directory: a week's own pin over the repository's
+    return nearest if any(_bounds_lightning_below_2(text) for text in texts[nearest]) else None
 
 
 def _bounds_lightning_below_2(text: str) -> bool:
