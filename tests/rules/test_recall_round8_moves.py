@@ -63,3 +63,13 @@ def test_a_host_creation_moved_by_another_spelling_is_reported_without_a_fix(lin
 )
 def test_no_finding_where_nothing_is_copied_from_the_host(line):
     assert reported(line) == []
+
+
+def test_a_helper_returning_its_parameter_type_as_another_is_not_a_device_move():
+    """`def match(x, ref): return x.type_as(ref)`: where `ref` is, the helper does not say."""
+    code = LOOP.replace("    {line}\n", "    value = match(torch.randn(8, 4), host)\n").replace(
+        "device = torch.device", "def match(x, ref):\n    return x.type_as(ref)\n\n\ndevice = torch.device"
+    )
+    assert [finding.line for finding in lint(code, "TL102")] == []
+    moved = code.replace("return x.type_as(ref)", "return x.cuda()")
+    assert [finding.line for finding in lint(moved, "TL102")] == [15]

@@ -20,8 +20,10 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
 
-# Calls that copy a tensor to a device: to a named device, or where another tensor is (`type_as`).
-MOVES = ("cuda", "to", "type_as")
+# Calls that copy a tensor to a named device, and those that may copy it to where another
+# tensor is (`type_as`), which a helper returning it does not show to be a device.
+DEVICE_MOVES = ("cuda", "to")
+MOVES = (*DEVICE_MOVES, "type_as")
 Loop = Optional[cst.CSTNode]
 
 
@@ -36,8 +38,8 @@ def returns_moved(function: cst.FunctionDef, parameter: str) -> bool:
         if isinstance(returned, cst.Call) and isinstance(returned.func, cst.Name) and len(returned.args) == 1:
             returned = returned.args[0].value  # a wrapper of the moved value, `Variable(x.cuda())`
         found = method_call(returned)
-        if found is None or found[1] not in MOVES:
-            continue
+        if found is None or found[1] not in DEVICE_MOVES:
+            continue  # `x.type_as(ref)`: where `ref` is, which the helper does not say
         moved = found[0]
         if isinstance(moved, cst.Call) and len(moved.args) == 1:
             moved = moved.args[0].value  # a wrapper such as the deprecated `Variable(x)`
