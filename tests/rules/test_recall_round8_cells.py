@@ -57,7 +57,20 @@ def _(Agent):
 HEADER = "import marimo\n\napp = marimo.App()\n"
 
 
-@pytest.mark.parametrize("cells", [IMPORTS_CELL + AGENT_CELL, AGENT_CELL + IMPORTS_CELL])
+GUARDED_IMPORTS_CELL = """
+
+@app.cell
+def _():
+    try:
+        import torch
+        import torch.nn as nn
+    except ImportError:
+        raise SystemExit("needs torch")
+    return nn, torch
+"""
+
+
+@pytest.mark.parametrize("cells", [IMPORTS_CELL + AGENT_CELL, AGENT_CELL + IMPORTS_CELL, AGENT_CELL + GUARDED_IMPORTS_CELL])
 def test_a_class_in_a_marimo_cell_is_checked_with_the_imports_of_another_cell(tmp_path, monkeypatch, cells):
     code = HEADER + cells
     found = project_findings(tmp_path, monkeypatch, {"notebook.py": code}, "TL101,TL102")

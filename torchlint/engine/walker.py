@@ -13,7 +13,7 @@ import libcst as cst
 
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, scope_descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.modes import notebook_cell
 
@@ -145,10 +145,9 @@ class _SemanticTracker:
         every other cell, whatever their order in the file."""
         self.names.push(node)
         for cell in (item for item in node.body if isinstance(item, cst.FunctionDef) and notebook_cell(item, node)):
-            for line in children(cell.body):
-                for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
-                    if isinstance(small, (cst.Import, cst.ImportFrom)):
-                        self.names.bind_import(small)
+            for found in scope_descendants(cell.body):  # under `if`/`try` too, not in nested functions
+                if isinstance(found, (cst.Import, cst.ImportFrom)):
+                    self.names.bind_import(found)
 
     def _leave_scope(self, node: cst.CSTNode) -> None:
         self.names.pop()
