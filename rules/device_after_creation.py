@@ -216,10 +216,11 @@ class DeviceAfterCreation(Rule):
             return None, None
         parts = joined.args[0].value
         items = [parts.elt] if isinstance(parts, (cst.ListComp, cst.GeneratorExp)) else [element.value for element in getattr(parts, "elements", ())]
-        factories = [self._created_by(item) for item in items]
-        if not factories or any(factory is None or self._host_factory(factory, None) is None for factory in factories):
+        factories = [factory for factory in map(self._created_by, items) if factory is not None]
+        made = [(factory, self._host_factory(factory, None)) for factory in factories]
+        if not made or len(made) < len(items) or any(name is None for _, name in made):
             return None, None
-        return factories[0], self._host_factory(factories[0], None)  # type: ignore[arg-type]
+        return made[0]
 
     def _to_tensor_device(self, move: cst.Call, method: str) -> bool:
         """`.type_as(t)` or `.to(t)`: the move goes where `t` is, in `t`'s dtype."""

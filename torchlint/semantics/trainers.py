@@ -74,6 +74,7 @@ def _old_lightning_directory(path: str, root: str) -> Optional[str]:
 
 
 def _bounds_lightning_below_2(text: str) -> bool:
+    """Whether a dependency file's text pins Lightning below 2.0 (see `_old_lightning_directory`)."""
     for requirement in _LIGHTNING_REQUIREMENT.finditer(text):
         for specifier in _SPECIFIER.finditer(requirement["spec"]):
             major, minor = int(specifier["major"]), int(specifier["minor"] or 0)
