@@ -30,7 +30,6 @@ from torchlint.semantics.calls import method_call
 from torchlint.semantics.heuristics import (
     BEST_WORDS,
     CONTAINER_ITERATORS,
-    COUNTER,
     DATA_METHODS,
     FAILURE_CHECKS,
     GUARD_WORDS,
@@ -38,6 +37,7 @@ from torchlint.semantics.heuristics import (
     has_word,
     identifier,
     is_setup_function,
+    names_counter,
     names_epoch,
 )
 from torchlint.semantics.execution import (
@@ -812,7 +812,7 @@ def _may_be_a_step(node: cst.BaseExpression) -> bool:
 
 def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
     name = identifier(node)
-    return bool(name) and (name in counters or COUNTER.search(name) is not None)
+    return bool(name) and (name in counters or names_counter(name))
 
 
 # -- loops -------------------------------------------------------------------------------------

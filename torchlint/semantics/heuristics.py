@@ -65,6 +65,9 @@ PARAMETER_WORDS = frozenset({"param", "params", "parameters"})
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
 # Names of iteration counters, for one-step tests such as `if step == 0`.
 COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
+# Words naming a position: after another noun they index that noun, not the iterations
+# (`optimizer_idx`, `dataloader_idx`, `layer_index`), unless the noun counts iterations.
+INDEX_WORDS = frozenset({"idx", "index", "ix", "id"})
 # Loops over containers of parameters or dict entries run once per call, not once per step.
 CONTAINER_ITERATORS = frozenset(
     "items keys values parameters named_parameters modules named_modules children named_children "
@@ -83,6 +86,17 @@ def words(name: str) -> List[str]:
 
 def has_word(name: str, vocabulary: frozenset) -> bool:
     return any(word in vocabulary for word in words(name))
+
+
+def names_counter(name: str) -> bool:
+    """`step`, `batch_idx`, `global_step`, `n_iter`: a name of an iteration counter; not an
+    index of something else (`optimizer_idx`: Lightning runs the step once per optimizer)."""
+    if COUNTER.search(name) is None:
+        return False
+    parts = words(name)
+    if len(parts) > 1 and parts[-1] in INDEX_WORDS:
+        return any(COUNTER.search(word) for word in parts[:-1])
+    return True
 
 
 def identifier(node: cst.BaseExpression) -> str:

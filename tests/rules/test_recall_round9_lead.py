@@ -1,0 +1,35 @@
+"""The ninth recall round of issue 25 (lead): what a one-step guard is. `if optimizer_idx == 0:`
+in a Lightning `training_step` selects one optimizer of several (the framework runs the step
+once per optimizer per batch), it does not pick one step of the run; nor does
+`dataloader_idx` or `layer_index`. A position of the iterations themselves (`batch_idx`,
+`step_index`, a bare `idx`) still guards one step."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import lint
+
+pytestmark = pytest.mark.stable_only
+
+STEP = """
+import pytorch_lightning as pl
+
+class GAN(pl.LightningModule):
+    def training_step(self, batch, batch_idx, optimizer_idx, dataloader_idx=0, idx=0, step_index=0, layer_index=0):
+        imgs, _ = batch
+        loss = self.loss(self(imgs), imgs)
+        if {test}:
+            print(loss.item())
+        return loss
+"""
+
+
+@pytest.mark.parametrize("test", ["optimizer_idx == 0", "dataloader_idx == 1", "layer_index == 0", "optimizer_idx == 1"])
+def test_an_index_of_something_else_is_not_a_one_step_guard(test: str) -> None:
+    assert [finding.line for finding in lint(STEP.format(test=test), "TL101")] == [9]
+
+
+@pytest.mark.parametrize("test", ["batch_idx == 0", "idx == 0", "step_index == 0", "self.global_step == 0"])
+def test_a_position_of_the_iterations_still_guards_one_step(test: str) -> None:
+    assert lint(STEP.format(test=test), "TL101") == []
