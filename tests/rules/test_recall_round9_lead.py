@@ -33,3 +33,48 @@ def test_an_index_of_something_else_is_not_a_one_step_guard(test: str) -> None:
 @pytest.mark.parametrize("test", ["batch_idx == 0", "idx == 0", "step_index == 0", "self.global_step == 0"])
 def test_a_position_of_the_iterations_still_guards_one_step(test: str) -> None:
     assert lint(STEP.format(test=test), "TL101") == []
+
+
+LOOP = """
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda")
+model = nn.Linear(4, 1).to(device)
+opt = torch.optim.Adam(model.parameters())
+for step in range(1000):
+    x = torch.randn(8, 4, device=device)
+    b = x.size(0)
+    host = [1.0, 2.0]
+    {line}
+    loss = (model(x) - value).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "value = torch.Tensor(b, 1).fill_(1.0).to(device)",
+        "value = torch.Tensor(x.size(0), 1).cuda()",
+        "value = torch.Tensor(x.size()).zero_().to(device)",
+    ],
+)
+def test_the_default_dtype_constructor_given_a_size_is_a_host_allocation(line: str) -> None:
+    found = lint(LOOP.format(line=line), "TL102")
+    assert [(finding.line, finding.fix) for finding in found] == [(12, None)]  # no fix: fill by hand
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "value = torch.Tensor(host).to(device)",  # data: a device constructor copies it too
+        "value = torch.Tensor([[1.0]]).to(device)",
+        "value = torch.Tensor(b, 1).fill_(1.0)",  # never moved
+        "value = torch.cuda.FloatTensor(b, 1).fill_(1.0)",
+    ],
+)
+def test_the_default_dtype_constructor_of_data_or_on_the_host_is_silent(line: str) -> None:
+    assert lint(LOOP.format(line=line), "TL102") == []

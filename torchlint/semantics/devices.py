@@ -99,9 +99,10 @@ def same_place_source(
     return None
 
 
-# The legacy typed constructors of host tensors (`torch.cuda.FloatTensor` is on the device).
+# The legacy typed constructors of host tensors (`torch.cuda.FloatTensor` is on the device);
+# `torch.Tensor(b, 1)` is the one of the default dtype.
 LEGACY_HOST_TENSORS = frozenset(
-    f"torch.{kind}Tensor" for kind in ("Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
+    f"torch.{kind}Tensor" for kind in ("", "Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool")
 )
 
 
