@@ -78,3 +78,68 @@ def test_the_default_dtype_constructor_given_a_size_is_a_host_allocation(line: s
 )
 def test_the_default_dtype_constructor_of_data_or_on_the_host_is_silent(line: str) -> None:
     assert lint(LOOP.format(line=line), "TL102") == []
+
+
+AGENT = """
+import torch
+import torch.nn.functional as F
+
+class Agent:
+    def __init__(self, critic, opt, use_tb):
+        self.critic = critic.cuda()
+        self.critic_opt = opt
+        self.use_tb = use_tb
+
+    def update_critic(self, obs, target, step):
+        metrics = {{}}
+        loss = F.mse_loss(self.critic(obs), target)
+        {line}
+        self.critic_opt.zero_grad(set_to_none=True)
+        loss.backward()
+        {step}
+        return metrics
+
+    def update(self, replay_iter, step):
+        obs, target = next(replay_iter)
+        return self.update_critic(obs.cuda(), target.cuda(), step)
+"""
+
+
+@pytest.mark.parametrize(
+    "line, reported",
+    [
+        ('metrics["critic_loss"] = loss.item()', 14),
+        ('if self.use_tb:\n            metrics["critic_loss"] = loss.item()', 15),  # a switch, not an interval
+    ],
+)
+def test_a_method_that_takes_an_optimizer_step_runs_every_step_whoever_calls_it(line: str, reported: int) -> None:
+    """The agent is built from a configuration elsewhere (`hydra.utils.instantiate`): no call
+    site shows how often `update()` runs, its effects do."""
+    found = lint(AGENT.format(line=line, step="self.critic_opt.step()"), "TL101")
+    assert [finding.line for finding in found] == [reported]
+    assert "every training step" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "line, step",
+    [
+        ('metrics["critic_loss"] = loss.item()', "pass"),  # backward alone (gradients inspected): not a step
+        ('if step % 1000 == 0:\n            metrics["critic_loss"] = loss.item()', "self.critic_opt.step()"),
+        ('metrics["critic_loss"] = torch.tensor(1.0).item()', "self.critic_opt.step()"),  # host tensor
+    ],
+)
+def test_a_step_function_stays_silent_without_a_step_an_interval_or_a_device_value(line: str, step: str) -> None:
+    assert lint(AGENT.format(line=line, step=step), "TL101") == []
+
+
+def test_a_step_function_called_once_by_its_own_file_runs_once() -> None:
+    code = AGENT.format(line='metrics["critic_loss"] = loss.item()', step="self.critic_opt.step()") + """
+agent = Agent(torch.nn.Linear(4, 1), None, False)
+agent.update(iter([(torch.randn(2, 4), torch.randn(2, 1))]), 0)
+"""
+    assert lint(code, "TL101") == []
+
+
+def test_a_step_function_in_test_code_is_silent() -> None:
+    code = AGENT.format(line='metrics["critic_loss"] = loss.item()', step="self.critic_opt.step()")
+    assert lint(code.replace("class Agent:", "class TestAgent:"), "TL101") == []

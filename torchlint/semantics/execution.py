@@ -49,7 +49,8 @@ class Reason:
     method: str = ""
     # The training framework that runs that method every batch (`frameworks.LIGHTNING`), if any.
     framework: str = ""
-    # The reason is a call in another module of the project (`frequency.called_elsewhere`).
+    # The reason is a call in another module of the project (`frequency.called_elsewhere`), or a
+    # step function whose callers this file does not show (`FrequencyAnalysis.takes_a_step`).
     external: bool = False
 
 

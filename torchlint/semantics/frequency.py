@@ -413,8 +413,18 @@ class FrequencyAnalysis:
             return known
         self._functions[key] = Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
         result = self._function_uncached(function)
+        if result.frequency is Frequency.UNKNOWN and self.takes_a_step(function):
+            text = f"`{function.name.value}()` runs a backward pass and an optimizer step: each call is a training step"
+            result = Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True),))
         self._functions[key] = result
         return result
+
+    def takes_a_step(self, function: cst.FunctionDef) -> bool:
+        """Whether each call of `function` is one training step, by its effects: outside its
+        own loops it runs a backward pass and an optimizer step (`update_critic()` of an agent
+        whose callers the project does not show: `self.agent.update(...)` on an object built
+        from a configuration)."""
+        return self.steps_itself(function) and STEP in methods_called(function.body, self.local_functions())
 
     def _function_uncached(self, function: cst.FunctionDef) -> Execution:
         name = function.name.value
