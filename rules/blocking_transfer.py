@@ -10,9 +10,9 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
 from torchlint.semantics.escapes import view_aliases
-from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, local_functions, repeated_with_training
+from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
-from torchlint.semantics.project import pinned_argument
+from torchlint.semantics.project import pinned_argument, project_pins_loaders
 from torchlint.semantics.tree import descendants, iterated_parts, iterated_source, names_bound_by, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
@@ -42,7 +42,11 @@ class BlockingTransfer(Rule):
     by a project function: `train_dataloader, test_dataloader = data_setup.create_dataloaders(
     ...)` then `engine.train(model, train_dataloader, ...)`), up to two calls away; also a
     loop over a name the function binds once to a wrapper of that parameter (`loader =
-    tqdm.tqdm(train_loader)`). A move inside a call (`x = Variable(x.cuda())`) moves the
+    tqdm.tqdm(train_loader)`). A loop over a loader whose construction is not followed (an
+    attribute, `for batch in tqdm(self.train_loader):` in a trainer class that another module
+    hands the loader to) is checked when every torch `DataLoader` the project builds outside
+    test code pins memory (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
+    A move inside a call (`x = Variable(x.cuda())`) moves the
     batch before the assignment rebinds it, and each branch of an `if` is followed on its
     own.
 
@@ -55,8 +59,8 @@ class BlockingTransfer(Rule):
     a faster copy, not an overlapped one.
 
     To stay precise the rule is silent:
-    - when the loader does not pin memory as above, or is not a torch
-      `DataLoader` assigned in this file (a loader passed in as an argument is not followed);
+    - when the loader does not pin memory as above, or is not a torch `DataLoader` assigned
+      in this file, passed by the project's calls or of a project that pins all its loaders;
     - when the call already passes `non_blocking` (by keyword or position), or `*args`/
       `**kwargs`;
     - for dtype casts (`x.to(torch.float16)`) and moves to the CPU;
@@ -64,7 +68,9 @@ class BlockingTransfer(Rule):
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
       `x[0] = ...`, also through a view such as `flat = x.view(-1)`), which an asynchronous
       copy could read half-written;
-    - for moves inside nested functions, lambdas and comprehensions;
+    - for moves inside nested functions and lambdas (a comprehension over the batch's
+      elements or entries moves the batch: `[x.to(device) for x in batch]`,
+      `{k: v.to(device) for k, v in batch.items()}`);
     - in loops under an interval test (`if steps % validation_interval == 0:`), which run
       rarely.
 
@@ -186,6 +192,25 @@ class BlockingTransfer(Rule):
             default = pinned_argument(self.ctx.path, qualified, parameter)
             if default is not None:
                 self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
+        for loop in self._loops_over_unknown_loaders():
+            default = project_pins_loaders(self.ctx.path, self.ctx.options.test_paths)
+            if default is None:
+                return
+            self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
+
+    def _loops_over_unknown_loaders(self) -> Iterator[cst.For]:
+        """Loops of the file's functions over a loader whose construction is not followed (an
+        attribute, `self.train_loader`, or a parameter of unknown calls, also through a wrapper,
+        `tqdm(self.train_loader)`) that move its batches to a device without `non_blocking`,
+        not already checked: their batches are pinned when every loader the project builds is
+        (`project.project_pins_loaders`)."""
+        for functions in self.ctx.frequency.local_functions().values():
+            for function in functions:
+                for loop in scope_descendants(function.body):
+                    if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
+                        continue
+                    if is_loader_like(loop.iter) and not self.tracker.loops_over(loop) and self._blocking_moves(loop, _names(loop.target)):
+                        yield loop
 
     def _loops_over_parameters(self) -> Iterator[Tuple[cst.For, cst.FunctionDef, str]]:
         """Loops of the file's functions over one of their parameters whose items they move to
@@ -312,7 +337,7 @@ def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode],
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
         unchanged = live - _changed_in_place(ctx.module, body, frozenset(live))
-        found.extend(device_moves(ctx, statement, unchanged if simple else unchanged - rebound))
+        found.extend(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
         live = (live - rebound) | _parts_taken(statement, live - rebound)
     return live
 

@@ -150,13 +150,20 @@ def _derived_names(body: cst.CSTNode, names: Set[str], ctx, walk: Callable[[cst.
     bindings = [node for node in walk(body) if isinstance(node, (cst.Assign, cst.CompFor))]
     for _ in range(2):  # a chain of two bindings (`img, _ = data; img = img.view(...)`)
         for node in bindings:
-            value = node.value if isinstance(node, cst.Assign) else node.iter
+            value = node.value if isinstance(node, cst.Assign) else _mapping_entries(node.iter)
             base = same_place_source(value, ctx.qualified_name, ctx.kind_of)
             if isinstance(base, cst.Name) and base.value in found:
                 targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]
                 for target in targets:
                     found |= _names(target)
     return found
+
+
+def _mapping_entries(iterated: cst.BaseExpression) -> cst.BaseExpression:
+    """The mapping a comprehension walks the entries of (`batch` of `batch.items()` or
+    `batch.values()`): its values are the batch's tensors; else `iterated` itself."""
+    found = method_call(iterated)
+    return found[0] if found is not None and found[1] in ("items", "values") and not iterated.args else iterated  # type: ignore[union-attr]
 
 
 def _to_device(ctx, node: cst.Call) -> bool:

@@ -79,9 +79,23 @@ for x, y, z in loader:
     a = x.cuda()
     b = y.cuda()
     f = lambda: z.cuda()
-    c = [t.cuda() for t in z]
 """
     assert lines(code, RULE) == []
+
+
+def test_comprehensions_over_the_batch_move_it():
+    """`[x.to(device) for x in batch]` and `{k: v.to(device) for k, v in batch.items()}`: the
+    elements and entries of a pinned batch are pinned tensors."""
+    code = PINNED + """
+for batch, extra, rows in loader:
+    batch = [x.to(device) for x in batch]
+    extra = {k: v.to(device) for k, v in extra.items()}
+    c = [t.cuda() for t in rows]
+    d = [t.cuda() for t in other]
+    e = {k: v.cuda() for k, v in other.items()}
+"""
+    assert lines(code, RULE) == [5, 6, 7]
+    assert "x.to(device, non_blocking=True) for x in batch" in fixed(code)
 
 
 def test_batches_changed_in_place_through_a_view_after_the_move():

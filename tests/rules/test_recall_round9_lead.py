@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import lint
+from conftest import lint, project_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -143,3 +143,69 @@ agent.update(iter([(torch.randn(2, 4), torch.randn(2, 1))]), 0)
 def test_a_step_function_in_test_code_is_silent() -> None:
     code = AGENT.format(line='metrics["critic_loss"] = loss.item()', step="self.critic_opt.step()")
     assert lint(code.replace("class Agent:", "class TestAgent:"), "TL101") == []
+
+
+# -- TL106: batches of a loader the analysis cannot follow, in a project that pins every loader --
+
+TRAINER = """
+import torch
+from tqdm import tqdm
+
+
+class Trainer:
+    def __init__(self, model, optimizer, train_loader, device):
+        self.model, self.optimizer, self.device = model, optimizer, device
+        self.train_loader = train_loader
+
+    def train_one_epoch(self):
+        loader = tqdm(self.train_loader)
+        for batch_idx, batch in enumerate(loader):
+            batch = [x.to(self.device) for x in batch]
+            loss = self.model(*batch).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+"""
+
+LOADERS = """
+import torch
+from torch.utils.data import DataLoader
+
+
+def loaders(train_set, val_set, batch_size):
+    train = DataLoader(train_set, batch_size=batch_size, shuffle=True, pin_memory={train_pin})
+    val = DataLoader(val_set, batch_size=batch_size, pin_memory={val_pin}{collate})
+    return train, val
+"""
+
+
+def tl106(tmp_path, monkeypatch, train_pin: str = "True", val_pin: str = "True", collate: str = "", **extra: str) -> set:
+    files = {"trainer.py": TRAINER, "data.py": LOADERS.format(train_pin=train_pin, val_pin=val_pin, collate=collate), **extra}
+    return {(name, line) for name, code, line in project_findings(tmp_path, monkeypatch, files, "TL106")}
+
+
+def test_a_loader_of_a_project_that_pins_every_loader_is_pinned(tmp_path, monkeypatch) -> None:
+    assert tl106(tmp_path, monkeypatch) == {("trainer.py", 14)}
+
+
+def test_a_cuda_availability_test_pins_where_cuda_runs(tmp_path, monkeypatch) -> None:
+    assert tl106(tmp_path, monkeypatch, val_pin="torch.cuda.is_available()") == {("trainer.py", 14)}
+
+
+@pytest.mark.parametrize("val_pin", ["False", "args.pin_memory"])
+def test_a_project_with_one_unpinned_or_unknown_loader_says_nothing(tmp_path, monkeypatch, val_pin: str) -> None:
+    assert tl106(tmp_path, monkeypatch, val_pin=val_pin) == set()
+
+
+def test_loaders_of_test_code_do_not_count(tmp_path, monkeypatch) -> None:
+    test = "from torch.utils.data import DataLoader\n\ndef test_loader():\n    DataLoader([1, 2])\n"
+    assert tl106(tmp_path, monkeypatch, **{"test_data.py": test}) == {("trainer.py", 14)}
+
+
+def test_a_project_without_loaders_says_nothing(tmp_path, monkeypatch) -> None:
+    assert {(name, line) for name, _, line in project_findings(tmp_path, monkeypatch, {"trainer.py": TRAINER}, "TL106")} == set()
+
+
+def test_a_pinned_loader_with_its_own_collation_still_counts(tmp_path, monkeypatch) -> None:
+    """Reported; its fix is unsafe (the collated objects' `.to()` may not take `non_blocking`)."""
+    assert tl106(tmp_path, monkeypatch, collate=", collate_fn=pad") == {("trainer.py", 14)}

@@ -736,6 +736,10 @@ class ModuleFacts:
     # The class each name or attribute holds, as written: `agent = SAC(...)`, `self.agent =
     # sac.SAC(...)`, `bpr: utils.BPRLoss = ...`, a parameter `bpr: BPRLoss`.
     instances: Dict[str, str] = field(default_factory=dict)
+    # Each `DataLoader(...)` the module builds: whether it pins memory (True for `True` or
+    # `torch.cuda.is_available()`, False when it does not, None when the value is unknown) and
+    # whether it collates by default (no `collate_fn`, no `**` arguments).
+    loaders: Tuple[Tuple[Optional[bool], bool], ...] = ()
 
 
 @lru_cache(maxsize=1024)
@@ -754,7 +758,50 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     _summarise(tree, "", aliases, functions, classes)
     _CallCollector(path, text, calls).visit(tree)
     functions = _with_delegated_steps(_with_training(functions, calls), classes)
-    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree))
+    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree), _loaders(tree, aliases))
+
+
+def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Tuple[Optional[bool], bool], ...]:
+    """`ModuleFacts.loaders` of a module."""
+    found = []
+    for node in _ast_walk(tree):
+        if isinstance(node, ast.Call) and _ast_qualified(node.func, aliases) in DATALOADERS:
+            keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+            default_collation = None not in keywords and "collate_fn" not in keywords and len(node.args) <= 6
+            found.append((_pins(keywords.get("pin_memory"), aliases, None in keywords or len(node.args) > 7), default_collation))
+    return tuple(found)
+
+
+def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Optional[bool]:
+    """Whether a loader's `pin_memory` argument pins: True for `True` or a test that holds where
+    CUDA runs (`torch.cuda.is_available()`), False for `False` or none given, else None."""
+    if value is None:
+        return None if spread else False
+    if isinstance(value, ast.Constant):
+        return value.value is True if isinstance(value.value, bool) else None
+    if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) == "torch.cuda.is_available":
+        return True
+    return None
+
+
+def project_pins_loaders(path: str, patterns: Sequence[str]) -> Optional[bool]:
+    """Whether every torch `DataLoader` the project of the file at `path` builds outside test
+    code pins memory, so that a batch of a loader whose construction the analysis cannot
+    follow (`self.train_loader`, set by another module) is pinned: True when they also all
+    collate by default, False when one has a `collate_fn`; None when the project builds none,
+    or one that does not pin or whose `pin_memory` is unknown. Noted as a dependency on the
+    project's listing."""
+    root = project_root(os.path.abspath(path))
+    note_listing(root, tree_stamp(root))
+    loaders = [
+        loader
+        for file in project_files(root)
+        if "DataLoader" in read_module(file).text and not test_module(file, patterns)
+        for loader in module_facts(file).loaders
+    ]
+    if not loaders or not all(pins is True for pins, _ in loaders):
+        return None
+    return all(default for _, default in loaders)
 
 
 def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:
