@@ -792,7 +792,14 @@ def project_pins_loaders(path: str, patterns: Sequence[str]) -> Optional[bool]:
     or one that does not pin or whose `pin_memory` is unknown. Noted as a dependency on the
     project's listing."""
     root = project_root(os.path.abspath(path))
-    note_listing(root, tree_stamp(root))
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    return _project_pins_loaders(root, stamp, tuple(patterns))
+
+
+@lru_cache(maxsize=64)
+def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> Optional[bool]:
+    """`project_pins_loaders` of the project at `root` as `stamp` lists it."""
     loaders = [
         loader
         for file in project_files(root)
