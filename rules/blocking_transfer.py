@@ -17,6 +17,8 @@ from torchlint.semantics.tree import descendants, iterated_parts, iterated_sourc
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
+# A stand-in for a loader whose construction is not followed (`project_pins_loaders`).
+_UNFOLLOWED = cst.Call(func=cst.Name("DataLoader"), args=[])
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
 MAX_HELPER_DEPTH = 2
@@ -97,8 +99,8 @@ class BlockingTransfer(Rule):
     pinned memory, the loop does not modify them (in place, through `out=`, or in a function
     of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result, so they see the copied values: the result is the same
-    tensor on the same device. Unsafe when the loader has a `collate_fn` (or a `**kwargs`
-    that may hold one), which may return objects whose own `.to()` does not take
+    tensor on the same device. Unsafe when the loader is not followed (in a project that pins
+    all its loaders, above), when the loader has a `collate_fn` (or a `**kwargs` that may hold one), which may return objects whose own `.to()` does not take
     `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
     as they are, not collated. No fix when the file defines such a method, by `def`, by
     assignment in a class body (also under an `if` or `try` there) or at run time (a batch
@@ -193,10 +195,9 @@ class BlockingTransfer(Rule):
             if default is not None:
                 self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
         for loop in self._loops_over_unknown_loaders():
-            default = project_pins_loaders(self.ctx.path, self.ctx.options.test_paths)
-            if default is None:
+            if not project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
                 return
-            self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
+            self._check_loop(loop, _names(loop.target), _UNFOLLOWED)
 
     def _loops_over_unknown_loaders(self) -> Iterator[cst.For]:
         """Loops of the file's functions over a loader whose construction is not followed (an
@@ -274,6 +275,8 @@ class BlockingTransfer(Rule):
         message = "Copy asynchronously with `non_blocking=True`"
         if loader is None:
             return self.fix(edit, message=message)
+        if loader is _UNFOLLOWED:
+            return self.unsafe_fix("the loader is not followed: its batches may be objects whose `.to()` has no `non_blocking`", edit, message=message)
         if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
         batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)

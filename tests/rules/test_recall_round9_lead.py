@@ -7,8 +7,10 @@ once per optimizer per batch), it does not pick one step of the run; nor does
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from conftest import lint, project_findings
+from torchlint.cli import main
 
 pytestmark = pytest.mark.stable_only
 
@@ -207,5 +209,13 @@ def test_a_project_without_loaders_says_nothing(tmp_path, monkeypatch) -> None:
 
 
 def test_a_pinned_loader_with_its_own_collation_still_counts(tmp_path, monkeypatch) -> None:
-    """Reported; its fix is unsafe (the collated objects' `.to()` may not take `non_blocking`)."""
     assert tl106(tmp_path, monkeypatch, collate=", collate_fn=pad") == {("trainer.py", 14)}
+
+
+def test_the_fix_for_a_loader_not_followed_is_unsafe(tmp_path, monkeypatch) -> None:
+    """The batches may be objects of another module whose `.to()` has no `non_blocking`."""
+    tl106(tmp_path, monkeypatch)
+    CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL106", "--fix", "."])
+    assert "non_blocking" not in (tmp_path / "trainer.py").read_text()
+    CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL106", "--fix", "--unsafe-fixes", "."])
+    assert "x.to(self.device, non_blocking=True) for x in batch" in (tmp_path / "trainer.py").read_text()

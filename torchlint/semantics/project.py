@@ -737,9 +737,8 @@ class ModuleFacts:
     # sac.SAC(...)`, `bpr: utils.BPRLoss = ...`, a parameter `bpr: BPRLoss`.
     instances: Dict[str, str] = field(default_factory=dict)
     # Each `DataLoader(...)` the module builds: whether it pins memory (True for `True` or
-    # `torch.cuda.is_available()`, False when it does not, None when the value is unknown) and
-    # whether it collates by default (no `collate_fn`, no `**` arguments).
-    loaders: Tuple[Tuple[Optional[bool], bool], ...] = ()
+    # `torch.cuda.is_available()`, False when it does not, None when the value is unknown).
+    loaders: Tuple[Optional[bool], ...] = ()
 
 
 @lru_cache(maxsize=1024)
@@ -761,14 +760,13 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree), _loaders(tree, aliases))
 
 
-def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Tuple[Optional[bool], bool], ...]:
+def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool], ...]:
     """`ModuleFacts.loaders` of a module."""
     found = []
     for node in _ast_walk(tree):
         if isinstance(node, ast.Call) and _ast_qualified(node.func, aliases) in DATALOADERS:
             keywords = {keyword.arg: keyword.value for keyword in node.keywords}
-            default_collation = None not in keywords and "collate_fn" not in keywords and len(node.args) <= 6
-            found.append((_pins(keywords.get("pin_memory"), aliases, None in keywords or len(node.args) > 7), default_collation))
+            found.append(_pins(keywords.get("pin_memory"), aliases, None in keywords or len(node.args) > 7))
     return tuple(found)
 
 
@@ -784,13 +782,11 @@ def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Op
     return None
 
 
-def project_pins_loaders(path: str, patterns: Sequence[str]) -> Optional[bool]:
+def project_pins_loaders(path: str, patterns: Sequence[str]) -> bool:
     """Whether every torch `DataLoader` the project of the file at `path` builds outside test
-    code pins memory, so that a batch of a loader whose construction the analysis cannot
-    follow (`self.train_loader`, set by another module) is pinned: True when they also all
-    collate by default, False when one has a `collate_fn`; None when the project builds none,
-    or one that does not pin or whose `pin_memory` is unknown. Noted as a dependency on the
-    project's listing."""
+    code pins memory (and it builds one), so that a batch of a loader whose construction the
+    analysis cannot follow (`self.train_loader`, set by another module) is pinned. Noted as a
+    dependency on the project's listing."""
     root = project_root(os.path.abspath(path))
     stamp = tree_stamp(root)
     note_listing(root, stamp)
@@ -798,7 +794,7 @@ def project_pins_loaders(path: str, patterns: Sequence[str]) -> Optional[bool]:
 
 
 @lru_cache(maxsize=64)
-def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> Optional[bool]:
+def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> bool:
     """`project_pins_loaders` of the project at `root` as `stamp` lists it."""
     loaders = [
         loader
@@ -806,9 +802,7 @@ def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> O
         if "DataLoader" in read_module(file).text and not test_module(file, patterns)
         for loader in module_facts(file).loaders
     ]
-    if not loaders or not all(pins is True for pins, _ in loaders):
-        return None
-    return all(default for _, default in loaders)
+    return bool(loaders) and all(pins is True for pins in loaders)
 
 
 def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:
