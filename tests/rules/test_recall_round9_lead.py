@@ -219,3 +219,46 @@ def test_the_fix_for_a_loader_not_followed_is_unsafe(tmp_path, monkeypatch) -> N
     assert "non_blocking" not in (tmp_path / "trainer.py").read_text()
     CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL106", "--fix", "--unsafe-fixes", "."])
     assert "x.to(self.device, non_blocking=True) for x in batch" in (tmp_path / "trainer.py").read_text()
+
+
+# -- a profiler switched by a setting does not make its body rare ---------------------------------
+
+PROFILED = """
+import torch
+
+device = torch.device("cuda")
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+with {manager} as prof:
+    for step in range(1000):
+        loss = model(torch.randn(8, 4, device=device)).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total = loss.item()
+"""
+
+
+@pytest.mark.parametrize(
+    "manager",
+    [
+        "torch.autograd.profiler.profile(args.enable_profiling, use_cuda=True, record_shapes=True)",
+        "torch.autograd.profiler.profile(enabled=args.profile)",
+        "torch.profiler.profile(activities=acts, enabled=profiling)",
+    ],
+)
+def test_a_profiler_switched_by_a_setting_runs_its_body_as_usual(manager: str) -> None:
+    assert [finding.line for finding in lint(PROFILED.format(manager=manager), "TL101")] == [13]
+
+
+@pytest.mark.parametrize(
+    "manager",
+    [
+        "torch.autograd.profiler.profile(use_cuda=True)",
+        "torch.autograd.profiler.profile(True)",
+        "torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA])",
+        "torch.profiler.profile([torch.profiler.ProfilerActivity.CUDA], enabled=True)",
+    ],
+)
+def test_a_profiling_session_is_measured_not_run(manager: str) -> None:
+    assert lint(PROFILED.format(manager=manager), "TL101") == []

@@ -26,7 +26,7 @@ from typing import AbstractSet, Callable, Dict, List, Optional, Sequence, Set, T
 
 import libcst as cst
 
-from torchlint.semantics.calls import method_call
+from torchlint.semantics.calls import is_literal, keyword, method_call, positional
 from torchlint.semantics.heuristics import (
     BEST_WORDS,
     CONTAINER_ITERATORS,
@@ -652,10 +652,20 @@ def _bound_identifier(node: Optional[cst.CSTNode]) -> str:
 
 def _profiles(manager: cst.BaseExpression) -> bool:
     """`torch.profiler.profile(...)`, `profiler.profile(...)`, `profile(...)` (from
-    `torch.profiler`), `torch.autograd.profiler.profile(...)`: a profiling session."""
+    `torch.profiler`), `torch.autograd.profiler.profile(...)`: a profiling session; not one
+    switched by a setting (`profile(args.enable_profiling, use_cuda=True)`, `enabled=...`),
+    off in a normal run, which runs the code under it as it is."""
     call = manager.func if isinstance(manager, cst.Call) else manager
     name = dotted_name(call) or ""
-    return name == "profile" or name.endswith("profiler.profile")
+    if not (name == "profile" or name.endswith("profiler.profile")):
+        return False
+    if not isinstance(manager, cst.Call):
+        return True
+    switch = keyword(manager, "enabled")
+    first = positional(manager)[0].value if positional(manager) else None
+    if switch is None and first is not None and not isinstance(first, (cst.List, cst.Tuple, cst.Set)):
+        return is_literal(first, "True")  # `autograd.profiler.profile(enabled, ...)`
+    return switch is None or is_literal(switch.value, "True")
 
 
 def _may_call(call: cst.Call, method: bool) -> bool:
