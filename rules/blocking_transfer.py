@@ -155,14 +155,18 @@ class BlockingTransfer(Rule):
         super().__init__(ctx)
         self.tracker = LoaderTracker(self)
         self.pinned: List[cst.Call] = []
+        self.builds_unpinned = False
         self.checked: Set[int] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATALOADERS and pins_memory(node, self.ctx):
-            self.pinned.append(node)
+        if self.ctx.qualified_name(node.func) in DATALOADERS:
+            if pins_memory(node, self.ctx):
+                self.pinned.append(node)
+            else:
+                self.builds_unpinned = True
 
     def visit_For(self, node: cst.For) -> None:
         for found in self.tracker.loops_over(node):
@@ -195,8 +199,8 @@ class BlockingTransfer(Rule):
             if default is not None:
                 self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
         for loop in self._loops_over_unknown_loaders():
-            if not project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
-                return
+            if self.builds_unpinned or not project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
+                return  # the file's own loaders count too (a notebook is not a project module)
             self._check_loop(loop, _names(loop.target), _UNFOLLOWED)
 
     def _loops_over_unknown_loaders(self) -> Iterator[cst.For]:

@@ -262,3 +262,10 @@ def test_a_profiler_switched_by_a_setting_runs_its_body_as_usual(manager: str) -
 )
 def test_a_profiling_session_is_measured_not_run(manager: str) -> None:
     assert lint(PROFILED.format(manager=manager), "TL101") == []
+
+
+def test_a_file_that_builds_an_unpinned_loader_itself_says_nothing(tmp_path, monkeypatch) -> None:
+    """A notebook or script next to the project's modules, whose own loaders do not pin."""
+    own = TRAINER + "\nloader = torch.utils.data.DataLoader(data, batch_size=8)\n"
+    files = {"trainer.py": own, "data.py": LOADERS.format(train_pin="True", val_pin="True", collate="")}
+    assert project_findings(tmp_path, monkeypatch, files, "TL106") == set()
