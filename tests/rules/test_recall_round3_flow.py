@@ -338,7 +338,9 @@ engine.train(model=model, train_dataloader={handed}, optimizer=optimizer, epochs
     ("True", "", "train_dataloader", [("engine.py", 6), ("engine.py", 6)]),
     ("True", ", non_blocking=True", "train_dataloader", [("engine.py", 6)]),  # one move blocks
     ("False", "", "train_dataloader", []),  # pageable memory: nothing to overlap
-    ("True", "", "list(train_dataloader)", []),  # not the loader itself
+    # not the loader itself, but a list of its batches: pinned all the same, as every loader
+    # the project builds pins (`project.project_pins_loaders`)
+    ("True", "", "list(train_dataloader)", [("engine.py", 6), ("engine.py", 6)]),
 ])
 def test_batches_of_a_pinned_loader_another_module_hands_to_a_function(tmp_path, monkeypatch, pinned, asynchronous, handed, moves):
     """The builder pins memory, the script hands its first loader to `engine.train`, which

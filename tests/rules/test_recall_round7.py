@@ -138,6 +138,9 @@ def test_a_wrapped_parameter_of_another_module_is_the_pinned_loader(tmp_path, mo
 def test_a_wrapped_name_that_is_not_the_pinned_parameter_is_not(tmp_path, monkeypatch, change):
     old, new = change
     files = {"loaders.py": LOADERS.replace(old, new), "trainer.py": TRAINER.replace(old, new), "main.py": MAIN_BOUND}
+    # The project also builds a loader that does not pin: no project-wide inference
+    # (`project.project_pins_loaders`) stands in for the parameter's calls.
+    files["evaluate.py"] = "from torch.utils.data import DataLoader\nloader = DataLoader(dataset, batch_size=64)\n"
     assert findings(tmp_path, monkeypatch, files, "TL106") == set()
 
 
@@ -244,14 +247,19 @@ def test_a_returned_step_function_runs_as_often_as_its_calls(tmp_path, monkeypat
         # called once, after training, not in a loop
         ("for epoch in range(10):\n    for x, y in loader:\n        loss = train_step(x.cuda(), y.cuda())",
          "loss = train_step(x.cuda(), y.cuda())"),
-        # the factory's result is never called: the inner function is handed elsewhere
-        ("train_step = make_train_step(model, torch.nn.MSELoss(), optimizer)", "register(make_train_step)"),
         # called only every 100 steps
         ("        loss = train_step(x.cuda(), y.cuda())", "        if step % args.log_interval == 0:\n            loss = train_step(x.cuda(), y.cuda())"),
     ],
 )
 def test_a_returned_function_called_rarely_or_not_at_all_is_not(tmp_path, monkeypatch, change):
     assert findings(tmp_path, monkeypatch, {"train.py": FACTORY.replace(*change)}, "TL101") == set()
+
+
+def test_a_returned_step_function_handed_elsewhere_is_a_step_by_its_effects(tmp_path, monkeypatch):
+    """The factory's result is never called here: whoever calls the inner function runs a
+    backward pass and an optimizer step with each call."""
+    code = FACTORY.replace("train_step = make_train_step(model, torch.nn.MSELoss(), optimizer)", "register(make_train_step)")
+    assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL101") == {("train.py", "TL101", 12)}
 
 
 # -- a loss function of another module that reads its components back every step ----------

@@ -269,3 +269,48 @@ def test_a_file_that_builds_an_unpinned_loader_itself_says_nothing(tmp_path, mon
     own = TRAINER + "\nloader = torch.utils.data.DataLoader(data, batch_size=8)\n"
     files = {"trainer.py": own, "data.py": LOADERS.format(train_pin="True", val_pin="True", collate="")}
     assert project_findings(tmp_path, monkeypatch, files, "TL106") == set()
+
+
+# -- a method called on an object of a class the caller does not show ----------------------------
+
+MODELS = """
+import torch
+import torch.nn as nn
+
+
+class VAE(nn.Module):
+    def {name}(self, recons, x):
+        target = torch.ones(x.size(0), 1).to(x.device)
+        return ((recons - x) ** 2).mean() + target.mean()
+"""
+
+EXPERIMENT = """
+import pytorch_lightning as pl
+from models import REGISTRY
+
+
+class Experiment(pl.LightningModule):
+    def __init__(self, params):
+        super().__init__()
+        self.model = REGISTRY[params["name"]](**params)
+
+    def training_step(self, batch, batch_idx):
+        x, _ = batch
+        return self.model.{name}(self.model(x), x)
+"""
+
+
+def dispatched(tmp_path, monkeypatch, name: str) -> set:
+    files = {"models.py": MODELS.format(name=name), "experiment.py": EXPERIMENT.format(name=name)}
+    return {(file, line) for file, _, line in project_findings(tmp_path, monkeypatch, files, "TL102")}
+
+
+@pytest.mark.parametrize("name", ["loss_function", "compute_loss"])
+def test_a_distinctive_method_of_an_object_of_unknown_class_is_the_project_method(tmp_path, monkeypatch, name: str) -> None:
+    assert dispatched(tmp_path, monkeypatch, name) == {("models.py", 8)}
+
+
+@pytest.mark.parametrize("name", ["loss", "update", "load_state_dict"])
+def test_a_name_library_objects_share_is_not_followed(tmp_path, monkeypatch, name: str) -> None:
+    assert dispatched(tmp_path, monkeypatch, name) == set()
+

@@ -98,6 +98,7 @@ class FileContext:
             one_off=self._one_off_script(),
             external=self._called_elsewhere,
             never_taken=lambda branch, body: branch_never_taken(self, branch, body),
+            called_in_project=self._called_in_project,
         )
 
     def _one_off_script(self) -> bool:
@@ -128,6 +129,15 @@ class FileContext:
             return None
         here = os.path.abspath(self.path)
         return _elsewhere(here, name, lambda site: os.path.abspath(site.path) != here, CALLER_DEPTH)
+
+    def _called_in_project(self, function: cst.FunctionDef) -> bool:
+        """Whether another module of the project is seen to call a module-level function of
+        this file or a method of a module-level class (`project.callers_of`)."""
+        name = self._top_level_name(function)
+        if name is None or not os.path.isfile(self.path):
+            return False
+        here = os.path.abspath(self.path)
+        return any(os.path.abspath(site.path) != here for site in callers_of(here, name))
 
     def _top_level_name(self, function: cst.FunctionDef) -> Optional[str]:
         """`f` for a module-level function, `Class.f` for a method of a module-level class."""

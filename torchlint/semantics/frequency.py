@@ -146,8 +146,11 @@ class FrequencyAnalysis:
         one_off: bool = False,
         external: Optional[External] = None,
         never_taken: Optional[Callable[[cst.If, bool], bool]] = None,
+        called_in_project: Optional[Callable[[cst.FunctionDef], bool]] = None,
     ) -> None:
         self.module = module
+        # Whether another module of the project is seen to call a function of this file.
+        self.called_in_project = called_in_project
         # Whether no run the project makes takes an `if`'s body (True) or its `else` (False).
         self.never_taken = never_taken
         self._never_memo: Dict[Tuple[int, bool], bool] = {}
@@ -413,17 +416,35 @@ class FrequencyAnalysis:
             return known
         self._functions[key] = Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
         result = self._function_uncached(function)
-        if result.frequency is Frequency.UNKNOWN and self.takes_a_step(function):
+        if result.frequency is Frequency.UNKNOWN and self._callers_unseen(function) and self.takes_a_step(function):
             text = f"`{function.name.value}()` runs a backward pass and an optimizer step: each call is a training step"
             result = Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True),))
         self._functions[key] = result
         return result
 
+    def _callers_unseen(self, function: cst.FunctionDef) -> bool:
+        """Whether no call of the function is seen: in this file (by name, or through the
+        handles of its factory) nor in the project's other modules."""
+        name = function.name.value
+        method = isinstance(self._enclosing_scope(function), cst.ClassDef)
+        if self._sites(name, method) or self.closure_calls(function):
+            return False
+        return self.called_in_project is None or not self.called_in_project(function)
+
     def takes_a_step(self, function: cst.FunctionDef) -> bool:
         """Whether each call of `function` is one training step, by its effects: outside its
-        own loops it runs a backward pass and an optimizer step (`update_critic()` of an agent
-        whose callers the project does not show: `self.agent.update(...)` on an object built
-        from a configuration)."""
+        own loops it runs a backward pass and an optimizer step. Asked of methods and of
+        functions their factory returns, whose callers the project may not show
+        (`self.agent.update(...)` on an object built from a configuration, a step function
+        `make_train_step(...)` returns to a notebook); a module-level function that no call
+        names is not called."""
+        scope = self._enclosing_scope(function)
+        returned = isinstance(scope, cst.FunctionDef) and any(
+            isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == function.name.value
+            for node in scope_descendants(scope.body)
+        )
+        if not (isinstance(scope, cst.ClassDef) or returned):
+            return False
         return self.steps_itself(function) and STEP in methods_called(function.body, self.local_functions())
 
     def _function_uncached(self, function: cst.FunctionDef) -> Execution:

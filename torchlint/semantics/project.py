@@ -2213,11 +2213,38 @@ def _module_classes(text: str) -> Dict[str, Tuple[Tuple[str, ...], int, int]]:
 
 def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str) -> bool:
     """Whether `written` calls the method `function` (`Class.method`) of the module at `path`
-    on an instance of that class (`agent.update(...)` after `agent = Agent(...)`)."""
-    receiver, _, _ = written.rpartition(".")
+    on an instance of that class (`agent.update(...)` after `agent = Agent(...)`), or may call
+    it: on an object of a class the module does not show (`self.model.loss_function(...)`, a
+    model chosen from a registry by the configuration), for a method whose name is
+    `dispatched_by_name`."""
+    receiver, _, method = written.rpartition(".")
     klass, _, _ = function.rpartition(".")
+    if not klass or not receiver:
+        return False
     written_class = facts.instances.get(receiver)
-    return bool(klass and written_class) and _names_function(file, text, written_class, path, klass)
+    if written_class is None:
+        head = receiver.partition(".")[0]
+        if receiver in ("self", "cls"):
+            return False  # a method of the caller's own class or its bases (`_self_call`)
+        return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
+    return _names_function(file, text, written_class, path, klass)
+
+
+# Method names that library objects also have (`scaler.update()`, `tokenizer.encode()`): a call
+# of one on an object of unknown class says nothing of which method it runs.
+LIBRARY_METHOD_NAMES = frozenset(
+    "zero_grad step_and_update_lr update_parameters load_state_dict state_dict named_parameters "
+    "named_modules named_children register_buffer register_forward_hook add_module get_submodule "
+    "set_epoch get_lr get_last_lr batch_decode add_scalar add_image log_dict".split()
+)
+
+
+def dispatched_by_name(method: str) -> bool:
+    """Whether a call of `method` on an object whose class is unknown may be taken for a call
+    of a project method of that name: a name of several words (`loss_function`,
+    `update_critic`; not `update`, `step`, `encode`, which many library objects define) that
+    is neither special (`__call__`) nor a method library objects are known to have."""
+    return "_" in method.strip("_") and not method.startswith("__") and method not in LIBRARY_METHOD_NAMES
 
 
 def keeps_instance(path: str, method: str) -> bool:
