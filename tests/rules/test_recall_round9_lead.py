@@ -314,3 +314,20 @@ def test_a_distinctive_method_of_an_object_of_unknown_class_is_the_project_metho
 def test_a_name_library_objects_share_is_not_followed(tmp_path, monkeypatch, name: str) -> None:
     assert dispatched(tmp_path, monkeypatch, name) == set()
 
+
+
+# -- a configuration lookup names a switch as an attribute does -----------------------------------
+
+
+@pytest.mark.parametrize("test, reported", [
+    ('config["enable_tensorboard"]', []),
+    ("config['log_images'] and step > 0", []),
+    ("args.debug", []),
+    ('config["mode"] == "train"', [14]),  # not a logging switch
+    ('config[mode_key]', [14]),
+])
+def test_a_switch_read_from_a_configuration_lookup(test: str, reported: list) -> None:
+    code = PROFILED.format(manager="contextlib.nullcontext()").replace(
+        "        total = loss.item()", f"        if {test}:\n            total = loss.item()"
+    )
+    assert [finding.line for finding in lint(code, "TL101")] == reported

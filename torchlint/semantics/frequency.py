@@ -786,12 +786,24 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
     for node in nodes:
         if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
             return "on a single step"
-        if isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), GUARD_WORDS):
-            return f"under `{identifier(node)}`"
-        if isinstance(node, (cst.Name, cst.Attribute)) and has_word(identifier(node), BEST_WORDS):
+        setting = _setting_name(node)
+        if has_word(setting, GUARD_WORDS):
+            return f"under `{setting}`"
+        if has_word(setting, BEST_WORDS):
             return "when a metric improves on its best value"
         if isinstance(node, cst.Call) and identifier(node) in FAILURE_CHECKS:
             return "on a failure check"
+    return ""
+
+
+def _setting_name(node: cst.CSTNode) -> str:
+    """The name a test reads a value under: `log_images`, `args.debug`, or the key of a
+    configuration lookup (`config["enable_tensorboard"]`); '' for anything else."""
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        return identifier(node)
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        key = node.slice[0].slice.value
+        return (string_value(key) or "") if isinstance(key, cst.SimpleString) else ""
     return ""
 
 
