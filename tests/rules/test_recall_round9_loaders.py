@@ -1,0 +1,148 @@
+"""The ninth recall round of issue 25, loaders: a Lightning data module whose loader hooks build
+the loader through a class chosen at run time (`cls = DataLoader if ... else
+IterableDataLoader`), through a helper method, or in a class whose Lightning base lives in
+another module; loaders configured through a `**kwargs` dict. Each cause with positives and
+hard negatives, in the default mode a user runs."""
+
+from __future__ import annotations
+
+from typing import Dict
+
+import pytest
+from conftest import project_findings
+
+pytestmark = pytest.mark.stable_only
+
+
+def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str = "TL201,TL202,TL203") -> set:
+    return project_findings(tmp_path, monkeypatch, files, rules)
+
+
+# -- a loader class chosen at run time in a loader hook ------------------------------------
+
+CHOSEN_CLASS = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class IterableDataLoader(DataLoader):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+class {other}:
+    def __init__(self, data, size, workers):
+        self.data = data
+
+
+class DataModule(pl.LightningDataModule):
+    def __init__(self, streaming=False):
+        super().__init__()
+        self.streaming = streaming
+
+    def {hook}(self{parameter}):
+        {choice}
+        return cls(self.ds, batch_size=32, num_workers=4)
+"""
+
+
+@pytest.mark.parametrize(
+    ("hook", "parameter", "choice", "expected"),
+    [
+        ("train_dataloader", "", "cls = DataLoader if not self.streaming else IterableDataLoader", {("data.py", "TL202", 23), ("data.py", "TL203", 23)}),
+        ("val_dataloader", "", "cls = IterableDataLoader if self.streaming else DataLoader", {("data.py", "TL202", 23), ("data.py", "TL203", 23)}),
+        ("train_dataloader", "", "cls = DataLoader", {("data.py", "TL202", 23), ("data.py", "TL203", 23)}),
+        # hard negatives: a class of another signature may be chosen, the class is the
+        # caller's, or the hook runs after training
+        ("train_dataloader", "", "cls = DataLoader if not self.streaming else Batches", set()),
+        ("train_dataloader", ", cls=DataLoader", "pass", set()),
+        ("test_dataloader", "", "cls = DataLoader if not self.streaming else IterableDataLoader", set()),
+    ],
+)
+def test_loader_class_chosen_in_a_hook(tmp_path, monkeypatch, hook, parameter, choice, expected) -> None:
+    files = {"data.py": CHOSEN_CLASS.format(other="Batches", hook=hook, parameter=parameter, choice=choice)}
+    assert findings(tmp_path, monkeypatch, files) == expected
+
+
+# -- a loader built by a helper method that the hook returns -------------------------------
+
+HELPER = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class DataModule({base}):
+    def _loader(self, ds, shuffle):
+        {build}
+
+    def train_dataloader(self):
+        return {train}
+
+    def test_dataloader(self):
+        return self._test_loader()
+
+    def _test_loader(self):
+        return DataLoader(self.test_ds, batch_size=32, num_workers=4)
+"""
+
+
+@pytest.mark.parametrize(
+    ("base", "build", "train", "expected"),
+    [
+        ("pl.LightningDataModule", "return DataLoader(ds, batch_size=32, shuffle=shuffle, num_workers=4)", "self._loader(self.train_ds, True)",
+         {("data.py", "TL202", 8), ("data.py", "TL203", 8)}),
+        ("pl.LightningDataModule", "loader = DataLoader(ds, batch_size=32, shuffle=shuffle)\n        return loader", "self._loader(self.train_ds, True)",
+         {("data.py", "TL201", 8), ("data.py", "TL202", 8)}),
+        # hard negatives: the helper returns the loader among other things, the hook does
+        # not return the helper's result, the class is no Lightning class
+        ("pl.LightningDataModule", "return DataLoader(ds, batch_size=32, num_workers=4), len(ds)", "self._loader(self.train_ds, True)[0]", set()),
+        ("pl.LightningDataModule", "return DataLoader(ds, batch_size=32, num_workers=4)", "self.train_loader", set()),
+        ("object", "return DataLoader(ds, batch_size=32, num_workers=4)", "self._loader(self.train_ds, True)", set()),
+    ],
+)
+def test_loader_built_by_a_helper_of_the_hook(tmp_path, monkeypatch, base, build, train, expected) -> None:
+    files = {"data.py": HELPER.format(base=base, build=build, train=train)}
+    assert findings(tmp_path, monkeypatch, files) == expected
+
+
+# -- a data module whose Lightning base is defined in another module -----------------------
+
+BASE = """
+import pytorch_lightning as pl
+
+
+class Base{base_name}({base}):
+    def __init__(self, batch_size=32):
+        super().__init__()
+        self.batch_size = batch_size
+
+
+class BaseDataModule(Base{base_name}):
+    pass
+"""
+
+SUBCLASS = """
+from torch.utils.data import DataLoader
+from base import BaseDataModule
+
+
+class DataModule(BaseDataModule):
+    def train_dataloader(self):
+        return DataLoader(self.train_ds, batch_size=self.batch_size, num_workers=4)
+"""
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        ("pl.LightningDataModule", {("data.py", "TL202", 8), ("data.py", "TL203", 8)}),
+        ("pl.LightningModule", {("data.py", "TL202", 8), ("data.py", "TL203", 8)}),
+        # hard negatives: a plain class, or a Lightning callback, whose `train_dataloader` the
+        # trainer does not call
+        ("object", set()),
+        ("pl.Callback", set()),
+    ],
+)
+def test_lightning_base_in_another_module(tmp_path, monkeypatch, base, expected) -> None:
+    files = {"base.py": BASE.format(base=base, base_name="Module"), "data.py": SUBCLASS}
+    assert findings(tmp_path, monkeypatch, files) == expected
