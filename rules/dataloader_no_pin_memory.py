@@ -14,7 +14,7 @@ from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.passed_values import received_spreads
+from torchlint.semantics.passed_values import device_from_configuration, received_spreads
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
@@ -224,7 +224,9 @@ class DataloaderNoPinMemory(Rule):
     literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
     `semantics.values.unpacked_keywords`, the CUDA branch of a choice by device; no fix
     then), for a `DataLoader` that is not
-    torch's, in files that never mention CUDA (or `torch.accelerator`), for loaders a
+    torch's, in files that never mention CUDA (or `torch.accelerator`) and build no device from
+    a setting of their configuration (`torch.device(hp.device)`, not an option that defaults to
+    the CPU: `semantics.passed_values.device_from_configuration`), for loaders a
     Lightning trainer feeds in a project that trains on the CPU (it pins a Lightning release
     before 2.0, whose trainers default to the CPU, and builds every trainer without a device
     option: `semantics.trainers`), and for loaders whose
@@ -331,13 +333,19 @@ class DataloaderNoPinMemory(Rule):
             self.created.append(node)
 
     def visit_For(self, node: cst.For) -> None:
-        if not self.ctx.uses_cuda:
+        if not self._on_accelerator:
             return
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
             if moves_batch(self.ctx, node.body, found.targets):
                 self.moved.append(found.loader)
+
+    @cached_property
+    def _on_accelerator(self) -> bool:
+        """Whether the file's code runs on CUDA: it mentions CUDA, or builds its device from a
+        setting of its configuration (`passed_values.device_from_configuration`)."""
+        return self.ctx.uses_cuda or device_from_configuration(self.ctx)
 
     @cached_property
     def _filled_on_device(self) -> Set[str]:
@@ -381,7 +389,7 @@ class DataloaderNoPinMemory(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
             return
-        if self.ctx.uses_cuda:
+        if self._on_accelerator:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:

@@ -146,3 +146,46 @@ class DataModule(BaseDataModule):
 def test_lightning_base_in_another_module(tmp_path, monkeypatch, base, expected) -> None:
     files = {"base.py": BASE.format(base=base, base_name="Module"), "data.py": SUBCLASS}
     assert findings(tmp_path, monkeypatch, files) == expected
+
+
+# -- a device chosen by the program's configuration ----------------------------------------
+
+CONFIGURED = """
+import argparse
+import torch
+from torch.utils.data import DataLoader
+from config import hp
+{option}
+
+def train(model, dataset, optimizer):
+    device = torch.device({setting})
+    model = model.to(device)
+    loader = DataLoader(dataset, batch_size=32, num_workers=4, persistent_workers=True)
+    for epoch in range(10):
+        for batch in loader:
+            batch = batch.to(device)
+            loss = model(batch).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "setting", "expected"),
+    [
+        ("", "hp.device", {("train.py", "TL202", 11)}),
+        ("", 'hp["device"]', {("train.py", "TL202", 11)}),
+        ("", "hp.train.device_name", {("train.py", "TL202", 11)}),
+        ('parser = argparse.ArgumentParser()\nparser.add_argument("--device")\nargs = parser.parse_args()', "args.device", {("train.py", "TL202", 13)}),
+        # hard negatives: an option that defaults to the CPU, a setting that is no device,
+        # the object's own device, a device spelled out as the CPU
+        ('parser = argparse.ArgumentParser()\nparser.add_argument("--device", default="cpu")\nargs = parser.parse_args()', "args.device", set()),
+        ("", "hp.backend", set()),
+        ("", "self.device", set()),
+        ("", '"cpu"', set()),
+    ],
+)
+def test_device_from_the_configuration(tmp_path, monkeypatch, option, setting, expected) -> None:
+    files = {"train.py": CONFIGURED.format(option=option, setting=setting)}
+    assert findings(tmp_path, monkeypatch, files, "TL202") == expected
