@@ -17,7 +17,8 @@ from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_frame
 from torchlint.semantics.passed_values import device_from_configuration, received_spreads
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
-from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
+from torchlint.semantics.values import string_value, true_on_cuda
+from torchlint.semantics.keyword_dicts import spread_keywords
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]
@@ -184,12 +185,13 @@ def _names(target: cst.BaseExpression) -> Set[str]:
 def pins_memory(call: cst.Call, ctx=None) -> bool:
     """Whether the DataLoader call passes `pin_memory=True` (by keyword or position, or, given
     the file's context, in a `**loader_args` whose only assignment in the file is a dict
-    literal, or a choice of two by device: see `values.unpacked_keywords`); a pinning asked
+    literal, a choice of two by device, or a dict its scope builds before the call: see
+    `keyword_dicts.spread_keywords`); a pinning asked
     only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
         return is_literal(pinned.value, "True") or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
-    keywords = unpacked_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
+    keywords = spread_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
     return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 
 
@@ -222,7 +224,7 @@ class DataloaderNoPinMemory(Rule):
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
     literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
-    `semantics.values.unpacked_keywords`, the CUDA branch of a choice by device; no fix
+    `semantics.keyword_dicts.spread_keywords`, the CUDA branch of a choice by device; no fix
     then), for a `DataLoader` that is not
     torch's, in files that never mention CUDA (or `torch.accelerator`) and build no device from
     a setting of their configuration (`torch.device(hp.device)`, not an option that defaults to
@@ -393,7 +395,7 @@ class DataloaderNoPinMemory(Rule):
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
-            unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            unpacked = spread_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
             if unpacked is None:
                 unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:

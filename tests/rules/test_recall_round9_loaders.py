@@ -189,3 +189,69 @@ def train(model, dataset, optimizer):
 def test_device_from_the_configuration(tmp_path, monkeypatch, option, setting, expected) -> None:
     files = {"train.py": CONFIGURED.format(option=option, setting=setting)}
     assert findings(tmp_path, monkeypatch, files, "TL202") == expected
+
+
+# -- loader options in a keyword dict built before the call --------------------------------
+
+BUILT_DICT = """
+import torch
+from torch.utils.data import DataLoader
+
+
+def main(args, model, optimizer, ds, test_ds):
+    device = torch.device("cuda")
+{kwargs}
+    loader = DataLoader(ds, **train_kwargs)
+    test_loader = DataLoader(test_ds, **test_kwargs)
+    for epoch in range(10):
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            loss = model(x).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        for x, y in test_loader:
+            model(x.to(device))
+"""
+
+# (code, loader) pairs: "train" for `loader`, "test" for `test_loader`.
+_BOTH = {("TL202", "train"), ("TL203", "train"), ("TL202", "test"), ("TL203", "test")}
+
+
+def _lines(*lines: str) -> str:
+    return "\n".join("    " + line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        # the dict is built in view: updated on the CUDA branch, an item set, copied
+        (_lines('train_kwargs = {"batch_size": 64}', 'test_kwargs = {"batch_size": 1000}',
+                "if torch.cuda.is_available():", '    cuda_kwargs = {"num_workers": 1, "shuffle": True}',
+                "    train_kwargs.update(cuda_kwargs)", "    test_kwargs.update(cuda_kwargs)"), _BOTH),
+        (_lines('train_kwargs = {"batch_size": 64}', 'train_kwargs["num_workers"] = 4', "test_kwargs = dict(train_kwargs)"), _BOTH),
+        (_lines("train_kwargs = dict(batch_size=64, num_workers=4)", "train_kwargs.update(shuffle=True)",
+                'test_kwargs = {**train_kwargs, "shuffle": False}'), _BOTH),
+        (_lines('train_kwargs = {"batch_size": 64}', "test_kwargs = train_kwargs.copy()"),
+         {("TL201", "train"), ("TL202", "train"), ("TL201", "test"), ("TL202", "test")}),
+        # the same dict under two names: the item set through one is in both
+        (_lines('train_kwargs = {"batch_size": 64, "num_workers": 4}', "test_kwargs = train_kwargs",
+                'test_kwargs["pin_memory"] = True'), {("TL203", "train"), ("TL203", "test")}),
+        # pinned and kept alive on the CUDA branch: nothing to say
+        (_lines('train_kwargs = {"batch_size": 64}', "test_kwargs = {}", "if args.cuda:",
+                '    extra = {"num_workers": 1, "pin_memory": True, "persistent_workers": True}',
+                "    train_kwargs.update(extra)", "    test_kwargs.update(extra)"), set()),
+        # hard negatives: the dict is not built in view (an option, a function's result, a
+        # change by an unknown test, in a loop, by a function it is handed to)
+        (_lines("train_kwargs = vars(args)", "test_kwargs = args.loader_kwargs"), set()),
+        (_lines('train_kwargs = {"batch_size": 64}', "if args.fast:", '    train_kwargs["num_workers"] = 8', "test_kwargs = train_kwargs"), set()),
+        (_lines('train_kwargs = {"batch_size": 64}', "for key in args.extra:", "    train_kwargs[key] = 1", "test_kwargs = train_kwargs"), set()),
+        (_lines('train_kwargs = {"batch_size": 64}', "configure(train_kwargs)", "test_kwargs = train_kwargs"), set()),
+        (_lines('train_kwargs = {"batch_size": 64}', "train_kwargs.update(args.loader)", "test_kwargs = train_kwargs"), set()),
+    ],
+)
+def test_loader_options_in_a_built_dict(tmp_path, monkeypatch, kwargs, expected) -> None:
+    text = BUILT_DICT.format(kwargs=kwargs)
+    lines = text.splitlines()
+    where = {"train": lines.index("    loader = DataLoader(ds, **train_kwargs)"), "test": lines.index("    test_loader = DataLoader(test_ds, **test_kwargs)")}
+    assert findings(tmp_path, monkeypatch, {"train.py": text}) == {("train.py", code, where[loader] + 1) for code, loader in expected}

@@ -156,12 +156,18 @@ def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -
             return None
         if arg.star != "**":
             continue
-        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
-        known = literal_keywords(assigned, names, module) if assigned is not None else None
-        if known is None or dotted_name(arg.value) in _changed_dicts(module):
+        known = spread_of(module, names, arg)
+        if known is None:
             return None
         keywords.update(known)
     return keywords
+
+
+def spread_of(module: cst.Module, names: NameResolver, arg: cst.Arg) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords one `**name` argument supplies (see `unpacked_keywords`), or None."""
+    assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
+    known = literal_keywords(assigned, names, module) if assigned is not None else None
+    return None if known is None or dotted_name(arg.value) in _changed_dicts(module) else known
 
 
 def _only_attribute_value(module: cst.Module, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
