@@ -54,6 +54,16 @@ _TENSOR_NON_TENSOR_METHODS = {
     "get_device": Kind.NUMBER,
     "is_contiguous": Kind.NUMBER,
 }
+# Methods only a tensor has (no NumPy array, Python container or module has them): what a
+# value of unknown origin returns from one is a tensor (`mask[:, t].expand(-1, n)`).
+_TENSOR_ONLY_METHODS = frozenset(
+    {
+        "expand", "expand_as", "unsqueeze", "unsqueeze_", "masked_fill", "masked_fill_", "masked_select",
+        "view_as", "type_as", "contiguous", "index_select", "repeat_interleave", "gather", "scatter",
+        "scatter_", "scatter_add", "scatter_add_", "clamp", "clamp_", "clamp_min", "clamp_max", "narrow",
+        "detach", "long", "permute", "log_softmax", "softmax",
+    }
+)
 _MODULE_METHODS = frozenset({"cuda", "cpu", "to", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
 _TENSOR_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "real", "imag"})
 _LITERAL_KINDS = {
@@ -390,6 +400,8 @@ class ValueInference:
                 return Kind.NDARRAY
             if receiver is None and self._tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
                 return Kind.HOST_TENSOR  # whatever was moved to the host is there now
+            if receiver is None and method in _TENSOR_ONLY_METHODS:
+                return Kind.TENSOR  # only a tensor has the method: its result is one
         return None
 
     def _qualified_call_kind(self, qualified: str, node: cst.Call) -> Optional[Kind]:
