@@ -158,3 +158,22 @@ def fit(model, loader, x, epochs, optimizer):
         print(model(x).mean())
 '''
     assert findings(tmp_path, monkeypatch, {"fit.py": script}) == {("fit.py", "TL402", 15)}
+
+
+def test_a_graph_carried_into_the_next_iteration_is_not_reported(tmp_path, monkeypatch) -> None:
+    """The backward of the next iteration differentiates what the evaluation computed: its
+    receiver is bound in the loop that also switches to eval mode."""
+    script = '''
+import torch
+
+def fit(model, x, epochs, optimizer):
+    score = None
+    for epoch in range(epochs):
+        if score is not None:
+            optimizer.zero_grad()
+            score.backward()
+            optimizer.step()
+        model.eval()
+        score = model(x).sum()
+'''
+    assert findings(tmp_path, monkeypatch, {"fit.py": script}) == set()
