@@ -14,7 +14,8 @@ from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.values import DICT_READS, literal_keywords, only_assigned_value, unpacked_keywords
+from torchlint.semantics.keyword_dicts import spread_keywords
+from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
 
 
@@ -73,7 +74,9 @@ class DataloaderNoPersistentWorkers(Rule):
       see it), when `*args`/`**kwargs` may supply
       arguments, and for a `DataLoader` that is not torch's. A `**loader_kwargs` is read
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
-      in the same function and not changed before the loader is created, or the `**kwargs`
+      in the same function and not changed before the loader is created, a dict the
+      function builds before the call (`kwargs.update(cuda_kwargs)` under `if use_cuda:`,
+      `d["num_workers"] = 4`, `dict(d)`: `semantics.keyword_dicts`), or the `**kwargs`
       of a builder function: the keys it sets with `kwargs.setdefault(...)` and those its
       callers in the project pass by name (`semantics.passed_values.received_spreads`);
     - when the worker count is a parameter as received (`num_workers`, or
@@ -183,58 +186,33 @@ class DataloaderNoPersistentWorkers(Rule):
         super().__init__(ctx)
         # DataLoader calls assigned to a name, in source order.
         self.loaders: List[cst.Call] = []
-        # Dict literals of keyword arguments by (scope, name), and for each DataLoader call
-        # the keywords its `**name` arguments supply (None when they cannot be read).
-        self.keyword_dicts: Dict[Tuple[int, str], Dict[str, cst.BaseExpression]] = {}
+        # For each DataLoader call, the keywords its `**name` arguments supply (None when they
+        # cannot be read).
         self.unpacked: Dict[int, Optional[Dict[str, cst.BaseExpression]]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if isinstance(node.value, cst.Call) and builds_dataloader(self.ctx, node.value.func):
             self.loaders.append(node.value)
             self.unpacked[id(node.value)] = self._unpacked_keywords(node.value)
-        for target in node.targets:
-            name = _changed_name(target.target)
-            if name is not None:
-                self.keyword_dicts.pop((self._scope(), name), None)
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            keywords = literal_keywords(node.value, self.ctx.names, self.ctx.module)
-            if keywords is not None:
-                self.keyword_dicts[(self._scope(), node.targets[0].target.value)] = keywords
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        name = _changed_name(node.target)
-        if name is not None:
-            self.keyword_dicts.pop((self._scope(), name), None)
 
     def visit_Call(self, node: cst.Call) -> None:
         """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder),
         by a DataLoader subclass's `super().__init__(...)` or held in an assigned dict or list
-        (`loaders = {x: DataLoader(...) for x in phases}`); a method call on a keyword dict
-        (`kwargs.update(...)`) may change it."""
+        (`loaders = {x: DataLoader(...) for x in phases}`)."""
         returned = isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)
         if (returned or held_in_container(self.ctx, node)) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
-        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            if node.func.attr.value not in DICT_READS:
-                self.keyword_dicts.pop((self._scope(), node.func.value.value), None)
-
-    def _scope(self) -> int:
-        return id(self.ctx.names.scopes[-1].node)
 
     def _unpacked_keywords(self, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
-        """The keywords that the call's `**name` arguments supply, if all are known dicts: built
-        in the same scope, dicts the file assigns once (`values.unpacked_keywords`: `**self.init_kwargs`),
+        """The keywords that the call's `**name` arguments supply, if all are known dicts: dicts
+        the file assigns once or the call's scope builds before it
+        (`keyword_dicts.spread_keywords`: `**self.init_kwargs`, `kwargs.update(cuda_kwargs)`),
         or the `**kwargs` of a builder function (`received_spreads`)."""
-        keywords: Dict[str, cst.BaseExpression] = {}
-        for arg in call.args:
-            if arg.star == "**":
-                known = self.keyword_dicts.get((self._scope(), arg.value.value)) if isinstance(arg.value, cst.Name) else None
-                if known is None:
-                    unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call)
-                    return unpacked if unpacked is not None else received_spreads(self.ctx, call)
-                keywords.update(known)
-        return keywords
+        if not has_star(call, "**"):
+            return {}
+        unpacked = spread_keywords(self.ctx.module, self.ctx.names, call)
+        return unpacked if unpacked is not None else received_spreads(self.ctx, call)
 
     def _argument(self, call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
         """The value passed for `name` (by keyword, or at `position`), directly or through a known `**` dict."""
@@ -426,9 +404,3 @@ def _length_of(node: cst.CSTNode) -> bool:
     """`len(x)`: the builtin reads the length of its one argument."""
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1
 
-
-def _changed_name(target: cst.BaseExpression) -> Optional[str]:
-    """The name an assignment rebinds or changes: `kw = ...`, `kw["x"] = ...`, `kw |= ...`."""
-    if isinstance(target, cst.Subscript):
-        target = target.value
-    return target.value if isinstance(target, cst.Name) else None

@@ -14,10 +14,11 @@ from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.passed_values import received_spreads
+from torchlint.semantics.passed_values import device_from_configuration, received_spreads
 from torchlint.semantics.project import CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
-from torchlint.semantics.values import string_value, true_on_cuda, unpacked_keywords
+from torchlint.semantics.values import string_value, true_on_cuda
+from torchlint.semantics.keyword_dicts import spread_keywords
 
 # Nodes whose bodies bind names of their own: a move inside them is not a move of the loop's batch.
 LoaderKey = Tuple[int, str]
@@ -191,12 +192,13 @@ def _names(target: cst.BaseExpression) -> Set[str]:
 def pins_memory(call: cst.Call, ctx=None) -> bool:
     """Whether the DataLoader call passes `pin_memory=True` (by keyword or position, or, given
     the file's context, in a `**loader_args` whose only assignment in the file is a dict
-    literal, or a choice of two by device: see `values.unpacked_keywords`); a pinning asked
+    literal, a choice of two by device, or a dict its scope builds before the call: see
+    `keyword_dicts.spread_keywords`); a pinning asked
     only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
         return is_literal(pinned.value, "True") or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
-    keywords = unpacked_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
+    keywords = spread_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
     return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 
 
@@ -229,9 +231,11 @@ class DataloaderNoPinMemory(Rule):
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
     literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
-    `semantics.values.unpacked_keywords`, the CUDA branch of a choice by device; no fix
+    `semantics.keyword_dicts.spread_keywords`, the CUDA branch of a choice by device; no fix
     then), for a `DataLoader` that is not
-    torch's, in files that never mention CUDA (or `torch.accelerator`), for loaders a
+    torch's, in files that never mention CUDA (or `torch.accelerator`) and build no device from
+    a setting of their configuration (`torch.device(hp.device)`, not an option that defaults to
+    the CPU: `semantics.passed_values.device_from_configuration`), for loaders a
     Lightning trainer feeds in a project that trains on the CPU (it pins a Lightning release
     before 2.0, whose trainers default to the CPU, and builds every trainer without a device
     option: `semantics.trainers`), and for loaders whose
@@ -338,13 +342,19 @@ class DataloaderNoPinMemory(Rule):
             self.created.append(node)
 
     def visit_For(self, node: cst.For) -> None:
-        if not self.ctx.uses_cuda:
+        if not self._on_accelerator:
             return
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
             if moves_batch(self.ctx, node.body, found.targets):
                 self.moved.append(found.loader)
+
+    @cached_property
+    def _on_accelerator(self) -> bool:
+        """Whether the file's code runs on CUDA: it mentions CUDA, or builds its device from a
+        setting of its configuration (`passed_values.device_from_configuration`)."""
+        return self.ctx.uses_cuda or device_from_configuration(self.ctx)
 
     @cached_property
     def _filled_on_device(self) -> Set[str]:
@@ -388,11 +398,11 @@ class DataloaderNoPinMemory(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         if remote_program(self.ctx):
             return
-        if self.ctx.uses_cuda:
+        if self._on_accelerator:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
-            unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            unpacked = spread_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
             if unpacked is None:
                 unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:

@@ -8,7 +8,8 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
 from torchlint.semantics.datasets import constructed_classes, in_memory, items_may_carry_graph, unsharded_iterable_class
-from torchlint.semantics.values import only_assigned_value, unpacked_keywords
+from torchlint.semantics.keyword_dicts import spread_keywords
+from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
 from torchlint.semantics.training import builds_dataloader, loader_factory
@@ -49,7 +50,9 @@ class DataloaderNoWorkers(Rule):
     name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it (a
     dict the file assigns once as a literal and never changes is read, and of a choice by
     device, `{"num_workers": 1} if use_cuda else {}`, the branch a CUDA run takes:
-    `semantics.values.unpacked_keywords`; such findings have no fix), for a `DataLoader` that
+    `semantics.values.unpacked_keywords`; so is one the loader's scope builds before the call,
+    `kwargs = {"batch_size": 64}` then `kwargs.update(cuda_kwargs)` under `if use_cuda:`,
+    `semantics.keyword_dicts`; such findings have no fix), for a `DataLoader` that
     is not torch's, for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
     `list(zip(inputs, labels))`: already in memory, workers would only pickle them; a
     `collate_fn` that loads what such a list names is not seen), for a dataset class of the
@@ -170,7 +173,7 @@ class DataloaderNoWorkers(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if not builds_dataloader(self.ctx, node.func):
             return
-        unpacked = unpacked_keywords(self.ctx.module, self.ctx.names, node) if has_star(node, "**") or has_star(node, "*") else {}
+        unpacked = spread_keywords(self.ctx.module, self.ctx.names, node) if has_star(node, "**") or has_star(node, "*") else {}
         if unpacked is None:
             return  # `**kwargs` that may set the workers
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)

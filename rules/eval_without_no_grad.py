@@ -1,5 +1,5 @@
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Set, Union
+from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -9,14 +9,14 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
-from torchlint.semantics.tree import children, descendants, nodes_of_type, per_module
+from torchlint.semantics.tree import bound_names, children, descendants, module_nodes, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, decorator_keeps_values, in_place_function, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.modes import switches_to_eval
 from torchlint.semantics.project import FAST_PATH_MODULES, project_function, project_uses, runs_without_grad
-from torchlint.semantics.training import after_train_mode_switch, called_function, runs_with_training_steps
+from torchlint.semantics.training import after_train_mode_switch, called_function, loop_trains, runs_with_training_steps
 from torchlint.semantics.volatile import assigned_volatility, runs_on_volatile, written_for_legacy_autograd
 
 AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -44,7 +44,9 @@ class _Scope:
     evals: Dict[str, cst.Call] = field(default_factory=dict)  # module expression -> its `.eval()` call
     # Modules run with grad after `.eval()`, with that `.eval()` call (kept when `.train()` follows).
     graded_calls: Dict[str, cst.Call] = field(default_factory=dict)
-    computes_grad: bool = False
+    # The `.eval()` calls (ids) that a gradient computation follows: what runs after them may
+    # be differentiated. A later `.eval()` of the same module starts a new evaluation.
+    silenced: Set[int] = field(default_factory=set)
     # The loops (ids) around gradient computations seen before any `.eval()`, and around the
     # `.eval()` calls: a gradient computation in a loop that also switches to eval mode may
     # run after the switch, in a later iteration.
@@ -88,7 +90,10 @@ class EvalWithoutNoGrad(Rule):
 
     The rule is silent for functions that compute gradients after `eval()` (`.backward()`,
     `torch.autograd.grad`, reading `.grad`, directly or in a function of the project they
-    call: saliency maps, adversarial evaluation, a training step that toggles modes), for calls after the module is switched back with `.train()`,
+    call: saliency maps, adversarial evaluation, a training step that toggles modes; not a
+    same-file helper whose gradient computations sit under a test of a parameter the call
+    sets to skip them, `self._run_one_epoch(epoch, cross_valid=True)` with the backward under
+    `if not cross_valid:`; a later `.eval()` of the same module starts a new evaluation), for calls after the module is switched back with `.train()`,
     and for functions that this file only calls inside `no_grad`/`inference_mode`, or that
     every call in the project runs with gradients off: inside `with torch.no_grad():`,
     `inference_mode()` or `set_grad_enabled(False)`, in a function decorated with one, or in
@@ -197,7 +202,9 @@ class EvalWithoutNoGrad(Rule):
     ## Measured precision
     Stable since issue 25 for evaluation that runs every step or every epoch (the per-epoch
     validation function, a function the training script of another module calls every
-    epoch); a function that no module of the project is seen to call is the preview variant.
+    epoch, an evaluation the function's own epoch loop runs after training in the same
+    iteration, also every N epochs); other evaluation in a function that no module of the
+    project is seen to call is the preview variant.
     Evaluation that runs once per program is not reported: an `.eval()` under a branch that
     runs only in a test episode at the end of the program (`if self.is_test:` in an action
     selection, with only `test()` setting the flag), or in a marimo notebook cell.
@@ -275,6 +282,8 @@ class EvalWithoutNoGrad(Rule):
             if candidate.name is not None and candidate.fixable:
                 fix = self._decorator_fix(candidate.scope, candidate.indent, candidate.returns_value)
             for call in dict.fromkeys(candidate.scope.graded_calls.values()):
+                if id(call) in candidate.scope.silenced:
+                    continue
                 switch = "`.train(False)`" if isinstance(call.func, cst.Attribute) and call.func.attr.value == "train" else "`.eval()`"
                 self.report(
                     call,
@@ -288,16 +297,34 @@ class EvalWithoutNoGrad(Rule):
         """`Rule.runs_often`; in preview mode only, evaluation that does not run with
         training: in a function of unknown frequency (no module of the project is seen to call
         it), though its own loop over a loader repeats it, or a pass that runs once (a final
-        test over the test loader after training; see `training.runs_with_training_steps`)."""
+        test over the test loader after training; see `training.runs_with_training_steps`).
+        Evaluation that the function's own epoch loop runs after training in the same
+        iteration is per-epoch work however often the function is called
+        (`_every_epoch_of_training`)."""
         function = self.ctx.enclosing(cst.FunctionDef)
         where = function.body if isinstance(function, cst.FunctionDef) else node
         if self.withholds_preview_variant():
             execution = self.ctx.execution(where)
-            if execution.frequency is Frequency.UNKNOWN:
+            if execution.frequency is Frequency.UNKNOWN and not self._every_epoch_of_training(node):
                 return False
             if execution.frequency is Frequency.ONCE and not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
-                return False
+                if not self._every_epoch_of_training(node):
+                    return False
         return super().runs_often(node)
+
+    def _every_epoch_of_training(self, node: cst.CSTNode) -> bool:
+        """Whether `node` runs once per iteration of an epoch loop of its function whose
+        iterations train (`training.loop_trains`: a backward pass in it or in a function it
+        calls, `self._run_one_epoch(epoch)` before `self.model.eval()`), also every N epochs
+        (`if epoch % 20 == 0:`): the per-epoch evaluation of a training run."""
+        execution = self.ctx.execution(node)
+        guard = execution.interval_guard()
+        if guard is not None:
+            execution = self.ctx.execution(guard)
+        if execution.frequency is not Frequency.PER_EPOCH:
+            return False
+        outer = next((reason.at for reason in execution.reasons if isinstance(reason.at, (cst.For, cst.While))), None)
+        return outer is not None and loop_trains(self.ctx, outer)
 
     def _project_name(self, node: cst.FunctionDef) -> Optional[str]:
         """How the project index names the function being left: `name` at module level,
@@ -310,7 +337,8 @@ class EvalWithoutNoGrad(Rule):
         return None
 
     def _reportable(self, scope: _Scope) -> bool:
-        return bool(scope.graded_calls) and not scope.computes_grad and not scope.gradient_loops & scope.eval_loops
+        graded = any(id(call) not in scope.silenced for call in scope.graded_calls.values())
+        return graded and not scope.gradient_loops & scope.eval_loops
 
     def _in_module_class(self) -> bool:
         klass = self.ctx.enclosing(cst.ClassDef)
@@ -340,7 +368,7 @@ class EvalWithoutNoGrad(Rule):
         grad_disabled = scope.grad_off or self.ctx.grad_disabled(node) or self._project_grad_off(node)
         if grad_disabled and isinstance(node.func, (cst.Name, cst.Attribute)):
             self.called_without_grad.add(dotted_name(node.func) or "")
-        if qualified in AUTOGRAD_CALLS or self._project_computes_grad(node, qualified):
+        if qualified in AUTOGRAD_CALLS or self._project_computes_grad(node, qualified) or self._helper_computes_grad(node):
             self._note_gradients(scope, node)
         elif qualified in SET_GRAD_ENABLED and isinstance(self.ctx.parent(), cst.Expr):
             scope.grad_off = scope.grad_off or self.ctx.grad_mode_set_by(node) is False
@@ -352,13 +380,13 @@ class EvalWithoutNoGrad(Rule):
             written_for_legacy_autograd(self.ctx.module) and runs_on_volatile(node, scope.volatile, self.ctx.qualified_name)
         )
         if module in scope.evals and not grad_disabled and self._in_eval_often(scope, module) and self.runs_often(node):
-            scope.graded_calls.setdefault(module, scope.evals[module])
+            _grade(scope, module)
         elif scope.evals and not grad_disabled:
             helped = self._run_by_helper(node, scope.evals)
             helped = {module for module in helped if self._in_eval_often(scope, module)}
             if helped and self.runs_often(node):
                 for module in helped:
-                    scope.graded_calls.setdefault(module, scope.evals[module])
+                    _grade(scope, module)
 
     def _names_called(self, function: cst.FunctionDef) -> Set[Optional[str]]:
         """The dotted names `function` calls with gradients on (not under a `with
@@ -411,15 +439,21 @@ class EvalWithoutNoGrad(Rule):
         (`loss.backward()`, then `model.eval()` and a validation forward), in a loop over the
         training batches or not, does not: that forward still records a graph. Nor does one
         in a loop whose iteration switches to training mode before it (`model.train()` at the
-        top of the epoch loop): its graph is not the evaluation's. The fix checks the whole
-        function on its own (`_decorator_fix`)."""
+        top of the epoch loop): its graph is not the evaluation's, nor is the graph of a loss
+        that an inner loop computes anew every iteration (`loss = criterion(model(x), y)`
+        then `loss.backward()` in the loop over batches, before the per-epoch `.eval()`):
+        only the loops that repeat that computation count (`_loops_of_graph`). The fix checks
+        the whole function on its own (`_decorator_fix`)."""
         if scope.evals:
-            scope.computes_grad = True
+            scope.silenced |= {id(call) for call in scope.evals.values()}
         elif not after_train_mode_switch(self.ctx.path_to(node)):
-            scope.gradient_loops |= {id(loop) for loop in self.ctx.enclosing_loops(node)}
+            scope.gradient_loops |= {id(loop) for loop in _loops_of_graph(self.ctx.enclosing_loops(node), node)}
 
     def _switches_to_eval(self, scope: _Scope, module: str, call: cst.Call) -> None:
-        scope.evals.setdefault(module, call)
+        """The module is in eval mode from `call` on; an earlier `.eval()` of it stays the one
+        reported unless a gradient computation followed it (`_Scope.silenced`)."""
+        if module not in scope.evals or id(scope.evals[module]) in scope.silenced:
+            scope.evals[module] = call
         scope.eval_loops |= {id(loop) for loop in self.ctx.enclosing_loops(call)}
 
     def _project_computes_grad(self, node: cst.Call, qualified: Optional[str]) -> bool:
@@ -428,6 +462,18 @@ class EvalWithoutNoGrad(Rule):
             return False
         facts = project_function(self.ctx, node.func)
         return facts is not None and (facts.calls_backward or facts.reads_grad)
+
+    def _helper_computes_grad(self, call: cst.Call) -> bool:
+        """A call of a same-file function (a method through `self`) that computes gradients
+        on this call: not one whose every gradient computation sits under a test of a
+        parameter that the call sets to skip it (`self._run_one_epoch(epoch,
+        cross_valid=True)` where the backward is under `if not cross_valid:`;
+        `_skipped_by_argument`)."""
+        functions = called_function(call, self.ctx.frequency.local_functions())
+        return any(
+            any(_computes_gradient(item) for item in descendants(function.body)) and not _skipped_by_argument(self.ctx.module, call, function)
+            for function in functions
+        )
 
     def _project_grad_off(self, node: cst.CSTNode) -> bool:
         """Whether `node` runs under a decorator or context manager of the project that wraps
@@ -463,10 +509,12 @@ class EvalWithoutNoGrad(Rule):
             branches = self._branches(node)
             if branches and not self.runs_often(node):
                 scope.rare_evals[module] = branches
+            else:
+                scope.rare_evals.pop(module, None)  # in eval mode often from here on
         elif method == "train" and module in scope.evals:
             del scope.evals[module]
         elif method == "forward" and module in scope.evals and self._in_eval_often(scope, module) and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
-            scope.graded_calls.setdefault(module, scope.evals[module])
+            _grade(scope, module)
 
     def _branches(self, node: cst.CSTNode) -> Set[int]:
         """The `if` statements of the current function whose branches hold `node` (visited)."""
@@ -532,6 +580,78 @@ class EvalWithoutNoGrad(Rule):
         if reason:
             return self.unsafe_fix(reason, edit, *imports, message=message)
         return self.fix(edit, *imports, message=message)
+
+
+def _skipped_by_argument(module: cst.Module, call: cst.Call, function: cst.FunctionDef) -> bool:
+    """Whether every gradient computation of `function` lies under an `if` testing one of its
+    parameters (`if not cross_valid:`, `if train:`, or the `else` of one) that `call` sets, or
+    leaves to a default, to a constant for which the branch does not run."""
+    parents = module_nodes(module).parents
+    common: Optional[Set[Tuple[str, bool]]] = None
+    for item in descendants(function.body):
+        if not _computes_gradient(item):
+            continue
+        guards: Set[Tuple[str, bool]] = set()
+        child, parent = item, parents.get(id(item))
+        while parent is not None and parent is not function:
+            test = _parameter_test(parent.test) if isinstance(parent, cst.If) else None
+            if test is not None and child is parent.body:
+                guards.add(test)
+            elif test is not None and child is parent.orelse:
+                guards.add((test[0], not test[1]))
+            child, parent = parent, parents.get(id(parent))
+        common = guards if common is None else common & guards
+    if not common or any(arg.star for arg in call.args):
+        return False  # `**options` may set the parameter
+    given = {parameter: arg for arg, parameter in arguments_by_parameter(call, function)}
+    defaults = {param.name.value: param.default for param in (*function.params.params, *function.params.kwonly_params)}
+    for parameter, runs_when in common:
+        value = given.get(parameter, defaults.get(parameter))
+        truth = {"True": True, "False": False, "None": False}.get(value.value) if isinstance(value, cst.Name) else None
+        if truth is not None and truth != runs_when and not any(parameter in _assigned_names(node) for node in scope_descendants(function.body)):
+            return True
+    return False
+
+
+def _parameter_test(test: cst.BaseExpression) -> Optional[Tuple[str, bool]]:
+    """(name, truth the body needs) of `if name:` and `if not name:`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return test.expression.value, False
+    return (test.value, True) if isinstance(test, cst.Name) else None
+
+
+def _grade(scope: _Scope, module: str) -> None:
+    """`module` runs with gradients after its current `.eval()`: note that call, in place of a
+    silenced one noted before (`_Scope.silenced`)."""
+    call, noted = scope.evals[module], scope.graded_calls.get(module)
+    if noted is None or (id(noted) in scope.silenced and id(call) not in scope.silenced):
+        scope.graded_calls[module] = call
+
+
+def _loops_of_graph(loops: List[cst.CSTNode], node: cst.CSTNode) -> List[cst.CSTNode]:
+    """Of the loops around a gradient computation `node` (innermost first), those that may
+    carry what it differentiates into a later iteration: for `loss.backward()` whose `loss`
+    the innermost loop binding it assigns in its body (`loss = criterion(model(x), y)`,
+    `loss += penalty`), that loop and the ones inside it, since every iteration of it builds
+    a new graph; all of them otherwise."""
+    found = method_call(node) if isinstance(node, cst.Call) else None
+    receiver = found[0] if found is not None and found[1] == "backward" else None
+    if not isinstance(receiver, cst.Name):
+        return loops
+    for index, loop in enumerate(loops):
+        body = getattr(loop, "body", None)
+        if body is not None and any(receiver.value in _assigned_names(item) for item in scope_descendants(body)):
+            return loops[: index + 1]
+    return loops
+
+
+def _assigned_names(node: cst.CSTNode) -> Set[str]:
+    """Names an assignment statement binds (`loss = ...`, `loss += ...`, `loss: T = ...`)."""
+    if isinstance(node, cst.Assign):
+        return {name for target in node.targets for name in bound_names(target.target)}
+    if isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+        return set(bound_names(node.target))
+    return set()
 
 
 # Reasons whose value a later backward may go through; a file that computes gradients gets no fix.

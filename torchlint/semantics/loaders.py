@@ -10,7 +10,8 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tup
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
-from torchlint.semantics.frameworks import loader_hook
+from torchlint.semantics.framework_names import TRAINING_LOADER_HOOKS
+from torchlint.semantics.frameworks import bound_hooks, framework_of, loader_hook
 from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
@@ -321,11 +322,44 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     built = _runs_epochs if every_epoch else _trains
-    fed = (klass is not None and loader_hook(function, klass, ctx.frequency.classes())) or any(
+    fed = (klass is not None and _feeds_loader_hook(ctx, loader, function, klass)) or any(
         _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
         for scope, name in _holders(ctx, loader)
     )
     return fed and not lightning_on_cpu(ctx.path)
+
+
+def _feeds_loader_hook(ctx: "FileFacts", loader: cst.Call, function: cst.FunctionDef, klass: cst.ClassDef) -> bool:
+    """Whether `function`, a method of `klass`, gives the loader to Lightning: it is a loader hook
+    (`frameworks.loader_hook`, or one of a class whose Lightning base is defined in another
+    project module, `class DataModule(BaseDataModule)`), or a helper that returns the loader
+    whole (`return DataLoader(ds, shuffle=shuffle)` in `_loader(self, ds, shuffle)`) to such a
+    hook of the class that returns the helper's result (`return self._loader(self.train_ds,
+    True)` in `train_dataloader`)."""
+    if _loader_hook(ctx, function, klass):
+        return True
+    if _return_slot(function, loader) != WHOLE:
+        return False
+    helper = f"self.{function.name.value}"
+    return any(
+        isinstance(hook, cst.FunctionDef) and hook is not function and _loader_hook(ctx, hook, klass)
+        and any(
+            isinstance(node, cst.Return) and isinstance(node.value, cst.Call) and dotted_name(node.value.func) == helper
+            for node in scope_descendants(hook.body)
+        )
+        for hook in klass.body.body
+    )
+
+
+def _loader_hook(ctx: "FileFacts", method: cst.FunctionDef, klass: cst.ClassDef) -> bool:
+    """`frameworks.loader_hook`, also for a class whose Lightning base is a class of another
+    project module (`project.FunctionFacts.lightning`)."""
+    classes = ctx.frequency.classes()
+    if loader_hook(method, klass, classes):
+        return True
+    if method.name.value not in TRAINING_LOADER_HOOKS and method.name.value not in bound_hooks(klass, TRAINING_LOADER_HOOKS):
+        return False
+    return framework_of(klass, classes) is None and any(getattr(project_function(ctx, base.value), "lightning", False) for base in klass.bases)
 
 
 def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: Callable[[cst.Call], bool]) -> bool:

@@ -18,7 +18,7 @@ from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import arguments_given, calls_given, option_default
-from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import DICT_READS, string_value
 
 
@@ -57,6 +57,36 @@ def default_of_option(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[o
     if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)) or value.value.value == "self":
         return None
     return option_default(ctx.path, value.attr.value) if os.path.isfile(ctx.path) else None
+
+
+def device_from_configuration(ctx: "FileFacts") -> bool:
+    """Whether the file builds its device from a setting of its configuration
+    (`torch.device(hp.device)`, `torch.device(cfg["device"])`, `torch.device(args.device)`): the
+    program runs where its user's configuration puts it, an accelerator for a program that
+    moves its batches there, unless a command-line option of the project defaults the setting
+    to the CPU (`add_argument("--device", default="cpu")`, see `default_of_option`). A device
+    attribute of the object itself (`torch.device(self.device)`) is no setting."""
+    if "device(" not in ctx.text:
+        return False
+    for node in nodes_of_type(ctx.module, (cst.Call,)):
+        if len(node.args) != 1 or node.args[0].keyword is not None or ctx.qualified_name(node.func) != "torch.device":
+            continue
+        setting = node.args[0].value
+        key = setting.attr.value if isinstance(setting, cst.Attribute) else _string_key(setting)
+        owner = dotted_name(setting.value) if isinstance(setting, (cst.Attribute, cst.Subscript)) else None
+        if key is None or "device" not in key.lower() or owner is None or owner.split(".")[0] == "self":
+            continue
+        default = default_of_option(ctx, setting)
+        if not (isinstance(default, str) and default.split(":")[0].lower() in ("cpu", "mps")):
+            return True
+    return False
+
+
+def _string_key(node: cst.BaseExpression) -> Optional[str]:
+    """The string key of a subscript (`cfg["device"]`), or None."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return string_value(node.slice[0].slice.value)
+    return None
 
 
 def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:

@@ -650,6 +650,9 @@ class FunctionFacts:
     # and returns from a loader hook (`self.train_loader = train_loader`, then `def
     # train_dataloader(self): return self.train_loader`): the trainer iterates them every epoch.
     framework_fed_parameters: FrozenSet[str] = frozenset()
+    # A class that derives from a Lightning class (`LightningModule`, `LightningDataModule`),
+    # directly or through classes defined before it in its module: the framework runs its hooks.
+    lightning: bool = False
 
     def feeds_framework(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this class) passes the name `name` to a parameter a framework
@@ -1185,7 +1188,11 @@ def _class_facts(
     made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
         name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
     )
-    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up)
+    lightning = any(
+        FRAMEWORK_BASES.get((_ast_dotted(base) or "").rpartition(".")[2]) == LIGHTNING or getattr(known.get(_ast_dotted(base) or ""), "lightning", False)
+        for base in node.bases
+    )
+    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up, lightning=lightning)
     init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
     stored = _stored_parameters(init) if init is not None else {}
     if not stored:

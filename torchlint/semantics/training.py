@@ -15,6 +15,7 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tup
 
 import libcst as cst
 
+from torchlint.semantics.bindings import reaching_values
 from torchlint.semantics.calls import method_call, positional
 from torchlint.semantics.heuristics import (
     TRAINING_STEP_METHODS,
@@ -82,8 +83,41 @@ def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     or the `super().__init__` of a DataLoader subclass (`subclass_init`)."""
     return (
         ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
-        or subclass_init(ctx, func)
+        or subclass_init(ctx, func) or _loader_class_choice(ctx, func)
     )
+
+
+def _loader_class_choice(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
+    """Whether `func` is a local name that holds a DataLoader class wherever it is called:
+    every value its function (or the module) assigns it is such a class, or a conditional
+    expression of them (`cls = DataLoader if not self.streaming else IterableDataLoader`,
+    then `return cls(ds, batch_size=...)`), each named by a capitalised class name."""
+    if not isinstance(func, cst.Name) or func.value not in _class_choice_names(ctx.module):
+        return False
+    values = reaching_values(ctx.module, ctx.frequency.enclosing_function(func), func.value)
+    classes = [choice for value in values or () for choice in _choices(value)]
+    return bool(classes) and all(
+        (dotted_name(choice) or "").rsplit(".", 1)[-1][:1].isupper() and builds_dataloader(ctx, choice) for choice in classes
+    )
+
+
+def _choices(value: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The values a conditional expression may take (`A if c else B if d else C`), or the value."""
+    if isinstance(value, cst.IfExp):
+        return _choices(value.body) + _choices(value.orelse)
+    return [value]
+
+
+@per_module
+def _class_choice_names(module: cst.Module) -> FrozenSet[str]:
+    """Names the module assigns a class name or a choice between class names (`cls =
+    DataLoader if streaming else IterableDataLoader`): the candidates of `_loader_class_choice`."""
+    found: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Assign,)):
+        choices = _choices(node.value)
+        if all(isinstance(choice, (cst.Name, cst.Attribute)) and (dotted_name(choice) or "").rsplit(".", 1)[-1][:1].isupper() for choice in choices):
+            found.update(target.target.value for target in node.targets if isinstance(target.target, cst.Name))
+    return frozenset(found)
 
 
 def subclass_init(ctx: "FileFacts", func: cst.BaseExpression) -> bool:

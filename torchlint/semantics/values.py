@@ -54,6 +54,16 @@ _TENSOR_NON_TENSOR_METHODS = {
     "get_device": Kind.NUMBER,
     "is_contiguous": Kind.NUMBER,
 }
+# Methods only a tensor has (no NumPy array, Python container or module has them): what a
+# value of unknown origin returns from one is a tensor (`mask[:, t].expand(-1, n)`).
+_TENSOR_ONLY_METHODS = frozenset(
+    {
+        "expand", "expand_as", "unsqueeze", "unsqueeze_", "masked_fill", "masked_fill_", "masked_select",
+        "view_as", "type_as", "contiguous", "index_select", "repeat_interleave", "gather", "scatter",
+        "scatter_", "scatter_add", "scatter_add_", "clamp", "clamp_", "clamp_min", "clamp_max", "narrow",
+        "detach", "long", "permute", "log_softmax", "softmax",
+    }
+)
 _MODULE_METHODS = frozenset({"cuda", "cpu", "to", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
 _TENSOR_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "real", "imag"})
 _LITERAL_KINDS = {
@@ -156,12 +166,18 @@ def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -
             return None
         if arg.star != "**":
             continue
-        assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
-        known = literal_keywords(assigned, names, module) if assigned is not None else None
-        if known is None or dotted_name(arg.value) in _changed_dicts(module):
+        known = spread_of(module, names, arg)
+        if known is None:
             return None
         keywords.update(known)
     return keywords
+
+
+def spread_of(module: cst.Module, names: NameResolver, arg: cst.Arg) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords one `**name` argument supplies (see `unpacked_keywords`), or None."""
+    assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
+    known = literal_keywords(assigned, names, module) if assigned is not None else None
+    return None if known is None or dotted_name(arg.value) in _changed_dicts(module) else known
 
 
 def _only_attribute_value(module: cst.Module, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
@@ -384,6 +400,8 @@ class ValueInference:
                 return Kind.NDARRAY
             if receiver is None and self._tensor_method_kind(Kind.TENSOR, method, node) is Kind.HOST_TENSOR:
                 return Kind.HOST_TENSOR  # whatever was moved to the host is there now
+            if receiver is None and method in _TENSOR_ONLY_METHODS:
+                return Kind.TENSOR  # only a tensor has the method: its result is one
         return None
 
     def _qualified_call_kind(self, qualified: str, node: cst.Call) -> Optional[Kind]:
