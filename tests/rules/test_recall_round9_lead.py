@@ -331,3 +331,31 @@ def test_a_switch_read_from_a_configuration_lookup(test: str, reported: list) ->
         "        total = loss.item()", f"        if {test}:\n            total = loss.item()"
     )
     assert [finding.line for finding in lint(code, "TL101")] == reported
+
+
+def test_a_method_of_an_object_built_from_another_module_is_not_this_files() -> None:
+    """`dist.Cauchy(...).sample(shape)` in a per-step loss is not the model's `sample()`."""
+    code = """
+import torch
+import torch.distributions as dist
+
+class VAE(torch.nn.Module):
+    def sample(self, n, device):
+        z = torch.randn(n, 8)
+        return z.to(device)
+
+    def loss_function(self, x):
+        noise = dist.Cauchy(torch.tensor([0.0]), torch.tensor([1.0])).sample((4, 8))
+        {other}
+        return x.mean() + noise.mean()
+
+model = VAE().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    loss = model.loss_function(x.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+    assert lint(code.format(other="pass"), "TL102") == []
+    assert [finding.line for finding in lint(code.format(other="self.sample(4, x.device)"), "TL102")] == [7]

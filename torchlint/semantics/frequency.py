@@ -505,7 +505,21 @@ class FrequencyAnalysis:
         (`self._decoder.decode(...)` in a `decode()`): it says nothing of how often the
         function is entered."""
         self._index()
-        return [call for call in self._calls.get(name, []) if _may_call(call, method) and not self._in_function_named(call, name)]
+        return [
+            call for call in self._calls.get(name, [])
+            if _may_call(call, method) and not self._in_function_named(call, name) and not self._on_foreign_instance(call)
+        ]
+
+    def _on_foreign_instance(self, call: cst.Call) -> bool:
+        """Whether a method call's receiver is an object built right there from a class the
+        file does not define (`dist.Cauchy(loc, scale).sample(shape)`): not a method of this
+        file, whatever its name."""
+        receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+        if not isinstance(receiver, cst.Call):
+            return False
+        built = dotted_name(receiver.func) or ""
+        last = built.rpartition(".")[2]
+        return last[:1].isupper() and not built.startswith("self.") and last not in self.classes()
 
     def closure_calls(self, function: cst.FunctionDef) -> List[cst.Call]:
         """The calls of a function that its enclosing function returns, made through the names

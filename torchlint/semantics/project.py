@@ -2233,6 +2233,9 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
         head = receiver.partition(".")[0]
         if receiver in ("self", "cls"):
             return False  # a method of the caller's own class or its bases (`_self_call`)
+        owner = module_facts(path).functions.get(klass)
+        if owner is not None and owner.lightning:
+            return False  # the framework calls a Lightning class's hooks, whatever their names
         return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
     return _names_function(file, text, written_class, path, klass)
 
