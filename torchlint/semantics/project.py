@@ -834,7 +834,7 @@ def _with_delegated_steps(functions: Dict[str, FunctionFacts], classes: Dict[str
     return {name: dataclasses.replace(facts, steps_itself=True) if name in stepping else facts for name, facts in functions.items()}
 
 
-def _instances(tree: ast.Module, bindings: List[ast.AST]) -> Dict[str, str]:
+def _instances(tree: ast.Module, bindings: Optional[List[ast.AST]] = None) -> Dict[str, str]:
     """The class written for each name or attribute the module binds to an instance: the
     callee of a constructor call whose name starts with a capital (`agent = SAC(...)`), or an
     annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`), or a call of a
@@ -843,10 +843,10 @@ def _instances(tree: ast.Module, bindings: List[ast.AST]) -> Dict[str, str]:
     itself, `self.C = self.C.cuda()`), or a call of a module-level factory function of the
     module that only returns instances of one class (`agent = make_agent(...)` where
     `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out.
-    `bindings` are the module's assignments and parameters (`ast.arg`)."""
+    `bindings`: the module's assignments and parameters (`ast.arg`), when already collected."""
     factories = _factories(tree)
     found: Dict[str, Set[str]] = {}
-    for node in bindings:
+    for node in bindings if bindings is not None else _ast_walk(tree):
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             func = node.value.func
