@@ -13,7 +13,7 @@ from torchlint.semantics.escapes import view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument, project_pins_loaders
-from torchlint.semantics.tree import descendants, iterated_parts, iterated_source, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
@@ -198,10 +198,10 @@ class BlockingTransfer(Rule):
             default = pinned_argument(self.ctx.path, qualified, parameter)
             if default is not None:
                 self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
-        for loop in self._loops_over_unknown_loaders():
-            if self.builds_unpinned or not project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
-                return  # the file's own loaders count too (a notebook is not a project module)
-            self._check_loop(loop, _names(loop.target), _UNFOLLOWED)
+        # The file's own loaders count too (a notebook is not a project module).
+        if not self.builds_unpinned and project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
+            for loop in self._loops_over_unknown_loaders():
+                self._check_loop(loop, _names(loop.target), _UNFOLLOWED)
 
     def _loops_over_unknown_loaders(self) -> Iterator[cst.For]:
         """Loops of the file's functions over a loader whose construction is not followed (an
@@ -211,8 +211,8 @@ class BlockingTransfer(Rule):
         (`project.project_pins_loaders`)."""
         for functions in self.ctx.frequency.local_functions().values():
             for function in functions:
-                for loop in scope_descendants(function.body):
-                    if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
+                for loop in _own_loops(self.ctx.module, function):
+                    if id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
                         continue
                     if is_loader_like(loop.iter) and not self.tracker.loops_over(loop) and self._blocking_moves(loop, _names(loop.target)):
                         yield loop
@@ -223,8 +223,8 @@ class BlockingTransfer(Rule):
         for functions in self.ctx.frequency.local_functions().values():
             for function in functions:
                 parameters = {param.name.value for param in function.params.params}
-                for loop in scope_descendants(function.body):
-                    if not isinstance(loop, cst.For) or id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
+                for loop in _own_loops(self.ctx.module, function):
+                    if id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
                         continue
                     if not isinstance(iterated_source(loop.iter), cst.Name) or not self._blocking_moves(loop, _names(loop.target)):
                         continue  # the loop body alone first: the function is walked only for loops that move batches
@@ -372,6 +372,22 @@ def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:
             if isinstance(bound, cst.Name) and isinstance(part, (cst.Subscript, cst.Attribute)) and isinstance(part.value, cst.Name) and part.value.value in names:
                 taken.add(bound.value)
     return taken
+
+
+def _own_loops(module: cst.Module, function: cst.FunctionDef) -> List[cst.For]:
+    """The `for` loops of `scope_descendants(function.body)`, in that order (not those of
+    nested functions and classes): from the module's index, without a walk of the body."""
+    parents = module_nodes(module).parents
+    found = []
+    for loop in descendants_of_type(module, function.body, cst.For):
+        node = parents.get(id(loop))
+        while node is not None and node is not function.body and not isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            node = parents.get(id(node))
+        if node is None:  # not a node of the module's index
+            return [item for item in scope_descendants(function.body) if isinstance(item, cst.For)]
+        if node is function.body:
+            found.append(loop)
+    return found
 
 
 def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:

@@ -96,13 +96,26 @@ def returned_to_epoch_loop(ctx: "FileFacts", loader: cst.Call, moved: bool = Tru
     )
 
 
+# `result_of` of the loaders of the files being checked, by the loader's id (with the loader):
+# the loader questions each ask it of the same loaders.
+_RESULTS: "weakref.WeakKeyDictionary[FileFacts, Dict[int, Tuple[cst.Call, Optional[Tuple[str, int]]]]]" = weakref.WeakKeyDictionary()
+
+
 def result_of(ctx: "FileFacts", loader: cst.Call) -> Optional[Tuple[str, int]]:
     """The callable whose calls give the loader, named as `project.callers_of` takes it, and
     where in their result the loader is (`WHOLE`, `INSIDE` or a tuple index): a module-level
     function that returns it (`_return_slot`); a DataLoader subclass whose `super().__init__`
     builds it (the class: each instance is the loader); or a method of a module-level class
     that returns it (`Class.method`, called on instances the project builds by name:
-    `valid_loader = train_loader.split_validation()`). None otherwise."""
+    `valid_loader = train_loader.split_validation()`). None otherwise. Found once per loader."""
+    known = _RESULTS.setdefault(ctx, {})
+    found = known.get(id(loader))
+    if found is None or found[0] is not loader:
+        found = known[id(loader)] = (loader, _result_of(ctx, loader))
+    return found[1]
+
+
+def _result_of(ctx: "FileFacts", loader: cst.Call) -> Optional[Tuple[str, int]]:
     function = ctx.frequency.enclosing_function(loader)
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     if function is None or (klass is not None and not any(statement is klass for statement in ctx.module.body)):

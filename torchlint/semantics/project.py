@@ -54,7 +54,7 @@ import tokenize
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.dataset_items import items_in_memory
@@ -744,6 +744,22 @@ class ModuleFacts:
     loaders: Tuple[Optional[bool], ...] = ()
 
 
+# While a module is summarised: the nodes of each statement's `_ast_walk` read so far, by the
+# statement's id (with the statement): a class's summary reads its methods' bodies again.
+_WALKS: contextvars.ContextVar[Optional[Dict[int, Tuple[ast.AST, List[ast.AST]]]]] = contextvars.ContextVar("_WALKS", default=None)
+
+
+def _statement_walk(statement: ast.AST) -> List[ast.AST]:
+    """`_ast_walk(statement)`, read once per module summary (callers must not change it)."""
+    walks = _WALKS.get()
+    if walks is None:
+        return _ast_walk(statement)
+    known = walks.get(id(statement))
+    if known is None or known[0] is not statement:
+        known = walks[id(statement)] = (statement, _ast_walk(statement))
+    return known[1]
+
+
 @lru_cache(maxsize=1024)
 def _module_facts(text: str, path: str) -> ModuleFacts:
     """Function summaries and call sites of the module at `path` with source `text`."""
@@ -753,14 +769,25 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ModuleFacts({}, {})
+    token = _WALKS.set({})
+    try:
+        return _summarised_module(tree, text, path)
+    finally:
+        _WALKS.reset(token)
+
+
+def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
+    """`_module_facts` of the module whose CPython tree is `tree`."""
     aliases = _ast_aliases(tree)
     functions: Dict[str, FunctionFacts] = {}
     calls: Dict[str, List[CallSite]] = {}
     classes = {node.name: node for node in _statements(tree.body) if isinstance(node, ast.ClassDef)}
     _summarise(tree, "", aliases, functions, classes)
-    _CallCollector(path, text, calls).visit(tree)
+    collector = _CallCollector(path, text, calls)
+    collector.visit(tree)
     functions = _with_delegated_steps(_with_training(functions, calls), classes)
-    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree), _loaders(tree, aliases))
+    loaders = _loaders(tree, aliases) if "DataLoader" in text else ()
+    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders)
 
 
 def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool], ...]:
@@ -859,7 +886,7 @@ def _with_delegated_steps(functions: Dict[str, FunctionFacts], classes: Dict[str
     return {name: dataclasses.replace(facts, steps_itself=True) if name in stepping else facts for name, facts in functions.items()}
 
 
-def _instances(tree: ast.Module) -> Dict[str, str]:
+def _instances(tree: ast.Module, bindings: Optional[List[ast.AST]] = None) -> Dict[str, str]:
     """The class written for each name or attribute the module binds to an instance: the
     callee of a constructor call whose name starts with a capital (`agent = SAC(...)`), or an
     annotation (`bpr: utils.BPRLoss = loss`, a parameter `loss: BPRLoss`), or a call of a
@@ -867,10 +894,11 @@ def _instances(tree: ast.Module) -> Dict[str, str]:
     (`TimeSeriesDataSet.from_dataset`, see `_instance_method`; not a method of the name
     itself, `self.C = self.C.cuda()`), or a call of a module-level factory function of the
     module that only returns instances of one class (`agent = make_agent(...)` where
-    `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out."""
+    `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out.
+    `bindings`: the module's assignments and parameters (`ast.arg`), when already collected."""
     factories = _factories(tree)
     found: Dict[str, Set[str]] = {}
-    for node in _ast_walk(tree):
+    for node in bindings if bindings is not None else _ast_walk(tree):
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             func = node.value.func
@@ -956,52 +984,74 @@ def _qualified_names(nodes: Iterable[ast.AST], aliases: Dict[str, str]) -> Set[O
     return {_ast_qualified(item, aliases) for item in nodes if isinstance(item, (ast.Name, ast.Attribute))}
 
 
+def _by_type(nodes: Iterable[ast.AST]) -> Dict[type, List[ast.AST]]:
+    """`nodes` grouped by exact class (CPython's node classes have no subclasses the parser
+    builds), each group in the order given: the facts of a body filter these groups instead
+    of each walking every node."""
+    grouped: Dict[type, List[ast.AST]] = {}
+    for item in nodes:
+        same = grouped.get(type(item))
+        if same is None:
+            grouped[type(item)] = [item]
+        else:
+            same.append(item)
+    return grouped
+
+
+def _of(grouped: Dict[type, List[ast.AST]], *kinds: type) -> List[ast.AST]:
+    """The nodes of `grouped` of the classes `kinds`, class by class."""
+    return [item for kind in kinds for item in grouped.get(kind, ())]
+
+
 def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> FunctionFacts:
-    """One walk of the body; the decorators and the signature are walked for names only."""
+    """One walk of the body, its nodes grouped by class; the decorators and the signature are
+    walked for names only."""
     decorators = getattr(node, "decorator_list", ())
     grad_off_decorator = any(_ast_qualified(d.func if isinstance(d, ast.Call) else d, aliases) in GRAD_OFF for d in decorators)
     args = getattr(node, "args", None)
     parameters = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) if args is not None else ()
-    body = [item for statement in getattr(node, "body", ()) for item in _ast_walk(statement)]
+    body = _by_type(item for statement in getattr(node, "body", ()) for item in _statement_walk(statement))
+    calls, returns, assigns = body.get(ast.Call, []), body.get(ast.Return, []), body.get(ast.Assign, [])
+    loops = _of(body, ast.For, ast.AsyncFor)
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
-    qualified = _qualified_names(body, aliases) | _qualified_names(signature, aliases)
-    holders = _local_holders(body, {parameter: {parameter} for parameter in parameters})
-    iterated = {parameter for name in _iterated_names(body) for parameter in holders.get(name, ())}
-    passes = _passes(body, holders) if iterated else (set(), set())
+    qualified = _qualified_names(_of(body, ast.Name, ast.Attribute), aliases) | _qualified_names(signature, aliases)
+    holders = _local_holders(assigns, {parameter: {parameter} for parameter in parameters})
+    iterated = {parameter for name in _iterated_names(loops) for parameter in holders.get(name, ())}
+    passes = _passes(_of(body, ast.For, ast.AsyncFor, ast.While), holders) if iterated else (set(), set())
     returns_read_back = any(
-        isinstance(item, ast.Return) and item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
-        for item in body
+        item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
+        for item in returns
     )
     return FunctionFacts(
         name=name,
         line=getattr(node, "lineno", 0),
-        calls_backward=any(_called_attribute(item) == "backward" for item in body)
+        calls_backward=any(_called_attribute(item) == "backward" for item in calls)
         or "torch.autograd.grad" in qualified or "torch.autograd.backward" in qualified,
         static=any(_ast_dotted(d) in ("classmethod", "staticmethod") for d in decorators),
-        builds_instance=_builds_instance(decorators, parameters, body),
+        builds_instance=_builds_instance(decorators, parameters, returns),
         steps_itself=any(
             _called_attribute(item) == "backward"
             for statement in getattr(node, "body", ())
             for item in _walk_outside(statement, _LOOPS_AND_DEFINITIONS)
         ),
-        reads_grad=any(isinstance(item, ast.Attribute) and item.attr == "grad" for item in body),
+        reads_grad=any(item.attr == "grad" for item in body.get(ast.Attribute, ())),
         uses_autocast=any(q is not None and q.split(".")[-1] == "autocast" for q in qualified),
         grad_off=grad_off_decorator,
         wraps_grad_off=bool(qualified & GRAD_OFF),
         parameters=parameters,
-        mutated_parameters=frozenset(_mutated(body) & set(parameters)),
+        mutated_parameters=frozenset(_mutated(_of(body, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)) & set(parameters)),
         iterated_parameters=frozenset(iterated),
         reiterated_parameters=frozenset(passes[0]),
         moved_parameters=frozenset(passes[1]),
-        pinned_returns=_pinned_returns(body, aliases),
-        loader_keywords=_loader_keywords(body, aliases, _loader_classes(args, aliases)) if args is not None and args.kwarg is not None else None,
-        called_parameters=frozenset(_runs_parameter(item) for item in body if isinstance(item, ast.Call)) & set(parameters),
-        reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in body),
+        pinned_returns=_pinned_returns(returns + assigns, aliases),
+        loader_keywords=_loader_keywords(_of(body, ast.Return, ast.Call, ast.Dict), aliases, _loader_classes(args, aliases))
+        if args is not None and args.kwarg is not None else None,
+        called_parameters=frozenset(_runs_parameter(item) for item in calls) & set(parameters),
+        reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
         returns_read_back=returns_read_back,
         loops_over_epochs=any(
-            isinstance(item, (ast.For, ast.AsyncFor))
-            and mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
-            for item in body
+            mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
+            for item in loops
         ),
     )
 
@@ -1183,8 +1233,7 @@ def _class_facts(
         _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
         for base in node.bases
     )
-    everything = [item for statement in node.body for item in _ast_walk(statement)]
-    called = {_ast_qualified(item.func, aliases) or _ast_dotted(item.func) or "" for item in everything if isinstance(item, ast.Call)}
+    called = {_ast_qualified(item.func, aliases) or _ast_dotted(item.func) or "" for item in _class_nodes(node) if isinstance(item, ast.Call)}
     made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
         name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
     )
@@ -1207,6 +1256,21 @@ def _class_facts(
     )
 
 
+def _class_nodes(node: ast.ClassDef) -> Iterator[ast.AST]:
+    """The nodes of the class's body (as `_ast_walk` of each statement gives them, in another
+    order): a method's body is read from its statements' walks, which its summary read."""
+    for statement in node.body:
+        if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield from _statement_walk(statement)
+            continue
+        yield statement
+        for part in (statement.args, *statement.decorator_list, statement.returns, *getattr(statement, "type_params", ())):
+            if part is not None:
+                yield from _ast_walk(part)
+        for inner in statement.body:
+            yield from _statement_walk(inner)
+
+
 def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[str, str]) -> FrozenSet[str]:
     """`FunctionFacts.framework_fed_parameters` of the class `node` (a direct subclass of a
     Lightning class), whose `__init__` stores the parameters `stored`."""
@@ -1222,13 +1286,13 @@ def _attribute_passes(methods: List[ast.AST], stored: Dict[str, str]) -> Tuple[F
     loop of the class's `methods` iterates, through the attribute or a name its method binds
     to it (`data_loader = self.val_loader` on one branch of an `if`, `self.train_loader` on
     the other), those it iterates again and again, and those whose items it moves (`_passes`)."""
-    body = [item for method in methods for statement in getattr(method, "body", ()) for item in _ast_walk(statement)]
+    body = [item for method in methods for statement in getattr(method, "body", ()) for item in _statement_walk(statement)]
     repeated = _run_in_loops(methods, body)
     iterated: Set[str] = set()
     reiterated: Set[str] = set()
     moved: Set[str] = set()
     for method in methods:
-        nodes = [item for statement in getattr(method, "body", ()) for item in _ast_walk(statement)]
+        nodes = [item for statement in getattr(method, "body", ()) for item in _statement_walk(statement)]
         holders = _local_holders(nodes, {attribute: {parameter} for attribute, parameter in stored.items()})
         iterated |= {parameter for loop in nodes if isinstance(loop, (ast.For, ast.AsyncFor))
                      for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
@@ -1417,10 +1481,26 @@ class _CallCollector(ast.NodeVisitor):
         # The bases of the class whose body is being visited, and of the method's class.
         self.class_bases: Tuple[str, ...] = ()
         self.method_bases: Tuple[str, ...] = ()
+        # The assignments and parameters visited, in order.
+        self.bindings: List[ast.AST] = []
+
+    def visit(self, node: ast.AST) -> None:
+        """`ast.NodeVisitor.visit`, with the method for each node class looked up once."""
+        method = _COLLECTOR_METHODS.get(type(node))
+        if method is None:
+            method = _COLLECTOR_METHODS[type(node)] = getattr(_CallCollector, "visit_" + type(node).__name__, _CallCollector.generic_visit)
+        method(self, node)
 
     def generic_visit(self, node: ast.AST) -> None:
         for child in _ast_children(node):
             self.visit(child)
+
+    def _binding(self, node: ast.AST) -> None:
+        """An assignment or a parameter, which may bind an instance (see `_instances`)."""
+        self.bindings.append(node)
+        self.generic_visit(node)
+
+    visit_Assign = visit_AnnAssign = visit_arg = _binding
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         saved = self.class_bases
@@ -1513,6 +1593,10 @@ class _CallCollector(ast.NodeVisitor):
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
+
+
+# The method of `_CallCollector` that visits each node class.
+_COLLECTOR_METHODS: Dict[type, Callable[[_CallCollector, ast.AST], None]] = {}
 
 
 def _identifiers(node: ast.AST) -> Iterator[str]:
