@@ -375,10 +375,10 @@ class DeviceAfterCreation(Rule):
             return False
         return name in ("linspace", "logspace") or not all(python_integer(self.ctx, arg.value) for arg in positional(factory))
 
-    def _assigned(self, device: cst.BaseExpression) -> Optional[List[cst.BaseExpression]]:
+    def _assigned(self, device: cst.BaseExpression, partial: bool = False) -> Optional[List[cst.BaseExpression]]:
         if not isinstance(device, cst.Name):
             return None
-        return reaching_values(self.ctx.module, self._binding_function(device.value), device.value)
+        return reaching_values(self.ctx.module, self._binding_function(device.value), device.value, partial)
 
     def _binding_function(self, name: str) -> Optional[cst.FunctionDef]:
         """The function whose binding of `name` the move reads: the innermost enclosing one
@@ -403,7 +403,7 @@ class DeviceAfterCreation(Rule):
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None]
-        values = [*(self._assigned(device) or []), *others]
+        values = [*(self._assigned(device, partial=True) or []), *others]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)
