@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
-from torchlint.semantics.datasets import in_memory
+from torchlint.semantics.datasets import in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
@@ -399,6 +399,10 @@ class DataloaderNoPersistentWorkers(Rule):
         changed = _changed_worker_callable(self.ctx.module, call)
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")
+        dataset = argument(call, "dataset", 0)
+        shared = shared_contents_changed(self.ctx, dataset.value) if dataset is not None else None
+        if shared:
+            return self.withheld(f"the file changes `{shared}` in place, which the dataset holds: persistent workers would keep the old contents")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")
 

@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import constructed_classes, in_memory, items_may_carry_graph, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.values import only_assigned_value, unpacked_keywords
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
 from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
@@ -230,7 +230,8 @@ class DataloaderNoWorkers(Rule):
         assert isinstance(new_call, cst.Call)
         if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda:
             new_call = with_keyword(new_call, "pin_memory", cst.Name("True"))
-        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node):
+        changed = changed_by_file(self.ctx, dataset.value) if dataset is not None else None
+        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node) and changed is None:
             new_call = with_keyword(new_call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")
 
@@ -244,7 +245,9 @@ class DataloaderNoWorkers(Rule):
         named = (dotted_name(dataset.value) or "").rpartition(".")[2]
         if any(word in named.lower() for word in STREAM_WORDS):
             return named  # `train_iterator`, `stream`: named as an iterable-style dataset
-        return next((name for name in sorted(constructed_classes(self.ctx, dataset.value)) if unsharded_iterable_class(self.ctx, name)), None)
+        return torch_iterable(self.ctx, dataset.value) or next(
+            (name for name in sorted(constructed_classes(self.ctx, dataset.value)) if unsharded_iterable_class(self.ctx, name)), None
+        )
 
 
 def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:

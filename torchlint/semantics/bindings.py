@@ -48,13 +48,20 @@ def _bindings(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
 @per_module
 def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
-    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`; a `setattr`
-    or `type` whose attribute names are not string literals may bind any name, `name` too.
-    Callers must not change the list."""
+    _move`, `setattr(Batch, "to", _move)` (or `type.__setattr__`), and `type("Batch", (),
+    {"to": _move})`; a `setattr` or `type` whose attribute names are not string literals, or
+    whose arguments are unpacked (`setattr(Batch, *pair)`), may bind any name, `name` too
+    (the call itself stands for a value whose signature is unknown). Callers must not change
+    the list."""
     values: List[cst.BaseExpression] = []
     for node in nodes_of_type(module, (cst.Assign, cst.Call)):
         if isinstance(node, cst.Assign):
             values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) in _ATTRIBUTE_BINDERS and any(arg.star for arg in node.args):
+            values.append(node)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) in ("type.__setattr__", "object.__setattr__") and len(node.args) == 3:
+            if string_value(node.args[1].value) in (name, None):
+                values.append(node.args[2].value)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
             if node.func.value == "setattr" and string_value(node.args[1].value) in (name, None):
                 values.append(node.args[2].value)
@@ -67,6 +74,10 @@ def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression
                     if not isinstance(element, cst.DictElement) or string_value(element.key) in (name, None)
                 )
     return values
+
+
+# Calls that bind attributes by the names they are given.
+_ATTRIBUTE_BINDERS = frozenset({"setattr", "type", "type.__setattr__", "object.__setattr__"})
 
 
 def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
