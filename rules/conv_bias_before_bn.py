@@ -154,7 +154,9 @@ class ConvBiasBeforeBn(Rule):
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
-    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file strictly loads
+    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file takes a
+    module's parameters by position (`weight, bias = conv.parameters()`,
+    `list(model.parameters())[1]`), which the missing bias shifts; when the file strictly loads
     one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
     a source that keeps its bias would no longer load); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose

@@ -125,7 +125,10 @@ class DeviceAfterCreation(Rule):
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
     ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
     device`; an entry of a dict `globals().update(...)` binds from; or an entry under the key
-    a `match` case captures it from, `case {"device": device}`), or the
+    a `match` case captures it from, `case {"device": device}`; an assignment in a nested
+    function that declares it `nonlocal`, also next to a binding whose value it cannot read,
+    such as a walrus; a default or dict entry it is read through, `cfg.get("device", "cpu")`,
+    `getattr(args, "device", "cpu")`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
     takes `out=`, a

@@ -170,7 +170,8 @@ class EvalWithoutNoGrad(Rule):
     file that stores them; decorators that only bind (`staticmethod`, `property`) and
     torch's are fine); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
-    own `out.__repr__()`; `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
+    own `out.__repr__()`, or an `assert`'s message, which the `AssertionError` shows;
+    `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
     CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the last bits), so the

@@ -83,7 +83,9 @@ class TensorCopyFromNumpy(Rule):
     `torch.as_tensor(array, dtype=...)` without a fix. No fix for a parameter that is an
     array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
     where `torch.tensor` did not. No fix either unless the array is known to be writable: a
-    new array made by a NumPy function (`np.load` without `mmap_mode`), an operator, a
+    new array made by a NumPy function known to make one (`np.load` without `mmap_mode`,
+    also not by position as in `np.load(path, "r")`; not `np.memmap`, `np.broadcast_to` or
+    `sliding_window_view`, which may be read-only), an operator, a
     copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
     may be read-only (`np.asarray(rows[i])` of a memory map opened with `mmap_mode="r"`), and
