@@ -107,7 +107,7 @@ class BlockingTransfer(Rule):
     class with `def to(self, device)`, a `NamedTuple` batch with `to = _move`, which default
     collation keeps, `Batch.to = _move`, `setattr(Batch, "to", ...)`, `type("Batch", (),
     {"to": ...})` would raise `TypeError`), binds `to` to something whose signature it cannot
-    read, binds attributes whose names it cannot read (`setattr(cls, name, ...)` with a
+    read, binds attributes whose names it cannot read (`setattr(cls, *pair)`, `setattr(cls, name, ...)` with a
     variable name, a class body's `locals()[name] = ...`), or defines a `__getattr__` (by `def`
     or by assignment, `__getattr__ = ...`; it may answer `to`), or when a `.to()` of the
     file does more with its `non_blocking` (or the `**kwargs` that would get it) than pass

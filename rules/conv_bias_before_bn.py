@@ -11,6 +11,7 @@ from torchlint.semantics.instantiation import unbuilt_classes
 from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.project import callers_of
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.values import string_value
 from torchlint.semantics.passed_values import true_in_every_call
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
@@ -153,7 +154,9 @@ class ConvBiasBeforeBn(Rule):
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
-    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file strictly loads
+    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file takes a
+    module's parameters by position (`weight, bias = conv.parameters()`,
+    `list(model.parameters())[1]`), which the missing bias shifts; when the file strictly loads
     one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
     a source that keeps its bias would no longer load); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
@@ -556,6 +559,8 @@ class ConvBiasBeforeBn(Rule):
             return self.withheld(withheld)
         if _reads_bias(self.ctx.module):
             return self.withheld("the file reads `.bias`, which would be None")
+        if _parameters_by_position(self.ctx.module):
+            return self.withheld("the file takes a module's parameters by position (`weight, bias = conv.parameters()`): without the bias they shift")
         if _copies_state_dicts(self.ctx.module):
             return self.withheld("the file loads one module's `state_dict()` into another, strictly: one that keeps the bias would no longer load")
         if self._is_linear(layer):
@@ -619,6 +624,33 @@ def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> boo
     read = {node.value for node in nodes if isinstance(node, cst.Name)} - CONSTANT_NAMES
     rebound = {name for node in scope_descendants(scope.body) for name in names_bound_by(node)}
     return read <= parameters and not read & rebound
+
+
+PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
+
+
+def _parameter_list(node: cst.BaseExpression) -> bool:
+    """`m.parameters()`, or it made a list or tuple (`list(m.parameters())`, `[*m.parameters()]`)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.attr.value in PARAMETER_LISTS
+    if isinstance(node, cst.Call) and dotted_name(node.func) in ("list", "tuple") and len(node.args) == 1:
+        return _parameter_list(node.args[0].value)
+    if isinstance(node, (cst.List, cst.Tuple)) and len(node.elements) == 1 and isinstance(node.elements[0], cst.StarredElement):
+        return _parameter_list(node.elements[0].value)
+    return False
+
+
+@per_module
+def _parameters_by_position(module: cst.Module) -> bool:
+    """Whether the file takes parameters of a module by their position: unpacks its
+    parameter list into names (`weight, bias = conv.parameters()`) or indexes it
+    (`list(model.parameters())[1]`). Removing a bias shifts the parameters after it."""
+    for node in descendants(module):
+        if isinstance(node, cst.Assign) and _parameter_list(node.value) and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+            return True
+        if isinstance(node, cst.Subscript) and _parameter_list(node.value):
+            return True
+    return False
 
 
 @per_module

@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
-from torchlint.semantics.datasets import in_memory
+from torchlint.semantics.datasets import in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
@@ -130,7 +130,11 @@ class DataloaderNoPersistentWorkers(Rule):
     the second epoch on, every later random number of the main process (the shuffle order of
     the next epoch, dropout masks, augmentation drawn in the main process) changes; and the
     workers are seeded once and keep drawing from their streams instead of being seeded anew
-    every epoch, so random augmentation in workers changes too. The fix
+    every epoch, so random augmentation in workers changes too. What a worker changes on its
+    own copy of the dataset (a counter of the items it served, a cache) now lasts from one
+    epoch to the next instead of starting again from the main process's copy, and the
+    `worker_init_fn` runs once per worker instead of at every epoch, so what it sets from
+    globals (the current epoch) stays as it was at the first epoch. The fix
     sets `persistent_workers=True`, and only when `num_workers` is a
     positive integer literal: with an expression that can be `0` at run time
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
@@ -139,7 +143,10 @@ class DataloaderNoPersistentWorkers(Rule):
     loop over it, an iterator `partner = iter(loader)` drawn from inside a loop over it): with
     persistent workers the second pass resets the first, and both draw from one iterator; nor
     when the file changes the loader's `collate_fn` or `worker_init_fn` object (assigns its
-    attributes, calls its methods: `collate.max_len = 2 + epoch`).
+    attributes, calls its methods: `collate.max_len = 2 + epoch`), or changes in place a
+    container the dataset was made from (`Pool(items)`, then `items.append(x)` between
+    epochs: the workers' copy keeps its old length, which the sampler no longer matches,
+    and raises `IndexError`).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -377,6 +384,10 @@ class DataloaderNoPersistentWorkers(Rule):
         changed = _changed_worker_callable(self.ctx.module, call)
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")
+        dataset = argument(call, "dataset", 0)
+        shared = shared_contents_changed(self.ctx, dataset.value) if dataset is not None else None
+        if shared:
+            return self.withheld(f"the file changes `{shared}` in place, which the dataset holds: persistent workers would keep the old contents")
         new_call = with_keyword(call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(call, new_call), message="Keep the workers alive between epochs")
 

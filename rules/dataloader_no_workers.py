@@ -7,7 +7,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import constructed_classes, in_memory, items_may_carry_graph, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
@@ -99,22 +99,32 @@ class DataloaderNoWorkers(Rule):
     shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by
     `get_worker_info()` yields them in another order, and each worker ends with its own last
     partial batch, so batch sizes and order change (`[4, 4, 4, 4, 2]` can become `[4, 4, 4,
-    3, 1, 1, 1]`). The fix sets `num_workers=4` (a portable starting point: about four
+    3, 1, 1, 1]`). What `__getitem__` prints is printed by the workers (interleaved
+    differently, and not where the main process redirected its output), and an exception it
+    raises reaches the loop re-raised from the worker: of the same class only when that class
+    can be made from a message alone (else a `RuntimeError`), with the worker's traceback as
+    its text and without the attributes the original carried. The fix sets `num_workers=4` (a portable starting point: about four
     workers per GPU), adds `persistent_workers=True` so workers survive across epochs, and
     adds `pin_memory=True` when the file moves data to CUDA. Arguments already given are
     kept. `persistent_workers=True` is left out when the loader is iterated again while a
     pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
-    reset the first one's workers. No fix when the dataset may be an
+    reset the first one's workers, and when the file may change the dataset after making it
+    (calls a method on it or its attributes, assigns them, or changes in place a container
+    it was made from, `Pool(items)` then `items.append(x)`): persistent workers would keep
+    the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its
     base classes of the file or in a function of the file they call), deriving from
     `IterableDataset` directly or through a base class of the file, or defining `__iter__`
     on a base class of another module; made where the loader is built, through a name, a
     conditional expression or a function of the file that returns it (`build_dataset(split)`);
-    or a dataset named as an iterator or stream (`train_iterator`, `stream`, `datapipe`); nor when its
+    a torch class that chains or pipes iterable datasets (`ChainDataset`, a
+    `torch.utils.data.datapipes` pipe); or a dataset named as an iterator or stream
+    (`train_iterator`, `stream`, `datapipe`); nor when its
     items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
-    dataset is made by running a module, from tensors that require gradients, or by a class
+    dataset is made by running a module, from tensors that require gradients, also by a
+    later `t.requires_grad_()`, or by a class
     of the file that builds a module), which a worker cannot send back to the main process;
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit).
@@ -233,7 +243,8 @@ class DataloaderNoWorkers(Rule):
         assert isinstance(new_call, cst.Call)
         if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda:
             new_call = with_keyword(new_call, "pin_memory", cst.Name("True"))
-        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node):
+        changed = changed_by_file(self.ctx, dataset.value) if dataset is not None else None
+        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node) and changed is None:
             new_call = with_keyword(new_call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")
 
@@ -247,7 +258,9 @@ class DataloaderNoWorkers(Rule):
         named = (dotted_name(dataset.value) or "").rpartition(".")[2]
         if any(word in named.lower() for word in STREAM_WORDS):
             return named  # `train_iterator`, `stream`: named as an iterable-style dataset
-        return next((name for name in sorted(constructed_classes(self.ctx, dataset.value)) if unsharded_iterable_class(self.ctx, name)), None)
+        return torch_iterable(self.ctx, dataset.value) or next(
+            (name for name in sorted(constructed_classes(self.ctx, dataset.value)) if unsharded_iterable_class(self.ctx, name)), None
+        )
 
 
 def iterated_concurrently(module: cst.Module, loader: cst.Call) -> bool:

@@ -125,7 +125,10 @@ class DeviceAfterCreation(Rule):
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
     ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
     device`; an entry of a dict `globals().update(...)` binds from; or an entry under the key
-    a `match` case captures it from, `case {"device": device}`), or the
+    a `match` case captures it from, `case {"device": device}`; an assignment in a nested
+    function that declares it `nonlocal`, also next to a binding whose value it cannot read,
+    such as a walrus; a default or dict entry it is read through, `cfg.get("device", "cpu")`,
+    `getattr(args, "device", "cpu")`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
     takes `out=`, a
@@ -375,10 +378,10 @@ class DeviceAfterCreation(Rule):
             return False
         return name in ("linspace", "logspace") or not all(python_integer(self.ctx, arg.value) for arg in positional(factory))
 
-    def _assigned(self, device: cst.BaseExpression) -> Optional[List[cst.BaseExpression]]:
+    def _assigned(self, device: cst.BaseExpression, partial: bool = False) -> Optional[List[cst.BaseExpression]]:
         if not isinstance(device, cst.Name):
             return None
-        return reaching_values(self.ctx.module, self._binding_function(device.value), device.value)
+        return reaching_values(self.ctx.module, self._binding_function(device.value), device.value, partial)
 
     def _binding_function(self, name: str) -> Optional[cst.FunctionDef]:
         """The function whose binding of `name` the move reads: the innermost enclosing one
@@ -403,7 +406,7 @@ class DeviceAfterCreation(Rule):
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None]
-        values = [*(self._assigned(device) or []), *others]
+        values = [*(self._assigned(device, partial=True) or []), *others]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)

@@ -175,7 +175,8 @@ class EvalWithoutNoGrad(Rule):
     file that stores them; decorators that only bind (`staticmethod`, `property`) and
     torch's are fine); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
-    own `out.__repr__()`; `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
+    own `out.__repr__()`, or an `assert`'s message, which the `AssertionError` shows;
+    `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
     CPU `nn.LSTM` runs oneDNN's inference kernel (other rounding in the last bits), so the
@@ -916,9 +917,12 @@ def _catch_all(function: cst.FunctionDef) -> Set[str]:
 def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printing: Set[str]) -> bool:
     """Whether the function turns into text a value that may carry a `grad_fn` (see
     `semantics.escapes.may_carry_graph`). Text is made by `print`, `str`, f-strings, logging
-    and `write` methods, and by the functions of the file in `printing`."""
+    and `write` methods, by the functions of the file in `printing`, and by an `assert`'s
+    message, which the `AssertionError` carries to whoever shows it."""
     texts: List[cst.BaseExpression] = []
     for node in descendants(function.body):
+        if isinstance(node, cst.Assert) and node.msg is not None:
+            texts.append(node.msg)
         found = method_call(node)
         if found is not None and found[1] in TEXT_DUNDERS:
             texts.append(found[0])  # `out.__repr__()`: the text of the receiver

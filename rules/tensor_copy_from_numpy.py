@@ -83,7 +83,9 @@ class TensorCopyFromNumpy(Rule):
     `torch.as_tensor(array, dtype=...)` without a fix. No fix for a parameter that is an
     array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
     where `torch.tensor` did not. No fix either unless the array is known to be writable: a
-    new array made by a NumPy function (`np.load` without `mmap_mode`), an operator, a
+    new array made by a NumPy function known to make one (`np.load` without `mmap_mode`,
+    also not by position as in `np.load(path, "r")`; not `np.memmap`, `np.broadcast_to` or
+    `sliding_window_view`, which may be read-only), an operator, a
     copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
     may be read-only (`np.asarray(rows[i])` of a memory map opened with `mmap_mode="r"`), and
@@ -189,7 +191,9 @@ class TensorCopyFromNumpy(Rule):
         qualified = self.ctx.qualified_name(node.func) or ""
         if qualified.startswith("numpy."):
             if qualified.partition(".")[2] not in VIEW_FUNCTIONS:
-                return True
+                # a new array only from the functions known to make one (`np.memmap`,
+                # `np.broadcast_to` and `sliding_window_view` may be read-only)
+                return _array_function(qualified, node)
             source = positional(node)[0].value if positional(node) else None
             return source is not None and (self.ctx.kind_of(source) is Kind.OTHER or self._writable(source))
         found = method_call(node)
@@ -285,8 +289,11 @@ def _array_function(qualified: str, call: cst.Call) -> bool:
     """`numpy.<function>(...)` calls that return arrays for any arguments."""
     parts = qualified.split(".")
     if len(parts) == 2:
-        # `np.load` may map the file read-only or unpickle objects.
-        loads_plainly = parts[1] != "load" or (keyword(call, "allow_pickle") is None and keyword(call, "mmap_mode") is None)
+        # `np.load` may map the file read-only or unpickle objects (also by position:
+        # `np.load(path, "r")` is `mmap_mode="r"`).
+        loads_plainly = parts[1] != "load" or (
+            len(positional(call)) <= 1 and keyword(call, "allow_pickle") is None and keyword(call, "mmap_mode") is None
+        )
         return parts[1] in ARRAY_FUNCTIONS and loads_plainly
     if len(parts) == 3 and parts[1] == "random":
         if parts[2] == "permutation":

@@ -48,13 +48,20 @@ def _bindings(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
 @per_module
 def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression]:
     """The values the file binds to the attribute `name` outside class bodies: `Batch.to =
-    _move`, `setattr(Batch, "to", _move)`, and `type("Batch", (), {"to": _move})`; a `setattr`
-    or `type` whose attribute names are not string literals may bind any name, `name` too.
-    Callers must not change the list."""
+    _move`, `setattr(Batch, "to", _move)` (or `type.__setattr__`), and `type("Batch", (),
+    {"to": _move})`; a `setattr` or `type` whose attribute names are not string literals, or
+    whose arguments are unpacked (`setattr(Batch, *pair)`), may bind any name, `name` too
+    (the call itself stands for a value whose signature is unknown). Callers must not change
+    the list."""
     values: List[cst.BaseExpression] = []
     for node in nodes_of_type(module, (cst.Assign, cst.Call)):
         if isinstance(node, cst.Assign):
             values.extend(node.value for target in node.targets if isinstance(target.target, cst.Attribute) and target.target.attr.value == name)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) in _ATTRIBUTE_BINDERS and any(arg.star for arg in node.args):
+            values.append(node)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) in ("type.__setattr__", "object.__setattr__") and len(node.args) == 3:
+            if string_value(node.args[1].value) in (name, None):
+                values.append(node.args[2].value)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and len(node.args) == 3:
             if node.func.value == "setattr" and string_value(node.args[1].value) in (name, None):
                 values.append(node.args[2].value)
@@ -67,6 +74,10 @@ def _run_time_bindings(module: cst.Module, name: str) -> List[cst.BaseExpression
                     if not isinstance(element, cst.DictElement) or string_value(element.key) in (name, None)
                 )
     return values
+
+
+# Calls that bind attributes by the names they are given.
+_ATTRIBUTE_BINDERS = frozenset({"setattr", "type", "type.__setattr__", "object.__setattr__"})
 
 
 def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpression]:
@@ -181,29 +192,33 @@ def binds_locally(function: cst.FunctionDef, name: str) -> bool:
     return bound
 
 
-def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], name: str) -> Optional[List[cst.BaseExpression]]:
+def reaching_values(
+    module: cst.Module, function: Optional[cst.FunctionDef], name: str, partial: bool = False
+) -> Optional[List[cst.BaseExpression]]:
     """Every value a plain assignment gives `name` where `function` (None: module level) reads
-    it: in `function` when it binds the name itself, else at module level and in the
-    functions that declare it `global`; None when something else binds it there (a loop, a
-    parameter, `+=`, `with ... as`), whose value is unknown."""
+    it: in `function` when it binds the name itself (and in its nested functions that declare
+    it `nonlocal`), else at module level and in the functions that declare it `global`; None
+    when something else binds it there (a loop, a parameter, `+=`, `with ... as`, `:=`),
+    whose value is unknown, unless `partial` asks for the values it can read all the same
+    (what the name may hold, never all of it)."""
     scope: cst.CSTNode = function if function is not None and binds_locally(function, name) else module
     values: List[cst.BaseExpression] = []
     if scope is module:
         through_globals = globals_values(module, name)
-        if through_globals is None:
+        if through_globals is None and not partial:
             return None
-        values += through_globals
-    scopes = [scope]
-    if scope is module:
-        scopes += [
-            node
-            for node in nodes_of_type(module, (cst.FunctionDef,))
-            if any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(node.body))
-        ]
+        values += through_globals or []
+    declaration = cst.Global if scope is module else cst.Nonlocal
+    scopes = [scope] + [
+        node
+        for node in nodes_of_type(scope, (cst.FunctionDef,))
+        if node is not scope
+        and any(isinstance(item, declaration) and any(n.name.value == name for n in item.names) for item in scope_descendants(node.body))
+    ]
     for body in scopes:
         if isinstance(body, cst.FunctionDef) and body is scope:
             parameters = body.params
-            if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)):
+            if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)) and not partial:
                 return None
         nodes = list(scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body))
         read_with_targets = {id(item.asname) for node in nodes if isinstance(node, cst.With) for item in node.items}
@@ -211,19 +226,21 @@ def reaching_values(module: cst.Module, function: Optional[cst.FunctionDef], nam
             if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
                 for target in node.targets:
                     spelled = spelled_values(module, target.target, node.value, lambda item: isinstance(item, cst.Name) and item.value == name)
-                    if spelled is None:
+                    if spelled is None and not partial:
                         return None  # unpacked from a value it cannot read
-                    values += spelled
+                    values += spelled or []
             elif isinstance(node, cst.AnnAssign) and name in bound_names(node.target):
                 if node.value is not None:
                     values.append(node.value)
             elif isinstance(node, (cst.For, cst.With)) and name in _loop_or_with_names(node):
                 spelled = _loop_or_with_values(module, node, lambda item: isinstance(item, cst.Name) and item.value == name)
-                if spelled is None:
+                if spelled is None and not partial:
                     return None
-                values += spelled
+                values += spelled or []
             elif not isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.For)) and id(node) not in read_with_targets and name in names_bound_by(node):
-                return None  # `except ... as`, `import ... as`, `+=`, `:=`, a `match` capture
+                if not partial:
+                    return None  # `except ... as`, `import ... as`, `+=`, `:=`, a `match` capture
+                values += [node.value] if isinstance(node, cst.NamedExpr) else []
     return values
 
 
@@ -416,8 +433,20 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
 
 
 def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.BaseExpression]:
-    """What `NAME["key"]` reads when `NAME` is a dict literal the module assigns (`SETTINGS =
-    {"device": ...}`); nothing for any other expression."""
+    """What `NAME["key"]` or `NAME.get("key", default)` reads when `NAME` is a dict literal
+    the module assigns (`SETTINGS = {"device": ...}`), and what `getattr(owner, "key",
+    default)` reads (what the file assigns to `owner.key`), defaults included; nothing for
+    any other expression. These show what the value may be, never all of it."""
+    if isinstance(node, cst.Call) and node.args and not any(arg.star or arg.keyword for arg in node.args):
+        values = [arg.value for arg in node.args]
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and isinstance(node.func.value, cst.Name) and len(values) <= 2:
+            key = string_value(values[0])
+            return (_keyed_values(module, node.func.value, key) if key is not None else []) + values[1:]
+        if dotted_name(node.func) == "getattr" and len(values) in (2, 3):
+            key, owner = string_value(values[1]), dotted_name(values[0])
+            assigned = attribute_assignments(module, f"{owner}.{key}") if key is not None and owner is not None else []
+            return [value for value in assigned if value is not None] + values[2:]
+        return []
     if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return []
     key = string_value(node.slice[0].slice.value)

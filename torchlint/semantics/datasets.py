@@ -195,10 +195,24 @@ def items_may_carry_graph(ctx: FileFacts, dataset: cst.BaseExpression, depth: in
         elif ctx.kind_of(node) is Kind.MODULE:
             return True
         elif isinstance(node, cst.Name) and depth < MAX_DATASET_STEPS and node is not dataset:
+            if _made_to_require_grad(ctx.module, node.value):
+                return True
             if any(items_may_carry_graph(ctx, value, depth + 1) for value in assigned_values(ctx.module, node.value)):
                 return True
     if isinstance(dataset, cst.Name) and depth < MAX_DATASET_STEPS:
         return any(items_may_carry_graph(ctx, value, depth + 1) for value in assigned_values(ctx.module, dataset.value))
+    return False
+
+
+def _made_to_require_grad(module: cst.Module, name: str) -> bool:
+    """Whether the file asks for gradients of the tensor `name` after making it:
+    `name.requires_grad_()` or `name.requires_grad = True`."""
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "requires_grad_":
+            if dotted_name(node.func.value) == name:
+                return True
+        if isinstance(node, cst.Assign) and any(dotted_name(t.target) == f"{name}.requires_grad" for t in node.targets):
+            return True
     return False
 
 
@@ -272,3 +286,81 @@ def _class_chain(ctx: FileFacts, name: str, depth: int = 0) -> List[cst.ClassDef
             if base_name and base_name != name:
                 found.extend(_class_chain(ctx, base_name, depth + 1))
     return found
+
+
+# Methods of Python's containers that change them in place.
+MUTATING_METHODS = frozenset("append extend insert pop remove clear update add discard setdefault popitem sort reverse".split())
+# torch's own iterable-style datasets that do not split their items by worker: a chain of
+# datasets, and the data pipes (`IterableWrapper(range(n))` in every worker yields every item).
+TORCH_ITERABLES = ("torch.utils.data.ChainDataset", "torch.utils.data.dataset.ChainDataset", "torch.utils.data.datapipes.")
+
+
+def torch_iterable(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> Optional[str]:
+    """The name of a torch iterable-style dataset class (`ChainDataset`, a data pipe) that
+    `dataset` is made by, directly or through the names it is assigned from; its workers
+    would each yield every item of the datasets it wraps."""
+    if depth >= MAX_DATASET_STEPS:
+        return None
+    if isinstance(dataset, cst.Name):
+        return next((found for value in assigned_values(ctx.module, dataset.value) if (found := torch_iterable(ctx, value, depth + 1))), None)
+    if not isinstance(dataset, cst.Call):
+        return None
+    qualified = ctx.qualified_name(dataset.func) or ""
+    return qualified.rpartition(".")[2] if qualified.startswith(TORCH_ITERABLES) else None
+
+
+def changed_in_place(module: cst.Module, name: str) -> bool:
+    """Whether the file changes what `name` holds in place: a container method that changes
+    it (`items.append(x)`), an item stored or deleted (`items[i] = x`), or `items += [x]`."""
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value in MUTATING_METHODS and dotted_name(node.func.value) == name:
+                return True
+        targets: List[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, cst.AugAssign):
+            targets = [node.target]
+            if dotted_name(node.target) == name:
+                return True
+        elif isinstance(node, cst.Del):
+            targets = [node.target]
+        if any(isinstance(target, cst.Subscript) and dotted_name(target.value) == name for target in targets):
+            return True
+    return False
+
+
+def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+    """A name the file passes to the call that makes the dataset (directly or through the
+    name it is assigned to) and changes in place (`pool = Pool(items)`, then
+    `items.append(x)` between epochs): the dataset holds that object, so its contents, and
+    perhaps its length, change without the dataset being named. Worker processes keep the
+    copy they started with."""
+    made = [dataset] if isinstance(dataset, cst.Call) else assigned_values(ctx.module, dataset.value) if isinstance(dataset, cst.Name) else []
+    for call in made:
+        if not isinstance(call, cst.Call):
+            continue
+        for arg in call.args:
+            name = dotted_name(arg.value)
+            if name is not None and changed_in_place(ctx.module, name):
+                return name
+    return None
+
+
+def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+    """A name through which the file may change the dataset after it is made: the dataset's
+    own name when the file calls a method on it or on one of its attributes, or assigns one
+    of its attributes or items (`ds.items.append(x)`, `ds.difficulty = d`), and what
+    `shared_contents_changed` finds."""
+    name = dotted_name(dataset)
+    if name is not None and not isinstance(dataset, cst.Call):
+        for node in descendants(ctx.module):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                owner = dotted_name(node.func.value) or ""
+                if owner == name or owner.startswith(name + "."):
+                    return name
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, cst.AugAssign) else []
+            for target in targets:
+                if isinstance(target, (cst.Attribute, cst.Subscript)) and (dotted_name(target.value) or "").split(".")[0] == name.split(".")[0] and (dotted_name(target.value) or "").startswith(name):
+                    return name
+    return shared_contents_changed(ctx, dataset)

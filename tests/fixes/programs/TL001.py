@@ -54,3 +54,22 @@ import torch
 text = ("a"  # noqa: TL999
         "b")
 print(text, torch.zeros(1).tolist())
+
+# %% round 10: an unknown code among several with tabs before the comment [safe]
+import torch
+x = torch.ones(2)	# noqa:TL999,E501
+print(x.sum().item())
+
+# %% round 10: an unused noqa on a line that another noqa'd finding shares [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(loss.item())  # noqa: TL101, TL404

@@ -193,3 +193,107 @@ while (x := next(batches, None)) is not None:
     opt.zero_grad(); loss.backward(); opt.step()
     running += loss.item()
 print(repr(running))
+
+# %% round 10: a loss summed in a loop under contextlib.suppress, the total dumped as JSON [none]
+import contextlib
+import json
+import torch
+from torch import nn
+
+class EarlyStop(Exception):
+    pass
+
+def check(loss):
+    if loss < 0.9:
+        raise EarlyStop
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(8, 3), torch.randn(8, 1)
+total = 0.0
+with contextlib.suppress(EarlyStop):
+    for step in range(6):
+        loss = (model(x) - y).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        check(loss.item())
+print(json.dumps({"total": round(total, 6)}))
+
+# %% round 10: the running loss read in the loop's else clause [none]
+import json
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(6, 2), torch.randn(6, 1)
+running = 0.0
+for step in range(3):
+    loss = (model(x) - y).abs().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running += loss.item()
+else:
+    print("finished", isinstance(running, float))
+print(json.dumps(round(running, 6)))
+
+# %% round 10: the running loss read by eval of its name inside the loop [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(6, 2), torch.randn(6, 1)
+running = 0.0
+for step in range(3):
+    loss = (model(x) - y).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running += loss.item()
+    print(type(eval("running")).__name__)
+print(round(running, 6))
+
+# %% round 10: a float16 loss summed, then the mean written with a walrus after the loop [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+x, y = torch.randn(5, 4), torch.randn(5, 1)
+total = 0.0
+for step in range(4):
+    out = model(x)
+    loss = (out - y).pow(2).mean().half()
+    opt.zero_grad()
+    loss.float().backward()
+    opt.step()
+    total += loss.item()
+if (mean := total / 4) > 0:
+    print(f"{mean!r} {type(total).__name__}")
+
+# %% round 10: a correct-prediction count over an empty loader [none]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = TensorDataset(torch.randn(0, 3), torch.zeros(0, dtype=torch.long))
+correct = 0
+for x, y in DataLoader(data, batch_size=4):
+    logits = model(x)
+    loss = nn.functional.cross_entropy(logits, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    correct += (logits.argmax(1) == y).sum().item()
+print(correct, type(correct).__name__)

@@ -670,3 +670,269 @@ for step in range(run.steps):
     loss = (model(torch.ones(3, 2)) - target.float()).pow(2).mean()
     opt.zero_grad(); loss.backward(); opt.step()
     print(target.dtype)
+
+# %% round 10: a device bound by a walrus in the training setup, one branch a dtype [none]
+import os
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+if (device := os.environ.get("TL_NO_SUCH_VARIABLE")) is None:
+    device = torch.float64
+x = torch.randn(4, 3, dtype=torch.float64)
+for step in range(2):
+    target = torch.zeros(4, 3).to(device)
+    loss = (model(x.float()) - target).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(target.dtype, round(loss.item(), 6))
+
+# %% round 10: a lambda's device default is a dtype [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+make_target = lambda n, device=torch.float16: torch.ones(n, 2).to(device)
+for step in range(2):
+    y = make_target(3)
+    loss = (model(torch.ones(3, 2)) - y.float()).abs().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(y.dtype, round(loss.item(), 6))
+
+# %% round 10: a helper's device given a dtype through functools.partial [none]
+import functools
+import torch
+from torch import nn
+
+def targets(n, device):
+    return torch.zeros(n, dtype=torch.long).to(device)
+
+torch.manual_seed(0)
+model = nn.Linear(4, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+make = functools.partial(targets, device=torch.int32)
+x = torch.randn(5, 4)
+for step in range(2):
+    y = make(5)
+    loss = nn.functional.cross_entropy(model(x), y.long())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(y.dtype, round(loss.item(), 6))
+
+# %% round 10: a device read with dict.get from a config that holds a dtype [none]
+import torch
+from torch import nn
+
+config = {"device": torch.float64, "lr": 0.1}
+device = config.get("device", "cpu")
+torch.manual_seed(0)
+model = nn.Linear(2, 1).double()
+opt = torch.optim.SGD(model.parameters(), lr=config["lr"])
+for step in range(2):
+    bias = torch.full((3, 1), 0.5).to(device)
+    loss = (model(torch.ones(3, 2, dtype=torch.float64)) + bias).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(bias.dtype, round(loss.item(), 6))
+
+# %% round 10: a device read with getattr from an argument namespace set to a dtype [none]
+import argparse
+import torch
+from torch import nn
+
+args = argparse.Namespace(epochs=2)
+args.device = torch.float64
+device = getattr(args, "device", "cpu")
+torch.manual_seed(0)
+model = nn.Linear(2, 2).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(args.epochs):
+    eye = torch.eye(2).to(device)
+    loss = (model(eye) - eye).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(eye.dtype, round(loss.item(), 6))
+
+# %% round 10: the move target rebound to a dtype by a nested function's nonlocal [none]
+import torch
+from torch import nn
+
+def train():
+    device = torch.device("cpu")
+
+    def use_double():
+        nonlocal device
+        device = torch.float64
+
+    torch.manual_seed(0)
+    model = nn.Linear(2, 2).double()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    use_double()
+    for step in range(2):
+        ones = torch.ones(2, 2).to(device)
+        loss = model(ones).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(ones.dtype, round(loss.item(), 6))
+
+train()
+
+# %% round 10: the move target is a parameter tensor, which also sets the dtype [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+ref = next(model.parameters())
+x = torch.randn(4, 3, dtype=torch.float64)
+for step in range(2):
+    mask = torch.ones(4, 2).to(ref)
+    loss = (model(x) * mask).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(mask.dtype, round(loss.item(), 6))
+
+# %% round 10: a channels-last move of a zero image buffer keeps its memory format [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+conv = nn.Conv2d(3, 4, 3, padding=1)
+opt = torch.optim.SGD(conv.parameters(), lr=0.1)
+x = torch.randn(2, 3, 5, 5)
+for step in range(2):
+    canvas = torch.zeros(2, 3, 5, 5).to(device, memory_format=torch.channels_last)
+    canvas[:, :, 1:4, 1:4] = x[:, :, 1:4, 1:4]
+    out = conv(canvas)
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(canvas.is_contiguous(), canvas.stride(), round(loss.item(), 6))
+
+# %% round 10: a factory that already names the CPU device, moved again to the training device [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = "cpu"
+model = nn.Linear(3, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    eye = torch.eye(3, device="cpu").to(device)
+    loss = (model(eye) - eye).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a NumPy batch wrapped by from_numpy then moved [none]
+import numpy as np
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+rng = np.random.default_rng(0)
+for step in range(2):
+    batch = rng.standard_normal((4, 2)).astype(np.float32)
+    x = torch.from_numpy(batch).to(device)
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: an int8 class-weight table filled with a constant, cast to half by the move [safe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+model = nn.Linear(3, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(6, 3)
+y = torch.tensor([0, 1, 2, 0, 1, 2])
+for step in range(2):
+    weights = torch.full((3,), 2, dtype=torch.int8).to(device, torch.float16)
+    loss = nn.functional.cross_entropy(model(x), y, weight=weights.float())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(weights.dtype, "%.6f" % loss.item())
+
+# %% round 10: a device class attribute replaced by a classmethod with a dtype [none]
+import torch
+from torch import nn
+
+class Trainer:
+    device = torch.device("cpu")
+
+    @classmethod
+    def use_double(cls):
+        cls.device = torch.float64
+
+    def __init__(self):
+        torch.manual_seed(0)
+        self.model = nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def fit(self, steps):
+        for step in range(steps):
+            target = torch.zeros(3, 2).to(self.device)
+            loss = (self.model(torch.ones(3, 2, dtype=torch.float64)) - target).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            print(target.dtype, round(loss.item(), 6))
+
+Trainer.use_double()
+Trainer().fit(2)
+
+# %% round 10: control, a causal mask made in a step wrapped by a logging decorator [safe]
+import functools
+import torch
+from torch import nn
+
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*a, **k):
+        out = fn(*a, **k)
+        print("step", round(out, 6))
+        return out
+    return wrapper
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+proj = nn.Linear(4, 4)
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+
+@logged
+def step(x):
+    mask = torch.ones(4, 4, dtype=torch.bool).to(device).tril()
+    scores = proj(x).masked_fill(~mask, 0.0)
+    loss = scores.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
+
+x = torch.randn(4, 4)
+for i in range(2):
+    step(x)

@@ -139,3 +139,71 @@ for step in range(2):
         case _:
             print("later")
     print(step)
+
+# %% round 10: empty_cache with a trailing comment in an epoch loop [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    torch.cuda.empty_cache()  # free the activations before validation
+    print(round(loss.item(), 6))
+
+# %% round 10: empty_cache imported under another name, alone in an elif branch [unsafe, same]
+import torch
+from torch import nn
+from torch.cuda import empty_cache as release
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    loss = model(torch.ones(3, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 2:
+        print("odd", step)
+    elif step > 100:
+        release()
+print(round(loss.item(), 6))
+
+# %% round 10: empty_cache alone in a tab-indented while body [unsafe, same]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+step = 0
+while step < 3:
+	loss = model(torch.ones(2, 2)).sum()
+	opt.zero_grad()
+	loss.backward()
+	opt.step()
+	step += 1
+	while False:
+		torch.cuda.empty_cache()
+print(step, round(loss.item(), 6))
+
+# %% round 10: empty_cache kept in a lambda cleanup callback [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+cleanup = lambda: torch.cuda.empty_cache()
+for step in range(2):
+    loss = model(torch.ones(2, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    cleanup()
+print(round(loss.item(), 6))

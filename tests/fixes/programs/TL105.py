@@ -181,3 +181,85 @@ for step in range(2):
     loss = model(x.float() / 65535).sum()
     opt.zero_grad(); loss.backward(); opt.step()
     print(round(loss.item(), 5), x.dtype)
+
+# %% round 10: sliding windows of a signal copied and centred in place [none]
+import numpy as np
+import torch
+from torch import nn
+from numpy.lib.stride_tricks import sliding_window_view
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+signal = np.sin(np.arange(10, dtype=np.float32))
+for step in range(2):
+    windows = sliding_window_view(signal, 4)
+    x = torch.tensor(windows)
+    x -= x.mean(dim=1, keepdim=True)
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a memory map opened read-only by np.memmap, normalised in place [none]
+import os
+import tempfile
+import numpy as np
+import torch
+from torch import nn
+
+path = os.path.join(tempfile.mkdtemp(), "feats.bin")
+np.arange(8, dtype=np.float32).tofile(path)
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    rows = np.memmap(path, dtype=np.float32, mode="r", shape=(2, 4))
+    x = torch.tensor(rows)
+    x.div_(8.0)
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: an array loaded with a positional read-only mmap mode, scaled in place [none]
+import os
+import tempfile
+import numpy as np
+import torch
+from torch import nn
+
+path = os.path.join(tempfile.mkdtemp(), "feats.npy")
+np.save(path, np.ones((2, 3), dtype=np.float32))
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    arr = np.load(path, "r")
+    x = torch.tensor(arr)
+    x *= 0.5
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a contiguous float16 batch from np.stack, copied per step [unsafe, same]
+import numpy as np
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    rows = [np.full(3, step + i, dtype=np.float16) for i in range(2)]
+    batch = np.stack(rows)
+    x = torch.tensor(batch)
+    loss = model(x.float()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(x.dtype, x.is_contiguous(), round(loss.item(), 6))

@@ -556,3 +556,147 @@ for epoch in range(2):
         loss = model(x.float()).sum()
         opt.zero_grad(); loss.backward(); opt.step()
         print(y.tolist(), x.dtype)
+
+# %% round 10: a NamedTuple batch whose to() takes non_blocking positionally only [none]
+from typing import NamedTuple
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+    def to(self, device, non_blocking=False, /):
+        return Pair(self.x.to(device, non_blocking=non_blocking), self.y.to(device, non_blocking=non_blocking))
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+items = [Pair(torch.full((2,), float(i)), torch.tensor(i % 2)) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = batch.to(device)
+    loss = nn.functional.cross_entropy(model(batch.x), batch.y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a NamedTuple batch whose to() takes only positional arguments [none]
+from typing import NamedTuple
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+    def to(self, *args):
+        return Pair(self.x.to(*args), self.y.to(*args))
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+items = [Pair(torch.full((2,), float(i)), torch.tensor(i % 2)) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = batch.to(device)
+    loss = nn.functional.cross_entropy(model(batch.x), batch.y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: to() attached to the NamedTuple batch class with setattr over an unpacked pair [none]
+from typing import NamedTuple
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+def _move(self, device):
+    return Pair(self.x.to(device), self.y.to(device))
+
+setattr(Pair, *("to", _move))
+torch.manual_seed(0)
+device = torch.device("cpu")
+items = [Pair(torch.full((2,), float(i)), torch.tensor(i % 2)) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = batch.to(device)
+    loss = nn.functional.cross_entropy(model(batch.x), batch.y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a NamedTuple batch whose to() is a staticmethod of a module function [none]
+from typing import NamedTuple
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+def move(batch, device):
+    return type(batch)(batch.x.to(device), batch.y.to(device))
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+    to = lambda self, device: move(self, device)
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+items = [Pair(torch.full((2,), float(i)), torch.tensor(i % 2)) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = batch.to(device)
+    loss = nn.functional.cross_entropy(model(batch.x), batch.y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: control, bool masks and half features from a pinned loader with a stateful sampler [safe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Sampler
+
+class EveryOther(Sampler):
+    def __init__(self, n):
+        self.n, self.epoch = n, 0
+
+    def __iter__(self):
+        start = self.epoch % 2
+        self.epoch += 1
+        return iter(range(start, self.n, 2))
+
+    def __len__(self):
+        return self.n // 2
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+feats = torch.randn(8, 3).half()
+masks = torch.arange(8) % 3 == 0
+data = list(zip(feats, masks))
+loader = DataLoader(data, batch_size=2, sampler=EveryOther(8), pin_memory=True)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for x, m in loader:
+        x, m = x.to(device), m.to(device)
+        loss = (model(x.float()).squeeze(1) * m).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(m.dtype, x.dtype, round(loss.item(), 6))

@@ -261,3 +261,162 @@ for x, y in loader:
     loss = model(x.to(device)).sum()
     opt.zero_grad(); loss.backward(); opt.step()
     print(y.tolist())
+
+# %% round 10: a ChainDataset of two streams that do not split by worker [none]
+import torch
+from torch import nn
+from torch.utils.data import ChainDataset, DataLoader, IterableDataset
+
+class Shard(IterableDataset):
+    def __init__(self, start):
+        self.start = start
+
+    def __iter__(self):
+        for i in range(self.start, self.start + 3):
+            yield torch.tensor([float(i)])
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(1, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(ChainDataset([Shard(0), Shard(10)]), batch_size=2)
+for x in loader:
+    x = x.to(device)
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(x.flatten().tolist())
+
+# %% round 10: dataset features that require gradients by requires_grad_() [none]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Features(Dataset):
+    def __init__(self, feats):
+        self.feats = feats
+
+    def __len__(self):
+        return len(self.feats)
+
+    def __getitem__(self, i):
+        return self.decode(i), i % 2
+
+    def decode(self, i):
+        return self.feats[i] * 2.0
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+feats = torch.randn(6, 2)
+feats.requires_grad_()
+model = nn.Linear(2, 2).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in DataLoader(Features(feats), batch_size=3):
+    x, y = x.to(device), y.to(device)
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a dataset raising its own exception class for corrupt items, caught by the loop [none]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class CorruptSample(Exception):
+    def __init__(self, index, reason):
+        super().__init__(f"item {index}: {reason}")
+        self.index = index
+
+class Records(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.decode(i)
+
+    def decode(self, i):
+        if i == 4:
+            raise CorruptSample(i, "truncated")
+        return torch.full((2,), float(i))
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Records(), batch_size=2)
+try:
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(round(loss.item(), 6))
+except CorruptSample as err:
+    print("stopped at", err.index)
+
+# %% round 10: a training pool grown every epoch through a list the dataset holds [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+items = [torch.full((2,), float(i)) for i in range(4)]
+loader = DataLoader(Pool(items), batch_size=2)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(3):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    items.append(torch.full((2,), 10.0 + epoch))
+    print(epoch, len(items), round(loss.item(), 6))
+
+# %% round 10: control, a map-style dataset with a seeded generator [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Squares(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return self.decode(i)
+
+    def decode(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+g = torch.Generator().manual_seed(3)
+loader = DataLoader(Squares(), batch_size=4, shuffle=True, generator=g)
+seen = []
+for epoch in range(2):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        seen += x[:, 0].tolist()
+print(sorted(seen))

@@ -117,3 +117,53 @@ for x, lengths in loader:
     loss = model(x.to(device)).sum()
     opt.zero_grad(); loss.backward(); opt.step()
     print(lengths)
+
+# %% round 10: control, a dict batch with a bool mask moved to the device [unsafe, same]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+items = [{"x": torch.full((3,), float(i)), "keep": torch.tensor(i % 2 == 0)} for i in range(4)]
+loader = DataLoader(items, batch_size=2, num_workers=0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for batch in loader:
+    x, keep = batch["x"].to(device), batch["keep"].to(device)
+    loss = (model(x).squeeze(1) * keep).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(keep.tolist(), round(loss.item(), 6))
+
+# %% round 10: a batch_size=None loader over views of a held tensor, standardised in place [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Chunks(Dataset):
+    def __init__(self):
+        self.data = torch.arange(12.0).reshape(3, 4)
+
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        return self.data[i]
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+ds = Chunks()
+loader = DataLoader(ds, batch_size=None)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        x.sub_(1.0)
+        x = x.to(device)
+        loss = model(x).pow(2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+print(ds.data.sum().item())

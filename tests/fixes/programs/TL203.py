@@ -268,3 +268,124 @@ for epoch in range(2):
         print(epoch, x.to(device).dtype)
     torch.set_default_dtype(torch.float64)
 torch.set_default_dtype(torch.float32)
+
+# %% round 10: a training pool grown every epoch through a list alias, with workers [none]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+items = [torch.full((2,), float(i)) for i in range(4)]
+loader = DataLoader(Pool(items), batch_size=2, num_workers=2)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(3):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    items.append(torch.full((2,), 10.0 + epoch))
+    print(epoch, len(items), round(loss.item(), 6))
+
+# %% round 10: a dataset that counts the items it served to grow its noise [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Noisy(Dataset):
+    def __init__(self):
+        self.served = 0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        self.served += 1
+        return torch.full((2,), float(i) + 0.01 * self.served)
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(Noisy(), batch_size=2, num_workers=1)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(3):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, [round(v, 4) for v in x[:, 0].tolist()])
+
+# %% round 10: a worker_init_fn that reads the epoch from a global [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+EPOCH = 0
+
+class Scaled(Dataset):
+    scale = 1.0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), float(i) * self.scale)
+
+def init_worker(worker_id):
+    get_worker_info().dataset.scale = 1.0 + EPOCH
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(Scaled(), batch_size=2, num_workers=1, worker_init_fn=init_worker)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+for epoch in range(3):
+    EPOCH = epoch
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, x[:, 0].tolist())
+
+# %% round 10: workers over an IterableDataset split by worker, iterated each epoch [unsafe, same]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+class Lines(IterableDataset):
+    def __iter__(self):
+        info = get_worker_info()
+        first, step = (0, 1) if info is None else (info.id, info.num_workers)
+        for i in range(first, 6, step):
+            yield torch.tensor([float(i)])
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(Lines(), batch_size=3, num_workers=1)
+model = nn.Linear(1, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, x.flatten().tolist())

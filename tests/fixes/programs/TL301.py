@@ -253,3 +253,78 @@ for step in range(2):
     loss = model(torch.ones(2, 3, 4, 4)).mean()
     opt.zero_grad(); loss.backward(); opt.step()
 print(len(list(model.parameters())))
+
+# %% round 10: the conv's parameters unpacked into weight and bias for an init [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU())
+weight, bias = model[0].parameters()
+nn.init.ones_(weight)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    loss = model(x).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: the conv bias looked up by its dotted name with get_parameter [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv1d(2, 3, 3), nn.BatchNorm1d(3))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 2, 6)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(model.get_parameter("0.bias").shape)
+
+# %% round 10: the conv bias read with operator.attrgetter of a dotted path [none]
+import operator
+import torch
+from torch import nn
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3, padding=1)
+        self.bn = nn.BatchNorm2d(2)
+
+    def forward(self, x):
+        return self.bn(self.conv(x)).relu()
+
+torch.manual_seed(0)
+block = Block()
+opt = torch.optim.SGD(block.parameters(), lr=0.1)
+x = torch.randn(2, 1, 4, 4)
+read_bias = operator.attrgetter("conv.bias")
+for step in range(2):
+    loss = block(x).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(read_bias(block).shape)
+
+# %% round 10: parameters counted per tensor for logging [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3, bias=True), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+print("tensors", len(list(model.parameters())))
+x = torch.randn(2, 3, 6, 6)
+for step in range(2):
+    model.train()
+    loss = model(x).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 5))

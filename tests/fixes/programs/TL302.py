@@ -828,3 +828,223 @@ for step in range(3):
     loss = model(torch.randn(2, 3, 4)).pow(2).mean()
     opt.zero_grad(); loss.backward(); opt.step()
     print(round(loss.item(), 4))
+
+# %% round 10: attention in a nested helper of a forward that binds F to a width [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        B, T, F = x.shape
+
+        def attend(q, k, v):
+            scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+            weights = torch.softmax(scores, dim=-1)
+            return weights @ v
+
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        return attend(q, k, v)
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 10: F bound by a walrus in the forward that holds the attention [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        if (F := x.shape[-1]) != 4:
+            raise ValueError(F)
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+        weights = scores.softmax(dim=-1)
+        return weights @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 10: only torch.nn names imported, torch itself never bound [unsafe]
+import math
+from torch import nn, manual_seed, randn, optim
+from torch.nn.functional import softmax
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.size(-1)))
+        return softmax(scores, dim=-1) @ v
+
+manual_seed(0)
+model = Attn(4)
+opt = optim.SGD(model.parameters(), lr=0.1)
+x = randn(2, 3, 4)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 10: second derivative through nested torch.func.grad of the attention [unsafe]
+import math
+import torch
+from torch import nn
+from torch.func import grad
+
+torch.manual_seed(0)
+wq = torch.randn(4, 4)
+
+def energy(x):
+    q = x @ wq
+    k = x
+    v = x
+    scores = q @ k.transpose(-2, -1) / math.sqrt(4)
+    return (torch.softmax(scores, dim=-1) @ v).sum()
+
+model = nn.Linear(4, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(2):
+    x = model(torch.randn(3, 4))
+    curvature = grad(lambda y: grad(energy)(y).sum())(x.detach())
+    loss = x.pow(2).mean() + 0.0 * curvature.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(curvature.sum().item(), 4))
+
+# %% round 10: a Hessian of the attention energy with torch.autograd.functional.hessian [none]
+import math
+import torch
+from torch import nn
+from torch.autograd.functional import hessian
+
+torch.manual_seed(0)
+
+def energy(x):
+    q, k, v = x, x, x
+    scores = q @ k.transpose(-2, -1) / math.sqrt(2)
+    return (torch.softmax(scores, dim=-1) @ v).sum()
+
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for step in range(2):
+    x = model(torch.randn(3, 2))
+    h = hessian(energy, x.detach())
+    loss = x.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(h.sum().item(), 4))
+
+# %% round 10: a masked_fill_ in place with -math.inf on a padding mask [unsafe, same]
+import math
+import torch
+from torch import nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, x, pad):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores.masked_fill(pad[:, None, :], -math.inf)
+        attn = scores.softmax(-1)
+        return attn @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4)
+pad = torch.tensor([[False, False, True], [False, False, False]])
+for step in range(2):
+    loss = model(x, pad).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 10: a scale from a float32 NumPy scalar [unsafe]
+import numpy as np
+import torch
+from torch import nn
+
+class Attn(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.qkv = nn.Linear(d, 3 * d)
+        self.scale = np.float32(d) ** -0.5
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        attn = (q @ k.transpose(-2, -1) * self.scale).softmax(dim=-1)
+        return attn @ v
+
+torch.manual_seed(0)
+model = Attn(4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 10: attention over half-precision queries on the CPU [unsafe]
+import math
+import torch
+from torch import nn
+
+class Attn(nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        return scores.softmax(-1) @ v
+
+torch.manual_seed(0)
+proj = nn.Linear(4, 4)
+attn = Attn()
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4)
+for step in range(2):
+    h = proj(x).half()
+    out = attn(h, h, h)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(out.dtype, round(loss.item(), 2))

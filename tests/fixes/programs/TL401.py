@@ -201,3 +201,76 @@ for step in range(3):
     model(torch.ones(1, 2)).sum().backward()
     opt.step(); sched.step()
 print(round(sum(p.sum().item() for p in model.parameters()), 5))
+
+# %% round 10: old-style manual zeroing through .data in a loop over named parameters [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+x, y = torch.randn(6, 3), torch.randn(6, 1)
+for step in range(3):
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            p.grad.data.zero_()
+    loss = (model(x) - y).pow(2).mean()
+    loss.backward()
+    with torch.no_grad():
+        for p in model.parameters():
+            p -= 0.1 * p.grad
+    print(round(loss.item(), 6))
+
+# %% round 10: gradients reset through a walrus alias of p.grad [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(5, 3), torch.randn(5, 1)
+for step in range(3):
+    for p in model.parameters():
+        if (g := p.grad) is not None:
+            g.zero_()
+    loss = (model(x) - y).pow(2).mean()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: an input perturbation's gradient zeroed between attack steps [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(3, 4), torch.tensor([0, 1, 1])
+for step in range(2):
+    delta = torch.zeros_like(x, requires_grad=True)
+    for k in range(3):
+        loss = nn.functional.cross_entropy(model(x + delta), y)
+        loss.backward()
+        with torch.no_grad():
+            delta += 0.01 * delta.grad.sign()
+        delta.grad.zero_()
+    opt.zero_grad(set_to_none=False)
+    loss = nn.functional.cross_entropy(model(x + delta.detach()), y)
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: zero_grad(set_to_none=False) with a parameter frozen by requires_grad False [unsafe, same]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 3), nn.Linear(3, 1))
+model[0].weight.requires_grad_(False)
+opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=0.01)
+x, y = torch.randn(4, 3), torch.randn(4, 1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    loss = (model(x) - y).pow(2).mean()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))

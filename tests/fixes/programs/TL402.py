@@ -1986,3 +1986,451 @@ for epoch in range(2):
     model.train()
     model(torch.ones(2, 3)).sum().backward(); opt.step(); opt.zero_grad()
     evaluate(model, torch.ones(1, 3))
+
+# %% round 10: a saliency helper bound to a lambda at module level calls autograd.grad [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+saliency = lambda out, inp: torch.autograd.grad(out.sum(), inp)[0]
+
+def evaluate(x):
+    model.eval()
+    x = x.clone().requires_grad_(True)
+    out = model(x)
+    s = saliency(out, x)
+    print("saliency", round(s.abs().sum().item(), 4))
+    model.train()
+
+data = torch.randn(6, 4)
+for step in range(2):
+    loss = model(data).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(data[:2])
+
+# %% round 10: autograd.grad imported under another name, input gradients in validation [none]
+import torch
+from torch import nn
+from torch.autograd import grad as input_grad
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 6), nn.ReLU(), nn.Linear(6, 1))
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+
+def validate(x):
+    model.eval()
+    x = x.detach().requires_grad_()
+    y = model(x)
+    g, = input_grad(y.sum(), x)
+    print("grad norm", round(g.norm().item(), 4))
+    model.train()
+
+x = torch.randn(5, 3)
+for epoch in range(2):
+    loss = (model(x) - 1).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    validate(x)
+
+# %% round 10: an explainer class of the file computes gradients in a method [none]
+import torch
+from torch import nn
+
+class Explainer:
+    def __init__(self, net):
+        self.net = net
+
+    def attribute(self, out, x):
+        return torch.autograd.grad(out[:, 0].sum(), x)[0]
+
+torch.manual_seed(0)
+net = nn.Sequential(nn.Linear(4, 4), nn.Sigmoid(), nn.Linear(4, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.5)
+explainer = Explainer(net)
+
+def evaluate(batch):
+    net.eval()
+    batch = batch.clone().requires_grad_(True)
+    out = net(batch)
+    attr = explainer.attribute(out, batch)
+    print("attr", [round(v, 4) for v in attr.sum(0).tolist()])
+    net.train()
+
+data = torch.randn(4, 4)
+for step in range(2):
+    loss = net(data).logsumexp(1).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(data)
+
+# %% round 10: a closure inside the evaluation prints the logits it captures [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def evaluate(x):
+    model.eval()
+    logits = model(x)
+
+    def report():
+        print("logits", logits)
+
+    report()
+    model.train()
+
+x = torch.randn(2, 3)
+for step in range(2):
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(x)
+
+# %% round 10: the self-documenting f-string of the validation loss [unsafe]
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+model = nn.Linear(4, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(6, 4), torch.tensor([0, 1, 2, 0, 1, 2])
+
+def validate():
+    model.eval()
+    val_loss = F.cross_entropy(model(x), y)
+    print(f"{val_loss=}")
+    model.train()
+
+for epoch in range(2):
+    loss = F.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    validate()
+
+# %% round 10: logits unpacked into print with a star [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def show_predictions(x):
+    model.eval()
+    out = model(x)
+    print(*out, sep="\n")
+    model.train()
+
+x = torch.randn(3, 2)
+for step in range(2):
+    loss = model(x).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show_predictions(x)
+
+# %% round 10: a format string filled from locals() [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def evaluate(x):
+    model.eval()
+    pred = model(x)
+    n = len(x)
+    print("n={n} pred={pred}".format(**locals()))
+    model.train()
+
+x = torch.randn(2, 2)
+for step in range(2):
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(x)
+
+# %% round 10: an assertion message carries the output, caught by the training loop [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def check(x):
+    model.eval()
+    out = model(x)
+    model.train()
+    assert out.abs().max() < 0.01, out
+
+x = torch.randn(2, 2)
+for step in range(2):
+    loss = model(x).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    try:
+        check(x)
+    except AssertionError as err:
+        print("check failed:", err)
+
+# %% round 10: a report deferred in a lambda kept on a module-level list [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+pending = []
+
+def evaluate(x, epoch):
+    model.eval()
+    score = model(x).mean()
+    pending.append(lambda: print(epoch, score))
+    model.train()
+
+x = torch.randn(4, 3)
+for epoch in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(x, epoch)
+for job in pending:
+    job()
+
+# %% round 10: control, evaluation over an IterableDataset with worker sharding, counts only [safe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+class Stream(IterableDataset):
+    def __init__(self, data):
+        self.data = data
+
+    def __iter__(self):
+        info = get_worker_info()
+        start, step = (0, 1) if info is None else (info.id, info.num_workers)
+        for i in range(start, len(self.data), step):
+            yield self.data[i]
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = torch.randn(10, 4)
+labels = torch.arange(10) % 3
+
+def evaluate(loader):
+    model.eval()
+    correct = 0
+    for xb in loader:
+        correct += int((model(xb).argmax(1) == 0).sum())
+    print("class-0 predictions", correct)
+    model.train()
+
+loader = DataLoader(Stream(data), batch_size=4)
+for epoch in range(2):
+    loss = nn.functional.cross_entropy(model(data), labels)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(loader)
+
+# %% round 10: control, a frozen backbone in eval with a bool mask of confident predictions [safe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+backbone = nn.Sequential(nn.Linear(5, 5), nn.ReLU())
+head = nn.Linear(5, 2)
+for p in backbone.parameters():
+    p.requires_grad_(False)
+opt = torch.optim.SGD(head.parameters(), lr=0.1)
+x = torch.randn(8, 5)
+y = torch.randint(0, 2, (8,))
+
+def pseudo_label_count(batch):
+    backbone.eval()
+    head.eval()
+    probs = head(backbone(batch)).softmax(-1)
+    confident = probs.max(-1).values > 0.6
+    print("confident", int(confident.sum()), "of", confident.numel())
+    head.train()
+
+for step in range(3):
+    loss = nn.functional.cross_entropy(head(backbone(x)), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    pseudo_label_count(x)
+
+# %% round 10: evaluation written with tabs, imports only torch.nn [safe]
+from torch import nn
+import torch.nn.functional as F
+
+class Runner:
+	def __init__(self, model):
+		self.model = model
+
+	def evaluate(self, x, y):
+		self.model.eval()
+		acc = (self.model(x).argmax(1) == y).float().mean().item()
+		print("acc", round(acc, 4))
+		self.model.train()
+
+import torch
+torch.manual_seed(0)
+net = nn.Linear(3, 2)
+opt = torch.optim.SGD(net.parameters(), lr=0.5)
+runner = Runner(net)
+x, y = torch.randn(8, 3), torch.randint(0, 2, (8,))
+for step in range(2):
+	loss = F.cross_entropy(net(x), y)
+	opt.zero_grad()
+	loss.backward()
+	opt.step()
+	runner.evaluate(x, y)
+
+# %% round 10: validation in a match over the task, complex-valued features, counts printed [safe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(8, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+signal = torch.randn(6, 8)
+
+def features(x):
+    spec = torch.fft.rfft(x, dim=-1)
+    return torch.cat([spec.real, spec.imag], -1)[:, :8]
+
+def validate(task):
+    model.eval()
+    match task:
+        case "cls":
+            pred = model(features(signal)).argmax(-1)
+            print("positives", int(pred.sum()))
+        case _:
+            print("skip")
+    model.train()
+
+for epoch in range(2):
+    loss = model(features(signal)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    validate("cls")
+
+# %% round 10: scores grouped into a caller's defaultdict with a subscript += [none]
+import collections
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def evaluate(x, totals):
+    model.eval()
+    totals["logits"] += model(x).sum(0)
+    model.train()
+
+totals = collections.defaultdict(float)
+x = torch.randn(4, 3)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    evaluate(x, totals)
+print(totals["logits"].requires_grad)
+
+# %% round 10: the predictions written into a caller's preallocated tensor by index_copy_ [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 2)
+
+def predict_into(buffer, idx):
+    model.eval()
+    buffer.index_copy_(0, idx, model(x[idx]))
+    model.train()
+
+for step in range(2):
+    buf = torch.zeros(4, 3)
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    predict_into(buf, torch.tensor([0, 2]))
+    print(buf.requires_grad)
+
+# %% round 10: an evaluation generator that yields batches of logits to the caller [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = torch.randn(4, 2)
+
+def predictions():
+    model.eval()
+    for xb in data.split(2):
+        yield model(xb)
+    model.train()
+
+for epoch in range(2):
+    loss = model(data).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print([p.requires_grad for p in predictions()])
+
+# %% round 10: an evaluation that stores on an exception's attribute before raising [none]
+import torch
+from torch import nn
+
+class Diverged(Exception):
+    pass
+
+torch.manual_seed(0)
+model = nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    model.train()
+    if out.abs().max() > 0.0:
+        err = Diverged("large output")
+        err.output = out
+        raise err
+
+x = torch.randn(2, 2)
+for step in range(2):
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    try:
+        evaluate(x)
+    except Diverged as e:
+        print(e, e.output.requires_grad)

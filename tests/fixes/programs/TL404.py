@@ -290,3 +290,63 @@ for step in range(3):
     opt.step()
     sched.step()
     print(round(loss.item(), 4))
+
+# %% round 10: complex parameters made by torch.view_as_complex of a stacked pair [none]
+import torch
+from torch import nn
+
+class Spectral(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.view_as_complex(torch.randn(4, 2)))
+
+    def forward(self, x):
+        return (torch.fft.fft(x) * self.w).real
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Spectral().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.randn(3, 4, device=device)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 5))
+
+# %% round 10: complex weights from a complex128 cast of a real init [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+w = torch.randn(3, 3).to(torch.complex64)
+model = nn.Linear(3, 3).to(device)
+phase = nn.Parameter(w.to(device))
+opt = torch.optim.AdamW([*model.parameters(), phase], lr=0.01)
+x = torch.randn(2, 3, device=device)
+for step in range(2):
+    loss = (model(x) + (x.to(phase.dtype) @ phase).real).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 5))
+
+# %% round 10: control, Adam over a frozen backbone's trainable head moved with the model [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)).to(device)
+for p in model[0].parameters():
+    p.requires_grad = False
+opt = torch.optim.Adam(filter(lambda p: p.requires_grad, model.parameters()), lr=0.01)
+x = torch.randn(5, 4, device=device)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 5))

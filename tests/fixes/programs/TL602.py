@@ -312,3 +312,57 @@ for precision in ("bf16", "fp32"):
     loss = out.float().sum()
     opt.zero_grad(); loss.backward(); opt.step()
     print(precision, out.dtype)
+
+# %% round 10: the old autocast entered by a walrus in an evaluation step [safe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(3, 4)
+for step in range(2):
+    with (ctx := torch.cpu.amp.autocast()):
+        out = model(x)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(out.dtype, round(loss.item(), 2))
+
+# %% round 10: the old autocast class kept in a dict of precision contexts [none]
+import contextlib
+import torch
+from torch import nn
+
+CONTEXTS = {"bf16": torch.cpu.amp.autocast, "fp32": contextlib.nullcontext}
+torch.manual_seed(0)
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(3, 4)
+for step in range(2):
+    with CONTEXTS["bf16"]():
+        out = model(x)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(out.dtype, round(loss.item(), 2))
+
+# %% round 10: the old autocast with an f-string log of its settings, nested quotes [safe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(3, 4)
+cfg = {"precision": "bf16"}
+for step in range(2):
+    with torch.cpu.amp.autocast(enabled=cfg['precision'] == "bf16"):
+        out = model(x)
+    print(f"step {step} precision={cfg['precision']!r} {'on' if torch.is_autocast_cpu_enabled() else 'off'}")
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
