@@ -359,3 +359,45 @@ for x in loader:
 """
     assert lint(code.format(other="pass"), "TL102") == []
     assert [finding.line for finding in lint(code.format(other="self.sample(4, x.device)"), "TL102")] == [7]
+
+
+# -- an `__init__` runs as often as its class is built ------------------------------------------
+
+MASK = """
+import torch
+import torch.nn as nn
+
+
+class CausalMask:
+    def __init__(self, b, n, device):
+        self.mask = torch.ones(b, n, n).to(device).triu(1)
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        {setup}
+
+    def forward(self, q):
+        {built}
+        return q
+"""
+
+
+def test_a_class_built_in_forward_runs_its_init_every_step() -> None:
+    code = MASK.format(setup="pass", built="m = CausalMask(q.size(0), q.size(1), q.device)")
+    assert [finding.line for finding in lint(code, "TL102")] == [8]
+
+
+def test_a_class_built_once_in_setup_runs_its_init_once() -> None:
+    code = MASK.format(setup="self.m = CausalMask(1, 8, 'cuda')", built="pass")
+    assert lint(code, "TL102") == []
+
+
+def test_a_class_another_module_builds_in_forward_runs_its_init_every_step(tmp_path, monkeypatch) -> None:
+    masking = MASK.split("class Attention")[0]
+    attention = "import torch.nn as nn\nfrom masking import CausalMask\n\n\nclass Attention" + MASK.split("class Attention")[1]
+    files = {"masking.py": masking, "attention.py": attention.format(setup="pass", built="m = CausalMask(q.size(0), q.size(1), q.device)")}
+    assert project_findings(tmp_path, monkeypatch, files, "TL102") == {("masking.py", "TL102", 8)}
+    files["attention.py"] = attention.format(setup="self.m = CausalMask(1, 8, 'cuda')", built="pass")
+    assert project_findings(tmp_path, monkeypatch, files, "TL102") == set()

@@ -123,10 +123,12 @@ class FileContext:
     def _called_elsewhere(self, function: cst.FunctionDef) -> Optional[Execution]:
         """How often a module-level function of this file, or a method of a module-level
         class, runs, from its calls in the other modules of the project (see
-        `frequency.called_elsewhere`)."""
+        `frequency.called_elsewhere`); an `__init__` as often as its class is built."""
         name = self._top_level_name(function)
         if name is None or not os.path.isfile(self.path):
             return None
+        if name.endswith(".__init__"):
+            name = name.rpartition(".")[0]
         here = os.path.abspath(self.path)
         return _elsewhere(here, name, lambda site: os.path.abspath(site.path) != here, CALLER_DEPTH)
 

@@ -422,6 +422,21 @@ class FrequencyAnalysis:
         self._functions[key] = result
         return result
 
+    def _construction(self, init: cst.FunctionDef) -> Optional[Execution]:
+        """How often an `__init__` runs when its class is built in code that runs every step
+        (`ProbMask(B, H, L, index, scores, device=q.device)` in an attention's `forward()`,
+        in this file or another module): every step; None otherwise (construction is setup)."""
+        klass = self._enclosing_scope(init)
+        if not isinstance(klass, cst.ClassDef):
+            return None
+        for call in self._sites(klass.name.value, False):
+            found = self.execution(call)
+            if found.frequency is Frequency.PER_STEP:
+                text = f"`{klass.name.value}` is built every step"
+                return Execution(Frequency.PER_STEP, (Reason(text, call),) + found.reasons)
+        found = self.external(init) if self.external is not None else None
+        return found if found is not None and found.frequency is Frequency.PER_STEP else None
+
     def _callers_unseen(self, function: cst.FunctionDef) -> bool:
         """Whether no call of the function is seen: in this file (by name, or through the
         handles of its factory) nor in the project's other modules."""
@@ -480,7 +495,7 @@ class FrequencyAnalysis:
         if method and name in DATA_METHODS:
             return Execution(Frequency.PER_STEP, (Reason(f"`{name}()` {PER_SAMPLE}"),))
         if name == "__init__":
-            return Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
+            return self._construction(function) or Execution(Frequency.ONCE, (Reason("in `__init__`"),), setup=True)
         if not method and notebook_cell(function, self.module):
             return Execution(Frequency.ONCE, (Reason("a marimo notebook cell, which runs once per run"),))
         self._index()
