@@ -401,3 +401,29 @@ def test_a_class_another_module_builds_in_forward_runs_its_init_every_step(tmp_p
     assert project_findings(tmp_path, monkeypatch, files, "TL102") == {("masking.py", "TL102", 8)}
     files["attention.py"] = attention.format(setup="self.m = CausalMask(1, 8, 'cuda')", built="pass")
     assert project_findings(tmp_path, monkeypatch, files, "TL102") == set()
+
+
+HELPER_ATTENTION = """
+import torch.nn as nn
+from masking import CausalMask
+
+
+class Attention(nn.Module):
+    def __init__(self, mask_flag=True, debug=False):
+        super().__init__()
+        self.mask_flag, self.debug = mask_flag, debug
+
+    def _update_context(self, q):
+        if self.{flag}:
+            m = CausalMask(q.size(0), q.size(1), q.device)
+        return q
+
+    def forward(self, q):
+        return self._update_context(q)
+"""
+
+
+@pytest.mark.parametrize("flag, reported", [("mask_flag", {("masking.py", "TL102", 8)}), ("debug", set())])
+def test_a_helper_method_of_forward_in_another_module_runs_every_step_unless_rare(tmp_path, monkeypatch, flag: str, reported: set) -> None:
+    files = {"masking.py": MASK.split("class Attention")[0], "attention.py": HELPER_ATTENTION.format(flag=flag)}
+    assert project_findings(tmp_path, monkeypatch, files, "TL102") == reported

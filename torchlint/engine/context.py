@@ -12,7 +12,7 @@ import libcst as cst
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, Frequency, Reason
-from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, repeats
+from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, rare_guard, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
@@ -276,11 +276,13 @@ def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth:
     if found is not None or depth == 0:
         return found
     for site in sites:
-        caller = qualified_caller(site) if not (site.guards or site.in_handler or site.in_epoch_loop) else None
+        rare = any(rare_guard(guard) for guard in site.guards)
+        caller = qualified_caller(site) if not (rare or site.in_handler or site.in_epoch_loop) else None
         outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1) if caller is not None else None
         if outer is None:
             continue
-        if outer.frequency is Frequency.PER_STEP and not site.in_loop and called_every_step_elsewhere(outer):
+        every_step = called_every_step_elsewhere(outer) or outer.step_method() == "forward"
+        if outer.frequency is Frequency.PER_STEP and not site.in_loop and every_step:
             text = f"`{name.rpartition('.')[2]}()` is called by `{site.caller}()`, which runs every step ({site.path}:{site.line})"
             return Execution(Frequency.PER_STEP, (Reason(text, method=outer.step_method(), external=True),) + outer.reasons)
         if outer.frequency is Frequency.PER_EPOCH and site.in_other_loop:

@@ -124,6 +124,11 @@ def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = 
     return None
 
 
+def rare_guard(text: str) -> bool:
+    """Whether a call site's guard (its source, see `CallSite.guards`) makes the call rare."""
+    return _rare_guard(text, False)
+
+
 def _rare_guard(text: str, trains: bool) -> bool:
     """Whether a call site's guard makes the call rare; an interval does not when the callee is
     a training step (`if T % replay_frequency == 0: agent.learn(memory)` paces training)."""
