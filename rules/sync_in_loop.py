@@ -231,6 +231,8 @@ class SyncInLoop(Rule):
             return
         if in_cpu_only_branch(self.ctx.path_to(node), self.ctx.qualified_name):
             return  # `else: x = x.cpu()` after `if torch.cuda.is_available():`
+        if self.ctx.enclosing(cst.Assert) is not None:
+            return  # a check that `python -O` removes
         execution = self.ctx.execution(node)
         if execution.frequency not in self.frequencies:
             return
@@ -252,8 +254,6 @@ class SyncInLoop(Rule):
             return  # the iteration already waited for this value: it is on the host now
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
-        if self.ctx.enclosing(cst.Assert) is not None:
-            return  # a check that `python -O` removes
         helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
         if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):
             return  # a helper's value may be what another loop exists to produce: no preview variant
@@ -279,7 +279,7 @@ class SyncInLoop(Rule):
         if loop is None or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
             return False
         tensor = walked_tensor(loop, receiver)
-        if tensor is None or self._on_host(tensor) or self.ctx.enclosing(cst.Assert) is not None:
+        if tensor is None or self._on_host(tensor):
             return False
         walked = self.ctx.execution(loop)
         step_loop = walked.step_loop()

@@ -427,3 +427,9 @@ class Attention(nn.Module):
 def test_a_helper_method_of_forward_in_another_module_runs_every_step_unless_rare(tmp_path, monkeypatch, flag: str, reported: set) -> None:
     files = {"masking.py": MASK.split("class Attention")[0], "attention.py": HELPER_ATTENTION.format(flag=flag)}
     assert project_findings(tmp_path, monkeypatch, files, "TL102") == reported
+
+
+def test_an_assert_in_a_step_function_is_silent() -> None:
+    """A check that `python -O` removes, whichever path makes the function run every step."""
+    line = 'assert (loss > 0).all().item(), "negative loss"'
+    assert lint(AGENT.format(line=line, step="self.critic_opt.step()"), "TL101") == []
