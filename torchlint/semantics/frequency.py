@@ -30,6 +30,7 @@ from torchlint.semantics.calls import is_literal, keyword, method_call, position
 from torchlint.semantics.heuristics import (
     BEST_WORDS,
     CONTAINER_ITERATORS,
+    COUNTER,
     DATA_METHODS,
     FAILURE_CHECKS,
     GUARD_WORDS,
@@ -828,7 +829,7 @@ def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSe
     (`steps`), nor arithmetic (`seq_len % period`)."""
     if names_epoch(modulo.left) and identifier(modulo.left) not in steps:
         return False
-    if _counter_expression(modulo.left, counters):
+    if _counter_expression(modulo.left, counters, interval=True):
         return True
     return any(_names_guard_setting(node) for node in descendants(modulo.right))
 
@@ -862,11 +863,15 @@ def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
     return any(_counter_expression(side, counters) and _may_be_a_step(other) for side, other in sides)
 
 
-def _counter_expression(node: cst.BaseExpression, counters: Set[str]) -> bool:
+def _counter_expression(node: cst.BaseExpression, counters: Set[str], interval: bool = False) -> bool:
     """A counter (`step`, `self.global_step`, `self.get_num_updates()`) or a counter plus a
-    literal (`i + 1`, `step - 1`; not `epoch % 10`, which `rare_test` reads as an interval)."""
+    literal (`i + 1`, `step - 1`; not `epoch % 10`, which `rare_test` reads as an interval).
+    `interval`: the value is taken modulo n, where any index counts (`frame_idx % 1000`: every
+    n-th value of an index is an interval of the iterations it numbers)."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)) and isinstance(node.right, cst.Integer):
         node = node.left
+    if interval and COUNTER.search(identifier(node)) is not None:
+        return True
     return _counter_name(node, counters)
 
 

@@ -1,0 +1,41 @@
+"""Review of session 15's round: regressions the new semantics brought, each pinned by a
+positive and a hard negative."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import lint
+
+pytestmark = pytest.mark.stable_only
+
+FRAMES = """
+import torch
+
+
+def train(self, env, model, optimizer, num_frames, device):
+    {counter} = 0
+    state = env.reset()
+    while {counter} < num_frames:
+        x = torch.as_tensor(state, device=device)
+        loss = model(x).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        {counter} += 1
+        if {test}:
+            print("loss", loss.item())
+        state = env.step(0)
+"""
+
+
+@pytest.mark.parametrize("counter", ["frame_idx", "sample_idx", "self.frame_idx"])
+def test_every_nth_value_of_an_index_is_an_interval(counter: str) -> None:
+    # `frame_idx % 1000 == 0` in an agent's frame loop logs every 1000 frames, whatever the
+    # index's noun: `names_counter` leaves out indices of other things only for one value.
+    assert lint(FRAMES.format(counter=counter, test=f"{counter} % 1000 == 0"), "TL101") == []
+
+
+@pytest.mark.parametrize("test", ["frame_idx == 3", "frame_idx > 1000", "num_frames % 1000 == 0"])
+def test_an_index_of_something_else_compared_once_or_a_non_counter_modulo_still_reports(test: str) -> None:
+    assert [finding.line for finding in lint(FRAMES.format(counter="frame_idx", test=test), "TL101")] == [16]
