@@ -39,3 +39,51 @@ def test_every_nth_value_of_an_index_is_an_interval(counter: str) -> None:
 @pytest.mark.parametrize("test", ["frame_idx == 3", "frame_idx > 1000", "num_frames % 1000 == 0"])
 def test_an_index_of_something_else_compared_once_or_a_non_counter_modulo_still_reports(test: str) -> None:
     assert [finding.line for finding in lint(FRAMES.format(counter="frame_idx", test=test), "TL101")] == [16]
+
+
+# -- torch.profiler's profile takes its activities first, not a switch ---------------------------
+
+PROFILED = """
+import torch
+{imports}
+
+device = torch.device("cuda")
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+acts = [torch.profiler.ProfilerActivity.CUDA]
+with {manager} as prof:
+    for step in range(1000):
+        loss = model(torch.randn(8, 4, device=device)).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total = loss.item()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports, manager",
+    [
+        ("from torch.profiler import profile", "profile(acts)"),
+        ("from torch.profiler import profile", "profile(acts, record_shapes=True)"),
+        ("from torch import profiler", "profiler.profile(acts)"),
+        ("import torch.profiler as profiler", "profiler.profile(acts)"),
+        ("", "torch.profiler.profile(acts)"),
+    ],
+)
+def test_activities_given_by_position_are_a_profiling_session(imports: str, manager: str) -> None:
+    assert lint(PROFILED.format(imports=imports, manager=manager), "TL101") == []
+
+
+@pytest.mark.parametrize(
+    "imports, manager",
+    [
+        ("from torch.autograd.profiler import profile", "profile(acts, use_cuda=True)"),
+        ("from torch.autograd import profiler", "profiler.profile(acts)"),
+        ("import torch.autograd.profiler as profiler", "profiler.profile(acts)"),
+        ("from torch.profiler import profile", "profile(acts, enabled=acts is None)"),
+    ],
+)
+def test_the_autograd_profiler_switched_by_position_still_runs_its_body(imports: str, manager: str) -> None:
+    found = lint(PROFILED.format(imports=imports, manager=manager), "TL101")
+    assert [finding.line for finding in found] == [15]

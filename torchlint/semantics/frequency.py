@@ -22,7 +22,8 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-from typing import AbstractSet, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from functools import cached_property
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -220,7 +221,7 @@ class FrequencyAnalysis:
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
-            if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item) for item in ancestor.items):
+            if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item, self._torch_profiler_names) for item in ancestor.items):
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):
                 return Execution(Frequency.RARE, (Reason("in a branch that no call in the project takes", ancestor),))
@@ -645,6 +646,11 @@ class FrequencyAnalysis:
                     self._classes.setdefault(node.name.value, []).append(node)
         return self._classes
 
+    @cached_property
+    def _torch_profiler_names(self) -> FrozenSet[str]:
+        """`_imported_from_torch_profiler` of the module, found once."""
+        return _imported_from_torch_profiler(self.module)
+
     def _ignite_step(self, function: cst.FunctionDef) -> bool:
         """An ignite process function (`Engine(update)`) or per-iteration handler."""
         self._index()
@@ -686,11 +692,13 @@ def _bound_identifier(node: Optional[cst.CSTNode]) -> str:
     return identifier(target) if isinstance(target, (cst.Name, cst.Attribute)) else ""
 
 
-def _profiles(manager: cst.BaseExpression) -> bool:
+def _profiles(manager: cst.BaseExpression, torch_profiler: AbstractSet[str] = frozenset()) -> bool:
     """`torch.profiler.profile(...)`, `profiler.profile(...)`, `profile(...)` (from
     `torch.profiler`), `torch.autograd.profiler.profile(...)`: a profiling session; not one
     switched by a setting (`profile(args.enable_profiling, use_cuda=True)`, `enabled=...`),
-    off in a normal run, which runs the code under it as it is."""
+    off in a normal run, which runs the code under it as it is. `torch_profiler`: the names the
+    file imports from `torch.profiler` (`profile`, `profiler`), whose `profile` takes its
+    activities first (`profile(activities)`), not a switch as the autograd profiler does."""
     call = manager.func if isinstance(manager, cst.Call) else manager
     name = dotted_name(call) or ""
     if not (name == "profile" or name.endswith("profiler.profile")):
@@ -699,9 +707,32 @@ def _profiles(manager: cst.BaseExpression) -> bool:
         return True
     switch = keyword(manager, "enabled")
     first = positional(manager)[0].value if positional(manager) else None
-    if switch is None and first is not None and not isinstance(first, (cst.List, cst.Tuple, cst.Set)):
+    activities_first = name.startswith("torch.profiler.") or name.partition(".")[0] in torch_profiler
+    if switch is None and first is not None and not activities_first and not isinstance(first, (cst.List, cst.Tuple, cst.Set)):
         return is_literal(first, "True")  # `autograd.profiler.profile(enabled, ...)`
     return switch is None or is_literal(switch.value, "True")
+
+
+def _imported_from_torch_profiler(module: cst.Module) -> FrozenSet[str]:
+    """The names the module binds to `torch.profiler` or its `profile` (`from torch import
+    profiler`, `from torch.profiler import profile`, `import torch.profiler as prof`)."""
+    found: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)):
+        if isinstance(node, cst.Import):
+            found |= {
+                alias.asname.name.value for alias in node.names
+                if dotted_name(alias.name) == "torch.profiler" and alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+            }
+            continue
+        source = dotted_name(node.module) if node.module is not None and not node.relative else None
+        if source not in ("torch", "torch.profiler") or isinstance(node.names, cst.ImportStar):
+            continue
+        for alias in node.names:
+            imported = dotted_name(alias.name)
+            if (source, imported) in (("torch", "profiler"), ("torch.profiler", "profile")):
+                local = alias.asname.name if alias.asname is not None else alias.name
+                found |= {local.value} if isinstance(local, cst.Name) else set()
+    return frozenset(found)
 
 
 def _may_call(call: cst.Call, method: bool) -> bool:
