@@ -46,8 +46,8 @@ class BlockingTransfer(Rule):
     loop over a name the function binds once to a wrapper of that parameter (`loader =
     tqdm.tqdm(train_loader)`). A loop over a loader whose construction is not followed (an
     attribute, `for batch in tqdm(self.train_loader):` in a trainer class that another module
-    hands the loader to) is checked when every torch `DataLoader` the project builds outside
-    test code pins memory (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
+    hands the loader to) is checked when every `DataLoader` the project builds outside test
+    code (torch's or another library's, `torch_geometric.loader.DataLoader`) pins memory (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
     A move inside a call (`x = Variable(x.cuda())`) moves the
     batch before the assignment rebinds it, and each branch of an `if` is followed on its
     own.

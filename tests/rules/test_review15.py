@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import lint
+from conftest import lint, project_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -87,3 +87,63 @@ def test_activities_given_by_position_are_a_profiling_session(imports: str, mana
 def test_the_autograd_profiler_switched_by_position_still_runs_its_body(imports: str, manager: str) -> None:
     found = lint(PROFILED.format(imports=imports, manager=manager), "TL101")
     assert [finding.line for finding in found] == [15]
+
+
+# -- project_pins_loaders: another library's DataLoader counts ---------------------------------
+
+TRAINER = """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, optimizer, train_loader, device):
+        self.model, self.optimizer, self.device = model, optimizer, device
+        self.train_loader = train_loader
+
+    def train_one_epoch(self):
+        for batch in self.train_loader:
+            batch = batch.to(self.device)
+            loss = self.model(batch).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+"""
+
+LOADERS = """
+from torch.utils.data import DataLoader
+{imports}
+
+
+def loaders(train_set, graphs, batch_size):
+    images = DataLoader(train_set, batch_size=batch_size, pin_memory=True)
+    graphs = {graph_loader}
+    return images, graphs
+"""
+
+
+def _tl106(tmp_path, monkeypatch, imports: str, graph_loader: str) -> set:
+    files = {"trainer.py": TRAINER, "data.py": LOADERS.format(imports=imports, graph_loader=graph_loader)}
+    return {(name, line) for name, _, line in project_findings(tmp_path, monkeypatch, files, "TL106")}
+
+
+@pytest.mark.parametrize(
+    "imports, graph_loader",
+    [
+        ("from torch_geometric.loader import DataLoader as GraphLoader", "GraphLoader(graphs, batch_size=batch_size)"),
+        ("import torch_geometric", "torch_geometric.loader.DataLoader(graphs, batch_size=batch_size)"),
+        ("from dgl.dataloading import GraphDataLoader", "GraphDataLoader(graphs, pin_memory=False)"),
+    ],
+)
+def test_an_unpinned_loader_of_another_library_means_the_project_does_not_pin_all(tmp_path, monkeypatch, imports: str, graph_loader: str) -> None:
+    assert _tl106(tmp_path, monkeypatch, imports, graph_loader) == set()
+
+
+@pytest.mark.parametrize(
+    "imports, graph_loader",
+    [
+        ("from torch_geometric.loader import DataLoader as GraphLoader", "GraphLoader(graphs, batch_size=batch_size, pin_memory=True)"),
+        ("from mylib import make_graphs", "make_graphs(graphs)"),  # not a loader class
+    ],
+)
+def test_pinned_loaders_of_another_library_still_count_as_pinned(tmp_path, monkeypatch, imports: str, graph_loader: str) -> None:
+    assert _tl106(tmp_path, monkeypatch, imports, graph_loader) == {("trainer.py", 12)}
