@@ -147,3 +147,50 @@ def test_an_unpinned_loader_of_another_library_means_the_project_does_not_pin_al
 )
 def test_pinned_loaders_of_another_library_still_count_as_pinned(tmp_path, monkeypatch, imports: str, graph_loader: str) -> None:
     assert _tl106(tmp_path, monkeypatch, imports, graph_loader) == {("trainer.py", 12)}
+
+
+# -- TL106: a batch changed in place through its items ------------------------------------------
+
+ITEMS = """
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda")
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(dataset, batch_size=8, pin_memory=True)
+for batch in loader:
+    moved = [x.to(device) for x in batch]
+    {change}
+    loss = model(moved[0]).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "for x in batch: x.zero_()",
+        "_ = [t.div_(255) for t in batch]",
+        "for i, t in enumerate(batch): t[0] = 0",
+        "for t in batch: flat = t.view(-1); flat.mul_(2)",
+    ],
+)
+def test_items_changed_in_place_after_the_move_keep_the_copy_blocking(change: str) -> None:
+    assert lint(ITEMS.format(change=change), "TL106") == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "for x in batch: print(x.sum())",
+        "for y in others: y.zero_()",
+        "_ = [t.div_(255) for t in others]",
+        "fill = lambda: [t.zero_() for t in batch]",  # defined, never run
+    ],
+)
+def test_items_read_or_other_tensors_changed_still_report(change: str) -> None:
+    found = lint(ITEMS.format(change=change), "TL106")
+    assert [(finding.line, finding.fix is not None) for finding in found] == [(10, True)]
