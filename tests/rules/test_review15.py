@@ -3,6 +3,8 @@ positive and a hard negative."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from conftest import lint, project_findings
@@ -194,3 +196,100 @@ def test_items_changed_in_place_after_the_move_keep_the_copy_blocking(change: st
 def test_items_read_or_other_tensors_changed_still_report(change: str) -> None:
     found = lint(ITEMS.format(change=change), "TL106")
     assert [(finding.line, finding.fix is not None) for finding in found] == [(10, True)]
+
+
+# -- keyword dicts: a function of the file that changes the dict through its scope -----------
+
+TUNED = """
+import torch
+from torch.utils.data import DataLoader
+
+{before}
+def main(model, optimizer, ds):
+    device = torch.device("cuda")
+{inner}
+    train_kwargs = {{"batch_size": 64}}
+    {call}
+    loader = DataLoader(ds, **train_kwargs)
+    for epoch in range(10):
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            loss = model(x).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+_CLOSURE = "    def tune(workers):\n        train_kwargs['num_workers'] = workers\n"
+_OTHER = "    def tune(workers):\n        print(workers)\n"
+
+
+@pytest.mark.parametrize(
+    "inner, call",
+    [
+        (_CLOSURE, "tune(4)"),
+        (_CLOSURE, "x = tune(4)"),
+        (_CLOSURE, "if tune(4): pass"),
+        (_CLOSURE, "train_kwargs.setdefault('shuffle', tune(4))"),
+    ],
+)
+def test_a_dict_a_called_function_of_the_file_may_change_is_unknown(tmp_path, monkeypatch, inner: str, call: str) -> None:
+    files = {"train.py": TUNED.format(before="", inner=inner, call=call)}
+    assert project_findings(tmp_path, monkeypatch, files, "TL201,TL202") == set()
+
+
+@pytest.mark.parametrize(
+    "inner, call",
+    [
+        (_OTHER, "tune(4)"),  # the function does not mention the dict
+        (_CLOSURE, "pass"),  # defined, never called
+        ("", "print(4)"),
+    ],
+)
+def test_a_dict_no_called_function_mentions_is_still_read(tmp_path, monkeypatch, inner: str, call: str) -> None:
+    text = TUNED.format(before="", inner=inner, call=call)
+    line = _line_of(text, "loader = DataLoader(")
+    assert project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202") == {("train.py", "TL201", line), ("train.py", "TL202", line)}
+
+
+def _line_of(text: str, start: str) -> int:
+    """The line number, as the findings count it, of the first line of `text` that starts with `start`."""
+    lines = textwrap.dedent(text).splitlines()
+    return next(number for number, line in enumerate(lines, 1) if line.strip().startswith(start))
+
+
+GLOBAL = """
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda")
+
+
+def tune(workers):
+    {body}
+
+
+train_kwargs = {{"batch_size": 64}}
+tune(4)
+loader = DataLoader(ds, **train_kwargs)
+for epoch in range(10):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = model(x).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("train_kwargs['num_workers'] = workers", set()),
+        ("print(workers)", {"TL201", "TL202"}),
+    ],
+)
+def test_a_module_dict_changed_by_a_called_function(tmp_path, monkeypatch, body: str, expected: set) -> None:
+    text = GLOBAL.format(body=body)
+    line = _line_of(text, "loader = DataLoader(")
+    assert project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202") == {("train.py", code, line) for code in expected}

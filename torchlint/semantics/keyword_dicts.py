@@ -8,19 +8,20 @@ call: a dict display or `dict(...)` starts a dict, `d.update(...)`, `d[key] = va
 A branch that asks for the device and nothing else (`if use_cuda:`, see
 `values.true_on_cuda`) is taken as a CUDA run takes it: the loader options that matter are
 those of the run on the device. Anything else that may change a dict (another branch that
-changes it differently, a loop, handing it to a function, a nested function) makes it
-unknown, and so does a dict the scope does not build itself: the rules stay silent on what
+changes it differently, a loop, handing it to a function, a nested function, a call of a
+function of the file that mentions it: `tune(4)` after `def tune(n): kwargs["num_workers"] =
+n` changes it through the enclosing or global scope) makes it unknown, and so does a dict the scope does not build itself: the rules stay silent on what
 they cannot read.
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, FrozenSet, List, Optional, Set
 
 import libcst as cst
 
 from torchlint.semantics.names import NameResolver, dotted_name
-from torchlint.semantics.tree import descendants, module_nodes
+from torchlint.semantics.tree import descendants, module_nodes, nodes_of_type, per_module
 from torchlint.semantics.values import DICT_READS, spread_of, string_value, true_on_cuda
 
 Keywords = Dict[str, cst.BaseExpression]
@@ -120,6 +121,7 @@ class _Run:
             for small in statement.body:
                 self._small(small)
         elif isinstance(statement, cst.If):
+            self._forget_callees(statement.test)
             taken = true_on_cuda(statement.test, self.module)
             if taken is True:
                 self._block(statement.body)
@@ -129,6 +131,8 @@ class _Run:
             else:
                 self._forget(statement)
         elif isinstance(statement, cst.With):
+            for item in statement.items:
+                self._forget_callees(item)
             self._block(statement.body)
         else:
             self._forget(statement)  # loops, `try`, definitions, `match`
@@ -145,6 +149,7 @@ class _Run:
             self._forget(block)
 
     def _small(self, small: cst.CSTNode) -> None:
+        self._forget_callees(small)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target
             if isinstance(target, cst.Name):
@@ -245,9 +250,21 @@ class _Run:
     def _merge(self, found: _Dict, added: Optional[_Dict]) -> None:
         found.keys = _merged(found.keys, added)
 
+    def _forget_callees(self, node: cst.CSTNode) -> None:
+        """Forget what the dicts of the run hold that a function of the file called in `node`
+        by name mentions (`tune(4)` after `def tune(n): kwargs["num_workers"] = n`): it may
+        change them through the enclosing or the global scope."""
+        mentions = _function_mentions(self.module)
+        for item in [node, *descendants(node)]:
+            if isinstance(item, cst.Call) and isinstance(item.func, cst.Name):
+                for name in mentions.get(item.func.value, frozenset()) & set(self.state):
+                    self.state[name].keys = None
+
     def _forget(self, node: cst.CSTNode) -> None:
         """Forget what the dicts of the run hold where `node` mentions them other than to read
-        them (`**d`, `{**d}`, `d.get(...)`, `d[key]`, `len(d)`), and the names it binds."""
+        them (`**d`, `{**d}`, `d.get(...)`, `d[key]`, `len(d)`), or a function of the file it
+        calls mentions them (`_forget_callees`), and the names it binds."""
+        self._forget_callees(node)
         for item in [node, *descendants(node)]:
             if isinstance(item, cst.Name) and item.value in self.state and not self._read_only(item):
                 self.state[item.value].keys = None
@@ -267,6 +284,17 @@ class _Run:
             holder = self.parents.get(id(parent))
             return not isinstance(holder, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign))
         return False
+
+
+@per_module
+def _function_mentions(module: cst.Module) -> Dict[str, FrozenSet[str]]:
+    """For each name of a function the module defines (at any depth), the names its bodies
+    mention."""
+    found: Dict[str, Set[str]] = {}
+    for function in nodes_of_type(module, (cst.FunctionDef,)):
+        if isinstance(function, cst.FunctionDef):
+            found.setdefault(function.name.value, set()).update(item.value for item in descendants(function.body) if isinstance(item, cst.Name))
+    return {name: frozenset(names) for name, names in found.items()}
 
 
 def _bound_names(node: cst.CSTNode) -> List[str]:
