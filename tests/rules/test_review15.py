@@ -269,8 +269,13 @@ def tune(workers):
     {body}
 
 
+class Options:
+    def tune_more(self, workers):
+        {body}
+
+
 train_kwargs = {{"batch_size": 64}}
-tune(4)
+{call}
 loader = DataLoader(ds, **train_kwargs)
 for epoch in range(10):
     for x, y in loader:
@@ -283,13 +288,15 @@ for epoch in range(10):
 
 
 @pytest.mark.parametrize(
-    "body, expected",
+    "body, call, expected",
     [
-        ("train_kwargs['num_workers'] = workers", set()),
-        ("print(workers)", {"TL201", "TL202"}),
+        ("train_kwargs['num_workers'] = workers", "tune(4)", set()),
+        ("train_kwargs['num_workers'] = workers", "Options().tune_more(4)", set()),
+        ("print(workers)", "tune(4)", {"TL201", "TL202"}),
+        ("print(workers)", "Options().tune_more(4)", {"TL201", "TL202"}),
     ],
 )
-def test_a_module_dict_changed_by_a_called_function(tmp_path, monkeypatch, body: str, expected: set) -> None:
-    text = GLOBAL.format(body=body)
+def test_a_module_dict_changed_by_a_called_function(tmp_path, monkeypatch, body: str, call: str, expected: set) -> None:
+    text = GLOBAL.format(body=body, call=call)
     line = _line_of(text, "loader = DataLoader(")
     assert project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202") == {("train.py", code, line) for code in expected}

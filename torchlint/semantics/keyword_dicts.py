@@ -252,13 +252,16 @@ class _Run:
 
     def _forget_callees(self, node: cst.CSTNode) -> None:
         """Forget what the dicts of the run hold that a function of the file called in `node`
-        by name mentions (`tune(4)` after `def tune(n): kwargs["num_workers"] = n`): it may
-        change them through the enclosing or the global scope."""
+        mentions (`tune(4)` after `def tune(n): kwargs["num_workers"] = n`, a method by its
+        name, `trainer.tune(4)`): it may change them through the enclosing or the global
+        scope."""
         mentions = _function_mentions(self.module)
         for item in [node, *descendants(node)]:
-            if isinstance(item, cst.Call) and isinstance(item.func, cst.Name):
-                for name in mentions.get(item.func.value, frozenset()) & set(self.state):
-                    self.state[name].keys = None
+            callee = item.func.value if isinstance(item, cst.Call) and isinstance(item.func, cst.Name) else None
+            if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute):
+                callee = item.func.attr.value  # a method of the file (`trainer.tune(4)`), by its name
+            for name in mentions.get(callee or "", frozenset()) & set(self.state):
+                self.state[name].keys = None
 
     def _forget(self, node: cst.CSTNode) -> None:
         """Forget what the dicts of the run hold where `node` mentions them other than to read
