@@ -300,3 +300,32 @@ def test_a_module_dict_changed_by_a_called_function(tmp_path, monkeypatch, body:
     text = GLOBAL.format(body=body, call=call)
     line = _line_of(text, "loader = DataLoader(")
     assert project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202") == {("train.py", code, line) for code in expected}
+
+
+# -- a key of the data is no setting ------------------------------------------------------------
+
+FLOW = """
+import torch
+
+
+def train(model, loader, optimizer, device, flow, config, args):
+    for x in loader:
+        x = x.to(device)
+        out = flow(x)
+        loss = -out["log_prob"].mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if {test}:
+            det = out["log_det"].sum().item()
+"""
+
+
+@pytest.mark.parametrize("test", ['out["log_det"] is not None', 'out["plot"]', 'batch_stats["debug_mask"].any()'])
+def test_a_key_of_the_data_is_not_a_logging_switch(test: str) -> None:
+    assert [finding.line for finding in lint(FLOW.format(test=test), "TL101")] == [14]
+
+
+@pytest.mark.parametrize("test", ['config["log_images"]', 'self.cfg["train"]["debug"]', 'args["verbose"] > 1', 'os.environ["DEBUG"]'])
+def test_a_key_of_the_configuration_is_a_switch(test: str) -> None:
+    assert lint(FLOW.format(test=test), "TL101") == []

@@ -35,6 +35,7 @@ from torchlint.semantics.heuristics import (
     DATA_METHODS,
     FAILURE_CHECKS,
     GUARD_WORDS,
+    SETTINGS_WORDS,
     STEP_METHODS,
     has_word,
     identifier,
@@ -844,12 +845,18 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
 
 def _setting_name(node: cst.CSTNode) -> str:
     """The name a test reads a value under: `log_images`, `args.debug`, or the key of a
-    configuration lookup (`config["enable_tensorboard"]`); '' for anything else."""
+    configuration lookup (`config["enable_tensorboard"]`, `cfg["train"]["debug"]`: a lookup in
+    a name of `SETTINGS_WORDS`; not a key of the data, `out["log_det"]`); '' for anything else."""
     if isinstance(node, (cst.Name, cst.Attribute)):
         return identifier(node)
     if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
         key = node.slice[0].slice.value
-        return (string_value(key) or "") if isinstance(key, cst.SimpleString) else ""
+        owner = node.value
+        while isinstance(owner, cst.Subscript):
+            owner = owner.value
+        if not (isinstance(key, cst.SimpleString) and isinstance(owner, (cst.Name, cst.Attribute)) and has_word(identifier(owner), SETTINGS_WORDS)):
+            return ""
+        return string_value(key) or ""
     return ""
 
 
