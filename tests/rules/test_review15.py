@@ -8,6 +8,8 @@ import textwrap
 import pytest
 
 from conftest import lint, project_findings
+from test_recall_round9_lead import PROFILED as ROUND9_PROFILED, TRAINER
+from test_recall_round9_loaders import _lines, test_loader_options_in_a_built_dict as built_dict_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -45,22 +47,7 @@ def test_an_index_of_something_else_compared_once_or_a_non_counter_modulo_still_
 
 # -- torch.profiler's profile takes its activities first, not a switch ---------------------------
 
-PROFILED = """
-import torch
-{imports}
-
-device = torch.device("cuda")
-model = torch.nn.Linear(4, 1).to(device)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-acts = [torch.profiler.ProfilerActivity.CUDA]
-with {manager} as prof:
-    for step in range(1000):
-        loss = model(torch.randn(8, 4, device=device)).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        total = loss.item()
-"""
+PROFILED = ROUND9_PROFILED.replace("import torch\n", "import torch\n{imports}\n", 1)
 
 
 @pytest.mark.parametrize(
@@ -88,28 +75,10 @@ def test_activities_given_by_position_are_a_profiling_session(imports: str, mana
 )
 def test_the_autograd_profiler_switched_by_position_still_runs_its_body(imports: str, manager: str) -> None:
     found = lint(PROFILED.format(imports=imports, manager=manager), "TL101")
-    assert [finding.line for finding in found] == [15]
+    assert [finding.line for finding in found] == [14]
 
 
 # -- project_pins_loaders: another library's DataLoader counts ---------------------------------
-
-TRAINER = """
-import torch
-
-
-class Trainer:
-    def __init__(self, model, optimizer, train_loader, device):
-        self.model, self.optimizer, self.device = model, optimizer, device
-        self.train_loader = train_loader
-
-    def train_one_epoch(self):
-        for batch in self.train_loader:
-            batch = batch.to(self.device)
-            loss = self.model(batch).mean()
-            self.optimizer.zero_grad()
-            loss.backward()
-            self.optimizer.step()
-"""
 
 LOADERS = """
 from torch.utils.data import DataLoader
@@ -148,7 +117,7 @@ def test_an_unpinned_loader_of_another_library_means_the_project_does_not_pin_al
     ],
 )
 def test_pinned_loaders_of_another_library_still_count_as_pinned(tmp_path, monkeypatch, imports: str, graph_loader: str) -> None:
-    assert _tl106(tmp_path, monkeypatch, imports, graph_loader) == {("trainer.py", 12)}
+    assert _tl106(tmp_path, monkeypatch, imports, graph_loader) == {("trainer.py", 14)}
 
 
 # -- TL106: a batch changed in place through its items ------------------------------------------
@@ -200,69 +169,39 @@ def test_items_read_or_other_tensors_changed_still_report(change: str) -> None:
 
 # -- keyword dicts: a function of the file that changes the dict through its scope -----------
 
-TUNED = """
-import torch
-from torch.utils.data import DataLoader
-
-{before}
-def main(model, optimizer, ds):
-    device = torch.device("cuda")
-{inner}
-    train_kwargs = {{"batch_size": 64}}
-    {call}
-    loader = DataLoader(ds, **train_kwargs)
-    for epoch in range(10):
-        for x, y in loader:
-            x, y = x.to(device), y.to(device)
-            loss = model(x).sum()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-"""
-
-_CLOSURE = "    def tune(workers):\n        train_kwargs['num_workers'] = workers\n"
-_OTHER = "    def tune(workers):\n        print(workers)\n"
+_CLOSURE = ("def tune(workers):", "    train_kwargs['num_workers'] = workers")
+_BUILT = ('train_kwargs = {"batch_size": 64}',)
+_SAME = ("test_kwargs = train_kwargs",)
 
 
 @pytest.mark.parametrize(
-    "inner, call",
+    "kwargs",
     [
-        (_CLOSURE, "tune(4)"),
-        (_CLOSURE, "x = tune(4)"),
-        (_CLOSURE, "if tune(4): pass"),
-        (_CLOSURE, "train_kwargs.setdefault('shuffle', tune(4))"),
+        _lines(*_CLOSURE, *_BUILT, "tune(4)", *_SAME),
+        _lines(*_CLOSURE, *_BUILT, "x = tune(4)", *_SAME),
+        _lines(*_CLOSURE, *_BUILT, "if tune(4): pass", *_SAME),
+        _lines(*_CLOSURE, *_BUILT, "train_kwargs.setdefault('shuffle', tune(4))", *_SAME),
     ],
 )
-def test_a_dict_a_called_function_of_the_file_may_change_is_unknown(tmp_path, monkeypatch, inner: str, call: str) -> None:
-    files = {"train.py": TUNED.format(before="", inner=inner, call=call)}
-    assert project_findings(tmp_path, monkeypatch, files, "TL201,TL202") == set()
+def test_a_dict_a_called_function_of_the_file_may_change_is_unknown(tmp_path, monkeypatch, kwargs: str) -> None:
+    assert built_dict_findings(tmp_path, monkeypatch, kwargs, set()) is None
 
 
 @pytest.mark.parametrize(
-    "inner, call",
+    "kwargs",
     [
-        (_OTHER, "tune(4)"),  # the function does not mention the dict
-        (_CLOSURE, "pass"),  # defined, never called
-        ("", "print(4)"),
+        _lines("def tune(workers):", "    print(workers)", *_BUILT, "tune(4)", *_SAME),  # the function does not mention the dict
+        _lines(*_CLOSURE, *_BUILT, "pass", *_SAME),  # defined, never called
     ],
 )
-def test_a_dict_no_called_function_mentions_is_still_read(tmp_path, monkeypatch, inner: str, call: str) -> None:
-    text = TUNED.format(before="", inner=inner, call=call)
-    line = _line_of(text, "loader = DataLoader(")
-    assert project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202") == {("train.py", "TL201", line), ("train.py", "TL202", line)}
-
-
-def _line_of(text: str, start: str) -> int:
-    """The line number, as the findings count it, of the first line of `text` that starts with `start`."""
-    lines = textwrap.dedent(text).splitlines()
-    return next(number for number, line in enumerate(lines, 1) if line.strip().startswith(start))
+def test_a_dict_no_called_function_mentions_is_still_read(tmp_path, monkeypatch, kwargs: str) -> None:
+    expected = {(code, loader) for code in ("TL201", "TL202") for loader in ("train", "test")}
+    assert built_dict_findings(tmp_path, monkeypatch, kwargs, expected) is None
 
 
 GLOBAL = """
 import torch
 from torch.utils.data import DataLoader
-
-device = torch.device("cuda")
 
 
 def tune(workers):
@@ -279,10 +218,7 @@ train_kwargs = {{"batch_size": 64}}
 loader = DataLoader(ds, **train_kwargs)
 for epoch in range(10):
     for x, y in loader:
-        x, y = x.to(device), y.to(device)
-        loss = model(x).sum()
-        optimizer.zero_grad()
-        loss.backward()
+        model(x.cuda()).sum().backward()
         optimizer.step()
 """
 
@@ -298,7 +234,7 @@ for epoch in range(10):
 )
 def test_a_module_dict_changed_by_a_called_function(tmp_path, monkeypatch, body: str, call: str, expected: set) -> None:
     text = GLOBAL.format(body=body, call=call)
-    line = _line_of(text, "loader = DataLoader(")
+    line = textwrap.dedent(text).splitlines().index("loader = DataLoader(ds, **train_kwargs)") + 1
     assert project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202") == {("train.py", code, line) for code in expected}
 
 
