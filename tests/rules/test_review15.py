@@ -9,7 +9,7 @@ import pytest
 
 from conftest import lint, project_findings
 from test_recall_round9_lead import PROFILED as ROUND9_PROFILED, TRAINER
-from test_recall_round9_loaders import _lines, test_loader_options_in_a_built_dict as built_dict_findings
+from test_recall_round9_loaders import CHOSEN_CLASS, _lines, test_loader_options_in_a_built_dict as built_dict_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -265,3 +265,48 @@ def test_a_key_of_the_data_is_not_a_logging_switch(test: str) -> None:
 @pytest.mark.parametrize("test", ['config["log_images"]', 'self.cfg["train"]["debug"]', 'args["verbose"] > 1', 'os.environ["DEBUG"]'])
 def test_a_key_of_the_configuration_is_a_switch(test: str) -> None:
     assert lint(FLOW.format(test=test), "TL101") == []
+
+
+# -- a loader class chosen by a choice that names itself or another choice ----------------------
+
+
+@pytest.mark.parametrize(
+    "choice, expected",
+    [
+        # the choice keeps the value an earlier assignment gives: followed, no recursion
+        ("cls = DataLoader\n        cls = IterableDataLoader if self.streaming else cls", {("data.py", "TL202", 24), ("data.py", "TL203", 24)}),
+        ("cls = IterableDataLoader if self.streaming else DataLoader", {("data.py", "TL202", 23), ("data.py", "TL203", 23)}),
+    ],
+)
+def test_a_class_choice_that_keeps_its_earlier_value(tmp_path, monkeypatch, choice: str, expected: set) -> None:
+    files = {"data.py": CHOSEN_CLASS.format(other="Batches", hook="train_dataloader", parameter="", choice=choice)}
+    assert project_findings(tmp_path, monkeypatch, files, "TL202,TL203") == expected
+
+
+CHOICES = """
+from torch.utils.data import DataLoader
+
+
+class FastLoader(DataLoader):
+    pass
+
+
+def make(ds, fast):
+    {choice}
+    return Loader(ds, batch_size=32)
+"""
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        "Loader = FastLoader if fast else Loader",
+        "Loader = DataLoader; Loader = FastLoader if fast else Loader",
+        "Other = Loader if fast else DataLoader; Loader = Other if fast else FastLoader",
+    ],
+)
+def test_a_class_choice_that_names_itself_or_a_cycle_is_analysed(choice: str) -> None:
+    """A recursion without end loses every finding of the file (the `.item()` of a training
+    loop next to the builder here)."""
+    code = CHOICES.format(choice=choice) + ROUND9_PROFILED.format(manager="contextlib.nullcontext()")
+    assert "TL101" in {finding.code for finding in lint(code)}
