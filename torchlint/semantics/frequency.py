@@ -419,7 +419,8 @@ class FrequencyAnalysis:
             return known
         self._functions[key] = Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
         result = self._function_uncached(function)
-        if result.frequency is Frequency.UNKNOWN and self._callers_unseen(function) and self.takes_a_step(function):
+        # The file's own effects first: whether no module calls it asks the whole project.
+        if result.frequency is Frequency.UNKNOWN and self.takes_a_step(function) and self._callers_unseen(function):
             text = f"`{function.name.value}()` runs a backward pass and an optimizer step: each call is a training step"
             result = Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True),))
         self._functions[key] = result
