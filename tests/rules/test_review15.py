@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from conftest import lint, project_findings
-from test_recall_round9_lead import PROFILED as ROUND9_PROFILED, TRAINER
+from test_recall_round9_lead import EXPERIMENT as ROUND9_EXPERIMENT, MODELS as ROUND9_MODELS, PROFILED as ROUND9_PROFILED, TRAINER
 from test_recall_round9_loaders import CHOSEN_CLASS, _lines, test_loader_options_in_a_built_dict as built_dict_findings
 
 pytestmark = pytest.mark.stable_only
@@ -310,3 +310,22 @@ def test_a_class_choice_that_names_itself_or_a_cycle_is_analysed(choice: str) ->
     loop next to the builder here)."""
     code = CHOICES.format(choice=choice) + ROUND9_PROFILED.format(manager="contextlib.nullcontext()")
     assert "TL101" in {finding.code for finding in lint(code)}
+
+
+# -- a method of an object of unknown class: not when the caller's module has its own ----------
+
+LOCAL_CLASS = """
+
+class Scorer:
+    def {method}(self, recons, x):
+        return ((recons - x) ** 2).mean()
+"""
+
+
+@pytest.mark.parametrize("method, expected", [("compute_loss", set()), ("score_batch", {("models.py", 8)})])
+def test_a_method_the_callers_module_defines_is_its_own(tmp_path, monkeypatch, method: str, expected: set) -> None:
+    files = {
+        "models.py": ROUND9_MODELS.format(name="compute_loss"),
+        "experiment.py": ROUND9_EXPERIMENT.format(name="compute_loss") + LOCAL_CLASS.format(method=method),
+    }
+    assert {(file, line) for file, _, line in project_findings(tmp_path, monkeypatch, files, "TL102")} == expected

@@ -2312,7 +2312,7 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
     on an instance of that class (`agent.update(...)` after `agent = Agent(...)`), or may call
     it: on an object of a class the module does not show (`self.model.loss_function(...)`, a
     model chosen from a registry by the configuration), for a method whose name is
-    `dispatched_by_name`."""
+    `dispatched_by_name` and that no class of the caller's own module defines."""
     receiver, _, method = written.rpartition(".")
     klass, _, _ = function.rpartition(".")
     if not klass or not receiver:
@@ -2325,6 +2325,8 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
         owner = module_facts(path).functions.get(klass)
         if owner is not None and owner.lightning:
             return False  # the framework calls a Lightning class's hooks, whatever their names
+        if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
+            return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
         return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
     return _names_function(file, text, written_class, path, klass)
 
