@@ -29,7 +29,7 @@ Keywords = Dict[str, cst.BaseExpression]
 
 def spread_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Keywords]:
     """The keywords the `**name` arguments of `call` supply: a dict the file assigns once and
-    never changes (`values.unpacked_keywords`), or one its scope builds before the call
+    never changes (`values.spread_of`), or one its scope builds before the call
     (`built_keywords`); None when one is unknown, and for `*args`."""
     keywords: Keywords = {}
     for arg in call.args:
