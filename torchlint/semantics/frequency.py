@@ -73,7 +73,7 @@ from torchlint.semantics.training import (
     steps_an_optimizer,
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import string_key, string_value
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -850,15 +850,13 @@ def _setting_name(node: cst.CSTNode) -> str:
     a name of `SETTINGS_WORDS`; not a key of the data, `out["log_det"]`); '' for anything else."""
     if isinstance(node, (cst.Name, cst.Attribute)):
         return identifier(node)
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        key = node.slice[0].slice.value
-        owner = node.value
-        while isinstance(owner, cst.Subscript):
-            owner = owner.value
-        if not (isinstance(key, cst.SimpleString) and isinstance(owner, (cst.Name, cst.Attribute)) and has_word(identifier(owner), SETTINGS_WORDS)):
-            return ""
-        return string_value(key) or ""
-    return ""
+    if not isinstance(node, cst.Subscript):
+        return ""
+    owner = node.value
+    while isinstance(owner, cst.Subscript):
+        owner = owner.value
+    settings = isinstance(owner, (cst.Name, cst.Attribute)) and has_word(identifier(owner), SETTINGS_WORDS)
+    return (string_key(node) or "") if settings else ""
 
 
 def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSet[str]) -> bool:

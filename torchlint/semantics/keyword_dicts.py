@@ -22,7 +22,7 @@ import libcst as cst
 
 from torchlint.semantics.names import NameResolver, dotted_name
 from torchlint.semantics.tree import descendants, module_nodes, nodes_of_type, per_module
-from torchlint.semantics.values import DICT_READS, spread_of, string_value, true_on_cuda
+from torchlint.semantics.values import DICT_READS, spread_of, string_key, string_value, true_on_cuda
 
 Keywords = Dict[str, cst.BaseExpression]
 
@@ -162,7 +162,7 @@ class _Run:
                 return
             if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in self.state:
                 self._forget(small.value)
-                self._set(self.state[target.value.value], _key(target), small.value)
+                self._set(self.state[target.value.value], string_key(target), small.value)
                 return
         if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value in self.state:
             added = self._value(small.value) if isinstance(small.operator, cst.BitOrAssign) else None
@@ -171,7 +171,7 @@ class _Run:
         if isinstance(small, cst.Del) and isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name):
             found = self.state.get(small.target.value.value)
             if found is not None:
-                self._remove(found, _key(small.target))
+                self._remove(found, string_key(small.target))
                 return
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and self._method(small.value):
             return
@@ -329,12 +329,6 @@ def _blocks(statement: cst.CSTNode) -> List[cst.CSTNode]:
         elif isinstance(value, cst.CSTNode):
             found.append(value)
     return found
-
-
-def _key(target: cst.Subscript) -> Optional[str]:
-    if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-        return string_value(target.slice[0].slice.value)
-    return None
 
 
 def _merged(keys: Optional[Keywords], added: Optional[_Dict]) -> Optional[Keywords]:

@@ -286,6 +286,13 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
+def string_key(node: cst.BaseExpression) -> Optional[str]:
+    """The string key a subscript reads or writes (`cfg["device"]`), else None."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return string_value(node.slice[0].slice.value)
+    return None
+
+
 # The kinds an attribute `self.<name>` is known to hold when every assignment gives it one.
 TRACKED_ATTRIBUTE_KINDS = (Kind.HOST_TENSOR, Kind.MODULE)
 
