@@ -7,13 +7,13 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
-from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
 from torchlint.semantics.escapes import view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument, project_pins_loaders
-from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
@@ -46,8 +46,8 @@ class BlockingTransfer(Rule):
     loop over a name the function binds once to a wrapper of that parameter (`loader =
     tqdm.tqdm(train_loader)`). A loop over a loader whose construction is not followed (an
     attribute, `for batch in tqdm(self.train_loader):` in a trainer class that another module
-    hands the loader to) is checked when every torch `DataLoader` the project builds outside
-    test code pins memory (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
+    hands the loader to) is checked when every `DataLoader` the project builds outside test
+    code (torch's or another library's, `torch_geometric.loader.DataLoader`) pins memory (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
     A move inside a call (`x = Variable(x.cuda())`) moves the
     batch before the assignment rebinds it, and each branch of an `if` is followed on its
     own.
@@ -68,8 +68,8 @@ class BlockingTransfer(Rule):
     - for dtype casts (`x.to(torch.float16)`) and moves to the CPU;
     - for values rebound in the loop before they are moved (`x = x.float()` makes a new,
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
-      `x[0] = ...`, also through a view such as `flat = x.view(-1)`), which an asynchronous
-      copy could read half-written;
+      `x[0] = ...`, also through a view such as `flat = x.view(-1)` or an item, `for t in
+      batch: t.div_(255)`), which an asynchronous copy could read half-written;
     - for moves inside nested functions and lambdas (a comprehension over the batch's
       elements or entries moves the batch: `[x.to(device) for x in batch]`,
       `{k: v.to(device) for k, v in batch.items()}`);
@@ -413,11 +413,33 @@ def _changed_in_place(module: cst.Module, body: cst.CSTNode, names: FrozenSet[st
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
     `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), also through a view of it
     (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`), or
-    hands to a function of the file that modifies the parameter it receives it as. Asked for
-    each statement of a loop: the loop's writes are found once (`_written_in_place`)."""
+    hands to a function of the file that modifies the parameter it receives it as; also
+    through its items, which a loop or comprehension binds (`for x in batch: x.zero_()`,
+    `[t.div_(255) for t in batch]`, see `_item_aliases`). Asked for each statement of a loop:
+    the loop's writes are found once (`_written_in_place`)."""
     aliases = view_aliases(body, names)
+    items = _item_aliases(body, names | set(aliases))
+    aliases.update({item: aliases.get(root, root) for item, root in items.items() if item not in aliases})
+    aliases.update({view: aliases[root] for view, root in view_aliases(body, set(items)).items() if view not in aliases})
     changed = _written_in_place(module, body, depth)
     return {aliases.get(name, name) for name in changed & (names | set(aliases))}
+
+
+def _item_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
+    """Names a loop or comprehension of `body` binds to the items of one of `names` (`for x in
+    batch:`, `[t.div_(255) for t in batch]`, `for k, v in batch.items():`), each mapped to
+    that name: an in-place change of an item changes the batch."""
+    found: Dict[str, str] = {}
+    for node in descendants(body):
+        if not isinstance(node, (cst.For, cst.CompFor)):
+            continue
+        source = iterated_source(node.iter)
+        entries = method_call(source)
+        if entries is not None and entries[1] in ("items", "values"):
+            source = entries[0]
+        if isinstance(source, cst.Name) and source.value in names:
+            found.update({name: source.value for name in bound_names(node.target) if name not in names})
+    return found
 
 
 @per_module
@@ -426,7 +448,7 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
     the file's functions it calls (`depth` levels deep so far)."""
     functions = _file_functions(module)
     changed: Set[str] = set()
-    for node in scope_descendants(body):
+    for node in _run_descendants(body):
         if isinstance(node, cst.Call):
             changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
@@ -450,6 +472,16 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
 
 
 _file_functions = per_module(local_functions)
+
+
+def _run_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and the nodes below it that run when it runs: comprehensions too, not the bodies
+    of nested functions, lambdas and classes."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child for child in children(current) if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:

@@ -50,7 +50,7 @@ class DataloaderNoWorkers(Rule):
     name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it (a
     dict the file assigns once as a literal and never changes is read, and of a choice by
     device, `{"num_workers": 1} if use_cuda else {}`, the branch a CUDA run takes:
-    `semantics.values.unpacked_keywords`; so is one the loader's scope builds before the call,
+    `semantics.values.spread_of`; so is one the loader's scope builds before the call,
     `kwargs = {"batch_size": 64}` then `kwargs.update(cuda_kwargs)` under `if use_cuda:`,
     `semantics.keyword_dicts`; such findings have no fix), for a `DataLoader` that
     is not torch's, for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,

@@ -8,7 +8,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, descendants_of_type, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import attribute_store, stored_targets
 from torchlint.semantics.calls import arguments_by_parameter
@@ -211,7 +211,7 @@ def reaching_values(
     declaration = cst.Global if scope is module else cst.Nonlocal
     scopes = [scope] + [
         node
-        for node in nodes_of_type(scope, (cst.FunctionDef,))
+        for node in descendants_of_type(module, scope, cst.FunctionDef)  # the module's index, not one of the function
         if node is not scope
         and any(isinstance(item, declaration) and any(n.name.value == name for n in item.names) for item in scope_descendants(node.body))
     ]

@@ -22,7 +22,8 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-from typing import AbstractSet, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from functools import cached_property
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -30,9 +31,11 @@ from torchlint.semantics.calls import is_literal, keyword, method_call, position
 from torchlint.semantics.heuristics import (
     BEST_WORDS,
     CONTAINER_ITERATORS,
+    COUNTER,
     DATA_METHODS,
     FAILURE_CHECKS,
     GUARD_WORDS,
+    SETTINGS_WORDS,
     STEP_METHODS,
     has_word,
     identifier,
@@ -70,7 +73,7 @@ from torchlint.semantics.training import (
     steps_an_optimizer,
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import string_key, string_value
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -224,7 +227,7 @@ class FrequencyAnalysis:
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
-            if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item) for item in ancestor.items):
+            if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item, self._torch_profiler_names) for item in ancestor.items):
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):
                 return Execution(Frequency.RARE, (Reason("in a branch that no call in the project takes", ancestor),))
@@ -421,7 +424,8 @@ class FrequencyAnalysis:
             return known
         self._functions[key] = Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
         result = self._function_uncached(function)
-        if result.frequency is Frequency.UNKNOWN and self._callers_unseen(function) and self.takes_a_step(function):
+        # The file's own effects first: whether no module calls it asks the whole project.
+        if result.frequency is Frequency.UNKNOWN and self.takes_a_step(function) and self._callers_unseen(function):
             text = f"`{function.name.value}()` runs a backward pass and an optimizer step: each call is a training step"
             result = Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True),))
         self._functions[key] = result
@@ -664,6 +668,11 @@ class FrequencyAnalysis:
                     self._classes.setdefault(node.name.value, []).append(node)
         return self._classes
 
+    @cached_property
+    def _torch_profiler_names(self) -> FrozenSet[str]:
+        """`_imported_from_torch_profiler` of the module, found once."""
+        return _imported_from_torch_profiler(self.module)
+
     def _ignite_step(self, function: cst.FunctionDef) -> bool:
         """An ignite process function (`Engine(update)`) or per-iteration handler."""
         self._index()
@@ -705,11 +714,13 @@ def _bound_identifier(node: Optional[cst.CSTNode]) -> str:
     return identifier(target) if isinstance(target, (cst.Name, cst.Attribute)) else ""
 
 
-def _profiles(manager: cst.BaseExpression) -> bool:
+def _profiles(manager: cst.BaseExpression, torch_profiler: AbstractSet[str] = frozenset()) -> bool:
     """`torch.profiler.profile(...)`, `profiler.profile(...)`, `profile(...)` (from
     `torch.profiler`), `torch.autograd.profiler.profile(...)`: a profiling session; not one
     switched by a setting (`profile(args.enable_profiling, use_cuda=True)`, `enabled=...`),
-    off in a normal run, which runs the code under it as it is."""
+    off in a normal run, which runs the code under it as it is. `torch_profiler`: the names the
+    file imports from `torch.profiler` (`profile`, `profiler`), whose `profile` takes its
+    activities first (`profile(activities)`), not a switch as the autograd profiler does."""
     call = manager.func if isinstance(manager, cst.Call) else manager
     name = dotted_name(call) or ""
     if not (name == "profile" or name.endswith("profiler.profile")):
@@ -718,9 +729,32 @@ def _profiles(manager: cst.BaseExpression) -> bool:
         return True
     switch = keyword(manager, "enabled")
     first = positional(manager)[0].value if positional(manager) else None
-    if switch is None and first is not None and not isinstance(first, (cst.List, cst.Tuple, cst.Set)):
+    activities_first = name.startswith("torch.profiler.") or name.partition(".")[0] in torch_profiler
+    if switch is None and first is not None and not activities_first and not isinstance(first, (cst.List, cst.Tuple, cst.Set)):
         return is_literal(first, "True")  # `autograd.profiler.profile(enabled, ...)`
     return switch is None or is_literal(switch.value, "True")
+
+
+def _imported_from_torch_profiler(module: cst.Module) -> FrozenSet[str]:
+    """The names the module binds to `torch.profiler` or its `profile` (`from torch import
+    profiler`, `from torch.profiler import profile`, `import torch.profiler as prof`)."""
+    found: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)):
+        if isinstance(node, cst.Import):
+            found |= {
+                alias.asname.name.value for alias in node.names
+                if dotted_name(alias.name) == "torch.profiler" and alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+            }
+            continue
+        source = dotted_name(node.module) if node.module is not None and not node.relative else None
+        if source not in ("torch", "torch.profiler") or isinstance(node.names, cst.ImportStar):
+            continue
+        for alias in node.names:
+            imported = dotted_name(alias.name)
+            if (source, imported) in (("torch", "profiler"), ("torch.profiler", "profile")):
+                local = alias.asname.name if alias.asname is not None else alias.name
+                found |= {local.value} if isinstance(local, cst.Name) else set()
+    return frozenset(found)
 
 
 def _may_call(call: cst.Call, method: bool) -> bool:
@@ -832,13 +866,17 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
 
 def _setting_name(node: cst.CSTNode) -> str:
     """The name a test reads a value under: `log_images`, `args.debug`, or the key of a
-    configuration lookup (`config["enable_tensorboard"]`); '' for anything else."""
+    configuration lookup (`config["enable_tensorboard"]`, `cfg["train"]["debug"]`: a lookup in
+    a name of `SETTINGS_WORDS`; not a key of the data, `out["log_det"]`); '' for anything else."""
     if isinstance(node, (cst.Name, cst.Attribute)):
         return identifier(node)
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        key = node.slice[0].slice.value
-        return (string_value(key) or "") if isinstance(key, cst.SimpleString) else ""
-    return ""
+    if not isinstance(node, cst.Subscript):
+        return ""
+    owner = node.value
+    while isinstance(owner, cst.Subscript):
+        owner = owner.value
+    settings = isinstance(owner, (cst.Name, cst.Attribute)) and has_word(identifier(owner), SETTINGS_WORDS)
+    return (string_key(node) or "") if settings else ""
 
 
 def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSet[str]) -> bool:
@@ -848,7 +886,7 @@ def _interval(modulo: cst.BinaryOperation, counters: Set[str], steps: AbstractSe
     (`steps`), nor arithmetic (`seq_len % period`)."""
     if names_epoch(modulo.left) and identifier(modulo.left) not in steps:
         return False
-    if _counter_expression(modulo.left, counters):
+    if _counter_expression(modulo.left, counters, interval=True):
         return True
     return any(_names_guard_setting(node) for node in descendants(modulo.right))
 
@@ -882,11 +920,15 @@ def _compares_to_one_step(node: cst.Comparison, counters: Set[str]) -> bool:
     return any(_counter_expression(side, counters) and _may_be_a_step(other) for side, other in sides)
 
 
-def _counter_expression(node: cst.BaseExpression, counters: Set[str]) -> bool:
+def _counter_expression(node: cst.BaseExpression, counters: Set[str], interval: bool = False) -> bool:
     """A counter (`step`, `self.global_step`, `self.get_num_updates()`) or a counter plus a
-    literal (`i + 1`, `step - 1`; not `epoch % 10`, which `rare_test` reads as an interval)."""
+    literal (`i + 1`, `step - 1`; not `epoch % 10`, which `rare_test` reads as an interval).
+    `interval`: the value is taken modulo n, where any index counts (`frame_idx % 1000`: every
+    n-th value of an index is an interval of the iterations it numbers)."""
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)) and isinstance(node.right, cst.Integer):
         node = node.left
+    if interval and COUNTER.search(identifier(node)) is not None:
+        return True
     return _counter_name(node, counters)
 
 

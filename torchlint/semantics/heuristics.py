@@ -65,6 +65,10 @@ PARAMETER_WORDS = frozenset({"param", "params", "parameters"})
 DATA_METHODS = frozenset({"__getitem__", "__iter__", "__next__", "collate_fn"})
 # Names of iteration counters, for one-step tests such as `if step == 0`.
 COUNTER = re.compile(r"step|iter|batch|idx|count|epoch|update")
+# Words of a name that holds a program's settings (`config`, `self.cfg`, `args`, `hparams`,
+# `os.environ`): a key looked up in it names a setting (`config["debug"]`), unlike a key of
+# the data (`out["log_det"]`).
+SETTINGS_WORDS = frozenset("config configs configuration cfg cfgs conf args opt opts options hparams hp hyperparams settings environ flags".split())
 # Words naming a position: after another noun they index that noun, not the iterations
 # (`optimizer_idx`, `dataloader_idx`, `layer_index`), unless the noun counts iterations.
 INDEX_WORDS = frozenset({"idx", "index", "ix", "id"})

@@ -8,27 +8,28 @@ call: a dict display or `dict(...)` starts a dict, `d.update(...)`, `d[key] = va
 A branch that asks for the device and nothing else (`if use_cuda:`, see
 `values.true_on_cuda`) is taken as a CUDA run takes it: the loader options that matter are
 those of the run on the device. Anything else that may change a dict (another branch that
-changes it differently, a loop, handing it to a function, a nested function) makes it
-unknown, and so does a dict the scope does not build itself: the rules stay silent on what
+changes it differently, a loop, handing it to a function, a nested function, a call of a
+function of the file that mentions it: `tune(4)` after `def tune(n): kwargs["num_workers"] =
+n` changes it through the enclosing or global scope) makes it unknown, and so does a dict the scope does not build itself: the rules stay silent on what
 they cannot read.
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, FrozenSet, List, Optional, Set
 
 import libcst as cst
 
 from torchlint.semantics.names import NameResolver, dotted_name
-from torchlint.semantics.tree import descendants, module_nodes
-from torchlint.semantics.values import DICT_READS, spread_of, string_value, true_on_cuda
+from torchlint.semantics.tree import descendants, module_nodes, nodes_of_type, per_module
+from torchlint.semantics.values import DICT_READS, spread_of, string_key, string_value, true_on_cuda
 
 Keywords = Dict[str, cst.BaseExpression]
 
 
 def spread_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Keywords]:
     """The keywords the `**name` arguments of `call` supply: a dict the file assigns once and
-    never changes (`values.unpacked_keywords`), or one its scope builds before the call
+    never changes (`values.spread_of`), or one its scope builds before the call
     (`built_keywords`); None when one is unknown, and for `*args`."""
     keywords: Keywords = {}
     for arg in call.args:
@@ -120,6 +121,7 @@ class _Run:
             for small in statement.body:
                 self._small(small)
         elif isinstance(statement, cst.If):
+            self._forget_callees(statement.test)
             taken = true_on_cuda(statement.test, self.module)
             if taken is True:
                 self._block(statement.body)
@@ -129,6 +131,8 @@ class _Run:
             else:
                 self._forget(statement)
         elif isinstance(statement, cst.With):
+            for item in statement.items:
+                self._forget_callees(item)
             self._block(statement.body)
         else:
             self._forget(statement)  # loops, `try`, definitions, `match`
@@ -145,6 +149,7 @@ class _Run:
             self._forget(block)
 
     def _small(self, small: cst.CSTNode) -> None:
+        self._forget_callees(small)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target
             if isinstance(target, cst.Name):
@@ -157,7 +162,7 @@ class _Run:
                 return
             if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in self.state:
                 self._forget(small.value)
-                self._set(self.state[target.value.value], _key(target), small.value)
+                self._set(self.state[target.value.value], string_key(target), small.value)
                 return
         if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value in self.state:
             added = self._value(small.value) if isinstance(small.operator, cst.BitOrAssign) else None
@@ -166,7 +171,7 @@ class _Run:
         if isinstance(small, cst.Del) and isinstance(small.target, cst.Subscript) and isinstance(small.target.value, cst.Name):
             found = self.state.get(small.target.value.value)
             if found is not None:
-                self._remove(found, _key(small.target))
+                self._remove(found, string_key(small.target))
                 return
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and self._method(small.value):
             return
@@ -245,9 +250,24 @@ class _Run:
     def _merge(self, found: _Dict, added: Optional[_Dict]) -> None:
         found.keys = _merged(found.keys, added)
 
+    def _forget_callees(self, node: cst.CSTNode) -> None:
+        """Forget what the dicts of the run hold that a function of the file called in `node`
+        mentions (`tune(4)` after `def tune(n): kwargs["num_workers"] = n`, a method by its
+        name, `trainer.tune(4)`): it may change them through the enclosing or the global
+        scope."""
+        mentions = _function_mentions(self.module)
+        for item in [node, *descendants(node)]:
+            callee = item.func.value if isinstance(item, cst.Call) and isinstance(item.func, cst.Name) else None
+            if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute):
+                callee = item.func.attr.value  # a method of the file (`trainer.tune(4)`), by its name
+            for name in mentions.get(callee or "", frozenset()) & set(self.state):
+                self.state[name].keys = None
+
     def _forget(self, node: cst.CSTNode) -> None:
         """Forget what the dicts of the run hold where `node` mentions them other than to read
-        them (`**d`, `{**d}`, `d.get(...)`, `d[key]`, `len(d)`), and the names it binds."""
+        them (`**d`, `{**d}`, `d.get(...)`, `d[key]`, `len(d)`), or a function of the file it
+        calls mentions them (`_forget_callees`), and the names it binds."""
+        self._forget_callees(node)
         for item in [node, *descendants(node)]:
             if isinstance(item, cst.Name) and item.value in self.state and not self._read_only(item):
                 self.state[item.value].keys = None
@@ -267,6 +287,17 @@ class _Run:
             holder = self.parents.get(id(parent))
             return not isinstance(holder, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign))
         return False
+
+
+@per_module
+def _function_mentions(module: cst.Module) -> Dict[str, FrozenSet[str]]:
+    """For each name of a function the module defines (at any depth), the names its bodies
+    mention."""
+    found: Dict[str, Set[str]] = {}
+    for function in nodes_of_type(module, (cst.FunctionDef,)):
+        if isinstance(function, cst.FunctionDef):
+            found.setdefault(function.name.value, set()).update(item.value for item in descendants(function.body) if isinstance(item, cst.Name))
+    return {name: frozenset(names) for name, names in found.items()}
 
 
 def _bound_names(node: cst.CSTNode) -> List[str]:
@@ -298,12 +329,6 @@ def _blocks(statement: cst.CSTNode) -> List[cst.CSTNode]:
         elif isinstance(value, cst.CSTNode):
             found.append(value)
     return found
-
-
-def _key(target: cst.Subscript) -> Optional[str]:
-    if len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-        return string_value(target.slice[0].slice.value)
-    return None
 
 
 def _merged(keys: Optional[Keywords], added: Optional[_Dict]) -> Optional[Keywords]:

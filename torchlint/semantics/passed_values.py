@@ -19,7 +19,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import arguments_given, calls_given, option_default
 from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, nodes_of_type, per_module, scope_descendants
-from torchlint.semantics.values import DICT_READS, string_value
+from torchlint.semantics.values import DICT_READS, string_key, string_value
 
 
 def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
@@ -72,7 +72,7 @@ def device_from_configuration(ctx: "FileFacts") -> bool:
         if len(node.args) != 1 or node.args[0].keyword is not None or ctx.qualified_name(node.func) != "torch.device":
             continue
         setting = node.args[0].value
-        key = setting.attr.value if isinstance(setting, cst.Attribute) else _string_key(setting)
+        key = setting.attr.value if isinstance(setting, cst.Attribute) else string_key(setting)
         owner = dotted_name(setting.value) if isinstance(setting, (cst.Attribute, cst.Subscript)) else None
         if key is None or "device" not in key.lower() or owner is None or owner.split(".")[0] == "self":
             continue
@@ -80,13 +80,6 @@ def device_from_configuration(ctx: "FileFacts") -> bool:
         if not (isinstance(default, str) and default.split(":")[0].lower() in ("cpu", "mps")):
             return True
     return False
-
-
-def _string_key(node: cst.BaseExpression) -> Optional[str]:
-    """The string key of a subscript (`cfg["device"]`), or None."""
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-        return string_value(node.slice[0].slice.value)
-    return None
 
 
 def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:

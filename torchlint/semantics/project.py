@@ -739,7 +739,8 @@ class ModuleFacts:
     # The class each name or attribute holds, as written: `agent = SAC(...)`, `self.agent =
     # sac.SAC(...)`, `bpr: utils.BPRLoss = ...`, a parameter `bpr: BPRLoss`.
     instances: Dict[str, str] = field(default_factory=dict)
-    # Each `DataLoader(...)` the module builds: whether it pins memory (True for `True` or
+    # Each `DataLoader(...)` the module builds, torch's or another (`torch_geometric.loader.
+    # DataLoader`, a class named `...DataLoader`): whether it pins memory (True for `True` or
     # `torch.cuda.is_available()`, False when it does not, None when the value is unknown).
     loaders: Tuple[Optional[bool], ...] = ()
 
@@ -794,7 +795,10 @@ def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool],
     """`ModuleFacts.loaders` of a module."""
     found = []
     for node in _ast_walk(tree):
-        if isinstance(node, ast.Call) and _ast_qualified(node.func, aliases) in DATALOADERS:
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _ast_qualified(node.func, aliases) or _ast_dotted(node.func) or ""
+        if callee in DATALOADERS or callee.rpartition(".")[2].endswith("DataLoader"):
             keywords = {keyword.arg: keyword.value for keyword in node.keywords}
             found.append(_pins(keywords.get("pin_memory"), aliases, None in keywords or len(node.args) > 7))
     return tuple(found)
@@ -813,8 +817,9 @@ def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Op
 
 
 def project_pins_loaders(path: str, patterns: Sequence[str]) -> bool:
-    """Whether every torch `DataLoader` the project of the file at `path` builds outside test
-    code pins memory (and it builds one), so that a batch of a loader whose construction the
+    """Whether every `DataLoader` the project of the file at `path` builds outside test code
+    pins memory (and it builds one; another library's counts too: its batches are the ones a
+    loop may draw), so that a batch of a loader whose construction the
     analysis cannot follow (`self.train_loader`, set by another module) is pinned. Noted as a
     dependency on the project's listing."""
     root = project_root(os.path.abspath(path))
@@ -2307,7 +2312,7 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
     on an instance of that class (`agent.update(...)` after `agent = Agent(...)`), or may call
     it: on an object of a class the module does not show (`self.model.loss_function(...)`, a
     model chosen from a registry by the configuration), for a method whose name is
-    `dispatched_by_name`."""
+    `dispatched_by_name` and that no class of the caller's own module defines."""
     receiver, _, method = written.rpartition(".")
     klass, _, _ = function.rpartition(".")
     if not klass or not receiver:
@@ -2320,6 +2325,8 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
         owner = module_facts(path).functions.get(klass)
         if owner is not None and owner.lightning:
             return False  # the framework calls a Lightning class's hooks, whatever their names
+        if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
+            return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
         return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
     return _names_function(file, text, written_class, path, klass)
 

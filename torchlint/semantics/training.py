@@ -94,11 +94,28 @@ def _loader_class_choice(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     then `return cls(ds, batch_size=...)`), each named by a capitalised class name."""
     if not isinstance(func, cst.Name) or func.value not in _class_choice_names(ctx.module):
         return False
-    values = reaching_values(ctx.module, ctx.frequency.enclosing_function(func), func.value)
-    classes = [choice for value in values or () for choice in _choices(value)]
-    return bool(classes) and all(
-        (dotted_name(choice) or "").rsplit(".", 1)[-1][:1].isupper() and builds_dataloader(ctx, choice) for choice in classes
-    )
+    key = (id(ctx), func.value)
+    if key in _RESOLVING:
+        return False  # a cycle of choices (`A = B if c else DataLoader`, `B = A if d else ...`)
+    _RESOLVING.add(key)
+    try:
+        values = reaching_values(ctx.module, ctx.frequency.enclosing_function(func), func.value)
+        # `Loader = FastLoader if fast else Loader` keeps the value an other assignment gives
+        # it: that value is among `values` already.
+        classes = [
+            choice for value in values or () for choice in _choices(value)
+            if not (isinstance(choice, cst.Name) and choice.value == func.value)
+        ]
+        return bool(classes) and all(
+            (dotted_name(choice) or "").rsplit(".", 1)[-1][:1].isupper() and builds_dataloader(ctx, choice) for choice in classes
+        )
+    finally:
+        _RESOLVING.discard(key)
+
+
+# The class choices being resolved, by (file facts, name): `_loader_class_choice` follows a
+# choice that names another one, but not around a cycle.
+_RESOLVING: Set[Tuple[int, str]] = set()
 
 
 def _choices(value: cst.BaseExpression) -> List[cst.BaseExpression]:

@@ -155,26 +155,11 @@ def literal_keywords(value: cst.BaseExpression, names: NameResolver, module: Opt
     return None
 
 
-def unpacked_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
-    """The keywords the `**name` arguments of `call` supply, when each name's only assignment
-    in the file (or, for `**self.init_kwargs`, the attribute's) is a dict literal (`literal_keywords`) that the file never changes (no item
-    assignment, no method call but reads: `kwargs.update(cuda_kwargs)` makes it unknown);
-    None when any is unknown, and for `*args`, which may supply anything."""
-    keywords: Dict[str, cst.BaseExpression] = {}
-    for arg in call.args:
-        if arg.star == "*":
-            return None
-        if arg.star != "**":
-            continue
-        known = spread_of(module, names, arg)
-        if known is None:
-            return None
-        keywords.update(known)
-    return keywords
-
-
 def spread_of(module: cst.Module, names: NameResolver, arg: cst.Arg) -> Optional[Dict[str, cst.BaseExpression]]:
-    """The keywords one `**name` argument supplies (see `unpacked_keywords`), or None."""
+    """The keywords one `**name` argument supplies when the name's only assignment in the file
+    (or, for `**self.init_kwargs`, the attribute's) is a dict literal (`literal_keywords`)
+    that the file never changes (no item assignment, no method call but reads:
+    `kwargs.update(cuda_kwargs)` makes it unknown); None otherwise."""
     assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
     known = literal_keywords(assigned, names, module) if assigned is not None else None
     return None if known is None or dotted_name(arg.value) in _changed_dicts(module) else known
@@ -298,6 +283,13 @@ def string_value(node: cst.BaseExpression) -> Optional[str]:
             warnings.simplefilter("ignore")
             value = node.evaluated_value
         return value if isinstance(value, str) else None
+    return None
+
+
+def string_key(node: cst.BaseExpression) -> Optional[str]:
+    """The string key a subscript reads or writes (`cfg["device"]`), else None."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return string_value(node.slice[0].slice.value)
     return None
 
 
