@@ -135,6 +135,33 @@ def test_project_function_follows_imports_and_reexports(tmp_path):
         assert function(ctx, name) is None, name
 
 
+def test_project_function_passes_over_imports_of_other_packages_only(tmp_path):
+    """An import of a module no project file is (`apex.helpers`, `torch`) is passed over
+    without hiding a later import of the same name from the project, or a relative import."""
+    write(tmp_path, "setup.py", "")
+    write(tmp_path, "helpers.py", "def read_back(x):\n    return x.cuda().sum().item()\n")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/sibling.py", "def total(x):\n    return x.sum().item()\n")
+    script = write(
+        tmp_path,
+        "pkg/train.py",
+        """
+        import torch
+        try:
+            from apex import helpers
+        except ImportError:
+            import helpers
+        from . import sibling
+        import torch.nn as sibling_nn
+        """,
+    )
+    ctx = context(script)
+    assert function(ctx, "helpers.read_back").reads_back_device_value
+    assert function(ctx, "sibling.total").returns_read_back
+    for name in ("torch.cat", "sibling_nn.Linear", "helpers.missing"):
+        assert function(ctx, name) is None, name
+
+
 def test_callers_of_reports_guards_across_modules(tmp_path):
     write(tmp_path, ".git/HEAD", "")
     utils = write(tmp_path, "pkg/utils.py", "def log_metrics(x):\n    pass\ndef helper():\n    log_metrics(1)\n")

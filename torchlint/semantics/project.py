@@ -1664,6 +1664,8 @@ def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     head, _, rest = dotted.partition(".")
     path = os.path.abspath(ctx.path) if os.path.isfile(ctx.path) else ctx.path
     for statement in _imports_binding(ctx.text, head):
+        if not _imports_project_module(ctx, path, statement):
+            continue  # `import torch`: no name it binds is a project function
         found = _imported_function(path, statement, head, rest, MAX_REEXPORTS)
         if found is not None:
             return found
@@ -1689,6 +1691,26 @@ def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     if facts is None or facts.static or not facts.parameters:
         return None
     return dataclasses.replace(facts, parameters=facts.parameters[1:])
+
+
+# Per checked file: whether each of its import statements names a module of the project.
+_PROJECT_IMPORTS: "weakref.WeakKeyDictionary[FileFacts, Dict[ImportFrom, bool]]" = weakref.WeakKeyDictionary()
+
+
+def _imports_project_module(ctx: "FileFacts", path: str, statement: ImportFrom) -> bool:
+    """Whether `statement` of the checked file (at `path`) may import a project module: false
+    when the module it names (`torch` of `import torch`) is a file under none of the
+    directories it may resolve against, where `_imported_function` finds nothing whatever
+    name it is asked for. Kept per checked file, as `_RESOLVED` is: the paths it consults are
+    noted while that file is checked. Imports of the package itself (`from . import x`) may."""
+    known = _PROJECT_IMPORTS.setdefault(ctx, {})
+    found = known.get(statement)
+    if found is None:
+        parts = [part for part in statement.module.split(".") if part]
+        found = known[statement] = not parts or not os.path.isabs(path) or any(
+            _module_file(base, parts) is not None for base in _import_bases(path, statement, search_roots(path))
+        )
+    return found
 
 
 _INSTANCE_BINDING = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*[\w.]*\b[A-Z]\w*(?:\.\w+)?\s*\(")
@@ -1754,11 +1776,15 @@ def _function_in(base: str, module: List[str], attribute: List[str], depth: int)
         found = _function_in(base, attribute[:1], attribute[1:], depth) if len(attribute) > 1 else None
         init = os.path.join(base, "__init__.py")
         return found if found is not None or not _is_file(init) else _lookup(init, attribute, depth)
+    file = _module_file(base, module)
+    return _lookup(file, attribute, depth) if file is not None else None
+
+
+def _module_file(base: str, module: List[str]) -> Optional[str]:
+    """The file of `module` under `base` (its `.py` file or its package's `__init__.py`)."""
     files = _module_files(base, module, [])
     stem = os.path.join(base, *module)
-    if not files or files[-1] not in (stem + ".py", os.path.join(stem, "__init__.py")):
-        return None
-    return _lookup(files[-1], attribute, depth)
+    return files[-1] if files and files[-1] in (stem + ".py", os.path.join(stem, "__init__.py")) else None
 
 
 def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFacts]:
