@@ -98,6 +98,24 @@ for batch, extra, rows in loader:
     assert "x.to(device, non_blocking=True) for x in batch" in fixed(code)
 
 
+def test_a_comprehension_name_that_draws_from_something_else_shadows_the_batch():
+    """A comprehension's `for` binds its own names: `[x.to(device) for x in masks]` in a loop
+    over `x` moves the masks, not the batch (a flex-attention `BlockMask.to()` has no
+    `non_blocking`); a name drawn from the batch in one comprehension is not the batch in the
+    next one of the same statement, and a clause drawing from an element drawn from the batch
+    still is."""
+    code = PINNED + """
+for x in loader:
+    masks = [x.to(device) for x in block_masks]
+    both = [t.to(device) for t in x] + [t.to(device) for t in block_masks]
+    rows = [r.to(device) for row in x for r in row]
+    kept = [x.to(device) for _ in range(2)]
+    own = [x.to(device) for x in x]
+"""
+    assert lines(code, RULE) == [6, 7, 8, 9]
+    assert "[t.to(device) for t in block_masks]" in fixed(code)
+
+
 def test_batches_changed_in_place_through_a_view_after_the_move():
     code = PINNED + """
 for x, y in loader:
