@@ -6,7 +6,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
-from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
+from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION, SPREAD_ON_EVERY_RUN
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, scope_descendants
@@ -321,7 +321,10 @@ class DataloaderNoPinMemory(Rule):
     dataset's own tensor where it was (`batch_size=None` over a dataset that returns views
     of a tensor it holds, or a `collate_fn` that returns what it gets): an in-place change
     of the batch in the loop (`x.sub_(mean)`) no longer reaches the dataset, and later
-    epochs see other values. The fix sets `pin_memory=True`.
+    epochs see other values. The fix sets `pin_memory=True`; next to a `**kwargs` dict only
+    when the dict is empty on every run: not when it is read on the CUDA branch of a choice or
+    test by device (`{} if use_cuda else {"pin_memory": False}` would repeat the keyword on
+    the CPU, a `TypeError`).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -434,6 +437,8 @@ class DataloaderNoPinMemory(Rule):
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
             unpacked = spread_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            # A dict the file builds must hold no keyword on any run for the fix to add one.
+            on_every_run = unpacked is None or not unpacked and spread_keywords(self.ctx.module, self.ctx.names, call, every_run=True) == {}
             if unpacked is None:
                 unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:
@@ -458,5 +463,5 @@ class DataloaderNoPinMemory(Rule):
                 call,
                 "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
                 "so the copy is a direct, asynchronous transfer",
-                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if not unpacked else None,
+                fix=(self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)) if not unpacked else None,
             )
