@@ -130,7 +130,8 @@ class DeviceAfterCreation(Rule):
     such as a walrus; a default or dict entry it is read through, `cfg.get("device", "cpu")`,
     `getattr(args, "device", "cpu")`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
-    a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
+    a call of the file passes is one (`make_targets(4, torch.float64)`, also from a tuple it
+    unpacks, `make_targets(*args)` with `args = (4, torch.float64)`), when the factory
     takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
     when the move unpacks `*args`/`**kwargs`.

@@ -427,9 +427,37 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
         if isinstance(node, cst.Call) and getattr(getattr(node.func, "attr", node.func), "value", None) == function.name.value:
             values += [argument for argument, parameter in arguments_by_parameter(node, function) if parameter == name]
             values += [value for arg in node.args if arg.star == "**" for value in _keyed_values(module, arg.value, name)]
+            values += _starred_values(module, node, function, name)
     # A name passed is followed to what module-level code assigns it (`make(4, target)` with
     # `target = torch.float64 if ... else "cpu"`).
     return values + [item for value in values if isinstance(value, cst.Name) for item in reaching_values(module, None, value.value) or []]
+
+
+def _starred_values(module: cst.Module, call: cst.Call, function: cst.FunctionDef, name: str) -> List[cst.BaseExpression]:
+    """What a `*args` argument of `call` passes for parameter `name` of `function`: the element
+    at its position of the tuple or list literals the starred value is (or a module-level name
+    of it is assigned): `smooth(*args)` with `args = (2, 4, torch.float64)`."""
+    parameters = [param.name.value for param in (*function.params.posonly_params, *function.params.params)]
+    if parameters and parameters[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        parameters = parameters[1:]
+    if name not in parameters:
+        return []
+    found: List[cst.BaseExpression] = []
+    before = 0  # plain positional arguments before the starred one
+    for arg in call.args:
+        if arg.keyword is not None or arg.star == "**":
+            break
+        if arg.star != "*":
+            before += 1
+            continue
+        value = arg.value
+        literals = (reaching_values(module, None, value.value) or []) if isinstance(value, cst.Name) else [value]
+        index = parameters.index(name) - before
+        for literal in literals:
+            if isinstance(literal, (cst.Tuple, cst.List)) and 0 <= index < len(literal.elements) and not any(isinstance(e, cst.StarredElement) for e in literal.elements[: index + 1]):
+                found.append(literal.elements[index].value)
+        break
+    return found
 
 
 def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.BaseExpression]:
