@@ -9,8 +9,8 @@ from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, devi
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
-from torchlint.semantics.escapes import view_aliases
-from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
+from torchlint.semantics.escapes import element_aliases, view_aliases
+from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument, project_pins_loaders
 from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, per_module, scope_descendants
@@ -68,11 +68,13 @@ class BlockingTransfer(Rule):
     - for dtype casts (`x.to(torch.float16)`) and moves to the CPU;
     - for values rebound in the loop before they are moved (`x = x.float()` makes a new,
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
-      `x[0] = ...`, also through a view such as `flat = x.view(-1)`), which an asynchronous
-      copy could read half-written;
+      `x[0] = ...`, also through a view such as `flat = x.view(-1)` or through its elements
+      or entries, `for t in batch: t.sub_(m)`, `[t.clamp_(0, 1) for t in batch]`), which an
+      asynchronous copy could read half-written;
     - for moves inside nested functions and lambdas (a comprehension over the batch's
       elements or entries moves the batch: `[x.to(device) for x in batch]`,
-      `{k: v.to(device) for k, v in batch.items()}`);
+      `{k: v.to(device) for k, v in batch.items()}`; a comprehension name that draws from
+      anything else is not the batch, even when spelled as the loop's target);
     - in loops under an interval test (`if steps % validation_interval == 0:`), which run
       rarely.
 
@@ -412,10 +414,11 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
 def _changed_in_place(module: cst.Module, body: cst.CSTNode, names: FrozenSet[str], depth: int = 0) -> Set[str]:
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
     `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), also through a view of it
-    (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`), or
+    (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`) or an
+    element or entry of it (`for t in batch: t.sub_(m)`, `escapes.element_aliases`), or
     hands to a function of the file that modifies the parameter it receives it as. Asked for
     each statement of a loop: the loop's writes are found once (`_written_in_place`)."""
-    aliases = view_aliases(body, names)
+    aliases = {**element_aliases(body, names), **view_aliases(body, names)}
     changed = _written_in_place(module, body, depth)
     return {aliases.get(name, name) for name in changed & (names | set(aliases))}
 
@@ -426,7 +429,7 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
     the file's functions it calls (`depth` levels deep so far)."""
     functions = _file_functions(module)
     changed: Set[str] = set()
-    for node in scope_descendants(body):
+    for node in body_nodes(body):  # comprehensions included: `[t.clamp_(0, 1) for t in batch]`
         if isinstance(node, cst.Call):
             changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():

@@ -116,6 +116,32 @@ for x in loader:
     assert "[t.to(device) for t in block_masks]" in fixed(code)
 
 
+def test_batches_changed_in_place_through_their_elements():
+    """A loop or comprehension over the batch's tensors or entries that changes them in place
+    (`for t in batch: t.sub_(m)`, `[t.clamp_(0, 1) for t in batch]`) writes to the pinned
+    memory an asynchronous copy may still read: silent. Reading the elements, or changing a
+    list of other tensors in place, keeps the finding."""
+    code = PINNED + """
+for batch in loader:
+    a = [t.to(device) for t in batch]
+    for t in batch:
+        t.sub_(1)
+for batch in loader:
+    a = [t.to(device) for t in batch]
+    [t.clamp_(0, 1) for t in batch]
+for batch in loader:
+    a = {k: v.to(device) for k, v in batch.items()}
+    for v in batch.values():
+        v.mul_(2)
+for batch in loader:
+    a = [t.to(device) for t in batch]
+    for t in batch:
+        print(t.sum())
+    [b.zero_() for b in buffers]
+"""
+    assert lines(code, RULE) == [16]
+
+
 def test_batches_changed_in_place_through_a_view_after_the_move():
     code = PINNED + """
 for x, y in loader:
