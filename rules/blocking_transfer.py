@@ -13,7 +13,7 @@ from torchlint.semantics.escapes import element_aliases, view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import pinned_argument, project_pins_loaders
-from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
@@ -22,6 +22,15 @@ _UNFOLLOWED = cst.Call(func=cst.Name("DataLoader"), args=[])
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
 MAX_HELPER_DEPTH = 2
+# Library callables that make objects whose `.to()` takes no `non_blocking`: torch's
+# flex-attention `BlockMask` (`BlockMask.to(self, device)`), often handed along with a batch.
+NO_NON_BLOCKING_MAKERS = frozenset(
+    {
+        "torch.nn.attention.flex_attention.create_block_mask",
+        "torch.nn.attention.flex_attention.BlockMask",
+        "torch.nn.attention.flex_attention.BlockMask.from_kv_blocks",
+    }
+)
 BATCH_SIZE_POSITION = 1
 
 
@@ -114,7 +123,10 @@ class BlockingTransfer(Rule):
     or by assignment, `__getattr__ = ...`; it may answer `to`), or when a `.to()` of the
     file does more with its `non_blocking` (or the `**kwargs` that would get it) than pass
     it on under that name (`if non_blocking: x = x.pin_memory()`, which raises on a machine
-    without an accelerator): batches may be its objects, which run differently with it. Classes of other modules are taken to follow the signature of
+    without an accelerator): batches may be its objects, which run differently with it; nor,
+    for a loader with a `collate_fn`, `batch_size=None` or one not followed, when the file
+    makes torch flex-attention block masks (`create_block_mask(...)`): a batch may hold one,
+    and `BlockMask.to()` takes no `non_blocking`. Classes of other modules are taken to follow the signature of
     `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
     `non_blocking`, is the one case this misses).
 
@@ -281,18 +293,44 @@ class BlockingTransfer(Rule):
         message = "Copy asynchronously with `non_blocking=True`"
         if loader is None:
             return self.fix(edit, message=message)
+        maker = self._makes_objects_without_non_blocking()
+        if maker is not None and (loader is _UNFOLLOWED or not _collates_by_default(loader)):
+            return self.withheld(f"the file makes objects with `{maker}` whose `.to()` has no `non_blocking`; batches not collated by default may hold them")
         if loader is _UNFOLLOWED:
             return self.unsafe_fix("the loader is not followed: its batches may be objects whose `.to()` has no `non_blocking`", edit, message=message)
-        if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
+        if _custom_collation(loader):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
-        batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)
-        if batch_size is not None and is_literal(batch_size.value, "None"):
+        if _batch_size_none(loader):
             return self.unsafe_fix(
                 "with `batch_size=None` the loader hands over the dataset's items as they are, which may be objects whose `.to()` has no `non_blocking`",
                 edit,
                 message=message,
             )
         return self.fix(edit, message=message)
+
+    def _makes_objects_without_non_blocking(self) -> Optional[str]:
+        """The name of a library callable of `NO_NON_BLOCKING_MAKERS` the file calls, if any."""
+        for call in nodes_of_type(self.ctx.module, (cst.Call,)):
+            qualified = self.ctx.qualified_name(call.func)  # type: ignore[attr-defined]
+            if qualified in NO_NON_BLOCKING_MAKERS:
+                return qualified.rpartition(".")[2]
+        return None
+
+
+def _collates_by_default(loader: cst.Call) -> bool:
+    """No `collate_fn` and a batch size other than `None` (which hands over the dataset's
+    items as they are)."""
+    return not _custom_collation(loader) and not _batch_size_none(loader)
+
+
+def _custom_collation(loader: cst.Call) -> bool:
+    """A `collate_fn` by keyword or position, or a `**kwargs` that may hold one."""
+    return keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**")
+
+
+def _batch_size_none(loader: cst.Call) -> bool:
+    batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)
+    return batch_size is not None and is_literal(batch_size.value, "None")
 
 
 def _parameter_behind(function: cst.FunctionDef, source: cst.BaseExpression, parameters: Set[str]) -> Optional[str]:

@@ -245,3 +245,24 @@ for x, y in loader:
     optimizer.step()
 """
     assert lines(code, RULE) == [5, 6]  # not the move of the encoded value, nor of a batch changed in place
+
+
+@pytest.mark.parametrize(
+    ("loader", "expected"),
+    [
+        ("DataLoader(ds, pin_memory=True, collate_fn=collate)", None),
+        ("DataLoader(ds, batch_size=None, pin_memory=True)", None),
+        ("DataLoader(ds, batch_size=8, pin_memory=True)", "safe"),
+    ],
+)
+def test_no_fix_for_batches_that_may_hold_a_block_mask(loader, expected):
+    """A file that makes flex-attention block masks may hand one along with a batch that is
+    not collated by default: `BlockMask.to()` takes no `non_blocking`. Default collation
+    cannot hold one."""
+    code = (
+        "from torch.nn.attention.flex_attention import create_block_mask\nfrom torch.utils.data import DataLoader\n"
+        f"mask = create_block_mask(causal, None, None, 128, 128)\nloader = {loader}\n"
+        "for batch in loader:\n    batch = {k: v.to(device) for k, v in batch.items()}\n    loss = model(batch).sum()\n    loss.backward()\n"
+    )
+    [finding] = lint(code, [RULE])
+    assert (finding.fix.applicability.value if finding.fix else None) == expected
