@@ -12,7 +12,7 @@ from torchlint.semantics.bindings import acts_on_keyword, method_definitions, ta
 from torchlint.semantics.escapes import element_aliases, view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
-from torchlint.semantics.project import pinned_argument, project_pins_loaders
+from torchlint.semantics.project import pinned_argument, project_moves_without_non_blocking, project_pins_loaders
 from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
@@ -126,9 +126,12 @@ class BlockingTransfer(Rule):
     without an accelerator): batches may be its objects, which run differently with it; nor,
     for a loader with a `collate_fn`, `batch_size=None` or one not followed, when the file
     makes torch flex-attention block masks (`create_block_mask(...)`): a batch may hold one,
-    and `BlockMask.to()` takes no `non_blocking`. Classes of other modules are taken to follow the signature of
-    `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
-    `non_blocking`, is the one case this misses).
+    and `BlockMask.to()` takes no `non_blocking`. The other modules of the project are read
+    too: no fix when a class of one (outside test code) has a `.to()`/`.cuda()` without
+    `non_blocking` or `**kwargs`, binds it by assignment or defines `__getattr__` (a
+    `NamedTuple` batch of `data.py` that the loop of `train.py` moves). Library classes are
+    taken to follow the signature of `Tensor.to` (a library `Mapping` batch, such as an old
+    tokenizer output whose `to()` has no `non_blocking`, is the one case this misses).
 
     ## Measured precision
     Stable in loops that run with training (a loop that trains, the per-epoch validation
@@ -289,6 +292,9 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         if any(acts_on_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file acts on `non_blocking` itself (batches may be its objects)")
+        elsewhere = project_moves_without_non_blocking(self.ctx.path, self.ctx.options.test_paths) if os.path.isfile(self.ctx.path) else None
+        if elsewhere is not None:
+            return self.withheld(f"the project's class `{elsewhere}` has a `.{method}()` that may not take `non_blocking` (batches may be its objects)")
         edit = NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True")))
         message = "Copy asynchronously with `non_blocking=True`"
         if loader is None:

@@ -266,3 +266,28 @@ def test_no_fix_for_batches_that_may_hold_a_block_mask(loader, expected):
     )
     [finding] = lint(code, [RULE])
     assert (finding.fix.applicability.value if finding.fix else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("to", "expected"),
+    [
+        ("def to(self, device):\n        return self", None),
+        ("to = _move", None),
+        ("def __getattr__(self, name):\n        return getattr(self.x, name)", None),
+        # hard negatives: a to() that takes non_blocking, by name or in **kwargs
+        ("def to(self, device, non_blocking=False):\n        return self", "safe"),
+        ("def to(self, *args, **kwargs):\n        return self", "safe"),
+    ],
+)
+def test_no_fix_when_another_module_of_the_project_defines_a_blocking_to(tmp_path, to, expected):
+    """A batch class of another module (a NamedTuple that default collation keeps) whose
+    `.to()` takes no `non_blocking`: the fix would make the move raise TypeError."""
+    from torchlint.engine.linter import lint_text
+
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "batch.py").write_text(f"from typing import NamedTuple\n\ndef _move(self, device):\n    return self\n\nclass Pair(NamedTuple):\n    x: object\n    {to}\n")
+    train = tmp_path / "train.py"
+    train.write_text(PINNED + "for batch in loader:\n    batch = batch.to(device)\n    loss = model(batch).sum()\n    loss.backward()\n")
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    [finding] = lint_text(train.read_text(), str(train), rules, preview_options()).findings
+    assert (finding.fix.applicability.value if finding.fix else None) == expected
