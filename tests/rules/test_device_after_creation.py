@@ -232,3 +232,38 @@ for step in range(3):
     assert fix("(2, 4, torch.float64)") is None
     assert fix('(2, 4, "cpu")') == "unsafe"
     assert fix("(torch.float64, 4)") == "unsafe"
+
+
+def test_an_attribute_stored_from_a_constructor_argument_that_is_a_dtype_gets_no_fix():
+    """`self.device = device` in `__init__`, and the file builds the object with a dtype: by
+    position, through a name bound to the class or a dict literal holding it, or a starred
+    tuple. `torch.zeros(..., device=torch.float64)` would raise. A device argument keeps the
+    unsafe fix (the attribute is a device only by its name)."""
+    template = """
+import torch
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = model(x + noise).sum()
+        loss.backward()
+        optimizer.step()
+
+TRAINERS = {{"base": Trainer}}
+{build}
+for step in range(3):
+    trainer.train_step(x)
+"""
+    def fix(build):
+        [finding] = lint(template.format(build=build), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix("trainer = Trainer(torch.float64)") is None
+    assert fix("cls = Trainer\ntrainer = cls(torch.float64)") is None
+    assert fix('trainer = TRAINERS["base"](torch.float64)') is None
+    assert fix("trainer = Trainer(*(torch.float64,))") is None
+    assert fix('trainer = Trainer("cpu")') == "unsafe"
+    assert fix('trainer = Other(torch.float64)') == "unsafe"

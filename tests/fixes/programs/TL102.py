@@ -1111,3 +1111,108 @@ for step in range(2):
     opt.step()
     show(loss)
 
+
+# %% round 11: a trainer built with a dtype by position stores it as self.device, used in its step method [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+trainer = Trainer(torch.float64)
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 11: a trainer class bound to a name and called with a dtype, the step method moves a buffer to self.device [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+cls = Trainer
+trainer = cls(torch.float64)
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 11: a trainer taken from a dict of classes and given a dtype as its device [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+trainer = TRAINERS["base"](torch.float64)
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 11: a trainer built from a starred tuple that holds a dtype as its device [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+trainer = Trainer(*(torch.float64,))
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
