@@ -563,3 +563,86 @@ for step in range(4):
     optimizer.step()
     episode_return += reward.item()
 show(episode_return)
+
+# %% round 11: a step method trains until the summed loss passes a budget read in the while test [none]
+import torch
+
+device = torch.device("cpu")
+
+
+class Trainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(2, 1).to(device)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_until(self, x, y, budget):
+        spent = 0.0
+        steps = 0
+        while spent < budget:
+            loss = ((self.model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            spent += loss.item()
+            steps += 1
+        return steps, spent
+
+
+show(Trainer().train_until(torch.ones(2, 2), torch.full((2,), 3.0), 5.0))
+
+# %% round 11: a step method's loss total read by a default argument of a lambda made in the loop [none]
+import torch
+
+device = torch.device("cpu")
+
+
+def train_epoch(model, optimizer, batches, hooks):
+    total = 0.0
+    for x, y in batches:
+        loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+        hooks.append(lambda value=total: round(value, 4))
+    return total
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+hooks = []
+show(train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)], hooks))
+print([type(hook()).__name__ for hook in hooks])
+
+# %% round 11: a step method sums losses and hands the running total to a scheduler-like callback after the loop [none]
+import torch
+
+device = torch.device("cpu")
+
+
+class Plateau:
+    def __init__(self):
+        self.seen = []
+
+    def step(self, value):
+        self.seen.append(value)
+
+
+def train_epoch(model, optimizer, batches, plateau):
+    total = 0.0
+    for x, y in batches:
+        loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    plateau.step(total)
+    return total
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+plateau = Plateau()
+for epoch in range(2):
+    train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)], plateau)
+show(plateau.seen, [type(v).__name__ for v in plateau.seen])
