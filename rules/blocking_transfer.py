@@ -7,13 +7,13 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
-from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
-from torchlint.semantics.escapes import view_aliases
-from torchlint.semantics.training import OTHER_LOOPS, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
+from torchlint.semantics.escapes import element_aliases, view_aliases
+from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
-from torchlint.semantics.project import pinned_argument, project_pins_loaders
-from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, per_module, scope_descendants
+from torchlint.semantics.project import pinned_argument, project_moves_without_non_blocking, project_pins_loaders
+from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
 _CUSTOM_COLLATION = cst.Call(func=cst.Name("DataLoader"), args=[cst.Arg(keyword=cst.Name("collate_fn"), value=cst.Name("collate"))])
@@ -22,6 +22,15 @@ _UNFOLLOWED = cst.Call(func=cst.Name("DataLoader"), args=[])
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
 MAX_HELPER_DEPTH = 2
+# Library callables that make objects whose `.to()` takes no `non_blocking`: torch's
+# flex-attention `BlockMask` (`BlockMask.to(self, device)`), often handed along with a batch.
+NO_NON_BLOCKING_MAKERS = frozenset(
+    {
+        "torch.nn.attention.flex_attention.create_block_mask",
+        "torch.nn.attention.flex_attention.BlockMask",
+        "torch.nn.attention.flex_attention.BlockMask.from_kv_blocks",
+    }
+)
 BATCH_SIZE_POSITION = 1
 
 
@@ -47,7 +56,8 @@ class BlockingTransfer(Rule):
     tqdm.tqdm(train_loader)`). A loop over a loader whose construction is not followed (an
     attribute, `for batch in tqdm(self.train_loader):` in a trainer class that another module
     hands the loader to) is checked when every `DataLoader` the project builds outside test
-    code (torch's or another library's, `torch_geometric.loader.DataLoader`) pins memory (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
+    code (torch's or another library's, `torch_geometric.loader.DataLoader`) pins memory
+    (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
     A move inside a call (`x = Variable(x.cuda())`) moves the
     batch before the assignment rebinds it, and each branch of an `if` is followed on its
     own.
@@ -68,11 +78,13 @@ class BlockingTransfer(Rule):
     - for dtype casts (`x.to(torch.float16)`) and moves to the CPU;
     - for values rebound in the loop before they are moved (`x = x.float()` makes a new,
       unpinned tensor), and for batches the loop changes in place on the host (`x.mul_(2)`,
-      `x[0] = ...`, also through a view such as `flat = x.view(-1)` or an item, `for t in
-      batch: t.div_(255)`), which an asynchronous copy could read half-written;
+      `x[0] = ...`, also through a view such as `flat = x.view(-1)` or through its elements
+      or entries, `for t in batch: t.sub_(m)`, `[t.clamp_(0, 1) for t in batch]`), which an
+      asynchronous copy could read half-written;
     - for moves inside nested functions and lambdas (a comprehension over the batch's
       elements or entries moves the batch: `[x.to(device) for x in batch]`,
-      `{k: v.to(device) for k, v in batch.items()}`);
+      `{k: v.to(device) for k, v in batch.items()}`; a comprehension name that draws from
+      anything else is not the batch, even when spelled as the loop's target);
     - in loops under an interval test (`if steps % validation_interval == 0:`), which run
       rarely.
 
@@ -112,9 +124,15 @@ class BlockingTransfer(Rule):
     or by assignment, `__getattr__ = ...`; it may answer `to`), or when a `.to()` of the
     file does more with its `non_blocking` (or the `**kwargs` that would get it) than pass
     it on under that name (`if non_blocking: x = x.pin_memory()`, which raises on a machine
-    without an accelerator): batches may be its objects, which run differently with it. Classes of other modules are taken to follow the signature of
-    `Tensor.to` (a library `Mapping` batch, such as an old tokenizer output whose `to()` has no
-    `non_blocking`, is the one case this misses).
+    without an accelerator): batches may be its objects, which run differently with it; nor,
+    for a loader with a `collate_fn`, `batch_size=None` or one not followed, when the file
+    makes torch flex-attention block masks (`create_block_mask(...)`): a batch may hold one,
+    and `BlockMask.to()` takes no `non_blocking`. The other modules of the project are read
+    too: no fix when a class of one (outside test code) has a `.to()`/`.cuda()` without
+    `non_blocking` or `**kwargs`, binds it by assignment or defines `__getattr__` (a
+    `NamedTuple` batch of `data.py` that the loop of `train.py` moves). Library classes are
+    taken to follow the signature of `Tensor.to` (a library `Mapping` batch, such as an old
+    tokenizer output whose `to()` has no `non_blocking`, is the one case this misses).
 
     ## Measured precision
     Stable in loops that run with training (a loop that trains, the per-epoch validation
@@ -275,22 +293,51 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         if any(acts_on_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file acts on `non_blocking` itself (batches may be its objects)")
+        elsewhere = project_moves_without_non_blocking(self.ctx.path, self.ctx.options.test_paths) if os.path.isfile(self.ctx.path) else None
+        if elsewhere is not None:
+            return self.withheld(f"the project's class `{elsewhere}` has a `.{method}()` that may not take `non_blocking` (batches may be its objects)")
         edit = NodeEdit(move, with_keyword(move, "non_blocking", cst.Name("True")))
         message = "Copy asynchronously with `non_blocking=True`"
         if loader is None:
             return self.fix(edit, message=message)
+        maker = self._makes_objects_without_non_blocking()
+        if maker is not None and (loader is _UNFOLLOWED or not _collates_by_default(loader)):
+            return self.withheld(f"the file makes objects with `{maker}` whose `.to()` has no `non_blocking`; batches not collated by default may hold them")
         if loader is _UNFOLLOWED:
             return self.unsafe_fix("the loader is not followed: its batches may be objects whose `.to()` has no `non_blocking`", edit, message=message)
-        if keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**"):
+        if _custom_collation(loader):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
-        batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)
-        if batch_size is not None and is_literal(batch_size.value, "None"):
+        if _batch_size_none(loader):
             return self.unsafe_fix(
                 "with `batch_size=None` the loader hands over the dataset's items as they are, which may be objects whose `.to()` has no `non_blocking`",
                 edit,
                 message=message,
             )
         return self.fix(edit, message=message)
+
+    def _makes_objects_without_non_blocking(self) -> Optional[str]:
+        """The name of a library callable of `NO_NON_BLOCKING_MAKERS` the file calls, if any."""
+        for call in nodes_of_type(self.ctx.module, (cst.Call,)):
+            qualified = self.ctx.qualified_name(call.func)  # type: ignore[attr-defined]
+            if qualified in NO_NON_BLOCKING_MAKERS:
+                return qualified.rpartition(".")[2]
+        return None
+
+
+def _collates_by_default(loader: cst.Call) -> bool:
+    """No `collate_fn` and a batch size other than `None` (which hands over the dataset's
+    items as they are)."""
+    return not _custom_collation(loader) and not _batch_size_none(loader)
+
+
+def _custom_collation(loader: cst.Call) -> bool:
+    """A `collate_fn` by keyword or position, or a `**kwargs` that may hold one."""
+    return keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**")
+
+
+def _batch_size_none(loader: cst.Call) -> bool:
+    batch_size = keyword(loader, "batch_size") or (positional(loader)[BATCH_SIZE_POSITION] if len(positional(loader)) > BATCH_SIZE_POSITION else None)
+    return batch_size is not None and is_literal(batch_size.value, "None")
 
 
 def _parameter_behind(function: cst.FunctionDef, source: cst.BaseExpression, parameters: Set[str]) -> Optional[str]:
@@ -412,34 +459,14 @@ def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:
 def _changed_in_place(module: cst.Module, body: cst.CSTNode, names: FrozenSet[str], depth: int = 0) -> Set[str]:
     """Names of `names` whose tensor the loop modifies in place on the host (`x.mul_(2)`,
     `x[0] = 0`, `x += 1`, `torch.clamp(x, 0, 1, out=x)`), also through a view of it
-    (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`), or
-    hands to a function of the file that modifies the parameter it receives it as; also
-    through its items, which a loop or comprehension binds (`for x in batch: x.zero_()`,
-    `[t.div_(255) for t in batch]`, see `_item_aliases`). Asked for each statement of a loop:
-    the loop's writes are found once (`_written_in_place`)."""
-    aliases = view_aliases(body, names)
-    items = _item_aliases(body, names | set(aliases))
-    aliases.update({item: aliases.get(root, root) for item, root in items.items() if item not in aliases})
-    aliases.update({view: aliases[root] for view, root in view_aliases(body, set(items)).items() if view not in aliases})
+    (`flat = x.view(-1)` then `flat.mul_(2)`, see `semantics.escapes.view_aliases`) or an
+    element or entry of it (`for t in batch: t.sub_(m)`, `escapes.element_aliases`), or
+    hands to a function of the file that modifies the parameter it receives it as. Asked for
+    each statement of a loop: the loop's writes are found once (`_written_in_place`)."""
+    aliases = {**element_aliases(body, names), **view_aliases(body, names)}
+    aliases.update({view: aliases[root] for view, root in view_aliases(body, set(aliases)).items() if view not in aliases})  # a view of an element
     changed = _written_in_place(module, body, depth)
     return {aliases.get(name, name) for name in changed & (names | set(aliases))}
-
-
-def _item_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
-    """Names a loop or comprehension of `body` binds to the items of one of `names` (`for x in
-    batch:`, `[t.div_(255) for t in batch]`, `for k, v in batch.items():`), each mapped to
-    that name: an in-place change of an item changes the batch."""
-    found: Dict[str, str] = {}
-    for node in descendants(body):
-        if not isinstance(node, (cst.For, cst.CompFor)):
-            continue
-        source = iterated_source(node.iter)
-        entries = method_call(source)
-        if entries is not None and entries[1] in ("items", "values"):
-            source = entries[0]
-        if isinstance(source, cst.Name) and source.value in names:
-            found.update({name: source.value for name in bound_names(node.target) if name not in names})
-    return found
 
 
 @per_module
@@ -448,7 +475,7 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
     the file's functions it calls (`depth` levels deep so far)."""
     functions = _file_functions(module)
     changed: Set[str] = set()
-    for node in _run_descendants(body):
+    for node in body_nodes(body):  # comprehensions included: `[t.clamp_(0, 1) for t in batch]`
         if isinstance(node, cst.Call):
             changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
@@ -472,16 +499,6 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
 
 
 _file_functions = per_module(local_functions)
-
-
-def _run_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """`node` and the nodes below it that run when it runs: comprehensions too, not the bodies
-    of nested functions, lambdas and classes."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(child for child in children(current) if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:

@@ -6,10 +6,10 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, Rule
-from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION
+from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION, SPREAD_ON_EVERY_RUN
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.tree import iterated_parts, iterated_source, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
@@ -127,20 +127,51 @@ def device_moves(ctx, body: cst.CSTNode, names: Set[str], comprehensions: bool =
     """`.cuda()` / `.to(<device>)` calls in `body` on one of `names` or an element of one
     (`x.cuda()`, `batch["image"].to(device)`), with the moved name. Nested scopes are skipped;
     with `comprehensions`, not comprehensions, whose elements drawn from a batch count as the
-    batch (`tuple(t.to(device) for t in batch)`)."""
-    walk = body_nodes if comprehensions else scope_descendants
-    names = _derived_names(body, names, ctx, walk)
-    for node in walk(body):
+    batch (`tuple(t.to(device) for t in batch)`, see `_with_elements`)."""
+    names = _derived_names(body, names, ctx, scope_descendants)
+    walk = _with_elements(ctx, body, names) if comprehensions else ((node, names) for node in scope_descendants(body))
+    for node, live in walk:
         found = method_call(node)
         if found is None or found[1] not in ("to", "cuda"):
             continue
         receiver, method = found
         base = same_place_source(receiver, ctx.qualified_name, ctx.kind_of)
-        if not isinstance(base, cst.Name) or base.value not in names:
+        if not isinstance(base, cst.Name) or base.value not in live:
             continue
         assert isinstance(node, cst.Call)
         if method == "cuda" or _to_device(ctx, node):
             yield node, base.value
+
+
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def _with_elements(ctx, body: cst.CSTNode, names: Set[str]) -> Iterator[Tuple[cst.CSTNode, Set[str]]]:
+    """The nodes of `body` that run with it (`training.body_nodes`), each with the names that
+    hold the batch there: inside a comprehension, a name its `for` binds holds an element or
+    entry of the batch when it draws from one (`for t in batch`, `for k, v in batch.items()`),
+    and shadows a batch name of the same spelling when it draws from anything else (`[x.to(device)
+    for x in block_masks]` in a loop over `x`)."""
+    stack: List[Tuple[cst.CSTNode, Set[str]]] = [(body, names)]
+    while stack:
+        current, live = stack.pop()
+        yield current, live
+        if current is not body and isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if not isinstance(current, COMPREHENSIONS):
+            stack.extend((child, live) for child in children(current))
+            continue
+        inner = set(live)
+        clause: Optional[cst.CompFor] = current.for_in
+        while clause is not None:
+            stack.append((clause.iter, set(inner)))  # evaluated where the earlier clauses' names hold
+            base = same_place_source(_mapping_entries(clause.iter), ctx.qualified_name, ctx.kind_of)
+            bound = _names(clause.target)
+            inner = (inner - bound) | (bound if isinstance(base, cst.Name) and base.value in inner else set())
+            stack.extend((condition.test, set(inner)) for condition in clause.ifs)
+            clause = clause.inner_for_in
+        results = [current.key, current.value] if isinstance(current, cst.DictComp) else [current.elt]
+        stack.extend((result, inner) for result in results)
 
 
 def _derived_names(body: cst.CSTNode, names: Set[str], ctx, walk: Callable[[cst.CSTNode], Iterator[cst.CSTNode]]) -> Set[str]:
@@ -290,7 +321,10 @@ class DataloaderNoPinMemory(Rule):
     dataset's own tensor where it was (`batch_size=None` over a dataset that returns views
     of a tensor it holds, or a `collate_fn` that returns what it gets): an in-place change
     of the batch in the loop (`x.sub_(mean)`) no longer reaches the dataset, and later
-    epochs see other values. The fix sets `pin_memory=True`.
+    epochs see other values. The fix sets `pin_memory=True`; next to a `**kwargs` dict only
+    when the dict is empty on every run: not when it is read on the CUDA branch of a choice or
+    test by device (`{} if use_cuda else {"pin_memory": False}` would repeat the keyword on
+    the CPU, a `TypeError`).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -403,6 +437,8 @@ class DataloaderNoPinMemory(Rule):
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
             unpacked = spread_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}
+            # A dict the file builds must hold no keyword on any run for the fix to add one.
+            on_every_run = unpacked is None or not unpacked and spread_keywords(self.ctx.module, self.ctx.names, call, every_run=True) == {}
             if unpacked is None:
                 unpacked = received_spreads(self.ctx, call)  # a builder's `**kwargs`, from its callers
             if unpacked is None:
@@ -427,5 +463,5 @@ class DataloaderNoPinMemory(Rule):
                 call,
                 "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
                 "so the copy is a direct, asynchronous transfer",
-                fix=self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if not unpacked else None,
+                fix=(self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)) if not unpacked else None,
             )

@@ -20,6 +20,8 @@ WORKER_INIT_POSITION = 10  # ..., pin_memory, drop_last, timeout, worker_init_fn
 # The worker count the fix writes: four workers per process is the tuning guide's usual starting
 # point, portable across machines and small enough not to oversubscribe a shared node.
 FIX_WORKERS = "4"
+# Why a loader fix that adds keywords next to a `**dict` is withheld.
+SPREAD_ON_EVERY_RUN = "the `**` dict may pass the keywords the fix adds on some run (one without CUDA): a repeated keyword raises TypeError"
 # Dataset names that say it is iterated rather than indexed (torchtext iterators, streams).
 STREAM_WORDS = ("iter", "stream", "pipe")
 
@@ -127,7 +129,10 @@ class DataloaderNoWorkers(Rule):
     later `t.requires_grad_()`, or by a class
     of the file that builds a module), which a worker cannot send back to the main process;
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
-    (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit).
+    (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to
+    a `**kwargs` dict unless it is empty on every run (one read on the CUDA branch of a choice
+    or test by device, `{} if use_cuda else {"num_workers": 0}`, would repeat a keyword the
+    fix adds on the CPU, a `TypeError`).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -235,6 +240,8 @@ class DataloaderNoWorkers(Rule):
             return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
         if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:
             return self.withheld("its `worker_init_fn` has never run (only workers run it) and may fail there")
+        if has_star(node, "**") and spread_keywords(self.ctx.module, self.ctx.names, node, every_run=True) != {}:
+            return self.withheld(SPREAD_ON_EVERY_RUN)
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))

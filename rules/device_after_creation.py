@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, parameter_values, reaching_values, field_values_anywhere, subscript_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, parameter_values, reaching_values, field_values_anywhere, stored_parameter_values, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -109,7 +109,9 @@ class DeviceAfterCreation(Rule):
     `device` a non-device, by whatever name it reaches the object (`trainer.device =
     torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`) or by
     building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, a dict
-    literal's `"device"` entry). Unsafe, with the reason in the message,
+    literal's `"device"` entry), or passes one to the parameter a method stores there
+    (`Trainer(torch.float64)` with `self.device = device` in `__init__`, also by a starred
+    tuple, through `cls = Trainer` or a dict literal of classes, `TRAINERS["base"](...)`). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
     generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
@@ -130,7 +132,8 @@ class DeviceAfterCreation(Rule):
     such as a walrus; a default or dict entry it is read through, `cfg.get("device", "cpu")`,
     `getattr(args, "device", "cpu")`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
-    a call of the file passes is one (`make_targets(4, torch.float64)`), when the factory
+    a call of the file passes is one (`make_targets(4, torch.float64)`, also from a tuple it
+    unpacks, `make_targets(*args)` with `args = (4, torch.float64)`), when the factory
     takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
     when the move unpacks `*args`/`**kwargs`.
@@ -405,7 +408,7 @@ class DeviceAfterCreation(Rule):
             others += captured_values(self.ctx.module, device.value)
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
-            others = [value for value in assigned if value is not None]
+            others = [value for value in assigned if value is not None] + stored_parameter_values(self.ctx.module, dotted_name(device) or "")
         values = [*(self._assigned(device, partial=True) or []), *others]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):

@@ -98,6 +98,50 @@ for batch, extra, rows in loader:
     assert "x.to(device, non_blocking=True) for x in batch" in fixed(code)
 
 
+def test_a_comprehension_name_that_draws_from_something_else_shadows_the_batch():
+    """A comprehension's `for` binds its own names: `[x.to(device) for x in masks]` in a loop
+    over `x` moves the masks, not the batch (a flex-attention `BlockMask.to()` has no
+    `non_blocking`); a name drawn from the batch in one comprehension is not the batch in the
+    next one of the same statement, and a clause drawing from an element drawn from the batch
+    still is."""
+    code = PINNED + """
+for x in loader:
+    masks = [x.to(device) for x in block_masks]
+    both = [t.to(device) for t in x] + [t.to(device) for t in block_masks]
+    rows = [r.to(device) for row in x for r in row]
+    kept = [x.to(device) for _ in range(2)]
+    own = [x.to(device) for x in x]
+"""
+    assert lines(code, RULE) == [6, 7, 8, 9]
+    assert "[t.to(device) for t in block_masks]" in fixed(code)
+
+
+def test_batches_changed_in_place_through_their_elements():
+    """A loop or comprehension over the batch's tensors or entries that changes them in place
+    (`for t in batch: t.sub_(m)`, `[t.clamp_(0, 1) for t in batch]`) writes to the pinned
+    memory an asynchronous copy may still read: silent. Reading the elements, or changing a
+    list of other tensors in place, keeps the finding."""
+    code = PINNED + """
+for batch in loader:
+    a = [t.to(device) for t in batch]
+    for t in batch:
+        t.sub_(1)
+for batch in loader:
+    a = [t.to(device) for t in batch]
+    [t.clamp_(0, 1) for t in batch]
+for batch in loader:
+    a = {k: v.to(device) for k, v in batch.items()}
+    for v in batch.values():
+        v.mul_(2)
+for batch in loader:
+    a = [t.to(device) for t in batch]
+    for t in batch:
+        print(t.sum())
+    [b.zero_() for b in buffers]
+"""
+    assert lines(code, RULE) == [16]
+
+
 def test_batches_changed_in_place_through_a_view_after_the_move():
     code = PINNED + """
 for x, y in loader:
@@ -201,3 +245,49 @@ for x, y in loader:
     optimizer.step()
 """
     assert lines(code, RULE) == [5, 6]  # not the move of the encoded value, nor of a batch changed in place
+
+
+@pytest.mark.parametrize(
+    ("loader", "expected"),
+    [
+        ("DataLoader(ds, pin_memory=True, collate_fn=collate)", None),
+        ("DataLoader(ds, batch_size=None, pin_memory=True)", None),
+        ("DataLoader(ds, batch_size=8, pin_memory=True)", "safe"),
+    ],
+)
+def test_no_fix_for_batches_that_may_hold_a_block_mask(loader, expected):
+    """A file that makes flex-attention block masks may hand one along with a batch that is
+    not collated by default: `BlockMask.to()` takes no `non_blocking`. Default collation
+    cannot hold one."""
+    code = (
+        "from torch.nn.attention.flex_attention import create_block_mask\nfrom torch.utils.data import DataLoader\n"
+        f"mask = create_block_mask(causal, None, None, 128, 128)\nloader = {loader}\n"
+        "for batch in loader:\n    batch = {k: v.to(device) for k, v in batch.items()}\n    loss = model(batch).sum()\n    loss.backward()\n"
+    )
+    [finding] = lint(code, [RULE])
+    assert (finding.fix.applicability.value if finding.fix else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("to", "expected"),
+    [
+        ("def to(self, device):\n        return self", None),
+        ("to = _move", None),
+        ("def __getattr__(self, name):\n        return getattr(self.x, name)", None),
+        # hard negatives: a to() that takes non_blocking, by name or in **kwargs
+        ("def to(self, device, non_blocking=False):\n        return self", "safe"),
+        ("def to(self, *args, **kwargs):\n        return self", "safe"),
+    ],
+)
+def test_no_fix_when_another_module_of_the_project_defines_a_blocking_to(tmp_path, to, expected):
+    """A batch class of another module (a NamedTuple that default collation keeps) whose
+    `.to()` takes no `non_blocking`: the fix would make the move raise TypeError."""
+    from torchlint.engine.linter import lint_text
+
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "batch.py").write_text(f"from typing import NamedTuple\n\ndef _move(self, device):\n    return self\n\nclass Pair(NamedTuple):\n    x: object\n    {to}\n")
+    train = tmp_path / "train.py"
+    train.write_text(PINNED + "for batch in loader:\n    batch = batch.to(device)\n    loss = model(batch).sum()\n    loss.backward()\n")
+    rules = [rule for rule in all_rules() if rule.code == RULE]
+    [finding] = lint_text(train.read_text(), str(train), rules, preview_options()).findings
+    assert (finding.fix.applicability.value if finding.fix else None) == expected

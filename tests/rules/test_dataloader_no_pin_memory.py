@@ -115,3 +115,15 @@ def test_batches_moved_in_the_function_the_loader_is_handed_to():
 def test_silent_in_rpc_programs():
     """Remote round trips dominate each step of a `torch.distributed.rpc` program."""
     assert lines(HANDED_ON.replace("import torch\n", "import torch\nimport torch.distributed.rpc as rpc\n"), RULE) == []
+
+
+def test_fix_next_to_a_keyword_dict_needs_it_empty_on_every_run():
+    """`pin_memory=True` next to `**kwargs`: a dict that turns pinning off on a run without
+    CUDA would make the call raise TypeError there; one empty on every run gets the fix."""
+    loop = "for x in loader:\n    x = x.cuda()\n"
+    head = "import torch\nfrom torch.utils.data import DataLoader\n"
+    chosen = head + 'kwargs = {} if torch.cuda.is_available() else {"pin_memory": False}\nloader = DataLoader(ds, **kwargs)\n' + loop
+    empty = head + "kwargs = {}\nloader = DataLoader(ds, **kwargs)\n" + loop
+    [withheld] = lint(chosen, ["TL202"])
+    [fixed] = lint(empty, ["TL202"])
+    assert withheld.fix is None and fixed.fix is not None and fixed.fix.applicability.value == "unsafe"

@@ -197,3 +197,34 @@ def test_a_loader_handed_to_a_function_is_judged_at_the_call():
     evaluate(model, valid_loader)
     """
     assert lines(code, RULE) == [4, 5]
+
+
+@pytest.mark.parametrize(
+    ("options", "fixed"),
+    [
+        # the dict is empty on every run, after a copy or a pop
+        ('loader_kwargs = {}', True),
+        ('loader_kwargs = {"num_workers": 0}\nloader_kwargs.pop("num_workers")', True),
+        # hard negatives: empty only on CUDA (a choice or a branch by device), or changed by a
+        # helper defined above it through its global name
+        ('loader_kwargs = {} if torch.cuda.is_available() else {"num_workers": 0}', False),
+        ('loader_kwargs = {}\nif not torch.cuda.is_available():\n    loader_kwargs["num_workers"] = 0', False),
+    ],
+)
+def test_fix_next_to_a_keyword_dict_needs_it_empty_on_every_run(options, fixed):
+    """The fix adds `num_workers=4` next to `**loader_kwargs`: a dict that holds the keyword on
+    some run (the CPU branch of a choice by device) would make the call raise TypeError."""
+    code = "import torch\nfrom torch.utils.data import DataLoader\n" + options + "\nloader = DataLoader(ds, **loader_kwargs)\n"
+    [finding] = lint(code, [RULE])
+    assert (finding.fix is not None and finding.fix.applicability.value == "unsafe") is fixed
+
+
+def test_a_dict_changed_by_a_function_through_its_global_name_is_unknown():
+    """A helper defined before the dict writes into it by its global name: the dict is unknown
+    (silent), but a helper's own local dict of the same name changes nothing."""
+    helper = "def apply(overrides):\n    for key, value in overrides.items():\n        loader_kwargs[key] = value\n"
+    local = "def other():\n    loader_kwargs = {}\n    loader_kwargs['num_workers'] = 2\n"
+    tail = "loader_kwargs = {}\napply({'num_workers': 0})\nloader = DataLoader(ds, **loader_kwargs)\n"
+    head = "from torch.utils.data import DataLoader\n"
+    assert lines(head + helper + tail, RULE) == []
+    assert lines(head + local + tail, RULE) == [7]

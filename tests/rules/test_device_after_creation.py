@@ -204,3 +204,66 @@ def test_a_factory_handed_to_a_helper_that_moves_it_to_the_device():
     """
     [finding] = lint(code, [RULE])
     assert finding.line == 14 and finding.fix is None and "by `get_torch_variable()`" in finding.message
+
+
+def test_a_parameter_given_a_dtype_through_a_starred_tuple_gets_no_fix():
+    """`targets.smooth(*args)` with `args = (2, 4, torch.float64)` passes the dtype as the
+    helper's `device`: `torch.full(..., device=torch.float64)` would raise. A tuple that holds
+    a device there, or a dtype at another position, leaves the fix (unsafe: named like a
+    device)."""
+    template = """
+import torch
+
+class Targets:
+    def smooth(self, n, classes, device):
+        return torch.full((n, classes), 0.1).to(device)
+
+targets = Targets()
+args = {args}
+for step in range(3):
+    loss = model(targets.smooth(*args)).sum()
+    loss.backward()
+    optimizer.step()
+"""
+    def fix(args):
+        [finding] = lint(template.format(args=args), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix("(2, 4, torch.float64)") is None
+    assert fix('(2, 4, "cpu")') == "unsafe"
+    assert fix("(torch.float64, 4)") == "unsafe"
+
+
+def test_an_attribute_stored_from_a_constructor_argument_that_is_a_dtype_gets_no_fix():
+    """`self.device = device` in `__init__`, and the file builds the object with a dtype: by
+    position, through a name bound to the class or a dict literal holding it, or a starred
+    tuple. `torch.zeros(..., device=torch.float64)` would raise. A device argument keeps the
+    unsafe fix (the attribute is a device only by its name)."""
+    template = """
+import torch
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = model(x + noise).sum()
+        loss.backward()
+        optimizer.step()
+
+TRAINERS = {{"base": Trainer}}
+{build}
+for step in range(3):
+    trainer.train_step(x)
+"""
+    def fix(build):
+        [finding] = lint(template.format(build=build), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix("trainer = Trainer(torch.float64)") is None
+    assert fix("cls = Trainer\ntrainer = cls(torch.float64)") is None
+    assert fix('trainer = TRAINERS["base"](torch.float64)') is None
+    assert fix("trainer = Trainer(*(torch.float64,))") is None
+    assert fix('trainer = Trainer("cpu")') == "unsafe"
+    assert fix('trainer = Other(torch.float64)') == "unsafe"

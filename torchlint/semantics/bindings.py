@@ -427,9 +427,91 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
         if isinstance(node, cst.Call) and getattr(getattr(node.func, "attr", node.func), "value", None) == function.name.value:
             values += [argument for argument, parameter in arguments_by_parameter(node, function) if parameter == name]
             values += [value for arg in node.args if arg.star == "**" for value in _keyed_values(module, arg.value, name)]
+            values += _starred_values(module, node, function, name)
     # A name passed is followed to what module-level code assigns it (`make(4, target)` with
     # `target = torch.float64 if ... else "cpu"`).
     return values + [item for value in values if isinstance(value, cst.Name) for item in reaching_values(module, None, value.value) or []]
+
+
+def _starred_values(module: cst.Module, call: cst.Call, function: cst.FunctionDef, name: str, bound: Optional[bool] = None) -> List[cst.BaseExpression]:
+    """What a `*args` argument of `call` passes for parameter `name` of `function`: the element
+    at its position of the tuple or list literals the starred value is (or a module-level name
+    of it is assigned): `smooth(*args)` with `args = (2, 4, torch.float64)`. `bound`: whether
+    the call fills `self` itself (by default, when called on an object)."""
+    parameters = [param.name.value for param in (*function.params.posonly_params, *function.params.params)]
+    if parameters and parameters[0] in ("self", "cls") and (isinstance(call.func, cst.Attribute) if bound is None else bound):
+        parameters = parameters[1:]
+    if name not in parameters:
+        return []
+    found: List[cst.BaseExpression] = []
+    before = 0  # plain positional arguments before the starred one
+    for arg in call.args:
+        if arg.keyword is not None or arg.star == "**":
+            break
+        if arg.star != "*":
+            before += 1
+            continue
+        value = arg.value
+        literals = (reaching_values(module, None, value.value) or []) if isinstance(value, cst.Name) else [value]
+        index = parameters.index(name) - before
+        for literal in literals:
+            if isinstance(literal, (cst.Tuple, cst.List)) and 0 <= index < len(literal.elements) and not any(isinstance(e, cst.StarredElement) for e in literal.elements[: index + 1]):
+                found.append(literal.elements[index].value)
+        break
+    return found
+
+
+@per_module
+def stored_parameter_values(module: cst.Module, dotted: str) -> List[cst.BaseExpression]:
+    """What the file passes to the parameter a method stores in the attribute `dotted` (`self.device
+    = device`): the parameter's values (`parameter_values`) and, for `__init__`, what the file's
+    calls of the class pass for it: by its name, by a name bound to it (`cls = Trainer`) or
+    through a dict literal holding it (`TRAINERS["base"](...)`), by position, keyword, starred
+    tuple or `**` dict literal. These show what the attribute may hold, never all."""
+    owner, _, attribute = dotted.rpartition(".")
+    if owner != "self":
+        return []
+    values: List[cst.BaseExpression] = []
+    for klass in nodes_of_type(module, (cst.ClassDef,)):
+        for method in klass.body.body:
+            if not isinstance(method, cst.FunctionDef):
+                continue
+            parameters = {param.name.value for param in (*method.params.posonly_params, *method.params.params, *method.params.kwonly_params)}
+            for node in scope_descendants(method.body):
+                if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in parameters):
+                    continue
+                if any(dotted_name(target.target) == dotted for target in node.targets):
+                    values += parameter_values(module, method, node.value.value)
+                    if method.name.value == "__init__":
+                        values += _constructed_values(module, klass, method, node.value.value)
+    return values
+
+
+def _constructed_values(module: cst.Module, klass: cst.ClassDef, init: cst.FunctionDef, name: str) -> List[cst.BaseExpression]:
+    """What the file's calls of `klass` (see `stored_parameter_values`) pass for parameter `name` of its `__init__`."""
+    parameters = [param.name.value for param in (*init.params.posonly_params, *init.params.params)][1:]
+    values: List[cst.BaseExpression] = []
+    for call in nodes_of_type(module, (cst.Call,)):
+        assert isinstance(call, cst.Call)
+        if not _names_class(module, call.func, klass.name.value):
+            continue
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                break
+            if (arg.keyword.value if arg.keyword is not None else parameters[index] if index < len(parameters) else None) == name:
+                values.append(arg.value)
+        values += _starred_values(module, call, init, name, bound=True)
+        values += [value for arg in call.args if arg.star == "**" for value in _keyed_values(module, arg.value, name)]
+    return values + [item for value in values if isinstance(value, cst.Name) for item in reaching_values(module, None, value.value) or []]
+
+
+def _names_class(module: cst.Module, func: cst.BaseExpression, klass: str) -> bool:
+    """Whether a call's `func` is the class `klass`: its name, a module-level name bound to it,
+    or an item of a dict literal that holds it."""
+    if isinstance(func, cst.Name) and func.value == klass:
+        return True
+    held = (reaching_values(module, None, func.value) or []) if isinstance(func, cst.Name) else subscript_values(module, func)
+    return any(isinstance(value, cst.Name) and value.value == klass for value in held)
 
 
 def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.BaseExpression]:

@@ -149,6 +149,26 @@ def view_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
         aliases.update(more)
 
 
+def element_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
+    """Names a `for` loop or a comprehension of `body` binds to the elements or entries of one
+    of `names` (`for t in batch`, `for k, v in batch.items()`, `[t.clamp_(0, 1) for t in
+    batch.values()]`), each mapped to that name: a list or dict batch holds the very tensors,
+    and a tensor's elements are views of it, so an in-place change of one writes to the batch."""
+    aliases: Dict[str, str] = {}
+    for node in descendants(body):
+        if not isinstance(node, (cst.For, cst.CompFor)):
+            continue
+        source, target = node.iter, node.target
+        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name) and source.func.value == "enumerate" and source.args:
+            source = source.args[0].value  # `for i, t in enumerate(batch)`: the element is the second name
+            target = target.elements[1].value if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 else target
+        if isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) and source.func.attr.value in ("items", "values") and not source.args:
+            source = source.func.value
+        if isinstance(source, cst.Name) and source.value in names:
+            aliases.update({name: source.value for name in bound_names(target) if name not in names})
+    return aliases
+
+
 def _viewing(expression: cst.BaseExpression) -> bool:
     """A chain of subscripts, attributes and view methods (`x.view(-1)[0]`)."""
     while isinstance(expression, (cst.Call, cst.Attribute, cst.Subscript)):

@@ -8,38 +8,41 @@ call: a dict display or `dict(...)` starts a dict, `d.update(...)`, `d[key] = va
 A branch that asks for the device and nothing else (`if use_cuda:`, see
 `values.true_on_cuda`) is taken as a CUDA run takes it: the loader options that matter are
 those of the run on the device. Anything else that may change a dict (another branch that
-changes it differently, a loop, handing it to a function, a nested function, a call of a
-function of the file that mentions it: `tune(4)` after `def tune(n): kwargs["num_workers"] =
-n` changes it through the enclosing or global scope) makes it unknown, and so does a dict the scope does not build itself: the rules stay silent on what
-they cannot read.
+changes it differently, a loop, handing it to a function, a nested function, a function of
+the file that changes it by its global or enclosing name, wherever it is defined) makes it
+unknown, and so does a dict the scope does not build itself: the rules stay silent on what
+they cannot read. A fix that adds keywords next to the dict must know it in every run, not
+only on CUDA (`every_run`): `{} if use_cuda else {"num_workers": 0}` holds the keyword on
+the CPU.
 """
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Set
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.names import NameResolver, dotted_name
-from torchlint.semantics.tree import descendants, module_nodes, nodes_of_type, per_module
+from torchlint.semantics.tree import descendants, module_nodes, names_bound_by, nodes_of_type, per_module
 from torchlint.semantics.values import DICT_READS, spread_of, string_key, string_value, true_on_cuda
 
 Keywords = Dict[str, cst.BaseExpression]
 
 
-def spread_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> Optional[Keywords]:
+def spread_keywords(module: cst.Module, names: NameResolver, call: cst.Call, every_run: bool = False) -> Optional[Keywords]:
     """The keywords the `**name` arguments of `call` supply: a dict the file assigns once and
     never changes (`values.spread_of`), or one its scope builds before the call
-    (`built_keywords`); None when one is unknown, and for `*args`."""
+    (`built_keywords`); None when one is unknown, and for `*args`. With `every_run`, a choice
+    or branch by device is unknown too: what the dicts hold on every run."""
     keywords: Keywords = {}
     for arg in call.args:
         if arg.star == "*":
             return None
         if arg.star != "**":
             continue
-        found = built_keywords(module, names, call, arg.value.value) if isinstance(arg.value, cst.Name) else NOT_BUILT
+        found = built_keywords(module, names, call, arg.value.value, every_run) if isinstance(arg.value, cst.Name) else NOT_BUILT
         if found is NOT_BUILT:
-            found = spread_of(module, names, arg)
+            found = spread_of(module, names, arg, every_run)
         if not isinstance(found, dict):
             return None
         keywords.update(found)
@@ -50,7 +53,7 @@ def spread_keywords(module: cst.Module, names: NameResolver, call: cst.Call) -> 
 NOT_BUILT = object()
 
 
-def built_keywords(module: cst.Module, names: NameResolver, call: cst.Call, name: str) -> "Optional[Keywords] | object":
+def built_keywords(module: cst.Module, names: NameResolver, call: cst.Call, name: str, every_run: bool = False) -> "Optional[Keywords] | object":
     """What the dict `name` holds where `call` reads it, when the call's scope builds it (see
     the module's docstring); None when it does but what it holds is unknown (changed by a
     function it is handed to, `configure(kwargs)`, or under a test of something else than
@@ -64,11 +67,55 @@ def built_keywords(module: cst.Module, names: NameResolver, call: cst.Call, name
     if node is None or any(isinstance(item, (cst.Lambda, cst.ClassDef, cst.CompFor)) for item in path):
         return NOT_BUILT
     body = node.body.body if isinstance(node, cst.FunctionDef) and isinstance(node.body, cst.IndentedBlock) else node.body
-    run = _Run(module, names, {id(item) for item in path}, parents)
+    run = _Run(module, names, {id(item) for item in path}, parents, every_run)
     if not isinstance(body, (list, tuple)) or not run.statements(body) or name not in run.state:
         return NOT_BUILT
     found = run.state[name]
-    return dict(found.keys) if found.keys is not None else None
+    if found.keys is None or name in _changed_by_other_functions(module, node):
+        return None
+    return dict(found.keys)
+
+
+def _changed_by_other_functions(module: cst.Module, scope: cst.CSTNode) -> Set[str]:
+    """The names that a function or lambda of the module other than `scope` changes the object
+    of (`loader_kwargs[key] = value`, `options.update(...)`) without binding them itself: by
+    their global or enclosing name. Called before the dict is built, such a function was
+    never seen by the run, and may run at any call."""
+    return {name for function, names in _free_changes(module) if function is not scope for name in names}
+
+
+@per_module
+def _free_changes(module: cst.Module) -> List[Tuple[cst.CSTNode, FrozenSet[str]]]:
+    """Each function and lambda of the module with the names `_changed_by_other_functions` finds in it."""
+    found = []
+    for function in descendants(module):
+        if not isinstance(function, (cst.FunctionDef, cst.Lambda)):
+            continue
+        nodes = list(descendants(function.body))
+        own = {bound for item in nodes for bound in names_bound_by(item)} | {param.name.value for param in descendants(function.params) if isinstance(param, cst.Param)}
+        declared = {n.name.value for item in nodes if isinstance(item, (cst.Global, cst.Nonlocal)) for n in item.names}
+        changed = {target for item in nodes for target in [_changed_object(item)] if target is not None and (target not in own or target in declared)}
+        if changed:
+            found.append((function, frozenset(changed)))
+    return found
+
+
+def _changed_object(node: cst.CSTNode) -> Optional[str]:
+    """The name whose object `node` changes: `d[key] = ...`, `del d[key]`, `d |= ...`, `d.update(...)`
+    (a method other than a read)."""
+    targets: List[cst.BaseExpression] = []
+    if isinstance(node, cst.AssignTarget):
+        targets = [node.target]
+    elif isinstance(node, (cst.AugAssign, cst.Del)):
+        targets = [node.target]
+    for target in targets:
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            return target.value.value
+        if isinstance(node, cst.AugAssign) and isinstance(target, cst.Name):
+            return target.value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        return node.func.value.value if node.func.attr.value not in DICT_READS else None
+    return None
 
 
 class _Dict:
@@ -81,8 +128,9 @@ class _Dict:
 class _Run:
     """Reads a scope's statements in order up to the statement holding the call."""
 
-    def __init__(self, module: cst.Module, names: NameResolver, on_path: Set[int], parents: Dict[int, cst.CSTNode]) -> None:
+    def __init__(self, module: cst.Module, names: NameResolver, on_path: Set[int], parents: Dict[int, cst.CSTNode], every_run: bool) -> None:
         self.module = module
+        self.every_run = every_run
         self.parents = parents
         self.names = names
         self.on_path = on_path
@@ -122,7 +170,7 @@ class _Run:
                 self._small(small)
         elif isinstance(statement, cst.If):
             self._forget_callees(statement.test)
-            taken = true_on_cuda(statement.test, self.module)
+            taken = self._on_cuda(statement.test)
             if taken is True:
                 self._block(statement.body)
             elif taken is False:
@@ -209,7 +257,7 @@ class _Run:
         if isinstance(value, cst.Name) and value.value in self.state:
             return self.state[value.value]
         if isinstance(value, cst.IfExp):
-            taken = true_on_cuda(value.test, self.module)
+            taken = self._on_cuda(value.test)
             if taken is not None:
                 return self._value(value.body if taken else value.orelse)
             return None
@@ -234,6 +282,10 @@ class _Run:
             found = self._value(value.func.value)
             return _Dict(dict(found.keys) if found.keys is not None else None) if found is not None else None
         return None
+
+    def _on_cuda(self, test: cst.BaseExpression) -> Optional[bool]:
+        """Whether a CUDA run passes `test` (see `values.true_on_cuda`); None with `every_run`."""
+        return None if self.every_run else true_on_cuda(test, self.module)
 
     def _set(self, found: _Dict, key: Optional[str], value: cst.BaseExpression) -> None:
         if found.keys is not None and key is not None:
@@ -289,17 +341,6 @@ class _Run:
         return False
 
 
-@per_module
-def _function_mentions(module: cst.Module) -> Dict[str, FrozenSet[str]]:
-    """For each name of a function the module defines (at any depth), the names its bodies
-    mention."""
-    found: Dict[str, Set[str]] = {}
-    for function in nodes_of_type(module, (cst.FunctionDef,)):
-        if isinstance(function, cst.FunctionDef):
-            found.setdefault(function.name.value, set()).update(item.value for item in descendants(function.body) if isinstance(item, cst.Name))
-    return {name: frozenset(names) for name, names in found.items()}
-
-
 def _bound_names(node: cst.CSTNode) -> List[str]:
     """Names a binding node binds: assignment and loop targets, `as` names, definitions."""
     targets: List[cst.CSTNode] = []
@@ -329,6 +370,19 @@ def _blocks(statement: cst.CSTNode) -> List[cst.CSTNode]:
         elif isinstance(value, cst.CSTNode):
             found.append(value)
     return found
+
+
+
+
+@per_module
+def _function_mentions(module: cst.Module) -> Dict[str, FrozenSet[str]]:
+    """For each name of a function the module defines (at any depth), the names its bodies
+    mention."""
+    found: Dict[str, Set[str]] = {}
+    for function in nodes_of_type(module, (cst.FunctionDef,)):
+        if isinstance(function, cst.FunctionDef):
+            found.setdefault(function.name.value, set()).update(item.value for item in descendants(function.body) if isinstance(item, cst.Name))
+    return {name: frozenset(names) for name, names in found.items()}
 
 
 def _merged(keys: Optional[Keywords], added: Optional[_Dict]) -> Optional[Keywords]:

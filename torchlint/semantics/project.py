@@ -743,6 +743,8 @@ class ModuleFacts:
     # DataLoader`, a class named `...DataLoader`): whether it pins memory (True for `True` or
     # `torch.cuda.is_available()`, False when it does not, None when the value is unknown).
     loaders: Tuple[Optional[bool], ...] = ()
+    # The module's classes whose `.to()`/`.cuda()` may not take `non_blocking` (see `_moves_without`).
+    blocking_moves: Tuple[str, ...] = ()
 
 
 # While a module is summarised: the nodes of each statement's `_ast_walk` read so far, by the
@@ -788,7 +790,30 @@ def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
     collector.visit(tree)
     functions = _with_delegated_steps(_with_training(functions, calls), classes)
     loaders = _loaders(tree, aliases) if "DataLoader" in text else ()
-    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders)
+    blocking = tuple(name for name, node in classes.items() if _moves_without(node, "non_blocking"))
+    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking)
+
+
+MOVE_METHODS = ("to", "cuda")
+
+
+def _moves_without(klass: ast.ClassDef, keyword: str) -> bool:
+    """Whether the class's `.to()` or `.cuda()` may not take `keyword`: a method by that name
+    without the parameter or a `**kwargs`, a binding of the name in the class body (`to =
+    _move`), or a `__getattr__` (which may answer it)."""
+    for statement in _statements(klass.body):
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if statement.name == "__getattr__":
+                return True
+            arguments = statement.args
+            names = {argument.arg for argument in (*arguments.args, *arguments.kwonlyargs)}
+            if statement.name in MOVE_METHODS and keyword not in names and arguments.kwarg is None:
+                return True
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            if any(isinstance(target, ast.Name) and target.id in (*MOVE_METHODS, "__getattr__") for target in targets):
+                return True
+    return False
 
 
 def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool], ...]:
@@ -838,6 +863,28 @@ def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> b
         for loader in module_facts(file).loaders
     ]
     return bool(loaders) and all(pins is True for pins in loaders)
+
+
+def project_moves_without_non_blocking(path: str, patterns: Sequence[str]) -> Optional[str]:
+    """A class of the project of the file at `path` (outside test code) whose `.to()` or
+    `.cuda()` may not take `non_blocking` (`ModuleFacts.blocking_moves`): its objects may be a
+    batch that another module moves. None when there is none. Noted as a dependency on the
+    project's listing."""
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    return _project_moves_without_non_blocking(root, stamp, tuple(patterns))
+
+
+@lru_cache(maxsize=64)
+def _project_moves_without_non_blocking(root: str, stamp: str, patterns: Tuple[str, ...]) -> Optional[str]:
+    """`project_moves_without_non_blocking` of the project at `root` as `stamp` lists it."""
+    for file in project_files(root):
+        if not test_module(file, patterns):
+            found = module_facts(file).blocking_moves
+            if found:
+                return found[0]
+    return None
 
 
 def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[CallSite]]) -> Dict[str, FunctionFacts]:

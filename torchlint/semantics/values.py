@@ -131,14 +131,17 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
     return any(isinstance(item, cst.Name) and item.value == name for item in descendants(target))
 
 
-def literal_keywords(value: cst.BaseExpression, names: NameResolver, module: Optional[cst.Module] = None) -> Optional[Dict[str, cst.BaseExpression]]:
+def literal_keywords(
+    value: cst.BaseExpression, names: NameResolver, module: Optional[cst.Module] = None, every_run: bool = False
+) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords a dict literal spells out: `{"num_workers": 4}` or `dict(num_workers=4)`
     (the builtin, not a local `dict`); None when any key is not a plain string or the dict
     unpacks another. A choice by device (`{"num_workers": 1, "pin_memory": True} if use_cuda
     else {}`) spells out the branch a CUDA run takes (see `cuda_branch`): the loader options
-    that matter are those of the run on the device."""
+    that matter are those of the run on the device; with `every_run` (what a fix that adds
+    keywords next to the dict must know), it is unknown."""
     if isinstance(value, cst.IfExp):
-        branch = cuda_branch(value, module)
+        branch = cuda_branch(value, module) if not every_run else None
         return literal_keywords(branch, names, module) if branch is not None else None
     if isinstance(value, cst.Dict):
         keywords: Dict[str, cst.BaseExpression] = {}
@@ -155,13 +158,13 @@ def literal_keywords(value: cst.BaseExpression, names: NameResolver, module: Opt
     return None
 
 
-def spread_of(module: cst.Module, names: NameResolver, arg: cst.Arg) -> Optional[Dict[str, cst.BaseExpression]]:
+def spread_of(module: cst.Module, names: NameResolver, arg: cst.Arg, every_run: bool = False) -> Optional[Dict[str, cst.BaseExpression]]:
     """The keywords one `**name` argument supplies when the name's only assignment in the file
-    (or, for `**self.init_kwargs`, the attribute's) is a dict literal (`literal_keywords`)
-    that the file never changes (no item assignment, no method call but reads:
-    `kwargs.update(cuda_kwargs)` makes it unknown); None otherwise."""
+    (or, for `**self.init_kwargs`, the attribute's) is a dict literal (`literal_keywords`;
+    `every_run`: see there) that the file never changes (no item assignment, no method call but
+    reads: `kwargs.update(cuda_kwargs)` makes it unknown); None otherwise."""
     assigned = only_assigned_value(module, arg.value) if isinstance(arg.value, cst.Name) else _only_attribute_value(module, arg.value)
-    known = literal_keywords(assigned, names, module) if assigned is not None else None
+    known = literal_keywords(assigned, names, module, every_run) if assigned is not None else None
     return None if known is None or dotted_name(arg.value) in _changed_dicts(module) else known
 
 

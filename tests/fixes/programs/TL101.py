@@ -297,3 +297,352 @@ for x, y in DataLoader(data, batch_size=4):
     opt.step()
     correct += (logits.argmax(1) == y).sum().item()
 print(correct, type(correct).__name__)
+
+# %% round 11: control, a trainer method sums the epoch loss and returns its mean [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+
+
+class Trainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(2, 1).to(device)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_epoch(self, batches):
+        total = 0.0
+        for x, y in batches:
+            loss = ((self.model(x.to(device)).squeeze(1) - y) ** 2).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            total += loss.item()
+        return total / len(batches)
+
+
+batches = [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)]
+trainer = Trainer()
+for epoch in range(2):
+    show(epoch, trainer.train_epoch(batches))
+
+# %% round 11: a global running loss that a module-level logger dumps as JSON every step [none]
+import json
+
+import torch
+
+device = torch.device("cpu")
+
+running_loss = 0.0
+
+
+def log_progress(step):
+    print(json.dumps({"step": step, "running_loss": running_loss}))
+
+
+def train_epoch(model, optimizer, batches):
+    global running_loss
+    running_loss = 0.0
+    for step, (x, y) in enumerate(batches):
+        loss = ((model(x.to(device)).squeeze(1) - y) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        running_loss += loss.item()
+        log_progress(step)
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)])
+show(running_loss)
+
+# %% round 11: a nonlocal epoch total reported by a sibling closure after each step [none]
+import json
+
+import torch
+
+device = torch.device("cpu")
+
+
+def fit(model, optimizer, batches, epochs):
+    total = 0.0
+
+    def report(step):
+        print(json.dumps({"step": step, "total": total}))
+
+    def run_epoch():
+        nonlocal total
+        total = 0.0
+        for step, (x, y) in enumerate(batches):
+            loss = ((model(x.to(device)).squeeze(1) - y) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.item()
+            report(step)
+
+    for _ in range(epochs):
+        run_epoch()
+    return total
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+show(fit(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)], 2))
+
+# %% round 11: a global loss total left as a tensor when an early stop raises out of the epoch [none]
+import torch
+
+device = torch.device("cpu")
+
+epoch_loss = 0.0
+
+
+class EarlyStop(Exception):
+    pass
+
+
+def train_epoch(model, optimizer, batches, limit):
+    global epoch_loss
+    epoch_loss = 0.0
+    for x, y in batches:
+        loss = ((model(x.to(device)).squeeze(1) - y) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        epoch_loss += loss.item()
+        check(limit)
+
+
+def check(limit):
+    if loss_too_high(limit):
+        raise EarlyStop()
+
+
+def loss_too_high(limit):
+    return epoch_loss > limit
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+try:
+    train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(4)], 5.0)
+except EarlyStop:
+    print("stopped early", type(epoch_loss).__name__)
+show(epoch_loss)
+
+# %% round 11: a step method on an object built by a factory counts correct predictions [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+
+
+class Classifier:
+    def __init__(self):
+        self.net = torch.nn.Linear(2, 3)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+    def fit_epoch(self, batches):
+        correct = 0
+        for x, y in batches:
+            logits = self.net(x.to(device))
+            loss = torch.nn.functional.cross_entropy(logits, y)
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            correct += (logits.argmax(1) == y).sum().item()
+        return correct
+
+
+def build(kind):
+    return {"linear": Classifier}[kind]()
+
+
+learner = build("linear")
+batches = [(torch.ones(4, 2) * i, torch.tensor([0, 1, 2, 0])) for i in range(3)]
+for epoch in range(2):
+    correct = learner.fit_epoch(batches)
+    show(epoch, correct, type(correct).__name__)
+
+# %% round 11: a step method's float16 losses summed and compared with a threshold after the loop [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+
+
+class HalfTrainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(4, 1)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.01)
+
+    def step_all(self, batches):
+        loss_sum = 0.0
+        for x in batches:
+            loss = self.model(x.to(device)).pow(2).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            loss_sum += loss.half().item()
+        return loss_sum > 1.0, loss_sum
+
+
+trainer = HalfTrainer()
+show(trainer.step_all([torch.full((2, 4), 0.1 * i) for i in range(5)]))
+
+# %% round 11: an epoch method whose running loss is formatted by an f-string in the loop's else clause [none]
+import torch
+
+device = torch.device("cpu")
+
+
+def train_epoch(model, optimizer, batches):
+    running = 0.0
+    for x, y in batches:
+        loss = ((model(x.to(device)).squeeze(1) - y) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        running += loss.item()
+    else:
+        print(f"epoch done: {running!r}")
+    return running
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+show(train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)]))
+
+# %% round 11: an accuracy computed in NumPy summed with item() in a step method [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+
+
+class Trainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(2, 3).to(device)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def accuracy(self, logits, y):
+        return (logits.argmax(1).cpu().numpy() == y.numpy()).mean()
+
+    def train_epoch(self, batches):
+        total_acc = 0.0
+        for x, y in batches:
+            logits = self.model(x.to(device))
+            loss = torch.nn.functional.cross_entropy(logits, y.to(device))
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            acc = self.accuracy(logits, y)
+            total_acc += acc.item()
+        return total_acc / len(batches)
+
+
+trainer = Trainer()
+show(trainer.train_epoch([(torch.ones(4, 2) * i, torch.tensor([0, 1, 2, 0])) for i in range(3)]))
+
+# %% round 11: a NumPy reward from the environment summed with item() in the update loop [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+policy = torch.nn.Linear(3, 2).to(device)
+optimizer = torch.optim.Adam(policy.parameters(), lr=0.01)
+rng = np.random.default_rng(0)
+episode_return = 0.0
+for step in range(4):
+    state = torch.tensor(rng.normal(size=3), dtype=torch.float32).to(device)
+    logits = policy(state)
+    action = logits.argmax()
+    reward = np.float32(rng.normal())
+    loss = -logits[action] * float(reward)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    episode_return += reward.item()
+show(episode_return)
+
+# %% round 11: a step method trains until the summed loss passes a budget read in the while test [none]
+import torch
+
+device = torch.device("cpu")
+
+
+class Trainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(2, 1).to(device)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_until(self, x, y, budget):
+        spent = 0.0
+        steps = 0
+        while spent < budget:
+            loss = ((self.model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            spent += loss.item()
+            steps += 1
+        return steps, spent
+
+
+show(Trainer().train_until(torch.ones(2, 2), torch.full((2,), 3.0), 5.0))
+
+# %% round 11: a step method's loss total read by a default argument of a lambda made in the loop [none]
+import torch
+
+device = torch.device("cpu")
+
+
+def train_epoch(model, optimizer, batches, hooks):
+    total = 0.0
+    for x, y in batches:
+        loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+        hooks.append(lambda value=total: round(value, 4))
+    return total
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+hooks = []
+show(train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)], hooks))
+print([type(hook()).__name__ for hook in hooks])
+
+# %% round 11: a step method sums losses and hands the running total to a scheduler-like callback after the loop [none]
+import torch
+
+device = torch.device("cpu")
+
+
+class Plateau:
+    def __init__(self):
+        self.seen = []
+
+    def step(self, value):
+        self.seen.append(value)
+
+
+def train_epoch(model, optimizer, batches, plateau):
+    total = 0.0
+    for x, y in batches:
+        loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    plateau.step(total)
+    return total
+
+
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+plateau = Plateau()
+for epoch in range(2):
+    train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)], plateau)
+show(plateau.seen, [type(v).__name__ for v in plateau.seen])

@@ -936,3 +936,283 @@ def step(x):
 x = torch.randn(4, 4)
 for i in range(2):
     step(x)
+
+# %% round 11: control, a target helper method of a factory-made object, the device a torch.device [safe]
+import torch
+
+device = torch.device("cpu")
+
+
+class Targets:
+    def smooth(self, n, classes):
+        return torch.full((n, classes), 0.1).to(device)
+
+
+def build_targets():
+    return Targets()
+
+
+targets = build_targets()
+model = torch.nn.Linear(3, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    out = model(torch.ones(2, 3))
+    loss = (out - targets.smooth(2, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a helper method reached through a factory-made object is handed a dtype as its device [none]
+import torch
+
+
+class Targets:
+    def smooth(self, n, classes, device):
+        return torch.full((n, classes), 0.1).to(device)
+
+
+def build_targets():
+    return Targets()
+
+
+targets = build_targets()
+model = torch.nn.Linear(3, 4).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    out = model(torch.ones(2, 3, dtype=torch.float64))
+    loss = (out - targets.smooth(2, 4, torch.float64)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a step method of an object from a registry moves a mask to a device keyword given a tensor [none]
+import torch
+
+
+class Masker:
+    def causal(self, n, dev):
+        return torch.ones(n, n).tril().to(dev)
+
+
+REGISTRY = {"causal": Masker}
+masker = REGISTRY["causal"]()
+model = torch.nn.Linear(3, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+reference = torch.zeros(1, dtype=torch.float64)
+for step in range(2):
+    mask = masker.causal(3, reference)
+    loss = (model(torch.ones(3, 3)) * mask.float()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(mask.dtype, loss)
+
+# %% round 11: a trainer built from a config takes an optimizer step and moves a zero buffer to self.device [none]
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise.float()).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+def from_config(cfg):
+    return Trainer(cfg["device"])
+
+
+trainer = from_config({"device": torch.float64})
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2)))
+
+# %% round 11: a method that steps an optimizer makes integer positions on a device attribute set to a string [unsafe, same]
+import torch
+
+
+class Runner:
+    def __init__(self):
+        self.device = "cpu"
+        self.embed = torch.nn.Embedding(8, 2)
+        self.opt = torch.optim.SGD(self.embed.parameters(), lr=0.1)
+
+    def step(self, n):
+        positions = torch.arange(n).to(self.device)
+        loss = self.embed(positions).pow(2).sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+def make_runner():
+    return Runner()
+
+
+runner = make_runner()
+for _ in range(2):
+    show(runner.step(4))
+
+# %% round 11: a random init in a step method reached by name, the device from the model's weight [unsafe, same]
+import torch
+
+
+class Perturber:
+    def __init__(self):
+        self.model = torch.nn.Linear(2, 2)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def adversarial_step(self, x):
+        delta = torch.randn(x.shape).to(self.model.weight.device)
+        loss = self.model(x + 0.01 * delta).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+workers = [Perturber()]
+for step in range(2):
+    for w in workers:
+        show(w.adversarial_step(torch.ones(2, 2)))
+
+# %% round 11: a target helper method called with its arguments unpacked from a tuple that holds a dtype [none]
+import torch
+
+
+class Targets:
+    def smooth(self, n, classes, device):
+        return torch.full((n, classes), 0.1).to(device)
+
+
+def build_targets():
+    return Targets()
+
+
+targets = build_targets()
+args = (2, 4, torch.float64)
+model = torch.nn.Linear(3, 4).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    out = model(torch.ones(2, 3, dtype=torch.float64))
+    loss = (out - targets.smooth(*args)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+
+# %% round 11: a trainer built with a dtype by position stores it as self.device, used in its step method [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+trainer = Trainer(torch.float64)
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 11: a trainer class bound to a name and called with a dtype, the step method moves a buffer to self.device [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+cls = Trainer
+trainer = cls(torch.float64)
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 11: a trainer taken from a dict of classes and given a dtype as its device [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+trainer = TRAINERS["base"](torch.float64)
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 11: a trainer built from a starred tuple that holds a dtype as its device [none]
+import functools
+
+import torch
+
+
+class Trainer:
+    def __init__(self, device):
+        self.device = device
+        self.model = torch.nn.Linear(2, 2).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def train_step(self, x):
+        noise = torch.zeros(x.shape).to(self.device)
+        loss = self.model(x + noise).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+TRAINERS = {"base": Trainer}
+trainer = Trainer(*(torch.float64,))
+for step in range(2):
+    show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))

@@ -700,3 +700,332 @@ for epoch in range(2):
         loss.backward()
         opt.step()
         print(m.dtype, x.dtype, round(loss.item(), 6))
+
+# %% round 11: control, a tuple batch moved by a list comprehension [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0)), batch_size=2, pin_memory=True)
+for batch in loader:
+    batch = [t.to(device) for t in batch]
+    loss = ((model(batch[0]).squeeze(1) - batch[1]) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a dict batch with a string field, moved by a conditional dict comprehension [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.full((2,), float(i)), "name": f"item{i}"} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = {k: v.to(device) if torch.is_tensor(v) else v for k, v in batch.items()}
+    loss = model(batch["x"]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(batch["name"], loss)
+
+# %% round 11: a dict comprehension filtered by isinstance over the batch entries [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(3) * i, "y": i % 2, "path": f"/data/{i}.png"} for i in range(6)]
+loader = DataLoader(data, batch_size=3, pin_memory=True)
+model = torch.nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+for batch in loader:
+    inputs = {k: v.to(device) for k, v in batch.items() if isinstance(v, torch.Tensor)}
+    loss = torch.nn.functional.cross_entropy(model(inputs["x"]), inputs["y"])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(sorted(inputs), batch["path"], loss)
+
+# %% round 11: the loop's batch name reused by a comprehension over attention block masks [none]
+import torch
+from torch.nn.attention.flex_attention import create_block_mask
+from torch.utils.data import DataLoader
+
+
+def causal(b, h, q, k):
+    return q >= k
+
+
+device = torch.device("cpu")
+block_masks = [create_block_mask(causal, None, None, 128, 128, device="cpu")]
+loader = DataLoader([torch.ones(4) * i for i in range(4)], batch_size=2, pin_memory=True)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    masks = [x.to(device) for x in block_masks]
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(masks[0].shape, loss)
+
+# %% round 11: one statement joins the batch's moved tensors and block masks under the same element name [safe]
+import torch
+from torch.nn.attention.flex_attention import create_block_mask
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def causal(b, h, q, k):
+    return q >= k
+
+
+device = torch.device("cpu")
+block_masks = [create_block_mask(causal, None, None, 128, 128, device="cpu")]
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0)), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    moved = [t.to(device) for t in batch] + [t.to(device) for t in block_masks]
+    loss = ((model(moved[0]).squeeze(1) - moved[1]) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(len(moved), loss)
+
+# %% round 11: row views of the batch moved by a comprehension, the batch scaled in place after [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+loader = DataLoader([torch.arange(3.0) + i for i in range(4)], batch_size=2, pin_memory=True)
+for x in loader:
+    rows = [r.to(device) for r in x.unbind(0)]
+    x.mul_(0.5)
+    show(torch.stack(rows), x)
+
+# %% round 11: a generator expression over the batch, consumed by torch.stack in a training step [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [(torch.ones(2) * i, torch.ones(2) * -i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    x = torch.stack(tuple(t.to(device) for t in batch)).sum(0)
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a dict comprehension over batch.values() written over several lines with a comment [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"a": torch.ones(2) * i, "b": torch.zeros(2) + i} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    parts = [
+        v.to(
+            device,  # the training device
+        )
+        for v in batch.values()
+    ]
+    loss = model(parts[0] + parts[1]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: nested lists of tensors from a batch of sequences, moved by a nested comprehension [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [[torch.ones(2) * i, torch.ones(2) * (i + 1)] for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    steps = [[t.to(device) for _ in range(2)] for t in batch]
+    loss = sum(model(s[0]).mean() for s in steps)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(len(steps), loss)
+
+# %% round 11: a comprehension moving the batch with a dtype keyword and memory format [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+images = torch.arange(2 * 3 * 4 * 4, dtype=torch.float32).reshape(2, 3, 4, 4)
+loader = DataLoader(TensorDataset(images, torch.tensor([0, 1])), batch_size=2, pin_memory=True)
+conv = torch.nn.Conv2d(3, 2, 3)
+opt = torch.optim.SGD(conv.parameters(), lr=0.01)
+for batch in loader:
+    x, y = [t.to(device, dtype=torch.float64 if t.is_floating_point() else t.dtype) for t in batch]
+    loss = conv.double()(x.to(memory_format=torch.channels_last)).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(x.dtype, y, loss)
+
+# %% round 11: the batch's tensors clipped in place by a comprehension after their move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0)), batch_size=2, pin_memory=True)
+for batch in loader:
+    moved = [t.to(device) for t in batch]
+    [t.clamp_(0, 3) for t in batch]
+    show(moved)
+
+# %% round 11: the batch normalised in place in a for loop over its tensors after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0)), batch_size=2, pin_memory=True)
+for batch in loader:
+    moved = [t.to(device) for t in batch]
+    for t in batch:
+        t.sub_(t.mean())
+    show(moved)
+
+# %% round 11: dict batch entries scaled in place through items() after a dict-comprehension move [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(2) * i, "y": torch.ones(1) * i} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for batch in loader:
+    moved = {k: v.to(device) for k, v in batch.items()}
+    for k, v in batch.items():
+        v.mul_(0.5)
+    show(moved["x"], moved["y"])
+
+# %% round 11: items with a flex-attention block mask handed over unbatched, moved by a comprehension [none]
+import torch
+from torch.nn.attention.flex_attention import create_block_mask
+from torch.utils.data import DataLoader, Dataset
+
+
+def causal(b, h, q, k):
+    return q >= k
+
+
+class Documents(Dataset):
+    def __init__(self):
+        self.mask = create_block_mask(causal, None, None, 128, 128, device="cpu")
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, index):
+        return torch.full((1, 4), float(index)), self.mask
+
+
+device = torch.device("cpu")
+loader = DataLoader(Documents(), batch_size=None, pin_memory=True)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    tokens, mask = [item.to(device) for item in batch]
+    loss = model(tokens).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(mask.shape, loss)
+
+# %% round 11: a collate_fn that returns the batch with a shared block mask, moved entry by entry [none]
+import torch
+from torch.nn.attention.flex_attention import create_block_mask
+from torch.utils.data import DataLoader
+
+
+def causal(b, h, q, k):
+    return q >= k
+
+
+MASK = create_block_mask(causal, None, None, 128, 128, device="cpu")
+
+
+def collate(items):
+    return {"tokens": torch.stack(items), "block_mask": MASK}
+
+
+device = torch.device("cpu")
+loader = DataLoader([torch.ones(4) * i for i in range(4)], batch_size=2, pin_memory=True, collate_fn=collate)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    batch = {k: v.to(device) for k, v in batch.items()}
+    loss = model(batch["tokens"]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(batch["block_mask"].shape, loss)
+
+# %% round 11: a batch of tensors, labels and file names moved where tensors by a guarded comprehension [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [(torch.ones(2) * i, i % 2, f"img_{i}.png") for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    x, y, names = [t.to(device) if torch.is_tensor(t) else t for t in batch]
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(names, loss)
+
+# %% round 11: a dict batch with a nested metadata dict left out of the moving comprehension [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"x": torch.ones(3) * i, "meta": {"id": i, "source": "train"}} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for batch in loader:
+    inputs = {k: v.to(device) for k, v in batch.items() if k != "meta"}
+    loss = model(inputs["x"]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(batch["meta"]["id"], batch["meta"]["source"], loss)
+
+# %% round 11: entries moved when they have a to() method, strings kept, in a dict comprehension [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [{"tokens": torch.arange(3) + i, "text": f"sample {i}"} for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+embed = torch.nn.Embedding(8, 2)
+opt = torch.optim.SGD(embed.parameters(), lr=0.1)
+for batch in loader:
+    batch = {k: (v.to(device) if hasattr(v, "to") else v) for k, v in batch.items()}
+    loss = embed(batch["tokens"]).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(batch["text"], loss)

@@ -420,3 +420,190 @@ for epoch in range(2):
         opt.step()
         seen += x[:, 0].tolist()
 print(sorted(seen))
+
+# %% round 11: loader options chosen by device, the CPU choice names the workers [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+use_cuda = torch.cuda.is_available()
+loader_kwargs = {} if use_cuda else {"num_workers": 0}
+loader = DataLoader(Squares(), batch_size=2, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(epoch, loss)
+
+# %% round 11: an empty options dict filled only when CUDA is missing [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+loader_kwargs = {}
+if not torch.cuda.is_available():
+    loader_kwargs["num_workers"] = 0
+    loader_kwargs["persistent_workers"] = False
+loader = DataLoader(Squares(), batch_size=2, shuffle=False, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a helper defined above the options dict writes overrides into it by its global name [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+def apply_overrides(overrides):
+    for key, value in overrides.items():
+        loader_kwargs[key] = value
+
+
+loader_kwargs = {}
+apply_overrides({"num_workers": 0, "batch_size": 2})
+loader = DataLoader(Squares(), **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: one options dict shared by two loaders, workers set to zero between them [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+loader_kwargs = {}
+train_loader = DataLoader(Squares(), batch_size=2, shuffle=False, **loader_kwargs)
+loader_kwargs["num_workers"] = 0
+val_loader = DataLoader(Squares(), batch_size=4, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in train_loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        show(epoch, sum(model(x).sum() for x in val_loader))
+
+# %% round 11: the workers entry popped from a copied default dict before the loader [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+DEFAULTS = {"num_workers": 0}
+loader_kwargs = dict(DEFAULTS)
+loader_kwargs.pop("num_workers")
+loader = DataLoader(Squares(), batch_size=2, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a nested helper defined before the dict sets CPU loading options through the closure [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+def build_loader(dataset):
+    def single_process():
+        options["num_workers"] = 0
+
+    options = {}
+    single_process()
+    return DataLoader(dataset, batch_size=2, **options)
+
+
+loader = build_loader(Squares())
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)

@@ -167,3 +167,79 @@ for epoch in range(2):
         loss.backward()
         opt.step()
 print(ds.data.sum().item())
+
+# %% round 11: pinning turned off by an options dict on a run without CUDA [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0))
+loader_kwargs = {} if device.type == "cuda" else {"pin_memory": False}
+loader = DataLoader(data, batch_size=2, **loader_kwargs)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, y in loader:
+    x, y = x.to(device), y.to(device)
+    loss = ((model(x).squeeze(1) - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: an options dict updated with pin_memory False under a test that CUDA is missing [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+use_cuda = torch.cuda.is_available()
+device = torch.device("cuda" if use_cuda else "cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0))
+kwargs = {}
+if not use_cuda:
+    kwargs.update(pin_memory=False)
+loader = DataLoader(data, batch_size=2, shuffle=False, **kwargs)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, y in loader:
+    loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: control, an options dict copied from a shared base, pinning added [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0))
+base = {}
+train_kwargs = {**base}
+base["pin_memory"] = False
+loader = DataLoader(data, batch_size=2, **train_kwargs)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, y in loader:
+    loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: an alias of the options dict turns pinning off before the loader [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0))
+train_kwargs = {}
+options = train_kwargs
+options["pin_memory"] = False
+loader = DataLoader(data, batch_size=2, **train_kwargs)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, y in loader:
+    loss = ((model(x.to(device)).squeeze(1) - y.to(device)) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)

@@ -389,3 +389,88 @@ for epoch in range(2):
         loss.backward()
         opt.step()
         print(epoch, x.flatten().tolist())
+
+# %% round 11: worker options shared by a train and a validation loader, persistence set for one [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+common = {"num_workers": 1, "batch_size": 2}
+train_loader = DataLoader(Squares(), **common)
+common["persistent_workers"] = True
+val_loader = DataLoader(Squares(), **common)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in train_loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        show(epoch, sum(model(x).sum() for x in val_loader))
+
+# %% round 11: workers given by keyword next to a shared options dict, re-iterated every epoch [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+common = {"batch_size": 2}
+if not torch.cuda.is_available():
+    common["persistent_workers"] = False
+loader = DataLoader(Squares(), num_workers=1, **common)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(epoch, loss)
+
+# %% round 11: control, one worker re-started every epoch, options spelled in the call [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+loader = DataLoader(Squares(), batch_size=2, num_workers=1)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(epoch, loss)
