@@ -433,3 +433,46 @@ def test_an_assert_in_a_step_function_is_silent() -> None:
     """A check that `python -O` removes, whichever path makes the function run every step."""
     line = 'assert (loss > 0).all().item(), "negative loss"'
     assert lint(AGENT.format(line=line, step="self.critic_opt.step()"), "TL101") == []
+
+
+# -- a dataset fed by a method of the object that builds it ---------------------------------------
+
+RL_MODULE = """
+import torch
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader, IterableDataset
+
+
+class ExperienceSourceDataset(IterableDataset):
+    def __init__(self, generate_batch):
+        self.generate_batch = generate_batch
+
+    def __iter__(self):
+        return self.generate_batch()
+
+
+class DQN(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.dataset = None
+
+    def train_batch(self):
+        for _ in range(1000):
+            yield self.buffer.sample()
+
+    def training_step(self, batch, batch_idx):
+        return self.net(batch).sum()
+
+    def train_dataloader(self):
+        self.dataset = ExperienceSourceDataset({source})
+        return DataLoader(dataset=self.dataset, batch_size=32)
+"""
+
+
+def test_a_dataset_fed_by_a_method_of_the_object_that_builds_it_needs_no_workers() -> None:
+    assert lint(RL_MODULE.format(source="self.train_batch"), ["TL201", "TL202"]) == []
+
+
+def test_a_dataset_fed_by_anything_else_still_counts() -> None:
+    found = lint(RL_MODULE.format(source="load_episodes"), ["TL201", "TL202"])
+    assert sorted(finding.code for finding in found) == ["TL201", "TL202"]

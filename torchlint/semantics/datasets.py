@@ -41,6 +41,7 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
             qualified in IN_MEMORY_DATASETS
             or _builds_list(ctx, func)
             or _makes_data_up(ctx, func)
+            or _fed_by_own_method(ctx, dataset)
             or (depth < MAX_DATASET_STEPS and _returns_in_memory(ctx, func, known, depth + 1))
         )
     name = dotted_name(dataset)
@@ -49,9 +50,27 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
     if name is None or depth >= MAX_DATASET_STEPS:
         return False
     values = assigned_values(ctx.module, name) + _unpacked_from(ctx, name)
+    values = [value for value in values if not (isinstance(value, cst.Name) and value.value == "None")]  # a placeholder
     if not values and isinstance(dataset, cst.Name):
         values = _passed_to(ctx, dataset) or []
     return bool(values) and all(in_memory(ctx, value, known, depth + 1) for value in values)
+
+
+def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
+    """`ExperienceSourceDataset(self.train_batch)`: a dataset handed a method of the object
+    that builds it, uncalled. Its items are what that method makes in the main process (an
+    agent playing its environment): nothing to load, and workers could not run the agent."""
+    klass = ctx.frequency.enclosing_class(dataset)
+    if klass is None:
+        function = ctx.frequency.enclosing_function(dataset)
+        klass = ctx.frequency.enclosing_class(function) if function is not None else None
+    if klass is None:
+        return False
+    methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
+    return any(
+        isinstance(arg.value, cst.Attribute) and dotted_name(arg.value.value) == "self" and arg.value.attr.value in methods
+        for arg in dataset.args
+    )
 
 
 def _unpacked_from(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
