@@ -49,7 +49,7 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     if not passes and not handed:
         return "train" if returned_to_training(ctx, loader) else "unknown"
     trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
-        _started_with_training(ctx, call) for call in handed
+        _started_with_training(ctx, call) for call in [*handed, *_method_starts(ctx, loader)]
     ) or handed_to_epochs(ctx, loader) or returned_to_epoch_loop(ctx, loader, moved=False)
     return "train" if trains else "other"
 
@@ -487,6 +487,25 @@ def handed_on(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
     the scope that assigns it or, for a loader a builder of this file returns, in the scopes
     that bind the result (`train_loader, sampler = get_train_utils(opt)`)."""
     return [call for call, _ in _hand_offs(ctx, loader)]
+
+
+def _method_starts(ctx: "FileFacts", loader: cst.Call) -> List[cst.Call]:
+    """The calls that start a pass over the loader through an object of a project class it is
+    handed to: `trainer.train(epoch)` after `trainer = Trainer(model, train_loader)`, where
+    calling `train` loops over what the class got as `train_loader` (see
+    `project.FunctionFacts.entry_methods`)."""
+    starts = []
+    for call, (facts, name) in _hand_offs(ctx, loader):
+        methods = facts.methods_iterating(call, name)
+        bound = _assignment(ctx.module, call) if methods else None
+        if bound is None:
+            continue
+        holder, scope = bound
+        starts += [
+            node for node in descendants_of_type(ctx.module, scope, cst.Call)
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in methods and dotted_name(node.func.value) == holder
+        ]
+    return starts
 
 
 def handed_to_epochs(ctx: "FileFacts", loader: cst.Call) -> bool:

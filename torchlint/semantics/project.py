@@ -611,6 +611,11 @@ class FunctionFacts:
     mutated_parameters: FrozenSet[str] = frozenset()
     # Parameters a `for` loop of the function iterates (`for x in tqdm(loader):`).
     iterated_parameters: FrozenSet[str] = frozenset()
+    # A class: (parameter, method) for each parameter of its constructor that a call of the
+    # method on an instance loops over, in the method's own loops or in the class's methods it
+    # calls (`trainer.train(epoch)` passing the `train_loader` that `Trainer(model,
+    # train_loader)` stored to `self.run_epoch(self.train_loader)`).
+    entry_methods: FrozenSet[Tuple[str, str]] = frozenset()
     # Of those, the ones a loop iterates inside another loop of the function (`for epoch in
     # range(epochs): for x in loader:`): each call passes over them again and again.
     reiterated_parameters: FrozenSet[str] = frozenset()
@@ -666,6 +671,12 @@ class FunctionFacts:
     def calls_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it calls."""
         return bool(self._parameters_given(call, name) & self.called_parameters)
+
+    def methods_iterating(self, call: cst.Call, name: str) -> Set[str]:
+        """The methods (see `entry_methods`) whose calls loop over what `call` (of this class)
+        passes as the name `name`."""
+        given = self._parameters_given(call, name)
+        return {method for parameter, method in self.entry_methods if parameter in given}
 
     def iterates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
@@ -1025,8 +1036,10 @@ def _summarise(
         elif isinstance(node, ast.ClassDef):
             inner = f"{prefix}{node.name}."
             _summarise(node, inner, aliases, out, classes)
+            if not prefix:
+                _inherit_members(node, out, classes)
             members = [facts for key, facts in out.items() if key.startswith(inner)]
-            facts = _class_facts(node, prefix + node.name, aliases, members, out)
+            facts = _class_facts(node, prefix + node.name, aliases, members, out, classes)
             out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=items_in_memory(node, classes, aliases))
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
@@ -1269,14 +1282,30 @@ def _to_device(call: ast.Call) -> bool:
     return target is not None and not (isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "torch")
 
 
+def _inherit_members(node: ast.ClassDef, out: Dict[str, FunctionFacts], classes: Dict[str, ast.ClassDef]) -> None:
+    """Add to `out` the summaries of the methods the module-level class `node` inherits from
+    classes of its module summarised before it (`FinetuneTrainer.train` of `Trainer.train`),
+    nearest base first, under the class's own name."""
+    for base in node.bases:
+        parent = _ast_dotted(base) or ""
+        if parent == node.name or parent not in classes:
+            continue
+        for key, facts in list(out.items()):
+            method = key[len(parent) + 1:]
+            if key.startswith(parent + ".") and "." not in method:
+                out.setdefault(f"{node.name}.{method}", facts)
+
+
 def _class_facts(
-    node: ast.ClassDef, name: str, aliases: Dict[str, str], members: Iterable[FunctionFacts], known: Dict[str, FunctionFacts]
+    node: ast.ClassDef, name: str, aliases: Dict[str, str], members: Iterable[FunctionFacts], known: Dict[str, FunctionFacts],
+    classes: Dict[str, ast.ClassDef],
 ) -> FunctionFacts:
     """A class as a callable: a context manager or decorator class that disables grad
     (subclasses `torch.no_grad`, or its methods refer to it), or a DataLoader (see
     `FunctionFacts.dataloader`; `known` holds the module's classes summarised before it).
-    `members` are the summaries of the functions and classes defined in it, so only the rest
-    of the class is walked."""
+    `members` are the summaries of the functions and classes defined in it (and the methods
+    it inherits), so only the rest of the class is walked; `classes` are the module's classes
+    by name (its bases)."""
     definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in _ast_walk(part)]
     rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
@@ -1294,18 +1323,87 @@ def _class_facts(
         for base in node.bases
     )
     facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up, lightning=lightning)
-    init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
-    stored = _stored_parameters(init) if init is not None else {}
-    if not stored:
+    init, stored = _constructor(node, classes) if name in classes else (None, {})
+    if init is None or not stored:
         return facts
-    methods = [item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    iterated, reiterated, moved = _attribute_passes(methods, stored)
+    methods = _methods(node, classes)
+    own = {facts.name.rpartition(".")[2]: facts for facts in members if facts.name.count(".") == name.count(".") + 1}
+    passes = _attribute_passes(methods, stored, {method: own.get(method) or known.get(f"{name}.{method}") for method in methods})
     return dataclasses.replace(
-        facts, parameters=tuple(a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs))[1:],
-        calls_backward=any(member.calls_backward for member in members), iterated_parameters=frozenset(iterated),
-        reiterated_parameters=frozenset(reiterated), moved_parameters=frozenset(moved),
-        framework_fed_parameters=_hooked_parameters(node, methods, stored),
+        facts, parameters=_parameter_names(init)[1:],
+        calls_backward=any(member.calls_backward for member in members), iterated_parameters=passes.iterated,
+        reiterated_parameters=passes.reiterated, moved_parameters=passes.moved, entry_methods=passes.entries,
+        framework_fed_parameters=_hooked_parameters(node, list(methods.values()), stored),
     )
+
+
+def _parameter_names(function: ast.AST) -> Tuple[str, ...]:
+    args = getattr(function, "args")
+    return tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+
+
+def _methods(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: Tuple[str, ...] = ()) -> Dict[str, ast.AST]:
+    """The methods an instance of the module-level class `node` has, by name: its own, then
+    those it inherits from classes of its module (`classes`), nearest base first."""
+    found: Dict[str, ast.AST] = {item.name: item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for parent in _module_bases(node, classes, seen):
+        for method, item in _methods(parent, classes, (*seen, node.name)).items():
+            found.setdefault(method, item)
+    return found
+
+
+def _module_bases(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: Tuple[str, ...]) -> List[ast.ClassDef]:
+    """The bases of `node` that are classes of its module, not among `seen` (a cycle)."""
+    names = [_ast_dotted(base) or "" for base in node.bases]
+    return [classes[base] for base in names if base in classes and base != node.name and base not in seen]
+
+
+def _constructor(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], seen: Tuple[str, ...] = ()) -> Tuple[Optional[ast.AST], Dict[str, str]]:
+    """The `__init__` instances of the module-level class `node` are built with (its own, or
+    the one it inherits from a class of its module) and what it stores on `self` (see
+    `_stored_parameters`), also through the `__init__` of such a base it calls
+    (`super().__init__(model, train_loader)`, `Trainer.__init__(self, model, train_loader)`)."""
+    bases = _module_bases(node, classes, seen)
+    init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+    if init is None:
+        return _constructor(bases[0], classes, (*seen, node.name)) if bases else (None, {})
+    stored = _stored_parameters(init)
+    parameters = set(_parameter_names(init))
+    for call in (item for item in _ast_walk(init) if isinstance(item, ast.Call)):
+        base, args = _base_init_call(call, bases)
+        inherited, kept = _constructor(base, classes, (*seen, node.name)) if base is not None else (None, {})
+        if inherited is None:
+            continue
+        given = _arguments_by_parameter(_parameter_names(inherited)[1:], args, call.keywords)
+        for attribute, held in kept.items():
+            parameter, bracket, element = held.partition("[")
+            value = given.get(parameter)
+            if isinstance(value, ast.Name) and value.id in parameters:
+                stored.setdefault(attribute, value.id + bracket + element)
+    return init, stored
+
+
+def _base_init_call(call: ast.Call, bases: List[ast.ClassDef]) -> Tuple[Optional[ast.ClassDef], List[ast.AST]]:
+    """For `super().__init__(...)` (the first base) or `Base.__init__(self, ...)`: the base
+    and the arguments after `self`."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__" and bases):
+        return None, []
+    if isinstance(func.value, ast.Call) and _ast_dotted(func.value.func) == "super":
+        return bases[0], list(call.args)
+    named = _ast_dotted(func.value)
+    return next(((base, list(call.args[1:])) for base in bases if base.name == named), (None, []))
+
+
+def _arguments_by_parameter(parameters: Sequence[str], args: List[ast.AST], keywords: List[ast.keyword]) -> Dict[str, ast.AST]:
+    """The argument a call gives each of `parameters` (positional ones up to the first `*`)."""
+    given: Dict[str, ast.AST] = {}
+    for parameter, arg in zip(parameters, args):
+        if isinstance(arg, ast.Starred):
+            break
+        given[parameter] = arg
+    given.update((keyword.arg, keyword.value) for keyword in keywords if keyword.arg is not None)
+    return given
 
 
 def _class_nodes(node: ast.ClassDef) -> Iterator[ast.AST]:
@@ -1333,25 +1431,60 @@ def _hooked_parameters(node: ast.ClassDef, methods: List[ast.AST], stored: Dict[
     return frozenset(parameter for attribute, parameter in stored.items() if attribute in returned)
 
 
-def _attribute_passes(methods: List[ast.AST], stored: Dict[str, str]) -> Tuple[FrozenSet[str], FrozenSet[str], FrozenSet[str]]:
+@dataclass(frozen=True)
+class _AttributePasses:
+    """What a class's methods do with the constructor parameters it stores (`_attribute_passes`)."""
+
+    iterated: FrozenSet[str]
+    reiterated: FrozenSet[str]
+    moved: FrozenSet[str]
+    entries: FrozenSet[Tuple[str, str]]
+
+
+def _attribute_passes(
+    methods: Dict[str, ast.AST], stored: Dict[str, str], summaries: Dict[str, Optional[FunctionFacts]]
+) -> _AttributePasses:
     """Of the parameters stored on `self` (`stored`: attribute -> parameter), those a `for`
     loop of the class's `methods` iterates, through the attribute or a name its method binds
     to it (`data_loader = self.val_loader` on one branch of an `if`, `self.train_loader` on
-    the other), those it iterates again and again, and those whose items it moves (`_passes`)."""
-    body = [item for method in methods for statement in getattr(method, "body", ()) for item in _statement_walk(statement)]
-    repeated = _run_in_loops(methods, body)
-    iterated: Set[str] = set()
+    the other), or that a method hands to a parameter another method loops over (`summaries`:
+    the methods' own summaries); those it iterates again and again, those whose items it
+    moves (`_passes`), and which methods' calls loop over each (`entry_methods`)."""
+    body = [item for method in methods.values() for statement in getattr(method, "body", ()) for item in _statement_walk(statement)]
+    repeated = _run_in_loops(list(methods.values()), body)
     reiterated: Set[str] = set()
     moved: Set[str] = set()
-    for method in methods:
+    looped: Dict[str, Set[str]] = {}
+    callees: Dict[str, Set[str]] = {}
+    for name, method in methods.items():
         nodes = [item for statement in getattr(method, "body", ()) for item in _statement_walk(statement)]
         holders = _local_holders(nodes, {attribute: {parameter} for attribute, parameter in stored.items()})
-        iterated |= {parameter for loop in nodes if isinstance(loop, (ast.For, ast.AsyncFor))
-                     for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
+        looped[name] = {parameter for loop in nodes if isinstance(loop, (ast.For, ast.AsyncFor))
+                        for item in _ast_walk(loop.iter) for parameter in holders.get(_ast_dotted(item) or "", ())}
+        callees[name] = set()
+        for call in nodes:
+            called = (_ast_dotted(call.func) or "").partition("self.")[2] if isinstance(call, ast.Call) else ""
+            summary = summaries.get(called)
+            if summary is None:
+                continue
+            callees[name].add(called)
+            given = _arguments_by_parameter(summary.parameters[1:], call.args, call.keywords)  # after `self`
+            for parameter, value in given.items():
+                held = holders.get(_ast_dotted(value) or "", set())
+                looped[name] |= held if parameter in summary.iterated_parameters else set()
+                moved |= held if parameter in summary.moved_parameters else set()
         again, items = _passes(nodes, holders, repeated)
         reiterated |= again
         moved |= items
-    return frozenset(iterated), frozenset(reiterated), frozenset(moved)
+    reached = {name: set(parameters) for name, parameters in looped.items()}
+    for _ in range(3):  # methods calling methods that loop: `fit` -> `train_epoch` -> `run`
+        for name, called in callees.items():
+            for callee in called:
+                reached[name] |= reached.get(callee, set())
+    return _AttributePasses(
+        frozenset(parameter for parameters in looped.values() for parameter in parameters), frozenset(reiterated),
+        frozenset(moved), frozenset((parameter, name) for name, parameters in reached.items() for parameter in parameters),
+    )
 
 
 def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
@@ -1372,11 +1505,11 @@ def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[s
 def _held_values(value: ast.AST) -> List[ast.AST]:
     """The values an assignment of `value` may hand on whole or wrapped for iteration: both
     choices of a conditional expression, the positional arguments of a call other than
-    `len`, or the value itself."""
+    `len` (wrappers nest: `tqdm(enumerate(loader))`), or the value itself."""
     if isinstance(value, ast.IfExp):
-        return [value.body, value.orelse]
+        return [*_held_values(value.body), *_held_values(value.orelse)]
     if isinstance(value, ast.Call) and _ast_dotted(value.func) != "len":
-        return [arg for arg in value.args if not isinstance(arg, ast.Starred)]
+        return [held for arg in value.args if not isinstance(arg, ast.Starred) for held in _held_values(arg)]
     return [value]
 
 
