@@ -10,7 +10,7 @@ from torchlint.semantics.calls import method_call
 from torchlint.semantics.devices import in_cpu_only_branch
 from torchlint.semantics.instantiation import unbuilt_classes
 from torchlint.semantics.elements import element_loop, walked_tensor
-from torchlint.semantics.escapes import accumulated, dropped_unread
+from torchlint.semantics.escapes import accumulated, dropped_unread, walked_in_python
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.execution import Execution, Frequency
@@ -520,10 +520,15 @@ class SyncInLoop(Rule):
 
     def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
         """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,
-        `for i in x.tolist():` and similar, through other host calls."""
+        `for i in x.tolist():` and similar, through other host calls, or a name the value is
+        bound to that the function walks element by element (`escapes.walked_in_python`)."""
         for ancestor, child in self.ctx.path_to(node):
             if isinstance(ancestor, (cst.For, cst.CompFor)) and child is ancestor.iter:
                 return True
+            if isinstance(ancestor, cst.Assign) and child is ancestor.value:
+                # `scores = pred["scores"].tolist()`, then `scores[k]` for each detection
+                names = {name for target in ancestor.targets for name in bound_names(target.target)}
+                return walked_in_python(names, self.ctx.enclosing(cst.FunctionDef) or self.ctx.module)
             if isinstance(ancestor, cst.Call):
                 callee = ancestor.func.attr.value if isinstance(ancestor.func, cst.Attribute) else getattr(ancestor.func, "value", "")
                 if callee in sinks or (self.ctx.qualified_name(ancestor.func) or "").startswith("numpy."):

@@ -280,3 +280,34 @@ def accumulated(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
         if not isinstance(ancestor, (cst.Attribute, cst.Call, cst.Arg, cst.BinaryOperation)):
             return False
     return False
+
+
+# Calls that hand a sequence on for iteration element by element (`for k, box in enumerate(boxes)`).
+ITERATION_WRAPPERS = frozenset({"enumerate", "zip", "list", "tuple", "sorted", "reversed", "iter"})
+
+
+def walked_in_python(names: Set[str], scope: cst.CSTNode) -> bool:
+    """Whether `scope` walks a value bound to one of `names` element by element in Python: a
+    `for` loop or comprehension over it (also through `enumerate`, `zip` and the like), or an
+    index of it taken with such a loop's target (`scores[k]` in `[... for k, box in
+    enumerate(boxes)]`): values made into Python records one by one, not a tensor computation."""
+    targets: Set[str] = set()
+    for node in descendants(scope):
+        if isinstance(node, (cst.For, cst.CompFor)):
+            if _iterates_name(node.iter, names):
+                return True
+            targets.update(bound_names(node.target))
+    return any(
+        isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in names
+        and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+        and isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value in targets
+        for node in descendants(scope)
+    )
+
+
+def _iterates_name(iterable: cst.BaseExpression, names: Set[str]) -> bool:
+    if isinstance(iterable, cst.Name):
+        return iterable.value in names
+    if isinstance(iterable, cst.Call) and dotted_name(iterable.func) in ITERATION_WRAPPERS:
+        return any(_iterates_name(arg.value, names) for arg in iterable.args if not arg.star)
+    return False
