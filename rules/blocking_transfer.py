@@ -390,7 +390,7 @@ def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode],
             continue
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
-        unchanged = live - _changed_in_place(ctx.module, body, frozenset(live))
+        unchanged = live - (_changed_in_place(ctx.module, body, frozenset(live)) - _replaced_by_move(body, live))
         found.extend(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
         live = (live - rebound) | _parts_taken(statement, live - rebound)
     return live
@@ -435,6 +435,23 @@ def _own_loops(module: cst.Module, function: cst.FunctionDef) -> List[cst.For]:
         if node is function.body:
             found.append(loop)
     return found
+
+
+def _replaced_by_move(body: cst.BaseSuite, names: Set[str]) -> Set[str]:
+    """Names of `names` that a statement at the top of the loop `body` rebinds to their own
+    move (`image = image.cuda()`) before any statement of the body mentions them: from there
+    on they hold the device copy, so what the body later writes through them (`image[:, :,
+    y0:y1] = ...`, a view taken after the move) is not the host batch the copy reads."""
+    replaced: Set[str] = set()
+    mentioned: Set[str] = set()
+    for statement in _statements(body):
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name = small.targets[0].target.value
+            if name in names and name not in mentioned and _moves(small.value, name):
+                replaced.add(name)
+        mentioned |= {node.value for node in descendants(statement) if isinstance(node, cst.Name)}
+    return replaced
 
 
 def _rebound(node: cst.CSTNode, names: Set[str]) -> Set[str]:

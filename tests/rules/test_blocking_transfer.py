@@ -291,3 +291,28 @@ def test_no_fix_when_another_module_of_the_project_defines_a_blocking_to(tmp_pat
     rules = [rule for rule in all_rules() if rule.code == RULE]
     [finding] = lint_text(train.read_text(), str(train), rules, preview_options()).findings
     assert (finding.fix.applicability.value if finding.fix else None) == expected
+
+
+def test_a_batch_replaced_by_its_move_then_written_on_the_device():
+    """`image = image.cuda()` first in the loop: later writes through `image` (CutMix's
+    `image[..., y0:y1, x0:x1] = ...`) change the device copy, not the pinned host batch the
+    copy reads. A view or alias taken before the move, or a move that keeps the name, still
+    leaves the host batch written after the copy started."""
+    code = PINNED + """
+for image, label in loader:
+    image = image.cuda()
+    label = label.cuda()
+    image[:, :, 2:4, 2:4] = image[perm, :, 2:4, 2:4]
+    loss = criterion(model(image), label)
+    loss.backward()
+    optimizer.step()
+for image, label in loader:
+    flat = image.view(-1)
+    image = image.cuda()
+    flat.mul_(2)
+for image, label in loader:
+    moved = image.cuda()
+    image[0] = 0
+"""
+    assert lines(code, RULE) == [5, 6]
+    assert "image = image.cuda(non_blocking=True)" in fixed(code)
