@@ -12,7 +12,7 @@ from torchlint.semantics.bindings import acts_on_keyword, method_definitions, ta
 from torchlint.semantics.escapes import element_aliases, view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
-from torchlint.semantics.project import pinned_argument, project_moves_without_non_blocking, project_pins_loaders
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
 from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
@@ -180,7 +180,7 @@ class BlockingTransfer(Rule):
         self.tracker.note_assign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATALOADERS:
+        if self.ctx.qualified_name(node.func) in DATALOADERS | AUTO_PINNING_LOADERS:
             if pins_memory(node, self.ctx):
                 self.pinned.append(node)
             else:

@@ -15,7 +15,7 @@ from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.passed_values import device_from_configuration, received_spreads
-from torchlint.semantics.project import CUDA, project_uses
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda
 from torchlint.semantics.keyword_dicts import spread_keywords
@@ -229,6 +229,8 @@ def pins_memory(call: cst.Call, ctx=None) -> bool:
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
         return is_literal(pinned.value, "True") or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
+    if ctx is not None and ctx.qualified_name(call.func) in AUTO_PINNING_LOADERS:
+        return True  # `idist.auto_dataloader(ds, batch_size=64)` pins on CUDA
     keywords = spread_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None
     return keywords is not None and "pin_memory" in keywords and is_literal(keywords["pin_memory"], "True")
 
@@ -455,6 +457,8 @@ class DataloaderNoPinMemory(Rule):
                 continue  # pinned by the dict (on the CUDA branch of a choice by device)
             if pinned is None and "pin_memory" in (loader_factory(self.ctx, call.func) or ()):
                 continue  # a loader factory that decides itself
+            if pinned is None and self.ctx.qualified_name(call.func) in AUTO_PINNING_LOADERS:
+                continue  # pinned by the library on CUDA
             if pinned is not None and pinned.keyword is None:
                 new_call = call.deep_replace(pinned, pinned.with_changes(value=cst.Name("True")))
             else:

@@ -213,6 +213,10 @@ MAX_REEXPORTS = 3
 # Directories never searched for project modules (environments, build output, VCS data).
 _SKIPPED_DIRECTORIES = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# Library factories that build a torch DataLoader from the keyword arguments they are given and
+# pin its memory themselves when the program's device is CUDA (ignite's `idist.auto_dataloader`);
+# `num_workers` stays DataLoader's default, 0, unless given.
+AUTO_PINNING_LOADERS = frozenset({"ignite.distributed.auto_dataloader", "ignite.distributed.auto.auto_dataloader"})
 GRAD_OFF = frozenset(
     {"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
      "torch.autograd.inference_mode", "torch.autograd.grad_mode.inference_mode"}
@@ -834,9 +838,10 @@ def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool],
         if not isinstance(node, ast.Call):
             continue
         callee = _ast_qualified(node.func, aliases) or _ast_dotted(node.func) or ""
-        if callee in DATALOADERS or callee.rpartition(".")[2].endswith("DataLoader"):
+        if callee in DATALOADERS or callee in AUTO_PINNING_LOADERS or callee.rpartition(".")[2].endswith("DataLoader"):
             keywords = {keyword.arg: keyword.value for keyword in node.keywords}
-            found.append(_pins(keywords.get("pin_memory"), aliases, None in keywords or len(node.args) > 7))
+            pins = _pins(keywords.get("pin_memory"), aliases, None in keywords or len(node.args) > 7)
+            found.append(True if callee in AUTO_PINNING_LOADERS and "pin_memory" not in keywords else pins)
     return tuple(found)
 
 

@@ -32,7 +32,7 @@ from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, TRAINING_STEP_
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, in_source_order, iterated_source, nodes_of_type, per_module
 from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
@@ -78,11 +78,12 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
 
 
 def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
-    """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a project
+    """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a library
+    factory that builds one from its keywords (`project.AUTO_PINNING_LOADERS`), a project
     class that is one (`project_dataloader`), a project loader factory (`loader_factory`),
     or the `super().__init__` of a DataLoader subclass (`subclass_init`)."""
     return (
-        ctx.qualified_name(func) in DATALOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+        ctx.qualified_name(func) in DATALOADERS | AUTO_PINNING_LOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
         or subclass_init(ctx, func) or _loader_class_choice(ctx, func)
     )
 
