@@ -514,8 +514,26 @@ class EvalWithoutNoGrad(Rule):
                 scope.rare_evals.pop(module, None)  # in eval mode often from here on
         elif method == "train" and module in scope.evals:
             del scope.evals[module]
-        elif method == "forward" and module in scope.evals and self._in_eval_often(scope, module) and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
+        elif (method == "forward" or self._runs_on_batch(node, method)) and module in scope.evals and self._in_eval_often(scope, module) and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
             _grade(scope, module)
+
+    def _runs_on_batch(self, node: cst.Call, method: str) -> bool:
+        """Whether a method call on a module (`self.model.finetune(input_ids)`, a computation
+        of the model's own other than `forward`) is handed values of the batch that its loop
+        draws (the loop's target, or names the loop body binds from it): it computes on the
+        data, recording a graph. Not `nn.Module`'s bookkeeping (`state_dict`, `parameters`, ...)
+        nor `generate`, which libraries run without gradients themselves."""
+        if method in MODULE_BOOKKEEPING or method.startswith("_"):
+            return False
+        loop = next((ancestor for ancestor in reversed(self.ctx.ancestors) if isinstance(ancestor, cst.For)), None)
+        if loop is None:
+            return False
+        drawn = set(bound_names(loop.target))
+        assignments = [item for item in descendants(loop.body) if isinstance(item, cst.Assign)]
+        for _ in range(3):  # `user_ids, input_ids = batch`, then `input_ids = input_ids.long()`
+            drawn |= {name for item in assignments if _mentions_any(item.value, drawn)
+                      for target in item.targets for name in bound_names(target.target)}
+        return any(_mentions_any(arg.value, drawn) for arg in node.args)
 
     def _branches(self, node: cst.CSTNode) -> Set[int]:
         """The `if` statements of the current function whose branches hold `node` (visited)."""
@@ -1016,3 +1034,18 @@ def _returns_value(function: cst.FunctionDef) -> bool:
             return True
         stack.extend(children(node))
     return False
+
+
+# `nn.Module` methods that compute nothing on data, and `generate`, which libraries run under
+# `no_grad` themselves: a call of one on a module in eval mode is not an evaluation step.
+MODULE_BOOKKEEPING = frozenset(
+    "parameters named_parameters buffers named_buffers children named_children modules named_modules "
+    "state_dict load_state_dict train eval to cuda cpu half float double bfloat16 zero_grad apply "
+    "requires_grad_ register_buffer register_parameter register_forward_hook register_forward_pre_hook "
+    "register_full_backward_hook add_module get_submodule get_parameter extra_repr type share_memory "
+    "generate save save_pretrained".split()
+)
+
+
+def _mentions_any(expression: cst.CSTNode, names: Set[str]) -> bool:
+    return any(isinstance(item, cst.Name) and item.value in names for item in (expression, *descendants(expression)))

@@ -2539,7 +2539,10 @@ def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: 
         if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
             return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
         return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
-    return _names_function(file, text, written_class, path, klass)
+    # The class written, or a subclass of the module that inherits the method (`trainer.valid(epoch)`
+    # on a `FinetuneTrainer(Trainer)` runs `Trainer.valid`; see `_inherit_members`).
+    owners = {key.rpartition(".")[0] for key, facts in module_facts(path).functions.items() if key.endswith(f".{method}") and facts.name == function}
+    return any(_names_function(file, text, written_class, path, owner) for owner in owners | {klass})
 
 
 # Method names that library objects also have (`scaler.update()`, `tokenizer.encode()`): a call
