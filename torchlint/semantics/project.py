@@ -47,6 +47,7 @@ import dataclasses
 import fnmatch
 import hashlib
 import io
+import json
 import os
 import re
 import stat
@@ -1995,6 +1996,8 @@ def _lookup(file: str, attribute: List[str], depth: int) -> Optional[FunctionFac
 
 
 _PROJECT_FILES: Dict[str, Tuple[str, ...]] = {}
+# Per project root: its Jupyter notebooks, which call the project's functions but are no module.
+_PROJECT_NOTEBOOKS: Dict[str, Tuple[str, ...]] = {}
 # Per project root: the files at its root that declare its dependencies.
 _DEPENDENCY_FILES: Dict[str, Tuple[str, ...]] = {}
 # Their names: pip requirements, setup scripts, pyproject tables and conda environments.
@@ -2009,6 +2012,7 @@ def clear() -> None:
     """Forget per-run state (the listing of each project's modules, their import graph and
     what each path was found to be)."""
     _PROJECT_FILES.clear()
+    _PROJECT_NOTEBOOKS.clear()
     _DEPENDENCY_FILES.clear()
     _IMPORT_GRAPHS.clear()
     forget_paths()
@@ -2025,6 +2029,7 @@ def project_files(root: str) -> Tuple[str, ...]:
     found = _PROJECT_FILES.get(root)
     if found is None:
         files: List[str] = []
+        notebooks: List[str] = []
         declared: List[str] = []
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(
@@ -2033,10 +2038,42 @@ def project_files(root: str) -> Tuple[str, ...]:
                 if not d.startswith(".") and d not in _SKIPPED_DIRECTORIES and not _is_environment(directory, d)
             )
             files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
+            notebooks.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".ipynb"))
             declared.extend(os.path.join(directory, name) for name in sorted(names) if declares_dependencies(directory, name))
         found = _PROJECT_FILES[root] = tuple(files)
+        _PROJECT_NOTEBOOKS[root] = tuple(notebooks)
         _DEPENDENCY_FILES[root] = tuple(declared)
     return found
+
+
+def project_notebooks(root: str) -> Tuple[str, ...]:
+    """The Jupyter notebooks under a project root (listed with `project_files`)."""
+    project_files(root)
+    return _PROJECT_NOTEBOOKS[root]
+
+
+def read_notebook(path: str) -> Source:
+    """The code of a notebook's code cells joined in order, each line of an IPython magic or
+    shell escape (`%matplotlib`, `!pip`) left blank, as the project index reads it (lines are
+    those of the joined code); noted as a dependency like a module."""
+    source = read_module(path)
+    return Source(_notebook_code(source.text), source.digest)
+
+
+@lru_cache(maxsize=256)
+def _notebook_code(text: str) -> str:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ""
+    cells = data.get("cells") if isinstance(data, dict) else None
+    parts = []
+    for cell in cells if isinstance(cells, list) else ():
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            code = "".join(source) if isinstance(source, list) else str(source)
+            parts.append("\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in code.splitlines()))
+    return "\n".join(parts) + "\n"
 
 
 def dependency_files(root: str) -> Tuple[str, ...]:
@@ -2068,7 +2105,7 @@ def tree_stamp(root: str) -> str:
     """A stamp of the project's module listing and its dependency files, with each file's
     (mtime, size)."""
     material = []
-    for file in (*project_files(root), *dependency_files(root)):
+    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root)):
         try:
             status = os.stat(file)
         except OSError:
@@ -2373,7 +2410,7 @@ def caller_trains(site: CallSite) -> bool:
 
 def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     """Every call in the project of `function` (a name or `Class.method`) defined in the module
-    at `path`: calls in the same module by name, and calls in other modules through an import
+    at `path`: calls in the same module by name, and calls in other modules and notebooks through an import
     of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`), with the
     guards at each call site. The answer depends on the whole project, which is noted as a
     dependency on its listing."""
@@ -2383,8 +2420,8 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     name = function.split(".")[-1]
     mentioned = re.compile(rf"\b{re.escape(name)}\b")  # a call names it as a whole word
     sites: List[CallSite] = []
-    for file in project_files(root):
-        source = read_module(file)
+    for file in (*project_files(root), *project_notebooks(root)):  # a notebook's loops call the modules' helpers too
+        source = read_module(file) if file.endswith(".py") else read_notebook(file)
         if name not in source.text or mentioned.search(source.text) is None:
             continue
         facts = _module_facts(source.text, file)
