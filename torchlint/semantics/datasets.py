@@ -59,7 +59,11 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
 def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
     """`ExperienceSourceDataset(self.train_batch)`: a dataset handed a method of the object
     that builds it, uncalled. Its items are what that method makes in the main process (an
-    agent playing its environment): nothing to load, and workers could not run the agent."""
+    agent playing its environment): nothing to load, and workers could not run the agent.
+    Not a method of a value given one (`self.train_data.map(self.tokenize)`, a dataset's own
+    preprocessing): the dataset is the value's."""
+    if isinstance(dataset.func, cst.Attribute) and ctx.names.qualified_name(dataset.func.value) is None:
+        return False
     klass = ctx.frequency.enclosing_class(dataset)
     if klass is None:
         function = ctx.frequency.enclosing_function(dataset)
