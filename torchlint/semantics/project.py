@@ -841,6 +841,17 @@ def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Op
     return None
 
 
+def builds_unpinned_loader(facts: ModuleFacts) -> bool:
+    """Whether a module builds a loader that does not pin memory: a `DataLoader`, torch's or
+    another library's (`ModuleFacts.loaders`), whose `pin_memory` is not known to pin."""
+    return any(pins is not True for pins in facts.loaders)
+
+
+def file_builds_unpinned_loader(ctx: "FileFacts") -> bool:
+    """`builds_unpinned_loader` of the checked file (a notebook's code, standard input too)."""
+    return builds_unpinned_loader(_own_facts(ctx))
+
+
 def project_pins_loaders(path: str, patterns: Sequence[str]) -> bool:
     """Whether every `DataLoader` the project of the file at `path` builds outside test code
     pins memory (and it builds one; another library's counts too: its batches are the ones a
@@ -856,13 +867,12 @@ def project_pins_loaders(path: str, patterns: Sequence[str]) -> bool:
 @lru_cache(maxsize=64)
 def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> bool:
     """`project_pins_loaders` of the project at `root` as `stamp` lists it."""
-    loaders = [
-        loader
+    modules = [
+        module_facts(file)
         for file in project_files(root)
         if "DataLoader" in read_module(file).text and not test_module(file, patterns)
-        for loader in module_facts(file).loaders
     ]
-    return bool(loaders) and all(pins is True for pins in loaders)
+    return any(facts.loaders for facts in modules) and not any(builds_unpinned_loader(facts) for facts in modules)
 
 
 def project_moves_without_non_blocking(path: str, patterns: Sequence[str]) -> Optional[str]:

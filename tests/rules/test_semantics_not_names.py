@@ -1,0 +1,56 @@
+"""Decisions that rested on names now rest on shared semantics (issue 25, review of session
+15): what a file's loaders pin, which class a call's receiver holds, where a configuration
+comes from, which functions change a keyword dict. Each has a positive and hard negatives."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from conftest import lint, project_findings
+from test_recall_round9_lead import TRAINER
+
+pytestmark = pytest.mark.stable_only
+
+
+# -- TL106: the checked file's own loaders count as the project's do ---------------------------
+
+PINNED = """
+from torch.utils.data import DataLoader
+
+
+def loaders(train_set, batch_size):
+    return DataLoader(train_set, batch_size=batch_size, pin_memory=True)
+"""
+
+
+def _notebook(*cells: str) -> str:
+    return json.dumps(
+        {
+            "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(cell), "outputs": [], "execution_count": None} for cell in cells],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "imports, loader, expected",
+    [
+        # the notebook builds another library's loader without pinning: its batches may be the
+        # ones the trainer draws (as a project module's would be)
+        ("from torch_geometric.loader import DataLoader as GraphLoader", "GraphLoader(graphs, batch_size=8)", set()),
+        ("import torch_geometric", "torch_geometric.loader.DataLoader(graphs, batch_size=8)", set()),
+        ("from torch.utils.data import DataLoader", "DataLoader(graphs, batch_size=8)", set()),
+        # hard negatives: pinned, or not a loader class
+        ("from torch_geometric.loader import DataLoader as GraphLoader", "GraphLoader(graphs, batch_size=8, pin_memory=True)", {14}),
+        ("from mylib import make_graphs", "make_graphs(graphs)", {14}),
+    ],
+)
+def test_a_notebooks_own_loaders_of_any_library_count(tmp_path, monkeypatch, imports: str, loader: str, expected: set) -> None:
+    notebook = _notebook(TRAINER, f"{imports}\ngraph_loader = {loader}\n")
+    found = project_findings(tmp_path, monkeypatch, {"data.py": PINNED, "train.ipynb": notebook}, "TL106")
+    assert {line for name, _, line in found if name == "train.ipynb"} == expected
