@@ -54,3 +54,50 @@ def test_a_notebooks_own_loaders_of_any_library_count(tmp_path, monkeypatch, imp
     notebook = _notebook(TRAINER, f"{imports}\ngraph_loader = {loader}\n")
     found = project_findings(tmp_path, monkeypatch, {"data.py": PINNED, "train.ipynb": notebook}, "TL106")
     assert {line for name, _, line in found if name == "train.ipynb"} == expected
+
+
+# -- calls of this file's methods: the receiver built by another module's callable -------------
+
+SAMPLED = """
+import torch
+{imports}
+
+class VAE(torch.nn.Module):
+    def sample(self, n, device):
+        z = torch.randn(n, 8)
+        return z.to(device)
+
+    def loss_function(self, x):
+        noise = {receiver}.sample(4, x.device)
+        return x.mean() + noise.mean()
+
+{binding}
+model = VAE().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    loss = model.loss_function(x.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports, receiver, binding, expected",
+    [
+        # made by an imported callable, whatever the case of its name: not this file's `sample`
+        ("from noise import make_noise", "make_noise(8)", "", []),
+        ("import noise as nz", "nz.gaussian(8)", "", []),
+        ("from .priors import Prior", "Prior(8)", "", []),
+        # hard negatives: a callee the file binds itself builds this file's class, or is it
+        ("", "Sampler()", "Sampler = VAE", [7]),
+        ("", "VAE()", "", [7]),
+        ("", "make_vae()", "def make_vae():\n    return VAE()", [7]),
+        ("from noise import make_noise", "self", "", [7]),
+    ],
+)
+def test_a_receiver_built_by_another_modules_callable_does_not_run_this_files_method(
+    imports: str, receiver: str, binding: str, expected: list
+) -> None:
+    code = SAMPLED.format(imports=imports, receiver=receiver, binding=binding)
+    assert [finding.line for finding in lint(code, "TL102")] == expected

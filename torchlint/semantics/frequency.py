@@ -535,15 +535,16 @@ class FrequencyAnalysis:
         ]
 
     def _on_foreign_instance(self, call: cst.Call) -> bool:
-        """Whether a method call's receiver is an object built right there from a class the
-        file does not define (`dist.Cauchy(loc, scale).sample(shape)`): not a method of this
-        file, whatever its name."""
+        """Whether a method call's receiver is an object made right there by a callable that
+        another module defines: the callee's name is bound by an import, of a library or of
+        another project module (`dist.Cauchy(loc, scale).sample(shape)`, `make_noise(n).sample()`),
+        and is no class of this file. Not a method of this file, whatever its name; a callee
+        the file binds itself (`Sampler = VAE`) may build one."""
         receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
         if not isinstance(receiver, cst.Call):
             return False
         built = dotted_name(receiver.func) or ""
-        last = built.rpartition(".")[2]
-        return last[:1].isupper() and not built.startswith("self.") and last not in self.classes()
+        return built.partition(".")[0] in self._imported_names and built.rpartition(".")[2] not in self.classes()
 
     def closure_calls(self, function: cst.FunctionDef) -> List[cst.Call]:
         """The calls of a function that its enclosing function returns, made through the names
@@ -667,6 +668,18 @@ class FrequencyAnalysis:
                 if isinstance(node, cst.ClassDef):
                     self._classes.setdefault(node.name.value, []).append(node)
         return self._classes
+
+    @cached_property
+    def _imported_names(self) -> FrozenSet[str]:
+        """The names the module's import statements bind, at any depth (`dist` for `import
+        torch.distributions as dist`, `Net` for `from .models import Net`): values of another
+        module, a library's or the project's."""
+        return frozenset(
+            alias.evaluated_alias or alias.evaluated_name.split(".")[0]
+            for node in nodes_of_type(self.module, (cst.Import, cst.ImportFrom))
+            if not isinstance(node.names, cst.ImportStar)  # type: ignore[attr-defined]
+            for alias in node.names  # type: ignore[attr-defined]
+        )
 
     @cached_property
     def _torch_profiler_names(self) -> FrozenSet[str]:
