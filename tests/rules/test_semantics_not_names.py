@@ -101,3 +101,86 @@ def test_a_receiver_built_by_another_modules_callable_does_not_run_this_files_me
 ) -> None:
     code = SAMPLED.format(imports=imports, receiver=receiver, binding=binding)
     assert [finding.line for finding in lint(code, "TL102")] == expected
+
+
+# -- keyword dicts: the functions that may change a dict, read from the module's bindings ------
+
+KEYWORDS = """
+import torch
+from torch.utils.data import DataLoader
+{helpers}
+
+def main(model, optimizer, ds):
+    train_kwargs = {{"batch_size": 64}}
+{run}
+    loader = DataLoader(ds, **train_kwargs)
+    for epoch in range(10):
+        for x, y in loader:
+            loss = model(x.cuda()).sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def _dict_findings(tmp_path, monkeypatch, helpers: str, run: str) -> set:
+    text = KEYWORDS.format(helpers=textwrap.dedent(helpers), run=textwrap.indent(textwrap.dedent(run), "    "))
+    line = textwrap.dedent(text).splitlines().index("    loader = DataLoader(ds, **train_kwargs)") + 1
+    found = project_findings(tmp_path, monkeypatch, {"train.py": text}, "TL201,TL202")
+    assert all(at == line for _, _, at in found)
+    return {code for _, code, _ in found}
+
+
+@pytest.mark.parametrize(
+    "helpers, run, expected",
+    [
+        # a called function that only reads the dict, or changes another function's dict of the
+        # same name (its own or a global one): the dict is read
+        ("def show():\n    pass\n", "def report():\n    print(train_kwargs['batch_size'], train_kwargs.get('shuffle'))\nreport()\n", {"TL201", "TL202"}),
+        ("def other():\n    train_kwargs['num_workers'] = 2\n", "other()\n", {"TL201", "TL202"}),
+        ("def other():\n    global train_kwargs\n    train_kwargs = {'num_workers': 2}\n", "other()\n", {"TL201", "TL202"}),
+        # hard negatives: a nested function that changes it, rebinds it (`nonlocal`), hands it on
+        # or returns it, called in view or not
+        ("", "def tune(n):\n    train_kwargs['num_workers'] = n\n", set()),
+        ("", "def reset():\n    nonlocal_kwargs = 1\n    train_kwargs.update(num_workers=2)\n", set()),
+        ("", "def setup():\n    configure(train_kwargs)\n", set()),
+        ("", "def options():\n    return train_kwargs\noptions()['num_workers'] = 4\n", set()),
+        ("", "fill = lambda n: train_kwargs.__setitem__('num_workers', n)\n", set()),
+        ("", "def tune(n):\n    kwargs = train_kwargs\n    kwargs['num_workers'] = n\n", set()),
+    ],
+)
+def test_the_functions_that_may_change_a_dict_are_read_from_the_bindings(
+    tmp_path, monkeypatch, helpers: str, run: str, expected: set
+) -> None:
+    assert _dict_findings(tmp_path, monkeypatch, helpers, run) == expected
+
+
+GLOBAL_DICT = """
+import torch
+from torch.utils.data import DataLoader
+
+loader_kwargs = {{"batch_size": 64}}
+{helper}
+loader = DataLoader(ds, **loader_kwargs)
+for epoch in range(10):
+    for x, y in loader:
+        model(x.cuda()).sum().backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "helper, expected",
+    [
+        # a global statement makes a function's assignment rebind the module's dict
+        ("def reset():\n    global loader_kwargs\n    loader_kwargs = {'num_workers': 8}\n", set()),
+        ("def reset():\n    global loader_kwargs\n    loader_kwargs |= {'num_workers': 8}\n", set()),
+        # hard negatives: without it, the function's assignment binds a local of its own; a
+        # method's `self.loader_kwargs` is an attribute
+        ("def reset():\n    loader_kwargs = {'num_workers': 8}\n    return loader_kwargs\n", {"TL201", "TL202"}),
+        ("class Options:\n    def reset(self):\n        self.loader_kwargs = {}\n        self.loader_kwargs['num_workers'] = 8\n", {"TL201", "TL202"}),
+    ],
+)
+def test_a_global_statement_lets_a_function_rebind_a_module_dict(tmp_path, monkeypatch, helper: str, expected: set) -> None:
+    found = project_findings(tmp_path, monkeypatch, {"train.py": GLOBAL_DICT.format(helper=helper)}, "TL201,TL202")
+    assert {code for _, code, _ in found} == expected
