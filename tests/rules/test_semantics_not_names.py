@@ -184,3 +184,82 @@ for epoch in range(10):
 def test_a_global_statement_lets_a_function_rebind_a_module_dict(tmp_path, monkeypatch, helper: str, expected: set) -> None:
     found = project_findings(tmp_path, monkeypatch, {"train.py": GLOBAL_DICT.format(helper=helper)}, "TL201,TL202")
     assert {code for _, code, _ in found} == expected
+
+
+# -- a configuration lookup: where the holder comes from decides, its name only when unknown ---
+
+LOOKUP = """
+import json
+import torch
+import yaml
+import hydra
+from omegaconf import DictConfig, OmegaConf
+{header}
+def train(model, loader, optimizer, device, flow, {parameter}):
+{binding}
+    for x in loader:
+        x = x.to(device)
+        out = flow(x)
+        loss = -out["log_prob"].mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if {test}:
+            det = out["log_det"].sum().item()
+"""
+
+
+def _lookup_lines(header: str = "", parameter: str = "params", binding: str = "", test: str = 'params["log_images"]') -> list:
+    code = LOOKUP.format(header=header, parameter=parameter, binding=textwrap.indent(binding, "    ") or "    pass", test=test)
+    det = textwrap.dedent(code).splitlines().index('            det = out["log_det"].sum().item()') + 1
+    return ["det" if finding.line == det else finding.line for finding in lint(code, "TL101")]
+
+
+@pytest.mark.parametrize(
+    "header, parameter, binding",
+    [
+        # a loaded file, a parsed namespace, OmegaConf, a part of one of them: any name
+        ("", "path", 'params = yaml.safe_load(open(path))'),
+        ("", "path", 'with open(path) as f:\n    params = json.load(f)'),
+        ("", "path", 'params = OmegaConf.load(path)["train"]'),
+        ("", "parser", 'params = vars(parser.parse_args())\nparams = parser.parse_args()'),
+        ("", "path", 'loaded = yaml.safe_load(open(path))\nparams = loaded["logging"]'),
+        # a parameter annotated as a configuration, a Hydra entry point's parameter
+        ("", "params: DictConfig", ""),
+        ("import argparse", "params: argparse.Namespace", ""),
+        ("@hydra.main(config_path='conf')", "params", ""),
+        # a module-level configuration read by the function
+        ("params = yaml.safe_load(open('config.yaml'))", "path", ""),
+    ],
+)
+def test_a_lookup_in_a_configuration_by_its_origin_is_a_switch(header: str, parameter: str, binding: str) -> None:
+    assert _lookup_lines(header, parameter, binding) == []
+
+
+@pytest.mark.parametrize(
+    "header, parameter, binding, test",
+    [
+        # origin unknown: the name decides (a parameter without annotation, `params` no setting word)
+        ("", "params", "", 'params["log_images"]'),
+        # one binding of another origin: unknown, and the name is no setting word
+        ("", "path", 'params = yaml.safe_load(open(path))\nparams = flow.stats(path)', 'params["log_images"]'),
+        # a library's other type or a scalar, whatever the name
+        ("", "config: torch.Tensor", "", 'config["log_images"]'),
+        ("", "args: str", "", 'args["debug"]'),
+        # a key of the data, or a configuration key that is no switch
+        ("", "path", 'params = yaml.safe_load(open(path))', 'out["log_det"]'),
+        ("", "path", 'params = yaml.safe_load(open(path))', 'params["lr"] > 0'),
+    ],
+)
+def test_a_lookup_in_something_else_is_no_switch(header: str, parameter: str, binding: str, test: str) -> None:
+    assert _lookup_lines(header, parameter, binding, test) == ["det"]
+
+
+@pytest.mark.parametrize("parameter, test", [("cfg", 'cfg["log_images"]'), ("args", 'args["train"]["debug"]'), ("hparams: dict", 'hparams["verbose"]')])
+def test_an_unknown_origin_falls_back_to_the_holders_name(parameter: str, test: str) -> None:
+    assert _lookup_lines(parameter=parameter, test=test) == []
+
+
+def test_lightning_hparams_are_a_configuration() -> None:
+    code = LOOKUP.format(header="", parameter="path", binding="    pass", test='self.hparams["log_images"]')
+    assert [finding.line for finding in lint(code, "TL101")] == []

@@ -54,6 +54,7 @@ from torchlint.semantics.execution import (
     Reason,
     TRAINING_STEP_CALLEE,
 )
+from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.frameworks import ENGINE, IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
@@ -74,6 +75,9 @@ from torchlint.semantics.training import (
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.values import string_key, string_value
+
+# Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
+Holders = Callable[[cst.BaseExpression], Optional[bool]]
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -232,7 +236,7 @@ class FrequencyAnalysis:
             if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):
                 return Execution(Frequency.RARE, (Reason("in a branch that no call in the project takes", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
-                why = rare_test(ancestor.test, counters, steps)
+                why = rare_test(ancestor.test, counters, steps, self._configuration_holder)
                 if why == UNDER_INTERVAL and self.trains_under(ancestor):
                     why = ""  # `if step % accumulate == 0: optimizer.step()` gates the training step itself
                 why = (
@@ -669,6 +673,10 @@ class FrequencyAnalysis:
                     self._classes.setdefault(node.name.value, []).append(node)
         return self._classes
 
+    def _configuration_holder(self, holder: cst.BaseExpression) -> Optional[bool]:
+        """Whether a value a test looks a key up in is the run's configuration (`configuration_holder`)."""
+        return configuration_holder(self.module, holder)
+
     @cached_property
     def _imported_names(self) -> FrozenSet[str]:
         """The names the module's import statements bind, at any depth (`dist` for `import
@@ -853,10 +861,13 @@ def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[str] = frozenset()) -> str:
+def rare_test(
+    test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[str] = frozenset(), holders: Optional[Holders] = None
+) -> str:
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
-    an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
+    an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`).
+    `holders` says where a value the test looks a key up in comes from (see `_setting_name`)."""
     nodes = list(descendants(test))
     modulos = [node for node in nodes if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)]
     if any(_interval(node, counters, steps) for node in modulos):
@@ -867,7 +878,7 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
     for node in nodes:
         if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
             return "on a single step"
-        setting = _setting_name(node)
+        setting = _setting_name(node, holders)
         if has_word(setting, GUARD_WORDS):
             return f"under `{setting}`"
         if has_word(setting, BEST_WORDS):
@@ -877,10 +888,14 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
     return ""
 
 
-def _setting_name(node: cst.CSTNode) -> str:
+def _setting_name(node: cst.CSTNode, holders: Optional[Holders] = None) -> str:
     """The name a test reads a value under: `log_images`, `args.debug`, or the key of a
-    configuration lookup (`config["enable_tensorboard"]`, `cfg["train"]["debug"]`: a lookup in
-    a name of `SETTINGS_WORDS`; not a key of the data, `out["log_det"]`); '' for anything else."""
+    configuration lookup (`config["enable_tensorboard"]`, `params["train"]["debug"]` after
+    `params = yaml.safe_load(f)`; not a key of the data, `out["log_det"]`); '' for anything
+    else. Where the holder comes from decides (`holders`, see `configuration.configuration_holder`:
+    a parsed namespace, a loaded file, an OmegaConf or Hydra configuration, `self.hparams`);
+    where that is unknown (a parameter without annotation, a test read without its file), the
+    holder's name does, as a tie-breaker: a name of `SETTINGS_WORDS` (`cfg`, `args`, `hparams`)."""
     if isinstance(node, (cst.Name, cst.Attribute)):
         return identifier(node)
     if not isinstance(node, cst.Subscript):
@@ -888,7 +903,10 @@ def _setting_name(node: cst.CSTNode) -> str:
     owner = node.value
     while isinstance(owner, cst.Subscript):
         owner = owner.value
-    settings = isinstance(owner, (cst.Name, cst.Attribute)) and has_word(identifier(owner), SETTINGS_WORDS)
+    if not isinstance(owner, (cst.Name, cst.Attribute)):
+        return ""
+    origin = holders(owner) if holders is not None else None
+    settings = origin if origin is not None else has_word(identifier(owner), SETTINGS_WORDS)
     return (string_key(node) or "") if settings else ""
 
 
