@@ -263,3 +263,78 @@ def test_an_unknown_origin_falls_back_to_the_holders_name(parameter: str, test: 
 def test_lightning_hparams_are_a_configuration() -> None:
     code = LOOKUP.format(header="", parameter="path", binding="    pass", test='self.hparams["log_images"]')
     assert [finding.line for finding in lint(code, "TL101")] == []
+
+
+# -- a method called on an object of a class the caller does not write -------------------------
+
+from test_recall_round9_lead import MODELS as METHODS  # noqa: E402
+
+HOLDER = """
+import torch
+import timm
+import pytorch_lightning as pl
+from models import REGISTRY
+from models import build as build_model
+
+
+class Experiment(pl.LightningModule):
+    def __init__(self, params, model):
+        {binding}
+
+    def training_step(self, batch, batch_idx):
+        x, _ = batch
+        return self.model.{name}(self.model(x), x)
+"""
+
+STEPPING = """
+import torch
+import torch.nn as nn
+
+
+class Agent(nn.Module):
+    def {name}(self, recons, x):
+        target = torch.ones(x.size(0), 1).to(x.device)
+        loss = ((recons - x) ** 2).mean() + target.mean()
+        loss.backward()
+        self.optimizer.step()
+        return loss
+"""
+
+
+def _held(tmp_path, monkeypatch, binding: str, name: str, models: str = METHODS) -> set:
+    files = {"models.py": models.format(name=name) + "\nREGISTRY = {}\n\ndef build(p):\n    return REGISTRY[p](p)\n", "experiment.py": HOLDER.format(binding=binding, name=name)}
+    return {(file, line) for file, _, line in project_findings(tmp_path, monkeypatch, files, "TL102")}
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        # built by a project module's registry or factory: any of its classes, whatever the method's name
+        'self.model = REGISTRY[params["name"]](**params)',
+        "self.model = build_model(params)",
+        "self.model = build_model(params) if params else REGISTRY['vae'](params)",
+    ],
+)
+@pytest.mark.parametrize("name", ["loss", "update", "loss_function"])
+def test_an_object_a_project_module_builds_runs_its_methods(tmp_path, monkeypatch, binding: str, name: str) -> None:
+    assert _held(tmp_path, monkeypatch, binding, name) == {("models.py", 8)}
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        # hard negatives: a library's object, also when the project builds it elsewhere too
+        "self.model = timm.create_model(params)",
+        "self.model = torch.hub.load('repo', 'model')",
+        # the origin is not shown (a parameter): only a method that takes a step is followed
+        "self.model = model",
+    ],
+)
+@pytest.mark.parametrize("name", ["loss", "update", "loss_function", "compute_loss"])
+def test_an_object_of_a_library_or_of_unknown_origin_does_not_run_a_project_method(tmp_path, monkeypatch, binding: str, name: str) -> None:
+    assert _held(tmp_path, monkeypatch, binding, name) == set()
+
+
+@pytest.mark.parametrize("name", ["update", "learn_from"])
+def test_an_object_of_unknown_origin_runs_a_project_method_that_takes_a_step(tmp_path, monkeypatch, name: str) -> None:
+    assert _held(tmp_path, monkeypatch, "self.model = model", name, STEPPING) == {("models.py", 8)}

@@ -2393,42 +2393,107 @@ def _module_classes(text: str) -> Dict[str, Tuple[Tuple[str, ...], int, int]]:
 def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str) -> bool:
     """Whether `written` calls the method `function` (`Class.method`) of the module at `path`
     on an instance of that class (`agent.update(...)` after `agent = Agent(...)`), or may call
-    it: on an object of a class the module does not show (`self.model.loss_function(...)`, a
-    model chosen from a registry by the configuration), for a method whose name is
-    `dispatched_by_name` and that no class of the caller's own module defines."""
+    it on an object whose class the module does not write: one the module builds only with
+    callables of project modules (`self.model = REGISTRY[name](**params)` after `from models
+    import REGISTRY`; a class of the module at `path` or of a project module it imports) and no
+    library's (`self.scaler = GradScaler()`), or, where the module does not show what builds
+    it (a parameter, `self.model = model`), a method that takes a training step itself."""
     receiver, _, method = written.rpartition(".")
     klass, _, _ = function.rpartition(".")
     if not klass or not receiver:
         return False
     written_class = facts.instances.get(receiver)
-    if written_class is None:
-        head = receiver.partition(".")[0]
-        if receiver in ("self", "cls"):
-            return False  # a method of the caller's own class or its bases (`_self_call`)
-        owner = module_facts(path).functions.get(klass)
-        if owner is not None and owner.lightning:
-            return False  # the framework calls a Lightning class's hooks, whatever their names
-        if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
-            return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
-        return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
-    return _names_function(file, text, written_class, path, klass)
+    if written_class is not None:
+        return _names_function(file, text, written_class, path, klass)
+    if receiver in ("self", "cls"):
+        return False  # a method of the caller's own class or its bases (`_self_call`)
+    owner = module_facts(path).functions.get(klass)
+    if owner is not None and owner.lightning:
+        return False  # the framework calls a Lightning class's hooks, whatever their names
+    if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
+        return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
+    modules = _receiver_modules(os.path.abspath(file), text, receiver)
+    if modules is not None:
+        return path in modules
+    called = module_facts(path).functions.get(function)
+    return called is not None and (called.steps_itself or called.calls_backward)
 
 
-# Method names that library objects also have (`scaler.update()`, `tokenizer.encode()`): a call
-# of one on an object of unknown class says nothing of which method it runs.
-LIBRARY_METHOD_NAMES = frozenset(
-    "zero_grad step_and_update_lr update_parameters load_state_dict state_dict named_parameters "
-    "named_modules named_children register_buffer register_forward_hook add_module get_submodule "
-    "set_epoch get_lr get_last_lr batch_decode add_scalar add_image log_dict".split()
-)
+def _receiver_modules(file: str, text: str, receiver: str) -> Optional[FrozenSet[str]]:
+    """The project modules whose classes `receiver` (a name or attribute the module at `file`
+    assigns) may hold, from every value the module assigns it: what a callable or value of a
+    project module builds (the module that defines it, and the project modules that module
+    imports: a registry or factory of a package); nothing for a library's. None when the
+    module does not show every origin (a parameter, a local value, no assignment)."""
+    values = _assigned_values(text).get(receiver)
+    if not values:
+        return None
+    found: Set[str] = set()
+    choices = [branch for value in values for branch in ((value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,))]
+    for value in choices:
+        root = _root_name(value) if value is not None else None
+        if root is None:
+            return None
+        statements = _imports_binding(text, root)
+        if statements:
+            modules = [os.path.abspath(f) for statement in statements for f in _statement_files(file, statement)]
+        elif root in _module_definitions(text):
+            modules = [file]
+        else:
+            return None
+        for module in modules:
+            found.add(module)
+            found.update(imported_files(module, read_module(module).text, search_roots(module)))
+    return frozenset(found)
 
 
-def dispatched_by_name(method: str) -> bool:
-    """Whether a call of `method` on an object whose class is unknown may be taken for a call
-    of a project method of that name: a name of several words (`loss_function`,
-    `update_critic`; not `update`, `step`, `encode`, which many library objects define) that
-    is neither special (`__call__`) nor a method library objects are known to have."""
-    return "_" in method.strip("_") and not method.startswith("__") and method not in LIBRARY_METHOD_NAMES
+def _statement_files(file: str, statement: ImportFrom) -> List[str]:
+    """The project files an import statement of the module at `file` names."""
+    parts = [part for part in statement.module.split(".") if part]
+    names = [name for name, _ in statement.names if name != STAR]
+    return [f for base in _import_bases(file, statement, search_roots(file)) for f in _module_files(base, parts, names)]
+
+
+def _root_name(value: ast.AST) -> Optional[str]:
+    """The name an expression starts from (`REGISTRY` in `REGISTRY[name](**params)`,
+    `models` in `models.build(cfg).cuda()`)."""
+    while isinstance(value, (ast.Call, ast.Attribute, ast.Subscript)):
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return value.id if isinstance(value, ast.Name) else None
+
+
+@lru_cache(maxsize=256)
+def _assigned_values(text: str) -> Dict[str, Tuple[Optional[ast.AST], ...]]:
+    """For each name or attribute the module `text` binds (`model`, `self.model`), the values
+    assigned to it; None for a binding without a value to read (a parameter, a loop target,
+    an unpacking, `with ... as`)."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: Dict[str, List[Optional[ast.AST]]] = {}
+    for node in _ast_walk(tree):
+        pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
+        if isinstance(node, ast.Assign):
+            pairs = [(target, node.value if isinstance(target, (ast.Name, ast.Attribute)) else None) for target in node.targets]
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            pairs = [(node.target, node.value if isinstance(node, ast.AnnAssign) else None)]
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            pairs = [(node.optional_vars, None)]
+        elif isinstance(node, ast.arg):
+            pairs = [(ast.Name(node.arg), None)]
+        for target, value in pairs:
+            for bound in _ast_walk(target) if isinstance(target, (ast.Tuple, ast.List, ast.Starred)) else [target]:
+                name = _ast_dotted(bound)
+                if name:
+                    found.setdefault(name, []).append(value if bound is target else None)
+    return {name: tuple(values) for name, values in found.items()}
+
+
+@lru_cache(maxsize=256)
+def _module_definitions(text: str) -> FrozenSet[str]:
+    """The functions and classes the module `text` defines at its top level."""
+    return frozenset(_module_classes(text)) | frozenset(re.findall(r"^(?:async[ \t]+)?def[ \t]+(\w+)", text, re.MULTILINE))
 
 
 def keeps_instance(path: str, method: str) -> bool:
