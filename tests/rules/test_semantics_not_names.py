@@ -11,6 +11,7 @@ import pytest
 
 from conftest import lint, project_findings
 from test_recall_round9_lead import TRAINER
+from test_review15 import FLOW as REVIEW15_FLOW, GLOBAL as REVIEW15_GLOBAL
 
 pytestmark = pytest.mark.stable_only
 
@@ -72,13 +73,14 @@ class VAE(torch.nn.Module):
         return x.mean() + noise.mean()
 
 {binding}
-model = VAE().cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x in loader:
-    loss = model.loss_function(x.cuda())
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
+def fit(loader, epochs):
+    vae = VAE().to("cuda")
+    optimizer = torch.optim.Adam(vae.parameters())
+    for epoch in range(epochs):
+        for images, _ in loader:
+            optimizer.zero_grad()
+            vae.loss_function(images.to("cuda")).backward()
+            optimizer.step()
 """
 
 
@@ -155,30 +157,20 @@ def test_the_functions_that_may_change_a_dict_are_read_from_the_bindings(
     assert _dict_findings(tmp_path, monkeypatch, helpers, run) == expected
 
 
-GLOBAL_DICT = """
-import torch
-from torch.utils.data import DataLoader
-
-loader_kwargs = {{"batch_size": 64}}
-{helper}
-loader = DataLoader(ds, **loader_kwargs)
-for epoch in range(10):
-    for x, y in loader:
-        model(x.cuda()).sum().backward()
-        optimizer.step()
-"""
+# The module-level dict and loop of test_review15's GLOBAL, after a helper of this test's.
+GLOBAL_DICT = "import torch\nfrom torch.utils.data import DataLoader\n\n{helper}" + REVIEW15_GLOBAL[REVIEW15_GLOBAL.index("\ntrain_kwargs = {{") :].replace("{call}\n", "")
 
 
 @pytest.mark.parametrize(
     "helper, expected",
     [
         # a global statement makes a function's assignment rebind the module's dict
-        ("def reset():\n    global loader_kwargs\n    loader_kwargs = {'num_workers': 8}\n", set()),
-        ("def reset():\n    global loader_kwargs\n    loader_kwargs |= {'num_workers': 8}\n", set()),
+        ("def reset():\n    global train_kwargs\n    train_kwargs = {'num_workers': 8}\n", set()),
+        ("def reset():\n    global train_kwargs\n    train_kwargs |= {'num_workers': 8}\n", set()),
         # hard negatives: without it, the function's assignment binds a local of its own; a
-        # method's `self.loader_kwargs` is an attribute
-        ("def reset():\n    loader_kwargs = {'num_workers': 8}\n    return loader_kwargs\n", {"TL201", "TL202"}),
-        ("class Options:\n    def reset(self):\n        self.loader_kwargs = {}\n        self.loader_kwargs['num_workers'] = 8\n", {"TL201", "TL202"}),
+        # method's `self.train_kwargs` is an attribute
+        ("def reset():\n    train_kwargs = {'num_workers': 8}\n    return train_kwargs\n", {"TL201", "TL202"}),
+        ("class Options:\n    def reset(self):\n        self.train_kwargs = {}\n        self.train_kwargs['num_workers'] = 8\n", {"TL201", "TL202"}),
     ],
 )
 def test_a_global_statement_lets_a_function_rebind_a_module_dict(tmp_path, monkeypatch, helper: str, expected: set) -> None:
@@ -188,25 +180,11 @@ def test_a_global_statement_lets_a_function_rebind_a_module_dict(tmp_path, monke
 
 # -- a configuration lookup: where the holder comes from decides, its name only when unknown ---
 
-LOOKUP = """
-import json
-import torch
-import yaml
-import hydra
-from omegaconf import DictConfig, OmegaConf
-{header}
-def train(model, loader, optimizer, device, flow, {parameter}):
-{binding}
-    for x in loader:
-        x = x.to(device)
-        out = flow(x)
-        loss = -out["log_prob"].mean()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        if {test}:
-            det = out["log_det"].sum().item()
-"""
+# test_review15's FLOW with the imports of configurations, a header line and a binding before the loop.
+LOOKUP = "\n".join(["import json", "import yaml", "import hydra", "from omegaconf import DictConfig, OmegaConf"]) + REVIEW15_FLOW.replace(
+    "\n\n\ndef train(model, loader, optimizer, device, flow, config, args):\n",
+    "\n{header}\ndef train(model, loader, optimizer, device, flow, {parameter}):\n{binding}\n",
+)
 
 
 def _lookup_lines(header: str = "", parameter: str = "params", binding: str = "", test: str = 'params["log_images"]') -> list:
