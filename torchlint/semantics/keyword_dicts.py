@@ -12,9 +12,9 @@ changes it differently, a loop, handing it to a function) makes it unknown, and 
 dict the scope does not build itself: the rules stay silent on what they cannot read. Which
 other functions may change it is read from the module's bindings, once (`_changers`): a
 function or lambda that changes, rebinds (`global`, `nonlocal`) or hands on the object its
-enclosing scope or the module binds to the dict's name, called in view or not. A fix that adds keywords next to the dict must know it in every run, not
-only on CUDA (`every_run`): `{} if use_cuda else {"num_workers": 0}` holds the keyword on
-the CPU.
+enclosing scope or the module binds to the dict's name, called in view or not. A fix that
+adds keywords next to the dict must know it in every run, not only on CUDA (`every_run`):
+`{} if use_cuda else {"num_workers": 0}` holds the keyword on the CPU.
 """
 
 from __future__ import annotations
@@ -95,8 +95,9 @@ def _changers(module: cst.Module) -> Dict[str, List[Tuple[cst.CSTNode, cst.CSTNo
     function, whose parameter it is then, to a return, an attribute or a container)."""
     parents = module_nodes(module).parents
     found: Dict[str, List[Tuple[cst.CSTNode, cst.CSTNode]]] = {}
+    bindings: Dict[int, Set[str]] = {}  # `_own_bindings` of each function, once
     for function in nodes_of_type(module, (cst.FunctionDef, cst.Lambda)):
-        own = _own_bindings(function)
+        own = _memoised_bindings(function, bindings)
         declared = _declared(function, cst.Global) | _declared(function, cst.Nonlocal)
         changed = {
             item.value
@@ -104,7 +105,7 @@ def _changers(module: cst.Module) -> Dict[str, List[Tuple[cst.CSTNode, cst.CSTNo
             if isinstance(item, cst.Name) and (item.value not in own or item.value in declared) and _may_change(item, parents)
         }
         for changed_name in changed:
-            found.setdefault(changed_name, []).append((function, _binding_scope(module, function, changed_name, parents)))
+            found.setdefault(changed_name, []).append((function, _binding_scope(module, function, changed_name, parents, bindings)))
     return found
 
 
@@ -116,20 +117,31 @@ def _own_bindings(function: "cst.FunctionDef | cst.Lambda") -> Set[str]:
     return params | {bound for item in descendants(function.body) for bound in _bound_names(item)}
 
 
+def _memoised_bindings(function: "cst.FunctionDef | cst.Lambda", bindings: Dict[int, Set[str]]) -> Set[str]:
+    """`_own_bindings(function)`, read once into `bindings` (by the function's id)."""
+    found = bindings.get(id(function))
+    if found is None:
+        found = bindings[id(function)] = _own_bindings(function)
+    return found
+
+
 def _declared(function: "cst.FunctionDef | cst.Lambda", kind: type) -> Set[str]:
     """The names a function's own body declares `global` or `nonlocal` (`kind`)."""
     return {item.name.value for node in scope_descendants(function.body) if isinstance(node, kind) for item in node.names}  # type: ignore[attr-defined]
 
 
-def _binding_scope(module: cst.Module, function: cst.CSTNode, name: str, parents: Dict[int, cst.CSTNode]) -> cst.CSTNode:
+def _binding_scope(
+    module: cst.Module, function: cst.CSTNode, name: str, parents: Dict[int, cst.CSTNode], bindings: Dict[int, Set[str]]
+) -> cst.CSTNode:
     """The scope whose binding of `name` a mention in `function` (which does not bind it) reads:
     the nearest enclosing function that binds it (class bodies are skipped, as Python does), or
-    the module, also for a name the function declares `global`."""
+    the module, also for a name the function declares `global`. `bindings`: `_own_bindings`
+    of the functions seen so far, by id."""
     if isinstance(function, cst.FunctionDef) and name in _declared(function, cst.Global):
         return module
     node = parents.get(id(function))
     while node is not None and not isinstance(node, cst.Module):
-        if isinstance(node, (cst.FunctionDef, cst.Lambda)) and name in _own_bindings(node):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)) and name in _memoised_bindings(node, bindings):
             return module if isinstance(node, cst.FunctionDef) and name in _declared(node, cst.Global) else node
         node = parents.get(id(node))
     return module
