@@ -202,6 +202,8 @@ def _lookup_lines(header: str = "", parameter: str = "params", binding: str = ""
         ("", "path", 'params = OmegaConf.load(path)["train"]'),
         ("", "parser", 'params = vars(parser.parse_args())\nparams = parser.parse_args()'),
         ("", "path", 'loaded = yaml.safe_load(open(path))\nparams = loaded["logging"]'),
+        ("", "path", 'conf = OmegaConf.load(path)\nparams = conf.logging'),
+        ("", "path", 'params = OmegaConf.load(path).logging'),
         # a parameter annotated as a configuration, a Hydra entry point's parameter
         ("", "params: DictConfig", ""),
         ("import argparse", "params: argparse.Namespace", ""),

@@ -59,6 +59,8 @@ def _origin(module: cst.Module, holder: cst.BaseExpression, depth: int) -> Optio
         return True
     if not isinstance(holder, cst.Name):
         values = _attribute_values(module).get(dotted, [])
+        if not values and isinstance(holder, cst.Attribute):
+            return _origin(module, holder.value, depth - 1) or None  # `cfg.train`: a part of `cfg`
         found = [_value_origin(module, value, depth) for value in values]
         return True if found and all(found) else None
     scope = _scope_of(module, holder)
@@ -133,8 +135,8 @@ def _value_origin(module: cst.Module, value: cst.BaseExpression, depth: int) -> 
         if callee in ("vars", "dict") and len(value.args) == 1 and not value.args[0].star and _import_aliases(module).get(callee) is None:
             return _value_origin(module, value.args[0].value, depth - 1)  # `vars(parser.parse_args())`
         return None
-    if isinstance(value, cst.Subscript):
-        return _value_origin(module, value.value, depth - 1)
+    if isinstance(value, cst.Subscript) or (isinstance(value, cst.Attribute) and dotted_name(value) is None):
+        return _value_origin(module, value.value, depth - 1)  # `OmegaConf.load(path).train`
     if isinstance(value, (cst.Name, cst.Attribute)):
         return _origin(module, value, depth - 1)
     return None

@@ -183,6 +183,7 @@ class FrequencyAnalysis:
         self._inner_memo: Dict[int, List[cst.CSTNode]] = {}
         self._kinds: Dict[int, Frequency] = {}
         self._classes: Optional[Dict[str, List[cst.ClassDef]]] = None
+        self._holders: Dict[int, Optional[bool]] = {}
 
     # -- index -----------------------------------------------------------------------------
 
@@ -674,8 +675,11 @@ class FrequencyAnalysis:
         return self._classes
 
     def _configuration_holder(self, holder: cst.BaseExpression) -> Optional[bool]:
-        """Whether a value a test looks a key up in is the run's configuration (`configuration_holder`)."""
-        return configuration_holder(self.module, holder)
+        """Whether a value a test looks a key up in is the run's configuration
+        (`configuration_holder`), found once per holder: a test is read for every node it guards."""
+        if id(holder) not in self._holders:
+            self._holders[id(holder)] = configuration_holder(self.module, holder)
+        return self._holders[id(holder)]
 
     @cached_property
     def _imported_names(self) -> FrozenSet[str]:
