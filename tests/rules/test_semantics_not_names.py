@@ -318,3 +318,45 @@ def test_an_object_of_a_library_or_of_unknown_origin_does_not_run_a_project_meth
 @pytest.mark.parametrize("name", ["update", "learn_from"])
 def test_an_object_of_unknown_origin_runs_a_project_method_that_takes_a_step(tmp_path, monkeypatch, name: str) -> None:
     assert _held(tmp_path, monkeypatch, "self.model = model", name, STEPPING) == {("models.py", 8)}
+
+
+TRAIN_SCRIPT = """
+import torch
+{imports}
+
+
+def validate(model, batch):
+    return model.{name}(batch, batch)
+
+
+def train(hparams, loader):
+{binding}
+    optimizer = torch.optim.Adam(model.parameters())
+    for batch in loader:
+        loss = model(batch).mean() + model.{name}(batch, batch)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "imports, binding, expected",
+    [
+        # the calling function's own binding decides, not a parameter of the same name elsewhere;
+        # an unpacked result of a project function, a library's wrapper beside it; a factory
+        # handed a project module
+        ("from models import VAE", "    model = VAE().cuda()", {("models.py", 8)}),
+        ("from models import VAE\nfrom apex import amp", "    model = VAE().cuda()\n    model, optimizer = amp.initialize(model, 1)", {("models.py", 8)}),
+        ("from models import VAE\nfrom checkpoints import restore", "    model, step = restore(VAE())", {("models.py", 8)}),
+        ("import models as zoo", "    model = hparams.build('vae', zoo)", {("models.py", 8)}),
+        # hard negatives: a library's model, or one whose origin the function does not show
+        ("import timm", "    model = timm.create_model('vae')", set()),
+        ("import timm", "    model = hparams.build('vae', timm)", set()),
+        ("", "    model = hparams.model", set()),
+    ],
+)
+@pytest.mark.parametrize("name", ["loss", "loss_function"])
+def test_the_calling_functions_binding_of_the_receiver_decides(tmp_path, monkeypatch, imports: str, binding: str, expected: set, name: str) -> None:
+    files = {"models.py": METHODS.format(name=name), "checkpoints.py": "def restore(model):\n    return model, 0\n", "train.py": TRAIN_SCRIPT.format(imports=imports, binding=binding, name=name)}
+    assert {(file, line) for file, _, line in project_findings(tmp_path, monkeypatch, files, "TL102")} == expected

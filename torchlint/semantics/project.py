@@ -2261,13 +2261,12 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
             continue
         facts = _module_facts(source.text, file)
         for written, found in facts.calls.items():
-            if written.split(".")[-1] == name and (
-                _names_function(file, source.text, written, path, function)
-                or _names_method(file, source.text, facts, written, path, function)
-            ):
+            if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
                 sites.extend(found)
             elif written == f"self.{name}" and "." in function:
                 sites.extend(site for site in found if _self_call(file, source.text, site, path, function))
+            elif written.split(".")[-1] == name and "." in written:
+                sites.extend(_method_sites(file, source.text, facts, written, path, function, found))
     return tuple(sites)
 
 
@@ -2390,60 +2389,102 @@ def _module_classes(text: str) -> Dict[str, Tuple[Tuple[str, ...], int, int]]:
     }
 
 
-def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str) -> bool:
-    """Whether `written` calls the method `function` (`Class.method`) of the module at `path`
-    on an instance of that class (`agent.update(...)` after `agent = Agent(...)`), or may call
-    it on an object whose class the module does not write: one the module builds only with
-    callables of project modules (`self.model = REGISTRY[name](**params)` after `from models
-    import REGISTRY`; a class of the module at `path` or of a project module it imports) and no
-    library's (`self.scaler = GradScaler()`), or, where the module does not show what builds
-    it (a parameter, `self.model = model`), a method that takes a training step itself."""
+def _method_sites(
+    file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str, found: Tuple[CallSite, ...]
+) -> List[CallSite]:
+    """The calls `found` of `written` (`receiver.method`) in the module `file` that call the
+    method `function` (`Class.method`) of the module at `path`: on an instance of that class
+    (`agent.update(...)` after `agent = Agent(...)`), or on an object whose class the module
+    does not write but may be one of the project's: what its calling scope assigns the receiver
+    is built with project modules only (`self.model = REGISTRY[name](**params)` after `from
+    models import REGISTRY`, `loader = config.init_obj("data_loader", module_data)`; see
+    `_receiver_modules`), not a library's (`self.scaler = GradScaler()`); where the module does
+    not show what builds it (a parameter, `self.model = model`), a method that takes a
+    training step itself."""
     receiver, _, method = written.rpartition(".")
     klass, _, _ = function.rpartition(".")
-    if not klass or not receiver:
-        return False
+    if not klass or receiver in ("self", "cls"):
+        return []  # a method of the caller's own class or its bases (`_self_call`)
     written_class = facts.instances.get(receiver)
     if written_class is not None:
-        return _names_function(file, text, written_class, path, klass)
-    if receiver in ("self", "cls"):
-        return False  # a method of the caller's own class or its bases (`_self_call`)
+        return list(found) if _names_function(file, text, written_class, path, klass) else []
     owner = module_facts(path).functions.get(klass)
     if owner is not None and owner.lightning:
-        return False  # the framework calls a Lightning class's hooks, whatever their names
+        return []  # the framework calls a Lightning class's hooks, whatever their names
     if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
-        return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
-    modules = _receiver_modules(os.path.abspath(file), text, receiver)
-    if modules is not None:
-        return path in modules
+        return []  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
     called = module_facts(path).functions.get(function)
-    return called is not None and (called.steps_itself or called.calls_backward)
+    steps = called is not None and (called.steps_itself or called.calls_backward)
+    held: Dict[Optional[str], Optional[FrozenSet[str]]] = {}  # by the calling function (an attribute's: by none)
+    kept = []
+    for site in found:
+        scope = site.caller if "." not in receiver else None
+        if scope not in held:
+            held[scope] = _receiver_modules(os.path.abspath(file), text, receiver, scope)
+        modules = held[scope]
+        if (path in modules) if modules is not None else steps:
+            kept.append(site)
+    return kept
 
 
-def _receiver_modules(file: str, text: str, receiver: str) -> Optional[FrozenSet[str]]:
+def _receiver_modules(file: str, text: str, receiver: str, caller: Optional[str]) -> Optional[FrozenSet[str]]:
     """The project modules whose classes `receiver` (a name or attribute the module at `file`
-    assigns) may hold, from every value the module assigns it: what a callable or value of a
-    project module builds (the module that defines it, and the project modules that module
-    imports: a registry or factory of a package); nothing for a library's. None when the
-    module does not show every origin (a parameter, a local value, no assignment)."""
-    values = _assigned_values(text).get(receiver)
+    assigns) may hold where the function `caller` reads it, from every value assigned to it
+    there (a name by the nearest scope that binds it, an attribute anywhere in the module):
+    what a callable or value of a project module builds, or a call handed a project module or
+    class (`config.init_obj("data_loader", module_data)`): the modules those come from and the
+    project modules they import (a registry or factory of a package, a base class); nothing for
+    a library's. None when the module does not show every origin (a parameter, a local value,
+    no assignment)."""
+    values = _scope_values(text, receiver, caller)
     if not values:
         return None
     found: Set[str] = set()
     choices = [branch for value in values for branch in ((value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,))]
     for value in choices:
-        root = _root_name(value) if value is not None else None
-        if root is None:
-            return None
-        statements = _imports_binding(text, root)
-        if statements:
-            modules = [os.path.abspath(f) for statement in statements for f in _statement_files(file, statement)]
-        elif root in _module_definitions(text):
-            modules = [file]
-        else:
-            return None
-        for module in modules:
-            found.add(module)
-            found.update(imported_files(module, read_module(module).text, search_roots(module)))
+        roots = _value_roots(value) if value is not None else []
+        modules = [_root_modules(file, text, root) for root in roots]
+        if not modules or modules[0] is None and not any(modules[1:]):
+            return None  # built by something the module does not show, with no project module handed to it
+        found.update(module for known in modules if known for module in known)
+    return _import_closure(frozenset(found))
+
+
+def _value_roots(value: ast.AST) -> List[str]:
+    """The name an expression starts from (`REGISTRY` in `REGISTRY[name](**params)`,
+    `models` in `models.build(cfg).cuda()`), then those of what a call in it is handed
+    (`module_data` in `config.init_obj("data_loader", module_data)`, `VAE` in
+    `restore(VAE())`); [] without a root name."""
+    handed: List[str] = []
+    while isinstance(value, (ast.Call, ast.Attribute, ast.Subscript)):
+        if isinstance(value, ast.Call):
+            handed += [root for arg in (*value.args, *(keyword.value for keyword in value.keywords)) for root in _value_roots(arg)]
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return [value.id, *handed] if isinstance(value, ast.Name) else []
+
+
+def _root_modules(file: str, text: str, root: str) -> Optional[List[str]]:
+    """The project modules a name of the module at `file` comes from: those an import of it
+    names ([] for a library's), the module itself for one of its top-level definitions; None
+    for any other name (a parameter, a local value)."""
+    statements = _imports_binding(text, root)
+    if statements:
+        return [os.path.abspath(f) for statement in statements for f in _statement_files(file, statement)]
+    return [file] if root in _module_definitions(text) else None
+
+
+# How far `_import_closure` follows the project's imports (a package's `__init__`, then its modules).
+IMPORT_DEPTH = 3
+
+
+def _import_closure(modules: FrozenSet[str]) -> FrozenSet[str]:
+    """`modules` and the project modules they import, up to `IMPORT_DEPTH` imports away."""
+    found, frontier = set(modules), set(modules)
+    for _ in range(IMPORT_DEPTH):
+        frontier = {
+            imported for module in frontier for imported in imported_files(module, read_module(module).text, search_roots(module))
+        } - found
+        found |= frontier
     return frozenset(found)
 
 
@@ -2454,40 +2495,75 @@ def _statement_files(file: str, statement: ImportFrom) -> List[str]:
     return [f for base in _import_bases(file, statement, search_roots(file)) for f in _module_files(base, parts, names)]
 
 
-def _root_name(value: ast.AST) -> Optional[str]:
-    """The name an expression starts from (`REGISTRY` in `REGISTRY[name](**params)`,
-    `models` in `models.build(cfg).cuda()`)."""
-    while isinstance(value, (ast.Call, ast.Attribute, ast.Subscript)):
-        value = value.func if isinstance(value, ast.Call) else value.value
-    return value.id if isinstance(value, ast.Name) else None
+def _scope_values(text: str, receiver: str, caller: Optional[str]) -> Tuple[Optional[ast.AST], ...]:
+    """The values the module `text` assigns to `receiver` where the function `caller` (as
+    `CallSite.caller` names it) reads it: an attribute's anywhere in the module; a name's in
+    the nearest of `caller`, its enclosing functions and the module that binds it."""
+    assigned = _assigned_values(text)
+    if "." in receiver:
+        return tuple(value for values in assigned.values() for value in values.get(receiver, ()))
+    scope = caller or ""
+    while True:
+        values = assigned.get(scope, {}).get(receiver)
+        if values is not None or not scope:
+            return values or ()
+        scope = scope.rpartition(".")[0]
 
 
 @lru_cache(maxsize=256)
-def _assigned_values(text: str) -> Dict[str, Tuple[Optional[ast.AST], ...]]:
-    """For each name or attribute the module `text` binds (`model`, `self.model`), the values
-    assigned to it; None for a binding without a value to read (a parameter, a loop target,
-    an unpacking, `with ... as`)."""
+def _assigned_values(text: str) -> Dict[str, Dict[str, Tuple[Optional[ast.AST], ...]]]:
+    """For each function of the module `text` (its enclosing functions' names and its own,
+    dotted, as `CallSite.caller` names it; "" for the module) and each name or attribute it
+    binds (`model`, `self.model`), the values assigned (see `_unpacked`); None for a binding
+    without a value to read (a parameter, a loop target, `with ... as`)."""
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    found: Dict[str, List[Optional[ast.AST]]] = {}
-    for node in _ast_walk(tree):
-        pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
-        if isinstance(node, ast.Assign):
-            pairs = [(target, node.value if isinstance(target, (ast.Name, ast.Attribute)) else None) for target in node.targets]
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
-            pairs = [(node.target, node.value if isinstance(node, ast.AnnAssign) else None)]
-        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-            pairs = [(node.optional_vars, None)]
-        elif isinstance(node, ast.arg):
-            pairs = [(ast.Name(node.arg), None)]
-        for target, value in pairs:
-            for bound in _ast_walk(target) if isinstance(target, (ast.Tuple, ast.List, ast.Starred)) else [target]:
-                name = _ast_dotted(bound)
-                if name:
-                    found.setdefault(name, []).append(value if bound is target else None)
-    return {name: tuple(values) for name, values in found.items()}
+    found: Dict[str, Dict[str, List[Optional[ast.AST]]]] = {}
+    stack: List[Tuple[ast.AST, str]] = [(tree, "")]
+    while stack:
+        node, scope = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = scope
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = f"{scope}.{child.name}" if scope else child.name
+                for argument in ast.walk(child.args):
+                    if isinstance(argument, ast.arg):
+                        found.setdefault(inner, {}).setdefault(argument.arg, []).append(None)
+            for target, value in _bindings(child):
+                for bound, part in _unpacked(target, value):
+                    name = _ast_dotted(bound)
+                    if name:
+                        found.setdefault(scope, {}).setdefault(name, []).append(part)
+            stack.append((child, inner))
+    return {scope: {name: tuple(values) for name, values in names.items()} for scope, names in found.items()}
+
+
+def _unpacked(target: ast.AST, value: Optional[ast.AST]) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
+    """The names and attributes a target binds, each with its part of `value`: the element of a
+    display of the same length (`a, b = A(), B()`), else the whole value, a call whose result is
+    unpacked (`model, optimizer = load_checkpoint(path, model, optimizer)`)."""
+    if isinstance(target, ast.Starred):
+        return _unpacked(target.value, None)
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return [(target, value)]
+    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+        return [pair for element, part in zip(target.elts, value.elts) for pair in _unpacked(element, part)]
+    return [pair for element in target.elts for pair in _unpacked(element, value if isinstance(value, ast.Call) else None)]
+
+
+def _bindings(node: ast.AST) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
+    """The targets a node binds, each with the value it assigns (None when it has none to read)."""
+    if isinstance(node, ast.Assign):
+        return [(target, node.value) for target in node.targets]
+    if isinstance(node, ast.AnnAssign):
+        return [(node.target, node.value)]
+    if isinstance(node, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+        return [(node.target, None)]
+    if isinstance(node, ast.withitem) and node.optional_vars is not None:
+        return [(node.optional_vars, None)]
+    return []
 
 
 @lru_cache(maxsize=256)
