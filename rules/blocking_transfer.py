@@ -12,7 +12,7 @@ from torchlint.semantics.bindings import acts_on_keyword, method_definitions, ta
 from torchlint.semantics.escapes import element_aliases, view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
-from torchlint.semantics.project import AUTO_PINNING_LOADERS, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, file_builds_unpinned_loader, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
 from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
@@ -173,18 +173,14 @@ class BlockingTransfer(Rule):
         super().__init__(ctx)
         self.tracker = LoaderTracker(self)
         self.pinned: List[cst.Call] = []
-        self.builds_unpinned = False
         self.checked: Set[int] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATALOADERS | AUTO_PINNING_LOADERS:
-            if pins_memory(node, self.ctx):
-                self.pinned.append(node)
-            else:
-                self.builds_unpinned = True
+        if self.ctx.qualified_name(node.func) in DATALOADERS | AUTO_PINNING_LOADERS and pins_memory(node, self.ctx):
+            self.pinned.append(node)
 
     def visit_For(self, node: cst.For) -> None:
         for found in self.tracker.loops_over(node):
@@ -216,8 +212,8 @@ class BlockingTransfer(Rule):
             default = pinned_argument(self.ctx.path, qualified, parameter)
             if default is not None:
                 self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
-        # The file's own loaders count too (a notebook is not a project module).
-        if not self.builds_unpinned and project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
+        # The file's own loaders count too, as the project's do (a notebook is not a project module).
+        if not file_builds_unpinned_loader(self.ctx) and project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
             for loop in self._loops_over_unknown_loaders():
                 self._check_loop(loop, _names(loop.target), _UNFOLLOWED)
 

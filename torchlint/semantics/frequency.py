@@ -54,6 +54,7 @@ from torchlint.semantics.execution import (
     Reason,
     TRAINING_STEP_CALLEE,
 )
+from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.frameworks import ENGINE, IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
@@ -74,6 +75,9 @@ from torchlint.semantics.training import (
 )
 from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.values import string_key, string_value
+
+# Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
+Holders = Callable[[cst.BaseExpression], Optional[bool]]
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -179,6 +183,7 @@ class FrequencyAnalysis:
         self._inner_memo: Dict[int, List[cst.CSTNode]] = {}
         self._kinds: Dict[int, Frequency] = {}
         self._classes: Optional[Dict[str, List[cst.ClassDef]]] = None
+        self._holders: Dict[int, Optional[bool]] = {}
 
     # -- index -----------------------------------------------------------------------------
 
@@ -232,7 +237,7 @@ class FrequencyAnalysis:
             if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):
                 return Execution(Frequency.RARE, (Reason("in a branch that no call in the project takes", ancestor),))
             if isinstance(ancestor, cst.If) and child is ancestor.body:
-                why = rare_test(ancestor.test, counters, steps)
+                why = rare_test(ancestor.test, counters, steps, self._configuration_holder)
                 if why == UNDER_INTERVAL and self.trains_under(ancestor):
                     why = ""  # `if step % accumulate == 0: optimizer.step()` gates the training step itself
                 why = (
@@ -535,15 +540,16 @@ class FrequencyAnalysis:
         ]
 
     def _on_foreign_instance(self, call: cst.Call) -> bool:
-        """Whether a method call's receiver is an object built right there from a class the
-        file does not define (`dist.Cauchy(loc, scale).sample(shape)`): not a method of this
-        file, whatever its name."""
+        """Whether a method call's receiver is an object made right there by a callable that
+        another module defines: the callee's name is bound by an import, of a library or of
+        another project module (`dist.Cauchy(loc, scale).sample(shape)`, `make_noise(n).sample()`),
+        and is no class of this file. Not a method of this file, whatever its name; a callee
+        the file binds itself (`Sampler = VAE`) may build one."""
         receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
         if not isinstance(receiver, cst.Call):
             return False
         built = dotted_name(receiver.func) or ""
-        last = built.rpartition(".")[2]
-        return last[:1].isupper() and not built.startswith("self.") and last not in self.classes()
+        return built.partition(".")[0] in self._imported_names and built.rpartition(".")[2] not in self.classes()
 
     def closure_calls(self, function: cst.FunctionDef) -> List[cst.Call]:
         """The calls of a function that its enclosing function returns, made through the names
@@ -667,6 +673,25 @@ class FrequencyAnalysis:
                 if isinstance(node, cst.ClassDef):
                     self._classes.setdefault(node.name.value, []).append(node)
         return self._classes
+
+    def _configuration_holder(self, holder: cst.BaseExpression) -> Optional[bool]:
+        """Whether a value a test looks a key up in is the run's configuration
+        (`configuration_holder`), found once per holder: a test is read for every node it guards."""
+        if id(holder) not in self._holders:
+            self._holders[id(holder)] = configuration_holder(self.module, holder)
+        return self._holders[id(holder)]
+
+    @cached_property
+    def _imported_names(self) -> FrozenSet[str]:
+        """The names the module's import statements bind, at any depth (`dist` for `import
+        torch.distributions as dist`, `Net` for `from .models import Net`): values of another
+        module, a library's or the project's."""
+        return frozenset(
+            alias.evaluated_alias or alias.evaluated_name.split(".")[0]
+            for node in nodes_of_type(self.module, (cst.Import, cst.ImportFrom))
+            if not isinstance(node.names, cst.ImportStar)  # type: ignore[attr-defined]
+            for alias in node.names  # type: ignore[attr-defined]
+        )
 
     @cached_property
     def _torch_profiler_names(self) -> FrozenSet[str]:
@@ -840,10 +865,13 @@ def _tested_for_absence(test: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[str] = frozenset()) -> str:
+def rare_test(
+    test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[str] = frozenset(), holders: Optional[Holders] = None
+) -> str:
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
-    an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`)."""
+    an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`).
+    `holders` says where a value the test looks a key up in comes from (see `_setting_name`)."""
     nodes = list(descendants(test))
     modulos = [node for node in nodes if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)]
     if any(_interval(node, counters, steps) for node in modulos):
@@ -854,7 +882,7 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
     for node in nodes:
         if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
             return "on a single step"
-        setting = _setting_name(node)
+        setting = _setting_name(node, holders)
         if has_word(setting, GUARD_WORDS):
             return f"under `{setting}`"
         if has_word(setting, BEST_WORDS):
@@ -864,10 +892,14 @@ def rare_test(test: cst.BaseExpression, counters: Set[str], steps: AbstractSet[s
     return ""
 
 
-def _setting_name(node: cst.CSTNode) -> str:
+def _setting_name(node: cst.CSTNode, holders: Optional[Holders] = None) -> str:
     """The name a test reads a value under: `log_images`, `args.debug`, or the key of a
-    configuration lookup (`config["enable_tensorboard"]`, `cfg["train"]["debug"]`: a lookup in
-    a name of `SETTINGS_WORDS`; not a key of the data, `out["log_det"]`); '' for anything else."""
+    configuration lookup (`config["enable_tensorboard"]`, `params["train"]["debug"]` after
+    `params = yaml.safe_load(f)`; not a key of the data, `out["log_det"]`); '' for anything
+    else. Where the holder comes from decides (`holders`, see `configuration.configuration_holder`:
+    a parsed namespace, a loaded file, an OmegaConf or Hydra configuration, `self.hparams`);
+    where that is unknown (a parameter without annotation, a test read without its file), the
+    holder's name does, as a tie-breaker: a name of `SETTINGS_WORDS` (`cfg`, `args`, `hparams`)."""
     if isinstance(node, (cst.Name, cst.Attribute)):
         return identifier(node)
     if not isinstance(node, cst.Subscript):
@@ -875,7 +907,10 @@ def _setting_name(node: cst.CSTNode) -> str:
     owner = node.value
     while isinstance(owner, cst.Subscript):
         owner = owner.value
-    settings = isinstance(owner, (cst.Name, cst.Attribute)) and has_word(identifier(owner), SETTINGS_WORDS)
+    if not isinstance(owner, (cst.Name, cst.Attribute)):
+        return ""
+    origin = holders(owner) if holders is not None else None
+    settings = origin if origin is not None else has_word(identifier(owner), SETTINGS_WORDS)
     return (string_key(node) or "") if settings else ""
 
 

@@ -8,22 +8,23 @@ call: a dict display or `dict(...)` starts a dict, `d.update(...)`, `d[key] = va
 A branch that asks for the device and nothing else (`if use_cuda:`, see
 `values.true_on_cuda`) is taken as a CUDA run takes it: the loader options that matter are
 those of the run on the device. Anything else that may change a dict (another branch that
-changes it differently, a loop, handing it to a function, a nested function, a function of
-the file that changes it by its global or enclosing name, wherever it is defined) makes it
-unknown, and so does a dict the scope does not build itself: the rules stay silent on what
-they cannot read. A fix that adds keywords next to the dict must know it in every run, not
-only on CUDA (`every_run`): `{} if use_cuda else {"num_workers": 0}` holds the keyword on
-the CPU.
+changes it differently, a loop, handing it to a function) makes it unknown, and so does a
+dict the scope does not build itself: the rules stay silent on what they cannot read. Which
+other functions may change it is read from the module's bindings, once (`_changers`): a
+function or lambda that changes, rebinds (`global`, `nonlocal`) or hands on the object its
+enclosing scope or the module binds to the dict's name, called in view or not. A fix that
+adds keywords next to the dict must know it in every run, not only on CUDA (`every_run`):
+`{} if use_cuda else {"num_workers": 0}` holds the keyword on the CPU.
 """
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.names import NameResolver, dotted_name
-from torchlint.semantics.tree import descendants, module_nodes, names_bound_by, nodes_of_type, per_module
+from torchlint.semantics.tree import bound_names, descendants, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import DICT_READS, spread_of, string_key, string_value, true_on_cuda
 
 Keywords = Dict[str, cst.BaseExpression]
@@ -67,55 +68,110 @@ def built_keywords(module: cst.Module, names: NameResolver, call: cst.Call, name
     if node is None or any(isinstance(item, (cst.Lambda, cst.ClassDef, cst.CompFor)) for item in path):
         return NOT_BUILT
     body = node.body.body if isinstance(node, cst.FunctionDef) and isinstance(node.body, cst.IndentedBlock) else node.body
-    run = _Run(module, names, {id(item) for item in path}, parents, every_run)
+    run = _Run(module, names, node, {id(item) for item in path}, parents, every_run)
     if not isinstance(body, (list, tuple)) or not run.statements(body) or name not in run.state:
         return NOT_BUILT
     found = run.state[name]
-    if found.keys is None or name in _changed_by_other_functions(module, node):
-        return None
-    return dict(found.keys)
+    return dict(found.keys) if found.keys is not None else None
 
 
-def _changed_by_other_functions(module: cst.Module, scope: cst.CSTNode) -> Set[str]:
-    """The names that a function or lambda of the module other than `scope` changes the object
-    of (`loader_kwargs[key] = value`, `options.update(...)`) without binding them itself: by
-    their global or enclosing name. Called before the dict is built, such a function was
-    never seen by the run, and may run at any call."""
-    return {name for function, names in _free_changes(module) if function is not scope for name in names}
+def _changed_elsewhere(module: cst.Module, scope: cst.CSTNode, name: str) -> bool:
+    """Whether a function or lambda of the module other than `scope` may change the dict that
+    `scope` (a function or the module) binds to `name` (see `_changers`): called at any call
+    the run reads (a method by its attribute, `trainer.tune(4)`, too) or never seen called,
+    it makes the dict unknown from its binding on, under every name of it and in every copy."""
+    owner = module if isinstance(scope, cst.FunctionDef) and name in _declared(scope, cst.Global) else scope
+    return any(function is not scope and bound is owner for function, bound in _changers(module).get(name, ()))
 
 
 @per_module
-def _free_changes(module: cst.Module) -> List[Tuple[cst.CSTNode, FrozenSet[str]]]:
-    """Each function and lambda of the module with the names `_changed_by_other_functions` finds in it."""
-    found = []
-    for function in descendants(module):
-        if not isinstance(function, (cst.FunctionDef, cst.Lambda)):
-            continue
-        nodes = list(descendants(function.body))
-        own = {bound for item in nodes for bound in names_bound_by(item)} | {param.name.value for param in descendants(function.params) if isinstance(param, cst.Param)}
-        declared = {n.name.value for item in nodes if isinstance(item, (cst.Global, cst.Nonlocal)) for n in item.names}
-        changed = {target for item in nodes for target in [_changed_object(item)] if target is not None and (target not in own or target in declared)}
-        if changed:
-            found.append((function, frozenset(changed)))
+def _changers(module: cst.Module) -> Dict[str, List[Tuple[cst.CSTNode, cst.CSTNode]]]:
+    """For each name, the functions and lambdas of the module that may change the object some
+    enclosing scope (or the module) binds to it, with that scope, read from the module's
+    bindings: a function mentions the name without binding it itself (by its enclosing or
+    global name; or it declares it `global` or `nonlocal`), other than to read it (`d[key]`,
+    `d.get(...)`, `**d`): it changes an item (`d[key] = value`, `del d[key]`, `d |= ...`),
+    calls a method that is not a read (`d.update(...)`), rebinds it, or hands it on (to a
+    function, whose parameter it is then, to a return, an attribute or a container)."""
+    parents = module_nodes(module).parents
+    found: Dict[str, List[Tuple[cst.CSTNode, cst.CSTNode]]] = {}
+    bindings: Dict[int, Set[str]] = {}  # `_own_bindings` of each function, once
+    for function in nodes_of_type(module, (cst.FunctionDef, cst.Lambda)):
+        own = _memoised_bindings(function, bindings)
+        declared = _declared(function, cst.Global) | _declared(function, cst.Nonlocal)
+        changed = {
+            item.value
+            for item in descendants(function.body)
+            if isinstance(item, cst.Name) and (item.value not in own or item.value in declared) and _may_change(item, parents)
+        }
+        for changed_name in changed:
+            found.setdefault(changed_name, []).append((function, _binding_scope(module, function, changed_name, parents, bindings)))
     return found
 
 
-def _changed_object(node: cst.CSTNode) -> Optional[str]:
-    """The name whose object `node` changes: `d[key] = ...`, `del d[key]`, `d |= ...`, `d.update(...)`
-    (a method other than a read)."""
-    targets: List[cst.BaseExpression] = []
-    if isinstance(node, cst.AssignTarget):
-        targets = [node.target]
-    elif isinstance(node, (cst.AugAssign, cst.Del)):
-        targets = [node.target]
-    for target in targets:
-        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            return target.value.value
-        if isinstance(node, cst.AugAssign) and isinstance(target, cst.Name):
-            return target.value
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-        return node.func.value.value if node.func.attr.value not in DICT_READS else None
-    return None
+def _own_bindings(function: "cst.FunctionDef | cst.Lambda") -> Set[str]:
+    """The names a function or lambda binds: its parameters and what its body assigns (in
+    nested scopes too, comprehensions' variables among them: a name they bind is not the
+    enclosing scope's)."""
+    params = {param.name.value for param in descendants(function.params) if isinstance(param, cst.Param)}
+    return params | {bound for item in descendants(function.body) for bound in _bound_names(item)}
+
+
+def _memoised_bindings(function: "cst.FunctionDef | cst.Lambda", bindings: Dict[int, Set[str]]) -> Set[str]:
+    """`_own_bindings(function)`, read once into `bindings` (by the function's id)."""
+    found = bindings.get(id(function))
+    if found is None:
+        found = bindings[id(function)] = _own_bindings(function)
+    return found
+
+
+def _declared(function: "cst.FunctionDef | cst.Lambda", kind: type) -> Set[str]:
+    """The names a function's own body declares `global` or `nonlocal` (`kind`)."""
+    return {item.name.value for node in scope_descendants(function.body) if isinstance(node, kind) for item in node.names}  # type: ignore[attr-defined]
+
+
+def _binding_scope(
+    module: cst.Module, function: cst.CSTNode, name: str, parents: Dict[int, cst.CSTNode], bindings: Dict[int, Set[str]]
+) -> cst.CSTNode:
+    """The scope whose binding of `name` a mention in `function` (which does not bind it) reads:
+    the nearest enclosing function that binds it (class bodies are skipped, as Python does), or
+    the module, also for a name the function declares `global`. `bindings`: `_own_bindings`
+    of the functions seen so far, by id."""
+    if isinstance(function, cst.FunctionDef) and name in _declared(function, cst.Global):
+        return module
+    node = parents.get(id(function))
+    while node is not None and not isinstance(node, cst.Module):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)) and name in _memoised_bindings(node, bindings):
+            return module if isinstance(node, cst.FunctionDef) and name in _declared(node, cst.Global) else node
+        node = parents.get(id(node))
+    return module
+
+
+def _may_change(name: cst.Name, parents: Dict[int, cst.CSTNode]) -> bool:
+    """Whether a mention of a name may change or hand on its object: any mention of the value
+    other than a read of it (`_reads`); not the name of an attribute, a keyword or a definition."""
+    parent = parents.get(id(name))
+    if isinstance(parent, cst.Attribute) and parent.attr is name:
+        return False
+    if isinstance(parent, cst.Arg) and parent.keyword is name:
+        return False
+    if isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef, cst.NameItem, cst.ImportAlias, cst.AsName)) or parent is None:
+        return False
+    return not _reads(name, parents)
+
+
+def _reads(name: cst.Name, parents: Dict[int, cst.CSTNode]) -> bool:
+    """Whether `name` is read where it stands: spread (`**d`, `{**d}`), a read method
+    (`d.get(...)`), an item read (`d[key]`, not an item assignment or `del`)."""
+    parent = parents.get(id(name))
+    if isinstance(parent, (cst.Arg, cst.StarredDictElement)):
+        return isinstance(parent, cst.StarredDictElement) or parent.star == "**"
+    if isinstance(parent, cst.Attribute) and parent.value is name:
+        return parent.attr.value in DICT_READS
+    if isinstance(parent, cst.Subscript) and parent.value is name:
+        holder = parents.get(id(parent))
+        return not isinstance(holder, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign))
+    return False
 
 
 class _Dict:
@@ -128,8 +184,11 @@ class _Dict:
 class _Run:
     """Reads a scope's statements in order up to the statement holding the call."""
 
-    def __init__(self, module: cst.Module, names: NameResolver, on_path: Set[int], parents: Dict[int, cst.CSTNode], every_run: bool) -> None:
+    def __init__(
+        self, module: cst.Module, names: NameResolver, scope: cst.CSTNode, on_path: Set[int], parents: Dict[int, cst.CSTNode], every_run: bool
+    ) -> None:
         self.module = module
+        self.scope = scope
         self.every_run = every_run
         self.parents = parents
         self.names = names
@@ -169,7 +228,6 @@ class _Run:
             for small in statement.body:
                 self._small(small)
         elif isinstance(statement, cst.If):
-            self._forget_callees(statement.test)
             taken = self._on_cuda(statement.test)
             if taken is True:
                 self._block(statement.body)
@@ -179,11 +237,29 @@ class _Run:
             else:
                 self._forget(statement)
         elif isinstance(statement, cst.With):
-            for item in statement.items:
-                self._forget_callees(item)
             self._block(statement.body)
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            self._define(statement)
         else:
-            self._forget(statement)  # loops, `try`, definitions, `match`
+            self._forget(statement)  # loops, `try`, `match`
+
+    def _define(self, definition: "cst.FunctionDef | cst.ClassDef") -> None:
+        """A definition runs its decorators, defaults and bases (and a class its body's
+        statements) and binds its name; what a function's body may change, wherever it is
+        called, is `_changed_elsewhere`'s."""
+        parts: List[cst.CSTNode] = [*definition.decorators]
+        if isinstance(definition, cst.FunctionDef):
+            parts.append(definition.params)
+        else:
+            parts += [*definition.bases, *definition.keywords]
+            for statement in definition.body.body if isinstance(definition.body, cst.IndentedBlock) else [definition.body]:
+                if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                    self._define(statement)
+                else:
+                    parts.append(statement)
+        for part in parts:
+            self._forget(part)
+        self.state.pop(definition.name.value, None)
 
     def _block(self, block: cst.CSTNode) -> None:
         if isinstance(block, cst.If):
@@ -197,13 +273,14 @@ class _Run:
             self._forget(block)
 
     def _small(self, small: cst.CSTNode) -> None:
-        self._forget_callees(small)
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target
             if isinstance(target, cst.Name):
                 found = self._value(small.value)  # a display, a copy or the same dict: reads only
                 if found is not None:
                     self.state[target.value] = found
+                    if _changed_elsewhere(self.module, self.scope, target.value):
+                        found.keys = None  # another function may change it under this name, at any call
                 else:
                     self._forget(small.value)
                     self.state.pop(target.value, None)
@@ -302,62 +379,24 @@ class _Run:
     def _merge(self, found: _Dict, added: Optional[_Dict]) -> None:
         found.keys = _merged(found.keys, added)
 
-    def _forget_callees(self, node: cst.CSTNode) -> None:
-        """Forget what the dicts of the run hold that a function of the file called in `node`
-        mentions (`tune(4)` after `def tune(n): kwargs["num_workers"] = n`, a method by its
-        name, `trainer.tune(4)`): it may change them through the enclosing or the global
-        scope."""
-        mentions = _function_mentions(self.module)
-        for item in [node, *descendants(node)]:
-            callee = item.func.value if isinstance(item, cst.Call) and isinstance(item.func, cst.Name) else None
-            if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute):
-                callee = item.func.attr.value  # a method of the file (`trainer.tune(4)`), by its name
-            for name in mentions.get(callee or "", frozenset()) & set(self.state):
-                self.state[name].keys = None
-
     def _forget(self, node: cst.CSTNode) -> None:
         """Forget what the dicts of the run hold where `node` mentions them other than to read
-        them (`**d`, `{**d}`, `d.get(...)`, `d[key]`, `len(d)`), or a function of the file it
-        calls mentions them (`_forget_callees`), and the names it binds."""
-        self._forget_callees(node)
+        them (`**d`, `{**d}`, `d.get(...)`, `d[key]`; `len(d)` hands it on), and the names it
+        binds. (Functions that change them by their names: `_changed_elsewhere`.)"""
         for item in [node, *descendants(node)]:
-            if isinstance(item, cst.Name) and item.value in self.state and not self._read_only(item):
+            if isinstance(item, cst.Name) and item.value in self.state and _may_change(item, self.parents):
                 self.state[item.value].keys = None
             for bound in _bound_names(item):
                 if bound in self.state:
                     self.state[bound] = _Dict(None)
 
-    def _read_only(self, name: cst.Name) -> bool:
-        """Whether `name` is read where it stands: spread (`**d`, `{**d}`), a read method
-        (`d.get(...)`), an item read (`d[key]`, not an item assignment or `del`)."""
-        parent = self.parents.get(id(name))
-        if isinstance(parent, (cst.Arg, cst.StarredDictElement)):
-            return isinstance(parent, cst.StarredDictElement) or parent.star == "**"
-        if isinstance(parent, cst.Attribute) and parent.value is name:
-            return parent.attr.value in DICT_READS
-        if isinstance(parent, cst.Subscript) and parent.value is name:
-            holder = self.parents.get(id(parent))
-            return not isinstance(holder, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign))
-        return False
-
 
 def _bound_names(node: cst.CSTNode) -> List[str]:
-    """Names a binding node binds: assignment and loop targets, `as` names, definitions."""
-    targets: List[cst.CSTNode] = []
-    if isinstance(node, cst.AssignTarget):
-        targets = [node.target]
-    elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)):
-        targets = [node.target]
-    elif isinstance(node, cst.AsName):
-        targets = [node.name]
-    elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+    """The plain names a node binds: assignment, loop and comprehension targets, `as` names,
+    definitions (not `a.b = ...` or `a[k] = ...`, which change an object)."""
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
         return [node.name.value]
-    elif isinstance(node, cst.NamedExpr):
-        targets = [node.target]
-    found = []
-    for target in targets:
-        found += [item.value for item in [target, *descendants(target)] if isinstance(item, cst.Name)]
-    return found
+    return bound_names(node.target) if isinstance(node, cst.CompFor) else names_bound_by(node)
 
 
 def _blocks(statement: cst.CSTNode) -> List[cst.CSTNode]:
@@ -372,17 +411,6 @@ def _blocks(statement: cst.CSTNode) -> List[cst.CSTNode]:
     return found
 
 
-
-
-@per_module
-def _function_mentions(module: cst.Module) -> Dict[str, FrozenSet[str]]:
-    """For each name of a function the module defines (at any depth), the names its bodies
-    mention."""
-    found: Dict[str, Set[str]] = {}
-    for function in nodes_of_type(module, (cst.FunctionDef,)):
-        if isinstance(function, cst.FunctionDef):
-            found.setdefault(function.name.value, set()).update(item.value for item in descendants(function.body) if isinstance(item, cst.Name))
-    return {name: frozenset(names) for name, names in found.items()}
 
 
 def _merged(keys: Optional[Keywords], added: Optional[_Dict]) -> Optional[Keywords]:

@@ -858,6 +858,17 @@ def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Op
     return None
 
 
+def builds_unpinned_loader(facts: ModuleFacts) -> bool:
+    """Whether a module builds a loader that does not pin memory: a `DataLoader`, torch's or
+    another library's (`ModuleFacts.loaders`), whose `pin_memory` is not known to pin."""
+    return any(pins is not True for pins in facts.loaders)
+
+
+def file_builds_unpinned_loader(ctx: "FileFacts") -> bool:
+    """`builds_unpinned_loader` of the checked file (a notebook's code, standard input too)."""
+    return builds_unpinned_loader(_own_facts(ctx))
+
+
 def project_pins_loaders(path: str, patterns: Sequence[str]) -> bool:
     """Whether every `DataLoader` the project of the file at `path` builds outside test code
     pins memory (and it builds one; another library's counts too: its batches are the ones a
@@ -873,13 +884,12 @@ def project_pins_loaders(path: str, patterns: Sequence[str]) -> bool:
 @lru_cache(maxsize=64)
 def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> bool:
     """`project_pins_loaders` of the project at `root` as `stamp` lists it."""
-    loaders = [
-        loader
+    modules = [
+        module_facts(file)
         for file in project_files(root)
         if "DataLoader" in read_module(file).text and not test_module(file, patterns)
-        for loader in module_facts(file).loaders
     ]
-    return bool(loaders) and all(pins is True for pins in loaders)
+    return any(facts.loaders for facts in modules) and not any(builds_unpinned_loader(facts) for facts in modules)
 
 
 def project_moves_without_non_blocking(path: str, patterns: Sequence[str]) -> Optional[str]:
@@ -2426,13 +2436,12 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
             continue
         facts = _module_facts(source.text, file)
         for written, found in facts.calls.items():
-            if written.split(".")[-1] == name and (
-                _names_function(file, source.text, written, path, function)
-                or _names_method(file, source.text, facts, written, path, function)
-            ):
+            if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
                 sites.extend(found)
             elif written == f"self.{name}" and "." in function:
                 sites.extend(site for site in found if _self_call(file, source.text, site, path, function))
+            elif written.split(".")[-1] == name and "." in written:
+                sites.extend(_method_sites(file, source.text, facts, written, path, function, found))
     return tuple(sites)
 
 
@@ -2555,48 +2564,190 @@ def _module_classes(text: str) -> Dict[str, Tuple[Tuple[str, ...], int, int]]:
     }
 
 
-def _names_method(file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str) -> bool:
-    """Whether `written` calls the method `function` (`Class.method`) of the module at `path`
-    on an instance of that class (`agent.update(...)` after `agent = Agent(...)`), or may call
-    it: on an object of a class the module does not show (`self.model.loss_function(...)`, a
-    model chosen from a registry by the configuration), for a method whose name is
-    `dispatched_by_name` and that no class of the caller's own module defines."""
+def _method_sites(
+    file: str, text: str, facts: ModuleFacts, written: str, path: str, function: str, found: Tuple[CallSite, ...]
+) -> List[CallSite]:
+    """The calls `found` of `written` (`receiver.method`) in the module `file` that call the
+    method `function` (`Class.method`) of the module at `path`: on an instance of that class
+    (`agent.update(...)` after `agent = Agent(...)`), or on an object whose class the module
+    does not write but may be one of the project's: what its calling scope assigns the receiver
+    is built with project modules only (`self.model = REGISTRY[name](**params)` after `from
+    models import REGISTRY`, `loader = config.init_obj("data_loader", module_data)`; see
+    `_receiver_modules`), not a library's (`self.scaler = GradScaler()`); where the module does
+    not show what builds it (a parameter, `self.model = model`), a method that takes a
+    training step itself."""
     receiver, _, method = written.rpartition(".")
     klass, _, _ = function.rpartition(".")
-    if not klass or not receiver:
-        return False
+    if not klass or receiver in ("self", "cls"):
+        return []  # a method of the caller's own class or its bases (`_self_call`)
     written_class = facts.instances.get(receiver)
-    if written_class is None:
-        head = receiver.partition(".")[0]
-        if receiver in ("self", "cls"):
-            return False  # a method of the caller's own class or its bases (`_self_call`)
-        owner = module_facts(path).functions.get(klass)
-        if owner is not None and owner.lightning:
-            return False  # the framework calls a Lightning class's hooks, whatever their names
-        if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
-            return False  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
-        return dispatched_by_name(method) and not any(head in (statement.local, *(local for _, local in statement.names)) for statement in module_imports(text))
-    # The class written, or a subclass of the module that inherits the method (`trainer.valid(epoch)`
-    # on a `FinetuneTrainer(Trainer)` runs `Trainer.valid`; see `_inherit_members`).
-    owners = {key.rpartition(".")[0] for key, facts in module_facts(path).functions.items() if key.endswith(f".{method}") and facts.name == function}
-    return any(_names_function(file, text, written_class, path, owner) for owner in owners | {klass})
+    if written_class is not None:
+        # The class written, or a subclass of the module that inherits the method (`trainer.valid(epoch)`
+        # on a `FinetuneTrainer(Trainer)` runs `Trainer.valid`; see `_inherit_members`).
+        owners = {key.rpartition(".")[0] for key, summary in module_facts(path).functions.items() if key.endswith(f".{method}") and summary.name == function}
+        return list(found) if any(_names_function(file, text, written_class, path, owner) for owner in owners | {klass}) else []
+    owner = module_facts(path).functions.get(klass)
+    if owner is not None and owner.lightning:
+        return []  # the framework calls a Lightning class's hooks, whatever their names
+    if os.path.abspath(file) != path and any(key.rpartition(".")[2] == method for key in facts.functions if "." in key):
+        return []  # the caller's module has a method of that name (`Scorer.compute_loss`): its own
+    called = module_facts(path).functions.get(function)
+    steps = called is not None and (called.steps_itself or called.calls_backward)
+    held: Dict[Optional[str], Optional[FrozenSet[str]]] = {}  # by the calling function (an attribute's: by none)
+    kept = []
+    for site in found:
+        scope = site.caller if "." not in receiver else None
+        if scope not in held:
+            held[scope] = _receiver_modules(os.path.abspath(file), text, receiver, scope)
+        modules = held[scope]
+        if (path in modules) if modules is not None else steps:
+            kept.append(site)
+    return kept
 
 
-# Method names that library objects also have (`scaler.update()`, `tokenizer.encode()`): a call
-# of one on an object of unknown class says nothing of which method it runs.
-LIBRARY_METHOD_NAMES = frozenset(
-    "zero_grad step_and_update_lr update_parameters load_state_dict state_dict named_parameters "
-    "named_modules named_children register_buffer register_forward_hook add_module get_submodule "
-    "set_epoch get_lr get_last_lr batch_decode add_scalar add_image log_dict".split()
-)
+def _receiver_modules(file: str, text: str, receiver: str, caller: Optional[str]) -> Optional[FrozenSet[str]]:
+    """The project modules whose classes `receiver` (a name or attribute the module at `file`
+    assigns) may hold where the function `caller` reads it, from every value assigned to it
+    there (a name by the nearest scope that binds it, an attribute anywhere in the module):
+    what a callable or value of a project module builds, or a call handed a project module or
+    class (`config.init_obj("data_loader", module_data)`): the modules those come from and the
+    project modules they import (a registry or factory of a package, a base class); nothing for
+    a library's. None when the module does not show every origin (a parameter, a local value,
+    no assignment)."""
+    values = _scope_values(text, receiver, caller)
+    if not values:
+        return None
+    found: Set[str] = set()
+    choices = [branch for value in values for branch in ((value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,))]
+    for value in choices:
+        roots = _value_roots(value) if value is not None else []
+        modules = [_root_modules(file, text, root) for root in roots]
+        if not modules or modules[0] is None and not any(modules[1:]):
+            return None  # built by something the module does not show, with no project module handed to it
+        found.update(module for known in modules if known for module in known)
+    return _import_closure(frozenset(found))
 
 
-def dispatched_by_name(method: str) -> bool:
-    """Whether a call of `method` on an object whose class is unknown may be taken for a call
-    of a project method of that name: a name of several words (`loss_function`,
-    `update_critic`; not `update`, `step`, `encode`, which many library objects define) that
-    is neither special (`__call__`) nor a method library objects are known to have."""
-    return "_" in method.strip("_") and not method.startswith("__") and method not in LIBRARY_METHOD_NAMES
+def _value_roots(value: ast.AST) -> List[str]:
+    """The name an expression starts from (`REGISTRY` in `REGISTRY[name](**params)`,
+    `models` in `models.build(cfg).cuda()`), then those of what a call in it is handed
+    (`module_data` in `config.init_obj("data_loader", module_data)`, `VAE` in
+    `restore(VAE())`); [] without a root name."""
+    handed: List[str] = []
+    while isinstance(value, (ast.Call, ast.Attribute, ast.Subscript)):
+        if isinstance(value, ast.Call):
+            handed += [root for arg in (*value.args, *(keyword.value for keyword in value.keywords)) for root in _value_roots(arg)]
+        value = value.func if isinstance(value, ast.Call) else value.value
+    return [value.id, *handed] if isinstance(value, ast.Name) else []
+
+
+def _root_modules(file: str, text: str, root: str) -> Optional[List[str]]:
+    """The project modules a name of the module at `file` comes from: those an import of it
+    names ([] for a library's), the module itself for one of its top-level definitions; None
+    for any other name (a parameter, a local value)."""
+    statements = _imports_binding(text, root)
+    if statements:
+        return [os.path.abspath(f) for statement in statements for f in _statement_files(file, statement)]
+    return [file] if root in _module_definitions(text) else None
+
+
+# How far `_import_closure` follows the project's imports (a package's `__init__`, then its modules).
+IMPORT_DEPTH = 3
+
+
+def _import_closure(modules: FrozenSet[str]) -> FrozenSet[str]:
+    """`modules` and the project modules they import, up to `IMPORT_DEPTH` imports away."""
+    found, frontier = set(modules), set(modules)
+    for _ in range(IMPORT_DEPTH):
+        frontier = {
+            imported for module in frontier for imported in imported_files(module, read_module(module).text, search_roots(module))
+        } - found
+        found |= frontier
+    return frozenset(found)
+
+
+def _statement_files(file: str, statement: ImportFrom) -> List[str]:
+    """The project files an import statement of the module at `file` names."""
+    parts = [part for part in statement.module.split(".") if part]
+    names = [name for name, _ in statement.names if name != STAR]
+    return [f for base in _import_bases(file, statement, search_roots(file)) for f in _module_files(base, parts, names)]
+
+
+def _scope_values(text: str, receiver: str, caller: Optional[str]) -> Tuple[Optional[ast.AST], ...]:
+    """The values the module `text` assigns to `receiver` where the function `caller` (as
+    `CallSite.caller` names it) reads it: an attribute's anywhere in the module; a name's in
+    the nearest of `caller`, its enclosing functions and the module that binds it."""
+    assigned = _assigned_values(text)
+    if "." in receiver:
+        return tuple(value for values in assigned.values() for value in values.get(receiver, ()))
+    scope = caller or ""
+    while True:
+        values = assigned.get(scope, {}).get(receiver)
+        if values is not None or not scope:
+            return values or ()
+        scope = scope.rpartition(".")[0]
+
+
+@lru_cache(maxsize=256)
+def _assigned_values(text: str) -> Dict[str, Dict[str, Tuple[Optional[ast.AST], ...]]]:
+    """For each function of the module `text` (its enclosing functions' names and its own,
+    dotted, as `CallSite.caller` names it; "" for the module) and each name or attribute it
+    binds (`model`, `self.model`), the values assigned (see `_unpacked`); None for a binding
+    without a value to read (a parameter, a loop target, `with ... as`)."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: Dict[str, Dict[str, List[Optional[ast.AST]]]] = {}
+    stack: List[Tuple[ast.AST, str]] = [(tree, "")]
+    while stack:
+        node, scope = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = scope
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = f"{scope}.{child.name}" if scope else child.name
+                for argument in ast.walk(child.args):
+                    if isinstance(argument, ast.arg):
+                        found.setdefault(inner, {}).setdefault(argument.arg, []).append(None)
+            for target, value in _bindings(child):
+                for bound, part in _unpacked(target, value):
+                    name = _ast_dotted(bound)
+                    if name:
+                        found.setdefault(scope, {}).setdefault(name, []).append(part)
+            stack.append((child, inner))
+    return {scope: {name: tuple(values) for name, values in names.items()} for scope, names in found.items()}
+
+
+def _unpacked(target: ast.AST, value: Optional[ast.AST]) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
+    """The names and attributes a target binds, each with its part of `value`: the element of a
+    display of the same length (`a, b = A(), B()`), else the whole value, a call whose result is
+    unpacked (`model, optimizer = load_checkpoint(path, model, optimizer)`)."""
+    if isinstance(target, ast.Starred):
+        return _unpacked(target.value, None)
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return [(target, value)]
+    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+        return [pair for element, part in zip(target.elts, value.elts) for pair in _unpacked(element, part)]
+    return [pair for element in target.elts for pair in _unpacked(element, value if isinstance(value, ast.Call) else None)]
+
+
+def _bindings(node: ast.AST) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
+    """The targets a node binds, each with the value it assigns (None when it has none to read)."""
+    if isinstance(node, ast.Assign):
+        return [(target, node.value) for target in node.targets]
+    if isinstance(node, ast.AnnAssign):
+        return [(node.target, node.value)]
+    if isinstance(node, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+        return [(node.target, None)]
+    if isinstance(node, ast.withitem) and node.optional_vars is not None:
+        return [(node.optional_vars, None)]
+    return []
+
+
+@lru_cache(maxsize=256)
+def _module_definitions(text: str) -> FrozenSet[str]:
+    """The functions and classes the module `text` defines at its top level."""
+    return frozenset(_module_classes(text)) | frozenset(re.findall(r"^(?:async[ \t]+)?def[ \t]+(\w+)", text, re.MULTILINE))
 
 
 def keeps_instance(path: str, method: str) -> bool:
