@@ -108,8 +108,9 @@ class DeviceAfterCreation(Rule):
     value that is not a device (`return torch.float64`), or when the file gives any object's
     `device` a non-device, by whatever name it reaches the object (`trainer.device =
     torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`) or by
-    building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, a dict
-    literal's `"device"` entry), or passes one to the parameter a method stores there
+    building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, also by
+    position, of the functional form or a `NamedTuple` class or dataclass of the file,
+    `RunConfig(torch.float64, 2)`, a dict literal's `"device"` entry), or passes one to the parameter a method stores there
     (`Trainer(torch.float64)` with `self.device = device` in `__init__`, also by a starred
     tuple, through `cls = Trainer` or a dict literal of classes, `TRAINERS["base"](...)`). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random

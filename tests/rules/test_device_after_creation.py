@@ -267,3 +267,42 @@ for step in range(3):
     assert fix("trainer = Trainer(*(torch.float64,))") is None
     assert fix('trainer = Trainer("cpu")') == "unsafe"
     assert fix('trainer = Other(torch.float64)') == "unsafe"
+
+
+def test_a_field_of_a_class_declared_tuple_or_dataclass_built_by_position_with_a_dtype_gets_no_fix():
+    """`class RunConfig(NamedTuple): device: object` (or a dataclass) built as
+    `RunConfig(torch.float64, 2)` gives `cfg.device` a dtype by position: no fix, as for the
+    functional `namedtuple`. A device there, a dtype at another field's position, a plain
+    class with annotations and its own `__init__`, or a dataclass with a base class (whose
+    fields come first: `RunConfig(2, torch.float64)` sets `seed` and `steps`) leave the
+    unsafe fix."""
+    template = """
+import dataclasses
+from typing import NamedTuple
+import torch
+
+{klass}
+
+cfg = {build}
+for step in range(cfg.steps):
+    y = torch.zeros(3, 1).to(cfg.device)
+    loss = model(x - y).sum()
+    loss.backward()
+    optimizer.step()
+"""
+    named = "class RunConfig(NamedTuple):\n    device: object\n    steps: int"
+    data = "@dataclasses.dataclass\nclass RunConfig:\n    device: object\n    steps: int = 2"
+    based = "@dataclasses.dataclass\nclass Base:\n    seed: int = 0\n\n@dataclasses.dataclass\nclass RunConfig(Base):\n    steps: int = 2\n    device: object = 'cpu'"
+    plain = "class RunConfig:\n    device: object\n    steps: int\n\n    def __init__(self, steps, device):\n        self.steps, self.device = steps, 'cpu'"
+
+    def fix(klass, build):
+        [finding] = lint(template.format(klass=klass, build=build), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix(named, "RunConfig(torch.float64, 2)") is None
+    assert fix(data, "RunConfig(torch.float64)") is None
+    assert fix(named, 'RunConfig("cpu", 2)') == "unsafe"
+    assert fix(named, "RunConfig(2, torch.float64)") == "unsafe"
+    assert fix(data, 'RunConfig("cpu", 3)') == "unsafe"
+    assert fix(plain, "RunConfig(torch.float64, 2)") == "unsafe"
+    assert fix(based, "RunConfig(2, torch.float64)") == "unsafe"

@@ -594,8 +594,10 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
     `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`; a keyword of a
     call that is not torch's (`SimpleNamespace(device=...)`, `Config(device=...)`); a dict
     literal's entry (an attribute dict built from it); and the positional argument of a call
-    of a `namedtuple`/`NamedTuple` class that declares the field (None where the position
-    cannot be read: `*args`, a field list that is not a literal)."""
+    of a `namedtuple`/`NamedTuple` class that declares the field, by the functional form or
+    by a class body (`class Config(NamedTuple): device: ...`, also a dataclass), None where
+    the position cannot be read: `*args`, a field list that is not a literal, a dataclass
+    with base classes (whose fields come first)."""
     values: List[Optional[cst.BaseExpression]] = []
     tuples: Dict[str, List[str]] = {}
     for node in nodes_of_type(module, (cst.Assign,)):
@@ -605,6 +607,11 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
             declared = _tuple_fields(node.value, names)
             if declared is not None and isinstance(node.targets[0].target, cst.Name):
                 tuples[node.targets[0].target.value] = declared
+    for klass in nodes_of_type(module, (cst.ClassDef,)):
+        assert isinstance(klass, cst.ClassDef)
+        declared = _class_fields(klass, names)
+        if declared is not None:
+            tuples[klass.name.value] = declared
     for node in nodes_of_type(module, (cst.Call, cst.Dict)):
         if isinstance(node, cst.Dict):
             values += [e.value for e in node.elements if isinstance(e, cst.DictElement) and string_value(e.key) == field]
@@ -617,7 +624,7 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
         if declared is None or field not in declared:
             continue
         positional = [arg for arg in node.args if arg.keyword is None]
-        if any(arg.star for arg in positional):
+        if positional and (declared[:1] == _UNREADABLE_POSITIONS or any(arg.star for arg in positional)):
             values.append(None)
         elif declared.index(field) < len(positional):
             values.append(positional[declared.index(field)].value)
@@ -639,6 +646,31 @@ def _names_field(target: cst.BaseExpression, field: str) -> bool:
 
 # A `namedtuple` whose field list is not a literal: any field may be among them.
 _UNREADABLE: List[str] = []
+
+
+# Put first in the field list of a class whose fields' positions are not its own order.
+_UNREADABLE_POSITIONS = ["*"]
+
+
+def _class_fields(klass: cst.ClassDef, names: NameResolver) -> Optional[List[str]]:
+    """The fields, in order, that the constructor of a `NamedTuple` subclass or a dataclass
+    takes by position: the names its body annotates; for a dataclass with base classes (their
+    fields come first) they follow `_UNREADABLE_POSITIONS`. None for any other class."""
+    bases = [names.qualified_name(base.value) or "" for base in klass.bases]
+    dataclass = any(
+        (names.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "") == "dataclasses.dataclass"
+        for d in klass.decorators
+    )
+    if "typing.NamedTuple" not in bases and not dataclass:
+        return None
+    fields = [
+        node.target.value
+        for line in klass.body.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for node in line.body
+        if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name)
+    ]
+    return [*_UNREADABLE_POSITIONS, *fields] if dataclass and klass.bases else fields
 
 
 def _tuple_fields(call: cst.Call, names: NameResolver) -> Optional[List[str]]:
