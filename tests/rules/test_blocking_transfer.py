@@ -291,3 +291,32 @@ def test_no_fix_when_another_module_of_the_project_defines_a_blocking_to(tmp_pat
     rules = [rule for rule in all_rules() if rule.code == RULE]
     [finding] = lint_text(train.read_text(), str(train), rules, preview_options()).findings
     assert (finding.fix.applicability.value if finding.fix else None) == expected
+
+
+def test_a_name_rebound_to_its_device_copy_no_longer_holds_the_batch():
+    """After `x = x.to(device)`, `x.to(cpu)` copies the device tensor back to the host:
+    `non_blocking=True` there lets the host read it before the copy is done (on an H200, 3 of
+    12 steps summed other values). A move that does not rebind the name (`model(x.to(device))`)
+    or a dtype cast on the host (`x = x.to(torch.float16)`) leaves the batch's later moves
+    reported; after a rebinding in one branch the name may hold either, and is not followed."""
+    code = PINNED + """
+cpu = torch.device("cpu")
+for x, y in loader:
+    x = x.to(device)
+    y = torch.cat([y.to(device), y.to(device)])
+    loss = model(x).sum()
+    loss.backward()
+    optimizer.step()
+    back = x.to(cpu)
+    labels = y.to(cpu)
+for x, y in loader:
+    out = model(x.to(device))
+    x = x.to(torch.float16)
+    if use_cuda:
+        y = y.to(device)
+    out.sum().backward()
+    optimizer.step()
+    again = x.to(device)
+    other = y.to(device)
+"""
+    assert lines(code, RULE) == [6, 7, 7, 14, 17, 20]  # not 11, 12 (copies back) nor 21
