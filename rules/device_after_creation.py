@@ -105,9 +105,13 @@ class DeviceAfterCreation(Rule):
     method (computed when read) or as an annotated field (a dataclass's constructor sets
     it), so those moves are only named like a device, as is the `device` field of a
     `namedtuple` built from values the file cannot read; no fix when such a property returns a
-    value that is not a device (`return torch.float64`), or when the file gives any object's
+    value that is not a device (`return torch.float64`, also through an attribute the file
+    sets to one, `return self._precision`), or when the file gives any object's
     `device` a non-device, by whatever name it reaches the object (`trainer.device =
-    torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`) or by
+    torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`,
+    `setattr(trainer, "device", ...)`, `object.__setattr__(self, "device", ...)` in a frozen
+    dataclass's `__post_init__`; a `setattr` whose name the file cannot read makes the
+    move only named like a device) or by
     building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, also by
     position, of the functional form or a `NamedTuple` class or dataclass of the file,
     `RunConfig(torch.float64, 2)`, a dict literal's `"device"` entry), or passes one to the parameter a method stores there
@@ -402,7 +406,8 @@ class DeviceAfterCreation(Rule):
         of the file passing it as a parameter, gives it a value known not to be a device
         (`device = torch.float64` later in the loop, `make(4, torch.float64)`), or what the
         file assigns to the attribute it names (`self.device = torch.float64`, a property
-        returning one): the factory would reject it."""
+        returning one) or to an attribute assigned to it (`return self._precision`): the
+        factory would reject it."""
         function = self._binding_function(device.value) if isinstance(device, cst.Name) else None
         others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
         if isinstance(device, cst.Name):
@@ -410,6 +415,14 @@ class DeviceAfterCreation(Rule):
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None] + stored_parameter_values(self.ctx.module, dotted_name(device) or "")
+            # an attribute it is given (a property's `return self._precision`): what the file assigns to that
+            others += [
+                followed
+                for value in others
+                if isinstance(value, cst.Attribute) and dotted_name(value) is not None
+                for followed in attribute_assignments(self.ctx.module, dotted_name(value) or "")
+                if followed is not None
+            ]
         values = [*(self._assigned(device, partial=True) or []), *others]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):

@@ -306,3 +306,42 @@ for step in range(cfg.steps):
     assert fix(data, 'RunConfig("cpu", 3)') == "unsafe"
     assert fix(plain, "RunConfig(torch.float64, 2)") == "unsafe"
     assert fix(based, "RunConfig(2, torch.float64)") == "unsafe"
+
+
+def test_a_device_attribute_set_by_setattr_or_returned_through_another_attribute():
+    """`setattr(trainer, "device", torch.float64)` (or `object.__setattr__` in a frozen
+    dataclass's `__post_init__`) gives the `self.device` a method reads a dtype: no fix,
+    where the safe fix made `torch.ones(1, device=torch.float64)` raise. A `setattr` of
+    another literal name leaves the safe fix; one whose name the file cannot read makes the
+    move only named like a device. A `device` property returning an attribute follows that
+    attribute's assignments."""
+    template = """
+import torch
+
+class Trainer:
+    def __init__(self):
+        {init}
+
+    def step(self, x):
+        shift = torch.ones(1).to(self.device)
+        loss = model(x + shift).sum()
+        loss.backward()
+        optimizer.step()
+{extra}
+trainer = Trainer()
+{store}
+for i in range(3):
+    trainer.step(x)
+"""
+    prop = "\n    @property\n    def device(self):\n        return self._precision\n"
+
+    def fix(store, init='self.device = torch.device("cpu")', extra=""):
+        [finding] = lint(template.format(store=store, init=init, extra=extra), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix('setattr(trainer, "device", torch.float64)') is None
+    assert fix('object.__setattr__(trainer, "device", torch.float64)') is None
+    assert fix('setattr(trainer, "steps", torch.float64)') == "safe"
+    assert fix("for key, value in overrides.items():\n    setattr(trainer, key, value)") == "unsafe"
+    assert fix("", init="self._precision = torch.float64", extra=prop) is None
+    assert fix("", init='self._precision = torch.device("cpu")', extra=prop) == "unsafe"

@@ -591,7 +591,9 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
 def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -> List[Optional[cst.BaseExpression]]:
     """What the file may give the attribute `field` of any object, whichever name it is
     reached by (`self.device` of one method is `trainer.device` elsewhere): an assignment to
-    `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`; a keyword of a
+    `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`, `setattr(obj,
+    "field", ...)` or `object.__setattr__(obj, "field", ...)` (None for a name it cannot
+    read); a keyword of a
     call that is not torch's (`SimpleNamespace(device=...)`, `Config(device=...)`); a dict
     literal's entry (an attribute dict built from it); and the positional argument of a call
     of a `namedtuple`/`NamedTuple` class that declares the field, by the functional form or
@@ -617,6 +619,11 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
             values += [e.value for e in node.elements if isinstance(e, cst.DictElement) and string_value(e.key) == field]
             continue
         assert isinstance(node, cst.Call)
+        if attribute_store(node) and string_value(node.args[1].value) in (field, None):
+            # `setattr(trainer, "device", ...)`, `object.__setattr__(self, "device", ...)`;
+            # a name it cannot read may be the field
+            values.append(node.args[2].value if string_value(node.args[1].value) == field else None)
+            continue
         if (names.qualified_name(node.func) or "").startswith("torch."):
             continue
         values += [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == field]

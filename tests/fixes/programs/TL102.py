@@ -1457,3 +1457,97 @@ model = torch.nn.Linear(2, 1)
 for step in range(cfg.steps):
     y = torch.zeros(3, 1).to(cfg.device)
     show(model(torch.ones(3, 2)) - y)
+
+# %% round 12: a trainer's device attribute overridden from outside with setattr and a literal name [none]
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.device = torch.device("cpu")
+
+    def step(self, model, x):
+        shift = torch.ones(1).to(self.device)
+        return model(x) + shift
+
+
+trainer = Trainer()
+setattr(trainer, "device", torch.float64)
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(trainer.step(model, torch.ones(1, 2, dtype=torch.float64)))
+
+# %% round 12: a frozen dataclass config whose __post_init__ sets the device through object.__setattr__ [none]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    precision: str = "double"
+
+    def __post_init__(self):
+        object.__setattr__(self, "device", torch.float64 if self.precision == "double" else "cpu")
+
+
+cfg = Config()
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    bias = torch.zeros(1).to(cfg.device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + bias)
+
+# %% round 12: the device attribute set by a classmethod on the class, read by instances in a step [none]
+import torch
+
+
+class Runner:
+    device = "cpu"
+
+    @classmethod
+    def use_double(cls):
+        cls.device = torch.float64
+
+    def step(self, model):
+        pad = torch.zeros(2, 1).to(self.device)
+        return model(torch.ones(2, 2, dtype=torch.float64)) + pad
+
+
+Runner.use_double()
+r = Runner()
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(r.step(model))
+
+# %% round 12: a module-level device chosen through importlib of torch.cuda's is_available [safe]
+import importlib
+import torch
+
+cuda = importlib.import_module("torch.cuda")
+device = torch.device("cuda" if cuda.is_available() else "cpu")
+model = torch.nn.Linear(3, 1).to(device)
+for step in range(2):
+    mask = torch.ones(4, 1).to(device)
+    show(model(torch.ones(4, 3, device=device)) * mask)
+
+# %% round 12: a device property of a __slots__ trainer returning a dtype by mistake [none]
+import torch
+
+
+class Trainer:
+    __slots__ = ("model", "_precision")
+
+    def __init__(self, model):
+        self.model = model
+        self._precision = torch.float64
+
+    @property
+    def device(self):
+        return self._precision
+
+    def step(self, x):
+        return self.model(x) + torch.zeros(1).to(self.device)
+
+
+t = Trainer(torch.nn.Linear(2, 1).double())
+for i in range(2):
+    show(t.step(torch.ones(1, 2, dtype=torch.float64)))
