@@ -108,7 +108,9 @@ class DeviceAfterCreation(Rule):
     value that is not a device (`return torch.float64`, also through an attribute the file
     sets to one, `return self._precision`), or when the file gives any object's
     `device` a non-device, by whatever name it reaches the object (`trainer.device =
-    torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`,
+    torch.float64` for the `self.device` of a method, also in a tuple target, an annotated
+    assignment or as a loop's target, `for trainer.device in ("cpu", torch.float64)`,
+    `vars(self)["device"] = ...`,
     `setattr(trainer, "device", ...)`, `object.__setattr__(self, "device", ...)` in a frozen
     dataclass's `__post_init__`; a `setattr` whose name the file cannot read makes the
     move only named like a device) or by

@@ -345,3 +345,39 @@ for i in range(3):
     assert fix("for key, value in overrides.items():\n    setattr(trainer, key, value)") == "unsafe"
     assert fix("", init="self._precision = torch.float64", extra=prop) is None
     assert fix("", init='self._precision = torch.device("cpu")', extra=prop) == "unsafe"
+
+
+def test_a_device_attribute_bound_in_a_tuple_an_annotation_or_a_loop_target():
+    """`trainer.device, trainer.steps = torch.float64, 2`, `trainer.device: object =
+    torch.float64` and `for trainer.device in ("cpu", torch.float64)` give the `self.device`
+    of a method a dtype: no fix (the safe fix raised). Devices in the same places keep the
+    safe fix; a loop over values it cannot read makes the move only named like a device."""
+    template = """
+import torch
+
+class Trainer:
+    def __init__(self):
+        self.device = "cpu"
+
+    def step(self, x):
+        pad = torch.zeros(1).to(self.device)
+        loss = model(x + pad).sum()
+        loss.backward()
+        optimizer.step()
+
+trainer = Trainer()
+{bind}
+    trainer.step(x)
+"""
+
+    def fix(bind):
+        [finding] = lint(template.format(bind=bind), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix("trainer.device, trainer.steps = torch.float64, 2\nfor i in range(3):") is None
+    assert fix("trainer.device: object = torch.float64\nfor i in range(3):") is None
+    assert fix('for trainer.device in ("cpu", torch.float64):') is None
+    assert fix('trainer.device, trainer.steps = "cpu", 2\nfor i in range(3):') == "safe"
+    assert fix('trainer.device: str = "cpu"\nfor i in range(3):') == "safe"
+    assert fix('for trainer.device in ("cpu", "cpu:0"):') == "safe"
+    assert fix("for trainer.device in placements:") == "unsafe"

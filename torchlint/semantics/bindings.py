@@ -591,7 +591,8 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
 def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -> List[Optional[cst.BaseExpression]]:
     """What the file may give the attribute `field` of any object, whichever name it is
     reached by (`self.device` of one method is `trainer.device` elsewhere): an assignment to
-    `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`, `setattr(obj,
+    `<any>.field` (also in a tuple target, annotated, or as a loop's target, see
+    `_bound_field_values`), or through `vars(obj)["field"]`/`obj.__dict__["field"]`, `setattr(obj,
     "field", ...)` or `object.__setattr__(obj, "field", ...)` (None for a name it cannot
     read); a keyword of a
     call that is not torch's (`SimpleNamespace(device=...)`, `Config(device=...)`); a dict
@@ -602,9 +603,15 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
     with base classes (whose fields come first)."""
     values: List[Optional[cst.BaseExpression]] = []
     tuples: Dict[str, List[str]] = {}
-    for node in nodes_of_type(module, (cst.Assign,)):
-        assert isinstance(node, cst.Assign)
-        values += [node.value for t in node.targets if _names_field(t.target, field)]
+    names_field = lambda item: _names_field(item, field)  # noqa: E731
+    for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem)):
+        if not isinstance(node, cst.Assign):
+            values += _bound_field_values(node, names_field)
+            continue
+        for t in node.targets:
+            if any(names_field(item) for item in stored_targets(t.target)):
+                spelled = spelled_values(module, t.target, node.value, names_field)
+                values += [None] if spelled is None else spelled
         if isinstance(node.value, cst.Call) and len(node.targets) == 1:
             declared = _tuple_fields(node.value, names)
             if declared is not None and isinstance(node.targets[0].target, cst.Name):
@@ -636,6 +643,23 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
         elif declared.index(field) < len(positional):
             values.append(positional[declared.index(field)].value)
     return values + [None for fields in tuples.values() if fields is _UNREADABLE]
+
+
+def _bound_field_values(
+    node: Union[cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem], names_field: Callable[[cst.BaseExpression], bool]
+) -> List[Optional[cst.BaseExpression]]:
+    """What a binding other than `=` gives the field that `names_field` picks: the value of
+    `obj.field: T = value`; each element of the literal a loop runs over for `for obj.field
+    in ("cpu", torch.float64)`; None where it cannot be read (`+=`, another loop, `with ...
+    as obj.field`)."""
+    if isinstance(node, cst.AnnAssign):
+        return [node.value] if node.value is not None and names_field(node.target) else []
+    target = node.target if isinstance(node, (cst.AugAssign, cst.For)) else (node.asname.name if node.asname else None)
+    if target is None or not any(names_field(item) for item in stored_targets(target)):
+        return []
+    if isinstance(node, cst.For) and names_field(target) and isinstance(node.iter, (cst.Tuple, cst.List)):
+        return [element.value for element in node.iter.elements if not isinstance(element, cst.StarredElement)] or [None]
+    return [None]
 
 
 def _names_field(target: cst.BaseExpression, field: str) -> bool:

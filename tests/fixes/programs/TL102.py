@@ -1551,3 +1551,94 @@ class Trainer:
 t = Trainer(torch.nn.Linear(2, 1).double())
 for i in range(2):
     show(t.step(torch.ones(1, 2, dtype=torch.float64)))
+
+# %% round 12: a trainer's device and steps set together by tuple unpacking from the driver script [none]
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.device = "cpu"
+        self.steps = 1
+
+    def fit(self, model):
+        for step in range(self.steps):
+            pad = torch.zeros(1).to(self.device)
+            show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+
+trainer = Trainer()
+trainer.device, trainer.steps = torch.float64, 2
+trainer.fit(torch.nn.Linear(2, 1).double())
+
+# %% round 12: a trainer's device given an annotated assignment by the driver script [none]
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.device = "cpu"
+
+    def step(self, model):
+        pad = torch.zeros(1).to(self.device)
+        return model(torch.ones(1, 2, dtype=torch.float64)) + pad
+
+
+trainer = Trainer()
+trainer.device: object = torch.float64
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(trainer.step(model))
+
+# %% round 12: a sweep loop binds each placement to the trainer's device attribute as its for-target [none]
+import torch
+
+
+class Trainer:
+    device = "cpu"
+
+    def step(self, model):
+        pad = torch.zeros(1).to(self.device)
+        return model(torch.ones(1, 2, dtype=torch.float64)) + pad
+
+
+trainer = Trainer()
+model = torch.nn.Linear(2, 1).double()
+for trainer.device in ("cpu", torch.float64):
+    show(trainer.step(model))
+
+# %% round 12: a device taken from a step method's keyword arguments that a caller fills with a dtype [none]
+import torch
+
+
+class Trainer:
+    def step(self, model, x, **options):
+        pad = torch.zeros(1).to(options["device"])
+        return model(x) + pad
+
+
+trainer = Trainer()
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(trainer.step(model, torch.ones(1, 2, dtype=torch.float64), device=torch.float64))
+
+# %% round 12: a device from a config's nested namespace built by a builder function [none]
+import torch
+from types import SimpleNamespace
+
+
+def build_config():
+    return SimpleNamespace(run=SimpleNamespace(device=torch.float64, steps=2))
+
+
+class Trainer:
+    def __init__(self, cfg):
+        self.cfg = cfg
+
+    def fit(self, model):
+        for i in range(self.cfg.run.steps):
+            pad = torch.zeros(1).to(self.cfg.run.device)
+            show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+
+Trainer(build_config()).fit(torch.nn.Linear(2, 1).double())
