@@ -129,7 +129,9 @@ class DeviceAfterCreation(Rule):
     parameter a caller in another module gives a dtype, the rewritten factory raises
     `TypeError`). No fix when an assignment that can reach the target gives it a non-device
     (`device = torch.float64`, also as a branch of a conditional expression, or an entry of
-    a dict literal it is read from, `SETTINGS["device"]`; also an element of a tuple it is
+    a dict literal (or a `dict(...)` call) it is read from, `SETTINGS["device"]`; an element
+    of a list or tuple literal it is read from by index, `PLACES[1]`; an operand of `or`,
+    `override or "cpu"` with `override = torch.float64`; `getattr(torch, "float64")`; also an element of a tuple it is
     unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
     ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
@@ -425,7 +427,13 @@ class DeviceAfterCreation(Rule):
                 for followed in attribute_assignments(self.ctx.module, dotted_name(value) or "")
                 if followed is not None
             ]
-        values = [*(self._assigned(device, partial=True) or []), *others]
+        values = _alternatives([*(self._assigned(device, partial=True) or []), *others])
+        values += [  # a name among them (`device = override or "cpu"`): what it is assigned
+            item
+            for value in values
+            if isinstance(value, cst.Name) and value.value != getattr(device, "value", None)
+            for item in _alternatives(reaching_values(self.ctx.module, self._binding_function(value.value), value.value, True) or [])
+        ]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)
@@ -494,8 +502,13 @@ def _is_device_literal(node: cst.BaseExpression) -> bool:
 
 def _alternatives(values: List[cst.BaseExpression]) -> List[cst.BaseExpression]:
     """`values` with each conditional expression replaced by its branches (`torch.float64 if
-    dtype_only else "cpu"` may be either)."""
+    dtype_only else "cpu"` may be either), and each `a or b`/`a and b` by its operands."""
     result: List[cst.BaseExpression] = []
     for value in values:
-        result += _alternatives([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
+        if isinstance(value, cst.IfExp):
+            result += _alternatives([value.body, value.orelse])
+        elif isinstance(value, cst.BooleanOperation):  # `override or "cpu"` is either operand
+            result += _alternatives([value.left, value.right])
+        else:
+            result.append(value)
     return result

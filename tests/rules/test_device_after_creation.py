@@ -381,3 +381,37 @@ trainer = Trainer()
     assert fix('trainer.device: str = "cpu"\nfor i in range(3):') == "safe"
     assert fix('for trainer.device in ("cpu", "cpu:0"):') == "safe"
     assert fix("for trainer.device in placements:") == "unsafe"
+
+
+def test_a_device_read_from_a_list_a_dict_call_an_or_or_getattr_of_torch():
+    """A device spelled out in the file through `PLACES[1]` of a list literal, `PLACES["precise"]`
+    of `dict(precise=...)`, `override or "cpu"` with `override = torch.float64`, or
+    `getattr(torch, "float64")` is a dtype: no fix (the unsafe fix raised). The element at
+    another index, another key, devices on both sides of `or` and `getattr(torch, "device")`
+    calls keep the unsafe fix (only named like a device)."""
+    template = """
+import torch
+
+{setup}
+device = {read}
+for step in range(3):
+    pad = torch.zeros(1).to(device)
+    loss = model(x + pad).sum()
+    loss.backward()
+    optimizer.step()
+"""
+
+    def fix(setup, read):
+        [finding] = lint(template.format(setup=setup, read=read), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    places = 'PLACES = ["cpu", torch.float64]'
+    keyed = 'PLACES = dict(train="cpu", precise=torch.float64)'
+    assert fix(places, "PLACES[1]") is None
+    assert fix(places, "PLACES[0]") == "unsafe"
+    assert fix(keyed, 'PLACES["precise"]') is None
+    assert fix(keyed, 'PLACES["train"]') == "unsafe"
+    assert fix("override = torch.float64", 'override or "cpu"') is None
+    assert fix('override = "cpu"', 'override or "cpu"') == "unsafe"
+    assert fix("", 'getattr(torch, "float64")') is None
+    assert fix("", 'getattr(torch, "device")("cpu")') == "unsafe"

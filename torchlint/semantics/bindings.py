@@ -516,9 +516,10 @@ def _names_class(module: cst.Module, func: cst.BaseExpression, klass: str) -> bo
 
 def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.BaseExpression]:
     """What `NAME["key"]` or `NAME.get("key", default)` reads when `NAME` is a dict literal
-    the module assigns (`SETTINGS = {"device": ...}`), and what `getattr(owner, "key",
-    default)` reads (what the file assigns to `owner.key`), defaults included; nothing for
-    any other expression. These show what the value may be, never all of it."""
+    (or a `dict(key=...)` call) the module assigns (`SETTINGS = {"device": ...}`), what
+    `NAME[i]` reads from a list or tuple literal, and what `getattr(owner, "key", default)`
+    reads (what the file assigns to `owner.key`, and `owner.key` itself), defaults included;
+    nothing for any other expression. These show what the value may be, never all of it."""
     if isinstance(node, cst.Call) and node.args and not any(arg.star or arg.keyword for arg in node.args):
         values = [arg.value for arg in node.args]
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and isinstance(node.func.value, cst.Name) and len(values) <= 2:
@@ -527,12 +528,32 @@ def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.B
         if dotted_name(node.func) == "getattr" and len(values) in (2, 3):
             key, owner = string_value(values[1]), dotted_name(values[0])
             assigned = attribute_assignments(module, f"{owner}.{key}") if key is not None and owner is not None else []
-            return [value for value in assigned if value is not None] + values[2:]
+            # the attribute itself, spelled out (`getattr(torch, "float64")` is `torch.float64`)
+            spelled = [cst.Attribute(values[0], cst.Name(key))] if key is not None and key.isidentifier() and owner is not None else []
+            return [value for value in assigned if value is not None] + spelled + values[2:]
         return []
     if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return []
-    key = string_value(node.slice[0].slice.value)
-    return _keyed_values(module, node.value, key) if key is not None and isinstance(node.value, cst.Name) else []
+    index = node.slice[0].slice.value
+    key = string_value(index)
+    if key is not None:
+        return _keyed_values(module, node.value, key) if isinstance(node.value, cst.Name) else []
+    return _indexed_values(module, node.value, index)
+
+
+def _indexed_values(module: cst.Module, sequence: cst.BaseExpression, index: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """What `NAME[i]` reads when `NAME` is a list or tuple literal the module assigns
+    (`PLACES = ["cpu", torch.float64]`): the element at a literal integer index, every
+    element for another index."""
+    literals = (reaching_values(module, None, sequence.value, partial=True) or []) if isinstance(sequence, cst.Name) else [sequence]
+    found: List[cst.BaseExpression] = []
+    for literal in literals:
+        if not isinstance(literal, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in literal.elements):
+            continue
+        elements = [element.value for element in literal.elements]
+        position = int(index.value) if isinstance(index, cst.Integer) and index.value.isdigit() else None
+        found += elements if position is None else elements[position : position + 1]
+    return found
 
 
 def _keyed_values(module: cst.Module, mapping: cst.BaseExpression, key: str) -> List[cst.BaseExpression]:
@@ -540,11 +561,20 @@ def _keyed_values(module: cst.Module, mapping: cst.BaseExpression, key: str) -> 
     dict literals `mapping` is (or a module-level name of it is assigned)."""
     literals = reaching_values(module, None, mapping.value) or [] if isinstance(mapping, cst.Name) else [mapping]
     return [
-        element.value
-        for literal in literals
-        if isinstance(literal, cst.Dict)
-        for element in literal.elements
-        if isinstance(element, cst.DictElement) and string_value(element.key) == key
+        *(
+            element.value
+            for literal in literals
+            if isinstance(literal, cst.Dict)
+            for element in literal.elements
+            if isinstance(element, cst.DictElement) and string_value(element.key) == key
+        ),
+        *(  # `dict(train="cpu", precise=torch.float64)`
+            arg.value
+            for literal in literals
+            if isinstance(literal, cst.Call) and dotted_name(literal.func) == "dict"
+            for arg in literal.args
+            if arg.keyword is not None and arg.keyword.value == key
+        ),
     ]
 
 

@@ -1642,3 +1642,52 @@ class Trainer:
 
 
 Trainer(build_config()).fit(torch.nn.Linear(2, 1).double())
+
+# %% round 12: a device picked from a list of placements by index, one of them a dtype [none]
+import torch
+
+PLACES = ["cpu", torch.float64]
+device = PLACES[1]
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device looked up in a dict() of placements built with keywords [none]
+import torch
+
+PLACES = dict(train="cpu", precise=torch.float64)
+device = PLACES["precise"]
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device defaulted with `or` from an override that holds a dtype [none]
+import torch
+
+override = torch.float64
+device = override or "cpu"
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device read with getattr from torch by a literal name that is a dtype [none]
+import torch
+
+device = getattr(torch, "float64")
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device bound by a with statement over torch.device, used in the step loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+with torch.device("cpu") as device:
+    for step in range(2):
+        pad = torch.zeros(1).to(device)
+        show(model(torch.ones(1, 2)) + pad)
+
