@@ -14,6 +14,7 @@ from torchlint.semantics.training import called_function, runs_with_training_ste
 from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.moves import MOVES, later_moves, returns_moved
 from torchlint.semantics.values import string_value
+from torchlint.semantics.tree import scope_descendants
 
 # Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).
 SIZED_FACTORIES = frozenset({"empty", "zeros", "ones", "rand", "randn"})
@@ -131,7 +132,8 @@ class DeviceAfterCreation(Rule):
     (`device = torch.float64`, also as a branch of a conditional expression, or an entry of
     a dict literal (or a `dict(...)` call) it is read from, `SETTINGS["device"]`; an element
     of a list or tuple literal it is read from by index, `PLACES[1]`; an operand of `or`,
-    `override or "cpu"` with `override = torch.float64`; `getattr(torch, "float64")`; also an element of a tuple it is
+    `override or "cpu"` with `override = torch.float64`; `getattr(torch, "float64")`; what a
+    function of the file it is assigned from returns, `device = pick(name)`; also an element of a tuple it is
     unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
     ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
@@ -434,6 +436,7 @@ class DeviceAfterCreation(Rule):
             if isinstance(value, cst.Name) and value.value != getattr(device, "value", None)
             for item in _alternatives(reaching_values(self.ctx.module, self._binding_function(value.value), value.value, True) or [])
         ]
+        values += [item for value in values for item in self._returned(value)]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)
@@ -442,6 +445,22 @@ class DeviceAfterCreation(Rule):
             if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant) or reads_dtype(value):
                 return True  # a torch constant read, not called (a dtype such as `torch.float64`), or `ref.dtype`
         return False
+
+    def _returned(self, value: cst.BaseExpression) -> List[cst.BaseExpression]:
+        """What a call of a function of the file (`pick("cpu")`) may return: the values of its
+        `return` statements, and what the names they return are assigned in it."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return []
+        found: List[cst.BaseExpression] = []
+        for function in self.ctx.frequency.local_functions().get(value.func.value, []):
+            if not isinstance(function, cst.FunctionDef):
+                continue
+            for item in scope_descendants(function.body):
+                if isinstance(item, cst.Return) and item.value is not None:
+                    found += _alternatives([item.value])
+                    if isinstance(item.value, cst.Name):
+                        found += _alternatives(reaching_values(self.ctx.module, function, item.value.value, True) or [])
+        return found
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
         """Move `device=` into the factory call; a dtype the move also sets stays in a

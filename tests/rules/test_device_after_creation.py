@@ -415,3 +415,33 @@ for step in range(3):
     assert fix('override = "cpu"', 'override or "cpu"') == "unsafe"
     assert fix("", 'getattr(torch, "float64")') is None
     assert fix("", 'getattr(torch, "device")("cpu")') == "unsafe"
+
+
+def test_a_device_returned_by_a_function_of_the_file():
+    """`device = pick(name)` where `pick` may return a dtype (directly, or through a name it
+    assigns one to): no fix. A helper returning devices keeps the unsafe fix."""
+    template = """
+import torch
+
+def pick(name):
+    chosen = "cpu"
+    if name == "precise":
+        {branch}
+    return chosen
+
+device = pick("cpu")
+for step in range(3):
+    pad = torch.zeros(1).to(device)
+    loss = model(x + pad).sum()
+    loss.backward()
+    optimizer.step()
+"""
+
+    def fix(branch):
+        [finding] = lint(template.format(branch=branch), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix("chosen = torch.float64") is None
+    assert fix("return torch.float64") is None
+    assert fix('chosen = torch.device("cpu")') == "unsafe"
+    assert fix('return "cpu"') == "unsafe"

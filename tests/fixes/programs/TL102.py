@@ -1691,3 +1691,35 @@ with torch.device("cpu") as device:
         pad = torch.zeros(1).to(device)
         show(model(torch.ones(1, 2)) + pad)
 
+
+# %% round 12: a device from a helper whose walrus-bound fallback is a dtype [none]
+import torch
+
+
+def pick(name):
+    if (chosen := {"gpu": "cuda"}.get(name)) is None:
+        chosen = torch.float64
+    return chosen
+
+
+device = pick("cpu")
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: control, a device from a helper that returns a torch.device for every name [unsafe, same]
+import torch
+
+
+def pick(name):
+    if name == "gpu" and torch.cuda.is_available():
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+device = pick("cpu")
+model = torch.nn.Linear(2, 1)
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2)) + pad)
