@@ -488,24 +488,3 @@ for step in range(3):
     opt.step()
 show(net.calls, loss)
 
-# %% round 12: a DDP model in one gloo process with an Adam over its parameters [none]
-import tempfile
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
-
-store = tempfile.NamedTemporaryFile(delete=False)
-dist.init_process_group("gloo", init_method=f"file://{store.name}", rank=0, world_size=1)
-try:
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    torch.manual_seed(0)
-    model = DDP(torch.nn.Linear(3, 1).to(device))
-    opt = torch.optim.Adam(model.parameters(), lr=0.01)
-    for step in range(3):
-        loss = model(torch.ones(2, 3, device=device)).pow(2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-    print(round(loss.item(), 3))
-finally:
-    dist.destroy_process_group()
