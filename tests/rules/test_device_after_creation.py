@@ -269,6 +269,12 @@ for step in range(3):
     assert fix('trainer = Other(torch.float64)') == "unsafe"
 
 
+def _applicability(code):
+    """The fix applicability of the one TL102 finding of `code` (None: no fix)."""
+    [finding] = lint(code, [RULE])
+    return finding.fix.applicability.value if finding.fix else None
+
+
 def test_a_field_of_a_class_declared_tuple_or_dataclass_built_by_position_with_a_dtype_gets_no_fix():
     """`class RunConfig(NamedTuple): device: object` (or a dataclass) built as
     `RunConfig(torch.float64, 2)` gives `cfg.device` a dtype by position: no fix, as for the
@@ -296,8 +302,7 @@ for step in range(cfg.steps):
     plain = "class RunConfig:\n    device: object\n    steps: int\n\n    def __init__(self, steps, device):\n        self.steps, self.device = steps, 'cpu'"
 
     def fix(klass, build):
-        [finding] = lint(template.format(klass=klass, build=build), [RULE])
-        return finding.fix.applicability.value if finding.fix else None
+        return _applicability(template.format(klass=klass, build=build))
 
     assert fix(named, "RunConfig(torch.float64, 2)") is None
     assert fix(data, "RunConfig(torch.float64)") is None
@@ -371,8 +376,7 @@ trainer = Trainer()
 """
 
     def fix(bind):
-        [finding] = lint(template.format(bind=bind), [RULE])
-        return finding.fix.applicability.value if finding.fix else None
+        return _applicability(template.format(bind=bind))
 
     assert fix("trainer.device, trainer.steps = torch.float64, 2\nfor i in range(3):") is None
     assert fix("trainer.device: object = torch.float64\nfor i in range(3):") is None
@@ -402,8 +406,7 @@ for step in range(3):
 """
 
     def fix(setup, read):
-        [finding] = lint(template.format(setup=setup, read=read), [RULE])
-        return finding.fix.applicability.value if finding.fix else None
+        return _applicability(template.format(setup=setup, read=read))
 
     places = 'PLACES = ["cpu", torch.float64]'
     keyed = 'PLACES = dict(train="cpu", precise=torch.float64)'
@@ -438,8 +441,7 @@ for step in range(3):
 """
 
     def fix(branch):
-        [finding] = lint(template.format(branch=branch), [RULE])
-        return finding.fix.applicability.value if finding.fix else None
+        return _applicability(template.format(branch=branch))
 
     assert fix("chosen = torch.float64") is None
     assert fix("return torch.float64") is None
