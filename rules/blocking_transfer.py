@@ -111,7 +111,10 @@ class BlockingTransfer(Rule):
     pinned memory, the loop does not modify them (in place, through `out=`, or in a function
     of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result, so they see the copied values: the result is the same
-    tensor on the same device. Unsafe when the loader is not followed (in a project that pins
+    tensor on the same device. A name rebound to its device copy (`x = x.to(device)`) no
+    longer holds the batch: a later `x.to(cpu)` copies device memory back to the host, where
+    `non_blocking=True` would let the host read it before the copy is done, so it is not
+    reported. Unsafe when the loader is not followed (in a project that pins
     all its loaders, above), when the loader has a `collate_fn` (or a `**kwargs` that may hold one), which may return objects whose own `.to()` does not take
     `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
     as they are, not collated. No fix when the file defines such a method, by `def`, by
@@ -387,9 +390,27 @@ def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode],
         rebound = _rebound(statement, live)
         simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
         unchanged = live - (_changed_in_place(ctx.module, body, frozenset(live)) - _replaced_by_move(body, live))
-        found.extend(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
+        moves = list(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
+        found.extend(moves)
+        if simple:
+            rebound |= _rebound_to_copies(statement, {name for _, name in moves})
         live = (live - rebound) | _parts_taken(statement, live - rebound)
     return live
+
+
+def _rebound_to_copies(statement: cst.CSTNode, moved: Set[str]) -> Set[str]:
+    """Names of `moved` that `statement` binds to their device copy (`x = x.to(device)`):
+    they no longer hold the pinned batch, so a later move of one (`x.to(cpu)`, a copy back
+    to the host, which `non_blocking=True` would let the host read before it is done) is not
+    a move of the batch."""
+    return {
+        name
+        for item in scope_descendants(statement)
+        if isinstance(item, cst.Assign)
+        for target in item.targets
+        for name in _names(target.target) & moved
+        if _moves(item.value, name)
+    }
 
 
 def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:

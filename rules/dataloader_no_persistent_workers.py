@@ -131,7 +131,8 @@ class DataloaderNoPersistentWorkers(Rule):
     the next epoch, dropout masks, augmentation drawn in the main process) changes; and the
     workers are seeded once and keep drawing from their streams instead of being seeded anew
     every epoch, so random augmentation in workers changes too. What a worker changes on its
-    own copy of the dataset (a counter of the items it served, a cache) now lasts from one
+    own copy of the dataset, of the `collate_fn` or of the globals they reach (a counter of
+    the items it served, a cache) now lasts from one
     epoch to the next instead of starting again from the main process's copy, and the
     `worker_init_fn` runs once per worker instead of at every epoch, so what it sets from
     globals (the current epoch) stays as it was at the first epoch. The fix

@@ -89,8 +89,10 @@ class DataloaderNoWorkers(Rule):
     guard; random augmentation draws from each worker's own generator, so augmented values
     change, and what the dataset drew from the main process's generators (`random.random()`
     in `__getitem__`) is no longer drawn there, so the main process's later random numbers
-    change from the first epoch on. What `__getitem__` changes on the dataset (a cache of
-    decoded items, a counter) changes the workers' copies, not the main process's; and what
+    change from the first epoch on. What `__getitem__` or the `collate_fn` changes, on the
+    dataset or in globals and objects they reach (a cache of decoded items, a
+    `collections.Counter` of visits at module level, a list of padded lengths), changes the
+    workers' copies, not the main process's, which reads them unchanged after the epoch; and what
     the main process changes on the dataset or the `collate_fn`, or in globals they read
     (torch's process-wide settings such as `torch.set_default_dtype` included),
     reaches workers only when they start: with the persistent workers the fix adds, never

@@ -14,6 +14,7 @@ from torchlint.semantics.training import called_function, runs_with_training_ste
 from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.moves import MOVES, later_moves, returns_moved
 from torchlint.semantics.values import string_value
+from torchlint.semantics.tree import scope_descendants
 
 # Factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.zeros((2, 3))`).
 SIZED_FACTORIES = frozenset({"empty", "zeros", "ones", "rand", "randn"})
@@ -105,11 +106,18 @@ class DeviceAfterCreation(Rule):
     method (computed when read) or as an annotated field (a dataclass's constructor sets
     it), so those moves are only named like a device, as is the `device` field of a
     `namedtuple` built from values the file cannot read; no fix when such a property returns a
-    value that is not a device (`return torch.float64`), or when the file gives any object's
+    value that is not a device (`return torch.float64`, also through an attribute the file
+    sets to one, `return self._precision`), or when the file gives any object's
     `device` a non-device, by whatever name it reaches the object (`trainer.device =
-    torch.float64` for the `self.device` of a method, `vars(self)["device"] = ...`) or by
-    building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, a dict
-    literal's `"device"` entry), or passes one to the parameter a method stores there
+    torch.float64` for the `self.device` of a method, also in a tuple target, an annotated
+    assignment or as a loop's target, `for trainer.device in ("cpu", torch.float64)`,
+    `vars(self)["device"] = ...`,
+    `setattr(trainer, "device", ...)`, `object.__setattr__(self, "device", ...)` in a frozen
+    dataclass's `__post_init__`; a `setattr` whose name the file cannot read makes the
+    move only named like a device) or by
+    building it (`SimpleNamespace(device=torch.float64)`, a `namedtuple` field, also by
+    position, of the functional form or a `NamedTuple` class or dataclass of the file,
+    `RunConfig(torch.float64, 2)`, a dict literal's `"device"` entry), or passes one to the parameter a method stores there
     (`Trainer(torch.float64)` with `self.device = device` in `__init__`, also by a starred
     tuple, through `cls = Trainer` or a dict literal of classes, `TRAINERS["base"](...)`). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
@@ -122,7 +130,10 @@ class DeviceAfterCreation(Rule):
     parameter a caller in another module gives a dtype, the rewritten factory raises
     `TypeError`). No fix when an assignment that can reach the target gives it a non-device
     (`device = torch.float64`, also as a branch of a conditional expression, or an entry of
-    a dict literal it is read from, `SETTINGS["device"]`; also an element of a tuple it is
+    a dict literal (or a `dict(...)` call) it is read from, `SETTINGS["device"]`; an element
+    of a list or tuple literal it is read from by index, `PLACES[1]`; an operand of `or`,
+    `override or "cpu"` with `override = torch.float64`; `getattr(torch, "float64")`; what a
+    function of the file it is assigned from returns, `device = pick(name)`; also an element of a tuple it is
     unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
     ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
@@ -401,7 +412,8 @@ class DeviceAfterCreation(Rule):
         of the file passing it as a parameter, gives it a value known not to be a device
         (`device = torch.float64` later in the loop, `make(4, torch.float64)`), or what the
         file assigns to the attribute it names (`self.device = torch.float64`, a property
-        returning one): the factory would reject it."""
+        returning one) or to an attribute assigned to it (`return self._precision`): the
+        factory would reject it."""
         function = self._binding_function(device.value) if isinstance(device, cst.Name) else None
         others = parameter_values(self.ctx.module, function, device.value) if isinstance(function, cst.FunctionDef) and isinstance(device, cst.Name) else []
         if isinstance(device, cst.Name):
@@ -409,7 +421,22 @@ class DeviceAfterCreation(Rule):
         if isinstance(device, cst.Attribute) and dotted_name(device) is not None:
             assigned = [*attribute_assignments(self.ctx.module, dotted_name(device) or ""), *field_values_anywhere(self.ctx.module, self.ctx.names, device.attr.value)]
             others = [value for value in assigned if value is not None] + stored_parameter_values(self.ctx.module, dotted_name(device) or "")
-        values = [*(self._assigned(device, partial=True) or []), *others]
+            # an attribute it is given (a property's `return self._precision`): what the file assigns to that
+            others += [
+                followed
+                for value in others
+                if isinstance(value, cst.Attribute) and dotted_name(value) is not None
+                for followed in attribute_assignments(self.ctx.module, dotted_name(value) or "")
+                if followed is not None
+            ]
+        values = _alternatives([*(self._assigned(device, partial=True) or []), *others])
+        values += [  # a name among them (`device = override or "cpu"`): what it is assigned
+            item
+            for value in values
+            if isinstance(value, cst.Name) and value.value != getattr(device, "value", None)
+            for item in _alternatives(reaching_values(self.ctx.module, self._binding_function(value.value), value.value, True) or [])
+        ]
+        values += [item for value in values for item in self._returned(value)]
         for value in _alternatives([*values, *(item for value in values for item in subscript_values(self.ctx.module, value))]):
             if _is_device_literal(value) or isinstance(value, cst.Integer):
                 continue  # an integer is a device index (`.cuda(0)`, `device=0`)
@@ -418,6 +445,22 @@ class DeviceAfterCreation(Rule):
             if (kind is not None and kind is not Kind.DEVICE) or (kind is None and torch_constant) or reads_dtype(value):
                 return True  # a torch constant read, not called (a dtype such as `torch.float64`), or `ref.dtype`
         return False
+
+    def _returned(self, value: cst.BaseExpression) -> List[cst.BaseExpression]:
+        """What a call of a function of the file (`pick("cpu")`) may return: the values of its
+        `return` statements, and what the names they return are assigned in it."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+            return []
+        found: List[cst.BaseExpression] = []
+        for function in self.ctx.frequency.local_functions().get(value.func.value, []):
+            if not isinstance(function, cst.FunctionDef):
+                continue
+            for item in scope_descendants(function.body):
+                if isinstance(item, cst.Return) and item.value is not None:
+                    found += _alternatives([item.value])
+                    if isinstance(item.value, cst.Name):
+                        found += _alternatives(reaching_values(self.ctx.module, function, item.value.value, True) or [])
+        return found
 
     def _fix(self, move: cst.Call, factory: cst.Call, device: cst.BaseExpression, random: bool) -> Optional[PendingFix]:
         """Move `device=` into the factory call; a dtype the move also sets stays in a
@@ -478,8 +521,13 @@ def _is_device_literal(node: cst.BaseExpression) -> bool:
 
 def _alternatives(values: List[cst.BaseExpression]) -> List[cst.BaseExpression]:
     """`values` with each conditional expression replaced by its branches (`torch.float64 if
-    dtype_only else "cpu"` may be either)."""
+    dtype_only else "cpu"` may be either), and each `a or b`/`a and b` by its operands."""
     result: List[cst.BaseExpression] = []
     for value in values:
-        result += _alternatives([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
+        if isinstance(value, cst.IfExp):
+            result += _alternatives([value.body, value.orelse])
+        elif isinstance(value, cst.BooleanOperation):  # `override or "cpu"` is either operand
+            result += _alternatives([value.left, value.right])
+        else:
+            result.append(value)
     return result

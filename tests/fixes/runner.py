@@ -10,6 +10,7 @@ exactly: dtype, shape, device, values, and whether the tensor records a graph.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import random
@@ -74,6 +75,10 @@ def run(source: str) -> Dict[str, Optional[str]]:
         error = type(raised).__name__
     finally:
         signal.alarm(0)
+        # The program's functions keep its namespace in a cycle: collect it now, so that the
+        # persistent workers of its loaders exit before the next program forks its own.
+        namespace.clear()
+        gc.collect()
     return {"stdout": out.getvalue(), "error": error}
 
 

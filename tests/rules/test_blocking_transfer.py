@@ -316,3 +316,32 @@ for image, label in loader:
 """
     assert lines(code, RULE) == [5, 6]
     assert "image = image.cuda(non_blocking=True)" in fixed(code)
+
+
+def test_a_name_rebound_to_its_device_copy_no_longer_holds_the_batch():
+    """After `x = x.to(device)`, `x.to(cpu)` copies the device tensor back to the host:
+    `non_blocking=True` there lets the host read it before the copy is done (on an H200, 3 of
+    12 steps summed other values). A move that does not rebind the name (`model(x.to(device))`)
+    or a dtype cast on the host (`x = x.to(torch.float16)`) leaves the batch's later moves
+    reported; after a rebinding in one branch the name may hold either, and is not followed."""
+    code = PINNED + """
+cpu = torch.device("cpu")
+for x, y in loader:
+    x = x.to(device)
+    y = torch.cat([y.to(device), y.to(device)])
+    loss = model(x).sum()
+    loss.backward()
+    optimizer.step()
+    back = x.to(cpu)
+    labels = y.to(cpu)
+for x, y in loader:
+    out = model(x.to(device))
+    x = x.to(torch.float16)
+    if use_cuda:
+        y = y.to(device)
+    out.sum().backward()
+    optimizer.step()
+    again = x.to(device)
+    other = y.to(device)
+"""
+    assert lines(code, RULE) == [6, 7, 7, 14, 17, 20]  # not 11, 12 (copies back) nor 21

@@ -267,3 +267,183 @@ for step in range(3):
     assert fix("trainer = Trainer(*(torch.float64,))") is None
     assert fix('trainer = Trainer("cpu")') == "unsafe"
     assert fix('trainer = Other(torch.float64)') == "unsafe"
+
+
+def _applicability(code):
+    """The fix applicability of the one TL102 finding of `code` (None: no fix)."""
+    [finding] = lint(code, [RULE])
+    return finding.fix.applicability.value if finding.fix else None
+
+
+def test_a_field_of_a_class_declared_tuple_or_dataclass_built_by_position_with_a_dtype_gets_no_fix():
+    """`class RunConfig(NamedTuple): device: object` (or a dataclass) built as
+    `RunConfig(torch.float64, 2)` gives `cfg.device` a dtype by position: no fix, as for the
+    functional `namedtuple`. A device there, a dtype at another field's position, a plain
+    class with annotations and its own `__init__`, or a dataclass with a base class (whose
+    fields come first: `RunConfig(2, torch.float64)` sets `seed` and `steps`) leave the
+    unsafe fix."""
+    template = """
+import dataclasses
+from typing import NamedTuple
+import torch
+
+{klass}
+
+cfg = {build}
+for step in range(cfg.steps):
+    y = torch.zeros(3, 1).to(cfg.device)
+    loss = model(x - y).sum()
+    loss.backward()
+    optimizer.step()
+"""
+    named = "class RunConfig(NamedTuple):\n    device: object\n    steps: int"
+    data = "@dataclasses.dataclass\nclass RunConfig:\n    device: object\n    steps: int = 2"
+    based = "@dataclasses.dataclass\nclass Base:\n    seed: int = 0\n\n@dataclasses.dataclass\nclass RunConfig(Base):\n    steps: int = 2\n    device: object = 'cpu'"
+    plain = "class RunConfig:\n    device: object\n    steps: int\n\n    def __init__(self, steps, device):\n        self.steps, self.device = steps, 'cpu'"
+
+    def fix(klass, build):
+        return _applicability(template.format(klass=klass, build=build))
+
+    assert fix(named, "RunConfig(torch.float64, 2)") is None
+    assert fix(data, "RunConfig(torch.float64)") is None
+    assert fix(named, 'RunConfig("cpu", 2)') == "unsafe"
+    assert fix(named, "RunConfig(2, torch.float64)") == "unsafe"
+    assert fix(data, 'RunConfig("cpu", 3)') == "unsafe"
+    assert fix(plain, "RunConfig(torch.float64, 2)") == "unsafe"
+    assert fix(based, "RunConfig(2, torch.float64)") == "unsafe"
+
+
+def test_a_device_attribute_set_by_setattr_or_returned_through_another_attribute():
+    """`setattr(trainer, "device", torch.float64)` (or `object.__setattr__` in a frozen
+    dataclass's `__post_init__`) gives the `self.device` a method reads a dtype: no fix,
+    where the safe fix made `torch.ones(1, device=torch.float64)` raise. A `setattr` of
+    another literal name leaves the safe fix; one whose name the file cannot read makes the
+    move only named like a device. A `device` property returning an attribute follows that
+    attribute's assignments."""
+    template = """
+import torch
+
+class Trainer:
+    def __init__(self):
+        {init}
+
+    def step(self, x):
+        shift = torch.ones(1).to(self.device)
+        loss = model(x + shift).sum()
+        loss.backward()
+        optimizer.step()
+{extra}
+trainer = Trainer()
+{store}
+for i in range(3):
+    trainer.step(x)
+"""
+    prop = "\n    @property\n    def device(self):\n        return self._precision\n"
+
+    def fix(store, init='self.device = torch.device("cpu")', extra=""):
+        [finding] = lint(template.format(store=store, init=init, extra=extra), [RULE])
+        return finding.fix.applicability.value if finding.fix else None
+
+    assert fix('setattr(trainer, "device", torch.float64)') is None
+    assert fix('object.__setattr__(trainer, "device", torch.float64)') is None
+    assert fix('setattr(trainer, "steps", torch.float64)') == "safe"
+    assert fix("for key, value in overrides.items():\n    setattr(trainer, key, value)") == "unsafe"
+    assert fix("", init="self._precision = torch.float64", extra=prop) is None
+    assert fix("", init='self._precision = torch.device("cpu")', extra=prop) == "unsafe"
+
+
+def test_a_device_attribute_bound_in_a_tuple_an_annotation_or_a_loop_target():
+    """`trainer.device, trainer.steps = torch.float64, 2`, `trainer.device: object =
+    torch.float64` and `for trainer.device in ("cpu", torch.float64)` give the `self.device`
+    of a method a dtype: no fix (the safe fix raised). Devices in the same places keep the
+    safe fix; a loop over values it cannot read makes the move only named like a device."""
+    template = """
+import torch
+
+class Trainer:
+    def __init__(self):
+        self.device = "cpu"
+
+    def step(self, x):
+        pad = torch.zeros(1).to(self.device)
+        loss = model(x + pad).sum()
+        loss.backward()
+        optimizer.step()
+
+trainer = Trainer()
+{bind}
+    trainer.step(x)
+"""
+
+    def fix(bind):
+        return _applicability(template.format(bind=bind))
+
+    assert fix("trainer.device, trainer.steps = torch.float64, 2\nfor i in range(3):") is None
+    assert fix("trainer.device: object = torch.float64\nfor i in range(3):") is None
+    assert fix('for trainer.device in ("cpu", torch.float64):') is None
+    assert fix('trainer.device, trainer.steps = "cpu", 2\nfor i in range(3):') == "safe"
+    assert fix('trainer.device: str = "cpu"\nfor i in range(3):') == "safe"
+    assert fix('for trainer.device in ("cpu", "cpu:0"):') == "safe"
+    assert fix("for trainer.device in placements:") == "unsafe"
+
+
+def test_a_device_read_from_a_list_a_dict_call_an_or_or_getattr_of_torch():
+    """A device spelled out in the file through `PLACES[1]` of a list literal, `PLACES["precise"]`
+    of `dict(precise=...)`, `override or "cpu"` with `override = torch.float64`, or
+    `getattr(torch, "float64")` is a dtype: no fix (the unsafe fix raised). The element at
+    another index, another key, devices on both sides of `or` and `getattr(torch, "device")`
+    calls keep the unsafe fix (only named like a device)."""
+    template = """
+import torch
+
+{setup}
+device = {read}
+for step in range(3):
+    pad = torch.zeros(1).to(device)
+    loss = model(x + pad).sum()
+    loss.backward()
+    optimizer.step()
+"""
+
+    def fix(setup, read):
+        return _applicability(template.format(setup=setup, read=read))
+
+    places = 'PLACES = ["cpu", torch.float64]'
+    keyed = 'PLACES = dict(train="cpu", precise=torch.float64)'
+    assert fix(places, "PLACES[1]") is None
+    assert fix(places, "PLACES[0]") == "unsafe"
+    assert fix(keyed, 'PLACES["precise"]') is None
+    assert fix(keyed, 'PLACES["train"]') == "unsafe"
+    assert fix("override = torch.float64", 'override or "cpu"') is None
+    assert fix('override = "cpu"', 'override or "cpu"') == "unsafe"
+    assert fix("", 'getattr(torch, "float64")') is None
+    assert fix("", 'getattr(torch, "device")("cpu")') == "unsafe"
+
+
+def test_a_device_returned_by_a_function_of_the_file():
+    """`device = pick(name)` where `pick` may return a dtype (directly, or through a name it
+    assigns one to): no fix. A helper returning devices keeps the unsafe fix."""
+    template = """
+import torch
+
+def pick(name):
+    chosen = "cpu"
+    if name == "precise":
+        {branch}
+    return chosen
+
+device = pick("cpu")
+for step in range(3):
+    pad = torch.zeros(1).to(device)
+    loss = model(x + pad).sum()
+    loss.backward()
+    optimizer.step()
+"""
+
+    def fix(branch):
+        return _applicability(template.format(branch=branch))
+
+    assert fix("chosen = torch.float64") is None
+    assert fix("return torch.float64") is None
+    assert fix('chosen = torch.device("cpu")') == "unsafe"
+    assert fix('return "cpu"') == "unsafe"

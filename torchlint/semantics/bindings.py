@@ -516,9 +516,10 @@ def _names_class(module: cst.Module, func: cst.BaseExpression, klass: str) -> bo
 
 def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.BaseExpression]:
     """What `NAME["key"]` or `NAME.get("key", default)` reads when `NAME` is a dict literal
-    the module assigns (`SETTINGS = {"device": ...}`), and what `getattr(owner, "key",
-    default)` reads (what the file assigns to `owner.key`), defaults included; nothing for
-    any other expression. These show what the value may be, never all of it."""
+    (or a `dict(key=...)` call) the module assigns (`SETTINGS = {"device": ...}`), what
+    `NAME[i]` reads from a list or tuple literal, and what `getattr(owner, "key", default)`
+    reads (what the file assigns to `owner.key`, and `owner.key` itself), defaults included;
+    nothing for any other expression. These show what the value may be, never all of it."""
     if isinstance(node, cst.Call) and node.args and not any(arg.star or arg.keyword for arg in node.args):
         values = [arg.value for arg in node.args]
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and isinstance(node.func.value, cst.Name) and len(values) <= 2:
@@ -527,12 +528,32 @@ def subscript_values(module: cst.Module, node: cst.BaseExpression) -> List[cst.B
         if dotted_name(node.func) == "getattr" and len(values) in (2, 3):
             key, owner = string_value(values[1]), dotted_name(values[0])
             assigned = attribute_assignments(module, f"{owner}.{key}") if key is not None and owner is not None else []
-            return [value for value in assigned if value is not None] + values[2:]
+            # the attribute itself, spelled out (`getattr(torch, "float64")` is `torch.float64`)
+            spelled = [cst.Attribute(values[0], cst.Name(key))] if key is not None and key.isidentifier() and owner is not None else []
+            return [value for value in assigned if value is not None] + spelled + values[2:]
         return []
     if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return []
-    key = string_value(node.slice[0].slice.value)
-    return _keyed_values(module, node.value, key) if key is not None and isinstance(node.value, cst.Name) else []
+    index = node.slice[0].slice.value
+    key = string_value(index)
+    if key is not None:
+        return _keyed_values(module, node.value, key) if isinstance(node.value, cst.Name) else []
+    return _indexed_values(module, node.value, index)
+
+
+def _indexed_values(module: cst.Module, sequence: cst.BaseExpression, index: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """What `NAME[i]` reads when `NAME` is a list or tuple literal the module assigns
+    (`PLACES = ["cpu", torch.float64]`): the element at a literal integer index, every
+    element for another index."""
+    literals = (reaching_values(module, None, sequence.value, partial=True) or []) if isinstance(sequence, cst.Name) else [sequence]
+    found: List[cst.BaseExpression] = []
+    for literal in literals:
+        if not isinstance(literal, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in literal.elements):
+            continue
+        elements = [element.value for element in literal.elements]
+        position = int(index.value) if isinstance(index, cst.Integer) and index.value.isdigit() else None
+        found += elements if position is None else elements[position : position + 1]
+    return found
 
 
 def _keyed_values(module: cst.Module, mapping: cst.BaseExpression, key: str) -> List[cst.BaseExpression]:
@@ -540,11 +561,20 @@ def _keyed_values(module: cst.Module, mapping: cst.BaseExpression, key: str) -> 
     dict literals `mapping` is (or a module-level name of it is assigned)."""
     literals = reaching_values(module, None, mapping.value) or [] if isinstance(mapping, cst.Name) else [mapping]
     return [
-        element.value
-        for literal in literals
-        if isinstance(literal, cst.Dict)
-        for element in literal.elements
-        if isinstance(element, cst.DictElement) and string_value(element.key) == key
+        *(
+            element.value
+            for literal in literals
+            if isinstance(literal, cst.Dict)
+            for element in literal.elements
+            if isinstance(element, cst.DictElement) and string_value(element.key) == key
+        ),
+        *(  # `dict(train="cpu", precise=torch.float64)`
+            arg.value
+            for literal in literals
+            if isinstance(literal, cst.Call) and dotted_name(literal.func) == "dict"
+            for arg in literal.args
+            if arg.keyword is not None and arg.keyword.value == key
+        ),
     ]
 
 
@@ -591,25 +621,46 @@ def attribute_assignments(module: cst.Module, dotted: str) -> List[Optional[cst.
 def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -> List[Optional[cst.BaseExpression]]:
     """What the file may give the attribute `field` of any object, whichever name it is
     reached by (`self.device` of one method is `trainer.device` elsewhere): an assignment to
-    `<any>.field`, or through `vars(obj)["field"]`/`obj.__dict__["field"]`; a keyword of a
+    `<any>.field` (also in a tuple target, annotated, or as a loop's target, see
+    `_bound_field_values`), or through `vars(obj)["field"]`/`obj.__dict__["field"]`, `setattr(obj,
+    "field", ...)` or `object.__setattr__(obj, "field", ...)` (None for a name it cannot
+    read); a keyword of a
     call that is not torch's (`SimpleNamespace(device=...)`, `Config(device=...)`); a dict
     literal's entry (an attribute dict built from it); and the positional argument of a call
-    of a `namedtuple`/`NamedTuple` class that declares the field (None where the position
-    cannot be read: `*args`, a field list that is not a literal)."""
+    of a `namedtuple`/`NamedTuple` class that declares the field, by the functional form or
+    by a class body (`class Config(NamedTuple): device: ...`, also a dataclass), None where
+    the position cannot be read: `*args`, a field list that is not a literal, a dataclass
+    with base classes (whose fields come first)."""
     values: List[Optional[cst.BaseExpression]] = []
     tuples: Dict[str, List[str]] = {}
-    for node in nodes_of_type(module, (cst.Assign,)):
-        assert isinstance(node, cst.Assign)
-        values += [node.value for t in node.targets if _names_field(t.target, field)]
+    names_field = lambda item: _names_field(item, field)  # noqa: E731
+    for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem)):
+        if not isinstance(node, cst.Assign):
+            values += _bound_field_values(node, names_field)
+            continue
+        for t in node.targets:
+            if any(names_field(item) for item in stored_targets(t.target)):
+                spelled = spelled_values(module, t.target, node.value, names_field)
+                values += [None] if spelled is None else spelled
         if isinstance(node.value, cst.Call) and len(node.targets) == 1:
             declared = _tuple_fields(node.value, names)
             if declared is not None and isinstance(node.targets[0].target, cst.Name):
                 tuples[node.targets[0].target.value] = declared
+    for klass in nodes_of_type(module, (cst.ClassDef,)):
+        assert isinstance(klass, cst.ClassDef)
+        declared = _class_fields(klass, names)
+        if declared is not None:
+            tuples[klass.name.value] = declared
     for node in nodes_of_type(module, (cst.Call, cst.Dict)):
         if isinstance(node, cst.Dict):
             values += [e.value for e in node.elements if isinstance(e, cst.DictElement) and string_value(e.key) == field]
             continue
         assert isinstance(node, cst.Call)
+        if attribute_store(node) and string_value(node.args[1].value) in (field, None):
+            # `setattr(trainer, "device", ...)`, `object.__setattr__(self, "device", ...)`;
+            # a name it cannot read may be the field
+            values.append(node.args[2].value if string_value(node.args[1].value) == field else None)
+            continue
         if (names.qualified_name(node.func) or "").startswith("torch."):
             continue
         values += [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == field]
@@ -617,11 +668,28 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
         if declared is None or field not in declared:
             continue
         positional = [arg for arg in node.args if arg.keyword is None]
-        if any(arg.star for arg in positional):
+        if positional and (declared[:1] == _UNREADABLE_POSITIONS or any(arg.star for arg in positional)):
             values.append(None)
         elif declared.index(field) < len(positional):
             values.append(positional[declared.index(field)].value)
     return values + [None for fields in tuples.values() if fields is _UNREADABLE]
+
+
+def _bound_field_values(
+    node: Union[cst.AnnAssign, cst.AugAssign, cst.For, cst.WithItem], names_field: Callable[[cst.BaseExpression], bool]
+) -> List[Optional[cst.BaseExpression]]:
+    """What a binding other than `=` gives the field that `names_field` picks: the value of
+    `obj.field: T = value`; each element of the literal a loop runs over for `for obj.field
+    in ("cpu", torch.float64)`; None where it cannot be read (`+=`, another loop, `with ...
+    as obj.field`)."""
+    if isinstance(node, cst.AnnAssign):
+        return [node.value] if node.value is not None and names_field(node.target) else []
+    target = node.target if isinstance(node, (cst.AugAssign, cst.For)) else (node.asname.name if node.asname else None)
+    if target is None or not any(names_field(item) for item in stored_targets(target)):
+        return []
+    if isinstance(node, cst.For) and names_field(target) and isinstance(node.iter, (cst.Tuple, cst.List)):
+        return [element.value for element in node.iter.elements if not isinstance(element, cst.StarredElement)] or [None]
+    return [None]
 
 
 def _names_field(target: cst.BaseExpression, field: str) -> bool:
@@ -639,6 +707,31 @@ def _names_field(target: cst.BaseExpression, field: str) -> bool:
 
 # A `namedtuple` whose field list is not a literal: any field may be among them.
 _UNREADABLE: List[str] = []
+
+
+# Put first in the field list of a class whose fields' positions are not its own order.
+_UNREADABLE_POSITIONS = ["*"]
+
+
+def _class_fields(klass: cst.ClassDef, names: NameResolver) -> Optional[List[str]]:
+    """The fields, in order, that the constructor of a `NamedTuple` subclass or a dataclass
+    takes by position: the names its body annotates; for a dataclass with base classes (their
+    fields come first) they follow `_UNREADABLE_POSITIONS`. None for any other class."""
+    bases = [names.qualified_name(base.value) or "" for base in klass.bases]
+    dataclass = any(
+        (names.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "") == "dataclasses.dataclass"
+        for d in klass.decorators
+    )
+    if "typing.NamedTuple" not in bases and not dataclass:
+        return None
+    fields = [
+        node.target.value
+        for line in klass.body.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for node in line.body
+        if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name)
+    ]
+    return [*_UNREADABLE_POSITIONS, *fields] if dataclass and klass.bases else fields
 
 
 def _tuple_fields(call: cst.Call, names: NameResolver) -> Optional[List[str]]:

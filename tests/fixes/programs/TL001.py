@@ -73,3 +73,37 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(loss.item())  # noqa: TL101, TL404
+
+# %% round 12: an unused noqa on a training step's item() line inside a class-attribute callback table [safe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+class Hooks:
+    on_step = staticmethod(lambda loss: print(round(loss, 4)))  # noqa: TL101
+
+
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    Hooks.on_step(loss.item())  # noqa: TL999 unknown code, kept as a reason
+
+# %% round 12: a noqa for a rule not enabled, on an entry of a multi-line config dict [none]
+import torch
+
+config = {
+    "lr": 0.1,  # noqa: TL404
+    "steps": 2,
+}
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=config["lr"])
+for step in range(config["steps"]):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(model)

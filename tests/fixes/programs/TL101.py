@@ -646,3 +646,149 @@ plateau = Plateau()
 for epoch in range(2):
     train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range(3)], plateau)
 show(plateau.seen, [type(v).__name__ for v in plateau.seen])
+
+# %% round 12: a validation loop over an empty loader sums item() losses, then averages with max(1, n) [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1).to(device)
+val_batches = []
+for epoch in range(2):
+    total = 0.0
+    for x in val_batches:
+        loss = model(x.to(device)).pow(2).mean()
+        total += loss.item()
+    print("val", total / max(1, len(val_batches)))
+
+# %% round 12: a Lightning-style training epoch accumulates into self.running_loss that a progress hook reads [none]
+import torch
+
+
+class Loop:
+    def __init__(self, model):
+        self.model = model
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        self.running_loss = 0.0
+
+    def on_batch_end(self, step):
+        print(step, round(float(self.running_loss), 4), type(self.running_loss).__name__)
+
+    def run_epoch(self, batches):
+        self.running_loss = 0.0
+        for step, x in enumerate(batches):
+            loss = self.model(x).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            self.running_loss += loss.item()
+            self.on_batch_end(step)
+
+
+torch.manual_seed(0)
+Loop(torch.nn.Linear(2, 1)).run_epoch([torch.ones(1, 2), torch.zeros(1, 2)])
+
+# %% round 12: an epoch loss rounded to four places as it is summed [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+total = 0.0
+for x in [torch.randn(2, 3) for _ in range(4)]:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total += round(loss.item(), 4)
+print(total)
+
+# %% round 12: a replay-buffer DQN loop sums the TD loss times the batch size [none]
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+q = torch.nn.Linear(4, 2).to(device)
+opt = torch.optim.Adam(q.parameters(), lr=1e-3)
+buffer = [(torch.randn(4), torch.randint(0, 2, ()).item(), float(i % 3)) for i in range(12)]
+for epoch in range(2):
+    seen, total = 0, 0.0
+    for start in range(0, len(buffer), 4):
+        chunk = buffer[start:start + 4]
+        s = torch.stack([c[0] for c in chunk])
+        a = torch.tensor([c[1] for c in chunk])
+        r = torch.tensor([c[2] for c in chunk])
+        loss = (q(s.to(device)).gather(1, a[:, None]).squeeze(1) - r).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item() * len(chunk)
+        seen += len(chunk)
+    print(epoch, total / seen)
+
+# %% round 12: a generator of training steps yields after summing each loss [none]
+import torch
+
+
+def train(model, opt, batches):
+    total = 0.0
+    for x in batches:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        yield total
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for running in train(model, opt, [torch.ones(1, 2)] * 3):
+    print(running)
+
+# %% round 12: an async training loop sums item() losses between awaits of a logger [none]
+import asyncio
+import torch
+
+
+async def log(step):
+    await asyncio.sleep(0)
+
+
+async def train(model, opt, batches):
+    total = 0.0
+    for step, x in enumerate(batches):
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        await log(step)
+    return total
+
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+print(asyncio.run(train(model, torch.optim.SGD(model.parameters(), lr=0.1), [torch.ones(1, 2)] * 3)))
+
+# %% round 12: correct predictions counted with a comparison's sum in a validation_step loop [unsafe, same]
+import torch
+
+
+class Lit:
+    def __init__(self):
+        torch.manual_seed(0)
+        self.device = torch.device("cpu")
+        self.net = torch.nn.Linear(4, 3).to(self.device)
+
+    def validation_epoch(self, batches):
+        correct = 0
+        for x, y in batches:
+            with torch.no_grad():
+                pred = self.net(x.to(self.device)).argmax(1)
+            correct += (pred == y).sum().item()
+        print("correct", correct, type(correct).__name__)
+
+
+Lit().validation_epoch([(torch.randn(5, 4), torch.arange(5) % 3) for _ in range(3)])

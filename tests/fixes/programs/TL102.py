@@ -1216,3 +1216,510 @@ TRAINERS = {"base": Trainer}
 trainer = Trainer(*(torch.float64,))
 for step in range(2):
     show(trainer.train_step(torch.ones(2, 2, dtype=torch.float64)))
+
+# %% round 12: a trainer whose settings arrive through self.__dict__.update of a config dict holding a dtype [none]
+import torch
+
+CONFIG = {"device": torch.float64, "steps": 2}
+
+
+class Trainer:
+    def __init__(self, config):
+        self.__dict__.update(config)
+        self.model = torch.nn.Linear(3, 1).double()
+
+    def fit(self):
+        for step in range(self.steps):
+            target = torch.ones(4, 1).to(self.device)
+            show(self.model(torch.ones(4, 3, dtype=torch.float64)) - target)
+
+
+torch.manual_seed(0)
+Trainer(CONFIG).fit()
+
+# %% round 12: a trainer that copies keyword overrides onto itself with setattr in a loop [none]
+import torch
+
+
+class Trainer:
+    device = torch.device("cpu")
+
+    def __init__(self, **overrides):
+        for key, value in overrides.items():
+            setattr(self, key, value)
+
+    def step(self, model, x):
+        mask = torch.ones(x.shape[0], 1).to(self.device)
+        return (model(x) * mask).sum()
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+trainer = Trainer(device=torch.float32)
+for epoch in range(2):
+    show(trainer.step(model, torch.ones(3, 2)))
+
+# %% round 12: a replay buffer's sample method moves arange of the buffer size with copy=True [unsafe, same]
+import torch
+
+
+class Replay:
+    def __init__(self, capacity):
+        self.device = torch.device("cpu")
+        self.obs = torch.zeros(capacity, 2)
+        self.size = 0
+
+    def add(self, obs):
+        self.obs[self.size] = obs
+        self.size += 1
+
+    def sample(self, n):
+        idx = torch.arange(n).to(self.device, copy=True)
+        return self.obs[idx]
+
+
+torch.manual_seed(0)
+buf = Replay(8)
+policy = torch.nn.Linear(2, 1)
+for t in range(4):
+    buf.add(torch.full((2,), float(t)))
+    show(policy(buf.sample(buf.size)).sum())
+
+# %% round 12: an as_tensor of a reused NumPy observation array moved with copy=True into a rollout list [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+obs = np.zeros(3, dtype=np.float32)
+trajectory = []
+for t in range(3):
+    obs[:] = t
+    trajectory.append(torch.as_tensor(obs).to(device, copy=True))
+show(torch.stack(trajectory))
+
+# %% round 12: a channels-last zero buffer moved with memory_format in a step method [none]
+import torch
+
+
+class Step:
+    def __init__(self):
+        self.device = "cpu"
+
+    def __call__(self, conv, x):
+        canvas = torch.zeros(2, 3, 4, 4).to(self.device, memory_format=torch.channels_last)
+        out = conv(x + canvas)
+        print(canvas.stride(), out.is_contiguous(memory_format=torch.channels_last))
+        return out.sum()
+
+
+torch.manual_seed(0)
+conv = torch.nn.Conv2d(3, 2, 1)
+step = Step()
+for epoch in range(2):
+    show(step(conv, torch.ones(2, 3, 4, 4)))
+
+# %% round 12: a Lightning-style training_step makes positions on self.device, a property of the wrapper [unsafe, same]
+import torch
+
+
+class LitModel(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(8, 2)
+
+    @property
+    def device(self):
+        return self.emb.weight.device
+
+    def training_step(self, batch, batch_idx):
+        pos = torch.arange(batch.shape[1]).to(self.device)
+        return self.emb(pos).sum() + batch.sum()
+
+
+torch.manual_seed(0)
+lit = LitModel()
+opt = torch.optim.SGD(lit.parameters(), lr=0.1)
+for i in range(2):
+    loss = lit.training_step(torch.ones(2, 5), i)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 12: a NamedTuple config built by a builder function of the file carries a dtype as its device [none]
+from typing import NamedTuple
+import torch
+
+
+class RunConfig(NamedTuple):
+    device: object
+    steps: int
+
+
+def build_config():
+    return RunConfig(torch.float64, 2)
+
+
+cfg = build_config()
+model = torch.nn.Linear(2, 1).double()
+for step in range(cfg.steps):
+    y = torch.zeros(3, 1).to(cfg.device)
+    show(model(torch.ones(3, 2, dtype=torch.float64)) - y)
+
+# %% round 12: a dataclass config with a device default replaced by dataclasses.replace with a dtype [none]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass
+class Config:
+    device: object = "cpu"
+    steps: int = 2
+
+
+cfg = dataclasses.replace(Config(), device=torch.float64)
+model = torch.nn.Linear(2, 1).double()
+for step in range(cfg.steps):
+    offset = torch.ones(1).to(cfg.device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + offset)
+
+# %% round 12: a device read from a class attribute that a subclass overrides with a dtype [none]
+import torch
+
+
+class Base:
+    device = "cpu"
+
+    def run(self, model):
+        for step in range(2):
+            bias = torch.zeros(1).to(self.device)
+            show(model(torch.ones(1, 2, dtype=torch.float64)) + bias)
+
+
+class Double(Base):
+    device = torch.float64
+
+
+torch.manual_seed(0)
+Double().run(torch.nn.Linear(2, 1).double())
+
+# %% round 12: control, a device string set in __init__ used by a step method under inference_mode [safe]
+import torch
+
+
+class Evaluator:
+    def __init__(self):
+        self.device = "cpu"
+
+    def step(self, model, x):
+        with torch.inference_mode():
+            scale = torch.full((1,), 2.0).to(self.device)
+            return model(x) * scale
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+ev = Evaluator()
+for i in range(2):
+    show(ev.step(model, torch.ones(2, 2)))
+
+# %% round 12: a dataclass config built by position with a dtype where the device field stands [none]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    device: object
+    epochs: int = 2
+
+
+def fit(cfg, model):
+    for epoch in range(cfg.epochs):
+        shift = torch.ones(2, 1).to(cfg.device)
+        show(model(torch.ones(2, 2, dtype=torch.float64)) + shift)
+
+
+fit(TrainConfig(torch.float64), torch.nn.Linear(2, 1).double())
+
+# %% round 12: control, a NamedTuple config class built by position with a device string [unsafe, same]
+from typing import NamedTuple
+import torch
+
+
+class RunConfig(NamedTuple):
+    device: object
+    steps: int
+
+
+cfg = RunConfig("cpu", 2)
+model = torch.nn.Linear(2, 1)
+for step in range(cfg.steps):
+    y = torch.zeros(3, 1).to(cfg.device)
+    show(model(torch.ones(3, 2)) - y)
+
+# %% round 12: a trainer's device attribute overridden from outside with setattr and a literal name [none]
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.device = torch.device("cpu")
+
+    def step(self, model, x):
+        shift = torch.ones(1).to(self.device)
+        return model(x) + shift
+
+
+trainer = Trainer()
+setattr(trainer, "device", torch.float64)
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(trainer.step(model, torch.ones(1, 2, dtype=torch.float64)))
+
+# %% round 12: a frozen dataclass config whose __post_init__ sets the device through object.__setattr__ [none]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    precision: str = "double"
+
+    def __post_init__(self):
+        object.__setattr__(self, "device", torch.float64 if self.precision == "double" else "cpu")
+
+
+cfg = Config()
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    bias = torch.zeros(1).to(cfg.device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + bias)
+
+# %% round 12: the device attribute set by a classmethod on the class, read by instances in a step [none]
+import torch
+
+
+class Runner:
+    device = "cpu"
+
+    @classmethod
+    def use_double(cls):
+        cls.device = torch.float64
+
+    def step(self, model):
+        pad = torch.zeros(2, 1).to(self.device)
+        return model(torch.ones(2, 2, dtype=torch.float64)) + pad
+
+
+Runner.use_double()
+r = Runner()
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(r.step(model))
+
+# %% round 12: a module-level device chosen through importlib of torch.cuda's is_available [safe]
+import importlib
+import torch
+
+cuda = importlib.import_module("torch.cuda")
+device = torch.device("cuda" if cuda.is_available() else "cpu")
+model = torch.nn.Linear(3, 1).to(device)
+for step in range(2):
+    mask = torch.ones(4, 1).to(device)
+    show(model(torch.ones(4, 3, device=device)) * mask)
+
+# %% round 12: a device property of a __slots__ trainer returning a dtype by mistake [none]
+import torch
+
+
+class Trainer:
+    __slots__ = ("model", "_precision")
+
+    def __init__(self, model):
+        self.model = model
+        self._precision = torch.float64
+
+    @property
+    def device(self):
+        return self._precision
+
+    def step(self, x):
+        return self.model(x) + torch.zeros(1).to(self.device)
+
+
+t = Trainer(torch.nn.Linear(2, 1).double())
+for i in range(2):
+    show(t.step(torch.ones(1, 2, dtype=torch.float64)))
+
+# %% round 12: a trainer's device and steps set together by tuple unpacking from the driver script [none]
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.device = "cpu"
+        self.steps = 1
+
+    def fit(self, model):
+        for step in range(self.steps):
+            pad = torch.zeros(1).to(self.device)
+            show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+
+trainer = Trainer()
+trainer.device, trainer.steps = torch.float64, 2
+trainer.fit(torch.nn.Linear(2, 1).double())
+
+# %% round 12: a trainer's device given an annotated assignment by the driver script [none]
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.device = "cpu"
+
+    def step(self, model):
+        pad = torch.zeros(1).to(self.device)
+        return model(torch.ones(1, 2, dtype=torch.float64)) + pad
+
+
+trainer = Trainer()
+trainer.device: object = torch.float64
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(trainer.step(model))
+
+# %% round 12: a sweep loop binds each placement to the trainer's device attribute as its for-target [none]
+import torch
+
+
+class Trainer:
+    device = "cpu"
+
+    def step(self, model):
+        pad = torch.zeros(1).to(self.device)
+        return model(torch.ones(1, 2, dtype=torch.float64)) + pad
+
+
+trainer = Trainer()
+model = torch.nn.Linear(2, 1).double()
+for trainer.device in ("cpu", torch.float64):
+    show(trainer.step(model))
+
+# %% round 12: a device taken from a step method's keyword arguments that a caller fills with a dtype [none]
+import torch
+
+
+class Trainer:
+    def step(self, model, x, **options):
+        pad = torch.zeros(1).to(options["device"])
+        return model(x) + pad
+
+
+trainer = Trainer()
+model = torch.nn.Linear(2, 1).double()
+for i in range(2):
+    show(trainer.step(model, torch.ones(1, 2, dtype=torch.float64), device=torch.float64))
+
+# %% round 12: a device from a config's nested namespace built by a builder function [none]
+import torch
+from types import SimpleNamespace
+
+
+def build_config():
+    return SimpleNamespace(run=SimpleNamespace(device=torch.float64, steps=2))
+
+
+class Trainer:
+    def __init__(self, cfg):
+        self.cfg = cfg
+
+    def fit(self, model):
+        for i in range(self.cfg.run.steps):
+            pad = torch.zeros(1).to(self.cfg.run.device)
+            show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+
+Trainer(build_config()).fit(torch.nn.Linear(2, 1).double())
+
+# %% round 12: a device picked from a list of placements by index, one of them a dtype [none]
+import torch
+
+PLACES = ["cpu", torch.float64]
+device = PLACES[1]
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device looked up in a dict() of placements built with keywords [none]
+import torch
+
+PLACES = dict(train="cpu", precise=torch.float64)
+device = PLACES["precise"]
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device defaulted with `or` from an override that holds a dtype [none]
+import torch
+
+override = torch.float64
+device = override or "cpu"
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device read with getattr from torch by a literal name that is a dtype [none]
+import torch
+
+device = getattr(torch, "float64")
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: a device bound by a with statement over torch.device, used in the step loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+with torch.device("cpu") as device:
+    for step in range(2):
+        pad = torch.zeros(1).to(device)
+        show(model(torch.ones(1, 2)) + pad)
+
+
+# %% round 12: a device from a helper whose walrus-bound fallback is a dtype [none]
+import torch
+
+
+def pick(name):
+    if (chosen := {"gpu": "cuda"}.get(name)) is None:
+        chosen = torch.float64
+    return chosen
+
+
+device = pick("cpu")
+model = torch.nn.Linear(2, 1).double()
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2, dtype=torch.float64)) + pad)
+
+# %% round 12: control, a device from a helper that returns a torch.device for every name [unsafe, same]
+import torch
+
+
+def pick(name):
+    if name == "gpu" and torch.cuda.is_available():
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+device = pick("cpu")
+model = torch.nn.Linear(2, 1)
+for step in range(2):
+    pad = torch.zeros(1).to(device)
+    show(model(torch.ones(1, 2)) + pad)

@@ -207,3 +207,94 @@ for step in range(2):
     opt.step()
     cleanup()
 print(round(loss.item(), 6))
+
+# %% round 12: empty_cache as the only statement of a with block in a trainer's fit loop [unsafe, same]
+import contextlib
+import torch
+
+
+class Trainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(2, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def fit(self, batches):
+        for x in batches:
+            loss = self.model(x).sum()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            with contextlib.suppress(RuntimeError):
+                torch.cuda.empty_cache()
+            show(loss)
+
+
+torch.manual_seed(0)
+Trainer().fit([torch.ones(1, 2), torch.zeros(1, 2), torch.ones(1, 2)])
+
+# %% round 12: empty_cache alone in a match case of the step loop, under an imported alias [none]
+import torch
+from torch.cuda import empty_cache as free_cached
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step, x in enumerate([torch.ones(1, 2), torch.zeros(1, 2), torch.full((1, 2), 2.0)]):
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    match x.sum().item() > 1:
+        case True:
+            free_cached()
+        case _:
+            print("small batch", step)
+show(model)
+
+# %% round 12: empty_cache after each batch of a generator-driven loop with a tab-indented body [unsafe, same]
+import torch
+
+
+def batches():
+	for i in range(3):
+		yield torch.full((1, 2), float(i))
+
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in batches():
+	loss = model(x).sum()
+	opt.zero_grad()
+	loss.backward()
+	opt.step()
+	torch.cuda.empty_cache()
+show(model)
+
+# %% round 12: empty_cache on one line after a semicolon in the training loop [none]
+import gc
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    gc.collect(); torch.cuda.empty_cache()
+show(model)
+
+# %% round 12: empty_cache in a try body with an except that logs [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    try:
+        torch.cuda.empty_cache()
+    except RuntimeError as err:
+        print("could not free", err)
+show(model)

@@ -263,3 +263,72 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(x.dtype, x.is_contiguous(), round(loss.item(), 6))
+
+# %% round 12: a replay buffer's preallocated NumPy observations copied with torch.tensor per sample into a list [none]
+import numpy as np
+import torch
+
+
+class Replay:
+    def __init__(self):
+        self.obs = np.zeros((4, 2), dtype=np.float32)
+
+    def write(self, i, value):
+        self.obs[i] = value
+
+
+buf = Replay()
+q = torch.nn.Linear(2, 1)
+kept = []
+for step in range(4):
+    buf.write(step % 4, step)
+    obs = buf.obs.copy()
+    x = torch.tensor(obs)
+    kept.append(x)
+    show(q(x).sum())
+buf.obs[:] = -1
+
+# %% round 12: a transposed NumPy batch made by the dataset's own method, converted per step [none]
+import numpy as np
+import torch
+
+
+class Frames:
+    def __init__(self):
+        self.data = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+    def batch(self, i):
+        return self.data[i].T
+
+
+frames = Frames()
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    arr = frames.batch(step)
+    x = torch.tensor(arr)
+    show(model(x).sum())
+
+# %% round 12: a NumPy scalar reward converted with torch.tensor in an episode loop [none]
+import numpy as np
+import torch
+
+rewards = np.array([1.0, 0.5, 0.25], dtype=np.float32)
+value = torch.nn.Linear(1, 1)
+for t in range(3):
+    r = rewards[t]
+    target = torch.tensor(r)
+    show((value(torch.ones(1, 1)) - target).pow(2).sum())
+
+# %% round 12: a NumPy array written back by the training loop after its tensor is kept for logging [unsafe]
+import numpy as np
+import torch
+
+model = torch.nn.Linear(3, 1)
+history = []
+for step in range(3):
+    feats = np.ones(3, dtype=np.float32) * step
+    x = torch.tensor(feats)
+    history.append(x)
+    feats *= 10
+    show(model(x))
+show(torch.stack(history))

@@ -1029,3 +1029,178 @@ for batch in loader:
     loss.backward()
     opt.step()
     show(batch["text"], loss)
+
+# %% round 12: a batch moved with its dtype and non_blocking=False given by position [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+model = torch.nn.Linear(2, 1).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device, torch.float64, False)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(loss)
+
+# %% round 12: a loader built by a builder function of another class, batches moved in training_step [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class DataModule:
+    def __init__(self):
+        self.train_set = TensorDataset(torch.arange(16.0).reshape(8, 2), torch.arange(8) % 2)
+
+    def train_dataloader(self):
+        return DataLoader(self.train_set, batch_size=4, pin_memory=True)
+
+
+class Lit:
+    def __init__(self):
+        self.device = torch.device("cpu")
+        self.net = torch.nn.Linear(2, 2)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+    def training_step(self, batch):
+        x, y = batch
+        x, y = x.to(self.device), y.to(self.device)
+        loss = torch.nn.functional.cross_entropy(self.net(x), y)
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+dm = DataModule()
+lit = Lit()
+for epoch in range(2):
+    for batch in dm.train_dataloader():
+        loss = lit.training_step(batch)
+    show(loss)
+
+# %% round 12: a loader kept as an attribute set in __init__, iterated by the fit method [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Fitter:
+    def __init__(self, dataset):
+        self.loader = DataLoader(dataset, batch_size=2, shuffle=True, pin_memory=True)
+        self.model = torch.nn.Linear(3, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.05)
+
+    def fit(self, device):
+        for epoch in range(2):
+            for x, y in self.loader:
+                x = x.to(device)
+                y = y.to(device)
+                loss = (self.model(x).squeeze(1) - y).pow(2).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+            show(loss)
+
+
+torch.manual_seed(0)
+Fitter(TensorDataset(torch.randn(6, 3), torch.randn(6))).fit(torch.device("cpu"))
+
+# %% round 12: a dataclass batch built by a collate_fn whose to() takes only the device [none]
+import dataclasses
+import torch
+from torch.utils.data import DataLoader
+
+
+@dataclasses.dataclass
+class Batch:
+    x: torch.Tensor
+    y: torch.Tensor
+
+    def to(self, device):
+        return Batch(self.x.to(device), self.y.to(device))
+
+
+def collate(items):
+    return Batch(torch.stack([a for a, _ in items]), torch.stack([b for _, b in items]))
+
+
+data = [(torch.full((2,), float(i)), torch.tensor(float(i))) for i in range(4)]
+loader = DataLoader(data, batch_size=2, collate_fn=collate, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+device = torch.device("cpu")
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        loss = (model(batch.x).squeeze(1) - batch.y).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(loss)
+
+# %% round 12: a replay loader over transitions stored as a dict, moved entry by entry inside a generator [safe]
+import torch
+from torch.utils.data import DataLoader
+
+
+def batches(loader, device):
+    for batch in loader:
+        yield {k: v.to(device) for k, v in batch.items()}
+
+
+transitions = [{"obs": torch.full((3,), float(i)), "reward": torch.tensor(float(i % 2))} for i in range(6)]
+loader = DataLoader(transitions, batch_size=3, pin_memory=True)
+q = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(q.parameters(), lr=0.01)
+for epoch in range(2):
+    for batch in batches(loader, torch.device("cpu")):
+        loss = (q(batch["obs"]).squeeze(1) - batch["reward"]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(loss)
+
+# %% round 12: batches moved under autocast with a GradScaler, the loader from a star-import module [safe]
+import torch
+from torch.utils.data import *
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.linspace(0, 1, 8).reshape(4, 2)), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu", enabled=False)
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            loss = model(x).float().pow(2).mean()
+        opt.zero_grad()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
+    show(loss)
+
+
+# %% round 12: the batch rebound to its device copy is copied back to the host for a NumPy metric [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+cpu = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.tensor([0, 1, 1, 0])), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for x, y in loader:
+        x = x.to(device)
+        y = y.to(device)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        host = x.to(cpu)
+        print(host.numpy().sum(), y.to(cpu).numpy().tolist())

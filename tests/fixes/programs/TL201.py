@@ -607,3 +607,100 @@ for x in loader:
     loss.backward()
     opt.step()
     show(loss)
+
+# %% round 12: a collate_fn that records the padded length of every batch in a module-level list [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+PADDED = []
+
+
+class Sentences(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.encode(i)
+
+    def encode(self, i):
+        return torch.arange(1, i % 3 + 2)
+
+
+def pad(items):
+    width = max(len(t) for t in items)
+    PADDED.append(width)
+    return torch.stack([torch.nn.functional.pad(t, (0, width - len(t))) for t in items])
+
+
+emb = torch.nn.EmbeddingBag(8, 2)
+for epoch in range(2):
+    for batch in DataLoader(Sentences(), batch_size=2, collate_fn=pad):
+        show(emb(batch).sum())
+print("padded widths", PADDED)
+
+# %% round 12: a dataset fed by a builder method of the trainer object, loader set in __init__ [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __init__(self, values):
+        self.values = values
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, i):
+        return self.featurize(self.values[i])
+
+    def featurize(self, v):
+        return torch.tensor([v, v * v], dtype=torch.float32)
+
+
+class Trainer:
+    def __init__(self):
+        self.loader = DataLoader(self.build_dataset(), batch_size=2)
+        self.model = torch.nn.Linear(2, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
+
+    def build_dataset(self):
+        return Squares([0.5, 1.0, 1.5, 2.0])
+
+    def fit(self):
+        for epoch in range(2):
+            for x in self.loader:
+                loss = self.model(x).pow(2).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+            show(loss)
+
+
+torch.manual_seed(0)
+Trainer().fit()
+
+# %% round 12: a dataset whose __getitem__ counts visits in a global Counter read after training [unsafe]
+import collections
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+VISITS = collections.Counter()
+
+
+class Images(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        VISITS[i] += 1
+        return self.load(i)
+
+    def load(self, i):
+        return torch.full((3,), float(i))
+
+
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    for x in DataLoader(Images(), batch_size=2):
+        show(model(x).sum())
+print(sorted(VISITS.items()))

@@ -243,3 +243,54 @@ for x, y in loader:
     loss.backward()
     opt.step()
     show(loss)
+
+# %% round 12: a loader built in a Lightning-style train_dataloader hook over a TensorDataset [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class DataModule:
+    def __init__(self):
+        g = torch.Generator().manual_seed(0)
+        self.train = TensorDataset(torch.randn(8, 3, generator=g), torch.randn(8, 1, generator=g))
+
+    def train_dataloader(self):
+        return DataLoader(self.train, batch_size=4, num_workers=2)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+dm = DataModule()
+for epoch in range(2):
+    for x, y in dm.train_dataloader():
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 12: unbatched items of a replay buffer normalised in place after the move [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Replay(Dataset):
+    def __init__(self):
+        self.obs = torch.arange(12.0).reshape(4, 3)
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.obs[i]
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+buf = Replay()
+for epoch in range(2):
+    for x in DataLoader(buf, batch_size=None):
+        x = x.to(device)
+        x.sub_(1.0)
+    show(buf.obs)

@@ -474,3 +474,67 @@ for epoch in range(2):
         loss.backward()
         opt.step()
     show(epoch, loss)
+
+# %% round 12: a worker-side cache of decoded items counted in a module-level dict that each item reports [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+DECODED = {"count": 0}
+
+
+class Clips(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        DECODED["count"] += 1
+        return torch.full((2,), float(i)), DECODED["count"]
+
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = DataLoader(Clips(), batch_size=2, num_workers=1)
+for epoch in range(2):
+    for x, seen in loader:
+        print(seen.tolist())
+        show(model(x.to(device)).sum())
+
+# %% round 12: a loader kept on the trainer from __init__, iterated by an epoch method with two workers [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Trainer:
+    def __init__(self):
+        data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0))
+        self.loader = DataLoader(data, batch_size=2, num_workers=2)
+        self.device = torch.device("cpu")
+        self.model = torch.nn.Linear(2, 1).to(self.device)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
+
+    def epoch(self):
+        for x, y in self.loader:
+            loss = (self.model(x.to(self.device)).squeeze(1) - y.to(self.device)).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+        return loss
+
+
+torch.manual_seed(0)
+t = Trainer()
+for e in range(2):
+    show(t.epoch())
+
+# %% round 12: a shuffling loader with workers whose epoch loop also draws dropout masks [unsafe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+data = TensorDataset(torch.arange(12.0).reshape(6, 2))
+loader = DataLoader(data, batch_size=3, shuffle=True, num_workers=1)
+device = torch.device("cpu")
+drop = torch.nn.Dropout(0.5)
+for epoch in range(3):
+    for (x,) in loader:
+        show(drop(x.to(device)))

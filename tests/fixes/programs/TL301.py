@@ -328,3 +328,133 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(round(loss.item(), 5))
+
+# %% round 12: a conv, channel dropout and BatchNorm in a Sequential trained for a few steps [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(2, 4, 3), nn.Dropout2d(0.5), nn.BatchNorm2d(4))
+opt = torch.optim.SGD(block.parameters(), lr=0.1)
+for step in range(2):
+    out = block(torch.randn(3, 2, 5, 5))
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(out.abs().sum().item(), 3))
+
+# %% round 12: a conv followed by GroupNorm in a decoder block's forward [none]
+import torch
+import torch.nn as nn
+
+
+class Up(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.norm = nn.GroupNorm(2, 8)
+
+    def forward(self, x):
+        return self.norm(self.conv(x))
+
+
+torch.manual_seed(0)
+up = Up()
+opt = torch.optim.SGD(up.parameters(), lr=0.1)
+for step in range(2):
+    out = up(torch.randn(2, 4, 4, 4))
+    loss = out[:, :4].mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(out.sum().item(), 3), round(out[:, :4].mean().item(), 4))
+
+# %% round 12: a pre-activation block applies ReLU between the conv and the BatchNorm in forward [none]
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        return self.bn(F.relu(self.conv(x)))
+
+
+torch.manual_seed(0)
+b = Block()
+opt = torch.optim.SGD(b.parameters(), lr=0.1)
+for step in range(2):
+    out = b(torch.randn(2, 3, 4, 4))
+    loss = out[:, 0].mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 12: a conv then max pooling then BatchNorm in a Lightning-style training_step [none]
+import torch
+import torch.nn as nn
+
+
+class Lit(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.MaxPool2d(2), nn.BatchNorm2d(4), nn.ReLU())
+        self.head = nn.Linear(16, 2)
+
+    def training_step(self, batch):
+        x, y = batch
+        return nn.functional.cross_entropy(self.head(self.features(x).flatten(1)), y)
+
+
+torch.manual_seed(0)
+lit = Lit()
+opt = torch.optim.SGD(lit.parameters(), lr=0.1)
+for step in range(2):
+    loss = lit.training_step((torch.randn(4, 1, 4, 4), torch.tensor([0, 1, 0, 1])))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 12: a conv followed by LayerNorm over channels and space in a Sequential [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+stem = nn.Sequential(nn.Conv2d(1, 2, 3), nn.LayerNorm([2, 2, 2]))
+opt = torch.optim.SGD(stem.parameters(), lr=0.1)
+for step in range(2):
+    out = stem(torch.randn(3, 1, 4, 4))
+    loss = out[:, 0].mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 12: a conv and BatchNorm built by a builder function in another class, trained on fresh random inputs [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Layers:
+    @staticmethod
+    def conv_bn(cin, cout):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU())
+
+
+torch.manual_seed(0)
+net = nn.Sequential(Layers.conv_bn(1, 3), Layers.conv_bn(3, 3), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(3, 2))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(2):
+    loss = nn.functional.cross_entropy(net(torch.randn(4, 1, 5, 5)), torch.tensor([0, 1, 1, 0]))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))

@@ -1048,3 +1048,138 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(out.dtype, round(loss.item(), 2))
+
+# %% round 12: a softmax over the query axis by mistake in a hand-written attention [none]
+import math
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        weights = scores.softmax(dim=-2)
+        return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 5, 4).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 12: a softmax computed in float32 by its dtype keyword, Llama-style, in a training step [none]
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv = torch.nn.Linear(8, 24)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).view(2, 5, 3, 2, 4).permute(2, 0, 3, 1, 4)
+        scores = torch.matmul(q, k.transpose(2, 3)) / 2.0
+        weights = F.softmax(scores, dim=-1, dtype=torch.float32).type_as(q)
+        return torch.matmul(weights, v)
+
+
+torch.manual_seed(0)
+attn = Attention()
+opt = torch.optim.SGD(attn.parameters(), lr=0.1)
+for step in range(2):
+    loss = attn(torch.randn(2, 5, 8)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 12: a temperature attribute annealed by the training loop divides the scores [unsafe, same]
+import torch
+
+
+class Pool(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.temperature = 1.0
+
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / self.temperature
+        return torch.softmax(scores, dim=-1) @ v
+
+
+torch.manual_seed(0)
+pool = Pool()
+q, k, v = torch.randn(3, 2, 3, 4).unbind(0)
+for epoch in range(3):
+    pool.temperature = 1.0 / (epoch + 1)
+    show(pool(q, k, v).round(decimals=3))
+
+# %% round 12: a causal mask buffer sliced to the sequence length in a GPT block's training step [unsafe, same]
+import torch
+import torch.nn.functional as F
+
+
+class CausalSelfAttention(torch.nn.Module):
+    def __init__(self, n_embd=8, n_head=2, block_size=6):
+        super().__init__()
+        self.n_head = n_head
+        self.c_attn = torch.nn.Linear(n_embd, 3 * n_embd)
+        self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size)).view(1, 1, block_size, block_size))
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / (k.size(-1) ** 0.5))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = att @ v
+        return y.transpose(1, 2).contiguous().view(B, T, C)
+
+
+torch.manual_seed(0)
+block = CausalSelfAttention()
+opt = torch.optim.AdamW(block.parameters(), lr=1e-2)
+for step in range(3):
+    loss = block(torch.randn(2, 5, 8)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 12: key padding mask given as a float 0/1 tensor filled through masked_fill of its complement [unsafe, same]
+import torch
+
+
+class CrossAttention(torch.nn.Module):
+    def forward(self, q, k, v, keep):
+        scores = torch.matmul(q, k.transpose(-1, -2)) * q.shape[-1] ** -0.5
+        scores = scores.masked_fill(keep[:, None, None, :] == 0, float("-inf"))
+        attn = scores.softmax(-1)
+        return torch.matmul(attn, v)
+
+
+torch.manual_seed(0)
+q = torch.randn(2, 2, 3, 4)
+k = torch.randn(2, 2, 5, 4)
+v = torch.randn(2, 2, 5, 4)
+keep = torch.tensor([[1.0, 1, 1, 0, 0], [1, 1, 1, 1, 0]])
+for step in range(2):
+    show(CrossAttention()(q, k, v, keep).round(decimals=3))
+
+# %% round 12: attention over float64 features in a scripted evaluation helper [unsafe, same]
+import torch
+
+
+class Attn(torch.nn.Module):
+    def forward(self, q, k, v):
+        w = torch.softmax(q @ k.transpose(-2, -1) * 0.5, dim=-1)
+        return w @ v
+
+
+torch.manual_seed(0)
+attn = Attn()
+q, k, v = torch.randn(3, 1, 2, 3, 4, dtype=torch.float64).unbind(0)
+for step in range(2):
+    show(attn(q, k, v).round(decimals=6))

@@ -274,3 +274,106 @@ for step in range(3):
     loss.backward()
     opt.step()
     print(round(loss.item(), 6))
+
+# %% round 12: gradient norms summed from a list of grads taken before the backward [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Linear(3, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.zeros(1, 3)).sum().backward()
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    grads = [p.grad for p in model.parameters()]
+    model(torch.ones(2, 3)).sum().backward()
+    print(round(torch.stack([g.norm() for g in grads]).sum().item(), 4))
+    opt.step()
+
+# %% round 12: a training_step of a Lightning-style module adds gradient noise through param.grad.add_ after backward [none]
+import torch
+
+
+class Lit(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(2, 1)
+
+    def training_step(self, x, opt):
+        opt.zero_grad(set_to_none=False)
+        self(x).sum().backward()
+        for p in self.parameters():
+            p.grad.add_(0.01)
+        opt.step()
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+torch.manual_seed(0)
+lit = Lit()
+opt = torch.optim.SGD(lit.parameters(), lr=0.1)
+for i in range(2):
+    lit.training_step(torch.ones(1, 2), opt)
+show(lit)
+
+# %% round 12: a frozen head inside a Hugging Face-style trainer subclass, Adam state compared after the epoch [unsafe, same]
+import torch
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.opt = torch.optim.AdamW(model.parameters(), lr=0.1, weight_decay=0.5)
+
+    def training_step(self, x):
+        self.opt.zero_grad(set_to_none=False)
+        self.model[0](x).sum().backward()
+        self.opt.step()
+
+
+torch.manual_seed(0)
+trainer = Trainer(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Linear(2, 2)))
+for i in range(2):
+    trainer.training_step(torch.ones(1, 2))
+show(trainer.model)
+
+# %% round 12: gradients read through operator.attrgetter of a dotted path in a clipping helper [none]
+import operator
+import torch
+
+get_grad = operator.attrgetter("weight.grad")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.zeros(1, 2)).sum().backward()
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    print(get_grad(model).abs().sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 12: gradients read by a grads property of the trainer before the backward [none]
+import torch
+
+
+class Run:
+    def __init__(self):
+        torch.manual_seed(0)
+        self.model = torch.nn.Linear(2, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.model(torch.zeros(1, 2)).sum().backward()
+
+    @property
+    def grad_sum(self):
+        return sum(p.grad.sum().item() for p in self.model.parameters())
+
+    def step(self):
+        self.opt.zero_grad(set_to_none=False)
+        print("before", self.grad_sum)
+        self.model(torch.ones(1, 2)).sum().backward()
+        self.opt.step()
+
+
+run = Run()
+for i in range(2):
+    run.step()

@@ -2434,3 +2434,363 @@ for step in range(2):
         evaluate(x)
     except Diverged as e:
         print(e, e.output.requires_grad)
+
+# %% round 12: an evaluation written as a generator that yields each batch's logits to a printing caller [unsafe]
+import torch
+
+
+def predict(model, batches):
+    model.eval()
+    for x in batches:
+        yield model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    for logits in predict(model, [torch.ones(2, 3), torch.zeros(1, 3)]):
+        print(logits)
+
+# %% round 12: a generator evaluation whose caller trains on the yielded outputs [none]
+import torch
+
+
+def rollout(policy, states):
+    policy.eval()
+    for s in states:
+        yield policy(s)
+
+
+torch.manual_seed(0)
+policy = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(policy.parameters(), lr=0.1)
+for epoch in range(2):
+    for out in rollout(policy, [torch.ones(1, 4), torch.full((1, 4), 0.5)]):
+        policy.train()
+        loss = out.pow(2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+show(policy)
+
+# %% round 12: a Lightning-style validation_step of a plain trainer class logs a float through self.log [unsafe]
+import torch
+
+
+class LitClassifier:
+    def __init__(self):
+        self.net = torch.nn.Linear(4, 3)
+        self.logged = {}
+
+    def log(self, name, value):
+        self.logged[name] = value
+
+    def validation_step(self, batch, batch_idx):
+        self.net.eval()
+        x, y = batch
+        loss = torch.nn.functional.cross_entropy(self.net(x), y)
+        self.log("val_loss", loss)
+
+
+torch.manual_seed(0)
+lit = LitClassifier()
+for epoch in range(2):
+    lit.validation_step((torch.randn(5, 4), torch.tensor([0, 1, 2, 0, 1])), 0)
+    print(lit.logged)
+
+# %% round 12: a Hugging Face-style trainer subclass evaluates and keeps only item() floats [safe]
+import torch
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.history = []
+
+
+class DistillTrainer(Trainer):
+    def evaluate(self, inputs, labels):
+        self.model.eval()
+        logits = self.model(inputs)
+        acc = (logits.argmax(-1) == labels).float().mean().item()
+        print("eval_accuracy", acc)
+
+
+torch.manual_seed(0)
+trainer = DistillTrainer(torch.nn.Linear(6, 4))
+for epoch in range(2):
+    trainer.evaluate(torch.randn(8, 6), torch.arange(8) % 4)
+
+# %% round 12: an ignite-style handler writes the validation loss tensor into the engine's metrics [unsafe]
+import torch
+from types import SimpleNamespace
+
+model = torch.nn.Linear(3, 1)
+x_val = torch.linspace(-1, 1, 12).reshape(4, 3)
+
+
+def run_validation(engine):
+    model.eval()
+    engine.state.metrics["val_loss"] = model(x_val).pow(2).mean()
+
+
+engine = SimpleNamespace(state=SimpleNamespace(metrics={}))
+for epoch in range(2):
+    run_validation(engine)
+    print(engine.state.metrics["val_loss"])
+
+# %% round 12: a property computes the validation accuracy of the wrapped model [safe]
+import torch
+
+
+class Run:
+    def __init__(self):
+        torch.manual_seed(0)
+        self.model = torch.nn.Linear(5, 2)
+        self.x = torch.randn(10, 5)
+        self.y = torch.arange(10) % 2
+
+    @property
+    def accuracy(self):
+        self.model.eval()
+        print("acc", (self.model(self.x).argmax(1) == self.y).sum().item())
+
+
+run = Run()
+for epoch in range(2):
+    run.accuracy
+
+# %% round 12: a scripted model evaluated in a helper, the loss printed as a float [safe]
+import torch
+
+net = torch.jit.script(torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1)))
+
+
+def evaluate(model, x, y):
+    model.eval()
+    print(round(torch.nn.functional.mse_loss(model(x), y).item(), 6))
+
+
+torch.manual_seed(0)
+for epoch in range(3):
+    evaluate(net, torch.randn(6, 4), torch.zeros(6, 1))
+
+# %% round 12: a traced module made inside the evaluation is kept in a module-level cache [none]
+import torch
+
+_TRACED = {}
+
+
+def evaluate(model, x):
+    model.eval()
+    if "m" not in _TRACED:
+        _TRACED["m"] = torch.jit.trace(model, x)
+    print(_TRACED["m"](x).sum().item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loss = _TRACED["m"](torch.ones(2, 3)).sum()
+loss.backward()
+show(model.weight.grad)
+
+# %% round 12: validation under bfloat16 autocast with a GradScaler-free CPU loop prints the loss [safe]
+import torch
+
+
+def validate(model, x):
+    model.eval()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        out = model(x)
+    print(out.float().sum().item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    model.train()
+    loss = model(torch.randn(4, 8)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    validate(model, torch.randn(4, 8))
+
+# %% round 12: the evaluation hands each output to a replay buffer object's push method [none]
+import torch
+
+
+class ReplayBuffer:
+    def __init__(self):
+        self.items = []
+
+    def push(self, value):
+        self.items.append(value)
+
+
+def evaluate(model, states, buffer):
+    model.eval()
+    for s in states:
+        buffer.push(model(s))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+buf = ReplayBuffer()
+for epoch in range(2):
+    evaluate(model, [torch.ones(1, 2)], buf)
+torch.cat(buf.items).sum().backward()
+show(model.weight.grad)
+
+# %% round 12: an async evaluation coroutine awaited from the training loop [none]
+import asyncio
+import torch
+
+
+async def evaluate(model, x):
+    model.eval()
+    print(model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+for epoch in range(2):
+    asyncio.run(evaluate(model, torch.ones(1, 2)))
+
+# %% round 12: an evaluation decorated by a timing context-manager decorator of the file [safe]
+import contextlib
+import torch
+
+
+@contextlib.contextmanager
+def phase(name):
+    print("start", name)
+    yield
+    print("end", name)
+
+
+@phase("eval")
+def evaluate(model, x):
+    model.eval()
+    print(model(x).argmax(1).tolist())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+for epoch in range(2):
+    evaluate(model, torch.randn(5, 4))
+
+# %% round 12: an evaluation reads the output's requires_grad through getattr to pick a log line [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print("tracked" if getattr(out, "requires_grad") else "frozen", out.sum().item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 2))
+
+# %% round 12: an evaluation stores the output on a caller's slotted record through a helper [unsafe]
+import torch
+
+
+class Record:
+    __slots__ = ("logits",)
+
+
+def keep(record, value):
+    record.logits = value
+
+
+def evaluate(model, x, record):
+    model.eval()
+    keep(record, model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+rec = Record()
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3), rec)
+print(rec.logits)
+
+# %% round 12: an evaluation loop whose for-target is an attribute of the caller's record [none]
+import torch
+from types import SimpleNamespace
+
+
+def evaluate(model, batches, record):
+    model.eval()
+    for record.last in map(model, batches):
+        pass
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+rec = SimpleNamespace(last=None)
+for epoch in range(2):
+    evaluate(model, [torch.ones(1, 3), torch.zeros(1, 3)], rec)
+    print(rec.last)
+
+# %% round 12: an evaluation writes each output into a row of a caller's table through a loop alias [unsafe]
+import torch
+
+
+def evaluate(model, xs, table):
+    model.eval()
+    for row, x in zip(table, xs):
+        row[:] = model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+table = [torch.zeros(2), torch.zeros(2)]
+for epoch in range(2):
+    evaluate(model, [torch.ones(2), torch.zeros(2)], table)
+    print(table)
+
+# %% round 12: an evaluation binds its output with a context manager's as-target on self [unsafe]
+import contextlib
+import torch
+
+
+class Evaluator:
+    def __init__(self, model):
+        self.model = model
+
+    def run(self, x):
+        self.model.eval()
+        with contextlib.nullcontext(self.model(x)) as self.last:
+            pass
+
+
+torch.manual_seed(0)
+ev = Evaluator(torch.nn.Linear(2, 1))
+for epoch in range(2):
+    ev.run(torch.ones(1, 2))
+    print(ev.last)
+
+# %% round 12: an evaluation assigns the output to a local alias of the caller's list, then by index [unsafe]
+import torch
+
+
+def evaluate(model, x, outputs):
+    model.eval()
+    slots = outputs
+    slots[0] = model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+outputs = [None]
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 2), outputs)
+    print(outputs[0])

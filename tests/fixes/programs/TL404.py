@@ -350,3 +350,141 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(round(loss.item(), 5))
+
+# %% round 12: an Adam built with foreach=True already, over a model moved to the device [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01, foreach=True)
+for step in range(3):
+    loss = model(torch.ones(2, 3, device=device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(loss)
+
+# %% round 12: optimizer options from a config dict that sets foreach, unpacked into AdamW [none]
+import torch
+
+OPTIM = {"lr": 1e-2, "weight_decay": 0.01, "foreach": True}
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2).to(device)
+opt = torch.optim.AdamW(model.parameters(), **OPTIM)
+for step in range(3):
+    loss = model(torch.ones(2, 3, device=device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(loss)
+
+# %% round 12: an optimizer made by a builder method of a Lightning-style module with complex spectral weights [none]
+import torch
+
+
+class SpectralFilter(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.view_as_complex(torch.randn(4, 2)))
+
+    def forward(self, x):
+        return torch.fft.irfft(torch.fft.rfft(x) * self.w, n=6)
+
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.parameters(), lr=0.01)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+m = SpectralFilter().to(device)
+opt = m.configure_optimizers()
+for step in range(2):
+    loss = m(torch.ones(2, 6, device=device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(loss)
+
+# %% round 12: a sparse embedding on the device trained by Adagrad [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+emb = torch.nn.Embedding(10, 3, sparse=True).to(device)
+opt = torch.optim.Adagrad(emb.parameters(), lr=0.1)
+for step in range(2):
+    loss = emb(torch.tensor([1, 2, 3], device=device)).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(loss)
+
+# %% round 12: control, an AdamW in a GradScaler loop under bfloat16 autocast [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2).to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+scaler = torch.amp.GradScaler(device.type)
+for step in range(3):
+    with torch.autocast(device.type, dtype=torch.bfloat16):
+        loss = model(torch.ones(2, 4, device=device)).float().pow(2).mean()
+    opt.zero_grad()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+print(round(loss.item(), 3))
+
+# %% round 12: an Adam made in a trainer's __init__ over a model moved there, stepped by a method [unsafe, same]
+import torch
+
+
+class Trainer:
+    def __init__(self, model, device):
+        self.model = model.to(device)
+        self.device = device
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=0.01)
+
+    def step(self, x):
+        loss = self.model(x.to(self.device)).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+
+torch.manual_seed(0)
+t = Trainer(torch.nn.Linear(3, 1), torch.device("cuda" if torch.cuda.is_available() else "cpu"))
+for i in range(3):
+    loss = t.step(torch.ones(2, 3))
+print(round(loss.item(), 3))
+
+# %% round 12: an integer step counter registered as a parameter without gradients next to the weights [none]
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(2, 1)
+        self.calls = torch.nn.Parameter(torch.zeros((), dtype=torch.long), requires_grad=False)
+
+    def forward(self, x):
+        self.calls.add_(1)
+        return self.fc(x)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = Net().to(device)
+opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+for step in range(3):
+    loss = net(torch.ones(1, 2, device=device)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(net.calls, loss)
+

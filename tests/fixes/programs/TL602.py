@@ -366,3 +366,150 @@ for step in range(2):
     opt.zero_grad()
     loss.backward()
     opt.step()
+
+# %% round 12: a Lightning-style training_step under the old CPU autocast with a positional enabled flag [safe]
+import torch
+
+
+class Lit:
+    def __init__(self):
+        self.net = torch.nn.Linear(4, 2)
+        self.use_amp = True
+
+    def training_step(self, x):
+        with torch.cpu.amp.autocast(self.use_amp):
+            out = self.net(x)
+        return out.float().pow(2).mean()
+
+
+torch.manual_seed(0)
+lit = Lit()
+opt = torch.optim.SGD(lit.net.parameters(), lr=0.1)
+for step in range(2):
+    loss = lit.training_step(torch.randn(3, 4))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 12: an old autocast applied as a decorator to a model's forward, under an outer float16 autocast [safe]
+import torch
+
+
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    @torch.cpu.amp.autocast()
+    def forward(self, x):
+        return self.fc(x)
+
+
+torch.manual_seed(0)
+head = Head()
+opt = torch.optim.SGD(head.parameters(), lr=0.1)
+for step in range(2):
+    with torch.autocast("cpu", dtype=torch.float16):
+        out = head(torch.randn(2, 4))
+    print(out.dtype)
+    loss = out.float().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+# %% round 12: an old GradScaler with positional init_scale and growth_factor in a disabled CPU loop [safe]
+import torch
+
+scaler = torch.cuda.amp.GradScaler(2.0 ** 8, 3.0, enabled=False)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    opt.zero_grad()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    print(scaler.is_enabled(), scaler.get_scale())
+show(model)
+
+# %% round 12: an old autocast held as a context manager attribute set in __init__ and entered in a step [safe]
+import torch
+
+
+class Runner:
+    def __init__(self):
+        self.amp = torch.cpu.amp.autocast(dtype=torch.bfloat16)
+        self.model = torch.nn.Linear(3, 3)
+
+    def step(self, x):
+        with self.amp:
+            return self.model(x)
+
+
+torch.manual_seed(0)
+r = Runner()
+for step in range(2):
+    out = r.step(torch.randn(2, 3))
+    print(out.dtype)
+    show(out.float())
+
+# %% round 12: the old autocast imported from its module under a short alias, used in an async step [safe]
+import asyncio
+import torch
+from torch.cpu.amp import autocast as amp_autocast
+
+
+async def step(model, x):
+    with amp_autocast():
+        return model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+for i in range(2):
+    out = asyncio.run(step(model, torch.ones(1, 2)))
+    print(out.dtype, torch.is_autocast_enabled("cpu"))
+
+# %% round 12: an old autocast in an ignite-style update function that the engine calls per batch [safe]
+import torch
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def update(engine, batch):
+    with torch.cpu.amp.autocast(enabled=True, dtype=torch.bfloat16):
+        loss = model(batch).float().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
+
+
+class Engine:
+    def __init__(self, fn):
+        self.fn = fn
+
+    def run(self, data, max_epochs):
+        for epoch in range(max_epochs):
+            for batch in data:
+                print(round(self.fn(self, batch), 4))
+
+
+torch.manual_seed(0)
+Engine(update).run([torch.ones(2, 3), torch.zeros(2, 3)], 2)
+
+# %% round 12: an old autocast whose cache_enabled is passed by position from a flag [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    with torch.cpu.amp.autocast(True, torch.bfloat16, False):
+        out = model(torch.ones(1, 2))
+    print(out.dtype)
+    loss = out.float().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
