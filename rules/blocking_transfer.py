@@ -7,7 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
-from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
 from torchlint.semantics.escapes import element_aliases, view_aliases
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
@@ -365,7 +365,8 @@ def _moves_of_batches(ctx, body: cst.BaseSuite, names: Set[str]) -> List[Tuple[c
     body of a `with` in order; within any other compound statement (a nested loop, a `try`),
     a rebinding anywhere in it counts for all its moves."""
     found: List[Tuple[cst.Call, str]] = []
-    _moves_in_block(ctx, body, _statements(body), set(names), found)
+    if _may_hold_moves(ctx.module, body):  # most loops move nothing: no walk of their statements
+        _moves_in_block(ctx, body, _statements(body), set(names), found)
     return found
 
 
@@ -388,12 +389,13 @@ def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode],
             live = _moves_in_block(ctx, body, _statements(statement.body), live, found)
             continue
         rebound = _rebound(statement, live)
-        simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
-        unchanged = live - (_changed_in_place(ctx.module, body, frozenset(live)) - _replaced_by_move(body, live))
-        moves = list(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
-        found.extend(moves)
-        if simple:
-            rebound |= _rebound_to_copies(statement, {name for _, name in moves})
+        if _may_hold_moves(ctx.module, statement):  # `device_moves` finds none elsewhere
+            simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+            unchanged = live - (_changed_in_place(ctx.module, body, frozenset(live)) - _replaced_by_move(body, live))
+            moves = list(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
+            found.extend(moves)
+            if simple:
+                rebound |= _rebound_to_copies(statement, {name for _, name in moves})
         live = (live - rebound) | _parts_taken(statement, live - rebound)
     return live
 
@@ -411,6 +413,36 @@ def _rebound_to_copies(statement: cst.CSTNode, moved: Set[str]) -> Set[str]:
         for name in _names(target.target) & moved
         if _moves(item.value, name)
     }
+
+
+def _may_hold_moves(module: cst.Module, node: cst.CSTNode) -> bool:
+    """Whether `device_moves` may find a move in `node`: it holds a `.to(...)` or `.cuda(...)`
+    call (looked up in the module's index; a node of another tree is walked)."""
+    if id(node) in _holding_moves(module):
+        return True
+    if id(node) in module_nodes(module).parents:
+        return False
+    return any(found is not None and found[1] in MOVE_METHODS for found in map(method_call, descendants(node)))
+
+
+MOVE_METHODS = ("to", "cuda")
+
+
+@per_module
+def _holding_moves(module: cst.Module) -> FrozenSet[int]:
+    """The ids of the nodes of `module` with a `.to(...)` or `.cuda(...)` call in their subtree
+    (the call itself included): the only ones in which `device_moves` can find a move."""
+    parents = module_nodes(module).parents
+    holding: Set[int] = set()
+    for call in nodes_of_type(module, (cst.Call,)):
+        found = method_call(call)
+        if found is None or found[1] not in MOVE_METHODS:
+            continue
+        node: Optional[cst.CSTNode] = call
+        while node is not None and id(node) not in holding:
+            holding.add(id(node))
+            node = parents.get(id(node))
+    return frozenset(holding)
 
 
 def _parts_taken(statement: cst.CSTNode, names: Set[str]) -> Set[str]:

@@ -472,7 +472,7 @@ class EvalWithoutNoGrad(Rule):
         `_skipped_by_argument`)."""
         functions = called_function(call, self.ctx.frequency.local_functions())
         return any(
-            any(_computes_gradient(item) for item in descendants(function.body)) and not _skipped_by_argument(self.ctx.module, call, function)
+            _body_computes_gradient(self.ctx.module, function) and not _skipped_by_argument(self.ctx.module, call, function)
             for function in functions
         )
 
@@ -995,6 +995,13 @@ def _gradient_functions(module: cst.Module) -> Set[str]:
         if not more:
             return computing
         computing |= more
+
+
+@per_module
+def _body_computes_gradient(module: cst.Module, function: cst.FunctionDef) -> bool:
+    """Whether anything in the body of `function` (a function of `module`) computes gradients,
+    found once per function: every call of it asks."""
+    return any(_computes_gradient(item) for item in descendants(function.body))
 
 
 @per_module

@@ -176,6 +176,30 @@ def test_dataset_items_that_may_carry_an_autograd_graph():
     assert seen == {"features": True, "plain": False, "Embedded()": True, "leaves": True}
 
 
+def test_dataset_items_made_to_require_gradients_later():
+    """`x.requires_grad_()` or `x.requires_grad = True` anywhere in the file, of that very
+    name: not of another name, an attribute of it or a name that merely ends the same."""
+    seen = _probe(
+        """
+        import torch
+        a = torch.ones(3)
+        b = torch.ones(3)
+        c = torch.ones(3)
+        d = torch.ones(3)
+        e = torch.ones(3)
+        a.requires_grad_()
+        b.requires_grad = True
+        c.weight.requires_grad = True
+        self.d.requires_grad_()
+        def later():
+            other.requires_grad_(); requires_grad = True
+        probe([a]); probe([b]); probe([c]); probe([d]); probe([e])
+        """,
+        items_may_carry_graph,
+    )
+    assert seen == {"[a]": True, "[b]": True, "[c]": False, "[d]": False, "[e]": False}
+
+
 def test_values_that_may_be_vectors():
     seen = _probe(
         """

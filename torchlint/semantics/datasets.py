@@ -3,7 +3,7 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, Dict, List, Optional, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -230,13 +230,22 @@ def items_may_carry_graph(ctx: FileFacts, dataset: cst.BaseExpression, depth: in
 def _made_to_require_grad(module: cst.Module, name: str) -> bool:
     """Whether the file asks for gradients of the tensor `name` after making it:
     `name.requires_grad_()` or `name.requires_grad = True`."""
-    for node in descendants(module):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "requires_grad_":
-            if dotted_name(node.func.value) == name:
-                return True
-        if isinstance(node, cst.Assign) and any(dotted_name(t.target) == f"{name}.requires_grad" for t in node.targets):
-            return True
-    return False
+    return name in _made_to_require_grad_in(module)
+
+
+@per_module
+def _made_to_require_grad_in(module: cst.Module) -> FrozenSet[str]:
+    """The (dotted) names the file asks gradients of, `_made_to_require_grad`, found once."""
+    found: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Call,)):
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "requires_grad_":
+            found.add(dotted_name(node.func.value) or "")
+    for node in nodes_of_type(module, (cst.Assign,)):
+        for target in node.targets:
+            held, _, attribute = (dotted_name(target.target) or "").rpartition(".")
+            if attribute == "requires_grad":
+                found.add(held)
+    return frozenset(found - {""})
 
 
 def _makes_module_or_parameter(ctx: FileFacts, func: cst.BaseExpression) -> bool:

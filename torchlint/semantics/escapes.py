@@ -133,11 +133,11 @@ def view_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
     `img = x.T`, also of such a view), each mapped to the name it views: an in-place change
     of the alias writes through to that tensor."""
     aliases: Dict[str, str] = {}
+    views = [node for node in descendants(body) if isinstance(node, cst.Assign) and _viewing(node.value)]  # walked once
     while True:
         more = {
             name: aliases.get(root, root)
-            for node in descendants(body)
-            if isinstance(node, cst.Assign) and _viewing(node.value)
+            for node in views
             for root in [getattr(_chain_root(node.value), "value", None)]
             if root in names or root in aliases
             for target in node.targets

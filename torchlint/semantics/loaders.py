@@ -380,8 +380,8 @@ def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: 
     returns it from its loader hook (`system = System(model, optimizer,
     train_loader=train_loader)`, see `project.FunctionFacts.framework_fed_parameters`), and
     the module to the `fit` of a Lightning trainer that `built` accepts."""
-    for node in descendants(scope):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call) and _mentions_argument(node.value, name):
+    for node in descendants_of_type(ctx.module, scope, cst.Assign):
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call) and _mentions_argument(node.value, name):
             facts = project_function(ctx, node.value.func)
             held = dotted_name(node.targets[0].target)
             if facts is not None and held is not None and facts.feeds_framework(node.value, name):
