@@ -55,7 +55,8 @@ from torchlint.semantics.execution import (
     TRAINING_STEP_CALLEE,
 )
 from torchlint.semantics.configuration import configuration_holder
-from torchlint.semantics.frameworks import ENGINE, IGNITE, batch_hook, hook_framework, ignite_iteration_handler, ignite_process_functions
+from torchlint.semantics.framework_names import LIGHTNING
+from torchlint.semantics.frameworks import ENGINE, FIT_HOOKS, IGNITE, batch_hook, framework_of, hook_framework, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, caller_trains
@@ -476,6 +477,24 @@ class FrequencyAnalysis:
             return False
         return self.steps_itself(function) and STEP in methods_called(function.body, self.local_functions())
 
+    def _inference_forward(self, function: cst.FunctionDef, scope: Optional[cst.CSTNode]) -> bool:
+        """Whether `function` is the `forward()` of a Lightning module whose own training and
+        validation hooks (`training_step` among them) never run it (`self(x)`,
+        `self.forward(x)`; they call `self.model(...)`): its inference API, run as often as
+        whoever calls it, and under `inference_mode` in Lightning's prediction loop."""
+        if function.name.value != "forward" or not isinstance(scope, cst.ClassDef):
+            return False
+        if framework_of(scope, self.classes()) != LIGHTNING:
+            return False
+        hooks = [item for item in scope.body.body if isinstance(item, cst.FunctionDef) and item.name.value in FIT_HOOKS]
+        if not any(hook.name.value == "training_step" for hook in hooks):
+            return False  # its steps are elsewhere (a base class): they may run it
+        return not any(
+            isinstance(node, cst.Call) and dotted_name(node.func) in ("self", "self.forward")
+            for hook in hooks
+            for node in descendants(hook)
+        )
+
     def _function_uncached(self, function: cst.FunctionDef) -> Execution:
         name = function.name.value
         scope = self._enclosing_scope(function)
@@ -493,7 +512,7 @@ class FrequencyAnalysis:
                 Frequency.PER_STEP, (Reason(f"{framework} runs `{name}()` every batch", method=name, framework=framework),)
             )
 
-        if method and name in STEP_METHODS:
+        if method and name in STEP_METHODS and not self._inference_forward(function, scope):
             # `trainer.train_step(batch)` in this file's step loop, for a method that runs a
             # backward pass itself: that loop is the reason.
             trains = name != "forward" and BACKWARD in methods_called(function.body, self.local_functions())
