@@ -528,7 +528,7 @@ class SyncInLoop(Rule):
             if isinstance(ancestor, cst.Assign) and child is ancestor.value:
                 # `scores = pred["scores"].tolist()`, then `scores[k]` for each detection
                 names = {name for target in ancestor.targets for name in bound_names(target.target)}
-                return walked_in_python(names, self.ctx.enclosing(cst.FunctionDef) or self.ctx.module)
+                return walked_in_python(self.ctx.module, names, self.ctx.enclosing(cst.FunctionDef) or self.ctx.module)
             if isinstance(ancestor, cst.Call):
                 callee = ancestor.func.attr.value if isinstance(ancestor.func, cst.Attribute) else getattr(ancestor.func, "value", "")
                 if callee in sinks or (self.ctx.qualified_name(ancestor.func) or "").startswith("numpy."):

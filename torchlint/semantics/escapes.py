@@ -7,13 +7,13 @@ bound to such values are followed through the function's assignments and loops.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import bound_names, descendants
+from torchlint.semantics.tree import bound_names, descendants, per_module
 
 # Values without autograd state: host conversions, sizes and metadata.
 HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
@@ -286,28 +286,40 @@ def accumulated(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
 ITERATION_WRAPPERS = frozenset({"enumerate", "zip", "list", "tuple", "sorted", "reversed", "iter"})
 
 
-def walked_in_python(names: Set[str], scope: cst.CSTNode) -> bool:
-    """Whether `scope` walks a value bound to one of `names` element by element in Python: a
-    `for` loop or comprehension over it (also through `enumerate`, `zip` and the like), or an
-    index of it taken with such a loop's target (`scores[k]` in `[... for k, box in
-    enumerate(boxes)]`): values made into Python records one by one, not a tensor computation."""
+def walked_in_python(module: cst.Module, names: Set[str], scope: cst.CSTNode) -> bool:
+    """Whether `scope` (of `module`) walks a value bound to one of `names` element by element
+    in Python: a `for` loop or comprehension over it (also through `enumerate`, `zip` and the
+    like), or an index of it taken with such a loop's target (`scores[k]` in `[... for k, box
+    in enumerate(boxes)]`): values made into Python records one by one, not a tensor
+    computation. The scope is read once (`_walked_names`)."""
+    return bool(names & _walked_names(module, scope))
+
+
+@per_module
+def _walked_names(module: cst.Module, scope: cst.CSTNode) -> FrozenSet[str]:
+    """The names `scope` walks element by element (see `walked_in_python`)."""
     targets: Set[str] = set()
+    iterables: List[cst.BaseExpression] = []
+    subscripts: List[cst.Subscript] = []
     for node in descendants(scope):
         if isinstance(node, (cst.For, cst.CompFor)):
-            if _iterates_name(node.iter, names):
-                return True
+            iterables.append(node.iter)
             targets.update(bound_names(node.target))
-    return any(
-        isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in names
-        and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
-        and isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value in targets
-        for node in descendants(scope)
-    )
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1:
+            subscripts.append(node)
+    walked = {name for iterable in iterables for name in _iterated_names(iterable)}
+    walked |= {
+        node.value.value for node in subscripts
+        if isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Name)
+        and node.slice[0].slice.value.value in targets
+    }
+    return frozenset(walked)
 
 
-def _iterates_name(iterable: cst.BaseExpression, names: Set[str]) -> bool:
+def _iterated_names(iterable: cst.BaseExpression) -> Set[str]:
+    """The names an iterable walks: itself, or through `enumerate`, `zip` and the like."""
     if isinstance(iterable, cst.Name):
-        return iterable.value in names
+        return {iterable.value}
     if isinstance(iterable, cst.Call) and dotted_name(iterable.func) in ITERATION_WRAPPERS:
-        return any(_iterates_name(arg.value, names) for arg in iterable.args if not arg.star)
-    return False
+        return {name for arg in iterable.args if not arg.star for name in _iterated_names(arg.value)}
+    return set()
