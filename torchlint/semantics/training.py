@@ -32,7 +32,7 @@ from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, TRAINING_STEP_
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, in_source_order, iterated_source, nodes_of_type, per_module
 from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
@@ -67,10 +67,10 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
     names: Set[str] = set()
     for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign)):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-            if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS | COLLATING_LOADERS or project_dataloader(ctx, node.value.func):
                 names.update(filter(None, (dotted_name(target.target) for target in node.targets)))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.value, cst.Call):
-            if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS | COLLATING_LOADERS or project_dataloader(ctx, node.value.func):
                 name = dotted_name(node.target)
                 if name:
                     names.add(name)
@@ -79,11 +79,12 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
 
 def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a library
-    factory that builds one from its keywords (`project.AUTO_PINNING_LOADERS`), a project
+    subclass (`project.COLLATING_LOADERS`), a library factory that builds one from its keywords
+    (`project.AUTO_PINNING_LOADERS`), a project
     class that is one (`project_dataloader`), a project loader factory (`loader_factory`),
     or the `super().__init__` of a DataLoader subclass (`subclass_init`)."""
     return (
-        ctx.qualified_name(func) in DATALOADERS | AUTO_PINNING_LOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+        ctx.qualified_name(func) in DATALOADERS | COLLATING_LOADERS | AUTO_PINNING_LOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
         or subclass_init(ctx, func) or _loader_class_choice(ctx, func)
     )
 
