@@ -464,16 +464,18 @@ class FrequencyAnalysis:
     def takes_a_step(self, function: cst.FunctionDef) -> bool:
         """Whether each call of `function` is one training step, by its effects: outside its
         own loops it runs a backward pass and an optimizer step. Asked of methods and of
-        functions their factory returns, whose callers the project may not show
-        (`self.agent.update(...)` on an object built from a configuration, a step function
-        `make_train_step(...)` returns to a notebook); a module-level function that no call
-        names is not called."""
+        functions their factory returns or the file hands on as a value, whose callers the
+        project may not show (`self.agent.update(...)` on an object built from a
+        configuration, a step function `make_train_step(...)` returns to a notebook,
+        `create_trainer(train_step, ...)` building an ignite engine in another module); a
+        module-level function that no call names nor takes is not called."""
         scope = self._enclosing_scope(function)
         returned = isinstance(scope, cst.FunctionDef) and any(
             isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == function.name.value
             for node in scope_descendants(scope.body)
         )
-        if not (isinstance(scope, cst.ClassDef) or returned):
+        self._index()
+        if not (isinstance(scope, cst.ClassDef) or returned or function.name.value in self._referenced):
             return False
         return self.steps_itself(function) and STEP in methods_called(function.body, self.local_functions())
 
