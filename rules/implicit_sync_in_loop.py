@@ -11,6 +11,8 @@ from torchlint.rules.sync_in_loop import (
     _read_again,
 )
 from torchlint.semantics.execution import Execution, Frequency
+from torchlint.semantics.framework_names import FRAMEWORK_BASES
+from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.stopping import decides_stop
 from torchlint.semantics.training import OTHER_LOOPS, called_every_step_elsewhere, loop_trains, repeated_with_training
@@ -42,6 +44,12 @@ class ImplicitSyncInLoop(Rule):
     works. Reported costs range from 5-10% of step time in small jobs to 40-50 ms of
     `cudaStreamSynchronize` per step in an LLM fine-tune. These conversions are easy to miss
     because no method call names the copy.
+
+    The hooks a training framework runs every batch (a `LightningModule`'s `training_step`
+    and `validation_step`, an ignite process function) and the helpers they call are step code
+    too, also in files that never mention a device (the trainer puts the module on the
+    accelerator): `ptr = int(self.queue_ptr)` of a registered buffer in a `training_step`
+    helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
 
     To stay precise the rule only reports values known to be tensors (results of torch
     functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`), never
@@ -122,11 +130,16 @@ class ImplicitSyncInLoop(Rule):
 
     @classmethod
     def may_apply(cls, text: str) -> bool:
-        """Every check asks first whether the file mentions a device (`uses_device`)."""
-        return super().may_apply(text) and mentions_device(text)
+        """Every check asks first whether the file mentions a device (`uses_device`) or may
+        define a class of a training framework (`_may_run_on_device`)."""
+        return super().may_apply(text) and (mentions_device(text) or any(base in text for base in FRAMEWORK_BASES))
+
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        self._framework_classes: Optional[bool] = None
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.ctx.uses_device:
+        if not self._may_run_on_device():
             return
         func = node.func
         if self.ctx.qualified_name(func) == "torch.cuda.synchronize":
@@ -143,15 +156,15 @@ class ImplicitSyncInLoop(Rule):
                 self._check(node, "`print()` of a tensor", prints=True)
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if self.ctx.uses_device and self._is_tensor(node.expression):
+        if self._may_run_on_device() and self._is_tensor(node.expression):
             self._check(node, "Formatting a tensor in an f-string", prints=True)
 
     def visit_If(self, node: cst.If) -> None:
-        if self.ctx.uses_device and self._is_tensor_test(node.test):
+        if self._may_run_on_device() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as an `if` condition", test_of=node)
 
     def visit_While(self, node: cst.While) -> None:
-        if self.ctx.uses_device and self._is_tensor_test(node.test):
+        if self._may_run_on_device() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as a `while` condition", loop=node)
 
     def _check(
@@ -168,9 +181,13 @@ class ImplicitSyncInLoop(Rule):
             execution = self.ctx.execution(test_of or node)
             loop = execution.loop if execution.frequency in self.frequencies else None
             if loop is None:
-                if execution.frequency in self.frequencies and called_every_step_elsewhere(execution):
+                if execution.frequency in self.frequencies and execution.framework():
+                    self._check_batch_hook(node, what, execution, prints)
+                elif execution.frequency in self.frequencies and called_every_step_elsewhere(execution) and self.ctx.uses_device:
                     self._check_training_step_callee(node, what, execution, prints)
                 return
+        elif not self.ctx.uses_device:
+            return  # a loop of a file that never mentions a device may run on the host
         elif not is_step_loop(loop):
             return
         loop_nodes = list(descendants(loop))
@@ -192,6 +209,38 @@ class ImplicitSyncInLoop(Rule):
             node,
             f"{what} in a loop {verb} every iteration; keep values on the device and convert once "
             "after the loop or every N steps",
+        )
+
+    def _may_run_on_device(self) -> bool:
+        """The file mentions a device, or defines a class of a training framework (a
+        `LightningModule`), whose trainer runs its hooks on the accelerator it is given."""
+        if self._framework_classes is None:
+            classes = self.ctx.frequency.classes()
+            self._framework_classes = any(
+                framework_of(klass, classes) is not None for group in classes.values() for klass in group
+            )
+        return self.ctx.uses_device or self._framework_classes
+
+    def _check_batch_hook(self, node: cst.CSTNode, what: str, execution: Execution, prints: bool) -> None:
+        """A sync in a method a training framework calls every batch (Lightning's
+        `training_step`, an ignite process function) or in a helper only such a method calls
+        (`int(self.queue_ptr)` in the `_dequeue_and_enqueue()` of a `training_step`). Prints
+        and f-strings in evaluation hooks are their output; an engine of the program's own runs
+        where the program puts it."""
+        if self._in_data_code() or self.ctx.inference_only:
+            return
+        if execution.framework() == ENGINE and not self.ctx.uses_device:
+            return
+        hook = execution.step_method()
+        if prints and hook not in TRAINING_HOOKS:
+            return
+        framework = execution.framework()
+        function = self.ctx.enclosing(cst.FunctionDef)
+        where = f"`{hook}()`" if isinstance(function, cst.FunctionDef) and function.name.value == hook else f"a helper of `{hook}()`"
+        remedy = "pass the tensor to `self.log(...)`, which reduces it on the device" if prints and framework == LIGHTNING else "keep values on the device"
+        self.report(
+            node,
+            f"{what} in {where}, which {framework} runs every batch, copies the tensor to the host and waits for the device every step; {remedy}",
         )
 
     def _check_training_step_callee(self, node: cst.CSTNode, what: str, execution: Execution, prints: bool) -> None:

@@ -268,7 +268,7 @@ def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth:
     whose in-file calls the file's analysis reads): `frequency.called_elsewhere`, or else
     through the callers' own frequency, `depth` callers up: a call outside loops in a function
     that runs every step runs every step (a metric helper of `calculate_metrics()` that a step
-    loop calls), and a call in a loop of a function that runs every epoch runs for every batch
+    loop calls, a helper of `_get_embeddings()` that a Lightning `training_step` calls), and a call in a loop of a function that runs every epoch runs for every batch
     of that pass (`calculate_metrics(batch)` in a per-epoch `validate()`)."""
     sites = [site for site in callers_of(path, name) if counted(site)]
     facts = module_facts(path).functions.get(name)
@@ -281,7 +281,7 @@ def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth:
         outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1) if caller is not None else None
         if outer is None:
             continue
-        every_step = called_every_step_elsewhere(outer) or outer.step_method() == "forward"
+        every_step = called_every_step_elsewhere(outer) or outer.step_method() == "forward" or outer.framework() is not None
         if outer.frequency is Frequency.PER_STEP and not site.in_loop and every_step:
             text = f"`{name.rpartition('.')[2]}()` is called by `{site.caller}()`, which runs every step ({site.path}:{site.line})"
             return Execution(Frequency.PER_STEP, (Reason(text, method=outer.step_method(), external=True),) + outer.reasons)
