@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from conftest import lint
+from conftest import lint, project_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -104,3 +104,30 @@ def test_subclass_that_changes_the_options_is_not_followed_at_its_calls(klass) -
 def test_look_alike_loader_of_another_library_is_silent() -> None:
     code = _program("", imports="from mylib.data import DataLoader as GraphLoader")
     assert _found(code) == []
+
+
+SCRIPT = """
+import argparse
+import torch
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--num_workers", type=int, default={default})
+args = parser.parse_args()
+
+loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=args.num_workers)
+model = torch.nn.Linear(3, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), 0.1)
+for epoch in range(100):
+    for x, y in loader:
+        loss = model(x.cuda()).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_each_script_reads_its_own_option_default(tmp_path, monkeypatch) -> None:
+    files = {"finetune.py": SCRIPT.format(default=0), "pretrain.py": SCRIPT.format(default=8)}
+    found = project_findings(tmp_path, monkeypatch, files, "TL203")
+    assert found == {("pretrain.py", "TL203", 10)}

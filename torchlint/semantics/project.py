@@ -2496,14 +2496,18 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
 
 def option_default(path: str, dest: str) -> Optional[object]:
     """The default of the command-line option `dest` (`args.num_workers` for
-    `parser.add_argument("--num-workers", type=int, default=0)`) when the modules of the
-    project that define it agree on one constant default; None otherwise (no such option,
-    defaults that differ or are not constants)."""
-    root = project_root(os.path.abspath(path))
-    stamp = tree_stamp(root)
-    note_listing(root, stamp)
-    defaults = _option_defaults(root, stamp).get(dest, frozenset())
-    return next(iter(defaults)) if len(defaults) == 1 and _UNKNOWN_DEFAULT not in defaults else None
+    `parser.add_argument("--num-workers", type=int, default=0)`): the one the module at `path`
+    gives it where it defines the option itself (each script of a project parses its own
+    command line), or else the one the modules of the project that define it agree on; None
+    otherwise (no such option, defaults that differ or are not constants)."""
+    path = os.path.abspath(path)
+    own = _file_option_defaults(read_module(path).text).get(dest)
+    if own is None:
+        root = project_root(path)
+        stamp = tree_stamp(root)
+        note_listing(root, stamp)
+        own = _option_defaults(root, stamp).get(dest, frozenset())
+    return next(iter(own)) if len(own) == 1 and _UNKNOWN_DEFAULT not in own else None
 
 
 # A default that is not a constant (`default=os.cpu_count()`).
@@ -2516,18 +2520,26 @@ def _option_defaults(root: str, stamp: str) -> Dict[str, FrozenSet[object]]:
     give it; built once per state of the project tree (`stamp`)."""
     found: Dict[str, Set[object]] = {}
     for file in project_files(root):
-        text = read_module(file).text
-        if "add_argument" not in text:
-            continue
-        try:
-            tree = python_tree(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in _ast_walk(tree):
-            dest = _option_dest(node) if isinstance(node, ast.Call) and _called_attribute(node) == "add_argument" else None
-            if dest is not None:
-                default = next((keyword.value for keyword in node.keywords if keyword.arg == "default"), None)
-                found.setdefault(dest, set()).add(default.value if isinstance(default, ast.Constant) else _UNKNOWN_DEFAULT)
+        for dest, defaults in _file_option_defaults(read_module(file).text).items():
+            found.setdefault(dest, set()).update(defaults)
+    return {dest: frozenset(defaults) for dest, defaults in found.items()}
+
+
+@lru_cache(maxsize=256)
+def _file_option_defaults(text: str) -> Dict[str, FrozenSet[object]]:
+    """For each option one module's text defines with `add_argument`, the defaults it gives it."""
+    if "add_argument" not in text:
+        return {}
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: Dict[str, Set[object]] = {}
+    for node in _ast_walk(tree):
+        dest = _option_dest(node) if isinstance(node, ast.Call) and _called_attribute(node) == "add_argument" else None
+        if dest is not None:
+            default = next((keyword.value for keyword in node.keywords if keyword.arg == "default"), None)
+            found.setdefault(dest, set()).add(default.value if isinstance(default, ast.Constant) else _UNKNOWN_DEFAULT)
     return {dest: frozenset(defaults) for dest, defaults in found.items()}
 
 
