@@ -145,6 +145,9 @@ class _Walk:
         return nodes
 
     def simple(self, small: cst.CSTNode, loop: Loop) -> None:
+        filled = _filled_in_place(small)
+        if filled is not None and filled in self.pending and self.pending[filled][1] is loop:
+            return  # `b[:, 0] = 4`, `b.fill_(1)`: still the created value, written where it is
         if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
             for node in self.expression(small, loop):
                 for name in names_bound_by(node):
@@ -175,6 +178,29 @@ class _Walk:
         if isinstance(moved, cst.Name) and moved.value in self.pending and self.pending[moved.value][1] is loop:
             return moved
         return None
+
+
+def _filled_in_place(small: cst.CSTNode) -> Optional[str]:
+    """The name a statement writes constants into in place, reading nothing else: `b[:, 0] =
+    4`, `mask[0] = True`, `b.fill_(1)`, `b.uniform_(-1, 1)`; such a write runs as well on
+    the device, so the value may be created there. None for other statements."""
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Subscript):
+        target = small.targets[0].target
+        name, parts = target.value, [*target.slice, small.value]
+    elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute):
+        method = small.value.func
+        if not method.attr.value.endswith("_") or method.attr.value.startswith("_"):
+            return None
+        name, parts = method.value, list(small.value.args)
+    else:
+        return None
+    if not isinstance(name, cst.Name):
+        return None
+    constant = all(
+        not isinstance(item, (cst.Name, cst.Attribute, cst.Call, cst.Await, cst.Yield, cst.NamedExpr)) or (isinstance(item, cst.Name) and item.value in ("True", "False", "None"))
+        for part in parts for item in scope_descendants(part)
+    )
+    return name.value if constant else None
 
 
 def _is_move(call: cst.Call) -> bool:
