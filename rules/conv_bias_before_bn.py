@@ -95,8 +95,10 @@ class ConvBiasBeforeBn(Rule):
     Detected in adjacent items of `nn.Sequential(...)` (positional or an `OrderedDict`), list
     literals of layers (`layers += [conv, nn.BatchNorm2d(c), nn.ReLU()]`), lists built by
     `layers.append(...)`/`.extend(...)` and then passed as `nn.Sequential(*layers)` (adjacent
-    in the final list, or returned by a helper whose callers splice it into one; anything
-    added in a loop or in an `if` with an `else` counts as unknown and breaks adjacency), a
+    in the final list, or returned by a helper whose callers splice it into one; layers added
+    one after another in the body of a `for` loop that runs its body through are adjacent in
+    every pass, and the loop's first and last layers are not known to be; anything added in a
+    nested block or an `if` with an `else` counts as unknown and breaks adjacency), a
     norm appended under `if normalize:` right after the layer (the GAN helper
     `layers = [conv]; if normalize: layers.append(nn.InstanceNorm2d(c))`; not when the flag
     is off by default, a parameter defaulting to `False`, `None` or `0`, a constant set to
@@ -212,6 +214,9 @@ class ConvBiasBeforeBn(Rule):
         # Lists of layers built step by step (`layers = []; layers.append(conv)`), by (scope,
         # name): the items so far and the block the list was made in.
         self.built: Dict[Tuple[int, str], Tuple[List[_Item], cst.CSTNode]] = {}
+        # The `for` loop (directly in the block the list was made in) whose body is adding the
+        # latest items to such a list, by (scope, name).
+        self.built_loops: Dict[Tuple[int, str], cst.For] = {}
         self.reported: Set[int] = set()
         # Pairs seen in list literals not shown to run in order (they may be parallel branches),
         # by layer id: (layer, norm, condition, the list they were added to). Judged at the end:
@@ -275,6 +280,7 @@ class ConvBiasBeforeBn(Rule):
             self._extend_built(key, _list_items(args[0]), -2)
         else:
             del self.built[key]
+            self.built_loops.pop(key, None)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name) and (self._scope(), node.target.value) in self.built:
@@ -283,17 +289,31 @@ class ConvBiasBeforeBn(Rule):
                 self._extend_built(key, _list_items(node.value), -1)
             else:
                 del self.built[key]
+                self.built_loops.pop(key, None)
 
     def _extend_built(self, key: Tuple[int, str], items: List[_Item], line: int) -> None:
         """Add items to a list being built by the statement whose line is `ancestors[line]`.
-        In the block the list was made in, they are added as they are; directly under an
-        `if` without `else` there, each as a conditional item; anywhere else (a loop, a
-        nested block) they are one unknown item."""
+        In the block the list was made in, they are added as they are; directly in the body of
+        a `for` loop there that runs its body through (no `break`, `continue`, `return`), as
+        they are too, between unknown items (each pass adds them one after another); directly
+        under an `if` without `else` there, each as a conditional item; anywhere else (a nested
+        block) they are one unknown item."""
         current, made_in = self.built[key]
         path = self.ctx.ancestors
         index = len(path) + line
+        loop = self.built_loops.get(key)
         if path[index - 1] is made_in:
+            if loop is not None:
+                current.append(None)  # after a loop: its last layer of each pass but the last is followed by its first
+                del self.built_loops[key]
             current.extend(items)
+            return
+        body_of = path[index - 2] if index >= 3 else None
+        if isinstance(body_of, cst.For) and path[index - 1] is body_of.body and path[index - 3] is made_in and _runs_through(body_of):
+            if loop is not body_of:
+                current.append(None)  # what came before the loop is followed by its first layer in the first pass only
+                self.built_loops[key] = body_of
+            current.extend(items)  # added one after another in every pass
             return
         test = _condition_in(path, index, made_in)
         known = test is not None and None not in items
@@ -422,10 +442,12 @@ class ConvBiasBeforeBn(Rule):
         for assigned in node.targets:
             if isinstance(assigned.target, cst.Name):
                 self.built.pop((self._scope(), assigned.target.value), None)
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.List):
+                self.built_loops.pop((self._scope(), assigned.target.value), None)
+        empty = isinstance(node.value, cst.Call) and not node.value.args and isinstance(node.value.func, cst.Name) and node.value.func.value == "list" and self.ctx.names.lookup("list") is None
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and (isinstance(node.value, cst.List) or empty):
             if len(self.ctx.ancestors) >= 2:
                 key = (self._scope(), node.targets[0].target.value)
-                self.built[key] = (_list_items(node.value), self.ctx.ancestors[-2])
+                self.built[key] = (_list_items(node.value) if isinstance(node.value, cst.List) else [], self.ctx.ancestors[-2])
         if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
             return
         target = node.targets[0].target
@@ -717,6 +739,14 @@ def _attribute_assignments(klass: cst.ClassDef, attribute: str) -> int:
         1
         for node in descendants(klass)
         if isinstance(node, cst.AssignTarget) and _self_attribute(node.target) and node.target.attr.value == attribute  # type: ignore[union-attr]
+    )
+
+
+def _runs_through(loop: cst.For) -> bool:
+    """Whether every pass of the loop runs its whole body: no `break`, `continue` or `return`
+    in it (outside nested functions), and no `else` clause."""
+    return loop.orelse is None and not any(
+        isinstance(node, (cst.Break, cst.Continue, cst.Return)) for node in scope_descendants(loop.body)
     )
 
 
