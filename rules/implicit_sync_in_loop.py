@@ -11,7 +11,7 @@ from torchlint.rules.sync_in_loop import (
     _read_again,
 )
 from torchlint.semantics.execution import Execution, Frequency
-from torchlint.semantics.framework_names import FRAMEWORK_BASES
+from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING_CALLBACK
 from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.stopping import decides_stop
@@ -182,7 +182,7 @@ class ImplicitSyncInLoop(Rule):
             loop = execution.loop if execution.frequency in self.frequencies else None
             if loop is None:
                 if execution.frequency in self.frequencies and execution.framework():
-                    self._check_batch_hook(node, what, execution, prints)
+                    self._check_batch_hook(node, what, execution, prints, synchronize, names)
                 elif execution.frequency in self.frequencies and called_every_step_elsewhere(execution) and self.ctx.uses_device:
                     self._check_training_step_callee(node, what, execution, prints)
                 return
@@ -221,21 +221,30 @@ class ImplicitSyncInLoop(Rule):
             )
         return self.ctx.uses_device or self._framework_classes
 
-    def _check_batch_hook(self, node: cst.CSTNode, what: str, execution: Execution, prints: bool) -> None:
+    def _check_batch_hook(
+        self, node: cst.CSTNode, what: str, execution: Execution, prints: bool, synchronize: bool, names: Optional[Set[str]]
+    ) -> None:
         """A sync in a method a training framework calls every batch (Lightning's
         `training_step`, an ignite process function) or in a helper only such a method calls
         (`int(self.queue_ptr)` in the `_dequeue_and_enqueue()` of a `training_step`). Prints
-        and f-strings in evaluation hooks are their output; an engine of the program's own runs
-        where the program puts it."""
-        if self._in_data_code() or self.ctx.inference_only:
-            return
-        if execution.framework() == ENGINE and not self.ctx.uses_device:
+        and f-strings in evaluation hooks are their output; a synchronisation in a function that
+        reads a clock makes its timing right; a value that decides a `return` or `raise` of the
+        function is needed; a callback's hooks do the monitoring they are added for; an engine
+        of the program's own runs where the program puts it."""
+        framework = execution.framework()
+        if self._in_data_code() or self.ctx.inference_only or framework == LIGHTNING_CALLBACK:
+            return  # a callback's per-batch work is the monitoring it is added for (timing, spike checks)
+        if framework == ENGINE and not self.ctx.uses_device:
             return
         hook = execution.step_method()
         if prints and hook not in TRAINING_HOOKS:
             return
-        framework = execution.framework()
         function = self.ctx.enclosing(cst.FunctionDef)
+        if function is not None and (
+            (synchronize and any(self._reads_clock(item) for item in descendants(function)))
+            or decides_stop(function, names or set(), node)
+        ):
+            return  # a timing, or a value the hook must have to return or raise
         where = f"`{hook}()`" if isinstance(function, cst.FunctionDef) and function.name.value == hook else f"a helper of `{hook}()`"
         remedy = "pass the tensor to `self.log(...)`, which reduces it on the device" if prints and framework == LIGHTNING else "keep values on the device"
         self.report(

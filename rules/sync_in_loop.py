@@ -465,6 +465,9 @@ class SyncInLoop(Rule):
                 return True
         if feeds_batch_source(node, names, loop, self.ctx.enclosing(cst.FunctionDef) or self.ctx.module):
             return True  # priorities of a replay buffer: the next batch depends on them
+        if function is not None and not any(ancestor is loop for ancestor in self.ctx.ancestors):
+            if feeds_batch_source(node, _flows_to(function, names), function, self.ctx.module):
+                return True  # the same, in the helper that samples and updates the buffer (`update_model()`)
         returned = self._returned_names(node, loop)
         if returned and decides_stop(loop, returned):
             return True  # early stopping on what an evaluation helper returns: the stop test reads it

@@ -86,3 +86,14 @@ def test_call_on_an_object_of_no_class_of_the_file_is_not_followed() -> None:
 
 def test_host_value_is_silent() -> None:
     assert _lines(read="float(len(self.memory))") == []
+
+
+def test_priorities_the_helper_hands_back_to_the_buffer_it_samples_are_needed() -> None:
+    # Prioritised replay: `learn()` samples the buffer and writes the new priorities back.
+    read = (
+        "loss.item()\n        for_priorities = loss.detach().cpu().numpy()\n"
+        "        priorities = for_priorities + 1e-6\n        self.memory.update_priorities(indices, priorities)"
+    )
+    code = textwrap.dedent(SCRIPT.format(read=read, call="agent.step(state, reward)", binding="agent = Agent()"))
+    code = code.replace("states, rewards = experiences", "states, rewards, indices = experiences")
+    assert [f.line for f in lint(code, ["TL101"])] == [28]

@@ -100,3 +100,28 @@ class Model(pl.LightningModule):
 def test_helper_of_a_hook_helper_in_another_module(tmp_path, monkeypatch, hook, expected) -> None:
     files = {"utils.py": UTILS, "model.py": MODULE.format(hook=hook)}
     assert project_findings(tmp_path, monkeypatch, files, "TL102") == expected
+
+
+CALLBACK = """
+import time
+import torch
+import pytorch_lightning as pl
+
+
+class Monitor(pl.Callback):
+    def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+        if outputs["loss"] > 10:
+            print("spike")
+"""
+
+
+def test_callback_hooks_do_the_monitoring_they_are_added_for() -> None:
+    assert lint(textwrap.dedent(CALLBACK), ["TL103"]) == []
+
+
+def test_timing_and_raising_in_a_hook_helper_are_needed() -> None:
+    code = textwrap.dedent(MOCO.format(hook="training_step", extra="pass")).replace(
+        "ptr = int(self.queue_ptr)",
+        "torch.cuda.synchronize()\n        start = time.perf_counter()\n        if bool(keys.isnan().any()):\n            raise ValueError('nan')\n        ptr = 0",
+    ).replace("import torch\n", "import time\nimport torch\n", 1)
+    assert lint(code, ["TL103"]) == []
