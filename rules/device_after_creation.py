@@ -50,7 +50,9 @@ class DeviceAfterCreation(Rule):
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
     Variable(arg).cuda()` or `return Variable(arg.cuda())`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
-    `if x.is_cuda: mask = mask.cuda()`; see `semantics.moves`), in code that runs every step
+    `if x.is_cuda: mask = mask.cuda()`; constants written into it in place, `attr[:, 0] = 4`,
+    and joins of such names, `lbl = torch.cat((lbl_1, lbl_2), 1)`, keep it the created value;
+    see `semantics.moves`), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from
     another module's `forward()` or training step loop). The helper,
     later-move, concatenation, `type_as` and legacy forms get no fix: the helper's other
@@ -193,12 +195,13 @@ class DeviceAfterCreation(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         # `semantics.moves.later_moves` of each scope asked about, by the scope's id.
-        self.moves: Dict[int, Dict[int, cst.Call]] = {}
+        self.moves: Dict[int, Dict[int, Tuple[cst.Call, ...]]] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         created = self._later_move(node)
         if created is not None:
-            self._check_later_move(node, created)
+            for factory in created:
+                self._check_later_move(node, factory)
             return
         found = method_call(node)
         if found is None or found[1] not in MOVES:
@@ -250,8 +253,8 @@ class DeviceAfterCreation(Rule):
         source = same_place_source(moved, self.ctx.qualified_name, self.ctx.kind_of)
         return source if isinstance(source, cst.Call) else None
 
-    def _later_move(self, node: cst.Call) -> Optional[cst.Call]:
-        """The creation an earlier statement made of the name `node` moves (`semantics.moves`),
+    def _later_move(self, node: cst.Call) -> Optional[Tuple[cst.Call, ...]]:
+        """The creations earlier statements made of the name `node` moves (`semantics.moves`),
         asking once per scope and only of calls that may move a name: `x.cuda()`, `x.to(...)`,
         or a same-file function given a name."""
         found = method_call(node)

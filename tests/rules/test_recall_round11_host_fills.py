@@ -52,3 +52,35 @@ def train(model, loader, opt):
 def test_constant_fills_before_the_move(write: str, expected: list) -> None:
     code = textwrap.dedent(CONV.format(write=write))
     assert [f.line for f in lint(code, ["TL102"])] == expected
+
+
+LABELS = """
+import torch
+
+model = torch.nn.Linear(4, 1).cuda()
+opt = torch.optim.Adam(model.parameters())
+for epoch in range(100):
+    lbl_1 = torch.ones(1, 8)
+    {second}
+    lbl = {join}
+    lbl = lbl.cuda()
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(model(x.cuda()), lbl)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("second", "join", "expected"),
+    [
+        ("lbl_2 = torch.zeros(1, 8)", "torch.cat((lbl_1, lbl_2), 1)", [7, 8]),
+        ("lbl_2 = torch.zeros(1, 8)", "torch.stack([lbl_1, lbl_2])", [7, 8]),
+        ("lbl_2 = labels_on_host", "torch.cat((lbl_1, lbl_2), 1)", []),
+        ("lbl_2 = torch.zeros(1, 8)", "torch.cat((lbl_1, lbl_2), dim)", []),
+        ("lbl_2 = torch.zeros(1, 8)\n    print(lbl_2)", "torch.cat((lbl_1, lbl_2), 1)", []),
+    ],
+)
+def test_created_values_joined_before_the_move(second: str, join: str, expected: list) -> None:
+    code = textwrap.dedent(LABELS.format(second=second, join=join))
+    assert [f.line for f in lint(code, ["TL102"])] == expected

@@ -20,6 +20,8 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
 
+# Joins of tensors whose result is a new tensor where its parts are.
+JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "torch.vstack"})
 # Calls that copy a tensor to a named device, and those that may copy it to where another
 # tensor is (`type_as`), which a helper returning it does not show to be a device.
 DEVICE_MOVES = ("cuda", "to")
@@ -63,10 +65,11 @@ def moving_parameter(call: cst.Call, functions: Dict[str, List[cst.FunctionDef]]
     return None
 
 
-def later_moves(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Dict[int, cst.Call]:
+def later_moves(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Dict[int, Tuple[cst.Call, ...]]:
     """For each call of `scope` (a function, or a module without its functions) that moves a
     name's value to a device (`mask.cuda()`, `x.to(device)`, or a same-file helper, among
-    `functions()`, that returns its argument moved), by id, the call that created the value
+    `functions()`, that returns its argument moved), by id, the calls that created the value
+    (several when it joins created values: `lbl = torch.cat((lbl_1, lbl_2), 1)`)
     when an earlier statement of the same scope and loop assigned it and nothing read it since
     (see the module docstring). Whether that call is a host factory, and the move's target a
     device, is the caller's question. One walk of the scope; ask once per scope."""
@@ -82,8 +85,8 @@ class _Walk:
 
     def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> None:
         self.functions = functions  # asked only when a helper may move a pending name
-        self.pending: Dict[str, Tuple[cst.Call, Loop]] = {}
-        self.found: Dict[int, cst.Call] = {}
+        self.pending: Dict[str, Tuple[Tuple[cst.Call, ...], Loop]] = {}
+        self.found: Dict[int, Tuple[cst.Call, ...]] = {}
 
     def block(self, statements: Sequence[cst.CSTNode], loop: Loop) -> None:
         for statement in statements:
@@ -160,11 +163,28 @@ class _Walk:
             self.expression(small.value, loop, kept=source)
             self.pending[name] = previous  # `eta = eta.expand(...)`: still the created value
             return
+        joined = self._joined(small.value, loop)
         self.expression(small.value, loop)
-        if isinstance(source, cst.Call) and id(small.value) not in self.found and not _is_move(source):
-            self.pending[name] = (source, loop)
+        if joined:
+            self.pending[name] = (joined, loop)  # `lbl = torch.cat((lbl_1, lbl_2), 1)` of created values
+        elif isinstance(source, cst.Call) and id(small.value) not in self.found and not _is_move(source):
+            self.pending[name] = ((source,), loop)
         else:
             self.pending.pop(name, None)
+
+    def _joined(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:
+        """The creations a `torch.cat`/`torch.stack` of pending names of this loop joins (`(lbl_1,
+        lbl_2)`, with a literal dimension at most); () for any other value."""
+        if not (isinstance(value, cst.Call) and dotted_name(value.func) in JOINS and value.args):
+            return ()
+        parts = value.args[0].value
+        rest = value.args[1:]
+        if not isinstance(parts, (cst.Tuple, cst.List)) or any(not isinstance(arg.value, cst.Integer) for arg in rest):
+            return ()
+        names = [element.value for element in parts.elements]
+        if not names or not all(isinstance(item, cst.Name) and item.value in self.pending and self.pending[item.value][1] is loop for item in names):
+            return ()
+        return tuple(call for item in names for call in self.pending[item.value][0])  # type: ignore[union-attr]
 
     def _moved_name(self, call: cst.Call, loop: Loop) -> Optional[cst.Name]:
         """The pending name `call` moves to a device in this loop, if it moves one."""
