@@ -10,10 +10,11 @@ from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
 from torchlint.semantics.escapes import element_aliases, view_aliases, viewed_name
+from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
-from torchlint.semantics.project import AUTO_PINNING_LOADERS, file_builds_unpinned_loader, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, file_builds_unpinned_loader, project_function, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
 from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
 # A stand-in for a pinned loader of another module that has a `collate_fn`.
@@ -183,7 +184,7 @@ class BlockingTransfer(Rule):
         self.tracker.note_assign(node)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualified_name(node.func) in DATALOADERS | AUTO_PINNING_LOADERS and pins_memory(node, self.ctx):
+        if self.ctx.qualified_name(node.func) in DATALOADERS | COLLATING_LOADERS | AUTO_PINNING_LOADERS and pins_memory(node, self.ctx):
             self.pinned.append(node)
 
     def visit_For(self, node: cst.For) -> None:
@@ -303,11 +304,11 @@ class BlockingTransfer(Rule):
         if loader is None:
             return self.fix(edit, message=message)
         maker = self._makes_objects_without_non_blocking()
-        if maker is not None and (loader is _UNFOLLOWED or not _collates_by_default(loader)):
+        if maker is not None and (loader is _UNFOLLOWED or not _collates_by_default(self.ctx, loader)):
             return self.withheld(f"the file makes objects with `{maker}` whose `.to()` has no `non_blocking`; batches not collated by default may hold them")
         if loader is _UNFOLLOWED:
             return self.unsafe_fix("the loader is not followed: its batches may be objects whose `.to()` has no `non_blocking`", edit, message=message)
-        if _custom_collation(loader):
+        if _custom_collation(self.ctx, loader):
             return self.unsafe_fix("the loader's `collate_fn` may return objects whose `.to()` has no `non_blocking`", edit, message=message)
         if _batch_size_none(loader):
             return self.unsafe_fix(
@@ -326,15 +327,20 @@ class BlockingTransfer(Rule):
         return None
 
 
-def _collates_by_default(loader: cst.Call) -> bool:
+def _collates_by_default(ctx: FileFacts, loader: cst.Call) -> bool:
     """No `collate_fn` and a batch size other than `None` (which hands over the dataset's
     items as they are)."""
-    return not _custom_collation(loader) and not _batch_size_none(loader)
+    return not _custom_collation(ctx, loader) and not _batch_size_none(loader)
 
 
-def _custom_collation(loader: cst.Call) -> bool:
-    """A `collate_fn` by keyword or position, or a `**kwargs` that may hold one."""
-    return keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**")
+def _custom_collation(ctx: FileFacts, loader: cst.Call) -> bool:
+    """A `collate_fn` by keyword or position, a `**kwargs` that may hold one, or a project
+    DataLoader subclass that hands its base one of its own (`FunctionFacts.collates_itself`), or
+    a library one that collates its own objects (`project.COLLATING_LOADERS`)."""
+    return (
+        keyword(loader, "collate_fn") is not None or len(positional(loader)) > COLLATE_FN_POSITION or has_star(loader, "**")
+        or ctx.qualified_name(loader.func) in COLLATING_LOADERS or getattr(project_function(ctx, loader.func), "collates_itself", False)
+    )
 
 
 def _batch_size_none(loader: cst.Call) -> bool:

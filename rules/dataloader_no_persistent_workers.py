@@ -39,10 +39,11 @@ class DataloaderNoPersistentWorkers(Rule):
     epochs or from an epoch event, an engine handed a step function with the loader and an
     optimizer (`engine.train(h, train_loader, epochs, optimizer)`), and Lightning's
     `trainer.fit`. A project
-    class that subclasses `DataLoader` (directly or through another project class) and keeps
-    its signature (no `__init__`, one that forwards `*args, **kwargs`, or one that hands each of its
-    parameters on to `super().__init__` under its own name, with no default of its own, and
-    sets none of the loader's options on `self`) is a DataLoader too
+    class that subclasses `DataLoader` (directly or through another project class) and takes
+    its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps DataLoader's
+    positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with its `**kwargs`,
+    gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is allowed) and sets
+    none on `self`), and PyTorch Geometric's `DataLoader`, are DataLoaders too
     (`semantics.training.builds_dataloader`); one with a signature of its own is not, since
     its arguments may mean something else: there the loader is built by its
     `super().__init__(...)`, checked with the options it passes (`**self.init_kwargs` read

@@ -244,10 +244,10 @@ class DataloaderNoPinMemory(Rule):
     loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`). Silent in
     programs on the distributed RPC framework, whose remote round trips dominate each step.
     A project class that subclasses `DataLoader` (directly or through another project
-    class) and keeps its signature (no `__init__`, one that forwards `*args, **kwargs`, or one that hands each of its
-    parameters on to `super().__init__` under its own name, with no default of its own, and
-    sets none of the loader's options on `self`)
-    is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
+    class) and takes its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps
+    DataLoader's positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with its
+    `**kwargs`, gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is
+    allowed) and sets none on `self`), and PyTorch Geometric's `DataLoader`, are DataLoaders too (`semantics.training.builds_dataloader`); one with a signature of
     its own is not, since its arguments may mean something else: there the loader is built
     by its `super().__init__(...)`, which is checked with the options it passes
     (`**self.init_kwargs` read from the dict `__init__` assigns; see

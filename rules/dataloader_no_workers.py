@@ -11,7 +11,7 @@ from torchlint.semantics.datasets import changed_by_file, constructed_classes, i
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
-from torchlint.semantics.project import DATALOADERS  # noqa: F401  (read by other rules)
+from torchlint.semantics.project import COLLATING_LOADERS, DATALOADERS  # noqa: F401  (read by other rules)
 from torchlint.semantics.training import builds_dataloader, loader_factory
 
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
@@ -30,9 +30,10 @@ class DataloaderNoWorkers(Rule):
     """## What it does
     Flags `torch.utils.data.DataLoader(...)` created with `num_workers=0` or without
     `num_workers` (whose default is 0). A project class that subclasses `DataLoader` (directly or through another project
-    class) and keeps its signature (no `__init__`, one that forwards `*args, **kwargs`, or one that hands each of its
-    parameters on to `super().__init__` under its own name, with no default of its own, and
-    sets none of the loader's options on `self`)
+    class) and takes its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps
+    DataLoader's positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with
+    its `**kwargs`, gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is
+    allowed) and sets none on `self`)
     is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
     its own is not, since its arguments may mean something else: there the loader is built
     by its `super().__init__(...)`, which is checked with the options it passes
@@ -188,8 +189,8 @@ class DataloaderNoWorkers(Rule):
             self.in_memory -= names
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not builds_dataloader(self.ctx, node.func):
-            return
+        if not builds_dataloader(self.ctx, node.func) or self.ctx.qualified_name(node.func) in COLLATING_LOADERS:
+            return  # PyTorch Geometric's loaders batch graphs its datasets hold in memory
         unpacked = spread_keywords(self.ctx.module, self.ctx.names, node) if has_star(node, "**") or has_star(node, "*") else {}
         if unpacked is None:
             return  # `**kwargs` that may set the workers

@@ -454,9 +454,12 @@ class SyncInLoop(Rule):
             steps += environment_steps(function)  # a helper the loop calls steps the environment itself
         if any(_passes(node, _flows_to(loop, names), step) for step in steps):
             return True  # an environment on the host takes host actions, training or not
-        if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors):
+        if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors) and not (
+            function is not None and self.ctx.frequency.runs_backward(function)
+        ):
             # A helper called in the loop may compute the action (`act(state)`); not one whose
-            # value the loop binds and never hands to the environment (`loss = update_model()`).
+            # value the loop binds and never hands to the environment (`loss = update_model()`),
+            # nor one that runs a backward pass (the agent's `learn()` is its update, not its act).
             returned = _flows_to(loop, self._returned_names(node, loop))
             if not returned or any(_passes(node, returned, step) for step in steps):
                 return True

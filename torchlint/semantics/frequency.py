@@ -175,6 +175,10 @@ class FrequencyAnalysis:
         self._calls: Dict[str, List[cst.Call]] = {}
         self._referenced: Set[str] = set()
         self._functions: Dict[int, Execution] = {}
+        # The functions being answered, by id, with their depth in the chain of questions, and
+        # the lowest depth of those among them that a call back into reached (`_function`).
+        self._active: Dict[int, int] = {}
+        self._lowest_pending = 0
         self._local: Optional[Dict[str, List[cst.FunctionDef]]] = None
         self._backward_memo: Dict[int, bool] = {}
         self._outer_memo: Dict[int, bool] = {}
@@ -424,17 +428,33 @@ class FrequencyAnalysis:
         return found
 
     def _function(self, function: cst.FunctionDef) -> Execution:
+        """How often `function` runs. A call back into a function still being answered is
+        unknown there; an answer that rests on such a call of an outer function (`learn()`
+        asked while its caller `step()` is, through `self.optimizer.step()` in `learn()`) is
+        provisional and not kept: asked again later, it is answered in full."""
         key = id(function)
+        depth = self._active.get(key)
+        if depth is not None:
+            self._lowest_pending = min(self._lowest_pending, depth)
+            return Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
         known = self._functions.get(key)
         if known is not None:
             return known
-        self._functions[key] = Execution(Frequency.UNKNOWN, (Reason("a recursive call"),))
-        result = self._function_uncached(function)
-        # The file's own effects first: whether no module calls it asks the whole project.
-        if result.frequency is Frequency.UNKNOWN and self.takes_a_step(function) and self._callers_unseen(function):
-            text = f"`{function.name.value}()` runs a backward pass and an optimizer step: each call is a training step"
-            result = Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True),))
-        self._functions[key] = result
+        depth = self._active[key] = len(self._active)
+        outer_pending, self._lowest_pending = self._lowest_pending, depth
+        try:
+            result = self._function_uncached(function)
+            # The file's own effects first: whether no module calls it asks the whole project.
+            if result.frequency is Frequency.UNKNOWN and self.takes_a_step(function) and self._callers_unseen(function):
+                text = f"`{function.name.value}()` runs a backward pass and an optimizer step: each call is a training step"
+                result = Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True),))
+        finally:
+            del self._active[key]
+            pending, self._lowest_pending = self._lowest_pending, outer_pending
+        if pending < depth:
+            self._lowest_pending = min(outer_pending, pending)
+        else:
+            self._functions[key] = result
         return result
 
     def _construction(self, init: cst.FunctionDef) -> Optional[Execution]:
@@ -464,16 +484,18 @@ class FrequencyAnalysis:
     def takes_a_step(self, function: cst.FunctionDef) -> bool:
         """Whether each call of `function` is one training step, by its effects: outside its
         own loops it runs a backward pass and an optimizer step. Asked of methods and of
-        functions their factory returns, whose callers the project may not show
-        (`self.agent.update(...)` on an object built from a configuration, a step function
-        `make_train_step(...)` returns to a notebook); a module-level function that no call
-        names is not called."""
+        functions their factory returns or the file hands on as a value, whose callers the
+        project may not show (`self.agent.update(...)` on an object built from a
+        configuration, a step function `make_train_step(...)` returns to a notebook,
+        `create_trainer(train_step, ...)` building an ignite engine in another module); a
+        module-level function that no call names nor takes is not called."""
         scope = self._enclosing_scope(function)
         returned = isinstance(scope, cst.FunctionDef) and any(
             isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == function.name.value
             for node in scope_descendants(scope.body)
         )
-        if not (isinstance(scope, cst.ClassDef) or returned):
+        self._index()
+        if not (isinstance(scope, cst.ClassDef) or returned or function.name.value in self._referenced):
             return False
         return self.steps_itself(function) and STEP in methods_called(function.body, self.local_functions())
 

@@ -214,6 +214,12 @@ MAX_REEXPORTS = 3
 # Directories never searched for project modules (environments, build output, VCS data).
 _SKIPPED_DIRECTORIES = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# Library subclasses of torch's DataLoader that take its options by keyword as they are and
+# collate batches of their own objects (PyTorch Geometric's `DataLoader` makes `Batch` graphs).
+COLLATING_LOADERS = frozenset({
+    "torch_geometric.loader.DataLoader", "torch_geometric.loader.dataloader.DataLoader",
+    "torch_geometric.data.DataLoader", "torch_geometric.data.dataloader.DataLoader",
+})
 # Library factories that build a torch DataLoader from the keyword arguments they are given and
 # pin its memory themselves when the program's device is CUDA (ignite's `idist.auto_dataloader`);
 # `num_workers` stays DataLoader's default, 0, unless given.
@@ -652,10 +658,12 @@ class FunctionFacts:
     trains: bool = False
     # A `for` loop of its own names an epoch (`for epoch in range(epochs):`).
     loops_over_epochs: bool = False
-    # A class that is a torch DataLoader with DataLoader's signature: it subclasses
-    # `DataLoader`, directly or through classes defined before it in its module, and none of
-    # them defines an `__init__` other than one that forwards `*args, **kwargs`.
+    # A class that is a torch DataLoader taking DataLoader's options as they are: it subclasses
+    # `DataLoader`, directly or through classes defined before it in its module, and each
+    # `__init__` among them hands the options it is given on to its base (`_forwards_to_base`).
     dataloader: bool = False
+    # Such a class that hands its base a `collate_fn` of its own: its batches may be objects.
+    collates_itself: bool = False
     # A Lightning module class: the parameters of its `__init__` that it stores as they are
     # and returns from a loader hook (`self.train_loader = train_loader`, then `def
     # train_dataloader(self): return self.train_loader`): the trainer iterates them every epoch.
@@ -1326,10 +1334,13 @@ def _class_facts(
     rest = [item for part in (*node.decorator_list, *node.bases, *node.keywords) for item in _ast_walk(part)]
     rest += [item for statement in node.body for item in _walk_outside(statement, definitions)]
     wraps = bool(_qualified_names(rest, aliases) & GRAD_OFF) or any(member.wraps_grad_off for member in members)
-    dataloader = _keeps_signature(node) and any(
-        _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
-        for base in node.bases
-    )
+    kept = _keeps_signature(node)
+    loader_bases = [
+        known.get(_ast_dotted(base) or "") for base in node.bases
+        if _ast_qualified(base, aliases) in DATALOADERS or getattr(known.get(_ast_dotted(base) or ""), "dataloader", False)
+    ]
+    dataloader = kept is not None and bool(loader_bases)
+    collates_itself = dataloader and (bool(kept) or any(getattr(base, "collates_itself", False) for base in loader_bases))
     called = {_ast_qualified(item.func, aliases) or _ast_dotted(item.func) or "" for item in _class_nodes(node) if isinstance(item, ast.Call)}
     made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
         name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
@@ -1338,7 +1349,9 @@ def _class_facts(
         FRAMEWORK_BASES.get((_ast_dotted(base) or "").rpartition(".")[2]) == LIGHTNING or getattr(known.get(_ast_dotted(base) or ""), "lightning", False)
         for base in node.bases
     )
-    facts = FunctionFacts(name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, makes_data_up=made_up, lightning=lightning)
+    facts = FunctionFacts(
+        name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning,
+    )
     init, stored = _constructor(node, classes) if name in classes else (None, {})
     if init is None or not stored:
         return facts
@@ -1575,49 +1588,85 @@ def element_name(container: str, index: "int | str") -> str:
     return f"{container}[{index!r}]"
 
 
-def _keeps_signature(node: ast.ClassDef) -> bool:
-    """Whether the class takes its base's arguments: no `__init__`, `__init__(self, *args,
-    **kwargs)`, or one that hands each of its parameters on to the base (`_forwards_to_base`)."""
+def _keeps_signature(node: ast.ClassDef) -> Optional[bool]:
+    """Whether the class takes its base's loader options as they are: no `__init__`,
+    `__init__(self, *args, **kwargs)`, or one that hands them on to the base
+    (`_forwards_to_base`). True when it also hands over a `collate_fn` of its own (see
+    `FunctionFacts.collates_itself`), False when it does not, None when it does not keep them."""
     init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
     if init is None:
-        return True
+        return False
     args = init.args
     if len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None:
-        return True
+        return False
     return _forwards_to_base(init)
 
 
-# DataLoader's own options: a subclass that sets one of them on `self` after its base's
-# `__init__` changes what the loader does.
+# DataLoader's own options: a subclass that fixes one of them, or sets it on `self` after its
+# base's `__init__`, changes what the loader does.
 LOADER_OPTIONS = frozenset({"num_workers", "pin_memory", "persistent_workers", "prefetch_factor", "batch_size", "pin_memory_device"})
+# DataLoader's parameters in their positional order, and the defaults of those the rules read.
+LOADER_POSITIONS = (
+    "dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn", "pin_memory", "drop_last",
+    "timeout", "worker_init_fn", "multiprocessing_context", "generator",
+)
+_READ_DEFAULTS: Dict[str, object] = {
+    "batch_size": 1, "num_workers": 0, "pin_memory": False, "persistent_workers": False, "prefetch_factor": None,
+    "pin_memory_device": "", "sampler": None, "batch_sampler": None, "collate_fn": None, "worker_init_fn": None,
+}
+# Arguments a subclass may hand its base itself without changing what the rules read of a
+# call of it (a `collate_fn` of its own is recorded: batches may then be its objects).
+_FIXED_FREELY = frozenset(LOADER_POSITIONS) - LOADER_OPTIONS - {"sampler", "batch_sampler", "worker_init_fn"}
 
 
-def _forwards_to_base(init: ast.FunctionDef) -> bool:
-    """`def __init__(self, dataset, num_workers, batch_sampler, **kwargs)` whose
-    `super().__init__(dataset=dataset, num_workers=num_workers, batch_sampler=batch_sampler,
-    **kwargs)` passes every parameter on under its own name, with no default of its own (a
-    default may differ from the base's) and its `**kwargs` as they are: a call of the class
-    gives the base the same arguments. It may set other attributes (`self.collate_fn = ...`),
-    but none of the loader's options (`LOADER_OPTIONS`)."""
+def _forwards_to_base(init: ast.FunctionDef) -> Optional[bool]:
+    """`def __init__(self, dataset, batch_size=1, shuffle=True, **kwargs)` whose one
+    `super().__init__(dataset, batch_size, shuffle, collate_fn=collate, **kwargs)` hands each
+    parameter on under its own name or at DataLoader's position for it, and its `**kwargs` as
+    they are: a call of the class gives the base the options it is given by name (a class that
+    orders its parameters otherwise is taken to be called with keywords). A parameter the rules
+    read (an option, a sampler, a worker callable) may have DataLoader's default only; the class
+    may hand the base arguments of its own (`collate_fn`, `drop_last`) but none of the loader's
+    options (`LOADER_OPTIONS`), nor set one on `self`. True when it hands over or sets a
+    `collate_fn` of its own, False when not, None when the class does not keep the options."""
     args = init.args
-    named = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)][1:]
-    if args.defaults or any(default is not None for default in args.kw_defaults) or args.vararg is not None:
-        return False
+    own = [*args.posonlyargs, *args.args, *args.kwonlyargs][1:]
+    defaults = dict(zip([a.arg for a in (*args.posonlyargs, *args.args)][::-1], args.defaults[::-1]))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    if args.vararg is not None or any(
+        name in _READ_DEFAULTS and not (isinstance(value, ast.Constant) and value.value == _READ_DEFAULTS[name])
+        for name, value in defaults.items()
+    ):
+        return None
     bases = [item for item in _ast_walk(init) if isinstance(item, ast.Call) and _super_init(item.func)]
     if len(bases) != 1:
-        return False
+        return None
     call = bases[0]
-    passed = {keyword.arg: keyword.value for keyword in call.keywords if keyword.arg is not None}
-    spread = [keyword.value for keyword in call.keywords if keyword.arg is None]
-    if call.args or any(not (isinstance(passed.get(name), ast.Name) and passed[name].id == name) for name in named) or len(passed) != len(named):
-        return False
-    if [_ast_dotted(value) for value in spread] != ([args.kwarg.arg] if args.kwarg is not None else []):
-        return False
-    return not any(
-        isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "self" and target.attr in LOADER_OPTIONS
-        for item in _ast_walk(init) if isinstance(item, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+    handed = [
+        LOADER_POSITIONS[index] if index < len(LOADER_POSITIONS) and isinstance(arg, ast.Name) and arg.id == LOADER_POSITIONS[index] else None
+        for index, arg in enumerate(call.args)
+    ]
+    fixed = set()
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            continue
+        if isinstance(keyword.value, ast.Name) and keyword.value.id == keyword.arg:
+            handed.append(keyword.arg)
+        elif keyword.arg in _FIXED_FREELY:
+            fixed.add(keyword.arg)
+        else:
+            return None
+    spread = [_ast_dotted(keyword.value) for keyword in call.keywords if keyword.arg is None]
+    if None in handed or sorted(handed) != sorted(a.arg for a in own) or spread != ([args.kwarg.arg] if args.kwarg is not None else []):
+        return None
+    set_on_self = {
+        target.attr for item in _ast_walk(init) if isinstance(item, (ast.Assign, ast.AugAssign, ast.AnnAssign))
         for target in (item.targets if isinstance(item, ast.Assign) else [item.target])
-    )
+        if isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "self"
+    }
+    if set_on_self & LOADER_OPTIONS:
+        return None
+    return "collate_fn" in fixed | set_on_self
 
 
 def _super_init(func: ast.AST) -> bool:

@@ -32,7 +32,7 @@ from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, TRAINING_STEP_
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
+from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
 from torchlint.semantics.tree import children, descendants, in_source_order, iterated_source, nodes_of_type, per_module
 from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
@@ -67,10 +67,10 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
     names: Set[str] = set()
     for node in nodes_of_type(module, (cst.Assign, cst.AnnAssign)):
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-            if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS | COLLATING_LOADERS or project_dataloader(ctx, node.value.func):
                 names.update(filter(None, (dotted_name(target.target) for target in node.targets)))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.value, cst.Call):
-            if ctx.names.qualified_name(node.value.func) in DATALOADERS or project_dataloader(ctx, node.value.func):
+            if ctx.names.qualified_name(node.value.func) in DATALOADERS | COLLATING_LOADERS or project_dataloader(ctx, node.value.func):
                 name = dotted_name(node.target)
                 if name:
                     names.add(name)
@@ -79,11 +79,12 @@ def loader_names(module: cst.Module, ctx: "FileFacts") -> FrozenSet[str]:
 
 def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     """Whether calling `func` builds a torch DataLoader: `DataLoader` itself, a library
-    factory that builds one from its keywords (`project.AUTO_PINNING_LOADERS`), a project
+    subclass (`project.COLLATING_LOADERS`), a library factory that builds one from its keywords
+    (`project.AUTO_PINNING_LOADERS`), a project
     class that is one (`project_dataloader`), a project loader factory (`loader_factory`),
     or the `super().__init__` of a DataLoader subclass (`subclass_init`)."""
     return (
-        ctx.qualified_name(func) in DATALOADERS | AUTO_PINNING_LOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
+        ctx.qualified_name(func) in DATALOADERS | COLLATING_LOADERS | AUTO_PINNING_LOADERS or project_dataloader(ctx, func) or loader_factory(ctx, func) is not None
         or subclass_init(ctx, func) or _loader_class_choice(ctx, func)
     )
 
@@ -207,23 +208,70 @@ def is_loader_like(node: cst.BaseExpression, loaders: FrozenSet[str] = frozenset
     return False
 
 
-def local_functions(module: cst.Module) -> Dict[str, List[cst.FunctionDef]]:
-    """Functions and methods defined anywhere in the file, by name."""
-    found: Dict[str, List[cst.FunctionDef]] = {}
+class LocalFunctions(Dict[str, List[cst.FunctionDef]]):
+    """Functions and methods defined anywhere in the file, by name; and in `on_instances`,
+    the methods reached by calls on names the file binds to instances of its own classes
+    (`agent.step(...)` after `agent = Agent(...)`), by the dotted name called."""
+
+    on_instances: Dict[str, List[cst.FunctionDef]]
+
+
+def local_functions(module: cst.Module) -> LocalFunctions:
+    """The file's functions and methods by name (see `LocalFunctions`)."""
+    found = LocalFunctions()
     for node in nodes_of_type(module, (cst.FunctionDef,)):
         if isinstance(node, cst.FunctionDef):
             found.setdefault(node.name.value, []).append(node)
+    found.on_instances = _instance_methods(module)
     return found
 
 
+def _instance_methods(module: cst.Module) -> Dict[str, List[cst.FunctionDef]]:
+    """`{"agent.step": [Agent.step]}` for each name or attribute that every assignment of the
+    file binds to a call of one module-level class of the file (`agent = Agent(...)`,
+    `self.agent = Agent(...)`), for the methods of that class and of its same-file bases."""
+    classes = {node.name.value: node for node in module.body if isinstance(node, cst.ClassDef)}
+    if not classes:
+        return {}
+    bound: Dict[str, Set[Optional[str]]] = {}
+    for node in nodes_of_type(module, (cst.Assign,)):
+        value = node.value
+        klass = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in classes else None
+        for target in node.targets:
+            name = dotted_name(target.target)
+            if name:
+                bound.setdefault(name, set()).add(klass)
+    found: Dict[str, List[cst.FunctionDef]] = {}
+    for name, kinds in bound.items():
+        klass = next(iter(kinds)) if len(kinds) == 1 else None
+        for method in _class_methods(classes, klass) if klass is not None else ():
+            found.setdefault(f"{name}.{method.name.value}", []).append(method)
+    return found
+
+
+def _class_methods(classes: Dict[str, cst.ClassDef], name: str, seen: FrozenSet[str] = frozenset()) -> List[cst.FunctionDef]:
+    """The methods a module-level class defines, then those of its same-file bases."""
+    klass = classes[name]
+    own = [item for item in klass.body.body if isinstance(item, cst.FunctionDef)]
+    names = {method.name.value for method in own}
+    for base in klass.bases:
+        base_name = base.value.value if isinstance(base.value, cst.Name) else None
+        if base_name in classes and base_name not in seen and base_name != name:
+            own += [method for method in _class_methods(classes, base_name, seen | {name}) if method.name.value not in names]
+    return own
+
+
 def called_function(call: cst.Call, functions: Dict[str, List[cst.FunctionDef]]) -> List[cst.FunctionDef]:
-    """The same-file functions a call may run: `train_step(...)` or `self.train_step(...)`."""
+    """The same-file functions a call may run: `train_step(...)`, `self.train_step(...)`, or
+    a method of a same-file class called on a name bound to its instance (`agent.step(...)`,
+    see `LocalFunctions`)."""
     func = call.func
     if isinstance(func, cst.Name):
         return functions.get(func.value, [])
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
         return functions.get(func.attr.value, [])
-    return []
+    on_instances = getattr(functions, "on_instances", None)
+    return on_instances.get(dotted_name(func) or "", []) if on_instances else []
 
 
 def body_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
