@@ -110,9 +110,12 @@ class BlockingTransfer(Rule):
     The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
     loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
     defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
-    pinned memory, the loop does not modify them (in place, through `out=`, or in a function
+    pinned memory, the loop does not modify them (in place, through `out=`, through a chain
+    that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, or in a function
     of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
-    as the kernels that use its result, so they see the copied values: the result is the same
+    as the kernels that use its result (no fix for a move inside a stream context, `with
+    torch.cuda.stream(side):`, or in a file that sets the current stream: kernels of the
+    default stream could read the copy before it is done), so they see the copied values: the result is the same
     tensor on the same device. A name rebound to its device copy (`x = x.to(device)`) no
     longer holds the batch: a later `x.to(cpu)` copies device memory back to the host, where
     `non_blocking=True` would let the host read it before the copy is done, so it is not

@@ -141,10 +141,16 @@ class DeviceAfterCreation(Rule):
     a `match` case captures it from, `case {"device": device}`; an assignment in a nested
     function that declares it `nonlocal`, also next to a binding whose value it cannot read,
     such as a walrus; a default or dict entry it is read through, `cfg.get("device", "cpu")`,
-    `getattr(args, "device", "cpu")`), or the
+    `getattr(args, "device", "cpu")`; a `:=` in a comprehension, which binds the enclosing
+    scope's name, `[d for d in PLACES if (device := d)]`, with the elements of the literal it
+    iterates; what a lambda it is assigned from returns, `pick = lambda: torch.float64`; an
+    import that binds the name to a torch value other than `torch.device`, `from torch import
+    float64 as device`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`, also from a tuple it
-    unpacks, `make_targets(*args)` with `args = (4, torch.float64)`), when the factory
+    unpacks, `make_targets(*args)` with `args = (4, torch.float64)`, or a keyword of its name
+    given to a decorator of the function, `@with_placement(device=torch.float64)`, which may
+    bind it as `functools.partial` does), when the factory
     takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
     when the move unpacks `*args`/`**kwargs`.

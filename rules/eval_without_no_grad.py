@@ -143,7 +143,9 @@ class EvalWithoutNoGrad(Rule):
     += out` on an alias of a caller's tensor (`running = stats["sum"]`), `global`,
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
     differentiate it, which is any call but a torch function (other than `torch.save` and
-    the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument), a
+    the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument,
+    and those handed a lambda or a function of the file that lets values leave it, which they
+    run on the values: `torch.utils.checkpoint.checkpoint(keep, out)`), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
     eval mode, and a function of the file that lets nothing it receives leave it (so
     `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,

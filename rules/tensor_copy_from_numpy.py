@@ -79,7 +79,8 @@ class TensorCopyFromNumpy(Rule):
     one are visible in the other (a tensor changed in place changes the array, and an array
     changed after the call changes the tensor). The fix rewrites `torch.tensor(array)` to
     `torch.from_numpy(array)` only when no other argument is passed and the value is known to
-    be an array from its assignment; with `dtype=`, or for `torch.Tensor(array)`, it suggests
+    be an array from its assignment (not a NumPy scalar: an operator on arrays that may have
+    no dimensions, `np.array(3.0) * 2`, gives one, which `torch.from_numpy` rejects); with `dtype=`, or for `torch.Tensor(array)`, it suggests
     `torch.as_tensor(array, dtype=...)` without a fix. No fix for a parameter that is an
     array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
     where `torch.tensor` did not. No fix either unless the array is known to be writable: a
