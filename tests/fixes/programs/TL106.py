@@ -1395,3 +1395,22 @@ def train(device):
 
 
 train(torch.device("cpu"))
+
+# %% round 13: control, a side-stream context around a warm-up only, the batches moved outside it [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+side = torch.cuda.Stream() if torch.cuda.is_available() else None
+with torch.cuda.stream(side):
+    warm = torch.zeros(2).to(device)
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(loss, warm)
