@@ -251,8 +251,11 @@ def check_files(
     for _ in range(FIX_PASSES - 1):
         if options.mode is not FixMode.FIX or any(job.data is not None for job in jobs) or not any(o.fixed for o in latest):
             break
-        latest = _check_files(jobs, options, workers)
-        outcomes = [replace(new, fixed=old.fixed + new.fixed) for old, new in zip(outcomes, latest)]
+        # a file left as it is for an error (changed while being fixed) is not checked again
+        again = [index for index, outcome in enumerate(outcomes) if outcome.error is None]
+        latest = _check_files([jobs[index] for index in again], options, workers)
+        for index, new in zip(again, latest):
+            outcomes[index] = replace(new, fixed=outcomes[index].fixed + new.fixed)
     return outcomes
 
 

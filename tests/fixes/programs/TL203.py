@@ -499,7 +499,7 @@ for epoch in range(2):
         print(seen.tolist())
         show(model(x.to(device)).sum())
 
-# %% round 12: a loader kept on the trainer from __init__, iterated by an epoch method with two workers [none]
+# %% round 12: a loader kept on the trainer from __init__, iterated by an epoch method with two workers [unsafe, same]
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
