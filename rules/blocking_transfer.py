@@ -9,8 +9,9 @@ from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, devi
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
-from torchlint.semantics.escapes import element_aliases, view_aliases
+from torchlint.semantics.escapes import element_aliases, view_aliases, viewed_name
 from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, file_builds_unpinned_loader, project_function, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
@@ -109,9 +110,12 @@ class BlockingTransfer(Rule):
     The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
     loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
     defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
-    pinned memory, the loop does not modify them (in place, through `out=`, or in a function
+    pinned memory, the loop does not modify them (in place, through `out=`, through a chain
+    that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, or in a function
     of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
-    as the kernels that use its result, so they see the copied values: the result is the same
+    as the kernels that use its result (no fix for a move inside a stream context, `with
+    torch.cuda.stream(side):`, or in a file that sets the current stream: kernels of the
+    default stream could read the copy before it is done), so they see the copied values: the result is the same
     tensor on the same device. A name rebound to its device copy (`x = x.to(device)`) no
     longer holds the batch: a later `x.to(cpu)` copies device memory back to the host, where
     `non_blocking=True` would let the host read it before the copy is done, so it is not
@@ -293,6 +297,8 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         if any(acts_on_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file acts on `non_blocking` itself (batches may be its objects)")
+        if id(move) in _side_stream_calls(self.ctx.module):
+            return self.withheld("the copy runs on a side stream: with `non_blocking=True`, kernels of other streams may read it before it is done")
         elsewhere = project_moves_without_non_blocking(self.ctx.path, self.ctx.options.test_paths) if os.path.isfile(self.ctx.path) else None
         if elsewhere is not None:
             return self.withheld(f"the project's class `{elsewhere}` has a `.{method}()` that may not take `non_blocking` (batches may be its objects)")
@@ -553,21 +559,36 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
                 passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
                 changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
+        # through a chain that views the batch's memory: `x.numpy()[:] = 0`, `x.data.zero_()`
         if isinstance(node, cst.Assign):
-            for target in node.targets:
-                if isinstance(target.target, cst.Subscript) and isinstance(target.target.value, cst.Name):
-                    changed.add(target.target.value.value)
+            changed |= {name for target in node.targets if isinstance(target.target, cst.Subscript) for name in [viewed_name(target.target.value)] if name}
         elif isinstance(node, (cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, cst.Subscript):
-            if isinstance(node.target.value, cst.Name):
-                changed.add(node.target.value.value)
+            changed |= {name for name in [viewed_name(node.target.value)] if name}
         elif isinstance(node, cst.AugAssign):
             changed |= _names(node.target)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             method = node.func.attr.value
-            base = node.func.value.value if isinstance(node.func.value, cst.Subscript) else node.func.value
-            if method.endswith("_") and not method.startswith("_") and isinstance(base, cst.Name):
-                changed.add(base.value)
+            base = viewed_name(node.func.value)
+            if method.endswith("_") and not method.startswith("_") and base is not None:
+                changed.add(base)
     return frozenset(changed)
+
+
+@per_module
+def _side_stream_calls(module: cst.Module) -> FrozenSet[int]:
+    """Ids of the calls that run inside a `with` of a stream context (`torch.cuda.stream(s)`,
+    `torch.cuda.StreamContext(s)`, a stream object `with side_stream:`), or every call when
+    the file sets the current stream (`torch.cuda.set_stream`): a copy queued there is not
+    ordered with the kernels of the default stream that use it."""
+    if any(isinstance(call, cst.Call) and (dotted_name(call.func) or "").endswith("set_stream") for call in nodes_of_type(module, (cst.Call,))):
+        return frozenset(id(call) for call in nodes_of_type(module, (cst.Call,)))
+    found: Set[int] = set()
+    for node in nodes_of_type(module, (cst.With,)):
+        assert isinstance(node, cst.With)
+        managers = [item.item.func if isinstance(item.item, cst.Call) else item.item for item in node.items]
+        if any("stream" in (dotted_name(manager) or "").rpartition(".")[2].lower() for manager in managers):
+            found |= {id(item) for item in descendants(node.body) if isinstance(item, cst.Call)}
+    return frozenset(found)
 
 
 _file_functions = per_module(local_functions)

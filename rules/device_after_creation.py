@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, parameter_values, reaching_values, field_values_anywhere, stored_parameter_values, subscript_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, imported_values, parameter_values, reaching_values, field_values_anywhere, stored_parameter_values, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -143,10 +143,16 @@ class DeviceAfterCreation(Rule):
     a `match` case captures it from, `case {"device": device}`; an assignment in a nested
     function that declares it `nonlocal`, also next to a binding whose value it cannot read,
     such as a walrus; a default or dict entry it is read through, `cfg.get("device", "cpu")`,
-    `getattr(args, "device", "cpu")`), or the
+    `getattr(args, "device", "cpu")`; a `:=` in a comprehension, which binds the enclosing
+    scope's name, `[d for d in PLACES if (device := d)]`, with the elements of the literal it
+    iterates; what a lambda it is assigned from returns, `pick = lambda: torch.float64`; an
+    import that binds the name to a torch value other than `torch.device`, `from torch import
+    float64 as device`), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`, also from a tuple it
-    unpacks, `make_targets(*args)` with `args = (4, torch.float64)`), when the factory
+    unpacks, `make_targets(*args)` with `args = (4, torch.float64)`, or a keyword of its name
+    given to a decorator of the function, `@with_placement(device=torch.float64)`, which may
+    bind it as `functools.partial` does), when the factory
     takes `out=`, a
     `generator=` (both live on the CPU) or `**kwargs` (which may already hold `device=`), or
     when the move unpacks `*args`/`**kwargs`.
@@ -432,6 +438,8 @@ class DeviceAfterCreation(Rule):
                 for followed in attribute_assignments(self.ctx.module, dotted_name(value) or "")
                 if followed is not None
             ]
+        if isinstance(device, cst.Name) and any(q.startswith("torch.") and q != "torch.device" for q in imported_values(self.ctx.module, device.value)):
+            return True  # `from torch import float64 as device`
         values = _alternatives([*(self._assigned(device, partial=True) or []), *others])
         values += [  # a name among them (`device = override or "cpu"`): what it is assigned
             item
@@ -454,7 +462,9 @@ class DeviceAfterCreation(Rule):
         `return` statements, and what the names they return are assigned in it."""
         if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
             return []
-        found: List[cst.BaseExpression] = []
+        found: List[cst.BaseExpression] = [
+            item.body for item in self._assigned(value.func, partial=True) or [] if isinstance(item, cst.Lambda)
+        ]  # `pick = lambda: torch.float64`
         for function in self.ctx.frequency.local_functions().get(value.func.value, []):
             if not isinstance(function, cst.FunctionDef):
                 continue

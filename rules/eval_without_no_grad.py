@@ -143,7 +143,9 @@ class EvalWithoutNoGrad(Rule):
     += out` on an alias of a caller's tensor (`running = stats["sum"]`), `global`,
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
     differentiate it, which is any call but a torch function (other than `torch.save` and
-    the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument), a
+    the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument,
+    and those handed a lambda or a function of the file that lets values leave it, which they
+    run on the values: `torch.utils.checkpoint.checkpoint(keep, out)`), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
     eval mode, and a function of the file that lets nothing it receives leave it (so
     `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,
@@ -728,7 +730,8 @@ class _Escapes:
         the file that does not let what it receives leave it."""
         qualified = self.ctx.qualified_name(call.func) or ""
         if qualified.startswith("torch.") and qualified != "torch.save" and not in_place_function(qualified):
-            return True
+            # a function of the file handed to it may run on the values (`checkpoint(keep, out)`)
+            return all(self._callback_keeps_local(arg.value, depth) for arg in call.args)
         func = call.func
         if isinstance(func, cst.Name) and func.value in VALUE_BUILTINS and self.ctx.names.lookup(func.value) is None:
             return True
@@ -741,6 +744,18 @@ class _Escapes:
             not self.reason(callee, False, {parameter for _, parameter in arguments_by_parameter(call, callee)} | _catch_all(callee), depth + 1)
             for callee in callees
         )
+
+    def _callback_keeps_local(self, value: cst.BaseExpression, depth: int) -> bool:
+        """Whether a function that a torch call receives (`torch.utils.checkpoint.checkpoint(keep,
+        out)`, `torch.vmap(score)`) lets nothing it is given leave it: not a lambda, and a
+        function of the file only when every parameter may hold a computed value and none
+        leaves it."""
+        if isinstance(value, cst.Lambda):
+            return False
+        functions = self.ctx.frequency.local_functions().get(value.value, []) if isinstance(value, cst.Name) else []
+        if functions and depth >= MAX_HELPER_DEPTH:
+            return False
+        return all(not self.reason(function, False, _parameter_names(function), depth + 1) for function in functions)
 
     def _kept_by_decorator(self, helper: cst.FunctionDef) -> str:
         """STORES when a decorator of `helper` may keep what the helper computes: a cache
@@ -925,6 +940,13 @@ def _registers_hook(node: cst.CSTNode) -> bool:
     parts = (dotted_name(node.func) or called).split(".")
     utility = parts[-1] in _STORING_HOOK_UTILITIES and "parametrizations" not in parts
     return (called.startswith("register_") and called.endswith("hook")) or utility or "prune" in parts[:-1]
+
+
+def _parameter_names(function: cst.FunctionDef) -> Set[str]:
+    """Every parameter of `function`, starred ones included."""
+    params = function.params
+    star = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params, *star)}
 
 
 def _catch_all(function: cst.FunctionDef) -> Set[str]:

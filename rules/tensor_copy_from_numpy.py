@@ -79,7 +79,8 @@ class TensorCopyFromNumpy(Rule):
     one are visible in the other (a tensor changed in place changes the array, and an array
     changed after the call changes the tensor). The fix rewrites `torch.tensor(array)` to
     `torch.from_numpy(array)` only when no other argument is passed and the value is known to
-    be an array from its assignment; with `dtype=`, or for `torch.Tensor(array)`, it suggests
+    be an array from its assignment (not a NumPy scalar: an operator on arrays that may have
+    no dimensions, `np.array(3.0) * 2`, gives one, which `torch.from_numpy` rejects); with `dtype=`, or for `torch.Tensor(array)`, it suggests
     `torch.as_tensor(array, dtype=...)` without a fix. No fix for a parameter that is an
     array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
     where `torch.tensor` did not. No fix either unless the array is known to be writable: a
@@ -127,6 +128,8 @@ class TensorCopyFromNumpy(Rule):
         self.arrays: Dict[Tuple[int, str], bool] = {}
         # (scope node id, name) -> whether that array is known to be writable (a new array).
         self.writable: Dict[Tuple[int, str], bool] = {}
+        # (scope node id, name) -> whether that array may have no dimensions (`np.array(3.0)`).
+        self.dimensionless: Dict[Tuple[int, str], bool] = {}
 
     def leave_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -152,9 +155,30 @@ class TensorCopyFromNumpy(Rule):
         if self.ctx.kind_of(value) is Kind.NDARRAY:
             self.arrays[key] = self._is_array(value)
             self.writable[key] = self._writable(value)
+            self.dimensionless[key] = self._may_be_dimensionless(value)
         else:
             self.arrays.pop(key, None)
             self.writable.pop(key, None)
+            self.dimensionless.pop(key, None)
+
+    def _may_be_dimensionless(self, node: cst.BaseExpression) -> bool:
+        """Whether an array may have no dimensions: made by `np.array`/`np.asarray` of
+        something other than a list or tuple literal (`np.array(3.0)`), or with an empty
+        shape (`np.zeros(())`), or from such an array. An operator on such arrays gives a
+        NumPy scalar, which `torch.from_numpy` rejects."""
+        if isinstance(node, cst.Name):
+            key = self._key(node)
+            return key is None or self.dimensionless.get(key, True)
+        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)):
+            operands = [node.left, node.right] if isinstance(node, cst.BinaryOperation) else [node.expression]
+            return all(self._may_be_dimensionless(operand) for operand in operands if self.ctx.kind_of(operand) is Kind.NDARRAY)
+        if not isinstance(node, cst.Call):
+            return True
+        first = positional(node)[0].value if positional(node) else None
+        name = (self.ctx.qualified_name(node.func) or "").rpartition(".")[2]
+        if name in ("array", "asarray", "asanyarray", "ascontiguousarray"):
+            return not isinstance(first, (cst.List, cst.Tuple, cst.ListComp))
+        return isinstance(first, cst.Tuple) and not first.elements
 
     def _lose_writability(self, changed: cst.BaseExpression) -> None:
         """An array whose attributes are set (`a.flags.writeable = False`) or whose flags are
@@ -254,7 +278,9 @@ class TensorCopyFromNumpy(Rule):
                     return self.arrays.get((id(scope.node), node.value), True)
             return False
         if isinstance(node, cst.BinaryOperation) and not isinstance(node.operator, cst.MatrixMultiply):
-            return self._is_array(node.left) or self._is_array(node.right)  # broadcasting keeps the array
+            # broadcasting keeps an array of at least one dimension; on arrays without one,
+            # an operator gives a NumPy scalar
+            return any(self._is_array(side) and not self._may_be_dimensionless(side) for side in (node.left, node.right))
         if not isinstance(node, cst.Call):
             return False
         qualified = self.ctx.qualified_name(node.func) or ""

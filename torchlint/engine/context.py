@@ -206,7 +206,7 @@ class FileContext:
                     if state is not None:
                         return not state
             elif isinstance(ancestor, cst.FunctionDef):
-                for decorator in ancestor.decorators:
+                for decorator in reversed(ancestor.decorators):  # the innermost decorator sets the mode last
                     state = self.grad_mode_set_by(decorator.decorator)
                     if state is not None:
                         return not state

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 _LOG = logging.getLogger(__name__)
 # Below this much source, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 256 * 1024
+# Passes of `--fix` over the files at most (`check_files`).
+FIX_PASSES = 3
 
 
 class FixMode(enum.Enum):
@@ -239,9 +241,22 @@ def check_files(
     jobs: Sequence[FileJob], options: RunOptions, workers: int, progress: Optional[Callable[[], None]] = None
 ) -> List[FileOutcome]:
     """Check `jobs`, in parallel processes when there is enough work; results keep job order.
-    `progress` is called once per checked file."""
+    `progress` is called once per checked file. With `--fix`, a fix in one file can change
+    what the other files know of the project (a loader pinned by one fix makes the moves of
+    its batches fixable): the files are checked again, up to `FIX_PASSES` times in all, until
+    a pass fixes nothing, so that a second run has nothing left to fix."""
     _remove_abandoned_temporaries(jobs)
-    return _check_files(jobs, options, workers, progress)
+    outcomes = _check_files(jobs, options, workers, progress)
+    latest = outcomes
+    for _ in range(FIX_PASSES - 1):
+        if options.mode is not FixMode.FIX or any(job.data is not None for job in jobs) or not any(o.fixed for o in latest):
+            break
+        # a file left as it is for an error (changed while being fixed) is not checked again
+        again = [index for index, outcome in enumerate(outcomes) if outcome.error is None]
+        latest = _check_files([jobs[index] for index in again], options, workers)
+        for index, new in zip(again, latest):
+            outcomes[index] = replace(new, fixed=outcomes[index].fixed + new.fixed)
+    return outcomes
 
 
 def _remove_abandoned_temporaries(jobs: Sequence[FileJob]) -> None:

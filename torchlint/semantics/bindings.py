@@ -8,7 +8,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple, Union
 import libcst as cst
 
 from torchlint.semantics.facts import FileFacts
-from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, descendants, descendants_of_type, names_bound_by, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, comprehension_walruses, descendants, descendants_of_type, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import attribute_store, stored_targets
 from torchlint.semantics.calls import arguments_by_parameter
@@ -100,6 +100,22 @@ def _class_assignments(klass: cst.ClassDef, name: str) -> List[cst.BaseExpressio
     return values
 
 
+def imported_values(module: cst.Module, name: str) -> List[str]:
+    """The qualified names that imports anywhere in the file bind to `name`: `from torch import
+    float64 as device` gives `torch.float64`, `import numpy as device` gives `numpy`
+    (relative and star imports give none)."""
+    found: List[str] = []
+    for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)):
+        if isinstance(node, cst.ImportFrom):
+            if isinstance(node.names, cst.ImportStar) or node.relative or node.module is None:
+                continue
+            base = dotted_name(node.module)
+            found += [f"{base}.{alias.evaluated_name}" for alias in node.names if (alias.evaluated_alias or alias.evaluated_name) == name]
+        elif isinstance(node, cst.Import):
+            found += [alias.evaluated_name for alias in node.names if alias.evaluated_alias == name]
+    return found
+
+
 def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
     """The names an import statement binds (none for `from x import *`)."""
     if isinstance(node.names, cst.ImportStar):
@@ -189,7 +205,7 @@ def binds_locally(function: cst.FunctionDef, name: str) -> bool:
         bound = bound or name in names_bound_by(node)
         if not isinstance(node, NESTED_SCOPES):
             stack.extend(children(node))
-    return bound
+    return bound or any(name in names_bound_by(walrus) for walrus in comprehension_walruses(function.body))
 
 
 def reaching_values(
@@ -221,6 +237,7 @@ def reaching_values(
             if any(p.name.value == name for p in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params)) and not partial:
                 return None
         nodes = list(scope_descendants(body.body if isinstance(body, cst.FunctionDef) else body))
+        nodes += comprehension_walruses(body.body if isinstance(body, cst.FunctionDef) else body)
         read_with_targets = {id(item.asname) for node in nodes if isinstance(node, cst.With) for item in node.items}
         for node in nodes:
             if isinstance(node, cst.Assign) and any(name in bound_names(t.target) for t in node.targets):
@@ -241,7 +258,22 @@ def reaching_values(
                 if not partial:
                     return None  # `except ... as`, `import ... as`, `+=`, `:=`, a `match` capture
                 values += [node.value] if isinstance(node, cst.NamedExpr) else []
+                values += _comprehension_elements(module, body, node.value) if isinstance(node, cst.NamedExpr) else []
     return values
+
+
+def _comprehension_elements(module: cst.Module, scope: cst.CSTNode, value: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """What a `:=` in a comprehension of `scope` may bind when its value is the name the
+    comprehension iterates with (`[d for d in SETTINGS if (device := d)]`): the elements of
+    the list or tuple literal it iterates over, spelled out or assigned to the iterated name."""
+    if not isinstance(value, cst.Name):
+        return []
+    found: List[cst.BaseExpression] = []
+    for node in descendants(scope):
+        if isinstance(node, cst.CompFor) and value.value in bound_names(node.target):
+            sources = [node.iter] if not isinstance(node.iter, cst.Name) else reaching_values(module, None, node.iter.value, True) or []
+            found += [element.value for source in sources if isinstance(source, (cst.List, cst.Tuple, cst.Set)) for element in source.elements]
+    return found
 
 
 def spelled_values(
@@ -423,6 +455,9 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
     values = [p.default for p in parameters if p.name.value == name and p.default is not None]
     if not any(p.name.value == name for p in parameters):
         return values
+    # A decorator called with a keyword of the parameter's name may bind it (`@with_placement(device=...)`
+    # returning a `functools.partial` of the function).
+    values += [arg.value for d in function.decorators if isinstance(d.decorator, cst.Call) for arg in d.decorator.args if arg.keyword is not None and arg.keyword.value == name]
     for node in descendants(module):
         if isinstance(node, cst.Call) and getattr(getattr(node.func, "attr", node.func), "value", None) == function.name.value:
             values += [argument for argument, parameter in arguments_by_parameter(node, function) if parameter == name]

@@ -124,7 +124,7 @@ def outer_aliases(body: cst.CSTNode, computed: Set[str], modules: Set[str] = fro
 # Tensor methods whose result may share memory with the tensor (a view, or the tensor itself).
 VIEW_METHODS = frozenset(
     "view view_as reshape flatten unflatten squeeze unsqueeze transpose permute movedim t expand "
-    "expand_as narrow select diagonal contiguous detach as_strided".split()
+    "expand_as narrow select diagonal contiguous detach as_strided numpy".split()
 )
 
 
@@ -178,6 +178,13 @@ def _viewing(expression: cst.BaseExpression) -> bool:
             expression = expression.func
         expression = expression.value
     return isinstance(expression, cst.Name)
+
+
+def viewed_name(expression: cst.BaseExpression) -> Optional[str]:
+    """The name a chain of subscripts, attributes and view methods starts at (`x` in
+    `x.data`, `x.numpy()[:]`, `x.view(-1)[0]`): a change in place of the chain writes to it."""
+    root = _chain_root(expression) if _viewing(expression) else None
+    return root.value if isinstance(root, cst.Name) else None
 
 
 def attribute_store(node: cst.CSTNode) -> bool:

@@ -248,6 +248,22 @@ def scope_descendants(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(children(current) if below is None else below)
 
 
+
+def comprehension_walruses(node: cst.CSTNode) -> Iterator[cst.NamedExpr]:
+    """The `:=` expressions inside the comprehensions that run in `node`'s scope (nested
+    comprehensions included, not functions, classes or lambdas): `[d for d in xs if (device
+    := d)]` binds `device` in the enclosing scope, not in the comprehension."""
+    for scoped in scope_descendants(node):
+        for child in children(scoped):
+            if isinstance(child, COMPREHENSIONS):
+                stack: List[cst.CSTNode] = [child]
+                while stack:
+                    current = stack.pop()
+                    if isinstance(current, cst.NamedExpr):
+                        yield current
+                    if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                        stack.extend(children(current))
+
 BINDING_NODES = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.AsName, cst.NamedExpr)
 # Capture patterns of a `match` case: `case {"device": device}`, `case [first, *rest]`,
 # `case {**rest}` bind names as an assignment does.

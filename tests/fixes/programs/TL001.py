@@ -107,3 +107,62 @@ for step in range(config["steps"]):
     loss.backward()
     opt.step()
 show(model)
+
+# %% round 13: a noqa written inside a string literal that the program prints [none]
+import torch
+
+for step in range(2):
+    note = "lint with # noqa: TL999 on the line"
+    print(note)
+
+# %% round 13: a noqa inside a triple-quoted docstring of the step function [none]
+import torch
+
+
+def step():
+    """Run one step.
+
+    x = y  # noqa: TL999
+    """
+    return torch.ones(1)
+
+
+print(step.__doc__)
+
+# %% round 13: an unused noqa after a line continuation of a sum [safe]
+import torch
+
+total = 1 + \
+    2  # noqa: TL999
+print(total)
+
+# %% round 13: an unused noqa inside a multi-line call, next to an f-string [safe]
+import torch
+
+value = torch.tensor(2.0)
+print(
+    f"value {value.item():.2f}",  # noqa: TL998
+    sep="",
+)
+
+# %% round 13: an uppercase NOQA with two codes, one of them unknown [safe]
+import torch
+
+x = torch.ones(2)  # NOQA: TL101,TL997
+print(x)
+
+# %% round 13: an unused noqa on a line whose string holds a second noqa comment [safe]
+import torch
+
+msg = "see # noqa: TL102 in the docs"  # noqa: TL996
+print(msg)
+
+# %% round 13: an unused noqa with words after it, on the last line of a tab-indented function [safe]
+import torch
+
+
+def step():
+	return torch.ones(1)  # noqa: TL995 kept for the linter of another project
+
+
+print(step())

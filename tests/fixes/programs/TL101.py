@@ -792,3 +792,143 @@ class Lit:
 
 
 Lit().validation_epoch([(torch.randn(5, 4), torch.arange(5) % 3) for _ in range(3)])
+
+# %% round 13: an epoch loss summed from item() and printed by the loop's else clause [none]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    else:
+        print("epoch total", total)
+
+# %% round 13: the summed item() value also bound by a walrus that is printed each step [none]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += (last := loss.item())
+        print("step", last)
+    print(total)
+
+# %% round 13: a global accumulator read by a logging function defined at module level [none]
+import torch
+
+device = torch.device("cpu")
+total = 0.0
+
+
+def log():
+    print("running", total)
+
+
+def train(model, data):
+    global total
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        log()
+
+
+torch.manual_seed(0)
+for epoch in range(2):
+    train(torch.nn.Linear(3, 1).to(device), [torch.randn(4, 3) for _ in range(3)])
+
+# %% round 13: an enclosing function's accumulator read by a sibling closure through nonlocal [none]
+import torch
+
+device = torch.device("cpu")
+
+
+def fit(model, data):
+    total = 0.0
+
+    def report():
+        print("so far", total)
+
+    def epoch():
+        nonlocal total
+        for x in data:
+            loss = model(x.to(device)).pow(2).mean()
+            loss.backward()
+            total += loss.item()
+            report()
+
+    epoch()
+    return total
+
+
+torch.manual_seed(0)
+for e in range(2):
+    show(fit(torch.nn.Linear(3, 1).to(device), [torch.randn(4, 3) for _ in range(2)]))
+
+# %% round 13: a loss sum that breaks out of the loop on a NaN check of another tensor [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(4)]
+for epoch in range(2):
+    total = 0.0
+    for i, x in enumerate(data):
+        if i == 3:
+            break
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+    print(f"{total:.8f}")
+
+# %% round 13: a tab-indented loop sums a weighted item() with a line continuation [none]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+	total = 0.0
+	for x in data:
+		loss = model(x.to(device)).pow(2).mean()
+		loss.backward()
+		total += loss.item() \
+			* x.size(0)
+	print(total)
+
+# %% round 13: an accumulator summed in a match case of the step loop [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for i, x in enumerate(data):
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        match i % 2:
+            case 0:
+                total += loss.item()
+            case _:
+                pass
+    print(total)

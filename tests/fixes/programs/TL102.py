@@ -1723,3 +1723,228 @@ model = torch.nn.Linear(2, 1)
 for step in range(2):
     pad = torch.zeros(1).to(device)
     show(model(torch.ones(1, 2)) + pad)
+
+# %% round 13: a device shadowed by a walrus inside a list comprehension before the training loop [none]
+import torch
+
+device = torch.device("cpu")
+settings = [torch.float64]
+picked = [d for d in settings if (device := d)]
+for step in range(2):
+    show(torch.zeros(2, 3).to(device))
+
+# %% round 13: the device name rebound by a from-import of a dtype under a condition [none]
+import torch
+
+device = "cpu"
+DOUBLE = True
+if DOUBLE:
+    from torch import float64 as device
+for step in range(2):
+    show(torch.ones(3).to(device))
+
+# %% round 13: a factory moved to a reference tensor, which also sets the dtype [none]
+import torch
+
+ref = torch.ones(2, dtype=torch.float64)
+for step in range(2):
+    show(torch.zeros(3).to(ref))
+
+# %% round 13: a step function moves a factory to a parameter the caller passes a tensor [none]
+import torch
+
+
+def step(target):
+    return torch.full((2,), 1.5).to(target)
+
+
+ref = torch.ones(1, dtype=torch.float16)
+for i in range(2):
+    show(step(ref))
+
+# %% round 13: requires_grad from a flag variable, the move copies [unsafe]
+import torch
+
+device = torch.device("cpu")
+rg = True
+for step in range(2):
+    w = torch.zeros(3, requires_grad=rg).to(device, copy=True)
+    show(w.is_leaf)
+
+# %% round 13: a factory that already names a device moved again [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.zeros(2, device="cpu").to(device))
+
+# %% round 13: the legacy Tensor constructor with a size moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    t = torch.Tensor(3).fill_(2.0).to(device)
+    show(t)
+
+# %% round 13: a typed legacy constructor from a list moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    show(torch.LongTensor([1, 2, 3]).to(device))
+
+# %% round 13: from_numpy of a buffer moved to the device [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+buf = np.arange(4.0)
+for step in range(2):
+    show(torch.from_numpy(buf).to(device))
+
+# %% round 13: arange with a bound from a true division moved to the device [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+n = 9 / 2
+for step in range(2):
+    show(torch.arange(n).to(device))
+
+# %% round 13: arange with a bound from a floor division moved to the device [safe]
+import torch
+
+device = torch.device("cpu")
+n = 9 // 2
+for step in range(2):
+    show(torch.arange(n).to(device))
+
+# %% round 13: a factory sized by a tuple variable, comments inside the calls and a continuation [none]
+import torch
+
+device = torch.device("cpu")
+shape = (2, 3)
+for step in range(2):
+    mask = torch.ones(  # the attention mask
+        *shape,  # batch, time
+        dtype=torch.bool,
+    ).to(
+        device  # where the model runs
+    )
+    total = mask.sum() \
+        + 1
+    show(mask, total)
+
+# %% round 13: a factory with a generator moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+g = torch.Generator().manual_seed(3)
+for step in range(2):
+    show(torch.randperm(5, generator=g).to(device))
+
+# %% round 13: a factory writing into out= moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+buf = torch.empty(3)
+for step in range(2):
+    show(torch.zeros(3, out=buf).to(device), buf)
+
+# %% round 13: zeros made under inference_mode and moved with a dtype in an evaluation loop [safe]
+import torch
+
+device = torch.device("cpu")
+with torch.inference_mode():
+    for step in range(2):
+        t = torch.zeros(2, 2).to(device, torch.float64)
+        show(t, t.is_inference())
+
+# %% round 13: a star import of torch, zeros and ones moved by their bare names [none]
+import torch
+from torch import *
+
+device = torch.device("cpu")
+for step in [0, 1]:
+    print(zeros(2).to(device), ones(2, dtype=torch.float64).to(device))
+
+# %% round 13: torch shadowed by a parameter of the step function holding a stand-in module [none]
+import torch as real_torch
+
+
+class StandIn:
+    @staticmethod
+    def zeros(*size):
+        return real_torch.full(size, 7.0)
+
+
+def step(torch):
+    device = real_torch.device("cpu")
+    return torch.zeros(2).to(device)
+
+
+for i in range(2):
+    show(step(StandIn))
+
+# %% round 13: a device chosen in a match statement over a config string, one case a dtype [none]
+import torch
+
+mode = "double"
+match mode:
+    case "gpu":
+        device = torch.device("cuda")
+    case "double":
+        device = torch.float64
+    case _:
+        device = torch.device("cpu")
+for step in range(2):
+    show(torch.zeros(2).to(device))
+
+# %% round 13: a device set through an f-string of a kind name [none]
+import torch
+
+kind = "cpu"
+device = f"{kind}"
+for step in range(2):
+    show(torch.ones(2).to(device))
+
+# %% round 13: a device from a nested function that rebinds a global to a dtype [none]
+import torch
+
+device = torch.device("cpu")
+
+
+def use_double():
+    global device
+    device = torch.float64
+
+
+use_double()
+for step in range(2):
+    show(torch.zeros(2).to(device))
+
+# %% round 13: a device passed through a decorator's keyword into the wrapped step [none]
+import functools
+import torch
+
+
+def with_placement(**placement):
+    def wrap(fn):
+        return functools.partial(fn, **placement)
+    return wrap
+
+
+@with_placement(device=torch.float64)
+def step(i, device):
+    return torch.zeros(2).to(device)
+
+
+for i in range(2):
+    show(step(i))
+
+# %% round 13: a device from a lambda of the file called in the loop [none]
+import torch
+
+pick = lambda: torch.float64
+for step in range(2):
+    device = pick()
+    show(torch.zeros(2).to(device))

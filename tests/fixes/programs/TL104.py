@@ -298,3 +298,91 @@ for step in range(2):
     except RuntimeError as err:
         print("could not free", err)
 show(model)
+
+# %% round 13: a file-level empty_cache function shadows the imported one, called in the training loop [none]
+import torch
+from torch.cuda import empty_cache
+
+
+def empty_cache():
+    print("cache cleared")
+
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    empty_cache()
+
+# %% round 13: torch shadowed by a step function's parameter holding a stand-in with empty_cache [none]
+import torch as real_torch
+from types import SimpleNamespace
+
+
+def step(torch):
+    torch.cuda.empty_cache()
+
+
+standin = SimpleNamespace(cuda=SimpleNamespace(empty_cache=lambda: print("stand-in cleared")))
+for i in range(2):
+    real_torch.ones(2).sum()
+    step(standin)
+
+# %% round 13: empty_cache through a cuda alias in a one-line if of the training loop [none]
+import torch
+from torch import cuda as gpu
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    if step % 2: gpu.empty_cache()
+    print(step)
+
+# %% round 13: empty_cache alone in a for loop's else clause inside the epoch loop [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for step in range(2):
+        model(torch.ones(1, 2)).sum().backward()
+        opt.step()
+    else:
+        torch.cuda.empty_cache()
+    print(epoch)
+
+# %% round 13: empty_cache after a docstring in a nested step function [none]
+import torch
+
+
+def train(model):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def after_step():
+        """Free cached blocks."""
+        torch.cuda.empty_cache()
+
+    for step in range(2):
+        model(torch.ones(1, 2)).sum().backward()
+        opt.step()
+        after_step()
+    print("done")
+
+
+train(torch.nn.Linear(2, 1))
+
+# %% round 13: empty_cache in a finally block of the step loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    try:
+        model(torch.ones(1, 2)).sum().backward()
+        opt.step()
+    finally:
+        torch.cuda.empty_cache()
+    print(step)

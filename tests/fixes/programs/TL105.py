@@ -332,3 +332,57 @@ for step in range(3):
     feats *= 10
     show(model(x))
 show(torch.stack(history))
+
+# %% round 13: a transposed view of a new array converted and changed in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    arr = (np.arange(6.0) + step).reshape(2, 3).T
+    t = torch.tensor(arr)
+    show(t.add_(1))
+
+# %% round 13: a NumPy scalar from an operator on a 0-d array converted per step [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    base = np.array(3.0)
+    scaled = base * 2
+    show(torch.tensor(scaled))
+
+# %% round 13: an array from frombuffer of bytes converted and changed in place [none]
+import numpy as np
+import torch
+
+raw = np.arange(4, dtype=np.float32).tobytes()
+for step in range(2):
+    arr = np.frombuffer(raw, dtype=np.float32)
+    t = torch.tensor(arr)
+    t.add_(1)
+    show(t)
+
+# %% round 13: an array sum that is a NumPy scalar converted in a loop [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    arr = np.ones(3) + step
+    total = arr.sum()
+    show(torch.tensor(total))
+
+# %% round 13: a 0-d array made by np.array of a float, converted per step [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    arr = np.array(1.5 + step)
+    show(torch.tensor(arr))
+
+# %% round 13: an array from a list comprehension with a walrus, converted per step [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    arr = np.array([(v := i * 0.5) for i in range(4)])
+    show(torch.tensor(arr), v)

@@ -1204,3 +1204,213 @@ for epoch in range(2):
         opt.step()
         host = x.to(cpu)
         print(host.numpy().sum(), y.to(cpu).numpy().tolist())
+
+# %% round 13: a batch moved inside a side-stream context, used after the context on the default stream [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+side = torch.cuda.Stream() if torch.cuda.is_available() else None
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for (x,) in loader:
+        with torch.cuda.stream(side):
+            x_dev = x.to(device)
+        loss = model(x_dev).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(loss)
+
+# %% round 13: the host batch is written through a NumPy view after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+total = []
+for epoch in range(2):
+    for (x,) in loader:
+        x_dev = x.to(device)
+        x.numpy()[:] = 0.0
+        total.append(x_dev.sum())
+    show(total)
+
+# %% round 13: the host batch is overwritten by an out= call after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+sums = []
+for epoch in range(2):
+    for (x,) in loader:
+        x_dev = x.to(device)
+        torch.mul(x, 0.5, out=x)
+        sums.append(x_dev.sum())
+    show(sums)
+
+# %% round 13: the host batch's .data is zeroed after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+sums = []
+for epoch in range(2):
+    for (x,) in loader:
+        x_dev = x.to(device)
+        x.data.zero_()
+        sums.append(x_dev.sum())
+    show(sums)
+
+# %% round 13: the host batch is sliced and assigned after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+sums = []
+for epoch in range(2):
+    for (x,) in loader:
+        x_dev = x.to(device)
+        x[:, 0] = -1.0
+        sums.append(x_dev.sum())
+    show(sums)
+
+# %% round 13: the host batch is changed through a view taken before the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+sums = []
+for epoch in range(2):
+    for (x,) in loader:
+        flat = x.view(-1)
+        x_dev = x.to(device)
+        flat.mul_(3)
+        sums.append(x_dev.sum())
+    show(sums)
+
+# %% round 13: pinning chosen by a flag that is off, batches moved in the step loop [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+use_pin = torch.cuda.is_available()
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2), torch.arange(6) % 3), batch_size=2, pin_memory=use_pin)
+model = torch.nn.Linear(2, 3)
+for epoch in range(2):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+    show(loss)
+
+# %% round 13: a loader made by a factory function, batches moved inside a walrus in the step [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def make_loader():
+    return DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in make_loader():
+        if (x_dev := x.to(device)).sum() > 0:
+            loss = model(x_dev).sum()
+            loss.backward()
+    show(model.weight.grad)
+
+# %% round 13: batches matched by shape in a match statement, moved in each case [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(10.0).reshape(5, 2)), batch_size=2, pin_memory=True)
+out = []
+for epoch in range(2):
+    for (x,) in loader:
+        match x.shape[0]:
+            case 2:
+                out.append(x.to(device).sum())
+            case _:
+                out.append(x.to(device).mean())
+    show(out)
+
+# %% round 13: batches moved by a lambda defined before the loop [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+move = lambda t: t.to(device)
+for epoch in range(2):
+    for (x,) in loader:
+        show(move(x))
+
+# %% round 13: a dict batch of a tab-indented step, moved by a comprehension with an f-string key [safe]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Items(torch.utils.data.Dataset):
+	def __len__(self):
+		return 4
+
+	def __getitem__(self, i):
+		return {"x": torch.full((2,), float(i)), "y": torch.tensor(i)}
+
+
+device = torch.device("cpu")
+loader = DataLoader(Items(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+	for batch in loader:
+		moved = {f"{k}_dev": v.to(device) for k, v in batch.items()}
+		show(moved["x_dev"], moved["y_dev"])
+
+# %% round 13: a nested step function closes over the device and moves the pinned batch [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def train(device):
+    loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+    model = torch.nn.Linear(2, 1)
+
+    def step(x):
+        x = x.to(device)
+        return model(x).sum()
+
+    for epoch in range(2):
+        for (x,) in loader:
+            loss = step(x)
+        show(loss)
+
+
+train(torch.device("cpu"))
+
+# %% round 13: control, a side-stream context around a warm-up only, the batches moved outside it [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+side = torch.cuda.Stream() if torch.cuda.is_available() else None
+with torch.cuda.stream(side):
+    warm = torch.zeros(2).to(device)
+loader = DataLoader(TensorDataset(torch.arange(12.0).reshape(6, 2)), batch_size=3, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(loss, warm)

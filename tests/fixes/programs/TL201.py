@@ -704,3 +704,175 @@ for epoch in range(2):
     for x in DataLoader(Images(), batch_size=2):
         show(model(x).sum())
 print(sorted(VISITS.items()))
+
+# %% round 13: a loader with every argument up to num_workers=0 given by position [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+ds = TensorDataset(torch.arange(8.0).reshape(4, 2))
+loader = DataLoader(ds, 2, False, None, None, 0)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader subclass whose constructor takes only a dataset and a batch size [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Loader(DataLoader):
+    def __init__(self, dataset, batch_size):
+        super().__init__(dataset, batch_size=batch_size)
+
+
+loader = Loader(TensorDataset(torch.arange(8.0).reshape(4, 2)), 2)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader made through a functools.partial of DataLoader [none]
+import functools
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+make = functools.partial(DataLoader, batch_size=2)
+loader = make(TensorDataset(torch.arange(8.0).reshape(4, 2)))
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a dataset grown through loader.dataset between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.ones(2), torch.zeros(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool(), batch_size=2)
+for epoch in range(3):
+    for x in loader:
+        show(x)
+    loader.dataset.items.append(torch.full((2,), float(epoch)))
+
+# %% round 13: a DataLoader under a short alias with a lambda collate_fn [none]
+import torch
+from torch.utils.data import DataLoader as DL, TensorDataset
+
+loader = DL(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, collate_fn=lambda rows: torch.stack([r[0] for r in rows]))
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader built by a method of a data class, iterated by the trainer every epoch [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Data:
+    def __init__(self):
+        self.ds = TensorDataset(torch.arange(12.0).reshape(6, 2))
+
+    def loader(self):
+        return DataLoader(self.ds, batch_size=3)
+
+
+data = Data()
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in data.loader():
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a dataset whose items are computed from an nn.Parameter it holds [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Learned(Dataset):
+    def __init__(self):
+        self.table = torch.nn.Parameter(torch.arange(8.0).reshape(4, 2))
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.table[i] * 2
+
+
+torch.manual_seed(0)
+loader = DataLoader(Learned(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        x.sum().backward()
+    show(loader.dataset.table.grad)
+
+# %% round 13: a dataset with a lambda transform attribute, the loader in a main guard [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Items(Dataset):
+    def __init__(self):
+        self.transform = lambda t: t * 3
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.transform(torch.full((2,), float(i)))
+
+
+def main():
+    loader = DataLoader(Items(), batch_size=2)
+    model = torch.nn.Linear(2, 1)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+        show(model.weight.grad)
+
+
+if __name__ == "__main__":
+    main()
+
+# %% round 13: a dataset reading a module-level epoch that the training loop sets through global [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+EPOCH = 0
+
+
+class Curriculum(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), float(i + EPOCH))
+
+
+def set_epoch(e):
+    global EPOCH
+    EPOCH = e
+
+
+loader = DataLoader(Curriculum(), batch_size=2)
+for epoch in range(3):
+    set_epoch(epoch)
+    for x in loader:
+        show(x)

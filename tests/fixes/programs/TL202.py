@@ -294,3 +294,81 @@ for epoch in range(2):
         x = x.to(device)
         x.sub_(1.0)
     show(buf.obs)
+
+# %% round 13: a loader with pin_memory=False given by position, batches moved to the device [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), 2, False, None, None, 0, None, False)
+model = torch.nn.Linear(2, 1).to(device)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader whose keywords come from a dict that always holds pin_memory [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+opts = {"batch_size": 2, "pin_memory": False}
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), **opts)
+model = torch.nn.Linear(2, 1).to(device)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader made by a builder function whose batches a walrus moves to the device [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def build():
+    return DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2)
+
+
+model = torch.nn.Linear(2, 1).to(device)
+for epoch in range(2):
+    for (x,) in build():
+        if (xd := x.to(device)).numel():
+            model(xd).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader subclass with a fixed constructor, batches moved to the device [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Loader(DataLoader):
+    def __init__(self, dataset):
+        super().__init__(dataset, batch_size=2)
+
+
+loader = Loader(TensorDataset(torch.arange(8.0).reshape(4, 2)))
+model = torch.nn.Linear(2, 1).to(device)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader whose batches are moved with .cuda() only when CUDA exists [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+use_cuda = torch.cuda.is_available()
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, shuffle=False)
+model = torch.nn.Linear(2, 1)
+if use_cuda:
+    model = model.cuda()
+for epoch in range(2):
+    for (x,) in loader:
+        if use_cuda:
+            x = x.cuda()
+        model(x).sum().backward()
+    show(model.weight.grad)

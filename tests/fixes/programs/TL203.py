@@ -499,7 +499,7 @@ for epoch in range(2):
         print(seen.tolist())
         show(model(x.to(device)).sum())
 
-# %% round 12: a loader kept on the trainer from __init__, iterated by an epoch method with two workers [none]
+# %% round 12: a loader kept on the trainer from __init__, iterated by an epoch method with two workers [unsafe, same]
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
@@ -538,3 +538,125 @@ drop = torch.nn.Dropout(0.5)
 for epoch in range(3):
     for (x,) in loader:
         show(drop(x.to(device)))
+
+# %% round 13: a loader with num_workers=2 given by position, re-iterated every epoch [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), 2, False, None, None, 2)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a pool dataset grown through loader.dataset between epochs, two workers [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.ones(2), torch.zeros(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        show(x)
+    loader.dataset.items.append(torch.full((2,), float(epoch)))
+
+# %% round 13: a loader subclass that fixes its workers in its constructor [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Loader(DataLoader):
+    def __init__(self, dataset):
+        super().__init__(dataset, batch_size=2, num_workers=2)
+
+
+loader = Loader(TensorDataset(torch.arange(8.0).reshape(4, 2)))
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader whose dataset scale is changed through loader.dataset between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Scaled(Dataset):
+    def __init__(self):
+        self.scale = 1.0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), i * self.scale)
+
+
+loader = DataLoader(Scaled(), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for x in loader:
+        show(x)
+    loader.dataset.scale = epoch + 2.0
+
+# %% round 13: a loader with workers re-iterated through itertools.islice each epoch [none]
+import itertools
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(16.0).reshape(8, 2)), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for (x,) in itertools.islice(loader, 2):
+        show(x)
+
+# %% round 13: a loader with workers whose dataset reads a global threshold changed by a nested function [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+LIMIT = 1.0
+
+
+class Clipped(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), float(i)).clamp(max=LIMIT)
+
+
+def train():
+    def relax(e):
+        global LIMIT
+        LIMIT = 1.0 + e
+
+    loader = DataLoader(Clipped(), batch_size=2, num_workers=2)
+    for epoch in range(2):
+        for x in loader:
+            show(x)
+        relax(epoch + 1)
+
+
+train()
+
+# %% round 13: a loader with workers left early with break every epoch [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(16.0).reshape(8, 2)), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for i, (x,) in enumerate(loader):
+        show(x)
+        if i == 1:
+            break

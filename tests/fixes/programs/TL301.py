@@ -458,3 +458,160 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(round(loss.item(), 3))
+
+# %% round 13: a conv whose bias=True is given by position, followed by BatchNorm in a Sequential [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(2, 4, 3, 1, 1, 1, 1, True), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(loss)
+
+# %% round 13: a conv whose options come from a config dict that holds bias, followed by BatchNorm [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+conv_cfg = dict(kernel_size=3, padding=1, bias=True)
+model = nn.Sequential(nn.Conv2d(2, 4, **conv_cfg), nn.BatchNorm2d(4))
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+show(loss)
+
+# %% round 13: a transposed conv with every argument up to bias by position before BatchNorm [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.ConvTranspose2d(2, 4, 3, 1, 1, 0, 1, True), nn.BatchNorm2d(4))
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+show(loss)
+
+# %% round 13: a conv made through a functools.partial alias, followed by an aliased BatchNorm [none]
+import functools
+import torch
+from torch import nn
+
+Conv3x3 = functools.partial(nn.Conv2d, kernel_size=3, padding=1)
+BN = nn.BatchNorm2d
+torch.manual_seed(0)
+model = nn.Sequential(Conv3x3(2, 4), BN(4))
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+print(round(loss.item(), 4))
+
+# %% round 13: a conv block with a comment and a line continuation inside the conv call [unsafe]
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 4,  # channels
+                              kernel_size=3, \
+                              padding=1)
+        self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        return self.bn(self.conv(x)).relu()
+
+
+torch.manual_seed(0)
+model = Block()
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+print(round(loss.item(), 4))
+
+# %% round 13: a conv, BatchNorm pair in a tab-indented nn.Module with a skip taken before the norm [none]
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+	def __init__(self):
+		super().__init__()
+		self.conv = nn.Conv2d(2, 2, 3, padding=1)
+		self.bn = nn.BatchNorm2d(2)
+
+	def forward(self, x):
+		y = self.conv(x)
+		return self.bn(y) + y
+
+
+torch.manual_seed(0)
+model = Block()
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+	loss = model(x).pow(2).mean()
+	loss.backward()
+print(round(loss.item(), 4))
+
+# %% round 13: conv biases zeroed by an init loop guarded by a None test, then a few training steps [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU())
+for m in model.modules():
+    if isinstance(m, nn.Conv2d) and m.bias is not None:
+        nn.init.zeros_(m.bias)
+x = torch.randn(2, 2, 5, 5)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(round(loss.item(), 4))
+
+# %% round 13: conv biases zeroed through .bias.data in an init loop without a None test [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.BatchNorm2d(4))
+for m in model.modules():
+    if isinstance(m, nn.Conv2d):
+        m.bias.data.zero_()
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+print(round(loss.item(), 4))
+
+# %% round 13: a weight-standardised conv subclass passes self.bias to F.conv2d before BatchNorm [none]
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+
+class WSConv2d(nn.Conv2d):
+    def forward(self, x):
+        w = self.weight - self.weight.mean(dim=(1, 2, 3), keepdim=True)
+        return F.conv2d(x, w, self.bias, self.stride, self.padding)
+
+
+torch.manual_seed(0)
+model = nn.Sequential(WSConv2d(2, 4, 3, padding=1), nn.BatchNorm2d(4))
+x = torch.randn(2, 2, 5, 5)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+print(round(loss.item(), 4))

@@ -1183,3 +1183,121 @@ attn = Attn()
 q, k, v = torch.randn(3, 1, 2, 3, 4, dtype=torch.float64).unbind(0)
 for step in range(2):
     show(attn(q, k, v).round(decimals=6))
+
+# %% round 13: attention with keys transposed through .mT in a training step [unsafe, same]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q, k, v = (torch.randn(2, 3, 4, 8, requires_grad=True) for _ in range(3))
+for step in range(2):
+    scores = q @ k.mT / math.sqrt(8)
+    weights = F.softmax(scores, dim=-1)
+    out = weights @ v
+    out.sum().backward()
+print(round(out.sum().item(), 4))
+
+# %% round 13: grouped-query attention whose one key head broadcasts over the query heads [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q = torch.randn(2, 4, 5, 8)
+k = torch.randn(2, 1, 5, 8)
+v = torch.randn(2, 1, 5, 8)
+for step in range(2):
+    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(8)
+    weights = F.softmax(scores, dim=-1)
+    out = torch.matmul(weights, v)
+print(tuple(out.shape), round(out.sum().item(), 4))
+
+# %% round 13: a boolean keep mask negated with ~ before masked_fill [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q, k, v = (torch.randn(2, 5, 8) for _ in range(3))
+keep = torch.tensor([[True, True, True, False, False], [True, True, True, True, True]]).unsqueeze(1)
+for step in range(2):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(8)
+    scores = scores.masked_fill(~keep, float("-inf"))
+    weights = F.softmax(scores, dim=-1)
+    out = weights @ v
+print(round(out.sum().item(), 4))
+
+# %% round 13: a mask filled with -math.inf through torch.where [none]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q, k, v = (torch.randn(2, 5, 8) for _ in range(3))
+keep = torch.ones(5, 5).tril().bool()
+for step in range(2):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(8)
+    scores = torch.where(keep, scores, -math.inf)
+    weights = F.softmax(scores, dim=-1)
+    out = weights @ v
+print(round(out.sum().item(), 4))
+
+# %% round 13: torch.nn.functional imported under the name F while a loop variable F is bound in another function [unsafe, same]
+import math
+import torch
+import torch.nn.functional as F
+
+
+def f1(scores):
+    for F in (0.5, 1.0):
+        pass
+    return F
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    weights = F.softmax(scores, dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = (torch.randn(2, 5, 8) for _ in range(3))
+for step in range(2):
+    out = attend(q, k, v)
+print(round(out.sum().item(), 4), f1(None))
+
+# %% round 13: a scale given as an integer power of the head size in a tab-indented block [unsafe, same]
+import torch
+
+
+class Attention(torch.nn.Module):
+	def __init__(self, d):
+		super().__init__()
+		self.d = d
+
+	def forward(self, q, k, v):
+		scores = (q @ k.transpose(-2, -1)) * self.d ** -0.5
+		weights = scores.softmax(dim=-1)
+		return weights @ v
+
+
+torch.manual_seed(0)
+attn = Attention(8)
+q, k, v = (torch.randn(2, 5, 8) for _ in range(3))
+for step in range(2):
+	out = attn(q, k, v)
+print(round(out.sum().item(), 4))
+
+# %% round 13: values with another head size than the queries [unsafe, same]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q, k = torch.randn(2, 5, 8), torch.randn(2, 6, 8)
+v = torch.randn(2, 6, 3)
+for step in range(2):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(8)
+    out = F.softmax(scores, dim=-1) @ v
+print(tuple(out.shape), round(out.sum().item(), 4))

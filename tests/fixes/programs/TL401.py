@@ -377,3 +377,85 @@ class Run:
 run = Run()
 for i in range(2):
     run.step()
+
+# %% round 13: a hand-written optimizer whose zero_grad requires set_to_none [none]
+import torch
+
+
+class Plain:
+    def __init__(self, params, lr):
+        self.params, self.lr = list(params), lr
+
+    def zero_grad(self, set_to_none):
+        for p in self.params:
+            if p.grad is not None:
+                p.grad.zero_()
+
+    def step(self):
+        for p in self.params:
+            p.data.add_(p.grad, alpha=-self.lr)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = Plain(model.parameters(), 0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.randn(2, 3)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 13: gradients read through a post-accumulate hook closure before the zeroing [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+norms = []
+for p in model.parameters():
+    p.register_post_accumulate_grad_hook(lambda t: norms.append(t.grad.norm().item()))
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.randn(2, 3)).sum().backward()
+    opt.step()
+show(norms)
+
+# %% round 13: gradients zeroed with .grad.data.zero_() in a training loop with a frozen-free model [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.randn(2, 3)).sum().backward()
+for step in range(2):
+    for p in model.parameters():
+        p.grad.data.zero_()
+    model(torch.randn(2, 3)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 13: zero_grad(set_to_none=False) with a clip_grad_norm_ whose total norm is printed [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.randn(2, 3)).sum().backward()
+    total = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    print(round(total.item(), 4))
+
+# %% round 13: gradients flattened with parameters_to_vector of a grads generator [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.randn(2, 3)).sum().backward()
+    flat = torch.nn.utils.parameters_to_vector(p.grad for p in model.parameters())
+    opt.step()
+    show(flat)

@@ -2794,3 +2794,350 @@ outputs = [None]
 for epoch in range(2):
     evaluate(model, torch.ones(1, 2), outputs)
     print(outputs[0])
+
+# %% round 13: an evaluation turns the grad mode off with set_grad_enabled and leaves it off for the caller's feature bank [none]
+import torch
+
+
+def evaluate(model, x, y):
+    model.eval()
+    torch.set_grad_enabled(False)
+    acc = (model(x).argmax(1) == y).float().mean().item()
+    model.train()
+    return acc
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+x, y = torch.randn(4, 3), torch.tensor([0, 1, 0, 1])
+for epoch in range(2):
+    acc = evaluate(model, x, y)
+    bank = model(x)
+    show(acc, bank)
+    torch.set_grad_enabled(True)
+
+# %% round 13: an evaluation enters inference mode by hand and exits it at the end [unsafe, same]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    ctx = torch.inference_mode()
+    ctx.__enter__()
+    n = int(model(x).argmax(1).sum())
+    ctx.__exit__(None, None, None)
+    return n
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    show(evaluate(model, torch.randn(5, 3)))
+
+# %% round 13: an evaluation already decorated with enable_grad prints only item() values [unsafe, same]
+import torch
+
+
+@torch.enable_grad()
+def evaluate(model, x):
+    model.eval()
+    loss = model(x).pow(2).mean()
+    print(f"val {loss.item():.6f}")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% round 13: an evaluation prints a derived value in an f-string with a conversion and a format spec [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print(f"{out.sum()!r:>60}")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% round 13: an evaluation writes an output's text with sys.stdout.write [unsafe]
+import sys
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    sys.stdout.write(str(out.max()) + "\n")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% round 13: an evaluation keeps the output through operator.setitem on the caller's dict [unsafe]
+import operator
+import torch
+
+
+def evaluate(model, x, store):
+    model.eval()
+    operator.setitem(store, "last", model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+store = {}
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3), store)
+    show(store["last"])
+
+# %% round 13: an evaluation keeps the output through the caller's dict __setitem__ [unsafe]
+import torch
+
+
+def evaluate(model, x, store):
+    model.eval()
+    store.__setitem__("last", model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+store = {}
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3), store)
+    show(store["last"])
+
+# %% round 13: an evaluation stores the output in a slice of the caller's list [unsafe]
+import torch
+
+
+def evaluate(model, x, history):
+    model.eval()
+    history[len(history):] = [model(x)]
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+history = []
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3), history)
+show(history)
+
+# %% round 13: an evaluation keeps the output through dict.update with a keyword on the caller's dict [unsafe]
+import torch
+
+
+def evaluate(model, x, store):
+    model.eval()
+    store.update(last=model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+store = {}
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3), store)
+    show(store["last"])
+
+# %% round 13: an evaluation writes into a bank row with index_copy_ of the caller's tensor [unsafe]
+import torch
+
+
+def evaluate(model, x, bank, rows):
+    model.eval()
+    bank.index_copy_(0, rows, model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+bank = torch.zeros(6, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(2, 3), bank, torch.tensor([epoch, epoch + 2]))
+show(bank)
+
+# %% round 13: an evaluation hands its output to torch.utils.checkpoint with a callback that stores it [unsafe]
+import torch
+import torch.utils.checkpoint
+
+seen = []
+
+
+def keep(t):
+    seen.append(t)
+    return t * 2
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    torch.utils.checkpoint.checkpoint(keep, out, use_reentrant=False)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+show(seen)
+
+# %% round 13: an evaluation maps a caller's metric over outputs with torch.vmap [unsafe]
+import torch
+
+
+def evaluate(model, xs, metric):
+    model.eval()
+    scores = torch.vmap(metric)(model(xs))
+    print(scores.sum().item())
+
+
+def record(row):
+    return row.pow(2).sum()
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3), record)
+
+# %% round 13: an evaluation nested in the training function assigns the best output through nonlocal [unsafe]
+import torch
+
+
+def train(model, x):
+    best = None
+
+    def evaluate():
+        nonlocal best
+        model.eval()
+        best = model(x)
+
+    for epoch in range(2):
+        evaluate()
+        model.train()
+    show(best)
+
+
+torch.manual_seed(0)
+train(torch.nn.Linear(3, 2), torch.randn(4, 3))
+
+# %% round 13: an evaluation under a staticmethod of a trainer class, counting correct predictions [safe]
+import torch
+
+
+class Trainer:
+    @staticmethod
+    def evaluate(model, x, y):
+        model.eval()
+        correct = (model(x).argmax(1) == y).sum().item()
+        print("correct", correct)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    Trainer.evaluate(model, torch.randn(6, 3), torch.tensor([0, 1, 0, 1, 1, 0]))
+
+# %% round 13: an evaluation with a walrus in a comprehension keeps the last output in the enclosing scope and returns its norm [unsafe, same]
+import torch
+
+
+def evaluate(model, xs):
+    model.eval()
+    norms = [float((out := model(x)).norm()) for x in xs]
+    return sum(norms), out.shape
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    show(evaluate(model, [torch.randn(2, 3), torch.randn(1, 3)]))
+
+# %% round 13: an evaluation matches on the output's dimensionality and prints the tensor in one case [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    match out.dim():
+        case 2:
+            print(out[0])
+        case _:
+            print("scalar")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% round 13: an evaluation with a line continuation and a comment inside the model call prints a float [unsafe, same]
+import torch
+
+
+def evaluate(model, x, y):
+    model.eval()
+    loss = torch.nn.functional.mse_loss(model(  # the forward pass
+        x), y) \
+        * 2.0
+    print("val loss %.6f" % loss.item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3), torch.zeros(4, 2))
+
+# %% round 13: an evaluation reads the output's grad_fn through hasattr on its name [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x).sum()
+    print("graph" if out.grad_fn is not None else "no graph", round(out.item(), 4))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% round 13: an evaluation pickles the output and prints whether the copy requires grad [unsafe]
+import io
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    buf = io.BytesIO()
+    torch.save(model(x), buf)
+    buf.seek(0)
+    print(torch.load(buf).requires_grad)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))
+
+# %% round 13: an evaluation prints the grad mode it sees through torch._C [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    n = int(model(x).argmax(1).sum())
+    print(n, torch._C.is_grad_enabled())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.randn(4, 3))

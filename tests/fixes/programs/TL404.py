@@ -488,3 +488,121 @@ for step in range(3):
     opt.step()
 show(net.calls, loss)
 
+# %% round 13: complex parameters made by an inverse FFT of real weights [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.fft.ifft(torch.randn(4)).resolve_conj().to(device))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+show(w.real, w.imag)
+
+# %% round 13: complex parameters of dtype torch.cdouble [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.randn(3, dtype=torch.cdouble, device=device))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+show(w.real)
+
+# %% round 13: an NAdam optimizer in the training loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.NAdam(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    model(torch.randn(2, 3, device=device)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 13: an Adam with a tensor learning rate in the training loop [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=torch.tensor(0.01))
+for step in range(2):
+    opt.zero_grad()
+    model(torch.randn(2, 3, device=device)).sum().backward()
+    opt.step()
+print([round(v, 4) for v in model.weight.flatten().tolist()])
+
+# %% round 13: an AdamW over bfloat16 parameters in the training loop [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device, torch.bfloat16)
+opt = torch.optim.AdamW(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    model(torch.randn(2, 3, dtype=torch.bfloat16, device=device)).float().sum().backward()
+    opt.step()
+print([round(v, 2) for v in model.weight.float().flatten().tolist()])
+
+# %% round 13: complex parameters made from a dtype read by getattr of torch [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+kind = getattr(torch, "complex" + "64")
+w = torch.nn.Parameter(torch.ones(3, dtype=kind, device=device))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+show(w.real)
+
+# %% round 13: an SGD over a sparse embedding on the device [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+emb = torch.nn.Embedding(6, 2, sparse=True).to(device)
+opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    emb(torch.tensor([1, 3], device=device)).sum().backward()
+    opt.step()
+show(emb.weight)
+
+# %% round 13: an Adam with every option by position over a model on the device [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.Adam(model.parameters(), 1e-2, (0.9, 0.99), 1e-8, 0.0, True)
+for step in range(2):
+    opt.zero_grad()
+    model(torch.randn(2, 3, device=device)).sum().backward()
+    opt.step()
+print([round(v, 4) for v in model.weight.flatten().tolist()])
+
+# %% round 13: an optimizer class picked from a dict of torch optimizers by name [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+OPTIMIZERS = {"adam": torch.optim.Adam, "sgd": torch.optim.SGD}
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = OPTIMIZERS["adam"](model.parameters(), lr=0.01)
+for step in range(2):
+    opt.zero_grad()
+    model(torch.randn(2, 3, device=device)).sum().backward()
+    opt.step()
+print([round(v, 4) for v in model.weight.flatten().tolist()])

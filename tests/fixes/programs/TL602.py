@@ -513,3 +513,138 @@ for step in range(2):
     opt.zero_grad()
     loss.backward()
     opt.step()
+
+# %% round 13: autocast imported from the old module or a nullcontext by a flag that is off [none]
+import torch
+
+USE_AMP = False
+if USE_AMP:
+    from torch.cpu.amp import autocast
+else:
+    from contextlib import nullcontext as autocast
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with autocast():
+        out = model(torch.ones(1, 3))
+    show(out)
+
+# %% round 13: the old autocast imported in a try block with a fallback class of the file [unsafe, same]
+import torch
+
+try:
+    from torch.cpu.amp import autocast
+except ImportError:
+    class autocast:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with autocast(dtype=torch.bfloat16):
+        out = model(torch.ones(1, 3))
+    show(out)
+
+# %% round 13: torch shadowed by a parameter holding a stand-in with an old autocast [none]
+import contextlib
+import torch as real_torch
+from types import SimpleNamespace
+
+
+def step(torch, model):
+    with torch.cpu.amp.autocast():
+        return model(real_torch.ones(1, 3))
+
+
+standin = SimpleNamespace(cpu=SimpleNamespace(amp=SimpleNamespace(autocast=contextlib.nullcontext)))
+model = real_torch.nn.Linear(3, 2)
+for i in range(2):
+    show(step(standin, model))
+
+# %% round 13: the old autocast from a star import of its module [safe]
+import torch
+from torch.cpu.amp import *
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with autocast():
+        out = model(torch.ones(1, 3))
+    show(out)
+
+# %% round 13: an old autocast with a comment and a line continuation inside the call, in a multi-item with [safe]
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with torch.no_grad(), torch.cpu.amp.autocast(  # mixed precision
+            dtype=torch.bfloat16, \
+            enabled=True):
+        out = model(torch.ones(1, 3))
+    show(out)
+
+# %% round 13: an old custom_fwd decorator with cast_inputs on a custom autograd function [none]
+import torch
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    @torch.cuda.amp.custom_bwd
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 2 * x * g
+
+
+x = torch.ones(3, requires_grad=True)
+for step in range(2):
+    y = Square.apply(x).sum()
+    y.backward()
+show(x.grad)
+
+# %% round 13: torch.cpu.amp imported as a module alias, its autocast used inside a lambda-made step [safe]
+import torch
+import torch.cpu.amp as amp
+
+model = torch.nn.Linear(3, 2)
+
+
+def step(x):
+    with amp.autocast(dtype=torch.bfloat16):
+        return model(x)
+
+
+run = lambda x: step(x)
+for i in range(2):
+    show(run(torch.ones(1, 3)))
+
+# %% round 13: an old GradScaler disabled by a flag, enabled= by keyword, in a CPU loop with an f-string log [safe]
+import torch
+
+use_amp = torch.cuda.is_available()
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=use_amp)
+for step in range(2):
+    loss = model(torch.ones(2, 3)).sum()
+    opt.zero_grad()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    print(f"step {step}: {loss.item():.4f} scale {scaler.get_scale()}")
+
+# %% round 13: an old CPU autocast whose enabled flag comes from a walrus in the with statement [safe]
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with torch.cpu.amp.autocast(enabled=(on := step > 0)):
+        out = model(torch.ones(1, 3))
+    show(out, on)
