@@ -2014,6 +2014,11 @@ _DEPENDENCY_FILES: Dict[str, Tuple[str, ...]] = {}
 DEPENDENCY_PATTERNS = (
     "requirements*.txt", "requirements/*.txt", "setup.py", "setup.cfg", "pyproject.toml", "environment*.yml", "environment*.yaml",
 )
+# Per project root: its configuration files (`configuration_file`).
+_CONFIG_FILES: Dict[str, Tuple[str, ...]] = {}
+# Words in a JSON file's name or directory that make it a configuration file (a JSON file of
+# another name holds data: annotations, vocabularies, results).
+CONFIG_WORDS = ("config", "conf", "cfg", "hparam", "hyper", "param", "setting", "option", "args")
 # Per project root: the project modules each module imports directly, and those that import it.
 _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
 
@@ -2024,6 +2029,7 @@ def clear() -> None:
     _PROJECT_FILES.clear()
     _PROJECT_NOTEBOOKS.clear()
     _DEPENDENCY_FILES.clear()
+    _CONFIG_FILES.clear()
     _IMPORT_GRAPHS.clear()
     forget_paths()
 
@@ -2041,6 +2047,7 @@ def project_files(root: str) -> Tuple[str, ...]:
         files: List[str] = []
         notebooks: List[str] = []
         declared: List[str] = []
+        configurations: List[str] = []
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(
                 d
@@ -2050,7 +2057,9 @@ def project_files(root: str) -> Tuple[str, ...]:
             files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
             notebooks.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".ipynb"))
             declared.extend(os.path.join(directory, name) for name in sorted(names) if declares_dependencies(directory, name))
+            configurations.extend(os.path.join(directory, name) for name in sorted(names) if configuration_file(directory, name))
         found = _PROJECT_FILES[root] = tuple(files)
+        _CONFIG_FILES[root] = tuple(configurations)
         _PROJECT_NOTEBOOKS[root] = tuple(notebooks)
         _DEPENDENCY_FILES[root] = tuple(declared)
     return found
@@ -2095,6 +2104,23 @@ def dependency_files(root: str) -> Tuple[str, ...]:
     return _DEPENDENCY_FILES[root]
 
 
+def config_files(root: str) -> Tuple[str, ...]:
+    """The configuration files under a project root (`configuration_file`), listed once per
+    run with the modules."""
+    project_files(root)
+    return _CONFIG_FILES[root]
+
+
+def configuration_file(directory: str, name: str) -> bool:
+    """Whether the file `name` in `directory` may configure a run: a YAML file, or a JSON
+    file whose name or directory says so (`CONFIG_WORDS`: `config.json`, `configs/base.json`,
+    `hparams.json`); not a dependency file (`environment.yml`)."""
+    lowered = name.lower()
+    if lowered.endswith((".yaml", ".yml")):
+        return not declares_dependencies(directory, name)
+    return lowered.endswith(".json") and any(word in f"{os.path.basename(directory)}/{lowered}".lower() for word in CONFIG_WORDS)
+
+
 def declares_dependencies(directory: str, name: str) -> bool:
     """Whether the file `name` in `directory` is a dependency file (`requirements/*.txt` too)."""
     if any(fnmatch.fnmatchcase(name, pattern) for pattern in DEPENDENCY_PATTERNS if "/" not in pattern):
@@ -2112,10 +2138,10 @@ def note_listing(root: str, stamp: str) -> None:
 
 
 def tree_stamp(root: str) -> str:
-    """A stamp of the project's module listing and its dependency files, with each file's
-    (mtime, size)."""
+    """A stamp of the project's module listing, its dependency files and its configuration
+    files, with each file's (mtime, size)."""
     material = []
-    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root)):
+    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root), *config_files(root)):
         try:
             status = os.stat(file)
         except OSError:
@@ -2455,6 +2481,15 @@ def option_default(path: str, dest: str) -> Optional[object]:
     note_listing(root, stamp)
     defaults = _option_defaults(root, stamp).get(dest, frozenset())
     return next(iter(defaults)) if len(defaults) == 1 and _UNKNOWN_DEFAULT not in defaults else None
+
+
+def defines_option(path: str, dest: str) -> bool:
+    """Whether a module of the project defines the command-line option `dest` with
+    `add_argument` (whatever its default)."""
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    return dest in _option_defaults(root, stamp)
 
 
 # A default that is not a constant (`default=os.cpu_count()`).
