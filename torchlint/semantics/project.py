@@ -813,15 +813,28 @@ def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
     blocking = tuple(name for name, node in classes.items() if _moves_without(node, "non_blocking"))
     return ModuleFacts(
         functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking,
-        _handle_calls(tree, calls),
+        _handle_calls(tree, text, calls),
     )
 
 
 # `getattr(module, name)` with a name that is no literal: a handle chosen at run time.
-_GETATTR_HANDLE = re.compile(r"\bgetattr\(\s*[\w.]+\s*,\s*(?![\s\"'])")
+_GETATTR_HANDLE = re.compile(r"\bgetattr\(\s*([\w.]+)\s*,\s*(?![\s\"'])")
 
 
-def _handle_calls(tree: ast.Module, calls: Dict[str, List[CallSite]]) -> Dict[str, Tuple[CallSite, ...]]:
+@lru_cache(maxsize=4096)
+def _gets_module_handles(text: str) -> bool:
+    """Whether `text` may take a function from a module by a name chosen at run time: a
+    `getattr(name, ...)` with no literal name whose object the module's imports bind (a
+    cheap test before summarising a module for `callers_of`: `getattr(self, name)` and
+    `getattr(args, key)` are no such handles)."""
+    objects = {match.group(1) for match in _GETATTR_HANDLE.finditer(text)}
+    if not objects:
+        return False
+    imported = {local for statement in module_imports(text) for local in (statement.local, *(local for _, local in statement.names))}
+    return bool(objects & imported)
+
+
+def _handle_calls(tree: ast.Module, text: str, calls: Dict[str, List[CallSite]]) -> Dict[str, Tuple[CallSite, ...]]:
     """Calls of the functions a module holds as handles: a name or attribute assigned a list,
     tuple or set of functions (`metrics = [accuracy, top_k_acc]`), a dict of them (`{"acc":
     accuracy}`), or `getattr(module, name)` with a name chosen at run time, alone or in a
@@ -830,16 +843,21 @@ def _handle_calls(tree: ast.Module, calls: Dict[str, List[CallSite]]) -> Dict[st
     met(output, target)`, also over `.values()`, `.items()` or `enumerate(...)`). A `getattr` on
     a module stands for every public function of that module (an approximation: the names
     come from a configuration the analysis does not read)."""
+    if not {match.group(1) for match in _LOOP_ELEMENT.finditer(text)} & calls.keys():
+        return {}  # no loop's element is called: the module is not walked
     holders: Dict[str, List[str]] = {}
-    for node in _ast_walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+    loops: List[ast.AST] = []
+    for node in _statements(tree.body):  # statements only: assignments and loops
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            loops.append(node)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _HANDLE_VALUES):
             holder = _ast_dotted(node.targets[0])
             handles = _handles(node.value)
             if holder is not None and handles:
                 holders.setdefault(holder, []).extend(handles)
     found: Dict[str, List[CallSite]] = {}
-    for node in _ast_walk(tree) if holders else ():
-        element = _loop_element(node) if isinstance(node, (ast.For, ast.AsyncFor)) else None
+    for node in loops if holders else ():
+        element = _loop_element(node)
         if element is None or element[0] not in holders:
             continue
         lines = {
@@ -850,6 +868,12 @@ def _handle_calls(tree: ast.Module, calls: Dict[str, List[CallSite]]) -> Dict[st
         for handle in holders[element[0]]:
             found.setdefault(handle, []).extend(sites)
     return {handle: tuple(sites) for handle, sites in found.items() if sites}
+
+
+# The name a `for` loop binds to each element (`for met in`, `for name, met in`).
+_LOOP_ELEMENT = re.compile(r"\bfor\s+(?:\w+\s*,\s*)?(\w+)\s+in\b")
+# The values that may hold handles (see `_handles`).
+_HANDLE_VALUES = (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.List, ast.Tuple, ast.Set, ast.Dict)
 
 
 def _handles(value: ast.AST) -> List[str]:
@@ -2542,7 +2566,7 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     sites: List[CallSite] = []
     for file in (*project_files(root), *project_notebooks(root)):  # a notebook's loops call the modules' helpers too
         source = read_module(file) if file.endswith(".py") else read_notebook(file)
-        if (name not in source.text or mentioned.search(source.text) is None) and not _GETATTR_HANDLE.search(source.text):
+        if (name not in source.text or mentioned.search(source.text) is None) and not _gets_module_handles(source.text):
             continue
         facts = _module_facts(source.text, file)
         for written, found in facts.handle_calls.items():
