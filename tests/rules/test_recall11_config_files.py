@@ -220,6 +220,20 @@ def test_hydra_settings_of_saved_hyperparameters(tmp_path, monkeypatch, workers,
     assert findings(tmp_path, monkeypatch, files, "TL203") == expected
 
 
+BY_NAME = """
+import lightning as L
+from datamodule import MNISTDataModule
+
+datamodule = MNISTDataModule(num_workers=4)
+L.Trainer(max_epochs=10, accelerator="gpu").fit(model, datamodule)
+"""
+
+
+def test_saved_hyperparameters_of_a_class_built_by_name(tmp_path, monkeypatch) -> None:
+    files = {"datamodule.py": HPARAMS, "train.py": BY_NAME, "configs/data/mnist.yaml": "num_workers: 0\n"}
+    assert findings(tmp_path, monkeypatch, files, "TL203") == {("datamodule.py", "TL203", 12)}
+
+
 def _cached_run(tmp_path) -> set:
     """The findings of a separate `torchlint check` process that keeps its result cache."""
     command = [sys.executable, "-m", "torchlint", "check", "--isolated", "--select", "TL201,TL203", "--output-format", "json", "."]

@@ -11,8 +11,9 @@ files give it: matched by its key path (`data.num_workers` matches the settings 
 ends so, in whichever file and section), else by its last key alone (`num_workers` anywhere),
 with the default a `.get(key, default)` gives. The answer is unknown (None) when no file sets
 the key, when one sets it to a value the reader does not know (an interpolation, a list), when
-a region the reader skips writes the key, and for a command-line option the project defines
-with `add_argument`: the option's default then decides (`passed_values.zero_by_default`).
+a region the reader skips writes the key, for a command-line option the project defines with
+`add_argument` (the option's default then decides: `passed_values.zero_by_default`), and for
+`self.hparams` of a class the project builds by name (its arguments are the hyperparameters).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import libcst as cst
 
 from torchlint.files.config_text import UNKNOWN, ConfigText, Setting, normal_key, read_json, read_yaml
 from torchlint.semantics.configuration import configuration_holder
-from torchlint.semantics.project import config_files, defines_option, note_listing, project_root, read_module, tree_stamp
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import calls_given, config_files, defines_option, note_listing, project_root, read_module, tree_stamp
 from torchlint.semantics.values import string_key, string_value
 
 if TYPE_CHECKING:
@@ -95,8 +97,19 @@ def setting_values(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Valu
     holder, keys, defaults = read
     if configuration_holder(ctx.module, holder) is False or defines_option(ctx.path, keys[-1]):
         return None
+    if dotted_name(holder) == "self.hparams" and _built_by_name(ctx, value):
+        return None  # `self.hparams.num_workers` of a class the project builds with its arguments
     found = configured_values(ctx.path, keys)
     return None if found is None else _distinct([*found, *defaults])
+
+
+def _built_by_name(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
+    """Whether the class whose method reads `value` is built by name somewhere in the project
+    (`DataModule(num_workers=4)`): its saved hyperparameters are then those arguments, not a
+    configuration file's (see `project.calls_given`)."""
+    function = ctx.frequency.enclosing_function(value)
+    klass = ctx.frequency.enclosing_class(function) if function is not None else None
+    return klass is not None and bool(calls_given(ctx.path, klass.name.value, handles=False))
 
 
 def configured_zero(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
