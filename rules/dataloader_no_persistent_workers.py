@@ -8,6 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated_concurrently
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.datasets import in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
@@ -69,7 +70,9 @@ class DataloaderNoPersistentWorkers(Rule):
     workers together with prefetching, most visible with short epochs or costly datasets.
 
     To stay precise the rule is silent:
-    - when `num_workers` is missing or `0` (TL201 reports that), when `persistent_workers` is
+    - when `num_workers` is missing or `0`, or a setting that every configuration file of the
+      project sets to `0` (`cfg.data.num_workers`, `self.hparams.num_workers` filled by Hydra;
+      `semantics.config_files`) (TL201 reports that), when `persistent_workers` is
       given at all (an explicit `persistent_workers=False` is a decision: a dataset that the
       main process changes between epochs, in a callback or a sampler, needs fresh workers to
       see it), when `*args`/`**kwargs` may supply
@@ -312,6 +315,8 @@ class DataloaderNoPersistentWorkers(Rule):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell
         if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers) or zero_by_default(self.ctx, workers):
             return False  # `num_workers=self.num_workers` defaulting to 0 in `__init__`, or an option defaulting to 0: no workers
+        if configured_zero(self.ctx, workers):
+            return False  # `num_workers=cfg.data.num_workers`, `0` in every configuration file
         # An explicit `False` is a decision.
         return self._argument(call, "persistent_workers") is None and not self._workers_only_index(call)
 

@@ -9,6 +9,7 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION, SPREAD_ON_EVERY_RUN
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.config_files import configured_false
 from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
@@ -263,7 +264,9 @@ class DataloaderNoPinMemory(Rule):
     GPU computes.
 
     To stay precise the rule is silent when `pin_memory` is given as anything but the
-    literal `False`, when `*args`/`**kwargs` may supply it (a dict read as for TL201:
+    literal `False` or a setting that every configuration file of the project sets to
+    `false` (`pin_memory=cfg.data.pin_memory`, `semantics.config_files`; reported without a
+    fix), when `*args`/`**kwargs` may supply it (a dict read as for TL201:
     `semantics.keyword_dicts.spread_keywords`, the CUDA branch of a choice by device; no fix
     then), for a `DataLoader` that is not
     torch's, in files that never mention CUDA (or `torch.accelerator`) and build no device from
@@ -451,7 +454,8 @@ class DataloaderNoPinMemory(Rule):
             if self.withholds_preview_variant() and loader_use(self.ctx, call) != "train":
                 continue
             pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
-            if pinned is not None and not is_literal(pinned.value, "False"):
+            configured = pinned is not None and not is_literal(pinned.value, "False") and configured_false(self.ctx, pinned.value)
+            if pinned is not None and not is_literal(pinned.value, "False") and not configured:
                 continue
             if "pin_memory" in unpacked and not is_literal(unpacked["pin_memory"], "False"):
                 continue  # pinned by the dict (on the CUDA branch of a choice by device)
@@ -467,5 +471,5 @@ class DataloaderNoPinMemory(Rule):
                 call,
                 "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
                 "so the copy is a direct, asynchronous transfer",
-                fix=(self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)) if not unpacked else None,
+                fix=(self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)) if not unpacked and not configured else None,
             )

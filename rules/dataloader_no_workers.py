@@ -5,6 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
+from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
 from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, torch_iterable, unsharded_iterable_class
@@ -49,8 +50,11 @@ class DataloaderNoWorkers(Rule):
     input pipeline is the most common cause of low GPU utilisation in production studies
     (about 46% of such issues).
 
-    The rule is silent when `num_workers` is any expression other than the literal `0` or a
-    name whose only assignment in the file is `0` (`num_workers=args.workers`), when `**kwargs` may supply it (a
+    The rule is silent when `num_workers` is any expression other than the literal `0`, a
+    name whose only assignment in the file is `0`, or a setting that every configuration file
+    of the project sets to `0` (`num_workers=cfg.data.num_workers` with `num_workers: 0` in
+    each YAML or JSON file that sets it, `semantics.config_files`; reported without a fix):
+    `num_workers=args.workers` is not reported, when `**kwargs` may supply it (a
     dict the file assigns once as a literal and never changes is read, and of a choice by
     device, `{"num_workers": 1} if use_cuda else {}`, the branch a CUDA run takes:
     `semantics.values.spread_of`; so is one the loader's scope builds before the call,
@@ -225,9 +229,11 @@ class DataloaderNoWorkers(Rule):
         return self.ctx.serves_device  # a builder module: its program picks the device
 
     def _set_to_zero(self, value: cst.BaseExpression) -> bool:
-        """A name whose only assignment in the file (a notebook's earlier cell included) is `0`."""
+        """A name whose only assignment in the file (a notebook's earlier cell included) is `0`,
+        or a setting that every configuration file of the project sets to `0`
+        (`semantics.config_files.configured_zero`)."""
         if not isinstance(value, cst.Name):
-            return False
+            return configured_zero(self.ctx, value)
         assigned = only_assigned_value(self.ctx.module, value)
         return assigned is not None and is_literal(assigned, "0")
 

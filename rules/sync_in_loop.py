@@ -58,7 +58,12 @@ class SyncInLoop(Rule):
     helper: `n_correct = pred.eq(gold).sum().item()` in `cal_performance()`). A function or
     method another module calls in its training step loop (`agent.update_parameters(...)` on
     an instance of the project class, a metric helper) runs every step: its syncs are reported
-    in its body and in the methods it calls. The instance may come from a project factory
+    in its body and in the methods it calls. So does a function called there through a list,
+    tuple or dict of handles that the same module builds (`for met in self.metric_ftns:
+    met(output, target)` after `self.metric_ftns = [accuracy, top_k_acc]`); a `getattr(module,
+    name)` with a name chosen at run time (`[getattr(module_metric, m) for m in
+    config["metrics"]]`) stands for every public function of that project module, an
+    approximation, since the names come from a configuration. The instance may come from a project factory
     function (`agent = make_agent(...)` returning `CurlSacAgent(...)`), and a method that
     trains through another method of its class (`update()` calling `self.update_critic()`)
     is a training step itself. A loop nested in a loop that trains runs with training too

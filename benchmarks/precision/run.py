@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from torchlint.semantics.project import declares_dependencies
+from torchlint.semantics.project import configuration_file, declares_dependencies
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -157,20 +157,23 @@ def load_audited(path: Path = AUDITED_FILE) -> set[tuple[str, str]]:
 
 
 def materialise(repo: Repo, repos_dir: Path, mirror: Optional[Path], clone: bool) -> None:
-    """Put ``repo`` at its pinned commit under ``repos_dir`` unless it is there already."""
+    """Put ``repo`` at its pinned commit under ``repos_dir`` unless it is there already; with
+    a mirror, add to one that is there the files torchlint reads that it lacks (files of a
+    kind torchlint has learnt to read since it was extracted: configuration files)."""
     dest = repos_dir / repo.dirname
     if dest.exists():
+        if mirror is not None:
+            git = ["git", f"--git-dir={_mirror_git_dir(mirror / repo.dirname)}"]
+            missing = [name for name in _sources_present(git, repo) if not (dest / name).exists()]
+            if missing:
+                _extract(git, repo, missing, dest)
         return
     tmp = repos_dir / (repo.dirname + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     if mirror is not None:
         git = ["git", f"--git-dir={_mirror_git_dir(mirror / repo.dirname)}"]
-        pathspecs = [f":(literal){name}" for name in _sources_present(git, repo)]
-        archive = subprocess.run(
-            [*git, "archive", repo.commit, "--", *pathspecs], check=True, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+        _extract(git, repo, _sources_present(git, repo), tmp)
         # A repository root of its own, as a user's checkout is: torchlint then reads
         # the project's own .gitignore files and none of the directories above it.
         subprocess.run(["git", "init", "-q", str(tmp)], check=True)
@@ -188,6 +191,14 @@ def materialise(repo: Repo, repos_dir: Path, mirror: Optional[Path], clone: bool
             f"{dest} is missing: pass --extract-from-mirror DIR or --clone to fetch it"
         )
     tmp.rename(dest)
+
+
+def _extract(git: list[str], repo: Repo, names: list[str], dest: Path) -> None:
+    """Extract the files ``names`` of the pinned commit into ``dest``."""
+    archive = subprocess.run(
+        [*git, "archive", repo.commit, "--", *(f":(literal){name}" for name in names)], check=True, capture_output=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
 
 
 def _sources_present(git: list[str], repo: Repo) -> list[str]:
@@ -213,9 +224,10 @@ def _sources_present(git: list[str], repo: Repo) -> list[str]:
 
 
 def _read_by_torchlint(path: str) -> bool:
-    """Sources, and the dependency files the semantics read (requirements, setup, environments)."""
+    """Sources, and the dependency and configuration files the semantics read (requirements,
+    setup, environments; YAML, and JSON named as configuration)."""
     directory, _, name = path.rpartition("/")
-    return path.endswith(SOURCE_SUFFIXES) or declares_dependencies(directory, name)
+    return path.endswith(SOURCE_SUFFIXES) or declares_dependencies(directory, name) or configuration_file(directory, name)
 
 
 def _mirror_git_dir(path: Path) -> Path:

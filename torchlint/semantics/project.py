@@ -769,6 +769,10 @@ class ModuleFacts:
     loaders: Tuple[Optional[bool], ...] = ()
     # The module's classes whose `.to()`/`.cuda()` may not take `non_blocking` (see `_moves_without`).
     blocking_moves: Tuple[str, ...] = ()
+    # Calls of functions through a list, tuple or dict of handles (see `_handle_calls`), by the
+    # dotted name of each function the handles name (`metric.*`: any public function of the
+    # module `metric`).
+    handle_calls: Dict[str, Tuple[CallSite, ...]] = field(default_factory=dict)
 
 
 # While a module is summarised: the nodes of each statement's `_ast_walk` read so far, by the
@@ -815,7 +819,108 @@ def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
     functions = _with_delegated_steps(_with_training(functions, calls), classes)
     loaders = _loaders(tree, aliases) if "DataLoader" in text else ()
     blocking = tuple(name for name, node in classes.items() if _moves_without(node, "non_blocking"))
-    return ModuleFacts(functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking)
+    return ModuleFacts(
+        functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking,
+        _handle_calls(tree, text, calls),
+    )
+
+
+# `getattr(module, name)` with a name that is no literal: a handle chosen at run time.
+_GETATTR_HANDLE = re.compile(r"\bgetattr\(\s*([\w.]+)\s*,\s*(?![\s\"'])")
+
+
+@lru_cache(maxsize=4096)
+def _gets_module_handles(text: str) -> bool:
+    """Whether `text` may take a function from a module by a name chosen at run time: a
+    `getattr(name, ...)` with no literal name whose object the module's imports bind (a
+    cheap test before summarising a module for `callers_of`: `getattr(self, name)` and
+    `getattr(args, key)` are no such handles)."""
+    objects = {match.group(1) for match in _GETATTR_HANDLE.finditer(text)}
+    if not objects:
+        return False
+    imported = {local for statement in module_imports(text) for local in (statement.local, *(local for _, local in statement.names))}
+    return bool(objects & imported)
+
+
+def _handle_calls(tree: ast.Module, text: str, calls: Dict[str, List[CallSite]]) -> Dict[str, Tuple[CallSite, ...]]:
+    """Calls of the functions a module holds as handles: a name or attribute assigned a list,
+    tuple or set of functions (`metrics = [accuracy, top_k_acc]`), a dict of them (`{"acc":
+    accuracy}`), or `getattr(module, name)` with a name chosen at run time, alone or in a
+    comprehension (`[getattr(module_metric, met) for met in config["metrics"]]`), then called
+    as the element of a `for` loop over it in the same module (`for met in self.metric_ftns:
+    met(output, target)`, also over `.values()`, `.items()` or `enumerate(...)`). A `getattr` on
+    a module stands for every public function of that module (an approximation: the names
+    come from a configuration the analysis does not read)."""
+    if not {match.group(1) for match in _LOOP_ELEMENT.finditer(text)} & calls.keys():
+        return {}  # no loop's element is called: the module is not walked
+    holders: Dict[str, List[str]] = {}
+    loops: List[ast.AST] = []
+    for node in _statements(tree.body):  # statements only: assignments and loops
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            loops.append(node)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _HANDLE_VALUES):
+            holder = _ast_dotted(node.targets[0])
+            handles = _handles(node.value)
+            if holder is not None and handles:
+                holders.setdefault(holder, []).extend(handles)
+    found: Dict[str, List[CallSite]] = {}
+    for node in loops if holders else ():
+        element = _loop_element(node)
+        if element is None or element[0] not in holders:
+            continue
+        lines = {
+            call.lineno for statement in node.body for call in _ast_walk(statement)  # type: ignore[attr-defined]
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == element[1]
+        }
+        sites = [site for site in calls.get(element[1], ()) if site.line in lines]
+        for handle in holders[element[0]]:
+            found.setdefault(handle, []).extend(sites)
+    return {handle: tuple(sites) for handle, sites in found.items() if sites}
+
+
+# The name a `for` loop binds to each element (`for met in`, `for name, met in`).
+_LOOP_ELEMENT = re.compile(r"\bfor\s+(?:\w+\s*,\s*)?(\w+)\s+in\b")
+# The values that may hold handles (see `_handles`).
+_HANDLE_VALUES = (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.List, ast.Tuple, ast.Set, ast.Dict)
+
+
+def _handles(value: ast.AST) -> List[str]:
+    """The functions a value holds as handles (see `_handle_calls`), as written; none when an
+    element is not a name (`[nn.ReLU(), 3]` holds no functions)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "getattr" and len(value.args) == 2:
+        module = _ast_dotted(value.args[0])
+        return [f"{module}.*"] if module is not None and not isinstance(value.args[1], ast.Constant) else []
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return _handles(value.elt)
+    if isinstance(value, ast.DictComp):
+        return _handles(value.value)
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+        elements = value.values if isinstance(value, ast.Dict) else value.elts
+        written = [_ast_dotted(element) for element in elements]
+        return [name for name in written if name is not None] if written and None not in written else []
+    return []
+
+
+def _loop_element(loop: ast.AST) -> Optional[Tuple[str, str]]:
+    """(the container, the name bound to each element) of `for f in handles`, `for f in
+    handles.values()`, `for k, f in handles.items()`, `for i, f in enumerate(handles)`."""
+    target, iterated = loop.target, loop.iter  # type: ignore[attr-defined]
+    pair = isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name)
+    if isinstance(iterated, ast.Call) and not iterated.keywords:
+        method = _ast_dotted(iterated.func) or ""
+        if method == "enumerate" and len(iterated.args) == 1 and pair:
+            container = _ast_dotted(iterated.args[0])
+            return (container, target.elts[1].id) if container else None
+        if isinstance(iterated.func, ast.Attribute) and not iterated.args and iterated.func.attr in ("values", "items"):
+            container = _ast_dotted(iterated.func.value)
+            if container is None:
+                return None
+            if iterated.func.attr == "items":
+                return (container, target.elts[1].id) if pair else None
+            return (container, target.id) if isinstance(target, ast.Name) else None
+        return None
+    container = _ast_dotted(iterated)
+    return (container, target.id) if container is not None and isinstance(target, ast.Name) else None
 
 
 MOVE_METHODS = ("to", "cuda")
@@ -2063,6 +2168,11 @@ _DEPENDENCY_FILES: Dict[str, Tuple[str, ...]] = {}
 DEPENDENCY_PATTERNS = (
     "requirements*.txt", "requirements/*.txt", "setup.py", "setup.cfg", "pyproject.toml", "environment*.yml", "environment*.yaml",
 )
+# Per project root: its configuration files (`configuration_file`).
+_CONFIG_FILES: Dict[str, Tuple[str, ...]] = {}
+# Words in a JSON file's name or directory that make it a configuration file (a JSON file of
+# another name holds data: annotations, vocabularies, results).
+CONFIG_WORDS = ("config", "conf", "cfg", "hparam", "hyper", "param", "setting", "option", "args")
 # Per project root: the project modules each module imports directly, and those that import it.
 _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
 
@@ -2073,6 +2183,7 @@ def clear() -> None:
     _PROJECT_FILES.clear()
     _PROJECT_NOTEBOOKS.clear()
     _DEPENDENCY_FILES.clear()
+    _CONFIG_FILES.clear()
     _IMPORT_GRAPHS.clear()
     forget_paths()
 
@@ -2090,6 +2201,7 @@ def project_files(root: str) -> Tuple[str, ...]:
         files: List[str] = []
         notebooks: List[str] = []
         declared: List[str] = []
+        configurations: List[str] = []
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(
                 d
@@ -2099,7 +2211,9 @@ def project_files(root: str) -> Tuple[str, ...]:
             files.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
             notebooks.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".ipynb"))
             declared.extend(os.path.join(directory, name) for name in sorted(names) if declares_dependencies(directory, name))
+            configurations.extend(os.path.join(directory, name) for name in sorted(names) if configuration_file(directory, name))
         found = _PROJECT_FILES[root] = tuple(files)
+        _CONFIG_FILES[root] = tuple(configurations)
         _PROJECT_NOTEBOOKS[root] = tuple(notebooks)
         _DEPENDENCY_FILES[root] = tuple(declared)
     return found
@@ -2144,6 +2258,23 @@ def dependency_files(root: str) -> Tuple[str, ...]:
     return _DEPENDENCY_FILES[root]
 
 
+def config_files(root: str) -> Tuple[str, ...]:
+    """The configuration files under a project root (`configuration_file`), listed once per
+    run with the modules."""
+    project_files(root)
+    return _CONFIG_FILES[root]
+
+
+def configuration_file(directory: str, name: str) -> bool:
+    """Whether the file `name` in `directory` may configure a run: a YAML file, or a JSON
+    file whose name or directory says so (`CONFIG_WORDS`: `config.json`, `configs/base.json`,
+    `hparams.json`); not a dependency file (`environment.yml`)."""
+    lowered = name.lower()
+    if lowered.endswith((".yaml", ".yml")):
+        return not declares_dependencies(directory, name)
+    return lowered.endswith(".json") and any(word in f"{os.path.basename(directory)}/{lowered}".lower() for word in CONFIG_WORDS)
+
+
 def declares_dependencies(directory: str, name: str) -> bool:
     """Whether the file `name` in `directory` is a dependency file (`requirements/*.txt` too)."""
     if any(fnmatch.fnmatchcase(name, pattern) for pattern in DEPENDENCY_PATTERNS if "/" not in pattern):
@@ -2161,10 +2292,10 @@ def note_listing(root: str, stamp: str) -> None:
 
 
 def tree_stamp(root: str) -> str:
-    """A stamp of the project's module listing and its dependency files, with each file's
-    (mtime, size)."""
+    """A stamp of the project's module listing, its dependency files and its configuration
+    files, with each file's (mtime, size)."""
     material = []
-    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root)):
+    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root), *config_files(root)):
         try:
             status = os.stat(file)
         except OSError:
@@ -2471,8 +2602,11 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     """Every call in the project of `function` (a name or `Class.method`) defined in the module
     at `path`: calls in the same module by name, and calls in other modules and notebooks through an import
     of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`), with the
-    guards at each call site. The answer depends on the whole project, which is noted as a
-    dependency on its listing."""
+    guards at each call site; and calls through handles (`for met in self.metric_ftns:
+    met(output, target)` over a list, tuple or dict of functions, see `_handle_calls`), where
+    a `getattr(module, name)` with a name chosen at run time reaches every public function of
+    that module (an approximation: the names come from a configuration). The answer depends
+    on the whole project, which is noted as a dependency on its listing."""
     path = os.path.abspath(path)
     root = project_root(path)
     _note(root, tree_stamp(root))
@@ -2481,9 +2615,14 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     sites: List[CallSite] = []
     for file in (*project_files(root), *project_notebooks(root)):  # a notebook's loops call the modules' helpers too
         source = read_module(file) if file.endswith(".py") else read_notebook(file)
-        if name not in source.text or mentioned.search(source.text) is None:
+        if (name not in source.text or mentioned.search(source.text) is None) and not _gets_module_handles(source.text):
             continue
         facts = _module_facts(source.text, file)
+        for written, found in facts.handle_calls.items():
+            if written.endswith(".*") and "." not in function and not name.startswith("_"):
+                written = written[:-1] + name  # any public function of the module
+            if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
+                sites.extend(found)
         for written, found in facts.calls.items():
             if written.split(".")[-1] == name and _names_function(file, source.text, written, path, function):
                 sites.extend(found)
@@ -2508,6 +2647,15 @@ def option_default(path: str, dest: str) -> Optional[object]:
         note_listing(root, stamp)
         own = _option_defaults(root, stamp).get(dest, frozenset())
     return next(iter(own)) if len(own) == 1 and _UNKNOWN_DEFAULT not in own else None
+
+
+def defines_option(path: str, dest: str) -> bool:
+    """Whether a module of the project defines the command-line option `dest` with
+    `add_argument` (whatever its default)."""
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    return dest in _option_defaults(root, stamp)
 
 
 # A default that is not a constant (`default=os.cpu_count()`).
