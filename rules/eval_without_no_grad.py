@@ -530,11 +530,7 @@ class EvalWithoutNoGrad(Rule):
         loop = next((ancestor for ancestor in reversed(self.ctx.ancestors) if isinstance(ancestor, cst.For)), None)
         if loop is None:
             return False
-        drawn = set(bound_names(loop.target))
-        assignments = [item for item in descendants(loop.body) if isinstance(item, cst.Assign)]
-        for _ in range(3):  # `user_ids, input_ids = batch`, then `input_ids = input_ids.long()`
-            drawn |= {name for item in assignments if _mentions_any(item.value, drawn)
-                      for target in item.targets for name in bound_names(target.target)}
+        drawn = _batch_names(self.ctx.module, loop)
         return any(_mentions_any(arg.value, drawn) for arg in node.args)
 
     def _branches(self, node: cst.CSTNode) -> Set[int]:
@@ -1024,6 +1020,19 @@ def _body_computes_gradient(module: cst.Module, function: cst.FunctionDef) -> bo
     """Whether anything in the body of `function` (a function of `module`) computes gradients,
     found once per function: every call of it asks."""
     return any(_computes_gradient(item) for item in descendants(function.body))
+
+
+@per_module
+def _batch_names(module: cst.Module, loop: cst.For) -> Set[str]:
+    """The names that hold values of the batch a loop of `module` draws: its target, and the
+    names its body binds from them (`user_ids, input_ids = batch`, then `input_ids =
+    input_ids.long()`), found once per loop: every module call in it asks."""
+    drawn = set(bound_names(loop.target))
+    assignments = [item for item in descendants(loop.body) if isinstance(item, cst.Assign)]
+    for _ in range(3):
+        drawn |= {name for item in assignments if _mentions_any(item.value, drawn)
+                  for target in item.targets for name in bound_names(target.target)}
+    return drawn
 
 
 @per_module

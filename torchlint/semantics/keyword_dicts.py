@@ -19,12 +19,12 @@ adds keywords next to the dict must know it in every run, not only on CUDA (`eve
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import AbstractSet, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.names import NameResolver, dotted_name
-from torchlint.semantics.tree import bound_names, descendants, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import NESTED_SCOPES, bound_names, descendants, module_nodes, names_bound_by, nodes_of_type, per_module
 from torchlint.semantics.values import DICT_READS, spread_of, string_key, string_value, true_on_cuda
 
 Keywords = Dict[str, cst.BaseExpression]
@@ -80,7 +80,7 @@ def _changed_elsewhere(module: cst.Module, scope: cst.CSTNode, name: str) -> boo
     `scope` (a function or the module) binds to `name` (see `_changers`): called at any call
     the run reads (a method by its attribute, `trainer.tune(4)`, too) or never seen called,
     it makes the dict unknown from its binding on, under every name of it and in every copy."""
-    owner = module if isinstance(scope, cst.FunctionDef) and name in _declared(scope, cst.Global) else scope
+    owner = module if isinstance(scope, cst.FunctionDef) and name in _declared(module, scope, cst.Global) else scope
     return any(function is not scope and bound is owner for function, bound in _changers(module).get(name, ()))
 
 
@@ -98,7 +98,7 @@ def _changers(module: cst.Module) -> Dict[str, List[Tuple[cst.CSTNode, cst.CSTNo
     bindings: Dict[int, Set[str]] = {}  # `_own_bindings` of each function, once
     for function in nodes_of_type(module, (cst.FunctionDef, cst.Lambda)):
         own = _memoised_bindings(function, bindings)
-        declared = _declared(function, cst.Global) | _declared(function, cst.Nonlocal)
+        declared = _declared(module, function, cst.Global) | _declared(module, function, cst.Nonlocal)
         changed = {
             item.value
             for item in descendants(function.body)
@@ -125,9 +125,25 @@ def _memoised_bindings(function: "cst.FunctionDef | cst.Lambda", bindings: Dict[
     return found
 
 
-def _declared(function: "cst.FunctionDef | cst.Lambda", kind: type) -> Set[str]:
-    """The names a function's own body declares `global` or `nonlocal` (`kind`)."""
-    return {item.name.value for node in scope_descendants(function.body) if isinstance(node, kind) for item in node.names}  # type: ignore[attr-defined]
+def _declared(module: cst.Module, function: "cst.FunctionDef | cst.Lambda", kind: type) -> AbstractSet[str]:
+    """The names the own body of `function` (of `module`) declares `global` or `nonlocal` (`kind`)."""
+    return _declarations(module).get((id(function), kind), frozenset())
+
+
+@per_module
+def _declarations(module: cst.Module) -> Dict[Tuple[int, type], Set[str]]:
+    """The names declared `global` or `nonlocal` in each function's own body (not in the
+    functions, classes, lambdas and comprehensions nested in it), by the function's id and the
+    kind of declaration: each declaration of the module is charged to the scope it stands in."""
+    parents = module_nodes(module).parents
+    found: Dict[Tuple[int, type], Set[str]] = {}
+    for declaration in nodes_of_type(module, (cst.Global, cst.Nonlocal)):
+        scope = parents.get(id(declaration))
+        while scope is not None and not isinstance(scope, NESTED_SCOPES):
+            scope = parents.get(id(scope))
+        if isinstance(scope, cst.FunctionDef):
+            found.setdefault((id(scope), type(declaration)), set()).update(item.name.value for item in declaration.names)  # type: ignore[attr-defined]
+    return found
 
 
 def _binding_scope(
@@ -137,12 +153,12 @@ def _binding_scope(
     the nearest enclosing function that binds it (class bodies are skipped, as Python does), or
     the module, also for a name the function declares `global`. `bindings`: `_own_bindings`
     of the functions seen so far, by id."""
-    if isinstance(function, cst.FunctionDef) and name in _declared(function, cst.Global):
+    if isinstance(function, cst.FunctionDef) and name in _declared(module, function, cst.Global):
         return module
     node = parents.get(id(function))
     while node is not None and not isinstance(node, cst.Module):
         if isinstance(node, (cst.FunctionDef, cst.Lambda)) and name in _memoised_bindings(node, bindings):
-            return module if isinstance(node, cst.FunctionDef) and name in _declared(node, cst.Global) else node
+            return module if isinstance(node, cst.FunctionDef) and name in _declared(module, node, cst.Global) else node
         node = parents.get(id(node))
     return module
 

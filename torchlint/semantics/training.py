@@ -33,7 +33,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
-from torchlint.semantics.tree import children, descendants, in_source_order, iterated_source, nodes_of_type, per_module
+from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type, per_module, source_order
 from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -545,11 +545,8 @@ def training_loops(ctx: "FileFacts") -> Tuple[cst.CSTNode, ...]:
     if found is None:
         functions = ctx.frequency.local_functions()
         loaders = loader_names(ctx.module, ctx)
-        candidates = {id(node) for node in nodes_of_type(ctx.module, (cst.For, cst.While))}
-        loops = [
-            node for node in in_source_order(ctx.module) if id(node) in candidates and is_training_loop(node, ctx, functions, loaders)
-        ]
-        found = tuple(loops)
+        candidates = source_order(ctx.module, nodes_of_type(ctx.module, (cst.For, cst.While)))
+        found = tuple(node for node in candidates if is_training_loop(node, ctx, functions, loaders))
         _TRAINING_LOOPS[ctx] = found
     return found
 

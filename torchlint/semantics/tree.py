@@ -410,6 +410,22 @@ def _statement_nodes(statement: cst.CSTNode) -> _StatementNodes:
     return _StatementNodes(statement, order, by_type, parents, read)
 
 
+def source_order(module: cst.Module, nodes: List[cst.CSTNode]) -> List[cst.CSTNode]:
+    """`nodes` of `module` in the order `in_source_order(module)` meets them, found from the
+    path of child positions that leads to each rather than by a walk of the whole module."""
+    parents = module_nodes(module).parents
+
+    def path(node: cst.CSTNode) -> List[int]:
+        steps: List[int] = []
+        while node is not module:
+            parent = parents[id(node)]
+            steps.append(next(index for index, child in enumerate(children(parent)) if child is node))
+            node = parent
+        return steps[::-1]
+
+    return sorted(nodes, key=path)
+
+
 @per_module
 def nodes_of_type(module: cst.Module, kinds: Tuple[type, ...]) -> List[cst.CSTNode]:
     """The nodes of `module` that are instances of `kinds`, in `descendants` order."""
