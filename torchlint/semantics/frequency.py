@@ -160,8 +160,11 @@ class FrequencyAnalysis:
         external: Optional[External] = None,
         never_taken: Optional[Callable[[cst.If, bool], bool]] = None,
         called_in_project: Optional[Callable[[cst.FunctionDef], bool]] = None,
+        never_built: Optional[Callable[[], FrozenSet[str]]] = None,
     ) -> None:
         self.module = module
+        # The module-level classes of the file that nothing in the project builds.
+        self.never_built = never_built
         # Whether another module of the project is seen to call a function of this file.
         self.called_in_project = called_in_project
         # Whether no run the project makes takes an `if`'s body (True) or its `else` (False).
@@ -521,6 +524,8 @@ class FrequencyAnalysis:
         name = function.name.value
         scope = self._enclosing_scope(function)
         method = isinstance(scope, cst.ClassDef)
+        if method and self._never_built(scope):
+            return Execution(Frequency.RARE, (Reason(f"its class `{scope.name.value}` is never built in the project"),))
         framework = batch_hook(function, scope, self.classes()) if isinstance(scope, cst.ClassDef) else None
         if framework is None and not method and self._ignite_step(function):
             framework = IGNITE
@@ -578,7 +583,20 @@ class FrequencyAnalysis:
         return [
             call for call in self._calls.get(name, [])
             if _may_call(call, method) and not self._in_function_named(call, name) and not self._on_foreign_instance(call)
+            and not self._in_never_built(call)
         ]
+
+    def _never_built(self, klass: cst.CSTNode) -> bool:
+        """Whether `klass` is a module-level class that nothing in the project builds."""
+        return (
+            isinstance(klass, cst.ClassDef) and self.never_built is not None and klass.name.value in self.never_built()
+            and any(item is klass for item in self.module.body)
+        )
+
+    def _in_never_built(self, call: cst.Call) -> bool:
+        """Whether `call` is in a method of a class nothing builds: a call that never runs."""
+        function = self.enclosing_function(call)
+        return function is not None and self._never_built(self._enclosing_scope(function))
 
     def _on_foreign_instance(self, call: cst.Call) -> bool:
         """Whether a method call's receiver is an object made right there by a callable that

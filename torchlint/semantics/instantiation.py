@@ -5,8 +5,11 @@ module of the project (an import, an `__init__` export, a subclass, a registry d
 a factory reads), in its own module outside class bodies (module-level code, a function, the
 `if __name__ == "__main__":` demo), or in the body of another class of its module that is
 live (`Res2d` built by `ShortChunkCNN.__init__`). A class is also live when a decorator may
-register it, when it takes class keywords (a metaclass), when a module star-imports its
-module or looks names up dynamically on it (`getattr(models, args.arch)`), and every class of
+register it, when it takes class keywords (a metaclass), when a module looks names up
+dynamically on its module (`getattr(models, args.arch)`), or star-imports it and looks names
+up in its own namespace (`globals()[name]`) or hands them on: a package's `__init__` (which
+`getattr(package, name)` and the package's users read), or a module no module of the project
+imports that is no program (an export for users outside it), and every class of
 the project is live when any module imports modules by name or hooks subclassing
 (`import_module`, `__import__`, `sys.modules`, `__subclasses__`, `__init_subclass__`, a
 metaclass other than `ABCMeta`, Hydra's `instantiate`, `locate`). `eval`, `exec` and
@@ -84,8 +87,11 @@ class _Module:
     trains: bool
     # It imports modules by name or hooks class creation.
     dynamic: bool
-    # It star-imports a module or looks up names dynamically on one (`getattr(models, arch)`).
+    # It looks up names dynamically on a module (`getattr(models, arch)`), or star-imports one
+    # and looks names up in its own namespace (`globals()[args.model]`).
     reexports: bool
+    # It star-imports a module: the names reach its importers, whose code names what it uses.
+    star: bool
     words: FrozenSet[str]
 
 
@@ -95,7 +101,8 @@ def _module_summary(text: str) -> _Module:
     return _Module(
         file_enables(text, TRAINING),
         _dynamic(code),
-        bool(_STAR_IMPORT.search(code) or _DYNAMIC_GETATTR.search(code)),
+        bool((_STAR_IMPORT.search(code) and _DYNAMIC_HERE.search(code)) or _DYNAMIC_GETATTR.search(code)),
+        bool(_STAR_IMPORT.search(code)),
         frozenset(re.findall(r"[A-Za-z_]\w*", code)),
     )
 
@@ -107,19 +114,32 @@ def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[s
     if not own:
         return frozenset()
     mentioned: Set[str] = set()
-    trains = file_enables(text, TRAINING)
+    trains = file_enables(_outside_classes(text, own), TRAINING)  # the candidates' own training is no evidence
     for file in project_files(root):
         if os.path.abspath(file) == path:
             continue
         source = read_module(file).text
         summary = _module_summary(source)
-        if summary.dynamic or (summary.reexports and path in imported_files(file, source, search_roots(file))):
-            return frozenset()
+        exports = summary.reexports or (summary.star and (os.path.basename(file) == "__init__.py" or (_ENTRY_POINT not in source and not importers_of(file))))
+        if summary.dynamic or (exports and path in imported_files(file, source, search_roots(file))):
+            return frozenset()  # a module that may build any class it imports, or hands them on unnamed
         trains = trains or summary.trains
         mentioned |= summary.words & own.keys()
     if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
     return frozenset(own) - _live_in_own_module(own, mentioned)
+
+
+def _outside_classes(text: str, classes: Dict[str, Tuple[Set[str], bool]]) -> str:
+    """`text` without the lines of the module-level classes named in `classes`."""
+    tree = python_tree(text)
+    lines = text.splitlines(keepends=True)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name in classes:
+            start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+            for index in range(start - 1, node.end_lineno or node.lineno):
+                lines[index] = "\n"
+    return "".join(lines)
 
 
 # Files of a directory that are no modules for others to import.
