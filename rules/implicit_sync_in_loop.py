@@ -9,6 +9,7 @@ from torchlint.rules.sync_in_loop import (
     _calls,
     _iterates_loader,
     _read_again,
+    hook_place,
 )
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING_CALLBACK
@@ -245,7 +246,7 @@ class ImplicitSyncInLoop(Rule):
             or decides_stop(function, names or set(), node)
         ):
             return  # a timing, or a value the hook must have to return or raise
-        where = f"`{hook}()`" if isinstance(function, cst.FunctionDef) and function.name.value == hook else f"a helper of `{hook}()`"
+        where = hook_place(function, hook)
         remedy = "pass the tensor to `self.log(...)`, which reduces it on the device" if prints and framework == LIGHTNING else "keep values on the device"
         self.report(
             node,

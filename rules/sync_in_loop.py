@@ -315,8 +315,7 @@ class SyncInLoop(Rule):
             return
         framework = execution.framework()
         shown = '.to("cpu")' if method == "to" else f".{method}()"
-        function = self.ctx.enclosing(cst.FunctionDef)
-        where = f"`{hook}()`" if isinstance(function, cst.FunctionDef) and function.name.value == hook else f"a helper of `{hook}()`"
+        where = hook_place(self.ctx.enclosing(cst.FunctionDef), hook)
         remedy = (
             "pass the tensor to `self.log(...)`, which reduces it on the device, or convert once per epoch"
             if framework == LIGHTNING
@@ -647,6 +646,11 @@ class SyncInLoop(Rule):
         if position + 1 < len(body):
             return body[position + 1], indent, True
         return loop, indent, False
+
+def hook_place(function: Optional[cst.FunctionDef], hook: str) -> str:
+    """Where a sync in a framework's batch hook is, in words: the hook itself or a helper of it."""
+    return f"`{hook}()`" if function is not None and function.name.value == hook else f"a helper of `{hook}()`"
+
 
 def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     """`.item()`, `.cpu()`, `.tolist()` without arguments, or `.to("cpu")`."""

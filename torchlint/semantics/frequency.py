@@ -163,8 +163,10 @@ class FrequencyAnalysis:
         never_built: Optional[Callable[[], FrozenSet[str]]] = None,
     ) -> None:
         self.module = module
-        # The module-level classes of the file that nothing in the project builds.
+        # The names of the module-level classes of the file that nothing in the project builds,
+        # and those classes' ids (`_never_built`, found on first use).
         self.never_built = never_built
+        self._unbuilt: Optional[FrozenSet[int]] = None
         # Whether another module of the project is seen to call a function of this file.
         self.called_in_project = called_in_project
         # Whether no run the project makes takes an `if`'s body (True) or its `else` (False).
@@ -586,15 +588,23 @@ class FrequencyAnalysis:
             and not self._in_never_built(call)
         ]
 
-    def _never_built(self, klass: cst.CSTNode) -> bool:
+    def _unbuilt_ids(self) -> FrozenSet[int]:
+        """The ids of the module-level classes of the file that nothing in the project builds."""
+        if self._unbuilt is None:
+            names = self.never_built() if self.never_built is not None else frozenset()
+            self._unbuilt = frozenset(
+                id(item) for item in self.module.body if isinstance(item, cst.ClassDef) and item.name.value in names
+            )
+        return self._unbuilt
+
+    def _never_built(self, klass: Optional[cst.CSTNode]) -> bool:
         """Whether `klass` is a module-level class that nothing in the project builds."""
-        return (
-            isinstance(klass, cst.ClassDef) and self.never_built is not None and klass.name.value in self.never_built()
-            and any(item is klass for item in self.module.body)
-        )
+        return id(klass) in self._unbuilt_ids()
 
     def _in_never_built(self, call: cst.Call) -> bool:
         """Whether `call` is in a method of a class nothing builds: a call that never runs."""
+        if not self._unbuilt_ids():
+            return False
         function = self.enclosing_function(call)
         return function is not None and self._never_built(self._enclosing_scope(function))
 

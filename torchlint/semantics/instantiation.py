@@ -133,13 +133,16 @@ def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[s
 def _outside_classes(text: str, classes: Dict[str, Tuple[Set[str], bool]]) -> str:
     """`text` without the lines of the module-level classes named in `classes`."""
     tree = python_tree(text)
-    lines = text.splitlines(keepends=True)
+    lines = _LINES.findall(text)  # the line breaks CPython counts, not every one `splitlines` knows
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name in classes:
             start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
             for index in range(start - 1, node.end_lineno or node.lineno):
                 lines[index] = "\n"
     return "".join(lines)
+
+
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 # Files of a directory that are no modules for others to import.

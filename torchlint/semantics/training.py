@@ -226,6 +226,7 @@ def local_functions(module: cst.Module) -> LocalFunctions:
     return found
 
 
+@per_module
 def _instance_methods(module: cst.Module) -> Dict[str, List[cst.FunctionDef]]:
     """`{"agent.step": [Agent.step]}` for each name or attribute that every assignment of the
     file binds to a call of one module-level class of the file (`agent = Agent(...)`,
@@ -426,8 +427,7 @@ def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, sc
     calls = [item for item in descendants(loop) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute)]
     sources = {dotted_name(call.func.value) for call in calls if any(word in BATCH_DRAWING_WORDS for word in words(call.func.attr.value))}
     if scope is not None:  # a memory other loops sample from (`D.sample(batch_size)`)
-        elsewhere = (item for item in descendants(scope) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute))
-        sources |= {dotted_name(call.func.value) for call in elsewhere if any(word in REPLAY_WORDS for word in words(call.func.attr.value))}
+        sources |= _replay_sources(scope) if isinstance(scope, cst.Module) else _sampled_memories(scope)
     sources.discard(None)
     return any(
         dotted_name(call.func.value) in sources
@@ -435,6 +435,18 @@ def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, sc
         for call in calls
         if isinstance(call.func, cst.Attribute)
     )
+
+
+def _sampled_memories(scope: cst.CSTNode) -> Set[Optional[str]]:
+    """The objects `scope` samples from (`D.sample(batch_size)`), by dotted name."""
+    calls = (item for item in descendants(scope) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute))
+    return {dotted_name(call.func.value) for call in calls if any(word in REPLAY_WORDS for word in words(call.func.attr.value))}
+
+
+@per_module
+def _replay_sources(module: cst.Module) -> FrozenSet[Optional[str]]:
+    """`_sampled_memories` of a whole module, found once."""
+    return frozenset(_sampled_memories(module))
 
 
 def _iterated_by_iter(node: cst.BaseExpression) -> cst.BaseExpression:

@@ -615,3 +615,18 @@ for step in range(2):
     loss = model(x).pow(2).mean()
     loss.backward()
 print(round(loss.item(), 4))
+
+# %% round 11: convs and BatchNorms appended one after another in the body of a loop [unsafe, same]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+layers = []
+channels = 2
+for width in (4, 8):
+    layers.append(nn.Conv2d(channels, width, 3))
+    layers.append(nn.BatchNorm2d(width))
+    layers.append(nn.ReLU())
+    channels = width
+block = nn.Sequential(*layers)
+show(block(torch.randn(2, 2, 9, 9)).shape)
