@@ -14,6 +14,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
+from torchlint.semantics.passed_values import received_parameter
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, file_builds_unpinned_loader, project_function, pinned_argument, project_moves_without_non_blocking, project_pins_loaders
 from torchlint.semantics.tree import descendants, descendants_of_type, iterated_parts, iterated_source, module_nodes, names_bound_by, nodes_of_type, per_module, scope_descendants
 
@@ -62,7 +63,9 @@ class BlockingTransfer(Rule):
     (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
     A move inside a call (`x = Variable(x.cuda())`) moves the
     batch before the assignment rebinds it, and each branch of an `if` is followed on its
-    own.
+    own. A loop that hands its batch whole to a function of the file (`loss =
+    self.train_step(batch)`, the loop not rebinding `batch`) moves it where that function
+    moves the parameter that receives it (`batch[0].to(self.device)` in `train_step`).
 
     ## Why is this slow?
     A blocking copy makes the Python thread wait until the batch has reached the device
@@ -119,7 +122,8 @@ class BlockingTransfer(Rule):
     tensor on the same device. A name rebound to its device copy (`x = x.to(device)`) no
     longer holds the batch: a later `x.to(cpu)` copies device memory back to the host, where
     `non_blocking=True` would let the host read it before the copy is done, so it is not
-    reported. Unsafe when the loader is not followed (in a project that pins
+    reported. Unsafe when the move is in a function the loop hands the batch to (other calls
+    may hand that function values that are no batches of a pinned loader), when the loader is not followed (in a project that pins
     all its loaders, above), when the loader has a `collate_fn` (or a `**kwargs` that may hold one), which may return objects whose own `.to()` does not take
     `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
     as they are, not collated. No fix when the file defines such a method, by `def`, by
@@ -182,6 +186,7 @@ class BlockingTransfer(Rule):
         self.tracker = LoaderTracker(self)
         self.pinned: List[cst.Call] = []
         self.checked: Set[int] = set()
+        self.reported: Set[int] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
@@ -214,9 +219,7 @@ class BlockingTransfer(Rule):
                 self._check_loop(run.step, {run.batch}, loader, with_training=run.trains or run.per_epoch)
         if not os.path.isfile(self.ctx.path):
             return
-        for loop, function, parameter in self._loops_over_parameters():
-            klass = self.ctx.frequency.enclosing_class(function)
-            qualified = f"{klass.name.value}.{function.name.value}" if klass is not None else function.name.value
+        for loop, qualified, parameter in self._loops_over_parameters():
             default = pinned_argument(self.ctx.path, qualified, parameter)
             if default is not None:
                 self._check_loop(loop, _names(loop.target), None if default else _CUSTOM_COLLATION)
@@ -239,27 +242,55 @@ class BlockingTransfer(Rule):
                     if is_loader_like(loop.iter) and not self.tracker.loops_over(loop) and self._blocking_moves(loop, _names(loop.target)):
                         yield loop
 
-    def _loops_over_parameters(self) -> Iterator[Tuple[cst.For, cst.FunctionDef, str]]:
-        """Loops of the file's functions over one of their parameters whose items they move to
-        a device without `non_blocking=True`, not already checked as loops over a loader."""
+    def _loops_over_parameters(self) -> Iterator[Tuple[cst.For, str, str]]:
+        """Loops of the file's functions over one of their parameters, or over an attribute
+        that `__init__` stores from its parameter unchanged (`self.train_ds = train_ds`, see
+        `passed_values.received_parameter`), whose items they move to a device without
+        `non_blocking=True`, not already checked as loops over a loader; each with the callable
+        (as the project's calls name it) and the parameter."""
         for functions in self.ctx.frequency.local_functions().values():
             for function in functions:
                 parameters = {param.name.value for param in function.params.params}
                 for loop in _own_loops(self.ctx.module, function):
                     if id(loop) in self.checked or len(iterated_parts(loop.iter, loop.target)) != 1:
                         continue
-                    if not isinstance(iterated_source(loop.iter), cst.Name) or not self._blocking_moves(loop, _names(loop.target)):
+                    source = iterated_source(loop.iter)
+                    if not isinstance(source, (cst.Name, cst.Attribute)) or not self._blocking_moves(loop, _names(loop.target)):
                         continue  # the loop body alone first: the function is walked only for loops that move batches
-                    source = _parameter_behind(function, iterated_source(loop.iter), parameters)
-                    if source is not None:
-                        yield loop, function, source
+                    if isinstance(source, cst.Attribute):
+                        received = received_parameter(self.ctx, source)
+                        if received is not None:
+                            yield loop, received[0], received[1].name.value
+                        continue
+                    parameter = _parameter_behind(function, source, parameters)
+                    if parameter is not None:
+                        klass = self.ctx.frequency.enclosing_class(function)
+                        yield loop, f"{klass.name.value}.{function.name.value}" if klass is not None else function.name.value, parameter
 
-    def _blocking_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[cst.Call]:
-        """The moves of the loop's batch that block: no `non_blocking`, no `*`/`**`, one positional argument at most."""
+    def _blocking_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[Tuple[cst.Call, str]]:
+        """The moves of the loop's batch that block (no `non_blocking`, no `*`/`**`, one
+        positional argument at most), each with the name of the function the loop hands the
+        batch to that makes it ('' for a move in the loop itself)."""
+        moves = [(move, "") for move, _ in _moves_of_batches(self.ctx, loop.body, targets)] + self._handed_moves(loop, targets)
         return [
-            move for move, _ in _moves_of_batches(self.ctx, loop.body, targets)
+            (move, helper) for move, helper in moves
             if not (has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None or len(positional(move)) > 1)
         ]
+
+    def _handed_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[Tuple[cst.Call, str]]:
+        """Moves in the same-file functions the loop hands its batch to whole and unchanged
+        (`loss = self.train_step(batch)`, then `batch[0].to(device)` there), one call deep: the
+        parameter that receives it holds the batch. Not when the loop rebinds the batch's name."""
+        if any(targets.intersection(names_bound_by(node)) for node in body_nodes(loop.body)):
+            return []
+        functions = self.ctx.frequency.local_functions()
+        found: List[Tuple[cst.Call, str]] = []
+        for node in body_nodes(loop.body):
+            for function in called_function(node, functions) if isinstance(node, cst.Call) else ():
+                received = {parameter for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name) and arg.value in targets}
+                if received:
+                    found.extend((move, function.name.value) for move, _ in _moves_of_batches(self.ctx, function.body, received))
+        return found
 
     def _check_loop(self, loop: cst.CSTNode, targets: Set[str], loader: Optional[cst.Call], with_training: Optional[bool] = None) -> None:
         """`loader`: the pinned loader the loop draws from, None for one of the project's that
@@ -274,14 +305,21 @@ class BlockingTransfer(Rule):
             with_training = repeated_with_training(self.ctx, loop)
         if self.withholds_preview_variant() and not with_training:
             return
-        for move in self._blocking_moves(loop, targets):
+        for move, helper in self._blocking_moves(loop, targets):
+            if id(move) in self.reported:
+                continue  # a helper that two loops hand their batches to
+            self.reported.add(id(move))
             assert isinstance(move.func, cst.Attribute)
             method = move.func.attr.value
+            fix = self._fix(move, loader)
+            if helper and fix.applicability is Applicability.SAFE:
+                reason = f"the batch is moved in `{helper}()`, which other calls may hand values that are no batches of a pinned loader"
+                fix = self.unsafe_fix(reason, *fix.edits, message=fix.message)
             self.report(
                 move,
                 f"`.{method}()` of a batch from a pinned-memory DataLoader blocks until the copy is done; "
                 "pass `non_blocking=True` to overlap it with the step",
-                fix=self._fix(move, loader),
+                fix=fix,
                 start=move.func.attr,
             )
 

@@ -7,7 +7,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.flags import only_when_switched_on
-from torchlint.semantics.instantiation import unbuilt_classes
+from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.project import callers_of
@@ -563,7 +563,7 @@ class ConvBiasBeforeBn(Rule):
     def _in_unbuilt_class(self, layer: cst.Call) -> bool:
         """Whether the layer is built by a module-level class that nothing in the project
         builds (`semantics.instantiation`): its bias costs nothing in any run."""
-        unbuilt = unbuilt_classes(self.ctx.path, self.ctx.text)
+        unbuilt = unbuilt_definitions(self.ctx.path, self.ctx.text)
         return bool(unbuilt) and any(
             isinstance(statement, cst.ClassDef) and statement.name.value in unbuilt and any(node is layer for node in descendants(statement))
             for statement in self.ctx.module.body

@@ -8,7 +8,7 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.devices import in_cpu_only_branch
-from torchlint.semantics.instantiation import unbuilt_classes
+from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread, walked_in_python
 from torchlint.semantics.names import dotted_name
@@ -26,7 +26,7 @@ from torchlint.semantics.training import (
     runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to
-from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import GRAD_OFF, project_function
 from torchlint.semantics.values import string_value
@@ -357,7 +357,7 @@ class SyncInLoop(Rule):
             return  # not a torch module's, or an inference forward (gradients off): its output is the point
         if not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only or not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
             return
-        if isinstance(klass, cst.ClassDef) and klass.name.value in unbuilt_classes(self.ctx.path, self.ctx.text):
+        if isinstance(klass, cst.ClassDef) and klass.name.value in unbuilt_definitions(self.ctx.path, self.ctx.text):
             return
         if isinstance(klass, cst.ClassDef) and framework_of(klass, self.ctx.frequency.classes()) == LIGHTNING and not _steps_call_forward(klass):
             return  # a LightningModule's `forward` is its inference API unless its training step calls `self(...)`
@@ -538,7 +538,8 @@ class SyncInLoop(Rule):
             if isinstance(ancestor, cst.Assign) and child is ancestor.value:
                 # `scores = pred["scores"].tolist()`, then `scores[k]` for each detection
                 names = {name for target in ancestor.targets for name in bound_names(target.target)}
-                return walked_in_python(self.ctx.module, names, self.ctx.enclosing(cst.FunctionDef) or self.ctx.module)
+                scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+                return walked_in_python(self.ctx.module, names, scope) or self._converted_later(node, names, sinks)
             if isinstance(ancestor, cst.Call):
                 callee = ancestor.func.attr.value if isinstance(ancestor.func, cst.Attribute) else getattr(ancestor.func, "value", "")
                 if callee in sinks or (self.ctx.qualified_name(ancestor.func) or "").startswith("numpy."):
@@ -546,6 +547,17 @@ class SyncInLoop(Rule):
             elif not isinstance(ancestor, (cst.Arg, cst.Attribute, cst.Subscript, cst.SubscriptElement, cst.Index)):
                 return False
         return False
+
+    def _converted_later(self, node: cst.Call, names: Set[str], sinks: FrozenSet[str]) -> bool:
+        """Whether the innermost loop (or function) around `node` converts a name bound to its
+        value for host output (`scores = scores.cpu()`, then `scores.numpy()`)."""
+        loops = self.ctx.enclosing_loops(node)
+        region = loops[0] if loops else self.ctx.enclosing(cst.FunctionDef)
+        return region is not None and any(
+            isinstance(call.func, cst.Attribute) and call.func.attr.value in sinks
+            and isinstance(call.func.value, cst.Name) and call.func.value.value in names
+            for call in nodes_of_type(region, (cst.Call,))
+        )
 
     def _is_dict_key(self, node: cst.Call) -> bool:
         """`{x.item(): v}`, `{t["id"].item(): r for t, r in zip(targets, results)}`, also through

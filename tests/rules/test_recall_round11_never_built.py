@@ -1,5 +1,5 @@
 """After batch 18 (read): methods of a class that nothing in a training project builds never
-run, for every rule (`FrequencyAnalysis._never_built`, from `instantiation.unbuilt_classes`):
+run, for every rule (`FrequencyAnalysis._never_built`, from `instantiation.unbuilt_definitions`):
 an abandoned generator next to the model the script trains gets no per-step findings. A star
 import hands names on only to modules that name them, unless the importer looks names up in
 its own namespace, is a package's `__init__`, or is an export no program of the project

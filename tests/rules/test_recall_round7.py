@@ -669,6 +669,7 @@ def test_a_wrapper_only_for_its_weights_is_not_data_parallel_training(tmp_path, 
 
 def test_a_wrapper_that_is_also_run_is(tmp_path, monkeypatch):
     code = CONVERSION.replace('    torch.save(wrapped.module.state_dict(), "new.pt")\n', '    wrapped(torch.zeros(1, 2)).sum().backward()\n')
+    code += "    train(net, loader, optimizer)\n"  # a function nothing calls never runs
     assert findings(tmp_path, monkeypatch, {"train.py": code}, "TL501") == {("train.py", "TL501", 10), ("train.py", "TL501", 17)}
 
 

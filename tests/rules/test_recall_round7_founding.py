@@ -13,7 +13,7 @@ from typing import Dict
 import pytest
 from conftest import project_findings, write
 
-from torchlint.semantics.instantiation import unbuilt_classes
+from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.project import clear, runs_without_grad
 
 pytestmark = pytest.mark.stable_only
@@ -86,7 +86,7 @@ def test_a_class_anything_may_build_is_reported(tmp_path, monkeypatch, where, te
     "added",
     [
         "\nif __name__ == '__main__':\n    print(NetXL())\n",  # the module's own demo builds it
-        "\ndef build():\n    return NetXL()\n",  # a module-level factory
+        "\ndef build():\n    return NetXL()\n\nMODEL = build()\n",  # a module-level factory it calls
         "\nclass Wrapper(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = NetXL()\n"
         "\nMODEL = Wrapper()\n",  # a class that is built builds it
         "\ndef build(name):\n    return globals()[name]()\n",  # looked up in its own module
@@ -107,19 +107,19 @@ def test_libraries_keep_every_class(tmp_path):
     write(tmp_path, "setup.py", "")
     path = write(tmp_path, "models/blocks.py", BLOCKS)
     write(tmp_path, "models/__init__.py", "")
-    assert unbuilt_classes(path, open(path).read()) == frozenset()
+    assert unbuilt_definitions(path, open(path).read()) == frozenset()
     write(tmp_path, "train.py", TRAIN)
     clear()  # the project's listing is read once per run
-    assert unbuilt_classes(path, open(path).read()) == frozenset({"NetXL"})
+    assert unbuilt_definitions(path, open(path).read()) == frozenset({"NetXL"})
     # A directory of modules that nothing in the project imports is a model zoo its users
     # import module by module (`from zoo.xcit import XCiT`): its classes stay live.
     write(tmp_path, "models/xcit.py", "class XCiT:\n    pass\n")
     write(tmp_path, "models/cait.py", "class CaiT:\n    pass\n")
     clear()
-    assert unbuilt_classes(path, open(path).read()) == frozenset()
+    assert unbuilt_definitions(path, open(path).read()) == frozenset()
     write(tmp_path, "models/__init__.py", "from .xcit import XCiT\n")
     clear()
-    assert unbuilt_classes(path, open(path).read()) == frozenset({"NetXL"})
+    assert unbuilt_definitions(path, open(path).read()) == frozenset({"NetXL"})
 
 
 def test_classes_built_only_by_unbuilt_classes_are_unbuilt(tmp_path):
@@ -127,10 +127,10 @@ def test_classes_built_only_by_unbuilt_classes_are_unbuilt(tmp_path):
     write(tmp_path, "train.py", TRAIN)
     text = BLOCKS + "\nclass Stem(nn.Module):\n    pass\n\nclass Tower(nn.Module):\n    def __init__(self):\n        self.stem = Stem()\n"
     path = write(tmp_path, "models/blocks.py", text)
-    assert unbuilt_classes(path, text) == frozenset({"NetXL", "Stem", "Tower"})
+    assert unbuilt_definitions(path, text) == frozenset({"NetXL", "Stem", "Tower"})
     # Commented-out code builds nothing; a text that is not a file is never judged.
-    assert unbuilt_classes(path, text + "# model = Tower()\n") == frozenset({"NetXL", "Stem", "Tower"})
-    assert unbuilt_classes(os.path.join(str(tmp_path), "missing.py"), text) == frozenset()
+    assert unbuilt_definitions(path, text + "# model = Tower()\n") == frozenset({"NetXL", "Stem", "Tower"})
+    assert unbuilt_definitions(os.path.join(str(tmp_path), "missing.py"), text) == frozenset()
 
 
 # -- TL402: callers that already turn gradients off ---------------------------------------

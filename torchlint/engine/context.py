@@ -16,7 +16,7 @@ from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_e
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
-from torchlint.semantics.instantiation import unbuilt_classes
+from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.training import called_every_step_elsewhere, inference_only, local_functions, trains, training_loops
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
@@ -100,7 +100,7 @@ class FileContext:
             external=self._called_elsewhere,
             never_taken=lambda branch, body: branch_never_taken(self, branch, body),
             called_in_project=self._called_in_project,
-            never_built=lambda: unbuilt_classes(self.path, self.text),
+            never_built=lambda: unbuilt_definitions(self.path, self.text),
         )
 
     def _one_off_script(self) -> bool:

@@ -119,8 +119,8 @@ class Rule:
         fix: Optional[PendingFix] = None,
         start: Optional[cst.CSTNode] = None,
     ) -> None:
-        if self.in_skipped_code():
-            return
+        if self.in_skipped_code() or self.ctx.frequency.never_runs(node):
+            return  # test code the rule skips, or code that no run of the project reaches
         self.ctx.reports.append(Report(self, node, message, fix, start))
 
     def in_skipped_code(self) -> bool:

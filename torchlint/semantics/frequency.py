@@ -163,8 +163,8 @@ class FrequencyAnalysis:
         never_built: Optional[Callable[[], FrozenSet[str]]] = None,
     ) -> None:
         self.module = module
-        # The names of the module-level classes of the file that nothing in the project builds,
-        # and those classes' ids (`_never_built`, found on first use).
+        # The names of the module-level classes of the file that nothing in the project builds
+        # and of its functions that nothing calls, and their ids (`_never_built`, found on first use).
         self.never_built = never_built
         self._unbuilt: Optional[FrozenSet[int]] = None
         # Whether another module of the project is seen to call a function of this file.
@@ -528,6 +528,8 @@ class FrequencyAnalysis:
         method = isinstance(scope, cst.ClassDef)
         if method and self._never_built(scope):
             return Execution(Frequency.RARE, (Reason(f"its class `{scope.name.value}` is never built in the project"),))
+        if self._never_built(function):
+            return Execution(Frequency.RARE, (Reason(f"nothing in the project calls `{name}()`"),))
         framework = batch_hook(function, scope, self.classes()) if isinstance(scope, cst.ClassDef) else None
         if framework is None and not method and self._ignite_step(function):
             framework = IGNITE
@@ -589,24 +591,38 @@ class FrequencyAnalysis:
         ]
 
     def _unbuilt_ids(self) -> FrozenSet[int]:
-        """The ids of the module-level classes of the file that nothing in the project builds."""
+        """The ids of the module-level classes of the file that nothing in the project builds
+        and of its functions that nothing calls."""
         if self._unbuilt is None:
             names = self.never_built() if self.never_built is not None else frozenset()
             self._unbuilt = frozenset(
-                id(item) for item in self.module.body if isinstance(item, cst.ClassDef) and item.name.value in names
+                id(item) for item in self.module.body if isinstance(item, (cst.ClassDef, cst.FunctionDef)) and item.name.value in names
             )
         return self._unbuilt
 
-    def _never_built(self, klass: Optional[cst.CSTNode]) -> bool:
-        """Whether `klass` is a module-level class that nothing in the project builds."""
-        return id(klass) in self._unbuilt_ids()
+    def never_runs(self, node: cst.CSTNode) -> bool:
+        """Whether no run the project makes reaches `node`: it is in a branch that no call in
+        the project takes, in a module-level function that nothing calls, or in a method of a
+        module-level class that nothing builds."""
+        for ancestor, child in self._path(node):
+            if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):
+                return True
+            if isinstance(ancestor, (cst.FunctionDef, cst.ClassDef)) and self._never_built(ancestor):
+                return True
+        return False
+
+    def _never_built(self, definition: Optional[cst.CSTNode]) -> bool:
+        """Whether `definition` is a module-level class that nothing in the project builds, or
+        a module-level function that nothing calls."""
+        return id(definition) in self._unbuilt_ids()
 
     def _in_never_built(self, call: cst.Call) -> bool:
-        """Whether `call` is in a method of a class nothing builds: a call that never runs."""
+        """Whether `call` is in a function nothing calls or a method of a class nothing builds:
+        a call that never runs."""
         if not self._unbuilt_ids():
             return False
         function = self.enclosing_function(call)
-        return function is not None and self._never_built(self._enclosing_scope(function))
+        return function is not None and (self._never_built(function) or self._never_built(self._enclosing_scope(function)))
 
     def _on_foreign_instance(self, call: cst.Call) -> bool:
         """Whether a method call's receiver is an object made right there by a callable that
@@ -940,7 +956,18 @@ def rare_test(
     """Why an `if` test limits its body to some steps ('' when it does not): an interval
     (`step % n == 0`), one step (`i == 0`), a logging or debugging switch, a failure check,
     an improvement on the best value so far (`if val_loss < best_loss:`, `if is_best:`).
-    `holders` says where a value the test looks a key up in comes from (see `_setting_name`)."""
+    `holders` says where a value the test looks a key up in comes from (see `_setting_name`).
+    Of `a and b` one side must be rare; of `a or b` one side, and no side that runs often
+    (`epoch == last or epoch % val_every == 0` runs every few epochs), where a flag of unknown
+    meaning (`step % 250 == 0 or last_step`) is neither."""
+    if isinstance(test, cst.BooleanOperation):
+        sides = [rare_test(side, counters, steps, holders) for side in (test.left, test.right)]
+        if isinstance(test.operator, cst.And):
+            return sides[0] or sides[1]
+        flags = [not why and _flag(side) for why, side in zip(sides, (test.left, test.right))]
+        if any(not why and not flag for why, flag in zip(sides, flags)) or not any(sides):
+            return ""
+        return UNDER_INTERVAL if UNDER_INTERVAL in sides else sides[0] or sides[1]
     nodes = list(descendants(test))
     modulos = [node for node in nodes if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)]
     if any(_interval(node, counters, steps) for node in modulos):
@@ -959,6 +986,14 @@ def rare_test(
         if isinstance(node, cst.Call) and identifier(node) in FAILURE_CHECKS:
             return "on a failure check"
     return ""
+
+
+def _flag(node: cst.BaseExpression) -> bool:
+    """A bare name or attribute, maybe negated (`last_step`, `not self.done`): a flag whose
+    meaning the test does not show."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        node = node.expression
+    return isinstance(node, (cst.Name, cst.Attribute))
 
 
 def _setting_name(node: cst.CSTNode, holders: Optional[Holders] = None) -> str:

@@ -1,4 +1,11 @@
-"""Whether a module-level class is ever built: code that nothing in its project instantiates.
+"""Whether a module-level class is ever built, or a module-level function ever called: code
+that nothing in its project runs. Classes are described below; a function is judged the same
+way (its name is what calls it: a call, a value handed on, a registry, an export, also in a
+notebook of the project), and is
+live also when a decorator may register it, when a packaging file names it (an entry point in
+`pyproject.toml` or `setup.cfg`), or when its module is a `hubconf.py` (torch.hub calls its
+functions by name). Dunder functions (`__getattr__`) and functions named `main` (the entry point
+a launcher or a user's `python -c` may call by its conventional name) are never judged.
 
 A class is *live* when something may build it: its name occurs (outside comments) in another
 module of the project (an import, an `__init__` export, a subclass, a registry dict, a string
@@ -41,12 +48,15 @@ from torchlint.semantics.project import (
     TRAINING,
     note_listing,
     code_text,
+    dependency_files,
     file_enables,
     imported_files,
     importers_of,
     project_files,
+    project_notebooks,
     project_root,
     read_module,
+    read_notebook,
     search_roots,
     tree_stamp,
 )
@@ -66,18 +76,18 @@ _STAR_IMPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\*", re.MULTILINE)
 _ABSTRACT_METACLASS = re.compile(r"\bmetaclass\s*=\s*(?:abc\.)?ABCMeta\b")
 
 
-def unbuilt_classes(path: str, text: str) -> FrozenSet[str]:
+def unbuilt_definitions(path: str, text: str) -> FrozenSet[str]:
     """The module-level classes of the module at `path` (source `text`) that its project never
-    builds (see the module docstring): empty for text that is not a file, and whenever anything
-    may build them. Depends on every module of the project, noted as one stamp of the
+    builds, and its module-level functions that it never calls (see the module docstring):
+    empty for text that is not a file, and whenever anything may run them. Depends on every module of the project, noted as one stamp of the
     project's module listing."""
-    if not os.path.isfile(path):
+    if not os.path.isfile(path) or os.path.basename(path) == _HUB_MODULE:
         return frozenset()
     path = os.path.abspath(path)
     root = project_root(path)
     stamp = tree_stamp(root)
     note_listing(root, stamp)
-    return _unbuilt_classes(path, text, root, stamp)
+    return _unbuilt_definitions(path, text, root, stamp)
 
 
 @dataclass(frozen=True)
@@ -108,13 +118,13 @@ def _module_summary(text: str) -> _Module:
 
 
 @lru_cache(maxsize=256)
-def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
-    """`unbuilt_classes`, once per module text and state of its project (`stamp`)."""
+def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
+    """`unbuilt_definitions`, once per module text and state of its project (`stamp`)."""
     own = _own_candidates(text)
     if not own:
         return frozenset()
-    mentioned: Set[str] = set()
-    trains = file_enables(_outside_classes(text, own), TRAINING)  # the candidates' own training is no evidence
+    mentioned = _packaging_words(root) & own.keys()
+    trains = file_enables(_outside_definitions(text, own), TRAINING)  # the candidates' own training is no evidence
     for file in project_files(root):
         if os.path.abspath(file) == path:
             continue
@@ -125,17 +135,35 @@ def _unbuilt_classes(path: str, text: str, root: str, stamp: str) -> FrozenSet[s
             return frozenset()  # a module that may build any class it imports, or hands them on unnamed
         trains = trains or summary.trains
         mentioned |= summary.words & own.keys()
+    for notebook in project_notebooks(root):  # a notebook's cells call the modules' functions too
+        summary = _module_summary(read_notebook(notebook).text)
+        trains = trains or summary.trains
+        mentioned |= summary.words & own.keys()
     if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
     return frozenset(own) - _live_in_own_module(own, mentioned)
 
 
-def _outside_classes(text: str, classes: Dict[str, Tuple[Set[str], bool]]) -> str:
-    """`text` without the lines of the module-level classes named in `classes`."""
+def _packaging_words(root: str) -> Set[str]:
+    """The identifiers of the project's packaging tables (`pyproject.toml`, `setup.cfg`), where
+    entry points name the functions that installed commands call."""
+    words: Set[str] = set()
+    for file in dependency_files(root):
+        if os.path.basename(file) in _PACKAGING_FILES:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as handle:
+                    words.update(re.findall(r"[A-Za-z_]\w*", handle.read()))
+            except OSError:
+                continue
+    return words
+
+
+def _outside_definitions(text: str, definitions: Dict[str, Tuple[Set[str], bool]]) -> str:
+    """`text` without the lines of the module-level classes and functions named in `definitions`."""
     tree = python_tree(text)
     lines = _LINES.findall(text)  # the line breaks CPython counts, not every one `splitlines` knows
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name in classes:
+        if isinstance(node, _DEFINITIONS) and node.name in definitions:
             start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
             for index in range(start - 1, node.end_lineno or node.lineno):
                 lines[index] = "\n"
@@ -144,6 +172,13 @@ def _outside_classes(text: str, classes: Dict[str, Tuple[Set[str], bool]]) -> st
 
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = (ast.ClassDef, *_FUNCTIONS)
+# The conventional entry point a launcher or a user's shell may call by name.
+_ENTRY_FUNCTION = "main"
+_PACKAGING_FILES = frozenset({"pyproject.toml", "setup.cfg"})
+_HUB_MODULE = "hubconf.py"
 
 # Files of a directory that are no modules for others to import.
 NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py"})
@@ -170,10 +205,10 @@ def _dynamic(code: str) -> bool:
 
 
 def _own_candidates(text: str) -> Dict[str, Tuple[Set[str], bool]]:
-    """For each module-level class of `text` that nothing in its own module outside class
-    bodies names: the other module-level classes whose bodies name it, and whether it may be
-    registered (decorators, class keywords). Empty when the module itself looks names up
-    dynamically or does not parse."""
+    """For each module-level class or function of `text` that nothing in its own module
+    outside such definitions names: the other module-level definitions whose bodies name it,
+    and whether it may be registered (decorators, class keywords). Empty when the module itself
+    looks names up dynamically or does not parse."""
     code = code_text(text)
     if _dynamic(code) or _DYNAMIC_HERE.search(code):
         return {}
@@ -181,19 +216,23 @@ def _own_candidates(text: str) -> Dict[str, Tuple[Set[str], bool]]:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    definitions = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, _DEFINITIONS) and not node.name.startswith("__") and not (isinstance(node, _FUNCTIONS) and node.name == _ENTRY_FUNCTION)
+    }
     outside: Set[str] = set()
-    inside: Dict[str, Set[str]] = {name: set() for name in classes}
+    inside: Dict[str, Set[str]] = {name: set() for name in definitions}
     for statement in tree.body:
         words = _words(statement)
-        if isinstance(statement, ast.ClassDef):
-            for word in words & set(classes) - {statement.name}:
+        if isinstance(statement, _DEFINITIONS) and statement.name in definitions:
+            for word in words & set(definitions) - {statement.name}:
                 inside[word].add(statement.name)
         else:
             outside |= words
     return {
-        name: (inside[name], bool(node.decorator_list or node.keywords))
-        for name, node in classes.items()
+        name: (inside[name], bool(node.decorator_list or getattr(node, "keywords", None)))
+        for name, node in definitions.items()
         if name not in outside
     }
 

@@ -32,7 +32,7 @@ def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     default). A call passing anything else (`num_workers=args.workers`, whatever the option's
     default), a spread `**kwargs`, or a use other than a call (a CLI building the class from a
     configuration) makes it unknown: False."""
-    found = _received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
+    found = received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
     if found is None:
         return False
     callee, parameter = found
@@ -82,7 +82,7 @@ def device_from_configuration(ctx: "FileFacts") -> bool:
     return False
 
 
-def _received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:
+def received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:
     """The callable (as `project.callers_of` names it) and the parameter whose argument
     `value` holds unchanged (see `zero_in_every_call`), or None."""
     function = ctx.frequency.enclosing_function(value)
@@ -182,7 +182,7 @@ def true_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     """Whether `value`, a parameter as received (see `zero_in_every_call`), is `True` on every
     run the project makes: every call passes the literal `True` or leaves a `True` default (no
     call at all: the default)."""
-    found = _received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
+    found = received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
     if found is None:
         return False
     callee, parameter = found
@@ -203,7 +203,7 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     if read is None or not os.path.isfile(ctx.path):
         return False
     value, wanted = read
-    found = _received_parameter(ctx, value)
+    found = received_parameter(ctx, value)
     if found is None:
         return False
     callee, parameter = found

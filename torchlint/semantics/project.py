@@ -2127,6 +2127,9 @@ def _function_in(base: str, module: List[str], attribute: List[str], depth: int)
         init = os.path.join(base, "__init__.py")
         return found if found is not None or not _is_file(init) else _lookup(init, attribute, depth)
     file = _module_file(base, module)
+    if file is None and len(attribute) > 1 and _is_dir(os.path.join(base, *module)):
+        # a namespace package (a directory without `__init__.py`): `from data import dataloader`
+        return _function_in(os.path.join(base, *module), attribute[:1], attribute[1:], depth)
     return _lookup(file, attribute, depth) if file is not None else None
 
 
@@ -2480,18 +2483,32 @@ class _Everything(frozenset):
 @lru_cache(maxsize=256)
 def _names_used_other_than_called(text: str) -> FrozenSet[str]:
     """The names (and attribute names) the module `text` uses other than as the callee of a
-    call: handed on, subclassed, compared; every name for text that does not parse."""
+    call: handed on, subclassed, compared; every name for text that does not parse. A class
+    named in `super(Class, self)` or tested by `isinstance(x, Class)` is not handed on."""
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _Everything()
     nodes = _ast_walk(tree)
     called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
+    called |= {id(item) for node in nodes if isinstance(node, ast.Call) for item in _named_not_handed(node)}
     return frozenset(
         (_ast_dotted(node) or "").rsplit(".", 1)[-1]
         for node in nodes
         if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in called
     )
+
+
+def _named_not_handed(call: ast.Call) -> List[ast.AST]:
+    """The class arguments of `super(Class, self)` and `isinstance(x, Class)` (also a tuple of
+    classes): names a call reads without handing the class on."""
+    callee = call.func.id if isinstance(call.func, ast.Name) else ""
+    if callee == "super" and call.args:
+        return [call.args[0]]
+    if callee in ("isinstance", "issubclass") and len(call.args) == 2:
+        second = call.args[1]
+        return list(second.elts) if isinstance(second, ast.Tuple) else [second]
+    return []
 
 
 def _calls_of(path: str, function: str) -> Iterator[Tuple[CallSite, str, ast.AST, List[ast.AST], ast.Call, Tuple[str, ...]]]:

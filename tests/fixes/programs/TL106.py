@@ -1375,7 +1375,7 @@ for epoch in range(2):
 		moved = {f"{k}_dev": v.to(device) for k, v in batch.items()}
 		show(moved["x_dev"], moved["y_dev"])
 
-# %% round 13: a nested step function closes over the device and moves the pinned batch [none]
+# %% round 13: a nested step function closes over the device and moves the pinned batch [unsafe, same]
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 

@@ -1,0 +1,116 @@
+"""Round 12: a loop that hands its batch whole to a same-file function (`loss =
+self.train_step(batch)`) moves it wherever that function does (`batch[0].to(self.device)`):
+TL106 reports the move, with an unsafe fix (other calls may hand the function values that are
+no batches of a pinned loader). Hard negatives: a loop that rebinds the batch before handing it
+on, a function that receives something else, a function that moves with `non_blocking`."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import project_findings
+
+TRAINER = """
+import torch
+from torch.utils.data import DataLoader
+
+
+class Trainer:
+    def __init__(self, model, dataset, device):
+        self.model = model.to(device)
+        self.device = device
+        self.optimizer = torch.optim.Adam(model.parameters())
+        self.loader = DataLoader(dataset, batch_size=32, num_workers=4, pin_memory=True)
+
+    def train_step(self, batch):
+        clean = batch[0].to(self.device)
+        noisy = batch[1].to(self.device{keyword})
+        loss = self.model(noisy, clean).mean()
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return loss
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            for batch in self.loader:
+                {body}
+"""
+
+CLEAN, NOISY = ("train.py", "TL106", 14), ("train.py", "TL106", 15)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "body", "expected"),
+    [
+        ("", "self.train_step(batch)", {CLEAN, NOISY}),
+        ("", "loss = self.train_step(batch=batch)", {CLEAN, NOISY}),
+        (", non_blocking=True", "self.train_step(batch)", {CLEAN}),
+        # the loop hands on another value, or rebinds the batch first
+        ("", "self.train_step(other)", set()),
+        ("", "batch = [t.float() for t in batch]\n                self.train_step(batch)", set()),
+    ],
+)
+def test_a_batch_handed_to_a_step_method_is_moved_there(tmp_path, monkeypatch, keyword, body, expected) -> None:
+    files = {"train.py": TRAINER.format(keyword=keyword, body=body)}
+    assert project_findings(tmp_path, monkeypatch, files, "TL106") == expected
+
+
+def test_the_fix_in_a_helper_is_unsafe(tmp_path, monkeypatch) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "train.py").write_text(TRAINER.format(keyword="", body="self.train_step(batch)"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL106", "--output-format", "json", "."])
+    findings = json.loads(result.stdout)
+    assert findings and all(item["fix"]["applicability"] == "unsafe" for item in findings)
+    assert all("train_step()" in item["message"] for item in findings)
+
+
+LOADERS = """
+import torch
+
+
+def load_data(dataset, batch_size):
+    train = torch.utils.data.DataLoader(dataset, batch_size=batch_size, num_workers=4{pin})
+    test = torch.utils.data.DataLoader(dataset, batch_size=batch_size, num_workers=4{pin})
+    return train, test
+"""
+
+ENGINE = """
+import torch
+from data import loaders
+
+
+class Trainer:
+    def __init__(self, train_ds, test_ds, gpu):
+        self.train_ds = train_ds
+        self.test_ds = test_ds
+        self.gpu = gpu
+
+    def train(self, model, opt):
+        for epoch in range(10):
+            for idx, batch in enumerate(self.train_ds):
+                loss = model(batch[0].to(self.gpu)).sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+
+
+def main(args, dataset, model, opt):
+    train_ds, test_ds = loaders.load_data(dataset, 32)
+    Trainer(train_ds, test_ds, 0).train(model, opt)
+"""
+
+
+@pytest.mark.parametrize(("pin", "expected"), [(", pin_memory=True", {("engine.py", "TL106", 15)}), ("", set())])
+def test_a_loader_stored_from_the_constructor_in_a_namespace_package(tmp_path, monkeypatch, pin, expected) -> None:
+    """`data/` has no `__init__.py`: `from data import loaders` still names `data/loaders.py`,
+    and `self.train_ds` holds what the constructor's only call passes."""
+    (tmp_path / "data").mkdir()
+    files = {"data/loaders.py": LOADERS.format(pin=pin), "engine.py": ENGINE}
+    assert project_findings(tmp_path, monkeypatch, files, "TL106") == expected
