@@ -12,6 +12,7 @@ import libcst as cst
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, Frequency, Reason
+from torchlint.semantics.host_programs import picks_only_the_cpu
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, rare_guard, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
@@ -61,8 +62,9 @@ class FileContext:
 
     @cached_property
     def uses_device(self) -> bool:
-        """Whether the file mentions a device at all; a file that never does runs on the CPU."""
-        return mentions_device(self.text)
+        """Whether the file mentions a device at all; a file that never does runs on the CPU,
+        and so does one that picks only the CPU (`host_programs.picks_only_the_cpu`)."""
+        return mentions_device(self.text) and not picks_only_the_cpu(self.text)
 
     @cached_property
     def serves_device(self) -> bool:

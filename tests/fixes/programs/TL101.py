@@ -1,7 +1,7 @@
 # %% control: a running loss summed with .item() [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(4, 1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -18,7 +18,7 @@ print(repr(total))
 # %% a bfloat16 loss [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(4, 1).to(device)
 loader = [torch.randn(8, 4) for _ in range(6)]
@@ -31,7 +31,7 @@ print(repr(total))
 # %% an int counter of comparisons [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(4, 3).to(device)
 loader = [(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(4)]
@@ -44,7 +44,7 @@ print(f"{correct:d}", correct)
 # %% a uint8 counter [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 loader = [torch.full((200,), 1, dtype=torch.uint8) for _ in range(3)]
 count = 0
 for flags in loader:
@@ -54,7 +54,7 @@ print(count)
 # %% an int start, then float values [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 loader = [torch.randn(4) for _ in range(3)]
 total_loss = 0
@@ -66,7 +66,7 @@ print(repr(total_loss))
 # %% values of unknown type with an int start [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 loader = [torch.tensor(3), torch.tensor(2.5)]
 total = 0
 for x in loader:
@@ -76,7 +76,7 @@ print(total)
 # %% a helper reads the accumulator in the loop [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 loader = [torch.ones(2) for _ in range(3)]
 total = 0.0
 
@@ -93,7 +93,7 @@ print(total)
 import json
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 loader = [torch.ones(2) for _ in range(3)]
 total = 0.0
 dump = lambda: json.dumps({"total": total})
@@ -106,7 +106,7 @@ for x in loader:
 import torch
 
 def run(loader, mode):
-    device = torch.device("cpu")
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     match mode:
         case "eval":
             total = 0.0
@@ -121,7 +121,7 @@ run([torch.arange(3.0), torch.arange(4.0)], "eval")
 
 # %% round 9: the total formatted from locals() with percent formatting inside the loop [unsafe]
 import torch
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 model = torch.nn.Linear(2, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -135,7 +135,7 @@ for step in range(3):
 # %% round 9: the sum saved with json right after the loop in a finally-free epoch function [unsafe, same]
 import json
 import torch
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 model = torch.nn.Linear(2, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -153,7 +153,7 @@ print(epoch())
 # %% round 9: a loss summed in a loop that breaks on a NaN, printed after [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = torch.nn.Linear(2, 1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 total = 0.0
@@ -169,7 +169,7 @@ print(type(total).__name__, round(total, 6))
 import contextlib
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = torch.nn.Linear(2, 1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 epoch_loss = 0.0
@@ -183,7 +183,7 @@ print(f"{epoch_loss:.6f}")
 # %% round 9: a loss summed in a while loop over an iterator [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = torch.nn.Linear(2, 1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 batches = iter([torch.ones(1, 2)] * 3)
@@ -301,7 +301,7 @@ print(correct, type(correct).__name__)
 # %% round 11: control, a trainer method sums the epoch loss and returns its mean [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 class Trainer:
@@ -330,7 +330,7 @@ import json
 
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 running_loss = 0.0
 
@@ -361,7 +361,7 @@ import json
 
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def fit(model, optimizer, batches, epochs):
@@ -393,7 +393,7 @@ show(fit(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i in range
 # %% round 11: a global loss total left as a tensor when an early stop raises out of the epoch [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 epoch_loss = 0.0
 
@@ -434,7 +434,7 @@ show(epoch_loss)
 # %% round 11: a step method on an object built by a factory counts correct predictions [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 class Classifier:
@@ -467,7 +467,7 @@ for epoch in range(2):
 # %% round 11: a step method's float16 losses summed and compared with a threshold after the loop [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 class HalfTrainer:
@@ -492,7 +492,7 @@ show(trainer.step_all([torch.full((2, 4), 0.1 * i) for i in range(5)]))
 # %% round 11: an epoch method whose running loss is formatted by an f-string in the loop's else clause [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def train_epoch(model, optimizer, batches):
@@ -516,7 +516,7 @@ show(train_epoch(model, optimizer, [(torch.ones(2, 2) * i, torch.ones(2)) for i 
 import numpy as np
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 class Trainer:
@@ -547,7 +547,7 @@ show(trainer.train_epoch([(torch.ones(4, 2) * i, torch.tensor([0, 1, 2, 0])) for
 import numpy as np
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 policy = torch.nn.Linear(3, 2).to(device)
 optimizer = torch.optim.Adam(policy.parameters(), lr=0.01)
 rng = np.random.default_rng(0)
@@ -567,7 +567,7 @@ show(episode_return)
 # %% round 11: a step method trains until the summed loss passes a budget read in the while test [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 class Trainer:
@@ -593,7 +593,7 @@ show(Trainer().train_until(torch.ones(2, 2), torch.full((2,), 3.0), 5.0))
 # %% round 11: a step method's loss total read by a default argument of a lambda made in the loop [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def train_epoch(model, optimizer, batches, hooks):
@@ -617,7 +617,7 @@ print([type(hook()).__name__ for hook in hooks])
 # %% round 11: a step method sums losses and hands the running total to a scheduler-like callback after the loop [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 class Plateau:
@@ -650,7 +650,7 @@ show(plateau.seen, [type(v).__name__ for v in plateau.seen])
 # %% round 12: a validation loop over an empty loader sums item() losses, then averages with max(1, n) [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = torch.nn.Linear(2, 1).to(device)
 val_batches = []
 for epoch in range(2):
@@ -706,7 +706,7 @@ print(total)
 import torch
 
 torch.manual_seed(0)
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 q = torch.nn.Linear(4, 2).to(device)
 opt = torch.optim.Adam(q.parameters(), lr=1e-3)
 buffer = [(torch.randn(4), torch.randint(0, 2, ()).item(), float(i % 3)) for i in range(12)]
@@ -767,7 +767,7 @@ async def train(model, opt, batches):
     return total
 
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(2, 1)
 print(asyncio.run(train(model, torch.optim.SGD(model.parameters(), lr=0.1), [torch.ones(1, 2)] * 3)))
@@ -779,7 +779,7 @@ import torch
 class Lit:
     def __init__(self):
         torch.manual_seed(0)
-        self.device = torch.device("cpu")
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         self.net = torch.nn.Linear(4, 3).to(self.device)
 
     def validation_epoch(self, batches):
@@ -796,7 +796,7 @@ Lit().validation_epoch([(torch.randn(5, 4), torch.arange(5) % 3) for _ in range(
 # %% round 13: an epoch loss summed from item() and printed by the loop's else clause [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -815,7 +815,7 @@ for epoch in range(2):
 # %% round 13: the summed item() value also bound by a walrus that is printed each step [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).to(device)
 data = [torch.randn(4, 3) for _ in range(3)]
@@ -831,7 +831,7 @@ for epoch in range(2):
 # %% round 13: a global accumulator read by a logging function defined at module level [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 total = 0.0
 
 
@@ -856,7 +856,7 @@ for epoch in range(2):
 # %% round 13: an enclosing function's accumulator read by a sibling closure through nonlocal [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def fit(model, data):
@@ -884,7 +884,7 @@ for e in range(2):
 # %% round 13: a loss sum that breaks out of the loop on a NaN check of another tensor [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).to(device)
 data = [torch.randn(4, 3) for _ in range(4)]
@@ -901,7 +901,7 @@ for epoch in range(2):
 # %% round 13: a tab-indented loop sums a weighted item() with a line continuation [none]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).to(device)
 data = [torch.randn(4, 3) for _ in range(3)]
@@ -917,7 +917,7 @@ for epoch in range(2):
 # %% round 13: an accumulator summed in a match case of the step loop [unsafe, same]
 import torch
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).to(device)
 data = [torch.randn(4, 3) for _ in range(3)]

@@ -2,7 +2,7 @@
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=2)
 for epoch in range(2):
@@ -13,7 +13,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=1)
 for epoch in range(2):
@@ -24,7 +24,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=1)
 for epoch in range(2):
@@ -36,7 +36,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=1)
 for epoch in range(2):
@@ -47,7 +47,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 workers = 1
 loader = DataLoader(list(range(4)), batch_size=2, num_workers=workers)
@@ -59,7 +59,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 class Data(list):
     scale = 1
@@ -96,7 +96,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 class Data(Dataset):
     def __init__(self):
@@ -129,7 +129,7 @@ for epoch in range(2):
 import torch
 from torch.utils.data import DataLoader
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 data = [torch.tensor([float(i)]) for i in range(8)]
 loader = DataLoader(data, batch_size=2, num_workers=2)
@@ -179,7 +179,7 @@ for epoch in range(3):
 import torch
 from torch.utils.data import DataLoader, Sampler
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 class EpochSampler(Sampler):
     def __init__(self):
@@ -212,7 +212,7 @@ def collate(items, scale):
 if __name__ == "__main__":
     loader = DataLoader([torch.ones(1) * i for i in range(4)], batch_size=2, num_workers=2,
                         collate_fn=functools.partial(collate, scale=2.0))
-    device = torch.device("cpu")
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = torch.nn.Linear(1, 1).to(device)
     for epoch in range(2):
         for x in loader:
@@ -245,7 +245,7 @@ if __name__ == "__main__":
     ds = Data()
     bump = make_bumper(ds)
     loader = DataLoader(ds, batch_size=2, num_workers=2)
-    device = torch.device("cpu")
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     for epoch in range(2):
         for x in loader:
             print(x.to(device).squeeze(1).tolist())
@@ -253,7 +253,7 @@ if __name__ == "__main__":
 
 # %% round 9: a default dtype set between epochs, read by the dataset [unsafe]
 import torch
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 from torch.utils.data import DataLoader, Dataset
 
 class Items(Dataset):
@@ -491,7 +491,7 @@ class Clips(Dataset):
         return torch.full((2,), float(i)), DECODED["count"]
 
 
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = torch.nn.Linear(2, 1).to(device)
 loader = DataLoader(Clips(), batch_size=2, num_workers=1)
 for epoch in range(2):
@@ -508,7 +508,7 @@ class Trainer:
     def __init__(self):
         data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0))
         self.loader = DataLoader(data, batch_size=2, num_workers=2)
-        self.device = torch.device("cpu")
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         self.model = torch.nn.Linear(2, 1).to(self.device)
         self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
 
@@ -533,7 +533,7 @@ from torch.utils.data import DataLoader, TensorDataset
 torch.manual_seed(0)
 data = TensorDataset(torch.arange(12.0).reshape(6, 2))
 loader = DataLoader(data, batch_size=3, shuffle=True, num_workers=1)
-device = torch.device("cpu")
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 drop = torch.nn.Dropout(0.5)
 for epoch in range(3):
     for (x,) in loader:
