@@ -114,3 +114,29 @@ def test_a_loader_stored_from_the_constructor_in_a_namespace_package(tmp_path, m
     (tmp_path / "data").mkdir()
     files = {"data/loaders.py": LOADERS.format(pin=pin), "engine.py": ENGINE}
     assert project_findings(tmp_path, monkeypatch, files, "TL106") == expected
+
+
+@pytest.mark.parametrize(
+    ("iterated", "source"),
+    [
+        ("tqdm(loader, desc='epoch') if is_master else loader", "loader"),
+        ("enumerate(tqdm(self.loader)) if verbose else enumerate(self.loader)", "self.loader"),
+        ("tqdm(train_loader) if is_master else val_loader", "tqdm(train_loader) if is_master else val_loader"),
+    ],
+)
+def test_a_conditional_wrapper_iterates_its_source(iterated, source) -> None:
+    import libcst as cst
+
+    from torchlint.semantics.tree import iterated_source
+
+    found = iterated_source(cst.parse_expression(iterated))
+    assert cst.Module([]).code_for_node(found) == source
+
+
+def test_a_loop_over_a_conditional_progress_bar_moves_the_batch(tmp_path, monkeypatch) -> None:
+    body = "self.train_step(batch)"
+    trainer = TRAINER.format(keyword="", body=body).replace("for batch in self.loader:", "for batch in tqdm(self.loader) if self.verbose else self.loader:")
+    assert project_findings(tmp_path, monkeypatch, {"train.py": "from tqdm import tqdm\n" + trainer}, "TL106") == {
+        ("train.py", "TL106", 15),
+        ("train.py", "TL106", 16),
+    }

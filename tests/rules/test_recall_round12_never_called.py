@@ -171,3 +171,46 @@ def test_super_naming_the_class_hands_nothing_on(tmp_path, monkeypatch, argument
     model = MODEL.replace("super().__init__()", "super(Forecaster, self).__init__()") + "\n\ndef unwrap(m):\n    return m.module if isinstance(m, (nn.DataParallel, Forecaster)) else m\n"
     files = {"model.py": model, "main.py": MAIN.format(argument=argument)}
     assert project_findings(tmp_path, monkeypatch, files, "TL501") == expected
+
+
+FACTORY = """
+import torch
+
+
+def make_model(conf, gpu_ids=[0]):
+    model = build(conf).cuda()
+    if len(gpu_ids) > 1 and torch.cuda.device_count() > 1:
+        model = torch.nn.DataParallel(model, device_ids=gpu_ids)
+    return model
+"""
+
+TRAINING = """
+import torch
+from factory import make_model
+
+if __name__ == "__main__":
+    model = make_model(conf{argument})
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x in loader:
+        loss = model(x.cuda(non_blocking=True)).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+@pytest.mark.parametrize(
+    ("argument", "expected"),
+    [
+        ("", set()),
+        (", [3]", set()),
+        (", gpu_ids=[0, 1]", {("factory.py", "TL501", 8)}),
+        (", args.gpu_ids", {("factory.py", "TL501", 8)}),
+        (", [*args.gpu_ids]", {("factory.py", "TL501", 8)}),
+    ],
+)
+def test_a_device_list_every_call_leaves_at_one_device(tmp_path, monkeypatch, argument, expected) -> None:
+    """`if len(gpu_ids) > 1 and ...:` is never taken when every call passes or leaves a list
+    display of one device."""
+    files = {"factory.py": FACTORY, "train.py": TRAINING.format(argument=argument)}
+    assert project_findings(tmp_path, monkeypatch, files, "TL501") == expected

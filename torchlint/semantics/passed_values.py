@@ -197,8 +197,12 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     """Whether no run the project makes takes the body (`body`) or the `else` of `branch`,
     whose test reads a parameter as received (see `zero_in_every_call`): `if use_gpu:` when
     every call passes `False` or leaves a `False` default, `if mask is None:` when every call
-    passes a value that cannot be None (a constant, a display, arithmetic), and the `else` of
-    those. Unknown calls (spreads, a use other than a call) and no call at all: False."""
+    passes a value that cannot be None (a constant, a display, arithmetic), `if len(gpu_ids) >
+    1:` when every call passes or leaves a shorter list display, and the `else` of those; the
+    body of `if a and b:` when either side's body is never taken. Unknown calls (spreads, a use
+    other than a call) and no call at all: False."""
+    if body and isinstance(branch.test, cst.BooleanOperation) and isinstance(branch.test.operator, cst.And):
+        return any(branch_never_taken(ctx, branch.with_changes(test=side), True) for side in (branch.test.left, branch.test.right))
     read = _tested_parameter(branch.test)
     if read is None or not os.path.isfile(ctx.path):
         return False
@@ -222,9 +226,12 @@ _SOMETHING = object()
 _UNKNOWN = object()
 
 
-def _tested_parameter(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, str]]:
+def _tested_parameter(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, object]]:
     """The value an `if` test reads and what its body needs of it: `x` (truthy), `not x`
-    (falsy), `x is None`, `x is not None`."""
+    (falsy), `x is None`, `x is not None`, `len(x) > n` (a length above `n`)."""
+    longer = _length_test(test)
+    if longer is not None:
+        return longer
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = _tested_parameter(test.expression)
         return (inner[0], _NEGATED[inner[1]]) if inner is not None and inner[1] in _NEGATED else None
@@ -236,10 +243,32 @@ def _tested_parameter(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpres
     return (test, _TRUTHY) if isinstance(test, (cst.Name, cst.Attribute, cst.Subscript)) else None
 
 
-def _runs_body(value: object, wanted: str) -> Optional[bool]:
+def _length_test(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, object]]:
+    """`len(x) > n` or `len(x) >= n`: (`x`, the shortest length that passes)."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].comparator, cst.Integer)):
+        return None
+    left, operator = test.left, test.comparisons[0].operator
+    if not (isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" and len(left.args) == 1):
+        return None
+    bound = int(test.comparisons[0].comparator.value, 0)
+    if isinstance(operator, cst.GreaterThan):
+        return left.args[0].value, _Longer(bound + 1)
+    return (left.args[0].value, _Longer(bound)) if isinstance(operator, cst.GreaterThanEqual) else None
+
+
+@dataclass(frozen=True)
+class _Longer:
+    """What `len(x) > n` wants of `x`: at least `length` items."""
+
+    length: int
+
+
+def _runs_body(value: object, wanted: object) -> Optional[bool]:
     """Whether a test that wants `wanted` passes for `value`; None when the value does not tell."""
     if value is _UNKNOWN:
         return None
+    if isinstance(wanted, _Longer):
+        return len(value) >= wanted.length if isinstance(value, _Display) else None
     if wanted in (_NONE, _NOT_NONE):
         return (value is None) == (wanted == _NONE)
     if value is _SOMETHING:
@@ -247,11 +276,27 @@ def _runs_body(value: object, wanted: str) -> Optional[bool]:
     return bool(value) == (wanted == _TRUTHY)
 
 
+@dataclass(frozen=True)
+class _Display:
+    """A list or tuple display of a known number of items (never None, truthy when not empty)."""
+
+    items: int
+
+    def __len__(self) -> int:
+        return self.items
+
+    def __bool__(self) -> bool:
+        return self.items > 0
+
+
 def _python_value(node: ast.AST) -> object:
-    """The value of a constant argument; `_SOMETHING` for a display, arithmetic or a lambda
-    (never None); `_UNKNOWN` for a name, a call (which may return None) or anything else."""
+    """The value of a constant argument; a `_Display` for a list or tuple of known length;
+    `_SOMETHING` for another display, arithmetic or a lambda (never None); `_UNKNOWN` for a
+    name, a call (which may return None) or anything else."""
     if isinstance(node, ast.Constant):
         return node.value
+    if isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(item, ast.Starred) for item in node.elts):
+        return _Display(len(node.elts))
     if isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.BinOp, ast.Lambda)):
         return _SOMETHING
     return _UNKNOWN

@@ -146,9 +146,14 @@ MODULE_ITERATION_WRAPPERS = frozenset({"tqdm", "islice"})
 
 
 def iterated_source(iterated: cst.BaseExpression) -> cst.BaseExpression:
-    """What a loop really iterates: `loader` for `enumerate(tqdm(loader))`."""
+    """What a loop really iterates: `loader` for `enumerate(tqdm(loader))`, also for `tqdm(loader)
+    if is_master else loader`, whose branches iterate the same value."""
     while isinstance(iterated, cst.Call) and iterated.args and wrapper_name(iterated.func) in ITERATION_WRAPPERS:
         iterated = iterated.args[0].value
+    if isinstance(iterated, cst.IfExp):
+        body, orelse = iterated_source(iterated.body), iterated_source(iterated.orelse)
+        if body.deep_equals(orelse):
+            return body
     return iterated
 
 
