@@ -38,7 +38,10 @@ class DataParallel(Rule):
     model "whenever CUDA is available" takes over a multi-GPU machine), and so does a list
     from a setting (`device_ids=args.gpu_ids`). `DataParallel` over a literal list of one
     device (`device_ids=[0]`) is a no-op wrapper and is not reported, nor one in a branch that
-    runs only without CUDA (`else:` of `if torch.cuda.is_available():`). Silent in programs
+    runs only without CUDA (`else:` of `if torch.cuda.is_available():`), nor, as for every
+    rule, one in code that no run of the project reaches: a branch that no call takes (`if
+    self.parallel:` under a `parallel=False` default that no call overrides, `if len(gpu_ids) >
+    1:` under a `gpu_ids=[0]` default), a function nothing calls, a class nothing builds. Silent in programs
     that never train (an evaluation or inference script, or the `__main__` block of a module
     in which nothing trains, has no gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`

@@ -60,6 +60,8 @@ USED, PARTIAL = ("library.py", "TL402", 6), ("library.py", "TL402", 11)
         ("import library\nfrom library import evaluate", "library.complete_graphs(model, val_loader)", {USED, PARTIAL}),
         ("from library import evaluate", "hooks = {'complete': 'complete_graphs'}", {USED, PARTIAL}),
         ("import library\nfrom library import evaluate", "getattr(library, args.task)(model)", {USED, PARTIAL}),
+        # an attribute of an object looked up by name reaches no module-level function
+        ("import library\nfrom library import evaluate", "getattr(self, args.task)(model)", {USED}),
     ],
 )
 def test_a_function_nothing_names_never_runs(tmp_path, monkeypatch, imports, extra, expected) -> None:

@@ -69,8 +69,9 @@ _DYNAMIC = re.compile(
 )
 # Code that evaluates names of its own module's namespace: it may build any class of its module.
 _DYNAMIC_HERE = re.compile(r"(?<![\w.])(?:eval|exec|globals|vars|locals)\s*\(")
-# `getattr(module, name)` with a name that is not a literal.
-_DYNAMIC_GETATTR = re.compile(r"\bgetattr\s*\(\s*[A-Za-z_][\w.]*\s*,\s*(?![\s\"'])")
+# `getattr(module, name)` with a name that is not a literal (not `getattr(self, name)`, an
+# attribute of an object).
+_DYNAMIC_GETATTR = re.compile(r"\bgetattr\s*\(\s*(?!(?:self|cls)\s*,)[A-Za-z_][\w.]*\s*,\s*(?![\s\"'])")
 _STAR_IMPORT = re.compile(r"^\s*from\s+\S+\s+import\s+\*", re.MULTILINE)
 # The standard library's abstract-class metaclass registers nothing.
 _ABSTRACT_METACLASS = re.compile(r"\bmetaclass\s*=\s*(?:abc\.)?ABCMeta\b")
@@ -123,7 +124,7 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
     own = _own_candidates(text)
     if not own:
         return frozenset()
-    mentioned = _packaging_words(root) & own.keys()
+    mentioned = set(_packaging_words(root, stamp) & own.keys())
     trains = file_enables(_outside_definitions(text, own), TRAINING)  # the candidates' own training is no evidence
     for file in project_files(root):
         if os.path.abspath(file) == path:
@@ -144,9 +145,11 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
     return frozenset(own) - _live_in_own_module(own, mentioned)
 
 
-def _packaging_words(root: str) -> Set[str]:
+@lru_cache(maxsize=64)
+def _packaging_words(root: str, stamp: str) -> FrozenSet[str]:
     """The identifiers of the project's packaging tables (`pyproject.toml`, `setup.cfg`), where
-    entry points name the functions that installed commands call."""
+    entry points name the functions that installed commands call; once per state of the
+    project (`stamp`)."""
     words: Set[str] = set()
     for file in dependency_files(root):
         if os.path.basename(file) in _PACKAGING_FILES:
@@ -155,7 +158,7 @@ def _packaging_words(root: str) -> Set[str]:
                     words.update(re.findall(r"[A-Za-z_]\w*", handle.read()))
             except OSError:
                 continue
-    return words
+    return frozenset(words)
 
 
 def _outside_definitions(text: str, definitions: Dict[str, Tuple[Set[str], bool]]) -> str:
