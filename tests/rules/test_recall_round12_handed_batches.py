@@ -140,3 +140,45 @@ def test_a_loop_over_a_conditional_progress_bar_moves_the_batch(tmp_path, monkey
         ("train.py", "TL106", 15),
         ("train.py", "TL106", 16),
     }
+
+
+EVALUATOR = """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, train_loader, test_loader):
+        self.model = model.cuda()
+        self.optimizer = torch.optim.Adam(model.parameters())
+        self.train_loader = train_loader
+        self.test_loader = test_loader
+
+    @torch.no_grad()
+    def test_step(self, batch):
+        loss = self.model(batch.cuda(non_blocking=True)).mean()
+        return loss.item()
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            for batch in self.train_loader:
+                loss = self.model(batch.cuda(non_blocking=True)).mean()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+            {evaluation}
+"""
+
+
+@pytest.mark.parametrize(
+    ("evaluation", "expected"),
+    [
+        ("total = 0.0\n            for batch in self.test_loader:\n                total += self.test_step(batch)", {("train.py", "TL101", 15)}),
+        # one batch per epoch: the method is called once per epoch, not in a step loop
+        ("print(self.test_step(next(iter(self.test_loader))))", set()),
+    ],
+)
+def test_an_evaluation_step_method_runs_as_often_as_its_loop(tmp_path, monkeypatch, evaluation, expected) -> None:
+    """`test_step` (a step method's name) that runs no backward pass: its call site's loop over
+    the evaluation batches is why it runs every step."""
+    files = {"train.py": EVALUATOR.format(evaluation=evaluation)}
+    assert project_findings(tmp_path, monkeypatch, files, "TL101") == expected

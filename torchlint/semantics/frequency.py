@@ -544,10 +544,11 @@ class FrequencyAnalysis:
             )
 
         if method and name in STEP_METHODS and not self._inference_forward(function, scope):
-            # `trainer.train_step(batch)` in this file's step loop, for a method that runs a
-            # backward pass itself: that loop is the reason.
+            # `trainer.train_step(batch)` in this file's step loop (`self.test_step(batch)` in
+            # a per-epoch evaluation loop): that loop is the reason. Not for a `step()` that
+            # does not train: an environment's, whose values go back to the caller's loop.
             trains = name != "forward" and BACKWARD in methods_called(function.body, self.local_functions())
-            looped = self._from_call_sites(function, name, method) if trains else None
+            looped = self._from_call_sites(function, name, method) if trains or name not in ("forward", "step") else None
             if looped is not None and looped.frequency is Frequency.PER_STEP and looped.step_loop() is not None:
                 return looped
             # Or the step loop of another module (a base class's `train_iteration()` calling
