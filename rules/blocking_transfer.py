@@ -116,7 +116,7 @@ class BlockingTransfer(Rule):
     writes its first argument, `torch.nn.init.zeros_(x)`, `F.relu(x, inplace=True)`, or
     `x.__iadd__(1)`, or an alias `(alias := x)`; through `out=`, through a chain
     that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, or in a function
-    of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
+    or lambda of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result (no fix for a move inside a stream context, `with
     torch.cuda.stream(side):`, or in a file that sets the current stream: kernels of the
     default stream could read the copy before it is done), so they see the copied values: the result is the same
@@ -563,6 +563,10 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
                 passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
                 changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
+            for function in _file_lambdas(module).get(node.func.value, []) if isinstance(node.func, cst.Name) and depth < MAX_HELPER_DEPTH else ():
+                # `zero_first = lambda t: t.scatter_(...)`, then `zero_first(x)`
+                passed = {param.name.value: arg.value.value for param, arg in zip(function.params.params, node.args) if isinstance(arg.value, cst.Name) and arg.keyword is None and not arg.star}
+                changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
         # through a chain that views the batch's memory: `x.numpy()[:] = 0`, `x.data.zero_()`
         if isinstance(node, cst.Assign):
             changed |= {name for target in node.targets if isinstance(target.target, cst.Subscript) for name in [viewed_name(target.target.value)] if name}
@@ -626,6 +630,18 @@ def _side_stream_calls(module: cst.Module) -> FrozenSet[int]:
 
 
 _file_functions = per_module(local_functions)
+
+
+@per_module
+def _file_lambdas(module: cst.Module) -> Dict[str, List[cst.Lambda]]:
+    """The lambdas the file assigns to plain names, by name."""
+    found: Dict[str, List[cst.Lambda]] = {}
+    for node in nodes_of_type(module, (cst.Assign,)):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Lambda):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    found.setdefault(target.target.value, []).append(node.value)
+    return found
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:
