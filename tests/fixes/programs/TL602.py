@@ -648,3 +648,81 @@ for step in range(2):
     with torch.cpu.amp.autocast(enabled=(on := step > 0)):
         out = model(torch.ones(1, 3))
     show(out, on)
+
+# %% round 14: an old CPU autocast whose options come from a dict that holds dtype [none]
+import torch
+
+cfg = {"enabled": True, "dtype": torch.bfloat16}
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with torch.cpu.amp.autocast(**cfg):
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: an old CPU autocast class kept in a variable and entered later [none]
+import torch
+
+ctx = torch.cpu.amp.autocast
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with ctx(dtype=torch.bfloat16):
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: an old CPU autocast in a nested function under a decorator and a match [safe]
+import functools
+import torch
+
+
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*a):
+        return fn(*a)
+    return wrapper
+
+
+model = torch.nn.Linear(3, 2)
+
+
+@logged
+def step(mode):
+    match mode:
+        case "mixed":
+            with torch.cpu.amp.autocast():
+                return model(torch.ones(1, 3)).dtype
+        case _:
+            return model(torch.ones(1, 3)).dtype
+
+
+for mode in ("mixed", "full"):
+    show(step(mode))
+
+# %% round 14: an old autocast imported from torch.cpu.amp only, torch never imported [safe]
+from torch.cpu.amp import autocast
+import torch.nn as nn
+
+model = nn.Linear(3, 2)
+for step in range(2):
+    with autocast(dtype=__import__("torch").bfloat16):
+        print(model(__import__("torch").ones(1, 3)).dtype)
+
+# %% round 14: an old CUDA GradScaler disabled on the CPU, scaler state printed after steps [safe]
+import torch
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+for step in range(2):
+    loss = model(torch.ones(2, 3)).sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    opt.zero_grad()
+show(model.weight, scaler.is_enabled())
+
+# %% round 14: an old CPU autocast checked with isinstance against the old class [unsafe]
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    ctx = torch.cpu.amp.autocast()
+    with ctx:
+        show(model(torch.ones(1, 3)).dtype, isinstance(ctx, torch.cpu.amp.autocast))
