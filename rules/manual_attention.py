@@ -14,7 +14,7 @@ from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import HIGHER_ORDER_AUTOGRAD, project_uses
 from torchlint.semantics.shapes import may_be_vector
-from torchlint.semantics.tree import bound_names, descendants, scope_descendants
+from torchlint.semantics.tree import bound_names, scope_descendants
 
 SOFTMAX = frozenset({"torch.nn.functional.softmax", "torch.softmax", "torch.special.softmax"})
 MATMUL = frozenset({"torch.matmul", "torch.bmm"})
@@ -348,10 +348,17 @@ class ManualAttention(Rule):
         return None
 
     def _may_be_vector(self, mask: cst.BaseExpression) -> bool:
-        """Whether a mask (or a name it is computed from, `pad == 0`) may be one-dimensional."""
+        """Whether a mask, or what it compares or negates (`pad == 0`, `~pad`), may be one-dimensional."""
         function = self.ctx.enclosing(cst.FunctionDef)
         scope = function if isinstance(function, cst.FunctionDef) else None
-        return any(may_be_vector(self.ctx, item, scope) for item in (mask, *descendants(mask)) if isinstance(item, (cst.Name, cst.Attribute, cst.Call)))
+        bare = mask.with_changes(lpar=[], rpar=[]) if isinstance(mask, (cst.Comparison, cst.UnaryOperation)) else mask
+        if isinstance(bare, cst.Comparison):
+            operands: Sequence[cst.BaseExpression] = (bare.left, *(item.comparator for item in bare.comparisons))
+        elif isinstance(bare, cst.UnaryOperation):
+            operands = (bare.expression,)
+        else:
+            operands = (bare,)
+        return any(may_be_vector(self.ctx, item, scope) for item in operands)
 
     def _query_key(self, node: cst.BaseExpression) -> Optional[_Attention]:
         """`q @ k.transpose(-2, -1)` (or `.mT`, `torch.matmul`), else None."""
