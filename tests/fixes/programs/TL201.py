@@ -1083,3 +1083,65 @@ if __name__ == "__main__":
         for b in loader:
             model(b.float().unsqueeze(1)).sum().backward()
     show(model.weight.grad)
+
+# %% round 14: a dataset that opens its record file in __init__ and seeks per item [none]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(4 * i)
+        return torch.frombuffer(bytearray(self.f.read(4)), dtype=torch.float32)
+
+
+path = os.path.join(tempfile.mkdtemp(), "records.bin")
+with open(path, "wb") as out:
+    out.write(torch.arange(8.0).numpy().tobytes())
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Records(path), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: control, a dataset that opens its record file lazily in __getitem__ [unsafe, same]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        self.f.seek(4 * i)
+        return torch.frombuffer(bytearray(self.f.read(4)), dtype=torch.float32)
+
+
+if __name__ == "__main__":
+    path = os.path.join(tempfile.mkdtemp(), "records.bin")
+    with open(path, "wb") as out:
+        out.write(torch.arange(8.0).numpy().tobytes())
+    model = torch.nn.Linear(1, 1)
+    loader = DataLoader(Records(path), batch_size=2)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+    show(model.weight.grad)
