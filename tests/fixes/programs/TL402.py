@@ -3646,3 +3646,52 @@ for epoch in range(2):
     evaluate(model, torch.ones(2, 3), report)
 report.logits.sum().backward()
 show(model.weight.grad)
+
+# %% round 14: an evaluation prints a list of outputs by star-unpacking a comprehension [unsafe]
+import torch
+
+
+def evaluate(model, xs):
+    model.eval()
+    print(*[model(x) for x in xs])
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, [torch.ones(1, 3)])
+
+# %% round 14: an evaluation hands the output to np.asarray, the caller catches the error [unsafe]
+import numpy as np
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    try:
+        print(np.asarray(model(x)).shape)
+    except RuntimeError:
+        print("needs detach")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 14: an evaluation makes the output a leaf that requires grad, then reads is_leaf in the caller [unsafe]
+import torch
+
+
+def evaluate(model, x, bank):
+    model.eval()
+    out = model(x)
+    bank.append(out)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+bank = []
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), bank)
+print([o.is_leaf for o in bank])

@@ -726,3 +726,45 @@ for step in range(2):
     ctx = torch.cpu.amp.autocast()
     with ctx:
         show(model(torch.ones(1, 3)).dtype, isinstance(ctx, torch.cpu.amp.autocast))
+
+# %% round 14: autocast imported from the CPU or the CUDA module by a flag, entered in the loop [none]
+import torch
+
+USE_CPU = True
+if USE_CPU:
+    from torch.cpu.amp import autocast
+else:
+    from torch.cuda.amp import autocast
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with autocast():
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: the old CPU autocast through torch imported as th inside a lambda-made context [safe]
+import torch as th
+
+model = th.nn.Linear(3, 2)
+make = lambda: th.cpu.amp.autocast(dtype=th.bfloat16)
+for step in range(2):
+    with make():
+        show(model(th.ones(1, 3)).dtype)
+
+# %% round 14: the old CPU autocast entered through contextlib.ExitStack in the step loop [safe]
+import contextlib
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(torch.cpu.amp.autocast())
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: the old CPU autocast nested inside a new autocast that sets float16 [safe]
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with torch.autocast("cpu", dtype=torch.float16):
+        with torch.cpu.amp.autocast():
+            show(model(torch.ones(1, 3)).dtype)
