@@ -25,6 +25,8 @@ _UNFOLLOWED = cst.Call(func=cst.Name("DataLoader"), args=[])
 # `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
 COLLATE_FN_POSITION = 6
 MAX_HELPER_DEPTH = 2
+# Methods that change their receiver in place without a trailing underscore: `x.__iadd__(1)`.
+IN_PLACE_DUNDERS = frozenset(f"__i{op}__" for op in "add sub mul truediv floordiv mod pow matmul and or xor lshift rshift".split()) | {"__setitem__"}
 # Library callables that make objects whose `.to()` takes no `non_blocking`: torch's
 # flex-attention `BlockMask` (`BlockMask.to(self, device)`), often handed along with a batch.
 NO_NON_BLOCKING_MAKERS = frozenset(
@@ -113,9 +115,11 @@ class BlockingTransfer(Rule):
     The fix adds `non_blocking=True`. Safe when the moved value is known to be a tensor: the
     loader uses the default collation (no `collate_fn`), and no `.to()`/`.cuda()` method
     defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
-    pinned memory, the loop does not modify them (in place, through `out=`, through a chain
+    pinned memory, the loop does not modify them (in place, also through a function that
+    writes its first argument, `torch.nn.init.zeros_(x)`, `F.relu(x, inplace=True)`, or
+    `x.__iadd__(1)`, or an alias `(alias := x)`; through `out=`, through a chain
     that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, or in a function
-    of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
+    or lambda of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result (no fix for a move inside a stream context, `with
     torch.cuda.stream(side):`, or in a file that sets the current stream: kernels of the
     default stream could read the copy before it is done), so they see the copied values: the result is the same
@@ -597,6 +601,10 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
                 passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
                 changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
+            for function in _file_lambdas(module).get(node.func.value, []) if isinstance(node.func, cst.Name) and depth < MAX_HELPER_DEPTH else ():
+                # `zero_first = lambda t: t.scatter_(...)`, then `zero_first(x)`
+                passed = {param.name.value: arg.value.value for param, arg in zip(function.params.params, node.args) if isinstance(arg.value, cst.Name) and arg.keyword is None and not arg.star}
+                changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
         # through a chain that views the batch's memory: `x.numpy()[:] = 0`, `x.data.zero_()`
         if isinstance(node, cst.Assign):
             changed |= {name for target in node.targets if isinstance(target.target, cst.Subscript) for name in [viewed_name(target.target.value)] if name}
@@ -607,9 +615,39 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             method = node.func.attr.value
             base = viewed_name(node.func.value)
-            if method.endswith("_") and not method.startswith("_") and base is not None:
+            if (method.endswith("_") and not method.startswith("_") or method in IN_PLACE_DUNDERS) and base is not None:
                 changed.add(base)
+        if isinstance(node, cst.Call) and _writes_first_argument(node, _imported_names(module)):
+            changed |= {name for name in [viewed_name(node.args[0].value)] if name}
     return frozenset(changed)
+
+
+def _writes_first_argument(call: cst.Call, imported: FrozenSet[str]) -> bool:
+    """A function (a name, or an attribute of an imported module or class, not a method of a
+    value such as `running.add_(x)`) that may change its first argument in place: one spelled
+    with a trailing underscore (`torch.nn.init.zeros_(x)`, `torch.clamp_(x, 0)`,
+    `torch.Tensor.mul_(x, 2)`), or one told `inplace=` anything but `False` (`F.relu(x,
+    inplace=True)`)."""
+    dotted = dotted_name(call.func) or ""
+    if not call.args or call.args[0].keyword is not None or call.args[0].star or not (isinstance(call.func, cst.Name) or dotted.partition(".")[0] in imported):
+        return False
+    name = dotted.rpartition(".")[2]
+    inplace = keyword(call, "inplace")
+    return name.endswith("_") and not name.startswith("__") or (inplace is not None and not (isinstance(inplace.value, cst.Name) and inplace.value.value == "False"))
+
+
+@per_module
+def _imported_names(module: cst.Module) -> FrozenSet[str]:
+    """The names the file's imports bind (`torch`, `F` of `import torch.nn.functional as F`)."""
+    names: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)):
+        aliases = node.names if isinstance(node.names, Sequence) else ()  # type: ignore[union-attr]
+        for alias in aliases:
+            bound = alias.asname.name if alias.asname else alias.name
+            root = dotted_name(bound) if isinstance(bound, (cst.Name, cst.Attribute)) else None
+            if root:
+                names.add(root.partition(".")[0])
+    return frozenset(names)
 
 
 @per_module
@@ -630,6 +668,18 @@ def _side_stream_calls(module: cst.Module) -> FrozenSet[int]:
 
 
 _file_functions = per_module(local_functions)
+
+
+@per_module
+def _file_lambdas(module: cst.Module) -> Dict[str, List[cst.Lambda]]:
+    """The lambdas the file assigns to plain names, by name."""
+    found: Dict[str, List[cst.Lambda]] = {}
+    for node in nodes_of_type(module, (cst.Assign,)):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Lambda):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    found.setdefault(target.target.value, []).append(node.value)
+    return found
 
 
 def _moves(value: cst.BaseExpression, name: str) -> bool:

@@ -158,7 +158,9 @@ class ConvBiasBeforeBn(Rule):
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
     a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file takes a
     module's parameters by position (`weight, bias = conv.parameters()`,
-    `list(model.parameters())[1]`), which the missing bias shifts; when the file strictly loads
+    `list(model.parameters())[1]`, pairs them with another module's, `zip(src.parameters(),
+    dst.parameters())`, or fills them from a vector, `vector_to_parameters(vec,
+    model.parameters())`), which the missing bias shifts; when the file strictly loads
     one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
     a source that keeps its bias would no longer load); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
@@ -672,7 +674,18 @@ def _parameters_by_position(module: cst.Module) -> bool:
             return True
         if isinstance(node, cst.Subscript) and _parameter_list(node.value):
             return True
+        if isinstance(node, cst.Call) and _pairs_parameters(node):
+            return True
     return False
+
+
+def _pairs_parameters(call: cst.Call) -> bool:
+    """A call that pairs parameters by position: `zip(src.parameters(), dst.parameters())`,
+    which copies a reference's weights one by one, or `vector_to_parameters(vec,
+    model.parameters())`, which fills them from a flat vector in order."""
+    lists = sum(_parameter_list(arg.value) for arg in call.args)
+    name = (dotted_name(call.func) or "").rpartition(".")[2]
+    return name == "zip" and lists >= 2 or name == "vector_to_parameters" and lists >= 1
 
 
 @per_module

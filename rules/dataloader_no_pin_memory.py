@@ -10,7 +10,7 @@ from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION, SPREAD_ON
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.config_files import configured_false
-from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
@@ -86,6 +86,16 @@ def _moves_batches(ctx, loop: cst.CSTNode) -> bool:
 
 # How many calls deep a batch handed to same-file functions is followed (`loss_step(batch)`).
 MAX_CALLEE_DEPTH = 2
+# `DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, ...)`
+COLLATE_FN_POSITION = 6
+# Bases of batch classes that pinning rebuilds as another object: a plain tuple subclass is
+# remade by `type(batch)(items)`, an immutable `Mapping` or `Sequence` by `type(batch)(...)`
+# or, when its constructor refuses that, as a plain dict or list.
+REBUILT_BASES = frozenset({"tuple", "Mapping", "Sequence"})
+REBUILT_BY_PINNING = (
+    "batches that are not collated by default may be objects of a class of this file that pinning rebuilds "
+    "(its own `pin_memory()`, a tuple, `Mapping` or `Sequence` subclass remade by its constructor or as a plain dict or list)"
+)
 
 
 def moves_batch(ctx, body: cst.CSTNode, names: Set[str], depth: int = 0) -> bool:
@@ -326,7 +336,13 @@ class DataloaderNoPinMemory(Rule):
     dataset's own tensor where it was (`batch_size=None` over a dataset that returns views
     of a tensor it holds, or a `collate_fn` that returns what it gets): an in-place change
     of the batch in the loop (`x.sub_(mean)`) no longer reaches the dataset, and later
-    epochs see other values. The fix sets `pin_memory=True`; next to a `**kwargs` dict only
+    epochs see other values. Pinning also rebuilds what is not a tensor: a named tuple by its
+    class, a plain `tuple` subclass by `type(batch)(items)`, an immutable `Mapping` or
+    `Sequence` by its constructor or, when that refuses the items, as a plain dict or list,
+    and an object with its own `pin_memory()` becomes what that returns; so no fix for a
+    loader with a `collate_fn` or `batch_size=None` in a file that defines such a class (a
+    `Batch(tuple)` with a `__new__(cls, x, y)` would raise, a frozen mapping would lose its
+    methods). The fix sets `pin_memory=True`; next to a `**kwargs` dict only
     when the dict is empty on every run: not when it is read on the CUDA branch of a choice or
     test by device (`{} if use_cuda else {"pin_memory": False}` would repeat the keyword on
     the CPU, a `TypeError`).
@@ -467,9 +483,42 @@ class DataloaderNoPinMemory(Rule):
                 new_call = call.deep_replace(pinned, pinned.with_changes(value=cst.Name("True")))
             else:
                 new_call = with_keyword(call, "pin_memory", cst.Name("True"))
+            fix = self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)
+            if _uncollated(call) and _rebuilt_by_pinning(self.ctx.module):
+                fix = self.withheld(REBUILT_BY_PINNING)
             self.report(
                 call,
                 "DataLoader batches are moved to CUDA from pageable memory; set `pin_memory=True` "
                 "so the copy is a direct, asynchronous transfer",
-                fix=(self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)) if not unpacked and not configured else None,
+                fix=fix if not unpacked and not configured else None,
             )
+
+
+def _uncollated(call: cst.Call) -> bool:
+    """A loader whose batches default collation does not make: it has a `collate_fn`, or
+    `batch_size=None` hands over the dataset's items as they are."""
+    size = argument(call, "batch_size", 1)
+    return argument(call, "collate_fn", COLLATE_FN_POSITION) is not None or (size is not None and is_literal(size.value, "None"))
+
+
+@per_module
+def _rebuilt_by_pinning(module: cst.Module) -> bool:
+    """Whether the file defines a class whose objects pinning does not hand back as they are
+    with their tensors pinned: one with its own `pin_memory` (pinning returns what it returns),
+    or a subclass of `tuple` (not a named tuple), `Mapping` or `Sequence`."""
+    for node in nodes_of_type(module, (cst.ClassDef,)):
+        assert isinstance(node, cst.ClassDef)
+        if any((dotted_name(base.value) or "").rpartition(".")[2] in REBUILT_BASES for base in node.bases):
+            return True
+        if any(name == "pin_memory" for item in node.body.body for name in _bound_in_class(item)):
+            return True
+    return False
+
+
+def _bound_in_class(statement: cst.CSTNode) -> List[str]:
+    """Names a class-body statement binds: a `def` or a plain assignment."""
+    if isinstance(statement, cst.FunctionDef):
+        return [statement.name.value]
+    if isinstance(statement, cst.SimpleStatementLine):
+        return [t.target.value for small in statement.body if isinstance(small, cst.Assign) for t in small.targets if isinstance(t.target, cst.Name)]
+    return []

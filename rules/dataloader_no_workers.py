@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
@@ -135,6 +135,9 @@ class DataloaderNoWorkers(Rule):
     dataset is made by running a module, from tensors that require gradients, also by a
     later `t.requires_grad_()`, or by a class
     of the file that builds a module), which a worker cannot send back to the main process;
+    nor when a dataset class of the file keeps a file it opens in `__init__` (`self.f =
+    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`): forked workers share its offset, so
+    their seek-then-read calls interleave and return each other's records;
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to
     a `**kwargs` dict unless it is empty on every run (one read on the CUDA branch of a choice
@@ -247,6 +250,8 @@ class DataloaderNoWorkers(Rule):
         dataset = argument(node, "dataset", 0)
         if dataset is not None and items_may_carry_graph(self.ctx, dataset.value):
             return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
+        if dataset is not None and any(keeps_open_file(self.ctx, name) for name in constructed_classes(self.ctx, dataset.value)):
+            return self.withheld("the dataset keeps a file it opened in `__init__`: forked workers would share its offset, and their reads interleave")
         if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:
             return self.withheld("its `worker_init_fn` has never run (only workers run it) and may fail there")
         if has_star(node, "**") and spread_keywords(self.ctx.module, self.ctx.names, node, every_run=True) != {}:

@@ -1,4 +1,4 @@
-from typing import Dict, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -6,7 +6,8 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.engine.edits import module_name
 from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, result_shown, uncalled_references, with_keyword
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import descendants, nodes_of_type, per_module
 
 # Deprecated callable -> (device string, name in `torch.amp`, old positional parameters).
 # The old autocast takes (enabled, dtype, cache_enabled) but `torch.amp.autocast` takes
@@ -78,7 +79,10 @@ class DeprecatedAmpApi(Rule):
     `torch.set_autocast_dtype` may have changed at run time. The fix spells `torch` with the
     name an earlier plain top-level `import torch` (or `import torch as th`) binds, and adds
     `import torch` after the file's last import above the call when there is none. No fix
-    when `torch` is bound to something else, when `*args` is unpacked into the old autocast,
+    when `torch` is bound to something else, when the called name is imported from more than
+    one place (`from torch.cpu.amp import autocast` under an `if`, `from torch.cuda.amp
+    import autocast` under its `else`: which device it means is known only at run time),
+    when `*args` is unpacked into the old autocast,
     or when `**kwargs` may set its dtype. Unsafe when the file also uses one of the old
     classes other than by calling it (`isinstance(ctx, torch.cpu.amp.autocast)`, a subclass,
     `factory = autocast`): the fixed calls make `torch.amp` objects, which are not instances
@@ -156,6 +160,9 @@ class DeprecatedAmpApi(Rule):
         it written out (`dtype=torch.float16` for CUDA, `torch.bfloat16` for the CPU): the new
         class without `dtype=` takes the current autocast dtype, which an enclosing autocast
         or `torch.set_autocast_dtype` may have changed at run time."""
+        root = (dotted_name(node.func) or "").partition(".")[0]
+        if len(_imported_as(self.ctx.module, root)) > 1:
+            return self.withheld(f"`{root}` is imported from more than one place (`torch.cpu.amp` or `torch.cuda.amp` by a condition): which device it means is not known")
         binding = module_name(self.ctx.module, "torch", node)
         if binding is None:
             return self.withheld("`torch` cannot be imported above the call")
@@ -212,3 +219,29 @@ def _separator(call: cst.Call) -> cst.BaseParenthesizableWhitespace:
     if isinstance(before, cst.ParenthesizedWhitespace):
         return before.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=())
     return cst.SimpleWhitespace(" ")
+
+
+@per_module
+def _imports_by_name(module: cst.Module) -> Dict[str, FrozenSet[str]]:
+    """What each name the file's imports bind refers to: `{"autocast": {"torch.cpu.amp.autocast",
+    "torch.cuda.amp.autocast"}}` for imports under `if`/`else` branches; a plain `import
+    torch.nn` binds `torch` to the package `torch`."""
+    found: Dict[str, Set[str]] = {}
+    for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)):
+        if isinstance(node.names, cst.ImportStar):
+            continue
+        source = dotted_name(node.module) if isinstance(node, cst.ImportFrom) and node.module is not None else None
+        for alias in node.names:
+            full = dotted_name(alias.name) or ""
+            if isinstance(node, cst.ImportFrom):
+                full = f"{'.' * len(node.relative)}{source or ''}.{full}"
+            bound = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else full.partition(".")[0]
+            if isinstance(node, cst.Import) and alias.asname is None:
+                full = bound  # `import torch.nn` binds `torch`
+            found.setdefault(bound if isinstance(node, cst.Import) or alias.asname else full.rpartition(".")[2], set()).add(full)
+    return {name: frozenset(targets) for name, targets in found.items()}
+
+
+def _imported_as(module: cst.Module, name: str) -> FrozenSet[str]:
+    """The distinct things the file's imports bind `name` to."""
+    return _imports_by_name(module).get(name, frozenset())

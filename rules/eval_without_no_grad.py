@@ -177,7 +177,7 @@ class EvalWithoutNoGrad(Rule):
     file that stores them; decorators that only bind (`staticmethod`, `property`) and
     torch's are fine); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
-    own `out.__repr__()`, or an `assert`'s message, which the `AssertionError` shows;
+    own `out.__repr__()` or the unbound `torch.Tensor.__repr__(out)`, or an `assert`'s message, which the `AssertionError` shows;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
@@ -989,7 +989,8 @@ def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:
         return False
     if isinstance(node.func, cst.Name):
         return node.func.value in TEXT_CALLS or node.func.value in printing
-    return isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS
+    # `torch.Tensor.__repr__(out)`: the unbound text method makes the text of its argument
+    return isinstance(node.func, cst.Attribute) and node.func.attr.value in TEXT_METHODS | TEXT_DUNDERS
 
 
 @per_module

@@ -60,8 +60,9 @@ class GradZeroing(Rule):
     whose gradient is None, but still apply momentum and weight decay (SGD with momentum,
     AdamW) to one with a zero gradient. No fix is offered when the file reads `.grad` other
     than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, `getattr`
-    with a name that is not a literal, or a call handed the name as a string path such as
-    `operator.attrgetter("grad")`), or calls a function of another project module that
+    with a name that is not a literal, a call handed the name as a string path such as
+    `operator.attrgetter("grad")`, also in a list, `map(getattr, params, ["grad"])`, or
+    handed `getattr` itself, `functools.reduce(getattr, names, p)`), or calls a function of another project module that
     reads `.grad`: such code would get None instead of zeros.
 
     ## Measured precision

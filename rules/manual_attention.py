@@ -131,7 +131,9 @@ class ManualAttention(Rule):
     (differential tests run each on CPU torch): no mask, an additive mask (`scores + mask`,
     passed as `attn_mask=mask.to(q.dtype)`: SDPA reads a boolean mask as keep/drop and takes
     only a float mask of the queries' dtype, so an integer, half or boolean mask that the code
-    adds is converted to the values it adds), and
+    adds is converted to the values it adds; a mask that may be one-dimensional,
+    `torch.tensor([0, 0, 1])`, is passed as a row, `.unsqueeze(0)`, which broadcasts the same
+    way and which SDPA accepts with 4-D queries), and
     `masked_fill(cond, float('-inf'))`, passed as the boolean `attn_mask=` that keeps the
     other positions (`mask == 0` becomes `mask != 0`; a causal `tril` buffer is rewritten the
     same way, not to `is_causal=True`, which also needs the buffer proven to be the causal
@@ -159,7 +161,9 @@ class ManualAttention(Rule):
     may be one-dimensional (`semantics.shapes`: a learned query vector
     `nn.Parameter(torch.randn(d))` pooling a set of keys), which SDPA rejects, and when the program (the file, a
     module it imports or one that imports it) differentiates twice (`create_graph=` with any
-    value but `False`, a gradient penalty, `torch.func.hessian`,
+    value but `False`, also by position, `autograd.grad(out, x, None, True, True)`,
+    `loss.backward(None, True, True)`, or as a dict key, `**{"create_graph": True}`; a
+    gradient penalty, `torch.func.hessian`,
     `torch.autograd.functional.hvp`) or in forward mode (`jvp`, `jacfwd`, `forward_ad`): the
     fused CPU kernel has neither a double backward nor a forward-mode derivative.
 
@@ -305,7 +309,8 @@ class ManualAttention(Rule):
             attention = self._scores(chain.value(found[0]), chain)
             if attention is not None:
                 condition, fill = (argument(node, name, i) for i, name in enumerate(("mask", "value")))  # type: ignore[arg-type]
-                self._add_mask(attention, _kept(self.ctx.module, condition.value) if condition and fill else "")
+                kept = _kept(self.ctx.module, condition.value) if condition and fill else ""
+                self._add_mask(attention, f"({kept}).unsqueeze(0)" if kept and self._may_be_vector(condition.value) else kept)
                 if fill is None or self.ctx.module.code_for_node(fill.value).replace(" ", "") not in NEGATIVE_INFINITY:
                     attention.withhold("the mask fills another value than -inf")
             return attention
@@ -336,9 +341,24 @@ class ManualAttention(Rule):
                     if python_number(self.ctx, mask):
                         attention.withhold("a number is added to the scores, not a mask")
                     text = _atom(code(mask.with_changes(lpar=[], rpar=[])), mask)
-                    self._add_mask(attention, f"{text}.to({code(attention.query)}.dtype)")
+                    # SDPA rejects a one-dimensional mask with 4-D queries; as a row it broadcasts alike
+                    row = ".unsqueeze(0)" if self._may_be_vector(mask) else ""
+                    self._add_mask(attention, f"{text}.to({code(attention.query)}.dtype){row}")
                     return attention
         return None
+
+    def _may_be_vector(self, mask: cst.BaseExpression) -> bool:
+        """Whether a mask, or what it compares or negates (`pad == 0`, `~pad`), may be one-dimensional."""
+        function = self.ctx.enclosing(cst.FunctionDef)
+        scope = function if isinstance(function, cst.FunctionDef) else None
+        bare = mask.with_changes(lpar=[], rpar=[]) if isinstance(mask, (cst.Comparison, cst.UnaryOperation)) else mask
+        if isinstance(bare, cst.Comparison):
+            operands: Sequence[cst.BaseExpression] = (bare.left, *(item.comparator for item in bare.comparisons))
+        elif isinstance(bare, cst.UnaryOperation):
+            operands = (bare.expression,)
+        else:
+            operands = (bare,)
+        return any(may_be_vector(self.ctx, item, scope) for item in operands)
 
     def _query_key(self, node: cst.BaseExpression) -> Optional[_Attention]:
         """`q @ k.transpose(-2, -1)` (or `.mT`, `torch.matmul`), else None."""

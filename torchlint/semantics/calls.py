@@ -126,14 +126,26 @@ def attribute_read(node: cst.CSTNode) -> Optional[str]:
 
 def reads_attribute(node: cst.CSTNode, attribute: str) -> bool:
     """Whether `node` reads the attribute `attribute`, spelled out, through `getattr`, or by
-    a call handed its name as a string path (`operator.attrgetter("weight.grad")`)."""
-    return attribute_read(node) in (attribute, ANY_ATTRIBUTE) or (isinstance(node, cst.Call) and any(_names_attribute(arg.value, attribute) for arg in node.args))
+    a call handed its name as a string path (`operator.attrgetter("weight.grad")`, also in a
+    list or tuple, `map(getattr, params, ["grad"])`) or handed `getattr` itself
+    (`functools.reduce(getattr, names, p)`, which may read any attribute)."""
+    return attribute_read(node) in (attribute, ANY_ATTRIBUTE) or (
+        isinstance(node, cst.Call) and any(_names_attribute(arg.value, attribute) or _is_getattr(arg.value) for arg in node.args)
+    )
 
 
 def _names_attribute(value: cst.BaseExpression, attribute: str) -> bool:
-    """A string literal that is a dotted attribute path with `attribute` in it."""
+    """A string literal that is a dotted attribute path with `attribute` in it, or a list,
+    tuple or set literal holding one."""
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        return any(_names_attribute(element.value, attribute) for element in value.elements)
     text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
     return isinstance(text, str) and all(part.isidentifier() for part in text.split(".")) and attribute in text.split(".")
+
+
+def _is_getattr(value: cst.BaseExpression) -> bool:
+    """The builtin `getattr` passed as a value."""
+    return isinstance(value, cst.Name) and value.value == "getattr"
 
 
 def uncalled_references(module: cst.Module, qualify: Callable[[cst.BaseExpression], Optional[str]]) -> Set[str]:

@@ -320,6 +320,27 @@ def _class_chain(ctx: FileFacts, name: str, depth: int = 0) -> List[cst.ClassDef
     return found
 
 
+# Calls that open a file or store whose handle an object may keep (`open`, `h5py.File`,
+# `lmdb.open`, `zipfile.ZipFile`, `tarfile.TarFile`).
+FILE_OPENERS = frozenset({"open", "File", "ZipFile", "TarFile"})
+
+
+def keeps_open_file(ctx: FileFacts, name: str) -> bool:
+    """Whether the dataset class `name` of the file (or a base of the file) opens a file in
+    `__init__` and keeps it (`self.f = open(path, "rb")`, `self.h5 = h5py.File(path)`): forked
+    worker processes share the open file's offset, so their seek-then-read calls interleave
+    and read each other's records. A file opened in `__getitem__` is each worker's own."""
+    for klass in _class_chain(ctx, name):
+        for method in klass.body.body:
+            if not isinstance(method, cst.FunctionDef) or method.name.value != "__init__":
+                continue
+            for node in descendants(method):
+                if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and (dotted_name(node.value.func) or "").rpartition(".")[2] in FILE_OPENERS:
+                    if any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self" for t in node.targets):
+                        return True
+    return False
+
+
 # Methods of Python's containers that change them in place.
 MUTATING_METHODS = frozenset("append extend insert pop remove clear update add discard setdefault popitem sort reverse".split())
 # torch's own iterable-style datasets that do not split their items by worker: a chain of

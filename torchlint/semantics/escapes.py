@@ -130,18 +130,19 @@ VIEW_METHODS = frozenset(
 
 def view_aliases(body: cst.CSTNode, names: Set[str]) -> Dict[str, str]:
     """Names `body` binds to a view of one of `names` (`flat = x.view(-1)`, `row = x[0]`,
-    `img = x.T`, also of such a view), each mapped to the name it views: an in-place change
+    `img = x.T`, `(alias := x)`, also of such a view), each mapped to the name it views: an in-place change
     of the alias writes through to that tensor."""
     aliases: Dict[str, str] = {}
-    views = [node for node in descendants(body) if isinstance(node, cst.Assign) and _viewing(node.value)]  # walked once
+    # `alias = x` and `(alias := x)` alike; walked once
+    views = [node for node in descendants(body) if isinstance(node, (cst.Assign, cst.NamedExpr)) and _viewing(node.value)]
     while True:
         more = {
             name: aliases.get(root, root)
             for node in views
             for root in [getattr(_chain_root(node.value), "value", None)]
             if root in names or root in aliases
-            for target in node.targets
-            for name in bound_names(target.target)
+            for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+            for name in bound_names(target)
             if name not in names and name not in aliases
         }
         if not more:

@@ -134,9 +134,13 @@ FEATURES: Dict[str, re.Pattern] = {
     # Derivatives beyond one reverse pass, which fused kernels may lack: `create_graph=` with
     # any value but `False` (`create_graph=args.penalty`), Hessians and Hessian-vector products
     # (`torch.func.hessian`, `torch.autograd.functional.hvp`, which differentiate twice), and
-    # forward-mode AD (`jvp`, `jacfwd`, `forward_ad.make_dual`).
+    # forward-mode AD (`jvp`, `jacfwd`, `forward_ad.make_dual`); also `create_graph` given as a
+    # dict key (`**{"create_graph": True}`) or by position: the fifth argument of
+    # `autograd.grad(out, x, None, True, True)`, the third of `loss.backward(None, True, True)`.
     HIGHER_ORDER_AUTOGRAD: re.compile(
-        r"\bcreate_graph\s*=\s*(?!\s*False\b)|\b(?:hessian|hvp|vhp|jvp|jacfwd|forward_ad|make_dual)\b"
+        r"\bcreate_graph\s*=\s*(?!\s*False\b)|\b(?:hessian|hvp|vhp|jvp|jacfwd|forward_ad|make_dual)\b|[\"']create_graph[\"']"
+        r"|\bgrad\s*\((?:(?:[^,()=\[\]]|\([^()]*\)|\[[^\[\]]*\])+,){4}\s*(?!False\b)[^\s,)=]"
+        r"|\.backward\s*\((?:(?:[^,()=\[\]]|\([^()]*\)|\[[^\[\]]*\])+,){2}\s*(?!False\b)[^\s,)=]"
     ),
     # Modules whose eval-mode forward takes another path when gradients are off (the
     # "fast path": fused kernels, nested tensors that zero padded positions): transformer

@@ -166,3 +166,42 @@ def step():
 
 
 print(step())
+
+# %% round 14: an unused noqa after a type-ignore comment [safe]
+import torch
+
+total = 0  # type: ignore  # noqa: TL991
+print(total)
+
+# %% round 14: an unused noqa without spaces around its codes [safe]
+import torch
+
+x = torch.ones(2)  #noqa:TL992,TL993
+print(x.sum().item())
+
+# %% round 14: an unused noqa on a decorator line [safe]
+import functools
+import torch
+
+
+@functools.lru_cache(maxsize=None)  # noqa: TL994
+def ones(n):
+    return torch.ones(n)
+
+
+print(ones(2))
+
+# %% round 14: an unused noqa inside a match case body [safe]
+import torch
+
+for v in (1, 2):
+    match v:
+        case 1:
+            print(torch.ones(v))  # noqa: TL101,TL996
+        case _:
+            print(v)
+
+# %% round 14: an unused noqa on the last line of the program, after a print of a factory [safe]
+import torch
+
+print(torch.zeros(1))  # noqa: TL998

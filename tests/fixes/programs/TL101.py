@@ -932,3 +932,105 @@ for epoch in range(2):
             case _:
                 pass
     print(total)
+
+# %% round 14: a loss sum read through globals() by a progress print inside the loop [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+total = 0.0
+for step in range(3):
+    loss = model(torch.randn(2, 3)).pow(2).mean()
+    total += loss.item()
+    print("running", type(globals()["total"]).__name__)
+print(round(total, 6))
+
+# %% round 14: a loss sum read through vars() inside the loop [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+total = 0.0
+for step in range(3):
+    loss = model(torch.randn(2, 3)).pow(2).mean()
+    total += loss.item()
+    print(isinstance(vars()["total"], float))
+print(round(total, 6))
+
+# %% round 14: an all() check counted with an int start [none]
+import torch
+
+torch.manual_seed(0)
+hits = 0
+for step in range(3):
+    pred = torch.randn(4).gt(-5)
+    hits += pred.all().item()
+print(hits, type(hits).__name__)
+
+# %% round 14: a loss sum inside a nested function of the training function, printed after [none]
+import torch
+
+
+def train():
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+
+    def epoch():
+        total = 0.0
+        for step in range(3):
+            loss = model(torch.randn(2, 3)).pow(2).mean()
+            total += loss.item()
+        return total
+
+    print(round(epoch(), 6))
+
+
+train()
+
+# %% round 14: a loss sum whose accumulator is reset by a lambda defined before the loop [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+total = 0.0
+report = lambda: print(round(total, 6))
+for step in range(3):
+    loss = model(torch.randn(2, 3)).pow(2).mean()
+    total += loss.item()
+report()
+
+# %% round 14: a loss sum in a decorated training function with an f-string summary [none]
+import functools
+import torch
+
+
+def traced(fn):
+    @functools.wraps(fn)
+    def wrapper(*a):
+        return fn(*a)
+    return wrapper
+
+
+@traced
+def train(model):
+    total = 0.0
+    for step in range(3):
+        loss = model(torch.randn(2, 3)).abs().mean()
+        total += loss.item()
+    print(f"{total:.6f} {type(total).__name__}")
+
+
+torch.manual_seed(0)
+train(torch.nn.Linear(3, 1))
+
+# %% round 14: a loss sum in a tab-indented loop whose comment sits between the statements [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+total = 0.0
+for step in range(3):
+	loss = model(torch.randn(2, 3)).pow(2).mean()
+	# add the step's loss
+	total += loss.item()
+print(round(total, 6), type(total).__name__)

@@ -1948,3 +1948,126 @@ pick = lambda: torch.float64
 for step in range(2):
     device = pick()
     show(torch.zeros(2).to(device))
+
+# %% round 14: zeros made with pin_memory=True and moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+pinned = torch.cuda.is_available()
+for step in range(2):
+    buf = torch.zeros(3, pin_memory=pinned).to(device)
+    show(buf)
+
+# %% round 14: a factory sized by a starred shape tuple from a variable, moved to a device string [none]
+import torch
+
+shape = (2, 3)
+for step in range(2):
+    t = torch.ones(*shape).to("cpu")
+    show(t)
+
+# %% round 14: the device name bound by a match capture pattern that takes a dtype [none]
+import torch
+
+for cfg in ("cpu", torch.float64):
+    match cfg:
+        case str() as device:
+            pass
+        case device:
+            pass
+    show(torch.zeros(2).to(device))
+
+# %% round 14: a device rebound by a global statement in a decorator's wrapper [none]
+import functools
+import torch
+
+device = torch.device("cpu")
+
+
+def mixed(fn):
+    @functools.wraps(fn)
+    def wrapper():
+        global device
+        device = torch.float64
+        return fn()
+    return wrapper
+
+
+@mixed
+def step():
+    return torch.arange(3).to(device)
+
+
+for i in range(2):
+    show(step())
+
+# %% round 14: torch rebound by a for target over stand-in modules before the factory [none]
+import types
+import torch
+
+real = torch
+fake = types.SimpleNamespace(zeros=lambda n: real.full((n,), 7.0))
+device = real.device("cpu")
+for torch in (fake, real):
+    show(torch.zeros(2).to(device))
+
+# %% round 14: a full factory whose size tuple comes from a variable, moved with a dtype by keyword [safe]
+import torch
+
+device = torch.device("cpu")
+size = (2, 2)
+for step in range(2):
+    t = torch.full(size, 3).to(device=device, dtype=torch.float32)
+    show(t)
+
+# %% round 14: arange with a bound from len() moved to the device inside a comprehension [safe]
+import torch
+
+device = torch.device("cpu")
+rows = [[1, 2, 3], [4, 5]]
+for step in range(2):
+    show([torch.arange(len(r)).to(device) for r in rows])
+
+# %% round 14: a factory moved to a device produced by a walrus in the loop header [none]
+import torch
+
+for step, device in enumerate(["cpu", torch.float16]):
+    if (target := device) is not None:
+        show(torch.ones(2).to(target))
+
+# %% round 14: a device rebound to a dtype in a nested function through nonlocal before the factory [none]
+import torch
+
+
+def run():
+    device = torch.device("cpu")
+
+    def mixed():
+        nonlocal device
+        device = torch.float64
+
+    for step in range(2):
+        show(torch.ones(2).to(device))
+        mixed()
+
+
+run()
+
+# %% round 14: a factory with requires_grad from a keyword dict moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+opts = {"requires_grad": True}
+for step in range(2):
+    w = torch.zeros(2, **opts).to(device)
+    w.sum().backward()
+    show(w.is_leaf, w.grad)
+
+# %% round 14: a factory with a generator given through a keyword dict moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+gen = torch.Generator().manual_seed(0)
+kw = {"generator": gen}
+for step in range(2):
+    show(torch.randn(2, **kw).to(device))

@@ -386,3 +386,55 @@ for step in range(2):
     finally:
         torch.cuda.empty_cache()
     print(step)
+
+# %% round 14: empty_cache as the only statement of an elif branch in the training loop [none]
+import torch
+
+for step in range(4):
+    if step % 2 == 0:
+        print("even", step)
+    elif step == 3:
+        torch.cuda.empty_cache()
+print("done")
+
+# %% round 14: empty_cache with a trailing semicolon as the only statement of a loop body [unsafe, same]
+import torch
+
+for step in range(2):
+    torch.cuda.empty_cache();
+print("done")
+
+# %% round 14: empty_cache split by a line continuation after the module name [unsafe, same]
+import torch
+
+for step in range(2):
+    print(step)
+    torch.cuda \
+        .empty_cache()
+print("done")
+
+# %% round 14: empty_cache imported under another name, only statement of a with block in the loop [unsafe, same]
+import contextlib
+from torch.cuda import empty_cache as free
+
+for step in range(2):
+    with contextlib.suppress(RuntimeError):
+        free()
+    print(step)
+
+# %% round 14: empty_cache as the only statement of a function defined in the loop [none]
+import torch
+
+for step in range(2):
+    def cleanup():
+        torch.cuda.empty_cache()
+    cleanup()
+    print(step, cleanup.__name__)
+
+# %% round 14: empty_cache in a loop of a notebook-like cell with a magic-free comment after it [none]
+import torch
+
+for step in range(2):
+    print(step)
+    torch.cuda.empty_cache()  # free the cache between steps
+print("done")

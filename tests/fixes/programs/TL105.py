@@ -386,3 +386,78 @@ import torch
 for step in range(2):
     arr = np.array([(v := i * 0.5) for i in range(4)])
     show(torch.tensor(arr), v)
+
+# %% round 14: a read-only frombuffer array squeezed with np.squeeze, converted and changed in place [none]
+import numpy as np
+import torch
+
+raw = bytes(np.arange(4, dtype=np.float32).tobytes())
+for step in range(2):
+    arr = np.squeeze(np.frombuffer(raw, dtype=np.float32).reshape(1, 4))
+    t = torch.tensor(arr)
+    t.add_(1)
+    show(t, np.frombuffer(raw, dtype=np.float32).tolist())
+
+# %% round 14: a read-only broadcast array made contiguous with np.ascontiguousarray, changed in place [none]
+import numpy as np
+import torch
+
+base = np.arange(4.0)
+for step in range(2):
+    arr = np.ascontiguousarray(np.broadcast_to(base, (4,)))
+    t = torch.tensor(arr)
+    t.mul_(2)
+    show(t, base.tolist())
+
+# %% round 14: an array from np.asarray of a bytearray's memoryview, changed in place [none]
+import numpy as np
+import torch
+
+buf = bytearray(np.arange(4, dtype=np.float32).tobytes())
+for step in range(2):
+    arr = np.asarray(memoryview(buf).cast("f"))
+    t = torch.tensor(arr)
+    t.sub_(1)
+    show(t, np.frombuffer(buf, dtype=np.float32).tolist())
+
+# %% round 14: a read-only view of a new array through np.require, changed in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    base = np.arange(4.0)
+    base.setflags(write=False)
+    arr = np.require(base, dtype=np.float64)
+    t = torch.tensor(arr)
+    t.add_(1)
+    show(t, base.tolist())
+
+# %% round 14: an array made by np.stack of rows, converted then the array changed in place [unsafe]
+import numpy as np
+import torch
+
+rows = [np.arange(3.0) + i for i in range(2)]
+for step in range(2):
+    batch = np.stack(rows)
+    t = torch.tensor(batch)
+    batch += 10
+    show(t)
+
+# %% round 14: an array from a walrus inside a comprehension filter, converted per step [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    arr = np.array([v for i in range(4) if (v := i * 1.5) > 1])
+    show(torch.tensor(arr))
+
+# %% round 14: an array made by np.copy of a read-only array, changed in place after conversion [unsafe, same]
+import numpy as np
+import torch
+
+base = np.broadcast_to(np.arange(3.0), (2, 3))
+for step in range(2):
+    arr = np.copy(base)
+    t = torch.tensor(arr)
+    t.add_(1)
+    show(t, base.tolist())

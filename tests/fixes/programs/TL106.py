@@ -1414,3 +1414,338 @@ for epoch in range(2):
         loss.backward()
         opt.step()
     show(loss, warm)
+
+# %% round 14: a NamedTuple batch whose to is set by a class decorator through cls.to [none]
+import torch
+from typing import NamedTuple
+from torch.utils.data import DataLoader, Dataset
+
+
+def _move(self, device):
+    return type(self)(self.x.to(device), self.y.to(device))
+
+
+def movable(cls):
+    cls.to = _move
+    return cls
+
+
+@movable
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+
+class Pairs(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Pair(torch.tensor([float(i)]), torch.tensor(i))
+
+
+device = torch.device("cpu")
+loader = DataLoader(Pairs(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        show(batch.x, batch.y)
+
+# %% round 14: a NamedTuple batch whose to is set with type.__setattr__ [none]
+import torch
+from typing import NamedTuple
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+
+def _move(self, device):
+    return Pair(self.x.to(device), self.y.to(device))
+
+
+type.__setattr__(Pair, "to", _move)
+
+
+class Pairs(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Pair(torch.tensor([float(i)]), torch.tensor(i))
+
+
+device = torch.device("cpu")
+loader = DataLoader(Pairs(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        moved = batch.to(device)
+        show(moved.x.sum(), moved.y)
+
+# %% round 14: a namedtuple batch class given a to method through a mixin base of the file [none]
+import collections
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Movable:
+    def to(self, device):
+        return type(self)(*(t.to(device) for t in self))
+
+
+class Pair(Movable, collections.namedtuple("PairBase", "x y")):
+    __slots__ = ()
+
+
+class Pairs(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Pair(torch.tensor([float(i)]), torch.tensor(i))
+
+
+device = torch.device("cpu")
+loader = DataLoader(Pairs(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device).x)
+
+# %% round 14: the host batch is changed by torch.nn.init.zeros_ after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        torch.nn.init.zeros_(x)
+        show(xd.sum(), x)
+
+# %% round 14: the host batch is changed by F.relu with inplace=True after the move [none]
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(-4.0, 4.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        F.relu(x, inplace=True)
+        show(xd, x)
+
+# %% round 14: the host batch is clamped by torch.clamp_ after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(-4.0, 4.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        torch.clamp_(x, min=0)
+        show(xd, x)
+
+# %% round 14: the host batch is written by the in-place dunder __iadd__ after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        x.__iadd__(1)
+        show(xd, x)
+
+# %% round 14: the host batch is written by torch.Tensor.mul_ called on the class after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        torch.Tensor.mul_(x, 2)
+        show(xd, x)
+
+# %% round 14: the host batch is filled with index_fill_ through a walrus alias after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        if (alias := x) is not None:
+            alias.index_fill_(1, torch.tensor([0]), -1.0)
+        show(xd, x)
+
+# %% round 14: control, pinned batches moved in an evaluation loop under inference mode with a comment inside the call [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0)), batch_size=2, pin_memory=True)
+with torch.inference_mode():
+    for epoch in range(2):
+        for x, y in loader:
+            x = x.to(  # the features
+                device
+            )
+            y = y.to(device)
+            show(model(x).squeeze(1) - y)
+
+# %% round 14: a dict batch subclass with to bound in its class body to a lambda [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Batch(dict):
+    to = lambda self, device: Batch({k: v.to(device) for k, v in self.items()})
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Batch(x=torch.tensor([float(i)]), y=torch.tensor(i))
+
+
+device = torch.device("cpu")
+loader = DataLoader(Items(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        show(batch["x"], type(batch).__name__)
+
+# %% round 14: batches moved in a nested function with nonlocal step counting, pinned loader [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def train():
+    device = torch.device("cpu")
+    loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+    model = torch.nn.Linear(2, 1)
+    steps = 0
+
+    def step(x):
+        nonlocal steps
+        steps += 1
+        model(x).sum().backward()
+
+    for epoch in range(2):
+        for (x,) in loader:
+            step(x.to(device))
+    show(steps, model.weight.grad)
+
+
+train()
+
+# %% round 14: control, the batch added into a running sum with the sum's add_ and passed to F.relu with inplace=False [safe]
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(-4.0, 4.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+running = torch.zeros(2)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        running.add_(x.sum(0))
+        show(F.relu(x, inplace=False), xd)
+show(running)
+
+# %% round 14: a batch class whose to is bound through a class-level partialmethod [none]
+import functools
+import torch
+from typing import NamedTuple
+from torch.utils.data import DataLoader, Dataset
+
+
+def _move(self, device, scale):
+    return type(self)(self.x.to(device) * scale)
+
+
+class Item(NamedTuple):
+    x: torch.Tensor
+    to = functools.partialmethod(_move, scale=1.0)
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Item(torch.tensor([float(i)]))
+
+
+device = torch.device("cpu")
+loader = DataLoader(Items(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device).x)
+
+# %% round 14: a batch class whose to is added through a loop over a dict of methods with setattr [none]
+import torch
+from typing import NamedTuple
+from torch.utils.data import DataLoader, Dataset
+
+
+class Item(NamedTuple):
+    x: torch.Tensor
+
+
+for name, fn in {"to": lambda self, device: Item(self.x.to(device))}.items():
+    setattr(Item, name, fn)
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Item(torch.tensor([float(i)]))
+
+
+device = torch.device("cpu")
+loader = DataLoader(Items(), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device).x)
+
+# %% round 14: the host batch is scattered into with scatter_ through a module-level helper lambda after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+zero_first = lambda t: t.scatter_(1, torch.zeros(2, 1, dtype=torch.long), 0.0)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        zero_first(x)
+        show(xd, x)
+
+# %% round 14: the host batch is updated by torch.nn.functional.dropout with inplace=True in eval mode after the move [none]
+import torch
+from torch.nn import functional as Fn
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for (x,) in loader:
+        xd = x.to(device)
+        Fn.dropout(x, p=0.0, training=True, inplace=True)
+        show(xd, x)

@@ -876,3 +876,272 @@ for epoch in range(3):
     set_epoch(epoch)
     for x in loader:
         show(x)
+
+# %% round 14: features precomputed by an encoder without no_grad wrapped in a TensorDataset [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+encoder = torch.nn.Linear(3, 2)
+feats = encoder(torch.randn(8, 3))
+labels = torch.arange(8) % 2
+loader = DataLoader(TensorDataset(feats, labels), batch_size=4)
+head = torch.nn.Linear(2, 2)
+for epoch in range(2):
+    for f, y in loader:
+        loss = torch.nn.functional.cross_entropy(head(f.detach()), y)
+        loss.backward()
+show(head.weight.grad)
+
+# %% round 14: a dataset holding the encoder passed to its constructor, items encoded in __getitem__ [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Encoded(Dataset):
+    def __init__(self, encoder, data):
+        self.encoder = encoder
+        self.data = data
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        return self.encoder(self.data[i])
+
+
+torch.manual_seed(0)
+loader = DataLoader(Encoded(torch.nn.Linear(3, 2), torch.randn(6, 3)), batch_size=3)
+for epoch in range(2):
+    for f in loader:
+        show(f.detach().sum())
+
+# %% round 14: items made with requires_grad=True leaves in __getitem__ [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Noise(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), float(i), requires_grad=True)
+
+
+loader = DataLoader(Noise(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        show(x.detach(), x.requires_grad)
+
+# %% round 14: a ChainDataset of streams that do not split by worker [none]
+import torch
+from torch.utils.data import ChainDataset, DataLoader, IterableDataset
+
+
+class Stream(IterableDataset):
+    def __init__(self, start):
+        self.start = start
+
+    def __iter__(self):
+        return iter(range(self.start, self.start + 3))
+
+
+loader = DataLoader(ChainDataset([Stream(0), Stream(10)]), batch_size=2)
+for epoch in range(2):
+    show([b.tolist() for b in loader])
+
+# %% round 14: an iterable dataset class derived through a module alias of torch.utils.data [none]
+import torch
+from torch.utils import data as tud
+
+
+class Stream(tud.IterableDataset):
+    def __iter__(self):
+        yield from range(6)
+
+
+loader = tud.DataLoader(Stream(), batch_size=2)
+for epoch in range(2):
+    show([b.tolist() for b in loader])
+
+# %% round 14: an iterable dataset base class bound to a name by assignment [none]
+import torch
+import torch.utils.data
+
+Base = torch.utils.data.IterableDataset
+
+
+class Stream(Base):
+    def __iter__(self):
+        return iter(range(5))
+
+
+loader = torch.utils.data.DataLoader(Stream(), batch_size=2)
+for epoch in range(2):
+    show([b.tolist() for b in loader])
+
+# %% round 14: a map dataset that returns NumPy views of a shared array, in a training loop [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Frames(Dataset):
+    def __init__(self):
+        self.frames = np.arange(12, dtype=np.float32).reshape(6, 2)
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.frames[i]
+
+
+if __name__ == "__main__":
+    model = torch.nn.Linear(2, 1)
+    loader = DataLoader(Frames(), batch_size=3)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: a dataset whose __getitem__ reads a global set by the training loop through global [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+SCALE = 1.0
+
+
+class Scaled(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([i * SCALE])
+
+
+def set_scale(v):
+    global SCALE
+    SCALE = v
+
+
+loader = DataLoader(Scaled(), batch_size=2)
+for epoch in range(2):
+    set_scale(1.0 + epoch)
+    show([b.tolist() for b in loader])
+
+# %% round 14: a dataset of items made by a model of the file's function without no_grad [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+torch.manual_seed(0)
+ENC = torch.nn.Linear(2, 2)
+
+
+def encode(v):
+    return ENC(v)
+
+
+class Encoded(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return encode(torch.full((2,), float(i)))
+
+
+loader = DataLoader(Encoded(), batch_size=2)
+for epoch in range(2):
+    for f in loader:
+        show(f.detach())
+
+# %% round 14: an iterable dataset that splits by worker through an aliased get_worker_info [none]
+import math
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+from torch.utils.data import get_worker_info as worker
+
+
+class Stream(IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        info = worker()
+        if info is None:
+            return iter(range(self.n))
+        per = math.ceil(self.n / info.num_workers)
+        start = info.id * per
+        return iter(range(start, min(start + per, self.n)))
+
+
+if __name__ == "__main__":
+    model = torch.nn.Linear(1, 1)
+    loader = DataLoader(Stream(6), batch_size=2)
+    for epoch in range(2):
+        for b in loader:
+            model(b.float().unsqueeze(1)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: a dataset that opens its record file in __init__ and seeks per item [none]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(4 * i)
+        return torch.frombuffer(bytearray(self.f.read(4)), dtype=torch.float32)
+
+
+path = os.path.join(tempfile.mkdtemp(), "records.bin")
+with open(path, "wb") as out:
+    out.write(torch.arange(8.0).numpy().tobytes())
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Records(path), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: control, a dataset that opens its record file lazily in __getitem__ [unsafe, same]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        self.f.seek(4 * i)
+        return torch.frombuffer(bytearray(self.f.read(4)), dtype=torch.float32)
+
+
+if __name__ == "__main__":
+    path = os.path.join(tempfile.mkdtemp(), "records.bin")
+    with open(path, "wb") as out:
+        out.write(torch.arange(8.0).numpy().tobytes())
+    model = torch.nn.Linear(1, 1)
+    loader = DataLoader(Records(path), batch_size=2)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+    show(model.weight.grad)

@@ -372,3 +372,152 @@ for epoch in range(2):
             x = x.cuda()
         model(x).sum().backward()
     show(model.weight.grad)
+
+# %% round 14: batches collated into a tuple subclass whose constructor takes two fields [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Batch(tuple):
+    def __new__(cls, x, y):
+        return super().__new__(cls, (x, y))
+
+    @property
+    def x(self):
+        return self[0]
+
+
+def collate(items):
+    xs, ys = zip(*items)
+    return Batch(torch.stack(xs), torch.stack(ys))
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4)), batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for batch in loader:
+        model(batch.x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: batches with their own pin_memory method that pins in place and returns nothing [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Batch:
+    def __init__(self, x):
+        self.x = x
+
+    def pin_memory(self):
+        self.x = self.x.pin_memory()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, collate_fn=lambda items: Batch(torch.stack([i[0] for i in items])))
+for epoch in range(2):
+    for batch in loader:
+        model(batch.x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: a loader subclass that passes pin_memory=False itself next to **kwargs [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class HostLoader(DataLoader):
+    def __init__(self, dataset, **kwargs):
+        super().__init__(dataset, pin_memory=False, **kwargs)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = HostLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: a loader built by functools.partial of DataLoader with batch_size bound, batches moved [none]
+import functools
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+make_loader = functools.partial(DataLoader, batch_size=2)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = make_loader(TensorDataset(torch.arange(8.0).reshape(4, 2)))
+for epoch in range(2):
+    for (x,) in loader:
+        model(x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: control, a loader in a training function with a comment inside the call [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def train():
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    loader = DataLoader(
+        TensorDataset(torch.arange(8.0).reshape(4, 2)),  # features
+        batch_size=2,
+    )
+    model = torch.nn.Linear(2, 1)
+    for epoch in range(2):
+        for (x,) in loader:
+            model(x.to(device)).sum().backward()
+    show(model.weight.grad)
+
+
+train()
+
+# %% round 14: a mapping batch of an immutable Mapping class of the file, collated by a collate_fn [none]
+import collections.abc
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Frozen(collections.abc.Mapping):
+    def __init__(self, **fields):
+        self._d = dict(fields)
+
+    def __getitem__(self, k):
+        return self._d[k]
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def names(self):
+        return sorted(self._d)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, collate_fn=lambda items: Frozen(x=torch.stack([i[0] for i in items])))
+for epoch in range(2):
+    for batch in loader:
+        model(batch["x"].to(device)).sum().backward()
+        show(batch.names())
+    show(model.weight.grad)
+
+# %% round 14: control, a collate_fn returning a plain tuple in a file without batch classes [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def collate(items):
+    return torch.stack([i[0] for i in items]), len(items)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for x, n in loader:
+        model(x.to(device)).sum().backward()
+    show(model.weight.grad)

@@ -660,3 +660,105 @@ for epoch in range(2):
         show(x)
         if i == 1:
             break
+
+# %% round 14: a loader with two workers whose dataset exposes set_epoch called every epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Shifted(Dataset):
+    def __init__(self):
+        self.epoch = 0
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i + self.epoch)])
+
+
+if __name__ == "__main__":
+    data = Shifted()
+    model = torch.nn.Linear(1, 1)
+    loader = DataLoader(data, batch_size=2, num_workers=2)
+    for epoch in range(2):
+        data.set_epoch(epoch)
+        for x in loader:
+            model(x).sum().backward()
+        show(model.weight.grad)
+
+# %% round 14: a loader with workers built by a function and iterated by a nested generator [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def build():
+    return DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, num_workers=2)
+
+
+def batches(loader):
+    for (x,) in loader:
+        yield x.sum()
+
+
+if __name__ == "__main__":
+    loader = build()
+    w = torch.ones(1, requires_grad=True)
+    for epoch in range(2):
+        for s in batches(loader):
+            (w * s).backward()
+        show(w.grad)
+
+# %% round 14: a loader with workers and a worker_init_fn that reads a global epoch [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+EPOCH = 0
+OFFSET = [0]
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i + OFFSET[0])])
+
+
+def init(worker_id):
+    OFFSET[0] = EPOCH
+
+
+if __name__ == "__main__":
+    loader = DataLoader(Items(), batch_size=2, num_workers=2, worker_init_fn=init)
+    model = torch.nn.Linear(1, 1)
+    for EPOCH in range(2):
+        for x in loader:
+            model(x).sum().backward()
+        show(model.weight.grad)
+
+# %% round 14: a loader with workers zipped with a second loader over the same dataset [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+if __name__ == "__main__":
+    data = TensorDataset(torch.arange(8.0).reshape(4, 2))
+    a = DataLoader(data, batch_size=2, num_workers=1)
+    b = DataLoader(data, batch_size=2, num_workers=1)
+    for epoch in range(2):
+        show([(x + y).tolist() for (x,), (y,) in zip(a, b)])
+
+# %% round 14: a loader with workers whose iterator is consumed by a walrus loop [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+if __name__ == "__main__":
+    loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, num_workers=1)
+    for epoch in range(2):
+        it = iter(loader)
+        while (batch := next(it, None)) is not None:
+            peek = next(iter(loader))
+            show(batch[0].sum(), peek[0].sum())

@@ -630,3 +630,119 @@ for width in (4, 8):
     channels = width
 block = nn.Sequential(*layers)
 show(block(torch.randn(2, 2, 9, 9)).shape)
+
+# %% round 14: conv biases initialised through model.apply with a lambda without a None test [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU())
+model.apply(lambda m: nn.init.constant_(m.bias, 0.1) if isinstance(m, nn.Conv2d) else None)
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    model(x).sum().backward()
+show(model[0].weight.grad.sum())
+
+# %% round 14: conv biases guarded by a conditional expression in the init [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2), nn.ReLU())
+for m in model.modules():
+    if isinstance(m, nn.Conv2d):
+        nn.init.zeros_(m.bias) if m.bias is not None else None
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    model(x).sum().backward()
+show(model[0].weight.grad.sum())
+
+# %% round 14: weights copied from a reference model by zipping their parameters [none]
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3)
+        self.bn = nn.BatchNorm2d(2)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+
+torch.manual_seed(0)
+reference = nn.ModuleDict({"conv": nn.Conv2d(1, 2, 3, bias=True), "bn": nn.LayerNorm(3)})
+model = Block()
+for src, dst in zip(reference["conv"].parameters(), model.conv.parameters()):
+    dst.data.copy_(src.data)
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    model(x).sum().backward()
+show(model.conv.weight.grad.sum())
+
+# %% round 14: a frozen-BN fine-tuning loop over a conv block in a training function [unsafe]
+import torch
+import torch.nn as nn
+
+
+def finetune():
+    torch.manual_seed(0)
+    block = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+    block[1].eval()
+    opt = torch.optim.SGD(block[0].parameters(), lr=0.1)
+    x = torch.randn(2, 1, 5, 5)
+    for step in range(2):
+        opt.zero_grad()
+        block(x).pow(2).mean().backward()
+        opt.step()
+    show(round(block(x).sum().item(), 3))
+
+
+finetune()
+
+# %% round 14: an InstanceNorm with running statistics after a conv with a line continuation [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+conv = nn.Conv2d(1, 2, 3, \
+                 padding=1)
+norm = nn.InstanceNorm2d(2, track_running_stats=True)
+model = nn.Sequential(conv, norm)
+x = torch.randn(2, 1, 4, 4)
+for step in range(2):
+    model(x).sum().backward()
+model.eval()
+show(round(model(x).sum().item(), 3))
+
+# %% round 14: weight-decay groups split by checking ndim of the parameters [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+decay = [p for p in model.parameters() if p.ndim > 1]
+no_decay = [p for p in model.parameters() if p.ndim <= 1]
+opt = torch.optim.SGD([{"params": decay, "weight_decay": 0.1}, {"params": no_decay}], lr=0.1)
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    opt.zero_grad()
+    model(x).sum().backward()
+    opt.step()
+show(model[0].weight.sum(), len(no_decay) > 0)
+
+# %% round 14: conv parameters flattened with parameters_to_vector and written back to a twin [none]
+import torch
+import torch.nn as nn
+from torch.nn.utils import parameters_to_vector, vector_to_parameters
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+twin = nn.Sequential(nn.Conv2d(1, 2, 3, bias=True), nn.GroupNorm(1, 2))
+vector_to_parameters(parameters_to_vector(twin.parameters()), model.parameters())
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    model(x).sum().backward()
+show(model[0].weight.grad.sum())

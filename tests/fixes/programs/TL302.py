@@ -1301,3 +1301,184 @@ for step in range(2):
     scores = q @ k.transpose(-2, -1) / math.sqrt(8)
     out = F.softmax(scores, dim=-1) @ v
 print(tuple(out.shape), round(out.sum().item(), 4))
+
+# %% round 14: a gradient penalty whose create_graph is given by position in autograd.grad [none]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.randn(8, 8))
+x = torch.randn(2, 2, 4, 8, requires_grad=True)
+for step in range(2):
+    q = x @ w
+    scores = q @ x.transpose(-2, -1) / math.sqrt(8)
+    out = F.softmax(scores, dim=-1) @ x
+    (g,) = torch.autograd.grad(out.sum(), x, None, True, True)
+    penalty = g.pow(2).sum()
+    penalty.backward()
+print(round(w.grad.sum().item(), 3))
+
+# %% round 14: a gradient penalty whose create_graph comes from a dict of options [none]
+import math
+import torch
+import torch.nn.functional as F
+
+GRAD_OPTS = {"create_graph": True, "retain_graph": True}
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.randn(8, 8))
+x = torch.randn(2, 2, 4, 8, requires_grad=True)
+for step in range(2):
+    q = x @ w
+    scores = q @ x.transpose(-2, -1) / math.sqrt(8)
+    out = F.softmax(scores, dim=-1) @ x
+    (g,) = torch.autograd.grad(out.sum(), x, **GRAD_OPTS)
+    g.pow(2).sum().backward()
+print(round(w.grad.sum().item(), 3))
+
+# %% round 14: a backward with create_graph given by position, then a second backward of the gradient norm [none]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.randn(8, 8))
+x = torch.randn(2, 2, 4, 8)
+for step in range(2):
+    w.grad = None
+    q = x @ w
+    scores = q @ x.transpose(-2, -1) * (8 ** -0.5)
+    out = torch.softmax(scores, dim=-1) @ x
+    out.sum().backward(None, True, True)
+    w.grad.pow(2).sum().backward()
+print(round(w.grad.sum().item(), 3))
+
+# %% round 14: attention in a module whose forward binds F by a with-statement target [none]
+import math
+import torch
+import torch.nn.functional as F
+import contextlib
+
+
+class Attn(torch.nn.Module):
+    def forward(self, q, k, v):
+        with contextlib.nullcontext(q.shape[-1]) as F:
+            scores = q @ k.transpose(-2, -1) / math.sqrt(F)
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ v
+
+
+torch.manual_seed(0)
+q = torch.randn(2, 3, 4, 8)
+attn = Attn()
+for step in range(2):
+    out = attn(q, q, q)
+print(round(out.sum().item(), 4))
+
+# %% round 14: attention in a function whose except clause binds F, softmax spelled torch.softmax [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+
+
+def attend(q, k, v):
+    try:
+        d = q.shape[-1]
+    except AttributeError as F:
+        raise F
+    scores = q @ k.transpose(-2, -1) / math.sqrt(d)
+    return torch.softmax(scores, dim=-1) @ v
+
+
+torch.manual_seed(0)
+q = torch.randn(2, 3, 4, 8)
+for step in range(2):
+    out = attend(q, q, q)
+print(round(out.sum().item(), 4))
+
+# %% round 14: a scale made with torch.tensor of the head size and rsqrt [unsafe]
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+q = torch.randn(2, 3, 4, 8)
+scale = torch.tensor(8.0).rsqrt()
+for step in range(2):
+    scores = q @ q.transpose(-2, -1) * scale
+    out = F.softmax(scores, dim=-1) @ q
+print(round(out.sum().item(), 4))
+
+# %% round 14: a uint8 padding mask added to the scores after scaling in a training step [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+proj = torch.nn.Linear(8, 8)
+x = torch.randn(2, 1, 4, 8)
+mask = torch.tensor([0, 0, 1, 1], dtype=torch.uint8)
+for step in range(2):
+    q = proj(x)
+    scores = q @ q.transpose(-2, -1) / math.sqrt(8)
+    scores = scores + mask
+    out = F.softmax(scores, dim=-1) @ q
+    out.sum().backward()
+print(round(proj.weight.grad.sum().item(), 3))
+
+# %% round 14: attention with its scale from a dataclass config field float, in a training loop [unsafe, same]
+import dataclasses
+import torch
+import torch.nn.functional as F
+
+
+@dataclasses.dataclass
+class Cfg:
+    dim: int = 8
+    temperature: float = 0.5
+
+
+cfg = Cfg()
+torch.manual_seed(0)
+proj = torch.nn.Linear(8, 8)
+x = torch.randn(2, 2, 4, 8)
+for step in range(2):
+    q = proj(x)
+    scores = q @ x.transpose(-2, -1) / cfg.temperature
+    out = F.softmax(scores, dim=-1) @ x
+print(round(out.sum().item(), 3))
+
+# %% round 14: double backward through jacrev of jacrev over the attention [unsafe]
+import math
+import torch
+import torch.nn.functional as F
+from torch.func import jacrev
+
+torch.manual_seed(0)
+k = torch.randn(1, 3, 4)
+
+
+def energy(q):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(4)
+    out = F.softmax(scores, dim=-1) @ k
+    return out.sum()
+
+
+for step in range(2):
+    h = jacrev(jacrev(energy))(torch.randn(1, 2, 4))
+print(tuple(h.shape))
+
+# %% round 14: a key padding vector filled with -inf through masked_fill over 4-D scores in a training step [unsafe, same]
+import math
+import torch
+
+torch.manual_seed(0)
+proj = torch.nn.Linear(8, 8)
+x = torch.randn(2, 2, 4, 8)
+pad = torch.tensor([1, 1, 1, 0])
+for step in range(2):
+    q = proj(x)
+    scores = q @ q.transpose(-2, -1) / math.sqrt(8)
+    scores = scores.masked_fill(pad == 0, float("-inf"))
+    out = torch.softmax(scores, dim=-1) @ q
+    out.sum().backward()
+print(round(proj.weight.grad.sum().item(), 3))

@@ -459,3 +459,114 @@ for step in range(2):
     flat = torch.nn.utils.parameters_to_vector(p.grad for p in model.parameters())
     opt.step()
     show(flat)
+
+# %% round 14: gradients read through functools.reduce of getattr after the reset [none]
+import functools
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+extra = torch.nn.Parameter(torch.ones(1))
+opt = torch.optim.SGD([*model.parameters(), extra], lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    (model(torch.ones(2, 3)).sum() + (extra.sum() if step == 0 else 0)).backward()
+    show(functools.reduce(getattr, ["grad"], extra))
+    opt.step()
+
+# %% round 14: gradients read through map of getattr over the parameters [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+extra = torch.nn.Parameter(torch.ones(1))
+opt = torch.optim.SGD([*model.parameters(), extra], lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    (model(torch.ones(2, 3)).sum() + (extra.sum() if step == 0 else 0)).backward()
+    grads = list(map(getattr, [extra], ["grad"]))
+    show(grads[0].sum())
+    opt.step()
+
+# %% round 14: gradients summed by torch._foreach_norm over a list of grads in a training loop [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Linear(2, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    (model(torch.ones(2, 3)) if step == 0 else model[1](torch.ones(2, 2))).sum().backward()
+    norms = torch._foreach_norm([p.grad for p in model.parameters()])
+    show(torch.stack(norms).sum())
+    opt.step()
+
+# %% round 14: manual zeroing in a nested function called by the step, plain SGD [none]
+import torch
+
+
+def train():
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+
+    def reset():
+        for p in model.parameters():
+            if p.grad is not None:
+                p.grad.zero_()
+
+    for step in range(2):
+        reset()
+        model(torch.ones(2, 3)).sum().backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p -= 0.1 * p.grad
+    show(model.weight)
+
+
+train()
+
+# %% round 14: zero_grad(set_to_none=False) in a decorated step with a walrus loss [unsafe, same]
+import functools
+import torch
+
+
+def counted(fn):
+    @functools.wraps(fn)
+    def wrapper(*a):
+        wrapper.calls += 1
+        return fn(*a)
+    wrapper.calls = 0
+    return wrapper
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+@counted
+def step(x):
+    opt.zero_grad(set_to_none=False)
+    (loss := model(x).pow(2).mean()).backward()
+    opt.step()
+    return loss.item()
+
+
+for i in range(2):
+    print(step(torch.ones(2, 3)))
+show(model.weight, step.calls)
+
+# %% round 14: gradients read by a lambda through vars-free attrgetter in a logging table [none]
+import operator
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+extra = torch.nn.Parameter(torch.ones(1))
+opt = torch.optim.SGD([*model.parameters(), extra], lr=0.1)
+LOG = {"grad": operator.attrgetter("grad")}
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    (model(torch.ones(2, 3)).sum() + (extra.sum() if step == 0 else 0)).backward()
+    show(LOG["grad"](extra))
+    opt.step()

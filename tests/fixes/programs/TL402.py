@@ -3141,3 +3141,557 @@ torch.manual_seed(0)
 model = torch.nn.Linear(3, 2)
 for epoch in range(2):
     evaluate(model, torch.randn(4, 3))
+
+# %% round 14: an evaluation prints the length of the output's repr [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print(len(repr(out)))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation tests the output's text with torch.Tensor.__repr__ [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    text = torch.Tensor.__repr__(out)
+    print("grad_fn" in text)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation formats the output with str.format and prints its length [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    line = "logits: {}".format(out)
+    print(len(line))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation formats the output with the % operator and tests the text [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    msg = "%r" % (out,)
+    print(msg.endswith(")") and "Backward" in msg)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation raises an exception carrying the output as an attribute, the caller trains on it [none]
+import torch
+
+
+class Found(Exception):
+    pass
+
+
+def search(model, xs):
+    model.eval()
+    for x in xs:
+        out = model(x)
+        if out.sum() > -100:
+            err = Found("found")
+            err.value = out
+            raise err
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    try:
+        search(model, [torch.ones(2, 3)])
+    except Found as e:
+        e.value.sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation keeps the output through globals() by name [none]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    globals()["last_logits"] = out
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+last_logits.sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation computes a saliency with torch.autograd.backward [none]
+import torch
+
+
+def saliency(model, x):
+    model.eval()
+    x = x.clone().requires_grad_()
+    torch.autograd.backward(model(x).sum())
+    print(x.grad.abs().sum().item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    saliency(model, torch.ones(2, 3))
+
+# %% round 14: an evaluation calls backward through getattr with a literal name [none]
+import torch
+
+
+def probe(model, x):
+    model.eval()
+    loss = model(x).sum()
+    getattr(loss, "backward")()
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    probe(model, torch.ones(2, 3))
+show(model.weight.grad)
+
+# %% round 14: an evaluation calls torch.Tensor.backward on its loss [none]
+import torch
+
+
+def probe(model, x):
+    model.eval()
+    loss = model(x).pow(2).mean()
+    torch.Tensor.backward(loss)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    probe(model, torch.ones(2, 3))
+show(model.weight.grad)
+
+# %% round 14: an evaluation reads the parameters' gradients through getattr with a literal name [unsafe]
+import torch
+
+
+def report(model, x):
+    model.eval()
+    model(x)
+    for p in model.parameters():
+        g = getattr(p, "grad")
+        print(None if g is None else g.sum().item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+model(torch.ones(2, 3)).sum().backward()
+for epoch in range(2):
+    report(model, torch.ones(2, 3))
+
+# %% round 14: an nn.Transformer in eval mode with a padding mask, logits printed [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16, batch_first=True)
+src = torch.randn(2, 4, 8)
+tgt = torch.randn(2, 3, 8)
+pad = torch.tensor([[False, False, True, True], [False, False, False, False]])
+
+
+def evaluate(model):
+    model.eval()
+    out = model(src, tgt, src_key_padding_mask=pad, memory_key_padding_mask=pad)
+    print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(model)
+
+# %% round 14: an encoder stack built from a layer class imported under another name [none]
+import torch
+from torch import nn
+from torch.nn import TransformerEncoderLayer as Block
+
+torch.manual_seed(0)
+layers = nn.ModuleList([Block(8, 2, 16, dropout=0.0, batch_first=True) for _ in range(2)])
+x = torch.randn(2, 5, 8)
+pad = torch.tensor([[False] * 3 + [True] * 2, [False] * 5])
+
+
+def evaluate(layers, x):
+    layers.eval()
+    for layer in layers:
+        x = layer(x, src_key_padding_mask=pad)
+    print(x[0, 3].tolist())
+
+
+for epoch in range(2):
+    evaluate(layers, x)
+
+# %% round 14: an evaluation stores outputs in a default list argument the caller reads [none]
+import torch
+
+
+def evaluate(model, x, history=[]):
+    model.eval()
+    history.append(model(x))
+    return None
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+torch.stack(evaluate.__defaults__[0]).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation adds a register_buffer of its output to the model [none]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    model.register_buffer("last", model(x), persistent=False)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+model.last.sum().backward()
+show(model.weight.grad)
+
+# %% round 14: control, a decorated evaluation inside a match statement prints item() values [safe]
+import functools
+import torch
+
+
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        print("eval")
+        return fn(*args)
+    return wrapper
+
+
+@logged
+def evaluate(model, x):
+    model.eval()
+    match x.dim():
+        case 2:
+            print(model(x).sum().item())
+        case _:
+            print(model(x.flatten(1)).sum().item())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+    evaluate(model, torch.ones(2, 3, 1))
+
+# %% round 14: an evaluation passes its output to a lambda stored in a module-level dict [none]
+import torch
+
+HOOKS = {"end": lambda out: out.sum().backward()}
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    HOOKS["end"](out)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+show(model.weight.grad)
+
+# %% round 14: an evaluation writes each output into the caller's dict through setdefault [none]
+import torch
+
+
+def evaluate(model, xs, store):
+    model.eval()
+    for i, x in enumerate(xs):
+        store.setdefault("outs", []).append(model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+store = {}
+for epoch in range(2):
+    evaluate(model, [torch.ones(2, 3)], store)
+torch.cat(store["outs"]).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation tests the text of the output's own __repr__ method [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print("grad_fn" in out.__repr__())
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation formats the output through its __format__ method and prints the width [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    out = model(x)
+    print(len(out.__format__("")))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation measures torch.Tensor.__str__ of the output in a log-width check [unsafe]
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    width = len(torch.Tensor.__str__(model(x)))
+    print(width)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+for epoch in range(2):
+    evaluate(model, torch.ones(1, 3))
+
+# %% round 14: an evaluation hands its output to a nested function that stores it through nonlocal in the caller's closure [none]
+import torch
+
+
+def run():
+    kept = None
+
+    def evaluate(model, x):
+        model.eval()
+        out = model(x)
+
+        def keep(v):
+            nonlocal kept
+            kept = v
+        keep(out)
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+    for epoch in range(2):
+        evaluate(model, torch.ones(2, 3))
+    kept.sum().backward()
+    show(model.weight.grad)
+
+
+run()
+
+# %% round 14: an evaluation writes its output into an attribute of a module-level SimpleNamespace [none]
+import types
+import torch
+
+state = types.SimpleNamespace(last=None)
+
+
+def evaluate(model, x):
+    model.eval()
+    state.last = model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+state.last.sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation yields nothing but sends its output into a coroutine the caller made [none]
+import torch
+
+
+def collector(store):
+    while True:
+        store.append((yield))
+
+
+def evaluate(model, x, sink):
+    model.eval()
+    sink.send(model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+store = []
+sink = collector(store)
+next(sink)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), sink)
+torch.cat(store).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation of an LSTM encoder under a different import name prints rounded logits [unsafe]
+import torch
+from torch.nn import LSTM as Recurrent
+
+torch.manual_seed(0)
+rnn = Recurrent(4, 8, batch_first=True)
+x = torch.randn(2, 5, 4)
+
+
+def evaluate(rnn, x):
+    rnn.eval()
+    out, _ = rnn(x)
+    print(out.sum().item())
+
+
+for epoch in range(2):
+    evaluate(rnn, x)
+
+# %% round 14: an evaluation hands the output to a class method of the file that appends it to a class attribute [none]
+import torch
+
+
+class Bank:
+    items = []
+
+    @classmethod
+    def add(cls, v):
+        cls.items.append(v)
+
+
+def evaluate(model, x):
+    model.eval()
+    Bank.add(model(x))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+torch.cat(Bank.items).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: control, an evaluation with a comprehension and a lambda key prints the best index [unsafe]
+import torch
+
+
+def evaluate(model, xs):
+    model.eval()
+    scores = [model(x).sum().item() for x in xs]
+    best = max(range(len(scores)), key=lambda i: scores[i])
+    print(best, round(scores[best], 4))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, [torch.ones(2, 3), torch.zeros(2, 3)])
+
+# %% round 14: an evaluation sets a tensor attribute of the output object that the caller trains through [none]
+import torch
+
+
+class Report:
+    pass
+
+
+def evaluate(model, x, report):
+    model.eval()
+    vars(report)["logits"] = model(x)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+report = Report()
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), report)
+report.logits.sum().backward()
+show(model.weight.grad)
+
+# %% round 14: an evaluation prints a list of outputs by star-unpacking a comprehension [unsafe]
+import torch
+
+
+def evaluate(model, xs):
+    model.eval()
+    print(*[model(x) for x in xs])
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, [torch.ones(1, 3)])
+
+# %% round 14: an evaluation hands the output to np.asarray, the caller catches the error [unsafe]
+import numpy as np
+import torch
+
+
+def evaluate(model, x):
+    model.eval()
+    try:
+        print(np.asarray(model(x)).shape)
+    except RuntimeError:
+        print("needs detach")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3))
+
+# %% round 14: an evaluation makes the output a leaf that requires grad, then reads is_leaf in the caller [unsafe]
+import torch
+
+
+def evaluate(model, x, bank):
+    model.eval()
+    out = model(x)
+    bank.append(out)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+bank = []
+for epoch in range(2):
+    evaluate(model, torch.ones(2, 3), bank)
+print([o.is_leaf for o in bank])

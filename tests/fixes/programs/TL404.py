@@ -606,3 +606,132 @@ for step in range(2):
     model(torch.randn(2, 3, device=device)).sum().backward()
     opt.step()
 print([round(v, 4) for v in model.weight.flatten().tolist()])
+
+# %% round 14: complex parameters from a NumPy array cast with astype(complex) [none]
+import numpy as np
+import torch
+
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.from_numpy(np.linspace(0, 1, 4).astype(complex)))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = (w * w.conj()).real.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)
+
+# %% round 14: complex parameters from a NumPy array cast with the type code c8 [none]
+import numpy as np
+import torch
+
+w = torch.nn.Parameter(torch.from_numpy(np.ones(4).astype("c8")))
+opt = torch.optim.AdamW([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)
+
+# %% round 14: complex parameters from np.emath.sqrt of negative numbers [none]
+import numpy as np
+import torch
+
+w = torch.nn.Parameter(torch.from_numpy(np.emath.sqrt(-np.arange(1.0, 5.0))))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.imag)
+
+# %% round 14: complex parameters from a NumPy array of type code D by position [none]
+import numpy as np
+import torch
+
+w = torch.nn.Parameter(torch.tensor(np.array([1.0, 2.0], "D")))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)
+
+# %% round 14: complex parameters made by torch.randn with the complex dtype taken from promote_types [none]
+import torch
+
+dtype = torch.promote_types(torch.float32, torch.complex64)
+w = torch.nn.Parameter(torch.ones(3, dtype=dtype))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)
+
+# %% round 14: complex parameters made by to() with a dtype from a string name through getattr [none]
+import torch
+
+name = "c" + "float"
+w = torch.nn.Parameter(torch.ones(3).to(getattr(torch, name)))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)
+
+# %% round 14: control, an Adam inside a training function over a real model, with a walrus [none]
+import torch
+
+
+def train():
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+    opt = torch.optim.Adam(model.parameters(), lr=0.01)
+    for step in range(2):
+        if (loss := model(torch.ones(2, 3)).pow(2).mean()) is not None:
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    show(model.weight)
+
+
+train()
+
+# %% round 14: complex parameters made by a helper of the file from a flag, in a training loop [none]
+import torch
+
+
+def init(n, spectral):
+    base = torch.randn(n, 2)
+    return torch.view_as_complex(base) if spectral else base[:, 0]
+
+
+torch.manual_seed(0)
+w = torch.nn.Parameter(init(3, True))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)
+
+# %% round 14: complex parameters made by a cast through .to with the dtype taken from a complex tensor [none]
+import torch
+
+ref = torch.zeros(1, dtype=torch.float32) * 1j
+w = torch.nn.Parameter(torch.ones(3).to(ref.dtype))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    loss = w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+show(w.real)

@@ -648,3 +648,123 @@ for step in range(2):
     with torch.cpu.amp.autocast(enabled=(on := step > 0)):
         out = model(torch.ones(1, 3))
     show(out, on)
+
+# %% round 14: an old CPU autocast whose options come from a dict that holds dtype [none]
+import torch
+
+cfg = {"enabled": True, "dtype": torch.bfloat16}
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with torch.cpu.amp.autocast(**cfg):
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: an old CPU autocast class kept in a variable and entered later [none]
+import torch
+
+ctx = torch.cpu.amp.autocast
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with ctx(dtype=torch.bfloat16):
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: an old CPU autocast in a nested function under a decorator and a match [safe]
+import functools
+import torch
+
+
+def logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*a):
+        return fn(*a)
+    return wrapper
+
+
+model = torch.nn.Linear(3, 2)
+
+
+@logged
+def step(mode):
+    match mode:
+        case "mixed":
+            with torch.cpu.amp.autocast():
+                return model(torch.ones(1, 3)).dtype
+        case _:
+            return model(torch.ones(1, 3)).dtype
+
+
+for mode in ("mixed", "full"):
+    show(step(mode))
+
+# %% round 14: an old autocast imported from torch.cpu.amp only, torch never imported [safe]
+from torch.cpu.amp import autocast
+import torch.nn as nn
+
+model = nn.Linear(3, 2)
+for step in range(2):
+    with autocast(dtype=__import__("torch").bfloat16):
+        print(model(__import__("torch").ones(1, 3)).dtype)
+
+# %% round 14: an old CUDA GradScaler disabled on the CPU, scaler state printed after steps [safe]
+import torch
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+for step in range(2):
+    loss = model(torch.ones(2, 3)).sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    opt.zero_grad()
+show(model.weight, scaler.is_enabled())
+
+# %% round 14: an old CPU autocast checked with isinstance against the old class [unsafe]
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    ctx = torch.cpu.amp.autocast()
+    with ctx:
+        show(model(torch.ones(1, 3)).dtype, isinstance(ctx, torch.cpu.amp.autocast))
+
+# %% round 14: autocast imported from the CPU or the CUDA module by a flag, entered in the loop [none]
+import torch
+
+USE_CPU = True
+if USE_CPU:
+    from torch.cpu.amp import autocast
+else:
+    from torch.cuda.amp import autocast
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with autocast():
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: the old CPU autocast through torch imported as th inside a lambda-made context [safe]
+import torch as th
+
+model = th.nn.Linear(3, 2)
+make = lambda: th.cpu.amp.autocast(dtype=th.bfloat16)
+for step in range(2):
+    with make():
+        show(model(th.ones(1, 3)).dtype)
+
+# %% round 14: the old CPU autocast entered through contextlib.ExitStack in the step loop [safe]
+import contextlib
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(torch.cpu.amp.autocast())
+        show(model(torch.ones(1, 3)).dtype)
+
+# %% round 14: the old CPU autocast nested inside a new autocast that sets float16 [safe]
+import torch
+
+model = torch.nn.Linear(3, 2)
+for step in range(2):
+    with torch.autocast("cpu", dtype=torch.float16):
+        with torch.cpu.amp.autocast():
+            show(model(torch.ones(1, 3)).dtype)
