@@ -186,19 +186,7 @@ def make_model(conf, gpu_ids=[0]):
     return model
 """
 
-TRAINING = """
-import torch
-from factory import make_model
-
-if __name__ == "__main__":
-    model = make_model(conf{argument})
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    for x in loader:
-        loss = model(x.cuda(non_blocking=True)).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-"""
+TRAINING = MAIN.replace("from model import Forecaster", "from factory import make_model").replace("Forecaster(8{argument}).cuda()", "make_model(conf{argument})")
 
 
 @pytest.mark.parametrize(
