@@ -283,17 +283,23 @@ class BlockingTransfer(Rule):
 
     def _handed_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[Tuple[cst.Call, str]]:
         """Moves in the same-file functions the loop hands its batch to whole and unchanged
-        (`loss = self.train_step(batch)`, then `batch[0].to(device)` there), one call deep: the
-        parameter that receives it holds the batch. Not when the loop rebinds the batch's name."""
+        (`loss = self.train_step(batch)`, then `batch[0].to(device)` there, or in a
+        `self._parse_batch(batch)` that it calls in turn), up to `MAX_HELPER_DEPTH` calls deep:
+        the parameter that receives it holds the batch. Not when the loop rebinds the batch's name."""
         if any(targets.intersection(names_bound_by(node)) for node in body_nodes(loop.body)):
             return []
+        return self._moves_in_callees(loop.body, targets, MAX_HELPER_DEPTH)
+
+    def _moves_in_callees(self, body: cst.CSTNode, names: Set[str], depth: int) -> List[Tuple[cst.Call, str]]:
         functions = self.ctx.frequency.local_functions()
         found: List[Tuple[cst.Call, str]] = []
-        for node in body_nodes(loop.body):
-            for function in called_function(node, functions) if isinstance(node, cst.Call) else ():
-                received = {parameter for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name) and arg.value in targets}
+        for node in body_nodes(body):
+            for function in called_function(node, functions) if isinstance(node, cst.Call) and depth > 0 else ():
+                received = {parameter for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name) and arg.value in names}
                 if received:
                     found.extend((move, function.name.value) for move, _ in _moves_of_batches(self.ctx, function.body, received))
+                    if not any(received.intersection(names_bound_by(item)) for item in body_nodes(function.body)):
+                        found.extend(self._moves_in_callees(function.body, received, depth - 1))
         return found
 
     def _check_loop(self, loop: cst.CSTNode, targets: Set[str], loader: Optional[cst.Call], with_training: Optional[bool] = None) -> None:

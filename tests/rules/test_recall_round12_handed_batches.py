@@ -182,3 +182,13 @@ def test_an_evaluation_step_method_runs_as_often_as_its_loop(tmp_path, monkeypat
     the evaluation batches is why it runs every step."""
     files = {"train.py": EVALUATOR.format(evaluation=evaluation)}
     assert project_findings(tmp_path, monkeypatch, files, "TL101") == expected
+
+
+def test_a_batch_handed_on_twice_is_moved_where_the_second_function_moves_it(tmp_path, monkeypatch) -> None:
+    trainer = TRAINER.format(keyword="", body="self.step(batch)").replace(
+        "    def train(self, epochs):",
+        "    def step(self, batch):\n        return self.train_step(batch)\n\n    def train(self, epochs):",
+    )
+    assert project_findings(tmp_path, monkeypatch, {"train.py": trainer}, "TL106") == {CLEAN, NOISY}
+    rebound = trainer.replace("        return self.train_step(batch)", "        batch = [t.float() for t in batch]\n        return self.train_step(batch)")
+    assert project_findings(tmp_path, monkeypatch, {"train.py": rebound}, "TL106") == set()
