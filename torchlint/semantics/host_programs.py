@@ -23,14 +23,23 @@ _ACCELERATOR = re.compile(r"cuda|gpu|accelerat|\b(?:mps|xla|xpu|npu|hpu)\b", re.
 @lru_cache(maxsize=1024)
 def picks_only_the_cpu(text: str) -> bool:
     """Whether the module `text` binds a device only to the CPU and names no accelerator."""
-    if _ACCELERATOR.search(code_text(text)):
-        return False
+    if "cpu" not in text or _names_accelerator(text):
+        return False  # cheap first: most modules name no CPU, or an accelerator
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     bindings = [node.value for node in ast.walk(tree) if isinstance(node, ast.Assign) and any(_names_device(target) for target in node.targets)]
     return bool(bindings) and all(_is_cpu(value) for value in bindings)
+
+
+def _names_accelerator(text: str) -> bool:
+    """Whether the code of `text` (comments aside) names an accelerator; a mention with no `#`
+    before it on its line is code, and only otherwise is the text tokenized."""
+    matches = list(_ACCELERATOR.finditer(text))
+    if any("#" not in text[text.rfind("\n", 0, match.start()) + 1 : match.start()] for match in matches):
+        return True
+    return bool(matches) and _ACCELERATOR.search(code_text(text)) is not None
 
 
 def _names_device(target: ast.AST) -> bool:
