@@ -91,7 +91,7 @@ def test_a_packaging_entry_point_is_live(tmp_path, monkeypatch) -> None:
 def test_a_function_a_notebook_calls_is_live(tmp_path, monkeypatch) -> None:
     import json
 
-    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": ["complete_graphs(model, val_loader)\n"]}
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": ["from library import complete_graphs\n", "complete_graphs(model, val_loader)\n"]}
     notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     (tmp_path / "explore.ipynb").write_text(json.dumps(notebook))
     files = {"library.py": LIBRARY, "train.py": TRAIN.format(imports="from library import evaluate", extra="")}
@@ -204,3 +204,11 @@ def test_a_device_list_every_call_leaves_at_one_device(tmp_path, monkeypatch, ar
     display of one device."""
     files = {"factory.py": FACTORY, "train.py": TRAINING.format(argument=argument)}
     assert project_findings(tmp_path, monkeypatch, files, "TL501") == expected
+
+
+def test_another_modules_class_of_the_same_name_is_no_use(tmp_path, monkeypatch) -> None:
+    """`variant.py` defines and builds its own `complete_graphs`: that names nothing of
+    `library.py`, which it does not import."""
+    variant = "import torch\n\n\ndef complete_graphs(model, loader):\n    return model\n\n\nif __name__ == '__main__':\n    complete_graphs(None, None)\n"
+    files = {"library.py": LIBRARY, "variant.py": variant, "train.py": TRAIN.format(imports="from library import evaluate", extra="")}
+    assert project_findings(tmp_path, monkeypatch, files, "TL402") == {USED}

@@ -8,8 +8,10 @@ functions by name). Dunder functions (`__getattr__`) and functions named `main` 
 a launcher or a user's `python -c` may call by its conventional name) are never judged.
 
 A class is *live* when something may build it: its name occurs (outside comments) in another
-module of the project (an import, an `__init__` export, a subclass, a registry dict, a string
-a factory reads), in its own module outside class bodies (module-level code, a function, the
+module of the project that imports its module, directly or through others (an import, an
+`__init__` export, a subclass, a registry dict), in a string of any module (a name a factory
+reads; another module's own class of the same name is no use of this one), in its own module
+outside class bodies (module-level code, a function, the
 `if __name__ == "__main__":` demo), or in the body of another class of its module that is
 live (`Res2d` built by `ShortChunkCNN.__init__`). A class is also live when a decorator may
 register it, when it takes class keywords (a metaclass), when a module looks names up
@@ -104,6 +106,8 @@ class _Module:
     # It star-imports a module: the names reach its importers, whose code names what it uses.
     star: bool
     words: FrozenSet[str]
+    # The names its string literals spell (`ARCHS = ["Net", "NetXL"]` a factory reads).
+    strings: FrozenSet[str]
 
 
 @lru_cache(maxsize=4096)
@@ -115,7 +119,12 @@ def _module_summary(text: str) -> _Module:
         bool((_STAR_IMPORT.search(code) and _DYNAMIC_HERE.search(code)) or _DYNAMIC_GETATTR.search(code)),
         bool(_STAR_IMPORT.search(code)),
         frozenset(re.findall(r"[A-Za-z_]\w*", code)),
+        frozenset(word for name in _NAME_STRINGS.findall(code) for word in name.split(".")),
     )
+
+
+# A string literal that is a name or a dotted path (`"NetXL"`, `"models.blocks.NetXL"`), not prose.
+_NAME_STRINGS = re.compile(r"[\"']([A-Za-z_][\w.]*)[\"']")
 
 
 @lru_cache(maxsize=256)
@@ -126,6 +135,7 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
         return frozenset()
     mentioned = set(_packaging_words(root, stamp) & own.keys())
     trains = file_enables(_outside_definitions(text, own), TRAINING)  # the candidates' own training is no evidence
+    importers = _importers(path)
     for file in project_files(root):
         if os.path.abspath(file) == path:
             continue
@@ -135,14 +145,31 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
         if summary.dynamic or (exports and path in imported_files(file, source, search_roots(file))):
             return frozenset()  # a module that may build any class it imports, or hands them on unnamed
         trains = trains or summary.trains
-        mentioned |= summary.words & own.keys()
+        # a module that does not import this one names its classes in strings only (another
+        # module's own `UNET` is no use of this one's)
+        mentioned |= (summary.words if os.path.abspath(file) in importers else summary.strings) & own.keys()
     for notebook in project_notebooks(root):  # a notebook's cells call the modules' functions too
-        summary = _module_summary(read_notebook(notebook).text)
+        code = read_notebook(notebook).text
+        summary = _module_summary(code)
         trains = trains or summary.trains
-        mentioned |= summary.words & own.keys()
+        imports = importers.union([path]).intersection(imported_files(notebook, code, search_roots(notebook)))
+        mentioned |= (summary.words if imports else summary.strings) & own.keys()
     if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
     return frozenset(own) - _live_in_own_module(own, mentioned)
+
+
+def _importers(path: str) -> Set[str]:
+    """The project modules that import the module at `path`, directly or through others (a
+    package `__init__` that imports it, and whoever imports that package)."""
+    found: Set[str] = set()
+    stack = [path]
+    while stack:
+        for importer in map(os.path.abspath, importers_of(stack.pop())):
+            if importer not in found and importer != path:
+                found.add(importer)
+                stack.append(importer)
+    return found
 
 
 @lru_cache(maxsize=64)
