@@ -8,7 +8,7 @@ from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.rules.dataloader_no_pin_memory import LoaderTracker, _names, device_moves, pins_memory
 from torchlint.rules.dataloader_no_workers import DATALOADERS
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.bindings import acts_on_keyword, method_definitions, takes_keyword
+from torchlint.semantics.bindings import acts_on_keyword, import_bound_names, method_definitions, takes_keyword
 from torchlint.semantics.escapes import element_aliases, view_aliases, viewed_name
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
@@ -191,6 +191,7 @@ class BlockingTransfer(Rule):
         self.pinned: List[cst.Call] = []
         self.checked: Set[int] = set()
         self.reported: Set[int] = set()
+        self.moves: Dict[Tuple[int, FrozenSet[str]], List[Tuple[cst.Call, str]]] = {}
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self.tracker.note_assign(node)
@@ -274,12 +275,16 @@ class BlockingTransfer(Rule):
     def _blocking_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[Tuple[cst.Call, str]]:
         """The moves of the loop's batch that block (no `non_blocking`, no `*`/`**`, one
         positional argument at most), each with the name of the function the loop hands the
-        batch to that makes it ('' for a move in the loop itself)."""
-        moves = [(move, "") for move, _ in _moves_of_batches(self.ctx, loop.body, targets)] + self._handed_moves(loop, targets)
-        return [
-            (move, helper) for move, helper in moves
-            if not (has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None or len(positional(move)) > 1)
-        ]
+        batch to that makes it ('' for a move in the loop itself); once per loop and targets
+        (the loops over unknown loaders and parameters ask before they check)."""
+        key = (id(loop), frozenset(targets))
+        if key not in self.moves:
+            moves = [(move, "") for move, _ in _moves_of_batches(self.ctx, loop.body, targets)] + self._handed_moves(loop, targets)
+            self.moves[key] = [
+                (move, helper) for move, helper in moves
+                if not (has_star(move, "*") or has_star(move, "**") or keyword(move, "non_blocking") is not None or len(positional(move)) > 1)
+            ]
+        return self.moves[key]
 
     def _handed_moves(self, loop: cst.CSTNode, targets: Set[str]) -> List[Tuple[cst.Call, str]]:
         """Moves in the same-file functions the loop hands its batch to whole and unchanged
@@ -623,7 +628,7 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
             base = viewed_name(node.func.value)
             if (method.endswith("_") and not method.startswith("_") or method in IN_PLACE_DUNDERS) and base is not None:
                 changed.add(base)
-        if isinstance(node, cst.Call) and _writes_first_argument(node, _imported_names(module)):
+        if isinstance(node, cst.Call) and _writes_first_argument(node, import_bound_names(module)):
             changed |= {name for name in [viewed_name(node.args[0].value)] if name}
     return frozenset(changed)
 
@@ -640,20 +645,6 @@ def _writes_first_argument(call: cst.Call, imported: FrozenSet[str]) -> bool:
     name = dotted.rpartition(".")[2]
     inplace = keyword(call, "inplace")
     return name.endswith("_") and not name.startswith("__") or (inplace is not None and not (isinstance(inplace.value, cst.Name) and inplace.value.value == "False"))
-
-
-@per_module
-def _imported_names(module: cst.Module) -> FrozenSet[str]:
-    """The names the file's imports bind (`torch`, `F` of `import torch.nn.functional as F`)."""
-    names: Set[str] = set()
-    for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)):
-        aliases = node.names if isinstance(node.names, Sequence) else ()  # type: ignore[union-attr]
-        for alias in aliases:
-            bound = alias.asname.name if alias.asname else alias.name
-            root = dotted_name(bound) if isinstance(bound, (cst.Name, cst.Attribute)) else None
-            if root:
-                names.add(root.partition(".")[0])
-    return frozenset(names)
 
 
 @per_module

@@ -192,3 +192,59 @@ def test_a_batch_handed_on_twice_is_moved_where_the_second_function_moves_it(tmp
     assert project_findings(tmp_path, monkeypatch, {"train.py": trainer}, "TL106") == {CLEAN, NOISY}
     rebound = trainer.replace("        return self.train_step(batch)", "        batch = [t.float() for t in batch]\n        return self.train_step(batch)")
     assert project_findings(tmp_path, monkeypatch, {"train.py": rebound}, "TL106") == set()
+
+
+STORED = """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Trainer:
+    def __init__(self, model, train_ds):
+        self.model = model
+        self.train_ds = train_ds
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def train(self, device):
+        for epoch in range(2):
+            for idx, (x, y) in enumerate(self.train_ds):
+                loss = (self.model(x.to(device)) - y.to(device)).pow(2).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+        print([round(float(p.sum()), 6) for p in self.model.parameters()])
+
+
+def main():
+    torch.manual_seed(0)
+    data = TensorDataset(torch.randn(16, 3), torch.randn(16, 1))
+    train_ds = DataLoader(data, batch_size=4, pin_memory=True)
+    Trainer(torch.nn.Linear(3, 1), train_ds).train(torch.device("cuda" if torch.cuda.is_available() else "cpu"))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_safe_fix_on_a_loader_stored_from_the_constructor_keeps_the_result(tmp_path, monkeypatch) -> None:
+    """Differential: the safe fix (`non_blocking=True` on a loader stored from the
+    constructor, collated by default) leaves what the program computes unchanged."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+
+    from torchlint.cli import main
+
+    (tmp_path / "setup.py").write_text("")
+    program = tmp_path / "engine.py"
+    program.write_text(STORED)
+    monkeypatch.chdir(tmp_path)
+    before = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, check=True).stdout
+    CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL106", "--fix", "."])
+    fixed = program.read_text()
+    assert fixed.count("non_blocking=True") == 2
+    after = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, check=True).stdout
+    assert after == before

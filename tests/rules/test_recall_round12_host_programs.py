@@ -53,8 +53,10 @@ def test_a_program_that_picks_the_cpu_syncs_nothing(tmp_path, monkeypatch, choic
         ('device = torch.device("cpu")\nuse_gpu = False\n', False),
         ('device = torch.device("cpu")\ndevice = pick()\n', False),
         ("x = torch.zeros(3)\n", False),  # no device chosen at all: not this module's decision
-        ("def f(:\n", False),
+        ('device = torch.device("cpu")\nlocal_rank = 0\n', False),  # a rank is a CUDA ordinal
     ],
 )
 def test_picks_only_the_cpu(text, expected) -> None:
-    assert picks_only_the_cpu(text) is expected
+    import libcst as cst
+
+    assert picks_only_the_cpu(cst.parse_module(text), text) is expected

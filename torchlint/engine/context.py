@@ -64,7 +64,7 @@ class FileContext:
     def uses_device(self) -> bool:
         """Whether the file mentions a device at all; a file that never does runs on the CPU,
         and so does one that picks only the CPU (`host_programs.picks_only_the_cpu`)."""
-        return mentions_device(self.text) and not picks_only_the_cpu(self.text)
+        return mentions_device(self.text) and not picks_only_the_cpu(self.module, self.text)
 
     @cached_property
     def serves_device(self) -> bool:

@@ -116,6 +116,13 @@ def imported_values(module: cst.Module, name: str) -> List[str]:
     return found
 
 
+@per_module
+def import_bound_names(module: cst.Module) -> FrozenSet[str]:
+    """The names the file's imports bind anywhere (`torch`, `F` of `import
+    torch.nn.functional as F`)."""
+    return frozenset(name for node in nodes_of_type(module, (cst.Import, cst.ImportFrom)) for name in _imported_names(node))  # type: ignore[arg-type]
+
+
 def _imported_names(node: Union[cst.Import, cst.ImportFrom]) -> List[str]:
     """The names an import statement binds (none for `from x import *`)."""
     if isinstance(node.names, cst.ImportStar):

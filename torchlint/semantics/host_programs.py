@@ -1,36 +1,33 @@
 """Programs that pick the CPU: a file whose every device binding is the CPU and whose code
 names no accelerator runs its tensors on the host, whatever else it calls a device.
 
-`device = torch.device("cpu")` (or `device = "cpu"`, also as an attribute, `self.device`) with
-no `cuda`, `gpu`, `mps`, `xla`, `xpu`, `npu`, `hpu` or accelerator anywhere in the code
-(comments aside): `.to(device)` there copies nothing, and a `.item()` waits for nothing. A file
-that binds a device to anything else (`torch.device(args.device)`, a parameter), or names an
-accelerator anywhere (`"cuda" if torch.cuda.is_available() else "cpu"`), is not such a program.
+`device = torch.device("cpu")` (or `device = "cpu"`, also as an attribute, `self.device`; the
+names `devices.named_like_device` knows) with no `cuda`, `gpu`, `mps`, `xla`, `xpu`, `npu`,
+`hpu` or accelerator anywhere in the code (comments aside): `.to(device)` there copies nothing,
+and a `.item()` waits for nothing. A file that binds a device to anything else
+(`torch.device(args.device)`, a rank), or names an accelerator anywhere (`"cuda" if
+torch.cuda.is_available() else "cpu"`), is not such a program.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-from functools import lru_cache
 
-from torchlint.files.syntax import python_tree
+import libcst as cst
+
+from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.project import code_text
+from torchlint.semantics.tree import nodes_of_type, per_module
+from torchlint.semantics.values import string_value
 
 _ACCELERATOR = re.compile(r"cuda|gpu|accelerat|\b(?:mps|xla|xpu|npu|hpu)\b", re.IGNORECASE)
 
 
-@lru_cache(maxsize=1024)
-def picks_only_the_cpu(text: str) -> bool:
-    """Whether the module `text` binds a device only to the CPU and names no accelerator."""
+def picks_only_the_cpu(module: cst.Module, text: str) -> bool:
+    """Whether the module (`text` its source) binds a device only to the CPU and names no accelerator."""
     if "cpu" not in text or _names_accelerator(text):
         return False  # cheap first: most modules name no CPU, or an accelerator
-    try:
-        tree = python_tree(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    bindings = [node.value for node in ast.walk(tree) if isinstance(node, ast.Assign) and any(_names_device(target) for target in node.targets)]
-    return bool(bindings) and all(_is_cpu(value) for value in bindings)
+    return _binds_only_the_cpu(module)
 
 
 def _names_accelerator(text: str) -> bool:
@@ -42,15 +39,12 @@ def _names_accelerator(text: str) -> bool:
     return bool(matches) and _ACCELERATOR.search(code_text(text)) is not None
 
 
-def _names_device(target: ast.AST) -> bool:
-    name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
-    return "device" in name.lower()
-
-
-def _is_cpu(value: ast.AST) -> bool:
-    """`"cpu"` or `torch.device("cpu")`."""
-    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
-        func = value.func
-        if (isinstance(func, ast.Attribute) and func.attr == "device") or (isinstance(func, ast.Name) and func.id == "device"):
-            value = value.args[0]
-    return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.split(":")[0] == "cpu"
+@per_module
+def _binds_only_the_cpu(module: cst.Module) -> bool:
+    """Whether the module binds a device somewhere, and every such binding is the CPU."""
+    values = [
+        node.value
+        for node in nodes_of_type(module, (cst.Assign,))
+        if isinstance(node, cst.Assign) and any(named_like_device(target.target) for target in node.targets)
+    ]
+    return bool(values) and all(names_cpu(value, string_value(value)) for value in values)
