@@ -6,42 +6,18 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.biased_layers import BIASED_LAYERS, LayerSignature, WrappedLayer
 from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
-from torchlint.semantics.project import callers_of
+from torchlint.semantics.project import callers_of, project_function
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.values import string_value
 from torchlint.semantics.passed_values import true_in_every_call
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
 from torchlint.semantics.tree import bound_names, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
 
-@dataclass(frozen=True)
-class _LayerSignature:
-    """Where a layer constructor takes its output size and its bias, and the BatchNorm
-    dimensionality its output feeds."""
-
-    dim: int
-    outputs: Tuple[str, int]
-    bias_position: int
-
-
-def _layers() -> Dict[str, _LayerSignature]:
-    table = {
-        "torch.nn.Linear": _LayerSignature(1, ("out_features", 1), 2),
-        "torch.nn.LazyLinear": _LayerSignature(1, ("out_features", 0), 1),
-    }
-    for dim in (1, 2, 3):
-        # Conv(in, out, kernel, stride, padding, dilation, groups, bias); ConvTranspose has
-        # output_padding where Conv has dilation; the Lazy variants have no `in_channels`.
-        for name in ("Conv", "ConvTranspose"):
-            table[f"torch.nn.{name}{dim}d"] = _LayerSignature(dim, ("out_channels", 1), 7)
-            table[f"torch.nn.Lazy{name}{dim}d"] = _LayerSignature(dim, ("out_channels", 0), 6)
-    return table
-
-
-BIASED_LAYERS = _layers()
 # The norms that subtract a per-channel mean over every position of a channel, by the
 # dimensionality of the input they take (0: any). GroupNorm and LayerNorm subtract means over
 # several channels at once, which a per-channel bias survives.
@@ -115,6 +91,13 @@ class ConvBiasBeforeBn(Rule):
     that branch; when some call takes it, the bias is needed there and nothing is reported. A
     `bias=bias` taken from a parameter counts as on when every call of the block in the project
     leaves its `True` default or passes `True` (no fix then: the default or the calls change).
+    A call of a project class that only wraps one such layer counts as that layer: its
+    `forward(self, x)` returns `self.conv(x)` (directly or through one name) and its
+    `__init__` assigns `self.conv` once, with the bias on or taken from a constructor
+    parameter (Tacotron 2's `ConvNorm`, in its own module or imported; see
+    `semantics.biased_layers`): `nn.Sequential(ConvNorm(80, 512, 5), nn.BatchNorm1d(512))` is
+    reported at the `ConvNorm(...)` call, whose fix passes the wrapper's bias parameter as
+    `False` (no fix when the wrapper has no such parameter or reads its layer's `.bias`).
     Silent when anything (an
     activation, pooling, dropout) sits between the two, when `bias=False` is passed, when
     `**kwargs` may pass it, or when the channel counts are literals that differ. Silent too in
@@ -512,18 +495,46 @@ class ConvBiasBeforeBn(Rule):
 
     # Shared ----------------------------------------------------------------------------
 
-    def _signature(self, layer: cst.Call) -> Optional[_LayerSignature]:
-        return BIASED_LAYERS.get(self.ctx.qualified_name(layer.func) or "")
+    def _layer_name(self, layer: cst.Call) -> str:
+        """The torch layer `layer` builds: itself, or the one a project class wraps."""
+        wrapped = self._wrapped(layer)
+        return wrapped.layer if wrapped is not None else self.ctx.qualified_name(layer.func) or ""
+
+    def _wrapped(self, layer: cst.Call) -> Optional[WrappedLayer]:
+        """The biased layer a call of a project class computes alone (`ConvNorm(80, 512, 5)`
+        whose `forward` returns `self.conv(x)`; `semantics.biased_layers`)."""
+        if (self.ctx.qualified_name(layer.func) or "").startswith("torch."):
+            return None
+        facts = project_function(self.ctx, layer.func)
+        return facts.wrapped_layer if facts is not None else None
+
+    def _signature(self, layer: cst.Call) -> Optional[LayerSignature]:
+        return BIASED_LAYERS.get(self._layer_name(layer))
+
+    def _bias_argument(self, layer: cst.Call) -> Tuple[Optional[cst.Arg], bool]:
+        """The argument that sets the layer's bias (None when not passed), and whether leaving
+        it out keeps the bias on. For a wrapper, its bias parameter's."""
+        wrapped = self._wrapped(layer)
+        if wrapped is None:
+            signature = self._signature(layer)
+            assert signature is not None
+            return argument(layer, "bias", signature.bias_position), True
+        if wrapped.parameter is None:
+            return None, True
+        return argument(layer, wrapped.parameter, wrapped.position), wrapped.default_on
 
     def _biased(self, layer: cst.Call) -> bool:
         """A known layer whose bias is on: not passed, passed as a literal `True`, or passed a
         parameter that is `True` on every call the project makes (`bias=bias` in a block whose
-        `bias=True` default no call changes; `passed_values.true_in_every_call`)."""
+        `bias=True` default no call changes; `passed_values.true_in_every_call`). The same for
+        a wrapper's bias parameter, or a wrapper whose layer always has its bias."""
         signature = self._signature(layer)
         if signature is None or has_star(layer) or has_star(layer, "*"):
             return False
-        bias = argument(layer, "bias", signature.bias_position)
-        return bias is None or is_literal(bias.value, "True") or true_in_every_call(self.ctx, bias.value)
+        bias, default_on = self._bias_argument(layer)
+        if bias is None:
+            return default_on
+        return is_literal(bias.value, "True") or true_in_every_call(self.ctx, bias.value)
 
     def _cancels(self, layer: cst.Call, norm: cst.Call) -> bool:
         """Whether `layer` has a bias that `norm` (a batch or instance norm over the same
@@ -536,7 +547,7 @@ class ConvBiasBeforeBn(Rule):
             return False
         if norm_name in INSTANCE_NORMS and self._is_linear(layer):
             return False
-        outputs = argument(layer, *signature.outputs)
+        outputs = argument(layer, *signature.outputs) if self._wrapped(layer) is None else None
         features = argument(norm, "num_features", 0)
         if outputs is not None and features is not None:
             if isinstance(outputs.value, cst.Integer) and isinstance(features.value, cst.Integer):
@@ -544,7 +555,7 @@ class ConvBiasBeforeBn(Rule):
         return True
 
     def _is_linear(self, layer: cst.Call) -> bool:
-        return (self.ctx.qualified_name(layer.func) or "").endswith("Linear")
+        return self._layer_name(layer).endswith("Linear")
 
     def _report(self, layer: cst.Call, norm: cst.Call, withheld: str = "", condition: Optional[cst.BaseExpression] = None) -> None:
         if id(layer) in self.reported:
@@ -555,11 +566,15 @@ class ConvBiasBeforeBn(Rule):
         kind = (self.ctx.qualified_name(norm.func) or "").rsplit(".", 1)[-1]
         bias = _not(condition) if condition is not None else cst.Name("False")
         bias_text = self.ctx.module.code_for_node(bias)
+        wrapped = self._wrapped(layer)
+        subject = "bias" if wrapped is None else f"the bias of the {wrapped.layer.rpartition('.')[2]} that `{dotted_name(layer.func)}` wraps"
+        keyword = "bias" if wrapped is None else wrapped.parameter
+        advice = f"pass `{keyword}={bias_text}`" if keyword else "build it without a bias"
         if condition is None:
-            message = f"bias is cancelled by the {kind} that follows; pass `bias=False`"
+            message = f"{subject} is cancelled by the {kind} that follows; {advice}"
         else:
             added_when = self.ctx.module.code_for_node(condition.with_changes(lpar=[], rpar=[]))
-            message = f"bias is cancelled by the {kind} that follows whenever `{added_when}` holds; pass `bias={bias_text}`"
+            message = f"{subject} is cancelled by the {kind} that follows whenever `{added_when}` holds; {advice}"
         self.report(layer, message, fix=self._fix(layer, withheld, bias, condition))
 
     def _in_unbuilt_class(self, layer: cst.Call) -> bool:
@@ -577,10 +592,13 @@ class ConvBiasBeforeBn(Rule):
         would get None), a `Linear` whose output a `BatchNorm1d` may normalise over another
         axis (3-D input), a norm that may be something else, or a condition whose value may
         differ where the layer is built."""
-        signature = self._signature(layer)
-        assert signature is not None
+        wrapped = self._wrapped(layer)
         if withheld:
             return self.withheld(withheld)
+        if wrapped is not None and wrapped.parameter is None:
+            return self.withheld(f"`{dotted_name(layer.func)}` builds its layer with a bias that no parameter turns off")
+        if wrapped is not None and wrapped.reads_bias:
+            return self.withheld(f"`{dotted_name(layer.func)}` reads its layer's `.bias`, which would be None")
         if _reads_bias(self.ctx.module):
             return self.withheld("the file reads `.bias`, which would be None")
         if _parameters_by_position(self.ctx.module):
@@ -591,14 +609,15 @@ class ConvBiasBeforeBn(Rule):
             return self.withheld("on a 3-D input the BatchNorm normalises another axis than the Linear's features, which keeps the bias")
         if condition is not None and not _fixed_in_function(condition, self.ctx.names.scopes[-1].node):
             return self.withheld("the norm's condition reads more than the function's unchanged parameters")
-        bias = argument(layer, "bias", signature.bias_position)
+        bias, _ = self._bias_argument(layer)
+        keyword = wrapped.parameter if wrapped is not None and wrapped.parameter else "bias"
         if bias is not None and not is_literal(bias.value, "True"):
             return self.withheld("the bias comes from a parameter: change its default, or what the calls pass")
         if bias is not None and bias.keyword is None:
             fixed = layer.deep_replace(bias, bias.with_changes(value=bias_value))
         else:
-            fixed = with_keyword(layer, "bias", bias_value)
-        return self.fix(NodeEdit(layer, fixed), message=f"Pass `bias={self.ctx.module.code_for_node(bias_value)}`")
+            fixed = with_keyword(layer, keyword, bias_value)
+        return self.fix(NodeEdit(layer, fixed), message=f"Pass `{keyword}={self.ctx.module.code_for_node(bias_value)}`")
 
 
 def _condition_in(path: Sequence[cst.CSTNode], index: int, block: cst.CSTNode) -> Optional[cst.BaseExpression]:

@@ -241,7 +241,7 @@ class SyncInLoop(Rule):
         execution = self.ctx.execution(node)
         if execution.frequency not in self.frequencies:
             return
-        if method == "item" and self._reads_elements_one_by_one(node, receiver):
+        if self._reads_elements_one_by_one(node, receiver, method):
             return
         loop = execution.loop or execution.step_loop()
         if loop is None and execution.framework():
@@ -273,13 +273,15 @@ class SyncInLoop(Rule):
             start=node.func.attr,
         )
 
-    def _reads_elements_one_by_one(self, node: cst.Call, receiver: cst.BaseExpression) -> bool:
-        """Reports (and says so) `.item()` of each element of a tensor in a loop over its
-        elements (`for i in range(len(lengths)): n = lengths[i].item()`, `for length in
-        lengths: length.item()`) inside a loop over training or per-epoch validation batches
-        (or a function another module's such loop calls): one synchronisation per element,
-        where one `.tolist()` before the loop reads them all, whatever the loop then does with
-        the values. Not in a `forward()` alone, whose inputs may be host tensors."""
+    def _reads_elements_one_by_one(self, node: cst.Call, receiver: cst.BaseExpression, method: str) -> bool:
+        """Reports (and says so) `.item()`, `.cpu()` or `.tolist()` of each element of a tensor
+        in a loop over its elements (`for i in range(len(lengths)): n = lengths[i].item()`,
+        `for length in lengths: length.item()`, `for j in range(y.size(0)):
+        psnr(x[j].cpu().numpy(), ...)`) inside a loop over training or per-epoch validation
+        batches, a function another module's such loop calls, or a framework's batch hook
+        (Lightning's `validation_step`): one synchronisation per element, where one conversion
+        before the loop reads them all, whatever the loop then does with the values. Not in a
+        `forward()` alone, whose inputs may be host tensors."""
         loop = element_loop(receiver, self.ctx.enclosing_loops(node))
         if loop is None or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
             return False
@@ -289,13 +291,15 @@ class SyncInLoop(Rule):
         walked = self.ctx.execution(loop)
         step_loop = walked.step_loop()
         if walked.frequency is not Frequency.PER_STEP or not (
-            (step_loop is not None and repeated_with_training(self.ctx, step_loop)) or called_every_step_elsewhere(walked)
+            (step_loop is not None and repeated_with_training(self.ctx, step_loop)) or called_every_step_elsewhere(walked) or walked.framework()
         ):
             return False  # not in a loop over training or validation batches (a `forward()` alone: its inputs' place is unknown)
+        shown = _shown(method)
+        once = "with `.tolist()`" if method == "item" else f"with one `{shown}` of `{dotted_name(tensor)}`"
         self.report(
             node,
-            f"`.item()` of each element of `{dotted_name(tensor)}` synchronises with the device once per element, "
-            "every step; read them all at once with `.tolist()` before the loop",
+            f"`{shown}` of each element of `{dotted_name(tensor)}` synchronises with the device once per element, "
+            f"every step; read them all at once {once} before the loop",
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
         return True

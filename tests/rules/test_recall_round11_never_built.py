@@ -62,7 +62,9 @@ USED, ABANDONED = ("models.py", "TL102", 12), ("models.py", "TL102", 22)
         ("from models import Used", "", {USED}),
         ("from models import *", "", {USED}),
         ("from models import *", "model2 = globals()[name]()", {USED, ABANDONED}),
-        ("from models import Used, Abandoned", "", {USED, ABANDONED}),
+        # imported and never used: still never built (round 13); imported and built: live
+        ("from models import Used, Abandoned", "", {USED}),
+        ("from models import Used, Abandoned", "model2 = Abandoned()", {USED, ABANDONED}),
     ],
 )
 def test_methods_of_a_class_nothing_builds_never_run(tmp_path, monkeypatch, imports, extra, expected) -> None:

@@ -56,7 +56,9 @@ USED, PARTIAL = ("library.py", "TL402", 6), ("library.py", "TL402", 11)
     [
         ("from library import evaluate", "", {USED}),
         ("from library import *", "", {USED}),
-        ("from library import evaluate, complete_graphs", "", {USED, PARTIAL}),
+        # imported and never called (round 13: an import alone runs nothing), or called
+        ("from library import evaluate, complete_graphs", "", {USED}),
+        ("from library import evaluate, complete_graphs", "complete_graphs(model, val_loader)", {USED, PARTIAL}),
         ("import library\nfrom library import evaluate", "library.complete_graphs(model, val_loader)", {USED, PARTIAL}),
         ("from library import evaluate", "hooks = {'complete': 'complete_graphs'}", {USED, PARTIAL}),
         ("import library\nfrom library import evaluate", "getattr(library, args.task)(model)", {USED, PARTIAL}),

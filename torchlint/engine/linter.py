@@ -7,7 +7,7 @@ import gc
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
+from typing import Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -24,7 +24,7 @@ from torchlint.engine.rule import Rule
 from torchlint.semantics.names import TORCH_PACKAGES
 from torchlint.semantics.roles import trains_with_a_test_name
 from torchlint.semantics.test_paths import test_by_name_only
-from torchlint.semantics.tree import comments, remembering_children
+from torchlint.semantics.tree import comments, module_nodes, remembering_children
 from torchlint.files.syntax import nests_too_deeply, python_tree, text_facts
 from torchlint.files.source import physical_lines
 from torchlint.engine.walker import walk
@@ -130,10 +130,11 @@ def _analyse(
             return [], True
         lines = physical_lines(text)
         located = statement_lines(module, python_tree(text), text) if python_error is None else None
-        nodes = _nodes_to_place(reports)
+        statements = _edited_statements(module, reports)
+        nodes = _nodes_to_place(reports) + list(statements.values())
         holders = [ctx.statement_of[id(node)] for node in nodes if id(node) in ctx.statement_of]
         positions = compute_positions(module, nodes, holders, located)
-        return [_finding(report, path, positions, module, lines) for report in reports], True
+        return [_finding(report, path, positions, module, lines, statements) for report in reports], True
     except cst.ParserSyntaxError as error:
         if not checks_parse:
             return [], False
@@ -220,7 +221,8 @@ def parse_error_finding(path: str, line: int, column: int, message: str) -> Find
 
 
 def _finding(
-    report: Report, path: str, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]
+    report: Report, path: str, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str],
+    statements: Mapping[int, cst.CSTNode],
 ) -> Finding:
     rule = report.rule
     span = to_span(positions[report.start or report.node], positions[report.node])
@@ -228,7 +230,7 @@ def _finding(
     message = report.message
     pending = report.fix
     if pending is not None and pending.edits and all(_keeps_comments(edit) for edit in pending.edits):
-        edits = tuple(_edit(edit, positions, module, lines) for edit in pending.edits)
+        edits = tuple(_edit(edit, positions, module, lines, statements.get(id(edit.node))) for edit in pending.edits)
         if all(edit is not None for edit in edits):
             fix = Fix(pending.applicability, edits, pending.message)  # type: ignore[arg-type]
     if pending is not None and pending.reason:
@@ -246,6 +248,23 @@ def _nodes_to_place(reports: Sequence[Report]) -> List[cst.CSTNode]:
         if report.fix is not None:
             nodes.extend(_anchor(edit) for edit in report.fix.edits)
     return nodes
+
+
+def _edited_statements(module: cst.Module, reports: Sequence[Report]) -> Dict[int, cst.CSTNode]:
+    """For each node an edit replaces with a node, the innermost statement holding it, by the
+    node's id: its continuation lines are indented from that statement's line."""
+    parents = None
+    found: Dict[int, cst.CSTNode] = {}
+    for edit in (edit for report in reports if report.fix is not None for edit in report.fix.edits):
+        if not isinstance(edit.content, cst.CSTNode) or edit.insert_before or edit.insert_after:
+            continue
+        parents = module_nodes(module).parents if parents is None else parents
+        node: Optional[cst.CSTNode] = edit.node
+        while node is not None and not isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            node = parents.get(id(node))
+        if node is not None:
+            found[id(edit.node)] = node
+    return found
 
 
 def _anchor(edit: NodeEdit) -> cst.CSTNode:
@@ -288,9 +307,12 @@ def _code_for(module: cst.Module, node: cst.CSTNode, indent: str) -> str:
 
 
 def _edit(
-    edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str]
+    edit: NodeEdit, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module, lines: Sequence[str],
+    statement: Optional[cst.CSTNode] = None,
 ) -> Optional[Edit]:
-    """The text edit for a tree edit; None when it cannot be made without touching other code."""
+    """The text edit for a tree edit; None when it cannot be made without touching other code.
+    A node's continuation lines are indented from the line of its `statement` (LibCST keeps
+    them relative to the block), not from the line the node starts on."""
     where = positions[_anchor(edit)]
     if edit.delete_lines:
         return _line_deletion(where, lines)
@@ -298,7 +320,8 @@ def _edit(
     if isinstance(content, cst.CSTNode):
         if hasattr(content, "lpar"):
             content = content.with_changes(lpar=(), rpar=())
-        line = lines[where.start.line - 1] if where.start.line <= len(lines) else ""
+        first = positions[statement].start.line if statement is not None and statement in positions else where.start.line
+        line = lines[first - 1] if first <= len(lines) else ""
         content = _code_for(module, content, line[: len(line) - len(line.lstrip(" \t"))])
     elif module.default_newline != "\n":
         content = content.replace("\n", module.default_newline)

@@ -1,6 +1,7 @@
 """Loops over the elements of a tensor: `for length in lengths:` and `for i in
-range(len(lengths)):` reading `lengths[i]`. Each element read back to the host (`.item()`)
-is a synchronisation of its own, where one `.tolist()` before the loop would read them all."""
+range(len(lengths)):` reading `lengths[i]`. Each element read back to the host (`.item()`,
+`.cpu()`) is a synchronisation of its own, where one conversion before the loop would read
+them all."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ def element_loop(receiver: cst.BaseExpression, loops: Sequence[cst.CSTNode]) -> 
     """The `for` loop among `loops` (innermost first) that walks the tensor whose element
     `receiver` is: the loop's target itself (`for length in lengths:`, `for i, length in
     enumerate(lengths):`), or a subscript of the tensor by the loop's index (`lengths[i]`
-    in `for i in range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`).
+    in `for i in range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`;
+    `x[i]` in `range(y.size(0))`, a loop over the batch).
     None for anything else."""
     for loop in loops:
         if not isinstance(loop, cst.For):
@@ -51,7 +53,8 @@ def _walks_into(loop: cst.For, name: str) -> bool:
 
 
 def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
-    """`for index in range(len(tensor))`, `range(tensor.size(0))`, `range(tensor.shape[0])`."""
+    """`for index in range(len(tensor))`, or a loop over the first dimension of a tensor, this
+    one or another of the batch (`range(y.size(0))`, `range(y.shape[0])`, reading `x[index]`)."""
     if not (isinstance(loop.target, cst.Name) and loop.target.value == index):
         return False
     bound = loop.iter
@@ -61,9 +64,9 @@ def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
     if isinstance(size, cst.Call) and dotted_name(size.func) == "len" and len(size.args) == 1:
         return dotted_name(size.args[0].value) == tensor
     if isinstance(size, cst.Call) and isinstance(size.func, cst.Attribute) and size.func.attr.value == "size":
-        return dotted_name(size.func.value) == tensor and _first_dimension(size.args)
+        return dotted_name(size.func.value) is not None and _first_dimension(size.args)
     if isinstance(size, cst.Subscript) and isinstance(size.value, cst.Attribute) and size.value.attr.value == "shape":
-        return dotted_name(size.value.value) == tensor and len(size.slice) == 1 and _zero(size.slice[0].slice)
+        return dotted_name(size.value.value) is not None and len(size.slice) == 1 and _zero(size.slice[0].slice)
     return False
 
 

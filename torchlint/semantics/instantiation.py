@@ -7,9 +7,12 @@ live also when a decorator may register it, when a packaging file names it (an e
 functions by name). Dunder functions (`__getattr__`) and functions named `main` (the entry point
 a launcher or a user's `python -c` may call by its conventional name) are never judged.
 
-A class is *live* when something may build it: its name occurs (outside comments) in another
-module of the project that imports its module, directly or through others (an import, an
-`__init__` export, a subclass, a registry dict), in a string of any module (a name a factory
+A class is *live* when something may build it: its name occurs (outside comments, import
+statements and prose strings) in another module of the project that imports its module,
+directly or through others (a call, an alias it imports it as, a subclass, a registry dict;
+the import alone in a package's `__init__` or a module with `__all__`, which hand it on; a
+name imported and never used builds nothing, nor does a log message that names it, `"Mel
+PostNet Loss: {:.4f}"`), in a string of any module (a name a factory
 reads; another module's own class of the same name is no use of this one), in its own module
 outside class bodies (module-level code, a function, the
 `if __name__ == "__main__":` demo), or in the body of another class of its module that is
@@ -105,22 +108,52 @@ class _Module:
     reexports: bool
     # It star-imports a module: the names reach its importers, whose code names what it uses.
     star: bool
+    # The words of its code outside import statements, and of the names it imports that it
+    # uses (`from layers import PostNet as P`, then `P()`): a name it imports and never uses
+    # builds nothing.
     words: FrozenSet[str]
     # The names its string literals spell (`ARCHS = ["Net", "NetXL"]` a factory reads).
     strings: FrozenSet[str]
+    # The names its import statements bind or import (a package's `__init__` or a module with
+    # `__all__` hands them on to whoever imports it).
+    imported: FrozenSet[str]
+
+    def uses(self, path: str) -> FrozenSet[str]:
+        """The words that may use another module's names, for the module at `path`."""
+        hands_on = os.path.basename(path) == "__init__.py" or "__all__" in self.words
+        return self.words | self.imported if hands_on else self.words
 
 
 @lru_cache(maxsize=4096)
 def _module_summary(text: str) -> _Module:
     code = code_text(text)
+    imports = _IMPORT_STATEMENT.findall(code)
+    words = set(re.findall(r"[A-Za-z_]\w*", _IMPORT_STATEMENT.sub(" ", _STRING.sub(_unless_prose, code))))
+    words.update(name for statement in imports for name, alias in _ALIASED.findall(statement) if alias in words)
     return _Module(
         file_enables(text, TRAINING),
         _dynamic(code),
         bool((_STAR_IMPORT.search(code) and _DYNAMIC_HERE.search(code)) or _DYNAMIC_GETATTR.search(code)),
         bool(_STAR_IMPORT.search(code)),
-        frozenset(re.findall(r"[A-Za-z_]\w*", code)),
+        frozenset(words),
         frozenset(word for name in _NAME_STRINGS.findall(code) for word in name.split(".")),
+        frozenset(word for statement in imports for word in re.findall(r"[A-Za-z_]\w*", statement)),
     )
+
+
+# A string literal, triple-quoted or on one line.
+_STRING = re.compile(r'"""[\s\S]*?"""' r"|'''[\s\S]*?'''" r'|"(?:[^"\\\n]|\\.)*"' r"|'(?:[^'\\\n]|\\.)*'")
+
+
+def _unless_prose(string: "re.Match[str]") -> str:
+    """A string literal as it is, or a blank for prose (a docstring, a log message naming a
+    class: `"Mel PostNet Loss: {:.4f}"`), whose words call nothing."""
+    return " " if any(character.isspace() for character in string.group()) else string.group()
+
+
+# An import statement (its continuation lines too: in parentheses or after a backslash).
+_IMPORT_STATEMENT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(?:\([^)]*\)|(?:[^\n\\;]|\\\n)*)", re.MULTILINE)
+_ALIASED = re.compile(r"([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)")
 
 
 # A string literal that is a name or a dotted path (`"NetXL"`, `"models.blocks.NetXL"`), not prose.
@@ -147,13 +180,13 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
         trains = trains or summary.trains
         # a module that does not import this one names its classes in strings only (another
         # module's own `UNET` is no use of this one's)
-        mentioned |= (summary.words if os.path.abspath(file) in importers else summary.strings) & own.keys()
+        mentioned |= (summary.uses(file) if os.path.abspath(file) in importers else summary.strings) & own.keys()
     for notebook in project_notebooks(root):  # a notebook's cells call the modules' functions too
         code = read_notebook(notebook).text
         summary = _module_summary(code)
         trains = trains or summary.trains
         imports = importers.union([path]).intersection(imported_files(notebook, code, search_roots(notebook)))
-        mentioned |= (summary.words if imports else summary.strings) & own.keys()
+        mentioned |= (summary.uses(notebook) if imports else summary.strings) & own.keys()
     if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
     return frozenset(own) - _live_in_own_module(own, mentioned)

@@ -58,6 +58,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
+from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TRAINING_LOADER_HOOKS
@@ -675,6 +676,9 @@ class FunctionFacts:
     # A class that derives from a Lightning class (`LightningModule`, `LightningDataModule`),
     # directly or through classes defined before it in its module: the framework runs its hooks.
     lightning: bool = False
+    # A class whose instances compute one biased layer's output (`ConvNorm` around an
+    # `nn.Conv1d`; see `semantics.biased_layers`).
+    wrapped_layer: Optional[WrappedLayer] = None
 
     def feeds_framework(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this class) passes the name `name` to a parameter a framework
@@ -1460,6 +1464,7 @@ def _class_facts(
     )
     facts = FunctionFacts(
         name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning,
+        wrapped_layer=wrapped_layer(node, aliases),
     )
     init, stored = _constructor(node, classes) if name in classes else (None, {})
     if init is None or not stored:
