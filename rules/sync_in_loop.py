@@ -80,12 +80,15 @@ class SyncInLoop(Rule):
     (`train_step = make_train_step(model, loss_fn, optimizer)`, or kept on `self` as
     `self.train_step_fn = self._make_train_step_fn()`) runs as often as the calls of the
     names bound to it.
-    `.item()` of each element of a tensor in a loop over its elements (`for i in
-    range(len(lengths)): n = int(lengths[i].item())`, `for length in seq_lengths:
-    length.item()`) inside a loop over training or per-epoch validation batches is
-    reported even where the loop needs the values on the host (to slice or size other
-    tensors): each element is a synchronisation of its own, and one `.tolist()` before the
-    loop reads them all (`semantics.elements`).
+    `.item()`, `.cpu()` or `.tolist()` of each element of a tensor in a loop over its
+    elements (`for i in range(len(lengths)): n = int(lengths[i].item())`, `for length in
+    seq_lengths: length.item()`, `for j in range(y.size(0)): psnr(x[j].cpu().numpy(), ...)`:
+    a loop over the batch dimension walks every tensor of the batch) inside a loop over
+    training or per-epoch validation batches, or in a framework's batch hook (Lightning's
+    `validation_step`), is reported even where the loop needs the values on the host (to
+    slice or size other tensors, to compute a metric in NumPy): each element is a
+    synchronisation of its own, and one `.tolist()` or `.cpu()` before the loop reads them
+    all (`semantics.elements`).
     Silent for a read-back of a value that the iteration already read back for its environment
     (`env.step(action.item())`, then `memory.push(state, action.item())`, with no rebinding
     between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
