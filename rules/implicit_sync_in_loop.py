@@ -2,7 +2,6 @@ from typing import List, Optional, Set
 
 import libcst as cst
 
-from torchlint.engine.context import mentions_device
 from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
@@ -12,7 +11,7 @@ from torchlint.rules.sync_in_loop import (
     hook_place,
 )
 from torchlint.semantics.execution import Execution, Frequency
-from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING_CALLBACK
+from torchlint.semantics.framework_names import LIGHTNING_CALLBACK
 from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.stopping import decides_stop
@@ -22,6 +21,10 @@ from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
 
 # Builtins that convert a tensor to a Python value, copying it to the host.
 CONVERSIONS = frozenset({"float", "int", "bool"})
+# `math` functions, which convert a tensor argument to a Python float first.
+MATH_CONVERSIONS = frozenset(
+    f"math.{name}" for name in "pow sqrt exp log log2 log10 isnan isinf isfinite floor ceil fabs trunc".split()
+)
 SYNCHRONIZE = frozenset({"torch.cuda.synchronize", "torch.cuda.current_stream().synchronize"})
 # Calls that read a clock: a loop that times itself synchronises on purpose.
 TIMERS = frozenset(
@@ -35,7 +38,9 @@ class ImplicitSyncInLoop(Rule):
     Flags implicit host-device synchronisation inside a loop that runs once per training or
     evaluation step: `float(t)`, `int(t)` and `bool(t)` of a tensor, a tensor used as the
     condition of `if t:` / `while t:` (including comparisons such as `if loss < best:`),
-    `print(t)` and f-strings `f"{t}"` of a tensor, and `torch.cuda.synchronize()`.
+    `print(t)` and f-strings `f"{t}"` of a tensor, `math` functions of a tensor
+    (`math.pow(p.grad.norm(), 2)`, `math.isnan(loss)`: each converts it to a float first),
+    and `torch.cuda.synchronize()`.
 
     ## Why is this slow?
     Converting a device tensor to a Python value, testing its truth or formatting it copies
@@ -56,7 +61,11 @@ class ImplicitSyncInLoop(Rule):
     functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`), never
     values of unknown type, and is silent where TL101 (`sync-in-loop`) is:
     - outside loops (but a function another module's training step loop calls every
-      iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`),
+      iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`,
+      also in a helper module that names no device when that loop's program runs on CUDA;
+      so is the `step()` of a class that wraps a torch optimizer, `self.optimizer.step()`
+      after clipping gradients, where the training loop calls `optimizer.step()` on it, unlike
+      an environment's `step()`, whose values go back to the caller's loop),
       and in files that never mention a device (`cuda`, `device`, `.to(`, ...);
     - on tensors known to be in host memory (created without `device=`, moved with
       `.cpu()`) and on values already converted (`float(loss.item())`, reported by TL101);
@@ -131,9 +140,11 @@ class ImplicitSyncInLoop(Rule):
 
     @classmethod
     def may_apply(cls, text: str) -> bool:
-        """Every check asks first whether the file mentions a device (`uses_device`) or may
-        define a class of a training framework (`_may_run_on_device`)."""
-        return super().may_apply(text) and (mentions_device(text) or any(base in text for base in FRAMEWORK_BASES))
+        """Every check asks first whether the file mentions a device (`uses_device`), may
+        define a class of a training framework, or serves a program that runs on CUDA
+        (`_may_run_on_device`): a file that names no device may still convert or test the
+        tensors of a training step that calls it, so no text rules a file out."""
+        return super().may_apply(text)
 
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
@@ -143,8 +154,13 @@ class ImplicitSyncInLoop(Rule):
         if not self._may_run_on_device():
             return
         func = node.func
-        if self.ctx.qualified_name(func) == "torch.cuda.synchronize":
+        qualified = self.ctx.qualified_name(func)
+        if qualified == "torch.cuda.synchronize":
             self._check(node, "`torch.cuda.synchronize()`", synchronize=True)
+            return
+        if qualified in MATH_CONVERSIONS:
+            if any(arg.keyword is None and not arg.star and self._is_tensor(arg.value) for arg in node.args):
+                self._check(node, f"`{qualified}()` of a tensor", names=self._assigned_names(node))
             return
         if not isinstance(func, cst.Name) or self.ctx.names.lookup(func.value) is not None:
             return  # not the builtin (shadowed by an import, a parameter or an assignment)
@@ -184,7 +200,7 @@ class ImplicitSyncInLoop(Rule):
             if loop is None:
                 if execution.frequency in self.frequencies and execution.framework():
                     self._check_batch_hook(node, what, execution, prints, synchronize, names)
-                elif execution.frequency in self.frequencies and called_every_step_elsewhere(execution) and self.ctx.uses_device:
+                elif execution.frequency in self.frequencies and called_every_step_elsewhere(execution) and self.ctx.serves_device:
                     self._check_training_step_callee(node, what, execution, prints)
                 return
         elif not self.ctx.uses_device:
@@ -214,13 +230,14 @@ class ImplicitSyncInLoop(Rule):
 
     def _may_run_on_device(self) -> bool:
         """The file mentions a device, or defines a class of a training framework (a
-        `LightningModule`), whose trainer runs its hooks on the accelerator it is given."""
+        `LightningModule`), whose trainer runs its hooks on the accelerator it is given, or
+        serves a program that runs on CUDA (a helper its training loop calls every step)."""
         if self._framework_classes is None:
             classes = self.ctx.frequency.classes()
             self._framework_classes = any(
                 framework_of(klass, classes) is not None for group in classes.values() for klass in group
             )
-        return self.ctx.uses_device or self._framework_classes
+        return self.ctx.uses_device or self._framework_classes or self.ctx.serves_device
 
     def _check_batch_hook(
         self, node: cst.CSTNode, what: str, execution: Execution, prints: bool, synchronize: bool, names: Optional[Set[str]]

@@ -22,6 +22,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
@@ -79,6 +80,9 @@ from torchlint.semantics.values import string_key, string_value
 
 # Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
 Holders = Callable[[cst.BaseExpression], Optional[bool]]
+
+# A `torch.optim` optimizer class as the conventional imports spell it.
+_TORCH_OPTIMIZER = re.compile(r"(?:^|\.)optim\.[A-Z]\w*$")
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -504,6 +508,30 @@ class FrequencyAnalysis:
             return False
         return self.steps_itself(function) and STEP in methods_called(function.body, self.local_functions())
 
+    def _steps_held_optimizer(self, function: cst.FunctionDef, klass: cst.ClassDef) -> bool:
+        """Whether `function` (a method of `klass`) steps an optimizer: `self.optimizer.step()`
+        on a `torch.optim` optimizer the class builds (`optim.SGD(...)`,
+        `torch.optim.Adam(...)`), or an optimizer's own step variant
+        (`steps_an_optimizer`). Such a `step()` (an optimizer wrapper clipping gradients
+        first) is part of the training step of whoever calls it, unlike an environment's."""
+        held = {
+            target.attr.value
+            for node in scope_descendants(klass.body)
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)
+            and _TORCH_OPTIMIZER.search(dotted_name(node.value.func) or "") is not None
+            for target in (t.target for t in node.targets)
+            if isinstance(target, cst.Attribute) and dotted_name(target.value) == "self"
+        }
+        for item in body_nodes(function.body):
+            if not isinstance(item, cst.Call):
+                continue
+            if steps_an_optimizer(item):
+                return True
+            found = method_call(item)
+            if found is not None and found[1] == STEP and isinstance(found[0], cst.Attribute) and dotted_name(found[0].value) == "self" and found[0].attr.value in held:
+                return True
+        return False
+
     def _inference_forward(self, function: cst.FunctionDef, scope: Optional[cst.CSTNode]) -> bool:
         """Whether `function` is the `forward()` of a Lightning module whose own training and
         validation hooks (`training_step` among them) never run it (`self(x)`,
@@ -547,7 +575,9 @@ class FrequencyAnalysis:
             # `trainer.train_step(batch)` in this file's step loop (`self.test_step(batch)` in
             # a per-epoch evaluation loop): that loop is the reason. Not for a `step()` that
             # does not train: an environment's, whose values go back to the caller's loop.
-            trains = name != "forward" and BACKWARD in methods_called(function.body, self.local_functions())
+            trains = name != "forward" and (
+                BACKWARD in methods_called(function.body, self.local_functions()) or (name == "step" and self._steps_held_optimizer(function, scope))
+            )
             looped = self._from_call_sites(function, name, method) if trains or name not in ("forward", "step") else None
             if looped is not None and looped.frequency is Frequency.PER_STEP and looped.step_loop() is not None:
                 return looped

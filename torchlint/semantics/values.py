@@ -352,6 +352,8 @@ class ValueInference:
         if isinstance(node, cst.Attribute):
             if node.attr.value == "device":
                 return Kind.DEVICE
+            if node.attr.value == "grad" and dotted_name(node.value) not in (None, "self"):
+                return Kind.TENSOR  # a parameter's gradient (`p.grad`, `param.grad.data`), where the parameter lives
             base = self.kind_of(node.value)
             if base in TENSOR_KINDS and node.attr.value in _TENSOR_ATTRIBUTES:
                 return base
