@@ -13,7 +13,7 @@ import libcst as cst
 
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, scope_descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.modes import notebook_cell
 
@@ -208,6 +208,21 @@ class _SemanticTracker:
             item = target.target
             if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
                 self.values.note_attribute(item.attr.value, kind)
+        alias = self._torch_alias(node)
+        if alias is not None:
+            self.names.bind_alias(*alias)
+
+    def _torch_alias(self, node: cst.Assign) -> Optional[Tuple[str, str]]:
+        """`Tensor = torch.FloatTensor`: a name bound once in its scope to a torch name stands
+        for it (not one bound again elsewhere, `if cuda: Tensor = torch.cuda.FloatTensor`)."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name) or not isinstance(node.value, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.names.qualified_name(node.value)
+        if qualified is None or not qualified.startswith("torch."):
+            return None
+        name = node.targets[0].target.value
+        bindings = sum(names_bound_by(item).count(name) for item in scope_descendants(self.names.scopes[-1].node))
+        return (name, qualified) if bindings == 1 else None
 
     def _leave_ann_assign(self, node: cst.AnnAssign) -> None:
         kind = self.values.annotation_kind(node.annotation.annotation)

@@ -87,6 +87,10 @@ class NameResolver:
         if module.split(".")[0] in TORCH_PACKAGES:
             self.imports_torch = True
 
+    def bind_alias(self, name: str, qualified: str) -> None:
+        """`name` stands for `qualified` in the current scope (`Tensor = torch.FloatTensor`)."""
+        self.scopes[-1].bindings[name] = qualified
+
     def bind_local(self, name: str) -> None:
         """A non-import binding in the current scope shadows any import of the same name."""
         self.scopes[-1].bindings[name] = LOCAL
