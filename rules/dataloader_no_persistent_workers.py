@@ -39,7 +39,10 @@ class DataloaderNoPersistentWorkers(Rule):
     train_loader)`, `Trainer(model, train_loader).train()`), an ignite engine run for several
     epochs or from an epoch event, an engine handed a step function with the loader and an
     optimizer (`engine.train(h, train_loader, epochs, optimizer)`), and Lightning's
-    `trainer.fit`. A project
+    `trainer.fit`; and a loader a project builder returns to a module global that a function
+    of that module passes over, called every epoch by module-level code (`test_loader =
+    get_test_dataloader(...)`, then `eval_training(epoch)` looping over `test_loader`;
+    `project.FunctionFacts.iterated_globals`). A project
     class that subclasses `DataLoader` (directly or through another project class) and takes
     its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps DataLoader's
     positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with its `**kwargs`,

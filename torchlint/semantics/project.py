@@ -652,6 +652,10 @@ class FunctionFacts:
     items_in_memory: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
+    # Module globals its `for` loops iterate (`for x, y in test_loader:` in `def evaluate():`),
+    # and those whose items such a loop moves to a device.
+    iterated_globals: FrozenSet[str] = frozenset()
+    moved_globals: FrozenSet[str] = frozenset()
     # It returns a value read back from the device (`return t.item()`) after placing work on it
     # (`.cuda()`, a collective such as `dist.all_reduce`): each call synchronises.
     reads_back_device_value: bool = False
@@ -1220,6 +1224,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     holders = _local_holders(assigns, {parameter: {parameter} for parameter in parameters})
     iterated = {parameter for name in _iterated_names(loops) for parameter in holders.get(name, ())}
     passes = _passes(_of(body, ast.For, ast.AsyncFor, ast.While), holders) if iterated else (set(), set())
+    local = set(parameters) | {item.id for item in body.get(ast.Name, ()) if isinstance(item.ctx, ast.Store)}
+    free = {loop: names - local for loop in loops if (names := _iterated_names([loop]) - local)}
     returns_read_back = any(
         item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in returns
@@ -1249,6 +1255,8 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         loader_keywords=_loader_keywords(_of(body, ast.Return, ast.Call, ast.Dict), aliases, _loader_classes(args, aliases))
         if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(_runs_parameter(item) for item in calls) & set(parameters),
+        iterated_globals=frozenset(name for names in free.values() for name in names),
+        moved_globals=frozenset(name for loop, names in free.items() if _moves_items(loop) for name in names),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
         returns_read_back=returns_read_back,
         loops_over_epochs=any(
@@ -2353,11 +2361,27 @@ def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True)
         repeated = id(loop) in nested if not moved else id(loop) in nested or trains
         if over and repeated and (not moved or _moves_items(loop)):
             return True
-    return any(
+    if any(
         any((id(node) in nested and facts.iterates_argument(node, name)) or facts.reiterates_argument(node, name) for name in bound)
         and (not moved or any(facts.moves_argument_items(node, name) for name in bound))
         for node, facts in _hand_offs(site, text, statements, bound)
-    )
+    ):
+        return True
+    return site.caller is None and _global_passes(site, text, statements, nested, bound, moved)
+
+
+def _global_passes(site: CallSite, text: str, statements: List[ast.AST], nested: Set[int], bound: Set[str], moved: bool) -> bool:
+    """Whether module-level code calls, in a loop, a function of its module that passes over
+    the module global bound to the result (`test_loader = get_test_dataloader(...)`, then
+    `evaluate(epoch)` every epoch with `for x, y in test_loader:`), moving its items when
+    `moved`."""
+    calls = [node for node in statements if isinstance(node, ast.Call) and id(node) in nested and isinstance(node.func, ast.Name)]
+    functions = _module_facts(text, site.path).functions if calls else {}
+    for call in calls:
+        facts = functions.get(call.func.id)  # type: ignore[attr-defined]
+        if facts is not None and bound & (facts.moved_globals if moved else facts.iterated_globals):
+            return True
+    return False
 
 
 def _bound_result(site: CallSite, slot: int) -> Optional[Tuple[str, List[ast.AST], Set[str]]]:
