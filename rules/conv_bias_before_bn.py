@@ -26,6 +26,8 @@ BATCH_NORMS["torch.nn.SyncBatchNorm"] = 0
 INSTANCE_NORMS = {f"torch.nn.{lazy}InstanceNorm{dim}d": dim for dim in (1, 2, 3) for lazy in ("", "Lazy")}
 NORMS = {**BATCH_NORMS, **INSTANCE_NORMS}
 SEQUENTIAL = "torch.nn.Sequential"
+# Methods that load trained weights into a module.
+WEIGHT_LOADERS = frozenset({"load_state_dict", "load_from_checkpoint"})
 UNORDERED_CONTAINERS = frozenset({"torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList"})
 ORDERED_DICTS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 
@@ -108,7 +110,12 @@ class ConvBiasBeforeBn(Rule):
     it, and no module star-imports its module, looks names up on it dynamically or imports
     modules by name. A library keeps every class, its users build them: a project that trains
     nothing, or a directory most of whose other modules nothing in the project imports (a
-    model zoo whose users import each module themselves).
+    model zoo whose users import each module themselves). Silent too in a program that never
+    trains and loads trained weights (a notebook or script that loads a checkpoint, with
+    `torch.load` or `load_state_dict`, and runs the model; see `training.inference_only`): its
+    classes must match the weights it loads, which were trained with the bias, and in
+    inference the bias costs one add. A module whose `__main__` block only builds its model
+    (a self-test) is still judged.
 
     ## Example
     ```python
@@ -561,8 +568,8 @@ class ConvBiasBeforeBn(Rule):
         if id(layer) in self.reported:
             return  # seen in a list literal and again in the list it was added to
         self.reported.add(id(layer))
-        if self._in_unbuilt_class(layer):
-            return
+        if self._in_unbuilt_class(layer) or (self.ctx.inference_only and self._loads_weights()):
+            return  # never built, or built by a program that never trains and loads weights trained with the bias
         kind = (self.ctx.qualified_name(norm.func) or "").rsplit(".", 1)[-1]
         bias = _not(condition) if condition is not None else cst.Name("False")
         bias_text = self.ctx.module.code_for_node(bias)
@@ -576,6 +583,14 @@ class ConvBiasBeforeBn(Rule):
             added_when = self.ctx.module.code_for_node(condition.with_changes(lpar=[], rpar=[]))
             message = f"{subject} is cancelled by the {kind} that follows whenever `{added_when}` holds; {advice}"
         self.report(layer, message, fix=self._fix(layer, withheld, bias, condition))
+
+    def _loads_weights(self) -> bool:
+        """Whether the file loads trained weights (`torch.load`, `.load_state_dict(...)`,
+        Lightning's `load_from_checkpoint`)."""
+        return any(
+            self.ctx.qualified_name(call.func) == "torch.load" or (isinstance(call.func, cst.Attribute) and call.func.attr.value in WEIGHT_LOADERS)
+            for call in nodes_of_type(self.ctx.module, (cst.Call,))
+        )
 
     def _in_unbuilt_class(self, layer: cst.Call) -> bool:
         """Whether the layer is built by a module-level class that nothing in the project

@@ -118,6 +118,24 @@ IN_MEMORY = {
         class Items(Base):
             pass
         """,
+    # round 13: a setting compared with a constant, a setting parameter with a constant
+    # default, and the exception an unknown setting raises are no per-item work
+    "a setting the item branches on, an error raised for an unknown one": """
+        class Items(Dataset):
+            def __init__(self, partition="train", name="nbody"):
+                self.name = name
+                self.data = torch.load("loc_" + partition + ".pt")
+            def __getitem__(self, i):
+                if self.name == "nbody":
+                    first, last = 6, 8
+                elif self.name == "small":
+                    first, last = 30, 40
+                else:
+                    raise Exception("unknown dataset %s" % self.name)
+                return self.data[i, first], self.data[i, last]
+            def __len__(self):
+                return len(self.data)
+        """,
 }
 
 
@@ -127,6 +145,16 @@ def test_items_already_in_memory_need_no_workers(classes):
 
 
 PER_ITEM_WORK = {
+    "a parameter stored as given, which may be a dataset or a file handle (round 13)": """
+        class Items(Dataset):
+            def __init__(self, source, name="nbody"):
+                self.name = name
+                self.source = source
+            def __getitem__(self, i):
+                if self.name == "nbody":
+                    return self.source[i]
+                raise KeyError(self.name)
+        """,
     "a transform of the dataset applied per item": """
         class Items(Dataset):
             def __init__(self, transform=None):

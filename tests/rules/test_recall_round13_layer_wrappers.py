@@ -197,3 +197,41 @@ def test_fixed_multiline_layer_keeps_its_continuation_indentation():
     [finding] = lint(code, [RULE])
     assert finding.fix is not None
     assert finding.fix.edits[0].content == "nn.Conv1d(512,\n                  512, kernel_size=5,\n                  padding=2,\n                  bias=False)"
+
+
+INFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Conv2d(3, 32, 3), nn.BatchNorm2d(32), nn.LeakyReLU())
+
+    def forward(self, x):
+        return self.encoder(x)
+
+
+if __name__ == "__main__":
+    model = VAE()
+    model.load_state_dict(torch.load("vae_celeba.pt"))
+    model.eval()
+    with torch.no_grad():
+        codes = model(images)
+"""
+
+
+def test_a_program_that_never_trains_keeps_the_bias_its_weights_have():
+    """A script that only loads a checkpoint and runs the model must match the weights, which
+    were trained with the bias; a script that trains the same class is reported."""
+    assert _lines(INFERENCE) == []
+    training = INFERENCE.replace("    model.eval()\n", "    opt = torch.optim.Adam(model.parameters())\n    model(images).mean().backward()\n    opt.step()\n")
+    assert _lines(training) == [9]
+
+
+def test_a_model_module_whose_main_block_only_builds_it_is_judged():
+    """A `__main__` self-test that builds the model loads no weights: the class is trained by
+    whatever builds it elsewhere (a Hydra configuration naming it)."""
+    self_test = INFERENCE.split('if __name__ == "__main__":')[0] + 'if __name__ == "__main__":\n    _ = VAE()\n'
+    assert _lines(self_test) == [9]

@@ -7,7 +7,9 @@ file is read, nothing is decoded and no transform runs per item. This module dec
 from what the code does:
 
 * `__getitem__` and `__len__` call only builtins, tensor and array conversions and reshapes
-  (`.float()`, `.view(...)`, `torch.tensor(...)`, `np.asarray(...)`), and random draws; no
+  (`.float()`, `.view(...)`, `torch.tensor(...)`, `np.asarray(...)`), and random draws (what a
+  `raise` builds does not count, and an attribute compared with a constant, `if self.name ==
+  "nbody":`, is a setting the method branches on, not data it gives); no
   method of the dataset itself (`self.transform(x)`), no function of the project or of
   another library (`Image.open`, `cv2.imread`, `np.load`, `tokenizer(...)`), no name the
   method does not bind (a global dataset);
@@ -15,8 +17,8 @@ from what the code does:
   the same module it derives from, only values in memory: displays, comprehensions,
   arithmetic, calls of torch, NumPy, pandas and the standard library (a whole-file load such
   as `np.loadtxt`, `torch.load` or `list(csv.reader(f))` happens once), methods of values in
-  memory, what the class's own methods return, and parameters annotated as a list, dict,
-  tuple, tensor or array. Lazy handles read per item are not in memory (`np.memmap`,
+  memory, what the class's own methods return, parameters annotated as a list, dict,
+  tuple, tensor or array, and parameters whose default is a number or string (a setting). Lazy handles read per item are not in memory (`np.memmap`,
   `np.load(..., mmap_mode=...)`, `torch.load(..., mmap=True)`, an `.npz` archive, `h5py`,
   `lmdb`, `zarr`), nor other datasets (`torch.utils.data` and torchvision classes, calls of
   project functions and classes), nor parameters stored as given (the caller may pass a
@@ -135,12 +137,23 @@ def _cheap_reads(method: ast.FunctionDef, aliases: Dict[str, str]) -> Optional[S
     known = bound | set(aliases) | BUILTIN_NAMES
     self_name = _self_name(method)
     reads: Set[str] = set()
+    # what a `raise` builds runs only when the item cannot be given (`raise Exception(...)`)
+    raised = {id(part) for item in ast_walk(method) if isinstance(item, ast.Raise) for part in ast_walk(item)}
+    # an attribute compared with a constant is a setting the method branches on
+    # (`if self.dataset_name == "nbody":`), not data it gives
+    settings = {
+        id(operand) for item in ast_walk(method) if isinstance(item, ast.Compare)
+        and any(isinstance(part, ast.Constant) for part in (item.left, *item.comparators))
+        for operand in (item.left, *item.comparators)
+    }
     for item in ast_walk(method):
+        if id(item) in raised:
+            continue
         if item is not method and isinstance(item, NOT_CHEAP):
             return None
         if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Load) and item.id not in known:
             return None  # a global: what it holds is not seen here
-        if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) and item.value.id == self_name:
+        if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) and item.value.id == self_name and id(item) not in settings:
             reads.add(item.attr)
         if isinstance(item, ast.Call) and not _cheap_call(item, aliases, bound, self_name):
             return None
@@ -273,11 +286,14 @@ class _Scope:
         self.depth = depth
         self.locals: Dict[str, List[ast.AST]] = {}
         self.parameters: Dict[str, Optional[ast.AST]] = {}
+        # Parameters with a number or string default: settings, in memory (`partition="train"`).
+        self.settings: Set[str] = set()
         self.self_name: Optional[str] = None
         self.deciding: Set[str] = set()
         if function is not None:
             self.self_name = _self_name(function)
             self.parameters = {arg.arg: arg.annotation for arg in _parameters(function)}
+            self.settings = _constant_defaults(function)
             nodes = ast_walk(function)
             for item in nodes:
                 for target, value in _stores(item):
@@ -310,7 +326,7 @@ class _Scope:
 
     def _name(self, name: str) -> bool:
         if name in self.parameters:
-            return name != self.self_name and _declared_in_memory(self.parameters[name])
+            return name != self.self_name and (_declared_in_memory(self.parameters[name]) or name in self.settings)
         if name in self.locals:
             if name in self.deciding:
                 return True  # `data += noise`: the other assignments decide
@@ -328,7 +344,7 @@ class _Scope:
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [getattr(node, "elt")]
         bound = {item.id for generator in generators for item in ast_walk(generator.target) if isinstance(item, ast.Name)}
         inner = _Scope(self.provenance, None, self.depth)
-        inner.self_name, inner.parameters, inner.deciding = self.self_name, self.parameters, self.deciding
+        inner.self_name, inner.parameters, inner.deciding, inner.settings = self.self_name, self.parameters, self.deciding, self.settings
         inner.locals = {**self.locals, **{name: [ast.Constant(None)] for name in bound}}
         return all(inner.in_memory(element) for element in elements)
 
@@ -365,6 +381,15 @@ def _library_in_memory(qualified: str, call: ast.Call) -> bool:
         mapped = next(keyword.value for keyword in call.keywords if keyword.arg in ("mmap_mode", "mmap"))
         return isinstance(mapped, ast.Constant) and mapped.value in (None, False)
     return True
+
+
+def _constant_defaults(function: ast.FunctionDef) -> Set[str]:
+    """The parameters whose default is a number, string or boolean."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
+    return {arg.arg for arg, default in pairs if isinstance(default, ast.Constant) and isinstance(default.value, (int, float, str))}
 
 
 def _declared_in_memory(annotation: Optional[ast.AST]) -> bool:

@@ -298,7 +298,7 @@ def unsharded_iterable_class(ctx: FileFacts, name: str) -> bool:
     chain = _class_chain(ctx, name)
     classes = ctx.frequency.classes()
     bases = [base.value for klass in chain for base in klass.bases]
-    iterable = any((dotted_name(base) or "").endswith("IterableDataset") for base in bases)
+    iterable = any((ctx.qualified_name(base) or dotted_name(base) or "").endswith("IterableDataset") for base in bases)
     foreign = any(dotted_name(base) not in classes and not (ctx.qualified_name(base) or "").startswith("torch.") for base in bases)
     iterates = any(isinstance(item, cst.FunctionDef) and item.name.value == "__iter__" for klass in chain for item in descendants(klass))
     if not (iterable or (foreign and iterates)):

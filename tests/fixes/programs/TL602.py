@@ -658,7 +658,7 @@ for step in range(2):
     with torch.cpu.amp.autocast(**cfg):
         show(model(torch.ones(1, 3)).dtype)
 
-# %% round 14: an old CPU autocast class kept in a variable and entered later [none]
+# %% round 14: an old CPU autocast class kept in a variable and entered later (round 13: the name is an alias of the class, bound once) [unsafe]
 import torch
 
 ctx = torch.cpu.amp.autocast
