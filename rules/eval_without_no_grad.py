@@ -93,7 +93,12 @@ class EvalWithoutNoGrad(Rule):
     call: saliency maps, adversarial evaluation, a training step that toggles modes; not a
     same-file helper whose gradient computations sit under a test of a parameter the call
     sets to skip them, `self._run_one_epoch(epoch, cross_valid=True)` with the backward under
-    `if not cross_valid:`; a later `.eval()` of the same module starts a new evaluation), for calls after the module is switched back with `.train()`,
+    `if not cross_valid:`; a later `.eval()` of the same module starts a new evaluation; nor
+    one in the opposite branch of a test of a parameter the function never rebinds, `if
+    backprop: model.train() else: model.eval()` with the backward under `if backprop:`: the
+    call that evaluates records graphs nothing differentiates), for calls after the module is switched back with `.train()`,
+    for code under `with torch.set_grad_enabled(<value>):` whose value the code decides
+    (`set_grad_enabled(backprop)`: the author switches gradients off to evaluate),
     and for functions that this file only calls inside `no_grad`/`inference_mode`, or that
     every call in the project runs with gradients off: inside `with torch.no_grad():`,
     `inference_mode()` or `set_grad_enabled(False)`, in a function decorated with one, or in
@@ -368,7 +373,7 @@ class EvalWithoutNoGrad(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         scope = self.scopes[-1]
         qualified = self.ctx.qualified_name(node.func)
-        grad_disabled = scope.grad_off or self.ctx.grad_disabled(node) or self._project_grad_off(node)
+        grad_disabled = scope.grad_off or self.ctx.grad_disabled(node) or self._project_grad_off(node) or self._grad_set_by_value(node)
         if grad_disabled and isinstance(node.func, (cst.Name, cst.Attribute)):
             self.called_without_grad.add(dotted_name(node.func) or "")
         if qualified in AUTOGRAD_CALLS or self._project_computes_grad(node, qualified) or self._helper_computes_grad(node):
@@ -448,7 +453,7 @@ class EvalWithoutNoGrad(Rule):
         only the loops that repeat that computation count (`_loops_of_graph`). The fix checks
         the whole function on its own (`_decorator_fix`)."""
         if scope.evals:
-            scope.silenced |= {id(call) for call in scope.evals.values()}
+            scope.silenced |= {id(call) for call in scope.evals.values() if not _exclusive(self.ctx.module, scope.node, call, node)}
         elif not after_train_mode_switch(self.ctx.path_to(node)):
             scope.gradient_loops |= {id(loop) for loop in _loops_of_graph(self.ctx.enclosing_loops(node), node)}
 
@@ -518,6 +523,19 @@ class EvalWithoutNoGrad(Rule):
             del scope.evals[module]
         elif (method == "forward" or self._runs_on_batch(node, method)) and module in scope.evals and self._in_eval_often(scope, module) and not (scope.grad_off or self.ctx.grad_disabled(node)) and self.runs_often(node):
             _grade(scope, module)
+
+    def _grad_set_by_value(self, node: cst.CSTNode) -> bool:
+        """Whether `node` runs under `with torch.set_grad_enabled(<value>):` with a value the
+        code decides (`set_grad_enabled(backprop)`, `set_grad_enabled(phase == "train")`): the
+        author turns gradients off for evaluation."""
+        return any(
+            isinstance(ancestor, cst.With) and child is ancestor.body and any(
+                isinstance(item.item, cst.Call) and self.ctx.qualified_name(item.item.func) in SET_GRAD_ENABLED
+                and item.item.args and not is_literal(item.item.args[0].value, "True")
+                for item in ancestor.items
+            )
+            for ancestor, child in self.ctx.path_to(node)
+        )
 
     def _runs_on_batch(self, node: cst.Call, method: str) -> bool:
         """Whether a method call on a module (`self.model.finetune(input_ids)`, a computation
@@ -603,20 +621,11 @@ def _skipped_by_argument(module: cst.Module, call: cst.Call, function: cst.Funct
     """Whether every gradient computation of `function` lies under an `if` testing one of its
     parameters (`if not cross_valid:`, `if train:`, or the `else` of one) that `call` sets, or
     leaves to a default, to a constant for which the branch does not run."""
-    parents = module_nodes(module).parents
     common: Optional[Set[Tuple[str, bool]]] = None
     for item in descendants(function.body):
         if not _computes_gradient(item):
             continue
-        guards: Set[Tuple[str, bool]] = set()
-        child, parent = item, parents.get(id(item))
-        while parent is not None and parent is not function:
-            test = _parameter_test(parent.test) if isinstance(parent, cst.If) else None
-            if test is not None and child is parent.body:
-                guards.add(test)
-            elif test is not None and child is parent.orelse:
-                guards.add((test[0], not test[1]))
-            child, parent = parent, parents.get(id(parent))
+        guards = _parameter_guards(module, function, item)
         common = guards if common is None else common & guards
     if not common or any(arg.star for arg in call.args):
         return False  # `**options` may set the parameter
@@ -628,6 +637,38 @@ def _skipped_by_argument(module: cst.Module, call: cst.Call, function: cst.Funct
         if truth is not None and truth != runs_when and not any(parameter in _assigned_names(node) for node in scope_descendants(function.body)):
             return True
     return False
+
+
+def _exclusive(module: cst.Module, function: cst.CSTNode, switch: cst.Call, gradient: cst.CSTNode) -> bool:
+    """Whether the `.eval()` call `switch` and the gradient computation `gradient` never run
+    in the same call of `function`: they sit in opposite branches of tests of one parameter it
+    never rebinds (`if backprop: model.train() else: model.eval()`, then `if backprop:
+    loss.backward()`): a call that evaluates records graphs that nothing differentiates."""
+    if not isinstance(function, cst.FunctionDef):
+        return False
+    mine, theirs = _parameter_guards(module, function, switch), _parameter_guards(module, function, gradient)
+    parameters = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
+    return any(
+        (name, not truth) in theirs and name in parameters
+        and not any(name in _assigned_names(node) for node in scope_descendants(function.body))
+        for name, truth in mine
+    )
+
+
+def _parameter_guards(module: cst.Module, function: cst.FunctionDef, node: cst.CSTNode) -> Set[Tuple[str, bool]]:
+    """The (parameter, truth) tests of `function` that `node` runs under (`if name:` and `if
+    not name:`, their `else` with the opposite truth)."""
+    parents = module_nodes(module).parents
+    guards: Set[Tuple[str, bool]] = set()
+    child, parent = node, parents.get(id(node))
+    while parent is not None and parent is not function:
+        test = _parameter_test(parent.test) if isinstance(parent, cst.If) else None
+        if test is not None and child is parent.body:
+            guards.add(test)
+        elif test is not None and child is parent.orelse:
+            guards.add((test[0], not test[1]))
+        child, parent = parent, parents.get(id(parent))
+    return guards
 
 
 def _parameter_test(test: cst.BaseExpression) -> Optional[Tuple[str, bool]]:
