@@ -94,7 +94,8 @@ class EvalWithoutNoGrad(Rule):
     same-file helper whose gradient computations sit under a test of a parameter the call
     sets to skip them, `self._run_one_epoch(epoch, cross_valid=True)` with the backward under
     `if not cross_valid:`; a later `.eval()` of the same module starts a new evaluation; nor
-    one in the opposite branch of a test of a parameter the function never rebinds, `if
+    one in the opposite branch of a test of a parameter the function never rebinds (or sets
+    only to the evaluating value), `if
     backprop: model.train() else: model.eval()` with the backward under `if backprop:`: the
     call that evaluates records graphs nothing differentiates), for calls after the module is switched back with `.train()`,
     for code under `with torch.set_grad_enabled(<value>):` whose value the code decides
@@ -648,11 +649,19 @@ def _exclusive(module: cst.Module, function: cst.CSTNode, switch: cst.Call, grad
         return False
     mine, theirs = _parameter_guards(module, function, switch), _parameter_guards(module, function, gradient)
     parameters = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
-    return any(
-        (name, not truth) in theirs and name in parameters
-        and not any(name in _assigned_names(node) for node in scope_descendants(function.body))
-        for name, truth in mine
-    )
+    return any((name, not truth) in theirs and name in parameters and _keeps(function, name, truth) for name, truth in mine)
+
+
+def _keeps(function: cst.FunctionDef, name: str, truth: bool) -> bool:
+    """Whether `function` never rebinds the parameter `name`, or rebinds it only to the
+    literal `truth` (`backprop = False` in a branch of an evaluation that already has it so)."""
+    literal = "True" if truth else "False"
+    for node in scope_descendants(function.body):
+        if name not in _assigned_names(node):
+            continue
+        if not (isinstance(node, cst.Assign) and is_literal(node.value, literal)):
+            return False
+    return True
 
 
 def _parameter_guards(module: cst.Module, function: cst.FunctionDef, node: cst.CSTNode) -> Set[Tuple[str, bool]]:

@@ -70,3 +70,12 @@ def test_hard_negatives(tmp_path, monkeypatch, change):
     code = TRAIN.replace(*change)
     assert code != TRAIN
     assert project_findings(tmp_path, monkeypatch, {"train.py": code}, "TL402") == set()
+
+
+def test_a_flag_set_to_the_evaluating_value_keeps_them_apart(tmp_path, monkeypatch):
+    """`backprop = False` for a baseline that has nothing to train keeps an evaluating call
+    evaluating; only another value could make the backward run after `.eval()`."""
+    code = TRAIN.replace("    total = 0.0\n", "    total = 0.0\n    if model is None:\n        backprop = False\n")
+    assert project_findings(tmp_path, monkeypatch, {"train.py": code}, "TL402") == {("train.py", "TL402", 10)}
+    flipped = TRAIN.replace("    total = 0.0\n", "    total = 0.0\n    if model is None:\n        backprop = True\n")
+    assert project_findings(tmp_path, monkeypatch, {"train.py": flipped}, "TL402") == set()
