@@ -52,7 +52,9 @@ class DeviceAfterCreation(Rule):
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
     `if x.is_cuda: mask = mask.cuda()`; constants written into it in place, `attr[:, 0] = 4`,
     and joins of such names, `lbl = torch.cat((lbl_1, lbl_2), 1)`, keep it the created value;
-    see `semantics.moves`), in code that runs every step
+    see `semantics.moves`), or copied into a tensor known to be on the device
+    (`noises.data.copy_(torch.randn(b, nz, 1, 1))`, no fix: fill it in place or create on its
+    device), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from
     another module's `forward()` or training step loop). The helper,
     later-move, concatenation, `type_as` and legacy forms get no fix: the helper's other
@@ -210,6 +212,9 @@ class DeviceAfterCreation(Rule):
                 self._check_later_move(node, factory)
             return
         found = method_call(node)
+        if found is not None and found[1] == "copy_":
+            self._check_copy_into_device(node, found[0])
+            return
         if found is None or found[1] not in MOVES:
             self._check_moving_helper(node)
             return
@@ -231,6 +236,23 @@ class DeviceAfterCreation(Rule):
             f"`torch.{name}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
             # Through a conversion, a concatenation or a wrapper, the rewrite is the user's: no fix.
             fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES) if factory is moved and not by_hand else None,
+        )
+
+    def _check_copy_into_device(self, node: cst.Call, target: cst.BaseExpression) -> None:
+        """`noise.data.copy_(torch.randn(b, nz, 1, 1))` into a tensor known to be on the device,
+        every step: the values are made on the host and copied over. No fix: filling the
+        tensor in place (`noise.normal_()`) or creating on its device is the user's rewrite."""
+        source = positional(node)
+        factory = source[0].value if len(source) == 1 else None
+        if not isinstance(factory, cst.Call) or self.ctx.kind_of(target) is not Kind.DEVICE_TENSOR:
+            return
+        name = self._host_factory(factory, None)
+        if name is None or not self._reported_often(node):
+            return
+        self.report(
+            factory,
+            f"`torch.{name}(...)` is created on the CPU and then copied into a device tensor; "
+            f"create it on that device (`device=`) or fill the tensor in place",
         )
 
     def _concatenated_factory(self, moved: cst.BaseExpression) -> Tuple[Optional[cst.Call], Optional[str]]:
