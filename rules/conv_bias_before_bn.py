@@ -1,5 +1,6 @@
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
@@ -568,7 +569,7 @@ class ConvBiasBeforeBn(Rule):
         if id(layer) in self.reported:
             return  # seen in a list literal and again in the list it was added to
         self.reported.add(id(layer))
-        if self._in_unbuilt_class(layer) or (self.ctx.inference_only and self._loads_weights()):
+        if self._in_unbuilt_class(layer) or (self.ctx.inference_only and self._loads_weights):
             return  # never built, or built by a program that never trains and loads weights trained with the bias
         kind = (self.ctx.qualified_name(norm.func) or "").rsplit(".", 1)[-1]
         bias = _not(condition) if condition is not None else cst.Name("False")
@@ -584,9 +585,10 @@ class ConvBiasBeforeBn(Rule):
             message = f"{subject} is cancelled by the {kind} that follows whenever `{added_when}` holds; {advice}"
         self.report(layer, message, fix=self._fix(layer, withheld, bias, condition))
 
+    @cached_property
     def _loads_weights(self) -> bool:
         """Whether the file loads trained weights (`torch.load`, `.load_state_dict(...)`,
-        Lightning's `load_from_checkpoint`)."""
+        Lightning's `load_from_checkpoint`); asked once per file."""
         return any(
             self.ctx.qualified_name(call.func) == "torch.load" or (isinstance(call.func, cst.Attribute) and call.func.attr.value in WEIGHT_LOADERS)
             for call in nodes_of_type(self.ctx.module, (cst.Call,))

@@ -529,7 +529,7 @@ class EvalWithoutNoGrad(Rule):
         """Whether `node` runs under `with torch.set_grad_enabled(<value>):` with a value the
         code decides (`set_grad_enabled(backprop)`, `set_grad_enabled(phase == "train")`): the
         author turns gradients off for evaluation."""
-        return any(
+        return "set_grad_enabled" in self.ctx.text and any(
             isinstance(ancestor, cst.With) and child is ancestor.body and any(
                 isinstance(item.item, cst.Call) and self.ctx.qualified_name(item.item.func) in SET_GRAD_ENABLED
                 and item.item.args and not is_literal(item.item.args[0].value, "True")

@@ -138,14 +138,6 @@ class ImplicitSyncInLoop(Rule):
         "import torch\nfor epoch in range(10):\n    loss = torch.mean(x.cuda())\n    print(loss)\n",
     )
 
-    @classmethod
-    def may_apply(cls, text: str) -> bool:
-        """Every check asks first whether the file mentions a device (`uses_device`), may
-        define a class of a training framework, or serves a program that runs on CUDA
-        (`_may_run_on_device`): a file that names no device may still convert or test the
-        tensors of a training step that calls it, so no text rules a file out."""
-        return super().may_apply(text)
-
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._framework_classes: Optional[bool] = None

@@ -7,6 +7,7 @@ of magnitude cheaper than `Module.visit`.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type
 
 import libcst as cst
@@ -112,6 +113,8 @@ class _SemanticTracker:
         self.ctx = ctx
         self.names = ctx.names
         self.values = ctx.values
+        # How many times each scope (by id, with the scope) binds each name: asked for aliases.
+        self._bindings: Dict[int, Tuple[cst.CSTNode, Counter]] = {}
         self.on_enter: Dict[Type[cst.CSTNode], Callable] = {
             cst.Module: self._enter_module,
             cst.Import: self.names.bind_import,
@@ -221,8 +224,15 @@ class _SemanticTracker:
         if qualified is None or not qualified.startswith("torch."):
             return None
         name = node.targets[0].target.value
-        bindings = sum(names_bound_by(item).count(name) for item in scope_descendants(self.names.scopes[-1].node))
-        return (name, qualified) if bindings == 1 else None
+        return (name, qualified) if self._binding_counts(self.names.scopes[-1].node)[name] == 1 else None
+
+    def _binding_counts(self, scope: cst.CSTNode) -> Counter:
+        """How many times `scope` binds each name, counted once per scope."""
+        known = self._bindings.get(id(scope))
+        if known is None or known[0] is not scope:
+            counts = Counter(name for item in scope_descendants(scope) for name in names_bound_by(item))
+            known = self._bindings[id(scope)] = (scope, counts)
+        return known[1]
 
     def _leave_ann_assign(self, node: cst.AnnAssign) -> None:
         kind = self.values.annotation_kind(node.annotation.annotation)

@@ -8,7 +8,7 @@ import ast
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from torchlint.semantics.pyast import ast_dotted, ast_qualified, ast_walk
+from torchlint.semantics.pyast import ast_argument, ast_dotted, ast_qualified, ast_walk
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def wrapped_layer(node: ast.ClassDef, aliases: Dict[str, str]) -> Optional[Wrapp
     signature = BIASED_LAYERS.get(name)
     if signature is None or any(isinstance(arg, ast.Starred) for arg in layer.args) or any(k.arg is None for k in layer.keywords):
         return None
-    bias = _argument(layer, "bias", signature.bias_position)
+    bias = ast_argument(layer, "bias", signature.bias_position)
     reads = _reads_bias(node)
     if bias is None or (isinstance(bias, ast.Constant) and bias.value is True):
         return WrappedLayer(name, None, -1, True, reads)
@@ -114,13 +114,6 @@ def _forwarded_attribute(forward: ast.FunctionDef) -> Optional[str]:
 def _self_targets(statement: ast.AST) -> List[str]:
     targets = statement.targets if isinstance(statement, ast.Assign) else [getattr(statement, "target")]
     return [t.attr for target in targets for t in ast_walk(target) if isinstance(t, ast.Attribute) and ast_dotted(t.value) == "self"]
-
-
-def _argument(call: ast.Call, name: str, position: int) -> Optional[ast.AST]:
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
-    return call.args[position] if position < len(call.args) else None
 
 
 def _rebinds(function: ast.FunctionDef, name: str) -> bool:

@@ -22,12 +22,12 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
+from torchlint.semantics.bindings import imported_values
 from torchlint.semantics.calls import is_literal, keyword, method_call, positional
 from torchlint.semantics.heuristics import (
     BEST_WORDS,
@@ -80,9 +80,6 @@ from torchlint.semantics.values import string_key, string_value
 
 # Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
 Holders = Callable[[cst.BaseExpression], Optional[bool]]
-
-# A `torch.optim` optimizer class as the conventional imports spell it.
-_TORCH_OPTIMIZER = re.compile(r"(?:^|\.)optim\.[A-Z]\w*$")
 
 
 # The reason a loop over models, tasks or configurations gives, each item a whole training run.
@@ -518,7 +515,7 @@ class FrequencyAnalysis:
             target.attr.value
             for node in scope_descendants(klass.body)
             if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)
-            and _TORCH_OPTIMIZER.search(dotted_name(node.value.func) or "") is not None
+            and self._torch_optimizer(node.value.func)
             for target in (t.target for t in node.targets)
             if isinstance(target, cst.Attribute) and dotted_name(target.value) == "self"
         }
@@ -531,6 +528,12 @@ class FrequencyAnalysis:
             if found is not None and found[1] == STEP and isinstance(found[0], cst.Attribute) and dotted_name(found[0].value) == "self" and found[0].attr.value in held:
                 return True
         return False
+
+    def _torch_optimizer(self, func: cst.BaseExpression) -> bool:
+        """Whether `func` names a `torch.optim` class through the file's imports (`optim.SGD`
+        after `import torch.optim as optim`, `Adam` after `from torch.optim import Adam`)."""
+        head, _, rest = (dotted_name(func) or "").partition(".")
+        return any(f"{base}.{rest}".startswith("torch.optim.") for base in imported_values(self.module, head)) if head else False
 
     def _inference_forward(self, function: cst.FunctionDef, scope: Optional[cst.CSTNode]) -> bool:
         """Whether `function` is the `forward()` of a Lightning module whose own training and

@@ -62,7 +62,7 @@ from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TRAINING_LOADER_HOOKS
-from torchlint.semantics.pyast import ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
+from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
 from torchlint.semantics.test_paths import path_is_test
 
 if TYPE_CHECKING:
@@ -2582,12 +2582,7 @@ def _caller_scope(tree: ast.Module, site: CallSite) -> ast.AST:
 
 def _argument_for(call: ast.Call, parameters: Tuple[str, ...], parameter: str) -> Optional[ast.AST]:
     """The argument `call` passes to `parameter` (by keyword, or by position before any `*`)."""
-    for keyword in call.keywords:
-        if keyword.arg == parameter:
-            return keyword.value
-    index = parameters.index(parameter) if parameter in parameters else len(call.args)
-    positional = call.args[: next((i for i, arg in enumerate(call.args) if isinstance(arg, ast.Starred)), len(call.args))]
-    return positional[index] if index < len(positional) else None
+    return ast_argument(call, parameter, parameters.index(parameter) if parameter in parameters else -1)
 
 
 def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast.AST], name: str, depth: int) -> Optional[bool]:

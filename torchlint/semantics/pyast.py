@@ -31,3 +31,13 @@ def ast_walk(node: ast.AST) -> List[ast.AST]:
     for current in nodes:  # the list grows while it is read
         nodes.extend(ast_children(current))
     return nodes
+
+
+def ast_argument(call: ast.Call, name: str, position: int) -> Optional[ast.AST]:
+    """The argument `call` passes to the parameter `name`: by keyword, or at `position`
+    among its positional arguments before any `*`."""
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    positional = call.args[: next((i for i, arg in enumerate(call.args) if isinstance(arg, ast.Starred)), len(call.args))]
+    return positional[position] if 0 <= position < len(positional) else None
