@@ -251,8 +251,10 @@ _ENTRY_POINT = "__main__"
 def _siblings_imported(path: str, root: str) -> bool:
     """Whether at least half of the other modules in the directory of the module at `path`
     (`__init__`, `setup.py` and scripts with a `__main__` block aside: nothing imports a
-    program) are imported by the project: the package of a program, whose scripts
-    reach its modules, not a library of modules that its users import one by one."""
+    program) are imported by the project's modules: the package of a program, whose scripts
+    reach its modules, not a library of modules that its users import one by one (notebooks
+    do not count: the helper modules of a course's notebooks are such a library, whose
+    readers call from their own cells what the shipped cells do not)."""
     directory = os.path.dirname(path)
     siblings = [
         file
@@ -260,7 +262,7 @@ def _siblings_imported(path: str, root: str) -> bool:
         if os.path.dirname(file) == directory and file != path and os.path.basename(file) not in NOT_MODULES
         and _ENTRY_POINT not in read_module(file).text
     ]
-    return 2 * sum(1 for file in siblings if importers_of(file)) >= len(siblings)
+    return 2 * sum(1 for file in siblings if any(importer.endswith(".py") for importer in importers_of(file))) >= len(siblings)
 
 
 def _dynamic(code: str) -> bool:

@@ -16,7 +16,7 @@ from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_training, moves_result_every_epoch, project_function, read_module, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_training, moves_result_every_epoch, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
@@ -59,7 +59,9 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
     returns it, `return DataLoader(...)` or the name, a tuple or a dict holding it) return it
     to a module that trains: a call of that function in
     this file, which has a training loop, or in another project module that runs a backward
-    pass or a trainer's `fit` (`train_loader = build_loader(cfg)` in the training script), or
+    pass or a trainer's `fit` (`train_loader = build_loader(cfg)` in the training script,
+    unless that module only passes over it once outside its loops: the test loader of
+    `compute_accuracy(model, test_loader)` after training, `project.passes_result_once`), or
     that hands the loaders to a project function that trains (`engine.train(model,
     train_loader, ...)` in a script that calls the builder of a third module). `repeatedly`:
     only that hand-off, and only to a function that loops over epochs or in a loop (a pass
@@ -75,7 +77,9 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
         elif repeatedly:
             if hands_result_to_training(site, slot, repeatedly=True):
                 return True
-        elif file_enables(read_module(site.path).text, TRAINING) or hands_result_to_training(site, slot):
+        elif hands_result_to_training(site, slot):
+            return True
+        elif file_enables(read_code(site.path).text, TRAINING) and not passes_result_once(site, slot):
             return True
     return False
 

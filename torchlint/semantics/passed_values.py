@@ -22,7 +22,7 @@ from torchlint.semantics.tree import descendants, in_source_order, names_bound_b
 from torchlint.semantics.values import DICT_READS, string_key, string_value
 
 
-def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
+def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression, called: bool = False) -> bool:
     """Whether `value` is `0` on every run the project makes, being a parameter as received:
     read in a method from what `__init__` stores (`self.num_workers`,
     `self.hparams.num_workers`, `self.hparams["num_workers"]`), or a parameter of the
@@ -31,13 +31,14 @@ def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     leaves the parameter to its default, which is then the literal `0` (no call at all: the
     default). A call passing anything else (`num_workers=args.workers`, whatever the option's
     default), a spread `**kwargs`, or a use other than a call (a CLI building the class from a
-    configuration) makes it unknown: False."""
+    configuration) makes it unknown: False. `called`: only where the project calls it at all
+    (a library's default is its users' to override)."""
     found = received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
     if found is None:
         return False
     callee, parameter = found
     given = arguments_given(ctx.path, callee, parameter.name.value)
-    if given is None or not all(item is None or _is_zero(item) for item in given):
+    if given is None or (called and not given) or not all(item is None or _is_zero(item) for item in given):
         return False
     defaulted = not given or any(item is None for item in given)
     return not defaulted or (parameter.default is not None and is_literal(parameter.default, "0"))

@@ -703,9 +703,15 @@ class FunctionFacts:
         given = self._parameters_given(call, name)
         return {method for parameter, method in self.entry_methods if parameter in given}
 
-    def iterates_argument(self, call: cst.Call, name: str) -> bool:
+    def iterates_argument(self, call: "cst.Call | ast.Call", name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it loops over."""
         return bool(self._parameters_given(call, name) & self.iterated_parameters)
+
+    def passes_over_argument_once(self, call: "cst.Call | ast.Call", name: str) -> bool:
+        """Whether `call` (of this function, not a class: the methods of a class may run every
+        epoch) passes the name `name` to a parameter it loops over once per call only (a test
+        after the training epochs)."""
+        return not self.entry_methods and self.iterates_argument(call, name) and not self.reiterates_argument(call, name)
 
     def reiterates_argument(self, call: "cst.Call | ast.Call", name: str) -> bool:
         """Whether `call` passes the name `name` to a parameter it loops over again and again."""
@@ -785,6 +791,22 @@ class ModuleFacts:
     # dotted name of each function the handles name (`metric.*`: any public function of the
     # module `metric`).
     handle_calls: Dict[str, Tuple[CallSite, ...]] = field(default_factory=dict)
+    # Parameters its module-level functions hand on unchanged to a function called by name
+    # (see `_HandOff`), followed across modules by `_module_facts`.
+    hand_offs: Tuple["_HandOff", ...] = ()
+
+
+@dataclass(frozen=True)
+class _HandOff:
+    """`caller` passes its parameter `parameter` unchanged to the function called `callee`,
+    as the positional argument at index `slot` or the keyword `slot`; `looped`: the call is
+    in a loop of the caller."""
+
+    caller: str
+    parameter: str
+    callee: str
+    slot: "int | str"
+    looped: bool
 
 
 # While a module is summarised: the nodes of each statement's `_ast_walk` read so far, by the
@@ -805,7 +827,37 @@ def _statement_walk(statement: ast.AST) -> List[ast.AST]:
 
 @lru_cache(maxsize=1024)
 def _module_facts(text: str, path: str) -> ModuleFacts:
-    """Function summaries and call sites of the module at `path` with source `text`."""
+    """Function summaries and call sites of the module at `path` with source `text`: its own
+    (`_local_module_facts`), with the passes its functions hand on to functions imported by
+    name from project modules (`from helper_evaluation import compute_accuracy`), read from
+    those modules' own summaries (one step across modules, whatever order files come in)."""
+    local = _local_module_facts(text, path)
+    imported: Dict[str, FunctionFacts] = {}
+    for name in {item.callee for item in local.hand_offs if item.callee not in local.functions} if os.path.isabs(path) else ():
+        found = _imported_own_function(path, text, name)
+        if found is not None:
+            imported[name] = found
+    if not imported:
+        return local
+    return dataclasses.replace(local, functions=_passes_handed_on(dict(local.functions), local.hand_offs, imported))
+
+
+def _imported_own_function(path: str, text: str, name: str) -> Optional[FunctionFacts]:
+    """The module-level function `name` that `text` (of the module at `path`) imports by name
+    from a project module, as that module's own summary has it."""
+    for statement in _imports_binding(text, name):
+        original = next((item for item, local in statement.names if local == name), None)
+        module = [part for part in statement.module.split(".") if part]
+        for base in _import_bases(path, statement, search_roots(path)) if original is not None and module else ():
+            file = _module_file(base, module)
+            if file is not None:
+                return _local_module_facts(read_module(file).text, file).functions.get(original)
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _local_module_facts(text: str, path: str) -> ModuleFacts:
+    """`_module_facts` from the module's own text alone."""
     try:
         if nests_too_deeply(text):  # the summaries below recurse once per level
             return ModuleFacts({}, {})
@@ -828,12 +880,13 @@ def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
     _summarise(tree, "", aliases, functions, classes)
     collector = _CallCollector(path, text, calls)
     collector.visit(tree)
-    functions = _with_delegated_steps(_with_training(functions, calls), classes)
+    hand_offs = _hand_offs_of(tree, functions)
+    functions = _passes_handed_on(_with_delegated_steps(_with_training(functions, calls), classes), hand_offs, {})
     loaders = _loaders(tree, aliases) if "DataLoader" in text else ()
     blocking = tuple(name for name, node in classes.items() if _moves_without(node, "non_blocking"))
     return ModuleFacts(
         functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking,
-        _handle_calls(tree, text, calls),
+        _handle_calls(tree, text, calls), hand_offs,
     )
 
 
@@ -1050,6 +1103,67 @@ def _with_training(functions: Dict[str, FunctionFacts], calls: Dict[str, List[Ca
         name: dataclasses.replace(facts, trains=True) if name.rsplit(".", 1)[-1] in training else facts
         for name, facts in functions.items()
     }
+
+
+def _hand_offs_of(tree: ast.Module, functions: Dict[str, FunctionFacts]) -> Tuple[_HandOff, ...]:
+    """The parameters the module-level functions of `tree` pass unchanged to a function
+    called by name (`evaluate(model, valid_loader, device)` in `train_model`)."""
+    found: List[_HandOff] = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name not in functions:
+            continue
+        parameters = functions[node.name].parameters
+        walked = [item for statement in node.body for item in _statement_walk(statement)]
+        looped = {id(item) for loop in walked if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) for statement in loop.body for item in _ast_walk(statement)}
+        rebound = {item.id for item in walked if isinstance(item, ast.Name) and isinstance(item.ctx, ast.Store)}
+        for call in walked:
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id == node.name:
+                continue
+            given: List[Tuple["int | str", ast.AST]] = []
+            for index, arg in enumerate(call.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                given.append((index, arg))
+            given += [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None]
+            found += [
+                _HandOff(node.name, value.id, call.func.id, slot, id(call) in looped)
+                for slot, value in given
+                if isinstance(value, ast.Name) and value.id in parameters and value.id not in rebound
+            ]
+    return tuple(found)
+
+
+def _passes_handed_on(
+    functions: Dict[str, FunctionFacts], hand_offs: Tuple[_HandOff, ...], imported: Dict[str, FunctionFacts]
+) -> Dict[str, FunctionFacts]:
+    """The summaries with the passes their functions hand on (`hand_offs`, to the module's
+    functions or those `imported` by name): a parameter given unchanged to a function that
+    loops over it is iterated by the caller too, moved where the callee moves its items, and
+    iterated again and again where the callee does so or the call is in a loop of the caller
+    (every epoch). Followed through chains of up to three such calls."""
+    for _ in range(3):
+        changed = False
+        for item in hand_offs:
+            facts = functions.get(item.caller)
+            inner = functions.get(item.callee) if "." not in item.callee and item.callee in functions else imported.get(item.callee)
+            if facts is None or inner is None or "." in inner.name:
+                continue
+            given = item.slot if isinstance(item.slot, str) else inner.parameters[item.slot] if item.slot < len(inner.parameters) else None
+            if given is None:
+                continue
+            again = given in inner.reiterated_parameters or (item.looped and given in inner.iterated_parameters)
+            updated = dataclasses.replace(
+                facts,
+                iterated_parameters=facts.iterated_parameters | ({item.parameter} if given in inner.iterated_parameters else set()),
+                moved_parameters=facts.moved_parameters | ({item.parameter} if given in inner.moved_parameters else set()),
+                reiterated_parameters=facts.reiterated_parameters | ({item.parameter} if again else set()),
+            )
+            if updated != facts:
+                functions[item.caller] = updated
+                changed = True
+        if not changed:
+            break
+    return functions
 
 
 def _reaching(start: Set[str], callers: Dict[str, Set[str]]) -> Set[str]:
@@ -1999,8 +2113,8 @@ def _source_lines(text: str) -> List[str]:
 
 
 def module_facts(path: str) -> ModuleFacts:
-    """The function summaries and call sites of the module at `path`."""
-    source = read_module(path)
+    """The function summaries and call sites of the module (or notebook) at `path`."""
+    source = read_code(path)
     return _module_facts(source.text, path)
 
 
@@ -2245,6 +2359,12 @@ def project_notebooks(root: str) -> Tuple[str, ...]:
     return _PROJECT_NOTEBOOKS[root]
 
 
+def read_code(path: str) -> Source:
+    """The Python code of a module or notebook (`read_notebook` for `.ipynb`): what a call
+    site's line numbers (`callers_of`) refer to."""
+    return read_notebook(path) if path.endswith(".ipynb") else read_module(path)
+
+
 def read_notebook(path: str) -> Source:
     """The code of a notebook's code cells joined in order, each line of an IPython magic or
     shell escape (`%matplotlib`, `!pip`) left blank, as the project index reads it (lines are
@@ -2330,7 +2450,9 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
     assignment binds, or the one at index `slot` of a tuple target: `train_loader, test_loader,
     classes = data_setup.create_dataloaders(...)`) to a project function that trains
     (`engine.train(model, train_loader, ...)`; see `FunctionFacts.trains`). `repeatedly`: that
-    function loops over epochs, or the hand-off is in a loop of the scope."""
+    function loops over epochs, or the hand-off is in a loop of the scope. A function known to
+    pass over the value once only (`train_model(..., test_loader=test_loader)` testing after
+    its epochs) is no such hand-off."""
     found = _bound_result(site, slot)
     if found is None:
         return False
@@ -2338,6 +2460,7 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
     looped = {id(item) for node in statements if isinstance(node, (ast.For, ast.While)) for item in ast.walk(node)}
     return any(
         facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped)
+        and not any(facts.passes_over_argument_once(node, name) for name in bound)
         for node, facts in _hand_offs(site, text, statements, bound)
     )
 
@@ -2368,6 +2491,34 @@ def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True)
     ):
         return True
     return site.caller is None and _global_passes(site, text, statements, nested, bound, moved)
+
+
+def passes_result_once(site: CallSite, slot: int = -1) -> bool:
+    """Whether the scope of the call at `site` uses what the call returns (see
+    `hands_result_to_training`) for single passes only: every use of it is outside the
+    scope's loops, each loop over it runs no backward pass, each hand-off of it goes to a
+    project function known to loop over it once (`test_acc = compute_accuracy(model,
+    test_loader)` after training), and there is at least one pass."""
+    found = _bound_result(site, slot)
+    if found is None:
+        return False
+    text, statements, bound = found
+    names = {name.partition("[")[0] for name in bound}
+    loops = [node for node in statements if isinstance(node, (ast.For, ast.AsyncFor, ast.While))]
+    nested = {id(item) for loop in loops for statement in loop.body for item in _ast_walk(statement)}
+    if any(isinstance(node, ast.Name) and node.id in names and id(node) in nested for node in statements):
+        return False
+    passes = 0
+    for loop in loops:
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and any(isinstance(n, ast.Name) and n.id in names for n in _ast_walk(loop.iter)):
+            if any(_called_attribute(item) == "backward" for statement in loop.body for item in _ast_walk(statement)):
+                return False
+            passes += 1
+    for node, facts in _hand_offs(site, text, statements, bound):
+        if not any(facts.passes_over_argument_once(node, name) for name in bound):
+            return False
+        passes += 1
+    return passes > 0
 
 
 def _global_passes(site: CallSite, text: str, statements: List[ast.AST], nested: Set[int], bound: Set[str], moved: bool) -> bool:
@@ -2423,7 +2574,7 @@ def _bound_names(statements: List[ast.AST], site: CallSite, slot: int) -> Set[st
 def _calling_scope(site: CallSite) -> Optional[Tuple[str, List[ast.AST]]]:
     """The text of the module of `site` and the nodes of the calling scope, outside the
     functions and classes it defines."""
-    source = read_module(site.path)
+    source = read_code(site.path)
     try:
         tree = python_tree(source.text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -2497,13 +2648,68 @@ def _calls_given(path: str, function: str, handles: bool, stamp: str) -> Optiona
         if name in text and name in _names_used_other_than_called(text):
             return None
     given: List[Dict[str, ast.AST]] = []
-    for _, _, _, _, call, parameters in _calls_of(path, function):
+    for site, text, _, _, call, parameters in _calls_of(path, function):
         if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
             return None
         arguments: Dict[str, ast.AST] = dict(zip(parameters, call.args))
         arguments.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None)
-        given.append(arguments)
+        given.append({parameter: _constant_argument(site.path, text, value) for parameter, value in arguments.items()})
     return tuple(given)
+
+
+def _constant_argument(path: str, text: str, value: ast.AST) -> ast.AST:
+    """`value`, or the constant it reads where that is a setting of the project (see
+    `_module_constants`) that the calling module defines or imports by name from a project
+    module: `SETTINGS['num workers']` after `from settings import SETTINGS`, with `SETTINGS =
+    {'num workers': 0}` in `settings.py`, is `0`."""
+    head, key = (value.value, value.slice) if isinstance(value, ast.Subscript) else (value, None)
+    if not isinstance(head, ast.Name) or not (key is None or (isinstance(key, ast.Constant) and isinstance(key.value, str))):
+        return value
+    found = _module_constants(text).get(head.id, _UNKNOWN)
+    for statement in _imports_binding(text, head.id) if found is _UNKNOWN and os.path.isabs(path) else ():
+        name = next((name for name, local in statement.names if local == head.id), None)
+        module = [part for part in statement.module.split(".") if part]
+        files = [file for base in _import_bases(path, statement, search_roots(path)) if (file := _module_file(base, module)) is not None]
+        if name is not None and files:
+            found = _module_constants(read_module(files[0]).text).get(name, _UNKNOWN)
+            break
+    if key is not None:
+        found = found.get(key.value, _UNKNOWN) if isinstance(found, dict) else _UNKNOWN  # type: ignore[union-attr]
+    return value if found is _UNKNOWN or isinstance(found, (dict, list, tuple, set)) else ast.copy_location(ast.Constant(found), value)
+
+
+# No constant known.
+_UNKNOWN = object()
+
+
+@lru_cache(maxsize=256)
+def _module_constants(text: str) -> Dict[str, object]:
+    """The module's settings: names that one statement at module level binds to a literal
+    (`BATCH_SIZE = 64`, `SETTINGS = {'num workers': 0}`) and that no other statement binds,
+    declares `global`, or changes through an item or a method (`SETTINGS['x'] = 1`,
+    `SETTINGS.update(...)`)."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    literals: Dict[str, object] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            try:
+                literals[statement.targets[0].id] = ast.literal_eval(statement.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+    stores: Dict[str, int] = {}
+    for node in _ast_walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            stores.update((name, 2) for name in node.names)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name) and (
+            not isinstance(node.ctx, ast.Load) or isinstance(node, ast.Attribute)
+        ):
+            stores[node.value.id] = 2  # `SETTINGS['x'] = 1`, `SETTINGS.update(...)`
+    return {name: value for name, value in literals.items() if stores.get(name) == 1}
 
 
 class _Everything(frozenset):
@@ -2558,7 +2764,7 @@ def _calls_of(path: str, function: str) -> Iterator[Tuple[CallSite, str, ast.AST
     else:
         parameters = callee.parameters[1:] if "." in function and not callee.static else callee.parameters
     for site in callers_of(path, function):
-        source = read_module(site.path)
+        source = read_code(site.path)
         try:
             tree = python_tree(source.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -2638,7 +2844,7 @@ def caller_trains(site: CallSite) -> bool:
     """Whether the function that makes a call runs a backward pass itself (module level: the
     module runs one or a trainer's `fit`)."""
     if site.caller is None:
-        return file_enables(read_module(site.path).text, TRAINING)
+        return file_enables(read_code(site.path).text, TRAINING)
     facts = module_facts(site.path).functions.get(site.caller)
     return facts is not None and facts.calls_backward
 
@@ -2659,7 +2865,7 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     mentioned = re.compile(rf"\b{re.escape(name)}\b")  # a call names it as a whole word
     sites: List[CallSite] = []
     for file in (*project_files(root), *project_notebooks(root)):  # a notebook's loops call the modules' helpers too
-        source = read_module(file) if file.endswith(".py") else read_notebook(file)
+        source = read_code(file)
         if (name not in source.text or mentioned.search(source.text) is None) and not _gets_module_handles(source.text):
             continue
         facts = _module_facts(source.text, file)
@@ -3061,15 +3267,16 @@ def _dotted_name(node: "cst.BaseExpression") -> Optional[str]:
 
 
 def _import_graph(root: str) -> Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]:
-    """(imports, importers): for each project module, the project modules it imports directly
-    and those that import it directly; built once per run."""
+    """(imports, importers): for each project module and notebook, the project modules it
+    imports directly, and for each module those that import it directly (a notebook that
+    imports a course's helper modules is their program); built once per run."""
     found = _IMPORT_GRAPHS.get(root)
     if found is None:
         imports: Dict[str, Tuple[str, ...]] = {}
         importers: Dict[str, List[str]] = {}
-        for file in project_files(root):
+        for file in (*project_files(root), *project_notebooks(root)):
             file = os.path.abspath(file)
-            imports[file] = tuple(imported_files(file, read_module(file).text, search_roots(file)))
+            imports[file] = tuple(imported_files(file, read_code(file).text, search_roots(file)))
             for module in imports[file]:
                 importers.setdefault(module, []).append(file)
         found = _IMPORT_GRAPHS[root] = (imports, {module: tuple(files) for module, files in importers.items()})
@@ -3126,7 +3333,7 @@ def project_uses(ctx: "FileFacts", feature: str) -> bool:
                 continue
             seen.add(importer)
             queue.append(importer)
-            if any(file_enables(read_module(module).text, feature) for module in (importer, *imports.get(importer, ()))):
+            if any(file_enables(read_code(module).text, feature) for module in (importer, *imports.get(importer, ()))):
                 return True
     return False
 
@@ -3146,7 +3353,7 @@ def runs_without_grad(path: str, function: str, depth: int = 2) -> bool:
 
 
 def _called_without_grad(site: CallSite, depth: int) -> bool:
-    text = read_module(site.path).text
+    text = read_code(site.path).text
     if any(first <= site.line <= last for first, last in _grad_off_blocks(text)):
         return True
     caller = qualified_caller(site) if depth > 0 else None
@@ -3158,7 +3365,7 @@ def qualified_caller(site: CallSite) -> Optional[str]:
     `Trainer.validate` for a method of a module-level class; None at module level."""
     if site.caller is None:
         return None
-    klass = _class_at(read_module(site.path).text, site.line)
+    klass = _class_at(read_code(site.path).text, site.line)
     return f"{klass}.{site.caller}" if klass is not None and "." not in site.caller else site.caller
 
 
