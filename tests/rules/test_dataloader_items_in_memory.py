@@ -136,6 +136,21 @@ IN_MEMORY = {
             def __len__(self):
                 return len(self.data)
         """,
+    "a helper method handed arrays the class loaded once (round 14)": """
+        class Items(Dataset):
+            def __init__(self, split="train"):
+                self.data, self.edges = self.load(split)
+            def load(self, split):
+                loc = np.load("loc_" + split + ".npy")
+                edges = np.load("edges_" + split + ".npy")
+                return self.preprocess(loc, edges)
+            def preprocess(self, loc, edges):
+                return loc.astype(np.float32), edges
+            def __getitem__(self, i):
+                return self.data[i, 0], self.data[i, -1]
+            def __len__(self):
+                return len(self.data)
+        """,
 }
 
 
@@ -154,6 +169,24 @@ PER_ITEM_WORK = {
                 if self.name == "nbody":
                     return self.source[i]
                 raise KeyError(self.name)
+        """,
+    "a helper method handed what the caller passed, which may be a file handle (round 14)": """
+        class Items(Dataset):
+            def __init__(self, source):
+                self.data = self.prepare(source)
+            def prepare(self, source):
+                return source
+            def __getitem__(self, i):
+                return self.data[i], 0
+        """,
+    "a helper method handed a lazy HDF5 handle (round 14)": """
+        class Items(Dataset):
+            def __init__(self, path="x.h5"):
+                self.data = self.prepare(h5py.File(path, "r"))
+            def prepare(self, handle):
+                return handle["images"]
+            def __getitem__(self, i):
+                return self.data[i], 0
         """,
     "a transform of the dataset applied per item": """
         class Items(Dataset):

@@ -17,7 +17,8 @@ from what the code does:
   the same module it derives from, only values in memory: displays, comprehensions,
   arithmetic, calls of torch, NumPy, pandas and the standard library (a whole-file load such
   as `np.loadtxt`, `torch.load` or `list(csv.reader(f))` happens once), methods of values in
-  memory, what the class's own methods return, parameters annotated as a list, dict,
+  memory, what the class's own methods return (their parameters in memory where the call
+  hands them values in memory), parameters annotated as a list, dict,
   tuple, tensor or array, and parameters whose default is a number or string (a setting). Lazy handles read per item are not in memory (`np.memmap`,
   `np.load(..., mmap_mode=...)`, `torch.load(..., mmap=True)`, an `.npz` archive, `h5py`,
   `lmdb`, `zarr`), nor other datasets (`torch.utils.data` and torchvision classes, calls of
@@ -183,7 +184,7 @@ class _Provenance:
     methods: Dict[str, ast.FunctionDef]
     aliases: Dict[str, str]
     known: Dict[str, bool] = field(default_factory=dict)
-    returns: Dict[str, bool] = field(default_factory=dict)
+    returns: Dict[Tuple[str, bool], bool] = field(default_factory=dict)
 
     def attribute(self, name: str) -> bool:
         """Whether every value the class assigns to `self.<name>` is in memory (False while
@@ -233,16 +234,19 @@ class _Provenance:
                         elements.extend((method, arg) for arg in item.args)
         return plain, elements
 
-    def method_returns_in_memory(self, name: str, depth: int) -> bool:
-        """Whether every value the class's method `name` returns is in memory."""
+    def method_returns_in_memory(self, name: str, depth: int, given: bool = False) -> bool:
+        """Whether every value the class's method `name` returns is in memory; `given`: the
+        call hands it only values in memory, which its parameters then hold
+        (`self.preprocess(loc, vel)` after `loc = np.load(...)`)."""
         method = self.methods.get(name)
         if method is None or depth > MAX_METHOD_DEPTH:
             return False
-        if name not in self.returns:
-            self.returns[name] = False
+        key = (name, given)
+        if key not in self.returns:
+            self.returns[key] = False
             values = [item.value for item in ast_walk(method) if isinstance(item, ast.Return)]
-            self.returns[name] = all(value is None or _Scope(self, method, depth).in_memory(value) for value in values)
-        return self.returns[name]
+            self.returns[key] = all(value is None or _Scope(self, method, depth, given).in_memory(value) for value in values)
+        return self.returns[key]
 
 
 def _self_attribute(node: ast.AST, self_name: Optional[str]) -> Optional[str]:
@@ -280,8 +284,10 @@ def _stores(item: ast.AST) -> List[Tuple[ast.AST, ast.AST]]:
 class _Scope:
     """Whether values of one method (or a class body, `function` None) are in memory."""
 
-    def __init__(self, provenance: _Provenance, function: Optional[ast.FunctionDef], depth: int = 0) -> None:
+    def __init__(self, provenance: _Provenance, function: Optional[ast.FunctionDef], depth: int = 0, given: bool = False) -> None:
         self.provenance = provenance
+        # The method's caller hands it only values in memory.
+        self.given = given
         self.aliases = provenance.aliases
         self.depth = depth
         self.locals: Dict[str, List[ast.AST]] = {}
@@ -326,7 +332,7 @@ class _Scope:
 
     def _name(self, name: str) -> bool:
         if name in self.parameters:
-            return name != self.self_name and (_declared_in_memory(self.parameters[name]) or name in self.settings)
+            return name != self.self_name and (self.given or _declared_in_memory(self.parameters[name]) or name in self.settings)
         if name in self.locals:
             if name in self.deciding:
                 return True  # `data += noise`: the other assignments decide
@@ -345,6 +351,7 @@ class _Scope:
         bound = {item.id for generator in generators for item in ast_walk(generator.target) if isinstance(item, ast.Name)}
         inner = _Scope(self.provenance, None, self.depth)
         inner.self_name, inner.parameters, inner.deciding, inner.settings = self.self_name, self.parameters, self.deciding, self.settings
+        inner.given = self.given
         inner.locals = {**self.locals, **{name: [ast.Constant(None)] for name in bound}}
         return all(inner.in_memory(element) for element in elements)
 
@@ -363,7 +370,10 @@ class _Scope:
             return False
         receiver = func.value
         if isinstance(receiver, ast.Name) and (receiver.id == self.self_name or receiver.id in self._class_names()):
-            return self.provenance.method_returns_in_memory(func.attr, self.depth + 1)
+            given = all(self.in_memory(arg.value if isinstance(arg, ast.Starred) else arg) for arg in call.args) and all(
+                keyword.arg is not None and self.in_memory(keyword.value) for keyword in call.keywords
+            )
+            return self.provenance.method_returns_in_memory(func.attr, self.depth + 1, given)
         return self.in_memory(receiver)
 
     def _class_names(self) -> Set[str]:
