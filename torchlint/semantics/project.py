@@ -1145,9 +1145,9 @@ def _passes_handed_on(
         changed = False
         for item in hand_offs:
             facts = functions.get(item.caller)
-            inner = functions.get(item.callee) if "." not in item.callee and item.callee in functions else imported.get(item.callee)
-            if facts is None or inner is None or "." in inner.name:
-                continue
+            inner = functions.get(item.callee) or imported.get(item.callee)
+            if facts is None or inner is None or inner.entry_methods:
+                continue  # a class built with the value loops over it only when its methods run
             given = item.slot if isinstance(item.slot, str) else inner.parameters[item.slot] if item.slot < len(inner.parameters) else None
             if given is None:
                 continue
