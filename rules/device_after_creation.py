@@ -51,16 +51,21 @@ class DeviceAfterCreation(Rule):
     Variable(arg).cuda()` or `return Variable(arg.cuda())`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
     `if x.is_cuda: mask = mask.cuda()`; constants written into it in place, `attr[:, 0] = 4`,
-    and joins of such names, `lbl = torch.cat((lbl_1, lbl_2), 1)`, keep it the created value;
-    see `semantics.moves`), or copied into a tensor known to be on the device
+    joins of such names, `lbl = torch.cat((lbl_1, lbl_2), 1)`, and elementwise computations
+    of them with number literals, `labels = (labels.unsqueeze(0) == labels.unsqueeze(1)).float()`,
+    `weights = 1 / torch.log2(position.float())`, keep it the created value, as does an
+    in-place write of other values that returns it, `torch.zeros(b, 10).scatter_(1, targets,
+    1)`; a join of host factories, `labels = torch.cat([torch.arange(b) for _ in
+    range(k)])`, is followed like a factory; see `semantics.moves`), or copied into a tensor
+    known to be on the device
     (`noises.data.copy_(torch.randn(b, nz, 1, 1))`, no fix: fill it in place or create on its
     device), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from
-    another module's `forward()` or training step loop). The helper,
-    later-move, concatenation, `type_as` and legacy forms get no fix: the helper's other
-    callers may pass other values, the statements between and the joined parts are the
-    user's to rewrite, a move to another tensor also takes its dtype, and a legacy
-    constructor takes no device. A factory given `device=` (other than the CPU) is already
+    another module's `forward()` or training step loop). The helper, later-move,
+    concatenation, in-place write, `type_as` and legacy forms get no fix: the helper's other
+    callers may pass other values, the statements between, the joined parts and the
+    arguments of the write (its index must be on the device too) are the user's to rewrite,
+    a move to another tensor also takes its dtype, and a legacy constructor takes no device. A factory given `device=` (other than the CPU) is already
     where it goes.
 
     ## Why is this slow?
@@ -71,8 +76,9 @@ class DeviceAfterCreation(Rule):
     is not known to be a device (a device string, `torch.device(...)`, `t.device`, or a name
     such as `device`, `dev`, `*_device`, `rank`, `local_rank`, `gpu`), for `torch.from_numpy`/`torch.as_tensor` (the data
     already lives on the host), for pinned factories, or for modules (`model.cuda()`).
-    It is silent for empty tensors (`torch.empty(0).to(device)`: a literal size of 0 leaves
-    nothing to fill or copy), and for `torch.tensor(values)`: with `device=` the same values
+    A computation that also reads another value (`scale / position`, which may be on the
+    device) ends the created value. It is silent for empty tensors
+    (`torch.empty(0).to(device)`: a literal size of 0 leaves nothing to fill or copy), and for `torch.tensor(values)`: with `device=` the same values
     are still copied
     from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
@@ -299,8 +305,10 @@ class DeviceAfterCreation(Rule):
     def _check_later_move(self, move: cst.Call, factory: cst.Call) -> None:
         """`mask = torch.BoolTensor(x.size()).fill_(0)` and later `mask = mask.cuda()`, or a
         same-file helper that returns it moved (`semantics.moves`): reported at the creation,
-        without a fix (the statements between are the user's to rewrite)."""
-        name = self._host_factory(factory, None)
+        without a fix (the statements between are the user's to rewrite). A join of host
+        factories (`labels = torch.cat([torch.arange(b) for _ in range(k)])`) is reported at
+        the join."""
+        name = self._host_factory(factory, None) or self._concatenated_factory(factory)[1]
         found = method_call(move)
         if name is None or (found is not None and found[1] in MOVES and self._target_device(move, found[1]) is None):
             return

@@ -57,10 +57,13 @@ def named_like_device(node: cst.BaseExpression) -> bool:
     return dotted is not None and bool(DEVICE_NAME.match(dotted.rsplit(".", 1)[-1]))
 
 
-# Methods whose result lives where their receiver does (dtype and shape changes, in-place fills).
+# Methods whose result lives where their receiver does (dtype and shape changes, in-place fills,
+# and in-place writes of other values, `torch.zeros(b, 10).scatter_(1, labels, 1)`, which return
+# their receiver).
 SAME_PLACE_METHODS = frozenset(
     "long int float double half bfloat16 bool byte short view reshape unsqueeze squeeze expand flatten "
-    "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_".split()
+    "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_ "
+    "scatter_ scatter_add_ index_fill_ index_add_ index_copy_ masked_fill_ masked_scatter_ index_put_".split()
 )
 # The deprecated autograd wrapper, which returns its tensor where it is.
 VARIABLE_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})

@@ -3,7 +3,9 @@
 `mask = torch.BoolTensor(x.size()).fill_(0)` then `if x.is_cuda: mask = mask.cuda()`, or
 `eta = torch.FloatTensor(b, 1).uniform_()`, `eta = eta.expand(...)`, `eta = eta.cuda()`:
 the name holds the created tensor, followed through steps that keep it where it is
-(`devices.SAME_PLACE_METHODS`), until it is moved. The creation and the move must be in the
+(`devices.SAME_PLACE_METHODS`) and through elementwise computations of created values with
+number literals (`weights = 1 / torch.log2(position.float())`: a new tensor on the host as
+well), until it is moved. The creation and the move must be in the
 same loop (or both outside loops) and nothing may read the name in between: a host use of
 the value (`table[idx]` before `idx = idx.cuda()`) is a reason to create it there.
 """
@@ -15,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
-from torchlint.semantics.devices import same_place_source
+from torchlint.semantics.devices import SAME_PLACE_METHODS, same_place_source
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function
 from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
@@ -26,6 +28,12 @@ JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "
 # tensor is (`type_as`), which a helper returning it does not show to be a device.
 DEVICE_MOVES = ("cuda", "to")
 MOVES = (*DEVICE_MOVES, "type_as")
+# Elementwise methods and `torch` functions (and reductions) whose result is a new tensor
+# where their operands are.
+ELEMENTWISE = frozenset(
+    "abs neg exp log log2 log10 log1p sqrt rsqrt reciprocal sigmoid tanh sin cos pow clamp clip floor ceil round sign "
+    "sum mean cumsum cumprod eq ne lt le gt ge logical_not".split()
+)
 Loop = Optional[cst.CSTNode]
 
 
@@ -163,10 +171,11 @@ class _Walk:
             self.expression(small.value, loop, kept=source)
             self.pending[name] = previous  # `eta = eta.expand(...)`: still the created value
             return
-        joined = self._joined(small.value, loop)
+        joined = self._joined(small.value, loop) or self._derived(small.value, loop)
         self.expression(small.value, loop)
         if joined:
-            self.pending[name] = (joined, loop)  # `lbl = torch.cat((lbl_1, lbl_2), 1)` of created values
+            # `lbl = torch.cat((lbl_1, lbl_2), 1)` or `weights = 1 / torch.log2(position.float())` of created values
+            self.pending[name] = (joined, loop)
         elif isinstance(source, cst.Call) and id(small.value) not in self.found and not _is_move(source):
             self.pending[name] = ((source,), loop)
         else:
@@ -185,6 +194,47 @@ class _Walk:
         if not names or not all(isinstance(item, cst.Name) and item.value in self.pending and self.pending[item.value][1] is loop for item in names):
             return ()
         return tuple(call for item in names for call in self.pending[item.value][0])  # type: ignore[union-attr]
+
+    def _derived(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:
+        """The creations an elementwise computation of pending names of this loop with number
+        literals is made from (`(labels.unsqueeze(0) == labels.unsqueeze(1)).float()`, `1 /
+        torch.log2(position.float())`): a new tensor on the host as well. () when it reads
+        anything else, which may be on the device."""
+        names: List[cst.Name] = []
+        if not self._computed_from(value, loop, names) or not names:
+            return ()
+        found: Dict[int, cst.Call] = {id(call): call for name in names for call in self.pending[name.value][0]}
+        return tuple(found.values())
+
+    def _computed_from(self, node: cst.BaseExpression, loop: Loop, names: List[cst.Name]) -> bool:
+        """Whether `node` computes only with pending names of this loop (collected in `names`,
+        at least one) and number literals, by arithmetic, comparisons, `SAME_PLACE_METHODS` and
+        the elementwise `ELEMENTWISE` methods or `torch` functions."""
+        if _number(node):
+            return True
+        if isinstance(node, cst.Name):
+            names.append(node)
+            return node.value in self.pending and self.pending[node.value][1] is loop
+        if isinstance(node, cst.BinaryOperation):
+            return self._computed_from(node.left, loop, names) and self._computed_from(node.right, loop, names)
+        if isinstance(node, cst.UnaryOperation):
+            return self._computed_from(node.expression, loop, names)
+        if isinstance(node, cst.Comparison):
+            parts = [node.left, *(target.comparator for target in node.comparisons)]
+            return all(self._computed_from(part, loop, names) for part in parts)
+        if not isinstance(node, cst.Call) or any(arg.star for arg in node.args):
+            return False
+        found = method_call(node)
+        if dotted_name(node.func) in {f"torch.{name}" for name in ELEMENTWISE}:
+            operands = []
+        elif found is not None and found[1] in SAME_PLACE_METHODS | ELEMENTWISE:
+            operands = [found[0]]
+        else:
+            return False
+        if any(arg.keyword is not None and not _number(arg.value) for arg in node.args):
+            return False  # `dim=1`, not `out=` or `device=`
+        operands += [arg.value for arg in node.args if arg.keyword is None]
+        return bool(operands) and all(self._computed_from(operand, loop, names) for operand in operands)
 
     def _moved_name(self, call: cst.Call, loop: Loop) -> Optional[cst.Name]:
         """The pending name `call` moves to a device in this loop, if it moves one."""
@@ -228,3 +278,8 @@ def _is_move(call: cst.Call) -> bool:
     return found is not None and found[1] in MOVES
 
 
+def _number(node: cst.BaseExpression) -> bool:
+    """A number literal, `2`, `-1`, `0.5`."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
