@@ -68,6 +68,11 @@ class BlockingTransfer(Rule):
     own. A loop that hands its batch whole to a function of the file (`loss =
     self.train_step(batch)`, the loop not rebinding `batch`) moves it where that function
     moves the parameter that receives it (`batch[0].to(self.device)` in `train_step`).
+    The batch's elements are the batch too: a nested loop over the batch moves it where it
+    moves the elements it draws (`for mel in dvec_mels: mel = mel.cuda()`, the values of
+    `for k, v in batch.items():`), and so does a lambda handed along with the batch to the
+    function that applies it (`features = _nested_map(features, lambda x: x.to(device))`,
+    `map(lambda t: t.cuda(), batch)`).
 
     ## Why is this slow?
     A blocking copy makes the Python thread wait until the batch has reached the device
@@ -91,7 +96,8 @@ class BlockingTransfer(Rule):
     - for moves inside nested functions and lambdas (a comprehension over the batch's
       elements or entries moves the batch: `[x.to(device) for x in batch]`,
       `{k: v.to(device) for k, v in batch.items()}`; a comprehension name that draws from
-      anything else is not the batch, even when spelled as the loop's target);
+      anything else is not the batch, even when spelled as the loop's target; a lambda moves
+      it only where a call is handed both, as above, and the lambda moves its own parameter);
     - in loops under an interval test (`if steps % validation_interval == 0:`), which run
       rarely.
 
@@ -127,7 +133,8 @@ class BlockingTransfer(Rule):
     longer holds the batch: a later `x.to(cpu)` copies device memory back to the host, where
     `non_blocking=True` would let the host read it before the copy is done, so it is not
     reported. Unsafe when the move is in a function the loop hands the batch to (other calls
-    may hand that function values that are no batches of a pinned loader), when the loader is not followed (in a project that pins
+    may hand that function values that are no batches of a pinned loader) or in a lambda (the
+    function it is handed to may apply it to other values), when the loader is not followed (in a project that pins
     all its loaders, above), when the loader has a `collate_fn` (or a `**kwargs` that may hold one), which may return objects whose own `.to()` does not take
     `non_blocking`, and when it has `batch_size=None`: it then hands over the dataset's items
     as they are, not collated. No fix when the file defines such a method, by `def`, by
@@ -162,8 +169,9 @@ class BlockingTransfer(Rule):
     impact = "medium"
     name = "blocking-transfer"
     summary = "Batch from a pinned-memory DataLoader moved to the device without `non_blocking=True`"
-    # `pin_memory`, or loops over a loader parameter that the project may pass a pinned one.
-    triggers = ("pin_memory", "loader")
+    # `pin_memory`, or loops over a loader parameter that the project may pass a pinned one;
+    # such a loop moves its batches, and its file may name no loader (`for x in self.dataset:`).
+    triggers = ("pin_memory", "loader", ".to(", ".cuda(")
     fix_applicability = Applicability.SAFE
     unsafe_when = "when the loader has a `collate_fn`, whose batches may not accept `non_blocking`"
     bad_examples = (
@@ -330,6 +338,9 @@ class BlockingTransfer(Rule):
             if helper and fix.applicability is Applicability.SAFE:
                 reason = f"the batch is moved in `{helper}()`, which other calls may hand values that are no batches of a pinned loader"
                 fix = self.unsafe_fix(reason, *fix.edits, message=fix.message)
+            elif _in_lambda(self.ctx.module, move) and fix.applicability is Applicability.SAFE:
+                reason = "the batch is moved in a lambda, which the function it is handed to may apply to values that are no tensors of the batch"
+                fix = self.unsafe_fix(reason, *fix.edits, message=fix.message)
             self.report(
                 move,
                 f"`.{method}()` of a batch from a pinned-memory DataLoader blocks until the copy is done; "
@@ -458,11 +469,57 @@ def _moves_in_block(ctx, body: cst.BaseSuite, statements: Sequence[cst.CSTNode],
             simple = isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
             unchanged = live - (_changed_in_place(ctx.module, body, frozenset(live)) - _replaced_by_move(body, live))
             moves = list(device_moves(ctx, statement, unchanged if simple else unchanged - rebound, comprehensions=True))
+            moves += _mapped_moves(ctx, statement, unchanged if simple else unchanged - rebound)
             found.extend(moves)
+            if isinstance(statement, cst.For):  # `for mel in dvec_mels: mel = mel.cuda()`
+                _moves_in_block(ctx, statement.body, _statements(statement.body), _element_names(statement, unchanged), found)
             if simple:
                 rebound |= _rebound_to_copies(statement, {name for _, name in moves})
         live = (live - rebound) | _parts_taken(statement, live - rebound)
     return live
+
+
+def _element_names(loop: cst.For, names: Set[str]) -> Set[str]:
+    """Names a nested loop binds to the elements or entries of one of `names` (`for mel in
+    dvec_mels:`, `for i, t in enumerate(batch)`, `for k, v in batch.items()`): they hold the
+    batch's tensors."""
+    found: Set[str] = set()
+    for source, target in iterated_parts(loop.iter, loop.target):
+        entries = method_call(source)
+        if entries is not None and entries[1] in ("items", "values") and isinstance(source, cst.Call) and not source.args:
+            source = entries[0]
+            if entries[1] == "items":  # the values of `for k, v in batch.items()`
+                if not isinstance(target, cst.Tuple) or len(target.elements) != 2:
+                    continue
+                target = target.elements[1].value
+        if isinstance(source, cst.Name) and source.value in names:
+            found |= _names(target)
+    return found
+
+
+def _in_lambda(module: cst.Module, node: cst.CSTNode) -> bool:
+    """Whether `node` is inside a lambda (`_mapped_moves`)."""
+    parents = module_nodes(module).parents
+    parent = parents.get(id(node))
+    while parent is not None and not isinstance(parent, (cst.Lambda, cst.FunctionDef)):
+        parent = parents.get(id(parent))
+    return isinstance(parent, cst.Lambda)
+
+
+def _mapped_moves(ctx, statement: cst.CSTNode, names: Set[str]) -> List[Tuple[cst.Call, str]]:
+    """Moves in a lambda that a call of `statement` is handed together with one of `names`
+    (`_nested_map(features, lambda x: x.to(device))`, `map(lambda t: t.cuda(), batch)`): the
+    function applies it to the batch or its parts, so a move of the lambda's parameter moves
+    the batch."""
+    found: List[Tuple[cst.Call, str]] = []
+    for call in scope_descendants(statement):
+        if not isinstance(call, cst.Call) or not any(isinstance(arg.value, cst.Name) and arg.value.value in names for arg in call.args):
+            continue
+        for arg in call.args:
+            if isinstance(arg.value, cst.Lambda):
+                parameters = {param.name.value for param in arg.value.params.params}
+                found += device_moves(ctx, arg.value.body, parameters, comprehensions=True)
+    return found
 
 
 def _rebound_to_copies(statement: cst.CSTNode, moved: Set[str]) -> Set[str]:
