@@ -882,7 +882,7 @@ def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
     collector.visit(tree)
     hand_offs = _hand_offs_of(tree, functions)
     functions = _passes_handed_on(_with_delegated_steps(_with_training(functions, calls), classes), hand_offs, {})
-    loaders = _loaders(tree, aliases) if "DataLoader" in text else ()
+    loaders = _loaders(tree, aliases) if _may_build_loaders(text) else ()
     blocking = tuple(name for name, node in classes.items() if _moves_without(node, "non_blocking"))
     return ModuleFacts(
         functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking,
@@ -1010,6 +1010,12 @@ def _moves_without(klass: ast.ClassDef, keyword: str) -> bool:
     return False
 
 
+def _may_build_loaders(text: str) -> bool:
+    """A cheap screen for `_loaders`: the text names a loader class or ignite's
+    `auto_dataloader` (`idist.auto_dataloader(...)`)."""
+    return "DataLoader" in text or "auto_dataloader" in text
+
+
 def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool], ...]:
     """`ModuleFacts.loaders` of a module."""
     found = []
@@ -1065,7 +1071,7 @@ def _project_pins_loaders(root: str, stamp: str, patterns: Tuple[str, ...]) -> b
     modules = [
         module_facts(file)
         for file in project_files(root)
-        if "DataLoader" in read_module(file).text and not test_module(file, patterns)
+        if _may_build_loaders(read_module(file).text) and not test_module(file, patterns)
     ]
     return any(facts.loaders for facts in modules) and not any(builds_unpinned_loader(facts) for facts in modules)
 
