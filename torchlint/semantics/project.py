@@ -1152,8 +1152,8 @@ def _passes_handed_on(
         for item in hand_offs:
             facts = functions.get(item.caller)
             inner = functions.get(item.callee) or imported.get(item.callee)
-            if facts is None or inner is None or inner.entry_methods:
-                continue  # a class built with the value loops over it only when its methods run
+            if facts is None or inner is None:
+                continue  # (a class built with the value counts: it is built to be run)
             given = item.slot if isinstance(item.slot, str) else inner.parameters[item.slot] if item.slot < len(inner.parameters) else None
             if given is None:
                 continue
