@@ -22,7 +22,7 @@ from torchlint.semantics.training import called_every_step_elsewhere, inference_
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, qualified_caller, code_text, importers_of, module_facts, project_uses, role_path, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, qualified_caller, code_text, importers_of, module_facts, project_function, project_uses, role_path, test_module
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -69,8 +69,19 @@ class FileContext:
     @cached_property
     def serves_device(self) -> bool:
         """Whether the file places work on a device or serves a program that runs on CUDA (a
-        builder or helper module whose entry script picks the device; see `project_uses`)."""
-        return self.uses_device or project_uses(self, CUDA)
+        builder or helper module whose entry script picks the device; see `project_uses`). A
+        notebook is a program that nothing imports: one that never names a device runs its own
+        cells on the CPU unless it calls a project function or class that moves work to a
+        device itself (`StepByStep(model, loss_fn, optimizer)` picking CUDA in `__init__`),
+        whatever else the helper modules it imports do for other programs."""
+        if self.uses_device:
+            return True
+        if not self.path.endswith(".ipynb"):
+            return project_uses(self, CUDA)
+        return project_uses(self, CUDA) and any(
+            getattr(project_function(self, node.func), "places_on_device", False)
+            for node in descendants(self.module) if isinstance(node, cst.Call)
+        )
 
     @cached_property
     def role_path(self) -> str:

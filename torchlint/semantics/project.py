@@ -683,6 +683,9 @@ class FunctionFacts:
     # A class whose instances compute one biased layer's output (`ConvNorm` around an
     # `nn.Conv1d`; see `semantics.biased_layers`).
     wrapped_layer: Optional[WrappedLayer] = None
+    # It moves something to a device itself (`.cuda()`, `.to(device)`; for a class, one of its
+    # methods does): a program that calls it runs work on the device it picks.
+    places_on_device: bool = False
 
     def feeds_framework(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this class) passes the name `name` to a parameter a framework
@@ -1379,6 +1382,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         moved_globals=frozenset(name for loop, names in free.items() if _moves_items(loop) for name in names),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
         returns_read_back=returns_read_back,
+        places_on_device=any(_called_attribute(item) in ("cuda", "to") and _to_device(item) for item in calls),
         loops_over_epochs=any(
             mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
             for item in loops
@@ -1592,7 +1596,7 @@ def _class_facts(
     )
     facts = FunctionFacts(
         name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning,
-        wrapped_layer=wrapped_layer(node, aliases),
+        wrapped_layer=wrapped_layer(node, aliases), places_on_device=any(member.places_on_device for member in members),
     )
     init, stored = _constructor(node, classes) if name in classes else (None, {})
     if init is None or not stored:
