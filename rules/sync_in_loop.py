@@ -201,7 +201,9 @@ class SyncInLoop(Rule):
     inference helpers, code whose frequency is unknown) are a preview variant, reported only
     with `--preview`: 0.08 dev (4/44), 0.02 held out (1/53), where host output is often the loop's purpose. Silent in programs that
     never train (evaluation, generation and feature-dump scripts, see
-    `semantics.training.inference_only`). See docs/precision.md.
+    `semantics.training.inference_only`). Fresh batch 21, measured before any change made
+    for it: 0.55 (34/62), most false findings CPU-only teaching notebooks; 0.60 (34/57) after
+    notebooks that name no device were read as running on the CPU. See docs/precision.md.
     """
 
     code = "TL101"
