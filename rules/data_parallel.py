@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
 from torchlint.semantics.devices import in_cpu_only_branch
-from torchlint.semantics.training import in_untrained_main_block, is_ddp_wrap
+from torchlint.semantics.training import in_untrained_main_block, is_ddp_wrap, untrained_script
 from torchlint.semantics.tree import descendants, in_source_order, module_nodes, names_bound_by, scope_descendants
 
 DATA_PARALLEL = frozenset(
@@ -42,8 +42,11 @@ class DataParallel(Rule):
     rule, one in code that no run of the project reaches: a branch that no call takes (`if
     self.parallel:` under a `parallel=False` default that no call overrides, `if len(gpu_ids) >
     1:` under a `gpu_ids=[0]` default), a function nothing calls, a class nothing builds. Silent in programs
-    that never train (an evaluation or inference script, or the `__main__` block of a module
-    in which nothing trains, has no gradients to all-reduce). `isinstance(model, nn.DataParallel)` and unwrapping
+    that never train, which have no gradients to all-reduce: an evaluation or inference
+    script, the `__main__` block of a module in which nothing trains, and a script without
+    such a block that no project module imports, whose module-level code runs and never trains
+    (`semantics.training.untrained_script`: one that wraps a pretrained model to load its
+    `module.`-prefixed weights and evaluates it). `isinstance(model, nn.DataParallel)` and unwrapping
     `model.module` are fine. A file that also wraps models in `DistributedDataParallel`
     already offers one process per GPU; its `DataParallel` is the fallback for runs without
     a launcher, and is not reported. Nor is a wrapper that never runs the model: a conversion
@@ -125,6 +128,7 @@ class DataParallel(Rule):
             and not self._only_renames_weights(node)
             and not in_cpu_only_branch(self.ctx.path_to(node), self.ctx.qualified_name)
             and not in_untrained_main_block(self.ctx, self.ctx.path_to(node))
+            and not untrained_script(self.ctx)
         ):
             self.report(
                 node,

@@ -50,6 +50,7 @@ def test_reported_where_the_program_may_use_several_gpus():
     parser = argparse.ArgumentParser()
     parser.add_argument("--gpus", type=int, default=1)
     model = nn.DataParallel(model)
+    model(x).sum().backward()
     """
     assert lines(code, RULE) == [6]
 

@@ -593,6 +593,19 @@ def in_untrained_main_block(ctx: "FileFacts", path: Iterable[Tuple[cst.CSTNode, 
     return any(ancestor is ctx.module and _is_main_block(child) for ancestor, child in path) and not _trains_anywhere(ctx)
 
 
+def untrained_script(ctx: "FileFacts") -> bool:
+    """Whether the file is a script without an entry-point block that never trains: its
+    module-level code calls something as a statement (`audio_model.load_state_dict(sd)`,
+    `main()`), no project module imports it, and no call of it reads as training (see
+    `inference_only`, which judges notebooks and `__main__` blocks only). Such a script runs
+    once per invocation (an evaluation or a demo of a pretrained model)."""
+    runs = any(
+        isinstance(statement, cst.SimpleStatementLine) and any(isinstance(part, cst.Expr) and isinstance(part.value, cst.Call) for part in statement.body)
+        for statement in ctx.module.body
+    )
+    return runs and not _trains_anywhere(ctx) and not imported_by_project(ctx)
+
+
 def _trains_anywhere(ctx: "FileFacts") -> bool:
     """Whether a call of the module reads as training (see `inference_only`)."""
     return any(isinstance(node, cst.Call) and _reads_as_training(ctx, node.func) for node in nodes_of_type(ctx.module, (cst.Call,)))
