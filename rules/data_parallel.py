@@ -86,8 +86,10 @@ class DataParallel(Rule):
     strategy), 1.00 on fresh batch 4 (1/0) and on the unseen batch 5 (4/0). Before them:
     1.00 dev (1/0), 0.67 held out (2/1). Fresh batch 21, measured before any change made for
     it: 0.33 (2/6); its four false findings wrap a pretrained model once to load
-    `module.`-prefixed weights for one evaluation, in scripts without a `__main__` block,
-    which the program-role test does not judge. See docs/precision.md.
+    `module.`-prefixed weights for one evaluation. Two were scripts without a `__main__`
+    block, now judged by `untrained_script` (0.50 on the batch, read); the other two are in
+    training programs, for the final evaluation of the best checkpoint and a fallback no flow
+    reaches. See docs/precision.md.
     """
 
     code = "TL501"
