@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
 from torchlint.semantics.devices import in_cpu_only_branch
-from torchlint.semantics.training import in_untrained_main_block, is_ddp_wrap, untrained_script
+from torchlint.semantics.training import in_untrained_main_block, is_ddp_wrap
 from torchlint.semantics.tree import descendants, in_source_order, module_nodes, names_bound_by, scope_descendants
 
 DATA_PARALLEL = frozenset(
@@ -130,7 +130,7 @@ class DataParallel(Rule):
             and not self._only_renames_weights(node)
             and not in_cpu_only_branch(self.ctx.path_to(node), self.ctx.qualified_name)
             and not in_untrained_main_block(self.ctx, self.ctx.path_to(node))
-            and not untrained_script(self.ctx)
+            and not self.ctx.untrained_script
         ):
             self.report(
                 node,

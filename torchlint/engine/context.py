@@ -18,7 +18,7 @@ from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
 from torchlint.semantics.instantiation import unbuilt_definitions
-from torchlint.semantics.training import called_every_step_elsewhere, inference_only, local_functions, trains, training_loops
+from torchlint.semantics.training import called_every_step_elsewhere, inference_only, local_functions, trains, training_loops, untrained_script
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
@@ -102,6 +102,12 @@ class FileContext:
     def inference_only(self) -> bool:
         """Whether the file is a program that never trains (see `training.inference_only`)."""
         return inference_only(self)
+
+    @cached_property
+    def untrained_script(self) -> bool:
+        """Whether the file is a script without an entry-point block that never trains (see
+        `training.untrained_script`)."""
+        return untrained_script(self)
 
     @cached_property
     def frequency(self) -> FrequencyAnalysis:

@@ -1749,3 +1749,35 @@ for epoch in range(2):
         xd = x.to(device)
         Fn.dropout(x, p=0.0, training=True, inplace=True)
         show(xd, x)
+
+# %% round 14: each element of a pinned batch moved in a nested loop [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [[torch.ones(2) * i, torch.ones(3) * i] for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for mels in loader:
+        outs = []
+        for mel in mels:
+            mel = mel.to(device)
+            outs.append(mel.sum())
+        show(torch.stack(outs))
+
+# %% round 14: a pinned batch moved by a lambda handed along with it [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+def nested_map(struct, fn):
+    if isinstance(struct, (list, tuple)):
+        return [nested_map(item, fn) for item in struct]
+    return fn(struct)
+
+device = torch.device("cpu")
+data = [[torch.ones(2) * i, torch.ones(2) * -i] for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for features in loader:
+        features = nested_map(features, lambda x: x.to(device) if isinstance(x, torch.Tensor) else x)
+        show(features[0] + features[1])
