@@ -47,7 +47,10 @@ class EmptyCacheInLoop(Rule):
     To stay precise the rule is silent:
     - outside loops, and in loops that run once per epoch, per dict entry or parameter, or
       over a literal list; also in loops over jobs rather than steps (a target or iterable
-      naming a model, config, trial, fold, run, checkpoint, task, seed, ...);
+      naming a model, config, trial, fold, run, checkpoint, task, seed, ...), and in loops
+      each iteration of which runs a whole training pass or run, decided from what the
+      called code does (`exp.train(setting)`, where another module's `train` loops over the
+      epochs and batches; `semantics.frequency`);
     - behind a guard inside the loop: an interval (`if step % 1000 == 0`), a single step
       (`if i == 0`), a logging switch, a memory-pressure check
       (`if torch.cuda.memory_reserved() > limit`) or an opt-in switch (`if args.empty_cache`);

@@ -21,7 +21,8 @@ from torchlint.engine.positions import compute_positions, statement_lines, to_sp
 from torchlint.engine.reparse import Reparser
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
-from torchlint.semantics.names import TORCH_PACKAGES
+from torchlint.semantics.framework_names import TORCH_PACKAGES
+from torchlint.semantics.project import star_imports_torch
 from torchlint.semantics.roles import trains_with_a_test_name
 from torchlint.semantics.test_paths import test_by_name_only
 from torchlint.semantics.tree import comments, module_nodes, remembering_children
@@ -110,7 +111,11 @@ def _analyse(
     """
     python_error = _syntax_problem(text)
     applicable = [rule for rule in rules if rule.may_apply(text)]
-    if python_error is None and not TORCH_PACKAGES & text_facts(text).imported:
+    # A PyTorch file: it imports torch, or gets it from a star import of a project module.
+    torch_file = python_error is None and (
+        bool(TORCH_PACKAGES & text_facts(text).imported) or ("import *" in text and star_imports_torch(path, text))
+    )
+    if python_error is None and not torch_file:
         applicable = [rule for rule in applicable if not rule.requires_torch]  # their reports are dropped
     if python_error is None and not applicable:
         return [], True
@@ -125,7 +130,7 @@ def _analyse(
             return [], True
         ctx = FileContext(module, text, path, options)
         walk(ctx, [rule(ctx) for rule in applicable], stale)  # a rule whose triggers are absent reports nothing
-        reports = [r for r in ctx.reports if ctx.names.imports_torch or not r.rule.requires_torch]
+        reports = [r for r in ctx.reports if ctx.names.imports_torch or torch_file or not r.rule.requires_torch]
         if not reports:
             return [], True
         lines = physical_lines(text)

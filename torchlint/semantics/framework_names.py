@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet
 
+# Packages whose import shows that a file works with torch objects.
+TORCH_PACKAGES: FrozenSet[str] = frozenset({"torch", "pytorch_lightning", "lightning"})
 LIGHTNING = "Lightning"
 # Lightning's callbacks, whose hooks the trainer calls (`on_train_batch_end` every batch).
 LIGHTNING_CALLBACK = "the Lightning trainer"

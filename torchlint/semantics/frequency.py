@@ -3,7 +3,9 @@
 - `per_step`: the body of a step loop (a loop over batches or iterations); `forward()` and
   the step hooks frameworks call; a function called from such code in the same file.
 - `per_epoch`: the body of a loop over epochs, or of a loop each iteration of which runs a
-  whole training loop (the logging after the update of a reinforcement-learning iteration).
+  whole training loop (the logging after the update of a reinforcement-learning iteration),
+  also by calling another module's function that trains in loops of its own
+  (`exp.train(setting)` in a loop over experiments; a loop over items of such runs is `once`).
 - `once`: module level, class bodies, `__init__` and setup/export functions, a function
   only called from such code, and a loop that is not a training loop (evaluation, say)
   at module level or inside a function that runs once, in a file that trains elsewhere,
@@ -60,7 +62,7 @@ from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.frameworks import ENGINE, FIT_HOOKS, IGNITE, batch_hook, framework_of, hook_framework, ignite_iteration_handler, ignite_process_functions
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CallSite, caller_trains
+from torchlint.semantics.project import CallSite, FunctionFacts, caller_trains
 from torchlint.semantics.training import (
     BACKWARD,
     STEP,
@@ -162,8 +164,12 @@ class FrequencyAnalysis:
         never_taken: Optional[Callable[[cst.If, bool], bool]] = None,
         called_in_project: Optional[Callable[[cst.FunctionDef], bool]] = None,
         never_built: Optional[Callable[[], FrozenSet[str]]] = None,
+        callee: Optional[Callable[[cst.Call], Optional[FunctionFacts]]] = None,
     ) -> None:
         self.module = module
+        # The summary of the project function a call runs, from the project index (another
+        # module's `trainer(...)`, `exp.train(setting)` on an instance of a project class).
+        self.callee = callee
         # The names of the module-level classes of the file that nothing in the project builds
         # and of its functions that nothing calls, and their ids (`_never_built`, found on first use).
         self.never_built = never_built
@@ -390,8 +396,29 @@ class FrequencyAnalysis:
         key = id(loop)
         if key not in self._outer_memo:
             trains = any(self.loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in self._inner_loops(loop))
+            trains = trains or bool(self._training_callees(loop))
             self._outer_memo[key] = trains and not self._steps_outside(loop)
         return self._outer_memo[key]
+
+    def _training_callees(self, loop: cst.CSTNode) -> List[FunctionFacts]:
+        """The project functions of other modules that every iteration of `loop` calls (a
+        statement of its body, not under a test) and that train in loops of their own, never
+        a single step per call (`model = trainer(model, iterations=n)`, `exp.train(setting)`):
+        each such call is a training pass or a whole run. Same-file functions are left to
+        their loops' own effects (`_inner_loops`)."""
+        if self.callee is None or not isinstance(loop, (cst.For, cst.While)):
+            return []
+        found = []
+        functions = self.local_functions()
+        for line in loop.body.body:
+            if isinstance(line, cst.SimpleStatementLine):
+                for call in outside_nested_loops(line):
+                    if not isinstance(call, cst.Call) or called_function(call, functions):
+                        continue
+                    facts = self.callee(call)
+                    if facts is not None and facts.trains and not facts.steps_itself and facts.parameters:
+                        found.append(facts)
+        return found
 
     def _inner_loops(self, loop: cst.CSTNode) -> List[cst.CSTNode]:
         key = id(loop)
@@ -401,12 +428,15 @@ class FrequencyAnalysis:
 
     def _runs_whole_runs(self, loop: cst.CSTNode) -> bool:
         """An outer loop over items (`for model, label in model_list:`, tasks, configurations;
-        not `range(updates)`) whose every iteration runs a loop over epochs that trains: one
-        whole training run per item, so its own body runs once per run."""
+        not `range(updates)`) whose every iteration runs a loop over epochs that trains, its
+        own or another module's: one whole training run per item, so its own body runs once
+        per run."""
         iterated = iterated_of(loop)
         if iterated is None or (isinstance(iterated, cst.Call) and identifier(iterated) == "range"):
             return False
-        return any(self.loop_kind(item) is Frequency.PER_EPOCH for item in self._inner_loops(loop))
+        return any(self.loop_kind(item) is Frequency.PER_EPOCH for item in self._inner_loops(loop)) or any(
+            facts.loops_over_epochs for facts in self._training_callees(loop)
+        )
 
     def _steps_outside(self, node: cst.CSTNode) -> bool:
         """Whether `node`'s body (a loop's, a function's) runs a backward pass or an optimizer

@@ -7,12 +7,11 @@ from typing import Dict, List, Optional, Tuple, Union
 
 import libcst as cst
 
+from torchlint.semantics.framework_names import TORCH_PACKAGES
 from torchlint.semantics.kinds import Kind
 
 # The value bound to a name that shadows an import (a local assignment, a parameter, ...).
 LOCAL = ""
-# Packages whose import shows that a file works with torch objects.
-TORCH_PACKAGES = frozenset({"torch", "pytorch_lightning", "lightning"})
 
 
 def dotted_name(node: cst.BaseExpression) -> Optional[str]:

@@ -61,7 +61,7 @@ from torchlint.files.syntax import ast_children as _ast_children, nests_too_deep
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
-from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TRAINING_LOADER_HOOKS
+from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TORCH_PACKAGES, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
 from torchlint.semantics.test_paths import path_is_test
 
@@ -1224,8 +1224,10 @@ def _instances(tree: ast.Module, bindings: Optional[List[ast.AST]] = None) -> Di
     `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out.
     `bindings`: the module's assignments and parameters (`ast.arg`), when already collected."""
     factories = _factories(tree)
+    nodes = bindings if bindings is not None else list(_ast_walk(tree))
+    renamed = _class_aliases(nodes)
     found: Dict[str, Set[str]] = {}
-    for node in bindings if bindings is not None else _ast_walk(tree):
+    for node in nodes:
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
             func = node.value.func
@@ -1236,10 +1238,22 @@ def _instances(tree: ast.Module, bindings: Optional[List[ast.AST]] = None) -> Di
             pairs.append((ast.Name(node.arg), node.annotation))
         for target, written in pairs:
             name, klass = _ast_dotted(target), _ast_dotted(written)
+            klass = renamed.get(klass, klass) if klass else klass
             if name and klass and klass.rpartition(".")[0] != name and any(part[:1].isupper() for part in klass.split(".")[-2:]):
                 found.setdefault(name, set()).add(klass)
     found = {name: {klass for klass in classes if klass.rpartition(".")[0] not in classes} for name, classes in found.items()}
     return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
+
+
+def _class_aliases(bindings: Sequence[ast.AST]) -> Dict[str, str]:
+    """Names bound to exactly one capitalised name as it is, not a call (`Exp = Exp_Main`,
+    then `exp = Exp(args)` builds an `Exp_Main`), with what they are bound to."""
+    found: Dict[str, Set[str]] = {}
+    for node in bindings:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _ast_dotted(node.value) if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+            found.setdefault(node.targets[0].id, set()).add(value if value and value.rpartition(".")[2][:1].isupper() else "")
+    return {name: next(iter(values)) for name, values in found.items() if len(values) == 1 and "" not in values}
 
 
 def _factories(tree: ast.Module) -> Dict[str, ast.AST]:
@@ -2272,6 +2286,31 @@ def _function_in(base: str, module: List[str], attribute: List[str], depth: int)
         # a namespace package (a directory without `__init__.py`): `from data import dataloader`
         return _function_in(os.path.join(base, *module), attribute[:1], attribute[1:], depth)
     return _lookup(file, attribute, depth) if file is not None else None
+
+
+def star_imports_torch(path: str, text: str) -> bool:
+    """Whether the module at `path` (source `text`) star-imports a project module that imports
+    torch (`from utils import *` where utils.py does `import torch`), itself or through a
+    star import of its own: torch's names reach the module through it."""
+    return _star_imports_torch(os.path.abspath(path), text, MAX_REEXPORTS)
+
+
+def _star_imports_torch(path: str, text: str, depth: int) -> bool:
+    for statement in module_imports(text):
+        module = [part for part in statement.module.split(".") if part]
+        if not module or not any(local == STAR for _, local in statement.names):
+            continue
+        for base in _import_bases(path, statement, search_roots(path)):
+            file = _module_file(base, module)
+            if file is None:
+                continue
+            imported = read_module(file).text
+            if any(item.module.split(".")[0] in TORCH_PACKAGES for item in module_imports(imported)):
+                return True
+            if depth > 0 and _star_imports_torch(os.path.abspath(file), imported, depth - 1):
+                return True
+            break
+    return False
 
 
 def _module_file(base: str, module: List[str]) -> Optional[str]:
