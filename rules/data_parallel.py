@@ -1,10 +1,11 @@
-from typing import List
+from typing import Dict, List
 
 import libcst as cst
 
 from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import keyword
 from torchlint.semantics.devices import in_cpu_only_branch
+from torchlint.semantics.project import project_function
 from torchlint.semantics.training import in_untrained_main_block, is_ddp_wrap
 from torchlint.semantics.tree import descendants, in_source_order, module_nodes, names_bound_by, scope_descendants
 
@@ -52,7 +53,11 @@ class DataParallel(Rule):
     a launcher, and is not reported. Nor is a wrapper that never runs the model: a conversion
     that wraps it only to read or load its weights under `module.` names (`.state_dict()`,
     `.load_state_dict(...)`, `.module`, and nothing else in the scope that builds it, after it
-    is built: `ic = DataParallel(ic)` then `ic.state_dict()`).
+    is built: `ic = DataParallel(ic)` then `ic.state_dict()`), or hands it only to project
+    functions that evaluate, with gradients off, and never run a backward pass
+    (`validate(model, test_loader)` after loading the best checkpoint into the wrapper; a
+    function the project does not define, or one that may hand the model to a trainer, may
+    train).
 
     ## Example
     ```python
@@ -127,7 +132,7 @@ class DataParallel(Rule):
             self.ctx.qualified_name(node.func) in DATA_PARALLEL
             and not self.ctx.inference_only
             and self._may_use_several_devices(node)
-            and not self._only_renames_weights(node)
+            and not self._never_trained(node)
             and not in_cpu_only_branch(self.ctx.path_to(node), self.ctx.qualified_name)
             and not in_untrained_main_block(self.ctx, self.ctx.path_to(node))
             and not self.ctx.untrained_script
@@ -138,10 +143,12 @@ class DataParallel(Rule):
                 "use `DistributedDataParallel` with one process per GPU (see torchlint.reference.ddp)",
             )
 
-    def _only_renames_weights(self, node: cst.Call) -> bool:
-        """Whether the wrapper never runs the model: its every use in the scope that builds it
+    def _never_trained(self, node: cst.Call) -> bool:
+        """Whether the wrapper is never trained: its every use in the scope that builds it
         reads or loads weights (`.state_dict()`, `.load_state_dict(...)`, `.module`), as in a
-        conversion that wraps a model only to save its weights under `module.` names."""
+        conversion that wraps a model only to save its weights under `module.` names, or hands
+        it to project functions that never train (`validate(model, test_loader)` evaluating
+        the best checkpoint after training)."""
         parent = self.ctx.parent()
         if isinstance(parent, cst.Attribute) and parent.value is node:
             return parent.attr.value in WEIGHT_ACCESS  # `DataParallel(model).state_dict()`
@@ -151,10 +158,20 @@ class DataParallel(Rule):
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
         uses = _uses_after(scope, parent, name)
         parents = module_nodes(self.ctx.module).parents
-        return bool(uses) and all(
-            isinstance(parents.get(id(use)), cst.Attribute) and parents[id(use)].value is use and parents[id(use)].attr.value in WEIGHT_ACCESS
-            for use in uses
-        )
+        return bool(uses) and all(self._untrained_use(use, parents) for use in uses)
+
+    def _untrained_use(self, use: cst.Name, parents: Dict[int, cst.CSTNode]) -> bool:
+        """A read of the wrapper that cannot train it: weight access, or an argument of a
+        project function that evaluates (it turns gradients off) and runs no backward pass,
+        itself or through its callees."""
+        holder = parents.get(id(use))
+        if isinstance(holder, cst.Attribute) and holder.value is use:
+            return holder.attr.value in WEIGHT_ACCESS
+        call = parents.get(id(holder)) if isinstance(holder, cst.Arg) else None
+        if not isinstance(call, cst.Call) or holder not in call.args:
+            return False
+        facts = project_function(self.ctx, call.func)
+        return facts is not None and facts.wraps_grad_off and not facts.trains and not facts.calls_backward
 
     def _may_use_several_devices(self, node: cst.Call) -> bool:
         """Whether the wrapper may drive more than one GPU: anything but a literal list of

@@ -1,7 +1,9 @@
-"""Round 15 of issue 25, how often code runs: a loop each iteration of which calls another
-module's function that trains in loops of its own (`exp.train(setting)`, `model =
-trainer(...)`) runs once per training run, not once per step; the same loop around a
-function that takes one training step per call stays a step loop."""
+"""Round 15 of issue 25: what called code does, read from the project index. A loop each
+iteration of which calls another module's function that trains in loops of its own
+(`exp.train(setting)`, `model = trainer(...)`) runs once per training run, not once per step;
+the same loop around a function that takes one training step per call stays a step loop. A
+`DataParallel` wrapper handed only to project functions that never train (the final
+evaluation of the best checkpoint) is not trained."""
 
 from __future__ import annotations
 
@@ -106,3 +108,47 @@ def test_the_forecast_of_each_trained_model_is_read_once_per_model(tmp_path, mon
     # Trained only under a test, the loop is not a loop of training runs.
     files["main.py"] = FORECAST.replace("    model = trainer(", "    if pattern in fresh: model = trainer(")
     assert project(tmp_path, monkeypatch, files, "TL101") == [("main.py", 9)]
+
+
+TRAINTEST = """
+import torch
+
+def train(model, loader, optimizer):
+    for x, y in loader:
+        loss = model(x.cuda()).sub(y.cuda()).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+def validate(model, loader):
+    model.eval()
+    with torch.no_grad():
+        return sum(model(x.cuda()).sum() for x, _ in loader)
+"""
+
+FINAL_EVALUATION = """
+import torch
+from traintest import train, validate
+
+model = torch.nn.Linear(4, 1).cuda()
+train(model, train_loader, torch.optim.Adam(model.parameters()))
+model = torch.nn.DataParallel(model)
+model.load_state_dict(torch.load("best.pth"))
+{use}
+"""
+
+
+@pytest.mark.parametrize(
+    "use, reported",
+    [
+        # The best checkpoint, wrapped to load its `module.` weights, is only evaluated.
+        ("validate(model, test_loader)", []),
+        # Trained after the wrap: every step replicates it.
+        ("train(model, train_loader, optimizer)", [("run.py", 7)]),
+        # Handed to a function the project does not define: it may train.
+        ("fit(model, train_loader)", [("run.py", 7)]),
+    ],
+)
+def test_data_parallel_only_for_the_final_evaluation_is_silent(tmp_path, monkeypatch, use, reported):
+    files = {"traintest.py": TRAINTEST, "run.py": FINAL_EVALUATION.format(use=use)}
+    assert project(tmp_path, monkeypatch, files, "TL501") == reported
