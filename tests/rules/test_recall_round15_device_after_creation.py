@@ -15,6 +15,10 @@ from conftest import lint, project_findings
 
 pytestmark = pytest.mark.stable_only
 
+
+def _findings(code: str, tmp_path, monkeypatch, name: str = "train.py") -> set:
+    return project_findings(tmp_path, monkeypatch, {name: code}, "TL102")
+
 GUMBEL = """
 import torch
 import torch.nn.functional as F
@@ -74,10 +78,6 @@ for step in range(1000):
     loss.backward()
     opt.step()
 """
-
-
-def _findings(code: str, tmp_path, monkeypatch, name: str = "train.py") -> set:
-    return project_findings(tmp_path, monkeypatch, {name: code}, "TL102")
 
 
 @pytest.mark.parametrize(
