@@ -1,4 +1,4 @@
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -12,7 +12,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.training import called_function, runs_with_training_steps
 from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
-from torchlint.semantics.moves import MOVES, later_moves, returns_moved
+from torchlint.semantics.moves import MOVES, later_moves, returned_creations, returns_moved
 from torchlint.semantics.values import string_value
 from torchlint.semantics.tree import scope_descendants
 
@@ -23,7 +23,7 @@ DETERMINISTIC_FACTORIES = frozenset(
     "triu_indices zeros_like ones_like empty_like full_like scalar_tensor "
     "hann_window hamming_window blackman_window bartlett_window kaiser_window".split()
 )
-RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like".split())
+RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like randint_like normal".split())
 # Factories that compute their values with arithmetic, which the device's kernels round
 # differently from the CPU's (`linspace` points, `arange` with a fractional step).
 COMPUTED_FACTORIES = frozenset(
@@ -41,12 +41,17 @@ DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
 class DeviceAfterCreation(Rule):
     """## What it does
     Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, window functions
-    such as `torch.hann_window`, ..., and a legacy
+    such as `torch.hann_window`, `torch.normal` given a size, `torch.normal(0, std,
+    size=s)`, or a host mean, `torch.normal(torch.zeros(n), std)`, ..., and a legacy
     typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`) whose result is
     immediately moved with `.cuda()`, `.to(<device>)` or `.type_as(t)` (where `t` is, as
     `.to(t.device)` reads; `.to(t)` for a tensor `t` known to be on the device), alone or
     joined with other host factories (`torch.cat((torch.ones(n), torch.zeros(n))).cuda()`),
-    or handed to a same-file helper
+    or returned by a same-file helper that its caller moves (`def sample_gumbel(shape,
+    eps=1e-10): U = torch.rand(shape); return -torch.log(eps - torch.log(U + eps))`, then
+    `noise = sample_gumbel(size)` and `noise = noise.cuda()`, reported at the helper's
+    factory when every `return` of the helper gives such a value; a parameter that defaults
+    to a number counts as a number literal), or handed to a same-file helper
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
     Variable(arg).cuda()` or `return Variable(arg.cuda())`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
@@ -61,10 +66,11 @@ class DeviceAfterCreation(Rule):
     (`noises.data.copy_(torch.randn(b, nz, 1, 1))`, no fix: fill it in place or create on its
     device), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from
-    another module's `forward()` or training step loop). The helper, later-move,
+    another module's `forward()` or training step loop). The helpers, later-move,
     concatenation, in-place write, `type_as` and legacy forms get no fix: the helper's other
     callers may pass other values, the statements between, the joined parts and the
     arguments of the write (its index must be on the device too) are the user's to rewrite,
+    a helper that returns the tensor needs the device from its callers,
     a move to another tensor also takes its dtype, and a legacy constructor takes no device. A factory given `device=` (other than the CPU) is already
     where it goes.
 
@@ -78,7 +84,9 @@ class DeviceAfterCreation(Rule):
     already lives on the host), for pinned factories, or for modules (`model.cuda()`).
     A computation that also reads another value (`scale / position`, which may be on the
     device) ends the created value. It is silent for empty tensors
-    (`torch.empty(0).to(device)`: a literal size of 0 leaves nothing to fill or copy), and for `torch.tensor(values)`: with `device=` the same values
+    (`torch.empty(0).to(device)`: a literal size of 0 leaves nothing to fill or copy), for
+    `torch.normal(mean, std)` of tensors that may be on the device (it draws where they
+    are), and for `torch.tensor(values)`: with `device=` the same values
     are still copied
     from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
@@ -210,6 +218,10 @@ class DeviceAfterCreation(Rule):
         super().__init__(ctx)
         # `semantics.moves.later_moves` of each scope asked about, by the scope's id.
         self.moves: Dict[int, Dict[int, Tuple[cst.Call, ...]]] = {}
+        # `semantics.moves.returned_creations` of each helper asked about, by the helper's id,
+        # and the creations reported where a caller moves what a helper returns: once each.
+        self.creations: Dict[int, Tuple[cst.Call, ...]] = {}
+        self.returned: Set[int] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
         created = self._later_move(node)
@@ -228,7 +240,9 @@ class DeviceAfterCreation(Rule):
         factory = self._created_by(moved)
         name = self._host_factory(factory, node) if factory is not None else None
         if factory is None or name is None:
-            factory, name = self._concatenated_factory(moved)
+            created, (factory, name) = factory, self._concatenated_factory(moved)
+            if factory is None and created is not None:
+                self._check_returned(node, created)
         if factory is None or name is None:
             return
         device = self._target_device(node, method)
@@ -309,8 +323,10 @@ class DeviceAfterCreation(Rule):
         factories (`labels = torch.cat([torch.arange(b) for _ in range(k)])`) is reported at
         the join."""
         name = self._host_factory(factory, None) or self._concatenated_factory(factory)[1]
-        found = method_call(move)
-        if name is None or (found is not None and found[1] in MOVES and self._target_device(move, found[1]) is None):
+        if name is None:
+            self._check_returned(move, factory)
+            return
+        if not self._moves_to_device(move):
             return
         if self._reported_often(factory):
             self.report(
@@ -318,6 +334,34 @@ class DeviceAfterCreation(Rule):
                 f"`torch.{name}(...)` is created on the CPU and moved to the device by a later "
                 "statement; pass `device=` to create it there",
             )
+
+    def _moves_to_device(self, move: cst.Call) -> bool:
+        """Whether `move` copies to a device: a `.cuda()`/`.to()`/`.type_as()` with a known
+        device target, or a same-file helper that returns its argument moved."""
+        found = method_call(move)
+        return found is None or found[1] not in MOVES or self._target_device(move, found[1]) is not None
+
+    def _check_returned(self, move: cst.Call, call: cst.Call) -> None:
+        """`sample_gumbel(size).cuda()`, or `noise = sample_gumbel(size)` then `noise =
+        noise.cuda()`, where every `return` of the same-file helper gives a value a host
+        factory made (`semantics.moves.returned_creations`): reported at those factories,
+        without a fix (the helper needs the device from its callers)."""
+        functions = called_function(call, self.ctx.frequency.local_functions())
+        if len(functions) != 1:
+            return
+        if id(functions[0]) not in self.creations:
+            self.creations[id(functions[0])] = returned_creations(functions[0], self.ctx.frequency.local_functions)
+        made = [(factory, self._host_factory(factory, None)) for factory in self.creations[id(functions[0])]]
+        if not made or any(name is None for _, name in made) or not self._moves_to_device(move) or not self._reported_often(move):
+            return
+        for factory, name in made:
+            if id(factory) not in self.returned:
+                self.returned.add(id(factory))
+                self.report(
+                    factory,
+                    f"`torch.{name}(...)` is created on the CPU, returned by `{functions[0].name.value}()` and "
+                    "moved to the device by its caller; pass `device=` to create it there",
+                )
 
     def _check_moving_helper(self, node: cst.Call) -> None:
         """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter
@@ -348,6 +392,8 @@ class DeviceAfterCreation(Rule):
         name = (qualified or "").rpartition(".")
         if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES or name[2] in DATA_FACTORIES:
             return None
+        if name[2] == "normal" and not (_sized_normal(factory) or self._normal_of_host_mean(factory)):
+            return None  # `torch.normal(mean, std)` of tensors draws where they are
         if name[2].endswith("_like") and (move is None or not self._like_host_tensor(factory, move)):
             return None  # `zeros_like(x)` is created where `x` lives, usually on the device already
         if keyword(factory, "pin_memory") is not None or (name[2] in SIZED_FACTORIES and _empty(factory)):
@@ -356,6 +402,13 @@ class DeviceAfterCreation(Rule):
         if placed is not None and (string_value(placed.value) or "").split(":")[0] != "cpu":
             return None  # made where `device=` says: the move is a dtype conversion or a no-op
         return name[2]
+
+    def _normal_of_host_mean(self, factory: cst.Call) -> bool:
+        """`torch.normal(torch.zeros(n), std)`: the mean is a host factory, so the draws are
+        made on the host too (this form takes no `device=`)."""
+        mean = keyword(factory, "mean") or next(iter(positional(factory)), None)
+        made = self._created_by(mean.value) if mean is not None else None
+        return made is not None and made is not factory and self._host_factory(made, None) is not None
 
     def _reported_often(self, node: cst.Call) -> bool:
         if not self.runs_often(node):
@@ -520,6 +573,8 @@ class DeviceAfterCreation(Rule):
             return self.withheld("the factory call has **kwargs")
         if any(keyword(factory, name) is not None for name in ("out", "generator", "device")):
             return None
+        if (self.ctx.qualified_name(factory.func) or "").endswith(".normal") and not _sized_normal(factory):
+            return None  # `normal(mean_tensor, std)` takes no `device=`
         moved = positional(move)
         is_to = isinstance(move.func, cst.Attribute) and move.func.attr.value == "to"
         dtype_arg = keyword(move, "dtype") or (moved[1] if is_to and len(moved) > 1 else None)
@@ -543,6 +598,12 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
+
+
+def _sized_normal(factory: cst.Call) -> bool:
+    """`torch.normal(0.0, 1.0, size=(b, d))` (or its size third): numbers for the mean and
+    standard deviation, drawn on the host unless `device=` says otherwise."""
+    return keyword(factory, "size") is not None or len(positional(factory)) >= 3
 
 
 def _empty(factory: cst.Call) -> bool:

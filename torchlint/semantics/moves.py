@@ -8,11 +8,16 @@ number literals (`weights = 1 / torch.log2(position.float())`: a new tensor on t
 well), until it is moved. The creation and the move must be in the
 same loop (or both outside loops) and nothing may read the name in between: a host use of
 the value (`table[idx]` before `idx = idx.cuda()`) is a reason to create it there.
+
+A function may also return such a value for its caller to move (`def sample_gumbel(shape,
+eps=1e-10): U = torch.rand(shape); return -torch.log(eps - torch.log(U + eps))`, then
+`sample_gumbel(size).cuda()`): `returned_creations` names the calls that made it. In
+computations a parameter that defaults to a number (`eps`) counts as a number literal.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -81,20 +86,51 @@ def later_moves(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.F
     when an earlier statement of the same scope and loop assigned it and nothing read it since
     (see the module docstring). Whether that call is a host factory, and the move's target a
     device, is the caller's question. One walk of the scope; ask once per scope."""
-    walk = _Walk(functions)
-    body = scope.body  # a module's statements, or a function's block
+    return _walked(scope, functions).found
+
+
+def returned_creations(function: cst.FunctionDef, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Tuple[cst.Call, ...]:
+    """The calls that made the value `function` returns, when every `return` of it returns a
+    value made by a call of the function and not moved or read since (`return torch.rand(n)`,
+    `U = torch.rand(shape)` then `return -torch.log(U + eps)`; whether each is a host factory
+    is the caller's question); () otherwise, and for a generator."""
+    nodes = list(scope_descendants(function.body))
+    returns = [node for node in nodes if isinstance(node, cst.Return)]
+    if not returns or any(isinstance(node, (cst.Yield, cst.Await)) for node in nodes):
+        return ()
+    returned = _walked(function, functions).returned
+    if len(returned) != len(returns) or not all(returned):
+        return ()
+    found: Dict[int, cst.Call] = {id(call): call for calls in returned for call in calls}
+    return tuple(found.values())
+
+
+def _walked(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> "_Walk":
+    """One walk of the statements of `scope` (a function, or a module without its functions)."""
+    walk = _Walk(functions, _number_parameters(scope) if isinstance(scope, cst.FunctionDef) else frozenset())
+    body = scope.body  # type: ignore[attr-defined]  # a module's statements, or a function's block
     walk.block(body.body if isinstance(body, cst.IndentedBlock) else [body] if isinstance(body, cst.BaseSuite) else body, None)
-    return walk.found
+    return walk
+
+
+def _number_parameters(function: cst.FunctionDef) -> FrozenSet[str]:
+    """The parameters of `function` that default to a number literal (`eps=1e-10`)."""
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    return frozenset(param.name.value for param in every if param.default is not None and _number(param.default))
 
 
 class _Walk:
     """Statements of one scope in source order, with the names whose created value is still
     unread (`pending`: name -> (creating call, enclosing loop))."""
 
-    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> None:
+    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str] = frozenset()) -> None:
         self.functions = functions  # asked only when a helper may move a pending name
+        self.numbers = numbers  # parameters that default to a number, read as one
         self.pending: Dict[str, Tuple[Tuple[cst.Call, ...], Loop]] = {}
         self.found: Dict[int, Tuple[cst.Call, ...]] = {}
+        # For each `return` walked, in order, the calls that made the value it returns (or ()).
+        self.returned: List[Tuple[cst.Call, ...]] = []
 
     def block(self, statements: Sequence[cst.CSTNode], loop: Loop) -> None:
         for statement in statements:
@@ -156,6 +192,8 @@ class _Walk:
         return nodes
 
     def simple(self, small: cst.CSTNode, loop: Loop) -> None:
+        if isinstance(small, cst.Return):
+            self.returned.append(self._made(small.value, loop) if small.value is not None else ())
         filled = _filled_in_place(small)
         if filled is not None and filled in self.pending and self.pending[filled][1] is loop:
             return  # `b[:, 0] = 4`, `b.fill_(1)`: still the created value, written where it is
@@ -180,6 +218,17 @@ class _Walk:
             self.pending[name] = ((source,), loop)
         else:
             self.pending.pop(name, None)
+
+    def _made(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:
+        """The calls that made `value` (a returned value): a call that is no move, a pending
+        name of any loop, or a join or computation of pending names; () for anything else."""
+        source = same_place_source(value, dotted_name, lambda _: None)
+        if isinstance(source, cst.Name) and source.value in self.pending:
+            return self.pending[source.value][0]
+        joined = self._joined(value, loop) or self._derived(value, loop)
+        if joined:
+            return joined
+        return (source,) if isinstance(source, cst.Call) and not _is_move(source) else ()
 
     def _joined(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:
         """The creations a `torch.cat`/`torch.stack` of pending names of this loop joins (`(lbl_1,
@@ -210,7 +259,7 @@ class _Walk:
         """Whether `node` computes only with pending names of this loop (collected in `names`,
         at least one) and number literals, by arithmetic, comparisons, `SAME_PLACE_METHODS` and
         the elementwise `ELEMENTWISE` methods or `torch` functions."""
-        if _number(node):
+        if _number(node) or (isinstance(node, cst.Name) and node.value in self.numbers and node.value not in self.pending):
             return True
         if isinstance(node, cst.Name):
             names.append(node)
