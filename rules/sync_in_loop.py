@@ -16,6 +16,7 @@ from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, fr
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
+    MAX_LOOP_NESTING,
     OTHER_LOOPS,
     called_every_step_elsewhere,
     called_every_training_step,
@@ -83,9 +84,12 @@ class SyncInLoop(Rule):
     `.item()`, `.cpu()` or `.tolist()` of each element of a tensor in a loop over its
     elements (`for i in range(len(lengths)): n = int(lengths[i].item())`, `for length in
     seq_lengths: length.item()`, `for j in range(y.size(0)): psnr(x[j].cpu().numpy(), ...)`:
-    a loop over the batch dimension walks every tensor of the batch) inside a loop over
-    training or per-epoch validation batches, or in a framework's batch hook (Lightning's
-    `validation_step`), is reported even where the loop needs the values on the host (to
+    a loop over the batch dimension walks every tensor of the batch; so does `for i, vec in
+    enumerate(batch)` for `predicted[i]`) inside a loop over training or per-epoch validation
+    batches, in a framework's batch hook (Lightning's `validation_step`), or in the
+    `forward()` of a torch module the project builds and trains, or a helper of it, also in a
+    loop of it (`for module in self.sequential:`; not a forward with gradients off: a
+    trained forward's inputs are the batches training moved), is reported even where the loop needs the values on the host (to
     slice or size other tensors, to compute a metric in NumPy): each element is a
     synchronisation of its own, and one `.tolist()` or `.cpu()` before the loop reads them
     all (`semantics.elements`).
@@ -283,10 +287,11 @@ class SyncInLoop(Rule):
         in a loop over its elements (`for i in range(len(lengths)): n = lengths[i].item()`,
         `for length in lengths: length.item()`, `for j in range(y.size(0)):
         psnr(x[j].cpu().numpy(), ...)`) inside a loop over training or per-epoch validation
-        batches, a function another module's such loop calls, or a framework's batch hook
-        (Lightning's `validation_step`): one synchronisation per element, where one conversion
-        before the loop reads them all, whatever the loop then does with the values. Not in a
-        `forward()` alone, whose inputs may be host tensors."""
+        batches, a function another module's such loop calls, a framework's batch hook
+        (Lightning's `validation_step`) or a trained module's `forward()`: one synchronisation
+        per element, where one conversion before the loop reads them all, whatever the loop
+        then does with the values. Not in a `forward()` of a class that is no torch module the
+        project builds, nor one with gradients off (an inference API)."""
         loop = element_loop(receiver, self.ctx.enclosing_loops(node))
         if loop is None or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
             return False
@@ -296,9 +301,12 @@ class SyncInLoop(Rule):
         walked = self.ctx.execution(loop)
         step_loop = walked.step_loop()
         if walked.frequency is not Frequency.PER_STEP or not (
-            (step_loop is not None and repeated_with_training(self.ctx, step_loop)) or called_every_step_elsewhere(walked) or walked.framework()
+            (step_loop is not None and repeated_with_training(self.ctx, step_loop))
+            or called_every_step_elsewhere(walked)
+            or walked.framework()
+            or self._in_trained_forward(walked)
         ):
-            return False  # not in a loop over training or validation batches (a `forward()` alone: its inputs' place is unknown)
+            return False  # not in a loop over training or validation batches, nor in a trained module's `forward()`
         shown = _shown(method)
         once = "with `.tolist()`" if method == "item" else f"with one `{shown}` of `{dotted_name(tensor)}`"
         self.report(
@@ -308,6 +316,26 @@ class SyncInLoop(Rule):
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
         return True
+
+    def _in_trained_forward(self, execution: Execution) -> bool:
+        """Whether code runs every step because a trained module's `forward()` runs it: in
+        the forward or a helper of it, also through loops of theirs (`for module in
+        self.sequential:`), in a torch module class the project builds whose `forward()` keeps
+        gradients on. Its inputs are the batches training moved to the device."""
+        for _ in range(MAX_LOOP_NESTING + 1):
+            outer = execution.step_loop()
+            if outer is None:
+                break
+            execution = self.ctx.execution(outer)
+        if execution.frequency is not Frequency.PER_STEP or execution.step_method() != "forward":
+            return False
+        klass = self.ctx.enclosing(cst.ClassDef)
+        if not isinstance(klass, cst.ClassDef) or klass.name.value not in self.ctx.values.module_classes:
+            return False
+        if klass.name.value in unbuilt_definitions(self.ctx.path, self.ctx.text):
+            return False
+        forward = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
+        return forward is None or not self._without_grad(forward)
 
     def _check_batch_hook(self, node: cst.Call, method: str, execution: Execution) -> None:
         """A sync in a method a training framework calls every batch (Lightning's

@@ -1,0 +1,114 @@
+"""Round 15 of TL101: a loop over the elements of a tensor in a trained module's `forward()`
+(or a helper of it, also nested in a loop of the forward: `for module in self.sequential:`)
+reads each element back on every training step: `length.item()` per sequence of the batch,
+`min_values[b].tolist()` per series. A loop `for i, vec in enumerate(batch)` counts over the
+first dimension as `range(len(batch))` does (`predicted[i].item()`). Hard negatives: a module
+the project never builds, an inference forward (gradients off), a forward called only by
+a script that does not train, a loop over something other than elements, a host tensor."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import project_findings
+
+pytestmark = pytest.mark.stable_only
+
+MODEL = """
+import torch
+from torch import nn
+
+
+class Regulator(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.layers = layers
+
+    def expand(self, batch, predicted):
+        out = []
+        for i, vec in enumerate(batch):
+            size = predicted[i].item()
+            out.append(vec.expand(max(int(size), 0), -1))
+        return torch.cat(out, 0)
+
+    def forward(self, x, durations, lengths):
+        output = [self.expand(seq, target) for seq, target in zip(x, durations)]
+        for layer in self.layers:
+            x = layer(x)
+            for idx, length in enumerate(lengths):
+                x[idx, length.item():] = 0
+        stats = torch.min(x, dim=1)[0]
+        prompts = []
+        for b in range(x.shape[0]):
+            prompts.append(f"min {stats[b].tolist()}")
+        return output, x, prompts
+"""
+
+TRAIN = """
+import torch
+from model import Regulator
+
+model = Regulator(torch.nn.ModuleList()).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+for epoch in range(10):
+    for x, durations, lengths in loader:
+        x, durations, lengths = x.cuda(), durations.cuda(), lengths.cuda()
+        output, y, prompts = model(x, durations, lengths)
+        loss = y.mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+
+def line_of(code: str, text: str) -> int:
+    """The line number of the line of `code` that holds `text`, as the checker counts."""
+    return next(number for number, line in enumerate(code.splitlines(), 1) if text in line)
+
+
+SYNCS = ("predicted[i].item()", "length.item()", "stats[b].tolist()")
+EXPECTED = {("model.py", "TL101", line_of(MODEL, sync)) for sync in SYNCS}
+
+
+def test_element_reads_in_a_trained_forward_and_its_helpers(tmp_path, monkeypatch):
+    assert project_findings(tmp_path, monkeypatch, {"model.py": MODEL, "train.py": TRAIN}, "TL101") == EXPECTED
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # an inference forward: gradients off
+        ("    def forward(self", "    @torch.no_grad()\n    def forward(self"),
+        # not a torch module
+        ("class Regulator(nn.Module):\n    def __init__(self, layers):\n        super().__init__()\n", "class Regulator:\n    def __init__(self, layers):\n"),
+    ],
+)
+def test_hard_negatives_of_the_module(tmp_path, monkeypatch, old, new):
+    assert old in MODEL
+    train = TRAIN.replace("Regulator(torch.nn.ModuleList()).cuda()", "Regulator(torch.nn.ModuleList())")
+    assert project_findings(tmp_path, monkeypatch, {"model.py": MODEL.replace(old, new), "train.py": train}, "TL101") == set()
+
+
+@pytest.mark.parametrize(
+    "old, new, sync",
+    [
+        # a loop that walks no tensor's elements: a zip with a counter, a fixed count
+        ("for i, vec in enumerate(batch):", "for i, vec in zip(counter, batch):", "predicted[i].item()"),
+        ("for b in range(x.shape[0]):", "for b in range(3):", "stats[b].tolist()"),
+        # the elements of a host copy made before the loop
+        ("stats = torch.min(x, dim=1)[0]", "stats = torch.min(x, dim=1)[0].cpu()", "stats[b].tolist()"),
+    ],
+)
+def test_hard_negatives_of_the_loop(tmp_path, monkeypatch, old, new, sync):
+    assert old in MODEL
+    found = project_findings(tmp_path, monkeypatch, {"model.py": MODEL.replace(old, new), "train.py": TRAIN}, "TL101")
+    assert ("model.py", "TL101", line_of(MODEL, sync)) not in found
+    assert found <= EXPECTED
+
+
+def test_in_test_code_it_is_not(tmp_path, monkeypatch):
+    trains = "\n\ndef test_training(loader):\n" + "\n".join("    " + line for line in TRAIN.splitlines() if "import" not in line)
+    (tmp_path / "script").mkdir()
+    (tmp_path / "test").mkdir()
+    assert project_findings(tmp_path / "script", monkeypatch, {"train.py": MODEL + trains}, "TL101") != set()
+    assert project_findings(tmp_path / "test", monkeypatch, {"test_model.py": "import pytest\n" + MODEL + trains}, "TL101") == set()
