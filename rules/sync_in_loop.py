@@ -137,7 +137,10 @@ class SyncInLoop(Rule):
       stops, training or not: a test that leaves the loop (`break`/`return`) or the loop
       condition reads it, or a name the loop computes from it (early stopping: `loss_val,
       acc_val = validate()`, then `if loss_val < best: ... else: bad_counter += 1` before
-      `if bad_counter == patience: break`; the values returned with it add no wait);
+      `if bad_counter == patience: break`; the values returned with it add no wait), also
+      when the helper returns a name it bound the value to (`loss_val = loss.item()`, then
+      `return loss_val, acc`) or the loop appends it to a list the stop test reads
+      (`loss_values.append(train(epoch))`, then `if loss_values[-1] < best:`);
     - where a loop that does not train needs the value on the host: it decides the loop
       (autoregressive decoding, convergence checks), the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
@@ -563,7 +566,11 @@ class SyncInLoop(Rule):
         reasons = self.ctx.execution(node).reasons
         if len(reasons) < 2 or not isinstance(reasons[0].at, cst.Call) or reasons[1].at is not loop:
             return set()
-        return returned_to(self.ctx.path_to(node), self.ctx.frequency.parent(reasons[0].at))
+        binding = self.ctx.frequency.parent(reasons[0].at)
+        if isinstance(binding, cst.Arg):
+            binding = self.ctx.frequency.parent(binding)  # `loss_values.append(train(epoch))`
+        function = self.ctx.enclosing(cst.FunctionDef)
+        return returned_to(self.ctx.path_to(node), binding, function if isinstance(function, cst.FunctionDef) else None)
 
     def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
         """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,

@@ -112,3 +112,79 @@ def test_in_test_code_it_is_not(tmp_path, monkeypatch):
     (tmp_path / "test").mkdir()
     assert project_findings(tmp_path / "script", monkeypatch, {"train.py": MODEL + trains}, "TL101") != set()
     assert project_findings(tmp_path / "test", monkeypatch, {"test_model.py": "import pytest\n" + MODEL + trains}, "TL101") == set()
+
+
+# Early stopping on a validation loss that a helper returns through a name of its own
+# (`loss_val = ....item()`, then `return loss_val, acc`), or that the loop appends to a list
+# it reads for the stop test (`loss_values.append(train(epoch))`, `loss_values[-1] < best`):
+# the test that leaves the loop reads the value, which must reach the host.
+EARLY_STOPPING = """
+import torch
+
+model = Net().cuda()
+optimizer = torch.optim.Adam(model.parameters())
+
+
+def train():
+    optimizer.zero_grad()
+    loss = model(features)[mask].sum()
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
+def validate():
+    loss_val = model(features)[val_mask].sum().item()
+    return loss_val, 0
+
+
+best, bad_counter, losses = 1e9, 0, []
+for epoch in range(1000):
+    losses.append(train())
+    loss_val, acc = validate()
+    if losses[-1] < best:
+        best = losses[-1]
+        bad_counter = 0
+    else:
+        bad_counter += 1
+    if bad_counter == 10:
+        break
+"""
+
+
+def on_validation_loss(code: str) -> str:
+    """The loop stopping on the validation loss rather than the training losses it appends."""
+    return code.replace("if losses[-1] < best:", "if loss_val < best:").replace("best = losses[-1]", "best = loss_val")
+
+
+def test_a_loss_returned_through_a_name_or_appended_for_the_stop_test(tmp_path, monkeypatch):
+    code = on_validation_loss(EARLY_STOPPING)
+    (tmp_path / "named").mkdir()
+    (tmp_path / "appended").mkdir()
+    # the stop test reads the validation loss: only the training loss (logged) is reported
+    assert project_findings(tmp_path / "named", monkeypatch, {"train.py": code}, "TL101") == {("train.py", "TL101", line_of(code, "return loss.item()"))}
+    # the stop test reads the appended training losses: only the validation loss is reported
+    found = project_findings(tmp_path / "appended", monkeypatch, {"train.py": EARLY_STOPPING}, "TL101")
+    assert found == {("train.py", "TL101", line_of(EARLY_STOPPING, "loss_val = model"))}
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # the name returned is not the value read back
+        ("    return loss_val, 0\n", "    return 0, loss_val * 2\n"),
+        # no stop test reads the values
+        ("    if bad_counter == 10:\n        break\n", "    print(bad_counter)\n"),
+        # appended to a list the stop test does not read
+        ("losses.append(train())", "history.append(train())"),
+    ],
+)
+def test_hard_negatives_of_early_stopping(tmp_path, monkeypatch, old, new):
+    code = EARLY_STOPPING if "history" in new else on_validation_loss(EARLY_STOPPING)
+    assert old in code
+    code = code.replace(old, new)
+    found = project_findings(tmp_path, monkeypatch, {"train.py": code}, "TL101")
+    if "history" in new:
+        assert ("train.py", "TL101", line_of(code, "return loss.item()")) in found
+    else:
+        assert ("train.py", "TL101", line_of(code, "loss_val = model")) in found
