@@ -26,7 +26,7 @@ from torchlint.semantics.training import (
     repeated_with_training,
     runs_with_training_steps,
 )
-from torchlint.semantics.stopping import decides_stop, returned_to
+from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
 from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import GRAD_OFF, project_function
@@ -98,7 +98,9 @@ class SyncInLoop(Rule):
     between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     In a module's `forward()`, which every training step runs, `.item()` and `.tolist()` of a
-    value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`) are reported: the
+    value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`, also through a
+    name bound to such a display: `loss_item = {"loss": loss.item()}`, then `return loss,
+    loss_item`) are reported: the
     numbers only serve the caller's logging (not in classes the project never builds).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
@@ -262,7 +264,9 @@ class SyncInLoop(Rule):
         if loop is None and called_every_step_elsewhere(execution):
             self._check_training_step_callee(node, method, execution)
             return
-        if loop is None and method in ("item", "tolist") and execution.step_method() == "forward" and _returned_as_is(self.ctx.path_to(node)):
+        if loop is None and method in ("item", "tolist") and execution.step_method() == "forward" and _returned_as_is(
+            self.ctx.path_to(node), self.ctx.enclosing(cst.FunctionDef)
+        ):
             self._check_forward_output(node, method)
             return
         if loop is None or not self.ctx.serves_device:
@@ -732,12 +736,16 @@ def _steps_call_forward(klass: cst.ClassDef) -> bool:
     )
 
 
-def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]], function: Optional[cst.CSTNode]) -> bool:
     """Whether the node at the end of `path` is what a `return` statement returns, alone or as
-    an element of a tuple, list or dict display (`return loss, acc.item()`)."""
-    for ancestor, _ in path:
+    an element of a tuple, list or dict display (`return loss, acc.item()`), also through a
+    name bound to that display which a `return` of `function` hands back as it is
+    (`loss_item = {"loss": loss.item()}`, then `return loss, loss_item`)."""
+    for ancestor, child in path:
         if isinstance(ancestor, cst.Return):
             return True
+        if isinstance(ancestor, cst.Assign) and child is ancestor.value and isinstance(function, cst.FunctionDef):
+            return returns_one_of(function, {target.target.value for target in ancestor.targets if isinstance(target.target, cst.Name)})
         if not isinstance(ancestor, (cst.Tuple, cst.List, cst.Dict, cst.Element, cst.DictElement)):
             return False
     return False

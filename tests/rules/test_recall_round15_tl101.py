@@ -188,3 +188,54 @@ def test_hard_negatives_of_early_stopping(tmp_path, monkeypatch, old, new):
         assert ("train.py", "TL101", line_of(code, "return loss.item()")) in found
     else:
         assert ("train.py", "TL101", line_of(code, "loss_val = model")) in found
+
+
+# A trained module's `forward()` that returns a dict it built with `.item()` values through
+# a name (`loss_item = {"loss": loss.item()}`, then `return loss, loss_item`) syncs every step
+# for the caller's logging, as `return loss, {"loss": loss.item()}` does.
+FORWARD_OUTPUT = """
+import torch
+from torch import nn
+
+
+class PreModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Linear(8, 8)
+
+    def forward(self, x):
+        loss = self.encoder(x).pow(2).mean()
+        loss_item = {"loss": loss.item()}
+        return loss, loss_item
+
+
+model = PreModel().cuda()
+optimizer = torch.optim.Adam(model.parameters())
+for epoch in range(10):
+    for x in loader:
+        loss, loss_dict = model(x.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_dict_of_read_back_values_a_forward_returns_by_name(tmp_path, monkeypatch):
+    expected = {("train.py", "TL101", line_of(FORWARD_OUTPUT, '{"loss": loss.item()}'))}
+    assert project_findings(tmp_path, monkeypatch, {"train.py": FORWARD_OUTPUT}, "TL101") == expected
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # the name is not what the forward returns
+        ("        return loss, loss_item\n", "        return loss, len(loss_item)\n"),
+        # the value is computed on before it is bound: the forward needs it
+        ('loss_item = {"loss": loss.item()}', 'loss_item = int(loss.item()) + 1'),
+        # an inference forward: gradients off
+        ("    def forward(self, x):", "    @torch.no_grad()\n    def forward(self, x):"),
+    ],
+)
+def test_hard_negatives_of_a_forward_output(tmp_path, monkeypatch, old, new):
+    assert old in FORWARD_OUTPUT
+    assert project_findings(tmp_path, monkeypatch, {"train.py": FORWARD_OUTPUT.replace(old, new)}, "TL101") == set()

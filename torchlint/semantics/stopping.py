@@ -93,7 +93,7 @@ def returned_to(
         if isinstance(ancestor, cst.Return):
             return names
         if isinstance(ancestor, cst.Assign) and child is ancestor.value and function is not None:
-            return names if _returns_one_of(function, _bound(ancestor)) else set()
+            return names if returns_one_of(function, _bound(ancestor)) else set()
         if not isinstance(ancestor, (cst.Tuple, cst.Element, cst.Attribute, cst.Call, cst.Arg)):
             return set()  # the value is computed on, not returned as it is
     return set()
@@ -109,7 +109,7 @@ def _binding_names(binding: Optional[cst.CSTNode]) -> Set[str]:
     return set()
 
 
-def _returns_one_of(function: cst.FunctionDef, names: Set[str]) -> bool:
+def returns_one_of(function: cst.FunctionDef, names: Set[str]) -> bool:
     """Whether a `return` of `function` (not of a function nested in it) hands back one of
     `names` as it is, alone or as an element of a tuple."""
     for item in scope_descendants(function.body):
