@@ -88,8 +88,9 @@ class SyncInLoop(Rule):
     enumerate(batch)` for `predicted[i]`) inside a loop over training or per-epoch validation
     batches, in a framework's batch hook (Lightning's `validation_step`), or in the
     `forward()` of a torch module the project builds and trains, or a helper of it, also in a
-    loop of it (`for module in self.sequential:`; not a forward with gradients off: a
-    trained forward's inputs are the batches training moved), is reported even where the loop needs the values on the host (to
+    loop of it (`for module in self.sequential:`; not a forward with gradients off, nor a
+    module that runs no layers unless another module of its file builds it: a post-processor
+    of outputs; a trained forward's inputs are the batches training moved), is reported even where the loop needs the values on the host (to
     slice or size other tensors, to compute a metric in NumPy): each element is a
     synchronisation of its own, and one `.tolist()` or `.cpu()` before the loop reads them
     all (`semantics.elements`).
@@ -341,8 +342,35 @@ class SyncInLoop(Rule):
             return False
         if klass.name.value in unbuilt_definitions(self.ctx.path, self.ctx.text):
             return False
+        if not (self._runs_layers(klass) or self._built_as_submodule(klass.name.value)):
+            return False  # a module without layers built by a function: a post-processor of outputs
         forward = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
         return forward is None or not self._without_grad(forward)
+
+    def _runs_layers(self, klass: cst.ClassDef) -> bool:
+        """Whether the module holds layers: it builds one (`self.fc = nn.Linear(...)`, a module
+        class of this file) or calls or walks a module attribute (`self.encoder(x)`, `for
+        module in self.sequential:`), not one of its own methods."""
+        methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
+        for node in descendants(klass):
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                built = self.ctx.qualified_name(node.value.func) or ""
+                if built.startswith("torch.nn.") or (dotted_name(node.value.func) or "") in self.ctx.values.module_classes:
+                    return True
+            held = node.func if isinstance(node, cst.Call) else node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
+            if isinstance(held, cst.Attribute) and dotted_name(held.value) == "self" and held.attr.value not in methods:
+                return True
+        return False
+
+    def _built_as_submodule(self, name: str) -> bool:
+        """Whether another torch module class of this file builds the class in its `__init__`."""
+        return any(
+            isinstance(function, cst.FunctionDef) and function.name.value == "__init__"
+            and any(isinstance(node, cst.Call) and dotted_name(node.func) == name for node in descendants(function))
+            for klass in nodes_of_type(self.ctx.module, (cst.ClassDef,))
+            if isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes and klass.name.value != name
+            for function in klass.body.body
+        )
 
     def _check_batch_hook(self, node: cst.Call, method: str, execution: Execution) -> None:
         """A sync in a method a training framework calls every batch (Lightning's

@@ -239,3 +239,50 @@ def test_a_dict_of_read_back_values_a_forward_returns_by_name(tmp_path, monkeypa
 def test_hard_negatives_of_a_forward_output(tmp_path, monkeypatch, old, new):
     assert old in FORWARD_OUTPUT
     assert project_findings(tmp_path, monkeypatch, {"train.py": FORWARD_OUTPUT.replace(old, new)}, "TL101") == set()
+
+
+POST_PROCESS = """
+import torch
+from torch import nn
+
+
+class PostProcess(nn.Module):
+    def __init__(self, names):
+        super().__init__()
+        self.names = names
+
+    def forward(self, outputs):
+        classes = outputs.argmax(-1)
+        out = []
+        for c in classes:
+            out.append(self.names[c.item()])
+        return out
+
+
+def build(names):
+    return nn.Linear(4, 4).cuda(), PostProcess(names)
+
+
+model, post = build(["a", "b"])
+optimizer = torch.optim.Adam(model.parameters())
+for epoch in range(10):
+    for x in loader:
+        loss = model(x.cuda()).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_module_without_layers_built_by_a_function_is_a_post_processor(tmp_path, monkeypatch):
+    """A module that runs no layers, built by a function rather than by another module: its
+    forward post-processes outputs for evaluation (detr's `PostProcessPanoptic`)."""
+    (tmp_path / "post").mkdir()
+    (tmp_path / "layers").mkdir()
+    assert project_findings(tmp_path / "post", monkeypatch, {"train.py": POST_PROCESS}, "TL101") == set()
+    # the same module holding a layer it runs is part of the trained model
+    layered = POST_PROCESS.replace("        self.names = names\n", "        self.names = names\n        self.head = nn.Linear(4, 4)\n").replace(
+        "classes = outputs.argmax(-1)", "classes = self.head(outputs).argmax(-1)"
+    )
+    found = project_findings(tmp_path / "layers", monkeypatch, {"train.py": layered}, "TL101")
+    assert found == {("train.py", "TL101", line_of(layered, "self.names[c.item()]"))}
