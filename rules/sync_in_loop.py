@@ -29,7 +29,7 @@ from torchlint.semantics.training import (
 from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
 from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.project import GRAD_OFF, project_function
+from torchlint.semantics.project import GRAD_OFF, TRAINING, project_function, project_uses
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -90,7 +90,8 @@ class SyncInLoop(Rule):
     `forward()` of a torch module the project builds and trains, or a helper of it, also in a
     loop of it (`for module in self.sequential:`; not a forward with gradients off, nor a
     module that runs no layers unless another module of its file builds it: a post-processor
-    of outputs; a trained forward's inputs are the batches training moved), is reported even where the loop needs the values on the host (to
+    of outputs; nor in a library that no training program of the project uses: a trained
+    forward's inputs are the batches training moved), is reported even where the loop needs the values on the host (to
     slice or size other tensors, to compute a metric in NumPy): each element is a
     synchronisation of its own, and one `.tolist()` or `.cpu()` before the loop reads them
     all (`semantics.elements`).
@@ -344,6 +345,8 @@ class SyncInLoop(Rule):
             return False
         if not (self._runs_layers(klass) or self._built_as_submodule(klass.name.value)):
             return False  # a module without layers built by a function: a post-processor of outputs
+        if not project_uses(self.ctx, TRAINING):
+            return False  # a library's module: its users may hand it host tensors (lengths kept for packing)
         forward = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
         return forward is None or not self._without_grad(forward)
 
@@ -767,15 +770,20 @@ def _steps_call_forward(klass: cst.ClassDef) -> bool:
 def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]], function: Optional[cst.CSTNode]) -> bool:
     """Whether the node at the end of `path` is what a `return` statement returns, alone or as
     an element of a tuple, list or dict display (`return loss, acc.item()`), also through a
-    name bound to that display which a `return` of `function` hands back as it is
-    (`loss_item = {"loss": loss.item()}`, then `return loss, loss_item`)."""
+    name bound to that display which a `return` of `function` hands back as it is and
+    nothing else in `function` reads (`loss_item = {"loss": loss.item()}`, then `return
+    loss, loss_item`; not `lengths = x.tolist()`, which the function itself may use)."""
+    in_display = False
     for ancestor, child in path:
         if isinstance(ancestor, cst.Return):
             return True
-        if isinstance(ancestor, cst.Assign) and child is ancestor.value and isinstance(function, cst.FunctionDef):
-            return returns_one_of(function, {target.target.value for target in ancestor.targets if isinstance(target.target, cst.Name)})
+        if isinstance(ancestor, cst.Assign) and child is ancestor.value and in_display and isinstance(function, cst.FunctionDef):
+            names = {target.target.value for target in ancestor.targets if isinstance(target.target, cst.Name)}
+            mentions = sum(1 for node in descendants(function) if isinstance(node, cst.Name) and node.value in names)
+            return mentions == 2 and returns_one_of(function, names)  # bound, then returned: nothing else reads it
         if not isinstance(ancestor, (cst.Tuple, cst.List, cst.Dict, cst.Element, cst.DictElement)):
             return False
+        in_display = True
     return False
 
 

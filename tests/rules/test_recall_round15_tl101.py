@@ -106,6 +106,12 @@ def test_hard_negatives_of_the_loop(tmp_path, monkeypatch, old, new, sync):
     assert found <= EXPECTED
 
 
+def test_a_library_module_that_no_training_program_uses(tmp_path, monkeypatch):
+    """Without a program that trains, a module's users may hand it host tensors (lengths kept
+    on the CPU for packing)."""
+    assert project_findings(tmp_path, monkeypatch, {"model.py": MODEL}, "TL101") == set()
+
+
 def test_in_test_code_it_is_not(tmp_path, monkeypatch):
     trains = "\n\ndef test_training(loader):\n" + "\n".join("    " + line for line in TRAIN.splitlines() if "import" not in line)
     (tmp_path / "script").mkdir()
@@ -234,6 +240,10 @@ def test_a_dict_of_read_back_values_a_forward_returns_by_name(tmp_path, monkeypa
         ('loss_item = {"loss": loss.item()}', 'loss_item = int(loss.item()) + 1'),
         # an inference forward: gradients off
         ("    def forward(self, x):", "    @torch.no_grad()\n    def forward(self, x):"),
+        # a value bound without a display, which the forward itself may use, and rebound
+        ('loss_item = {"loss": loss.item()}', "loss_item = loss.tolist()\n        loss_item = sizes(loss_item)"),
+        # the forward reads the display itself
+        ("        return loss, loss_item\n", "        print(loss_item)\n        return loss, loss_item\n"),
     ],
 )
 def test_hard_negatives_of_a_forward_output(tmp_path, monkeypatch, old, new):
