@@ -16,6 +16,7 @@ from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, fr
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
+    MAX_LOOP_NESTING,
     OTHER_LOOPS,
     called_every_step_elsewhere,
     called_every_training_step,
@@ -25,10 +26,10 @@ from torchlint.semantics.training import (
     repeated_with_training,
     runs_with_training_steps,
 )
-from torchlint.semantics.stopping import decides_stop, returned_to
+from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
 from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.project import GRAD_OFF, project_function
+from torchlint.semantics.project import GRAD_OFF, TRAINING, project_function, project_uses
 from torchlint.semantics.values import string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -83,9 +84,14 @@ class SyncInLoop(Rule):
     `.item()`, `.cpu()` or `.tolist()` of each element of a tensor in a loop over its
     elements (`for i in range(len(lengths)): n = int(lengths[i].item())`, `for length in
     seq_lengths: length.item()`, `for j in range(y.size(0)): psnr(x[j].cpu().numpy(), ...)`:
-    a loop over the batch dimension walks every tensor of the batch) inside a loop over
-    training or per-epoch validation batches, or in a framework's batch hook (Lightning's
-    `validation_step`), is reported even where the loop needs the values on the host (to
+    a loop over the batch dimension walks every tensor of the batch; so does `for i, vec in
+    enumerate(batch)` for `predicted[i]`) inside a loop over training or per-epoch validation
+    batches, in a framework's batch hook (Lightning's `validation_step`), or in the
+    `forward()` of a torch module the project builds and trains, or a helper of it, also in a
+    loop of it (`for module in self.sequential:`; not a forward with gradients off, nor a
+    module that runs no layers unless another module of its file builds it: a post-processor
+    of outputs; nor in a library that no training program of the project uses: a trained
+    forward's inputs are the batches training moved), is reported even where the loop needs the values on the host (to
     slice or size other tensors, to compute a metric in NumPy): each element is a
     synchronisation of its own, and one `.tolist()` or `.cpu()` before the loop reads them
     all (`semantics.elements`).
@@ -94,7 +100,9 @@ class SyncInLoop(Rule):
     between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     In a module's `forward()`, which every training step runs, `.item()` and `.tolist()` of a
-    value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`) are reported: the
+    value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`, also through a
+    name bound to such a display: `loss_item = {"loss": loss.item()}`, then `return loss,
+    loss_item`) are reported: the
     numbers only serve the caller's logging (not in classes the project never builds).
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
@@ -133,7 +141,10 @@ class SyncInLoop(Rule):
       stops, training or not: a test that leaves the loop (`break`/`return`) or the loop
       condition reads it, or a name the loop computes from it (early stopping: `loss_val,
       acc_val = validate()`, then `if loss_val < best: ... else: bad_counter += 1` before
-      `if bad_counter == patience: break`; the values returned with it add no wait);
+      `if bad_counter == patience: break`; the values returned with it add no wait), also
+      when the helper returns a name it bound the value to (`loss_val = loss.item()`, then
+      `return loss_val, acc`) or the loop appends it to a list the stop test reads
+      (`loss_values.append(train(epoch))`, then `if loss_values[-1] < best:`);
     - where a loop that does not train needs the value on the host: it decides the loop
       (autoregressive decoding, convergence checks), the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
       NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
@@ -255,7 +266,9 @@ class SyncInLoop(Rule):
         if loop is None and called_every_step_elsewhere(execution):
             self._check_training_step_callee(node, method, execution)
             return
-        if loop is None and method in ("item", "tolist") and execution.step_method() == "forward" and _returned_as_is(self.ctx.path_to(node)):
+        if loop is None and method in ("item", "tolist") and execution.step_method() == "forward" and _returned_as_is(
+            self.ctx.path_to(node), self.ctx.enclosing(cst.FunctionDef)
+        ):
             self._check_forward_output(node, method)
             return
         if loop is None or not self.ctx.serves_device:
@@ -283,10 +296,11 @@ class SyncInLoop(Rule):
         in a loop over its elements (`for i in range(len(lengths)): n = lengths[i].item()`,
         `for length in lengths: length.item()`, `for j in range(y.size(0)):
         psnr(x[j].cpu().numpy(), ...)`) inside a loop over training or per-epoch validation
-        batches, a function another module's such loop calls, or a framework's batch hook
-        (Lightning's `validation_step`): one synchronisation per element, where one conversion
-        before the loop reads them all, whatever the loop then does with the values. Not in a
-        `forward()` alone, whose inputs may be host tensors."""
+        batches, a function another module's such loop calls, a framework's batch hook
+        (Lightning's `validation_step`) or a trained module's `forward()`: one synchronisation
+        per element, where one conversion before the loop reads them all, whatever the loop
+        then does with the values. Not in a `forward()` of a class that is no torch module the
+        project builds, nor one with gradients off (an inference API)."""
         loop = element_loop(receiver, self.ctx.enclosing_loops(node))
         if loop is None or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
             return False
@@ -296,9 +310,12 @@ class SyncInLoop(Rule):
         walked = self.ctx.execution(loop)
         step_loop = walked.step_loop()
         if walked.frequency is not Frequency.PER_STEP or not (
-            (step_loop is not None and repeated_with_training(self.ctx, step_loop)) or called_every_step_elsewhere(walked) or walked.framework()
+            (step_loop is not None and repeated_with_training(self.ctx, step_loop))
+            or called_every_step_elsewhere(walked)
+            or walked.framework()
+            or self._in_trained_forward(walked)
         ):
-            return False  # not in a loop over training or validation batches (a `forward()` alone: its inputs' place is unknown)
+            return False  # not in a loop over training or validation batches, nor in a trained module's `forward()`
         shown = _shown(method)
         once = "with `.tolist()`" if method == "item" else f"with one `{shown}` of `{dotted_name(tensor)}`"
         self.report(
@@ -308,6 +325,55 @@ class SyncInLoop(Rule):
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
         return True
+
+    def _in_trained_forward(self, execution: Execution) -> bool:
+        """Whether code runs every step because a trained module's `forward()` runs it: in
+        the forward or a helper of it, also through loops of theirs (`for module in
+        self.sequential:`), in a torch module class the project builds whose `forward()` keeps
+        gradients on. Its inputs are the batches training moved to the device."""
+        for _ in range(MAX_LOOP_NESTING + 1):
+            outer = execution.step_loop()
+            if outer is None:
+                break
+            execution = self.ctx.execution(outer)
+        if execution.frequency is not Frequency.PER_STEP or execution.step_method() != "forward":
+            return False
+        klass = self.ctx.enclosing(cst.ClassDef)
+        if not isinstance(klass, cst.ClassDef) or klass.name.value not in self.ctx.values.module_classes:
+            return False
+        if klass.name.value in unbuilt_definitions(self.ctx.path, self.ctx.text):
+            return False
+        if not (self._runs_layers(klass) or self._built_as_submodule(klass.name.value)):
+            return False  # a module without layers built by a function: a post-processor of outputs
+        if not project_uses(self.ctx, TRAINING):
+            return False  # a library's module: its users may hand it host tensors (lengths kept for packing)
+        forward = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
+        return forward is None or not self._without_grad(forward)
+
+    def _runs_layers(self, klass: cst.ClassDef) -> bool:
+        """Whether the module holds layers: it builds one (`self.fc = nn.Linear(...)`, a module
+        class of this file) or calls or walks a module attribute (`self.encoder(x)`, `for
+        module in self.sequential:`), not one of its own methods."""
+        methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
+        for node in descendants(klass):
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                built = self.ctx.qualified_name(node.value.func) or ""
+                if built.startswith("torch.nn.") or (dotted_name(node.value.func) or "") in self.ctx.values.module_classes:
+                    return True
+            held = node.func if isinstance(node, cst.Call) else node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
+            if isinstance(held, cst.Attribute) and dotted_name(held.value) == "self" and held.attr.value not in methods:
+                return True
+        return False
+
+    def _built_as_submodule(self, name: str) -> bool:
+        """Whether another torch module class of this file builds the class in its `__init__`."""
+        return any(
+            isinstance(function, cst.FunctionDef) and function.name.value == "__init__"
+            and any(isinstance(node, cst.Call) and dotted_name(node.func) == name for node in descendants(function))
+            for klass in nodes_of_type(self.ctx.module, (cst.ClassDef,))
+            if isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes and klass.name.value != name
+            for function in klass.body.body
+        )
 
     def _check_batch_hook(self, node: cst.Call, method: str, execution: Execution) -> None:
         """A sync in a method a training framework calls every batch (Lightning's
@@ -535,7 +601,11 @@ class SyncInLoop(Rule):
         reasons = self.ctx.execution(node).reasons
         if len(reasons) < 2 or not isinstance(reasons[0].at, cst.Call) or reasons[1].at is not loop:
             return set()
-        return returned_to(self.ctx.path_to(node), self.ctx.frequency.parent(reasons[0].at))
+        binding = self.ctx.frequency.parent(reasons[0].at)
+        if isinstance(binding, cst.Arg):
+            binding = self.ctx.frequency.parent(binding)  # `loss_values.append(train(epoch))`
+        function = self.ctx.enclosing(cst.FunctionDef)
+        return returned_to(self.ctx.path_to(node), binding, function if isinstance(function, cst.FunctionDef) else None)
 
     def _goes_to_host_sink(self, node: cst.Call, sinks: FrozenSet[str]) -> bool:
         """`results.append(x.cpu())`, `print(x.item())`, `x.cpu().numpy()`, `np.mean(x.cpu())`,
@@ -697,14 +767,23 @@ def _steps_call_forward(klass: cst.ClassDef) -> bool:
     )
 
 
-def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
+def _returned_as_is(path: Iterator[Tuple[cst.CSTNode, cst.CSTNode]], function: Optional[cst.CSTNode]) -> bool:
     """Whether the node at the end of `path` is what a `return` statement returns, alone or as
-    an element of a tuple, list or dict display (`return loss, acc.item()`)."""
-    for ancestor, _ in path:
+    an element of a tuple, list or dict display (`return loss, acc.item()`), also through a
+    name bound to that display which a `return` of `function` hands back as it is and
+    nothing else in `function` reads (`loss_item = {"loss": loss.item()}`, then `return
+    loss, loss_item`; not `lengths = x.tolist()`, which the function itself may use)."""
+    in_display = False
+    for ancestor, child in path:
         if isinstance(ancestor, cst.Return):
             return True
+        if isinstance(ancestor, cst.Assign) and child is ancestor.value and in_display and isinstance(function, cst.FunctionDef):
+            names = {target.target.value for target in ancestor.targets if isinstance(target.target, cst.Name)}
+            mentions = sum(1 for node in descendants(function) if isinstance(node, cst.Name) and node.value in names)
+            return mentions == 2 and returns_one_of(function, names)  # bound, then returned: nothing else reads it
         if not isinstance(ancestor, (cst.Tuple, cst.List, cst.Dict, cst.Element, cst.DictElement)):
             return False
+        in_display = True
     return False
 
 

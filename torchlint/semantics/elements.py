@@ -17,7 +17,7 @@ def element_loop(receiver: cst.BaseExpression, loops: Sequence[cst.CSTNode]) -> 
     `receiver` is: the loop's target itself (`for length in lengths:`, `for i, length in
     enumerate(lengths):`), or a subscript of the tensor by the loop's index (`lengths[i]`
     in `for i in range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`;
-    `x[i]` in `range(y.size(0))`, a loop over the batch).
+    `x[i]` in `range(y.size(0))` or `for i, vec in enumerate(batch)`, a loop over the batch).
     None for anything else."""
     for loop in loops:
         if not isinstance(loop, cst.For):
@@ -55,6 +55,8 @@ def _walks_into(loop: cst.For, name: str) -> bool:
 def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
     """`for index in range(len(tensor))`, or a loop over the first dimension of a tensor, this
     one or another of the batch (`range(y.size(0))`, `range(y.shape[0])`, reading `x[index]`)."""
+    if _enumerates(loop, index):
+        return True
     if not (isinstance(loop.target, cst.Name) and loop.target.value == index):
         return False
     bound = loop.iter
@@ -68,6 +70,20 @@ def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
     if isinstance(size, cst.Subscript) and isinstance(size.value, cst.Attribute) and size.value.attr.value == "shape":
         return dotted_name(size.value.value) is not None and len(size.slice) == 1 and _zero(size.slice[0].slice)
     return False
+
+
+def _enumerates(loop: cst.For, index: str) -> bool:
+    """`for index, item in enumerate(batch)` over a name or attribute (a tensor or list of the
+    batch): its index counts over the first dimension, as `range(len(batch))` does."""
+    target, bound = loop.target, loop.iter
+    if not (isinstance(target, cst.Tuple) and len(target.elements) == 2):
+        return False
+    first = target.elements[0].value
+    if not (isinstance(first, cst.Name) and first.value == index):
+        return False
+    if not (isinstance(bound, cst.Call) and dotted_name(bound.func) == "enumerate" and len(bound.args) == 1 and not bound.args[0].keyword):
+        return False
+    return isinstance(bound.args[0].value, (cst.Name, cst.Attribute)) and dotted_name(bound.args[0].value) is not None
 
 
 def _first_dimension(args: Sequence[cst.Arg]) -> bool:

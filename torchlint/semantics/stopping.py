@@ -13,7 +13,7 @@ from typing import Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, scope_descendants
 
 
 def decides_stop(loop: cst.CSTNode, names: Set[str], node: Optional[cst.CSTNode] = None) -> bool:
@@ -75,18 +75,46 @@ def _leaves(body: cst.BaseSuite) -> bool:
     return any(isinstance(item, (cst.Break, cst.Return, cst.Raise)) for item in descendants(body))
 
 
-def returned_to(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]], binding: Optional[cst.CSTNode]) -> Set[str]:
+def returned_to(
+    path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]], binding: Optional[cst.CSTNode], function: Optional[cst.FunctionDef] = None
+) -> Set[str]:
     """The names a caller binds to what a function returns, when `node` (below the ancestors
-    `path`, innermost first) is returned as it is or as one element of a returned tuple and
-    `binding` is the caller's assignment of the call (`loss_val, acc_val = validate()` for
-    `return loss_val.item(), acc_val.item()`). Every name counts: once one value of the
-    statement reaches the host, the device has done the work of the others, whose copies
-    wait for nothing more."""
-    if not isinstance(binding, cst.Assign):
+    `path`, innermost first) is returned as it is or as one element of a returned tuple, also
+    through a name of `function` that a `return` hands back (`loss_val = loss.item()`, then
+    `return loss_val, acc`), and `binding` is the caller's assignment of the call (`loss_val,
+    acc_val = validate()` for `return loss_val.item(), acc_val.item()`) or a list it appends
+    the call's value to (`loss_values.append(train(epoch))`, read as `loss_values[-1]`).
+    Every name counts: once one value of the statement reaches the host, the device has done
+    the work of the others, whose copies wait for nothing more."""
+    names = _binding_names(binding)
+    if not names:
         return set()
     for ancestor, child in path:
         if isinstance(ancestor, cst.Return):
-            return set().union(*(_bound_names(target.target) for target in binding.targets))
+            return names
+        if isinstance(ancestor, cst.Assign) and child is ancestor.value and function is not None:
+            return names if returns_one_of(function, _bound(ancestor)) else set()
         if not isinstance(ancestor, (cst.Tuple, cst.Element, cst.Attribute, cst.Call, cst.Arg)):
             return set()  # the value is computed on, not returned as it is
     return set()
+
+
+def _binding_names(binding: Optional[cst.CSTNode]) -> Set[str]:
+    """The names an assignment of a call binds, or the list `names.append(call)` adds to."""
+    if isinstance(binding, cst.Assign):
+        return set().union(*(_bound_names(target.target) for target in binding.targets))
+    func = binding.func if isinstance(binding, cst.Call) else None
+    if isinstance(func, cst.Attribute) and func.attr.value == "append" and isinstance(func.value, cst.Name):
+        return {func.value.value}
+    return set()
+
+
+def returns_one_of(function: cst.FunctionDef, names: Set[str]) -> bool:
+    """Whether a `return` of `function` (not of a function nested in it) hands back one of
+    `names` as it is, alone or as an element of a tuple."""
+    for item in scope_descendants(function.body):
+        if isinstance(item, cst.Return) and item.value is not None:
+            values = [element.value for element in item.value.elements] if isinstance(item.value, cst.Tuple) else [item.value]
+            if any(isinstance(value, cst.Name) and value.value in names for value in values):
+                return True
+    return False
