@@ -56,7 +56,9 @@ class DataloaderNoPersistentWorkers(Rule):
     a list it appends them to; a subclass's instance; a method's return value on an instance
     built by name) count when that module passes over them every epoch
     (`semantics.loaders.returned_to_epoch_loop`, through wrappers that return a builder's
-    result as they get it). Loaders held in an assigned dict or list (`data_loaders = {x:
+    result as they get it, and through a package that re-exports the builder: `from .utils
+    import *` in its `__init__`, then `d2l.load_data_fashion_mnist(...)` in a notebook that
+    hands the loaders to `d2l.train_ch5`). Loaders held in an assigned dict or list (`data_loaders = {x:
     DataLoader(...) for x in phases}`) are followed through their elements: a loop over
     `data_loaders[phase]`, or an element handed to a function (`train_epoch(model,
     data_loaders["train"])`). Lightning modules of the project built with the loader, which

@@ -299,7 +299,11 @@ class DataloaderNoPinMemory(Rule):
     (`semantics.loaders.returned_to_epoch_loop`); the caller may be reached through
     wrappers that return the builder's result as they get it (`data_set, data_loader =
     data_provider(args, flag)`, then `return data_set, data_loader` in an `Exp._get_data`
-    method that the training method calls; `project.result_sites`). Loaders held in an
+    method that the training method calls; `project.result_sites`) or through the package
+    that re-exports the builder (`from .utils import *` in its `__init__`, then
+    `d2l.load_data_fashion_mnist(...)` in a notebook). A builder in a module that trains
+    itself counts only where such a caller moves the batches every epoch (handing them to
+    that module's own `train_ch5(net, train_iter, test_iter, ...)`, say). Loaders held in an
     assigned dict or list (`data_loaders = {x: DataLoader(...) for x in phases}`) are followed
     through their elements (`for x, y in data_loaders[phase]:`, `train_epoch(model,
     data_loaders["train"])`). A builder's `**kwargs` is read from the
@@ -444,8 +448,10 @@ class DataloaderNoPinMemory(Rule):
             return False
         if fed_by_framework(self.ctx, call) or moved_by_framework(self.ctx, call):
             return True
-        if passes_over(self.ctx, call) or training_loops(self.ctx):
+        if passes_over(self.ctx, call):
             return False  # used here
+        if training_loops(self.ctx):
+            return returned_to_epoch_loop(self.ctx, call)  # a builder beside the training code: only where a caller moves its batches
         if returned_alone(self.ctx, call) and project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call):
             return True
         return returned_to_epoch_loop(self.ctx, call)  # one of several: only where the caller moves its batches

@@ -2862,7 +2862,8 @@ def caller_trains(site: CallSite) -> bool:
 def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     """Every call in the project of `function` (a name or `Class.method`) defined in the module
     at `path`: calls in the same module by name, and calls in other modules and notebooks through an import
-    of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`), with the
+    of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`, or of a
+    package that re-exports it: `import d2lzh_pytorch as d2l; d2l.train_ch5(...)`), with the
     guards at each call site; and calls through handles (`for met in self.metric_ftns:
     met(output, target)` over a list, tuple or dict of functions, see `_handle_calls`), where
     a `getattr(module, name)` with a name chosen at run time reaches every public function of
@@ -3260,6 +3261,30 @@ def _names_function(file: str, text: str, written: str, path: str, function: str
         for base in _import_bases(file, statement, roots):
             files = _module_files(base, module, [attribute.split(".")[0]] if "." in attribute or statement.names else [])
             if path in (os.path.abspath(f) for f in files):
+                return True
+            if attribute == function and files and _reexports(files[-1], function.split(".")[0], path, MAX_REEXPORTS):
+                return True  # `import d2lzh_pytorch as d2l; d2l.train_ch5(...)`, its `__init__` doing `from .utils import *`
+    return False
+
+
+def _reexports(file: str, name: str, path: str, depth: int) -> bool:
+    """Whether the module at `file` binds `name` by importing it from the module at `path`
+    (`from .utils import *`, `from .utils import helper` in a package's `__init__`), directly
+    or through up to `depth` such imports."""
+    if depth <= 0 or not _is_file(file):
+        return False
+    for statement in _imports_binding(read_module(file).text, name):
+        imported = next((imported for imported, local in statement.names if local in (name, STAR)), None)
+        if imported is None:
+            continue  # `import helper`: a module, not a name taken from one
+        original = name if imported == STAR else imported
+        parts = [part for part in statement.module.split(".") if part]
+        for base in _import_bases(file, statement, search_roots(file)):
+            target = _module_file(base, parts)
+            if target is None:
+                continue
+            target = os.path.abspath(target)
+            if target == path or (target != os.path.abspath(file) and _reexports(target, original, path, depth - 1)):
                 return True
     return False
 
