@@ -36,7 +36,9 @@ class DataloaderNoPersistentWorkers(Rule):
     `**kwargs` dict is read as for TL201, the CUDA branch of a choice by device. Passes that
     code of another kind repeats count too: a function or class of another project module
     the loader is handed to that passes over it in every epoch and trains (`simclr.train(
-    train_loader)`, `Trainer(model, train_loader).train()`), an ignite engine run for several
+    train_loader)`, `Trainer(model, train_loader).train()`, its loop maybe over a `with`
+    statement's wrapper: `with tqdm(self.trainloader) as t: for x in t:`; a class its package
+    re-exports counts as well: `from engine import *`), an ignite engine run for several
     epochs or from an epoch event, an engine handed a step function with the loader and an
     optimizer (`engine.train(h, train_loader, epochs, optimizer)`), and Lightning's
     `trainer.fit`; and a loader a project builder returns to a module global that a function
@@ -85,7 +87,8 @@ class DataloaderNoPersistentWorkers(Rule):
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
       in the same function and not changed before the loader is created, a dict the
       function builds before the call (`kwargs.update(cuda_kwargs)` under `if use_cuda:`,
-      `d["num_workers"] = 4`, `dict(d)`: `semantics.keyword_dicts`), or the `**kwargs`
+      `d["num_workers"] = 4`, also in a chain `d["sampler"] = sampler = ...`, `dict(d)`:
+      `semantics.keyword_dicts`), or the `**kwargs`
       of a builder function: the keys it sets with `kwargs.setdefault(...)` and those its
       callers in the project pass by name (`semantics.passed_values.received_spreads`);
     - when the worker count is a parameter as received (`num_workers`, or

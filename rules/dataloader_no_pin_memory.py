@@ -311,7 +311,8 @@ class DataloaderNoPinMemory(Rule):
     name (`semantics.passed_values.received_spreads`). Batches are also moved where code of another kind moves them (see
     `semantics.loaders`): a function or class of another project module the loader is
     handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
-    in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
+    in its epoch loop, maybe over a `with` statement's wrapper: `with tqdm(it) as pbar:` after
+    `it = iter(loader)`), the step function of an ignite `Engine` that runs over it, Lightning
     (`trainer.fit(model, train_loader)`, or a project `LightningModule` built with the loader
     that stores it in `__init__` and returns it from `train_dataloader()`/`val_dataloader()`,
     when that module is handed to a trainer's `fit`; not a trainer with `fast_dev_run=True`,

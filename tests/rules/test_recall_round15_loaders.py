@@ -111,3 +111,133 @@ def test_hard_negatives_of_the_script(tmp_path, monkeypatch, change):
 def test_loaders_that_pin_and_keep_their_workers(tmp_path, monkeypatch):
     utils = UTILS.replace("num_workers=4)", "num_workers=4, pin_memory=True, persistent_workers=True)")
     assert _findings(tmp_path, monkeypatch, utils=utils) == set()
+
+
+# A loop over a loader wrapped by a `with` statement (`with tqdm(loader) as pbar: for x in
+# pbar`) in a trainer class of another module, which the script builds with the loader and
+# runs for its epochs; the class reached through a package that re-exports it (`from .trainer
+# import Trainer` in `__init__`, `from engine import *` in the script).
+
+TRAINER = """
+import torch
+from tqdm import tqdm
+
+
+class Trainer:
+    def __init__(self, model, optimizer, epochs, trainloader, device):
+        self.model = model
+        self.optimizer = optimizer
+        self.epochs = epochs
+        self.trainloader = trainloader
+        self.device = device
+
+    def train(self):
+        for e in range(self.epochs):
+            with tqdm(self.trainloader, desc=f"epoch {e}") as t:
+                for x, y in t:
+                    loss = torch.nn.functional.mse_loss(self.model(x.to(self.device)), y.to(self.device))
+                    self.optimizer.zero_grad()
+                    loss.backward()
+                    self.optimizer.step()
+"""
+
+TRAIN_SCRIPT = """
+import torch
+from torch.utils.data import DataLoader
+from engine import *
+
+model = torch.nn.Linear(8, 1).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+loader = DataLoader(ImageFiles("data/"), batch_size=64, shuffle=True, num_workers=4)
+Trainer(model, optimizer, 100, loader, "cuda").train()
+"""
+
+TRAINED = {("train.py", code, 8) for code in ("TL202", "TL203")}
+
+
+def _trainer_findings(tmp_path, monkeypatch, trainer: str = TRAINER, init: str = "from .trainer import Trainer\n", script: str = TRAIN_SCRIPT) -> set:
+    (tmp_path / "engine").mkdir()
+    files = {"engine/__init__.py": init, "engine/trainer.py": trainer, "train.py": script}
+    return project_findings(tmp_path, monkeypatch, files, "TL202,TL203")
+
+
+def test_a_with_bound_pass_of_a_reexported_trainer(tmp_path, monkeypatch):
+    assert _trainer_findings(tmp_path, monkeypatch) == TRAINED
+
+
+def test_a_with_bound_pass_over_an_iterator_of_the_loader(tmp_path, monkeypatch):
+    trainer = TRAINER.replace("with tqdm(self.trainloader,", "it = iter(self.trainloader)\n            with tqdm(it,")
+    assert _trainer_findings(tmp_path, monkeypatch, trainer=trainer) == TRAINED
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the `with` binds a lock, the loop walks something else
+        ("with tqdm(self.trainloader, desc=f\"epoch {e}\") as t:", "with torch.no_grad() as t:"),
+        # the `with` binds the loader's length, a number
+        ("with tqdm(self.trainloader, desc=f\"epoch {e}\") as t:", "with tqdm(len(self.trainloader)) as t:"),
+    ],
+)
+def test_hard_negatives_of_the_with_statement(tmp_path, monkeypatch, change):
+    assert _trainer_findings(tmp_path, monkeypatch, trainer=TRAINER.replace(*change)) == set()
+
+
+def test_a_package_that_does_not_reexport_the_trainer(tmp_path, monkeypatch):
+    # `Trainer` is not a name of the package: the class is not known
+    assert _trainer_findings(tmp_path, monkeypatch, init="from .trainer import tqdm\n") == set()
+
+
+# A builder's `**dict` whose key is set by a chained assignment (`configs["sampler"] = sampler
+# = DistributedSampler(...)`): the dict stays known, so its worker count is read.
+
+BUILDER = """
+from torch.utils.data import DataLoader, DistributedSampler
+
+
+def get_dataloader(dataset, batch_size, num_workers=4, distributed=False):
+    configs = {"batch_size": batch_size, "pin_memory": True, "num_workers": num_workers}
+    configs["sampler"] = sampler = DistributedSampler(dataset) if distributed else None
+    configs["shuffle"] = sampler is None
+    dataloader = DataLoader(dataset, **configs)
+    return dataloader, sampler
+"""
+
+BUILDER_SCRIPT = """
+import torch
+from data import get_dataloader
+
+model = torch.nn.Linear(8, 1).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+loader, sampler = get_dataloader(ImageFiles("data/"), 64)
+for epoch in range(100):
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_key_set_by_a_chained_assignment(tmp_path, monkeypatch):
+    files = {"data.py": BUILDER, "train.py": BUILDER_SCRIPT}
+    assert project_findings(tmp_path, monkeypatch, files, "TL203") == {("data.py", "TL203", 9)}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the chained assignment also sets the workers: to none
+        ('configs["shuffle"] = sampler is None', 'configs["num_workers"] = configs["shuffle"] = 0'),
+        # a name of the chain rebinds the dict itself: no longer known
+        ('configs["sampler"] = sampler =', 'configs["sampler"] = configs ='),
+    ],
+)
+def test_hard_negatives_of_the_chained_assignment(tmp_path, monkeypatch, change):
+    files = {"data.py": BUILDER.replace(*change), "train.py": BUILDER_SCRIPT}
+    assert project_findings(tmp_path, monkeypatch, files, "TL203") == set()
+
+
+def test_a_with_bound_pass_of_a_trainer_imported_from_its_module(tmp_path, monkeypatch):
+    script = TRAIN_SCRIPT.replace("from engine import *", "from engine.trainer import Trainer")
+    assert _trainer_findings(tmp_path, monkeypatch, init="", script=script) == TRAINED

@@ -1344,7 +1344,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     loops = _of(body, ast.For, ast.AsyncFor)
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(_of(body, ast.Name, ast.Attribute), aliases) | _qualified_names(signature, aliases)
-    holders = _local_holders(assigns, {parameter: {parameter} for parameter in parameters})
+    holders = _local_holders([*assigns, *body.get(ast.withitem, ())], {parameter: {parameter} for parameter in parameters})
     iterated = {parameter for name in _iterated_names(loops) for parameter in holders.get(name, ())}
     passes = _passes(_of(body, ast.For, ast.AsyncFor, ast.While), holders) if iterated else (set(), set())
     local = set(parameters) | {item.id for item in body.get(ast.Name, ()) if isinstance(item.ctx, ast.Store)}
@@ -1767,13 +1767,19 @@ def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[s
     `nodes` (one function's, in source order) bind to one of them, to a choice between them
     (`loader = self.train_loader if train else self.val_loader`) or to a call that takes one
     of them among its positional arguments and so wraps its iteration (`pbar =
-    tqdm(loader)`, `logprog = LogProgress(logger, loader)`; not `len(loader)`, a number)."""
+    tqdm(loader)`, `logprog = LogProgress(logger, loader)`; not `len(loader)`, a number), and
+    the names a `with` statement binds to such a value (`with tqdm(loader) as pbar:`)."""
     found = {name: set(parameters) for name, parameters in holders.items()}
     for item in nodes:
         if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
-            held = {parameter for value in _held_values(item.value) for parameter in found.get(_ast_dotted(value) or "", ())}
-            if held:
-                found.setdefault(item.targets[0].id, set()).update(held)
+            target, value = item.targets[0].id, item.value
+        elif isinstance(item, ast.withitem) and isinstance(item.optional_vars, ast.Name):
+            target, value = item.optional_vars.id, item.context_expr
+        else:
+            continue
+        held = {parameter for value in _held_values(value) for parameter in found.get(_ast_dotted(value) or "", ())}
+        if held:
+            found.setdefault(target, set()).update(held)
     return found
 
 
@@ -2253,10 +2259,14 @@ def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, d
 
 def _defines(base: str, module: List[str], name: str) -> bool:
     """Whether the module file `module` under `base` defines `name` at its top level (a
-    `def` or `class` at the start of a line), read as text."""
+    `def` or `class` at the start of a line, read as text), or imports it by name (a
+    package's `__init__` re-exporting it: `from .utils.train import Trainer`)."""
     files = _module_files(base, module, [])
+    if not files:
+        return False
+    text = read_module(files[-1]).text
     pattern = re.compile(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b", re.MULTILINE)
-    return bool(files) and pattern.search(read_module(files[-1]).text) is not None
+    return pattern.search(text) is not None or any(local == name for statement in _imports_binding(text, name) for _, local in statement.names)
 
 
 def _function_in(base: str, module: List[str], attribute: List[str], depth: int) -> Optional[FunctionFacts]:
