@@ -27,7 +27,9 @@ class DataloaderNoPersistentWorkers(Rule):
     again and again: a `for` loop over the loader sits inside an outer `for`/`while` loop
     (the epoch loop) of the same function, or in a function that such a loop calls
     (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
-    the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
+    the function it is passed to, see `semantics.loaders.passes_over`; also through a wrapper
+    bound to a name, by a `with` statement or by a choice between it and the loader: `with
+    tqdm(loader) as bar:`, `bar = tqdm(loader) if rank == 0 else loader`), and the loader is
     created before that outer loop (not inside the function called each time). A pass drawn
     by hand starts at its `iter(loader)`: `next(iter(loader))` in a training step loop, or
     an iterator re-created when it runs out (`except StopIteration: it = iter(loader)`) in

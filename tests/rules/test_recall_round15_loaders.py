@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Dict
 
 import pytest
-from conftest import project_findings
+from conftest import lines, project_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -241,3 +241,64 @@ def test_hard_negatives_of_the_chained_assignment(tmp_path, monkeypatch, change)
 def test_a_with_bound_pass_of_a_trainer_imported_from_its_module(tmp_path, monkeypatch):
     script = TRAIN_SCRIPT.replace("from engine import *", "from engine.trainer import Trainer")
     assert _trainer_findings(tmp_path, monkeypatch, init="", script=script) == TRAINED
+
+
+# A global loader a per-epoch function iterates through a wrapper bound by a `with` statement
+# or chosen by a conditional expression (`bar = tqdm(train_loader) if rank == 0 else
+# train_loader`, the progress bar of the first process only).
+
+GLOBAL_LOADER = """
+import torch
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+
+model = torch.nn.Linear(8, 1).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+train_loader = DataLoader(train_dataset, batch_size=64, num_workers=args.num_workers, pin_memory=True)
+
+
+def train(epoch):
+    bar = tqdm(train_loader) if args.local_rank == 0 else train_loader
+    for x, y in bar:
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+for epoch in range(100):
+    train(epoch)
+"""
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        "    bar = tqdm(train_loader) if args.local_rank == 0 else train_loader\n    for x, y in bar:",
+        "    bar = train_loader if args.quiet else enumerate(tqdm(train_loader))\n    for x, y in bar:",
+        "    with tqdm(train_loader, desc=str(epoch)) as bar:\n     for x, y in bar:",
+    ],
+)
+def test_a_wrapped_pass_every_epoch(wrapper):
+    code = GLOBAL_LOADER.replace("    bar = tqdm(train_loader) if args.local_rank == 0 else train_loader\n    for x, y in bar:", wrapper)
+    assert lines(code, "TL203") == [8]
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        # a choice between this loader and another one
+        "    bar = tqdm(train_loader) if args.local_rank == 0 else other_loader\n    for x, y in bar:",
+        # the loader's length, a number
+        "    with tqdm(total=len(train_loader)) as bar:\n     for x, y in other_loader:",
+        "    bar = len(train_loader)\n    for x, y in range(bar):",
+    ],
+)
+def test_hard_negatives_of_the_wrappers(wrapper):
+    code = GLOBAL_LOADER.replace("    bar = tqdm(train_loader) if args.local_rank == 0 else train_loader\n    for x, y in bar:", wrapper)
+    assert lines(code, "TL203") == []
+
+
+def test_a_wrapped_pass_run_once():
+    code = GLOBAL_LOADER.replace("for epoch in range(100):\n    train(epoch)", "train(0)")
+    assert lines(code, "TL203") == []

@@ -728,8 +728,8 @@ def _loops_over(
         elif isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(node, name, functions)):
             for draw in _draws(scope, node):
                 yield draw.loop, anchor or node
-        elif isinstance(node, cst.Assign) and _wraps(node, name):
-            alias = dotted_name(node.targets[0].target)
+        elif (isinstance(node, cst.Assign) and _wraps(node, name)) or (isinstance(node, cst.WithItem) and _bound_by_with(node, name)):
+            alias = dotted_name(node.targets[0].target if isinstance(node, cst.Assign) else node.asname.name)
             if alias is not None and (id(scope), id(node)) not in seen:
                 seen.add((id(scope), id(node)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
                 yield from _loops_over(scope, alias, functions, seen, anchor)
@@ -781,8 +781,26 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
 
 
 def _wraps(assign: cst.Assign, name: str) -> bool:
-    """`pbar = tqdm(name)`, `batches = enumerate(name)`: one name bound to a call that wraps `name`."""
-    return len(assign.targets) == 1 and isinstance(assign.value, cst.Call) and _mentions(assign.value, name) and dotted_name(assign.value) != name
+    """`pbar = tqdm(name)`, `batches = enumerate(name)`: one name bound to a call that wraps
+    `name`, or to a choice between such a call and `name` (`bar = tqdm(name) if rank == 0
+    else name`)."""
+    return len(assign.targets) == 1 and _wrapping(assign.value, name)
+
+
+def _bound_by_with(item: cst.WithItem, name: str) -> bool:
+    """`with tqdm(name) as pbar:`: a `with` statement that binds a name to a call wrapping `name`."""
+    return item.asname is not None and isinstance(item.asname.name, cst.Name) and _wrapping(item.item, name)
+
+
+def _wrapping(value: cst.BaseExpression, name: str) -> bool:
+    """A call that wraps `name` for iteration (not `len(name)`, a number), or a conditional
+    expression whose choices are such calls or `name` itself."""
+    if isinstance(value, cst.IfExp):
+        choices = (value.body, value.orelse)
+        return any(_wrapping(choice, name) for choice in choices) and all(
+            _wrapping(choice, name) or dotted_name(choice) == name for choice in choices
+        )
+    return isinstance(value, cst.Call) and dotted_name(value.func) != "len" and _mentions(value, name) and dotted_name(value) != name
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
