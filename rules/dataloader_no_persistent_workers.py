@@ -14,7 +14,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, appended_to_result, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
@@ -67,7 +67,9 @@ class DataloaderNoPersistentWorkers(Rule):
     `data_loaders[phase]`, or an element handed to a function (`train_epoch(model,
     data_loaders["train"])`). Lightning modules of the project built with the loader, which
     store it in `__init__` and return it from a loader hook, count as handing it to
-    `trainer.fit` (not a trainer with `fast_dev_run=True`).
+    `trainer.fit` (not a trainer with `fast_dev_run=True`); so does a loader hook that builds
+    one loader per dataset and returns them in a list (`loaders.append(DataLoader(ds, ...))`,
+    then `return loaders`; `semantics.loaders.appended_to_result`).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -219,10 +221,12 @@ class DataloaderNoPersistentWorkers(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder),
-        by a DataLoader subclass's `super().__init__(...)` or held in an assigned dict or list
-        (`loaders = {x: DataLoader(...) for x in phases}`)."""
+        by a DataLoader subclass's `super().__init__(...)`, held in an assigned dict or list
+        (`loaders = {x: DataLoader(...) for x in phases}`) or appended to a list the function
+        returns."""
         returned = isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)
-        if (returned or held_in_container(self.ctx, node)) and builds_dataloader(self.ctx, node.func):
+        held = held_in_container(self.ctx, node) or appended_to_result(self.ctx, node)
+        if (returned or held) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
 

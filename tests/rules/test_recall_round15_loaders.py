@@ -302,3 +302,44 @@ def test_hard_negatives_of_the_wrappers(wrapper):
 def test_a_wrapped_pass_run_once():
     code = GLOBAL_LOADER.replace("for epoch in range(100):\n    train(epoch)", "train(0)")
     assert lines(code, "TL203") == []
+
+
+# Lightning's loader hooks that build one loader per dataset in a loop and return the list
+# (`loaders.append(DataLoader(...))`, `return loaders`): the trainer iterates each every epoch.
+
+LIST_HOOK = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class Module(pl.LightningModule):
+    def train_dataloader(self):
+        loaders = list()
+        for dataset, batch_size in zip(self.train_datasets, self.batch_sizes):
+            loaders.append(
+                DataLoader(dataset, batch_size=batch_size, num_workers=self.config.num_workers, pin_memory=True)
+            )
+        return loaders
+"""
+
+
+@pytest.mark.parametrize("start", ["loaders = list()", "loaders = []"])
+def test_loaders_a_lightning_hook_appends_to_the_list_it_returns(start):
+    assert lines(LIST_HOOK.replace("loaders = list()", start), "TL203") == [11]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the list is not what the hook returns
+        ("        return loaders", "        return self.main_loader"),
+        # appended to a list the hook did not start empty
+        ("        loaders = list()", "        loaders = self.loaders"),
+        # no workers to keep
+        ("num_workers=self.config.num_workers", "num_workers=0"),
+        # a method of no framework: nothing iterates the list every epoch
+        ("class Module(pl.LightningModule):", "class Module:"),
+    ],
+)
+def test_hard_negatives_of_the_list_hook(change):
+    assert lines(LIST_HOOK.replace(*change), "TL203") == []

@@ -166,19 +166,38 @@ def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
     return None
 
 
+def appended_to_result(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether the loader is appended as it is built to a list its function returns
+    (`loaders.append(DataLoader(ds, ...))` for each dataset, then `return loaders`: a
+    Lightning hook or a builder that gives several loaders)."""
+    arg = ctx.frequency.parent(loader)
+    call = ctx.frequency.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"):
+        return False
+    function = ctx.frequency.enclosing_function(loader)
+    return function is not None and _return_slot(function, loader) not in (None, WHOLE, INSIDE)
+
+
 def _appended(function: cst.FunctionDef) -> Dict[str, List[cst.BaseExpression]]:
     """The values appended, in source order, to each list that `function` starts empty
-    (`ds = []`, then `ds.append(train_loader)`): the elements a caller unpacks (`train_loader,
-    test_loader = get10(...)`)."""
+    (`ds = []` or `ds = list()`, then `ds.append(train_loader)`): the elements a caller
+    unpacks (`train_loader, test_loader = get10(...)`)."""
     lists: Dict[str, List[cst.BaseExpression]] = {}
     for node in in_source_order(function.body):
-        if isinstance(node, cst.Assign) and isinstance(node.value, cst.List) and not node.value.elements and len(node.targets) == 1:
+        if isinstance(node, cst.Assign) and _empty_list(node.value) and len(node.targets) == 1:
             lists.setdefault(dotted_name(node.targets[0].target) or "", [])
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and len(node.args) == 1:
             held = lists.get(dotted_name(node.func.value) or "")
             if held is not None:
                 held.append(node.args[0].value)
     return lists
+
+
+def _empty_list(value: cst.BaseExpression) -> bool:
+    """`[]` or `list()`."""
+    if isinstance(value, cst.List):
+        return not value.elements
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list" and not value.args
 
 
 def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
