@@ -12,9 +12,10 @@ from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.datasets import in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
+from torchlint.semantics.passed_values import bare_call_keywords, received_spreads, zero_by_default, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, appended_to_result, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.framework_names import TRAINING_LOADER_HOOKS
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
@@ -94,7 +95,9 @@ class DataloaderNoPersistentWorkers(Rule):
       `d["num_workers"] = 4`, also in a chain `d["sampler"] = sampler = ...`, `dict(d)`:
       `semantics.keyword_dicts`), or the `**kwargs`
       of a builder function: the keys it sets with `kwargs.setdefault(...)` and those its
-      callers in the project pass by name (`semantics.passed_values.received_spreads`);
+      callers in the project pass by name (`semantics.passed_values.received_spreads`), and
+      in a Lightning loader hook (`train_dataloader(self, **kwargs)`), which the trainer calls
+      without arguments, the keys the hook sets itself (`passed_values.bare_call_keywords`);
     - when the worker count is a parameter as received (`num_workers`, or
       `self.num_workers`/`self.hparams.num_workers` stored from `__init__`) that every call
       in the project leaves to a default of `0` or passes `0`: with no workers there is
@@ -238,7 +241,16 @@ class DataloaderNoPersistentWorkers(Rule):
         if not has_star(call, "**"):
             return {}
         unpacked = spread_keywords(self.ctx.module, self.ctx.names, call)
-        return unpacked if unpacked is not None else received_spreads(self.ctx, call)
+        unpacked = unpacked if unpacked is not None else received_spreads(self.ctx, call)
+        if unpacked is None and self._built_by_hook(call):
+            return bare_call_keywords(self.ctx, call)  # the trainer calls `train_dataloader()` without keywords
+        return unpacked
+
+    def _built_by_hook(self, call: cst.Call) -> bool:
+        """Whether the loader is built by a Lightning loader hook (`train_dataloader(self,
+        **kwargs)`), which the trainer calls without arguments every epoch."""
+        function = self.ctx.frequency.enclosing_function(call)
+        return function is not None and function.name.value in TRAINING_LOADER_HOOKS and fed_by_framework(self.ctx, call, every_epoch=True)
 
     def _argument(self, call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
         """The value passed for `name` (by keyword, or at `position`), directly or through a known `**` dict."""

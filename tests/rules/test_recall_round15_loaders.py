@@ -343,3 +343,47 @@ def test_loaders_a_lightning_hook_appends_to_the_list_it_returns(start):
 )
 def test_hard_negatives_of_the_list_hook(change):
     assert lines(LIST_HOOK.replace(*change), "TL203") == []
+
+
+# A Lightning loader hook that takes `**kwargs` for the project's own calls
+# (`datamodule.train_dataloader(batch_size=64)`) and spreads them into the loader: the
+# trainer calls it without arguments, so the dict holds only what the hook sets itself.
+
+KWARGS_HOOK = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class DataModule(pl.LightningDataModule):
+    def train_dataloader(self, batch_size=None, **kwargs):
+        dataset_kwargs = kwargs.pop("dataset_kwargs", {})
+        return DataLoader(self.train_dataset, batch_size=batch_size or 64, num_workers=self.num_workers, pin_memory=True, **kwargs)
+"""
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("", ""),
+        ('        dataset_kwargs = kwargs.pop("dataset_kwargs", {})\n', '        kwargs.setdefault("drop_last", True)\n'),
+    ],
+)
+def test_a_hook_spreading_its_own_kwargs(change):
+    assert lines(KWARGS_HOOK.replace(*change), "TL203") == [9]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # the hook itself sets the option
+        ('        dataset_kwargs = kwargs.pop("dataset_kwargs", {})\n', '        kwargs.setdefault("persistent_workers", False)\n'),
+        # the dict is handed to a function that may change it
+        ('        dataset_kwargs = kwargs.pop("dataset_kwargs", {})\n', "        self.update_options(kwargs)\n"),
+        # another dict is spread
+        ("pin_memory=True, **kwargs)", "pin_memory=True, **self.loader_options)"),
+        # not a loader hook: its callers may pass anything
+        ("    def train_dataloader(self,", "    def make_loader(self,"),
+    ],
+)
+def test_hard_negatives_of_the_hook_kwargs(change):
+    assert lines(KWARGS_HOOK.replace(*change), "TL203") == []
