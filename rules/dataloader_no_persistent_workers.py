@@ -12,9 +12,10 @@ from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.datasets import in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
-from torchlint.semantics.passed_values import received_spreads, zero_by_default, zero_in_every_call
+from torchlint.semantics.passed_values import bare_call_keywords, received_spreads, zero_by_default, zero_in_every_call
 from torchlint.semantics.project import keeps_instance, project_function
-from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, appended_to_result, engine_runs, fed_by_framework, hand_drawn, handed_on, handed_to_epochs, held_in_container, inside_callee, loader_use, passes_over, restarts_in_training, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.framework_names import TRAINING_LOADER_HOOKS
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
@@ -27,7 +28,9 @@ class DataloaderNoPersistentWorkers(Rule):
     again and again: a `for` loop over the loader sits inside an outer `for`/`while` loop
     (the epoch loop) of the same function, or in a function that such a loop calls
     (`for epoch in range(n): train(epoch)`, `train(train_loader)`: the loader is followed into
-    the function it is passed to, see `semantics.loaders.passes_over`), and the loader is
+    the function it is passed to, see `semantics.loaders.passes_over`; also through a wrapper
+    bound to a name, by a `with` statement or by a choice between it and the loader: `with
+    tqdm(loader) as bar:`, `bar = tqdm(loader) if rank == 0 else loader`), and the loader is
     created before that outer loop (not inside the function called each time). A pass drawn
     by hand starts at its `iter(loader)`: `next(iter(loader))` in a training step loop, or
     an iterator re-created when it runs out (`except StopIteration: it = iter(loader)`) in
@@ -36,7 +39,9 @@ class DataloaderNoPersistentWorkers(Rule):
     `**kwargs` dict is read as for TL201, the CUDA branch of a choice by device. Passes that
     code of another kind repeats count too: a function or class of another project module
     the loader is handed to that passes over it in every epoch and trains (`simclr.train(
-    train_loader)`, `Trainer(model, train_loader).train()`), an ignite engine run for several
+    train_loader)`, `Trainer(model, train_loader).train()`, its loop maybe over a `with`
+    statement's wrapper: `with tqdm(self.trainloader) as t: for x in t:`; a class its package
+    re-exports counts as well: `from engine import *`), an ignite engine run for several
     epochs or from an epoch event, an engine handed a step function with the loader and an
     optimizer (`engine.train(h, train_loader, epochs, optimizer)`), and Lightning's
     `trainer.fit`; and a loader a project builder returns to a module global that a function
@@ -56,12 +61,16 @@ class DataloaderNoPersistentWorkers(Rule):
     a list it appends them to; a subclass's instance; a method's return value on an instance
     built by name) count when that module passes over them every epoch
     (`semantics.loaders.returned_to_epoch_loop`, through wrappers that return a builder's
-    result as they get it). Loaders held in an assigned dict or list (`data_loaders = {x:
+    result as they get it, and through a package that re-exports the builder: `from .utils
+    import *` in its `__init__`, then `d2l.load_data_fashion_mnist(...)` in a notebook that
+    hands the loaders to `d2l.train_ch5`). Loaders held in an assigned dict or list (`data_loaders = {x:
     DataLoader(...) for x in phases}`) are followed through their elements: a loop over
     `data_loaders[phase]`, or an element handed to a function (`train_epoch(model,
     data_loaders["train"])`). Lightning modules of the project built with the loader, which
     store it in `__init__` and return it from a loader hook, count as handing it to
-    `trainer.fit` (not a trainer with `fast_dev_run=True`).
+    `trainer.fit` (not a trainer with `fast_dev_run=True`); so does a loader hook that builds
+    one loader per dataset and returns them in a list (`loaders.append(DataLoader(ds, ...))`,
+    then `return loaders`; `semantics.loaders.appended_to_result`).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -83,9 +92,12 @@ class DataloaderNoPersistentWorkers(Rule):
       when it names a dict literal (`{"num_workers": 4}` or `dict(num_workers=4)`) assigned
       in the same function and not changed before the loader is created, a dict the
       function builds before the call (`kwargs.update(cuda_kwargs)` under `if use_cuda:`,
-      `d["num_workers"] = 4`, `dict(d)`: `semantics.keyword_dicts`), or the `**kwargs`
+      `d["num_workers"] = 4`, also in a chain `d["sampler"] = sampler = ...`, `dict(d)`:
+      `semantics.keyword_dicts`), or the `**kwargs`
       of a builder function: the keys it sets with `kwargs.setdefault(...)` and those its
-      callers in the project pass by name (`semantics.passed_values.received_spreads`);
+      callers in the project pass by name (`semantics.passed_values.received_spreads`), and
+      in a Lightning loader hook (`train_dataloader(self, **kwargs)`), which the trainer calls
+      without arguments, the keys the hook sets itself (`passed_values.bare_call_keywords`);
     - when the worker count is a parameter as received (`num_workers`, or
       `self.num_workers`/`self.hparams.num_workers` stored from `__init__`) that every call
       in the project leaves to a default of `0` or passes `0`: with no workers there is
@@ -212,10 +224,12 @@ class DataloaderNoPersistentWorkers(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder),
-        by a DataLoader subclass's `super().__init__(...)` or held in an assigned dict or list
-        (`loaders = {x: DataLoader(...) for x in phases}`)."""
+        by a DataLoader subclass's `super().__init__(...)`, held in an assigned dict or list
+        (`loaders = {x: DataLoader(...) for x in phases}`) or appended to a list the function
+        returns."""
         returned = isinstance(self.ctx.parent(), cst.Return) or subclass_init(self.ctx, node.func)
-        if (returned or held_in_container(self.ctx, node)) and builds_dataloader(self.ctx, node.func):
+        held = held_in_container(self.ctx, node) or appended_to_result(self.ctx, node)
+        if (returned or held) and builds_dataloader(self.ctx, node.func):
             self.loaders.append(node)
             self.unpacked[id(node)] = self._unpacked_keywords(node)
 
@@ -227,7 +241,16 @@ class DataloaderNoPersistentWorkers(Rule):
         if not has_star(call, "**"):
             return {}
         unpacked = spread_keywords(self.ctx.module, self.ctx.names, call)
-        return unpacked if unpacked is not None else received_spreads(self.ctx, call)
+        unpacked = unpacked if unpacked is not None else received_spreads(self.ctx, call)
+        if unpacked is None and self._built_by_hook(call):
+            return bare_call_keywords(self.ctx, call)  # the trainer calls `train_dataloader()` without keywords
+        return unpacked
+
+    def _built_by_hook(self, call: cst.Call) -> bool:
+        """Whether the loader is built by a Lightning loader hook (`train_dataloader(self,
+        **kwargs)`), which the trainer calls without arguments every epoch."""
+        function = self.ctx.frequency.enclosing_function(call)
+        return function is not None and function.name.value in TRAINING_LOADER_HOOKS and fed_by_framework(self.ctx, call, every_epoch=True)
 
     def _argument(self, call: cst.Call, name: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
         """The value passed for `name` (by keyword, or at `position`), directly or through a known `**` dict."""

@@ -299,7 +299,11 @@ class DataloaderNoPinMemory(Rule):
     (`semantics.loaders.returned_to_epoch_loop`); the caller may be reached through
     wrappers that return the builder's result as they get it (`data_set, data_loader =
     data_provider(args, flag)`, then `return data_set, data_loader` in an `Exp._get_data`
-    method that the training method calls; `project.result_sites`). Loaders held in an
+    method that the training method calls; `project.result_sites`) or through the package
+    that re-exports the builder (`from .utils import *` in its `__init__`, then
+    `d2l.load_data_fashion_mnist(...)` in a notebook). A builder in a module that trains
+    itself counts only where such a caller moves the batches every epoch (handing them to
+    that module's own `train_ch5(net, train_iter, test_iter, ...)`, say). Loaders held in an
     assigned dict or list (`data_loaders = {x: DataLoader(...) for x in phases}`) are followed
     through their elements (`for x, y in data_loaders[phase]:`, `train_epoch(model,
     data_loaders["train"])`). A builder's `**kwargs` is read from the
@@ -307,7 +311,8 @@ class DataloaderNoPinMemory(Rule):
     name (`semantics.passed_values.received_spreads`). Batches are also moved where code of another kind moves them (see
     `semantics.loaders`): a function or class of another project module the loader is
     handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
-    in its epoch loop), the step function of an ignite `Engine` that runs over it, Lightning
+    in its epoch loop, maybe over a `with` statement's wrapper: `with tqdm(it) as pbar:` after
+    `it = iter(loader)`), the step function of an ignite `Engine` that runs over it, Lightning
     (`trainer.fit(model, train_loader)`, or a project `LightningModule` built with the loader
     that stores it in `__init__` and returns it from `train_dataloader()`/`val_dataloader()`,
     when that module is handed to a trainer's `fit`; not a trainer with `fast_dev_run=True`,
@@ -444,8 +449,10 @@ class DataloaderNoPinMemory(Rule):
             return False
         if fed_by_framework(self.ctx, call) or moved_by_framework(self.ctx, call):
             return True
-        if passes_over(self.ctx, call) or training_loops(self.ctx):
+        if passes_over(self.ctx, call):
             return False  # used here
+        if training_loops(self.ctx):
+            return returned_to_epoch_loop(self.ctx, call)  # a builder beside the training code: only where a caller moves its batches
         if returned_alone(self.ctx, call) and project_uses(self.ctx, CUDA) and returned_to_training(self.ctx, call):
             return True
         return returned_to_epoch_loop(self.ctx, call)  # one of several: only where the caller moves its batches

@@ -305,6 +305,8 @@ class _Run:
                 self._forget(small.value)
                 self._set(self.state[target.value.value], string_key(target), small.value)
                 return
+        if isinstance(small, cst.Assign) and len(small.targets) > 1 and self._chained(small):
+            return
         if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value in self.state:
             added = self._value(small.value) if isinstance(small.operator, cst.BitOrAssign) else None
             self._merge(self.state[small.target.value], added)
@@ -394,6 +396,24 @@ class _Run:
 
     def _merge(self, found: _Dict, added: Optional[_Dict]) -> None:
         found.keys = _merged(found.keys, added)
+
+    def _chained(self, small: cst.Assign) -> bool:
+        """A chained assignment that sets a key of a known dict and binds plain names to the
+        same value (`kwargs["sampler"] = sampler = DistributedSampler(ds)`): each key is set,
+        each name forgotten. False (nothing done) for other targets."""
+        targets = [target.target for target in small.targets]
+        keyed = [t for t in targets if isinstance(t, cst.Subscript) and isinstance(t.value, cst.Name) and t.value.value in self.state]
+        if not keyed or any(not isinstance(t, cst.Name) for t in targets if not any(t is k for k in keyed)):
+            return False
+        self._forget(small.value)
+        for target in targets:
+            if isinstance(target, cst.Name):
+                self.state.pop(target.value, None)
+        for target in keyed:
+            found = self.state.get(target.value.value)
+            if found is not None:
+                self._set(found, string_key(target), small.value)
+        return True
 
     def _forget(self, node: cst.CSTNode) -> None:
         """Forget what the dicts of the run hold where `node` mentions them other than to read

@@ -166,19 +166,38 @@ def _return_slot(function: cst.FunctionDef, loader: cst.Call) -> Optional[int]:
     return None
 
 
+def appended_to_result(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether the loader is appended as it is built to a list its function returns
+    (`loaders.append(DataLoader(ds, ...))` for each dataset, then `return loaders`: a
+    Lightning hook or a builder that gives several loaders)."""
+    arg = ctx.frequency.parent(loader)
+    call = ctx.frequency.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"):
+        return False
+    function = ctx.frequency.enclosing_function(loader)
+    return function is not None and _return_slot(function, loader) not in (None, WHOLE, INSIDE)
+
+
 def _appended(function: cst.FunctionDef) -> Dict[str, List[cst.BaseExpression]]:
     """The values appended, in source order, to each list that `function` starts empty
-    (`ds = []`, then `ds.append(train_loader)`): the elements a caller unpacks (`train_loader,
-    test_loader = get10(...)`)."""
+    (`ds = []` or `ds = list()`, then `ds.append(train_loader)`): the elements a caller
+    unpacks (`train_loader, test_loader = get10(...)`)."""
     lists: Dict[str, List[cst.BaseExpression]] = {}
     for node in in_source_order(function.body):
-        if isinstance(node, cst.Assign) and isinstance(node.value, cst.List) and not node.value.elements and len(node.targets) == 1:
+        if isinstance(node, cst.Assign) and _empty_list(node.value) and len(node.targets) == 1:
             lists.setdefault(dotted_name(node.targets[0].target) or "", [])
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and len(node.args) == 1:
             held = lists.get(dotted_name(node.func.value) or "")
             if held is not None:
                 held.append(node.args[0].value)
     return lists
+
+
+def _empty_list(value: cst.BaseExpression) -> bool:
+    """`[]` or `list()`."""
+    if isinstance(value, cst.List):
+        return not value.elements
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "list" and not value.args
 
 
 def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.CSTNode]]:
@@ -728,8 +747,8 @@ def _loops_over(
         elif isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(node, name, functions)):
             for draw in _draws(scope, node):
                 yield draw.loop, anchor or node
-        elif isinstance(node, cst.Assign) and _wraps(node, name):
-            alias = dotted_name(node.targets[0].target)
+        elif (isinstance(node, cst.Assign) and _wraps(node, name)) or (isinstance(node, cst.WithItem) and _bound_by_with(node, name)):
+            alias = dotted_name(node.targets[0].target if isinstance(node, cst.Assign) else node.asname.name)
             if alias is not None and (id(scope), id(node)) not in seen:
                 seen.add((id(scope), id(node)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
                 yield from _loops_over(scope, alias, functions, seen, anchor)
@@ -781,8 +800,26 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
 
 
 def _wraps(assign: cst.Assign, name: str) -> bool:
-    """`pbar = tqdm(name)`, `batches = enumerate(name)`: one name bound to a call that wraps `name`."""
-    return len(assign.targets) == 1 and isinstance(assign.value, cst.Call) and _mentions(assign.value, name) and dotted_name(assign.value) != name
+    """`pbar = tqdm(name)`, `batches = enumerate(name)`: one name bound to a call that wraps
+    `name`, or to a choice between such a call and `name` (`bar = tqdm(name) if rank == 0
+    else name`)."""
+    return len(assign.targets) == 1 and _wrapping(assign.value, name)
+
+
+def _bound_by_with(item: cst.WithItem, name: str) -> bool:
+    """`with tqdm(name) as pbar:`: a `with` statement that binds a name to a call wrapping `name`."""
+    return item.asname is not None and isinstance(item.asname.name, cst.Name) and _wrapping(item.item, name)
+
+
+def _wrapping(value: cst.BaseExpression, name: str) -> bool:
+    """A call that wraps `name` for iteration (not `len(name)`, a number), or a conditional
+    expression whose choices are such calls or `name` itself."""
+    if isinstance(value, cst.IfExp):
+        choices = (value.body, value.orelse)
+        return any(_wrapping(choice, name) for choice in choices) and all(
+            _wrapping(choice, name) or dotted_name(choice) == name for choice in choices
+        )
+    return isinstance(value, cst.Call) and dotted_name(value.func) != "len" and _mentions(value, name) and dotted_name(value) != name
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:

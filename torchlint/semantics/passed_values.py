@@ -367,6 +367,22 @@ def received_keywords(ctx: "FileFacts", call: cst.Call, name: str) -> Optional[D
     return {key: next((value for value in found if not any(is_literal(value, falsy) for falsy in _FALSY)), found[0]) for key, found in values.items()}
 
 
+def bare_call_keywords(ctx: "FileFacts", call: cst.Call) -> Optional[Dict[str, cst.BaseExpression]]:
+    """The keywords the `**name` arguments of `call` spread when the method or function making
+    it is called with no keywords beyond its named parameters (a framework calling its hook:
+    Lightning's `train_dataloader()`): those it sets in its own `**name` dict
+    (`kwargs.setdefault(...)`, `kwargs[key] = value`, less `kwargs.pop(key)`). None when
+    `call` spreads anything else or the dict is changed or handed on otherwise."""
+    function = ctx.frequency.enclosing_function(call)
+    star = function.params.star_kwarg if function is not None else None
+    if not isinstance(star, cst.Param):
+        return None
+    if any(arg.star == "*" or (arg.star == "**" and dotted_name(arg.value) != star.name.value) for arg in call.args):
+        return None
+    own = _own_keywords(function, star.name.value)
+    return None if own is None else {key: value for key, (value, _) in own.items() if value is not None}
+
+
 def _own_keywords(function: cst.FunctionDef, name: str) -> Optional[Dict[str, Tuple[Optional[cst.BaseExpression], bool]]]:
     """The keywords `function` sets in its `**name` dict: key -> (value, whether it replaces a
     caller's): `name.setdefault(key, value)` (the caller's wins), `name[key] = value` (it

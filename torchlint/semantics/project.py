@@ -1358,7 +1358,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     loops = _of(body, ast.For, ast.AsyncFor)
     signature = [item for part in (*decorators, args, getattr(node, "returns", None)) if part is not None for item in _ast_walk(part)]
     qualified = _qualified_names(_of(body, ast.Name, ast.Attribute), aliases) | _qualified_names(signature, aliases)
-    holders = _local_holders(assigns, {parameter: {parameter} for parameter in parameters})
+    holders = _local_holders([*assigns, *body.get(ast.withitem, ())], {parameter: {parameter} for parameter in parameters})
     iterated = {parameter for name in _iterated_names(loops) for parameter in holders.get(name, ())}
     passes = _passes(_of(body, ast.For, ast.AsyncFor, ast.While), holders) if iterated else (set(), set())
     local = set(parameters) | {item.id for item in body.get(ast.Name, ()) if isinstance(item.ctx, ast.Store)}
@@ -1781,13 +1781,19 @@ def _local_holders(nodes: List[ast.AST], holders: Dict[str, Set[str]]) -> Dict[s
     `nodes` (one function's, in source order) bind to one of them, to a choice between them
     (`loader = self.train_loader if train else self.val_loader`) or to a call that takes one
     of them among its positional arguments and so wraps its iteration (`pbar =
-    tqdm(loader)`, `logprog = LogProgress(logger, loader)`; not `len(loader)`, a number)."""
+    tqdm(loader)`, `logprog = LogProgress(logger, loader)`; not `len(loader)`, a number), and
+    the names a `with` statement binds to such a value (`with tqdm(loader) as pbar:`)."""
     found = {name: set(parameters) for name, parameters in holders.items()}
     for item in nodes:
         if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
-            held = {parameter for value in _held_values(item.value) for parameter in found.get(_ast_dotted(value) or "", ())}
-            if held:
-                found.setdefault(item.targets[0].id, set()).update(held)
+            target, value = item.targets[0].id, item.value
+        elif isinstance(item, ast.withitem) and isinstance(item.optional_vars, ast.Name):
+            target, value = item.optional_vars.id, item.context_expr
+        else:
+            continue
+        held = {parameter for value in _held_values(value) for parameter in found.get(_ast_dotted(value) or "", ())}
+        if held:
+            found.setdefault(target, set()).update(held)
     return found
 
 
@@ -2267,10 +2273,14 @@ def _imported_function(path: str, statement: ImportFrom, head: str, rest: str, d
 
 def _defines(base: str, module: List[str], name: str) -> bool:
     """Whether the module file `module` under `base` defines `name` at its top level (a
-    `def` or `class` at the start of a line), read as text."""
+    `def` or `class` at the start of a line, read as text), or imports it by name (a
+    package's `__init__` re-exporting it: `from .utils.train import Trainer`)."""
     files = _module_files(base, module, [])
+    if not files:
+        return False
+    text = read_module(files[-1]).text
     pattern = re.compile(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b", re.MULTILINE)
-    return bool(files) and pattern.search(read_module(files[-1]).text) is not None
+    return pattern.search(text) is not None or any(local == name for statement in _imports_binding(text, name) for _, local in statement.names)
 
 
 def _function_in(base: str, module: List[str], attribute: List[str], depth: int) -> Optional[FunctionFacts]:
@@ -2901,7 +2911,8 @@ def caller_trains(site: CallSite) -> bool:
 def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     """Every call in the project of `function` (a name or `Class.method`) defined in the module
     at `path`: calls in the same module by name, and calls in other modules and notebooks through an import
-    of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`), with the
+    of it (`from utils import log_metrics`, `import utils; utils.log_metrics(...)`, or of a
+    package that re-exports it: `import d2lzh_pytorch as d2l; d2l.train_ch5(...)`), with the
     guards at each call site; and calls through handles (`for met in self.metric_ftns:
     met(output, target)` over a list, tuple or dict of functions, see `_handle_calls`), where
     a `getattr(module, name)` with a name chosen at run time reaches every public function of
@@ -3299,6 +3310,30 @@ def _names_function(file: str, text: str, written: str, path: str, function: str
         for base in _import_bases(file, statement, roots):
             files = _module_files(base, module, [attribute.split(".")[0]] if "." in attribute or statement.names else [])
             if path in (os.path.abspath(f) for f in files):
+                return True
+            if attribute == function and files and _reexports(files[-1], function.split(".")[0], path, MAX_REEXPORTS):
+                return True  # `import d2lzh_pytorch as d2l; d2l.train_ch5(...)`, its `__init__` doing `from .utils import *`
+    return False
+
+
+def _reexports(file: str, name: str, path: str, depth: int) -> bool:
+    """Whether the module at `file` binds `name` by importing it from the module at `path`
+    (`from .utils import *`, `from .utils import helper` in a package's `__init__`), directly
+    or through up to `depth` such imports."""
+    if depth <= 0 or not _is_file(file):
+        return False
+    for statement in _imports_binding(read_module(file).text, name):
+        imported = next((imported for imported, local in statement.names if local in (name, STAR)), None)
+        if imported is None:
+            continue  # `import helper`: a module, not a name taken from one
+        original = name if imported == STAR else imported
+        parts = [part for part in statement.module.split(".") if part]
+        for base in _import_bases(file, statement, search_roots(file)):
+            target = _module_file(base, parts)
+            if target is None:
+                continue
+            target = os.path.abspath(target)
+            if target == path or (target != os.path.abspath(file) and _reexports(target, original, path, depth - 1)):
                 return True
     return False
 
