@@ -62,3 +62,26 @@ def test_torch_through_a_star_import_of_a_project_module(tmp_path, monkeypatch, 
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     found = project(tmp_path, monkeypatch, files, "TL101,TL104")
     assert found == reported
+
+
+def test_torch_through_a_relative_star_import_in_a_package(tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/conv.py": "import torch\nimport torch.nn as nn\n",
+        "pkg/model.py": """
+            from .conv import *
+
+            class GNN(nn.Module):
+                def forward(self, x):
+                    res = torch.zeros(x.size(0), 8).to(x.device)
+                    return res + x
+            """,
+        "train.py": TRAIN.format(imports="from pkg.model import *\nfrom pkg.conv import *").replace(
+            "model = nn.Linear(4, 1)", "model = GNN()"
+        ),
+    }
+    assert ("pkg/model.py", 6) in project(tmp_path, monkeypatch, files, "TL102")
+    # `from . import *` in a package's __init__ is read without error.
+    files["pkg/__init__.py"] = "from . import *\n"
+    assert ("pkg/model.py", 6) in project(tmp_path, monkeypatch, files, "TL102")

@@ -68,6 +68,10 @@ class NameResolver:
                     top = module.split(".")[0]
                     scope[top] = top
             return
+        if node.relative and isinstance(node.names, cst.ImportStar):
+            # `from .conv import *`: a package module whose names (torch among them) it brings.
+            self.star_modules.append("." * len(node.relative) + ((dotted_name(node.module) or "") if node.module else ""))
+            return
         if node.relative or node.module is None:
             return
         module = dotted_name(node.module) or ""
