@@ -75,7 +75,7 @@ from torchlint.semantics.training import (
     outside_nested_loops,
     steps_an_optimizer,
 )
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, iterated_source, module_nodes, names_bound_by, nodes_of_type, scope_descendants
 from torchlint.semantics.values import string_key, string_value
 
 # Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
@@ -784,6 +784,21 @@ class FrequencyAnalysis:
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._index().get(id(node))
 
+    def runs_few_times(self, loop: cst.CSTNode) -> bool:
+        """Whether `loop` runs at most `FEW_ITERATIONS` times in the whole program: a loop at
+        module level (a script's or notebook's top level, in no function and no other loop)
+        over `range(n)` of a literal `n`, or of a name the file binds once to one
+        (`NUM_EPOCHS = 25`)."""
+        count = _literal_trip_count(iterated_of(loop), self.module)
+        if count is None or count > FEW_ITERATIONS:
+            return False
+        ancestor = self.parent(loop)
+        while ancestor is not None:
+            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef, *_LOOPS)):
+                return False
+            ancestor = self.parent(ancestor)
+        return True
+
     def classes(self) -> Dict[str, List[cst.ClassDef]]:
         """The module's classes by name, computed once."""
         if self._classes is None:
@@ -1117,6 +1132,11 @@ def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
     return bool(name) and (name in counters or names_counter(name))
 
 
+# A loop of the program's own top level that runs its body at most this many times in all (a
+# toy demonstration: `for epoch in range(30):` around a full-batch step on a hundred points).
+FEW_ITERATIONS = 100
+
+
 # -- loops -------------------------------------------------------------------------------------
 
 
@@ -1151,6 +1171,41 @@ def _at_most_once(iterated: cst.BaseExpression) -> bool:
     values = [int(bound.value, 0) for bound in bounds]  # type: ignore[union-attr]
     start, stop = (0, values[0]) if len(values) == 1 else values
     return stop - start <= 1
+
+
+def _literal_trip_count(iterated: Optional[cst.BaseExpression], module: cst.Module) -> Optional[int]:
+    """How many times `range(n)` / `range(a, b)` iterates, where each bound is an integer
+    literal or a name the file binds only once, to one."""
+    if not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range"):
+        return None
+    if not 1 <= len(iterated.args) <= 2 or any(arg.keyword is not None or arg.star for arg in iterated.args):
+        return None
+    values = []
+    for arg in iterated.args:
+        value = _literal_integer(arg.value, module)
+        if value is None:
+            return None
+        values.append(value)
+    start, stop = (0, values[0]) if len(values) == 1 else values
+    return max(stop - start, 0)
+
+
+def _literal_integer(node: cst.BaseExpression, module: cst.Module) -> Optional[int]:
+    """An integer literal, or a name that the module's own scope binds only to integer
+    literals (a notebook's cells setting `NUM_EPOCHS = 25` again): the largest of them."""
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if not isinstance(node, cst.Name):
+        return None
+    found: List[int] = []
+    for item in scope_descendants(module):
+        if isinstance(item, cst.Assign) and any(node.value in bound_names(target.target) for target in item.targets):
+            if len(item.targets) != 1 or not isinstance(item.targets[0].target, cst.Name) or not isinstance(item.value, cst.Integer):
+                return None
+            found.append(int(item.value.value, 0))
+        elif not isinstance(item, cst.AssignTarget) and node.value in names_bound_by(item):
+            return None  # `+=`, a loop target, an import: not a constant
+    return max(found) if found else None
 
 
 def is_step_loop(loop: cst.CSTNode) -> bool:

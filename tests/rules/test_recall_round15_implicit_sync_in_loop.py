@@ -1,0 +1,115 @@
+"""Round 15 of TL103 (implicit-sync-in-loop): toy top-level loops of a few iterations, files
+whose only `.to(` is a dtype cast, and the keys of a module's dict of outputs."""
+
+import textwrap
+
+from conftest import lines as rule_lines
+
+from torchlint.engine.context import mentions_device
+
+RULE = "TL103"
+
+
+def lines(code):
+    return rule_lines(textwrap.dedent(code), RULE)
+
+
+FULL_BATCH = """
+import torch
+import torch.nn.functional as F
+device = torch.device("cuda")
+model = torch.nn.Linear(2, 1).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+{setup}
+for epoch in range({count}):
+    out = model(features)
+    cost = F.mse_loss(out, targets)
+    optimizer.zero_grad()
+    cost.backward()
+    optimizer.step()
+    print(f"cost {{cost:.4f}}")
+"""
+
+
+def test_toy_top_level_loop_of_a_few_iterations_is_silent():
+    assert lines(FULL_BATCH.format(setup="", count="30")) == []
+    assert lines(FULL_BATCH.format(setup="NUM_EPOCHS = 25", count="NUM_EPOCHS")) == []
+    # a notebook's cells set the constant again
+    assert lines(FULL_BATCH.format(setup="NUM_EPOCHS = 25\nNUM_EPOCHS = 50", count="NUM_EPOCHS")) == []
+    assert lines(FULL_BATCH.format(setup="", count="5, 60")) == []
+
+
+def test_long_or_unknown_top_level_loop_is_reported():
+    assert lines(FULL_BATCH.format(setup="", count="5000")) == [14]
+    assert lines(FULL_BATCH.format(setup="epochs = 30\nepochs += 1000", count="epochs")) == [15]
+    assert lines(FULL_BATCH.format(setup="epochs = args.epochs", count="epochs")) == [14]
+    assert lines(FULL_BATCH.format(setup="epochs = 30\nepochs = args.epochs", count="epochs")) == [15]
+
+
+def test_few_iterations_nested_or_in_a_function_is_reported():
+    nested = """
+    import torch
+    device = torch.device("cuda")
+    for epoch in range(n_epochs):
+        for i in range(10):
+            loss = torch.nn.functional.mse_loss(model(x.to(device)), y)
+            loss.backward()
+            optimizer.step()
+            print(f"{loss:.3f}")
+    """
+    assert lines(nested) == [9]
+    in_function = """
+    import torch
+    device = torch.device("cuda")
+    def train(loader):
+        for x in loader:
+            for i in range(10):
+                loss = torch.nn.functional.mse_loss(model(x.to(device)), y)
+                loss.backward()
+                optimizer.step()
+                print(f"{loss:.3f}")
+    """
+    assert lines(in_function) == [10]
+
+
+def test_a_dtype_cast_names_no_device():
+    assert not mentions_device("y = torch.stack(ys).to(torch.float)\n")
+    assert not mentions_device("y = x.to(dtype=torch.float32)\n")
+    assert mentions_device("y = x.to(dev)\n")
+    assert mentions_device("y = x.to(torch.float).cuda()\n")
+    assert mentions_device("y = x.to(torch.device('cuda:0'))\n")
+
+
+def test_file_whose_only_to_is_a_dtype_cast_is_silent():
+    code = """
+    import torch
+    for _ in range(3000):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.mse_loss(net(x_train), y_train)
+        bar.set_postfix(loss=f"{loss:.3f}")
+        loss.backward()
+        optimizer.step()
+    preds = torch.stack(preds).to(torch.float)
+    """
+    assert lines(code) == []
+    assert lines(code.replace("to(torch.float)", "to(device)")) == [6]
+
+
+def test_keys_of_a_dict_of_outputs_are_not_tensors():
+    code = """
+    import torch
+    class Net(torch.nn.Module):
+        pass
+    model = Net()
+    device = torch.device("cuda")
+    for x in loader:
+        loss_dict = model(x.to(device))
+        for metric, value in loss_dict.items():
+            log[f"training.{metric}"].append(value)
+        for name in loss_dict.keys():
+            log[f"training.{name}"] = 1
+        loss_dict["loss"].backward()
+        optimizer.step()
+        bar = f"{loss_dict['loss']:.2f}"
+    """
+    assert lines(code) == [15]
