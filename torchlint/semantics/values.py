@@ -13,7 +13,7 @@ from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
 from torchlint.semantics.placement import host_modules
-from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
+from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module, scope_descendants
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -63,7 +63,7 @@ _TENSOR_ONLY_METHODS = frozenset(
         "expand", "expand_as", "unsqueeze", "unsqueeze_", "masked_fill", "masked_fill_", "masked_select",
         "view_as", "type_as", "contiguous", "index_select", "repeat_interleave", "gather", "scatter",
         "scatter_", "scatter_add", "scatter_add_", "clamp", "clamp_", "clamp_min", "clamp_max", "narrow",
-        "detach", "long", "permute", "log_softmax", "softmax",
+        "detach", "long", "permute", "log_softmax", "softmax", "norm",
     }
 )
 # Dict methods no tensor has: a value of tensor kind that has one is a container of tensors
@@ -324,14 +324,33 @@ class ValueInference:
         self._attribute_kinds: Dict[str, Tuple[Optional[Kind], int]] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
+        # The names each scope calls `.backward()` on, by the scope's id.
+        self._backward_memo: Dict[int, Tuple[cst.CSTNode, FrozenSet[str]]] = {}
 
     def lookup(self, name: str) -> Optional[Kind]:
         for scope in reversed(self.names.scopes):
             if name in scope.values:
                 return scope.values[name]
             if name in scope.bindings:
-                return None
+                return Kind.TENSOR if name in self._backward_receivers(scope.node) else None
         return None
+
+    def _backward_receivers(self, scope: cst.CSTNode) -> FrozenSet[str]:
+        """The names `scope` calls `.backward()` on (`loss.backward()`): tensors, whatever
+        function computed them (`loss = loss_fn(model(x), y)` of a `model` passed in), also
+        where they are read before the call (`print(loss)`)."""
+        known = self._backward_memo.get(id(scope))
+        if known is None or known[0] is not scope:
+            found = frozenset(
+                item.func.value.value
+                for item in scope_descendants(scope)
+                if isinstance(item, cst.Call)
+                and isinstance(item.func, cst.Attribute)
+                and item.func.attr.value == "backward"
+                and isinstance(item.func.value, cst.Name)
+            )
+            known = self._backward_memo[id(scope)] = (scope, found)
+        return known[1]
 
     def assign(self, name: str, kind: Optional[Kind]) -> None:
         values = self.names.scopes[-1].values
