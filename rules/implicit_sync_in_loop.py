@@ -74,8 +74,10 @@ class ImplicitSyncInLoop(Rule):
       `.cpu()`), on values already converted (`float(loss.item())`, reported by TL101) and on
       the keys of a module's dict of outputs (`for name, value in model(x).items():`);
     - in loops that run once per epoch, over dict entries or parameters, or over literal lists,
-      and in a toy's top-level loop of at most 100 iterations in all (`for epoch in
-      range(NUM_EPOCHS):` with `NUM_EPOCHS = 25`, in no function and no other loop);
+      and in a toy's loop of at most 100 iterations in all: at the top level (`for epoch in
+      range(NUM_EPOCHS):` with `NUM_EPOCHS = 25`, in no function and no other loop), or in a
+      function over `range(num_epochs)` that every call passes a literal such count from
+      the top level (`model.train(x, y, num_epochs=50)` in a notebook);
     - behind a logging guard (`if step % 100 == 0:`, a test naming `log`, `verbose`, ...);
     - where a loop that does not train (no `.backward()`/`.step()`) needs the value on the
       host to go on: it decides a `break`/`return`/`raise` or the `while` condition (also
@@ -205,7 +207,7 @@ class ImplicitSyncInLoop(Rule):
             return  # a loop of a file that never mentions a device may run on the host
         elif not is_step_loop(loop):
             return
-        if self.ctx.frequency.runs_few_times(loop):
+        if self.ctx.frequency.runs_few_times(loop, imported=not self.ctx.path.endswith(".ipynb")):
             return  # a toy's top-level loop of a few dozen iterations: the waits cost nothing measurable
         loop_nodes = list(descendants(loop))
         if not loop_trains(self.ctx, loop):

@@ -6,6 +6,7 @@ import textwrap
 from conftest import lines as rule_lines
 
 from torchlint.engine.context import mentions_device
+from torchlint.semantics.frequency import rare_guard
 
 RULE = "TL103"
 
@@ -171,3 +172,39 @@ def test_norm_of_a_value_of_unknown_origin_is_a_tensor():
             print(norm)
     """
     assert lines(code) == [9, 11]
+
+
+TOY_METHOD = """
+import torch
+device = torch.device("cuda")
+class Regression:
+    def __init__(self):
+        self.linear = torch.nn.Linear(2, 1).to(device)
+    def train(self, x, y, num_epochs, learning_rate=0.01):
+        for e in range(num_epochs):
+            cost = torch.nn.functional.mse_loss(self.linear(x), y)
+            cost.backward()
+            self.optimizer.step()
+            print(f"cost {{cost:.3f}}")
+model = Regression()
+{calls}
+"""
+
+
+def test_toy_method_called_with_a_few_epochs_at_module_level_is_silent():
+    assert lines(TOY_METHOD.format(calls="model.train(x, y, num_epochs=50)")) == []
+    assert lines(TOY_METHOD.format(calls="model.train(x, y, 30, 0.1)\nmodel.train(x, y, num_epochs=20)")) == []
+
+
+def test_toy_method_called_with_many_or_unknown_epochs_is_reported():
+    assert lines(TOY_METHOD.format(calls="model.train(x, y, num_epochs=5000)")) == [12]
+    assert lines(TOY_METHOD.format(calls="model.train(x, y, num_epochs=args.epochs)")) == [12]
+    assert lines(TOY_METHOD.format(calls="model.train(x, y, num_epochs=30)\nmodel.train(x, y, num_epochs=n)")) == [12]
+    assert lines(TOY_METHOD.format(calls="for run in runs:\n    model.train(x, y, num_epochs=30)")) == [12]
+
+
+def test_an_interval_of_a_visualisation_setting_is_rare():
+    # the guard of a call from another module: no loop counter is known there
+    assert rare_guard("itr % (n_iters_to_viz * num_batches) == 0")
+    assert rare_guard("itr % args.viz_every == 0")
+    assert not rare_guard("itr % (n_iters_to_sample * num_batches) == 0")

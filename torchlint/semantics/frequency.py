@@ -784,20 +784,60 @@ class FrequencyAnalysis:
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._index().get(id(node))
 
-    def runs_few_times(self, loop: cst.CSTNode) -> bool:
-        """Whether `loop` runs at most `FEW_ITERATIONS` times in the whole program: a loop at
-        module level (a script's or notebook's top level, in no function and no other loop)
-        over `range(n)` of a literal `n`, or of a name the file binds once to one
-        (`NUM_EPOCHS = 25`)."""
-        count = _literal_trip_count(iterated_of(loop), self.module)
-        if count is None or count > FEW_ITERATIONS:
+    def runs_few_times(self, loop: cst.CSTNode, imported: bool = True) -> bool:
+        """Whether `loop` runs at most `FEW_ITERATIONS` times in the whole program: a loop over
+        `range(n)` at module level (a script's or notebook's top level, in no other loop) of a
+        literal `n` or of a name the file binds only to one (`NUM_EPOCHS = 25`), or directly in
+        a function over `range(n)` of a parameter `n` that each of the function's calls, all
+        at module level, passes as such a literal (`model.train(x, y, num_epochs=50)`), in a
+        file no other module calls (`imported` False: a notebook) or whose functions none does."""
+        function = self._top_level_function(loop)
+        if function is False:
             return False
-        ancestor = self.parent(loop)
-        while ancestor is not None:
-            if isinstance(ancestor, (cst.FunctionDef, cst.Lambda, cst.ClassDef, *_LOOPS)):
+        constants: Dict[str, int] = {}
+        if isinstance(function, cst.FunctionDef):
+            found = self._literal_arguments(function, imported)
+            if found is None:
                 return False
+            constants = found
+        count = _literal_trip_count(iterated_of(loop), self.module, constants)
+        return count is not None and count <= FEW_ITERATIONS
+
+    def _top_level_function(self, node: cst.CSTNode) -> "cst.FunctionDef | None | bool":
+        """The function `node` is directly in, None at module level, False inside a loop, a
+        lambda or a function nested in another."""
+        function = None
+        ancestor = self.parent(node)
+        while ancestor is not None:
+            if isinstance(ancestor, (cst.Lambda, *_LOOPS)) or (isinstance(ancestor, cst.FunctionDef) and function is not None):
+                return False
+            if isinstance(ancestor, cst.FunctionDef):
+                function = ancestor
             ancestor = self.parent(ancestor)
-        return True
+        return function
+
+    def _literal_arguments(self, function: cst.FunctionDef, imported: bool) -> Optional[Dict[str, int]]:
+        """The largest integer literal each call of `function` passes for each of its
+        parameters, where every call is at module level and no other module calls it (none
+        can where the file is not `imported`); None otherwise. A parameter some call leaves
+        out or passes otherwise is not in the answer."""
+        method = isinstance(self._enclosing_scope(function), cst.ClassDef)
+        sites = self._sites(function.name.value, method)
+        if not sites or (imported and (self.called_in_project is None or self.called_in_project(function))):
+            return None
+        params = [param.name.value for param in function.params.params]
+        if method and params:
+            params = params[1:]
+        found: Dict[str, List[int]] = {}
+        for call in sites:
+            if self._top_level_function(call) is not None:
+                return None
+            passed = {name: arg.value for name, arg in zip(params, positional(call))}
+            passed.update({arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None})
+            for name in params:
+                value = passed.get(name)
+                found.setdefault(name, []).append(int(value.value, 0) if isinstance(value, cst.Integer) else -1)
+        return {name: max(values) for name, values in found.items() if min(values) >= 0}
 
     def classes(self) -> Dict[str, List[cst.ClassDef]]:
         """The module's classes by name, computed once."""
@@ -1173,16 +1213,16 @@ def _at_most_once(iterated: cst.BaseExpression) -> bool:
     return stop - start <= 1
 
 
-def _literal_trip_count(iterated: Optional[cst.BaseExpression], module: cst.Module) -> Optional[int]:
+def _literal_trip_count(iterated: Optional[cst.BaseExpression], module: cst.Module, constants: Dict[str, int]) -> Optional[int]:
     """How many times `range(n)` / `range(a, b)` iterates, where each bound is an integer
-    literal or a name the file binds only once, to one."""
+    literal, a parameter of `constants` or a name the file binds only to integer literals."""
     if not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range"):
         return None
     if not 1 <= len(iterated.args) <= 2 or any(arg.keyword is not None or arg.star for arg in iterated.args):
         return None
     values = []
     for arg in iterated.args:
-        value = _literal_integer(arg.value, module)
+        value = constants.get(arg.value.value) if isinstance(arg.value, cst.Name) and arg.value.value in constants else _literal_integer(arg.value, module)
         if value is None:
             return None
         values.append(value)

@@ -66,6 +66,8 @@ _TENSOR_ONLY_METHODS = frozenset(
         "detach", "long", "permute", "log_softmax", "softmax", "norm",
     }
 )
+# The keywords of `Tensor.backward()`.
+_BACKWARD_KEYWORDS = frozenset({"gradient", "retain_graph", "create_graph", "inputs"})
 # Dict methods no tensor has: a value of tensor kind that has one is a container of tensors
 # (a module's dict of outputs), whose keys and items are not tensors.
 _CONTAINER_METHODS = frozenset({"items", "keys"})
@@ -336,9 +338,11 @@ class ValueInference:
         return None
 
     def _backward_receivers(self, scope: cst.CSTNode) -> FrozenSet[str]:
-        """The names `scope` calls `.backward()` on (`loss.backward()`): tensors, whatever
-        function computed them (`loss = loss_fn(model(x), y)` of a `model` passed in), also
-        where they are read before the call (`print(loss)`)."""
+        """The names `scope` calls `.backward()` on as autograd's (`loss.backward()`, no
+        positional argument and only its keywords: not `accelerator.backward(loss)` nor a
+        hand-written `self.backward(x, y, probas)`): tensors, whatever function computed them
+        (`loss = loss_fn(model(x), y)` of a `model` passed in), also where they are read
+        before the call (`print(loss)`)."""
         known = self._backward_memo.get(id(scope))
         if known is None or known[0] is not scope:
             found = frozenset(
@@ -348,6 +352,8 @@ class ValueInference:
                 and isinstance(item.func, cst.Attribute)
                 and item.func.attr.value == "backward"
                 and isinstance(item.func.value, cst.Name)
+                and item.func.value.value not in ("self", "cls")
+                and all(arg.keyword is not None and arg.keyword.value in _BACKWARD_KEYWORDS for arg in item.args)
             )
             known = self._backward_memo[id(scope)] = (scope, found)
         return known[1]
