@@ -47,30 +47,25 @@ def test_long_or_unknown_top_level_loop_is_reported():
     assert lines(FULL_BATCH.format(setup="epochs = 30\nepochs = args.epochs", count="epochs")) == [15]
 
 
+INNER_TEN = """
+import torch
+device = torch.device("cuda")
+{outer}
+    for i in range(10):
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y)
+        loss.backward()
+        optimizer.step()
+        print(f"{{loss:.3f}}")
+"""
+
+
 def test_few_iterations_nested_or_in_a_function_is_reported():
-    nested = """
-    import torch
-    device = torch.device("cuda")
-    for epoch in range(n_epochs):
-        for i in range(10):
-            loss = torch.nn.functional.mse_loss(model(x.to(device)), y)
-            loss.backward()
-            optimizer.step()
-            print(f"{loss:.3f}")
-    """
-    assert lines(nested) == [9]
-    in_function = """
-    import torch
-    device = torch.device("cuda")
-    def train(loader):
-        for x in loader:
-            for i in range(10):
-                loss = torch.nn.functional.mse_loss(model(x.to(device)), y)
-                loss.backward()
-                optimizer.step()
-                print(f"{loss:.3f}")
-    """
-    assert lines(in_function) == [10]
+    assert lines(INNER_TEN.format(outer="for epoch in range(n_epochs):")) == [9]
+    # the function's loop over the loader repeats the inner loop
+    assert lines(INNER_TEN.format(outer="def train(loader):\n  for x in loader:")) == [10]
+    # a function called from a loop
+    called = INNER_TEN.format(outer="def train(x):\n  if True:") + "for x in loader:\n    train(x)\n"
+    assert lines(called) == [10]
 
 
 def test_a_dtype_cast_names_no_device():
