@@ -58,10 +58,9 @@ class ImplicitSyncInLoop(Rule):
     helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
 
     To stay precise the rule only reports values known to be tensors (results of torch
-    functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`, a name the
-    code calls `.backward()` on, whatever function computed it, results of methods only a
-    tensor has, such as `.norm(dim=-1)`), never values of unknown type, and is silent where
-    TL101 (`sync-in-loop`) is:
+    functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`, results of
+    methods only a tensor has, such as `.norm(dim=-1)`), never values of unknown type, and is
+    silent where TL101 (`sync-in-loop`) is:
     - outside loops (but a function another module's training step loop calls every
       iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`,
       also in a helper module that names no device when that loop's program runs on CUDA;

@@ -13,7 +13,7 @@ from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
 from torchlint.semantics.placement import host_modules
-from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
 
 
 # Functions that create a tensor in host memory unless given `device=`.
@@ -66,8 +66,6 @@ _TENSOR_ONLY_METHODS = frozenset(
         "detach", "long", "permute", "log_softmax", "softmax", "norm",
     }
 )
-# The keywords of `Tensor.backward()`.
-_BACKWARD_KEYWORDS = frozenset({"gradient", "retain_graph", "create_graph", "inputs"})
 # Dict methods no tensor has: a value of tensor kind that has one is a container of tensors
 # (a module's dict of outputs), whose keys and items are not tensors.
 _CONTAINER_METHODS = frozenset({"items", "keys"})
@@ -326,37 +324,14 @@ class ValueInference:
         self._attribute_kinds: Dict[str, Tuple[Optional[Kind], int]] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
-        # The names each scope calls `.backward()` on, by the scope's id.
-        self._backward_memo: Dict[int, Tuple[cst.CSTNode, FrozenSet[str]]] = {}
 
     def lookup(self, name: str) -> Optional[Kind]:
         for scope in reversed(self.names.scopes):
             if name in scope.values:
                 return scope.values[name]
             if name in scope.bindings:
-                return Kind.TENSOR if name in self._backward_receivers(scope.node) else None
+                return None
         return None
-
-    def _backward_receivers(self, scope: cst.CSTNode) -> FrozenSet[str]:
-        """The names `scope` calls `.backward()` on as autograd's (`loss.backward()`, no
-        positional argument and only its keywords: not `accelerator.backward(loss)` nor a
-        hand-written `self.backward(x, y, probas)`): tensors, whatever function computed them
-        (`loss = loss_fn(model(x), y)` of a `model` passed in), also where they are read
-        before the call (`print(loss)`)."""
-        known = self._backward_memo.get(id(scope))
-        if known is None or known[0] is not scope:
-            found = frozenset(
-                item.func.value.value
-                for item in scope_descendants(scope)
-                if isinstance(item, cst.Call)
-                and isinstance(item.func, cst.Attribute)
-                and item.func.attr.value == "backward"
-                and isinstance(item.func.value, cst.Name)
-                and item.func.value.value not in ("self", "cls")
-                and all(arg.keyword is not None and arg.keyword.value in _BACKWARD_KEYWORDS for arg in item.args)
-            )
-            known = self._backward_memo[id(scope)] = (scope, found)
-        return known[1]
 
     def assign(self, name: str, kind: Optional[Kind]) -> None:
         values = self.names.scopes[-1].values
