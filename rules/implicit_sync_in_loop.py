@@ -58,18 +58,25 @@ class ImplicitSyncInLoop(Rule):
     helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
 
     To stay precise the rule only reports values known to be tensors (results of torch
-    functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`), never
-    values of unknown type, and is silent where TL101 (`sync-in-loop`) is:
+    functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`, results of
+    methods only a tensor has, such as `.norm(dim=-1)`), never values of unknown type, and is
+    silent where TL101 (`sync-in-loop`) is:
     - outside loops (but a function another module's training step loop calls every
       iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`,
       also in a helper module that names no device when that loop's program runs on CUDA;
       so is the `step()` of a class that wraps a torch optimizer, `self.optimizer.step()`
       after clipping gradients, where the training loop calls `optimizer.step()` on it, unlike
       an environment's `step()`, whose values go back to the caller's loop),
-      and in files that never mention a device (`cuda`, `device`, `.to(`, ...);
+      and in files that never mention a device (`cuda`, `device`, `.to(`, ...; a dtype cast
+      such as `.to(torch.float)` names none);
     - on tensors known to be in host memory (created without `device=`, moved with
-      `.cpu()`) and on values already converted (`float(loss.item())`, reported by TL101);
-    - in loops that run once per epoch, over dict entries or parameters, or over literal lists;
+      `.cpu()`), on values already converted (`float(loss.item())`, reported by TL101) and on
+      the keys of a module's dict of outputs (`for name, value in model(x).items():`);
+    - in loops that run once per epoch, over dict entries or parameters, or over literal lists,
+      and in a toy's loop of at most 100 iterations in all: at the top level (`for epoch in
+      range(NUM_EPOCHS):` with `NUM_EPOCHS = 25`, in no function and no other loop), or in a
+      function over `range(num_epochs)` that every call passes a literal such count from
+      the top level (`model.train(x, y, num_epochs=50)` in a notebook);
     - behind a logging guard (`if step % 100 == 0:`, a test naming `log`, `verbose`, ...);
     - where a loop that does not train (no `.backward()`/`.step()`) needs the value on the
       host to go on: it decides a `break`/`return`/`raise` or the `while` condition (also
@@ -199,6 +206,8 @@ class ImplicitSyncInLoop(Rule):
             return  # a loop of a file that never mentions a device may run on the host
         elif not is_step_loop(loop):
             return
+        if self.ctx.frequency.runs_few_times(loop, imported=not self.ctx.path.endswith(".ipynb")):
+            return  # a toy's top-level loop of a few dozen iterations: the waits cost nothing measurable
         loop_nodes = list(descendants(loop))
         if not loop_trains(self.ctx, loop):
             if any(_calls(item, "input") for item in loop_nodes):

@@ -29,7 +29,11 @@ _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
 # Code that changes where factories create tensors by default.
 _DEFAULT_DEVICE = re.compile(r"set_default_device|set_default_tensor_type|with\s+torch\.device")
 # Any sign that the file places work on an accelerator.
-_DEVICE_USE = re.compile(r"cuda|device|\.to\(|accelerat|\b(?:xla|mps|xpu|npu|hpu)\b")
+# A device named in the text; `.to(torch.float)`, a cast to a dtype, names none.
+_DEVICE_USE = re.compile(
+    r"cuda|device|\.to\((?!\s*(?:dtype\s*=\s*)?torch\.(?:float|half|double|bfloat16|int|long|bool|u?int(?:8|16|32|64)|float(?:16|32|64))\s*\))"
+    r"|accelerat|\b(?:xla|mps|xpu|npu|hpu)\b"
+)
 _SCOPE_BOUNDARIES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 GRAD_ENABLING = frozenset({"torch.enable_grad", "torch.autograd.enable_grad"})
 SET_GRAD_ENABLED = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})

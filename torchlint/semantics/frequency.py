@@ -77,7 +77,7 @@ from torchlint.semantics.training import (
     outside_nested_loops,
     steps_an_optimizer,
 )
-from torchlint.semantics.tree import COMPREHENSIONS, children, descendants, iterated_source, module_nodes, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, iterated_source, module_nodes, names_bound_by, nodes_of_type, scope_descendants
 from torchlint.semantics.values import string_key, string_value
 
 # Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
@@ -814,6 +814,61 @@ class FrequencyAnalysis:
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._index().get(id(node))
 
+    def runs_few_times(self, loop: cst.CSTNode, imported: bool = True) -> bool:
+        """Whether `loop` runs at most `FEW_ITERATIONS` times in the whole program: a loop over
+        `range(n)` at module level (a script's or notebook's top level, in no other loop) of a
+        literal `n` or of a name the file binds only to one (`NUM_EPOCHS = 25`), or directly in
+        a function over `range(n)` of a parameter `n` that each of the function's calls, all
+        at module level, passes as such a literal (`model.train(x, y, num_epochs=50)`), in a
+        file no other module calls (`imported` False: a notebook) or whose functions none does."""
+        function = self._top_level_function(loop)
+        if function is False:
+            return False
+        constants: Dict[str, int] = {}
+        if isinstance(function, cst.FunctionDef):
+            found = self._literal_arguments(function, imported)
+            if found is None:
+                return False
+            constants = found
+        count = _literal_trip_count(iterated_of(loop), self.module, constants)
+        return count is not None and count <= FEW_ITERATIONS
+
+    def _top_level_function(self, node: cst.CSTNode) -> "cst.FunctionDef | None | bool":
+        """The function `node` is directly in, None at module level, False inside a loop, a
+        lambda or a function nested in another."""
+        function = None
+        ancestor = self.parent(node)
+        while ancestor is not None:
+            if isinstance(ancestor, (cst.Lambda, *_LOOPS)) or (isinstance(ancestor, cst.FunctionDef) and function is not None):
+                return False
+            if isinstance(ancestor, cst.FunctionDef):
+                function = ancestor
+            ancestor = self.parent(ancestor)
+        return function
+
+    def _literal_arguments(self, function: cst.FunctionDef, imported: bool) -> Optional[Dict[str, int]]:
+        """The largest integer literal each call of `function` passes for each of its
+        parameters, where every call is at module level and no other module calls it (none
+        can where the file is not `imported`); None otherwise. A parameter some call leaves
+        out or passes otherwise is not in the answer."""
+        method = isinstance(self._enclosing_scope(function), cst.ClassDef)
+        sites = self._sites(function.name.value, method)
+        if not sites or (imported and (self.called_in_project is None or self.called_in_project(function))):
+            return None
+        params = [param.name.value for param in function.params.params]
+        if method and params:
+            params = params[1:]
+        found: Dict[str, List[int]] = {}
+        for call in sites:
+            if self._top_level_function(call) is not None:
+                return None
+            passed = {name: arg.value for name, arg in zip(params, positional(call))}
+            passed.update({arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None})
+            for name in params:
+                value = passed.get(name)
+                found.setdefault(name, []).append(int(value.value, 0) if isinstance(value, cst.Integer) else -1)
+        return {name: max(values) for name, values in found.items() if min(values) >= 0}
+
     def classes(self) -> Dict[str, List[cst.ClassDef]]:
         """The module's classes by name, computed once."""
         if self._classes is None:
@@ -1147,6 +1202,11 @@ def _counter_name(node: cst.BaseExpression, counters: Set[str]) -> bool:
     return bool(name) and (name in counters or names_counter(name))
 
 
+# A loop of the program's own top level that runs its body at most this many times in all (a
+# toy demonstration: `for epoch in range(30):` around a full-batch step on a hundred points).
+FEW_ITERATIONS = 100
+
+
 # -- loops -------------------------------------------------------------------------------------
 
 
@@ -1181,6 +1241,41 @@ def _at_most_once(iterated: cst.BaseExpression) -> bool:
     values = [int(bound.value, 0) for bound in bounds]  # type: ignore[union-attr]
     start, stop = (0, values[0]) if len(values) == 1 else values
     return stop - start <= 1
+
+
+def _literal_trip_count(iterated: Optional[cst.BaseExpression], module: cst.Module, constants: Dict[str, int]) -> Optional[int]:
+    """How many times `range(n)` / `range(a, b)` iterates, where each bound is an integer
+    literal, a parameter of `constants` or a name the file binds only to integer literals."""
+    if not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range"):
+        return None
+    if not 1 <= len(iterated.args) <= 2 or any(arg.keyword is not None or arg.star for arg in iterated.args):
+        return None
+    values = []
+    for arg in iterated.args:
+        value = constants.get(arg.value.value) if isinstance(arg.value, cst.Name) and arg.value.value in constants else _literal_integer(arg.value, module)
+        if value is None:
+            return None
+        values.append(value)
+    start, stop = (0, values[0]) if len(values) == 1 else values
+    return max(stop - start, 0)
+
+
+def _literal_integer(node: cst.BaseExpression, module: cst.Module) -> Optional[int]:
+    """An integer literal, or a name that the module's own scope binds only to integer
+    literals (a notebook's cells setting `NUM_EPOCHS = 25` again): the largest of them."""
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    if not isinstance(node, cst.Name):
+        return None
+    found: List[int] = []
+    for item in scope_descendants(module):
+        if isinstance(item, cst.Assign) and any(node.value in bound_names(target.target) for target in item.targets):
+            if len(item.targets) != 1 or not isinstance(item.targets[0].target, cst.Name) or not isinstance(item.value, cst.Integer):
+                return None
+            found.append(int(item.value.value, 0))
+        elif not isinstance(item, cst.AssignTarget) and node.value in names_bound_by(item):
+            return None  # `+=`, a loop target, an import: not a constant
+    return max(found) if found else None
 
 
 def is_step_loop(loop: cst.CSTNode) -> bool:

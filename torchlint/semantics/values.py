@@ -63,9 +63,12 @@ _TENSOR_ONLY_METHODS = frozenset(
         "expand", "expand_as", "unsqueeze", "unsqueeze_", "masked_fill", "masked_fill_", "masked_select",
         "view_as", "type_as", "contiguous", "index_select", "repeat_interleave", "gather", "scatter",
         "scatter_", "scatter_add", "scatter_add_", "clamp", "clamp_", "clamp_min", "clamp_max", "narrow",
-        "detach", "long", "permute", "log_softmax", "softmax",
+        "detach", "long", "permute", "log_softmax", "softmax", "norm",
     }
 )
+# Dict methods no tensor has: a value of tensor kind that has one is a container of tensors
+# (a module's dict of outputs), whose keys and items are not tensors.
+_CONTAINER_METHODS = frozenset({"items", "keys"})
 _MODULE_METHODS = frozenset({"cuda", "cpu", "to", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
 _TENSOR_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "real", "imag"})
 _LITERAL_KINDS = {
@@ -465,8 +468,11 @@ class ValueInference:
             return None
         return self._tensor_method_kind(Kind.TENSOR, node.func.attr.value, node)
 
-    def _tensor_method_kind(self, receiver: Kind, method: str, node: cst.Call) -> Kind:
-        """The kind a tensor method returns: host after `.cpu()`, on the device after `.cuda()`."""
+    def _tensor_method_kind(self, receiver: Kind, method: str, node: cst.Call) -> Optional[Kind]:
+        """The kind a tensor method returns: host after `.cpu()`, on the device after `.cuda()`;
+        unknown for a dict method (`model(x).items()`: the receiver was a dict of outputs)."""
+        if method in _CONTAINER_METHODS:
+            return None
         if method in _TENSOR_NON_TENSOR_METHODS:
             return _TENSOR_NON_TENSOR_METHODS[method]
         if method in ("cpu", "pin_memory"):
