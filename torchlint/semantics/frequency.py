@@ -830,8 +830,25 @@ class FrequencyAnalysis:
             if found is None:
                 return False
             constants = found
-        count = _literal_trip_count(iterated_of(loop), self.module, constants)
+        count = _literal_trip_count(iterated_of(loop), {**self._integer_names, **constants})
         return count is not None and count <= FEW_ITERATIONS
+
+    @cached_property
+    def _integer_names(self) -> Dict[str, int]:
+        """The names the module's own scope binds only to integer literals (a notebook's cells
+        setting `NUM_EPOCHS = 25` again), each with the largest of them; found once per file."""
+        found: Dict[str, List[int]] = {}
+        other: Set[str] = set()
+        for item in scope_descendants(self.module):
+            if isinstance(item, cst.Assign):
+                target = item.targets[0].target if len(item.targets) == 1 else None
+                if isinstance(target, cst.Name) and isinstance(item.value, cst.Integer):
+                    found.setdefault(target.value, []).append(int(item.value.value, 0))
+                else:
+                    other.update(name for each in item.targets for name in bound_names(each.target))
+            elif not isinstance(item, cst.AssignTarget):
+                other.update(names_bound_by(item))  # `+=`, a loop target, an import: not a constant
+        return {name: max(values) for name, values in found.items() if name not in other}
 
     def _top_level_function(self, node: cst.CSTNode) -> "cst.FunctionDef | None | bool":
         """The function `node` is directly in, None at module level, False inside a loop, a
@@ -1243,39 +1260,22 @@ def _at_most_once(iterated: cst.BaseExpression) -> bool:
     return stop - start <= 1
 
 
-def _literal_trip_count(iterated: Optional[cst.BaseExpression], module: cst.Module, constants: Dict[str, int]) -> Optional[int]:
+def _literal_trip_count(iterated: Optional[cst.BaseExpression], integers: Dict[str, int]) -> Optional[int]:
     """How many times `range(n)` / `range(a, b)` iterates, where each bound is an integer
-    literal, a parameter of `constants` or a name the file binds only to integer literals."""
+    literal or a name of `integers` (a parameter every call passes a literal, a name the file
+    binds only to integer literals)."""
     if not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range"):
         return None
     if not 1 <= len(iterated.args) <= 2 or any(arg.keyword is not None or arg.star for arg in iterated.args):
         return None
     values = []
     for arg in iterated.args:
-        value = constants.get(arg.value.value) if isinstance(arg.value, cst.Name) and arg.value.value in constants else _literal_integer(arg.value, module)
+        value = int(arg.value.value, 0) if isinstance(arg.value, cst.Integer) else integers.get(arg.value.value) if isinstance(arg.value, cst.Name) else None
         if value is None:
             return None
         values.append(value)
     start, stop = (0, values[0]) if len(values) == 1 else values
     return max(stop - start, 0)
-
-
-def _literal_integer(node: cst.BaseExpression, module: cst.Module) -> Optional[int]:
-    """An integer literal, or a name that the module's own scope binds only to integer
-    literals (a notebook's cells setting `NUM_EPOCHS = 25` again): the largest of them."""
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0)
-    if not isinstance(node, cst.Name):
-        return None
-    found: List[int] = []
-    for item in scope_descendants(module):
-        if isinstance(item, cst.Assign) and any(node.value in bound_names(target.target) for target in item.targets):
-            if len(item.targets) != 1 or not isinstance(item.targets[0].target, cst.Name) or not isinstance(item.value, cst.Integer):
-                return None
-            found.append(int(item.value.value, 0))
-        elif not isinstance(item, cst.AssignTarget) and node.value in names_bound_by(item):
-            return None  # `+=`, a loop target, an import: not a constant
-    return max(found) if found else None
 
 
 def is_step_loop(loop: cst.CSTNode) -> bool:

@@ -2071,3 +2071,19 @@ gen = torch.Generator().manual_seed(0)
 kw = {"generator": gen}
 for step in range(2):
     show(torch.randn(2, **kw).to(device))
+
+# %% normal drawn on the host given a size, then moved [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    torch.manual_seed(step)
+    show(torch.normal(0.0, 0.5, size=(2, 3)).to(device))
+
+# %% normal of a host mean takes no device argument [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    torch.manual_seed(step)
+    show(torch.normal(torch.zeros(4), 1.0).to(device))
