@@ -288,23 +288,29 @@ def _is_false(node: cst.BaseExpression) -> bool:
 CALLER_DEPTH = 2
 
 
-def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth: int) -> Optional[Execution]:
+def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth: int, steps: bool = False) -> Optional[Execution]:
     """How often the function `name` of the module at `path` runs from the calls the project
     index records (`counted` picks them: the other modules' for the file's own functions,
     whose in-file calls the file's analysis reads): `frequency.called_elsewhere`, or else
     through the callers' own frequency, `depth` callers up: a call outside loops in a function
     that runs every step runs every step (a metric helper of `calculate_metrics()` that a step
     loop calls, a helper of `_get_embeddings()` that a Lightning `training_step` calls), and a call in a loop of a function that runs every epoch runs for every batch
-    of that pass (`calculate_metrics(batch)` in a per-epoch `validate()`)."""
+    of that pass (`calculate_metrics(batch)` in a per-epoch `validate()`). `steps`: a function
+    it calls outside loops takes a training step (the agent's `learn()` that a base class's
+    `train_step_interval()` calls): each call of it does too."""
     sites = [site for site in callers_of(path, name) if counted(site)]
-    facts = module_facts(path).functions.get(name)
-    found = called_elsewhere(name.rpartition(".")[2], sites, steps_itself=facts is not None and facts.steps_itself)
+    functions = module_facts(path).functions
+    facts = functions.get(name)
+    steps = steps or (facts is not None and facts.steps_itself)
+    klass = name.rpartition(".")[0]
+    trainer_method = bool(klass) and any(key.startswith(f"{klass}.") and other.steps_itself for key, other in functions.items())
+    found = called_elsewhere(name.rpartition(".")[2], sites, steps, facts is None or facts.loops, trainer_method)
     if found is not None or depth == 0:
         return found
     for site in sites:
         rare = any(rare_guard(guard) for guard in site.guards)
         caller = qualified_caller(site) if not (rare or site.in_handler or site.in_epoch_loop) else None
-        outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1) if caller is not None else None
+        outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1, steps and not site.in_loop) if caller is not None else None
         if outer is None:
             continue
         every_step = called_every_step_elsewhere(outer) or outer.step_method() == "forward" or outer.framework() is not None

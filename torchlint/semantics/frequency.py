@@ -52,6 +52,7 @@ from torchlint.semantics.execution import (
     ORDER,
     OUTER_LOOP,
     UNDER_INTERVAL,
+    EVALUATION_STEP_CALLEE,
     Execution,
     Frequency,
     Reason,
@@ -95,7 +96,9 @@ PER_SAMPLE = "runs for every sample"
 External = Callable[[cst.FunctionDef], Optional[Execution]]
 
 
-def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = False) -> Optional[Execution]:
+def called_elsewhere(
+    name: str, sites: Sequence[CallSite], steps_itself: bool = False, loops: bool = True, trainer_method: bool = False
+) -> Optional[Execution]:
     """How often a function runs from its calls in other modules: RARE when every call is
     under a rare test (an interval, a logging or debugging switch, a best-value test) or in an
     `except` handler (an interval around a callee that is itself a training step paces training
@@ -107,8 +110,13 @@ def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = 
     a `LightningModule`'s `validation_step`: the framework runs it every batch), or in a
     class's `forward()` (`commons.rand_slice_segments(z, ...)` in a model's forward); PER_EPOCH when
     one is in a loop over epochs
-    (`evaluate(...)` in the training script's epoch loop); None otherwise (no call, or calls
-    whose loops the call sites do not show). An `else` branch (`not (<test>)`) is not rare."""
+    (`evaluate(...)` in the training script's epoch loop), except that a callee without loops
+    of its own (not `loops`) called in a loop inside the epoch loop of a function that trains,
+    or a method of a class another method of which takes a training step (`trainer_method`),
+    runs for every batch of that pass (`engine.eval(x, y)` in `for x, y in val_loader:`):
+    PER_STEP; None otherwise (no
+    call, or calls whose loops the call sites do not show). An `else` branch (`not (<test>)`)
+    is not rare."""
     unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard, steps_itself) for guard in site.guards)]
     if sites and not unguarded:
         first = sites[0]
@@ -129,6 +137,10 @@ def called_elsewhere(name: str, sites: Sequence[CallSite], steps_itself: bool = 
     if forward is not None:
         text = f"`{name}()` is called by `{forward.caller}()`, which runs every step ({forward.path}:{forward.line})"
         return Execution(Frequency.PER_STEP, (Reason(text, method="forward", external=True),))
+    batch = None if loops else next((site for site in unguarded if site.in_batch_loop and (trainer_method or caller_trains(site))), None)
+    if batch is not None:
+        text = f"`{name}()` is called for every batch of a loop over epochs ({batch.path}:{batch.line})"
+        return Execution(Frequency.PER_STEP, (Reason(text, method=EVALUATION_STEP_CALLEE, external=True),))
     epoch = next((site for site in unguarded if site.in_epoch_loop), None)
     if epoch is not None:
         return Execution(Frequency.PER_EPOCH, (Reason(f"`{name}()` is called every epoch ({epoch.path}:{epoch.line})"),))

@@ -665,6 +665,8 @@ class FunctionFacts:
     # It runs a backward pass, itself or through the functions of its module it calls
     # (`engine.train` calling `train_step` in its epoch loop).
     trains: bool = False
+    # It has a loop of its own (`for`, `while`).
+    loops: bool = False
     # A `for` loop of its own names an epoch (`for epoch in range(epochs):`).
     loops_over_epochs: bool = False
     # A class that is a torch DataLoader taking DataLoader's options as they are: it subclasses
@@ -774,6 +776,9 @@ class CallSite:
     # The last names of the direct bases of the class whose method makes the call
     # (`LightningModule` for a call in its `validation_step`).
     caller_bases: Tuple[str, ...] = ()
+    # In such a loop inside a loop over epochs (`for epoch in ...: for x, y in val_loader:`):
+    # once per batch of every epoch.
+    in_batch_loop: bool = False
 
 
 @dataclass(frozen=True)
@@ -835,14 +840,54 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     name from project modules (`from helper_evaluation import compute_accuracy`), read from
     those modules' own summaries (one step across modules, whatever order files come in)."""
     local = _local_module_facts(text, path)
+    if not os.path.isabs(path):
+        return local
     imported: Dict[str, FunctionFacts] = {}
-    for name in {item.callee for item in local.hand_offs if item.callee not in local.functions} if os.path.isabs(path) else ():
+    for name in {item.callee for item in local.hand_offs if item.callee not in local.functions}:
         found = _imported_own_function(path, text, name)
         if found is not None:
             imported[name] = found
-    if not imported:
-        return local
-    return dataclasses.replace(local, functions=_passes_handed_on(dict(local.functions), local.hand_offs, imported))
+    functions = _with_imported_steps(local, path, text)
+    if imported:
+        functions = _passes_handed_on(dict(functions), local.hand_offs, imported)
+    return local if functions is local.functions else dataclasses.replace(local, functions=functions)
+
+
+def _with_imported_steps(local: ModuleFacts, path: str, text: str) -> Dict[str, FunctionFacts]:
+    """The summaries of the module at `path` with the training steps it takes through functions
+    imported by name from project modules: a call of one that steps itself (`update_params(optim,
+    loss)` doing zero_grad, backward and step) outside the caller's loops makes the caller step
+    itself, and inside them makes it train; callers within the module follow (a function by
+    name, a method by `self.name(...)`), as `_with_training` and `_with_delegated_steps` have it
+    for the module's own steps. The functions `local` has when nothing is imported that steps."""
+    bound = {name for statement in module_imports(text) for _, name in statement.names if name != STAR}
+    stepping = {
+        written for written in local.calls
+        if written in bound and written not in local.functions and (found := _imported_own_function(path, text, written)) is not None and found.steps_itself
+    }
+    if not stepping:
+        return local.functions
+    functions = dict(local.functions)
+    pending = True
+    while pending:
+        pending = False
+        for written, sites in local.calls.items():
+            callee = written[len("self."):] if written.startswith("self.") else written
+            if written not in stepping and not (callee != written and any(name.rpartition(".")[2] == callee for name in stepping)):
+                continue
+            for site in sites:
+                klass = _class_at(text, site.line) if site.caller is not None and "." not in site.caller else None
+                caller = f"{klass}.{site.caller}" if klass is not None else site.caller
+                facts = functions.get(caller) if caller is not None and not site.in_handler else None
+                if facts is None:
+                    continue
+                updated = dataclasses.replace(facts, trains=True, steps_itself=facts.steps_itself or not site.in_loop)
+                if updated != facts:
+                    functions[caller] = updated
+                    if updated.steps_itself:
+                        stepping.add(caller)
+                    pending = True
+    return functions
 
 
 def _imported_own_function(path: str, text: str, name: str) -> Optional[FunctionFacts]:
@@ -1401,6 +1446,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
             mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
             for item in loops
         ),
+        loops=bool(loops) or ast.While in body,
     )
 
 
@@ -1991,6 +2037,8 @@ class _CallCollector(ast.NodeVisitor):
         self.guards: List[str] = []
         self.loops = 0
         self.epoch_loops = 0
+        # Loops that name no epoch inside loops over epochs (`CallSite.in_batch_loop`).
+        self.batch_loops = 0
         # Loops over a display (`for split in ("head", "tail"):`): a few passes, not batches.
         self.display_loops = 0
         self.handlers = 0
@@ -2025,13 +2073,13 @@ class _CallCollector(ast.NodeVisitor):
         self.class_bases = saved
 
     def visit_FunctionDef(self, node: ast.AST) -> None:
-        saved = (self.guards, self.loops, self.epoch_loops, self.display_loops, self.handlers, self.class_bases, self.method_bases)
-        self.guards, self.loops, self.epoch_loops, self.display_loops, self.handlers = [], 0, 0, 0, 0
+        saved = (self.guards, self.loops, self.epoch_loops, self.batch_loops, self.display_loops, self.handlers, self.class_bases, self.method_bases)
+        self.guards, self.loops, self.epoch_loops, self.batch_loops, self.display_loops, self.handlers = [], 0, 0, 0, 0, 0
         self.method_bases, self.class_bases = self.class_bases, ()
         self.function.append(getattr(node, "name", ""))
         self.generic_visit(node)
         self.function.pop()
-        self.guards, self.loops, self.epoch_loops, self.display_loops, self.handlers, self.class_bases, self.method_bases = saved
+        self.guards, self.loops, self.epoch_loops, self.batch_loops, self.display_loops, self.handlers, self.class_bases, self.method_bases = saved
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -2056,9 +2104,12 @@ class _CallCollector(ast.NodeVisitor):
         return b"".join([lines[0][node.col_offset :], *lines[1:-1], lines[-1][:end_column]]).decode("utf-8")
 
     def _loop(self, node: ast.AST) -> None:
+        batch = self.epoch_loops > 0
         self.loops += 1
+        self.batch_loops += batch
         self.generic_visit(node)
         self.loops -= 1
+        self.batch_loops -= batch
 
     visit_While = _loop
 
@@ -2071,13 +2122,16 @@ class _CallCollector(ast.NodeVisitor):
         self.visit(node.target)
         self.epoch_loops += epoch
         display = not epoch and isinstance(node.iter, (ast.Tuple, ast.List, ast.Set))
+        batch = not epoch and not display and self.epoch_loops > epoch
         self.display_loops += display
+        self.batch_loops += batch
         self.loops += 1
         for statement in node.body:
             self.visit(statement)
         self.loops -= 1
         self.epoch_loops -= epoch
         self.display_loops -= display
+        self.batch_loops -= batch
         for statement in node.orelse:
             self.visit(statement)
 
@@ -2106,6 +2160,7 @@ class _CallCollector(ast.NodeVisitor):
                 self.epoch_loops > 0,
                 self.loops > self.epoch_loops + self.display_loops,
                 self.method_bases,
+                self.batch_loops > 0,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
