@@ -43,6 +43,8 @@ BATCH_HOOKS = {
             "training_step_end", "validation_step_end", "test_step_end",
             "on_train_batch_start", "on_train_batch_end", "on_validation_batch_end",
             "on_before_backward", "on_after_backward", "on_before_optimizer_step",
+            # Overrides of what the trainer does at every optimisation step.
+            "backward", "optimizer_step", "optimizer_zero_grad", "configure_gradient_clipping",
         }
     ),
     HUGGING_FACE: frozenset({"training_step", "compute_loss", "prediction_step"}),
@@ -57,7 +59,8 @@ BATCH_HOOKS = {
 }
 # Of those, the ones that run with training (forward and backward of every optimisation step).
 TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batch_start", "on_train_batch_end",
-                            "on_before_backward", "on_after_backward", "on_before_optimizer_step", "compute_loss"})
+                            "on_before_backward", "on_after_backward", "on_before_optimizer_step", "compute_loss",
+                            "backward", "optimizer_step", "optimizer_zero_grad", "configure_gradient_clipping"})
 # And those that run with it every epoch of a fit (validation; not `test_step`, `predict_step`).
 FIT_HOOKS = TRAINING_HOOKS | {"validation_step", "validation_step_end", "on_validation_batch_end", "prediction_step"}
 # The hooks of an engine's `hooks` dict that run once per batch (torchnet: the batch drawn,

@@ -19,7 +19,7 @@ from torchlint.semantics.tree import children
 # reporting intervals, debugging and verbosity switches.
 GUARD_WORDS = frozenset(
     "log logs logger logging print printing verbose verbosity interval intervals freq frequency every "
-    "display report reporting debug debugging vis viz visualize visualise visualization plot plots tensorboard wandb "
+    "display report reporting debug debugging vis viz visualize visualise visualization plot plots tensorboard wandb visdom "
     "save show dump profile profiler profiling nvtx".split()
 )
 # Words of a running best value (`best_acc`, `is_best`): a test on one holds only when a

@@ -524,12 +524,49 @@ def project_root(path: str) -> str:
 
 
 def _import_bases(path: str, statement: ImportFrom, roots: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The directories the module of `statement` (in the file at `path`) may be found under:
+    `roots` for an absolute import, then, for `from X import name` that no module under them
+    binds, the project's directories that hold a module `X` (`search_path_directories`)."""
     if not statement.level:
-        return roots
+        if not statement.names or not os.path.isabs(path) or _binds_names(roots, statement):
+            return roots
+        return roots + tuple(directory for directory in search_path_directories(path, statement.module) if directory not in roots)
     base = os.path.dirname(path)
     for _ in range(statement.level - 1):
         base = os.path.dirname(base)
     return (base,)
+
+
+def _binds_names(roots: Tuple[str, ...], statement: ImportFrom) -> bool:
+    """Whether a module that the absolute import `statement` finds under `roots` binds one of
+    the names it imports (defines or imports it, or has it as a submodule)."""
+    parts = [part for part in statement.module.split(".") if part]
+    names = [name for name, _ in statement.names]
+    for base in roots:
+        files = _module_files(base, parts, names)
+        if files and (len(files) > len(_module_files(base, parts, [])) or any(name == STAR or _defines(base, parts, name) for name in names)):
+            return True
+    return False
+
+
+def search_path_directories(path: str, module: str) -> Tuple[str, ...]:
+    """The directories of the project of the file at `path` that hold the module or package
+    named by the first part of `module`: where an import of it resolves when a launcher puts
+    them on the search path (`PYTHONPATH=src/solver python src/bin/train.py` for `from solver
+    import Solver` next to an empty `src/solver/__init__.py`). The answer depends on the
+    project's listing, noted as a dependency."""
+    root = project_root(path)
+    _note(root, tree_stamp(root))
+    index = _MODULE_DIRECTORIES.get(root)
+    if index is None:
+        index = _MODULE_DIRECTORIES[root] = {}
+        for file in project_files(root):
+            directory, name = os.path.split(file)
+            if name == "__init__.py":
+                directory, name = os.path.split(directory)
+                name += ".py"
+            index.setdefault(name[: -len(".py")], []).append(directory)
+    return tuple(dict.fromkeys(index.get(module.partition(".")[0], ())))
 
 
 def imported_files(path: str, text: str, roots: Tuple[str, ...]) -> List[str]:
@@ -1902,7 +1939,7 @@ def element_name(container: str, index: "int | str") -> str:
 
 def _keeps_signature(node: ast.ClassDef) -> Optional[bool]:
     """Whether the class takes its base's loader options as they are: no `__init__`,
-    `__init__(self, *args, **kwargs)`, or one that hands them on to the base
+    `__init__(self, *args, **kwargs)` that sets none on `self`, or one that hands them on to the base
     (`_forwards_to_base`). True when it also hands over a `collate_fn` of its own (see
     `FunctionFacts.collates_itself`), False when it does not, None when it does not keep them."""
     init = next((item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
@@ -1910,7 +1947,7 @@ def _keeps_signature(node: ast.ClassDef) -> Optional[bool]:
         return False
     args = init.args
     if len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None:
-        return False
+        return _collates_after(init, set())
     return _forwards_to_base(init)
 
 
@@ -1940,8 +1977,12 @@ def _forwards_to_base(init: ast.FunctionDef) -> Optional[bool]:
     read (an option, a sampler, a worker callable) may have DataLoader's default only; the class
     may hand the base arguments of its own (`collate_fn`, `drop_last`) but none of the loader's
     options (`LOADER_OPTIONS`), nor set one on `self`. True when it hands over or sets a
-    `collate_fn` of its own, False when not, None when the class does not keep the options."""
+    `collate_fn` of its own, False when not, None when the class does not keep the options.
+    Or `def __init__(self, *args, LFR_m=1, **kwargs)` handing `*args, **kwargs` on as they
+    are (`_hands_on_all`)."""
     args = init.args
+    if args.vararg is not None:
+        return _hands_on_all(init)
     own = [*args.posonlyargs, *args.args, *args.kwonlyargs][1:]
     defaults = dict(zip([a.arg for a in (*args.posonlyargs, *args.args)][::-1], args.defaults[::-1]))
     defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
@@ -1971,6 +2012,36 @@ def _forwards_to_base(init: ast.FunctionDef) -> Optional[bool]:
     spread = [_ast_dotted(keyword.value) for keyword in call.keywords if keyword.arg is None]
     if None in handed or sorted(handed) != sorted(a.arg for a in own) or spread != ([args.kwarg.arg] if args.kwarg is not None else []):
         return None
+    return _collates_after(init, fixed)
+
+
+def _hands_on_all(init: ast.FunctionDef) -> Optional[bool]:
+    """`def __init__(self, *args, LFR_m=1, LFR_n=1, **kwargs)` whose one `super().__init__(*args,
+    **kwargs)` hands the base everything it is given but keyword-only parameters of its own,
+    none of them a DataLoader parameter: a call of the class gives the base its options as
+    they are. As `_forwards_to_base` answers."""
+    args = init.args
+    own = {a.arg for a in args.kwonlyargs}
+    if len(args.posonlyargs) + len(args.args) != 1 or args.kwarg is None or own & (set(LOADER_POSITIONS) | LOADER_OPTIONS):
+        return None
+    bases = [item for item in _ast_walk(init) if isinstance(item, ast.Call) and _super_init(item.func)]
+    if len(bases) != 1:
+        return None
+    call = bases[0]
+    starred = [arg.value for arg in call.args if isinstance(arg, ast.Starred)]
+    if len(call.args) != 1 or len(starred) != 1 or _ast_dotted(starred[0]) != args.vararg.arg:
+        return None
+    spread = [_ast_dotted(keyword.value) for keyword in call.keywords if keyword.arg is None]
+    fixed = {keyword.arg for keyword in call.keywords if keyword.arg is not None}
+    if spread != [args.kwarg.arg] or not fixed <= _FIXED_FREELY:
+        return None
+    return _collates_after(init, fixed)
+
+
+def _collates_after(init: ast.FunctionDef, fixed: Set[str]) -> Optional[bool]:
+    """For an `__init__` that hands its base the loader options it is given (with the
+    arguments `fixed` of its own): None when it then sets an option on `self`, else whether it
+    hands over or sets a `collate_fn` of its own."""
     set_on_self = {
         target.attr for item in _ast_walk(init) if isinstance(item, (ast.Assign, ast.AugAssign, ast.AnnAssign))
         for target in (item.targets if isinstance(item, ast.Assign) else [item.target])
@@ -2423,6 +2494,8 @@ _CONFIG_FILES: Dict[str, Tuple[str, ...]] = {}
 CONFIG_WORDS = ("config", "conf", "cfg", "hparam", "hyper", "param", "setting", "option", "args")
 # Per project root: the project modules each module imports directly, and those that import it.
 _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
+# Per project root: the directories that hold each module name (`search_path_directories`).
+_MODULE_DIRECTORIES: Dict[str, Dict[str, List[str]]] = {}
 
 
 def clear() -> None:
@@ -2433,6 +2506,7 @@ def clear() -> None:
     _DEPENDENCY_FILES.clear()
     _CONFIG_FILES.clear()
     _IMPORT_GRAPHS.clear()
+    _MODULE_DIRECTORIES.clear()
     forget_paths()
 
 

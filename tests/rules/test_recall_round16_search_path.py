@@ -1,0 +1,175 @@
+"""Round 16 of issue 25: modules found where a launcher's search path puts them, DataLoader
+subclasses that hand `*args, **kwargs` on, and the Lightning hooks that run at every
+optimisation step.
+
+A recipe-style project runs `PYTHONPATH=src/data:src/solver python src/bin/train.py`, whose
+`from solver import Solver` names `src/solver/solver.py` next to an empty
+`src/solver/__init__.py`. Without that, the solver's step loop was taken for code nothing runs
+and the script's loaders for objects of an unknown class."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Dict
+
+import pytest
+from click.testing import CliRunner
+from conftest import lines
+
+from torchlint.cli import main
+
+pytestmark = pytest.mark.stable_only
+
+LOADER = """
+import torch.utils.data as data
+
+
+class AudioDataLoader(data.DataLoader):
+    def __init__(self, *args, {own}**kwargs):
+        super().__init__(*args, **kwargs)
+        self.collate_fn = _collate
+{after}
+
+def _collate(batch):
+    return batch[0]
+"""
+
+SOLVER = """
+import torch
+
+
+class Solver:
+    def __init__(self, loader, model, optimizer):
+        self.loader, self.model, self.optimizer = loader, model, optimizer
+
+    def train(self):
+        for epoch in range(100):
+            total_loss = 0.0
+            for x, y in self.loader:
+                loss = (self.model(x.cuda()) - y.cuda()).pow(2).mean()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                total_loss += loss.item()
+"""
+
+TRAIN = """
+import torch
+from data import AudioDataLoader
+from solver import Solver
+
+model = torch.nn.Linear(4, 1).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+loader = AudioDataLoader(dataset, batch_size=1, shuffle=True, num_workers=4)
+Solver(loader, model, optimizer).train()
+"""
+
+
+def _findings(tmp_path, monkeypatch, files: Dict[str, str]) -> set:
+    """(path, code, line) of the loader and read-back findings on a project laid out as `files`."""
+    (tmp_path / "setup.py").write_text("")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101,TL202,TL203", "--output-format", "json", "."])
+    return {(item["path"], item["code"], item["line"]) for item in json.loads(result.stdout)}
+
+
+def _recipe(own: str = "", after: str = "", **extra: str) -> Dict[str, str]:
+    files = {
+        "src/__init__.py": "",
+        "src/data/__init__.py": "",
+        "src/data/data.py": LOADER.replace("{own}", own).replace("{after}", after),
+        "src/solver/__init__.py": "",
+        "src/solver/solver.py": SOLVER,
+        "src/bin/train.py": TRAIN,
+    }
+    files.update(extra)
+    return files
+
+
+def test_modules_on_the_launchers_search_path_are_followed(tmp_path, monkeypatch):
+    assert _findings(tmp_path, monkeypatch, _recipe("LFR_m=1, LFR_n=1, ")) == {
+        ("src/solver/solver.py", "TL101", 17),
+        ("src/bin/train.py", "TL202", 8),
+        ("src/bin/train.py", "TL203", 8),
+    }
+
+
+@pytest.mark.parametrize(
+    "own, after",
+    [
+        # The subclass takes the worker count itself: what reaches DataLoader is not shown.
+        ("num_workers=0, ", ""),
+        # It sets an option on itself after its base's `__init__`.
+        ("", "        self.pin_memory = True\n"),
+    ],
+)
+def test_a_subclass_that_changes_the_options_is_no_plain_loader(tmp_path, monkeypatch, own, after):
+    found = _findings(tmp_path, monkeypatch, _recipe(own, after))
+    assert ("src/solver/solver.py", "TL101", 17) in found
+    assert not {item for item in found if item[1] in ("TL202", "TL203")}
+
+
+def test_a_module_next_to_the_script_wins_over_the_search_path(tmp_path, monkeypatch):
+    # `src/bin/data.py` binds the name where the script runs: its class is no DataLoader.
+    found = _findings(tmp_path, monkeypatch, _recipe(**{"src/bin/data.py": "class AudioDataLoader:\n    pass\n"}))
+    assert not {item for item in found if item[1] in ("TL202", "TL203")}
+
+
+LIGHTNING = """
+import pytorch_lightning as pl
+import torch
+
+
+class {base}:
+    def configure_gradient_clipping(self, optimizer, gradient_clip_val=None, gradient_clip_algorithm=None):
+        params = [p for group in optimizer.param_groups for p in group["params"]]
+        grad_norm = torch.nn.utils.clip_grad_norm_(params, 1.0)
+        self.history.append(grad_norm.item())
+"""
+
+
+@pytest.mark.parametrize(
+    "base, reported",
+    [
+        # Lightning calls it at every optimisation step.
+        ("Model(pl.LightningModule)", [10]),
+        # The same method of a class no framework calls, called by nothing: unknown.
+        ("Model", []),
+    ],
+)
+def test_lightnings_gradient_clipping_hook_runs_every_step(base, reported):
+    assert lines(LIGHTNING.replace("{base}", base), "TL101") == reported
+
+
+VISDOM = """
+import torch
+
+model = torch.nn.Linear(4, 1).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+for epoch in range(10):
+    for i, (x, y) in enumerate(loader):
+        loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if {test}:
+            curve[i] = loss.item()
+"""
+
+
+@pytest.mark.parametrize(
+    "test, reported",
+    [
+        # A visualisation switch: an opt-in for debugging runs.
+        ("args.visdom", []),
+        ("visdom_epoch and not cross_valid", []),
+        # A test of the data: every step where it holds.
+        ("i > 0", [13]),
+    ],
+)
+def test_a_visdom_switch_guards_its_body(test, reported):
+    assert lines(VISDOM.replace("{test}", test), "TL101") == reported
