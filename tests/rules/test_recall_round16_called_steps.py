@@ -194,3 +194,51 @@ for epoch in range(10):
 def test_a_callee_in_a_loop_inside_epochs_without_training_or_with_its_own_loop_is_not_per_batch(tmp_path, monkeypatch, function, call):
     files = {"helper.py": HELPER, "evaluate.py": EVALUATE.replace("{function}", function).replace("{call}", call)}
     assert ("helper.py", 5) not in project(tmp_path, monkeypatch, files, "TL101")
+
+
+NORM = """
+import torch
+
+def global_grad_norm_(parameters, norm_type=2):
+    total = 0.0
+    for p in parameters:
+        total += p.grad.norm(norm_type).item() ** norm_type
+    return total ** (1.0 / norm_type)
+"""
+
+AGENT_UPDATE = """
+import torch
+from utils import global_grad_norm_
+
+class Agent:
+    def __init__(self):
+        self.model = torch.nn.Linear(4, 2).cuda()
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+
+    def train_model(self, states, targets, epochs):
+        for i in range(epochs):
+            for j in range(len(states) // 32):
+                loss = (self.model(states[j]) - targets[j]).pow(2).mean()
+                self.optimizer.zero_grad()
+                {backward}
+                global_grad_norm_(self.model.parameters())
+                self.optimizer.step()
+
+agent = Agent()
+for update in range(1000):
+    agent.train_model(states, targets, 4)
+"""
+
+
+@pytest.mark.parametrize(
+    "backward, reported",
+    [
+        # A method's minibatch loop that runs backward: the helper runs every step.
+        ("loss.backward()", [("utils.py", 7)]),
+        # The same loop without a backward pass: nothing shows a step.
+        ("pass", []),
+    ],
+)
+def test_a_helper_called_in_a_methods_training_loop_runs_every_step(tmp_path, monkeypatch, backward, reported):
+    files = {"utils.py": NORM, "agent.py": AGENT_UPDATE.replace("{backward}", backward)}
+    assert project(tmp_path, monkeypatch, files, "TL101") == reported

@@ -3033,7 +3033,7 @@ def caller_trains(site: CallSite) -> bool:
     module runs one or a trainer's `fit`)."""
     if site.caller is None:
         return file_enables(read_code(site.path).text, TRAINING)
-    facts = module_facts(site.path).functions.get(site.caller)
+    facts = module_facts(site.path).functions.get(qualified_caller(site) or site.caller)
     return facts is not None and facts.calls_backward
 
 
