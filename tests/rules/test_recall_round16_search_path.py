@@ -66,14 +66,14 @@ Solver(loader, model, optimizer).train()
 """
 
 
-def _findings(tmp_path, monkeypatch, files: Dict[str, str]) -> set:
-    """(path, code, line) of the loader and read-back findings on a project laid out as `files`."""
+def _findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str = "TL101,TL202,TL203") -> set:
+    """(path, code, line) of the findings of `rules` on a project laid out as `files`."""
     (tmp_path / "setup.py").write_text("")
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", "TL101,TL202,TL203", "--output-format", "json", "."])
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
     return {(item["path"], item["code"], item["line"]) for item in json.loads(result.stdout)}
 
 
@@ -173,3 +173,43 @@ for epoch in range(10):
 )
 def test_a_visdom_switch_guards_its_body(test, reported):
     assert lines(VISDOM.replace("{test}", test), "TL101") == reported
+
+
+ITERATORS = """
+def infinite_iterator(dataloader):
+    while True:
+        for batch in iter(dataloader):
+            yield {yielded}
+"""
+
+DRAWN = """
+import torch
+from torch.utils.data import DataLoader
+from iterators import infinite_iterator
+
+model = torch.nn.Linear(4, 1).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(dataset, batch_size=64, shuffle=True)
+batches = infinite_iterator(loader)
+for step in range(100000):
+    x, y = next(batches)
+    loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "yielded, reported",
+    [
+        # A generator of another module that yields the loader's batches: the step loop
+        # draws them with `next()`, so the loader feeds training.
+        ("batch", {("train.py", "TL201", 8)}),
+        # One that yields something else of each batch: no batch of the loader is drawn.
+        ("len(batch)", set()),
+    ],
+)
+def test_batches_drawn_through_another_modules_generator(tmp_path, monkeypatch, yielded, reported):
+    files = {"iterators.py": ITERATORS.replace("{yielded}", yielded), "train.py": DRAWN}
+    assert _findings(tmp_path, monkeypatch, files, "TL201") == reported

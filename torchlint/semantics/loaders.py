@@ -206,7 +206,7 @@ def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, 
     then `train(train_loader)` every epoch), each starting where that scope's code does."""
     passes: List[Tuple[cst.For, cst.CSTNode]] = []
     for scope, bound, call in _returned_bindings(ctx, loader):
-        found = list(_loops_over(scope, bound, ctx.frequency.local_functions(), set(), None))
+        found = list(_loops_over(ctx, scope, bound, set(), None))
         passes += _before_rebinding(scope, bound, call, found)
     return passes
 
@@ -615,7 +615,7 @@ def _passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.
         header = _header_loop(ctx, loader)  # `for x, y in DataLoader(ds, batch_size=64):`
         return ([(header, header)] if header is not None else []) + _returned_passes(ctx, loader)
     name, scope = found
-    passes = list(_loops_over(scope, name, ctx.frequency.local_functions(), set(), None))
+    passes = list(_loops_over(ctx, scope, name, set(), None))
     return _before_rebinding(scope, name, loader, passes) + _returned_passes(ctx, loader)
 
 
@@ -731,34 +731,31 @@ def _held_elements(value: cst.BaseExpression) -> List[cst.BaseExpression]:
 
 
 def _loops_over(
-    scope: cst.CSTNode,
-    name: str,
-    functions: Dict[str, List[cst.FunctionDef]],
-    seen: Set[Tuple[int, int]],
-    anchor: Optional[cst.CSTNode],
+    ctx: "FileFacts", scope: cst.CSTNode, name: str, seen: Set[Tuple[int, int]], anchor: Optional[cst.CSTNode]
 ) -> Iterator[Tuple[cst.For, cst.CSTNode]]:
     """Loops in `scope` over `name` (`for x in enumerate(tqdm(name))`), and in same-file
     functions that receive `name` as an argument, under their parameter's name; each with the
     node of the first scope that starts the pass (`anchor`, or the loop). A nested function
     whose parameter has the same name sees its argument, not this loader."""
+    functions = ctx.frequency.local_functions()
     for node in _visible(scope, name):
         if isinstance(node, cst.For) and _mentions(node.iter, name):
             yield node, anchor or node
-        elif isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(node, name, functions)):
+        elif isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(ctx, node, name)):
             for draw in _draws(scope, node):
                 yield draw.loop, anchor or node
         elif (isinstance(node, cst.Assign) and _wraps(node, name)) or (isinstance(node, cst.WithItem) and _bound_by_with(node, name)):
             alias = dotted_name(node.targets[0].target if isinstance(node, cst.Assign) else node.asname.name)
             if alias is not None and (id(scope), id(node)) not in seen:
                 seen.add((id(scope), id(node)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
-                yield from _loops_over(scope, alias, functions, seen, anchor)
+                yield from _loops_over(ctx, scope, alias, seen, anchor)
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
                 start = anchor or node  # each call that hands the loader on is a pass of its own
                 if parameter is not None and (id(function), id(start)) not in seen:
                     seen.add((id(function), id(start)))
-                    yield from _loops_over(function.body, parameter, functions, seen, start)
+                    yield from _loops_over(ctx, function.body, parameter, seen, start)
 
 
 def _visible(scope: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
@@ -919,16 +916,15 @@ def hand_drawn(ctx: "FileFacts", loader: cst.Call) -> List[Draw]:
     known = _DRAWS.setdefault(ctx, {})
     if id(loader) not in known:
         found = _assignment(ctx.module, loader)
-        known[id(loader)] = _hand_drawn(found[1], found[0], ctx.frequency.local_functions(), set(), None) if found is not None else []
+        known[id(loader)] = _hand_drawn(ctx, found[1], found[0], set(), None) if found is not None else []
     return known[id(loader)]
 
 
-def _hand_drawn(
-    scope: cst.CSTNode, name: str, functions: Dict[str, List[cst.FunctionDef]], seen: Set[Tuple[int, int]], anchor: Optional[cst.CSTNode]
-) -> List[Draw]:
+def _hand_drawn(ctx: "FileFacts", scope: cst.CSTNode, name: str, seen: Set[Tuple[int, int]], anchor: Optional[cst.CSTNode]) -> List[Draw]:
     draws: List[Draw] = []
+    functions = ctx.frequency.local_functions()
     for node in _visible(scope, name):
-        if isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(node, name, functions)):
+        if isinstance(node, cst.Call) and (opens_pass(node, name) or _cycles(ctx, node, name)):
             restarted_by = _innermost_loop(scope, node)
             start = node if anchor is None or restarted_by is not None else anchor
             handled = restarted_by is not None and any(
@@ -940,7 +936,7 @@ def _hand_drawn(
                 parameter = _parameter_for(function, node, name)
                 if parameter is not None and (id(function), id(anchor or node)) not in seen:
                     seen.add((id(function), id(anchor or node)))
-                    draws += _hand_drawn(function.body, parameter, functions, seen, anchor or node)
+                    draws += _hand_drawn(ctx, function.body, parameter, seen, anchor or node)
     return draws
 
 
@@ -966,10 +962,15 @@ def opens_pass(value: cst.BaseExpression, name: str) -> bool:
     )
 
 
-def _cycles(call: cst.Call, name: str, functions: Dict[str, List[cst.FunctionDef]]) -> bool:
-    """`sample_data(loader)` where the same-file generator `sample_data` yields the items of
-    its loops over the parameter it receives the loader as (`while True: for batch in
-    loader: yield batch`): an iterator over the loader's batches, drawn with `next()`."""
+def _cycles(ctx: "FileFacts", call: cst.Call, name: str) -> bool:
+    """`sample_data(loader)` where the generator `sample_data` (of this file, or a project
+    function it imports: `FunctionFacts.yielded_parameters`) yields the items of its loops
+    over the parameter it receives the loader as (`while True: for batch in loader: yield
+    batch`): an iterator over the loader's batches, drawn with `next()`."""
+    functions = ctx.frequency.local_functions()
+    if not called_function(call, functions):
+        imported = project_function(ctx, call.func)
+        return imported is not None and imported.yields_items_of(call, name)
     for function in called_function(call, functions):
         parameter = _parameter_for(function, call, name)
         if parameter is None:

@@ -704,6 +704,9 @@ class FunctionFacts:
     trains: bool = False
     # It has a loop of its own (`for`, `while`).
     loops: bool = False
+    # Parameters whose items its loops yield (`for batch in iter(loader): yield batch`): a
+    # call of it is an iterator over what it is handed.
+    yielded_parameters: FrozenSet[str] = frozenset()
     # A `for` loop of its own names an epoch (`for epoch in range(epochs):`).
     loops_over_epochs: bool = False
     # A class that is a torch DataLoader taking DataLoader's options as they are: it subclasses
@@ -734,6 +737,11 @@ class FunctionFacts:
     def mutates_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it changes."""
         return bool(self._parameters_given(call, name) & self.mutated_parameters)
+
+    def yields_items_of(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this function) hands it the name `name` as a parameter whose
+        items it yields."""
+        return bool(self._parameters_given(call, name) & self.yielded_parameters)
 
     def calls_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it calls."""
@@ -1484,7 +1492,20 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
             for item in loops
         ),
         loops=bool(loops) or ast.While in body,
+        yielded_parameters=frozenset(_yielded_parameters(loops, parameters)) if ast.Yield in body else frozenset(),
     )
+
+
+def _yielded_parameters(loops: List[ast.AST], parameters: Tuple[str, ...]) -> Set[str]:
+    """The parameters among `parameters` that one of `loops` iterates (`for batch in
+    iter(loader):`) while its body yields an item it binds (`yield batch`)."""
+    found: Set[str] = set()
+    for loop in loops:
+        assert isinstance(loop, (ast.For, ast.AsyncFor))
+        items = {item.id for item in _ast_walk(loop.target) if isinstance(item, ast.Name)}
+        if any(isinstance(item, ast.Yield) and isinstance(item.value, ast.Name) and item.value.id in items for statement in loop.body for item in _ast_walk(statement)):
+            found.update(item.id for item in _ast_walk(loop.iter) if isinstance(item, ast.Name) and item.id in parameters)
+    return found
 
 
 def _builds_instance(decorators: Sequence[ast.AST], parameters: Tuple[str, ...], body: List[ast.AST]) -> bool:
