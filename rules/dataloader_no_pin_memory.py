@@ -14,7 +14,7 @@ from torchlint.semantics.tree import children, iterated_parts, iterated_source, 
 from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.loaders import OTHER_LOADERS, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.passed_values import device_from_configuration, received_spreads
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
@@ -209,6 +209,14 @@ def _mapping_entries(iterated: cst.BaseExpression) -> cst.BaseExpression:
     return found[0] if found is not None and found[1] in ("items", "values") and not iterated.args else iterated  # type: ignore[union-attr]
 
 
+def _moved_draw(ctx, draw: Draw) -> bool:
+    """Whether a batch drawn by hand is moved to a device as it is drawn (`next(it).cuda()`)."""
+    move = draw.moved
+    if move is None or not isinstance(move.func, cst.Attribute):
+        return False
+    return move.func.attr.value == "cuda" or _to_device(ctx, move)
+
+
 def _to_device(ctx, node: cst.Call) -> bool:
     """`.to(device)`, `.to("cuda")`, `.to(device=...)`: a move to a device, not a dtype cast or to the CPU."""
     args = positional(node)
@@ -290,8 +298,9 @@ class DataloaderNoPinMemory(Rule):
     passed to, itself or in a same-file function it hands the batch to (`loss_step(batch,
     unet)`). A loop that draws the batches by hand counts as a loop over the loader (`x, y =
     next(it)` after `it = iter(loader)`, `next(iter(loader))`, or after `loader =
-    sample_data(loader)` where a same-file generator yields the batches of its loop over the
-    loader; see `semantics.loaders.hand_drawn`). A loader that a builder module's function returns alone (`return
+    sample_data(loader)` where a generator of the file or of another project module yields
+    the batches of its loop over the loader; see `semantics.loaders.hand_drawn`), and a batch
+    moved as it is drawn (`next(it).to(device)`) is moved. A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together
     (`return train_loader, test_loader`, or a list the builder appends them to) is not, as
@@ -432,7 +441,7 @@ class DataloaderNoPinMemory(Rule):
             return True  # an ignite engine's step moves each batch it is handed
         if handed_to_a_move(self.ctx, call):
             return True  # a function or class of another module moves the batches
-        if any(moves_batch(self.ctx, draw.loop.body, set(draw.names)) for draw in hand_drawn(self.ctx, call)):
+        if any(_moved_draw(self.ctx, draw) or moves_batch(self.ctx, draw.loop.body, set(draw.names)) for draw in hand_drawn(self.ctx, call)):
             return True  # batches drawn by hand with `next()` and moved
         return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
 

@@ -213,3 +213,40 @@ for step in range(100000):
 def test_batches_drawn_through_another_modules_generator(tmp_path, monkeypatch, yielded, reported):
     files = {"iterators.py": ITERATORS.replace("{yielded}", yielded), "train.py": DRAWN}
     assert _findings(tmp_path, monkeypatch, files, "TL201") == reported
+
+
+MOVED_AT_DRAW = """
+import torch
+from torch.utils.data import DataLoader
+
+def infinite_iterator(dataloader):
+    while True:
+        for batch in iter(dataloader):
+            yield batch
+
+model = torch.nn.Linear(4, 1).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(dataset, batch_size=64, shuffle=True, num_workers=4)
+batches = infinite_iterator(loader)
+for step in range(100000):
+    batch = next(batches){move}
+    loss = model(batch).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(
+    "move, reported",
+    [
+        # The drawn batch is copied to the device as it is drawn.
+        (".to(device)", [12]),
+        (".cuda()", [12]),
+        # A dtype cast, and a copy to the CPU: no host-to-device copy.
+        (".to(torch.float16)", []),
+        (".to('cpu')", []),
+    ],
+)
+def test_a_batch_moved_as_it_is_drawn(move, reported):
+    assert lines(MOVED_AT_DRAW.replace("{move}", move), "TL202") == reported

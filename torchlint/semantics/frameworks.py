@@ -4,8 +4,9 @@ A framework owns the step loop, so the loop is not in the project's code; its co
 what runs in it instead:
 
 - PyTorch Lightning: `training_step`, `validation_step`, `test_step`, `predict_step` (and
-  their `*_step_end` and `on_*_batch_*` hooks) of a `LightningModule` subclass run once per
-  batch; the loaders its `train_dataloader()`/`val_dataloader()` return feed every step of
+  their `*_step_end` and `on_*_batch_*` hooks, and the overrides of what the trainer does at
+  each optimisation step: `backward`, `optimizer_step`, `optimizer_zero_grad`,
+  `configure_gradient_clipping`) of a `LightningModule` subclass run once per batch; the loaders its `train_dataloader()`/`val_dataloader()` return feed every step of
   every epoch.
 - Hugging Face `Trainer` subclasses: `training_step`, `compute_loss` and `prediction_step`.
 - ignite: the process function an `Engine(...)` is built with, and handlers registered for

@@ -903,6 +903,8 @@ class Draw:
     restarted_by: Optional[cst.CSTNode] = None
     # The `iter()` call runs in an `except` handler: the pass restarts when the data runs out.
     on_exhaustion: bool = False
+    # The move made on the drawn batch itself (`next(it).to(device)`), if any.
+    moved: Optional[cst.Call] = None
 
 
 # `hand_drawn` of the loaders of the files being checked, by the loader's id (three rules ask).
@@ -930,7 +932,7 @@ def _hand_drawn(ctx: "FileFacts", scope: cst.CSTNode, name: str, seen: Set[Tuple
             handled = restarted_by is not None and any(
                 isinstance(item, cst.ExceptHandler) and any(inner is node for inner in descendants(item)) for item in descendants(restarted_by)
             )
-            draws += [Draw(draw.loop, start, draw.names, restarted_by, handled) for draw in _draws(scope, node)]
+            draws += [Draw(draw.loop, start, draw.names, restarted_by, handled, draw.moved) for draw in _draws(scope, node)]
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
@@ -1003,8 +1005,16 @@ def _draws(scope: cst.CSTNode, opener: cst.Call) -> List[Draw]:
         assign = _parent_in(scope, call)
         names = frozenset(bound_names(assign.targets[0].target)) if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else frozenset()
         if loop is not None:
-            draws.append(Draw(loop, opener, names))
+            draws.append(Draw(loop, opener, names, moved=_moved_at_draw(scope, call, assign)))
     return draws
+
+
+def _moved_at_draw(scope: cst.CSTNode, draw: cst.Call, parent: Optional[cst.CSTNode]) -> Optional[cst.Call]:
+    """The `.to(...)` or `.cuda()` call made on the drawn batch itself (`next(it).to(device)`)."""
+    if not (isinstance(parent, cst.Attribute) and parent.value is draw and parent.attr.value in ("to", "cuda")):
+        return None
+    move = _parent_in(scope, parent)
+    return move if isinstance(move, cst.Call) and move.func is parent else None
 
 
 def _parent_in(scope: cst.CSTNode, node: cst.CSTNode) -> Optional[cst.CSTNode]:
