@@ -106,6 +106,7 @@ def project_findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -
     made of `files` (a `setup.py` marks its root), checked from the command line."""
     (tmp_path / "setup.py").write_text("")
     for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])

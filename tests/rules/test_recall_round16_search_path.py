@@ -9,15 +9,10 @@ and the script's loaders for objects of an unknown class."""
 
 from __future__ import annotations
 
-import json
-import textwrap
 from typing import Dict
 
 import pytest
-from click.testing import CliRunner
-from conftest import lines
-
-from torchlint.cli import main
+from conftest import lines, project_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -66,15 +61,8 @@ Solver(loader, model, optimizer).train()
 """
 
 
-def _findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str = "TL101,TL202,TL203") -> set:
-    """(path, code, line) of the findings of `rules` on a project laid out as `files`."""
-    (tmp_path / "setup.py").write_text("")
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--isolated", "--select", rules, "--output-format", "json", "."])
-    return {(item["path"], item["code"], item["line"]) for item in json.loads(result.stdout)}
+# The rules the recipe's findings come from.
+RULES = "TL101,TL202,TL203"
 
 
 def _recipe(own: str = "", after: str = "", **extra: str) -> Dict[str, str]:
@@ -91,10 +79,10 @@ def _recipe(own: str = "", after: str = "", **extra: str) -> Dict[str, str]:
 
 
 def test_modules_on_the_launchers_search_path_are_followed(tmp_path, monkeypatch):
-    assert _findings(tmp_path, monkeypatch, _recipe("LFR_m=1, LFR_n=1, ")) == {
-        ("src/solver/solver.py", "TL101", 17),
-        ("src/bin/train.py", "TL202", 8),
-        ("src/bin/train.py", "TL203", 8),
+    assert project_findings(tmp_path, monkeypatch, _recipe("LFR_m=1, LFR_n=1, "), RULES) == {
+        ("solver.py", "TL101", 17),
+        ("train.py", "TL202", 8),
+        ("train.py", "TL203", 8),
     }
 
 
@@ -108,14 +96,14 @@ def test_modules_on_the_launchers_search_path_are_followed(tmp_path, monkeypatch
     ],
 )
 def test_a_subclass_that_changes_the_options_is_no_plain_loader(tmp_path, monkeypatch, own, after):
-    found = _findings(tmp_path, monkeypatch, _recipe(own, after))
-    assert ("src/solver/solver.py", "TL101", 17) in found
+    found = project_findings(tmp_path, monkeypatch, _recipe(own, after), RULES)
+    assert ("solver.py", "TL101", 17) in found
     assert not {item for item in found if item[1] in ("TL202", "TL203")}
 
 
 def test_a_module_next_to_the_script_wins_over_the_search_path(tmp_path, monkeypatch):
     # `src/bin/data.py` binds the name where the script runs: its class is no DataLoader.
-    found = _findings(tmp_path, monkeypatch, _recipe(**{"src/bin/data.py": "class AudioDataLoader:\n    pass\n"}))
+    found = project_findings(tmp_path, monkeypatch, _recipe(**{"src/bin/data.py": "class AudioDataLoader:\n    pass\n"}), RULES)
     assert not {item for item in found if item[1] in ("TL202", "TL203")}
 
 
@@ -212,7 +200,7 @@ for step in range(100000):
 )
 def test_batches_drawn_through_another_modules_generator(tmp_path, monkeypatch, yielded, reported):
     files = {"iterators.py": ITERATORS.replace("{yielded}", yielded), "train.py": DRAWN}
-    assert _findings(tmp_path, monkeypatch, files, "TL201") == reported
+    assert project_findings(tmp_path, monkeypatch, files, "TL201") == reported
 
 
 MOVED_AT_DRAW = """
