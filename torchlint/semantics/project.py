@@ -528,9 +528,8 @@ def _import_bases(path: str, statement: ImportFrom, roots: Tuple[str, ...]) -> T
     `roots` for an absolute import, then, for `from X import name` that no module under them
     binds, the project's directories that hold a module `X` (`search_path_directories`)."""
     if not statement.level:
-        if not statement.names or not os.path.isabs(path) or _binds_names(roots, statement):
-            return roots
-        return roots + tuple(directory for directory in search_path_directories(path, statement.module) if directory not in roots)
+        extra = tuple(directory for directory in search_path_directories(path, statement.module) if directory not in roots) if statement.names else ()
+        return roots + extra if extra and not _binds_names(roots, statement) else roots
     base = os.path.dirname(path)
     for _ in range(statement.level - 1):
         base = os.path.dirname(base)
@@ -554,19 +553,22 @@ def search_path_directories(path: str, module: str) -> Tuple[str, ...]:
     named by the first part of `module`: where an import of it resolves when a launcher puts
     them on the search path (`PYTHONPATH=src/solver python src/bin/train.py` for `from solver
     import Solver` next to an empty `src/solver/__init__.py`). The answer depends on the
-    project's listing, noted as a dependency."""
+    project's listing, noted as a dependency (its stamp taken once per run, with the index)."""
+    if not os.path.isabs(path):
+        return ()
     root = project_root(path)
-    _note(root, tree_stamp(root))
-    index = _MODULE_DIRECTORIES.get(root)
-    if index is None:
-        index = _MODULE_DIRECTORIES[root] = {}
+    known = _MODULE_DIRECTORIES.get(root)
+    if known is None:
+        index: Dict[str, List[str]] = {}
         for file in project_files(root):
             directory, name = os.path.split(file)
             if name == "__init__.py":
                 directory, name = os.path.split(directory)
                 name += ".py"
             index.setdefault(name[: -len(".py")], []).append(directory)
-    return tuple(dict.fromkeys(index.get(module.partition(".")[0], ())))
+        known = _MODULE_DIRECTORIES[root] = (tree_stamp(root), index)
+    _note(root, known[0])
+    return tuple(dict.fromkeys(known[1].get(module.partition(".")[0], ())))
 
 
 def imported_files(path: str, text: str, roots: Tuple[str, ...]) -> List[str]:
@@ -2516,7 +2518,7 @@ CONFIG_WORDS = ("config", "conf", "cfg", "hparam", "hyper", "param", "setting", 
 # Per project root: the project modules each module imports directly, and those that import it.
 _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
 # Per project root: the directories that hold each module name (`search_path_directories`).
-_MODULE_DIRECTORIES: Dict[str, Dict[str, List[str]]] = {}
+_MODULE_DIRECTORIES: Dict[str, Tuple[str, Dict[str, List[str]]]] = {}
 
 
 def clear() -> None:
