@@ -96,7 +96,8 @@ class EvalWithoutNoGrad(Rule):
     `if not cross_valid:`; a later `.eval()` of the same module starts a new evaluation; nor
     one in the opposite branch of a test of a parameter the function never rebinds (or sets
     only to the evaluating value), `if
-    backprop: model.train() else: model.eval()` with the backward under `if backprop:`: the
+    backprop: model.train() else: model.eval()` with the backward under `if backprop:`, or of
+    one comparison of it with a constant (`if partition == 'train':`): the
     call that evaluates records graphs nothing differentiates), for calls after the module is switched back with `.train()`,
     for code under `with torch.set_grad_enabled(<value>):` whose value the code decides
     (`set_grad_enabled(backprop)`: the author switches gradients off to evaluate),
@@ -649,17 +650,21 @@ def _exclusive(module: cst.Module, function: cst.CSTNode, switch: cst.Call, grad
         return False
     mine, theirs = _parameter_guards(module, function, switch), _parameter_guards(module, function, gradient)
     parameters = {param.name.value for param in (*function.params.params, *function.params.kwonly_params)}
-    return any((name, not truth) in theirs and name in parameters and _keeps(function, name, truth) for name, truth in mine)
+    return any(
+        (name, not truth) in theirs and name.partition("==")[0] in parameters and _keeps(function, name, truth) for name, truth in mine
+    )
 
 
 def _keeps(function: cst.FunctionDef, name: str, truth: bool) -> bool:
     """Whether `function` never rebinds the parameter `name`, or rebinds it only to the
-    literal `truth` (`backprop = False` in a branch of an evaluation that already has it so)."""
+    literal `truth` (`backprop = False` in a branch of an evaluation that already has it so);
+    a parameter compared with a constant (`partition=='train'`) is never rebound."""
+    parameter, compared, _ = name.partition("==")
     literal = "True" if truth else "False"
     for node in scope_descendants(function.body):
-        if name not in _assigned_names(node):
+        if parameter not in _assigned_names(node):
             continue
-        if not (isinstance(node, cst.Assign) and is_literal(node.value, literal)):
+        if compared or not (isinstance(node, cst.Assign) and is_literal(node.value, literal)):
             return False
     return True
 
@@ -681,7 +686,13 @@ def _parameter_guards(module: cst.Module, function: cst.FunctionDef, node: cst.C
 
 
 def _parameter_test(test: cst.BaseExpression) -> Optional[Tuple[str, bool]]:
-    """(name, truth the body needs) of `if name:` and `if not name:`."""
+    """(name, truth the body needs) of `if name:` and `if not name:`; of `if name ==
+    'train':` as (`name=='train'`, True), and of `!=` as the same test with False."""
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, (cst.Equal, cst.NotEqual)) and isinstance(target.comparator, (cst.SimpleString, cst.Integer)):
+            return f"{test.left.value}=={target.comparator.value}", isinstance(target.operator, cst.Equal)
+        return None
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
         return test.expression.value, False
     return (test.value, True) if isinstance(test, cst.Name) else None
