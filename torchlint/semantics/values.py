@@ -71,6 +71,8 @@ _TENSOR_ONLY_METHODS = frozenset(
 _CONTAINER_METHODS = frozenset({"items", "keys"})
 _MODULE_METHODS = frozenset({"cuda", "cpu", "to", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_"})
 _TENSOR_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "real", "imag"})
+# Attributes of a NumPy array that are arrays themselves (its other attributes are host values).
+_ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat", "base"})
 _LITERAL_KINDS = {
     cst.Integer: Kind.NUMBER,
     cst.Float: Kind.NUMBER,
@@ -360,6 +362,8 @@ class ValueInference:
             base = self.kind_of(node.value)
             if base in TENSOR_KINDS and node.attr.value in _TENSOR_ATTRIBUTES:
                 return base
+            if base is Kind.NDARRAY:  # a NumPy value's attribute lives on the host (`np.finfo(t).eps`)
+                return Kind.NDARRAY if node.attr.value in _ARRAY_ATTRIBUTES else Kind.OTHER
             if isinstance(node.value, cst.Name) and node.value.value == "self":
                 return self._self_attribute_kind(node.attr.value)
             return None
