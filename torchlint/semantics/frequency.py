@@ -114,9 +114,8 @@ def called_elsewhere(
     of its own (not `loops`) called in a loop inside the epoch loop of a function that trains,
     or a method of a class another method of which takes a training step (`trainer_method`),
     runs for every batch of that pass (`engine.eval(x, y)` in `for x, y in val_loader:`):
-    PER_STEP; None otherwise (no
-    call, or calls whose loops the call sites do not show). An `else` branch (`not (<test>)`)
-    is not rare."""
+    PER_STEP; None otherwise (no call, or calls whose loops the call sites do not show). An
+    `else` branch (`not (<test>)`) is not rare."""
     unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard, steps_itself) for guard in site.guards)]
     if sites and not unguarded:
         first = sites[0]

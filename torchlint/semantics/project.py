@@ -823,8 +823,8 @@ class CallSite:
     # The last names of the direct bases of the class whose method makes the call
     # (`LightningModule` for a call in its `validation_step`).
     caller_bases: Tuple[str, ...] = ()
-    # In such a loop inside a loop over epochs (`for epoch in ...: for x, y in val_loader:`):
-    # once per batch of every epoch.
+    # In a loop that names no epoch (nor walks a display) inside a loop over epochs (`for
+    # epoch in ...: for x, y in val_loader:`): once per batch of every epoch.
     in_batch_loop: bool = False
 
 
@@ -918,13 +918,12 @@ def _with_imported_steps(local: ModuleFacts, path: str, text: str) -> Dict[str, 
     pending = True
     while pending:
         pending = False
+        methods = {name.rpartition(".")[2] for name in stepping}
         for written, sites in local.calls.items():
-            callee = written[len("self."):] if written.startswith("self.") else written
-            if written not in stepping and not (callee != written and any(name.rpartition(".")[2] == callee for name in stepping)):
+            if written not in stepping and not (written.startswith("self.") and written[len("self."):] in methods):
                 continue
             for site in sites:
-                klass = _class_at(text, site.line) if site.caller is not None and "." not in site.caller else None
-                caller = f"{klass}.{site.caller}" if klass is not None else site.caller
+                caller = _qualified_in(text, site)
                 facts = functions.get(caller) if caller is not None and not site.in_handler else None
                 if facts is None:
                     continue
@@ -3599,10 +3598,15 @@ def _called_without_grad(site: CallSite, depth: int) -> bool:
 def qualified_caller(site: CallSite) -> Optional[str]:
     """The function that makes the call at `site` as `callers_of` names functions: `train`, or
     `Trainer.validate` for a method of a module-level class; None at module level."""
+    return _qualified_in(read_code(site.path).text, site)
+
+
+def _qualified_in(text: str, site: CallSite) -> Optional[str]:
+    """`qualified_caller` of a call site of the module whose source is `text`."""
     if site.caller is None:
         return None
-    klass = _class_at(read_code(site.path).text, site.line)
-    return f"{klass}.{site.caller}" if klass is not None and "." not in site.caller else site.caller
+    klass = _class_at(text, site.line) if "." not in site.caller else None
+    return f"{klass}.{site.caller}" if klass is not None else site.caller
 
 
 @lru_cache(maxsize=256)
