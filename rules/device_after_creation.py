@@ -5,7 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, imported_values, parameter_values, reaching_values, field_values_anywhere, stored_parameter_values, subscript_values
-from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
+from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, number_literal, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
 from torchlint.semantics.names import dotted_name
@@ -36,6 +36,8 @@ CONCATENATIONS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "t
 # Factories that copy data from the host (`torch.tensor(values)`): given `device=` they copy
 # the same bytes over PCIe, so moving their result afterwards costs nothing extra.
 DATA_FACTORIES = frozenset({"tensor", "scalar_tensor"})
+# Methods of a `torch.distributions` object that draw a tensor where its parameters are.
+SAMPLES = frozenset({"sample", "rsample", "sample_n"})
 
 
 class DeviceAfterCreation(Rule):
@@ -250,10 +252,11 @@ class DeviceAfterCreation(Rule):
             return
         # A legacy constructor takes no `device=` other than the CPU, and a move to another
         # tensor's device takes its dtype too: the rewrite is the user's.
-        by_hand = self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS or self._to_tensor_device(node, method)
+        # A distribution draws where its parameters are: the rewrite is the user's.
+        by_hand = self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS or self._to_tensor_device(node, method) or name.startswith("distributions.")
         self.report(
             node,
-            f"`torch.{name}(...)` is created on the CPU and then copied to the device; pass `device=` to create it there",
+            f"`torch.{name}(...)` is created on the CPU and then copied to the device; {_remedy(name)}",
             # Through a conversion, a concatenation or a wrapper, the rewrite is the user's: no fix.
             fix=self._fix(node, factory, device, random=name in RANDOM_FACTORIES) if factory is moved and not by_hand else None,
         )
@@ -331,8 +334,7 @@ class DeviceAfterCreation(Rule):
         if self._reported_often(factory):
             self.report(
                 factory,
-                f"`torch.{name}(...)` is created on the CPU and moved to the device by a later "
-                "statement; pass `device=` to create it there",
+                f"`torch.{name}(...)` is created on the CPU and moved to the device by a later statement; {_remedy(name)}",
             )
 
     def _moves_to_device(self, move: cst.Call) -> bool:
@@ -360,7 +362,7 @@ class DeviceAfterCreation(Rule):
                 self.report(
                     factory,
                     f"`torch.{name}(...)` is created on the CPU, returned by `{functions[0].name.value}()` and "
-                    "moved to the device by its caller; pass `device=` to create it there",
+                    f"moved to the device by its caller; {_remedy(name)}",
                 )
 
     def _check_moving_helper(self, node: cst.Call) -> None:
@@ -380,13 +382,15 @@ class DeviceAfterCreation(Rule):
                 self.report(
                     arg,
                     f"`torch.{name}(...)` is created on the CPU and then copied to the device by "
-                    f"`{functions[0].name.value}()`; pass `device=` to create it there",
+                    f"`{functions[0].name.value}()`; {_remedy(name)}",
                 )
 
     def _host_factory(self, factory: cst.Call, move: Optional[cst.Call]) -> Optional[str]:
         """The name of the torch factory `factory` calls when it creates a tensor on the host
         that is worth creating on the device instead, else None."""
         qualified = self.ctx.qualified_name(factory.func)
+        if isinstance(factory.func, cst.Attribute) and factory.func.attr.value in SAMPLES:
+            return self._host_distribution(factory.func.value)
         if legacy_sized_constructor(factory, qualified):
             return qualified.rpartition(".")[2]  # type: ignore[union-attr]
         name = (qualified or "").rpartition(".")
@@ -402,6 +406,26 @@ class DeviceAfterCreation(Rule):
         if placed is not None and (string_value(placed.value) or "").split(":")[0] != "cpu":
             return None  # made where `device=` says: the move is a dtype conversion or a no-op
         return name[2]
+
+    def _host_distribution(self, owner: cst.BaseExpression) -> Optional[str]:
+        """`Normal(0, 1)`, or a name every assignment reaching here gives such a value: a
+        `torch.distributions` object whose parameters are numbers or host factories, so its
+        `.sample(shape)` draws on the host. Its display name (`distributions.Normal(...).sample`),
+        else None (parameters that may be on the device draw there)."""
+        values = [owner] if isinstance(owner, cst.Call) else self._assigned(owner) or []
+        kinds = set()
+        for value in values:
+            qualified = self.ctx.qualified_name(value.func) if isinstance(value, cst.Call) else None
+            if not (qualified or "").startswith("torch.distributions.") or not value.args:  # type: ignore[union-attr]
+                return None
+            if not all(number_literal(arg.value) or _boolean(arg.value) or self._host_made(arg.value) for arg in value.args):  # type: ignore[union-attr]
+                return None
+            kinds.add(qualified.rpartition(".")[2])  # type: ignore[union-attr]
+        return f"distributions.{kinds.pop()}(...).sample" if len(kinds) == 1 else None
+
+    def _host_made(self, value: cst.BaseExpression) -> bool:
+        made = self._created_by(value)
+        return made is not None and self._host_factory(made, None) is not None
 
     def _normal_of_host_mean(self, factory: cst.Call) -> bool:
         """`torch.normal(torch.zeros(n), std)`: the mean is a host factory, so the draws are
@@ -598,6 +622,17 @@ class DeviceAfterCreation(Rule):
             shown = dotted_name(device) or "the target"
             return self.unsafe_fix(f"`{shown}` is only named like a device", NodeEdit(move, new_call), message=message)
         return self.fix(NodeEdit(move, new_call), message=message)
+
+
+def _remedy(name: str) -> str:
+    """What to do instead for a factory (by `_host_factory`'s name) made on the host."""
+    if name.startswith("distributions."):
+        return "build the distribution from tensors on the device (`Normal(torch.zeros((), device=d), 1.0)`) so it draws there"
+    return "pass `device=` to create it there"
+
+
+def _boolean(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
 
 
 def _sized_normal(factory: cst.Call) -> bool:

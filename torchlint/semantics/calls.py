@@ -55,6 +55,13 @@ def is_literal(node: cst.BaseExpression, value: str) -> bool:
     return isinstance(node, cst.Name) and node.value == value
 
 
+def number_literal(node: cst.BaseExpression) -> bool:
+    """A number literal, `2`, `-1`, `0.5`."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
+
+
 def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
     """`call` with `name=value` set: replaced in place if present, otherwise appended.
 

@@ -21,7 +21,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.calls import method_call
+from torchlint.semantics.calls import method_call, number_literal
 from torchlint.semantics.devices import SAME_PLACE_METHODS, same_place_source
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function
@@ -117,7 +117,7 @@ def _number_parameters(function: cst.FunctionDef) -> FrozenSet[str]:
     """The parameters of `function` that default to a number literal (`eps=1e-10`)."""
     params = function.params
     every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    return frozenset(param.name.value for param in every if param.default is not None and _number(param.default))
+    return frozenset(param.name.value for param in every if param.default is not None and number_literal(param.default))
 
 
 class _Walk:
@@ -259,7 +259,7 @@ class _Walk:
         """Whether `node` computes only with pending names of this loop (collected in `names`,
         at least one) and number literals, by arithmetic, comparisons, `SAME_PLACE_METHODS` and
         the elementwise `ELEMENTWISE` methods or `torch` functions."""
-        if _number(node) or (isinstance(node, cst.Name) and node.value in self.numbers and node.value not in self.pending):
+        if number_literal(node) or (isinstance(node, cst.Name) and node.value in self.numbers and node.value not in self.pending):
             return True
         if isinstance(node, cst.Name):
             names.append(node)
@@ -280,7 +280,7 @@ class _Walk:
             operands = [found[0]]
         else:
             return False
-        if any(arg.keyword is not None and not _number(arg.value) for arg in node.args):
+        if any(arg.keyword is not None and not number_literal(arg.value) for arg in node.args):
             return False  # `dim=1`, not `out=` or `device=`
         operands += [arg.value for arg in node.args if arg.keyword is None]
         return bool(operands) and all(self._computed_from(operand, loop, names) for operand in operands)
@@ -325,10 +325,3 @@ def _filled_in_place(small: cst.CSTNode) -> Optional[str]:
 def _is_move(call: cst.Call) -> bool:
     found = method_call(call)
     return found is not None and found[1] in MOVES
-
-
-def _number(node: cst.BaseExpression) -> bool:
-    """A number literal, `2`, `-1`, `0.5`."""
-    if isinstance(node, cst.UnaryOperation):
-        node = node.expression
-    return isinstance(node, (cst.Integer, cst.Float))
