@@ -62,7 +62,10 @@ class BlockingTransfer(Rule):
     attribute, `for batch in tqdm(self.train_loader):` in a trainer class that another module
     hands the loader to) is checked when every `DataLoader` the project builds outside test
     code (torch's or another library's, `torch_geometric.loader.DataLoader`) pins memory
-    (`pin_memory=True` or `torch.cuda.is_available()`, none unknown).
+    (`pin_memory=True` or `torch.cuda.is_available()`, none unknown); so, in such a project,
+    is an ignite process function handed to `Engine(...)`, `def train_step(engine, batch):`,
+    which runs for every batch of the loader the engine is run on (an evaluator's with
+    training when the file's trainer runs the backward pass).
     A move inside a call (`x = Variable(x.cuda())`) moves the
     batch before the assignment rebinds it, and each branch of an `if` is followed on its
     own. A loop that hands its batch whole to a function of the file (`loss =
@@ -240,6 +243,19 @@ class BlockingTransfer(Rule):
         if not file_builds_unpinned_loader(self.ctx) and project_pins_loaders(self.ctx.path, self.ctx.options.test_paths):
             for loop in self._loops_over_unknown_loaders():
                 self._check_loop(loop, _names(loop.target), _UNFOLLOWED)
+            self._check_ignite_processes()
+
+    def _check_ignite_processes(self) -> None:
+        """The file's ignite process functions, `update(engine, batch)`, run for every batch
+        of the loader an engine's `run()` is given, here one the analysis does not follow. An
+        evaluator's runs with training when the file's trainer trains (it is run after epochs
+        or every N iterations of it)."""
+        steps = self.ctx.frequency.ignite_processes()
+        trains = any(self.ctx.frequency.runs_backward(step) for step in steps)
+        for step in steps:
+            batch = [param.name.value for param in step.params.params][1:2]
+            if id(step) not in self.checked and batch:
+                self._check_loop(step, set(batch), _UNFOLLOWED, with_training=trains or None)
 
     def _loops_over_unknown_loaders(self) -> Iterator[cst.For]:
         """Loops of the file's functions over a loader whose construction is not followed (an

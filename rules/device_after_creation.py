@@ -45,7 +45,10 @@ class DeviceAfterCreation(Rule):
     Flags a tensor factory (`torch.zeros`, `torch.randn`, `torch.arange`, window functions
     such as `torch.hann_window`, `torch.normal` given a size, `torch.normal(0, std,
     size=s)`, or a host mean, `torch.normal(torch.zeros(n), std)`, ..., and a legacy
-    typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`) whose result is
+    typed constructor given a size, `torch.FloatTensor(b, 1, 1, 1)`, and a draw of a
+    `torch.distributions` object whose parameters are numbers or host factories,
+    `Normal(0, 1).sample(mean.shape)`, which samples on the host; no fix: the distribution
+    needs its parameters on the device) whose result is
     immediately moved with `.cuda()`, `.to(<device>)` or `.type_as(t)` (where `t` is, as
     `.to(t.device)` reads; `.to(t)` for a tensor `t` known to be on the device), alone or
     joined with other host factories (`torch.cat((torch.ones(n), torch.zeros(n))).cuda()`),

@@ -932,8 +932,17 @@ class FrequencyAnalysis:
 
     def _ignite_step(self, function: cst.FunctionDef) -> bool:
         """An ignite process function (`Engine(update)`) or per-iteration handler."""
+        return ignite_iteration_handler(function) or function.name.value in self._ignite_process_names()
+
+    def ignite_processes(self) -> List[cst.FunctionDef]:
+        """The file's ignite process functions (`Engine(update)`): `update(engine, batch)` runs
+        for every batch the engine draws from the loader its `run()` is given."""
+        names = self._ignite_process_names()
+        return [function for name in names for function in self.local_functions().get(name, [])]
+
+    def _ignite_process_names(self) -> List[str]:
         self._index()
-        return ignite_iteration_handler(function) or function.name.value in ignite_process_functions(self._calls.get("Engine", []))
+        return ignite_process_functions(self._calls.get("Engine", []))
 
     # -- tree helpers ----------------------------------------------------------------------
 

@@ -38,6 +38,8 @@ _TORCH_NON_TENSOR = frozenset(
     "autocast typename is_complex is_storage is_conj is_inference is_autocast_enabled is_nonzero "
     "is_same_size is_deterministic_algorithms_enabled".split()
 )
+# Calls that return a `torch.device`: torch's own, and ignite's device of the current process.
+DEVICE_FACTORIES = frozenset({"torch.device", "ignite.distributed.device", "ignite.distributed.utils.device"})
 _TENSOR_SUBMODULES = ("torch.nn.functional.", "torch.fft.", "torch.linalg.", "torch.special.")
 _SCALAR_BUILTINS = frozenset({"float", "int", "len", "bool"})
 # What a torch function can take and still compute on the host.
@@ -413,7 +415,7 @@ class ValueInference:
         return None
 
     def _qualified_call_kind(self, qualified: str, node: cst.Call) -> Optional[Kind]:
-        if qualified == "torch.device":
+        if qualified in DEVICE_FACTORIES:
             return Kind.DEVICE
         if qualified.startswith("numpy."):
             return Kind.NDARRAY
