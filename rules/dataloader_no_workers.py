@@ -70,7 +70,10 @@ class DataloaderNoWorkers(Rule):
     `collate_fn` that loads what such a list names is not seen), for a dataset class of the
     project whose items are already in memory (its `__getitem__` only indexes, converts and
     reshapes attributes loaded or computed once, `semantics.dataset_items`: no file read,
-    decoding or transform per item, no memory map or HDF5 handle), and in a program that never
+    decoding or transform per item, no memory map or HDF5 handle; also one that stores what its
+    constructor is given, when the file hands it values in memory: `IMDbDataset(encodings,
+    labels)` with `encodings = tokenizer(list(texts), ...)` and `labels =
+    df["label"].values`, not another dataset, a lazy handle or a parameter), and in a program that never
     trains: a script with an
     `if __name__ == "__main__":` block, or a notebook, in which no call reads as training
     (`backward`, `step`, `fit`, `train...`, the optimizer, `autograd`) and no project function

@@ -80,9 +80,11 @@ MAX_METHOD_DEPTH = 2
 MAX_BASES = 4
 
 
-def items_in_memory(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliases: Dict[str, str]) -> bool:
+def items_in_memory(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliases: Dict[str, str], given: bool = False) -> bool:
     """Whether instances of the class `node` (whose module defines `classes` and imports
-    `aliases`) hold their items in memory and give them cheaply (see the module's text)."""
+    `aliases`) hold their items in memory and give them cheaply (see the module's text);
+    `given`: when the constructor is handed only values in memory, which its parameters
+    then hold (`IMDbDataset(encodings, labels)` storing both as given)."""
     chain = _chain(node, classes)
     methods: Dict[str, ast.FunctionDef] = {}
     for klass in chain:
@@ -96,7 +98,7 @@ def items_in_memory(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliase
     reads = _cheap_reads(getitem, aliases)
     if reads is None or (length is not None and _cheap_reads(length, aliases) is None):
         return False  # (what `__len__` reads is a size, whatever holds it)
-    provenance = _Provenance(chain, methods, aliases)
+    provenance = _Provenance(chain, methods, aliases, given_init=given)
     return all(provenance.attribute(name) for name in sorted(reads))
 
 
@@ -183,6 +185,8 @@ class _Provenance:
     chain: List[ast.ClassDef]
     methods: Dict[str, ast.FunctionDef]
     aliases: Dict[str, str]
+    # The constructor is handed only values in memory: its parameters hold such values.
+    given_init: bool = False
     known: Dict[str, bool] = field(default_factory=dict)
     returns: Dict[Tuple[str, bool], bool] = field(default_factory=dict)
 
@@ -198,11 +202,14 @@ class _Provenance:
         plain, elements = self._assignments(name)
         if not plain:
             return False  # set elsewhere (a base class of another module, the caller)
-        if not all(_Scope(self, scope).in_memory(value) for scope, value in plain):
+        if not all(self._scope(scope).in_memory(value) for scope, value in plain):
             return False
         if all(self._array(value) for _, value in plain):
             return True  # items written into a tensor or array are copied into it
-        return all(_Scope(self, scope).in_memory(value) for scope, value in elements)
+        return all(self._scope(scope).in_memory(value) for scope, value in elements)
+
+    def _scope(self, method: Optional[ast.FunctionDef]) -> "_Scope":
+        return _Scope(self, method, given=self.given_init and method is not None and method is self.methods.get("__init__"))
 
     def _array(self, value: ast.AST) -> bool:
         """A call of torch or NumPy: a tensor or array, which copies what is written into it."""

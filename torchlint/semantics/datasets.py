@@ -8,12 +8,13 @@ from typing import AbstractSet, Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter
+from torchlint.semantics.dataset_items import IN_MEMORY_LIBRARIES, LAZY_CALLS, LAZY_PREFIXES, MATERIALISING_BUILTINS
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import TORCH_FACTORIES, project_function
 from torchlint.semantics.tree import descendants, nodes_of_type, per_module, scope_descendants
-from torchlint.semantics.values import assigned_values
+from torchlint.semantics.values import assigned_values, string_value
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 SUBSETS = frozenset({"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})
@@ -41,6 +42,7 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
             qualified in IN_MEMORY_DATASETS
             or _builds_list(ctx, func)
             or _makes_data_up(ctx, func)
+            or _handed_in_memory(ctx, dataset)
             or _fed_by_own_method(ctx, dataset)
             or (depth < MAX_DATASET_STEPS and _returns_in_memory(ctx, func, known, depth + 1))
         )
@@ -191,6 +193,72 @@ def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
         return False
     facts = project_function(ctx, func)  # the file's class, or one of another project module
     return facts is not None and (facts.items_in_memory or (not classes and facts.makes_data_up))
+
+
+def _handed_in_memory(ctx: FileFacts, dataset: cst.Call) -> bool:
+    """`IMDbDataset(train_encodings, train_labels)`: a dataset class of the project that gives
+    its items cheaply from what its constructor is given (`FunctionFacts.
+    items_in_memory_if_given`), handed only values the program holds in memory (`held`)."""
+    func = dataset.func
+    if not dataset.args or any(arg.star for arg in dataset.args) or not isinstance(func, (cst.Name, cst.Attribute)):
+        return False
+    if not (dotted_name(func) or "").rpartition(".")[2][:1].isupper():
+        return False
+    facts = project_function(ctx, func)
+    return facts is not None and facts.items_in_memory_if_given and all(held(ctx, arg.value) for arg in dataset.args)
+
+
+def held(ctx: FileFacts, value: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether `value` is data the program holds in memory, no dataset nor a lazy handle read
+    per item: a literal or a display of such values, a whole load or computation of torch,
+    NumPy, pandas or the standard library (`pd.read_csv(path)`, not `np.load(path,
+    mmap_mode="r")`), what a builtin makes of such values (`list(texts)`), an attribute,
+    item or method result of such a value (`df.iloc[:n]["review"].values`), what an object
+    built by a `transformers` `from_pretrained` returns when called (a tokenizer's
+    encodings), or a name every assignment of the file binds to one of these (followed
+    `MAX_DATASET_STEPS` names deep)."""
+    if depth > MAX_DATASET_STEPS:
+        return False
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        return all(held(ctx, element.value, depth + 1) for element in value.elements)
+    if isinstance(value, cst.Dict):
+        return all(isinstance(element, cst.DictElement) and held(ctx, element.value, depth + 1) for element in value.elements)
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        values = assigned_values(ctx.module, dotted_name(value) or "") if dotted_name(value) else []
+        if values:
+            return all(held(ctx, item, depth + 1) for item in values)
+        return isinstance(value, cst.Attribute) and held(ctx, value.value, depth)
+    if isinstance(value, cst.Subscript):
+        return held(ctx, value.value, depth)
+    if isinstance(value, cst.Call) and not any(arg.star for arg in value.args):
+        return _call_held(ctx, value, depth)
+    return False
+
+
+def _call_held(ctx: FileFacts, call: cst.Call, depth: int) -> bool:
+    qualified = ctx.qualified_name(call.func) or ""
+    root = qualified.split(".")[0]
+    if root in IN_MEMORY_LIBRARIES:
+        lazy = qualified in LAZY_CALLS or qualified.startswith(LAZY_PREFIXES) or any(
+            arg.keyword is not None and arg.keyword.value in ("mmap", "mmap_mode") for arg in call.args
+        )
+        archive = qualified == "numpy.load" and any((string_value(arg.value) or "").endswith(".npz") for arg in call.args)
+        return not (lazy or archive)
+    if isinstance(call.func, cst.Name) and ctx.names.lookup(call.func.value) is None and call.func.value in MATERIALISING_BUILTINS - {"open"}:
+        return all(held(ctx, arg.value, depth + 1) for arg in call.args)
+    if isinstance(call.func, cst.Name):
+        made = assigned_values(ctx.module, call.func.value)
+        return bool(made) and all(_pretrained(ctx, item) for item in made)
+    return isinstance(call.func, cst.Attribute) and not qualified and held(ctx, call.func.value, depth)
+
+
+def _pretrained(ctx: FileFacts, value: cst.BaseExpression) -> bool:
+    """`AutoTokenizer.from_pretrained(...)` (of `transformers`): called, it gives values in memory."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "from_pretrained"):
+        return False
+    return (ctx.qualified_name(value.func) or "").startswith("transformers.")
 
 
 def _reads(call: cst.Call) -> bool:

@@ -689,6 +689,8 @@ class FunctionFacts:
     # A dataset class whose items are already in memory and cheap to get: `__getitem__` only
     # indexes, converts and reshapes attributes holding data in memory (`dataset_items`).
     items_in_memory: bool = False
+    # Such a class when its constructor is handed only values in memory (it stores them as given).
+    items_in_memory_if_given: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # Module globals its `for` loops iterate (`for x, y in test_loader:` in `def evaluate():`),
@@ -1409,7 +1411,9 @@ def _summarise(
                 _inherit_members(node, out, classes)
             members = [facts for key, facts in out.items() if key.startswith(inner)]
             facts = _class_facts(node, prefix + node.name, aliases, members, out, classes)
-            out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=items_in_memory(node, classes, aliases))
+            held = items_in_memory(node, classes, aliases)
+            given = held or items_in_memory(node, classes, aliases, given=True)
+            out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=held, items_in_memory_if_given=given)
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
 
