@@ -92,3 +92,9 @@ def test_a_dataset_handed_values_in_memory_needs_no_workers(dataset):
 )
 def test_datasets_handed_data_to_load_keep_the_finding(dataset):
     assert lines(PROGRAM.replace("{dataset}", dataset), "TL201") == [LOADER_LINE]
+
+
+def test_a_parameter_is_not_the_module_value_of_its_name():
+    # `encodings` of `train(encodings)` is what its callers pass, not the module's tokenizer output.
+    program = PROGRAM.replace("def train(given):", "def train(encodings):").replace("{dataset}", "PairDataset(encodings, labels)")
+    assert lines(program, "TL201") == [LOADER_LINE]

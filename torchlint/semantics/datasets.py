@@ -7,6 +7,7 @@ from typing import AbstractSet, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from torchlint.semantics.bindings import reaching_values
 from torchlint.semantics.calls import arguments_by_parameter
 from torchlint.semantics.dataset_items import IN_MEMORY_LIBRARIES, LAZY_CALLS, LAZY_PREFIXES, MATERIALISING_BUILTINS
 from torchlint.semantics.facts import FileFacts
@@ -215,8 +216,8 @@ def held(ctx: FileFacts, value: cst.BaseExpression, depth: int = 0) -> bool:
     mmap_mode="r")`), what a builtin makes of such values (`list(texts)`), an attribute,
     item or method result of such a value (`df.iloc[:n]["review"].values`), what an object
     built by a `transformers` `from_pretrained` returns when called (a tokenizer's
-    encodings), or a name every assignment of the file binds to one of these (followed
-    `MAX_DATASET_STEPS` names deep)."""
+    encodings), or a name every assignment reaching it binds to one of these (followed
+    `MAX_DATASET_STEPS` names deep; a parameter is not known)."""
     if depth > MAX_DATASET_STEPS:
         return False
     if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
@@ -225,11 +226,11 @@ def held(ctx: FileFacts, value: cst.BaseExpression, depth: int = 0) -> bool:
         return all(held(ctx, element.value, depth + 1) for element in value.elements)
     if isinstance(value, cst.Dict):
         return all(isinstance(element, cst.DictElement) and held(ctx, element.value, depth + 1) for element in value.elements)
-    if isinstance(value, (cst.Name, cst.Attribute)):
-        values = assigned_values(ctx.module, dotted_name(value) or "") if dotted_name(value) else []
-        if values:
-            return all(held(ctx, item, depth + 1) for item in values)
-        return isinstance(value, cst.Attribute) and held(ctx, value.value, depth)
+    if isinstance(value, cst.Name):
+        values = reaching_values(ctx.module, ctx.frequency.enclosing_function(value), value.value)
+        return bool(values) and all(held(ctx, item, depth + 1) for item in values)  # type: ignore[union-attr]
+    if isinstance(value, cst.Attribute):
+        return held(ctx, value.value, depth)
     if isinstance(value, cst.Subscript):
         return held(ctx, value.value, depth)
     if isinstance(value, cst.Call) and not any(arg.star for arg in value.args):
@@ -249,8 +250,8 @@ def _call_held(ctx: FileFacts, call: cst.Call, depth: int) -> bool:
     if isinstance(call.func, cst.Name) and ctx.names.lookup(call.func.value) is None and call.func.value in MATERIALISING_BUILTINS - {"open"}:
         return all(held(ctx, arg.value, depth + 1) for arg in call.args)
     if isinstance(call.func, cst.Name):
-        made = assigned_values(ctx.module, call.func.value)
-        return bool(made) and all(_pretrained(ctx, item) for item in made)
+        made = reaching_values(ctx.module, ctx.frequency.enclosing_function(call), call.func.value)
+        return bool(made) and all(_pretrained(ctx, item) for item in made)  # type: ignore[union-attr]
     return isinstance(call.func, cst.Attribute) and not qualified and held(ctx, call.func.value, depth)
 
 
