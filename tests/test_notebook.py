@@ -433,3 +433,52 @@ def test_ci_formats_keep_the_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert sarif["properties"] == {"impact": "high", "cell": 3} and sarif["message"]["text"].startswith("cell 3, line 2: ")
     junit = output("junit")
     assert "TL101 sync-in-loop at cell 3:2:" in junit and "nb.ipynb:cell 3:2:" in junit
+
+
+# IPython strips the first line's indent from every line that starts with it before it runs a
+# cell (its `leading_indent` cleanup): such a cell is Python, not a parse error.
+INDENTED_CELL = " import torch\n optimizer.zero_grad(set_to_none=False)\n"
+PARTLY_INDENTED_CELL = " def step():\n     optimizer.zero_grad(set_to_none=False)\nstep()\n"
+
+
+@pytest.mark.parametrize("cell", [INDENTED_CELL, PARTLY_INDENTED_CELL, "\timport torch\n\tx = 1\n"])
+def test_a_cell_whose_first_line_is_indented_parses_as_ipython_runs_it(cell):
+    notebook = Notebook.parse(notebook_bytes("import torch", cell))
+    assert [f.code for f in lint_text(notebook.source, "nb.ipynb", all_rules(), Options()).findings if f.code == "TL000"] == []
+
+
+def test_a_genuinely_misindented_cell_is_still_a_parse_error():
+    notebook = Notebook.parse(notebook_bytes("x = 1\n  y = 2\n"))
+    assert [f.code for f in lint_text(notebook.source, "nb.ipynb", all_rules(), Options()).findings] == ["TL000"]
+
+
+def test_findings_and_fixes_of_an_indented_cell_point_at_its_own_columns():
+    notebook = Notebook.parse(notebook_bytes("import torch", INDENTED_CELL))
+    rules, options = all_rules(), Options()
+    finding = next(f for f in lint_text(notebook.source, "nb.ipynb", rules, options).findings if f.code == "TL401")
+    cell, moved = notebook.relocate(finding)
+    assert (cell, moved.line, moved.column) == (2, 2, finding.column + 1)
+    edit, neutral = moved.fix.edits[0], "optimizer.zero_grad(set_to_none=False)"
+    stored = INDENTED_CELL.splitlines()[edit.line - 1]
+    assert edit.line == 2 and edit.end_column > edit.column
+    # The edit covers in the stored line what the rule's edit covered in the stripped one.
+    assert stored[edit.column - 1 : edit.end_column - 1] == neutral[edit.column - 2 : edit.end_column - 2]
+
+
+@pytest.mark.parametrize("cell", [INDENTED_CELL, PARTLY_INDENTED_CELL])
+def test_a_fixed_indented_cell_keeps_its_indent(cell):
+    notebook = Notebook.parse(notebook_bytes("import torch", cell))
+    rules, options = all_rules(), Options()
+    fixed = fix_text(notebook.source, "nb.ipynb", rules, options, unsafe=True)
+    assert [f.code for f in fixed.fixed] == ["TL401"]
+    assert cell_source(notebook.with_source(fixed.text), 2) == cell.replace("zero_grad(set_to_none=False)", "zero_grad()")
+
+
+def test_lines_added_to_a_partly_indented_cell_cannot_be_put_back():
+    notebook = Notebook.parse(notebook_bytes(PARTLY_INDENTED_CELL))
+    assert notebook.with_source(notebook.source) == notebook.raw
+    with pytest.raises(NotebookError, match="cell 1"):
+        notebook.with_source(notebook.source.replace("step()\n", "step()\nstep()\n", 1))
+    fully = Notebook.parse(notebook_bytes(INDENTED_CELL))
+    added = fully.with_source(fully.source.replace("import torch\n", "import torch\nimport os\n", 1))
+    assert cell_source(added, 1) == " import torch\n import os\n optimizer.zero_grad(set_to_none=False)\n"

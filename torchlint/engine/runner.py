@@ -150,7 +150,10 @@ def _check_file(job: FileJob, options: RunOptions) -> FileOutcome:
     )
     if result.text == document.text:
         return replace(outcome, fixed_source=data if job.data is not None else None)
-    new_data = document.encode(result.text)
+    try:
+        new_data = document.encode(result.text)
+    except NotebookError as error:
+        return FileOutcome(job.path, error=f"{job.path}: left as it is, not fixed: {error}")
     if options.mode is FixMode.DIFF:
         return replace(outcome, diff=_diff(job.path, data, new_data))
     if job.data is not None:

@@ -6,7 +6,10 @@ followed by an end marker, `pass  # torchlint: end of cell N`: a module-level st
 cell's statements never continue into the next cell, and the line `with_source` splits on,
 however many lines a fix inserted or removed. IPython syntax (magics, shell escapes, help) is
 replaced line for line by `pass  # torchlint: magic K`, with the line's indentation, so line
-numbers stay aligned and the text parses; `with_source` puts the original lines back.
+numbers stay aligned and the text parses; `with_source` puts the original lines back. When a
+cell's first line is indented, IPython strips that indent from every line that starts with
+it before running the cell, and so does the neutral text; findings and fixes are shifted
+back, and `with_source` indents those lines again.
 
 Cells are numbered as a user counts them in the notebook: 1-based over all cells, markdown and
 raw cells included. Only the changed cells' `source` values are rewritten in the file; every
@@ -109,6 +112,12 @@ class CodeCell:
     is_list: bool  # whether the file stores the source as a list of lines
     neutral: str  # `text` with IPython syntax neutralised, ending with a newline unless empty
     first_line: int  # 1-based line of `Notebook.source` where the cell starts
+    indent: str = ""  # the first line's indent, which IPython strips (`_strip_leading_indent`)
+    stripped: Tuple[bool, ...] = ()  # for each line of `neutral`, whether `indent` was stripped from it
+
+    def shift(self, line: int) -> int:
+        """The columns stripped from the cell's 1-based `line`."""
+        return len(self.indent) if 0 < line <= len(self.stripped) and self.stripped[line - 1] else 0
 
     @property
     def number(self) -> int:
@@ -162,8 +171,10 @@ class Notebook:
                 continue
             source = cell.get("source", "")
             text_of_cell = "".join(source) if isinstance(source, list) else source
-            neutral = _neutralise(text_of_cell, magics)
-            cells.append(CodeCell(index, text_of_cell, isinstance(source, list), neutral, line))
+            indent, stripped = _leading_indent(_lines(_neutralise(text_of_cell, magics)))
+            neutral = "".join(item[len(indent):] if cut else item for item, cut in stripped)
+            marks = tuple(cut for _, cut in stripped) if indent else ()
+            cells.append(CodeCell(index, text_of_cell, isinstance(source, list), neutral, line, indent, marks))
             parts += [neutral, END_MARKER.format(index + 1) + "\n"]
             line += len(_lines(neutral)) + 1
         fmt = JsonFormat.detect(text)
@@ -187,11 +198,13 @@ class Notebook:
         end_number, end_line = self.locate(finding.end_line)
         if end_number != number or end_line < line:
             end_line = line
-        offset = self._cell_at(finding.line).first_line - 1
+        cell = self._cell_at(finding.line)
+        offset = cell.first_line - 1
         fix = finding.fix
         if fix is not None:
-            fix = replace(fix, edits=tuple(_shift_edit(edit, offset) for edit in fix.edits))
-        return number, replace(finding, line=line, end_line=end_line, fix=fix)
+            fix = replace(fix, edits=tuple(_shift_edit(edit, offset, cell) for edit in fix.edits))
+        columns = {"column": finding.column + cell.shift(line), "end_column": finding.end_column + cell.shift(end_line)}
+        return number, replace(finding, line=line, end_line=end_line, fix=fix, **columns)
 
     def with_source(self, new_source: str) -> bytes:
         """The notebook file with the code cells taken from a (fixed) `source`.
@@ -230,7 +243,7 @@ class Notebook:
 
     def _stored_source(self, cell: CodeCell, neutral: str) -> Source:
         """The `source` value to store for a cell whose neutral text is now `neutral`."""
-        text = "".join(self._restore(line) for line in _lines(neutral))
+        text = "".join(self._restore(line) for line in _indented_again(cell, _lines(neutral)))
         if cell.added_newline and text.endswith("\n"):
             text = text[:-1]
         return text.splitlines(keepends=True) if cell.is_list else text
@@ -300,6 +313,29 @@ def _neutralise_lines(lines: Sequence[str], magics: List[_Magic]) -> str:
         scan = probe
         out.append(line if line.endswith(("\n", "\r")) else line + "\n")
     return "".join(out)
+
+
+def _leading_indent(lines: Sequence[str]) -> Tuple[str, List[Tuple[str, bool]]]:
+    """The indent of a cell's first line, and each line with whether it starts with that
+    indent: IPython strips it from those lines before it runs the cell (its `leading_indent`
+    cleanup). No indent ("") when the first line is not indented."""
+    indent = _indent(lines[0].rstrip("\r\n")) if lines else ""
+    return indent, [(line, bool(indent) and line.startswith(indent)) for line in lines]
+
+
+def _indented_again(cell: CodeCell, lines: List[str]) -> List[str]:
+    """The lines of a cell's new neutral text with the indent IPython strips put back: on the
+    same lines while a fix kept their number, on every non-blank line when all of them had
+    it; a fix that changed the number of lines of a cell whose indent only some lines had
+    cannot be put back, and raises `NotebookError`."""
+    if not cell.indent:
+        return lines
+    if len(lines) == len(cell.stripped):
+        return [cell.indent + line if cut else line for line, cut in zip(lines, cell.stripped)]
+    original = _lines(cell.neutral)
+    if all(cut for line, cut in zip(original, cell.stripped) if line.strip()):
+        return [cell.indent + line if line.strip() else line for line in lines]
+    raise NotebookError(f"a fix changed the lines of cell {cell.number}, whose leading indent IPython strips from some lines only")
 
 
 def _compiles(text: str) -> bool:
@@ -409,8 +445,10 @@ def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(value, high))
 
 
-def _shift_edit(edit: Edit, offset: int) -> Edit:
-    return replace(edit, line=max(edit.line - offset, 1), end_line=max(edit.end_line - offset, 1))
+def _shift_edit(edit: Edit, offset: int, cell: CodeCell) -> Edit:
+    """`edit` moved up `offset` lines, into the cell, and right by the indent IPython strips."""
+    line, end_line = max(edit.line - offset, 1), max(edit.end_line - offset, 1)
+    return replace(edit, line=line, end_line=end_line, column=edit.column + cell.shift(line), end_column=edit.end_column + cell.shift(end_line))
 
 
 def _find_end_marker(lines: Sequence[str], start: int, number: int) -> int:
