@@ -11,6 +11,9 @@ what runs in it instead:
 - Hugging Face `Trainer` subclasses: `training_step`, `compute_loss` and `prediction_step`.
 - ignite: the process function an `Engine(...)` is built with, and handlers registered for
   `Events.ITERATION_*`.
+- PyTorch Geometric: a `MessagePassing` layer's `message`, `aggregate`, `update`,
+  `message_and_aggregate` and `edge_update` run inside its `propagate()`, which its `forward()`
+  calls: they run as often as the forward does.
 - engines that are handed a step function and a data loader in one call (torchnet's
   `engine.train(h, train_loader, epochs, optimizer)`, `engine.test(h, test_loader)`): the step
   function runs once per batch, and so do the hooks registered for a batch's events
@@ -24,7 +27,7 @@ through a base class defined in the same file.
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Sequence
+from typing import Collection, Dict, FrozenSet, List, Optional, Sequence
 
 import libcst as cst
 
@@ -69,23 +72,36 @@ FIT_HOOKS = TRAINING_HOOKS | {"validation_step", "validation_step_end", "on_vali
 # `on_end` run once per epoch or run.
 ENGINE_BATCH_HOOKS = frozenset({"on_sample", "on_forward", "on_update"})
 ENGINE_EPOCH_HOOKS = frozenset({"on_start_epoch", "on_end_epoch"})
+# The methods of a PyTorch Geometric `MessagePassing` layer that its `propagate()` runs.
+MESSAGE_PASSING_HOOKS = frozenset({"message", "aggregate", "update", "message_and_aggregate", "edge_update"})
 # ignite's per-iteration events.
 _ITERATION_EVENTS = ("ITERATION_STARTED", "ITERATION_COMPLETED", "GET_BATCH_COMPLETED")
 
 
-def framework_of(klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]], _depth: int = 0) -> Optional[str]:
+def framework_of(klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]]) -> Optional[str]:
     """The framework `klass` belongs to (`LIGHTNING`, `HUGGING_FACE`), through same-file base
     classes (`classes`, by name); None for other classes."""
+    found = _base_named(klass, classes, _BASES)
+    return _BASES[found] if found is not None else None
+
+
+def message_passing(klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]]) -> bool:
+    """Whether `klass` is a PyTorch Geometric `MessagePassing` layer, through same-file base
+    classes too."""
+    return _base_named(klass, classes, ("MessagePassing",)) is not None
+
+
+def _base_named(klass: cst.ClassDef, classes: Dict[str, List[cst.ClassDef]], names: Collection[str], _depth: int = 0) -> Optional[str]:
+    """The last name of a base of `klass` (`pl.LightningModule`: `LightningModule`) that is
+    among `names`, directly or through base classes the file defines (`classes`, by name)."""
     for base in klass.bases:
         name = (dotted_name(base.value) or "").rsplit(".", 1)[-1]
-        if name in _BASES:
-            return _BASES[name]
-        if _depth < 8:
-            for parent in classes.get(name, []):
-                if parent is not klass:
-                    found = framework_of(parent, classes, _depth + 1)
-                    if found is not None:
-                        return found
+        if name in names:
+            return name
+        for parent in classes.get(name, []) if _depth < 8 else ():
+            found = _base_named(parent, classes, names, _depth + 1) if parent is not klass else None
+            if found is not None:
+                return found
     return None
 
 

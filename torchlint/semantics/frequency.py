@@ -60,7 +60,9 @@ from torchlint.semantics.execution import (
 )
 from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.framework_names import LIGHTNING
-from torchlint.semantics.frameworks import ENGINE, FIT_HOOKS, IGNITE, batch_hook, framework_of, hook_framework, ignite_iteration_handler, ignite_process_functions
+from torchlint.semantics.frameworks import (
+    ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, framework_of, hook_framework, ignite_iteration_handler, ignite_process_functions, message_passing,
+)
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CallSite, FunctionFacts, caller_trains
@@ -615,6 +617,8 @@ class FrequencyAnalysis:
                 Frequency.PER_STEP, (Reason(f"{framework} runs `{name}()` every batch", method=name, framework=framework),)
             )
 
+        if method and name in MESSAGE_PASSING_HOOKS and message_passing(scope, self.classes()):  # type: ignore[arg-type]
+            return Execution(Frequency.PER_STEP, (Reason(f"`propagate()` runs `{name}()` in every `forward()`", method="forward"),))
         if method and name in STEP_METHODS and not self._inference_forward(function, scope):
             # `trainer.train_step(batch)` in this file's step loop (`self.test_step(batch)` in
             # a per-epoch evaluation loop): that loop is the reason. Not for a `step()` that
