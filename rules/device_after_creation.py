@@ -71,7 +71,8 @@ class DeviceAfterCreation(Rule):
     (`noises.data.copy_(torch.randn(b, nz, 1, 1))`, no fix: fill it in place or create on its
     device), in code that runs every step
     (a step loop, `forward()` and the loops in it, a function called from them, also from
-    another module's `forward()` or training step loop). The helpers, later-move,
+    another module's `forward()` or training step loop; a PyTorch Geometric layer's
+    `message()` or `update()`, which its `propagate()` runs in every forward). The helpers, later-move,
     concatenation, in-place write, `type_as` and legacy forms get no fix: the helper's other
     callers may pass other values, the statements between, the joined parts and the
     arguments of the write (its index must be on the device too) are the user's to rewrite,
