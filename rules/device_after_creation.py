@@ -63,7 +63,9 @@ class DeviceAfterCreation(Rule):
     `if x.is_cuda: mask = mask.cuda()`; constants written into it in place, `attr[:, 0] = 4`,
     joins of such names, `lbl = torch.cat((lbl_1, lbl_2), 1)`, and elementwise computations
     of them with number literals, `labels = (labels.unsqueeze(0) == labels.unsqueeze(1)).float()`,
-    `weights = 1 / torch.log2(position.float())`, keep it the created value, as does an
+    `weights = 1 / torch.log2(position.float())`, keep it the created value, as does a new
+    name that takes it through such steps, `expanded = seq_range.unsqueeze(0).expand(b, n)`
+    (when the old name is read nowhere else), and an
     in-place write of other values that returns it, `torch.zeros(b, 10).scatter_(1, targets,
     1)`; a join of host factories, `labels = torch.cat([torch.arange(b) for _ in
     range(k)])`, is followed like a factory; see `semantics.moves`), or copied into a tensor

@@ -5,7 +5,8 @@
 the name holds the created tensor, followed through steps that keep it where it is
 (`devices.SAME_PLACE_METHODS`) and through elementwise computations of created values with
 number literals (`weights = 1 / torch.log2(position.float())`: a new tensor on the host as
-well), until it is moved. The creation and the move must be in the
+well), and to a new name that takes it through such steps (`expanded = seq_range.unsqueeze(0).
+expand(b, n)`, when the scope writes the old name nowhere else), until it is moved. The creation and the move must be in the
 same loop (or both outside loops) and nothing may read the name in between: a host use of
 the value (`table[idx]` before `idx = idx.cuda()`) is a reason to create it there.
 
@@ -17,6 +18,7 @@ computations a parameter that defaults to a number (`eps`) counts as a number li
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -107,7 +109,7 @@ def returned_creations(function: cst.FunctionDef, functions: Callable[[], Dict[s
 
 def _walked(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> "_Walk":
     """One walk of the statements of `scope` (a function, or a module without its functions)."""
-    walk = _Walk(functions, _number_parameters(scope) if isinstance(scope, cst.FunctionDef) else frozenset())
+    walk = _Walk(functions, _number_parameters(scope) if isinstance(scope, cst.FunctionDef) else frozenset(), scope)
     body = scope.body  # type: ignore[attr-defined]  # a module's statements, or a function's block
     walk.block(body.body if isinstance(body, cst.IndentedBlock) else [body] if isinstance(body, cst.BaseSuite) else body, None)
     return walk
@@ -124,9 +126,13 @@ class _Walk:
     """Statements of one scope in source order, with the names whose created value is still
     unread (`pending`: name -> (creating call, enclosing loop))."""
 
-    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str] = frozenset()) -> None:
+    def __init__(
+        self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str] = frozenset(), scope: Optional[cst.CSTNode] = None
+    ) -> None:
         self.functions = functions  # asked only when a helper may move a pending name
         self.numbers = numbers  # parameters that default to a number, read as one
+        self.scope = scope
+        self._spellings: Optional[Counter] = None  # how often each name is written in the scope
         self.pending: Dict[str, Tuple[Tuple[cst.Call, ...], Loop]] = {}
         self.found: Dict[int, Tuple[cst.Call, ...]] = {}
         # For each `return` walked, in order, the calls that made the value it returns (or ()).
@@ -209,7 +215,7 @@ class _Walk:
             self.expression(small.value, loop, kept=source)
             self.pending[name] = previous  # `eta = eta.expand(...)`: still the created value
             return
-        joined = self._joined(small.value, loop) or self._derived(small.value, loop)
+        joined = self._joined(small.value, loop) or self._derived(small.value, loop) or self._handed_on(source, loop)
         self.expression(small.value, loop)
         if joined:
             # `lbl = torch.cat((lbl_1, lbl_2), 1)` or `weights = 1 / torch.log2(position.float())` of created values
@@ -229,6 +235,17 @@ class _Walk:
         if joined:
             return joined
         return (source,) if isinstance(source, cst.Call) and not _is_move(source) else ()
+
+    def _handed_on(self, source: Optional[cst.BaseExpression], loop: Loop) -> Tuple[cst.Call, ...]:
+        """The creations a pending name of this loop holds when a new name takes its value
+        through steps that keep it where it is (`seq_range_expand = seq_range.unsqueeze(0).
+        expand(b, n)`), and the scope writes the old name nowhere but where it is bound and
+        here: no later read of the old name can be a host use of the value. () otherwise."""
+        if not (isinstance(source, cst.Name) and source.value in self.pending and self.pending[source.value][1] is loop):
+            return ()
+        if self._spellings is None:
+            self._spellings = Counter(node.value for node in scope_descendants(self.scope) if isinstance(node, cst.Name)) if self.scope is not None else Counter()
+        return self.pending[source.value][0] if self._spellings[source.value] == 2 else ()
 
     def _joined(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:
         """The creations a `torch.cat`/`torch.stack` of pending names of this loop joins (`(lbl_1,
