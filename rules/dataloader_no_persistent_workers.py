@@ -100,11 +100,13 @@ class DataloaderNoPersistentWorkers(Rule):
       without arguments, the keys the hook sets itself (`passed_values.bare_call_keywords`);
     - when the worker count is a parameter as received (`num_workers`, or
       `self.num_workers`/`self.hparams.num_workers` stored from `__init__`) that every call
-      in the project leaves to a default of `0` or passes `0`: with no workers there is
+      in the project leaves to a default of `0` or passes `0` (or such a command-line option,
+      `get_loaders(num_workers=args.workers)`): with no workers there is
       nothing to keep alive (`semantics.passed_values.zero_in_every_call`; a class built
       from a configuration, `LightningCLI(Model, DataModule)`, is not known and reported);
       likewise a command-line option that every module defining it defaults to `0`
-      (`num_workers=args.num_workers` after `add_argument("--num-workers", default=0)`,
+      (`num_workers=args.num_workers` after `add_argument("--num-workers", default=0)`, also
+      through a holder the object keeps, `self.args.workers`;
       `semantics.passed_values.zero_by_default`): workers only for users who ask;
     - in a program that never places work on an accelerator (neither the file nor its
       project mentions a device or CUDA) when the dataset's items are already in memory (a
@@ -339,7 +341,7 @@ class DataloaderNoPersistentWorkers(Rule):
         workers = self._argument(call, "num_workers", NUM_WORKERS_POSITION)
         if isinstance(workers, cst.Name):
             workers = only_assigned_value(self.ctx.module, workers) or workers  # `num_workers = 0` in an earlier cell
-        if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers) or zero_by_default(self.ctx, workers):
+        if workers is None or is_literal(workers, "0") or zero_in_every_call(self.ctx, workers, options=True) or zero_by_default(self.ctx, workers):
             return False  # `num_workers=self.num_workers` defaulting to 0 in `__init__`, or an option defaulting to 0: no workers
         if configured_zero(self.ctx, workers):
             return False  # `num_workers=cfg.data.num_workers`, `0` in every configuration file

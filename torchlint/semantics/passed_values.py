@@ -22,23 +22,25 @@ from torchlint.semantics.tree import descendants, in_source_order, names_bound_b
 from torchlint.semantics.values import DICT_READS, string_key, string_value
 
 
-def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression, called: bool = False) -> bool:
+def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression, called: bool = False, options: bool = False) -> bool:
     """Whether `value` is `0` on every run the project makes, being a parameter as received:
     read in a method from what `__init__` stores (`self.num_workers`,
     `self.hparams.num_workers`, `self.hparams["num_workers"]`), or a parameter of the
     function that reads it (`num_workers` in `__init__` or in a module-level function) that
     it does not rebind. Every call of the class or function in the project passes `0` or
     leaves the parameter to its default, which is then the literal `0` (no call at all: the
-    default). A call passing anything else (`num_workers=args.workers`, whatever the option's
-    default), a spread `**kwargs`, or a use other than a call (a CLI building the class from a
-    configuration) makes it unknown: False. `called`: only where the project calls it at all
-    (a library's default is its users' to override)."""
+    default). A call passing anything else (`num_workers=args.workers`, unless `options` and
+    the project's command-line option defaults to `0`, see `default_of_option`), a spread
+    `**kwargs`, or a use other than a call (a CLI building the class from a configuration)
+    makes it unknown: False. `called`: only where the project calls it at all (a library's
+    default is its users' to override)."""
     found = received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
     if found is None:
         return False
     callee, parameter = found
     given = arguments_given(ctx.path, callee, parameter.name.value)
-    if given is None or (called and not given) or not all(item is None or _is_zero(item) for item in given):
+    zero = (lambda item: _is_zero(item) or _zero_option(ctx, item)) if options else _is_zero
+    if given is None or (called and not given) or not all(item is None or zero(item) for item in given):
         return False
     defaulted = not given or any(item is None for item in given)
     return not defaulted or (parameter.default is not None and is_literal(parameter.default, "0"))
@@ -53,9 +55,13 @@ def zero_by_default(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
 
 
 def default_of_option(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[object]:
-    """The constant default of the command-line option `value` reads (`args.find_unused`),
-    when the project's modules that define it agree on one; None otherwise."""
-    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)) or value.value.value == "self":
+    """The constant default of the command-line option `value` reads (`args.find_unused`, or
+    `self.args.workers` from a holder the object keeps), when the project's modules that
+    define it agree on one; None otherwise (`self.workers` is the object's own)."""
+    if not isinstance(value, cst.Attribute):
+        return None
+    holder = value.value
+    if not (isinstance(holder, cst.Name) and holder.value != "self") and not (isinstance(holder, cst.Attribute) and dotted_name(holder.value) == "self"):
         return None
     return option_default(ctx.path, value.attr.value) if os.path.isfile(ctx.path) else None
 
@@ -315,6 +321,14 @@ def _default_value(parameter: cst.Param) -> object:
 
 def _is_zero(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+def _zero_option(ctx: "FileFacts", node: ast.AST) -> bool:
+    """`args.workers` handed on by a call, where the project's command-line option defaults to `0`."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or not os.path.isfile(ctx.path):
+        return False
+    found = option_default(ctx.path, node.attr)
+    return type(found) is int and found == 0
 
 
 # Loader options whose value is falsy when left out (`pin_memory`, `num_workers`,
