@@ -118,3 +118,16 @@ def test_an_undecodable_file_is_reported_when_the_rule_catalog_comes_from_the_ca
     assert completed.returncode == 1, completed.stderr
     [finding] = json.loads(completed.stdout)
     assert (finding["path"], finding["code"]) == (name, "TL000")
+
+
+def test_a_notebook_nested_past_the_json_parser_costs_only_itself(tmp_path, good_findings):
+    """The project index reads every notebook of the project: one whose JSON nests deeper
+    than the parser's stack is TL000 itself and must not turn the good files into parse errors."""
+    root = tmp_path / "tree"
+    _make_tree(root, (), True)
+    (root / "deep.ipynb").write_text("[" * 100_000 + "]" * 100_000)
+    code, found, errors = _run(root, "--no-cache")
+    assert "internal error" not in errors and "Traceback" not in errors
+    assert [key for key in found if key[0] == "deep.ipynb"] == [("deep.ipynb", "TL000", 1, 1)]
+    assert [key for key in found if key[0] != "deep.ipynb"] == good_findings
+    assert code == 1

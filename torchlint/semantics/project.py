@@ -2591,7 +2591,7 @@ def read_notebook(path: str) -> Source:
 def _notebook_code(text: str) -> str:
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's stack
         return ""
     cells = data.get("cells") if isinstance(data, dict) else None
     parts = []
