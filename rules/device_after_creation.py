@@ -50,7 +50,9 @@ class DeviceAfterCreation(Rule):
     `Normal(0, 1).sample(mean.shape)`, which samples on the host; no fix: the distribution
     needs its parameters on the device) whose result is
     immediately moved with `.cuda()`, `.to(<device>)` or `.type_as(t)` (where `t` is, as
-    `.to(t.device)` reads; `.to(t)` for a tensor `t` known to be on the device), alone or
+    `.to(t.device)` reads; `.to(t)` for a tensor `t` known to be on the device), also through
+    steps that keep it on the host (dtype and shape methods, `.type(torch.uint8)`, a triangle,
+    `torch.triu(torch.ones(n, n), 1)`), alone or
     joined with other host factories (`torch.cat((torch.ones(n), torch.zeros(n))).cuda()`),
     or returned by a same-file helper that its caller moves (`def sample_gumbel(shape,
     eps=1e-10): U = torch.rand(shape); return -torch.log(eps - torch.log(U + eps))`, then

@@ -63,7 +63,14 @@ def named_like_device(node: cst.BaseExpression) -> bool:
 SAME_PLACE_METHODS = frozenset(
     "long int float double half bfloat16 bool byte short view reshape unsqueeze squeeze expand flatten "
     "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_ "
-    "scatter_ scatter_add_ index_fill_ index_add_ index_copy_ masked_fill_ masked_scatter_ index_put_".split()
+    "scatter_ scatter_add_ index_fill_ index_add_ index_copy_ masked_fill_ masked_scatter_ index_put_ triu tril".split()
+)
+# `torch` functions whose result lives where their first argument does (`torch.triu(torch.ones(s), 1)`).
+SAME_PLACE_FUNCTIONS = frozenset({"torch.triu", "torch.tril"})
+# The dtypes a `.type(torch.uint8)` converts to: a dtype conversion, not a move
+# (`.type("torch.cuda.FloatTensor")` and `.type(torch.cuda.FloatTensor)` are moves).
+TORCH_DTYPES = frozenset(
+    f"torch.{name}" for name in "float float32 float64 double float16 half bfloat16 uint8 int8 int16 short int32 int int64 long bool".split()
 )
 # The deprecated autograd wrapper, which returns its tensor where it is.
 VARIABLE_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
@@ -79,8 +86,8 @@ def same_place_source(
 ) -> Optional[cst.BaseExpression]:
     """The value `node` is made from by host-side steps that keep a tensor where it is: an
     element (`batch["image"]`), a dtype or shape method (`torch.arange(n).long()`,
-    `img.view(b, -1)`), arithmetic with a number (`torch.randn(b, d) * scale`), the deprecated
-    `Variable(...)`. None when arithmetic combines two values that may be tensors, or the
+    `img.view(b, -1)`, `.type(torch.uint8)`), a triangle (`torch.triu(torch.ones(s), 1)`),
+    arithmetic with a number (`torch.randn(b, d) * scale`), the deprecated `Variable(...)`. None when arithmetic combines two values that may be tensors, or the
     chain is longer than `MAX_CREATION_STEPS`."""
     for _ in range(MAX_CREATION_STEPS):
         if isinstance(node, cst.Subscript):
@@ -93,13 +100,23 @@ def same_place_source(
             if len(others) != 1:
                 return None
             node = others[0]
-        elif isinstance(node, cst.Call) and node.args and qualified_name(node.func) in VARIABLE_WRAPPERS:
+        elif isinstance(node, cst.Call) and node.args and qualified_name(node.func) in VARIABLE_WRAPPERS | SAME_PLACE_FUNCTIONS:
             node = node.args[0].value
+        elif _dtype_conversion(node, qualified_name):
+            node = node.func.value  # type: ignore[attr-defined]
         elif isinstance(node, cst.Call) and (method_call(node) or (None, ""))[1] in SAME_PLACE_METHODS:
             node = method_call(node)[0]  # type: ignore[index]
         else:
             return node
     return None
+
+
+def _dtype_conversion(node: cst.BaseExpression, qualified_name: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
+    """`t.type(torch.uint8)`: a conversion to a dtype, which keeps the tensor where it is."""
+    found = method_call(node)
+    if found is None or found[1] != "type" or len(node.args) != 1 or node.args[0].keyword is not None:  # type: ignore[attr-defined]
+        return False
+    return qualified_name(node.args[0].value) in TORCH_DTYPES  # type: ignore[attr-defined]
 
 
 # The legacy typed constructors of host tensors (`torch.cuda.FloatTensor` is on the device);
