@@ -375,7 +375,10 @@ def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpre
     """What the file gives the module-level `name` through the `globals()` dict:
     `globals().update(SETTINGS)` of a dict literal (or a module-level name of one) or with
     keywords, `globals()["name"] = value`; None when it binds names there that it does not
-    spell out (another method, a key that is not a literal, a dict it cannot read)."""
+    spell out (another method, a key that is not a literal, a dict it cannot read), also by
+    running code of a string in them (`exec("device = torch.float64")`)."""
+    if execs_in_globals(module):
+        return None
     values: List[cst.BaseExpression] = []
     for node in descendants(module):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _globals_dict(node.func.value):
@@ -398,6 +401,16 @@ def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpre
                         return None
                     values += [node.value] if key == name else []
     return values
+
+
+@per_module
+def execs_in_globals(module: cst.Module) -> bool:
+    """Whether the file runs code of a string among its module-level names (`exec(source)`,
+    `exec(source, globals())`), which may bind any of them to anything."""
+    return any(
+        isinstance(node, cst.Call) and dotted_name(node.func) == "exec" and (len(node.args) < 2 or _globals_dict(node.args[1].value))
+        for node in descendants(module)
+    )
 
 
 def _dict_entries(module: cst.Module, arg: cst.Arg) -> Optional[List[Tuple[str, cst.BaseExpression]]]:

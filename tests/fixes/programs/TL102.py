@@ -2087,3 +2087,33 @@ device = torch.device("cpu")
 for step in range(2):
     torch.manual_seed(step)
     show(torch.normal(torch.zeros(4), 1.0).to(device))
+
+# %% round 15: a device rebound by exec of a string at module level [none]
+import torch
+
+device = "cpu"
+exec("device = torch.float64")
+for step in range(2):
+    show(torch.ones(2).to(device))
+
+# %% round 15: a module-level device rebound by exec, read by a training function [none]
+import torch
+
+device = "cpu"
+exec("device = torch.float64", globals())
+
+
+def train():
+    for step in range(2):
+        show(torch.zeros(2).to(device))
+
+
+train()
+
+# %% round 15: control, a device in a file whose exec runs in its own namespace [safe]
+import torch
+
+device = "cpu"
+exec("device = torch.float64", {"torch": torch})
+for step in range(2):
+    show(torch.zeros(2).to(device))

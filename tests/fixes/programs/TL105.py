@@ -461,3 +461,19 @@ for step in range(2):
     t = torch.tensor(arr)
     t.add_(1)
     show(t, base.tolist())
+
+# %% round 15: an array loaded from a .npy file with the mmap mode given in a kwargs dict [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+
+path = os.path.join(tempfile.mkdtemp(), "a.npy")
+np.save(path, np.arange(4.0))
+opts = {"mmap_mode": "r"}
+for step in range(2):
+    arr = np.load(path, **opts)
+    t = torch.tensor(arr)
+    t.mul_(2)
+    show(t)
