@@ -918,7 +918,7 @@ for step in range(2):
     opt.step()
     print(round(loss.item(), 4))
 
-# %% round 10: second derivative through nested torch.func.grad of the attention [unsafe]
+# %% round 10: second derivative through nested torch.func.grad of the attention [none]
 import math
 import torch
 from torch import nn
@@ -1447,7 +1447,7 @@ for step in range(2):
     out = F.softmax(scores, dim=-1) @ x
 print(round(out.sum().item(), 3))
 
-# %% round 14: double backward through jacrev of jacrev over the attention [unsafe]
+# %% round 14: double backward through jacrev of jacrev over the attention [none]
 import math
 import torch
 import torch.nn.functional as F
@@ -1482,3 +1482,50 @@ for step in range(2):
     out = torch.softmax(scores, dim=-1) @ q
     out.sum().backward()
 print(round(proj.weight.grad.sum().item(), 3))
+
+# %% round 15: a double backward through torch.func.grad of torch.func.grad over the attention [none]
+import torch
+from torch.func import grad
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.25
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+k, v = torch.randn(2, 1, 2, 3, 4).unbind(0)
+f = lambda q: attend(q, k, v).pow(2).sum()
+g2 = grad(lambda q: grad(f)(q).sum())
+print(round(g2(torch.randn(1, 2, 3, 4)).sum().item(), 3))
+
+# %% round 15: a second derivative through torch.autograd.gradgradcheck of the attention [none]
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.5
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = (torch.randn(1, 2, 2, 3, dtype=torch.float64, requires_grad=True) for _ in range(3))
+print(torch.autograd.gradgradcheck(attend, (q, k, v)))
+
+# %% round 15: control, per-sample gradients through vmap of torch.func.grad of a loss over the attention [unsafe]
+import torch
+from torch.func import grad, vmap
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.25
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+k, v = torch.randn(2, 1, 2, 3, 4).unbind(0)
+loss = lambda q: attend(q, k, v).pow(2).sum()
+print(round(vmap(grad(loss))(torch.randn(3, 1, 2, 3, 4)).sum().item(), 3))
