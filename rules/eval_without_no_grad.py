@@ -204,7 +204,9 @@ class EvalWithoutNoGrad(Rule):
     that computes gradients, since that backward would fail, and when the file reads an
     attribute of the function that the decorator's wrapper does not keep (`evaluate.__defaults__`,
     `__code__`, also read by a decorator of the file the function already has, which would
-    get the wrapper; `__name__` and `__doc__` are kept). No fix for code at module
+    get the wrapper; `__name__` and `__doc__` are kept), or hands the function to an `inspect`
+    function that reads its own code (`inspect.getfullargspec(fn)`, `getsource`; not
+    `inspect.signature`, which follows the wrapper to the function). No fix for code at module
     level, for `async def` (the decorator does not reach into a coroutine), and for methods
     of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
     for the rest of the model: wrap just the call in `with torch.no_grad():`).

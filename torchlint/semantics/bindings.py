@@ -140,14 +140,42 @@ def wrapper_attribute_read(module: cst.Module, function: cst.FunctionDef, local:
     decorator would not keep: through its name (`evaluate.__defaults__`, `obj.step.__code__`),
     or in a decorator of the file that `function` already has (`fn.__defaults__` of its
     parameter `fn`), which would get the wrapper."""
-    found = _dunder_read(nodes_of_type(module, (cst.Attribute,)), function.name.value)
+    found = _dunder_read(nodes_of_type(module, (cst.Attribute,)), function.name.value) or _introspected(
+        nodes_of_type(module, (cst.Call,)), function.name.value
+    )
     for decorator in function.decorators:
         name = getattr(decorator.decorator, "value", None)
         for definition in local.get(name, []) if isinstance(name, str) else []:
             parameters = definition.params.params
             if parameters and found is None:
-                found = _dunder_read([node for node in descendants(definition.body) if isinstance(node, cst.Attribute)], parameters[0].name.value)
+                body = list(descendants(definition.body))
+                found = _dunder_read([node for node in body if isinstance(node, cst.Attribute)], parameters[0].name.value) or _introspected(
+                    [node for node in body if isinstance(node, cst.Call)], parameters[0].name.value
+                )
     return found
+
+
+# `inspect` functions that read a function object's own code, not the `__wrapped__` one
+# (`inspect.signature` follows it).
+_CODE_READERS = frozenset(
+    "getfullargspec getargspec getcallargs getclosurevars getsource getsourcelines getsourcefile getfile".split()
+)
+
+
+def _introspected(calls: List[cst.CSTNode], name: str) -> Optional[str]:
+    """The first of `calls` that hands `name` (or `obj.name`) to an `inspect` function that
+    reads the function's own code (`inspect.getfullargspec(fn)`)."""
+    for node in calls:
+        assert isinstance(node, cst.Call)
+        called = dotted_name(node.func) or ""
+        parts = called.split(".")
+        if parts[-1] not in _CODE_READERS or parts[:-1] not in ([], ["inspect"]):
+            continue
+        for arg in node.args:
+            value = arg.value.attr if isinstance(arg.value, cst.Attribute) else arg.value
+            if isinstance(value, cst.Name) and value.value == name:
+                return f"{called}(...)"
+    return None
 
 
 def _dunder_read(attributes: List[cst.CSTNode], name: str) -> Optional[str]:

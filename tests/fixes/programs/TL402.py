@@ -3695,3 +3695,59 @@ bank = []
 for epoch in range(2):
     evaluate(model, torch.ones(2, 3), bank)
 print([o.is_leaf for o in bank])
+
+# %% round 15: an evaluation registered by a decorator that reads its argument spec [none]
+import inspect
+
+import torch
+
+REGISTRY = {}
+
+
+def command(fn):
+    REGISTRY[fn.__name__] = inspect.getfullargspec(fn).args
+    return fn
+
+
+model = torch.nn.Linear(2, 1)
+
+
+@command
+def evaluate(x, verbose):
+    model.eval()
+    out = model(x)
+    if verbose:
+        print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2), True)
+print(REGISTRY)
+
+# %% round 15: control, an evaluation registered by a decorator that reads its signature [safe]
+import inspect
+
+import torch
+
+REGISTRY = {}
+
+
+def command(fn):
+    REGISTRY[fn.__name__] = list(inspect.signature(fn).parameters)
+    return fn
+
+
+model = torch.nn.Linear(2, 1)
+
+
+@command
+def evaluate(x, verbose):
+    model.eval()
+    out = model(x)
+    if verbose:
+        print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2), True)
+print(REGISTRY)
