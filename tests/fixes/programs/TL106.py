@@ -1781,3 +1781,83 @@ for epoch in range(2):
     for features in loader:
         features = nested_map(features, lambda x: x.to(device) if isinstance(x, torch.Tensor) else x)
         show(features[0] + features[1])
+
+# %% round 15: the host batch written through operator.setitem after the move [none]
+import operator
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        operator.setitem(x, 0, 0.0)
+        show(moved.sum())
+
+# %% round 15: the host batch written by np.copyto through its numpy view after the move [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        np.copyto(x.numpy(), 0.0)
+        show(moved.sum())
+
+# %% round 15: the host batch written by operator.iadd after the move [none]
+import operator
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        operator.iadd(x, 1)
+        show(moved.sum())
+
+# %% round 15: the host batch filled through its numpy view's fill method after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        x.numpy().fill(0.0)
+        show(moved.sum())
+
+# %% round 15: the host batch written by torch.Tensor.__setitem__ called on the class after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        torch.Tensor.__setitem__(x, 0, 0.0)
+        show(moved.sum())
+
+# %% round 15: control, the host batch copied out with np.copyto into a buffer and summed through its numpy view [safe]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+buffer = np.zeros((2, 2), dtype=np.float32)
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        np.copyto(buffer, x.numpy())
+        print(float(x.numpy().sum()), buffer.tolist())
+        show(moved.sum())
