@@ -154,7 +154,8 @@ class DeviceAfterCreation(Rule):
     function of the file it is assigned from returns, `device = pick(name)`; also an element of a tuple it is
     unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
-    ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
+    ("cpu", torch.float64)`, also through a module-level name bound to one, `for device in
+    placements`; what a context manager of the file yields to `with ... as
     device`; an entry of a dict `globals().update(...)` binds from; or an entry under the key
     a `match` case captures it from, `case {"device": device}`; an assignment in a nested
     function that declares it `nonlocal`, also next to a binding whose value it cannot read,

@@ -285,7 +285,7 @@ def reaching_values(
                 if node.value is not None:
                     values.append(node.value)
             elif isinstance(node, (cst.For, cst.With)) and name in _loop_or_with_names(node):
-                spelled = _loop_or_with_values(module, node, lambda item: isinstance(item, cst.Name) and item.value == name)
+                spelled = _loop_or_with_values(module, node, lambda item: isinstance(item, cst.Name) and item.value == name, partial)
                 if spelled is None and not partial:
                     return None
                 values += spelled or []
@@ -361,15 +361,22 @@ def _loop_or_with_names(node: Union[cst.For, cst.With]) -> List[str]:
     return [name for item in node.items if item.asname is not None for name in bound_names(item.asname.name)]
 
 
-def _loop_or_with_values(module: cst.Module, node: Union[cst.For, cst.With], wanted: Callable[[cst.BaseExpression], bool]) -> Optional[List[cst.BaseExpression]]:
-    """What a loop over a literal (`for device in ("cpu", torch.float64)`) or a `with` over a
-    generator-based context manager of the file (what it yields) gives the target parts
-    `wanted` picks; None when the file does not spell it out."""
+def _loop_or_with_values(
+    module: cst.Module, node: Union[cst.For, cst.With], wanted: Callable[[cst.BaseExpression], bool], partial: bool = False
+) -> Optional[List[cst.BaseExpression]]:
+    """What a loop over a literal (`for device in ("cpu", torch.float64)`; with `partial`, also
+    over a module-level name assigned literals, `for device in placements`, which other code
+    may extend) or a `with` over a generator-based context manager of the file (what it
+    yields) gives the target parts `wanted` picks; None when the file does not spell it out."""
     if isinstance(node, cst.For):
-        if not isinstance(node.iter, (cst.Tuple, cst.List, cst.Set)) or any(isinstance(e, cst.StarredElement) for e in node.iter.elements):
+        literals = _module_assignments(module, node.iter.value) if partial and isinstance(node.iter, cst.Name) else [node.iter]
+        if not literals or not all(isinstance(item, (cst.Tuple, cst.List, cst.Set)) for item in literals):
+            return None
+        elements = [element for literal in literals for element in literal.elements]  # type: ignore[attr-defined]
+        if any(isinstance(e, cst.StarredElement) for e in elements):
             return None
         found: List[cst.BaseExpression] = []
-        for element in node.iter.elements:
+        for element in elements:
             spelled = spelled_values(module, node.target, element.value, wanted)
             if spelled is None:
                 return None

@@ -828,3 +828,57 @@ for step in range(2):
         for p in group["params"]:
             p.data.clamp_(-1, 1)
 show(round(model(x).abs().sum().item(), 2))
+
+# %% round 15: a conv followed by a GroupNorm of two groups in a Sequential [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(1, 4, 3), nn.GroupNorm(2, 4))
+with torch.no_grad():
+    block[0].bias.copy_(torch.tensor([0.0, 5.0, 0.0, 5.0]))
+show(round(block(torch.randn(2, 1, 5, 5)).abs().sum().item(), 3))
+
+# %% round 15: a linear followed by a LayerNorm in a Sequential [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+head = nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4))
+with torch.no_grad():
+    head[0].bias.copy_(torch.tensor([0.0, 5.0, 0.0, 5.0]))
+show(round(head(torch.randn(2, 3)).abs().sum().item(), 3))
+
+# %% round 15: parameters star-unpacked into head and last [none]
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Conv1d(1, 2, 3), nn.BatchNorm1d(2))
+*head, last = model.parameters()
+print(len(head), tuple(last.shape))
+
+# %% round 15: a conv and BatchNorm in a module's forward, training loop then train-mode output [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3)
+        self.bn = nn.BatchNorm2d(2)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+
+torch.manual_seed(0)
+net = Net()
+x = torch.randn(4, 1, 5, 5)
+print(round(net(x).std().item(), 3))
+
+# %% round 15: a conv whose parameters are counted by a walrus in a comprehension [unsafe]
+import torch.nn as nn
+
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+print(sum((n := p.numel()) for p in model.parameters()))
