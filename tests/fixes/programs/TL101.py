@@ -1182,3 +1182,116 @@ for step in range(2):
     loss = torch.tensor(0.5) * step
     total += loss.item()
     bar.set_postfix(loss=total)
+
+# %% round 15: a loss sum on a device whose for-loop else clause dumps it to JSON [none]
+import json
+
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+    else:
+        print(json.dumps({"total": round(total, 4)}))
+
+# %% round 15: a loss sum on a device whose value is tested with is_integer after the loop [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.ones(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = (model(x.to(device)) * 0).mean() + 0.5
+        loss.backward()
+        total += loss.item()
+    print(total.is_integer())
+
+# %% round 15: a global loss sum read by a module-level reporter called inside the step loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+total = 0.0
+
+
+def report():
+    print(type(total).__name__)
+
+
+def train():
+    global total
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        report()
+
+
+for epoch in range(2):
+    train()
+
+# %% round 15: a loss sum on a device stored on a class attribute inside the loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+
+
+class Stats:
+    last = None
+
+
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        Stats.last = total
+    print(type(Stats.last).__name__)
+
+# %% round 15: a loss sum on a device in a while loop whose else clause calls float.hex [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    i = 0
+    while i < len(data):
+        loss = model(data[i].to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        i += 1
+    else:
+        print(float.hex(total)[:6])
+
+# %% round 15: a loss sum on a device read by a generator expression inside the loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        print(type(max(v for v in [total])).__name__)

@@ -514,3 +514,46 @@ for epoch in range(3):
             torch.cuda.empty_cache()
         case _:
             print("first")
+
+# %% round 15: empty_cache between two statements of a training loop body [unsafe, same]
+import torch
+
+w = torch.ones(2, requires_grad=True)
+for step in range(2):
+    loss = (w * step).sum()
+    torch.cuda.empty_cache()
+    loss.backward()
+show(w.grad)
+
+# %% round 15: empty_cache as the last statement of a while loop with a walrus header [unsafe, same]
+import torch
+
+items = [1, 2, 3]
+while (item := items.pop() if items else None) is not None:
+    print(item)
+    torch.cuda.empty_cache()
+
+# %% round 15: empty_cache as the only statement of a nested loop body inside a training loop [unsafe, same]
+import torch
+
+for epoch in range(2):
+    for chunk in range(2):
+        torch.cuda.empty_cache()
+    print(epoch)
+
+# %% round 15: empty_cache spelled through torch imported as th in a tab-indented loop [unsafe, same]
+import torch as th
+
+for step in range(2):
+	th.cuda.empty_cache()
+	print(step)
+
+# %% round 15: empty_cache in a loop inside a match case body [unsafe, same]
+import torch
+
+mode = "train"
+match mode:
+    case "train":
+        for step in range(2):
+            torch.cuda.empty_cache()
+        print("trained")
