@@ -27,6 +27,14 @@ COLLATE_FN_POSITION = 6
 MAX_HELPER_DEPTH = 2
 # Methods that change their receiver in place without a trailing underscore: `x.__iadd__(1)`.
 IN_PLACE_DUNDERS = frozenset(f"__i{op}__" for op in "add sub mul truediv floordiv mod pow matmul and or xor lshift rshift".split()) | {"__setitem__"}
+# Functions that write into their first argument without saying so by a trailing underscore:
+# `operator`'s in-place forms (`operator.setitem(x, 0, v)`, `operator.iadd(x, 1)`) and
+# NumPy's writers, which reach a batch through its `x.numpy()` view (`np.copyto(x.numpy(), 0)`).
+FIRST_ARGUMENT_WRITERS = frozenset(f"i{op}" for op in "add sub mul truediv floordiv mod pow matmul and or xor lshift rshift concat".split()) | {
+    "setitem", "delitem", "copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"
+}
+# Methods of a NumPy array that change it in place, called on a batch's `x.numpy()` view.
+NUMPY_IN_PLACE_METHODS = frozenset("fill sort put itemset setfield partition resize".split())
 # Library callables that make objects whose `.to()` takes no `non_blocking`: torch's
 # flex-attention `BlockMask` (`BlockMask.to(self, device)`), often handed along with a batch.
 NO_NON_BLOCKING_MAKERS = frozenset(
@@ -126,8 +134,10 @@ class BlockingTransfer(Rule):
     defined in the file lacks a `non_blocking` parameter. The loader's batches are then in
     pinned memory, the loop does not modify them (in place, also through a function that
     writes its first argument, `torch.nn.init.zeros_(x)`, `F.relu(x, inplace=True)`, or
-    `x.__iadd__(1)`, or an alias `(alias := x)`; through `out=`, through a chain
-    that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, or in a function
+    `x.__iadd__(1)`, `torch.Tensor.__setitem__(x, 0, v)`, `operator.setitem(x, 0, v)` or
+    `operator.iadd(x, 1)`, or an alias `(alias := x)`; through `out=`, through a chain
+    that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, `x.numpy().fill(0)`,
+    `np.copyto(x.numpy(), 0)`, or in a function
     or lambda of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result (no fix for a move inside a stream context, `with
     torch.cuda.stream(side):`, or in a file that sets the current stream: kernels of the
@@ -681,7 +691,7 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
     changed: Set[str] = set()
     for node in body_nodes(body):  # comprehensions included: `[t.clamp_(0, 1) for t in batch]`
         if isinstance(node, cst.Call):
-            changed |= {arg.value.value for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" and isinstance(arg.value, cst.Name)}
+            changed |= {name for arg in node.args if arg.keyword is not None and arg.keyword.value == "out" for name in [viewed_name(arg.value)] if name}
             for function in called_function(node, functions) if depth < MAX_HELPER_DEPTH else ():
                 passed = {parameter: arg.value for arg, parameter in arguments_by_parameter(node, function) if isinstance(arg, cst.Name)}
                 changed |= {passed[p] for p in _changed_in_place(module, function.body, frozenset(passed), depth + 1)}
@@ -701,6 +711,8 @@ def _written_in_place(module: cst.Module, body: cst.CSTNode, depth: int) -> Froz
             base = viewed_name(node.func.value)
             if (method.endswith("_") and not method.startswith("_") or method in IN_PLACE_DUNDERS) and base is not None:
                 changed.add(base)
+            elif method in NUMPY_IN_PLACE_METHODS and base is not None and _through_numpy(node.func.value):
+                changed.add(base)  # `x.numpy().fill(0)`
         if isinstance(node, cst.Call) and _writes_first_argument(node, import_bound_names(module)):
             changed |= {name for name in [viewed_name(node.args[0].value)] if name}
     return frozenset(changed)
@@ -717,7 +729,17 @@ def _writes_first_argument(call: cst.Call, imported: FrozenSet[str]) -> bool:
         return False
     name = dotted.rpartition(".")[2]
     inplace = keyword(call, "inplace")
-    return name.endswith("_") and not name.startswith("__") or (inplace is not None and not (isinstance(inplace.value, cst.Name) and inplace.value.value == "False"))
+    return (
+        name.endswith("_") and not name.startswith("__")
+        or name in IN_PLACE_DUNDERS  # `torch.Tensor.__setitem__(x, 0, v)`
+        or name in FIRST_ARGUMENT_WRITERS
+        or (inplace is not None and not (isinstance(inplace.value, cst.Name) and inplace.value.value == "False"))
+    )
+
+
+def _through_numpy(expression: cst.BaseExpression) -> bool:
+    """Whether a chain reaches its value through a `.numpy()` call (`x.numpy()`, `x.numpy()[0]`)."""
+    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "numpy" for node in descendants(expression))
 
 
 @per_module

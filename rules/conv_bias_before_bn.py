@@ -1,7 +1,7 @@
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import AbstractSet, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 import libcst as cst
 
@@ -14,7 +14,7 @@ from torchlint.semantics.modes import branch_no_call_takes
 from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
 from torchlint.semantics.project import callers_of, project_function
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import string_key, string_value
 from torchlint.semantics.passed_values import true_in_every_call
 from torchlint.semantics.calls import argument, has_star, is_literal, method_call, with_keyword
 from torchlint.semantics.tree import bound_names, descendants, names_bound_by, nodes_of_type, per_module, scope_descendants
@@ -147,11 +147,13 @@ class ConvBiasBeforeBn(Rule):
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
-    a bias in a string (`getattr(m, "bias")`, a state-dict key); when the file takes a
-    module's parameters by position (`weight, bias = conv.parameters()`,
-    `list(model.parameters())[1]`, pairs them with another module's, `zip(src.parameters(),
-    dst.parameters())`, or fills them from a vector, `vector_to_parameters(vec,
-    model.parameters())`), which the missing bias shifts; when the file strictly loads
+    a bias in a string (`getattr(m, "bias")`, `"bi" "as"`, a state-dict key); when the file
+    takes a module's parameters by position (`weight, bias = conv.parameters()`,
+    `list(model.parameters())[1]`, a slice of a name bound to that list, `params[2:]`, an
+    optimizer group's `param_groups[0]["params"][1]`, pairs them with another module's,
+    `zip(src.parameters(), dst.parameters())`, or with anything else, `zip(params, lrs)`,
+    `enumerate(...)`, `itertools.islice(...)`, or fills them from a vector,
+    `vector_to_parameters(vec, model.parameters())`), which the missing bias shifts; when the file strictly loads
     one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
     a source that keeps its bias would no longer load); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
@@ -689,39 +691,58 @@ def _fixed_in_function(condition: cst.BaseExpression, scope: cst.CSTNode) -> boo
 PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
 
 
-def _parameter_list(node: cst.BaseExpression) -> bool:
-    """`m.parameters()`, or it made a list or tuple (`list(m.parameters())`, `[*m.parameters()]`)."""
+def _parameter_list(node: cst.BaseExpression, names: AbstractSet[str] = frozenset()) -> bool:
+    """`m.parameters()`, or it made a list or tuple (`list(m.parameters())`, `[*m.parameters()]`),
+    a name in `names` (assigned one of these), or an optimizer group's list (`group["params"]`)."""
+    if isinstance(node, cst.Name):
+        return node.value in names
+    if string_key(node) == "params":
+        return True
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         return node.func.attr.value in PARAMETER_LISTS
     if isinstance(node, cst.Call) and dotted_name(node.func) in ("list", "tuple") and len(node.args) == 1:
-        return _parameter_list(node.args[0].value)
+        return _parameter_list(node.args[0].value, names)
     if isinstance(node, (cst.List, cst.Tuple)) and len(node.elements) == 1 and isinstance(node.elements[0], cst.StarredElement):
-        return _parameter_list(node.elements[0].value)
+        return _parameter_list(node.elements[0].value, names)
     return False
 
 
 @per_module
 def _parameters_by_position(module: cst.Module) -> bool:
     """Whether the file takes parameters of a module by their position: unpacks its
-    parameter list into names (`weight, bias = conv.parameters()`) or indexes it
-    (`list(model.parameters())[1]`). Removing a bias shifts the parameters after it."""
+    parameter list into names (`weight, bias = conv.parameters()`), indexes or slices it
+    (`list(model.parameters())[1]`, `params[2:]` of `params = list(model.parameters())`,
+    `opt.param_groups[0]["params"][1]`) or pairs it with positions (`zip`, `enumerate`,
+    `itertools.islice`). Removing a bias shifts the parameters after it."""
+    names = {
+        name
+        for node in nodes_of_type(module, (cst.Assign,))
+        if isinstance(node, cst.Assign) and _parameter_list(node.value)
+        for target in node.targets
+        if isinstance(target.target, cst.Name)
+        for name in bound_names(target.target)
+    }
     for node in descendants(module):
-        if isinstance(node, cst.Assign) and _parameter_list(node.value) and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+        if isinstance(node, cst.Assign) and _parameter_list(node.value, names) and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
             return True
-        if isinstance(node, cst.Subscript) and _parameter_list(node.value):
+        if isinstance(node, cst.Subscript) and _parameter_list(node.value, names):
             return True
-        if isinstance(node, cst.Call) and _pairs_parameters(node):
+        if isinstance(node, cst.Call) and _pairs_parameters(node, names):
             return True
     return False
 
 
-def _pairs_parameters(call: cst.Call) -> bool:
-    """A call that pairs parameters by position: `zip(src.parameters(), dst.parameters())`,
-    which copies a reference's weights one by one, or `vector_to_parameters(vec,
-    model.parameters())`, which fills them from a flat vector in order."""
-    lists = sum(_parameter_list(arg.value) for arg in call.args)
+def _pairs_parameters(call: cst.Call, names: AbstractSet[str]) -> bool:
+    """A call that pairs parameters with positions: `zip(src.parameters(), dst.parameters())`,
+    which copies a reference's weights one by one, `zip(model.parameters(), lrs)`,
+    `enumerate(model.parameters())`, `itertools.islice(model.parameters(), 1, 3)`, or
+    `vector_to_parameters(vec, model.parameters())`, which fills them from a flat vector in
+    order."""
+    lists = sum(_parameter_list(arg.value, names) for arg in call.args)
     name = (dotted_name(call.func) or "").rpartition(".")[2]
-    return name == "zip" and lists >= 2 or name == "vector_to_parameters" and lists >= 1
+    if name == "zip":
+        return lists >= 1 and len(call.args) >= 2
+    return name in ("vector_to_parameters", "enumerate", "islice") and lists >= 1
 
 
 @per_module
@@ -737,7 +758,7 @@ def _reads_bias(module: cst.Module) -> bool:
             continue
         if isinstance(node, cst.Attribute) and node.attr.value == "bias":
             return True
-        text = string_value(node) if isinstance(node, cst.SimpleString) else None
+        text = string_value(node) if isinstance(node, cst.SimpleString) else _concatenated_value(node)
         if text is not None and (text == "bias" or text.endswith(".bias")):
             return True
     return False
@@ -843,3 +864,11 @@ def _mentions(statements: Sequence[cst.CSTNode], name: str) -> bool:
     return any(
         isinstance(node, cst.Name) and node.value == name for statement in statements for node in descendants(statement)
     )
+
+
+def _concatenated_value(node: cst.CSTNode) -> Optional[str]:
+    """The value of adjacent string literals (`"bi" "as"`), else None."""
+    if isinstance(node, cst.ConcatenatedString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None

@@ -141,10 +141,13 @@ class DataloaderNoWorkers(Rule):
     (`train_iterator`, `stream`, `datapipe`); nor when its
     items may carry an autograd graph (`semantics.datasets.items_may_carry_graph`: the
     dataset is made by running a module, from tensors that require gradients, also by a
-    later `t.requires_grad_()`, or by a class
-    of the file that builds a module), which a worker cannot send back to the main process;
+    later `t.requires_grad_()`, or by a class or a function
+    of the file that builds a module or a parameter, `build()` returning
+    `Lookup(nn.Parameter(table))`), which a worker cannot send back to the main process;
     nor when a dataset class of the file keeps a file it opens in `__init__` (`self.f =
-    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`): forked workers share its offset, so
+    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`), in `__len__` (which the sampler
+    calls before workers start) or in a method of the class they call (a lazy
+    `self._file()`): forked workers share its offset, so
     their seek-then-read calls interleave and return each other's records;
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to

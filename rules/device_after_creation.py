@@ -4,7 +4,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, imported_values, parameter_values, reaching_values, field_values_anywhere, stored_parameter_values, subscript_values
+from torchlint.semantics.bindings import attribute_assignments, binds_locally, captured_values, execs_in_globals, imported_values, parameter_values, reaching_values, field_values_anywhere, stored_parameter_values, subscript_values
 from torchlint.semantics.calls import arguments_by_parameter, has_star, is_literal, keyword, method_call, number_literal, positional, with_keyword
 from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constructor, named_like_device, same_place_source
 from torchlint.semantics.dtypes import python_integer, reads_dtype
@@ -164,7 +164,8 @@ class DeviceAfterCreation(Rule):
     function of the file it is assigned from returns, `device = pick(name)`; also an element of a tuple it is
     unpacked from, `model, device = setup()` where `setup` returns one, or `run.device,
     run.steps = torch.float64, 2`; an element of a literal a loop runs over, `for device in
-    ("cpu", torch.float64)`; what a context manager of the file yields to `with ... as
+    ("cpu", torch.float64)`, also through a module-level name bound to one, `for device in
+    placements`; what a context manager of the file yields to `with ... as
     device`; an entry of a dict `globals().update(...)` binds from; or an entry under the key
     a `match` case captures it from, `case {"device": device}`; an assignment in a nested
     function that declares it `nonlocal`, also next to a binding whose value it cannot read,
@@ -173,7 +174,8 @@ class DeviceAfterCreation(Rule):
     scope's name, `[d for d in PLACES if (device := d)]`, with the elements of the literal it
     iterates; what a lambda it is assigned from returns, `pick = lambda: torch.float64`; an
     import that binds the name to a torch value other than `torch.device`, `from torch import
-    float64 as device`), or the
+    float64 as device`; code of a string run among the module's names, `exec("device =
+    torch.float64")`, for a module-level name), or the
     target is a parameter (of the function, or of an enclosing one a closure reads) whose default or an argument
     a call of the file passes is one (`make_targets(4, torch.float64)`, also from a tuple it
     unpacks, `make_targets(*args)` with `args = (4, torch.float64)`, or a keyword of its name
@@ -555,6 +557,8 @@ class DeviceAfterCreation(Rule):
             ]
         if isinstance(device, cst.Name) and any(q.startswith("torch.") and q != "torch.device" for q in imported_values(self.ctx.module, device.value)):
             return True  # `from torch import float64 as device`
+        if isinstance(device, cst.Name) and not (function is not None and binds_locally(function, device.value)) and execs_in_globals(self.ctx.module):
+            return True  # `exec("device = torch.float64")` may bind it to anything
         values = _alternatives([*(self._assigned(device, partial=True) or []), *others])
         values += [  # a name among them (`device = override or "cpu"`): what it is assigned
             item

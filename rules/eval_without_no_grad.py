@@ -11,6 +11,7 @@ from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import bound_names, children, descendants, module_nodes, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, decorator_keeps_values, in_place_function, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
@@ -139,7 +140,8 @@ class EvalWithoutNoGrad(Rule):
     docstring and `from __future__` imports), never above a notebook cell magic. It is only
     offered where nothing in the function computes gradients: no `.backward()`,
     `torch.autograd.grad`, `.grad`, `.retain_grad()` or a tensor's `.register_hook()` (both
-    raise without gradients) in it, in a nested function, in a function of the file that it
+    raise without gradients), also named by a string (`getattr(torch.autograd, "grad")`,
+    `operator.methodcaller("backward")`), in it, in a nested function, in a function of the file that it
     calls or hands on (`map(adapt, batches)`), or in the `forward` of a module class of the
     file (a force field's `autograd.grad` of the energy).
 
@@ -204,7 +206,9 @@ class EvalWithoutNoGrad(Rule):
     that computes gradients, since that backward would fail, and when the file reads an
     attribute of the function that the decorator's wrapper does not keep (`evaluate.__defaults__`,
     `__code__`, also read by a decorator of the file the function already has, which would
-    get the wrapper; `__name__` and `__doc__` are kept). No fix for code at module
+    get the wrapper; `__name__` and `__doc__` are kept), or hands the function to an `inspect`
+    function that reads its own code (`inspect.getfullargspec(fn)`, `getsource`; not
+    `inspect.signature`, which follows the wrapper to the function). No fix for code at module
     level, for `async def` (the decorator does not reach into a coroutine), and for methods
     of `nn.Module` subclasses (a `forward` that runs a frozen teacher must keep gradients
     for the rest of the model: wrap just the call in `with torch.no_grad():`).
@@ -1120,6 +1124,9 @@ def _computes_gradient(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.Attribute) and node.attr.value == "grad":
         return True
     called = dotted_name(node.func) if isinstance(node, cst.Call) else None
+    if called in ("getattr", "methodcaller", "operator.methodcaller"):
+        # `getattr(torch.autograd, "grad")(...)`, `methodcaller("backward")(loss)`
+        return any(string_value(arg.value) in AUTOGRAD_METHODS | GRADIENT_FUNCTIONS for arg in node.args)  # type: ignore[union-attr]
     return called is not None and called.rpartition(".")[2] in GRADIENT_FUNCTIONS
 
 

@@ -164,7 +164,8 @@ class ManualAttention(Rule):
     value but `False`, also by position, `autograd.grad(out, x, None, True, True)`,
     `loss.backward(None, True, True)`, or as a dict key, `**{"create_graph": True}`; a
     gradient penalty, `torch.func.hessian`,
-    `torch.autograd.functional.hvp`) or in forward mode (`jvp`, `jacfwd`, `forward_ad`): the
+    `torch.autograd.functional.hvp`, `gradgradcheck`, a `torch.func` transform applied to
+    one, `grad(lambda q: grad(f)(q).sum())` or `jacrev(jacrev(f))`) or in forward mode (`jvp`, `jacfwd`, `forward_ad`): the
     fused CPU kernel has neither a double backward nor a forward-mode derivative.
 
     ## Measured precision

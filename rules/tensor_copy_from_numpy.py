@@ -85,7 +85,8 @@ class TensorCopyFromNumpy(Rule):
     array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
     where `torch.tensor` did not. No fix either unless the array is known to be writable: a
     new array made by a NumPy function known to make one (`np.load` without `mmap_mode`,
-    also not by position as in `np.load(path, "r")`; not `np.memmap`, `np.broadcast_to` or
+    also not by position as in `np.load(path, "r")`, nor with arguments it cannot read,
+    `np.load(path, **opts)`; not `np.memmap`, `np.broadcast_to` or
     `sliding_window_view`, which may be read-only), an operator, a
     copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
@@ -314,6 +315,10 @@ class TensorCopyFromNumpy(Rule):
 def _array_function(qualified: str, call: cst.Call) -> bool:
     """`numpy.<function>(...)` calls that return arrays for any arguments."""
     parts = qualified.split(".")
+    if any(arg.star for arg in call.args):
+        # `np.load(path, **opts)` may map the file read-only, `np.array(a, **opts)` may
+        # return `a` itself (`copy=False`): arguments it cannot read may say either.
+        return False
     if len(parts) == 2:
         # `np.load` may map the file read-only or unpickle objects (also by position:
         # `np.load(path, "r")` is `mmap_mode="r"`).

@@ -140,14 +140,42 @@ def wrapper_attribute_read(module: cst.Module, function: cst.FunctionDef, local:
     decorator would not keep: through its name (`evaluate.__defaults__`, `obj.step.__code__`),
     or in a decorator of the file that `function` already has (`fn.__defaults__` of its
     parameter `fn`), which would get the wrapper."""
-    found = _dunder_read(nodes_of_type(module, (cst.Attribute,)), function.name.value)
+    found = _dunder_read(nodes_of_type(module, (cst.Attribute,)), function.name.value) or _introspected(
+        nodes_of_type(module, (cst.Call,)), function.name.value
+    )
     for decorator in function.decorators:
         name = getattr(decorator.decorator, "value", None)
         for definition in local.get(name, []) if isinstance(name, str) else []:
             parameters = definition.params.params
             if parameters and found is None:
-                found = _dunder_read([node for node in descendants(definition.body) if isinstance(node, cst.Attribute)], parameters[0].name.value)
+                body = list(descendants(definition.body))
+                found = _dunder_read([node for node in body if isinstance(node, cst.Attribute)], parameters[0].name.value) or _introspected(
+                    [node for node in body if isinstance(node, cst.Call)], parameters[0].name.value
+                )
     return found
+
+
+# `inspect` functions that read a function object's own code, not the `__wrapped__` one
+# (`inspect.signature` follows it).
+_CODE_READERS = frozenset(
+    "getfullargspec getargspec getcallargs getclosurevars getsource getsourcelines getsourcefile getfile".split()
+)
+
+
+def _introspected(calls: List[cst.CSTNode], name: str) -> Optional[str]:
+    """The first of `calls` that hands `name` (or `obj.name`) to an `inspect` function that
+    reads the function's own code (`inspect.getfullargspec(fn)`)."""
+    for node in calls:
+        assert isinstance(node, cst.Call)
+        called = dotted_name(node.func) or ""
+        parts = called.split(".")
+        if parts[-1] not in _CODE_READERS or parts[:-1] not in ([], ["inspect"]):
+            continue
+        for arg in node.args:
+            value = arg.value.attr if isinstance(arg.value, cst.Attribute) else arg.value
+            if isinstance(value, cst.Name) and value.value == name:
+                return f"{called}(...)"
+    return None
 
 
 def _dunder_read(attributes: List[cst.CSTNode], name: str) -> Optional[str]:
@@ -257,7 +285,7 @@ def reaching_values(
                 if node.value is not None:
                     values.append(node.value)
             elif isinstance(node, (cst.For, cst.With)) and name in _loop_or_with_names(node):
-                spelled = _loop_or_with_values(module, node, lambda item: isinstance(item, cst.Name) and item.value == name)
+                spelled = _loop_or_with_values(module, node, lambda item: isinstance(item, cst.Name) and item.value == name, partial)
                 if spelled is None and not partial:
                     return None
                 values += spelled or []
@@ -333,15 +361,22 @@ def _loop_or_with_names(node: Union[cst.For, cst.With]) -> List[str]:
     return [name for item in node.items if item.asname is not None for name in bound_names(item.asname.name)]
 
 
-def _loop_or_with_values(module: cst.Module, node: Union[cst.For, cst.With], wanted: Callable[[cst.BaseExpression], bool]) -> Optional[List[cst.BaseExpression]]:
-    """What a loop over a literal (`for device in ("cpu", torch.float64)`) or a `with` over a
-    generator-based context manager of the file (what it yields) gives the target parts
-    `wanted` picks; None when the file does not spell it out."""
+def _loop_or_with_values(
+    module: cst.Module, node: Union[cst.For, cst.With], wanted: Callable[[cst.BaseExpression], bool], partial: bool = False
+) -> Optional[List[cst.BaseExpression]]:
+    """What a loop over a literal (`for device in ("cpu", torch.float64)`; with `partial`, also
+    over a module-level name assigned literals, `for device in placements`, which other code
+    may extend) or a `with` over a generator-based context manager of the file (what it
+    yields) gives the target parts `wanted` picks; None when the file does not spell it out."""
     if isinstance(node, cst.For):
-        if not isinstance(node.iter, (cst.Tuple, cst.List, cst.Set)) or any(isinstance(e, cst.StarredElement) for e in node.iter.elements):
+        literals = _module_assignments(module, node.iter.value) if partial and isinstance(node.iter, cst.Name) else [node.iter]
+        if not literals or not all(isinstance(item, (cst.Tuple, cst.List, cst.Set)) for item in literals):
+            return None
+        elements = [element for literal in literals for element in literal.elements]  # type: ignore[attr-defined]
+        if any(isinstance(e, cst.StarredElement) for e in elements):
             return None
         found: List[cst.BaseExpression] = []
-        for element in node.iter.elements:
+        for element in elements:
             spelled = spelled_values(module, node.target, element.value, wanted)
             if spelled is None:
                 return None
@@ -375,7 +410,10 @@ def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpre
     """What the file gives the module-level `name` through the `globals()` dict:
     `globals().update(SETTINGS)` of a dict literal (or a module-level name of one) or with
     keywords, `globals()["name"] = value`; None when it binds names there that it does not
-    spell out (another method, a key that is not a literal, a dict it cannot read)."""
+    spell out (another method, a key that is not a literal, a dict it cannot read), also by
+    running code of a string in them (`exec("device = torch.float64")`)."""
+    if execs_in_globals(module):
+        return None
     values: List[cst.BaseExpression] = []
     for node in descendants(module):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _globals_dict(node.func.value):
@@ -398,6 +436,16 @@ def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpre
                         return None
                     values += [node.value] if key == name else []
     return values
+
+
+@per_module
+def execs_in_globals(module: cst.Module) -> bool:
+    """Whether the file runs code of a string among its module-level names (`exec(source)`,
+    `exec(source, globals())`), which may bind any of them to anything."""
+    return any(
+        isinstance(node, cst.Call) and dotted_name(node.func) == "exec" and (len(node.args) < 2 or _globals_dict(node.args[1].value))
+        for node in descendants(module)
+    )
 
 
 def _dict_entries(module: cst.Module, arg: cst.Arg) -> Optional[List[Tuple[str, cst.BaseExpression]]]:

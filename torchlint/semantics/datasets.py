@@ -324,12 +324,15 @@ def _makes_module_or_parameter(ctx: FileFacts, func: cst.BaseExpression) -> bool
 
 
 def _class_may_carry_graph(ctx: FileFacts, func: cst.BaseExpression) -> bool:
-    """A class of the file whose code builds a module or parameter or asks for gradients."""
-    classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
+    """A class of the file, or a function of the file (`build()` that returns
+    `Lookup(nn.Parameter(table))`), whose code builds a module or parameter or asks for
+    gradients."""
+    name = func.value if isinstance(func, cst.Name) else None
+    definitions = [*ctx.frequency.classes().get(name, []), *ctx.frequency.local_functions().get(name, [])] if name else []
     return any(
         (isinstance(node, cst.Name) and node.value == "requires_grad") or (isinstance(node, cst.Call) and _makes_module_or_parameter(ctx, node.func))
-        for klass in classes
-        for node in descendants(klass)
+        for definition in definitions
+        for node in descendants(definition)
     )
 
 
@@ -396,17 +399,29 @@ FILE_OPENERS = frozenset({"open", "File", "ZipFile", "TarFile"})
 
 def keeps_open_file(ctx: FileFacts, name: str) -> bool:
     """Whether the dataset class `name` of the file (or a base of the file) opens a file in
-    `__init__` and keeps it (`self.f = open(path, "rb")`, `self.h5 = h5py.File(path)`): forked
-    worker processes share the open file's offset, so their seek-then-read calls interleave
-    and read each other's records. A file opened in `__getitem__` is each worker's own."""
+    the main process and keeps it (`self.f = open(path, "rb")`, `self.h5 = h5py.File(path)`)
+    in `__init__` or `__len__` (the sampler asks the length before workers start) or in a
+    method of the class they call (`self._open()`, a lazy `self._file()`): forked worker
+    processes share the open file's offset, so their seek-then-read calls interleave and read
+    each other's records. A file opened only in `__getitem__` is each worker's own."""
+    methods: Dict[str, List[cst.FunctionDef]] = {}
     for klass in _class_chain(ctx, name):
         for method in klass.body.body:
-            if not isinstance(method, cst.FunctionDef) or method.name.value != "__init__":
-                continue
+            if isinstance(method, cst.FunctionDef):
+                methods.setdefault(method.name.value, []).append(method)
+    pending, seen = ["__init__", "__len__"], set()
+    while pending:
+        method_name = pending.pop()
+        if method_name in seen:
+            continue
+        seen.add(method_name)
+        for method in methods.get(method_name, []):
             for node in descendants(method):
                 if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and (dotted_name(node.value.func) or "").rpartition(".")[2] in FILE_OPENERS:
                     if any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self" for t in node.targets):
                         return True
+                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.value.value == "self":
+                    pending.append(node.func.attr.value)
     return False
 
 

@@ -137,9 +137,11 @@ FEATURES: Dict[str, re.Pattern] = {
     # (`torch.func.hessian`, `torch.autograd.functional.hvp`, which differentiate twice), and
     # forward-mode AD (`jvp`, `jacfwd`, `forward_ad.make_dual`); also `create_graph` given as a
     # dict key (`**{"create_graph": True}`) or by position: the fifth argument of
-    # `autograd.grad(out, x, None, True, True)`, the third of `loss.backward(None, True, True)`.
+    # `autograd.grad(out, x, None, True, True)`, the third of `loss.backward(None, True, True)`;
+    # `gradgradcheck`, and a `torch.func` transform of one (`grad(lambda x: grad(f)(x).sum())`).
     HIGHER_ORDER_AUTOGRAD: re.compile(
-        r"\bcreate_graph\s*=\s*(?!\s*False\b)|\b(?:hessian|hvp|vhp|jvp|jacfwd|forward_ad|make_dual)\b|[\"']create_graph[\"']"
+        r"\bcreate_graph\s*=\s*(?!\s*False\b)|\b(?:hessian|hvp|vhp|jvp|jacfwd|forward_ad|make_dual|gradgradcheck)\b|[\"']create_graph[\"']"
+        r"|\b(?:grad|jacrev|vjp|grad_and_value)\s*\([^\n]*?\b(?:grad|jacrev|vjp|grad_and_value)\s*\("
         r"|\bgrad\s*\((?:(?:[^,()=\[\]]|\([^()]*\)|\[[^\[\]]*\])+,){4}\s*(?!False\b)[^\s,)=]"
         r"|\.backward\s*\((?:(?:[^,()=\[\]]|\([^()]*\)|\[[^\[\]]*\])+,){2}\s*(?!False\b)[^\s,)=]"
     ),

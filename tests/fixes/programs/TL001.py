@@ -205,3 +205,33 @@ for v in (1, 2):
 import torch
 
 print(torch.zeros(1))  # noqa: TL998
+
+# %% round 15: a docstring that quotes a noqa comment, printed by the program [none]
+def helper():
+    """Example: x = 1  # noqa: TL9994"""
+    return 1
+
+
+print(helper.__doc__)
+
+# %% round 15: an unused noqa after a line of a multi-line call that ends in a comment [safe]
+import torch
+
+x = torch.tensor(
+    [1.0, 2.0],  # noqa: TL9991
+)
+print(x.tolist())
+
+# %% round 15: an unused noqa on a line with a string that contains a hash [safe]
+label = "step # 1"  # noqa: TL9992
+print(label)
+
+# %% round 15: an unused noqa inside a triple-quoted string that the program prints [none]
+TEMPLATE = """
+loss = x.item()  # noqa: TL9995
+"""
+print(TEMPLATE)
+
+# %% round 15: an unused noqa followed by a pragma comment in the same comment [safe]
+total = 1 + 1  # noqa: TL9993  # pragma: no cover
+print(total)

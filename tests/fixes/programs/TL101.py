@@ -1034,3 +1034,264 @@ for step in range(3):
 	# add the step's loss
 	total += loss.item()
 print(round(total, 6), type(total).__name__)
+
+# %% round 15: a loss sum whose for-loop else clause dumps the sum to JSON [none]
+import json
+
+import torch
+
+w = torch.ones(2, requires_grad=True)
+total = 0.0
+for step in range(3):
+    loss = (w * step).sum()
+    total += loss.item()
+else:
+    print(json.dumps({"total": total}))
+
+# %% round 15: a loss sum whose while-loop else clause calls float.hex on it [none]
+import torch
+
+total = 0.0
+step = 0
+while step < 3:
+    loss = torch.tensor(0.5) * step
+    total += loss.item()
+    step += 1
+else:
+    print(float.hex(total))
+
+# %% round 15: a global loss sum read by a module-level reporter called inside the loop [none]
+import torch
+
+total = 0.0
+
+
+def report():
+    print(type(total).__name__)
+
+
+def train():
+    global total
+    for step in range(3):
+        loss = torch.tensor(0.25) * step
+        total += loss.item()
+        report()
+
+
+train()
+print(total)
+
+# %% round 15: a loss sum in a loop of a method, printed with an f-string format spec after [none]
+import torch
+
+
+class Trainer:
+    def fit(self):
+        total = 0.0
+        for step in range(3):
+            loss = torch.tensor(0.125) * (step + 1)
+            total += loss.item()
+        print(f"{total:.4f}")
+
+
+Trainer().fit()
+
+# %% round 15: a loss sum whose value is checked with is_integer after the loop [none]
+import torch
+
+total = 0.0
+for step in range(4):
+    loss = torch.tensor(0.5)
+    total += loss.item()
+print(total.is_integer())
+
+# %% round 15: a loss sum read through a class attribute bound to the same name [none]
+import torch
+
+
+def run():
+    total = 0.0
+    for step in range(3):
+        loss = torch.tensor(1.5)
+        total += loss.item()
+        Stats.last = total
+    return total
+
+
+class Stats:
+    last = None
+
+
+run()
+print(type(Stats.last).__name__)
+
+# %% round 15: a loss sum read by a generator expression inside the loop [none]
+import torch
+
+total = 0.0
+for step in range(3):
+    loss = torch.tensor(0.5) * step
+    total += loss.item()
+    print(sum(x for x in [total]))
+
+# %% round 15: a loss sum in a loop inside a match case, printed with round after [none]
+import torch
+
+mode = "train"
+match mode:
+    case "train":
+        total = 0.0
+        for step in range(3):
+            loss = torch.tensor(0.5) * step
+            total += loss.item()
+        print(round(total, 3))
+
+# %% round 15: a loss sum divided after the loop and printed with a format spec [none]
+import torch
+
+w = torch.ones(2, requires_grad=True)
+total = 0.0
+for step in range(4):
+    loss = (w * step).sum()
+    total += loss.item()
+total /= 4
+print(f"{total:.3f}")
+
+# %% round 15: a correct count summed from a comparison with an int start, a rate after [none]
+import torch
+
+correct = 0
+for step in range(3):
+    pred = torch.tensor([1, 0, step % 2])
+    y = torch.tensor([1, 1, 1])
+    correct += (pred == y).sum().item()
+print(correct / 9, type(correct).__name__)
+
+# %% round 15: a loss sum shown by a progress object's set_postfix inside the loop [none]
+import torch
+
+
+class Bar:
+    def set_postfix(self, **kw):
+        print({k: type(v).__name__ for k, v in kw.items()})
+
+
+bar = Bar()
+total = 0.0
+for step in range(2):
+    loss = torch.tensor(0.5) * step
+    total += loss.item()
+    bar.set_postfix(loss=total)
+
+# %% round 15: a loss sum on a device whose for-loop else clause dumps it to JSON [none]
+import json
+
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+    else:
+        print(json.dumps({"total": round(total, 4)}))
+
+# %% round 15: a loss sum on a device whose value is tested with is_integer after the loop [unsafe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.ones(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = (model(x.to(device)) * 0).mean() + 0.5
+        loss.backward()
+        total += loss.item()
+    print(total.is_integer())
+
+# %% round 15: a global loss sum read by a module-level reporter called inside the step loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+total = 0.0
+
+
+def report():
+    print(type(total).__name__)
+
+
+def train():
+    global total
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        report()
+
+
+for epoch in range(2):
+    train()
+
+# %% round 15: a loss sum on a device stored on a class attribute inside the loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+
+
+class Stats:
+    last = None
+
+
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        Stats.last = total
+    print(type(Stats.last).__name__)
+
+# %% round 15: a loss sum on a device in a while loop whose else clause calls float.hex [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    i = 0
+    while i < len(data):
+        loss = model(data[i].to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        i += 1
+    else:
+        print(float.hex(total)[:6])
+
+# %% round 15: a loss sum on a device read by a generator expression inside the loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        loss.backward()
+        total += loss.item()
+        print(type(max(v for v in [total])).__name__)

@@ -2087,3 +2087,223 @@ device = torch.device("cpu")
 for step in range(2):
     torch.manual_seed(step)
     show(torch.normal(torch.zeros(4), 1.0).to(device))
+
+# %% round 15: a device rebound by exec of a string at module level [none]
+import torch
+
+device = "cpu"
+exec("device = torch.float64")
+for step in range(2):
+    show(torch.ones(2).to(device))
+
+# %% round 15: a module-level device rebound by exec, read by a training function [none]
+import torch
+
+device = "cpu"
+exec("device = torch.float64", globals())
+
+
+def train():
+    for step in range(2):
+        show(torch.zeros(2).to(device))
+
+
+train()
+
+# %% round 15: control, a device in a file whose exec runs in its own namespace [safe]
+import torch
+
+device = "cpu"
+exec("device = torch.float64", {"torch": torch})
+for step in range(2):
+    show(torch.zeros(2).to(device))
+
+# %% round 15: a device rebound through globals() item assignment before the factory [none]
+import torch
+
+device = "cpu"
+globals()["device"] = torch.float64
+for step in range(2):
+    show(torch.zeros(2).to(device))
+
+# %% round 15: a device parameter of a function mapped over a list that holds a dtype [none]
+import torch
+
+
+def make(device="cpu"):
+    return torch.zeros(2).to(device)
+
+
+for out in map(make, ["cpu", torch.float64]):
+    show(out)
+
+# %% round 15: a device parameter given by a dict unpacked into the call [none]
+import torch
+
+
+def make(device="cpu"):
+    return torch.ones(3).to(device)
+
+
+settings = {"device": torch.float64}
+for step in range(2):
+    show(make(**settings))
+
+# %% round 15: a lambda with a device parameter called with a dtype [none]
+import torch
+
+make = lambda device="cpu": torch.zeros(2).to(device)
+for step in range(2):
+    show(make(torch.float64))
+
+# %% round 15: a comprehension over a literal of a device and a dtype, factory inside [none]
+import torch
+
+outs = [torch.zeros(2).to(d) for d in ("cpu", torch.float64)]
+show(outs)
+
+# %% round 15: a device unpacked from a one-element list literal that holds a dtype [none]
+import torch
+
+(device,) = [torch.float64]
+for step in range(2):
+    show(torch.eye(2).to(device))
+
+# %% round 15: a device from enumerate over a list literal that holds a dtype [none]
+import torch
+
+for i, device in enumerate(["cpu", torch.float64]):
+    show(torch.full((2,), i).to(device))
+
+# %% round 15: a class attribute device overridden in a subclass body with a dtype [none]
+import torch
+
+
+class Base:
+    device = "cpu"
+
+    def buffer(self):
+        return torch.zeros(2).to(self.device)
+
+
+class Double(Base):
+    device = torch.float64
+
+
+for model in (Base(), Double()):
+    show(model.buffer())
+
+# %% round 15: a device given by functools.partial with a dtype keyword [none]
+import functools
+
+import torch
+
+
+def make(n, device="cpu"):
+    return torch.arange(n).to(device)
+
+
+make64 = functools.partial(make, device=torch.float64)
+for step in range(2):
+    show(make64(3))
+
+# %% round 15: a factory moved with memory_format=channels_last to a device string [none]
+import torch
+
+for step in range(2):
+    x = torch.zeros(1, 2, 3, 3).to("cpu", memory_format=torch.channels_last)
+    print(x.is_contiguous(), x.stride())
+
+# %% round 15: zeros moved to a module-level torch.device in a training loop with a comment inside [safe]
+import torch
+
+device = torch.device("cpu")
+w = torch.ones(2, requires_grad=True)
+for step in range(2):
+    mask = torch.zeros(
+        2,  # one per weight
+    ).to(device)
+    loss = (w * (mask + step)).sum()
+    loss.backward()
+    show(w.grad)
+
+# %% round 15: a factory moved under torch.no_grad with dtype and device keywords [safe]
+import torch
+
+device = torch.device("cpu")
+with torch.no_grad():
+    for step in range(2):
+        show(torch.ones(2, 2).to(device=device, dtype=torch.float16) * step)
+
+# %% round 15: a factory sized by a shape tuple from a variable moved to a tensor's device [safe]
+import torch
+
+ref = torch.randn(3)
+shape = (2, 3)
+for step in range(2):
+    show(torch.zeros(shape).to(ref.device) + step)
+
+# %% round 15: a factory with out= moved to a device string [none]
+import torch
+
+buf = torch.empty(3)
+for step in range(2):
+    t = torch.arange(3, out=buf).to("cpu")
+    print(t is buf)
+
+# %% round 15: a device assigned after a star import of torch that binds device [none]
+import torch
+
+from torch import *  # noqa: F403
+
+device = "cpu"
+
+for step in [0, 1]:
+    show(zeros(2).to(device))
+
+# %% round 15: a device read through sys.modules of the main module after a setattr that never runs [safe]
+import sys
+
+import torch
+
+device = "cpu"
+setattr(sys.modules[__name__], "device", torch.float64) if __name__ == "nothing" else None
+for step in range(2):
+    show(torch.zeros(2).to(device))
+
+# %% round 15: a factory moved to the device of the model's first parameter [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+for step in range(2):
+    mask = torch.ones(2).to(next(model.parameters()).device)
+    show(model(mask))
+
+# %% round 15: a device loop over a module-level name bound to a list that holds a dtype [none]
+import torch
+
+placements = ["cpu", torch.float64]
+for device in placements:
+    show(torch.zeros(2).to(device))
+
+# %% round 15: a device from torch.device of a string literal kept in a dataclass default [unsafe]
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class Config:
+    device: str = "cpu"
+
+
+cfg = Config()
+for step in range(2):
+    show(torch.zeros(2).to(cfg.device))
+
+# %% round 15: control, a device loop over a module-level name bound to a list of device strings [unsafe, same]
+import torch
+
+placements = ["cpu", "cpu:0"]
+for device in placements:
+    show(torch.zeros(2).to(device))

@@ -438,3 +438,122 @@ for step in range(2):
     print(step)
     torch.cuda.empty_cache()  # free the cache between steps
 print("done")
+
+# %% round 15: empty_cache as the only statement of a try body in the loop [none]
+import torch
+
+for step in range(2):
+    try:
+        torch.cuda.empty_cache()
+    except RuntimeError:
+        print("failed")
+    print(step)
+
+# %% round 15: empty_cache as the only statement of a for-else clause [none]
+import torch
+
+for epoch in range(2):
+    for step in range(2):
+        print(epoch, step)
+    else:
+        torch.cuda.empty_cache()
+
+# %% round 15: empty_cache as the only statement of a function with a docstring, called per epoch [none]
+import torch
+
+
+def release():
+    """Free cached blocks."""
+    torch.cuda.empty_cache()
+
+
+for epoch in range(2):
+    release()
+    print(epoch, release.__doc__)
+
+# %% round 15: empty_cache on one line after an if colon in the loop [none]
+import torch
+
+for step in range(3):
+    if step % 2 == 0: torch.cuda.empty_cache()
+    print(step)
+
+# %% round 15: empty_cache followed by a semicolon and a print on the same line [none]
+import torch
+
+for step in range(2):
+    torch.cuda.empty_cache(); print(step)
+
+# %% round 15: empty_cache in a with block of a finally clause in the loop [unsafe, same]
+import contextlib
+
+import torch
+
+for step in range(2):
+    try:
+        print(step)
+    finally:
+        with contextlib.suppress(RuntimeError):
+            torch.cuda.empty_cache()
+
+# %% round 15: empty_cache through a from-import under another name inside a while loop with CRLF-free tabs [unsafe, same]
+from torch.cuda import empty_cache as free
+
+step = 0
+while step < 2:
+	free()
+	step += 1
+print(step)
+
+# %% round 15: empty_cache as the only statement of a case guard body in an epoch loop [none]
+import torch
+
+for epoch in range(3):
+    match epoch:
+        case n if n > 0:
+            torch.cuda.empty_cache()
+        case _:
+            print("first")
+
+# %% round 15: empty_cache between two statements of a training loop body [unsafe, same]
+import torch
+
+w = torch.ones(2, requires_grad=True)
+for step in range(2):
+    loss = (w * step).sum()
+    torch.cuda.empty_cache()
+    loss.backward()
+show(w.grad)
+
+# %% round 15: empty_cache as the last statement of a while loop with a walrus header [unsafe, same]
+import torch
+
+items = [1, 2, 3]
+while (item := items.pop() if items else None) is not None:
+    print(item)
+    torch.cuda.empty_cache()
+
+# %% round 15: empty_cache as the only statement of a nested loop body inside a training loop [unsafe, same]
+import torch
+
+for epoch in range(2):
+    for chunk in range(2):
+        torch.cuda.empty_cache()
+    print(epoch)
+
+# %% round 15: empty_cache spelled through torch imported as th in a tab-indented loop [unsafe, same]
+import torch as th
+
+for step in range(2):
+	th.cuda.empty_cache()
+	print(step)
+
+# %% round 15: empty_cache in a loop inside a match case body [unsafe, same]
+import torch
+
+mode = "train"
+match mode:
+    case "train":
+        for step in range(2):
+            torch.cuda.empty_cache()
+        print("trained")

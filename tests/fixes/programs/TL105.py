@@ -461,3 +461,122 @@ for step in range(2):
     t = torch.tensor(arr)
     t.add_(1)
     show(t, base.tolist())
+
+# %% round 15: an array loaded from a .npy file with the mmap mode given in a kwargs dict [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+
+path = os.path.join(tempfile.mkdtemp(), "a.npy")
+np.save(path, np.arange(4.0))
+opts = {"mmap_mode": "r"}
+for step in range(2):
+    arr = np.load(path, **opts)
+    t = torch.tensor(arr)
+    t.mul_(2)
+    show(t)
+
+# %% round 15: a row of a 1-D array read by index, converted per step [none]
+import numpy as np
+import torch
+
+losses = np.array([0.5, 0.25, 0.125])
+for step in range(3):
+    value = losses[step]
+    t = torch.tensor(value)
+    show(t * 2)
+
+# %% round 15: the dot product of two 1-D arrays converted in a training loop [none]
+import numpy as np
+import torch
+
+w = np.arange(3.0)
+for step in range(2):
+    x = np.arange(3.0) + step
+    score = x @ w
+    show(torch.tensor(score))
+
+# %% round 15: an array reduced with sum() and max() methods, converted per epoch [none]
+import numpy as np
+import torch
+
+for epoch in range(2):
+    batch = np.ones((2, 3)) * epoch
+    total = batch.sum()
+    show(torch.tensor(total))
+
+# %% round 15: a column of a 2-D array read by an int index, converted per step [none]
+import numpy as np
+import torch
+
+table = np.arange(6.0).reshape(2, 3)
+for step in range(2):
+    col = table[step]
+    show(torch.tensor(col) + 1)
+
+# %% round 15: an array from np.frombuffer of bytes, converted and then changed in place [none]
+import numpy as np
+import torch
+
+raw = bytes(range(8))
+for step in range(2):
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    t = torch.tensor(arr)
+    t.add_(1)
+    show(t)
+
+# %% round 15: an array built under inference mode by np.linspace, converted and printed [unsafe, same]
+import numpy as np
+import torch
+
+with torch.inference_mode():
+    for step in range(2):
+        grid = np.linspace(0, 1, 3) + step
+        show(torch.tensor(grid))
+
+# %% round 15: an array taken from the element of a 0-d object array, converted [none]
+import numpy as np
+import torch
+
+holder = np.empty((), dtype=object)
+holder[()] = np.arange(3.0)
+for step in range(2):
+    arr = holder.item()
+    show(torch.tensor(arr) * step)
+
+# %% round 15: a tab-indented loop with the conversion split by a continuation [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+	feats = np.arange(4.0).reshape(2, 2) * step
+	t = torch.tensor(\
+		feats)
+	show(t)
+
+# %% round 15: an array that a walrus binds inside the call, a mean of a 1-D array [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    show(torch.tensor((m := np.arange(3.0).mean())))
+
+# %% round 15: an array drawn by a NumPy Generator, converted in a training loop [none]
+import numpy as np
+import torch
+
+rng = np.random.default_rng(0)
+for step in range(2):
+    noise = rng.normal(size=3)
+    show(torch.tensor(noise))
+
+# %% round 15: a transposed array view converted per step [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    grid = np.arange(6.0).reshape(2, 3) + step
+    view = grid.T
+    show(torch.tensor(view))

@@ -1781,3 +1781,184 @@ for epoch in range(2):
     for features in loader:
         features = nested_map(features, lambda x: x.to(device) if isinstance(x, torch.Tensor) else x)
         show(features[0] + features[1])
+
+# %% round 15: the host batch written through operator.setitem after the move [none]
+import operator
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        operator.setitem(x, 0, 0.0)
+        show(moved.sum())
+
+# %% round 15: the host batch written by np.copyto through its numpy view after the move [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        np.copyto(x.numpy(), 0.0)
+        show(moved.sum())
+
+# %% round 15: the host batch written by operator.iadd after the move [none]
+import operator
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        operator.iadd(x, 1)
+        show(moved.sum())
+
+# %% round 15: the host batch filled through its numpy view's fill method after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        x.numpy().fill(0.0)
+        show(moved.sum())
+
+# %% round 15: the host batch written by torch.Tensor.__setitem__ called on the class after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        torch.Tensor.__setitem__(x, 0, 0.0)
+        show(moved.sum())
+
+# %% round 15: control, the host batch copied out with np.copyto into a buffer and summed through its numpy view [safe]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+buffer = np.zeros((2, 2), dtype=np.float32)
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        np.copyto(buffer, x.numpy())
+        print(float(x.numpy().sum()), buffer.tolist())
+        show(moved.sum())
+
+# %% round 15: a NamedTuple batch whose __getattribute__ answers to with a function without non_blocking [none]
+from typing import NamedTuple
+
+import torch
+from torch.utils.data import DataLoader
+
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+    def __getattribute__(self, name):
+        if name == "to":
+            return lambda device: Pair(tuple.__getitem__(self, 0).to(device), tuple.__getitem__(self, 1).to(device))
+        return tuple.__getattribute__(self, name)
+
+
+items = [Pair(torch.tensor([float(i)]), torch.tensor(i)) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        show(batch.x, batch.y)
+
+# %% round 15: a NamedTuple batch whose class gets to through __init_subclass__ of a base of the file [none]
+from typing import NamedTuple
+
+import torch
+from torch.utils.data import DataLoader
+
+
+def _move(self, device):
+    return type(self)(*(t.to(device) for t in self))
+
+
+class Movable:
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        setattr(cls, "to", _move)
+
+
+class Pair(NamedTuple):
+    x: torch.Tensor
+    y: torch.Tensor
+
+
+class MovablePair(Pair, Movable):
+    pass
+
+
+items = [MovablePair(torch.tensor([float(i)]), torch.tensor(i)) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+device = "cpu"
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        show(batch.x)
+
+# %% round 15: a dict batch subclass whose to is a staticmethod assigned in the class body [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Batch(dict):
+    to = staticmethod(lambda device: None)
+
+
+items = [Batch(x=torch.tensor([float(i)])) for i in range(4)]
+loader = DataLoader(items, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        print(type(batch).__name__, batch.to("cpu"))
+
+# %% round 15: the host batch written through __setitem__ called by name after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        x.__setitem__(0, 0.0)
+        show(moved.sum())
+
+# %% round 15: control, pinned batches moved in a walrus loop over an iterator under no_grad [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4.0)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+model = torch.nn.Linear(2, 1)
+with torch.no_grad():
+    for epoch in range(2):
+        it = iter(loader)
+        while (batch := next(it, None)) is not None:
+            x, y = batch
+            x = x.to(device)
+            show(model(x).squeeze(1) - y)

@@ -1145,3 +1145,242 @@ if __name__ == "__main__":
         for x in loader:
             model(x).sum().backward()
     show(model.weight.grad)
+
+# %% round 15: a dataset that opens its file lazily but its __len__ opens it in the main process [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def _file(self):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        return self.f
+
+    def __len__(self):
+        f = self._file()
+        f.seek(0, 2)
+        return f.tell() // 2
+
+    def __getitem__(self, i):
+        f = self._file()
+        f.seek(2 * i)
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset that opens a file in a helper method called by __init__ [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self._open(path)
+
+    def _open(self, path):
+        self.f = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset of features from an embedding table held by the dataset, made by a function [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Lookup(Dataset):
+    def __init__(self, table):
+        self.table = table
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.table[i] * 2
+
+
+def build():
+    table = torch.nn.Parameter(torch.arange(8.0).reshape(4, 2))
+    return Lookup(table)
+
+
+loader = DataLoader(build(), batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        print(batch.detach().tolist())
+
+# %% round 15: control, a dataset whose lazy file helper only __getitem__ calls [unsafe, same]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def _file(self):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        return self.f
+
+    def __len__(self):
+        return os.path.getsize(self.path) // 2
+
+    def __getitem__(self, i):
+        f = self._file()
+        f.seek(2 * i)
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset that opens its file with Path.open in __init__ and seeks per item [none]
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = Path(tempfile.mkdtemp()) / "rec.bin"
+path.write_bytes(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = path.open("rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset that keeps a gzip file opened in __init__ [none]
+import gzip
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.gz")
+with gzip.open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = gzip.open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: an iterable dataset that splits by worker through torch.utils.data.get_worker_info in a helper [unsafe]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+
+def shard(items):
+    info = torch.utils.data.get_worker_info()
+    if info is None:
+        return items
+    return items[info.id :: info.num_workers]
+
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        return iter(shard(list(range(6))))
+
+
+loader = DataLoader(Stream(), batch_size=4)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+
+# %% round 15: a map dataset that draws from a generator attribute in __getitem__, sorted output [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Noisy(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor(float(i))
+
+
+loader = DataLoader(Noisy(), batch_size=2)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+
+# %% round 15: a dataset whose items require grad through a tensor made with requires_grad in a list comprehension [none]
+import torch
+from torch.utils.data import DataLoader
+
+items = [torch.full((2,), float(i), requires_grad=True) * 1 for i in range(4)]
+loader = DataLoader(items, batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        print(batch.detach().tolist())

@@ -521,3 +521,98 @@ for epoch in range(2):
     for x, n in loader:
         model(x.to(device)).sum().backward()
     show(model.weight.grad)
+
+# %% round 15: a collate_fn returning a list subclass whose constructor takes a tag [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Tagged(list):
+    def __init__(self, items, tag):
+        super().__init__(items)
+        self.tag = tag
+
+
+def collate(rows):
+    return Tagged([torch.stack(rows)], "train")
+
+
+loader = DataLoader([torch.tensor([float(i)]) for i in range(4)], batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for batch in loader:
+        print(batch.tag, batch[0].tolist())
+
+# %% round 15: a collate_fn returning a UserDict subclass with a method [none]
+from collections import UserDict
+
+import torch
+from torch.utils.data import DataLoader
+
+
+class Batch(UserDict):
+    def size(self):
+        return len(self["x"])
+
+
+def collate(rows):
+    return Batch(x=torch.stack(rows))
+
+
+loader = DataLoader([torch.tensor([float(i)]) for i in range(4)], batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for batch in loader:
+        print(batch.size(), batch["x"].tolist())
+
+# %% round 15: a loader built by a function of the file returning a plain tuple collate [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+def make_loader(items):
+    return DataLoader(items, batch_size=2, collate_fn=lambda rows: (torch.stack(rows),))
+
+
+loader = make_loader([torch.tensor([float(i)]) for i in range(4)])
+for epoch in range(2):
+    for (x,) in loader:
+        show(x)
+
+# %% round 15: a collate_fn returning an object with slots and no pin_memory [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Batch:
+    __slots__ = ("x",)
+
+    def __init__(self, x):
+        self.x = x
+
+
+loader = DataLoader([torch.tensor([float(i)]) for i in range(4)], batch_size=2, collate_fn=lambda rows: Batch(torch.stack(rows)))
+for epoch in range(2):
+    for batch in loader:
+        show(batch.x)
+
+# %% round 15: a loader over a dataset of views of a held tensor, changed in place in the loop, batch_size None [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Rows(Dataset):
+    def __init__(self):
+        self.data = torch.zeros(4, 2)
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.data[i]
+
+
+rows = Rows()
+loader = DataLoader(rows, batch_size=None)
+for epoch in range(2):
+    for x in loader:
+        x.add_(1)
+show(rows.data)

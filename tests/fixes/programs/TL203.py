@@ -762,3 +762,121 @@ if __name__ == "__main__":
         while (batch := next(it, None)) is not None:
             peek = next(iter(loader))
             show(batch[0].sum(), peek[0].sum())
+
+# %% round 15: a dataset whose sample list grows by extend between epochs (pseudo-labels) [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Samples(Dataset):
+    def __init__(self):
+        self.samples = [0.0, 1.0, 2.0, 3.0]
+
+    def __len__(self):
+        return len(self.samples)
+
+    def __getitem__(self, i):
+        return torch.tensor(self.samples[i])
+
+
+train_set = Samples()
+loader = DataLoader(train_set, batch_size=2, num_workers=2)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+    train_set.samples.extend([10.0 + epoch, 20.0 + epoch])
+
+# %% round 15: a dataset whose sample list grows by += on its attribute between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Samples(Dataset):
+    def __init__(self):
+        self.samples = [0.0, 1.0, 2.0, 3.0]
+
+    def __len__(self):
+        return len(self.samples)
+
+    def __getitem__(self, i):
+        return torch.tensor(self.samples[i])
+
+
+train_set = Samples()
+loader = DataLoader(train_set, batch_size=2, num_workers=2)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+    train_set.samples += [10.0 + epoch]
+
+# %% round 15: a dataset grown through loader.dataset by a helper function between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Samples(Dataset):
+    def __init__(self):
+        self.samples = [0.0, 1.0, 2.0, 3.0]
+
+    def __len__(self):
+        return len(self.samples)
+
+    def __getitem__(self, i):
+        return torch.tensor(self.samples[i])
+
+
+def add_pseudo_labels(ds, values):
+    for v in values:
+        ds.samples.append(v)
+
+
+loader = DataLoader(Samples(), batch_size=2, num_workers=2)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+    add_pseudo_labels(loader.dataset, [10.0 + epoch])
+
+# %% round 15: a loader with workers in a training function, sorted sums per epoch [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def train():
+    loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, num_workers=2)
+    for epoch in range(2):
+        print(sorted(b[0].sum().item() for b in loader))
+
+
+train()
+
+# %% round 15: a loader with workers whose dataset list is replaced item by item between epochs [none]
+import torch
+from torch.utils.data import DataLoader
+
+values = [torch.tensor(float(i)) for i in range(4)]
+loader = DataLoader(values, batch_size=2, num_workers=2)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+    values[0] = torch.tensor(100.0)
+
+# %% round 15: a loader with workers kept by a trainer class and iterated in fit [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Trainer:
+    def __init__(self):
+        self.loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, num_workers=2)
+
+    def fit(self):
+        for epoch in range(2):
+            print(sorted(b[0].sum().item() for b in self.loader))
+
+
+Trainer().fit()
+
+# %% round 15: a loader with workers previewed by next(iter()) before each epoch's pass [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, num_workers=2)
+for epoch in range(2):
+    first = next(iter(loader))
+    print(first[0].tolist(), [b[0].tolist() for b in loader])

@@ -746,3 +746,139 @@ x = torch.randn(2, 1, 5, 5)
 for step in range(2):
     model(x).sum().backward()
 show(model[0].weight.grad.sum())
+
+# %% round 15: parameters sliced into two optimizer groups by position [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+params = list(model.parameters())
+opt = torch.optim.SGD([{"params": params[:2], "lr": 0.0}, {"params": params[2:], "lr": 0.1}])
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    opt.zero_grad()
+    model(x).pow(3).mean().backward()
+    opt.step()
+show(round(model[1].weight.sum().item(), 4))
+
+# %% round 15: parameters zipped with a list of per-parameter learning rates [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+groups = [{"params": [p], "lr": lr} for p, lr in zip(model.parameters(), [0.0, 0.0, 0.1, 0.1])]
+opt = torch.optim.SGD(groups)
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    opt.zero_grad()
+    model(x).pow(3).mean().backward()
+    opt.step()
+show(round(model[1].weight.sum().item(), 4))
+
+# %% round 15: a parameter picked by enumerate over the parameters [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+for i, p in enumerate(model.parameters()):
+    if i == 2:
+        p.requires_grad_(False)
+print([p.requires_grad for p in model.parameters()])
+
+# %% round 15: a parameter read from the optimizer's param group by index [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+print(tuple(opt.param_groups[0]["params"][1].shape))
+
+# %% round 15: parameters sliced with itertools.islice [none]
+import itertools
+
+import torch.nn as nn
+
+model = nn.Sequential(nn.Conv1d(1, 2, 3), nn.BatchNorm1d(2))
+print([tuple(p.shape) for p in itertools.islice(model.parameters(), 1, 3)])
+
+# %% round 15: a conv whose bias is read through the module's __dict__ of parameters [none]
+import torch.nn as nn
+
+model = nn.Sequential(nn.Conv1d(1, 2, 3), nn.BatchNorm1d(2))
+print(tuple(model[0].__dict__["_parameters"]["bi" "as"].shape))
+
+# %% round 15: control, a parameter list kept in a name and iterated through the optimizer's groups [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+params = list(model.parameters())
+opt = torch.optim.SGD(params, lr=0.1)
+x = torch.randn(2, 1, 5, 5)
+for step in range(2):
+    opt.zero_grad()
+    model(x).pow(3).mean().backward()
+    opt.step()
+    for group in opt.param_groups:
+        for p in group["params"]:
+            p.data.clamp_(-1, 1)
+show(round(model(x).abs().sum().item(), 2))
+
+# %% round 15: a conv followed by a GroupNorm of two groups in a Sequential [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+block = nn.Sequential(nn.Conv2d(1, 4, 3), nn.GroupNorm(2, 4))
+with torch.no_grad():
+    block[0].bias.copy_(torch.tensor([0.0, 5.0, 0.0, 5.0]))
+show(round(block(torch.randn(2, 1, 5, 5)).abs().sum().item(), 3))
+
+# %% round 15: a linear followed by a LayerNorm in a Sequential [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+head = nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4))
+with torch.no_grad():
+    head[0].bias.copy_(torch.tensor([0.0, 5.0, 0.0, 5.0]))
+show(round(head(torch.randn(2, 3)).abs().sum().item(), 3))
+
+# %% round 15: parameters star-unpacked into head and last [none]
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Conv1d(1, 2, 3), nn.BatchNorm1d(2))
+*head, last = model.parameters()
+print(len(head), tuple(last.shape))
+
+# %% round 15: a conv and BatchNorm in a module's forward, training loop then train-mode output [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3)
+        self.bn = nn.BatchNorm2d(2)
+
+    def forward(self, x):
+        return self.bn(self.conv(x))
+
+
+torch.manual_seed(0)
+net = Net()
+x = torch.randn(4, 1, 5, 5)
+print(round(net(x).std().item(), 3))
+
+# %% round 15: a conv whose parameters are counted by a walrus in a comprehension [unsafe]
+import torch.nn as nn
+
+model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
+print(sum((n := p.numel()) for p in model.parameters()))

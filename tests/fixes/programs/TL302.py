@@ -918,7 +918,7 @@ for step in range(2):
     opt.step()
     print(round(loss.item(), 4))
 
-# %% round 10: second derivative through nested torch.func.grad of the attention [unsafe]
+# %% round 10: second derivative through nested torch.func.grad of the attention [none]
 import math
 import torch
 from torch import nn
@@ -1447,7 +1447,7 @@ for step in range(2):
     out = F.softmax(scores, dim=-1) @ x
 print(round(out.sum().item(), 3))
 
-# %% round 14: double backward through jacrev of jacrev over the attention [unsafe]
+# %% round 14: double backward through jacrev of jacrev over the attention [none]
 import math
 import torch
 import torch.nn.functional as F
@@ -1482,3 +1482,217 @@ for step in range(2):
     out = torch.softmax(scores, dim=-1) @ q
     out.sum().backward()
 print(round(proj.weight.grad.sum().item(), 3))
+
+# %% round 15: a double backward through torch.func.grad of torch.func.grad over the attention [none]
+import torch
+from torch.func import grad
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.25
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+k, v = torch.randn(2, 1, 2, 3, 4).unbind(0)
+f = lambda q: attend(q, k, v).pow(2).sum()
+g2 = grad(lambda q: grad(f)(q).sum())
+print(round(g2(torch.randn(1, 2, 3, 4)).sum().item(), 3))
+
+# %% round 15: a second derivative through torch.autograd.gradgradcheck of the attention [none]
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.5
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = (torch.randn(1, 2, 2, 3, dtype=torch.float64, requires_grad=True) for _ in range(3))
+print(torch.autograd.gradgradcheck(attend, (q, k, v)))
+
+# %% round 15: control, per-sample gradients through vmap of torch.func.grad of a loss over the attention [unsafe]
+import torch
+from torch.func import grad, vmap
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.25
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+k, v = torch.randn(2, 1, 2, 3, 4).unbind(0)
+loss = lambda q: attend(q, k, v).pow(2).sum()
+print(round(vmap(grad(loss))(torch.randn(3, 1, 2, 3, 4)).sum().item(), 3))
+
+# %% round 15: attention whose score variable is deleted after the output [none]
+import math
+
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    weights = scores.softmax(dim=-1)
+    out = weights @ v
+    del scores, weights
+    return out
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 4, 8).unbind(0)
+for step in range(2):
+    print(round(attend(q, k, v).sum().item(), 4))
+
+# %% round 15: attention in a file that imports torch as th only [unsafe]
+import math
+
+import torch as th
+
+
+def attend(q, k, v):
+    scores = th.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+    weights = th.softmax(scores, dim=-1)
+    return th.matmul(weights, v)
+
+
+th.manual_seed(0)
+q, k, v = th.randn(3, 2, 2, 4, 8).unbind(0)
+for step in range(2):
+    print(round(attend(q, k, v).sum().item(), 4))
+
+# %% round 15: attention in a file that imports only nn and functions from torch [unsafe]
+import math
+from torch import nn, randn, manual_seed
+
+
+class Attn(nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        weights = scores.softmax(dim=-1)
+        return weights @ v
+
+
+manual_seed(0)
+q, k, v = randn(3, 2, 2, 4, 8).unbind(0)
+for step in range(2):
+    print(round(Attn()(q, k, v).sum().item(), 4))
+
+# %% round 15: softmax over dim 1 of 3-D scores, not the key axis [none]
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1)
+    weights = torch.softmax(scores, dim=1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 4, 8).unbind(0)
+print(round(attend(q, k, v).sum().item(), 4))
+
+# %% round 15: a key bank of learned 2-D keys shared by the batch [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Memory(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.keys = nn.Parameter(torch.randn(5, 8))
+        self.values = nn.Parameter(torch.randn(5, 8))
+
+    def forward(self, q):
+        k, v = self.keys, self.values
+        scores = q @ k.transpose(-2, -1) / 8 ** 0.5
+        weights = scores.softmax(dim=-1)
+        return weights @ v
+
+
+torch.manual_seed(0)
+mem = Memory()
+for step in range(2):
+    print(round(mem(torch.randn(2, 4, 3, 8)).sum().item(), 4))
+
+# %% round 15: attention with a NumPy float32 scale in a training step [unsafe]
+import numpy as np
+import torch
+
+
+def attend(q, k, v):
+    scale = np.float32(q.shape[-1]) ** -0.5
+    scores = q @ k.transpose(-2, -1) * scale
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q = torch.randn(2, 2, 4, 8, requires_grad=True)
+k, v = torch.randn(2, 2, 2, 4, 8).unbind(0)
+for step in range(2):
+    attend(q, k, v).pow(2).sum().backward()
+print(round(q.grad.sum().item(), 3))
+
+# %% round 15: attention vmapped over a batch with torch.func.vmap [unsafe]
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) / 2.0
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 4, 4).unbind(0)
+print(round(torch.func.vmap(attend)(q, k, v).sum().item(), 4))
+
+# %% round 15: multi-query attention with one key head broadcast over the query heads [none]
+import torch
+
+
+def attend(q, k, v):
+    scores = torch.matmul(q, k.transpose(-1, -2)) * q.shape[-1] ** -0.5
+    weights = torch.nn.functional.softmax(scores, dim=-1)
+    return torch.matmul(weights, v)
+
+
+torch.manual_seed(0)
+q = torch.randn(2, 4, 3, 8)
+k, v = torch.randn(2, 2, 1, 3, 8).unbind(0)
+print(round(attend(q, k, v).sum().item(), 4))
+
+# %% round 15: a hessian of the attention through torch.autograd.functional.hessian [none]
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.5
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+k, v = torch.randn(2, 2, 3).unbind(0)
+h = torch.autograd.functional.hessian(lambda q: attend(q, k, v).sum(), torch.randn(2, 3))
+print(round(h.sum().item(), 3))
+
+# %% round 15: attention whose keys are transposed with mT [none]
+import torch
+
+
+def attend(q, k, v):
+    scores = q @ k.mT * 0.25
+    weights = scores.softmax(-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 4, 16).unbind(0)
+print(round(attend(q, k, v).sum().item(), 4))

@@ -570,3 +570,124 @@ for step in range(2):
     (model(torch.ones(2, 3)).sum() + (extra.sum() if step == 0 else 0)).backward()
     show(LOG["grad"](extra))
     opt.step()
+
+# %% round 15: gradients read through __getattribute__ with a literal name after the reset [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+b = torch.nn.Parameter(torch.zeros(2))
+opt = torch.optim.SGD([w, b], lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    ((w * 2).sum() + (b.sum() if step == 0 else 0)).backward()
+    print(b.__getattribute__("grad").tolist())
+
+# %% round 15: gradients read through getattr with a name from a tuple constant after the reset [none]
+import torch
+
+ATTR = ("grad",)
+w = torch.nn.Parameter(torch.ones(2))
+b = torch.nn.Parameter(torch.zeros(2))
+opt = torch.optim.SGD([w, b], lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    ((w * 2).sum() + (b.sum() if step == 0 else 0)).backward()
+    print(getattr(b, ATTR[0]).tolist())
+
+# %% round 15: gradients read through a post-accumulate-grad hook of an unused parameter [unsafe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+b = torch.nn.Parameter(torch.zeros(2))
+opt = torch.optim.SGD([w, b], momentum=0.9, lr=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    (w * 2).sum().backward()
+    opt.step()
+print(b.tolist())
+
+# %% round 15: manual zeroing in a lambda applied over the parameters with map [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+for step in range(2):
+    list(map(lambda p: p.grad.zero_() if p.grad is not None else None, [w]))
+    (w * 2).sum().backward()
+    print(w.grad.tolist())
+
+# %% round 15: zero_grad(set_to_none=False) in a decorated step inside a match case with plain SGD [unsafe, same]
+import functools
+
+import torch
+
+
+def logged(fn):
+    @functools.wraps(fn)
+    def inner(*a):
+        return fn(*a)
+    return inner
+
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+
+
+@logged
+def step(i):
+    match i:
+        case _:
+            opt.zero_grad(set_to_none=False)
+            (w * i).sum().backward()
+            opt.step()
+
+
+for i in range(3):
+    step(i)
+show(w)
+
+# %% round 15: gradients read through vars-free operator.attrgetter of a dotted path [none]
+import operator
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+get = operator.attrgetter("weight.grad")
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.ones(1, 2)).sum().backward()
+    print(get(model).tolist())
+
+# %% round 15: gradients of a frozen head read by a norm over a list comprehension with a None guard [unsafe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+b = torch.nn.Parameter(torch.zeros(2))
+opt = torch.optim.SGD([w, b], lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    (w * 2).sum().backward()
+    opt.step()
+show(w, b)
+
+# %% round 15: a module's zero_grad given False by position in a training loop [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for step in range(2):
+    model.zero_grad(False)
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 15: zero_grad with set_to_none=False from an unpacked dict [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad(**{"set_to_none": False})
+    (w * 2).sum().backward()
+    opt.step()
+show(w)

@@ -3297,7 +3297,7 @@ for epoch in range(2):
     probe(model, torch.ones(2, 3))
 show(model.weight.grad)
 
-# %% round 14: an evaluation reads the parameters' gradients through getattr with a literal name [unsafe]
+# %% round 14: an evaluation reads the parameters' gradients through getattr with a literal name [none]
 import torch
 
 
@@ -3695,3 +3695,581 @@ bank = []
 for epoch in range(2):
     evaluate(model, torch.ones(2, 3), bank)
 print([o.is_leaf for o in bank])
+
+# %% round 15: an evaluation registered by a decorator that reads its argument spec [none]
+import inspect
+
+import torch
+
+REGISTRY = {}
+
+
+def command(fn):
+    REGISTRY[fn.__name__] = inspect.getfullargspec(fn).args
+    return fn
+
+
+model = torch.nn.Linear(2, 1)
+
+
+@command
+def evaluate(x, verbose):
+    model.eval()
+    out = model(x)
+    if verbose:
+        print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2), True)
+print(REGISTRY)
+
+# %% round 15: control, an evaluation registered by a decorator that reads its signature [safe]
+import inspect
+
+import torch
+
+REGISTRY = {}
+
+
+def command(fn):
+    REGISTRY[fn.__name__] = list(inspect.signature(fn).parameters)
+    return fn
+
+
+model = torch.nn.Linear(2, 1)
+
+
+@command
+def evaluate(x, verbose):
+    model.eval()
+    out = model(x)
+    if verbose:
+        print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2), True)
+print(REGISTRY)
+
+# %% round 15: an evaluation stores a lambda closing over its output, the caller trains through it [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+LATER = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    LATER.append(lambda: out.sum())
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+    LATER[-1]().backward()
+show(model.weight.grad)
+
+# %% round 15: an evaluation copies its locals into a module dict, the caller trains on them [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+LAST = {}
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    LAST.update(locals())
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+    LAST["out"].sum().backward()
+show(model.weight.grad)
+
+# %% round 15: a context-manager evaluation yields its output, the caller trains on it [none]
+import contextlib
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+@contextlib.contextmanager
+def evaluating(x):
+    model.eval()
+    out = model(x)
+    yield out
+
+
+for epoch in range(2):
+    with evaluating(torch.ones(1, 2)) as out:
+        out.sum().backward()
+show(model.weight.grad)
+
+# %% round 15: an evaluation prints its output with a self-documenting f-string [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(f"{out=}"[:40])
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation formats its output with the format builtin [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(len(format(out)))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation measures the ascii text of its output [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(len(ascii(out)))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation runs test-time adaptation through a method of a class of the file [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+class Adapter:
+    def __init__(self, model):
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def adapt(self, loss):
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+adapter = Adapter(model)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    adapter.adapt(out.pow(2).sum())
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+show(model.weight)
+
+# %% round 15: an evaluation calls an object of the file whose __call__ trains on the loss [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+class Step:
+    def __init__(self):
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def __call__(self, loss):
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+step = Step()
+
+
+def evaluate(x):
+    model.eval()
+    step(model(x).pow(2).sum())
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+show(model.weight)
+
+# %% round 15: an evaluation whose defaults are read by a decorator of the file [none]
+import torch
+
+DEFAULTS = {}
+
+
+def remember(fn):
+    DEFAULTS[fn.__name__] = fn.__defaults__
+    return fn
+
+
+model = torch.nn.Linear(2, 1)
+
+
+@remember
+def evaluate(x, scale=2.0):
+    model.eval()
+    print(round(model(x).sum().item() * scale, 4))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+print(DEFAULTS)
+
+# %% round 15: an evaluation with a nested function that stores the output through a default argument [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+KEEP = {}
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+
+    def later(o=out):
+        return o
+
+    KEEP["later"] = later
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+    KEEP["later"]().sum().backward()
+show(model.weight.grad)
+
+# %% round 15: control, an evaluation in a walrus loop prints rounded item values [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(batches):
+    model.eval()
+    total = 0.0
+    it = iter(batches)
+    while (x := next(it, None)) is not None:
+        total += model(x).sum().item()
+    print(round(total, 4))
+
+
+for epoch in range(2):
+    evaluate([torch.ones(1, 2), torch.zeros(1, 2)])
+
+# %% round 15: an evaluation of a GRU encoder prints rounded logits [safe]
+import torch
+
+torch.manual_seed(0)
+gru = torch.nn.GRU(2, 3, batch_first=True)
+
+
+def evaluate(x):
+    gru.eval()
+    out, h = gru(x)
+    print(round(h.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 4, 2))
+
+# %% round 15: an evaluation of a MultiheadAttention subclass of the file prints logits [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Attn(nn.MultiheadAttention):
+    pass
+
+
+attn = Attn(4, 2, batch_first=True)
+x = torch.randn(2, 3, 4)
+pad = torch.tensor([[False, False, True], [False, False, False]])
+
+
+def evaluate():
+    attn.eval()
+    out, _ = attn(x, x, x, key_padding_mask=pad, need_weights=False)
+    print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 15: an evaluation builds a tensor from its output with torch.utils.dlpack, in try [safe]
+import torch
+import torch.utils.dlpack
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        torch.utils.dlpack.to_dlpack(out)
+        print("exported")
+    except RuntimeError:
+        print("needs detach")
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation hands its output to str.join through a generator of reprs [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(len(", ".join(repr(o) for o in out)))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation tests the output's output_nr and _version in a debug print [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(out.is_leaf if hasattr(out, "is_leaf") else None)
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation sends outputs to a callback list entry appended by the caller [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+HOOKS = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    for hook in HOOKS:
+        hook(out)
+
+
+HOOKS.append(lambda o: o.sum().backward())
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+show(model.weight.grad)
+
+# %% round 15: an evaluation stores its output through a dataclass field set in a comprehension [none]
+from dataclasses import dataclass, field
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+@dataclass
+class Report:
+    outs: list = field(default_factory=list)
+
+
+report = Report()
+
+
+def evaluate(xs):
+    model.eval()
+    [report.outs.append(model(x)) for x in xs]
+
+
+for epoch in range(2):
+    evaluate([torch.ones(1, 2)])
+report.outs[-1].sum().backward()
+show(model.weight.grad)
+
+# %% round 15: an evaluation tab-indented with a continuation prints item values [safe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+	model.eval()
+	out = model(x) \
+		* 2
+	print(round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+	evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation generator yields outputs that the caller trains on [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(xs):
+    model.eval()
+    for x in xs:
+        yield model(x)
+
+
+for epoch in range(2):
+    for out in evaluate([torch.ones(1, 2)]):
+        out.sum().backward()
+show(model.weight.grad)
+
+# %% round 15: an evaluation calls autograd.grad through getattr on torch.autograd [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    x = x.clone().requires_grad_()
+    out = model(x)
+    (g,) = getattr(torch.autograd, "grad")(out.sum(), x)
+    print(g.tolist())
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation calls backward through operator.methodcaller [none]
+import operator
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    loss = model(x).sum()
+    operator.methodcaller("backward")(loss)
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+show(model.weight.grad)
+
+# %% round 15: an evaluation with a nested function that prints the output, called inside [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+
+    def log():
+        print(len(str(out)))
+
+    log()
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation reads grad_fn through getattr with a literal name [unsafe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(getattr(out, "grad_fn") is None)
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+
+# %% round 15: an evaluation puts its output on a queue the caller trains from [none]
+import queue
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+results = queue.Queue()
+
+
+def evaluate(x):
+    model.eval()
+    results.put(model(x))
+
+
+for epoch in range(2):
+    evaluate(torch.ones(1, 2))
+    results.get().sum().backward()
+show(model.weight.grad)
+
+# %% round 15: an evaluation that runs BatchNorm in train mode and back, printing item values [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
+
+
+def evaluate(x):
+    model.train()
+    model(x)
+    model.eval()
+    print(round(model(x).sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 2))
+
+# %% round 15: an evaluation stores the output on the exception it raises through raise from [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+
+
+class Stop(Exception):
+    pass
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        raise ValueError("bad")
+    except ValueError as err:
+        raise Stop(out) from err
+
+
+for epoch in range(2):
+    try:
+        evaluate(torch.ones(1, 2))
+    except Stop as stop:
+        stop.args[0].sum().backward()
+show(model.weight.grad)

@@ -735,3 +735,209 @@ for step in range(2):
     loss.backward()
     opt.step()
 show(w.real)
+
+# %% round 15: complex parameters from torch.fft.ifft of a real tensor [none]
+import torch
+
+torch.manual_seed(0)
+lam = torch.nn.Parameter(torch.fft.ifft(torch.randn(4)).resolve_conj())
+opt = torch.optim.Adam([lam], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    lam.abs().sum().backward()
+    opt.step()
+print(lam.abs().sum().item() > 0)
+
+# %% round 15: complex parameters from NumPy's FFT converted with from_numpy [none]
+import numpy as np
+import torch
+
+w = torch.nn.Parameter(torch.from_numpy(np.fft.fft(np.arange(4.0))))
+opt = torch.optim.AdamW([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+print(w.dtype)
+
+# %% round 15: complex parameters from the eigenvalues of a rotation computed by NumPy [none]
+import numpy as np
+import torch
+
+rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+eig = np.linalg.eigvals(rot)
+w = torch.nn.Parameter(torch.tensor(eig))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+print(w.dtype)
+
+# %% round 15: complex parameters made by type() with a tensor type string [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2).type("torch.ComplexFloatTensor"))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+print(w.dtype)
+
+# %% round 15: complex parameters from np.roots of a polynomial without real roots [none]
+import numpy as np
+import torch
+
+w = torch.nn.Parameter(torch.from_numpy(np.roots([1.0, 0.0, 1.0])))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+print(w.dtype)
+
+# %% round 15: an optimizer over a model that holds an integer parameter without grad [none]
+import torch
+import torch.nn as nn
+
+
+class Counter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 1)
+        self.steps = nn.Parameter(torch.tensor([0]), requires_grad=False)
+
+
+model = Counter()
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    model.lin(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(model.lin)
+
+# %% round 15: SGD over a sparse embedding [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+emb = nn.Embedding(5, 2, sparse=True)
+opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    emb(torch.tensor([1, 2])).sum().backward()
+    opt.step()
+show(emb)
+
+# %% round 15: Adam with foreach=True given explicitly [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.Adam([w], lr=0.1, foreach=True)
+for step in range(2):
+    opt.zero_grad()
+    (w * w).sum().backward()
+    opt.step()
+show(w)
+
+# %% round 15: an Adam subclass of the file with its own constructor signature [none]
+import torch
+
+
+class MyAdam(torch.optim.Adam):
+    def __init__(self, params, lr):
+        super().__init__(params, lr=lr)
+
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = MyAdam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    (w * w).sum().backward()
+    opt.step()
+show(w)
+
+# %% round 15: complex parameters made by torch.view_as_complex under another name [none]
+import torch
+
+as_complex = getattr(torch, "view_as_" + "complex")
+w = torch.nn.Parameter(as_complex(torch.ones(2, 2)))
+opt = torch.optim.Adam([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    w.abs().sum().backward()
+    opt.step()
+print(w.dtype)
+
+# %% round 15: control, AdamW in a training function over a real model [none]
+import torch
+
+torch.manual_seed(0)
+
+
+def train():
+    model = torch.nn.Linear(2, 1)
+    opt = torch.optim.AdamW(model.parameters(), lr=0.1)
+    for step in range(2):
+        opt.zero_grad()
+        model(torch.ones(1, 2)).sum().backward()
+        opt.step()
+    print(round(model.weight.sum().item(), 4))
+
+
+train()
+
+# %% round 15: Adam given fused=None explicitly in a training loop [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.Adam([w], lr=0.1, fused=None)
+for step in range(2):
+    opt.zero_grad()
+    (w * w).sum().backward()
+    opt.step()
+show(w)
+
+# %% round 15: AdamW whose options come from a dict that sets fused [none]
+import torch
+
+options = {"lr": 0.1, "fused": False}
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.AdamW([w], **options)
+for step in range(2):
+    opt.zero_grad()
+    (w * w).sum().backward()
+    opt.step()
+show(w)
+
+# %% round 15: Adam built through getattr of torch.optim by name [none]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = getattr(torch.optim, "Adam")([w], lr=0.1)
+for step in range(2):
+    opt.zero_grad()
+    (w * w).sum().backward()
+    opt.step()
+show(w)
+
+# %% round 15: Adam built with functools.partial and called in a training function [none]
+import functools
+
+import torch
+
+make_opt = functools.partial(torch.optim.Adam, lr=0.1)
+
+
+def train():
+    w = torch.nn.Parameter(torch.ones(2))
+    opt = make_opt([w])
+    for step in range(2):
+        opt.zero_grad()
+        (w * w).sum().backward()
+        opt.step()
+    show(w)
+
+
+train()

@@ -768,3 +768,160 @@ for step in range(2):
     with torch.autocast("cpu", dtype=torch.float16):
         with torch.cpu.amp.autocast():
             show(model(torch.ones(1, 3)).dtype)
+
+# %% round 15: an old CUDA GradScaler given its initial scale by position [safe]
+import torch
+
+scaler = torch.cuda.amp.GradScaler(2.0 ** 10)
+print(scaler.is_enabled())
+
+# %% round 15: custom_fwd from torch.cuda.amp as a bare decorator of an autograd function [none]
+import torch
+
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    @torch.cuda.amp.custom_bwd
+    def backward(ctx, g):
+        return g * 2
+
+
+x = torch.ones(2, requires_grad=True)
+Double.apply(x).sum().backward()
+show(x.grad)
+
+# %% round 15: the old autocast imported in a try block, torch imported after it in the except [none]
+try:
+    from torch.cpu.amp import autocast
+except ImportError:
+    import torch
+    autocast = torch.autocast
+
+import torch
+
+for step in range(2):
+    with autocast():
+        show(torch.ones(2, 2) @ torch.ones(2, 2))
+
+# %% round 15: the old autocast imported from torch.cpu.amp with the last import under TYPE_CHECKING [safe]
+import typing
+
+from torch.cpu.amp import autocast
+
+if typing.TYPE_CHECKING:
+    from collections.abc import Iterator
+
+import torch
+
+for step in range(2):
+    with autocast():
+        show(torch.ones(2, 2) @ torch.ones(2, 2))
+
+# %% round 15: the old autocast imported without torch, last import inside a try block above the call [safe]
+from torch.cpu.amp import autocast
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+
+
+def run():
+    with autocast():
+        return (np.ones(1) if np is not None else None, 1)
+
+
+print(run())
+
+# %% round 15: the old autocast with a dtype=None given explicitly inside a bfloat16 autocast [safe]
+import torch
+
+with torch.autocast("cpu", dtype=torch.float16):
+    with torch.cpu.amp.autocast(dtype=None):
+        show(torch.ones(2, 2) @ torch.ones(2, 2))
+
+# %% round 15: the old autocast used as a decorator of a method, in an f-string of the result [safe]
+import torch
+
+
+class Net(torch.nn.Module):
+    @torch.cpu.amp.autocast()
+    def forward(self, x):
+        return x @ x
+
+
+print(f"{Net()(torch.ones(2, 2)).dtype}")
+
+# %% round 15: the old CPU GradScaler given its arguments by position [safe]
+import torch
+
+scaler = torch.cpu.amp.GradScaler(128.0, 3.0)
+print(scaler.get_scale() if scaler.is_enabled() else "off", scaler._growth_factor)
+
+# %% round 15: the old CUDA autocast disabled by a flag in a CPU training loop [safe]
+import torch
+
+use_amp = False
+w = torch.ones(2, 2, requires_grad=True)
+for step in range(2):
+    with torch.cuda.amp.autocast(enabled=use_amp):
+        loss = (w @ w).sum()
+    loss.backward()
+show(w.grad)
+
+# %% round 15: the old CPU autocast given all three options by position [safe]
+import torch
+
+for step in range(2):
+    with torch.cpu.amp.autocast(True, torch.bfloat16, False):
+        show(torch.ones(2, 2) @ torch.ones(2, 2))
+
+# %% round 15: the old CPU autocast made by a lambda factory entered in the loop [safe]
+import torch
+
+ctx = lambda: torch.cpu.amp.autocast()
+for step in range(2):
+    with ctx():
+        show(torch.ones(2, 2) @ torch.ones(2, 2))
+
+# %% round 15: the old CPU autocast class kept as a class attribute and entered in a method [none]
+import torch
+
+
+class Runner:
+    AUTOCAST = torch.cpu.amp.autocast
+
+    def step(self):
+        with self.AUTOCAST():
+            return torch.ones(2, 2) @ torch.ones(2, 2)
+
+
+for step in range(2):
+    show(Runner().step())
+
+# %% round 15: the old CPU autocast object's class name printed [unsafe]
+import torch
+
+for step in range(2):
+    ctx = torch.cpu.amp.autocast()
+    with ctx:
+        out = torch.ones(2, 2) @ torch.ones(2, 2)
+    print(type(ctx).__name__, out.dtype)
+
+# %% round 15: an old disabled CUDA GradScaler driving a CPU training loop [safe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+for step in range(2):
+    opt.zero_grad()
+    scaler.scale((w * w).sum()).backward()
+    scaler.step(opt)
+    scaler.update()
+show(w)
