@@ -38,6 +38,8 @@ def test_a_value_handed_to_a_new_name_and_moved_is_reported_at_its_creation():
         "total = seq_range.sum()",
         # The new name is read on the host before the move.
         "first = expanded[0].tolist()",
+        # A nested function may read the old name on the host.
+        "report = lambda: seq_range.tolist()",
     ],
 )
 def test_host_uses_of_either_name_keep_it_silent(between):

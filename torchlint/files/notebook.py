@@ -112,7 +112,7 @@ class CodeCell:
     is_list: bool  # whether the file stores the source as a list of lines
     neutral: str  # `text` with IPython syntax neutralised, ending with a newline unless empty
     first_line: int  # 1-based line of `Notebook.source` where the cell starts
-    indent: str = ""  # the first line's indent, which IPython strips (`_strip_leading_indent`)
+    indent: str = ""  # the first line's indent, which IPython strips (`_leading_indent`)
     stripped: Tuple[bool, ...] = ()  # for each line of `neutral`, whether `indent` was stripped from it
 
     def shift(self, line: int) -> int:

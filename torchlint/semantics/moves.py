@@ -27,7 +27,7 @@ from torchlint.semantics.calls import method_call, number_literal
 from torchlint.semantics.devices import SAME_PLACE_METHODS, same_place_source
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import called_function
-from torchlint.semantics.tree import bound_names, names_bound_by, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, names_bound_by, scope_descendants
 
 # Joins of tensors whose result is a new tensor where its parts are.
 JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.hstack", "torch.vstack"})
@@ -126,13 +126,11 @@ class _Walk:
     """Statements of one scope in source order, with the names whose created value is still
     unread (`pending`: name -> (creating call, enclosing loop))."""
 
-    def __init__(
-        self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str] = frozenset(), scope: Optional[cst.CSTNode] = None
-    ) -> None:
+    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str], scope: cst.CSTNode) -> None:
         self.functions = functions  # asked only when a helper may move a pending name
         self.numbers = numbers  # parameters that default to a number, read as one
         self.scope = scope
-        self._spellings: Optional[Counter] = None  # how often each name is written in the scope
+        self._spellings: Optional[Counter] = None  # how often each name is written in the scope, nested scopes included
         self.pending: Dict[str, Tuple[Tuple[cst.Call, ...], Loop]] = {}
         self.found: Dict[int, Tuple[cst.Call, ...]] = {}
         # For each `return` walked, in order, the calls that made the value it returns (or ()).
@@ -239,12 +237,13 @@ class _Walk:
     def _handed_on(self, source: Optional[cst.BaseExpression], loop: Loop) -> Tuple[cst.Call, ...]:
         """The creations a pending name of this loop holds when a new name takes its value
         through steps that keep it where it is (`seq_range_expand = seq_range.unsqueeze(0).
-        expand(b, n)`), and the scope writes the old name nowhere but where it is bound and
-        here: no later read of the old name can be a host use of the value. () otherwise."""
+        expand(b, n)`), and the scope (with the functions nested in it, which may read it too)
+        writes the old name nowhere but where it is bound and here: no later read of the old
+        name can be a host use of the value. () otherwise."""
         if not (isinstance(source, cst.Name) and source.value in self.pending and self.pending[source.value][1] is loop):
             return ()
         if self._spellings is None:
-            self._spellings = Counter(node.value for node in scope_descendants(self.scope) if isinstance(node, cst.Name)) if self.scope is not None else Counter()
+            self._spellings = Counter(node.value for node in descendants(self.scope) if isinstance(node, cst.Name))
         return self.pending[source.value][0] if self._spellings[source.value] == 2 else ()
 
     def _joined(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:

@@ -50,8 +50,7 @@ def zero_by_default(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     """Whether `value` reads a command-line option whose default is `0` wherever the project
     defines it (`args.num_workers` after `parser.add_argument("--num-workers", type=int,
     default=0)`, see `project.option_default`): zero unless the user asks for more."""
-    found = default_of_option(ctx, value)
-    return isinstance(found, int) and not isinstance(found, bool) and found == 0
+    return _zero(default_of_option(ctx, value))
 
 
 def default_of_option(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[object]:
@@ -327,8 +326,12 @@ def _zero_option(ctx: "FileFacts", node: ast.AST) -> bool:
     """`args.workers` handed on by a call, where the project's command-line option defaults to `0`."""
     if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)) or not os.path.isfile(ctx.path):
         return False
-    found = option_default(ctx.path, node.attr)
-    return type(found) is int and found == 0
+    return _zero(option_default(ctx.path, node.attr))
+
+
+def _zero(default: Optional[object]) -> bool:
+    """An option's default that is the int `0` (not `False`)."""
+    return type(default) is int and default == 0
 
 
 # Loader options whose value is falsy when left out (`pin_memory`, `num_workers`,
