@@ -11,7 +11,7 @@ from torchlint.semantics.biased_layers import BIASED_LAYERS, LayerSignature, Wra
 from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.modes import branch_no_call_takes
-from torchlint.semantics.module_lists import indexed_pairs, module_list_layers
+from torchlint.semantics.module_lists import indexed_pairs, module_list_layers, next_consumer
 from torchlint.semantics.project import callers_of, project_function
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.values import string_key, string_value
@@ -84,9 +84,11 @@ class ConvBiasBeforeBn(Rule):
     `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
     when every call of the convolution feeds the BatchNorm, and layers held in
-    `nn.ModuleList`s applied by the same index in a loop over `range(n)`
-    (`self.bns[i](self.fcs[i](h))`: the first layer appended to `fcs` feeds `bns`; reported
-    without a fix, since the list's other uses are not followed). A layer given by name must
+    `nn.ModuleList`s applied at the same position in a loop that starts at the lists' first
+    element (`self.bns[i](self.fcs[i](h))` over `range(n)`, `x = lin(x)` then `x =
+    self.bns[i](x)` over `enumerate(self.lins[:-1])`, `bn(conv(x))` over `zip(self.convs,
+    self.bns)`: the first layer appended to `fcs` feeds `bns`; reported without a fix, since
+    the list's other uses are not followed). A layer given by name must
     be followed by the norm in every list it joins, except a list built in a branch of a
     module-level builder that no call of the project takes (`else: layers += [conv2d,
     nn.ReLU()]` under `if batch_norm:` when every call, all in the builder's file, passes
@@ -834,36 +836,10 @@ def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.C
     (or `w = self.b(v)` with `v` not used again in the block)."""
     if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
         return None
-    variable = assign.targets[0].target.value
     body = getattr(block, "body", ())
     index = next((i for i, statement in enumerate(body) if statement is line), None) if isinstance(body, (list, tuple)) else None
-    if index is None:
-        return None
-    if index + 1 >= len(body):
-        return None
-    following = body[index + 1]
-    if not isinstance(following, cst.SimpleStatementLine) or len(following.body) != 1:
-        return None
-    statement = following.body[0]
-    if not isinstance(statement, (cst.Assign, cst.Return)) or not isinstance(statement.value, cst.Call):
-        return None
-    call = statement.value
-    if len(call.args) != 1 or not isinstance(call.args[0].value, cst.Name) or call.args[0].value.value != variable:
-        return None
-    if not _self_attribute(call.func):
-        return None
-    rebinds = isinstance(statement, cst.Assign) and any(
-        isinstance(t.target, cst.Name) and t.target.value == variable for t in statement.targets
-    )
-    if not rebinds and not isinstance(statement, cst.Return) and _mentions(body[index + 2 :], variable):
-        return None
-    return call.func.attr.value  # type: ignore[union-attr]
-
-
-def _mentions(statements: Sequence[cst.CSTNode], name: str) -> bool:
-    return any(
-        isinstance(node, cst.Name) and node.value == name for statement in statements for node in descendants(statement)
-    )
+    call = next_consumer(body, index, assign.targets[0].target.value) if index is not None else None
+    return call.func.attr.value if call is not None and _self_attribute(call.func) else None  # type: ignore[union-attr]
 
 
 def _concatenated_value(node: cst.CSTNode) -> Optional[str]:

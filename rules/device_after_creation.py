@@ -190,8 +190,9 @@ class DeviceAfterCreation(Rule):
     `type_as`, `.to(device tensor)`): 0.92 (172 true, 16 false; the new forms added 13 true
     findings, 4 labelled misses and 2 false findings, a beam search's once-per-batch setup).
     Stable for code that runs with training: in `forward()` (or what it calls), or in a step
-    loop that trains or is run again every epoch of a program that trains (see
-    `semantics.frequency.runs_with_training_steps`): 1.00 on the dev half of the real-code
+    loop that trains or is run again every epoch of a program that trains, or in a
+    framework's batch hook that runs with a fit (a `LightningModule`'s `validation_step`,
+    every epoch; see `semantics.training.runs_with_training_steps`): 1.00 on the dev half of the real-code
     benchmark (12/0) and 1.00 held out (29/0, fifteen fresh repositories included; an empty
     tensor, once a false finding, is silent). Other step loops (metrics such as a
     per-class mAP loop run once at the end, inference helpers) are the preview variant,

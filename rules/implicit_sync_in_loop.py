@@ -10,6 +10,7 @@ from torchlint.rules.sync_in_loop import (
     _read_again,
     hook_place,
 )
+from torchlint.semantics.autograd import backward_receiver
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.framework_names import LIGHTNING_CALLBACK
 from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
@@ -59,8 +60,10 @@ class ImplicitSyncInLoop(Rule):
 
     To stay precise the rule only reports values known to be tensors (results of torch
     functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`, results of
-    methods only a tensor has, such as `.norm(dim=-1)`), never values of unknown type, and is
-    silent where TL101 (`sync-in-loop`) is:
+    methods only a tensor has, such as `.norm(dim=-1)`, and a name the function assigns once
+    and calls autograd's `.backward()` on, `loss = loss_func(out, target)` of a loss function
+    chosen at run time), never values of unknown type, and is silent where TL101
+    (`sync-in-loop`) is:
     - outside loops (but a function another module's training step loop calls every
       iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`,
       also in a helper module that names no device when that loop's program runs on CUDA;
@@ -289,8 +292,13 @@ class ImplicitSyncInLoop(Rule):
         )
 
     def _is_tensor(self, node: cst.BaseExpression) -> bool:
-        """Known to be a tensor that may live on the device; unknown values never count."""
-        return self.ctx.kind_of(node) in MAYBE_DEVICE_KINDS
+        """Known to be a tensor that may live on the device; unknown values never count, but a
+        loss the function calls `.backward()` on is known by that (`semantics.autograd`)."""
+        kind = self.ctx.kind_of(node)
+        if kind is None and isinstance(node, cst.Name):
+            function = self.ctx.enclosing(cst.FunctionDef, cst.ClassDef, cst.Lambda)
+            return not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, node.value)  # type: ignore[arg-type]
+        return kind in MAYBE_DEVICE_KINDS
 
     def _is_tensor_test(self, test: cst.BaseExpression) -> bool:
         """A condition whose truth is a tensor's: `t`, `not t`, `t > 0`, `a and t` (not `t is None`)."""

@@ -1,20 +1,23 @@
-"""Layers held in `nn.ModuleList`s and applied by index: `self.bns[i](self.fcs[i](h))`.
+"""Layers held in `nn.ModuleList`s and applied by position: `self.bns[i](self.fcs[i](h))`.
 
 A class that builds `self.fcs = nn.ModuleList()` and appends to it knows the index of each
 layer appended in the block that made the list, up to the first one appended in a loop or a
-nested block; the pairs its methods apply by the same index in a loop over `range(n)` run
-element 0 of one list straight into element 0 of the other whenever the loop runs.
+nested block. A loop whose first pass takes element 0 of two lists and runs one's output
+straight into the other (`for i in range(n)`, `for i, lin in enumerate(self.lins[:-1])`,
+`for conv, bn in zip(self.convs, self.bns)`; in one call, `self.bns[i](lin(x))`, or in two
+statements, `x = lin(x)` then `x = self.bns[i](x)`) runs element 0 of the one straight into
+element 0 of the other whenever the loop runs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, names_bound_by
 
 MODULE_LIST = "torch.nn.ModuleList"
 Qualify = Callable[[cst.BaseExpression], Optional[str]]
@@ -52,37 +55,133 @@ def module_list_layers(klass: cst.ClassDef, name: str, qualify: Qualify) -> Opti
 
 
 def indexed_pairs(klass: cst.ClassDef) -> List[Tuple[str, str]]:
-    """(first, second) for each call `self.<second>[i](self.<first>[i](x))` in the class whose
-    index `i` is the target of an enclosing `for i in range(n)`: element 0 of `first` runs
-    straight into element 0 of `second` whenever the loop runs."""
+    """(first, second) for each loop of the class whose pass over position `i` runs element `i`
+    of `self.<first>` straight into element `i` of `self.<second>`, from position 0."""
     pairs: List[Tuple[str, str]] = []
     for loop in descendants(klass):
-        if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and _from_zero(loop.iter)):
+        if not isinstance(loop, cst.For):
             continue
-        index = loop.target.value
+        positions = _loop_positions(loop)
+        if positions is None:
+            continue
+        element = _Elements(*positions)
         for node in descendants(loop.body):
-            outer = _indexed_call(node, index)
-            if outer is None or len(node.args) != 1:  # type: ignore[attr-defined]
-                continue
-            inner = _indexed_call(node.args[0].value, index)  # type: ignore[attr-defined]
-            if inner is not None and len(node.args[0].value.args) == 1:  # type: ignore[attr-defined]
-                pairs.append((inner, outer))
+            if isinstance(node, cst.Call) and len(node.args) == 1:
+                pair = (element.of(node.args[0].value), element.of(node))
+                if None not in pair:
+                    pairs.append(pair)  # type: ignore[arg-type]
+            if isinstance(node, cst.IndentedBlock):
+                pairs += _consecutive_pairs(list(node.body), element)
     return pairs
 
 
-def _indexed_call(node: cst.CSTNode, index: str) -> Optional[str]:
-    """`name` for a call `self.<name>[index](...)`."""
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Subscript) and len(node.func.slice) == 1):
-        return None
-    element = node.func.slice[0].slice
-    if not (isinstance(element, cst.Index) and isinstance(element.value, cst.Name) and element.value.value == index):
-        return None
-    return _attribute(node.func.value)
+@dataclass(frozen=True)
+class _Elements:
+    """What names the current position of a loop over module lists: its index (`i` of
+    `self.bns[i]`) and the names the loop binds to elements (`lin` of `enumerate(self.lins)`)."""
+
+    index: Optional[str]
+    aliases: Dict[str, str]
+
+    def of(self, call: cst.BaseExpression) -> Optional[str]:
+        """The list whose current element `call` calls with one argument, if any."""
+        if not (isinstance(call, cst.Call) and len(call.args) == 1):
+            return None
+        func = call.func
+        if isinstance(func, cst.Name):
+            return self.aliases.get(func.value)
+        if self.index is None or not (isinstance(func, cst.Subscript) and len(func.slice) == 1):
+            return None
+        element = func.slice[0].slice
+        if not (isinstance(element, cst.Index) and isinstance(element.value, cst.Name) and element.value.value == self.index):
+            return None
+        return _attribute(func.value)
 
 
-def _from_zero(iterated: cst.BaseExpression) -> bool:
-    """`range(n)`: a loop whose first index is 0."""
-    return isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range" and len(iterated.args) == 1
+def _loop_positions(loop: cst.For) -> Optional[Tuple[Optional[str], Dict[str, str]]]:
+    """The index and element names of a loop that starts at position 0 of the module lists
+    it walks: `for i in range(n)`, `for i, lin in enumerate(self.lins[:-1])`, `for a, b in
+    zip(self.a, self.b)`; None for any other loop or one whose body rebinds those names."""
+    iterated, target = loop.iter, loop.target
+    index: Optional[str] = None
+    aliases: Dict[str, str] = {}
+    if _called(iterated, "range") and len(iterated.args) == 1 and isinstance(target, cst.Name):  # type: ignore[attr-defined]
+        index = target.value
+    elif _called(iterated, "enumerate") and len(iterated.args) == 1 and _pair_of_names(target):
+        index, alias = (element.value.value for element in target.elements)  # type: ignore[attr-defined]
+        listed = _list_from_start(iterated.args[0].value)  # type: ignore[attr-defined]
+        if listed is None:
+            return None
+        aliases[alias] = listed
+    elif _called(iterated, "zip") and isinstance(target, cst.Tuple) and len(target.elements) == len(iterated.args):  # type: ignore[attr-defined]
+        for element, arg in zip(target.elements, iterated.args):  # type: ignore[attr-defined]
+            listed = _list_from_start(arg.value) if not (arg.star or arg.keyword) else None
+            if isinstance(element.value, cst.Name) and listed is not None:
+                aliases[element.value.value] = listed
+    else:
+        return None
+    bound = {name for node in descendants(loop.body) for name in names_bound_by(node)}
+    if bound & {index, *aliases}:
+        return None
+    return index, aliases
+
+
+def _called(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == name
+
+
+def _pair_of_names(target: cst.BaseExpression) -> bool:
+    return isinstance(target, cst.Tuple) and len(target.elements) == 2 and all(isinstance(e.value, cst.Name) for e in target.elements)
+
+
+def _list_from_start(node: cst.BaseExpression) -> Optional[str]:
+    """`name` for `self.<name>` or a slice of it that starts at 0 (`self.<name>[:-1]`)."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+        part = node.slice[0].slice
+        start = part.lower
+        if part.step is not None or not (start is None or (isinstance(start, cst.Integer) and start.value == "0")):
+            return None
+        node = node.value
+    return _attribute(node)
+
+
+def _consecutive_pairs(body: List[cst.BaseStatement], element: _Elements) -> List[Tuple[str, str]]:
+    """(first, second) for `x = <element of first>(...)` directly followed by a statement that
+    takes `x` as the only argument of the current element of `second`."""
+    pairs: List[Tuple[str, str]] = []
+    for index, statement in enumerate(body):
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+            continue
+        first = element.of(small.value)
+        consumer = next_consumer(body, index, small.targets[0].target.value)
+        second = element.of(consumer) if consumer is not None else None
+        if first is not None and second is not None:
+            pairs.append((first, second))
+    return pairs
+
+
+def next_consumer(body: Sequence[cst.CSTNode], index: int, variable: str) -> Optional[cst.Call]:
+    """For `variable = ...` at `body[index]`, the call of the next statement that takes
+    `variable` as its only argument and is its only reader: `variable = f(variable)`, `return
+    f(variable)`, or `w = f(variable)` with `variable` not read again in the block."""
+    following = body[index + 1] if index + 1 < len(body) else None
+    if not isinstance(following, cst.SimpleStatementLine) or len(following.body) != 1:
+        return None
+    statement = following.body[0]
+    if not isinstance(statement, (cst.Assign, cst.Return)) or not isinstance(statement.value, cst.Call):
+        return None
+    call = statement.value
+    if len(call.args) != 1 or not isinstance(call.args[0].value, cst.Name) or call.args[0].value.value != variable:
+        return None
+    rebinds = isinstance(statement, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == variable for t in statement.targets)
+    if not rebinds and not isinstance(statement, cst.Return) and _mentions(body[index + 2 :], variable):
+        return None
+    return call
+
+
+def _mentions(statements: Sequence[cst.CSTNode], name: str) -> bool:
+    return any(isinstance(node, cst.Name) and node.value == name for statement in statements for node in descendants(statement))
 
 
 def _attribute(node: cst.BaseExpression) -> Optional[str]:

@@ -789,14 +789,17 @@ def called_every_step_elsewhere(execution: Execution) -> bool:
 def runs_with_training_steps(ctx: "FileFacts", execution: Execution, depth: int = 0) -> bool:
     """Whether per-step code runs as part of training: the step loop that repeats it runs with
     training (`repeated_with_training`), or the code is in (or only called from) `forward()`
-    or a training step method, which every training step runs. A loop that itself runs with
-    training steps (`for module in self.layers:` in `forward()`) runs its body with them too."""
+    or a training step method, which every training step runs, or in a framework's batch hook
+    that runs with a fit (`validation_step` of a `LightningModule`, every epoch). A loop that
+    itself runs with training steps (`for module in self.layers:` in `forward()`) runs its body
+    with them too."""
     loop = execution.step_loop()
     if loop is not None:
         if repeated_with_training(ctx, loop):
             return True
         return depth < MAX_LOOP_NESTING and runs_with_training_steps(ctx, ctx.execution(loop), depth + 1)
-    return execution.step_method() in TRAINING_STEP_METHODS
+    method = execution.step_method()
+    return method in TRAINING_STEP_METHODS or (bool(execution.framework()) and method in FIT_HOOKS)
 
 
 def after_train_mode_switch(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]]) -> bool:
