@@ -3282,15 +3282,17 @@ def _method_sites(
     return kept
 
 
-def _receiver_modules(file: str, text: str, receiver: str, caller: Optional[str]) -> Optional[FrozenSet[str]]:
+def _receiver_modules(file: str, text: str, receiver: str, caller: Optional[str], depth: int = 0) -> Optional[FrozenSet[str]]:
     """The project modules whose classes `receiver` (a name or attribute the module at `file`
     assigns) may hold where the function `caller` reads it, from every value assigned to it
     there (a name by the nearest scope that binds it, an attribute anywhere in the module):
     what a callable or value of a project module builds, or a call handed a project module or
     class (`config.init_obj("data_loader", module_data)`): the modules those come from and the
     project modules they import (a registry or factory of a package, a base class); nothing for
-    a library's. None when the module does not show every origin (a parameter, a local value,
-    no assignment)."""
+    a library's. An attribute set from a parameter of its class's `__init__` (`self.model =
+    model`) holds what every construction of the class in the project hands that parameter
+    (`_handed_modules`). None when the module does not show every origin (a parameter, a local
+    value, no assignment)."""
     values = _scope_values(text, receiver, caller)
     if not values:
         return None
@@ -3299,10 +3301,140 @@ def _receiver_modules(file: str, text: str, receiver: str, caller: Optional[str]
     for value in choices:
         roots = _value_roots(value) if value is not None else []
         modules = [_root_modules(file, text, root) for root in roots]
+        if modules and modules[0] is None and isinstance(value, ast.Name) and receiver.startswith("self.") and depth < HANDED_DEPTH:
+            parameter = _init_parameter(text, receiver, value.id)
+            handed = _handed_modules(file, *parameter, depth + 1) if parameter is not None else None
+            modules[0] = sorted(handed) if handed is not None else None
         if not modules or modules[0] is None and not any(modules[1:]):
             return None  # built by something the module does not show, with no project module handed to it
         found.update(module for known in modules if known for module in known)
     return _import_closure(frozenset(found))
+
+
+# How many constructor parameters `_receiver_modules` follows back to what the project hands them.
+HANDED_DEPTH = 3
+
+
+def _init_parameter(text: str, receiver: str, name: str) -> Optional[Tuple[str, int, str]]:
+    """(class, position, parameter) when the module `text` sets `receiver` (`self.model`) once,
+    to `name`, in the `__init__` of a top-level class where `name` is a parameter (its
+    position after `self`); None otherwise."""
+    if sum(len(bound.get(receiver, ())) for bound in _assigned_values(text).values()) != 1:
+        return None
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in tree.body:
+        init = _own_init(node) if isinstance(node, ast.ClassDef) else None
+        if init is not None and any(
+            isinstance(item, ast.Assign) and isinstance(item.value, ast.Name) and item.value.id == name
+            and any(_ast_dotted(target) == receiver for target in item.targets)
+            for item in _ast_walk(init)
+        ):
+            return next(((node.name, position, name) for position, param in _init_parameters(text, node.name) if param == name), None)
+    return None
+
+
+def _init_parameters(text: str, klass: str) -> List[Tuple[int, str]]:
+    """(position after `self`, name) of the parameters of `klass.__init__` in the module `text`."""
+    init = _class_init(text, klass)
+    if init is None:
+        return []
+    return [(position - 1, arg.arg) for position, arg in enumerate((*init.args.posonlyargs, *init.args.args)) if position > 0]
+
+
+def _class_init(text: str, klass: str) -> Optional[ast.FunctionDef]:
+    """The `__init__` the top-level class `klass` of the module `text` defines, if any."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return next((_own_init(node) for node in tree.body if isinstance(node, ast.ClassDef) and node.name == klass), None)
+
+
+def _own_init(klass: ast.ClassDef) -> Optional[ast.FunctionDef]:
+    return next((item for item in klass.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"), None)
+
+
+def _handed_modules(file: str, klass: str, position: int, parameter: str, depth: int) -> Optional[FrozenSet[str]]:
+    """The project modules whose classes every construction of `klass` (a top-level class of
+    the module at `file`) hands its `__init__` parameter: a call `klass(...)` anywhere in the
+    project, or a subclass of the module whose `__init__` hands its own parameter on through
+    `super().__init__(...)`; None when one of them does not show it, or none is found."""
+    text = read_module(file).text
+    found: Set[str] = set()
+    sites = 0
+    for site in callers_of(file, klass):
+        source = read_code(site.path).text
+        handed = _site_argument(source, site.line, klass, parameter, position)
+        modules = _argument_modules(site.path, source, handed, site.caller, depth) if handed is not None else None
+        if modules is None:
+            return None
+        found |= modules
+        sites += 1
+    for handing in _subclasses_handing_on(text, klass, parameter, position):
+        modules = _handed_modules(file, *handing, depth + 1) if handing is not None and depth < HANDED_DEPTH else None
+        if modules is None:
+            return None
+        found |= modules
+        sites += 1
+    return frozenset(found) if sites else None
+
+
+def _site_argument(text: str, line: int, klass: str, parameter: str, position: int) -> Optional[ast.AST]:
+    """What the call of `klass` at `line` of the module `text` passes to `parameter`."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    calls = [
+        node for node in _ast_walk(tree)
+        if isinstance(node, ast.Call) and node.lineno == line and (_ast_dotted(node.func) or "").rpartition(".")[2] == klass
+    ]
+    return ast_argument(calls[0], parameter, position) if len(calls) == 1 else None
+
+
+def _argument_modules(file: str, text: str, value: ast.AST, caller: Optional[str], depth: int) -> Optional[FrozenSet[str]]:
+    """The project modules of what a call in the module at `file` hands on: the modules the
+    value's root names (`S3RecModel(args)`), or, for a name assigned in the calling scope,
+    those of its values (`model = S3RecModel(args)`); None when unknown."""
+    roots = _value_roots(value)
+    known = _root_modules(file, text, roots[0]) if roots else None
+    if known is not None:
+        return frozenset(known)
+    if isinstance(value, ast.Name):
+        return _receiver_modules(file, text, value.id, caller, depth)
+    return None
+
+
+def _subclasses_handing_on(text: str, klass: str, parameter: str, position: int) -> List[Optional[Tuple[str, int, str]]]:
+    """(subclass, position, parameter) for each top-level subclass of `klass` in the module
+    `text`: one without an `__init__` takes the parameter where `klass` does; one whose
+    `__init__` calls `super().__init__(...)` hands on its own parameter. None for a subclass
+    that hands on anything else (what it holds is not known)."""
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    found: List[Optional[Tuple[str, int, str]]] = []
+    for node in tree.body:
+        if not (isinstance(node, ast.ClassDef) and any((_ast_dotted(base) or "").rpartition(".")[2] == klass for base in node.bases)):
+            continue
+        init = _own_init(node)
+        if init is None:
+            found.append((node.name, position, parameter))
+            continue
+        own = {name: index for index, name in _init_parameters(text, node.name)}
+        for call in _ast_walk(init):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__" and _calls_super(call.func.value):
+                handed = ast_argument(call, parameter, position)
+                found.append((node.name, own[handed.id], handed.id) if isinstance(handed, ast.Name) and handed.id in own else None)
+    return found
+
+
+def _calls_super(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
 def _value_roots(value: ast.AST) -> List[str]:
