@@ -156,7 +156,9 @@ class SyncInLoop(Rule):
       replay buffer, `rb.update_priorities(idx, p)` beside `rb.sample(n)`): the next batch
       depends on it, training or not;
     - in a helper called from a loop that steps a Gym environment (`act(state)` may compute
-      the action the environment needs), and in helpers called from loops that neither train
+      the action the environment needs; in a helper of another module, when every loop that
+      calls it hands what it returns to the environment's `step()` and it takes no training
+      step itself: `action, logp = agent.act(state)`, then `env.step(action)`), and in helpers called from loops that neither train
       nor run every epoch (no preview variant: the value may be what that loop produces);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
       `unittest` classes, `test_*` functions and `test_*.py` files;
@@ -411,6 +413,8 @@ class SyncInLoop(Rule):
             return
         if self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node):
             return
+        if any(reason.environment for reason in execution.reasons):
+            return  # an action every call hands to an environment, which takes it on the host
         self._report_at_call(
             node,
             f"`{_shown(method)}` synchronises with the device every training step: {execution.reasons[0].text}; "

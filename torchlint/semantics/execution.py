@@ -52,6 +52,9 @@ class Reason:
     # The reason is a call in another module of the project (`frequency.called_elsewhere`), or a
     # step function whose callers this file does not show (`FrequencyAnalysis.takes_a_step`).
     external: bool = False
+    # The calls in another module hand what the function returns to a Gym environment's step
+    # (`frequency.called_elsewhere`): an action, which the environment takes on the host.
+    environment: bool = False
 
 
 @dataclass(frozen=True)

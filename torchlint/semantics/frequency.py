@@ -98,6 +98,13 @@ PER_SAMPLE = "runs for every sample"
 External = Callable[[cst.FunctionDef], Optional[Execution]]
 
 
+def _acts(sites: Sequence[CallSite], steps_itself: bool) -> bool:
+    """Whether a function computes actions for an environment: every call of it in a loop hands
+    what it returns to the loop's Gym environment step, and it takes no training step itself."""
+    looped = [site for site in sites if site.in_loop]
+    return bool(looped) and not steps_itself and all(site.feeds_environment for site in looped)
+
+
 def called_elsewhere(
     name: str, sites: Sequence[CallSite], steps_itself: bool = False, loops: bool = True, trainer_method: bool = False
 ) -> Optional[Execution]:
@@ -130,10 +137,8 @@ def called_elsewhere(
             return Execution(Frequency.PER_STEP, (Reason(text, method=hook or "", framework=framework, external=True),))
     step = next((site for site in unguarded if site.in_other_loop and (steps_itself or caller_trains(site))), None)
     if step is not None:
-        return Execution(
-            Frequency.PER_STEP,
-            (Reason(f"`{name}()` is called every training step ({step.path}:{step.line})", method=TRAINING_STEP_CALLEE, external=True),),
-        )
+        text = f"`{name}()` is called every training step ({step.path}:{step.line})"
+        return Execution(Frequency.PER_STEP, (Reason(text, method=TRAINING_STEP_CALLEE, external=True, environment=_acts(unguarded, steps_itself)),))
     forward = next((site for site in unguarded if site.caller_bases and (site.caller or "").rpartition(".")[2] == "forward"), None)
     if forward is not None:
         text = f"`{name}()` is called by `{forward.caller}()`, which runs every step ({forward.path}:{forward.line})"
@@ -141,7 +146,7 @@ def called_elsewhere(
     batch = None if loops else next((site for site in unguarded if site.in_batch_loop and (trainer_method or caller_trains(site))), None)
     if batch is not None:
         text = f"`{name}()` is called for every batch of a loop over epochs ({batch.path}:{batch.line})"
-        return Execution(Frequency.PER_STEP, (Reason(text, method=EVALUATION_STEP_CALLEE, external=True),))
+        return Execution(Frequency.PER_STEP, (Reason(text, method=EVALUATION_STEP_CALLEE, external=True, environment=_acts(unguarded, steps_itself)),))
     epoch = next((site for site in unguarded if site.in_epoch_loop), None)
     if epoch is not None:
         return Execution(Frequency.PER_EPOCH, (Reason(f"`{name}()` is called every epoch ({epoch.path}:{epoch.line})"),))

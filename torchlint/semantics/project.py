@@ -830,6 +830,9 @@ class CallSite:
     # In a loop that names no epoch (nor walks a display) inside a loop over epochs (`for
     # epoch in ...: for x, y in val_loader:`): once per batch of every epoch.
     in_batch_loop: bool = False
+    # What the call returns goes to a Gym environment's `step()` in the same loop (`action =
+    # agent.act(state)`, then `env.step(action)`): the environment takes it on the host.
+    feeds_environment: bool = False
 
 
 @dataclass(frozen=True)
@@ -2146,6 +2149,8 @@ class _CallCollector(ast.NodeVisitor):
         self.method_bases: Tuple[str, ...] = ()
         # The assignments and parameters visited, in order.
         self.bindings: List[ast.AST] = []
+        # The calls of the loops being visited whose results an environment step takes.
+        self.feeding: Set[int] = set()
 
     def visit(self, node: ast.AST) -> None:
         """`ast.NodeVisitor.visit`, with the method for each node class looked up once."""
@@ -2206,6 +2211,7 @@ class _CallCollector(ast.NodeVisitor):
         batch = self.epoch_loops > 0
         self.loops += 1
         self.batch_loops += batch
+        self.feeding |= _environment_inputs(node)
         self.generic_visit(node)
         self.loops -= 1
         self.batch_loops -= batch
@@ -2225,6 +2231,7 @@ class _CallCollector(ast.NodeVisitor):
         self.display_loops += display
         self.batch_loops += batch
         self.loops += 1
+        self.feeding |= _environment_inputs(node)
         for statement in node.body:
             self.visit(statement)
         self.loops -= 1
@@ -2260,9 +2267,34 @@ class _CallCollector(ast.NodeVisitor):
                 self.loops > self.epoch_loops + self.display_loops,
                 self.method_bases,
                 self.batch_loops > 0,
+                id(node) in self.feeding,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
+
+
+def _environment_inputs(loop: ast.AST) -> Set[int]:
+    """The ids of the calls in `loop` whose results its Gym environment step takes (see
+    `training.environment_steps`): inside the step's arguments (`env.step(agent.act(s))`), or
+    assigned to a name among them (`action = agent.act(s)`; `a, logp = policy.act(s)`)."""
+    body = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
+    steps = [
+        node.value for node in body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args
+        and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "step"
+        and isinstance(node.targets[0], ast.Tuple) and len(node.targets[0].elts) >= 3
+    ]
+    if not steps:
+        return set()
+    handed = [item for step in steps for arg in (*step.args, *(k.value for k in step.keywords)) for item in _ast_walk(arg)]
+    names = {item.id for item in handed if isinstance(item, ast.Name)}
+    found = {id(item) for item in handed if isinstance(item, ast.Call)}
+    for node in body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            bound = {item.id for target in node.targets for item in _ast_walk(target) if isinstance(item, ast.Name)}
+            if bound & names:
+                found.add(id(node.value))
+    return found
 
 
 # The method of `_CallCollector` that visits each node class.
