@@ -6,8 +6,8 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import argument, method_call
-from torchlint.semantics.devices import in_cpu_only_branch, names_cpu
+from torchlint.semantics.calls import method_call
+from torchlint.semantics.devices import in_cpu_only_branch
 from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread, walked_in_python
@@ -52,7 +52,7 @@ MPS = re.compile(r"[\"']mps|\.mps\b")
 
 class SyncInLoop(Rule):
     """## What it does
-    Flags `.item()`, `.cpu()`, `.to("cpu")` (or `torch.device("cpu")`) and `.tolist()` on a tensor inside a loop body
+    Flags `.item()`, `.cpu()`, `.to("cpu")` and `.tolist()` on a tensor inside a loop body
     (`for`, `while`, comprehension) that runs once per training step or per batch of the
     per-epoch validation (and, in preview, in other loops: generation, inference helpers),
     and in a same-file helper that such a loop calls every iteration (reported in the
@@ -748,12 +748,10 @@ def hook_place(function: Optional[cst.FunctionDef], hook: str) -> str:
 
 
 def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
-    """`.item()`, `.cpu()`, `.tolist()` without arguments, or `.to("cpu")` (also
-    `.to(torch.device("cpu"))`, `.to(cpu_device)`; see `devices.names_cpu`)."""
+    """`.item()`, `.cpu()`, `.tolist()` without arguments, or `.to("cpu")`."""
     assert isinstance(node, cst.Call)
     if method == "to":
-        target = argument(node, "device", 0)
-        return target is not None and names_cpu(target.value, string_value(target.value))
+        return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
 
 
