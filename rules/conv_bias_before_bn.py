@@ -11,7 +11,7 @@ from torchlint.semantics.biased_layers import BIASED_LAYERS, LayerSignature, Wra
 from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.modes import branch_no_call_takes
-from torchlint.semantics.module_lists import indexed_pairs, module_list_layers, next_consumer
+from torchlint.semantics.module_lists import indexed_pairs, module_list_layers, next_consumer, rows_view, same_size
 from torchlint.semantics.project import callers_of, project_function
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.values import string_key, string_value
@@ -82,7 +82,10 @@ class ConvBiasBeforeBn(Rule):
     `layers = [conv]; if normalize: layers.append(nn.InstanceNorm2d(c))`; not when the flag
     is off by default, a parameter defaulting to `False`, `None` or `0`, a constant set to
     `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in), and submodules
-    wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`,
+    wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`
+    (what the norm's output is made into next does not matter: `self.bn(x).view(n, m, c)`;
+    a Linear's output may reach a BatchNorm1d as rows of its features, `x.view(-1, c)` or
+    `.reshape(-1, c)` with `c` written as the Linear's output features and the norm's),
     when every call of the convolution feeds the BatchNorm, and layers held in
     `nn.ModuleList`s applied at the same position in a loop that starts at the lists' first
     element (`self.bns[i](self.fcs[i](h))` over `range(n)`, `x = lin(x)` then `x =
@@ -493,17 +496,41 @@ class ConvBiasBeforeBn(Rule):
         self.classes[-1].consumers.setdefault(name, []).append(self._consumer_of(node))
 
     def _consumer_of(self, node: cst.Call) -> Optional[str]:
-        """The submodule that takes this call's output as its only input, if any."""
+        """The submodule that takes this call's output as its only input, if any; as rows of
+        its features (`self.bn(self.fc(x).view(-1, n))`) only for a Linear whose `n` output
+        features a BatchNorm1d of `n` features normalises (see `_rows_of_features`)."""
         ancestors = self.ctx.ancestors
         parent = ancestors[-1] if ancestors else None
+        viewed = len(ancestors) >= 3 and isinstance(parent, cst.Attribute) and ancestors[-2] is not None and rows_view(ancestors[-2]) is not None
+        if viewed:
+            parent, ancestors = ancestors[-3], ancestors[:-2]
         if isinstance(parent, cst.Arg) and len(ancestors) >= 2:
             outer = ancestors[-2]
             if isinstance(outer, cst.Call) and len(outer.args) == 1 and _self_attribute(outer.func):
-                return outer.func.attr.value  # type: ignore[union-attr]
+                norm = outer.func.attr.value  # type: ignore[union-attr]
+                return norm if not viewed or self._rows_of_features(node, norm, outer.args[0].value) else None
             return None
-        if isinstance(parent, cst.Assign) and len(ancestors) >= 3:
-            return _next_statement_consumer(parent, ancestors[-2], ancestors[-3])
+        if isinstance(parent, cst.Assign) and len(ancestors) >= 3 and not viewed:
+            consumer = _next_statement_consumer(parent, ancestors[-2], ancestors[-3])
+            if consumer is None:
+                return None
+            norm, taken = consumer
+            return norm if rows_view(taken) is None or self._rows_of_features(node, norm, taken) else None
         return None
+
+    def _rows_of_features(self, layer_call: cst.Call, norm: str, view: cst.BaseExpression) -> bool:
+        """Whether `view` (`y.view(-1, n)`) keeps the features of the submodule `layer_call`
+        calls in its last axis for the BatchNorm1d `self.<norm>`: the layer is a Linear, built
+        before in the class with `n` written as its output features and the norm's."""
+        record = self.classes[-1]
+        layer = record.constructors.get(layer_call.func.attr.value) if _self_attribute(layer_call.func) else None  # type: ignore[union-attr]
+        built = record.constructors.get(norm)
+        rows = rows_view(view)
+        if layer is None or built is None or rows is None or not self._is_linear(layer):
+            return False
+        outputs, features = argument(layer, "out_features", 1), argument(built, "num_features", 0)
+        norm_1d = NORMS.get(self.ctx.qualified_name(built.func) or "") == 1
+        return norm_1d and outputs is not None and features is not None and same_size(rows[1], outputs.value) and same_size(rows[1], features.value)
 
     # Shared ----------------------------------------------------------------------------
 
@@ -831,15 +858,16 @@ def _self_attribute(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
-def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.CSTNode) -> Optional[str]:
+def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.CSTNode) -> Optional[Tuple[str, cst.BaseExpression]]:
     """For `v = self.a(...)`, the submodule `b` when the next statement is `v = self.b(v)`
-    (or `w = self.b(v)` with `v` not used again in the block)."""
+    (or `w = self.b(v)` with `v` not used again in the block, or `self.b(v.view(-1, n))`),
+    with what it takes."""
     if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
         return None
     body = getattr(block, "body", ())
     index = next((i for i, statement in enumerate(body) if statement is line), None) if isinstance(body, (list, tuple)) else None
     call = next_consumer(body, index, assign.targets[0].target.value) if index is not None else None
-    return call.func.attr.value if call is not None and _self_attribute(call.func) else None  # type: ignore[union-attr]
+    return (call.func.attr.value, call.args[0].value) if call is not None and _self_attribute(call.func) else None  # type: ignore[union-attr]
 
 
 def _concatenated_value(node: cst.CSTNode) -> Optional[str]:

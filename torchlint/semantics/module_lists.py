@@ -161,9 +161,36 @@ def _consecutive_pairs(body: List[cst.BaseStatement], element: _Elements) -> Lis
     return pairs
 
 
+def rows_view(node: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(`x`, `n`) for `x.view(-1, n)` or `x.reshape(-1, n)`: the rows of `n` features of `x`,
+    whose last axis keeps its features when it has `n` of them."""
+    found = method_call(node)
+    if found is None or found[1] not in ("view", "reshape") or len(node.args) != 2:  # type: ignore[attr-defined]
+        return None
+    first, size = (arg.value for arg in node.args)  # type: ignore[attr-defined]
+    if any(arg.keyword or arg.star for arg in node.args):  # type: ignore[attr-defined]
+        return None
+    if not (isinstance(first, cst.UnaryOperation) and isinstance(first.operator, cst.Minus) and isinstance(first.expression, cst.Integer) and first.expression.value == "1"):
+        return None
+    return found[0], size
+
+
+def same_size(first: cst.BaseExpression, second: cst.BaseExpression) -> bool:
+    """Whether two size expressions are written alike, the factors of a product in any order
+    (`2*self.width` and `self.width * 2`)."""
+    return _canonical(first) == _canonical(second)
+
+
+def _canonical(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+        return "*".join(sorted((_canonical(node.left), _canonical(node.right))))
+    return cst.Module([]).code_for_node(node.with_changes(lpar=[], rpar=[]) if hasattr(node, "lpar") else node).replace(" ", "")
+
+
 def next_consumer(body: Sequence[cst.CSTNode], index: int, variable: str) -> Optional[cst.Call]:
     """For `variable = ...` at `body[index]`, the call of the next statement that takes
-    `variable` as its only argument and is its only reader: `variable = f(variable)`, `return
+    `variable` as its only argument, maybe as rows (`variable.view(-1, n)`, see `rows_view`),
+    and is its only reader: `variable = f(variable)` (also `f(variable).view(...)`), `return
     f(variable)`, or `w = f(variable)` with `variable` not read again in the block."""
     following = body[index + 1] if index + 1 < len(body) else None
     if not isinstance(following, cst.SimpleStatementLine) or len(following.body) != 1:
@@ -172,7 +199,12 @@ def next_consumer(body: Sequence[cst.CSTNode], index: int, variable: str) -> Opt
     if not isinstance(statement, (cst.Assign, cst.Return)) or not isinstance(statement.value, cst.Call):
         return None
     call = statement.value
-    if len(call.args) != 1 or not isinstance(call.args[0].value, cst.Name) or call.args[0].value.value != variable:
+    while isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Call):
+        call = call.func.value  # what the consumer's output is made into next does not matter: `self.bn(v).view(n, m, c)`
+    taken = call.args[0].value if len(call.args) == 1 else None
+    rows = rows_view(taken) if taken is not None else None
+    taken = rows[0] if rows is not None else taken
+    if not isinstance(taken, cst.Name) or taken.value != variable:
         return None
     rebinds = isinstance(statement, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == variable for t in statement.targets)
     if not rebinds and not isinstance(statement, cst.Return) and _mentions(body[index + 2 :], variable):
