@@ -6,6 +6,7 @@ from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
     _calls,
+    _in_after_fit_hook,
     _iterates_loader,
     _read_again,
     hook_place,
@@ -57,6 +58,9 @@ class ImplicitSyncInLoop(Rule):
     too, also in files that never mention a device (the trainer puts the module on the
     accelerator): `ptr = int(self.queue_ptr)` of a registered buffer in a `training_step`
     helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
+    The hooks of `trainer.test()` and `trainer.predict()` (`test_step`, `predict_step`), one
+    pass after the fit, are the preview variant; a helper they share with the training step
+    is not.
 
     To stay precise the rule only reports values known to be tensors (results of torch
     functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`, results of
@@ -262,9 +266,9 @@ class ImplicitSyncInLoop(Rule):
         if framework == ENGINE and not self.ctx.uses_device:
             return
         hook = execution.step_method()
-        if prints and hook not in TRAINING_HOOKS:
-            return
         function = self.ctx.enclosing(cst.FunctionDef)
+        if (prints and hook not in TRAINING_HOOKS) or (_in_after_fit_hook(function, hook) and self.withholds_preview_variant()):
+            return  # an evaluation hook's output, or `trainer.test()` after the fit (the preview variant)
         if function is not None and (
             (synchronize and any(self._reads_clock(item) for item in descendants(function)))
             or decides_stop(function, names or set(), node)

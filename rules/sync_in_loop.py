@@ -12,7 +12,7 @@ from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread, walked_in_python
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
+from torchlint.semantics.frameworks import AFTER_FIT_HOOKS, ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
@@ -71,7 +71,9 @@ class SyncInLoop(Rule):
     (a loop over the samples of each batch: `int(lengths[i].item())` per sample), not one
     nested in a per-epoch evaluation loop, whose per-sample values are often its output. A
     helper that the training loop and a final `test()` loop both call runs as often as the
-    training loop calls it. A function another module calls in its loop over epochs (the
+    training loop calls it. In a `LightningModule`, the body of `test_step` or `predict_step`
+    (the hooks of `trainer.test()` and `trainer.predict()`, one pass after the fit) is the
+    preview variant; `validation_step` runs every epoch of the fit. A function another module calls in its loop over epochs (the
     engine's
     `evaluate()`) runs every epoch. A method that runs a backward pass itself
     (`trainer.train_step(batch)`) called in this file's step loop runs in that loop. A
@@ -390,6 +392,8 @@ class SyncInLoop(Rule):
         hook = execution.step_method()
         if hook not in TRAINING_HOOKS and (self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node)):
             return
+        if _in_after_fit_hook(self.ctx.enclosing(cst.FunctionDef), hook) and self.withholds_preview_variant():
+            return  # `trainer.test()` after the fit: one pass, the preview variant
         framework = execution.framework()
         shown = '.to("cpu")' if method == "to" else f".{method}()"
         where = hook_place(self.ctx.enclosing(cst.FunctionDef), hook)
@@ -741,6 +745,12 @@ class SyncInLoop(Rule):
         if position + 1 < len(body):
             return body[position + 1], indent, True
         return loop, indent, False
+
+def _in_after_fit_hook(function: Optional[cst.CSTNode], hook: str) -> bool:
+    """Whether the code is in the body of a hook of `trainer.test()` or `predict()` itself (a
+    helper may be shared with the training step: it keeps the training step's frequency)."""
+    return hook in AFTER_FIT_HOOKS and isinstance(function, cst.FunctionDef) and function.name.value == hook
+
 
 def hook_place(function: Optional[cst.FunctionDef], hook: str) -> str:
     """Where a sync in a framework's batch hook is, in words: the hook itself or a helper of it."""

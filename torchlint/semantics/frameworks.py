@@ -67,6 +67,9 @@ TRAINING_HOOKS = frozenset({"training_step", "training_step_end", "on_train_batc
                             "backward", "optimizer_step", "optimizer_zero_grad", "configure_gradient_clipping"})
 # And those that run with it every epoch of a fit (validation; not `test_step`, `predict_step`).
 FIT_HOOKS = TRAINING_HOOKS | {"validation_step", "validation_step_end", "on_validation_batch_end", "prediction_step"}
+# Lightning's batch hooks of `trainer.test()` and `trainer.predict()`, a pass after the fit:
+# the preview variant of the rules about per-step costs.
+AFTER_FIT_HOOKS = frozenset({"test_step", "test_step_end", "predict_step"})
 # The hooks of an engine's `hooks` dict that run once per batch (torchnet: the batch drawn,
 # its forward pass, its optimizer update); `on_start_epoch`, `on_end_epoch`, `on_start` and
 # `on_end` run once per epoch or run.
