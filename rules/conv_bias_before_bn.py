@@ -88,10 +88,10 @@ class ConvBiasBeforeBn(Rule):
     `.reshape(-1, c)` with `c` written as the Linear's output features and the norm's),
     when every call of the convolution feeds the BatchNorm, and layers held in
     `nn.ModuleList`s applied at the same position in a loop that starts at the lists' first
-    element (`self.bns[i](self.fcs[i](h))` over `range(n)`, `x = lin(x)` then `x =
-    self.bns[i](x)` over `enumerate(self.lins[:-1])`, `bn(conv(x))` over `zip(self.convs,
-    self.bns)`: the first layer appended to `fcs` feeds `bns`; reported without a fix, since
-    the list's other uses are not followed). A layer given by name must
+    element (`self.bns[i](self.fcs[i](h))` over `range(n)`, `x = lin(x)` then
+    `x = self.bns[i](x)` over `enumerate(self.lins[:-1])`, `bn(conv(x))` over
+    `zip(self.convs, self.bns)`: the first layer appended to `fcs` feeds `bns`; reported
+    without a fix, since the list's other uses are not followed). A layer given by name must
     be followed by the norm in every list it joins, except a list built in a branch of a
     module-level builder that no call of the project takes (`else: layers += [conv2d,
     nn.ReLU()]` under `if batch_norm:` when every call, all in the builder's file, passes
