@@ -74,8 +74,10 @@ class ConvBiasBeforeBn(Rule):
     Detected in adjacent items of `nn.Sequential(...)` (positional or an `OrderedDict`), list
     literals of layers (`layers += [conv, nn.BatchNorm2d(c), nn.ReLU()]`), lists built by
     `layers.append(...)`/`.extend(...)` and then passed as `nn.Sequential(*layers)` (adjacent
-    in the final list, or returned by a helper whose callers splice it into one; layers added
-    one after another in the body of a `for` loop that runs its body through are adjacent in
+    in the final list, or returned by a helper whose callers splice it into one), an empty
+    `nn.Sequential()` filled by `add_module(name, layer)` or `append(layer)` (the DCGAN style;
+    judged when its function ends; layers added
+    one after another in the body of a `for` or `while` loop that runs its body through are adjacent in
     every pass, and the loop's first and last layers are not known to be; anything added in a
     nested block or an `if` with an `else` counts as unknown and breaks adjacency), a
     norm appended under `if normalize:` right after the layer (the GAN helper
@@ -214,9 +216,12 @@ class ConvBiasBeforeBn(Rule):
         # Lists of layers built step by step (`layers = []; layers.append(conv)`), by (scope,
         # name): the items so far and the block the list was made in.
         self.built: Dict[Tuple[int, str], Tuple[List[_Item], cst.CSTNode]] = {}
-        # The `for` loop (directly in the block the list was made in) whose body is adding the
-        # latest items to such a list, by (scope, name).
-        self.built_loops: Dict[Tuple[int, str], cst.For] = {}
+        # The `for` or `while` loop (directly in the block the list was made in) whose body is
+        # adding the latest items to such a list, by (scope, name).
+        self.built_loops: Dict[Tuple[int, str], Union[cst.For, cst.While]] = {}
+        # Of those, the empty `nn.Sequential()`s filled by `add_module(name, layer)` or
+        # `append(layer)` (the DCGAN style): judged when their scope ends.
+        self.sequentials: Set[Tuple[int, str]] = set()
         self.reported: Set[int] = set()
         # Pairs seen in list literals not shown to run in order (they may be parallel branches),
         # by layer id: (layer, norm, condition, the list they were added to). Judged at the end:
@@ -274,7 +279,9 @@ class ConvBiasBeforeBn(Rule):
         args: List[_Item] = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
         method = func.attr.value
         statement_call = len(self.ctx.ancestors) >= 3 and isinstance(self.ctx.ancestors[-1], cst.Expr)
-        if method == "append" and len(args) == len(node.args) == 1 and statement_call:
+        if key in self.sequentials and method == "add_module" and len(args) == len(node.args) == 2 and statement_call:
+            self._extend_built(key, args[1:], -2)  # `main.add_module("conv", nn.Conv2d(...))`
+        elif method == "append" and len(args) == len(node.args) == 1 and statement_call:
             self._extend_built(key, args, -2)
         elif method == "extend" and len(args) == len(node.args) == 1 and isinstance(args[0], cst.List) and statement_call:
             self._extend_built(key, _list_items(args[0]), -2)
@@ -309,7 +316,7 @@ class ConvBiasBeforeBn(Rule):
             current.extend(items)
             return
         body_of = path[index - 2] if index >= 3 else None
-        if isinstance(body_of, cst.For) and path[index - 1] is body_of.body and path[index - 3] is made_in and _runs_through(body_of):
+        if isinstance(body_of, (cst.For, cst.While)) and path[index - 1] is body_of.body and path[index - 3] is made_in and _runs_through(body_of):
             if loop is not body_of:
                 current.append(None)  # what came before the loop is followed by its first layer in the first pass only
                 self.built_loops[key] = body_of
@@ -422,11 +429,22 @@ class ConvBiasBeforeBn(Rule):
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._judge_named_layers()
+        self._judge_sequentials()
 
     def leave_Module(self, node: cst.Module) -> None:
         self._judge_named_layers()
+        self._judge_sequentials()
         for layer, norm, condition, into in self.unordered.values():
             self._report(layer, norm, "" if into in self.spliced else UNORDERED, condition)
+
+    def _judge_sequentials(self) -> None:
+        """The layers added to an empty `nn.Sequential()` of the scope that ends, in order."""
+        scope = self._scope()
+        for key in [key for key in self.sequentials if key[0] == scope]:
+            self.sequentials.discard(key)
+            built = self.built.get(key)
+            if built is not None:
+                self._check_sequence(built[0])
 
     def _judge_named_layers(self) -> None:
         scope = self._scope()
@@ -444,10 +462,13 @@ class ConvBiasBeforeBn(Rule):
                 self.built.pop((self._scope(), assigned.target.value), None)
                 self.built_loops.pop((self._scope(), assigned.target.value), None)
         empty = isinstance(node.value, cst.Call) and not node.value.args and isinstance(node.value.func, cst.Name) and node.value.func.value == "list" and self.ctx.names.lookup("list") is None
-        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and (isinstance(node.value, cst.List) or empty):
+        sequential = isinstance(node.value, cst.Call) and not node.value.args and self.ctx.qualified_name(node.value.func) == SEQUENTIAL
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and (isinstance(node.value, cst.List) or empty or sequential):
             if len(self.ctx.ancestors) >= 2:
                 key = (self._scope(), node.targets[0].target.value)
                 self.built[key] = (_list_items(node.value) if isinstance(node.value, cst.List) else [], self.ctx.ancestors[-2])
+                if sequential:
+                    self.sequentials.add(key)
         if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
             return
         target = node.targets[0].target
@@ -841,7 +862,7 @@ def _attribute_assignments(klass: cst.ClassDef, attribute: str) -> int:
     )
 
 
-def _runs_through(loop: cst.For) -> bool:
+def _runs_through(loop: Union[cst.For, cst.While]) -> bool:
     """Whether every pass of the loop runs its whole body: no `break`, `continue` or `return`
     in it (outside nested functions), and no `else` clause."""
     return loop.orelse is None and not any(
