@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -279,7 +279,7 @@ class DataloaderNoWorkers(Rule):
         assert isinstance(new_call, cst.Call)
         if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda:
             new_call = with_keyword(new_call, "pin_memory", cst.Name("True"))
-        changed = changed_by_file(self.ctx, dataset.value) if dataset is not None else None
+        changed = (changed_by_file(self.ctx, dataset.value) if dataset is not None else None) or changed_through_loader(self.ctx.module, node)
         if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node) and changed is None:
             new_call = with_keyword(new_call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")
