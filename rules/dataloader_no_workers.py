@@ -128,7 +128,8 @@ class DataloaderNoWorkers(Rule):
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
     (calls a method on it or its attributes, assigns them, or changes in place a container
-    it was made from, `Pool(items)` then `items.append(x)`): persistent workers would keep
+    it was made from, `Pool(items)` then `items.append(x)`; also through the loader,
+    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`): persistent workers would keep
     the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its
@@ -145,7 +146,10 @@ class DataloaderNoWorkers(Rule):
     of the file that builds a module or a parameter, `build()` returning
     `Lookup(nn.Parameter(table))`), which a worker cannot send back to the main process;
     nor when a dataset class of the file keeps a file it opens in `__init__` (`self.f =
-    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`), in `__len__` (which the sampler
+    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`, `gzip.GzipFile`, `io.FileIO`,
+    `Path(path).open("rb")`; also with an annotation, in a tuple target, by
+    `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
+    [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy
     `self._file()`): forked workers share its offset, so
     their seek-then-read calls interleave and return each other's records;
