@@ -4633,3 +4633,137 @@ def evaluate(tokens):
 for epoch in range(2):
     evaluate(torch.randint(0, 20, (5, 4)))
 
+
+# %% round 16: an evaluation appends its output by exec of a statement naming it [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+history = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    exec("history.append(out)")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show(history)
+
+# %% round 16: an evaluation keeps its output as a class attribute of a class it defines [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+snapshots = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+
+    class Snapshot:
+        value = out
+
+    snapshots.append(Snapshot)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show([s.value for s in snapshots])
+
+# %% round 16: an evaluation keeps its output as the default of a nested function it registers [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+getters = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+
+    def latest(v=out):
+        return v
+
+    getters.append(latest)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show([g() for g in getters])
+
+# %% round 16: an evaluation reads its output's requires_grad through getattr with a literal [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(getattr(out, "requires_grad"), round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+
+# %% round 16: an evaluation keeps its output through the frame's f_locals read by the caller [unsafe]
+import sys
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+frames = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    frames.append(sys._getframe())
+    return None
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show([f.f_locals["out"] for f in frames])
+
+# %% round 16: an evaluation formats its output through str.format of a literal [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    line = "out={}".format(out)
+    print(line)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+
+# %% round 16: an evaluation keeps its output through eval of a setdefault call [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+kept = {}
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    eval("kept.setdefault('out', out)")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show(kept["out"])
