@@ -137,7 +137,8 @@ class BlockingTransfer(Rule):
     `x.__iadd__(1)`, `torch.Tensor.__setitem__(x, 0, v)`, `operator.setitem(x, 0, v)` or
     `operator.iadd(x, 1)`, or an alias `(alias := x)`; through `out=`, through a chain
     that views their memory, `x.data.zero_()`, `x.numpy()[:] = 0`, `x.numpy().fill(0)`,
-    `np.copyto(x.numpy(), 0)`, or in a function
+    `np.copyto(x.numpy(), 0)`, their storage, `x.untyped_storage().fill_(0)`, or a piece of a
+    split, `x.chunk(2)[0].zero_()`, `x.unbind(0)[1].mul_(0)`, or in a function
     or lambda of the file it hands them to; else the rule is silent), and the copy is queued on the same stream
     as the kernels that use its result (no fix for a move inside a stream context, `with
     torch.cuda.stream(side):`, or in a file that sets the current stream: kernels of the

@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -128,7 +128,8 @@ class DataloaderNoWorkers(Rule):
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
     (calls a method on it or its attributes, assigns them, or changes in place a container
-    it was made from, `Pool(items)` then `items.append(x)`): persistent workers would keep
+    it was made from, `Pool(items)` then `items.append(x)`; also through the loader,
+    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`): persistent workers would keep
     the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its
@@ -145,7 +146,10 @@ class DataloaderNoWorkers(Rule):
     of the file that builds a module or a parameter, `build()` returning
     `Lookup(nn.Parameter(table))`), which a worker cannot send back to the main process;
     nor when a dataset class of the file keeps a file it opens in `__init__` (`self.f =
-    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`), in `__len__` (which the sampler
+    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`, `gzip.GzipFile`, `io.FileIO`,
+    `Path(path).open("rb")`; also with an annotation, in a tuple target, by
+    `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
+    [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy
     `self._file()`): forked workers share its offset, so
     their seek-then-read calls interleave and return each other's records;
@@ -279,7 +283,7 @@ class DataloaderNoWorkers(Rule):
         assert isinstance(new_call, cst.Call)
         if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda:
             new_call = with_keyword(new_call, "pin_memory", cst.Name("True"))
-        changed = changed_by_file(self.ctx, dataset.value) if dataset is not None else None
+        changed = (changed_by_file(self.ctx, dataset.value) if dataset is not None else None) or changed_through_loader(self.ctx.module, node)
         if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node) and changed is None:
             new_call = with_keyword(new_call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")

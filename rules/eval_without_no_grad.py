@@ -143,7 +143,9 @@ class EvalWithoutNoGrad(Rule):
     raise without gradients), also named by a string (`getattr(torch.autograd, "grad")`,
     `operator.methodcaller("backward")`), in it, in a nested function, in a function of the file that it
     calls or hands on (`map(adapt, batches)`), or in the `forward` of a module class of the
-    file (a force field's `autograd.grad` of the energy).
+    file (a force field's `autograd.grad` of the energy); nor where the function runs code
+    from a string (`exec("history.append(out)")`, `eval(...)`), which sees its names and
+    may keep its values or compute gradients.
 
     Safe when nothing produced under `no_grad` leaves the function or shows its autograd
     state, and no code the function cannot see runs under it (see `semantics.escapes`): it
@@ -593,6 +595,8 @@ class EvalWithoutNoGrad(Rule):
         assert isinstance(function, cst.FunctionDef)
         if any(_computes_gradient(node) for node in descendants(function.body)):
             return self.withheld("the function computes gradients")
+        if any(_runs_code_string(node) for node in descendants(function.body)):
+            return self.withheld("the function runs code from a string (`exec`/`eval`), which may keep its values or compute gradients")
         computing = _gradient_functions(self.ctx.module)
         helper = _gradient_helper(function, computing)
         if helper is not None:
@@ -1115,6 +1119,12 @@ def _gradient_helper(function: cst.FunctionDef, computing: Set[str]) -> Optional
         if isinstance(node, cst.Name) and node.value in computing:
             return node.value
     return None
+
+
+def _runs_code_string(node: cst.CSTNode) -> bool:
+    """A call of the builtin `exec` or `eval` (`exec("history.append(out)")`): code the
+    rule cannot read, which sees the function's names."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("exec", "eval")
 
 
 def _computes_gradient(node: cst.CSTNode) -> bool:

@@ -62,7 +62,11 @@ class GradZeroing(Rule):
     than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, `getattr`
     with a name that is not a literal, a call handed the name as a string path such as
     `operator.attrgetter("grad")`, also in a list, `map(getattr, params, ["grad"])`, or
-    handed `getattr` itself, `functools.reduce(getattr, names, p)`), or calls a function of another project module that
+    handed `getattr` itself, `functools.reduce(getattr, names, p)`; a lookup handed a name
+    that is not a literal, `p.__getattribute__(cfg["watch"])`,
+    `object.__getattribute__(p, name)`, `operator.attrgetter(".".join(fields))`; code run
+    by `eval`/`exec` from a string that is not a literal or names `grad`,
+    `eval("model.weight.gr" + "ad")`), or calls a function of another project module that
     reads `.grad`: such code would get None instead of zeros.
 
     ## Measured precision

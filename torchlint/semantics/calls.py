@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Callable, List, Optional, Set, Tuple
 
 import libcst as cst
@@ -118,27 +119,79 @@ def arguments_by_parameter(call: cst.Call, function: cst.FunctionDef) -> List[Tu
 ANY_ATTRIBUTE = "*"
 
 
+# Calls that look up an attribute whose name they are handed as their argument at this position
+# (`getattr(x, name)`, `x.__getattribute__(name)`, `inspect.getattr_static(x, name)`), by their
+# last name; `attrgetter(path)` takes a dotted path.
+_NAMED_LOOKUPS = {"getattr": 1, "getattr_static": 1, "__getattribute__": 0, "__getattr__": 0, "attrgetter": 0}
+# Calls that run code from a string: the code may read any attribute.
+_CODE_RUNNERS = frozenset({"eval", "exec"})
+
+
 def attribute_read(node: cst.CSTNode) -> Optional[str]:
     """The attribute `node` reads: `x.grad` and `getattr(x, "grad")` read `grad`;
-    `getattr(x, name)` with a name that is not a literal may read any (ANY_ATTRIBUTE)."""
+    `getattr(x, name)` with a name that is not a literal may read any (ANY_ATTRIBUTE), and so
+    may `x.__getattribute__(name)`, `inspect.getattr_static(x, name)` and
+    `operator.attrgetter(path)` handed a name that is not a literal
+    (`attrgetter(".".join(fields))`), and `eval`/`exec` of code that is not a literal
+    (`eval("model.weight.gr" + "ad")`; literal code is read by `reads_attribute`)."""
     if isinstance(node, cst.Attribute):
         return node.attr.value
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "getattr" and len(node.args) >= 2:
-        name = node.args[1].value
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    if last == "getattr" and not isinstance(func, cst.Name):
+        last = None  # a method named getattr of some object
+    position = _NAMED_LOOKUPS.get(last or "")
+    if position is not None:
+        if position == 0 and last in ("__getattribute__", "__getattr__") and isinstance(func, cst.Attribute) and _unbound_dunder(func):
+            position = 1  # `object.__getattribute__(x, name)`
+        if len(node.args) <= position:
+            return None
+        name = node.args[position].value
+        if node.args[position].star:
+            return ANY_ATTRIBUTE
         if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
-            return name.evaluated_value
+            return name.evaluated_value if last != "attrgetter" else None  # a literal path: `_names_attribute`
+        if last == "attrgetter" and isinstance(name, (cst.List, cst.Tuple, cst.Set)):
+            return None
+        return ANY_ATTRIBUTE
+    if last in _CODE_RUNNERS and isinstance(func, cst.Name) and node.args:
+        code = node.args[0].value
+        if isinstance(code, cst.SimpleString) and isinstance(code.evaluated_value, str):
+            return None  # literal code: `reads_attribute` reads it for the attribute's name
         return ANY_ATTRIBUTE
     return None
+
+
+def _unbound_dunder(func: cst.Attribute) -> bool:
+    """`object.__getattribute__` or `torch.Tensor.__getattribute__`: a class's function, which
+    takes the object first (a capitalised or builtin name before the dunder)."""
+    owner = func.value
+    name = owner.attr.value if isinstance(owner, cst.Attribute) else owner.value if isinstance(owner, cst.Name) else ""
+    return name == "object" or name == "type" or name[:1].isupper()
 
 
 def reads_attribute(node: cst.CSTNode, attribute: str) -> bool:
     """Whether `node` reads the attribute `attribute`, spelled out, through `getattr`, or by
     a call handed its name as a string path (`operator.attrgetter("weight.grad")`, also in a
     list or tuple, `map(getattr, params, ["grad"])`) or handed `getattr` itself
-    (`functools.reduce(getattr, names, p)`, which may read any attribute)."""
+    (`functools.reduce(getattr, names, p)`, which may read any attribute), by a lookup
+    handed a name that is not a literal (`attribute_read`), or by code run from a string
+    that names it or is not a literal."""
     return attribute_read(node) in (attribute, ANY_ATTRIBUTE) or (
         isinstance(node, cst.Call) and any(_names_attribute(arg.value, attribute) or _is_getattr(arg.value) for arg in node.args)
-    )
+    ) or _code_mentions(node, attribute)
+
+
+def _code_mentions(node: cst.CSTNode, attribute: str) -> bool:
+    """`eval`/`exec` of a literal string of code that mentions `attribute` as a word
+    (`exec("g = p.grad")`)."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _CODE_RUNNERS and node.args):
+        return False
+    code = node.args[0].value
+    text = code.evaluated_value if isinstance(code, cst.SimpleString) else None
+    return isinstance(text, str) and re.search(rf"\b{re.escape(attribute)}\b", text) is not None
 
 
 def _names_attribute(value: cst.BaseExpression, attribute: str) -> bool:

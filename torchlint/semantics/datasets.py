@@ -393,8 +393,42 @@ def _class_chain(ctx: FileFacts, name: str, depth: int = 0) -> List[cst.ClassDef
 
 
 # Calls that open a file or store whose handle an object may keep (`open`, `h5py.File`,
-# `lmdb.open`, `zipfile.ZipFile`, `tarfile.TarFile`).
-FILE_OPENERS = frozenset({"open", "File", "ZipFile", "TarFile"})
+# `lmdb.open`, `zipfile.ZipFile`, `tarfile.TarFile`, `Path(p).open`, `gzip.GzipFile`,
+# `io.FileIO`, `pandas.HDFStore`), by their last name.
+FILE_OPENERS = frozenset(
+    {"open", "File", "ZipFile", "TarFile", "GzipFile", "BZ2File", "LZMAFile", "FileIO", "BufferedReader", "BufferedRandom", "HDFStore", "fdopen"}
+)
+
+
+def _opens_file(value: cst.BaseExpression) -> bool:
+    """Whether an expression's value is, or holds, a handle a file opener returns (`open(p)`,
+    `Path(p).open()`, `[open(p) for p in paths]`, `{"train": open(p)}`, `(open(p), n)`, a
+    conditional of one), the opener named by its last name; not what a method of the handle
+    returns (`open(p).read().splitlines()` keeps no file)."""
+    if isinstance(value, cst.Call):
+        func = value.func
+        last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+        return last in FILE_OPENERS
+    if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+        return any(_opens_file(element.value) for element in value.elements)
+    if isinstance(value, cst.Dict):
+        return any(isinstance(element, cst.DictElement) and _opens_file(element.value) for element in value.elements)
+    if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return _opens_file(value.elt)
+    if isinstance(value, cst.DictComp):
+        return _opens_file(value.value)
+    if isinstance(value, cst.IfExp):
+        return _opens_file(value.body) or _opens_file(value.orelse)
+    return False
+
+
+def _self_target(target: cst.BaseExpression) -> bool:
+    """An attribute of `self` (`self.f`), also inside a tuple target (`self.f, self.n = ...`)."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_self_target(element.value) for element in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _self_target(target.value)
+    return isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self"
 
 
 def keeps_open_file(ctx: FileFacts, name: str) -> bool:
@@ -417,9 +451,18 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
         seen.add(method_name)
         for method in methods.get(method_name, []):
             for node in descendants(method):
-                if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and (dotted_name(node.value.func) or "").rpartition(".")[2] in FILE_OPENERS:
-                    if any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self" for t in node.targets):
+                # `self.f = open(p)`, `self.f: IO = ...`, `self.files = [open(p) for p in ps]`,
+                # `self.f, self.n = open(p), n`, `setattr(self, name, open(p))`
+                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value):
+                    if any(_self_target(t.target) for t in node.targets):
                         return True
+                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value) and _self_target(node.target):
+                    return True
+                if (
+                    isinstance(node, cst.Call) and dotted_name(node.func) in ("setattr", "object.__setattr__") and len(node.args) == 3
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value)
+                ):
+                    return True
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.value.value == "self":
                     pending.append(node.func.attr.value)
     return False
@@ -481,6 +524,31 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
             name = dotted_name(arg.value)
             if name is not None and changed_in_place(ctx.module, name):
                 return name
+    return None
+
+
+def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str]:
+    """`<name>.dataset`, when the file may change the dataset through the loader it is
+    assigned to (`loader = DataLoader(pool)`, then `loader.dataset.items.append(x)` or
+    `self.loader.dataset.grow(2)`): a method called on it or on one of its attributes, or one
+    of its attributes or items assigned or deleted. `len(loader.dataset)` changes nothing."""
+    names: Set[str] = set()
+    for node in descendants(module):
+        if isinstance(node, cst.Assign) and node.value is loader:
+            names |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
+        elif isinstance(node, cst.AnnAssign) and node.value is loader:
+            names |= {name for name in [dotted_name(node.target)] if name is not None}
+    for prefix in sorted(name + ".dataset" for name in names):
+        for node in descendants(module):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                owner = dotted_name(node.func.value) or ""
+                if owner == prefix or owner.startswith(prefix + "."):
+                    return prefix
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.Del, cst.AnnAssign)) else []
+            for target in targets:
+                owner = dotted_name(target.value) if isinstance(target, (cst.Attribute, cst.Subscript)) else None
+                if owner is not None and (owner == prefix or owner.startswith(prefix + ".")):
+                    return prefix
     return None
 
 

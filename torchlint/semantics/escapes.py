@@ -121,10 +121,14 @@ def outer_aliases(body: cst.CSTNode, computed: Set[str], modules: Set[str] = fro
         aliases |= more
 
 
-# Tensor methods whose result may share memory with the tensor (a view, or the tensor itself).
+# Tensor methods whose result may share memory with the tensor (a view, or the tensor itself):
+# also its storage (`x.untyped_storage().fill_(0)` writes the tensor's memory) and the pieces
+# of a split (`x.chunk(2)[0].zero_()`).
 VIEW_METHODS = frozenset(
     "view view_as reshape flatten unflatten squeeze unsqueeze transpose permute movedim t expand "
-    "expand_as narrow select diagonal contiguous detach as_strided numpy".split()
+    "expand_as narrow select diagonal contiguous detach as_strided numpy "
+    "untyped_storage storage _typed_storage ravel unfold swapaxes swapdims moveaxis adjoint "
+    "split chunk unbind tensor_split hsplit vsplit dsplit".split()
 )
 
 

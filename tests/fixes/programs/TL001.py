@@ -235,3 +235,32 @@ print(TEMPLATE)
 # %% round 15: an unused noqa followed by a pragma comment in the same comment [safe]
 total = 1 + 1  # noqa: TL9993  # pragma: no cover
 print(total)
+
+# %% round 16: a noqa inside an f-string's replacement field comment-like text [none]
+step = 3
+print(f"{step} # noqa: TL9991")
+
+# %% round 16: a noqa comment after a line continuation inside brackets of a format call [safe]
+total = sum(
+    [1, 2, 3]  # noqa: TL9992 extra words
+)
+print(total)
+
+# %% round 16: a noqa in a string passed to exec that the program runs [none]
+exec("value = 2  # noqa: TL9993\nprint(value)")
+
+# %% round 16: a noqa comment on the line of a bytes literal with a hash [safe]
+tag = b"#noqa"  # noqa: TL9994
+print(tag)
+
+# %% round 16: a noqa in the text of a multi-line f-string printed by the loop [none]
+for epoch in range(2):
+    print(f"""epoch {epoch}
+  # noqa: TL9995""")
+
+# %% round 16: a noqa kept next to a type comment on an assignment [safe]
+from typing import List
+
+values = []  # type: List[int]  # noqa: TL9996
+values.append(1)
+print(values)

@@ -1295,3 +1295,232 @@ for epoch in range(2):
         loss.backward()
         total += loss.item()
         print(type(max(v for v in [total])).__name__)
+
+# %% round 16: a running loss summed inside a suppress block that early stopping leaves [none]
+import contextlib
+
+import torch
+
+
+class EarlyStop(Exception):
+    pass
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+total = 0.0
+with contextlib.suppress(EarlyStop):
+    for step in range(6):
+        loss = (model(x.to(device)) - 1).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        if step == 3:
+            raise EarlyStop()
+print(round(total, 4))
+
+# %% round 16: a running loss in a loop under a user context manager that swallows a stop [none]
+import torch
+
+
+class Guard:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        return kind is StopIteration
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+batches = iter([torch.randn(4, 3) for _ in range(3)])
+total = 0.0
+with Guard():
+    for step in range(5):
+        x = next(batches)
+        loss = (model(x.to(device)) - 1).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+print(round(total, 4))
+
+# %% round 16: a module-level running loss read by a method of a logger class [none]
+import torch
+
+
+class Logger:
+    def report(self):
+        print("so far", round(total, 4))
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+log = Logger()
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+total = 0.0
+for step in range(4):
+    loss = (model(x.to(device)) - 1).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total += loss.item()
+    if step % 2 == 1:
+        log.report()
+print(round(total, 4))
+
+# %% round 16: a loss budget that bounds a while loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+spent = 0.0
+while spent < 3.0:
+    loss = (model(x.to(device)) - 1).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    spent += loss.item()
+print(round(spent, 4))
+
+# %% round 16: a global accumulator in a training function a caller stops with an exception [none]
+import torch
+
+total = 0.0
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Diverged(Exception):
+    pass
+
+
+def check(step):
+    if step == 2:
+        raise Diverged()
+
+
+def train(steps):
+    global total
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.randn(8, 3)
+    for step in range(steps):
+        loss = (model(x.to(device)) - 1).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        check(step)
+
+
+try:
+    train(5)
+except Diverged:
+    pass
+print(round(total, 4))
+
+# %% round 16: an accumulator attribute of a trainer read by its own method in the loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Trainer:
+    def __init__(self):
+        torch.manual_seed(0)
+        self.model = torch.nn.Linear(3, 1).to(device)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def fit(self, x):
+        total = 0.0
+        for step in range(4):
+            loss = (self.model(x.to(device)) - 1).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            total += loss.item()
+            self.last = total
+        print(round(total, 4))
+
+
+t = Trainer()
+t.fit(torch.randn(8, 3))
+print(type(t.last).__name__)
+
+# %% round 16: a per-epoch loss printed after the inner loop of every epoch [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+for epoch in range(2):
+    epoch_loss = 0.0
+    for batch in x.split(4):
+        loss = (model(batch.to(device)) - 1).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        epoch_loss += loss.item()
+    print(epoch, round(epoch_loss, 4), type(epoch_loss).__name__)
+
+# %% round 16: correct predictions counted from a single comparison per sample [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).to(device)
+x = torch.randn(6, 3)
+y = torch.randint(0, 3, (6,))
+correct = 0
+for i in range(len(x)):
+    pred = model(x[i].to(device)).argmax()
+    correct += (pred == y[i].to(device)).item()
+print(correct, type(correct).__name__)
+
+# %% round 16: a running loss in a loop left by a break, with a for-else [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3)
+total = 0.0
+for step in range(10):
+    loss = (model(x.to(device)) - 1).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total += loss.item()
+    if step == 4:
+        break
+else:
+    print("ran out")
+print(round(total, 4), type(total).__name__)
+
+# %% round 16: an int count started at 0 summing the .sum() of a bool mask [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).to(device)
+seen = 0
+for step in range(3):
+    x = torch.randn(5, 3).to(device)
+    keep = model(x).max(1).values > 0
+    seen += keep.sum().item()
+print(seen, type(seen).__name__)

@@ -2307,3 +2307,93 @@ import torch
 placements = ["cpu", "cpu:0"]
 for device in placements:
     show(torch.zeros(2).to(device))
+
+# %% round 16: a buffer made from an array by as_tensor and copied to the device with copy=True [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+table = np.zeros(3, dtype=np.float32)
+for step in range(2):
+    snap = torch.as_tensor(table).to(device, copy=True)
+    table += 1
+    print(snap.tolist(), table.tolist())
+
+# %% round 16: a running sum cloned from a tensor by torch.tensor(t).to(device) [none]
+import torch
+
+device = torch.device("cpu")
+base = torch.arange(3.0)
+for step in range(2):
+    acc = torch.tensor([0.0, 1.0, 2.0]).to(device)
+    acc += step
+    print(acc.tolist(), base.tolist())
+
+# %% round 16: zeros moved with a dtype given by a reference tensor's to(other) [none]
+import torch
+
+ref = torch.zeros(2, dtype=torch.float64)
+for step in range(2):
+    pad = torch.zeros(3).to(ref)
+    show(pad)
+
+# %% round 16: a mask made by torch.ones with an explicit device and moved again [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    mask = torch.ones(2, 3, device="cpu").to(device)
+    show(mask)
+
+# %% round 16: a target filled from a tensor by torch.full and moved to a name bound to torch.device [safe]
+import torch
+
+device = torch.device(type="cpu", index=None)
+for step in range(2):
+    target = torch.full((2,), 7).to(device)
+    show(target)
+
+# %% round 16: zeros like a batch with a memory format, then moved [safe]
+import torch
+
+device = "cpu"
+batch = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)
+for step in range(2):
+    grad_buf = torch.zeros_like(batch).to(device)
+    print(grad_buf.is_contiguous(memory_format=torch.channels_last), grad_buf.stride())
+
+# %% round 16: an eye moved to a device string then given requires_grad_ [safe]
+import torch
+
+device = "cpu"
+for step in range(2):
+    eye = torch.eye(2).to(device).requires_grad_()
+    (eye * 3).sum().backward()
+    show(eye.grad, eye.is_leaf)
+
+# %% round 16: indices made by arange with a dtype, then moved with a dtype by keyword [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    idx = torch.arange(4, dtype=torch.int32).to(device=device, dtype=torch.int64)
+    show(idx)
+
+# %% round 16: ones moved to a device read from a torch.device's str [unsafe, same]
+import torch
+
+device = str(torch.float64)
+for step in range(2):
+    try:
+        w = torch.ones(2).to(device)
+    except RuntimeError:
+        w = torch.zeros(2)
+    show(w)
+
+# %% round 16: zeros moved to the device of a module's first parameter [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+for step in range(2):
+    h = torch.zeros(1, 2).to(next(model.parameters()).device)
+    show(model(h))

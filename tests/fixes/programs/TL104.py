@@ -557,3 +557,92 @@ match mode:
         for step in range(2):
             torch.cuda.empty_cache()
         print("trained")
+
+# %% round 16: empty_cache as the one-line body of an if inside the step loop [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+for step in range(3):
+    out = model(torch.ones(1, 2))
+    if step % 2 == 0: torch.cuda.empty_cache()
+    print(step, round(out.sum().item(), 4))
+
+# %% round 16: empty_cache after a semicolon on the line of gc.collect [none]
+import gc
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+for step in range(3):
+    out = model(torch.ones(1, 2))
+    gc.collect(); torch.cuda.empty_cache()
+    print(step, round(out.sum().item(), 4))
+
+# %% round 16: empty_cache as the only statement of a finally clause in the loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+for step in range(3):
+    try:
+        out = model(torch.ones(1, 2))
+        print(step, round(out.sum().item(), 4))
+    finally:
+        torch.cuda.empty_cache()
+
+# %% round 16: empty_cache as a one-line else of an if in the loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+for step in range(3):
+    out = model(torch.ones(1, 2))
+    if step == 1:
+        print("mid")
+    else: torch.cuda.empty_cache()
+    print(step, round(out.sum().item(), 4))
+
+# %% round 16: empty_cache called through a name bound to it, in a with block of the loop [unsafe, same]
+import torch
+
+free = torch.cuda.empty_cache
+model = torch.nn.Linear(2, 1)
+for step in range(3):
+    with torch.no_grad():
+        out = model(torch.ones(1, 2))
+        free()
+    print(step, round(out.sum().item(), 4))
+
+# %% round 16: empty_cache as the body of a while loop's else in the epoch loop [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    n = 0
+    while n < 2:
+        n += 1
+        print(epoch, n, round(model(torch.ones(1, 2)).sum().item(), 4))
+    else:
+        torch.cuda.empty_cache()
+
+# %% round 16: empty_cache on a line ending in a semicolon, alone in a one-line for [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+for step in range(3): torch.cuda.empty_cache();
+print(round(model(torch.ones(1, 2)).sum().item(), 4))
+
+# %% round 16: empty_cache as the body of a class-level loop of a callback [none]
+import torch
+
+
+class Callback:
+    def on_step_end(self, step):
+        if step:
+            torch.cuda.empty_cache()
+
+
+cb = Callback()
+model = torch.nn.Linear(2, 1)
+for step in range(3):
+    out = model(torch.ones(1, 2))
+    cb.on_step_end(step)
+    print(step, round(out.sum().item(), 4))

@@ -580,3 +580,99 @@ for step in range(2):
     grid = np.arange(6.0).reshape(2, 3) + step
     view = grid.T
     show(torch.tensor(view))
+
+# %% round 16: overlapping frames of a signal made by as_strided, centred in place [none]
+import numpy as np
+import torch
+from numpy.lib.stride_tricks import as_strided
+
+for epoch in range(2):
+    signal = np.arange(10.0) * (epoch + 1)
+    frames = as_strided(signal, shape=(4, 3), strides=(2 * signal.itemsize, signal.itemsize))
+    x = torch.tensor(frames)
+    x -= x.mean(dim=1, keepdim=True)
+    print(x.tolist())
+
+# %% round 16: frames from np.lib.stride_tricks.as_strided, scaled in place [none]
+import numpy as np
+import torch
+
+for epoch in range(2):
+    wave = np.linspace(0.0, 1.0, 8)
+    frames = np.lib.stride_tricks.as_strided(wave, (3, 4), (2 * wave.itemsize, wave.itemsize))
+    x = torch.tensor(frames)
+    x.mul_(2)
+    print(x.sum().item())
+
+# %% round 16: a row repeated by a zero stride view of a fresh array, changed in place [none]
+import numpy as np
+import torch
+from numpy.lib import stride_tricks
+
+for epoch in range(2):
+    row = np.arange(3.0) + epoch
+    tiled = stride_tricks.as_strided(row, shape=(4, 3), strides=(0, row.itemsize))
+    x = torch.tensor(tiled)
+    x[0] += 1
+    print(x.tolist())
+
+# %% round 16: a column sliced out of a fresh table, scaled in place [none]
+import numpy as np
+import torch
+
+for epoch in range(2):
+    table = np.arange(12.0).reshape(4, 3) + epoch
+    col = table[:, 1]
+    x = torch.tensor(col)
+    x.mul_(2)
+    print(x.tolist(), table[:, 1].tolist())
+
+# %% round 16: the contiguous copy of a reversed view, converted per clip [none]
+import numpy as np
+import torch
+
+rng = np.random.default_rng(0)
+for i in range(3):
+    clip = rng.standard_normal(4)
+    frames = np.ascontiguousarray(clip[::-1])
+    x = torch.tensor(frames)
+    print(round(float(x.sum()), 4))
+
+# %% round 16: a transposed feature matrix, read only [none]
+import numpy as np
+import torch
+
+for epoch in range(2):
+    feats = np.arange(6.0).reshape(2, 3) * epoch
+    x = torch.tensor(feats.T)
+    print(x.sum(0).tolist())
+
+# %% round 16: a complex spectrum from np.fft.rfft, converted and kept as its magnitude [none]
+import numpy as np
+import torch
+
+for epoch in range(2):
+    spec = np.fft.rfft(np.arange(8.0) * (epoch + 1))
+    x = torch.tensor(spec)
+    print([round(v, 3) for v in x.abs().tolist()])
+
+# %% round 16: a uint16 image made by astype, converted and summed [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    img = (np.arange(6.0).reshape(2, 3) * 1000 * (step + 1)).astype(np.uint16)
+    x = torch.tensor(img)
+    print(x.dtype, x.to(torch.int64).sum().item())
+
+# %% round 16: a long double array from astype, converted [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    feats = (np.arange(3.0) + step).astype(np.longdouble)
+    try:
+        x = torch.tensor(feats)
+    except TypeError:
+        x = torch.tensor(feats.astype(np.float64))
+    print(x.tolist())

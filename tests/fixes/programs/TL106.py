@@ -1962,3 +1962,176 @@ with torch.no_grad():
             x, y = batch
             x = x.to(device)
             show(model(x).squeeze(1) - y)
+
+# %% round 16: a pinned loader whose collate_fn is set after it is built, batches with their own to [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+from types import SimpleNamespace
+
+
+def move(self_batch, device):
+    return self_batch
+
+
+def collate(items):
+    xs = torch.stack([x for (x,) in items])
+    batch = SimpleNamespace(x=xs)
+    batch.to = lambda device: batch
+    return batch
+
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+loader.collate_fn = collate
+device = torch.device("cpu")
+for epoch in range(2):
+    for batch in loader:
+        batch = batch.to(device)
+        show(batch.x)
+
+# %% round 16: a move with the dtype and non_blocking given by position [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device, torch.float64, False)
+        show(x)
+
+# %% round 16: a move with options from a dict that already sets non_blocking [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+MOVE = {"non_blocking": False}
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device, **MOVE)
+        show(x)
+
+# %% round 16: a move of the batch to a reference tensor, which gives its dtype too [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+ref = torch.zeros(1, dtype=torch.float64)
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(ref)
+        show(x)
+
+# %% round 16: a loader whose dataset is swapped for one of batch objects after it is built [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Item:
+    def __init__(self, v):
+        self.v = v
+
+    def to(self, device):
+        return self
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i)])
+
+
+loader = DataLoader(Items(), batch_size=None, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for x in loader:
+        x = x.to(device)
+        show(x)
+
+# %% round 16: a move through the batch's to method taken by getattr [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        mover = getattr(x, "to")
+        y = mover(device)
+        show(y)
+
+# %% round 16: the host batch written through its untyped storage after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        x.untyped_storage().fill_(0)
+        show(moved, x)
+
+# %% round 16: the host batch zeroed by torch.zero_ through a view after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        flat = x.view(-1)
+        torch.zero_(flat)
+        show(moved, x)
+
+# %% round 16: the host batch zeroed through its typed storage after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        x.storage().fill_(0)
+        show(moved, x)
+
+# %% round 16: the first half of the host batch cleared through chunk after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        head, tail = x.chunk(2)
+        head.zero_()
+        show(moved, x)
+
+# %% round 16: each row of the host batch scaled through unbind after the move [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        x.unbind(0)[1].mul_(0)
+        show(moved, x)
+
+# %% round 16: control, the host batch's storage size read after the move [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        print(x.untyped_storage().nbytes())
+        show(moved)

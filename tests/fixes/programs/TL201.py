@@ -1384,3 +1384,337 @@ loader = DataLoader(items, batch_size=2)
 for epoch in range(2):
     for batch in loader:
         print(batch.detach().tolist())
+
+# %% round 16: a sharded dataset that keeps one opened file per shard in a list [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+root = tempfile.mkdtemp()
+paths = []
+for s in range(2):
+    paths.append(os.path.join(root, f"shard{s}.bin"))
+    with open(paths[-1], "wb") as f:
+        f.write(bytes(range(8 * s, 8 * s + 8)))
+
+
+class Shards(Dataset):
+    def __init__(self, paths):
+        self.files = [open(p, "rb") for p in paths]
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        f = self.files[i // 4]
+        f.seek(2 * (i % 4))
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Shards(paths), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file opened in __init__ with an annotated attribute [none]
+import os
+import tempfile
+from typing import BinaryIO
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f: BinaryIO = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a gzip.GzipFile opened in __init__ [none]
+import gzip
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.gz")
+with gzip.open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = gzip.GzipFile(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps an io.FileIO opened in __init__ [none]
+import io
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.raw = io.FileIO(path, "r")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.raw.seek(2 * i)
+        return torch.tensor(list(self.raw.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file and its length from a tuple assignment in __init__ [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f, self.n = open(path, "rb"), os.path.getsize(path) // 2
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file opened by Path(...).open in __init__ [none]
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = Path(path).open("rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file set by setattr in __init__ [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path, field="f"):
+        setattr(self, field, open(path, "rb"))
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps its open files in a dict by split [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.handles = {"train": open(path, "rb")}
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        f = self.handles["train"]
+        f.seek(2 * i)
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a curriculum that grows the dataset through the loader's dataset attribute [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool([torch.tensor([float(i)]) for i in range(4)]), batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+    loader.dataset.items.append(torch.tensor([10.0 + epoch]))
+
+# %% round 16: a curriculum that widens a Subset by appending to its indices between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Subset, TensorDataset
+
+full = TensorDataset(torch.arange(8.0).unsqueeze(1))
+chosen = Subset(full, [0, 1, 2, 3])
+loader = DataLoader(chosen, batch_size=2)
+for epoch in range(2):
+    for (batch,) in loader:
+        show(batch)
+    loader.dataset.indices.append(4 + epoch)
+
+# %% round 16: control, a dataset that opens its file in __getitem__ only [unsafe, same]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        with open(self.path, "rb") as f:
+            f.seek(2 * i)
+            return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset grown through a trainer's loader attribute between epochs [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i] * 2
+
+
+class Trainer:
+    def __init__(self):
+        self.loader = DataLoader(Pool([torch.tensor([float(i)]) for i in range(4)]), batch_size=2)
+
+    def fit(self):
+        for epoch in range(2):
+            for batch in self.loader:
+                show(batch)
+            self.loader.dataset.items.extend([torch.tensor([9.0])])
+
+
+Trainer().fit()

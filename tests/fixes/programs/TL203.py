@@ -880,3 +880,138 @@ loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, num_workers=
 for epoch in range(2):
     first = next(iter(loader))
     print(first[0].tolist(), [b[0].tolist() for b in loader])
+
+# %% round 16: a curriculum that grows the dataset's list through the loader's dataset attribute [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i] * 2
+
+
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Pool([torch.tensor([float(i)]) for i in range(4)]), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for batch in loader:
+        model(batch).sum().backward()
+        show(batch)
+    loader.dataset.items.append(torch.tensor([10.0 + epoch]))
+
+# %% round 16: a curriculum that grows the dataset's list through its own name [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i] * 2
+
+
+pool = Pool([torch.tensor([float(i)]) for i in range(4)])
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(pool, batch_size=2, num_workers=2)
+for epoch in range(2):
+    for batch in loader:
+        model(batch).sum().backward()
+        show(batch)
+    pool.items.append(torch.tensor([10.0 + epoch]))
+
+# %% round 16: a Subset widened through the loader's dataset indices between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Subset, TensorDataset
+
+full = TensorDataset(torch.arange(8.0).unsqueeze(1))
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Subset(full, [0, 1, 2, 3]), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for (batch,) in loader:
+        model(batch).sum().backward()
+        show(batch)
+    loader.dataset.indices.append(4 + epoch)
+
+# %% round 16: a dataset grown by extend through a trainer's loader attribute [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i] * 2
+
+
+class Trainer:
+    def __init__(self):
+        self.loader = DataLoader(Pool([torch.tensor([float(i)]) for i in range(4)]), batch_size=2, num_workers=2)
+
+    def fit(self):
+        for epoch in range(2):
+            for batch in self.loader:
+                model(batch).sum().backward()
+                show(batch)
+            self.loader.dataset.items.extend([torch.tensor([9.0])])
+
+
+model = torch.nn.Linear(1, 1)
+Trainer().fit()
+
+# %% round 16: a dataset whose size is set through a method of the loader's dataset [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Growing(Dataset):
+    def __init__(self):
+        self.n = 4
+
+    def grow(self, k):
+        self.n += k
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i >= self.n:
+            raise IndexError(i)
+        return torch.tensor([float(i)])
+
+
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Growing(), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for batch in loader:
+        model(batch).sum().backward()
+        show(batch)
+    loader.dataset.grow(2)
+
+# %% round 16: control, a loader read only through its dataset's length [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(TensorDataset(torch.arange(6.0).unsqueeze(1)), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for (batch,) in loader:
+        model(batch).sum().backward()
+        show(batch)
+    print(len(loader.dataset))
+show(model.weight.grad)

@@ -882,3 +882,170 @@ import torch.nn as nn
 
 model = nn.Sequential(nn.Conv2d(1, 2, 3), nn.BatchNorm2d(2))
 print(sum((n := p.numel()) for p in model.parameters()))
+
+# %% round 16: a conv, a ReLU and then a BatchNorm in a Sequential, trained [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a conv padded with zeros before its BatchNorm, trained [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ZeroPad2d(1), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 6 * 6, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a conv followed by a GroupNorm of two channels per group, trained [none]
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.norm = nn.GroupNorm(2, 4)
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x):
+        x = self.norm(self.conv(x))
+        return self.head(x.mean((2, 3)))
+
+
+torch.manual_seed(0)
+model = Block()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a conv whose output is masked before its BatchNorm in forward [none]
+import torch
+import torch.nn as nn
+
+
+class MaskedBlock(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(3, 4, 3, padding=1)
+        self.bn = nn.BatchNorm1d(4)
+
+    def forward(self, x, mask):
+        return self.bn(self.conv(x) * mask)
+
+
+torch.manual_seed(0)
+model = MaskedBlock()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3, 10)
+mask = (torch.arange(10) < torch.tensor([[10], [7], [5], [9]])).float().unsqueeze(1)
+for step in range(3):
+    out = model(x, mask)
+    loss = out.pow(2).mean() + out.mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a conv, dropout and then a BatchNorm, trained [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv1d(3, 4, 3), nn.Dropout(0.5), nn.BatchNorm1d(4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3, 10)
+for step in range(3):
+    out = model(x)
+    loss = out.sum(1).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a conv and a LayerNorm over channels and positions [none]
+import torch
+import torch.nn as nn
+
+
+class Stem(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(3, 4, 3)
+        self.norm = nn.LayerNorm([4, 8])
+
+    def forward(self, x):
+        return self.norm(self.conv(x))
+
+
+torch.manual_seed(0)
+model = Stem()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3, 10)
+for step in range(3):
+    out = model(x)
+    loss = out[:, 0].pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: control, a conv, a BatchNorm and a ReLU in a Sequential, trained [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: decay groups split by name suffix through str.endswith [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+suffix = "".join(["bi", "as"])
+decay = [p for n, p in model.named_parameters() if not n.endswith(suffix)]
+plain = [p for n, p in model.named_parameters() if n.endswith(suffix)]
+print(len(decay), len(plain))
+opt = torch.optim.AdamW([{"params": decay}, {"params": plain, "weight_decay": 0.0}], lr=0.01)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(2):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()

@@ -1696,3 +1696,233 @@ def attend(q, k, v):
 torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 2, 4, 16).unbind(0)
 print(round(attend(q, k, v).sum().item(), 4))
+
+# %% round 16: multi-query attention, one key head shared by every query head, trained [unsafe, same]
+import math
+
+import torch
+import torch.nn as nn
+
+
+class MultiQuery(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads, self.hd = heads, dim // heads
+        self.q = nn.Linear(dim, dim)
+        self.kv = nn.Linear(dim, 2 * self.hd)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q = self.q(x).view(B, T, self.heads, self.hd).transpose(1, 2)
+        k, v = self.kv(x).unsqueeze(1).split(self.hd, dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.hd)
+        weights = scores.softmax(dim=-1)
+        out = weights @ v
+        return out.transpose(1, 2).reshape(B, T, C)
+
+
+torch.manual_seed(0)
+model = MultiQuery(8, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 5, 8)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a learned relative position bias added to the scores, trained [unsafe, same]
+import math
+
+import torch
+import torch.nn as nn
+
+
+class WindowAttention(nn.Module):
+    def __init__(self, dim, heads, window):
+        super().__init__()
+        self.heads, self.hd = heads, dim // heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.bias = nn.Parameter(torch.randn(heads, window, window) * 0.1)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.heads, self.hd).permute(2, 0, 3, 1, 4)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.hd)
+        scores = scores + self.bias
+        weights = scores.softmax(dim=-1)
+        out = weights @ v
+        return out.transpose(1, 2).reshape(B, T, C)
+
+
+torch.manual_seed(0)
+model = WindowAttention(8, 2, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.5)
+x = torch.randn(2, 4, 8)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+print(round(model.bias.abs().sum().item(), 3))
+
+# %% round 16: memory slots shared by the batch as keys, a 2-D parameter [unsafe, same]
+import math
+
+import torch
+import torch.nn as nn
+
+
+class MemoryRead(nn.Module):
+    def __init__(self, dim, slots):
+        super().__init__()
+        self.keys = nn.Parameter(torch.randn(slots, dim))
+        self.values = nn.Parameter(torch.randn(slots, dim))
+        self.q = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        q = self.q(x)
+        k, v = self.keys, self.values
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        weights = torch.softmax(scores, dim=-1)
+        return weights @ v
+
+
+torch.manual_seed(0)
+model = MemoryRead(8, 6)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(3, 5, 8)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: a temperature handed in by the caller as a learned parameter [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+def attend(q, k, v, temperature):
+    scores = q @ k.transpose(-2, -1) / temperature
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+proj = nn.Linear(8, 24)
+tau = nn.Parameter(torch.tensor(2.0))
+opt = torch.optim.SGD([*proj.parameters(), tau], lr=0.1)
+x = torch.randn(2, 5, 8)
+for step in range(3):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = attend(q, k, v, tau).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+print(round(tau.item(), 3))
+
+# %% round 16: a key-padding mask of shape (B, 1, 1, T) filled with -inf, evaluated [unsafe, same]
+import math
+
+import torch
+
+
+def attention(q, k, v, pad):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+    scores = scores.masked_fill(pad, float("-inf"))
+    weights = scores.softmax(dim=-1)
+    return weights @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 5, 4).unbind(0)
+lengths = torch.tensor([5, 3])
+pad = (torch.arange(5)[None, :] >= lengths[:, None])[:, None, None, :]
+for step in range(2):
+    out = attention(q, k, v, pad)
+    print(round(out.sum().item(), 3))
+
+# %% round 16: attention over values of another width than the keys [unsafe, same]
+import math
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+wq, wk, wv = nn.Linear(8, 4), nn.Linear(8, 4), nn.Linear(8, 6)
+params = [*wq.parameters(), *wk.parameters(), *wv.parameters()]
+opt = torch.optim.SGD(params, lr=0.1)
+x = torch.randn(2, 5, 8)
+for step in range(3):
+    q, k, v = wq(x), wk(x), wv(x)
+    scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(4)
+    weights = torch.softmax(scores, dim=-1)
+    out = torch.matmul(weights, v)
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: an additive mask given as a float64 buffer, queries in float32 [unsafe, same]
+import math
+
+import torch
+import torch.nn as nn
+
+
+class Causal(nn.Module):
+    def __init__(self, dim, T):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.register_buffer("mask", torch.triu(torch.full((T, T), float("-inf"), dtype=torch.float64), 1))
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores = scores + self.mask.float()
+        weights = scores.softmax(-1)
+        return weights @ v
+
+
+torch.manual_seed(0)
+model = Causal(8, 5)
+x = torch.randn(2, 5, 8)
+for step in range(2):
+    print(round(model(x).sum().item(), 3))
+
+# %% round 16: scores scaled by the reciprocal of a learned logit scale [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+class Pool(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, 3 * dim)
+        self.log_t = nn.Parameter(torch.zeros(()))
+
+    def forward(self, x):
+        q, k, v = self.proj(x).chunk(3, dim=-1)
+        scale = self.log_t.exp()
+        scores = (q @ k.transpose(-2, -1)) * scale
+        attn = scores.softmax(-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+model = Pool(8)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 5, 8)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+print(round(model.log_t.item(), 3))

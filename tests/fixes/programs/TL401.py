@@ -691,3 +691,169 @@ for step in range(2):
     (w * 2).sum().backward()
     opt.step()
 show(w)
+
+# %% round 16: gradients read through an f-string attribute name [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+field = "grad"
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print([getattr(p, f"{field}").abs().sum().item() for p in model.parameters()])
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read by operator.attrgetter with a dotted path [none]
+import operator
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+weight_grad = operator.attrgetter("weight.grad")
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print(weight_grad(model).abs().sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read through __getattribute__ with a literal name [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print(model.weight.__getattribute__("grad").sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read by eval of a source string [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print(eval("model.weight.gr" + "ad").sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read through attrgetter of a name from a tuple of fields [none]
+import operator
+
+import torch
+
+FIELDS = ("weight", "grad")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print(operator.attrgetter(".".join(FIELDS))(model).sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read through the class's grad descriptor in a lambda [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+grads_of = lambda ps: [type(p).grad.__get__(p) for p in ps]
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print([g.sum().item() for g in grads_of(model.parameters())])
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: control, zero_grad before a step with a momentum-free SGD [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(model.weight)
+
+# %% round 16: gradients read through __class__.grad.__get__ over a dict of parameters [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    state = {n: p for n, p in model.named_parameters()}
+    if step:
+        print({n: t.__class__.grad.__get__(t).sum().item() for n, t in state.items()})
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read through __getattribute__ with a name from the config [none]
+import torch
+
+CFG = {"watch": "grad"}
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print(model.weight.__getattribute__(CFG["watch"]).sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients read through object.__getattribute__ with a variable name [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+name = "".join(["gr", "ad"])
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print(object.__getattribute__(model.bias, name).sum().item())
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: gradients logged by exec of a literal statement [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        exec("print(model.weight.grad.sum().item())")
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 16: control, a literal eval of the step count next to zero_grad [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    print(eval("step + 1"))
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+show(model.weight)

@@ -4273,3 +4273,497 @@ for epoch in range(2):
     except Stop as stop:
         stop.args[0].sum().backward()
 show(model.weight.grad)
+
+# %% round 16: an evaluation writes its probabilities into rows of a preallocated tensor [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+probs = torch.zeros(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    for i in range(len(x)):
+        probs[i] = model(x[i]).softmax(-1)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+show(probs)
+
+# %% round 16: an evaluation stores its output into an entry of sys.modules' module dict [unsafe, same]
+import sys
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    sys.modules[__name__].__dict__["last_out"] = out
+    print(round(out.sum().item(), 4))
+
+
+last_out = None
+for epoch in range(2):
+    evaluate(torch.randn(2, 3))
+show(last_out)
+
+# %% round 16: an evaluation writes its output into a caller's tensor with torch.index_put_ [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+scores = torch.zeros(4, 1)
+
+
+def evaluate(x, idx):
+    model.eval()
+    out = model(x)
+    torch.index_put_(scores, (idx,), out)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 3), torch.tensor([epoch, epoch + 2]))
+show(scores)
+
+# %% round 16: an evaluation fills a caller's tensor through torch.add with out= [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+model.requires_grad_(False)
+bias = torch.zeros(2, requires_grad=True)
+acc = torch.zeros(2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x).mean(0)
+    try:
+        torch.add(out, bias, out=acc)
+    except RuntimeError:
+        print("out= refused")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+show(acc)
+
+# %% round 16: an evaluation extends a caller's list with map over its outputs [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x, sink):
+    model.eval()
+    out = model(x)
+    sink.extend(map(torch.sigmoid, out))
+
+
+kept = []
+for epoch in range(2):
+    evaluate(torch.randn(2, 3), kept)
+show(kept)
+
+# %% round 16: an evaluation swaps its output into a caller's tensor with set_ [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+holder = torch.zeros(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    holder.data.set_(out.data)
+    holder.set_(out)
+
+
+for epoch in range(2):
+    try:
+        evaluate(torch.randn(2, 3))
+    except RuntimeError as err:
+        print(type(err).__name__)
+show(holder)
+
+# %% round 16: an evaluation returns nothing but yields from a generator of outputs [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(batches):
+    model.eval()
+    yield from (model(x) for x in batches)
+
+
+for epoch in range(2):
+    outs = list(evaluate([torch.randn(2, 3), torch.randn(2, 3)]))
+loss = sum(o.sum() for o in outs)
+loss.backward()
+show(model.weight.grad)
+
+# %% round 16: an evaluation hands its logits to an operator function stored in a dict [unsafe]
+import operator
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+history = []
+OPS = {"keep": history.append}
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    OPS["keep"](out)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 3))
+show(history)
+
+# %% round 16: an evaluation prints its output through a logging handler's format [unsafe]
+import logging
+import sys
+
+import torch
+
+logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(message)s", force=True)
+log = logging.getLogger("eval")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    log.info("out %s", out)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+logging.getLogger().handlers.clear()
+
+# %% round 16: an evaluation writes its output's repr through sys.stdout.write [unsafe]
+import sys
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    sys.stdout.write(f"{out!r}\n")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+
+# %% round 16: an evaluation adds its output into a caller's tensor with torch.Tensor.index_add_ [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+per_class = torch.zeros(3, 1)
+
+
+def evaluate(x, y):
+    model.eval()
+    out = model(x)
+    torch.Tensor.index_add_(per_class, 0, y, out)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]))
+show(per_class)
+
+# %% round 16: an evaluation that writes into a slice of a caller's tensor via copy_ on an item [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+buffers = {"logits": torch.zeros(2, 2)}
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    buffers["logits"][0].copy_(out[0])
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 3))
+show(buffers["logits"])
+
+# %% round 16: control, an evaluation that prints a rounded accuracy [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+
+
+def evaluate(x, y):
+    model.eval()
+    pred = model(x).argmax(1)
+    print(round((pred == y).float().mean().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3), torch.tensor([0, 1, 1, 0]))
+
+# %% round 16: an evaluation appends its output to a list held in a default argument of a lambda [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+keep = lambda v, store=[]: store.append(v) or store
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    return None if keep(out) is None else None
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show(keep.__defaults__[0])
+
+# %% round 16: an evaluation writes its output into a caller's tensor with an augmented slice store [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+total = torch.zeros(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    total[:] += out
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 3))
+show(total)
+
+# %% round 16: an evaluation that pickles its output into a buffer [unsafe, same]
+import io
+import pickle
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+buf = io.BytesIO()
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    pickle.dump(out.sum(), buf)
+
+
+for epoch in range(2):
+    try:
+        evaluate(torch.randn(1, 3))
+    except RuntimeError:
+        print("refused")
+print(len(buf.getvalue()) > 0)
+# %% round 16: an evaluation of a conv encoder whose features are transposed into a Linear head [safe]
+import torch
+import torch.nn as nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(8, 8, 3, padding=1)
+        self.head = nn.Linear(8, 8)
+
+    def forward(self, x):
+        h = self.conv(x).transpose(1, 2)
+        return self.head(h)
+
+
+torch.manual_seed(0)
+model = Tagger()
+
+
+def evaluate(x):
+    model.eval()
+    logits = model(x)
+    print(logits.sum().item(), logits.abs().max().item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 8, 5))
+
+# %% round 16: an evaluation of a sequence-first encoder feeding a batch-first Linear [unsafe, same]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+embed = nn.Embedding(20, 8)
+proj = nn.Linear(8, 8, bias=False)
+
+
+def evaluate(tokens):
+    embed.eval()
+    proj.eval()
+    h = embed(tokens)
+    out = proj(h.permute(1, 0, 2))
+    print([v for v in out.flatten().tolist()[:6]], out.sum().item())
+
+
+for epoch in range(2):
+    evaluate(torch.randint(0, 20, (5, 4)))
+
+
+# %% round 16: an evaluation appends its output by exec of a statement naming it [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+history = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    exec("history.append(out)")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show(history)
+
+# %% round 16: an evaluation keeps its output as a class attribute of a class it defines [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+snapshots = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+
+    class Snapshot:
+        value = out
+
+    snapshots.append(Snapshot)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show([s.value for s in snapshots])
+
+# %% round 16: an evaluation keeps its output as the default of a nested function it registers [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+getters = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+
+    def latest(v=out):
+        return v
+
+    getters.append(latest)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show([g() for g in getters])
+
+# %% round 16: an evaluation reads its output's requires_grad through getattr with a literal [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(getattr(out, "requires_grad"), round(out.sum().item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+
+# %% round 16: an evaluation keeps its output through the frame's f_locals read by the caller [unsafe]
+import sys
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+frames = []
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    frames.append(sys._getframe())
+    return None
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show([f.f_locals["out"] for f in frames])
+
+# %% round 16: an evaluation formats its output through str.format of a literal [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    line = "out={}".format(out)
+    print(line)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+
+# %% round 16: an evaluation keeps its output through eval of a setdefault call [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+kept = {}
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    eval("kept.setdefault('out', out)")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(1, 3))
+show(kept["out"])

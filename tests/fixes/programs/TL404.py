@@ -941,3 +941,221 @@ def train():
 
 
 train()
+
+# %% round 16: an embedding with sparse gradients trained by SGD [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+emb = nn.Embedding(20, 4, sparse=True).to(device)
+opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+ids = torch.tensor([[1, 2, 3], [4, 5, 6]], device=device)
+for step in range(3):
+    loss = emb(ids).pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: a sparse-gradient embedding next to a dense head, one Adam over both [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+class Recommender(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.items = nn.Embedding(50, 8, sparse=True)
+        self.head = nn.Linear(8, 1)
+
+    def forward(self, ids):
+        return self.head(self.items(ids).mean(1))
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = Recommender().to(device)
+dense = torch.optim.Adam(model.head.parameters(), lr=0.01)
+sparse = torch.optim.SparseAdam(model.items.parameters(), lr=0.01)
+ids = torch.randint(0, 50, (4, 3), device=device)
+for step in range(3):
+    loss = model(ids).pow(2).mean()
+    dense.zero_grad()
+    sparse.zero_grad()
+    loss.backward()
+    dense.step()
+    sparse.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: an optimizer already asked for foreach=True [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(3, 1).to(device)
+opt = torch.optim.AdamW(net.parameters(), lr=0.01, foreach=True)
+x = torch.randn(4, 3, device=device)
+for step in range(3):
+    loss = net(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: optimizer options from a config dict that sets foreach [none]
+import torch
+import torch.nn as nn
+
+OPTIM = {"lr": 0.01, "weight_decay": 0.0, "foreach": False}
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(3, 1).to(device)
+opt = torch.optim.Adam(net.parameters(), **OPTIM)
+x = torch.randn(4, 3, device=device)
+for step in range(3):
+    loss = net(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 16: complex filter taps made by NumPy's FFT and trained [none]
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class Filter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.taps = nn.Parameter(torch.from_numpy(np.fft.fft(np.hanning(8))).to(torch.complex64))
+
+    def forward(self, x):
+        return self.taps * x
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = Filter().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+signal = torch.randn(8, dtype=torch.complex64, device=device)
+for step in range(3):
+    loss = model(signal).abs().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: complex eigenvectors from NumPy's eig as a module's parameter [none]
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class Basis(nn.Module):
+    def __init__(self):
+        super().__init__()
+        _, vecs = np.linalg.eig(np.random.default_rng(0).standard_normal((4, 4)))
+        self.basis = nn.Parameter(torch.from_numpy(vecs))
+
+    def forward(self):
+        return (self.basis @ self.basis.conj().T).abs().sum()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Basis().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(3):
+    loss = model()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: a complex parameter restored from a checkpoint the program wrote [none]
+import io
+
+import torch
+import torch.nn as nn
+
+
+class Phase(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(4, 2))
+
+
+buf = io.BytesIO()
+torch.save({"w": torch.view_as_complex(torch.randn(4, 2))}, buf)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Phase()
+buf.seek(0)
+model.w = nn.Parameter(torch.load(buf)["w"])
+model = model.to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(3):
+    loss = model.w.abs().pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: complex parameters from np.exp of an imaginary NumPy unit [none]
+import numpy as np
+import torch
+import torch.nn as nn
+
+J = np.sqrt(np.array(-1, dtype=np.complex64))
+
+
+class Rotor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.from_numpy(np.exp(J * np.linspace(0, 1, 4, dtype=np.float32))))
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Rotor().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+for step in range(3):
+    loss = model.w.real.sum() + model.w.imag.pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 16: a half-precision model on the device trained by Adam [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(3, 1).to(device).half()
+opt = torch.optim.Adam(net.parameters(), lr=0.01, eps=1e-4)
+x = torch.randn(4, 3, device=device).half()
+for step in range(3):
+    loss = net(x).float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 2))
+
+# %% round 16: a model split with a head left on the CPU, one Adam over both [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+body = nn.Linear(3, 4).to(device)
+head = nn.Linear(4, 1)
+opt = torch.optim.Adam([*body.parameters(), *head.parameters()], lr=0.01)
+x = torch.randn(4, 3, device=device)
+for step in range(3):
+    loss = head(body(x).cpu()).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))

@@ -925,3 +925,110 @@ for step in range(2):
     scaler.step(opt)
     scaler.update()
 show(w)
+
+# %% round 16: an old CPU autocast used as a decorator on the training step [safe]
+import torch
+
+model = torch.nn.Linear(4, 4)
+
+
+@torch.cpu.amp.autocast()
+def step(x):
+    return model(x)
+
+
+torch.manual_seed(0)
+for epoch in range(2):
+    out = step(torch.randn(2, 4))
+    show(out.dtype, out.float().sum().round(decimals=2))
+
+# %% round 16: an old CUDA GradScaler built with its options by position [safe]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(2.0 ** 8, 2.0, 0.5, 100, torch.cuda.is_available())
+for step in range(2):
+    loss = model(torch.ones(1, 2)).sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    print(scaler.is_enabled(), scaler.get_scale() if scaler.is_enabled() else None)
+
+# %% round 16: an old CPU autocast nested inside a new autocast of another dtype [safe]
+import torch
+
+model = torch.nn.Linear(4, 4)
+torch.manual_seed(0)
+for epoch in range(2):
+    with torch.autocast("cpu", dtype=torch.float16):
+        with torch.cpu.amp.autocast():
+            out = model(torch.randn(2, 4))
+    show(out.dtype)
+
+# %% round 16: an old CPU autocast with the dtype given by position [safe]
+import torch
+
+model = torch.nn.Linear(4, 4)
+torch.manual_seed(0)
+for epoch in range(2):
+    with torch.cpu.amp.autocast(True, torch.bfloat16):
+        out = model(torch.randn(2, 4))
+    show(out.dtype)
+
+# %% round 16: an old CPU autocast whose object is entered by hand and its enabled read [safe]
+import torch
+
+model = torch.nn.Linear(4, 4)
+torch.manual_seed(0)
+for epoch in range(2):
+    ctx = torch.cpu.amp.autocast(enabled=epoch > 0)
+    ctx.__enter__()
+    out = model(torch.randn(2, 4))
+    ctx.__exit__(None, None, None)
+    print(ctx._enabled, ctx.fast_dtype, out.dtype)
+
+# %% round 16: an old CUDA custom_fwd on a custom autograd function [none]
+import torch
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    @torch.cuda.amp.custom_bwd
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 2 * x * g
+
+
+for step in range(2):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    Square.apply(x).sum().backward()
+    show(x.grad)
+
+# %% round 16: an old autocast imported under another name and its class attribute read [safe]
+import torch
+from torch.cpu.amp import autocast as amp_ctx
+
+model = torch.nn.Linear(4, 4)
+torch.manual_seed(0)
+for epoch in range(2):
+    with amp_ctx(dtype=torch.bfloat16) as ctx:
+        out = model(torch.randn(2, 4))
+    print(ctx.device, out.dtype)
+
+# %% round 16: an old autocast whose object is compared by type name in a log [unsafe, same]
+import torch
+
+model = torch.nn.Linear(4, 4)
+torch.manual_seed(0)
+for epoch in range(2):
+    ctx = torch.cpu.amp.autocast()
+    with ctx:
+        out = model(torch.randn(2, 4))
+    print(type(ctx).__module__.split(".")[0], out.dtype)
