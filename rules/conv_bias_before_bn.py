@@ -245,6 +245,7 @@ class ConvBiasBeforeBn(Rule):
             self._check_sequence([item for arg in node.args if arg.keyword is None for item in self._arguments_items(arg)])
         self._record_submodule_call(node)
         self._record_list_call(node)
+        self._forget_handed_sequentials(node)
 
     def _arguments_items(self, arg: cst.Arg) -> List[_Item]:
         """The layers an argument of `nn.Sequential` adds: itself, or the items of a list built
@@ -288,6 +289,15 @@ class ConvBiasBeforeBn(Rule):
         else:
             del self.built[key]
             self.built_loops.pop(key, None)
+
+    def _forget_handed_sequentials(self, node: cst.Call) -> None:
+        """An `nn.Sequential()` being filled that a call is handed (`add_block(main, c)`) may
+        get modules the scope does not show: its order is unknown."""
+        for arg in node.args:
+            key = (self._scope(), arg.value.value) if isinstance(arg.value, cst.Name) else None
+            if key in self.sequentials:
+                self.sequentials.discard(key)
+                self.built.pop(key, None)  # type: ignore[arg-type]
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.target, cst.Name) and (self._scope(), node.target.value) in self.built:

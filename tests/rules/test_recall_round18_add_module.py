@@ -61,6 +61,8 @@ def test_layers_added_to_an_empty_sequential_in_order_are_read_as_a_sequence():
         ("", "if csize > 64:\n                break", [9, 23]),
         # Another method on the Sequential makes its order unknown.
         ("main.insert(1, nn.Identity())", "", []),
+        # So does a call it is handed, which may add modules.
+        ("add_block(main, ngf)", "", []),
     ],
 )
 def test_layers_whose_neighbours_the_module_does_not_show_are_not_reported(between, loop_end, expected):

@@ -95,3 +95,16 @@ def test_a_method_of_the_model_the_project_hands_the_trainer_runs_every_step(tmp
 )
 def test_a_model_the_project_does_not_show_keeps_the_method_unknown(tmp_path, monkeypatch, change):
     assert check(tmp_path, monkeypatch, **change) == []
+
+
+
+def test_a_subclass_that_calls_the_base_init_otherwise_keeps_the_method_unknown(tmp_path, monkeypatch):
+    # The base class is built with the project's model, but the subclass whose loop calls
+    # `finetune` hands it a library model through `Trainer.__init__(self, ...)`.
+    files = {
+        "models.py": MODELS,
+        "trainers.py": TRAINERS.replace("super().__init__({handed}, loader)", "Trainer.__init__(self, torchvision.models.resnet18(), loader)"),
+        "main.py": MAIN.replace("{model}", "SeqModel()").replace("{other}", "SeqModel()")
+        + "\nfrom trainers import Trainer\nTrainer(SeqModel(), loader)\n",
+    }
+    assert project(tmp_path, monkeypatch, files, "TL102") == []

@@ -3444,7 +3444,8 @@ def _subclasses_handing_on(text: str, klass: str, parameter: str, position: int)
     """(subclass, position, parameter) for each top-level subclass of `klass` in the module
     `text`: one without an `__init__` takes the parameter where `klass` does; one whose
     `__init__` calls `super().__init__(...)` hands on its own parameter. None for a subclass
-    that hands on anything else (what it holds is not known)."""
+    that hands on anything else, or calls the base class's `__init__` otherwise (what it holds
+    is not known). Subclasses in other modules are not read."""
     try:
         tree = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -3458,10 +3459,12 @@ def _subclasses_handing_on(text: str, klass: str, parameter: str, position: int)
             found.append((node.name, position, parameter))
             continue
         own = {name: index for index, name in _init_parameters(text, node.name)}
-        for call in _ast_walk(init):
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__" and _calls_super(call.func.value):
-                handed = ast_argument(call, parameter, position)
-                found.append((node.name, own[handed.id], handed.id) if isinstance(handed, ast.Name) and handed.id in own else None)
+        calls = [call for call in _ast_walk(init) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"]
+        for call in calls:
+            handed = ast_argument(call, parameter, position) if _calls_super(call.func.value) else None  # type: ignore[attr-defined]
+            found.append((node.name, own[handed.id], handed.id) if isinstance(handed, ast.Name) and handed.id in own else None)
+        if not calls:
+            found.append(None)  # the base class's `__init__` not called as the module shows
     return found
 
 
