@@ -260,12 +260,14 @@ class DataloaderNoPinMemory(Rule):
     `pin_memory=False`) whose batches the same file moves to CUDA: the file mentions CUDA,
     and a `for` loop over the loader (in its own scope, or in a same-file function it is
     handed to, `train(model, train_loader)`) calls `.cuda()` or `.to(<device>)` on the
-    loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`). Silent in
+    loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`); or a
+    function or class of another project module it is handed to does, in a program that
+    uses CUDA (`self.trainer.train(train_loader)` with the device picked by the entry script). Silent in
     programs on the distributed RPC framework, whose remote round trips dominate each step.
     A project class that subclasses `DataLoader` (directly or through another project
     class) and takes its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps
-    DataLoader's positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with its
-    `**kwargs`, gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is
+    DataLoader's positional parameters, hands each on to `super().__init__` by name or at DataLoader's position (the
+    dataset, first, under any name) with its `**kwargs`, gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is
     allowed) and sets none on `self`), and PyTorch Geometric's `DataLoader`, are DataLoaders too (`semantics.training.builds_dataloader`); one with a signature of
     its own is not, since its arguments may mean something else: there the loader is built
     by its `super().__init__(...)`, which is checked with the options it passes
@@ -471,6 +473,8 @@ class DataloaderNoPinMemory(Rule):
             return
         if self._on_accelerator:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
+        elif project_uses(self.ctx, CUDA):  # the device is another module's, and so may be the move
+            self.moved.extend(call for call in self.created if handed_to_a_move(self.ctx, call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:
             unpacked = spread_keywords(self.ctx.module, self.ctx.names, call) if has_star(call, "**") or has_star(call, "*") else {}

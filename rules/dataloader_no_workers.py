@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -33,8 +33,8 @@ class DataloaderNoWorkers(Rule):
     Flags `torch.utils.data.DataLoader(...)` created with `num_workers=0` or without
     `num_workers` (whose default is 0). A project class that subclasses `DataLoader` (directly or through another project
     class) and takes its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps
-    DataLoader's positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with
-    its `**kwargs`, gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is
+    DataLoader's positional parameters, hands each on to `super().__init__` by name or at DataLoader's position (the
+    dataset, first, under any name) with its `**kwargs`, gives no option a default other than DataLoader's, fixes none itself (a `collate_fn` of its own is
     allowed) and sets none on `self`)
     is a DataLoader too (`semantics.training.builds_dataloader`); one with a signature of
     its own is not, since its arguments may mean something else: there the loader is built
@@ -65,7 +65,9 @@ class DataloaderNoWorkers(Rule):
     `semantics.values.spread_of`; so is one the loader's scope builds before the call,
     `kwargs = {"batch_size": 64}` then `kwargs.update(cuda_kwargs)` under `if use_cuda:`,
     `semantics.keyword_dicts`; such findings have no fix), for a `DataLoader` that
-    is not torch's, for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
+    is not torch's (PyTorch Geometric's is reported only over a project `Dataset` whose
+    `get(idx)` reads or builds each graph, not an `InMemoryDataset` nor one whose `get` only
+    indexes what it holds: `semantics.datasets.graphs_built_per_item`), for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
     `list(zip(inputs, labels))`: already in memory, workers would only pickle them; a
     `collate_fn` that loads what such a list names is not seen), for a dataset class of the
     project whose items are already in memory (its `__getitem__` only indexes, converts and
@@ -211,7 +213,9 @@ class DataloaderNoWorkers(Rule):
             self.in_memory -= names
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not builds_dataloader(self.ctx, node.func) or self.ctx.qualified_name(node.func) in COLLATING_LOADERS:
+        if not builds_dataloader(self.ctx, node.func):
+            return
+        if self.ctx.qualified_name(node.func) in COLLATING_LOADERS and not self._graphs_built_per_item(node):
             return  # PyTorch Geometric's loaders batch graphs its datasets hold in memory
         unpacked = spread_keywords(self.ctx.module, self.ctx.names, node) if has_star(node, "**") or has_star(node, "*") else {}
         if unpacked is None:
@@ -261,6 +265,12 @@ class DataloaderNoWorkers(Rule):
 
     def _in_memory(self, dataset: cst.BaseExpression) -> bool:
         return in_memory(self.ctx, dataset, self.in_memory)
+
+    def _graphs_built_per_item(self, node: cst.Call) -> bool:
+        """A PyTorch Geometric loader over a project dataset that reads or builds each graph
+        when indexed (`semantics.datasets.graphs_built_per_item`)."""
+        dataset = argument(node, "dataset", 0)
+        return dataset is not None and graphs_built_per_item(self.ctx, dataset.value)
 
     def _fix(self, node: cst.Call) -> PendingFix:
         unsharded = self._unsharded_iterable(node)

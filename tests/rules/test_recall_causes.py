@@ -899,8 +899,8 @@ class BucketLoader(AudioDataLoader):
     pass
 
 class ShardLoader(DataLoader):
-    def __init__(self, shards, batch_size):
-        super().__init__(shards, batch_size=batch_size)
+    def __init__(self, shards, size):
+        super().__init__(shards, batch_size=size)
 
 class StreamLoader:
     def __init__(self, dataset, num_workers=0, batch_size=1):

@@ -77,6 +77,9 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 # What a method that gives items cheaply never holds: definitions, and suspension points.
 NOT_CHEAP = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Await, ast.Yield, ast.YieldFrom)
 MAX_METHOD_DEPTH = 2
+# PyTorch Geometric's base of datasets that make each graph in `get(idx)` (its
+# `InMemoryDataset` holds them all, collated, instead).
+GRAPH_DATASETS = frozenset({"torch_geometric.data.Dataset", "torch_geometric.data.dataset.Dataset"})
 MAX_BASES = 4
 
 
@@ -94,6 +97,28 @@ def items_in_memory(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliase
     getitem = methods.get("__getitem__")
     if getitem is None or "__iter__" in methods or "__getitems__" in methods:
         return False
+    return _gives_cheaply(chain, methods, getitem, aliases, given)
+
+
+def builds_graphs_per_item(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliases: Dict[str, str]) -> bool:
+    """Whether the class is a PyTorch Geometric `Dataset` (not an `InMemoryDataset`) whose
+    `get(idx)`, which the dataset's indexing calls for each graph, does more than index what
+    the class holds: each graph is read or built when the loader asks for it."""
+    chain = _chain(node, classes)
+    bases = {ast_qualified(base, aliases) for klass in chain for base in klass.bases}
+    if not bases & GRAPH_DATASETS:
+        return False
+    methods: Dict[str, ast.FunctionDef] = {}
+    for klass in chain:
+        for item in klass.body:
+            if isinstance(item, ast.FunctionDef):
+                methods.setdefault(item.name, item)
+    get = methods.get("get")
+    return get is not None and "__getitem__" not in methods and not _gives_cheaply(chain, methods, get, aliases, False)
+
+
+def _gives_cheaply(chain: List[ast.ClassDef], methods: Dict[str, ast.FunctionDef], getitem: ast.FunctionDef, aliases: Dict[str, str], given: bool) -> bool:
+    """Whether `getitem` (and `__len__`) only index and convert attributes in memory."""
     length = methods.get("__len__")
     reads = _cheap_reads(getitem, aliases)
     if reads is None or (length is not None and _cheap_reads(length, aliases) is None):

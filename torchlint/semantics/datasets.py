@@ -59,6 +59,22 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
     return bool(values) and all(in_memory(ctx, value, known, depth + 1) for value in values)
 
 
+def graphs_built_per_item(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether `dataset` is an instance of a PyTorch Geometric dataset class of the project
+    that reads or builds each graph when it is indexed (`FunctionFacts.builds_graphs_per_item`),
+    or a slice of one (`dataset[:n]`, another such instance): a call of the class, or a name
+    every assignment reaching it binds to one."""
+    if isinstance(dataset, cst.Subscript):
+        return graphs_built_per_item(ctx, dataset.value, depth)
+    if isinstance(dataset, cst.Call):
+        facts = project_function(ctx, dataset.func) if (dotted_name(dataset.func) or "").rpartition(".")[2][:1].isupper() else None
+        return facts is not None and facts.builds_graphs_per_item
+    if not isinstance(dataset, cst.Name) or depth >= MAX_DATASET_STEPS:
+        return False
+    values = reaching_values(ctx.module, ctx.frequency.enclosing_function(dataset), dataset.value)
+    return bool(values) and all(graphs_built_per_item(ctx, value, depth + 1) for value in values)  # type: ignore[arg-type]
+
+
 def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
     """`ExperienceSourceDataset(self.train_batch)`: a dataset handed a method of the object
     that builds it, uncalled. Its items are what that method makes in the main process (an

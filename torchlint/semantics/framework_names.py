@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Dict, FrozenSet
 
-# Packages whose import shows that a file works with torch objects.
-TORCH_PACKAGES: FrozenSet[str] = frozenset({"torch", "pytorch_lightning", "lightning"})
+# Packages whose import makes a file a PyTorch file: torch, the training frameworks built on it,
+# and PyTorch Geometric (its loaders are torch DataLoaders, its models torch modules).
+TORCH_PACKAGES: FrozenSet[str] = frozenset({"torch", "pytorch_lightning", "lightning", "torch_geometric"})
 LIGHTNING = "Lightning"
 # Lightning's callbacks, whose hooks the trainer calls (`on_train_batch_end` every batch).
 LIGHTNING_CALLBACK = "the Lightning trainer"

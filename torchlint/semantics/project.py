@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator,
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
-from torchlint.semantics.dataset_items import items_in_memory
+from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TORCH_PACKAGES, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
@@ -693,6 +693,8 @@ class FunctionFacts:
     items_in_memory: bool = False
     # Such a class when its constructor is handed only values in memory (it stores them as given).
     items_in_memory_if_given: bool = False
+    # A PyTorch Geometric dataset class that reads or builds each graph in `get(idx)`.
+    builds_graphs_per_item: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # Module globals its `for` loops iterate (`for x, y in test_loader:` in `def evaluate():`),
@@ -1319,11 +1321,30 @@ def _instances(tree: ast.Module, bindings: Optional[List[ast.AST]] = None) -> Di
     (`TimeSeriesDataSet.from_dataset`, see `_instance_method`; not a method of the name
     itself, `self.C = self.C.cuda()`), or a call of a module-level factory function of the
     module that only returns instances of one class (`agent = make_agent(...)` where
-    `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out.
+    `make_agent` returns `CurlSacAgent(...)`). A name bound to different classes is left out,
+    but where classes of the module each bind a `self.` attribute to one class of its own, each
+    class's is kept under its name (`Runner.self.trainer`).
     `bindings`: the module's assignments and parameters (`ast.arg`), when already collected."""
     factories = _factories(tree)
     nodes = bindings if bindings is not None else list(_ast_walk(tree))
     renamed = _class_aliases(nodes)
+    found = _written_classes(nodes, factories, renamed)
+    single = {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
+    if any(name.startswith("self.") for name in found.keys() - single.keys()):
+        # `self.trainer` of two classes of the module, each bound to a class of its own: each
+        # class's, under `Class.self.trainer` (see `_own_instance_method`).
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                owned = _written_classes(_ast_walk(node), factories, renamed)
+                single.update(
+                    (f"{node.name}.{name}", next(iter(classes))) for name, classes in owned.items()
+                    if name.startswith("self.") and name not in single and len(classes) == 1
+                )
+    return single
+
+
+def _written_classes(nodes: Iterable[ast.AST], factories: Dict[str, ast.AST], renamed: Dict[str, str]) -> Dict[str, Set[str]]:
+    """The classes written for each name or attribute `nodes` bind (see `_instances`)."""
     found: Dict[str, Set[str]] = {}
     for node in nodes:
         pairs: List[Tuple[ast.AST, Optional[ast.AST]]] = []
@@ -1339,8 +1360,7 @@ def _instances(tree: ast.Module, bindings: Optional[List[ast.AST]] = None) -> Di
             klass = renamed.get(klass, klass) if klass else klass
             if name and klass and klass.rpartition(".")[0] != name and any(part[:1].isupper() for part in klass.split(".")[-2:]):
                 found.setdefault(name, set()).add(klass)
-    found = {name: {klass for klass in classes if klass.rpartition(".")[0] not in classes} for name, classes in found.items()}
-    return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
+    return {name: {klass for klass in classes if klass.rpartition(".")[0] not in classes} for name, classes in found.items()}
 
 
 def _class_aliases(bindings: Sequence[ast.AST]) -> Dict[str, str]:
@@ -1418,7 +1438,8 @@ def _summarise(
             facts = _class_facts(node, prefix + node.name, aliases, members, out, classes)
             held = items_in_memory(node, classes, aliases)
             given = held or items_in_memory(node, classes, aliases, given=True)
-            out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=held, items_in_memory_if_given=given)
+            graphs = builds_graphs_per_item(node, classes, aliases)
+            out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=held, items_in_memory_if_given=given, builds_graphs_per_item=graphs)
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
 
@@ -2026,8 +2047,12 @@ def _forwards_to_base(init: ast.FunctionDef) -> Optional[bool]:
     if len(bases) != 1:
         return None
     call = bases[0]
+    # The dataset may have a name of its own (`def __init__(self, data, **kwargs)` handing
+    # `data` first): no rule reads it as an option.
+    first = [*args.posonlyargs, *args.args][1:2]
+    renamed = {first[0].arg: LOADER_POSITIONS[0]} if first and call.args and _ast_dotted(call.args[0]) == first[0].arg else {}
     handed = [
-        LOADER_POSITIONS[index] if index < len(LOADER_POSITIONS) and isinstance(arg, ast.Name) and arg.id == LOADER_POSITIONS[index] else None
+        LOADER_POSITIONS[index] if index < len(LOADER_POSITIONS) and isinstance(arg, ast.Name) and renamed.get(arg.id, arg.id) == LOADER_POSITIONS[index] else None
         for index, arg in enumerate(call.args)
     ]
     fixed = set()
@@ -2041,7 +2066,7 @@ def _forwards_to_base(init: ast.FunctionDef) -> Optional[bool]:
         else:
             return None
     spread = [_ast_dotted(keyword.value) for keyword in call.keywords if keyword.arg is None]
-    if None in handed or sorted(handed) != sorted(a.arg for a in own) or spread != ([args.kwarg.arg] if args.kwarg is not None else []):
+    if None in handed or sorted(handed) != sorted(renamed.get(a.arg, a.arg) for a in own) or spread != ([args.kwarg.arg] if args.kwarg is not None else []):
         return None
     return _collates_after(init, fixed)
 
@@ -2354,7 +2379,22 @@ def project_function(ctx: "FileFacts", node: cst.BaseExpression) -> Optional[Fun
     resolved = _RESOLVED.setdefault(ctx, {})
     if dotted not in resolved:
         resolved[dotted] = _resolve_function(ctx, dotted)
+    if resolved[dotted] is None and dotted.startswith("self.") and dotted.count(".") > 1:
+        return _own_instance_method(ctx, node, dotted, resolved)
     return resolved[dotted]
+
+
+def _own_instance_method(ctx: "FileFacts", node: cst.BaseExpression, dotted: str, resolved: Dict[str, Optional[FunctionFacts]]) -> Optional[FunctionFacts]:
+    """`self.trainer.train` in a method of a class that binds `self.trainer` to an instance
+    of a project class, where another class of the module binds it to another one."""
+    function = ctx.frequency.enclosing_function(node)
+    owner = ctx.frequency.enclosing_class(function) if function is not None else None
+    if owner is None:
+        return None
+    key = f"{owner.name.value}.{dotted}"
+    if key not in resolved:
+        resolved[key] = _instance_method(ctx, key, dotted.rpartition(".")[0])
+    return resolved[key]
 
 
 def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
@@ -2371,13 +2411,14 @@ def _resolve_function(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
     return _instance_method(ctx, dotted)
 
 
-def _instance_method(ctx: "FileFacts", dotted: str) -> Optional[FunctionFacts]:
+def _instance_method(ctx: "FileFacts", dotted: str, written: Optional[str] = None) -> Optional[FunctionFacts]:
     """The method `dotted` calls on an instance of a project class (`simclr.train` after
     `simclr = SimCLR(...)`, `self.agent.update` after `self.agent = sac.SAC(...)`; see
     `ModuleFacts.instances`), as called: without its `self` parameter. Only names the file
-    binds to a call of a capitalised name are looked up."""
+    binds to a call of a capitalised name are looked up. `written`: the receiver as the file
+    writes it, where `dotted` names it through its class (`Runner.self.trainer.train`)."""
     receiver, _, method = dotted.rpartition(".")
-    if not receiver or receiver not in _instance_names(ctx):
+    if not receiver or (written or receiver) not in _instance_names(ctx):
         return None
     klass = _own_facts(ctx).instances.get(receiver)
     if klass and not klass.rsplit(".", 1)[-1][:1].isupper():  # `Dataset.from_dataset(...)`
