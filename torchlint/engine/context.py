@@ -124,7 +124,7 @@ class FileContext:
             never_taken=lambda branch, body: branch_never_taken(self, branch, body),
             called_in_project=self._called_in_project,
             never_built=lambda: unbuilt_definitions(self.path, self.text),
-            callee=lambda call: project_function(self, call.func),
+            named=lambda node: project_function(self, node),
         )
 
     def _one_off_script(self) -> bool:

@@ -22,18 +22,23 @@ what runs in it instead:
 
 A class belongs to a framework when a base's dotted name ends with the framework's class name
 (`pl.LightningModule`, `L.LightningModule`, `lightning.pytorch.LightningModule`), directly or
-through a base class defined in the same file.
+through a base class defined in the same file. A class is a Lightning module too when its base
+is a class of another project module that is one (`project.FunctionFacts.lightning`), or when a
+Lightning `Trainer` of its file fits or validates an instance of it (`fitted_classes`: its base
+may be a library's, which the project cannot read).
 """
 
 from __future__ import annotations
 
-from typing import Collection, Dict, FrozenSet, List, Optional, Sequence
+from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set
 
 import libcst as cst
 
+from torchlint.semantics.bindings import imported_values
 from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, LIGHTNING_CALLBACK, TRAINING_LOADER_HOOKS
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, nodes_of_type, per_module
+from torchlint.semantics.values import assigned_values
 
 IGNITE = "ignite"
 # An engine object handed a step function and a data loader (see `training.engine_steps`).
@@ -167,3 +172,49 @@ def ignite_process_functions(calls: List[cst.Call]) -> List[str]:
 
 
 _ALL_HOOKS = frozenset().union(*BATCH_HOOKS.values())
+
+
+# Lightning's trainer class, by the qualified names it is imported under.
+LIGHTNING_TRAINERS = frozenset({
+    "pytorch_lightning.Trainer", "pytorch_lightning.trainer.Trainer", "pytorch_lightning.trainer.trainer.Trainer",
+    "lightning.Trainer", "lightning.pytorch.Trainer", "lightning.pytorch.trainer.Trainer",
+})
+# The trainer's methods that run a module's training and validation hooks.
+_FITTING_METHODS = frozenset({"fit", "validate"})
+
+
+@per_module
+def fitted_classes(module: cst.Module) -> FrozenSet[str]:
+    """The names of the file's classes whose instances a Lightning `Trainer` of the file fits
+    or validates (`trainer.fit(Seg(), loader)`; `self.trainer.fit(self.model, loader)` after
+    `self.trainer = pl.Trainer(...)` and `self.model = Seg(...)`): LightningModules by what
+    the framework is handed, whatever base class they name (a library's, unread), unless the
+    file shows them to derive from torch's `nn.Module` itself."""
+    definitions = [node for node in nodes_of_type(module, (cst.ClassDef,)) if isinstance(node, cst.ClassDef)]
+    by_name: Dict[str, List[cst.ClassDef]] = {}
+    for node in definitions:
+        by_name.setdefault(node.name.value, []).append(node)
+    # Not a class the file shows to be a plain `nn.Module` (a Lightning trainer would refuse it).
+    classes = {name for name, group in by_name.items() if not any(_base_named(node, by_name, ("Module",)) for node in group)}
+    found: Set[str] = set()
+    for node in nodes_of_type(module, (cst.Call,)):
+        assert isinstance(node, cst.Call)
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value in _FITTING_METHODS and _lightning_trainer(module, func.value)):
+            continue
+        model = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "model"), None)
+        for value in [model] if isinstance(model, cst.Call) else assigned_values(module, dotted_name(model) or "") if model is not None else []:
+            name = dotted_name(value.func) if isinstance(value, cst.Call) else None
+            if name in classes:
+                found.add(name)
+    return frozenset(found)
+
+
+def _lightning_trainer(module: cst.Module, value: cst.BaseExpression) -> bool:
+    """Whether `value` is a Lightning `Trainer(...)`, or a name every assignment of the file
+    binds to one."""
+    if isinstance(value, cst.Call):
+        head, _, rest = (dotted_name(value.func) or "").partition(".")
+        return any((f"{base}.{rest}" if rest else base) in LIGHTNING_TRAINERS for base in imported_values(module, head)) if head else False
+    values = assigned_values(module, dotted_name(value) or "") if dotted_name(value) else []
+    return bool(values) and all(isinstance(item, cst.Call) and _lightning_trainer(module, item) for item in values)

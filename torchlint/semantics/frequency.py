@@ -61,7 +61,8 @@ from torchlint.semantics.execution import (
 from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.frameworks import (
-    ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, framework_of, hook_framework, ignite_iteration_handler, ignite_process_functions, message_passing,
+    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, fitted_classes, framework_of, hook_framework, ignite_iteration_handler,
+    ignite_process_functions, message_passing,
 )
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
 from torchlint.semantics.names import dotted_name
@@ -182,12 +183,13 @@ class FrequencyAnalysis:
         never_taken: Optional[Callable[[cst.If, bool], bool]] = None,
         called_in_project: Optional[Callable[[cst.FunctionDef], bool]] = None,
         never_built: Optional[Callable[[], FrozenSet[str]]] = None,
-        callee: Optional[Callable[[cst.Call], Optional[FunctionFacts]]] = None,
+        named: Optional[Callable[[cst.BaseExpression], Optional[FunctionFacts]]] = None,
     ) -> None:
         self.module = module
-        # The summary of the project function a call runs, from the project index (another
-        # module's `trainer(...)`, `exp.train(setting)` on an instance of a project class).
-        self.callee = callee
+        # The summary of the project function or class an expression names, from the project
+        # index (another module's `trainer`, `exp.train` on an instance of a project class, a
+        # base class).
+        self.named = named
         # The names of the module-level classes of the file that nothing in the project builds
         # and of its functions that nothing calls, and their ids (`_never_built`, found on first use).
         self.never_built = never_built
@@ -424,7 +426,7 @@ class FrequencyAnalysis:
         a single step per call (`model = trainer(model, iterations=n)`, `exp.train(setting)`):
         each such call is a training pass or a whole run. Same-file functions are left to
         their loops' own effects (`_inner_loops`)."""
-        if self.callee is None or not isinstance(loop, (cst.For, cst.While)):
+        if self.named is None or not isinstance(loop, (cst.For, cst.While)):
             return []
         found = []
         functions = self.local_functions()
@@ -433,7 +435,7 @@ class FrequencyAnalysis:
                 for call in outside_nested_loops(line):
                     if not isinstance(call, cst.Call) or called_function(call, functions):
                         continue
-                    facts = self.callee(call)
+                    facts = self.named(call.func)
                     if facts is not None and facts.trains and not facts.steps_itself and facts.parameters:
                         found.append(facts)
         return found
@@ -583,6 +585,16 @@ class FrequencyAnalysis:
         head, _, rest = (dotted_name(func) or "").partition(".")
         return any(f"{base}.{rest}".startswith("torch.optim.") for base in imported_values(self.module, head)) if head else False
 
+    def _lightning_elsewhere(self, klass: cst.ClassDef) -> bool:
+        """Whether `klass`, of no framework by the bases of its file, is a Lightning module by
+        what the project shows: a base of another project module is one, or a Lightning
+        trainer of the file fits it (`frameworks.fitted_classes`)."""
+        if framework_of(klass, self.classes()) is not None:
+            return False
+        if klass.name.value in fitted_classes(self.module):
+            return True
+        return self.named is not None and any(getattr(self.named(base.value), "lightning", False) for base in klass.bases)
+
     def _inference_forward(self, function: cst.FunctionDef, scope: Optional[cst.CSTNode]) -> bool:
         """Whether `function` is the `forward()` of a Lightning module whose own training and
         validation hooks (`training_step` among them) never run it (`self(x)`,
@@ -610,6 +622,8 @@ class FrequencyAnalysis:
         if self._never_built(function):
             return Execution(Frequency.RARE, (Reason(f"nothing in the project calls `{name}()`"),))
         framework = batch_hook(function, scope, self.classes()) if isinstance(scope, cst.ClassDef) else None
+        if framework is None and isinstance(scope, cst.ClassDef) and name in BATCH_HOOKS[LIGHTNING] and self._lightning_elsewhere(scope):
+            framework = LIGHTNING
         if framework is None and not method and self._ignite_step(function):
             framework = IGNITE
         engine = engine_hooks(self.module).get(name) if not method else None
