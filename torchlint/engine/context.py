@@ -12,7 +12,7 @@ import libcst as cst
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, Frequency, Reason
-from torchlint.semantics.host_programs import picks_only_the_cpu
+from torchlint.semantics.host_programs import leaves_its_device_unused, picks_only_the_cpu
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, rare_guard, repeats
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
@@ -67,8 +67,9 @@ class FileContext:
     @cached_property
     def uses_device(self) -> bool:
         """Whether the file mentions a device at all; a file that never does runs on the CPU,
-        and so does one that picks only the CPU (`host_programs.picks_only_the_cpu`)."""
-        return mentions_device(self.text) and not picks_only_the_cpu(self.module, self.text)
+        and so does one that picks only the CPU (`host_programs.picks_only_the_cpu`) or picks a
+        device it never uses (`host_programs.leaves_its_device_unused`)."""
+        return mentions_device(self.text) and not picks_only_the_cpu(self.module, self.text) and not leaves_its_device_unused(self.module)
 
     @cached_property
     def serves_device(self) -> bool:
@@ -77,10 +78,11 @@ class FileContext:
         notebook is a program that nothing imports: one that never names a device runs its own
         cells on the CPU unless it calls a project function or class that moves work to a
         device itself (`StepByStep(model, loss_fn, optimizer)` picking CUDA in `__init__`),
-        whatever else the helper modules it imports do for other programs."""
+        whatever else the helper modules it imports do for other programs. So does a module
+        that picks a device and never uses it (`host_programs.leaves_its_device_unused`)."""
         if self.uses_device:
             return True
-        if not self.path.endswith(".ipynb"):
+        if not self.path.endswith(".ipynb") and not leaves_its_device_unused(self.module):
             return project_uses(self, CUDA)
         return project_uses(self, CUDA) and any(
             getattr(project_function(self, node.func), "places_on_device", False)

@@ -7,6 +7,11 @@ names `devices.named_like_device` knows) with no `cuda`, `gpu`, `mps`, `xla`, `x
 and a `.item()` waits for nothing. A file that binds a device to anything else
 (`torch.device(args.device)`, a rank), or names an accelerator anywhere (`"cuda" if
 torch.cuda.is_available() else "cpu"`), is not such a program.
+
+A program that picks a device and never uses it runs on the CPU too: the file binds a device
+name (`device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`), never reads
+it, places nothing itself (no `.cuda()`, no `.to(...)`, no `device=` argument) and names no
+accelerator elsewhere (`torch.set_default_device("cuda")`, `nn.DataParallel`, a cuDNN setting).
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ import re
 import libcst as cst
 
 from torchlint.semantics.devices import named_like_device, names_cpu
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import code_text
 from torchlint.semantics.tree import nodes_of_type, per_module
 from torchlint.semantics.values import string_value
 
 _ACCELERATOR = re.compile(r"cuda|gpu|accelerat|\b(?:mps|xla|xpu|npu|hpu)\b", re.IGNORECASE)
+# Wrappers that run a module on the GPUs.
+_PARALLEL = re.compile(r"DataParallel|set_default_device")
 
 
 def picks_only_the_cpu(module: cst.Module, text: str) -> bool:
@@ -48,3 +56,38 @@ def _binds_only_the_cpu(module: cst.Module) -> bool:
         if isinstance(node, cst.Assign) and any(named_like_device(target.target) for target in node.targets)
     ]
     return bool(values) and all(names_cpu(value, string_value(value)) for value in values)
+
+
+# Calls that place a tensor or module on a device, by method name.
+_PLACING_METHODS = frozenset({"cuda", "to"})
+
+
+@per_module
+def leaves_its_device_unused(module: cst.Module) -> bool:
+    """Whether the module binds a device name that nothing reads, places nothing itself (no
+    `.cuda()` or `.to(...)` call, no `device=` argument) and names no accelerator outside those
+    bindings (`torch.set_default_device("cuda")`, `nn.DataParallel(model)`, a cuDNN setting)."""
+    statements = [
+        node for node in nodes_of_type(module, (cst.Assign,))
+        if isinstance(node, cst.Assign) and any(named_like_device(target.target) for target in node.targets)
+    ]
+    if not statements:
+        return False
+    bindings = [target.target for node in statements for target in node.targets]
+    rest = module.code
+    for node in statements:
+        rest = rest.replace(module.code_for_node(node), "", 1)
+    if _names_accelerator(rest) or _PARALLEL.search(rest):
+        return False
+    names = {dotted_name(target) for target in bindings}
+    nodes = nodes_of_type(module, (cst.Name, cst.Attribute, cst.Call))
+    # Not read: the bindings, and the names after a dot (`device` of `torch.device`).
+    targets = {id(target) for target in bindings} | {id(node.attr) for node in nodes if isinstance(node, cst.Attribute)}
+    for node in nodes:
+        if isinstance(node, cst.Call):
+            placing = isinstance(node.func, cst.Attribute) and node.func.attr.value in _PLACING_METHODS
+            if placing or any(arg.keyword is not None and arg.keyword.value == "device" for arg in node.args):
+                return False
+        elif id(node) not in targets and dotted_name(node) in names:
+            return False  # read: handed on, compared, or placed through
+    return True
