@@ -16,7 +16,7 @@ from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_training, moves_result_every_epoch, passes_result_once, project_function, read_code, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, moves_result_every_epoch, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
@@ -361,8 +361,18 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     fed = (klass is not None and _feeds_loader_hook(ctx, loader, function, klass)) or any(
         _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
         for scope, name in _holders(ctx, loader)
-    )
+    ) or _returned_to_lightning(ctx, loader)
     return fed and not lightning_on_cpu(ctx.path)
+
+
+def _returned_to_lightning(ctx: "FileFacts", loader: cst.Call) -> bool:
+    """Whether the calls that give the loader (see `result_of`) are in other project modules
+    that hand it to a Lightning trainer's `fit` (`project.hands_result_to_lightning`)."""
+    result = result_of(ctx, loader) if os.path.isfile(ctx.path) else None
+    if result is None or result[1] == INSIDE:
+        return False
+    here = os.path.abspath(ctx.path)
+    return any(os.path.abspath(site.path) != here and hands_result_to_lightning(site, slot) for site, slot in result_sites(here, *result))
 
 
 def _feeds_loader_hook(ctx: "FileFacts", loader: cst.Call, function: cst.FunctionDef, klass: cst.ClassDef) -> bool:

@@ -121,9 +121,10 @@ FEATURES: Dict[str, re.Pattern] = {
     # `memory_format=torch.channels_last` (or `channels_last_3d`) anywhere, and options named
     # after it (`--channels-last`, `args.channels_last`): a decision about the memory format.
     CHANNELS_LAST: re.compile(r"\bchannels_last(?:_3d)?\b|--channels-last\b"),
-    # Code that runs on CUDA: `cuda` in a name or a string, or the current accelerator (CUDA on
-    # NVIDIA GPUs).
-    CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b"),
+    # Code that runs on CUDA: `cuda` in a name or a string, the current accelerator (CUDA on
+    # NVIDIA GPUs), or a Lightning trainer given GPUs (`gpus=[0]`, not `gpus=0`;
+    # `accelerator="gpu"`).
+    CUDA: re.compile(r"\bcuda\b|\btorch\.accelerator\b|\bgpus\s*=(?!=)\s*(?!0\b|None\b)|\baccelerator\s*=\s*[\"']gpu[\"']"),
     # A framework trainer told to run on the CPU (`pl.Trainer(accelerator="cpu")`, or a
     # `{"accelerator": "cpu"}` of trainer settings).
     CPU_TRAINER: re.compile(r"\baccelerator[\"']?\s*[=:]\s*[\"']cpu[\"']"),
@@ -2751,6 +2752,30 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
         facts.trains and (not repeatedly or facts.loops_over_epochs or id(node) in looped)
         and not any(facts.passes_over_argument_once(node, name) for name in bound)
         for node, facts in _hand_offs(site, text, statements, bound)
+    )
+
+
+# The packages Lightning's trainer is imported from, and its methods that pass over the loaders
+# they are handed (`fit` every epoch, `validate`).
+LIGHTNING_PACKAGES = frozenset({"pytorch_lightning", "lightning"})
+_TRAINER_PASSES = frozenset({"fit", "validate"})
+
+
+def hands_result_to_lightning(site: CallSite, slot: int = -1) -> bool:
+    """Whether the scope of the call at `site`, in a module that imports Lightning, hands what
+    the call returns (see `hands_result_to_training`) to a trainer's `fit` or `validate`
+    (`train_loader, val_loader = prepare_dataloader(args)`, then `trainer.fit(model,
+    train_loader, val_loader)`): the trainer iterates it and moves its batches every epoch."""
+    found = _bound_result(site, slot)
+    if found is None:
+        return False
+    text, statements, bound = found
+    if not any(item.module.split(".")[0] in LIGHTNING_PACKAGES for item in module_imports(text)):
+        return False
+    return any(
+        isinstance(node, ast.Call) and _called_attribute(node) in _TRAINER_PASSES
+        and any(isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(keyword.value for keyword in node.keywords)))
+        for statement in statements for node in _ast_walk(statement)
     )
 
 
