@@ -16,6 +16,7 @@ from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.passed_values import device_from_configuration, received_spreads
+from torchlint.semantics.host_programs import picks_only_the_cpu
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda
@@ -473,7 +474,8 @@ class DataloaderNoPinMemory(Rule):
             return
         if self._on_accelerator:
             self.moved.extend(call for call in self.created if self._moved_where_handed_on(call))
-        elif project_uses(self.ctx, CUDA):  # the device is another module's, and so may be the move
+        elif project_uses(self.ctx, CUDA) and not picks_only_the_cpu(self.ctx.module, self.ctx.text):
+            # the device is another module's, and so may be the move (not the CPU this file picks)
             self.moved.extend(call for call in self.created if handed_to_a_move(self.ctx, call))
         self.moved.extend(call for call in self.created if not any(call is seen for seen in self.moved) and self._moved_elsewhere(call))
         for call in self.moved:

@@ -193,3 +193,41 @@ def test_loader_subclass_handing_its_base_something_else_first_is_not_a_loader(t
     """`super().__init__(data.pairs, ...)`: what the class is given is not what its base gets."""
     files = {"data.py": DDI_DATA.format(first="data.pairs"), "train.py": DDI_TRAIN}
     assert project(tmp_path, monkeypatch, files, "TL201") == []
+
+
+HELPER = """
+import torch
+
+
+def train(model, loader, device):
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(10):
+        for x, y in loader:
+            loss = model(x.to(device)).sum()
+            loss.backward()
+            optimizer.step()
+    torch.cuda.empty_cache()
+"""
+
+SCRIPT = """
+import torch
+from torch.utils.data import DataLoader
+from helper import train
+
+{device} = torch.device({choice})
+loader = DataLoader(read_images("train"), batch_size=64)
+train(torch.nn.Linear(8, 1), loader, {device})
+"""
+
+
+@pytest.mark.parametrize("device", ["DEVICE", "device"])
+def test_a_program_that_picks_the_cpu_pins_nothing_it_hands_to_a_move(tmp_path, monkeypatch, device):
+    """The move is in another module of a project that uses CUDA, but this program hands it
+    the CPU (a device constant in capitals is a device name too)."""
+    files = {"helper.py": HELPER, "train.py": SCRIPT.format(device=device, choice='"cpu"')}
+    assert project(tmp_path, monkeypatch, files, "TL202") == []
+
+
+def test_a_program_that_picks_cuda_pins_what_it_hands_to_a_move(tmp_path, monkeypatch):
+    files = {"helper.py": HELPER, "train.py": SCRIPT.format(device="DEVICE", choice='"cuda" if torch.cuda.is_available() else "cpu"')}
+    assert project(tmp_path, monkeypatch, files, "TL202") == [("train.py", 7)]

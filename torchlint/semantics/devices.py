@@ -23,7 +23,7 @@ from torchlint.semantics.kinds import HOST_KINDS, Kind
 from torchlint.semantics.names import dotted_name
 
 # Names that hold a device by convention; ranks and GPU ids are CUDA ordinals.
-DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$")
+DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$", re.IGNORECASE)
 
 
 class Placement(enum.Enum):
