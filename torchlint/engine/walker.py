@@ -166,11 +166,14 @@ class _SemanticTracker:
         return len(scopes) == 2 and isinstance(scopes[1].node, cst.FunctionDef) and notebook_cell(scopes[1].node, self.ctx.module)
 
     def _enter_function(self, node: cst.FunctionDef) -> None:
+        owner = self.names.scopes[-1].node
         self._bind(node.name.value, None)
         self.names.push(node)
         if not self._in_notebook_cell():
             # A cell's parameters are the names other cells define, not new values.
             self._bind_parameters(node.params)
+        if isinstance(owner, cst.ClassDef) and owner.name.value in self.values.module_classes and node.params.params and not node.decorators:
+            self._bind(node.params.params[0].name.value, Kind.MODULE)  # a module's method: `self(x)` runs its forward
 
     def _enter_lambda(self, node: cst.Lambda) -> None:
         self.names.push(node)
@@ -188,13 +191,31 @@ class _SemanticTracker:
         self.names.push(node)
         comp_for = node.for_in
         while comp_for is not None:
-            self._bind_target(comp_for.target, self.values.loop_target_kind(comp_for.iter))
+            if not self._bind_zipped(comp_for.target, comp_for.iter):
+                self._bind_target(comp_for.target, self.values.loop_target_kind(comp_for.iter))
             comp_for = comp_for.inner_for_in
 
     def _enter_for(self, node: cst.For) -> None:
+        if self._bind_zipped(node.target, node.iter):
+            return
         kind = self.values.loop_target_kind(node.iter)
         for name in bound_names(node.target):
             self._bind(name, kind)
+
+    def _bind_zipped(self, target: cst.BaseExpression, iterated: cst.BaseExpression) -> bool:
+        """`for true, pred in zip(labels, predictions):` binds each name to a row of the
+        iterable beside it (`pred` to a row of a device tensor lives on the device). False,
+        binding nothing, for any other loop."""
+        if not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "zip"):
+            return False
+        if self.names.lookup("zip") is not None or not isinstance(target, (cst.Tuple, cst.List)):
+            return False
+        elements, args = target.elements, iterated.args
+        if len(elements) != len(args) or any(isinstance(item, cst.StarredElement) for item in elements) or any(arg.star or arg.keyword for arg in args):
+            return False
+        for element, arg in zip(elements, args):
+            self._bind_target(element.value, self.values.loop_target_kind(arg.value))
+        return True
 
     def _enter_with_item(self, node: cst.WithItem) -> None:
         if node.asname is not None:

@@ -309,6 +309,12 @@ def string_key(node: cst.BaseExpression) -> Optional[str]:
 TRACKED_ATTRIBUTE_KINDS = (Kind.HOST_TENSOR, Kind.MODULE)
 
 
+# Lightning's module class, an `nn.Module`, by the qualified names it is imported under.
+LIGHTNING_MODULES = frozenset({
+    "pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule", "pytorch_lightning.core.module.LightningModule",
+    "pytorch_lightning.core.lightning.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
+})
+
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
@@ -550,10 +556,10 @@ class ValueInference:
         return isinstance(node, cst.Name) and node.value in self.module_classes and self.names.lookup(node.value) == LOCAL
 
     def note_class(self, node: cst.ClassDef) -> None:
-        """Remember classes that subclass a `torch.nn` module class, directly or via a local subclass."""
+        """Remember classes that subclass a `torch.nn` module class (or Lightning's), directly or via a local subclass."""
         for base in node.bases:
             qualified = self.names.qualified_name(base.value) or ""
-            if self.is_module_class(base.value) or (
+            if self.is_module_class(base.value) or qualified in LIGHTNING_MODULES or (
                 qualified.startswith("torch.nn.") and qualified.split(".")[-1][:1].isupper()
             ):
                 self.module_classes.add(node.name.value)
