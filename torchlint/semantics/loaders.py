@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import weakref
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, moves_result_every_epoch, passes_result_once, project_function, read_code, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
@@ -47,7 +48,10 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     passes = passes_over(ctx, loader)
     handed = handed_on(ctx, loader)
     if not passes and not handed:
-        return "train" if returned_to_training(ctx, loader) else "unknown"
+        trained = returned_to_training(ctx, loader) or any(
+            facts.trains and facts.iterates_argument(call, name) for call, facts, name in _imported_hand_offs(ctx, loader)
+        )
+        return "train" if trained else "unknown"
     trains = any(_runs_with_training(ctx, loop, start) for loop, start in passes) or any(
         _started_with_training(ctx, call) for call in [*handed, *_method_starts(ctx, loader)]
     ) or handed_to_epochs(ctx, loader) or returned_to_epoch_loop(ctx, loader, moved=False)
@@ -545,17 +549,32 @@ def handed_to_epochs(ctx: "FileFacts", loader: cst.Call) -> bool:
     """Whether a call hands the loader to a function of another project module that passes
     over it again and again and trains (`simclr.train(train_loader)`, a method of a project
     class whose epoch loop iterates its parameter and runs a backward pass; see
-    `project.FunctionFacts.reiterated_parameters`), and does not change it."""
+    `project.FunctionFacts.reiterated_parameters`), and does not change it; also a call in a
+    module that imports the loader (`_imported_hand_offs`)."""
+    handed = [(call, facts, name) for call, (facts, name) in _hand_offs(ctx, loader)] + _imported_hand_offs(ctx, loader)
     return any(
         facts.trains and facts.reiterates_argument(call, name) and not facts.mutates_argument(call, name)
-        for call, (facts, name) in _hand_offs(ctx, loader)
+        for call, facts, name in handed
     )
 
 
 def handed_to_a_move(ctx: "FileFacts", loader: cst.Call) -> bool:
     """Whether a call hands the loader to a function or class of another project module whose
-    loop over it moves the items to a device (see `project.FunctionFacts.moved_parameters`)."""
-    return any(facts.moves_argument_items(call, name) for call, (facts, name) in _hand_offs(ctx, loader))
+    loop over it moves the items to a device (see `project.FunctionFacts.moved_parameters`),
+    here or in a module that imports the loader (`_imported_hand_offs`)."""
+    handed = [(call, facts, name) for call, (facts, name) in _hand_offs(ctx, loader)] + _imported_hand_offs(ctx, loader)
+    return any(facts.moves_argument_items(call, name) for call, facts, name in handed)
+
+
+def _imported_hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple["cst.Call | ast.Call", FunctionFacts, str]]:
+    """A loader bound to a module-level name that other project modules import
+    (`from dataloaders import men_loader`): the calls there that hand it to a project function
+    (`train_cyclegan(men_loader, women_loader, 100)`; `project.imported_global_hand_offs`), each
+    with the callee's summary and the loader's name there."""
+    if not os.path.isfile(ctx.path):
+        return []
+    names = [name for scope, name in _holders(ctx, loader) if isinstance(scope, cst.Module) and "." not in name]
+    return [found for name in names for found in imported_global_hand_offs(os.path.abspath(ctx.path), name)]
 
 
 def _hand_offs(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.Call, Tuple[FunctionFacts, str]]]:

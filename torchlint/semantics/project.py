@@ -3779,6 +3779,35 @@ def importers_of(path: str) -> Tuple[str, ...]:
     return tuple(found[1][1].get(found[0], ())) if found is not None else ()
 
 
+def imported_global_hand_offs(path: str, name: str) -> List[Tuple[ast.Call, FunctionFacts, str]]:
+    """The calls in the project modules that import the module-level name `name` of the
+    module at `path` (`from dataloaders import train_loader as loader`) and hand it to a project
+    function (`train(loader, ...)`, anywhere in the importer), each with the callee's summary
+    and the name the importer gives it."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    found: List[Tuple[ast.Call, FunctionFacts, str]] = []
+    for importer in importers_of(path):
+        text = read_code(importer).text
+        locals_ = {
+            local for statement in module_imports(text) if statement.module.rpartition(".")[2] == stem
+            for imported, local in statement.names if imported == name
+        }
+        if not locals_:
+            continue
+        try:
+            tree = python_tree(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in _ast_walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            given = [value.id for value in (*node.args, *(k.value for k in node.keywords)) if isinstance(value, ast.Name) and value.id in locals_]
+            dotted = _ast_dotted(node.func) if given else None
+            facts = _function_of(importer, text, dotted) if dotted else None
+            found += [(node, facts, local) for local in given] if facts is not None else []
+    return found
+
+
 def test_module(path: str, patterns: Sequence[str]) -> bool:
     """Whether the file at `path` is test code by its path within its project (`role_path`),
     unless a project module that is not test code imports it (a `test.py` whose evaluation
