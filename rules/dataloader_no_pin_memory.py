@@ -15,7 +15,7 @@ from torchlint.semantics.datasets import in_memory
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.passed_values import device_from_configuration, received_spreads
+from torchlint.semantics.passed_values import device_from_configuration, device_given_by_callers, received_spreads
 from torchlint.semantics.host_programs import picks_only_the_cpu
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
 from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
@@ -292,7 +292,9 @@ class DataloaderNoPinMemory(Rule):
     then), for a `DataLoader` that is not
     torch's, in files that never mention CUDA (or `torch.accelerator`) and build no device from
     a setting of their configuration (`torch.device(hp.device)`, not an option that defaults to
-    the CPU: `semantics.passed_values.device_from_configuration`), for loaders a
+    the CPU: `semantics.passed_values.device_from_configuration`; nor take it as a parameter
+    that a call of the project passes a device other than the CPU, in a program on CUDA:
+    `semantics.passed_values.device_given_by_callers`), for loaders a
     Lightning trainer feeds in a project that trains on the CPU (it pins a Lightning release
     before 2.0, whose trainers default to the CPU, and builds every trainer without a device
     option: `semantics.trainers`), and for loaders whose
@@ -424,9 +426,13 @@ class DataloaderNoPinMemory(Rule):
 
     @cached_property
     def _on_accelerator(self) -> bool:
-        """Whether the file's code runs on CUDA: it mentions CUDA, or builds its device from a
-        setting of its configuration (`passed_values.device_from_configuration`)."""
-        return self.ctx.uses_cuda or device_from_configuration(self.ctx)
+        """Whether the file's code runs on CUDA: it mentions CUDA, builds its device from a
+        setting of its configuration (`passed_values.device_from_configuration`), or takes it
+        from callers that pass one other than the CPU in a program on CUDA
+        (`passed_values.device_given_by_callers`)."""
+        if self.ctx.uses_cuda or device_from_configuration(self.ctx):
+            return True
+        return project_uses(self.ctx, CUDA) and device_given_by_callers(self.ctx)
 
     @cached_property
     def _filled_on_device(self) -> Set[str]:

@@ -15,6 +15,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import is_literal, positional
+from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import arguments_given, calls_given, option_default
@@ -86,6 +87,31 @@ def device_from_configuration(ctx: "FileFacts") -> bool:
         if not (isinstance(default, str) and default.split(":")[0].lower() in ("cpu", "mps")):
             return True
     return False
+
+
+def device_given_by_callers(ctx: "FileFacts") -> bool:
+    """Whether a module-level function of the file takes its device as a parameter (`def
+    train_bpr(model, df, device="cpu")`) that a call in the project passes something other than
+    the CPU (`train_bpr(model, df, device=device)`): the function runs where its caller puts it."""
+    if not os.path.isfile(ctx.path) or "device" not in ctx.text:
+        return False
+    for function in ctx.module.body:
+        if not isinstance(function, cst.FunctionDef):
+            continue
+        for parameter in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params):
+            if not named_like_device(parameter.name):
+                continue
+            given = arguments_given(ctx.path, function.name.value, parameter.name.value)
+            if given and any(item is not None and not _names_the_cpu(item) for item in given):
+                return True
+    return False
+
+
+def _names_the_cpu(node: ast.AST) -> bool:
+    """`"cpu"`, `torch.device("cpu")`."""
+    if isinstance(node, ast.Call) and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.split(":")[0] == "cpu"
 
 
 def received_parameter(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[Tuple[str, cst.Param]]:
