@@ -55,3 +55,15 @@ def test_loaders_imported_and_handed_to_a_training_function(tmp_path, monkeypatc
 @pytest.mark.parametrize("rule", ["TL201", "TL202", "TL203"])
 def test_loaders_imported_and_only_counted(tmp_path, monkeypatch, rule):
     assert _findings(tmp_path, monkeypatch, rule, use="print(len(plain_loader), len(glasses))") == []
+
+
+def test_a_module_of_the_same_name_in_another_directory_is_not_the_one_imported(tmp_path, monkeypatch):
+    """`from dataloaders import ...` in `cyclegan/run.py` imports `cyclegan/dataloaders.py`,
+    not the `dcgan/dataloaders.py` beside a script that never imports its own."""
+    files = {
+        "cyclegan/dataloaders.py": DATALOADERS, "cyclegan/run.py": RUN.format(use="train(plain_loader, glasses, 100)"),
+        "dcgan/dataloaders.py": DATALOADERS, "dcgan/train.py": "import torch\nprint(torch.cuda.is_available())\n",
+    }
+    for name in ("cyclegan", "dcgan", ".git"):  # one repository: the directories share a project
+        (tmp_path / name).mkdir()
+    assert project(tmp_path, monkeypatch, files, "TL201") == [("cyclegan/dataloaders.py", 5)]

@@ -3789,7 +3789,7 @@ def imported_global_hand_offs(path: str, name: str) -> List[Tuple[ast.Call, Func
     for importer in importers_of(path):
         text = read_code(importer).text
         locals_ = {
-            local for statement in module_imports(text) if statement.module.rpartition(".")[2] == stem
+            local for statement in module_imports(text) if statement.module.rpartition(".")[2] == stem and _resolves_to(importer, statement, path)
             for imported, local in statement.names if imported == name
         }
         if not locals_:
@@ -3806,6 +3806,18 @@ def imported_global_hand_offs(path: str, name: str) -> List[Tuple[ast.Call, Func
             facts = _function_of(importer, text, dotted) if dotted else None
             found += [(node, facts, local) for local in given] if facts is not None else []
     return found
+
+
+def _resolves_to(importer: str, statement: ImportFrom, path: str) -> bool:
+    """Whether `from <module> import ...` in the file at `importer` imports the module at
+    `path`: the first directory it resolves under holds that module (a script's own
+    directory before the others)."""
+    parts = [part for part in statement.module.split(".") if part]
+    for base in _import_bases(importer, statement, search_roots(importer)):
+        found = _module_file(base, parts)
+        if found is not None:
+            return os.path.abspath(found) == path
+    return False
 
 
 def test_module(path: str, patterns: Sequence[str]) -> bool:
