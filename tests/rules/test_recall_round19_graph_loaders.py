@@ -231,3 +231,36 @@ def test_a_program_that_picks_the_cpu_pins_nothing_it_hands_to_a_move(tmp_path, 
 def test_a_program_that_picks_cuda_pins_what_it_hands_to_a_move(tmp_path, monkeypatch):
     files = {"helper.py": HELPER, "train.py": SCRIPT.format(device="DEVICE", choice='"cuda" if torch.cuda.is_available() else "cpu"')}
     assert project(tmp_path, monkeypatch, files, "TL202") == [("train.py", 7)]
+
+
+ACCUMULATED = """
+import numpy as np
+import torch
+from torch_geometric.data import Dataset
+
+
+class Events(Dataset):
+    def __init__(self, batch_ids):
+        super().__init__()
+        self.x = None
+        for batch_id in batch_ids:
+            part = np.load(f"batch_{{batch_id}}.npy"{lazy})
+            self.x = part if self.x is None else np.append(self.x, part, axis=0)
+        self.x = torch.from_numpy(self.x)
+        self.x = self.x.float()
+
+    def len(self):
+        return len(self.x)
+
+    def get(self, idx):
+        return self.x[idx]
+"""
+
+
+@pytest.mark.parametrize("lazy, reported", [("", False), (", mmap_mode='r'", True)])
+def test_arrays_accumulated_from_themselves_are_in_memory(tmp_path, monkeypatch, lazy, reported):
+    """`self.x = self.x.float()`: the assignments that do not read the attribute decide;
+    a memory-mapped part is read per item, an array loaded whole is not."""
+    runner = RUNNER.replace("from graphs import {dataset}", "from events import {dataset}")
+    files = {"trainers.py": TRAINERS, "events.py": ACCUMULATED.format(lazy=lazy), "runner.py": runner.format(dataset="Events"), "main.py": MAIN}
+    assert project(tmp_path, monkeypatch, files, "TL201") == ([("runner.py", 14)] if reported else [])

@@ -214,24 +214,44 @@ class _Provenance:
     given_init: bool = False
     known: Dict[str, bool] = field(default_factory=dict)
     returns: Dict[Tuple[str, bool], bool] = field(default_factory=dict)
+    # The attributes being decided, each taken to be in memory where its own values read it.
+    assuming: Set[str] = field(default_factory=set)
 
     def attribute(self, name: str) -> bool:
-        """Whether every value the class assigns to `self.<name>` is in memory (False while
-        being decided: a cycle proves nothing)."""
+        """Whether every value the class assigns to `self.<name>` is in memory. While it is being
+        decided, a value that reads the attribute itself (`self.x = np.append(self.x, more)`)
+        leaves the answer to the others; any other cycle proves nothing (False)."""
+        if name in self.assuming:
+            return True
         if name not in self.known:
             self.known[name] = False
-            self.known[name] = self._assigned_in_memory(name)
+            before, returns = set(self.known), set(self.returns)
+            self.assuming.add(name)
+            try:
+                held = self._assigned_in_memory(name)
+            finally:
+                self.assuming.discard(name)
+            if not held:  # what was decided assuming it in memory is undecided again
+                for other in set(self.known) - before:
+                    del self.known[other]
+                for key in set(self.returns) - returns:
+                    del self.returns[key]
+            self.known[name] = held
         return self.known[name]
 
     def _assigned_in_memory(self, name: str) -> bool:
         plain, elements = self._assignments(name)
-        if not plain:
-            return False  # set elsewhere (a base class of another module, the caller)
+        if not plain or all(self._reads_itself(value, name, scope) for scope, value in plain):
+            return False  # set elsewhere (a base class of another module, the caller), or only from itself
         if not all(self._scope(scope).in_memory(value) for scope, value in plain):
             return False
         if all(self._array(value) for _, value in plain):
             return True  # items written into a tensor or array are copied into it
         return all(self._scope(scope).in_memory(value) for scope, value in elements)
+
+    def _reads_itself(self, value: ast.AST, name: str, method: Optional[ast.FunctionDef]) -> bool:
+        self_name = _self_name(method) if method is not None else None
+        return any(_self_attribute(item, self_name) == name for item in ast_walk(value))
 
     def _scope(self, method: Optional[ast.FunctionDef]) -> "_Scope":
         return _Scope(self, method, given=self.given_init and method is not None and method is self.methods.get("__init__"))
