@@ -69,7 +69,7 @@ class FileContext:
         """Whether the file mentions a device at all; a file that never does runs on the CPU,
         and so does one that picks only the CPU (`host_programs.picks_only_the_cpu`) or picks a
         device it never uses (`host_programs.leaves_its_device_unused`)."""
-        return mentions_device(self.text) and not picks_only_the_cpu(self.module, self.text) and not leaves_its_device_unused(self.module)
+        return mentions_device(self.text) and not picks_only_the_cpu(self.module, self.text) and not leaves_its_device_unused(self.module, self.text)
 
     @cached_property
     def serves_device(self) -> bool:
@@ -82,7 +82,7 @@ class FileContext:
         that picks a device and never uses it (`host_programs.leaves_its_device_unused`)."""
         if self.uses_device:
             return True
-        if not self.path.endswith(".ipynb") and not leaves_its_device_unused(self.module):
+        if not self.path.endswith(".ipynb") and not leaves_its_device_unused(self.module, self.text):
             return project_uses(self, CUDA)
         return project_uses(self, CUDA) and any(
             getattr(project_function(self, node.func), "places_on_device", False)

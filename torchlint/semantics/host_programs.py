@@ -62,8 +62,18 @@ def _binds_only_the_cpu(module: cst.Module) -> bool:
 _PLACING_METHODS = frozenset({"cuda", "to"})
 
 
+# Text that places something on a device: a module holding any of it uses its device.
+_PLACING_TEXT = re.compile(r"\.cuda\(|\.to\(")
+
+
+def leaves_its_device_unused(module: cst.Module, text: str) -> bool:
+    """`_leaves_its_device_unused`, after a look at the text: most modules that mention a
+    device place something with it (`.to(`, `.cuda(`)."""
+    return "device" in text.lower() and _PLACING_TEXT.search(text) is None and _leaves_its_device_unused(module)
+
+
 @per_module
-def leaves_its_device_unused(module: cst.Module) -> bool:
+def _leaves_its_device_unused(module: cst.Module) -> bool:
     """Whether the module binds a device name that nothing reads, places nothing itself (no
     `.cuda()` or `.to(...)` call, no `device=` argument) and names no accelerator outside those
     bindings (`torch.set_default_device("cuda")`, `nn.DataParallel(model)`, a cuDNN setting)."""
@@ -74,11 +84,6 @@ def leaves_its_device_unused(module: cst.Module) -> bool:
     if not statements:
         return False
     bindings = [target.target for node in statements for target in node.targets]
-    rest = module.code
-    for node in statements:
-        rest = rest.replace(module.code_for_node(node), "", 1)
-    if _names_accelerator(rest) or _PARALLEL.search(rest):
-        return False
     names = {dotted_name(target) for target in bindings}
     nodes = nodes_of_type(module, (cst.Name, cst.Attribute, cst.Call))
     # Not read: the bindings, and the names after a dot (`device` of `torch.device`).
@@ -90,4 +95,6 @@ def leaves_its_device_unused(module: cst.Module) -> bool:
                 return False
         elif id(node) not in targets and dotted_name(node) in names:
             return False  # read: handed on, compared, or placed through
-    return True
+    code = code_text(module.code)
+    bound = [code_text(module.code_for_node(node)) for node in statements]
+    return len(_ACCELERATOR.findall(code)) <= sum(len(_ACCELERATOR.findall(text)) for text in bound) and not _PARALLEL.search(code)

@@ -17,7 +17,7 @@ from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, passes_result_once, project_function, read_code, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, project_imports_lightning, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
@@ -372,7 +372,9 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
 def _returned_to_lightning(ctx: "FileFacts", loader: cst.Call) -> bool:
     """Whether the calls that give the loader (see `result_of`) are in other project modules
     that hand it to a Lightning trainer's `fit` (`project.hands_result_to_lightning`)."""
-    result = result_of(ctx, loader) if os.path.isfile(ctx.path) else None
+    if not os.path.isfile(ctx.path) or not project_imports_lightning(ctx.path):
+        return False
+    result = result_of(ctx, loader)
     if result is None or result[1] == INSIDE:
         return False
     here = os.path.abspath(ctx.path)

@@ -2598,6 +2598,8 @@ CONFIG_WORDS = ("config", "conf", "cfg", "hparam", "hyper", "param", "setting", 
 _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str, ...]]]] = {}
 # Per project root: the directories that hold each module name (`search_path_directories`).
 _MODULE_DIRECTORIES: Dict[str, Tuple[str, Dict[str, List[str]]]] = {}
+# Per project root: whether a module imports Lightning (`project_imports_lightning`).
+_LIGHTNING_PROJECTS: Dict[str, bool] = {}
 
 
 def clear() -> None:
@@ -2609,6 +2611,7 @@ def clear() -> None:
     _CONFIG_FILES.clear()
     _IMPORT_GRAPHS.clear()
     _MODULE_DIRECTORIES.clear()
+    _LIGHTNING_PROJECTS.clear()
     forget_paths()
 
 
@@ -2761,11 +2764,26 @@ LIGHTNING_PACKAGES = frozenset({"pytorch_lightning", "lightning"})
 _TRAINER_PASSES = frozenset({"fit", "validate"})
 
 
+def project_imports_lightning(path: str) -> bool:
+    """Whether a module of the project of the file at `path` imports Lightning (once per run)."""
+    root = project_root(os.path.abspath(path))
+    found = _LIGHTNING_PROJECTS.get(root)
+    if found is None:
+        found = _LIGHTNING_PROJECTS[root] = any(
+            item.module.split(".")[0] in LIGHTNING_PACKAGES
+            for file in project_files(root) if "lightning" in read_code(file).text for item in module_imports(read_code(file).text)
+        )
+    _note(root, tree_stamp(root))
+    return found
+
+
 def hands_result_to_lightning(site: CallSite, slot: int = -1) -> bool:
     """Whether the scope of the call at `site`, in a module that imports Lightning, hands what
     the call returns (see `hands_result_to_training`) to a trainer's `fit` or `validate`
     (`train_loader, val_loader = prepare_dataloader(args)`, then `trainer.fit(model,
     train_loader, val_loader)`): the trainer iterates it and moves its batches every epoch."""
+    if "lightning" not in read_code(site.path).text:
+        return False  # cheap first: most modules import no Lightning
     found = _bound_result(site, slot)
     if found is None:
         return False
