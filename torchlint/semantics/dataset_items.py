@@ -89,11 +89,7 @@ def items_in_memory(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliase
     `given`: when the constructor is handed only values in memory, which its parameters
     then hold (`IMDbDataset(encodings, labels)` storing both as given)."""
     chain = _chain(node, classes)
-    methods: Dict[str, ast.FunctionDef] = {}
-    for klass in chain:
-        for item in klass.body:
-            if isinstance(item, ast.FunctionDef):
-                methods.setdefault(item.name, item)
+    methods = _methods(chain)
     getitem = methods.get("__getitem__")
     if getitem is None or "__iter__" in methods or "__getitems__" in methods:
         return False
@@ -108,13 +104,19 @@ def builds_graphs_per_item(node: ast.ClassDef, classes: Dict[str, ast.ClassDef],
     bases = {ast_qualified(base, aliases) for klass in chain for base in klass.bases}
     if not bases & GRAPH_DATASETS:
         return False
+    methods = _methods(chain)
+    get = methods.get("get")
+    return get is not None and "__getitem__" not in methods and not _gives_cheaply(chain, methods, get, aliases, False)
+
+
+def _methods(chain: List[ast.ClassDef]) -> Dict[str, ast.FunctionDef]:
+    """The methods of a class and its bases in `chain`, the nearest definition of each."""
     methods: Dict[str, ast.FunctionDef] = {}
     for klass in chain:
         for item in klass.body:
             if isinstance(item, ast.FunctionDef):
                 methods.setdefault(item.name, item)
-    get = methods.get("get")
-    return get is not None and "__getitem__" not in methods and not _gives_cheaply(chain, methods, get, aliases, False)
+    return methods
 
 
 def _gives_cheaply(chain: List[ast.ClassDef], methods: Dict[str, ast.FunctionDef], getitem: ast.FunctionDef, aliases: Dict[str, str], given: bool) -> bool:
