@@ -15,7 +15,6 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.frameworks import AFTER_FIT_HOOKS, ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
-from torchlint.semantics.waits import waited_before
 from torchlint.semantics.training import (
     MAX_LOOP_NESTING,
     OTHER_LOOPS,
@@ -100,15 +99,7 @@ class SyncInLoop(Rule):
     all (`semantics.elements`).
     Silent for a read-back of a value that the iteration already read back for its environment
     (`env.step(action.item())`, then `memory.push(state, action.item())`, with no rebinding
-    between): that read is needed, and the second waits for nothing. Silent, likewise, for a
-    read-back that follows another one of the same iteration (or batch hook) with only host
-    work between: Python arithmetic on numbers read back, appends, prints, logging, a progress
-    bar's postfix (`epoch_g_loss += g_loss.item()`, then `epoch_d_loss += d_loss.item()`;
-    `semantics.waits`). The first read waited for the step; the second finds the device idle,
-    and fixing it alone would save nothing. A forward, tensor arithmetic or a call of unknown
-    effect between them, a nested loop, or a receiver that computes on the device
-    (`(out.argmax(1) == y).sum().item()`) keeps the second read reported.
-    Silent in a branch that runs only without CUDA (the `else` of `if
+    between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     In a module's `forward()`, which every training step runs, `.item()` and `.tolist()` of a
     value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`, also through a
@@ -286,11 +277,8 @@ class SyncInLoop(Rule):
             return
         if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
-        parents = module_nodes(self.ctx.module).parents
-        if _read_back_earlier(node, receiver, loop, parents):
+        if _read_back_earlier(node, receiver, loop, module_nodes(self.ctx.module).parents):
             return  # the iteration already waited for this value: it is on the host now
-        if waited_before(node, loop, parents, self._on_host):
-            return  # an earlier read-back of the iteration waited, and only host work followed
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
         helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
@@ -406,9 +394,6 @@ class SyncInLoop(Rule):
             return
         if _in_after_fit_hook(self.ctx.enclosing(cst.FunctionDef), hook) and self.withholds_preview_variant():
             return  # `trainer.test()` after the fit: one pass, the preview variant
-        function = self.ctx.enclosing(cst.FunctionDef)
-        if function is not None and waited_before(node, function, module_nodes(self.ctx.module).parents, self._on_host):
-            return  # an earlier read-back of the hook waited, and only host work followed
         framework = execution.framework()
         shown = '.to("cpu")' if method == "to" else f".{method}()"
         where = hook_place(self.ctx.enclosing(cst.FunctionDef), hook)
