@@ -189,6 +189,7 @@ class EvalWithoutNoGrad(Rule):
     torch's are fine); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
     own `out.__repr__()` or the unbound `torch.Tensor.__repr__(out)`, or an `assert`'s message, which the `AssertionError` shows;
+    the elements a loop draws through `enumerate(out)` or `zip(names, out)` are such values too;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
