@@ -18,7 +18,7 @@ from torchlint.semantics.loaders import OTHER_LOADERS, Draw, appended_to_result,
 from torchlint.semantics.framework_names import TRAINING_LOADER_HOOKS
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
+from torchlint.semantics.training import NO_SUCH_KEYWORD, builds_dataloader, loader_factory, subclass_init, takes_keyword
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -416,6 +416,8 @@ class DataloaderNoPersistentWorkers(Rule):
             return None  # the dict may pass `persistent_workers` too: a repeated keyword raises TypeError
         if iterated_concurrently(self.ctx.module, call):
             return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
+        if not takes_keyword(self.ctx, call.func, "persistent_workers"):
+            return self.withheld(NO_SUCH_KEYWORD.format(keyword="persistent_workers"))
         changed = _changed_worker_callable(self.ctx.module, call)
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")

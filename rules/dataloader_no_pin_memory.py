@@ -17,7 +17,7 @@ from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.passed_values import device_from_configuration, received_spreads
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
-from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
+from torchlint.semantics.training import NO_SUCH_KEYWORD, body_nodes, builds_dataloader, called_function, loader_factory, remote_program, takes_keyword, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda
 from torchlint.semantics.keyword_dicts import spread_keywords
 
@@ -500,6 +500,8 @@ class DataloaderNoPinMemory(Rule):
             else:
                 new_call = with_keyword(call, "pin_memory", cst.Name("True"))
             fix = self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)
+            if pinned is None and not takes_keyword(self.ctx, call.func, "pin_memory"):
+                fix = self.withheld(NO_SUCH_KEYWORD.format(keyword="pin_memory"))
             if _uncollated(call) and _rebuilt_by_pinning(self.ctx.module):
                 fix = self.withheld(REBUILT_BY_PINNING)
             self.report(
