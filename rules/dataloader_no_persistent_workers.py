@@ -160,7 +160,9 @@ class DataloaderNoPersistentWorkers(Rule):
     sets `persistent_workers=True`, and only when `num_workers` is a
     positive integer literal: with an expression that can be `0` at run time
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
-    loaders are reported without a fix. No fix either when the loader is iterated again
+    loaders are reported without a fix, and so are those of a project `DataLoader` subclass
+    whose `__init__` takes neither `persistent_workers` nor `**kwargs` (a `TypeError`). No
+    fix either when the loader is iterated again
     while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
     loop over it, an iterator `partner = iter(loader)` drawn from inside a loop over it): with
     persistent workers the second pass resets the first, and both draw from one iterator; nor

@@ -359,7 +359,9 @@ class DataloaderNoPinMemory(Rule):
     methods). The fix sets `pin_memory=True`; next to a `**kwargs` dict only
     when the dict is empty on every run: not when it is read on the CUDA branch of a choice or
     test by device (`{} if use_cuda else {"pin_memory": False}` would repeat the keyword on
-    the CPU, a `TypeError`).
+    the CPU, a `TypeError`). No fix for a project `DataLoader` subclass whose `__init__` (its
+    own or a base's) takes neither `pin_memory` nor `**kwargs` (`def __init__(self, dataset,
+    batch_size)`): the added keyword would raise `TypeError`.
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly

@@ -123,7 +123,9 @@ class DataloaderNoWorkers(Rule):
     its text and without the attributes the original carried. The fix sets `num_workers=4` (a portable starting point: about four
     workers per GPU), adds `persistent_workers=True` so workers survive across epochs, and
     adds `pin_memory=True` when the file moves data to CUDA. Arguments already given are
-    kept. `persistent_workers=True` is left out when the loader is iterated again while a
+    kept. For a project `DataLoader` subclass whose `__init__` (its own or a base's) takes no
+    `**kwargs`, only the keywords it takes are added (no fix without `num_workers`): another
+    would raise `TypeError`. `persistent_workers=True` is left out when the loader is iterated again while a
     pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
