@@ -352,7 +352,8 @@ def _may_return_input(call: cst.Call, copy_position: Optional[int]) -> bool:
         copy = positional(call)[copy_position].value
     if copy is not None and not (isinstance(copy, cst.Name) and copy.value == "True"):
         return True
-    return keyword(call, "out") is not None
+    out = keyword(call, "out")
+    return out is not None and not (isinstance(out.value, cst.Name) and out.value.value == "None")
 
 
 @per_module

@@ -965,3 +965,121 @@ for k in range(2):
 ds = Shards(paths)
 for epoch in range(2):
     print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: np.asarray of a memory map returned by a loader function, scaled in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+def open_rows(path):
+    return np.load(path, mmap_mode="r")
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.asarray(open_rows(self.path))
+        x = torch.tensor(a)
+        x.mul_(2)
+        return x[i]
+
+
+path = os.path.join(tempfile.mkdtemp(), "r.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Rows(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: an array cast by astype with copy=False given by position, in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        mm = np.load(self.path, mmap_mode="r")
+        a = np.ascontiguousarray(mm).astype(np.float32, "K", "unsafe", True, False)
+        x = torch.tensor(a)
+        x.add_(1)
+        return x[i]
+
+
+path = os.path.join(tempfile.mkdtemp(), "r.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Rows(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: an array clipped into itself with out=, whose tensor is shifted in __getitem__ [none]
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Clipped(Dataset):
+    def __init__(self):
+        self.table = np.linspace(-2, 2, 6).reshape(2, 3)
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        row = np.zeros(3)
+        a = row.clip(-1, 1, out=row)
+        a = (self.table[i] * 1.0).clip(-1, 1, out=None)
+        x = torch.tensor(a)
+        x += 1
+        return x
+
+
+ds = Clipped()
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)], ds.table.sum())
+
+# %% round 17: np.array with copy=True over a read-only memory map, shifted in __getitem__ [unsafe, same]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.mm = np.load(path, mmap_mode="r")
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.array(self.mm, copy=True)
+        x = torch.tensor(a)
+        x.sub_(1)
+        return x[i]
+
+
+path = os.path.join(tempfile.mkdtemp(), "r.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Rows(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])

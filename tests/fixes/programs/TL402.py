@@ -4981,3 +4981,97 @@ def evaluate(x):
 
 for epoch in range(2):
     evaluate(torch.randn(2, 2))
+
+# %% round 17: an evaluation ranks its scores with sorted and a key function that keeps them [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+seen = []
+
+
+def by_score(t):
+    seen.append(t)
+    return float(t)
+
+
+def evaluate(x):
+    model.eval()
+    ranked = sorted(model(x).flatten(), key=by_score)
+    print(len(ranked))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+print(seen[0])
+
+# %% round 17: an evaluation takes the best output with max and a key function that logs it [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+log = []
+
+
+def keyed(t):
+    log.append(t)
+    return t.item()
+
+
+def evaluate(x):
+    model.eval()
+    best = max(model(x).flatten(), key=keyed)
+    print(round(best.item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+print(log[-1].requires_grad)
+
+# %% round 17: an evaluation sorts a list of its rows in place with a key that keeps them [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+kept = []
+
+
+def remember(row):
+    kept.append(row)
+    return float(row.sum())
+
+
+def evaluate(x):
+    model.eval()
+    rows = list(model(x))
+    rows.sort(key=remember)
+    print(len(rows))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+print(kept[0].grad_fn is None)
+
+# %% round 17: an evaluation filters its scores with a predicate of the file that keeps them [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+positives = []
+
+
+def positive(t):
+    if t > 0:
+        positives.append(t)
+    return t > 0
+
+
+def evaluate(x):
+    model.eval()
+    n = len(list(filter(positive, model(x).flatten())))
+    print(n)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 2))
+print(all(p.requires_grad for p in positives))
