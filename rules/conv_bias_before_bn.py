@@ -141,7 +141,8 @@ class ConvBiasBeforeBn(Rule):
     load with `strict=True`; with `strict=False` the checkpoint's
     bias is dropped silently while the norm's running mean, learned with it, still contains
     it, so eval outputs change. A conv built without a bias draws fewer random numbers, so
-    later random values change. In training mode the norm cancels the bias (up to float
+    later random values change, and the model has fewer parameters (a printed parameter
+    count, the length of `parameters_to_vector(model.parameters())`). In training mode the norm cancels the bias (up to float
     rounding: the last bits of its outputs can differ), but in
     eval mode only the running mean absorbs it, as it converges (momentum 0.1 by default):
     eval outputs change after short training, and always for a BatchNorm frozen in eval mode

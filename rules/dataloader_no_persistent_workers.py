@@ -18,7 +18,7 @@ from torchlint.semantics.loaders import OTHER_LOADERS, Draw, appended_to_result,
 from torchlint.semantics.framework_names import TRAINING_LOADER_HOOKS
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.training import builds_dataloader, loader_factory, subclass_init
+from torchlint.semantics.training import NO_SUCH_KEYWORD, builds_dataloader, loader_factory, subclass_init, takes_keyword
 
 
 class DataloaderNoPersistentWorkers(Rule):
@@ -160,7 +160,9 @@ class DataloaderNoPersistentWorkers(Rule):
     sets `persistent_workers=True`, and only when `num_workers` is a
     positive integer literal: with an expression that can be `0` at run time
     (`num_workers=args.workers`), `persistent_workers=True` raises a `ValueError`, so such
-    loaders are reported without a fix. No fix either when the loader is iterated again
+    loaders are reported without a fix, and so are those of a project `DataLoader` subclass
+    whose `__init__` takes neither `persistent_workers` nor `**kwargs` (a `TypeError`). No
+    fix either when the loader is iterated again
     while a pass over it is still going on (`zip(loader, loader)`, `next(iter(loader))` in a
     loop over it, an iterator `partner = iter(loader)` drawn from inside a loop over it): with
     persistent workers the second pass resets the first, and both draw from one iterator; nor
@@ -416,6 +418,8 @@ class DataloaderNoPersistentWorkers(Rule):
             return None  # the dict may pass `persistent_workers` too: a repeated keyword raises TypeError
         if iterated_concurrently(self.ctx.module, call):
             return self.withheld("the loader is iterated again before a pass over it ends (nested or zipped)")
+        if not takes_keyword(self.ctx, call.func, "persistent_workers"):
+            return self.withheld(NO_SUCH_KEYWORD.format(keyword="persistent_workers"))
         changed = _changed_worker_callable(self.ctx.module, call)
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")

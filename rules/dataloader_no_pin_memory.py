@@ -18,7 +18,7 @@ from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by
 from torchlint.semantics.passed_values import device_from_configuration, device_given_by_callers, received_spreads
 from torchlint.semantics.host_programs import picks_only_the_cpu
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
-from torchlint.semantics.training import body_nodes, builds_dataloader, called_function, loader_factory, remote_program, training_loops
+from torchlint.semantics.training import NO_SUCH_KEYWORD, body_nodes, builds_dataloader, called_function, loader_factory, remote_program, takes_keyword, training_loops
 from torchlint.semantics.values import string_value, true_on_cuda
 from torchlint.semantics.keyword_dicts import spread_keywords
 
@@ -364,7 +364,9 @@ class DataloaderNoPinMemory(Rule):
     methods). The fix sets `pin_memory=True`; next to a `**kwargs` dict only
     when the dict is empty on every run: not when it is read on the CUDA branch of a choice or
     test by device (`{} if use_cuda else {"pin_memory": False}` would repeat the keyword on
-    the CPU, a `TypeError`).
+    the CPU, a `TypeError`). No fix for a project `DataLoader` subclass whose `__init__` (its
+    own or a base's) takes neither `pin_memory` nor `**kwargs` (`def __init__(self, dataset,
+    batch_size)`): the added keyword would raise `TypeError`.
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -512,6 +514,8 @@ class DataloaderNoPinMemory(Rule):
             else:
                 new_call = with_keyword(call, "pin_memory", cst.Name("True"))
             fix = self.fix(NodeEdit(call, new_call), message="Pin the loader's memory") if on_every_run else self.withheld(SPREAD_ON_EVERY_RUN)
+            if pinned is None and not takes_keyword(self.ctx, call.func, "pin_memory"):
+                fix = self.withheld(NO_SUCH_KEYWORD.format(keyword="pin_memory"))
             if _uncollated(call) and _rebuilt_by_pinning(self.ctx.module):
                 fix = self.withheld(REBUILT_BY_PINNING)
             self.report(

@@ -14,7 +14,7 @@ from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
 from torchlint.semantics.project import COLLATING_LOADERS, DATALOADERS  # noqa: F401  (read by other rules)
-from torchlint.semantics.training import builds_dataloader, loader_factory
+from torchlint.semantics.training import NO_SUCH_KEYWORD, builds_dataloader, loader_factory, takes_keyword
 
 NUM_WORKERS_POSITION = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, ...)
 PIN_MEMORY_POSITION = 7
@@ -125,7 +125,9 @@ class DataloaderNoWorkers(Rule):
     its text and without the attributes the original carried. The fix sets `num_workers=4` (a portable starting point: about four
     workers per GPU), adds `persistent_workers=True` so workers survive across epochs, and
     adds `pin_memory=True` when the file moves data to CUDA. Arguments already given are
-    kept. `persistent_workers=True` is left out when the loader is iterated again while a
+    kept. For a project `DataLoader` subclass whose `__init__` (its own or a base's) takes no
+    `**kwargs`, only the keywords it takes are added (no fix without `num_workers`): another
+    would raise `TypeError`. `persistent_workers=True` is left out when the loader is iterated again while a
     pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
@@ -286,15 +288,17 @@ class DataloaderNoWorkers(Rule):
         if has_star(node, "**") and spread_keywords(self.ctx.module, self.ctx.names, node, every_run=True) != {}:
             return self.withheld(SPREAD_ON_EVERY_RUN)
         workers = argument(node, "num_workers", NUM_WORKERS_POSITION)
+        if workers is None and not takes_keyword(self.ctx, node.func, "num_workers"):
+            return self.withheld(NO_SUCH_KEYWORD.format(keyword="num_workers"))
         if workers is not None and workers.keyword is None:
             new_call = node.deep_replace(workers, workers.with_changes(value=cst.Integer(FIX_WORKERS)))
         else:
             new_call = with_keyword(node, "num_workers", cst.Integer(FIX_WORKERS))
         assert isinstance(new_call, cst.Call)
-        if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda:
+        if argument(node, "pin_memory", PIN_MEMORY_POSITION) is None and self.ctx.uses_cuda and takes_keyword(self.ctx, node.func, "pin_memory"):
             new_call = with_keyword(new_call, "pin_memory", cst.Name("True"))
         changed = (changed_by_file(self.ctx, dataset.value) if dataset is not None else None) or changed_through_loader(self.ctx.module, node)
-        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node) and changed is None:
+        if keyword(node, "persistent_workers") is None and not iterated_concurrently(self.ctx.module, node) and changed is None and takes_keyword(self.ctx, node.func, "persistent_workers"):
             new_call = with_keyword(new_call, "persistent_workers", cst.Name("True"))
         return self.fix(NodeEdit(node, new_call), message="Load batches in 4 worker processes")
 

@@ -158,7 +158,9 @@ class EvalWithoutNoGrad(Rule):
     and those handed a lambda or a function of the file that lets values leave it, which they
     run on the values: `torch.utils.checkpoint.checkpoint(keep, out)`), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
-    eval mode, and a function of the file that lets nothing it receives leave it (so
+    eval mode, and a function of the file that lets nothing it receives leave it (a lambda
+    or a function of the file that such a call or method runs on the values, `sorted(scores,
+    key=by_score)`, `rows.sort(key=remember)`, must let nothing leave either; so
     `deque.appendleft`, `heapq.heappush`, `setattr`, `pprint.pprint`, `" ".join(map(str,
     row))`, an imported metric or a loss passed as a parameter all count), and changes no
     outer tensor in place (`running.mul_(0.9).add_(out)` makes `running` part of the graph,
@@ -189,6 +191,7 @@ class EvalWithoutNoGrad(Rule):
     torch's are fine); and does not print or format a
     value that may carry a `grad_fn` (the text of such a tensor shows it, also through its
     own `out.__repr__()` or the unbound `torch.Tensor.__repr__(out)`, or an `assert`'s message, which the `AssertionError` shows;
+    the elements a loop draws through `enumerate(out)` or `zip(names, out)` are such values too;
     `.item()`, `len()` and `.shape` are fine). `no_grad` also changes what some modules compute: in eval mode
     without gradients, transformer layers and multi-head attention take a fused "fast path"
     (nested tensors whose padded positions come out as zeros, other rounding), and on the
@@ -779,6 +782,9 @@ class _Escapes:
         for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
+        for call in _runs_callbacks_on_values(function.body, computed, self.ctx.frequency.local_functions()):
+            if not all(self._callback_keeps_local(arg.value, depth) for arg in call.args):
+                return f"{LATER_BACKWARD} may go through a function of this file or a lambda that `{dotted_name(call.func) or 'a call'}` runs on the values it computes (`key=`), which may keep them"
         callback = self._called_unknown(function)
         if callback:
             return f"{LATER_BACKWARD} may run in `{callback}`, a function passed in or taken from a container, which would run without gradients too"
@@ -799,6 +805,7 @@ class _Escapes:
             return all(self._callback_keeps_local(arg.value, depth) for arg in call.args)
         func = call.func
         if isinstance(func, cst.Name) and func.value in VALUE_BUILTINS and self.ctx.names.lookup(func.value) is None:
+            # a `key=` function of the file runs on the values (`_runs_callbacks_on_values`)
             return True
         if dotted_name(func) in self.modules or self.ctx.kind_of(func) is Kind.MODULE:
             return True
@@ -862,6 +869,21 @@ class _Escapes:
             if not isinstance(node.func, (cst.Name, cst.Attribute)):
                 return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
         return ""
+
+
+def _runs_callbacks_on_values(body: cst.CSTNode, computed: Set[str], functions: Dict[str, List[cst.FunctionDef]]) -> Iterator[cst.Call]:
+    """Calls that hand a lambda or a function of the file to code that may run it on values
+    that may carry a graph: a call that receives such a value (`sorted(scores, key=by_score)`,
+    `max(out, key=keyed)`, which `receiving_calls` lets through as value builtins) or a method
+    of one (`rows.sort(key=remember)`)."""
+    for node in descendants(body):
+        if not isinstance(node, cst.Call):
+            continue
+        if not any(isinstance(arg.value, cst.Lambda) or (isinstance(arg.value, cst.Name) and arg.value.value in functions) for arg in node.args):
+            continue
+        found = method_call(node)
+        if any(may_carry_graph(arg.value, computed) for arg in node.args) or (found is not None and may_carry_graph(found[0], computed)):
+            yield node
 
 
 @per_module

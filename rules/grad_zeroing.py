@@ -58,7 +58,10 @@ class GradZeroing(Rule):
     becomes `zero_grad(set_to_none=True)`, and manual zeroing becomes `p.grad = None`. The
     result differs when a parameter gets no gradient in a step: optimizers skip a parameter
     whose gradient is None, but still apply momentum and weight decay (SGD with momentum,
-    AdamW) to one with a zero gradient. No fix is offered when the file reads `.grad` other
+    AdamW) to one with a zero gradient, and a comparison of its gradient with None (which
+    the fix allows) changes its answer: `p.grad is None` becomes true for it, so a list of
+    the parameters that got no gradient, or a count of those that did, changes. No fix is
+    offered when the file reads `.grad` other
     than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, `getattr`
     with a name that is not a literal, a call handed the name as a string path such as
     `operator.attrgetter("grad")`, also in a list, `map(getattr, params, ["grad"])`, or

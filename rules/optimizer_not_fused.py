@@ -111,9 +111,11 @@ class OptimizerNotFused(Rule):
     no `fused=True` when the program may make complex values (`semantics.dtypes`): in the
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
     `dtype="complex64"`), `torch.polar`, `torch.complex`, `view_as_complex`,
-    `torch.linalg.eig`/`eigvals`, `torch.stft`, a forward `torch.fft` transform, `.cfloat()`,
-    Python's `complex()` or a `cmath` function; in a module it imports or that imports it, any of
-    these spelled out.
+    `torch.linalg.eig`/`eigvals` (NumPy's too), `np.roots`, `torch.stft`, a forward transform
+    of `torch.fft`, `numpy.fft` or `scipy.fft` (however imported: `from numpy.fft import rfft`)
+    or such a module handed on as a value (`spectrum = np.fft`), `np.emath`/`np.lib.scimath`,
+    `.cfloat()`, Python's `complex()` or a `cmath` function; in a module it imports or that
+    imports it, any of these spelled out.
 
     ## Measured precision
     stable. 1.00 on the development half (106/0; an RPC example and an optimizer behind an

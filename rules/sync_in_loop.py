@@ -194,7 +194,8 @@ class SyncInLoop(Rule):
     early (no `return`, `yield`, or enclosing `try`): the accumulator becomes a tensor during
     the loop and is converted back once after it. It sums exactly what Python would: in
     float64 (`x.detach().double()`) when the start is a float or the values are known to be
-    floats (a `.mean()`, a name such as `loss`), so a bfloat16 or float16 loss loses no
+    floats (a `.mean()`, a name such as `loss` that the loop does not bind to an integer value,
+    `loss = (pred != y).sum()`), so a bfloat16 or float16 loss loses no
     precision; as an int64 count (`x.detach()`) for the `.sum()` of a comparison with an int
     start. It is unsafe because the accumulator is a tensor inside the loop, and other code
     in the program could read it there (also without naming it: `"%(total)s" % locals()`
@@ -689,7 +690,7 @@ class SyncInLoop(Rule):
         if binding is None or binding[1]:
             return None
         block = next((a for a, child in zip(self.ctx.ancestors, self.ctx.ancestors[1:]) if child is loop), None)
-        cast = _accumulating_cast(_starting_value(block, loop, accumulator), receiver)
+        cast = _accumulating_cast(_starting_value(block, loop, accumulator), receiver, loop)
         if cast is None:
             return self.withheld("the values may be integers or floats; the sum's type would not be known")
         if cast and MPS.search(self.ctx.text):
@@ -914,23 +915,47 @@ COMPARISONS = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "isin", "logical_an
 FLOATING = frozenset({"mean", "float", "double", "half", "bfloat16", "std", "var", "norm"})
 
 
-def _accumulating_cast(start: Optional[cst.BaseExpression], value: cst.BaseExpression) -> Optional[str]:
+def _accumulating_cast(start: Optional[cst.BaseExpression], value: cst.BaseExpression, loop: Optional[cst.CSTNode] = None) -> Optional[str]:
     """How to accumulate `value` so that the sum equals the Python one: "double" (float64
-    adds exactly what Python floats add), "" (an int64 count), or None when unknown."""
+    adds exactly what Python floats add), "" (an int64 count), or None when unknown. A name
+    such as `loss` is taken as a float unless the loop binds it to an integer value (`loss =
+    (out.argmax(1) != y).sum()`, a count of errors), whose sum from an int start is an int."""
     if isinstance(start, cst.Float):
         return "double"
     if not isinstance(start, cst.Integer):
         return None
     found = method_call(value)
-    if found is not None and found[1] in COUNTING:
-        inner = found[0]
-        inner_call = method_call(inner)
-        if isinstance(inner, cst.Comparison) or (inner_call is not None and inner_call[1] in COMPARISONS):
-            return ""
+    if found is not None and found[1] in COUNTING and _counts_comparison(found[0]):
+        return ""
     if found is not None and found[1] in FLOATING:
         return "double"
     named = dotted_name(value if found is None else found[0]) or ""
-    return "double" if "loss" in named.rsplit(".", 1)[-1].lower() else None
+    if "loss" not in named.rsplit(".", 1)[-1].lower():
+        return None
+    if loop is not None and isinstance(value if found is None else found[0], cst.Name):
+        name = dotted_name(value if found is None else found[0])
+        for node in descendants(loop):
+            if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets) and _integral(node.value):
+                return None
+    return "double"
+
+
+# Methods whose result is an integer or boolean tensor.
+INTEGRAL = frozenset({"long", "int", "short", "byte", "bool", "argmax", "argmin", "count_nonzero"})
+
+
+def _counts_comparison(inner: cst.BaseExpression) -> bool:
+    inner_call = method_call(inner)
+    return isinstance(inner, cst.Comparison) or (inner_call is not None and inner_call[1] in COMPARISONS)
+
+
+def _integral(value: cst.BaseExpression) -> bool:
+    """A value known to be an integer or boolean tensor: a comparison, a count of one, or an
+    integer conversion."""
+    if _counts_comparison(value):
+        return True
+    found = method_call(value)
+    return found is not None and (found[1] in INTEGRAL or (found[1] in COUNTING and _counts_comparison(found[0])))
 
 
 def _only_accumulates(loop: cst.CSTNode, name: str) -> bool:

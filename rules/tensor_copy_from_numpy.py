@@ -33,6 +33,9 @@ VIEW_FUNCTIONS = frozenset(
     "swapaxes moveaxis atleast_1d atleast_2d atleast_3d".split()
 )
 VIEW_METHODS = frozenset("reshape transpose swapaxes squeeze ravel view".split())
+# Position of `copy` in the array methods that take it (`a.astype(dtype, order, casting,
+# subok, copy)`); NumPy functions take it as a keyword only.
+COPY_POSITIONS = {"astype": 4}
 # Keywords `torch.tensor` shares with a copy-free constructor: `torch.as_tensor(a, dtype=...)`
 # copies only when the dtype differs. `device=`, `requires_grad=` and `pin_memory=` need a copy
 # or a separate leaf anyway, so calls with them are not reported.
@@ -88,7 +91,9 @@ class TensorCopyFromNumpy(Rule):
     also not by position as in `np.load(path, "r")`, nor with arguments it cannot read,
     `np.load(path, **opts)`; not `np.memmap`, `np.broadcast_to` or
     `sliding_window_view`, which may be read-only), an operator, a
-    copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array, with
+    copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array (a
+call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
+`a.astype(np.float32, copy=False)`, `out=`), with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
     may be read-only (`np.asarray(rows[i])` of a memory map opened with `mmap_mode="r"`), and
     an in-place change of a tensor sharing it crashes the process. No fix when the file
@@ -215,7 +220,7 @@ class TensorCopyFromNumpy(Rule):
             return False
         qualified = self.ctx.qualified_name(node.func) or ""
         if qualified.startswith("numpy."):
-            if qualified.partition(".")[2] not in VIEW_FUNCTIONS:
+            if qualified.partition(".")[2] not in VIEW_FUNCTIONS and not _may_return_input(node, None):
                 # a new array only from the functions known to make one (`np.memmap`,
                 # `np.broadcast_to` and `sliding_window_view` may be read-only)
                 return _array_function(qualified, node)
@@ -227,7 +232,8 @@ class TensorCopyFromNumpy(Rule):
         receiver, method = found
         if method == "numpy":
             return True
-        return self.ctx.kind_of(receiver) is Kind.NDARRAY and (method not in VIEW_METHODS or self._writable(receiver))
+        shares = method in VIEW_METHODS or _may_return_input(node, COPY_POSITIONS.get(method))
+        return self.ctx.kind_of(receiver) is Kind.NDARRAY and (not shares or self._writable(receiver))
 
     def _scope(self) -> int:
         return id(self.ctx.names.scopes[-1].node)
@@ -333,6 +339,21 @@ def _array_function(qualified: str, call: cst.Call) -> bool:
             return bool(call.args)
         return parts[2] in RANDOM_SIZED and keyword(call, "size") is not None
     return False
+
+
+def _may_return_input(call: cst.Call, copy_position: Optional[int]) -> bool:
+    """Whether a NumPy call that makes a new array by default may return its input (or a
+    view of it) instead: `copy=` other than a literal `True` (`np.array(mm, copy=False)`,
+    `copy=None`, `a.astype(np.float32, copy=False)` of an array already of that dtype, also
+    by position), or `out=` (the result is the array it names)."""
+    given = keyword(call, "copy")
+    copy = given.value if given is not None else None
+    if copy is None and copy_position is not None and len(positional(call)) > copy_position:
+        copy = positional(call)[copy_position].value
+    if copy is not None and not (isinstance(copy, cst.Name) and copy.value == "True"):
+        return True
+    out = keyword(call, "out")
+    return out is not None and not (isinstance(out.value, cst.Name) and out.value.value == "None")
 
 
 @per_module

@@ -18,9 +18,14 @@ COMPLEX_DTYPES = frozenset({"complex32", "complex64", "complex128", "cfloat", "c
 # Functions that return complex values for real inputs: torch's, the eigen-decompositions of a
 # general matrix, a short-time Fourier transform, and Python's `complex()`.
 COMPLEX_FUNCTIONS = frozenset(
-    {"torch.polar", "torch.complex", "torch.view_as_complex", "torch.linalg.eig", "torch.linalg.eigvals", "torch.stft", "complex"}
+    {"torch.polar", "torch.complex", "torch.view_as_complex", "torch.linalg.eig", "torch.linalg.eigvals", "torch.stft", "complex",
+     "numpy.linalg.eig", "numpy.linalg.eigvals", "numpy.roots"}
 )
-# `torch.fft` transforms whose result is complex (the inverse real transforms return real values).
+# Modules of Fourier transforms, most of whose results are complex, and NumPy's functions that
+# return complex values for negative inputs (`np.emath.sqrt(-1)`); the module itself handed on
+# as a value (`spectrum = np.fft`, `getattr(np.fft, "fft")`) may reach any of them.
+COMPLEX_MODULES = ("torch.fft", "numpy.fft", "scipy.fft", "numpy.emath", "numpy.lib.scimath")
+# Transforms of those modules whose result is real (the inverse real transforms).
 REAL_FFT_RESULTS = frozenset({"irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"})
 COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
 # NumPy's complex scalar types (`np.csingle`, `np.complex_`), and the strings NumPy reads as a
@@ -39,7 +44,8 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     """Whether evaluating `node` (whose callee or attribute resolves to `qualified`) yields a
     complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
     dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
-    `view_as_complex`, `torch.linalg.eig`, `torch.stft`, a forward `torch.fft` transform,
+    `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots`, `torch.stft`, a forward
+    transform of `torch.fft`, `numpy.fft` or `scipy.fft`, `np.emath`/`np.lib.scimath`,
     `.cfloat()`, `complex(...)` or a `cmath` function; also NumPy's complex types
     (`np.csingle`, `dtype="c8"`) and Python's `complex` used as a dtype (`dtype=complex`)."""
     if isinstance(node, cst.Imaginary):
@@ -56,17 +62,23 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
         return False
     if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath."):
         return True
-    if qualified is not None and qualified.startswith("torch.fft."):
+    if qualified is not None and qualified.rpartition(".")[0] in COMPLEX_MODULES:
         return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
 
 
 def program_makes_complex(ctx: FileFacts) -> bool:
     """Whether the file makes complex values (`makes_complex`), or another module of its
-    program (one it imports, or one that imports it) spells a complex value or dtype."""
-    for node in nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call)):
+    program (one it imports, or one that imports it) spells a complex value or dtype. A module
+    of `COMPLEX_MODULES` used as a value rather than to name one of its functions
+    (`spectrum = np.fft`, `getattr(np.fft, "fft")`) counts as making one."""
+    nodes = nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call))
+    named_through = {id(node.value) for node in nodes if isinstance(node, cst.Attribute)}
+    for node in nodes:
         func = node.func if isinstance(node, cst.Call) else node
         if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
+            return True
+        if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in named_through and _qualified(ctx, node) in COMPLEX_MODULES:
             return True
     return project_uses(ctx, COMPLEX_VALUES)
 

@@ -17,7 +17,10 @@ from torchlint.semantics.tree import bound_names, descendants, per_module
 
 # Values without autograd state: host conversions, sizes and metadata.
 HOST_RESULTS = frozenset({"item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin", "format", "join"})
-HOST_FUNCTIONS = frozenset({"float", "int", "len", "round", "bool", "str", "range", "enumerate", "zip", "print"})
+HOST_FUNCTIONS = frozenset({"float", "int", "len", "round", "bool", "str", "range", "print"})
+# Builtins that yield what they receive: `enumerate(out)` and `zip(names, out)` yield the
+# tensors themselves, with their `grad_fn`; host values only when every argument is one.
+PASS_THROUGH_BUILTINS = frozenset({"enumerate", "zip"})
 METADATA = frozenset({"shape", "dtype", "device", "ndim"})
 # Builtins that only compute a new value from what they receive (they keep nothing and show nothing).
 VALUE_BUILTINS = frozenset(
@@ -55,6 +58,8 @@ def may_carry_graph(expression: cst.BaseExpression, computed: Set[str]) -> bool:
     call, or reads a name in `computed`, and does not end in a host conversion."""
     if host_value(expression):
         return False
+    if isinstance(expression, cst.Call) and isinstance(expression.func, cst.Name) and expression.func.value in PASS_THROUGH_BUILTINS:
+        return any(may_carry_graph(arg.value, computed) for arg in expression.args)
     return any(
         (isinstance(item, cst.Name) and item.value in computed) or (isinstance(item, cst.Call) and not host_value(item))
         for item in [expression, *descendants(expression)]

@@ -163,10 +163,10 @@ FEATURES: Dict[str, re.Pattern] = {
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype (torch's, NumPy's, `dtype=complex`), `polar`,
-    # `view_as_complex`, a forward FFT, `eig`, `stft`, `complex()`, `cmath`.
+    # `view_as_complex`, a forward FFT, `eig`, `np.roots`, `emath`, `stft`, `complex()`, `cmath`.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
-        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\("
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\(|\broots\s*\(|\b(?:emath|scimath)\."
         r"|\b(?:csingle|clongdouble|complex_)\b|\bdtype\s*=\s*(?:complex\b|[\"']c(?:8|16|32)[\"'])"
     ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
@@ -724,6 +724,10 @@ class FunctionFacts:
     dataloader: bool = False
     # Such a class that hands its base a `collate_fn` of its own: its batches may be objects.
     collates_itself: bool = False
+    # A class whose `__init__` (its own, or the nearest project base's) takes no `**kwargs`:
+    # the names it takes by keyword (`class EpochLoader(DataLoader)` with `__init__(self,
+    # dataset, batch_size)` takes no `pin_memory=`); None when it takes any keyword.
+    keyword_limits: Optional[FrozenSet[str]] = None
     # A Lightning module class: the parameters of its `__init__` that it stores as they are
     # and returns from a loader hook (`self.train_loader = train_loader`, then `def
     # train_dataloader(self): return self.train_loader`): the trainer iterates them every epoch.
@@ -1746,6 +1750,7 @@ def _class_facts(
     )
     facts = FunctionFacts(
         name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning,
+        keyword_limits=_keyword_limits(node, known),
         wrapped_layer=wrapped_layer(node, aliases), places_on_device=any(member.places_on_device for member in members),
     )
     init, stored = _constructor(node, classes) if name in classes else (None, {})
@@ -2002,6 +2007,22 @@ def _keeps_signature(node: ast.ClassDef) -> Optional[bool]:
     if len(args.posonlyargs) + len(args.args) == 1 and not args.kwonlyargs and args.vararg is not None and args.kwarg is not None:
         return _collates_after(init, set())
     return _forwards_to_base(init)
+
+
+def _keyword_limits(node: ast.ClassDef, known: Dict[str, "FunctionFacts"]) -> Optional[FrozenSet[str]]:
+    """The names a call of the class may pass by keyword when its `__init__` takes no
+    `**kwargs` (see `FunctionFacts.keyword_limits`); a class without an `__init__` of its own
+    takes what its nearest project base takes."""
+    init = next((item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == "__init__"), None)
+    if init is None:
+        for base in node.bases:
+            facts = known.get(_ast_dotted(base) or "")
+            if facts is not None:
+                return facts.keyword_limits
+        return None
+    if init.args.kwarg is not None:
+        return None
+    return frozenset(a.arg for a in (*init.args.args[1:], *init.args.kwonlyargs))
 
 
 # DataLoader's own options: a subclass that fixes one of them, or sets it on `self` after its

@@ -89,6 +89,20 @@ def builds_dataloader(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     )
 
 
+NO_SUCH_KEYWORD = "the loader class's `__init__` takes neither `{keyword}` nor `**kwargs`: the added keyword would raise TypeError"
+
+
+def takes_keyword(ctx: "FileFacts", func: cst.BaseExpression, name: str) -> bool:
+    """Whether a call of `func` (a loader class) may be given `name=` by keyword: not a project
+    class whose `__init__` takes neither `**kwargs` nor a parameter of that name
+    (`FunctionFacts.keyword_limits`), where an added `pin_memory=True` raises `TypeError`."""
+    if ctx.qualified_name(func) in DATALOADERS:
+        return True
+    name_of = dotted_name(func) or ""
+    facts = project_function(ctx, func) if name_of.rsplit(".", 1)[-1][:1].isupper() else None
+    return facts is None or facts.keyword_limits is None or name in facts.keyword_limits
+
+
 def _loader_class_choice(ctx: "FileFacts", func: cst.BaseExpression) -> bool:
     """Whether `func` is a local name that holds a DataLoader class wherever it is called:
     every value its function (or the module) assigns it is such a class, or a conditional

@@ -264,3 +264,93 @@ from typing import List
 values = []  # type: List[int]  # noqa: TL9996
 values.append(1)
 print(values)
+
+# %% round 17: an uppercase NOQA with a known and an unknown code on a training step [safe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    loss = (w * 2).sum()  # NOQA: TL9998, TL101
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(w.tolist())
+
+# %% round 17: a noqa after a decorator line of the step function [safe]
+import functools
+
+import torch
+
+
+@functools.lru_cache(maxsize=None)  # noqa: TL9997
+def scale(n):
+    return 2.0 * n
+
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    loss = (w * scale(step)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(w.tolist())
+
+# %% round 17: a noqa on a match case line of the step loop [safe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(3):
+    match step % 2:
+        case 0:  # noqa: TL9996
+            loss = w.sum()
+        case _:
+            loss = (2 * w).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(w.tolist())
+
+# %% round 17: a noqa after an implicitly concatenated string printed by the loop [safe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    msg = ("step #%d "  # noqa: TL9995 first part
+           "# noqa: TL9994 second part")
+    loss = w.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(msg % step)
+
+# %% round 17: a noqa with no space and a trailing comma before words [safe]
+import torch
+
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    loss = w.sum()  #noqa:TL9993,  keep
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(w.tolist())
+
+# %% round 17: a noqa in a comment inside a dict display of loss weights [safe]
+import torch
+
+WEIGHTS = {
+    "mse": 1.0,  # noqa: TL9992
+    "l1": 0.5,
+}
+w = torch.nn.Parameter(torch.ones(2))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(2):
+    loss = WEIGHTS["mse"] * w.pow(2).sum() + WEIGHTS["l1"] * w.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(w.tolist())

@@ -1524,3 +1524,198 @@ for step in range(3):
     keep = model(x).max(1).values > 0
     seen += keep.sum().item()
 print(seen, type(seen).__name__)
+
+# %% round 17: an epoch loss accumulated over a loader that may be empty, printed after [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    batches = [torch.randn(3, 2) for _ in range(epoch)]
+    total = 0.0
+    for x in batches:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, total)
+
+# %% round 17: an epoch loss accumulated in a loop with an else clause that prints it [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    else:
+        print("epoch", epoch, round(total, 6))
+
+# %% round 17: a count of wrong predictions named loss, summed from an integer start [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(6, 2)
+y = torch.tensor([0, 1, 2, 0, 1, 2]).to(device)
+for epoch in range(2):
+    wrong = 0
+    for step in range(3):
+        out = model(x.to(device))
+        ce = torch.nn.functional.cross_entropy(out, y)
+        opt.zero_grad()
+        ce.backward()
+        opt.step()
+        loss = (out.argmax(1) != y).sum()
+        wrong += loss.item()
+    print(epoch, wrong)
+
+# %% round 17: a sum of integer token counts named loss_tokens from an integer start [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+masks = [torch.tensor([1, 1, 0]).to(device), torch.tensor([1, 0, 0]).to(device)]
+for epoch in range(2):
+    n_tokens = 0
+    for mask in masks:
+        loss = model(torch.randn(3, 2).to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        n_tokens += mask.sum().item()
+    print(epoch, n_tokens)
+
+# %% round 17: a float loss summed from an integer start, printed with its type [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(2)]
+for epoch in range(2):
+    running = 0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+    print(type(running).__name__, round(running, 6))
+
+# %% round 17: a loss accumulated inside a while loop over an iterator [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+for epoch in range(2):
+    it = iter(data)
+    total = 0.0
+    step = 0
+    while step < len(data):
+        x = next(it)
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        step += 1
+    print(epoch, round(total, 6))
+
+# %% round 17: a bfloat16 loss under CPU autocast summed from a float start [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, total)
+
+# %% round 17: an accumulator read by a lambda defined before the loop [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    report = lambda: f"{total:.6f}"
+    print(report())
+
+# %% round 17: an accumulator whose loop body ends with a continue [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(4)]
+for epoch in range(2):
+    total = 0.0
+    for i, x in enumerate(data):
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if i % 2:
+            continue
+        total += loss.item()
+    print(epoch, round(total, 6))
+
+# %% round 17: an accumulator summed in a loop nested in a with block of a profiler-like context [none]
+import contextlib
+
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    with contextlib.nullcontext():
+        for x in data:
+            loss = model(x.to(device)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+    print(epoch, round(total, 6))

@@ -2397,3 +2397,109 @@ model = torch.nn.Linear(2, 2)
 for step in range(2):
     h = torch.zeros(1, 2).to(next(model.parameters()).device)
     show(model(h))
+
+# %% round 17: zeros moved to the device of the model's first parameter in the step [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3)
+for step in range(2):
+    dev = next(model.parameters()).device
+    target = torch.zeros(4, 2).to(dev)
+    loss = (model(x) - target).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4), target.dtype)
+
+# %% round 17: a full tensor of an integer fill moved with a float dtype in the step [safe]
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+model = torch.nn.Linear(3, 2).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3, device=device)
+for step in range(2):
+    target = torch.full((4, 2), 1).to(device, torch.float32)
+    loss = (model(x) - target).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4), target.dtype)
+
+# %% round 17: an arange moved to a device read from an environment variable [unsafe, same]
+import os
+
+import torch
+
+torch.manual_seed(0)
+device = os.environ.get("TRAIN_DEVICE", "cpu")
+model = torch.nn.Embedding(5, 2).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    ids = torch.arange(5).to(device)
+    loss = model(ids).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: ones moved to the default device torch reports [none]
+import torch
+
+torch.manual_seed(0)
+device = torch.get_default_device()
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3)
+for step in range(2):
+    w = torch.ones(4, 1).to(device)
+    loss = (model(x) * w).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: an eye moved by keywords device and dtype to float64 in the step [safe]
+import torch
+
+torch.manual_seed(0)
+device = "cpu"
+model = torch.nn.Linear(3, 3).double().to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3, dtype=torch.float64)
+for step in range(2):
+    eye = torch.eye(3).to(device=device, dtype=torch.float64)
+    loss = (model(x) @ eye).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4), eye.dtype)
+
+# %% round 17: a zeros_like of a batch moved to a device given by a dataclass default [unsafe, same]
+import dataclasses
+
+import torch
+
+
+@dataclasses.dataclass
+class Config:
+    device: str = "cpu"
+    lr: float = 0.1
+
+
+cfg = Config()
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(cfg.device)
+opt = torch.optim.SGD(model.parameters(), lr=cfg.lr)
+x = torch.randn(4, 3)
+for step in range(2):
+    base = torch.zeros_like(x[:, :1]).to(cfg.device)
+    loss = (model(x) - base).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))

@@ -646,3 +646,128 @@ for step in range(3):
     out = model(torch.ones(1, 2))
     cb.on_step_end(step)
     print(step, round(out.sum().item(), 4))
+
+# %% round 17: empty_cache split over two lines by a backslash in the step loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    torch.cuda.\
+        empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache in parentheses as a statement in the step loop [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    (torch.cuda.empty_cache())
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache as the only statement of a try body with an except [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    try:
+        torch.cuda.empty_cache()
+    except RuntimeError:
+        print("no cuda")
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache as the only statement of a with block around the step [unsafe, same]
+import contextlib
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    with contextlib.suppress(RuntimeError):
+        torch.cuda.empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache called through torch.cuda.memory in an elif branch [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(4):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step == 0:
+        print("first")
+    elif step % 2:
+        torch.cuda.memory.empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache chained with gc.collect by or in the step loop [none]
+import gc
+
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    gc.collect() or torch.cuda.empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache as a one-line body of a while loop draining a queue in the step [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    pending = [1] if step else []
+    while pending: pending.pop(); torch.cuda.empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 17: empty_cache whose result is assigned to a throwaway name [none]
+import torch
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    _ = torch.cuda.empty_cache()
+print(round(loss.item(), 4), _)

@@ -676,3 +676,410 @@ for step in range(2):
     except TypeError:
         x = torch.tensor(feats.astype(np.float64))
     print(x.tolist())
+
+# %% round 17: a Dataset reading features from a memory-mapped file through np.array(copy=False) [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Feats(Dataset):
+    def __init__(self, path):
+        self.mm = np.load(path, mmap_mode="r")
+
+    def __len__(self):
+        return self.mm.shape[0]
+
+    def __getitem__(self, i):
+        row = np.array(self.mm[i], copy=False)
+        x = torch.tensor(row)
+        x -= x.mean()
+        return x
+
+
+path = os.path.join(tempfile.mkdtemp(), "f.npy")
+np.save(path, np.arange(12, dtype=np.float32).reshape(3, 4))
+ds = Feats(path)
+for epoch in range(2):
+    for i in range(len(ds)):
+        print(ds[i].tolist())
+
+# %% round 17: np.asarray of a dataset attribute holding a read-only memory map, in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Frames(Dataset):
+    def __init__(self, path):
+        self.rows = np.load(path, mmap_mode="r")
+
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        row = np.asarray(self.rows)
+        x = torch.tensor(row)
+        x.mul_(2.0)
+        return float(x[i].sum())
+
+
+path = os.path.join(tempfile.mkdtemp(), "frames.npy")
+np.save(path, np.ones((3, 4), dtype=np.float32))
+data = Frames(path)
+for epoch in range(2):
+    print([data[i] for i in range(len(data))])
+
+# %% round 17: np.ascontiguousarray of a memory map read through a helper, clamped in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "clip.npy")
+np.save(path, np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4))
+STORE = {"clip": np.load(path, mmap_mode="r")}
+
+
+def fetch(name):
+    return STORE[name]
+
+
+class Clips(Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.ascontiguousarray(fetch("clip"))
+        x = torch.tensor(a)
+        x.clamp_(-1, 1)
+        return x[i]
+
+
+ds = Clips()
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(len(ds))])
+
+# %% round 17: a read-only memory map converted by astype(copy=False) in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Wave(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        raw = np.load(self.path, mmap_mode="r")
+        a = np.ascontiguousarray(raw[i]).astype(np.float32, copy=False)
+        a = a.astype(np.float32, copy=False)
+        x = torch.tensor(a)
+        x.add_(1)
+        return x
+
+
+path = os.path.join(tempfile.mkdtemp(), "w.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Wave(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: np.array(copy=None) of a memory-mapped row, reshaped, in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Patches(Dataset):
+    def __init__(self, path):
+        self.mm = np.load(path, mmap_mode="r")
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.reshape(np.array(self.mm[i], copy=None), (2, 2))
+        x = torch.tensor(a)
+        x.sub_(3)
+        return x
+
+
+path = os.path.join(tempfile.mkdtemp(), "s.npy")
+np.save(path, np.arange(8, dtype=np.float32).reshape(2, 4))
+ds = Patches(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(len(ds))])
+
+# %% round 17: np.array(copy=False) of an in-memory row, whose batch a training loop consumes [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Table(Dataset):
+    def __init__(self):
+        self.data = np.arange(12, dtype=np.float32).reshape(6, 2)
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        row = np.array(self.data[i], copy=False)
+        x = torch.tensor(row)
+        x.mul_(0.5)
+        return x
+
+
+ds = Table()
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in DataLoader(ds, batch_size=3):
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(ds.data.sum())
+
+# %% round 17: a structured record's float field, copied by np.array, centred in __getitem__ [unsafe, same]
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Records(Dataset):
+    def __init__(self):
+        self.rec = np.zeros(4, dtype=[("x", "f4"), ("y", "i2")])
+        self.rec["x"] = np.arange(4)
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.array(self.rec["x"])
+        x = torch.tensor(a)
+        x -= i
+        return x
+
+
+ds = Records()
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: an image decoded with np.frombuffer, cast with astype, normalised in __getitem__ [none]
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Images(Dataset):
+    def __init__(self):
+        self.blobs = [bytes(range(i, i + 12)) for i in range(3)]
+
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        img = np.frombuffer(self.blobs[i], dtype=np.uint8).reshape(3, 4)
+        arr = img.astype(np.float32)
+        x = torch.tensor(arr)
+        x /= 255.0
+        return x
+
+
+ds = Images()
+for epoch in range(2):
+    print([round(float(ds[i].sum()), 5) for i in range(3)])
+
+# %% round 17: labels built by np.where, offset in place in __getitem__ [unsafe, same]
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Labels(Dataset):
+    def __init__(self):
+        self.scores = np.array([[0.1, 0.7], [0.4, 0.9]])
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        labels = np.array(np.where(self.scores[i] > 0.5, 1, 0))
+        y = torch.tensor(labels)
+        y += 1
+        return y
+
+
+ds = Labels()
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: np.asanyarray of a memory-mapped row list item, clamped in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Shards(Dataset):
+    def __init__(self, paths):
+        self.shards = [np.load(p, mmap_mode="r") for p in paths]
+
+    def __len__(self):
+        return len(self.shards)
+
+    def __getitem__(self, i):
+        a = np.array(self.shards[i], copy=False, dtype=np.float32)
+        x = torch.tensor(a)
+        x.clamp_(0, 2)
+        return x
+
+
+root = tempfile.mkdtemp()
+paths = []
+for k in range(2):
+    p = os.path.join(root, f"{k}.npy")
+    np.save(p, np.arange(4, dtype=np.float32) * k)
+    paths.append(p)
+ds = Shards(paths)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: np.asarray of a memory map returned by a loader function, scaled in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+def open_rows(path):
+    return np.load(path, mmap_mode="r")
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.asarray(open_rows(self.path))
+        x = torch.tensor(a)
+        x.mul_(2)
+        return x[i]
+
+
+path = os.path.join(tempfile.mkdtemp(), "r.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Rows(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: an array cast by astype with copy=False given by position, in __getitem__ [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        mm = np.load(self.path, mmap_mode="r")
+        a = np.ascontiguousarray(mm).astype(np.float32, "K", "unsafe", True, False)
+        x = torch.tensor(a)
+        x.add_(1)
+        return x[i]
+
+
+path = os.path.join(tempfile.mkdtemp(), "r.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Rows(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])
+
+# %% round 17: an array clipped into itself with out=, whose tensor is shifted in __getitem__ [none]
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Clipped(Dataset):
+    def __init__(self):
+        self.table = np.linspace(-2, 2, 6).reshape(2, 3)
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        row = np.zeros(3)
+        a = row.clip(-1, 1, out=row)
+        a = (self.table[i] * 1.0).clip(-1, 1, out=None)
+        x = torch.tensor(a)
+        x += 1
+        return x
+
+
+ds = Clipped()
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)], ds.table.sum())
+
+# %% round 17: np.array with copy=True over a read-only memory map, shifted in __getitem__ [unsafe, same]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.mm = np.load(path, mmap_mode="r")
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        a = np.array(self.mm, copy=True)
+        x = torch.tensor(a)
+        x.sub_(1)
+        return x[i]
+
+
+path = os.path.join(tempfile.mkdtemp(), "r.npy")
+np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
+ds = Rows(path)
+for epoch in range(2):
+    print([ds[i].tolist() for i in range(2)])

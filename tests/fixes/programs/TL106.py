@@ -2135,3 +2135,107 @@ for epoch in range(2):
         moved = x.to(device)
         print(x.untyped_storage().nbytes())
         show(moved)
+
+# %% round 17: a pinned batch moved with keywords from a dict that sets non_blocking [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+MOVE = {"device": torch.device("cpu"), "non_blocking": False}
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(**MOVE)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a pinned batch moved with an explicit non_blocking=False [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device, non_blocking=False)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a pinned batch moved with the device and copy from a tuple of arguments [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+ARGS = (torch.device("cpu"), torch.float32, False)
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(*ARGS)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a pinned batch of a TensorDataset over a parameter's rows moved each step [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+table = torch.nn.Parameter(torch.randn(4, 2))
+loader = DataLoader(TensorDataset(table.detach()), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a pinned batch whose moved copy is compared with the batch by identity [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, pin_memory=True)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        moved = x.to(device)
+        print(moved is x)
+        loss = model(moved).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+# %% round 17: a pinned batch moved with memory_format to channels-last images [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+loader = DataLoader(TensorDataset(torch.arange(32.0).reshape(2, 1, 4, 4)), batch_size=1, pin_memory=True)
+conv = torch.nn.Conv2d(1, 1, 3)
+opt = torch.optim.SGD(conv.parameters(), lr=0.01)
+device = torch.device("cpu")
+for epoch in range(2):
+    for (x,) in loader:
+        x = x.to(device, memory_format=torch.channels_last)
+        loss = conv(x).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))

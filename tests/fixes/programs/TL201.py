@@ -1718,3 +1718,113 @@ class Trainer:
 
 
 Trainer().fit()
+
+# %% round 17: a dataset of sparse feature rows in CSR layout, default collation [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Rows(Dataset):
+    def __init__(self):
+        self.dense = torch.arange(12.0).reshape(4, 3)
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.dense[i : i + 1].to_sparse_csr(), i
+
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(Rows(), batch_size=2, collate_fn=lambda items: (torch.cat([r.to_dense() for r, _ in items]), [i for _, i in items]))
+for epoch in range(2):
+    for x, ids in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4), ids)
+
+# %% round 17: a dataset of nested tensors of ragged rows, batch_size=None [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Ragged(Dataset):
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        return torch.nested.nested_tensor([torch.ones(i + 1), torch.ones(2)])
+
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(Ragged(), batch_size=None)
+for epoch in range(2):
+    for nt in loader:
+        x = torch.cat(nt.unbind()).unsqueeze(1)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader subclass whose constructor takes the dataset and batch size only, no workers [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+class PlainLoader(DataLoader):
+    def __init__(self, dataset, batch_size):
+        super().__init__(dataset, batch_size=batch_size)
+
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = PlainLoader(Squares(), 3)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader subclass that takes num_workers but not persistent_workers or kwargs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+class WorkerLoader(DataLoader):
+    def __init__(self, dataset, batch_size, num_workers=0):
+        super().__init__(dataset, batch_size=batch_size, num_workers=num_workers)
+
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = WorkerLoader(Squares(), 3)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))

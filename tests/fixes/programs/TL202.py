@@ -616,3 +616,174 @@ for epoch in range(2):
     for x in loader:
         x.add_(1)
 show(rows.data)
+
+# %% round 17: a loader subclass whose constructor takes only the dataset and batch size [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class EpochLoader(DataLoader):
+    def __init__(self, dataset, batch_size):
+        super().__init__(dataset, batch_size=batch_size, shuffle=False)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = EpochLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), 2)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader built by a functools.partial of DataLoader with pin_memory set [none]
+import functools
+
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+make_loader = functools.partial(DataLoader, batch_size=2, pin_memory=False)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = make_loader(TensorDataset(torch.arange(8.0).reshape(4, 2)))
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader given every option up to pin_memory by position [unsafe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), 2, False, None, None, 0, None, False)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader whose options come from a dict merged with a literal by the | operator [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+BASE = {"batch_size": 2, "pin_memory": False}
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), **(BASE | {"shuffle": False}))
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader whose keyword dict is built by dict() with pin_memory from a flag [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+use_pin = False
+kwargs = dict(batch_size=2, pin_memory=use_pin)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), **kwargs)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader whose keyword dict gets pin_memory by update() after it is made [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+opts = {"batch_size": 2}
+opts.update(pin_memory=False)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), **opts)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader whose keyword dict is filled from a list of pairs [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+opts = dict([("batch_size", 2), ("pin_memory", False)])
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), **opts)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader whose keyword dict is a comprehension over a list of option names [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+NAMES = ["pin_memory", "drop_last"]
+opts = {name: False for name in NAMES}
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, **opts)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader subclass without an __init__ of its own under one that takes no kwargs [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class FixedLoader(DataLoader):
+    def __init__(self, dataset, batch_size=1):
+        super().__init__(dataset, batch_size=batch_size)
+
+
+class TrainLoader(FixedLoader):
+    pass
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = TrainLoader(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2)
+for epoch in range(2):
+    for (x,) in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))

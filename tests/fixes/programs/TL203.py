@@ -1015,3 +1015,155 @@ for epoch in range(2):
         show(batch)
     print(len(loader.dataset))
 show(model.weight.grad)
+
+# %% round 17: a loader subclass with workers whose constructor takes no persistent_workers [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+class WorkerLoader(DataLoader):
+    def __init__(self, dataset, batch_size, num_workers=0):
+        super().__init__(dataset, batch_size=batch_size, num_workers=num_workers)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = WorkerLoader(Squares(), 3, num_workers=2)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader with two workers whose first epoch stops early after two batches [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Squares(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for step, x in enumerate(loader):
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if epoch == 0 and step == 1:
+            break
+    print(epoch, step, round(loss.item(), 4))
+
+# %% round 17: a loader with workers whose dataset is read through a len() per epoch [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Squares(), batch_size=3, num_workers=2)
+for epoch in range(2):
+    seen = 0
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        seen += len(x)
+    print(epoch, seen, len(loader), len(loader.dataset))
+
+# %% round 17: a loader with workers and a sampler whose epoch is set before each pass [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset, Sampler
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+class RotatingSampler(Sampler):
+    def __init__(self, n):
+        self.n, self.epoch = n, 0
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+    def __iter__(self):
+        return iter([(i + self.epoch) % self.n for i in range(self.n)])
+
+    def __len__(self):
+        return self.n
+
+
+sampler = RotatingSampler(6)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Squares(), batch_size=3, sampler=sampler, num_workers=2)
+for epoch in range(2):
+    sampler.set_epoch(epoch)
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, x[:, 0].tolist())
+
+# %% round 17: a loader with workers whose batches are drawn with next() under a step budget [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Squares(), batch_size=2, num_workers=2)
+for epoch in range(2):
+    it = iter(loader)
+    for step in range(3):
+        x = next(it)
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, round(loss.item(), 4))

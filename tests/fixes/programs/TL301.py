@@ -1049,3 +1049,210 @@ for step in range(2):
     opt.zero_grad()
     loss.backward()
     opt.step()
+
+# %% round 17: a conv's bias fetched by get_parameter with its dotted name, zeroed at each epoch [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for epoch in range(2):
+    with torch.no_grad():
+        model.get_parameter("0.bias").zero_()
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a conv's bias looked up in a dict of named parameters by dotted name [none]
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 4, 3)
+        self.norm = nn.BatchNorm2d(4)
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.head(self.norm(self.stem(x)).mean((2, 3)))
+
+
+torch.manual_seed(0)
+model = Net()
+params = dict(model.named_parameters())
+opt = torch.optim.SGD([{"params": [params["stem.weight"], params["stem.bias"]], "lr": 0.05}, {"params": model.norm.parameters()}, {"params": model.head.parameters()}], lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a conv's bias picked through a path string split on dots and getattr in a reduce [none]
+import functools
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+WATCH = "0.bias"
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    watched = functools.reduce(getattr, WATCH.split("."), model)
+    print(round(loss.item(), 4), tuple(watched.shape))
+
+# %% round 17: a conv and BatchNorm whose forward applies the norm only when a flag is set [none]
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, use_norm):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+        self.use_norm = use_norm
+
+    def forward(self, x):
+        x = self.conv(x)
+        if self.use_norm:
+            x = self.bn(x)
+        return x.relu().mean((1, 2, 3))
+
+
+torch.manual_seed(0)
+model = Block(use_norm=False)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3, 5, 5)
+for step in range(3):
+    loss = (model(x) - 1).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a conv's parameter count printed before training [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+print("params", sum(p.numel() for p in model.parameters()))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+# %% round 17: conv parameters flattened with parameters_to_vector for a weight EMA [unsafe]
+import torch
+import torch.nn as nn
+from torch.nn.utils import parameters_to_vector
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+ema = parameters_to_vector(model.parameters()).detach().clone()
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    ema.mul_(0.9).add_(parameters_to_vector(model.parameters()).detach(), alpha=0.1)
+    print(round(loss.item(), 4), ema.numel())
+
+# %% round 17: a conv and BatchNorm fused for evaluation with fuse_conv_bn_eval after training [unsafe]
+import torch
+import torch.nn as nn
+from torch.nn.utils.fusion import fuse_conv_bn_eval
+
+torch.manual_seed(0)
+conv = nn.Conv2d(3, 4, 3)
+bn = nn.BatchNorm2d(4)
+model = nn.Sequential(conv, bn)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+model.eval()
+fused = fuse_conv_bn_eval(conv, bn)
+print(torch.allclose(fused(x), model(x), atol=1e-5))
+
+# %% round 17: the weights of a conv that a BatchNorm follows copied into a copy made by deepcopy [none]
+import copy
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+ema = copy.deepcopy(model)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    ema.load_state_dict(model.state_dict())
+print(round(loss.item(), 4))
+
+# %% round 17: a conv's bias given by a config flag that a BatchNorm follows [none]
+import torch
+import torch.nn as nn
+
+CFG = {"conv_bias": True}
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3, bias=CFG["conv_bias"]), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a conv's parameters pruned by name through prune.global_unstructured [unsafe]
+import torch
+import torch.nn as nn
+import torch.nn.utils.prune as prune
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+prune.global_unstructured([(model[0], "weight")], pruning_method=prune.L1Unstructured, amount=0.2)
+print(round(loss.item(), 4))

@@ -857,3 +857,135 @@ for step in range(3):
     model(torch.ones(1, 2)).sum().backward()
     opt.step()
 show(model.weight)
+
+# %% round 17: unused parameters listed by an is-None test of their gradients each step [unsafe]
+import torch
+import torch.nn as nn
+
+
+class TwoHeads(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(2, 2)
+        self.aux = nn.Linear(2, 1)
+
+    def forward(self, x, use_aux):
+        h = self.body(x)
+        return h.sum() + (self.aux(h).sum() if use_aux else 0)
+
+
+torch.manual_seed(0)
+model = TwoHeads()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.ones(3, 2)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    model(x, use_aux=step == 0).backward()
+    unused = [name for name, p in model.named_parameters() if p.grad is None]
+    print(step, unused)
+    opt.step()
+
+# %% round 17: gradients read through getattr with adjacent string literals [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        print([getattr(p, "gr" "ad").abs().sum().item() for p in model.parameters()])
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 17: gradient norms gathered by torch._foreach_norm of a list of grads [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    if step:
+        grads = [p.grad for p in model.parameters()]
+        print([round(n.item(), 4) for n in torch._foreach_norm(grads)])
+    model(torch.ones(1, 2)).sum().backward()
+    opt.step()
+
+# %% round 17: a count of parameters whose gradient is not None printed each step [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+emb = nn.Embedding(4, 2)
+head = nn.Linear(2, 1)
+opt = torch.optim.SGD([*emb.parameters(), *head.parameters()], lr=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    out = head(torch.ones(1, 2)) if step else head(emb(torch.tensor([1])))
+    out.sum().backward()
+    with_grad = sum(p.grad is not None for p in [*emb.parameters(), *head.parameters()])
+    print(step, with_grad)
+    opt.step()
+
+# %% round 17: clip_grad_norm_ over parameters some of which get no gradient, with momentum [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+a = nn.Linear(2, 1)
+b = nn.Linear(2, 1)
+opt = torch.optim.SGD([*a.parameters(), *b.parameters()], lr=0.1, momentum=0.9)
+x = torch.ones(3, 2)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    loss = a(x).sum() + (b(x).sum() if step == 0 else 0)
+    loss.backward()
+    norm = torch.nn.utils.clip_grad_norm_([*a.parameters(), *b.parameters()], 1.0)
+    opt.step()
+    print(step, round(norm.item(), 4), round(b.weight.sum().item(), 4))
+
+# %% round 17: a GradScaler that unscales before clipping, every parameter used [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu", enabled=False)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    loss = model(torch.ones(2, 2)).pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    torch.nn.utils.clip_grad_value_(model.parameters(), 0.5)
+    scaler.step(opt)
+    scaler.update()
+    print(round(loss.item(), 4))
+
+# %% round 17: gradients copied into a flat vector through torch.cat of a generator [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.ones(1, 2)).sum().backward()
+    flat = torch.cat(list(p.grad.flatten() for p in model.parameters()))
+    print(flat.tolist())
+    opt.step()
+
+# %% round 17: a manual zeroing loop over parameters guarded by an is-not-None test [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.zero_()
+    loss = model(torch.ones(2, 2)).pow(2).mean()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))

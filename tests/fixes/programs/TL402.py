@@ -4767,3 +4767,311 @@ def evaluate(x):
 for epoch in range(2):
     evaluate(torch.randn(1, 3))
 show(kept["out"])
+
+# %% round 17: an evaluation prints the highest score taken with the builtin max [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    scores = model(x).squeeze(-1)
+    best = max(scores)
+    print("best", best)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+
+# %% round 17: an evaluation prints a total made by the builtin sum over its losses [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def validate(batches):
+    model.eval()
+    losses = [model(x).pow(2).mean() for x in batches]
+    total = sum(losses)
+    print(f"val loss {total}")
+
+
+data = [torch.randn(3, 2) for _ in range(2)]
+for epoch in range(2):
+    validate(data)
+
+# %% round 17: an evaluation prints the sorted list of its outputs [unsafe]
+import torch
+
+torch.manual_seed(0)
+head = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    head.eval()
+    ranked = sorted(head(x).flatten())
+    print(ranked[:2])
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+
+# %% round 17: an evaluation prints the absolute error taken with the builtin abs [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x, y):
+    model.eval()
+    err = abs(model(x).mean() - y)
+    print("abs err:", err)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 2), 0.5)
+
+# %% round 17: an evaluation prints the first output row drawn with next(iter(...)) [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+
+
+def evaluate(x):
+    model.eval()
+    first = next(iter(model(x)))
+    print(first)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+
+# %% round 17: an evaluation prints a per-class dict built from zip of names and outputs [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+NAMES = ["cat", "dog"]
+
+
+def evaluate(x):
+    model.eval()
+    per_class = dict(zip(NAMES, model(x).mean(0)))
+    print(per_class)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+
+# %% round 17: an evaluation prints the pairs of labels and scores drawn from zip [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x, labels):
+    model.eval()
+    for label, score in zip(labels, model(x).flatten()):
+        print(label, score)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 2), ["a", "b"])
+
+# %% round 17: control, an evaluation prints a loss rounded from item() by the builtin round [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    loss = model(x).pow(2).mean()
+    print("val", round(loss.item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+
+# %% round 17: an evaluation prints the minimum of a list of its per-batch losses [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(batches):
+    model.eval()
+    worst = min([model(x).pow(2).mean() for x in batches])
+    print("min", worst)
+
+
+data = [torch.randn(3, 2) for _ in range(3)]
+for epoch in range(2):
+    evaluate(data)
+
+# %% round 17: an evaluation prints the list of output rows made by the builtin list [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+
+
+def evaluate(x):
+    model.eval()
+    rows = list(model(x))
+    print(len(rows), rows[0])
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 2))
+
+# %% round 17: an evaluation prints a max taken over a generator of batch scores [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(batches):
+    model.eval()
+    top = max(model(x).mean() for x in batches)
+    print(top)
+
+
+data = [torch.randn(3, 2) for _ in range(2)]
+for epoch in range(2):
+    evaluate(data)
+
+# %% round 17: control, an evaluation prints a float of the builtin max [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+
+
+def evaluate(x):
+    model.eval()
+    best = float(max(model(x).squeeze(-1)))
+    print("best", round(best, 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+
+# %% round 17: an evaluation prints the enumerate pairs of its outputs [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+
+
+def evaluate(x):
+    model.eval()
+    for i, score in enumerate(model(x).flatten()):
+        print(i, score)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(2, 2))
+
+# %% round 17: an evaluation ranks its scores with sorted and a key function that keeps them [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+seen = []
+
+
+def by_score(t):
+    seen.append(t)
+    return float(t)
+
+
+def evaluate(x):
+    model.eval()
+    ranked = sorted(model(x).flatten(), key=by_score)
+    print(len(ranked))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+print(seen[0])
+
+# %% round 17: an evaluation takes the best output with max and a key function that logs it [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+log = []
+
+
+def keyed(t):
+    log.append(t)
+    return t.item()
+
+
+def evaluate(x):
+    model.eval()
+    best = max(model(x).flatten(), key=keyed)
+    print(round(best.item(), 4))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+print(log[-1].requires_grad)
+
+# %% round 17: an evaluation sorts a list of its rows in place with a key that keeps them [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+kept = []
+
+
+def remember(row):
+    kept.append(row)
+    return float(row.sum())
+
+
+def evaluate(x):
+    model.eval()
+    rows = list(model(x))
+    rows.sort(key=remember)
+    print(len(rows))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 2))
+print(kept[0].grad_fn is None)
+
+# %% round 17: an evaluation filters its scores with a predicate of the file that keeps them [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+positives = []
+
+
+def positive(t):
+    if t > 0:
+        positives.append(t)
+    return t > 0
+
+
+def evaluate(x):
+    model.eval()
+    n = len(list(filter(positive, model(x).flatten())))
+    print(n)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 2))
+print(all(p.requires_grad for p in positives))

@@ -1159,3 +1159,305 @@ for step in range(3):
     loss.backward()
     opt.step()
     print(round(loss.item(), 4))
+
+# %% round 17: complex filter taps from rfft imported out of numpy.fft [none]
+import numpy as np
+import torch
+import torch.nn as nn
+from numpy.fft import rfft
+
+
+class SpectralFilter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        taps = rfft(np.hanning(8))
+        self.taps = nn.Parameter(torch.from_numpy(taps))
+
+    def forward(self, x):
+        return (x[..., :5] * self.taps).abs().sum(-1)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = SpectralFilter().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.randn(4, 8, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: complex weights initialised by an fft module bound to another name [none]
+import numpy as np
+import torch
+import torch.nn as nn
+
+spectrum = np.fft
+
+
+class Mixer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        init = spectrum.fft(np.linspace(0.0, 1.0, 6))
+        self.w = nn.Parameter(torch.from_numpy(init))
+
+    def forward(self, x):
+        return (x.to(self.w.dtype) * self.w).real.sum(-1)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = Mixer().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+x = torch.randn(3, 6, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: complex parameter from NumPy's fft module imported under a short name [none]
+import numpy as np
+import torch
+import torch.nn as nn
+from numpy import fft as nfft
+
+
+class Phase(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.coef = nn.Parameter(torch.from_numpy(nfft.ifft(np.ones(4))))
+
+    def forward(self, x):
+        return (x * self.coef).abs().sum()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Phase().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.randn(2, 4, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: complex roots of a polynomial as learned poles [none]
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class Poles(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.p = nn.Parameter(torch.from_numpy(np.roots([1.0, 0.0, 1.0])))
+
+    def forward(self, x):
+        return (x[:, None] - self.p).abs().sum()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Poles().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.linspace(0, 1, 5, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: eigenvalues of a rotation from numpy.linalg imported by name, trained [none]
+import numpy as np
+import torch
+import torch.nn as nn
+from numpy.linalg import eigvals
+
+
+class Spectrum(nn.Module):
+    def __init__(self):
+        super().__init__()
+        rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+        self.ev = nn.Parameter(torch.from_numpy(eigvals(rot)))
+
+    def forward(self, x):
+        return (x * self.ev).abs().sum()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Spectrum().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+x = torch.ones(3, 2, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: complex square roots from numpy.lib.scimath of a negative array [none]
+import numpy as np
+import torch
+import torch.nn as nn
+from numpy.lib import scimath
+
+
+class Root(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.r = nn.Parameter(torch.from_numpy(scimath.sqrt(np.array([-1.0, -4.0]))))
+
+    def forward(self, x):
+        return (x * self.r).abs().sum()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Root().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.ones(2, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a half-precision model trained with Adam on the host [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(4, 2).to(device).bfloat16()
+opt = torch.optim.Adam(net.parameters(), lr=0.01)
+x = torch.randn(8, 4, device=device, dtype=torch.bfloat16)
+for step in range(3):
+    loss = net(x).float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 2))
+
+# %% round 17: a non-contiguous transposed parameter trained by AdamW [unsafe, same]
+import torch
+import torch.nn as nn
+
+
+class Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(3, 4).t())
+
+    def forward(self, x):
+        return x @ self.w
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = Tied().to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.01)
+x = torch.randn(5, 4, device=device)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: Adam whose gradients are set by hand, one of them transposed [unsafe, same]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(3, 3, bias=False).to(device)
+opt = torch.optim.Adam(net.parameters(), lr=0.01)
+for step in range(3):
+    g = torch.arange(9.0, device=device).reshape(3, 3) / 10
+    net.weight.grad = g.t()
+    opt.step()
+    print(net.weight.sum().item().__round__(4))
+
+# %% round 17: an Adam with differentiable chosen by a config value [none]
+import torch
+import torch.nn as nn
+
+CFG = {"meta": False}
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(3, 1).to(device)
+opt = torch.optim.Adam(net.parameters(), lr=0.01, differentiable=CFG["meta"])
+x = torch.randn(4, 3, device=device)
+for step in range(3):
+    loss = net(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: Adam with an explicit fused=None [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(3, 1).to(device)
+opt = torch.optim.Adam(net.parameters(), lr=0.01, fused=None)
+x = torch.randn(4, 3, device=device)
+for step in range(3):
+    loss = net(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a parameter group added later with foreach set, over a linear head [unsafe, same]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+body = nn.Linear(3, 3).to(device)
+head = nn.Linear(3, 1).to(device)
+opt = torch.optim.AdamW(body.parameters(), lr=0.01)
+opt.add_param_group({"params": head.parameters(), "foreach": True})
+x = torch.randn(4, 3, device=device)
+for step in range(3):
+    loss = head(body(x)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: complex steering weights from the fft function fetched by getattr [none]
+import numpy as np
+import torch
+import torch.nn as nn
+
+transform = getattr(np.fft, "fft")
+
+
+class Beam(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.steer = nn.Parameter(torch.from_numpy(transform(np.arange(4.0))))
+
+    def forward(self, x):
+        return (x * self.steer).abs().sum()
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = Beam().to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.ones(2, 4, device=device, dtype=torch.float64)
+for step in range(3):
+    loss = model(x)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))

@@ -1032,3 +1032,119 @@ for epoch in range(2):
     with ctx:
         out = model(torch.randn(2, 4))
     print(type(ctx).__module__.split(".")[0], out.dtype)
+
+# %% round 17: an old GradScaler built with its options by position [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(1024.0, 2.0, 0.5, 100, False)
+x = torch.randn(4, 3)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    print(round(loss.item(), 4), scaler.get_scale(), scaler.is_enabled())
+
+# %% round 17: a custom autograd function whose forward has the old custom_fwd decorator [safe]
+import torch
+
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    @torch.cuda.amp.custom_bwd
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad
+
+
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.randn(3))
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(3):
+    with torch.cpu.amp.autocast():
+        loss = Square.apply(w).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: an old CPU autocast whose fast dtype and state are printed in the step [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3)
+for step in range(2):
+    with torch.cpu.amp.autocast(cache_enabled=False) as ctx:
+        out = model(x)
+        print(ctx.fast_dtype, ctx.device, torch.is_autocast_enabled("cpu"), out.dtype)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+# %% round 17: an old CPU autocast nested inside a float16 torch.autocast [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 3)
+for step in range(2):
+    with torch.autocast("cpu", dtype=torch.float16):
+        with torch.cpu.amp.autocast():
+            out = model(x)
+    print(out.dtype)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+# %% round 17: an old autocast used as a decorator of the step function [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+@torch.cpu.amp.autocast(enabled=True)
+def forward(x):
+    return model(x)
+
+
+x = torch.randn(4, 3)
+for step in range(2):
+    out = forward(x)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(out.dtype, round(loss.item(), 3))
+
+# %% round 17: an old GradScaler whose state dict is printed after the steps [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=False)
+x = torch.randn(4, 3)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+print(scaler.state_dict(), type(scaler).__name__)
