@@ -64,7 +64,10 @@ class BlockingTransfer(Rule):
     A loop over a parameter of a function is checked too when a call in the project passes
     that parameter a loader that pins memory (built in the calling scope, or returned to it
     by a project function: `train_dataloader, test_dataloader = data_setup.create_dataloaders(
-    ...)` then `engine.train(model, train_dataloader, ...)`), up to two calls away; also a
+    ...)` then `engine.train(model, train_dataloader, ...)`; also one built with
+    `pin_memory=pin_memory`, the builder's parameter, that the call passes `True` or a name
+    its script binds only to `True`, `PIN_MEMORY = True`, or leaves to a default of `True`:
+    `project.FunctionFacts.pinned_by_parameter`), up to two calls away; also a
     loop over a name the function binds once to a wrapper of that parameter (`loader =
     tqdm.tqdm(train_loader)`). A loop over a loader whose construction is not followed (an
     attribute, `for batch in tqdm(self.train_loader):` in a trainer class that another module

@@ -682,6 +682,10 @@ class FunctionFacts:
     # Where it returns a DataLoader that pins memory (`WHOLE_RETURN` or the index in a returned
     # tuple), each with whether the loader collates by default (no `collate_fn`, no `**`).
     pinned_returns: FrozenSet[Tuple[int, bool]] = frozenset()
+    # Where it returns a DataLoader whose `pin_memory=` is one of its parameters (`pin_memory=
+    # pin_memory` in `get_loaders(..., pin_memory=True)`): (where, collates by default, the
+    # parameter, whether its default is `True`). It pins where the call passes it `True`.
+    pinned_by_parameter: FrozenSet[Tuple[int, bool, str, bool]] = frozenset()
     # A loader factory: it returns a `DataLoader(..., **kwargs)` built with the keyword
     # arguments it is given (`dataset.to_dataloader(batch_size=64, num_workers=0)`); the
     # keywords it sets itself (in that call, or in a dict it builds). None for other functions.
@@ -1493,6 +1497,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         item.value is not None and any(_called_attribute(part) in READ_BACKS for part in _ast_walk(item.value))
         for item in returns
     )
+    pinning = _pinned_returns(returns + assigns, aliases)
     return FunctionFacts(
         name=name,
         line=getattr(node, "lineno", 0),
@@ -1514,7 +1519,10 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         iterated_parameters=frozenset(iterated),
         reiterated_parameters=frozenset(passes[0]),
         moved_parameters=frozenset(passes[1]),
-        pinned_returns=_pinned_returns(returns + assigns, aliases),
+        pinned_returns=frozenset((slot, collates) for slot, collates, flag in pinning if flag is None),
+        pinned_by_parameter=frozenset(
+            (slot, collates, flag, _true_default(args, flag)) for slot, collates, flag in pinning if flag is not None and flag in parameters
+        ),
         loader_keywords=_loader_keywords(_of(body, ast.Return, ast.Call, ast.Dict), aliases, _loader_classes(args, aliases))
         if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(_runs_parameter(item) for item in calls) & set(parameters),
@@ -1601,13 +1609,30 @@ def _pinned_loader(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optiona
     """For `DataLoader(..., pin_memory=True)`: whether it collates by default (no `collate_fn`,
     no `**` arguments, no more than the six positional ones before `collate_fn`); None for
     anything else."""
+    found = _loader_pinning(value, aliases)
+    return found[0] if found is not None and found[1] is None else None
+
+
+def _loader_pinning(value: Optional[ast.AST], aliases: Dict[str, str]) -> Optional[Tuple[bool, Optional[str]]]:
+    """For a `DataLoader(...)` that pins memory, `pin_memory=True` or `pin_memory=<name>`:
+    whether it collates by default (see `_pinned_loader`), and the name (None for `True`)."""
     if not (isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) in DATALOADERS):
         return None
     keywords = {keyword.arg: keyword.value for keyword in value.keywords}
     pinned = keywords.get("pin_memory")
-    if not (isinstance(pinned, ast.Constant) and pinned.value is True):
-        return None
-    return None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
+    collates = None not in keywords and "collate_fn" not in keywords and len(value.args) <= 6
+    if isinstance(pinned, ast.Constant) and pinned.value is True:
+        return collates, None
+    return (collates, pinned.id) if isinstance(pinned, ast.Name) else None
+
+
+def _true_default(args: Optional[ast.arguments], name: str) -> bool:
+    """Whether the parameter `name` defaults to `True`."""
+    if args is None:
+        return False
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    return any(arg.arg == name and isinstance(default, ast.Constant) and default.value is True for arg, default in pairs)
 
 
 def _loader_classes(args: ast.arguments, aliases: Dict[str, str]) -> FrozenSet[str]:
@@ -1635,22 +1660,24 @@ def _loader_keywords(body: List[ast.AST], aliases: Dict[str, str], classes: Froz
     return frozenset(keywords)
 
 
-def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[Tuple[int, bool]]:
-    """`FunctionFacts.pinned_returns` of a function whose body's nodes are `body`."""
+def _pinned_returns(body: List[ast.AST], aliases: Dict[str, str]) -> FrozenSet[Tuple[int, bool, Optional[str]]]:
+    """Where a function whose body's nodes are `body` returns a DataLoader that pins memory
+    (see `_loader_pinning`): (where, collates by default, the name `pin_memory=` is given or
+    None for `True`); `FunctionFacts.pinned_returns` and `pinned_by_parameter` are read from it."""
     returns = [item.value for item in body if isinstance(item, ast.Return) and item.value is not None]
     if not returns:
         return frozenset()
     named = {target.id: found for item in body if isinstance(item, ast.Assign) and len(item.targets) == 1
              for target in item.targets if isinstance(target, ast.Name)
-             for found in [_pinned_loader(item.value, aliases)] if found is not None}
+             for found in [_loader_pinning(item.value, aliases)] if found is not None}
 
-    def pinned(value: ast.AST) -> Optional[bool]:
-        return named.get(value.id) if isinstance(value, ast.Name) else _pinned_loader(value, aliases)
+    def pinned(value: ast.AST) -> Optional[Tuple[bool, Optional[str]]]:
+        return named.get(value.id) if isinstance(value, ast.Name) else _loader_pinning(value, aliases)
 
-    found: Set[Tuple[int, bool]] = set()
+    found: Set[Tuple[int, bool, Optional[str]]] = set()
     for value in returns:
         elements = list(enumerate(value.elts)) if isinstance(value, ast.Tuple) else [(WHOLE_RETURN, value)]
-        found |= {(slot, default) for slot, element in elements for default in [pinned(element)] if default is not None}
+        found |= {(slot, *pinning) for slot, element in elements for pinning in [pinned(element)] if pinning is not None}
     return frozenset(found)
 
 
@@ -3164,10 +3191,32 @@ def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast
         for slot, default in facts.pinned_returns if facts is not None else ():
             if slot in slots:
                 return default
+        for slot, default, flag, true_default in facts.pinned_by_parameter if facts is not None else ():
+            given = _argument_for(node.value, facts.parameters, flag) if slot in slots else None
+            if slot in slots and (_true_value(given, text, statements) if given is not None else true_default):
+                return default
     if depth > 0 and isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and site.caller:
         if name in {a.arg for a in (*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs)}:
             return pinned_argument(site.path, site.caller, name, depth - 1)
     return None
+
+
+def _true_value(value: ast.AST, text: str, statements: List[ast.AST]) -> bool:
+    """`True`, or a name that the calling scope or the module binds only to `True`
+    (`PIN_MEMORY = True` at the top of a training script)."""
+    if isinstance(value, ast.Constant):
+        return value.value is True
+    if not isinstance(value, ast.Name):
+        return False
+    try:
+        module = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    bound = [
+        node.value for node in [*statements, *module.body]
+        if isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and target.id == value.id for target in node.targets)
+    ]
+    return bool(bound) and all(isinstance(item, ast.Constant) and item.value is True for item in bound)
 
 
 def _slot_names(targets: List[ast.expr], slot: int) -> List[str]:
