@@ -60,6 +60,7 @@ if __name__ == "__main__":
         ("False", "False", ", 4, PIN_MEMORY", False),
         ("False", "True", "", False),
         ("True", "True", ", pin_memory=args.pin", False),
+        ("True", "True", ", **loader_options", False),  # the options may set it: a default proves nothing
     ],
 )
 def test_loaders_pinned_by_the_callers_argument(tmp_path, monkeypatch, default, constant, passed, reported):

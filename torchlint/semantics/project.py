@@ -3191,7 +3191,8 @@ def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast
         for slot, default in facts.pinned_returns if facts is not None else ():
             if slot in slots:
                 return default
-        for slot, default, flag, true_default in facts.pinned_by_parameter if facts is not None else ():
+        spread = any(isinstance(arg, ast.Starred) for arg in node.value.args) or any(keyword.arg is None for keyword in node.value.keywords)
+        for slot, default, flag, true_default in facts.pinned_by_parameter if facts is not None and not spread else ():
             given = _argument_for(node.value, facts.parameters, flag) if slot in slots else None
             if slot in slots and (_true_value(given, text, statements) if given is not None else true_default):
                 return default
