@@ -9,6 +9,18 @@ from typing import Dict, FrozenSet
 # and PyTorch Geometric (its loaders are torch DataLoaders, its models torch modules).
 TORCH_PACKAGES: FrozenSet[str] = frozenset({"torch", "pytorch_lightning", "lightning", "torch_geometric"})
 LIGHTNING = "Lightning"
+# The packages Lightning's classes are imported from (`pytorch_lightning.Trainer`,
+# `lightning.pytorch.LightningModule`).
+LIGHTNING_PACKAGES: FrozenSet[str] = frozenset({"pytorch_lightning", "lightning"})
+# The methods of Lightning's trainer that run a module's training and validation hooks and pass
+# over the loaders they are handed (`fit` every epoch, `validate`).
+TRAINER_PASSES: FrozenSet[str] = frozenset({"fit", "validate"})
+
+
+def lightning_class(qualified: str, name: str) -> bool:
+    """Whether the qualified name `qualified` is Lightning's class `name` (`Trainer`,
+    `LightningModule`), by any path it is imported through."""
+    return qualified.split(".")[0] in LIGHTNING_PACKAGES and qualified.rpartition(".")[2] == name
 # Lightning's callbacks, whose hooks the trainer calls (`on_train_batch_end` every batch).
 LIGHTNING_CALLBACK = "the Lightning trainer"
 HUGGING_FACE = "Hugging Face Trainer"

@@ -35,7 +35,7 @@ from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set
 import libcst as cst
 
 from torchlint.semantics.bindings import imported_values
-from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, LIGHTNING_CALLBACK, TRAINING_LOADER_HOOKS
+from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, LIGHTNING_CALLBACK, TRAINER_PASSES, TRAINING_LOADER_HOOKS, lightning_class
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, nodes_of_type, per_module
 from torchlint.semantics.values import assigned_values
@@ -174,15 +174,6 @@ def ignite_process_functions(calls: List[cst.Call]) -> List[str]:
 _ALL_HOOKS = frozenset().union(*BATCH_HOOKS.values())
 
 
-# Lightning's trainer class, by the qualified names it is imported under.
-LIGHTNING_TRAINERS = frozenset({
-    "pytorch_lightning.Trainer", "pytorch_lightning.trainer.Trainer", "pytorch_lightning.trainer.trainer.Trainer",
-    "lightning.Trainer", "lightning.pytorch.Trainer", "lightning.pytorch.trainer.Trainer",
-})
-# The trainer's methods that run a module's training and validation hooks.
-_FITTING_METHODS = frozenset({"fit", "validate"})
-
-
 @per_module
 def fitted_classes(module: cst.Module) -> FrozenSet[str]:
     """The names of the file's classes whose instances a Lightning `Trainer` of the file fits
@@ -200,7 +191,7 @@ def fitted_classes(module: cst.Module) -> FrozenSet[str]:
     for node in nodes_of_type(module, (cst.Call,)):
         assert isinstance(node, cst.Call)
         func = node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value in _FITTING_METHODS and _lightning_trainer(module, func.value)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value in TRAINER_PASSES and _lightning_trainer(module, func.value)):
             continue
         model = next((arg.value for arg in node.args if arg.keyword is None or arg.keyword.value == "model"), None)
         for value in [model] if isinstance(model, cst.Call) else assigned_values(module, dotted_name(model) or "") if model is not None else []:
@@ -215,6 +206,6 @@ def _lightning_trainer(module: cst.Module, value: cst.BaseExpression) -> bool:
     binds to one."""
     if isinstance(value, cst.Call):
         head, _, rest = (dotted_name(value.func) or "").partition(".")
-        return any((f"{base}.{rest}" if rest else base) in LIGHTNING_TRAINERS for base in imported_values(module, head)) if head else False
+        return any(lightning_class(f"{base}.{rest}" if rest else base, "Trainer") for base in imported_values(module, head)) if head else False
     values = assigned_values(module, dotted_name(value) or "") if dotted_name(value) else []
     return bool(values) and all(isinstance(item, cst.Call) and _lightning_trainer(module, item) for item in values)

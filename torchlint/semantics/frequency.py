@@ -585,7 +585,7 @@ class FrequencyAnalysis:
         head, _, rest = (dotted_name(func) or "").partition(".")
         return any(f"{base}.{rest}".startswith("torch.optim.") for base in imported_values(self.module, head)) if head else False
 
-    def _lightning_elsewhere(self, klass: cst.ClassDef) -> bool:
+    def lightning_elsewhere(self, klass: cst.ClassDef) -> bool:
         """Whether `klass`, of no framework by the bases of its file, is a Lightning module by
         what the project shows: a base of another project module is one, or a Lightning
         trainer of the file fits it (`frameworks.fitted_classes`)."""
@@ -622,7 +622,7 @@ class FrequencyAnalysis:
         if self._never_built(function):
             return Execution(Frequency.RARE, (Reason(f"nothing in the project calls `{name}()`"),))
         framework = batch_hook(function, scope, self.classes()) if isinstance(scope, cst.ClassDef) else None
-        if framework is None and isinstance(scope, cst.ClassDef) and name in BATCH_HOOKS[LIGHTNING] and self._lightning_elsewhere(scope):
+        if framework is None and isinstance(scope, cst.ClassDef) and name in BATCH_HOOKS[LIGHTNING] and self.lightning_elsewhere(scope):
             framework = LIGHTNING
         if framework is None and not method and self._ignite_step(function):
             framework = IGNITE

@@ -11,8 +11,8 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tup
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
-from torchlint.semantics.framework_names import TRAINING_LOADER_HOOKS
-from torchlint.semantics.frameworks import bound_hooks, framework_of, loader_hook
+from torchlint.semantics.framework_names import LIGHTNING_PACKAGES, TRAINING_LOADER_HOOKS
+from torchlint.semantics.frameworks import bound_hooks, loader_hook
 from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
@@ -363,7 +363,7 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     klass = ctx.frequency.enclosing_class(function) if function is not None else None
     built = _runs_epochs if every_epoch else _trains
     fed = (klass is not None and _feeds_loader_hook(ctx, loader, function, klass)) or any(
-        _handed_to(ctx, scope, name, "fit", _LIGHTNING, "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
+        _handed_to(ctx, scope, name, "fit", tuple(LIGHTNING_PACKAGES), "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
         for scope, name in _holders(ctx, loader)
     ) or _returned_to_lightning(ctx, loader)
     return fed and not lightning_on_cpu(ctx.path)
@@ -404,14 +404,15 @@ def _feeds_loader_hook(ctx: "FileFacts", loader: cst.Call, function: cst.Functio
 
 
 def _loader_hook(ctx: "FileFacts", method: cst.FunctionDef, klass: cst.ClassDef) -> bool:
-    """`frameworks.loader_hook`, also for a class whose Lightning base is a class of another
-    project module (`project.FunctionFacts.lightning`)."""
+    """`frameworks.loader_hook`, also for a class that is a Lightning module by what the project
+    shows (`FrequencyAnalysis.lightning_elsewhere`: a Lightning base of another project module,
+    or a Lightning trainer of the file that fits it)."""
     classes = ctx.frequency.classes()
     if loader_hook(method, klass, classes):
         return True
     if method.name.value not in TRAINING_LOADER_HOOKS and method.name.value not in bound_hooks(klass, TRAINING_LOADER_HOOKS):
         return False
-    return framework_of(klass, classes) is None and any(getattr(project_function(ctx, base.value), "lightning", False) for base in klass.bases)
+    return ctx.frequency.lightning_elsewhere(klass)
 
 
 def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: Callable[[cst.Call], bool]) -> bool:
@@ -424,7 +425,7 @@ def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: 
             facts = project_function(ctx, node.value.func)
             held = dotted_name(node.targets[0].target)
             if facts is not None and held is not None and facts.feeds_framework(node.value, name):
-                if _handed_to(ctx, scope, held, "fit", _LIGHTNING, "Trainer", built):
+                if _handed_to(ctx, scope, held, "fit", tuple(LIGHTNING_PACKAGES), "Trainer", built):
                     return True
     return False
 
@@ -453,13 +454,11 @@ def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
         return False
     return any(
         _handed_to(ctx, scope, name, "prepare", ("accelerate",), "Accelerator")
-        or _handed_to(ctx, scope, name, "setup_dataloaders", (*_LIGHTNING, "lightning_fabric"), "Fabric")
+        or _handed_to(ctx, scope, name, "setup_dataloaders", (*LIGHTNING_PACKAGES, "lightning_fabric"), "Fabric")
         for scope, name in _holders(ctx, loader)
     )
 
 
-# The packages Lightning's classes are imported from.
-_LIGHTNING = ("pytorch_lightning", "lightning")
 
 
 def _handed_to(

@@ -61,7 +61,7 @@ from torchlint.files.syntax import ast_children as _ast_children, nests_too_deep
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory
 from torchlint.semantics.epochs import mentions_epoch
-from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, TORCH_PACKAGES, TRAINING_LOADER_HOOKS
+from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, LIGHTNING_PACKAGES, TORCH_PACKAGES, TRAINER_PASSES, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
 from torchlint.semantics.test_paths import path_is_test
 
@@ -2806,12 +2806,6 @@ def hands_result_to_training(site: CallSite, slot: int = -1, repeatedly: bool = 
     )
 
 
-# The packages Lightning's trainer is imported from, and its methods that pass over the loaders
-# they are handed (`fit` every epoch, `validate`).
-LIGHTNING_PACKAGES = frozenset({"pytorch_lightning", "lightning"})
-_TRAINER_PASSES = frozenset({"fit", "validate"})
-
-
 def project_imports_lightning(path: str) -> bool:
     """Whether a module of the project of the file at `path` imports Lightning (once per run)."""
     root = project_root(os.path.abspath(path))
@@ -2839,7 +2833,7 @@ def hands_result_to_lightning(site: CallSite, slot: int = -1) -> bool:
     if not any(item.module.split(".")[0] in LIGHTNING_PACKAGES for item in module_imports(text)):
         return False
     return any(
-        isinstance(node, ast.Call) and _called_attribute(node) in _TRAINER_PASSES
+        isinstance(node, ast.Call) and _called_attribute(node) in TRAINER_PASSES
         and any(isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(keyword.value for keyword in node.keywords)))
         for statement in statements for node in _ast_walk(statement)
     )

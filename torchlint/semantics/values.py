@@ -10,6 +10,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from torchlint.semantics.devices import named_like_device, names_cpu
+from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
 from torchlint.semantics.placement import host_modules
@@ -309,12 +310,6 @@ def string_key(node: cst.BaseExpression) -> Optional[str]:
 TRACKED_ATTRIBUTE_KINDS = (Kind.HOST_TENSOR, Kind.MODULE)
 
 
-# Lightning's module class, an `nn.Module`, by the qualified names it is imported under.
-LIGHTNING_MODULES = frozenset({
-    "pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule", "pytorch_lightning.core.module.LightningModule",
-    "pytorch_lightning.core.lightning.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
-})
-
 class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
@@ -559,7 +554,7 @@ class ValueInference:
         """Remember classes that subclass a `torch.nn` module class (or Lightning's), directly or via a local subclass."""
         for base in node.bases:
             qualified = self.names.qualified_name(base.value) or ""
-            if self.is_module_class(base.value) or qualified in LIGHTNING_MODULES or (
+            if self.is_module_class(base.value) or lightning_class(qualified, "LightningModule") or (
                 qualified.startswith("torch.nn.") and qualified.split(".")[-1][:1].isupper()
             ):
                 self.module_classes.add(node.name.value)
