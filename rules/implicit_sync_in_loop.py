@@ -39,7 +39,8 @@ class ImplicitSyncInLoop(Rule):
     """## What it does
     Flags implicit host-device synchronisation inside a loop that runs once per training or
     evaluation step: `float(t)`, `int(t)` and `bool(t)` of a tensor, a tensor used as the
-    condition of `if t:` / `while t:` (including comparisons such as `if loss < best:`),
+    condition of `if t:` / `while t:` (including comparisons such as `if loss < best:`), of a
+    conditional expression (`"up" if t > 0 else "down"`) or of a comprehension's `if`,
     `print(t)` and f-strings `f"{t}"` of a tensor, `math` functions of a tensor
     (`math.pow(p.grad.norm(), 2)`, `math.isnan(loss)`: each converts it to a float first),
     and `torch.cuda.synchronize()`.
@@ -64,7 +65,10 @@ class ImplicitSyncInLoop(Rule):
 
     To stay precise the rule only reports values known to be tensors (results of torch
     functions, of calling a module, tensors moved with `.cuda()`/`.to(device)`, results of
-    methods only a tensor has, such as `.norm(dim=-1)`, and a name the function assigns once
+    methods only a tensor has, such as `.norm(dim=-1)`, the fields of the batch a
+    `LightningModule`'s step method receives, which the loader collated and the trainer moved
+    (`ids, mask, labels = batch`; a custom collate that returns lists is rare enough to
+    accept), and a name the function assigns once
     and calls autograd's `.backward()` on, `loss = loss_func(out, target)` of a loss function
     chosen at run time), never values of unknown type, and is silent where TL101
     (`sync-in-loop`) is:
@@ -188,6 +192,14 @@ class ImplicitSyncInLoop(Rule):
     def visit_If(self, node: cst.If) -> None:
         if self._may_run_on_device() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as an `if` condition", test_of=node)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        if self._may_run_on_device() and self._is_tensor_test(node.test):
+            self._check(node.test, "A tensor as the condition of a conditional expression", test_of=node)
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        if self._may_run_on_device() and self._is_tensor_test(node.test):
+            self._check(node.test, "A tensor as a comprehension's `if` condition", test_of=node)
 
     def visit_While(self, node: cst.While) -> None:
         if self._may_run_on_device() and self._is_tensor_test(node.test):

@@ -2,7 +2,7 @@
 binds each name to a row of the iterable beside it, so `int(label) for label in pred` converts
 elements of a device tensor; and in a method of a module class (a `LightningModule` too),
 `self(x)` runs the forward, so `self((ids, mask))["logits"].argmax(dim=2)` is a tensor.
-Rows of values of unknown type (a batch's lists) stay unknown."""
+Rows of values of unknown type stay unknown."""
 
 from __future__ import annotations
 
@@ -50,8 +50,9 @@ def test_rows_of_a_zipped_device_tensor():
 
 
 def test_rows_of_a_zipped_unknown_value_stay_unknown():
-    """`labels` of the batch may be a list of Python ints."""
-    assert check(target="pred, true", iterated="labels, predictions") == []
+    """An attribute of unknown type may be a list of Python ints (the batch's own fields
+    are tensors: round 20)."""
+    assert check(target="pred, true", iterated="self.names, predictions") == []
 
 
 def test_zip_of_another_meaning_binds_nothing():

@@ -14,11 +14,17 @@ import libcst as cst
 
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
+from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, names_bound_by, scope_descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.modes import notebook_cell
 
 Handler = Callable[[cst.CSTNode], None]
+
+# A LightningModule's step methods, whose first parameter after `self` is the batch the
+# trainer has moved to the module's device: what it unpacks to are tensors
+# (`input_ids, mask, labels = batch`), collated by the loader.
+BATCH_PARAMETER_HOOKS = frozenset({"training_step", "validation_step", "test_step", "predict_step"})
 
 _METHODS: Dict[Tuple[type, str], List[Tuple[type, str]]] = {}
 
@@ -174,6 +180,12 @@ class _SemanticTracker:
             self._bind_parameters(node.params)
         if isinstance(owner, cst.ClassDef) and owner.name.value in self.values.module_classes and node.params.params and not node.decorators:
             self._bind(node.params.params[0].name.value, Kind.MODULE)  # a module's method: `self(x)` runs its forward
+            if node.name.value in BATCH_PARAMETER_HOOKS and len(node.params.params) > 1 and self._lightning_hook(node):
+                self._bind(node.params.params[1].name.value, Kind.TENSOR)
+
+    def _lightning_hook(self, node: cst.FunctionDef) -> bool:
+        """Whether Lightning runs the method `node` once per batch."""
+        return any(reason.framework == LIGHTNING for reason in self.ctx.execution(node.body).reasons)
 
     def _enter_lambda(self, node: cst.Lambda) -> None:
         self.names.push(node)
