@@ -13,7 +13,7 @@ from torchlint.semantics.dataset_items import IN_MEMORY_LIBRARIES, LAZY_CALLS, L
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import TORCH_FACTORIES, project_function
+from torchlint.semantics.project import TORCH_FACTORIES, FunctionFacts, project_function
 from torchlint.semantics.tree import descendants, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import assigned_values, string_value
 
@@ -193,23 +193,62 @@ def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     return isinstance(func, cst.Name) and func.value == "list" and ctx.names.lookup("list") is None
 
 
-def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
+def made_up(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:
+    """A dataset of data made up in the main process, read from nowhere: an instance of a
+    dataset class that makes its data with a torch factory and reads nothing (see
+    `_factory_made`), a `TensorDataset` of tensors such a factory makes
+    (`TensorDataset(torch.randn(64, 8))`), a dataset handed a method of the object that
+    builds it (an agent's experience, `_fed_by_own_method`), a `Subset` of one, or a name or
+    `self.` attribute the file only ever binds to one."""
+    if isinstance(dataset, cst.Call):
+        qualified = ctx.qualified_name(dataset.func)
+        if qualified in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
+            return made_up(ctx, dataset.args[0].value, depth + 1)
+        if qualified in IN_MEMORY_DATASETS:
+            return bool(dataset.args) and all(_factory_call(ctx, arg.value) for arg in dataset.args)
+        return _factory_made(ctx, dataset.func) or _fed_by_own_method(ctx, dataset)
+    name = dotted_name(dataset)
+    if name is None or depth >= MAX_DATASET_STEPS:
+        return False
+    values = [value for value in assigned_values(ctx.module, name) + _unpacked_from(ctx, name) if not (isinstance(value, cst.Name) and value.value == "None")]
+    return bool(values) and all(made_up(ctx, value, depth + 1) for value in values)
+
+
+def _factory_call(ctx: FileFacts, value: cst.BaseExpression) -> bool:
+    """`torch.randn(...)` and the other torch factories."""
+    return isinstance(value, cst.Call) and (ctx.names.qualified_name(value.func) or "").rpartition(".")[::2] in TORCH_FACTORIES
+
+
+def _factory_made(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     """A dataset class of the file, or of another project module (`project.FunctionFacts.
     makes_data_up`), that makes its data with a torch factory (in `__init__`, or item by item)
-    and reads nothing (no file, array or image loading anywhere in the class); or one whose
-    items are already in memory and cheap to get (`FunctionFacts.items_in_memory`: its
-    `__getitem__` only indexes and converts attributes holding data in memory)."""
+    and reads nothing (no file, array or image loading anywhere in the class)."""
     classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
     for klass in classes:
         calls = [node for node in descendants(klass) if isinstance(node, cst.Call)]
         if any(_reads(call) for call in calls):
             continue
-        if any((ctx.names.qualified_name(call.func) or "").rpartition(".")[::2] in TORCH_FACTORIES for call in calls):
+        if any(_factory_call(ctx, call) for call in calls):
             return True
+    facts = _project_class(ctx, func)
+    return facts is not None and not classes and facts.makes_data_up
+
+
+def _project_class(ctx: FileFacts, func: cst.BaseExpression) -> Optional[FunctionFacts]:
+    """What the project index knows of the class `func` names (capitalised), of this file or another module."""
     if not isinstance(func, (cst.Name, cst.Attribute)) or not (dotted_name(func) or "").rpartition(".")[2][:1].isupper():
-        return False
-    facts = project_function(ctx, func)  # the file's class, or one of another project module
-    return facts is not None and (facts.items_in_memory or (not classes and facts.makes_data_up))
+        return None
+    return project_function(ctx, func)
+
+
+def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
+    """A dataset class that makes its data up (`_factory_made`), or one whose items are
+    already in memory and cheap to get (`FunctionFacts.items_in_memory`: its `__getitem__`
+    only indexes and converts attributes holding data in memory)."""
+    if _factory_made(ctx, func):
+        return True
+    facts = _project_class(ctx, func)
+    return facts is not None and facts.items_in_memory
 
 
 def _handed_in_memory(ctx: FileFacts, dataset: cst.Call) -> bool:
