@@ -11,7 +11,7 @@ from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
 from torchlint.semantics.config_files import configured_false
 from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, per_module, scope_descendants
-from torchlint.semantics.datasets import made_up
+from torchlint.semantics.datasets import items_moved_to_device, made_up
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
@@ -294,7 +294,9 @@ class DataloaderNoPinMemory(Rule):
     a setting of their configuration (`torch.device(hp.device)`, not an option that defaults to
     the CPU: `semantics.passed_values.device_from_configuration`; nor take it as a parameter
     that a call of the project passes a device other than the CPU, in a program on CUDA:
-    `semantics.passed_values.device_given_by_callers`), for loaders a
+    `semantics.passed_values.device_given_by_callers`), for loaders over a dataset whose
+    `__getitem__` moves each item to the device (`audio.to(self.device)`: its batches are
+    device tensors already, which cannot be pinned; `semantics.datasets.items_moved_to_device`), for loaders a
     Lightning trainer feeds in a project that trains on the CPU (it pins a Lightning release
     before 2.0, whose trainers default to the CPU, and builds every trainer without a device
     option: `semantics.trainers`), and for loaders whose
@@ -499,7 +501,10 @@ class DataloaderNoPinMemory(Rule):
             if unpacked is None:
                 continue  # `**kwargs` that may pin memory
             dataset = argument(call, "dataset", 0)
-            if dataset is not None and isinstance(dataset.value, cst.Name) and dataset.value.value in self._filled_on_device:
+            if dataset is not None and (
+                (isinstance(dataset.value, cst.Name) and dataset.value.value in self._filled_on_device)
+                or items_moved_to_device(self.ctx, dataset.value)
+            ):
                 continue  # device tensors cannot be pinned
             if self.withholds_preview_variant() and loader_use(self.ctx, call) != "train":
                 continue

@@ -50,6 +50,21 @@ DATA_FUNCTIONS = ("__getitem__", "__iter__", "__next__", "collate")
 MPS = re.compile(r"[\"']mps|\.mps\b")
 
 
+def _receiver_chain(receiver: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The receiver of a method call and what it is computed from by method calls and torch
+    function arguments: `torch.flatten(pred).detach()` gives itself, `torch.flatten(pred)`
+    and `pred`."""
+    stack = [receiver]
+    while stack:
+        item = stack.pop()
+        yield item
+        if isinstance(item, cst.Call):
+            if isinstance(item.func, cst.Attribute):
+                stack.append(item.func.value)
+            if (dotted_name(item.func) or "").startswith("torch."):
+                stack.extend(arg.value for arg in item.args if arg.keyword is None and not arg.star)
+
+
 class SyncInLoop(Rule):
     """## What it does
     Flags `.item()`, `.cpu()`, `.to("cpu")` and `.tolist()` on a tensor inside a loop body
@@ -129,7 +144,9 @@ class SyncInLoop(Rule):
     - outside loops, and in files that never mention a device (`cuda`, `device`, `.to(`, ...),
       which run on the CPU where these calls cost nothing;
     - on values known to live on the host: NumPy arrays, Python numbers, tensors created
-      without `device=` or moved with `.cpu()`, and modules (`model.cpu().state_dict()`);
+      without `device=` or moved with `.cpu()`, results of host-only libraries
+      (`r2_score(y, p).item()`: scikit-learn, SciPy, pandas) and modules
+      (`model.cpu().state_dict()`);
     - in comprehensions that map over a collection (`[t.item() for t in losses]`): after the
       first element's wait the device is idle, so the comprehension costs what one call costs
       where it stands; inside a step loop it is reported, over a data loader it is a step loop;
@@ -149,7 +166,8 @@ class SyncInLoop(Rule):
       (`loss_values.append(train(epoch))`, then `if loss_values[-1] < best:`);
     - where a loop that does not train needs the value on the host: it decides the loop
       (autoregressive decoding, convergence checks), the loop reads user `input()`, the value goes to host-only output (`.cpu().numpy()`, a
-      NumPy call, a file, text, iteration over `x.tolist()`, a dict key such as an image id
+      NumPy call, also of a name it is bound to through torch calls on the host:
+      `pred_cpu = pred.cpu()`, then `torch.flatten(pred_cpu).numpy()`; a file, text, iteration over `x.tolist()`, a dict key such as an image id
       for an evaluator): inference, generation and evaluation loops exist to produce such
       values (not a copy deleted or rebound unread, nor a running total such as
       `acc += (p == y).cpu().numpy().mean()`); or a loop that is not over a data loader hands each result to the host
@@ -638,12 +656,13 @@ class SyncInLoop(Rule):
 
     def _converted_later(self, node: cst.Call, names: Set[str], sinks: FrozenSet[str]) -> bool:
         """Whether the innermost loop (or function) around `node` converts a name bound to its
-        value for host output (`scores = scores.cpu()`, then `scores.numpy()`)."""
+        value for host output (`scores = scores.cpu()`, then `scores.numpy()`), also through
+        what torch computes from it on the host (`torch.flatten(pred_cpu).detach().numpy()`)."""
         loops = self.ctx.enclosing_loops(node)
         region = loops[0] if loops else self.ctx.enclosing(cst.FunctionDef)
         return region is not None and any(
             isinstance(call.func, cst.Attribute) and call.func.attr.value in sinks
-            and isinstance(call.func.value, cst.Name) and call.func.value.value in names
+            and any(isinstance(item, cst.Name) and item.value in names for item in _receiver_chain(call.func.value))
             for call in nodes_of_type(region, (cst.Call,))
         )
 

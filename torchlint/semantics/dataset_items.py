@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from torchlint.files.syntax import ast_children
+from torchlint.semantics.devices import DEVICE_NAME
 from torchlint.semantics.pyast import ast_dotted, ast_qualified, ast_walk
 
 # Builtins whose result is a new value built from what they are given: a container they
@@ -107,6 +108,26 @@ def builds_graphs_per_item(node: ast.ClassDef, classes: Dict[str, ast.ClassDef],
     methods = _methods(chain)
     get = methods.get("get")
     return get is not None and "__getitem__" not in methods and not _gives_cheaply(chain, methods, get, aliases, False)
+
+
+def items_on_device(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> bool:
+    """Whether the class's `__getitem__` moves what it gives to an accelerator: `.cuda()`, or
+    `.to(...)` of a device name or a CUDA string (`audio.to(self.device)` with the device the
+    constructor was handed). A loader's batches of such items are device tensors already."""
+    getitem = _methods(_chain(node, classes)).get("__getitem__")
+    if getitem is None:
+        return False
+    for call in ast_walk(getitem):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+            continue
+        if call.func.attr == "cuda":
+            return True
+        target = call.args[0] if call.func.attr == "to" and call.args else None
+        if isinstance(target, ast.Constant) and isinstance(target.value, str) and target.value.startswith("cuda"):
+            return True
+        if target is not None and DEVICE_NAME.match((ast_dotted(target) or "").rsplit(".", 1)[-1]):
+            return True
+    return False
 
 
 def _methods(chain: List[ast.ClassDef]) -> Dict[str, ast.FunctionDef]:

@@ -3,7 +3,7 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -193,25 +193,45 @@ def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     return isinstance(func, cst.Name) and func.value == "list" and ctx.names.lookup("list") is None
 
 
-def made_up(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:
+def made_up(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
     """A dataset of data made up in the main process, read from nowhere: an instance of a
     dataset class that makes its data with a torch factory and reads nothing (see
     `_factory_made`), a `TensorDataset` of tensors such a factory makes
     (`TensorDataset(torch.randn(64, 8))`), a dataset handed a method of the object that
     builds it (an agent's experience, `_fed_by_own_method`), a `Subset` of one, or a name or
     `self.` attribute the file only ever binds to one."""
+    def made(call: cst.Call) -> bool:
+        if ctx.qualified_name(call.func) in IN_MEMORY_DATASETS:
+            return bool(call.args) and all(_factory_call(ctx, arg.value) for arg in call.args)
+        return _factory_made(ctx, call.func) or _fed_by_own_method(ctx, call)
+
+    return _every_instance(ctx, dataset, made)
+
+
+def items_moved_to_device(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
+    """A dataset whose class moves each item to an accelerator in `__getitem__`
+    (`project.FunctionFacts.items_on_device`), a `Subset` of one, or a name the file only
+    ever binds to one: its loader's batches are device tensors, which cannot be pinned."""
+
+    def moved(call: cst.Call) -> bool:
+        facts = _project_class(ctx, call.func)
+        return facts is not None and facts.items_on_device
+
+    return _every_instance(ctx, dataset, moved)
+
+
+def _every_instance(ctx: FileFacts, dataset: cst.BaseExpression, test: Callable[[cst.Call], bool], depth: int = 0) -> bool:
+    """Whether `dataset` is a call that passes `test`, a `Subset` of one, or a name or `self.`
+    attribute every assignment of the file binds to one."""
     if isinstance(dataset, cst.Call):
-        qualified = ctx.qualified_name(dataset.func)
-        if qualified in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
-            return made_up(ctx, dataset.args[0].value, depth + 1)
-        if qualified in IN_MEMORY_DATASETS:
-            return bool(dataset.args) and all(_factory_call(ctx, arg.value) for arg in dataset.args)
-        return _factory_made(ctx, dataset.func) or _fed_by_own_method(ctx, dataset)
+        if ctx.qualified_name(dataset.func) in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
+            return _every_instance(ctx, dataset.args[0].value, test, depth + 1)
+        return test(dataset)
     name = dotted_name(dataset)
     if name is None or depth >= MAX_DATASET_STEPS:
         return False
     values = [value for value in assigned_values(ctx.module, name) + _unpacked_from(ctx, name) if not (isinstance(value, cst.Name) and value.value == "None")]
-    return bool(values) and all(made_up(ctx, value, depth + 1) for value in values)
+    return bool(values) and all(_every_instance(ctx, value, test, depth + 1) for value in values)
 
 
 def _factory_call(ctx: FileFacts, value: cst.BaseExpression) -> bool:

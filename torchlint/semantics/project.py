@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator,
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
-from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory
+from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory, items_on_device
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, LIGHTNING_PACKAGES, TORCH_PACKAGES, TRAINER_PASSES, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
@@ -700,6 +700,8 @@ class FunctionFacts:
     items_in_memory_if_given: bool = False
     # A PyTorch Geometric dataset class that reads or builds each graph in `get(idx)`.
     builds_graphs_per_item: bool = False
+    # A dataset class whose `__getitem__` moves its items to an accelerator (`dataset_items`).
+    items_on_device: bool = False
     # Parameters the function calls (`model(user, item)`: a module it runs).
     called_parameters: FrozenSet[str] = frozenset()
     # Module globals its `for` loops iterate (`for x, y in test_loader:` in `def evaluate():`),
@@ -1448,7 +1450,10 @@ def _summarise(
             held = items_in_memory(node, classes, aliases)
             given = held or items_in_memory(node, classes, aliases, given=True)
             graphs = builds_graphs_per_item(node, classes, aliases)
-            out[prefix + node.name] = dataclasses.replace(facts, items_in_memory=held, items_in_memory_if_given=given, builds_graphs_per_item=graphs)
+            out[prefix + node.name] = dataclasses.replace(
+                facts, items_in_memory=held, items_in_memory_if_given=given, builds_graphs_per_item=graphs,
+                items_on_device=items_on_device(node, classes),
+            )
         elif isinstance(node, (ast.If, ast.Try)):
             _summarise(node, prefix, aliases, out, classes)  # definitions under `if`/`try` at the same level
 

@@ -306,6 +306,10 @@ def string_key(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
+# Libraries that compute on the host only: what their functions return lives there (a
+# tensor handed to them is converted to NumPy first).
+HOST_LIBRARIES = frozenset({"sklearn", "scipy", "pandas", "statistics"})
+
 # The kinds an attribute `self.<name>` is known to hold when every assignment gives it one.
 TRACKED_ATTRIBUTE_KINDS = (Kind.HOST_TENSOR, Kind.MODULE)
 
@@ -420,6 +424,8 @@ class ValueInference:
             return Kind.DEVICE
         if qualified.startswith("numpy."):
             return Kind.NDARRAY
+        if qualified.split(".")[0] in HOST_LIBRARIES:
+            return Kind.OTHER  # `r2_score(y, p)`, `stats.pearsonr(a, b)`: computed on the host
         if qualified == "torch.nn.Parameter":
             return Kind.TENSOR
         if qualified.startswith(_TENSOR_SUBMODULES):
