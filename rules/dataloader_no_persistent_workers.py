@@ -107,7 +107,9 @@ class DataloaderNoPersistentWorkers(Rule):
       likewise a command-line option that every module defining it defaults to `0`
       (`num_workers=args.num_workers` after `add_argument("--num-workers", default=0)`, also
       through a holder the object keeps, `self.args.workers`;
-      `semantics.passed_values.zero_by_default`): workers only for users who ask;
+      `semantics.passed_values.zero_by_default`) and that no shell script of the project
+      sets above zero (`python train.py --num_workers 2` in `scripts/train.sh` does: the
+      project's own way to run it): workers only for users who ask;
     - in a program that never places work on an accelerator (neither the file nor its
       project mentions a device or CUDA) when the dataset's items are already in memory (a
       `TensorDataset`, a list, a dataset class that makes its data up; see

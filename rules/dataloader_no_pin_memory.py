@@ -39,7 +39,8 @@ class LoaderTracker:
     """Which names hold a torch DataLoader created in this file, in source order and per scope.
 
     `loader = DataLoader(...)` in a function, module or as `self.loader` in a class is
-    tracked until the name is bound to something else. `loops_over(for_node)` finds the
+    tracked until the name is bound to something else; so is a name bound to a progress bar
+    or other wrapper over it (`batch_iter = tqdm(loader)`). `loops_over(for_node)` finds the
     DataLoaders a loop iterates (through `enumerate`, `tqdm`, `zip`, ...).
     """
 
@@ -48,15 +49,20 @@ class LoaderTracker:
         self.loaders: Dict[LoaderKey, cst.Call] = {}
 
     def note_assign(self, node: cst.Assign) -> None:
+        """Track `loader = DataLoader(...)`, and a name bound to a wrapper that iterates a
+        tracked loader's batches as they are (`batch_iter = tqdm(loader, leave=False)`)."""
         value = node.value
-        is_loader = isinstance(value, cst.Call) and builds_dataloader(self.ctx, value.func)
+        loader = value if isinstance(value, cst.Call) and builds_dataloader(self.ctx, value.func) else None
+        source = iterated_source(value)
+        if loader is None and source is not value:
+            wrapped = self._key(source, binding=False)
+            loader = self.loaders.get(wrapped) if wrapped is not None else None
         for target in node.targets:
             key = self._key(target.target, binding=True)
             if key is None:
                 continue
-            if is_loader:
-                assert isinstance(value, cst.Call)
-                self.loaders[key] = value
+            if loader is not None:
+                self.loaders[key] = loader
             else:
                 self.loaders.pop(key, None)
 
@@ -259,7 +265,8 @@ class DataloaderNoPinMemory(Rule):
     """## What it does
     Flags a `torch.utils.data.DataLoader` created without `pin_memory=True` (or with
     `pin_memory=False`) whose batches the same file moves to CUDA: the file mentions CUDA,
-    and a `for` loop over the loader (in its own scope, or in a same-file function it is
+    and a `for` loop over the loader (in its own scope, also through a progress bar bound to
+    a name first, `batch_iter = tqdm(loader)`, or in a same-file function it is
     handed to, `train(model, train_loader)`) calls `.cuda()` or `.to(<device>)` on the
     loop's target or an element of it (`x.cuda()`, `batch["image"].to(device)`); or a
     function or class of another project module it is handed to does, in a program that

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from torchlint.semantics.project import configuration_file, declares_dependencies
+from torchlint.semantics.project import configuration_file, declares_dependencies, launch_script
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -224,10 +224,10 @@ def _sources_present(git: list[str], repo: Repo) -> list[str]:
 
 
 def _read_by_torchlint(path: str) -> bool:
-    """Sources, and the dependency and configuration files the semantics read (requirements,
-    setup, environments; YAML, and JSON named as configuration)."""
+    """Sources, and the dependency, configuration and launch files the semantics read
+    (requirements, setup, environments; YAML, and JSON named as configuration; shell scripts)."""
     directory, _, name = path.rpartition("/")
-    return path.endswith(SOURCE_SUFFIXES) or declares_dependencies(directory, name) or configuration_file(directory, name)
+    return path.endswith(SOURCE_SUFFIXES) or declares_dependencies(directory, name) or configuration_file(directory, name) or launch_script(name)
 
 
 def _mirror_git_dir(path: Path) -> Path:

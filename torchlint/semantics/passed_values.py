@@ -18,7 +18,7 @@ from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import arguments_given, calls_given, option_default
+from torchlint.semantics.project import arguments_given, calls_given, launched_values, option_default
 from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import DICT_READS, string_key, string_value
 
@@ -50,8 +50,13 @@ def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression, called: bool
 def zero_by_default(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     """Whether `value` reads a command-line option whose default is `0` wherever the project
     defines it (`args.num_workers` after `parser.add_argument("--num-workers", type=int,
-    default=0)`, see `project.option_default`): zero unless the user asks for more."""
-    return _zero(default_of_option(ctx, value))
+    default=0)`, see `project.option_default`) and that no shell script of the project sets
+    to a count above zero (`python train.py --num_workers 2`, `project.launched_values`):
+    zero unless the user asks for more."""
+    if not _zero(default_of_option(ctx, value)):
+        return False
+    assert isinstance(value, cst.Attribute)  # an option's value, `args.num_workers`
+    return not any(passed.isdigit() and int(passed) > 0 for passed in launched_values(ctx.path, value.attr.value))
 
 
 def default_of_option(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[object]:

@@ -2644,6 +2644,8 @@ DEPENDENCY_PATTERNS = (
 )
 # Per project root: its configuration files (`configuration_file`).
 _CONFIG_FILES: Dict[str, Tuple[str, ...]] = {}
+# Per project root: its shell scripts (`launch_script`), which may run its training scripts.
+_LAUNCH_SCRIPTS: Dict[str, Tuple[str, ...]] = {}
 # Words in a JSON file's name or directory that make it a configuration file (a JSON file of
 # another name holds data: annotations, vocabularies, results).
 CONFIG_WORDS = ("config", "conf", "cfg", "hparam", "hyper", "param", "setting", "option", "args")
@@ -2662,6 +2664,7 @@ def clear() -> None:
     _PROJECT_NOTEBOOKS.clear()
     _DEPENDENCY_FILES.clear()
     _CONFIG_FILES.clear()
+    _LAUNCH_SCRIPTS.clear()
     _IMPORT_GRAPHS.clear()
     _MODULE_DIRECTORIES.clear()
     _LIGHTNING_PROJECTS.clear()
@@ -2682,6 +2685,7 @@ def project_files(root: str) -> Tuple[str, ...]:
         notebooks: List[str] = []
         declared: List[str] = []
         configurations: List[str] = []
+        scripts: List[str] = []
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(
                 d
@@ -2692,8 +2696,10 @@ def project_files(root: str) -> Tuple[str, ...]:
             notebooks.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".ipynb"))
             declared.extend(os.path.join(directory, name) for name in sorted(names) if declares_dependencies(directory, name))
             configurations.extend(os.path.join(directory, name) for name in sorted(names) if configuration_file(directory, name))
+            scripts.extend(os.path.join(directory, name) for name in sorted(names) if launch_script(name))
         found = _PROJECT_FILES[root] = tuple(files)
         _CONFIG_FILES[root] = tuple(configurations)
+        _LAUNCH_SCRIPTS[root] = tuple(scripts)
         _PROJECT_NOTEBOOKS[root] = tuple(notebooks)
         _DEPENDENCY_FILES[root] = tuple(declared)
     return found
@@ -2751,6 +2757,18 @@ def config_files(root: str) -> Tuple[str, ...]:
     return _CONFIG_FILES[root]
 
 
+def launch_scripts(root: str) -> Tuple[str, ...]:
+    """The shell scripts under a project root (`launch_script`), listed once per run with the modules."""
+    project_files(root)
+    return _LAUNCH_SCRIPTS[root]
+
+
+def launch_script(name: str) -> bool:
+    """Whether the file `name` is a shell script, which may run the project's training
+    scripts with command-line options (`python train.py --num_workers 2`)."""
+    return name.lower().endswith(".sh")
+
+
 def configuration_file(directory: str, name: str) -> bool:
     """Whether the file `name` in `directory` may configure a run: a YAML file, or a JSON
     file whose name or directory says so (`CONFIG_WORDS`: `config.json`, `configs/base.json`,
@@ -2781,7 +2799,7 @@ def tree_stamp(root: str) -> str:
     """A stamp of the project's module listing, its dependency files and its configuration
     files, with each file's (mtime, size)."""
     material = []
-    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root), *config_files(root)):
+    for file in (*project_files(root), *project_notebooks(root), *dependency_files(root), *config_files(root), *launch_scripts(root)):
         try:
             status = os.stat(file)
         except OSError:
@@ -3301,6 +3319,34 @@ def option_default(path: str, dest: str) -> Optional[object]:
         note_listing(root, stamp)
         own = _option_defaults(root, stamp).get(dest, frozenset())
     return next(iter(own)) if len(own) == 1 and _UNKNOWN_DEFAULT not in own else None
+
+
+def launched_values(path: str, dest: str) -> FrozenSet[str]:
+    """The values the project's shell scripts pass to the command-line option `dest` when
+    they run a Python program (`python train.py --num_workers 2`, `--num-workers=2`, also on
+    lines continued with a backslash)."""
+    root = project_root(os.path.abspath(path))
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    return _launched_options(root, stamp).get(dest, frozenset())
+
+
+# A line of a shell script that runs a Python program, and an option it passes a value.
+_PYTHON_LAUNCH = re.compile(r"(^|[\s;&|/])(python[\d.]*|torchrun|accelerate|deepspeed)\s")
+_LAUNCHED_OPTION = re.compile(r"\s--([A-Za-z][\w-]*)(?:=|\s+)([^\s;&|\\\-][^\s;&|\\]*)")
+
+
+@lru_cache(maxsize=8)
+def _launched_options(root: str, stamp: str) -> Dict[str, FrozenSet[str]]:
+    """For each option the project's shell scripts pass a Python program, the values they
+    pass; built once per state of the project tree (`stamp`)."""
+    found: Dict[str, Set[str]] = {}
+    for file in launch_scripts(root):
+        for line in read_module(file).text.replace("\\\n", " ").splitlines():
+            if _PYTHON_LAUNCH.search(line):
+                for option, value in _LAUNCHED_OPTION.findall(line):
+                    found.setdefault(option.replace("-", "_"), set()).add(value.strip("'\""))
+    return {dest: frozenset(values) for dest, values in found.items()}
 
 
 def defines_option(path: str, dest: str) -> bool:
