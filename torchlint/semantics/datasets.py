@@ -193,21 +193,6 @@ def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     return isinstance(func, cst.Name) and func.value == "list" and ctx.names.lookup("list") is None
 
 
-def made_up(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
-    """A dataset of data made up in the main process, read from nowhere: an instance of a
-    dataset class that makes its data with a torch factory and reads nothing (see
-    `_factory_made`), a `TensorDataset` of tensors such a factory makes
-    (`TensorDataset(torch.randn(64, 8))`), a dataset handed a method of the object that
-    builds it (an agent's experience, `_fed_by_own_method`), a `Subset` of one, or a name or
-    `self.` attribute the file only ever binds to one."""
-    def made(call: cst.Call) -> bool:
-        if ctx.qualified_name(call.func) in IN_MEMORY_DATASETS:
-            return bool(call.args) and all(_factory_call(ctx, arg.value) for arg in call.args)
-        return _factory_made(ctx, call.func) or _fed_by_own_method(ctx, call)
-
-    return _every_instance(ctx, dataset, made)
-
-
 def items_moved_to_device(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
     """A dataset whose class moves each item to an accelerator in `__getitem__`
     (`project.FunctionFacts.items_on_device`), a `Subset` of one, or a name the file only
