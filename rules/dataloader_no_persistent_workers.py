@@ -47,7 +47,9 @@ class DataloaderNoPersistentWorkers(Rule):
     `trainer.fit`; and a loader a project builder returns to a module global that a function
     of that module passes over, called every epoch by module-level code (`test_loader =
     get_test_dataloader(...)`, then `eval_training(epoch)` looping over `test_loader`;
-    `project.FunctionFacts.iterated_globals`). A project
+    `project.FunctionFacts.iterated_globals`), and a loader a method returns to attributes
+    of its own object (`self.train_loader, self.test_loader = self.setup_data()` in
+    `__init__`), which every method of the class then passes over. A project
     class that subclasses `DataLoader` (directly or through another project class) and takes
     its options as they are (no `__init__`, one that forwards `*args, **kwargs`, or one that keeps DataLoader's
     positional parameters, hands each on to `super().__init__` by name or at DataLoader's position with its `**kwargs`,

@@ -218,24 +218,46 @@ def _returned_passes(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, 
 def _returned_bindings(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.CSTNode, str, cst.Call]]:
     """Where a module-level function of this file returns the loader to (or a DataLoader
     subclass's constructor, see `result_of`): for each call of it whose result is bound (`train_loader, val_loader = set_loader(opt)`), the calling scope,
-    the name that holds the loader there, and the call."""
+    the name that holds the loader there, and the call. A method that returns it to
+    attributes of its own object (`self.train_loader, self.test_loader = self.setup_data()`)
+    binds it in its class, whose every method sees the attribute."""
     result = result_of(ctx, loader)
-    if result is None or result[1] == INSIDE or "." in result[0]:
+    if result is None or result[1] == INSIDE:
         return []
     callee, slot = result
+    owner, _, method = callee.rpartition(".")
     found: List[Tuple[cst.CSTNode, str, cst.Call]] = []
-    for call in ctx.frequency.calls_named(callee):
+    for call in ctx.frequency.calls_named(method):
         assign = ctx.frequency.parent(call)
-        if not isinstance(call.func, cst.Name) or not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            continue
+        if owner and not _own_method_call(ctx, call, owner):
+            continue
+        if not owner and not isinstance(call.func, cst.Name):
             continue
         target = assign.targets[0].target
         if slot != WHOLE:
             elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else ()
             target = elements[slot].value if slot < len(elements) else None
         bound = dotted_name(target) if target is not None else None
-        if bound is not None:
-            found.append((ctx.frequency.enclosing_function(call) or ctx.module, bound, call))
+        if bound is None or (owner and not bound.startswith("self.")):
+            continue
+        scope = _method_class(ctx, call) if owner else ctx.frequency.enclosing_function(call)
+        found.append((scope or ctx.module, bound, call))
     return found
+
+
+def _own_method_call(ctx: "FileFacts", call: cst.Call, klass: str) -> bool:
+    """`self.setup_data()` in a method of the class named `klass`."""
+    enclosing = _method_class(ctx, call)
+    own = isinstance(call.func, cst.Attribute) and dotted_name(call.func.value) == "self"
+    return own and enclosing is not None and enclosing.name.value == klass
+
+
+def _method_class(ctx: "FileFacts", node: cst.CSTNode) -> Optional[cst.ClassDef]:
+    """The class of the method whose body holds `node`."""
+    function = ctx.frequency.enclosing_function(node)
+    return ctx.frequency.enclosing_class(function) if function is not None else None
 
 
 # ignite's events that run a handler once per epoch of the engine it is added to.
