@@ -151,7 +151,8 @@ class SyncInLoop(Rule):
       first element's wait the device is idle, so the comprehension costs what one call costs
       where it stands; inside a step loop it is reported, over a data loader it is a step loop;
     - in loops that run once per epoch or once per call rather than once per step: loops
-      whose target or iterable names an epoch, loops over dict entries or parameters
+      whose target or iterable names an epoch (not a progress bar over a loader named for the
+      epoch it shows: `with tqdm(loader) as tepoch:`, then `for x, y in tepoch:`), loops over dict entries or parameters
       (`.items()`, `.parameters()`, ...) and over literal lists;
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step

@@ -343,10 +343,32 @@ class FrequencyAnalysis:
         known = self._kinds.get(id(loop))
         if known is None:
             known = loop_kind(loop)
-            if known is Frequency.PER_EPOCH and isinstance(loop, (cst.For, cst.While)) and self.steps_itself(loop):
+            if known is Frequency.PER_EPOCH and isinstance(loop, (cst.For, cst.While)) and (
+                self.steps_itself(loop) or self._over_named_progress_bar(loop)
+            ):
                 known = Frequency.PER_STEP
             self._kinds[id(loop)] = known
         return known
+
+    def _over_named_progress_bar(self, loop: cst.For) -> bool:
+        """A loop over a progress bar named for the epoch it shows, over batches: `with
+        tqdm(loader) as tepoch:`, then `for x, y in tepoch:` (not `for epoch in tepoch:`, nor a
+        bar over `range(epochs)`)."""
+        if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Name) or names_epoch(loop.target):
+            return False
+        scope = self.enclosing_function(loop) or self.module
+        wrapped = [
+            item.item for item in descendants(scope)
+            if isinstance(item, cst.WithItem) and item.asname is not None and dotted_name(item.asname.name) == loop.iter.value
+        ] + [
+            item.value for item in descendants(scope)
+            if isinstance(item, cst.Assign) and any(dotted_name(target.target) == loop.iter.value for target in item.targets)
+        ]
+        return bool(wrapped) and all(
+            isinstance(value, cst.Call) and iterated_source(value) is not value and not names_epoch(iterated_source(value))
+            and not _at_most_once(iterated_source(value)) and dotted_name(getattr(iterated_source(value), "func", None)) != "range"
+            for value in wrapped
+        )
 
     def steps_itself(self, node: cst.CSTNode) -> bool:
         """Whether `node`'s body runs a backward pass outside the loops nested in it, directly
