@@ -66,8 +66,10 @@ class DataloaderNoWorkers(Rule):
     `kwargs = {"batch_size": 64}` then `kwargs.update(cuda_kwargs)` under `if use_cuda:`,
     `semantics.keyword_dicts`; such findings have no fix), for a `DataLoader` that
     is not torch's (PyTorch Geometric's is reported only over a project `Dataset` whose
-    `get(idx)` reads or builds each graph, not an `InMemoryDataset` nor one whose `get` only
-    indexes what it holds: `semantics.datasets.graphs_built_per_item`), for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
+    `get(idx)`, or own `__getitem__`, reads or builds each graph, not an `InMemoryDataset`,
+    one whose `get` only indexes what it holds, nor one that keeps the graphs it built in a
+    cache it looks them up in, which workers would each fill and lose:
+    `semantics.datasets.graphs_built_per_item`), for a `TensorDataset` or a Python list of items (`[(x, y) for ...]`,
     `list(zip(inputs, labels))`: already in memory, workers would only pickle them; a
     `collate_fn` that loads what such a list names is not seen), for a dataset class of the
     project whose items are already in memory (its `__getitem__` only indexes, converts and

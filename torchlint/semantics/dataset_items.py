@@ -99,15 +99,37 @@ def items_in_memory(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliase
 
 def builds_graphs_per_item(node: ast.ClassDef, classes: Dict[str, ast.ClassDef], aliases: Dict[str, str]) -> bool:
     """Whether the class is a PyTorch Geometric `Dataset` (not an `InMemoryDataset`) whose
-    `get(idx)`, which the dataset's indexing calls for each graph, does more than index what
-    the class holds: each graph is read or built when the loader asks for it."""
+    `get(idx)`, which the dataset's indexing calls for each graph (or its own `__getitem__`,
+    which replaces that indexing), does more than index what the class holds: each graph is
+    read or built when the loader asks for it; not one that keeps the graphs it builds in a
+    cache of its own (`_memoises`)."""
     chain = _chain(node, classes)
     bases = {ast_qualified(base, aliases) for klass in chain for base in klass.bases}
     if not bases & GRAPH_DATASETS:
         return False
     methods = _methods(chain)
-    get = methods.get("get")
-    return get is not None and "__getitem__" not in methods and not _gives_cheaply(chain, methods, get, aliases, False)
+    item = methods.get("__getitem__") or methods.get("get")  # an own `__getitem__` replaces the dataset's indexing
+    if item is None or _memoises(item, methods):
+        return False
+    return not _gives_cheaply(chain, methods, item, aliases, False)
+
+
+def _memoises(item: ast.FunctionDef, methods: Dict[str, ast.FunctionDef]) -> bool:
+    """Whether the item method, or a method of the class it calls, keeps each item it builds in
+    an attribute it looks items up in first (`if idx in self.cache: return self.cache[idx]`,
+    then `self.cache[idx] = graph`): after the first epoch the main process builds nothing,
+    and worker processes would each fill a copy of the cache that dies with them."""
+    self_name = _self_name(item)
+    called = [methods[node.func.attr] for node in ast_walk(item) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and isinstance(node.func.value, ast.Name) and node.func.value.id == self_name and node.func.attr in methods]
+    for function in (item, *called):
+        tested = {_self_attribute(node.comparators[0], self_name) for node in ast_walk(function)
+                  if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In)}
+        stored = {_self_attribute(target.value, self_name) for node in ast_walk(function) if isinstance(node, ast.Assign)
+                  for target in node.targets if isinstance(target, ast.Subscript)}
+        if (tested & stored) - {None}:
+            return True
+    return False
 
 
 def items_on_device(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> bool:
