@@ -16,13 +16,13 @@ import torch
 import pytorch_lightning as pl
 
 
-class Tagger({base}):
-    def __init__(self):
+class EntityModel({base}):
+    def __init__(self, labels: int = 5):
         super().__init__()
-        self.net = torch.nn.Linear(8, 4)
+        self.classifier = torch.nn.Linear(16, labels)
 
     def forward(self, ids):
-        return self.net(ids)
+        return self.classifier(ids)
 
     def training_step(self, batch, batch_idx):
         ids, labels = batch
@@ -32,7 +32,7 @@ class Tagger({base}):
         {body}
 
 
-pl.Trainer(accelerator="gpu").fit(Tagger(), loader)
+pl.Trainer(accelerator="gpu").fit(EntityModel(), loader)
 """
 
 
