@@ -32,6 +32,12 @@ COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
 # complex dtype (`dtype="c8"`); `torch.from_numpy` keeps the dtype.
 NUMPY_COMPLEX_TYPES = COMPLEX_DTYPES | {"csingle", "clongdouble", "clongfloat", "longcomplex", "singlecomplex", "complex_", "complex256"}
 COMPLEX_STRINGS = COMPLEX_DTYPES | {"c8", "c16", "c32", "csingle", "clongdouble"}
+# NumPy's one-letter complex type codes and the name `"complex"` (complex128), complex only
+# where NumPy reads the string as a dtype (`dtype="D"`, `a.astype("F")`, `np.dtype("complex")`):
+# elsewhere such a string is ordinary text.
+COMPLEX_TYPE_CODES = frozenset({"F", "D", "G", "complex"})
+# Functions and methods whose first argument NumPy reads as a dtype.
+DTYPE_TAKING = frozenset({"astype", "dtype", "view"})
 # Tensor methods and attributes whose result is a Python number, and builtins that make one.
 NUMBER_METHODS = frozenset({"size", "dim", "numel", "item", "element_size", "ndimension", "nelement"})
 NUMBER_BUILTINS = frozenset({"float", "int", "len"})
@@ -51,7 +57,7 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     if isinstance(node, cst.Imaginary):
         return True
     if isinstance(node, cst.SimpleString):
-        return string_value(node) in COMPLEX_STRINGS
+        return _type_string(node) in COMPLEX_STRINGS
     if isinstance(node, cst.Name):
         return qualified in ("complex", "builtins.complex")
     if isinstance(node, cst.Attribute):
@@ -60,11 +66,35 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
         return qualified is not None and qualified.startswith("torch.") and node.attr.value in COMPLEX_DTYPES
     if not isinstance(node, cst.Call):
         return False
-    if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath."):
+    if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath.") or _complex_type_code(node):
         return True
     if qualified is not None and qualified.rpartition(".")[0] in COMPLEX_MODULES:
         return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
+
+
+def _type_string(node: cst.SimpleString) -> Optional[str]:
+    """The dtype a string names, without a NumPy byte-order prefix (`"<c8"` is `c8`)."""
+    value = string_value(node)
+    return value[1:] if value and len(value) > 1 and value[0] in "<>=|" else value
+
+
+def _complex_type_code(call: cst.Call) -> bool:
+    """Whether `call` hands NumPy a complex type code as its dtype: `dtype="D"` (also
+    `dtype="complex"`, with a byte-order prefix `"<F"`), or the first argument of `astype`,
+    `np.dtype` or `view` (`a.astype("F")`)."""
+    for arg in call.args:
+        given = arg.keyword is not None and arg.keyword.value == "dtype"
+        first = arg.keyword is None and arg is call.args[0] and _callee_name(call.func) in DTYPE_TAKING
+        if (given or first) and isinstance(arg.value, cst.SimpleString) and _type_string(arg.value) in COMPLEX_TYPE_CODES:
+            return True
+    return False
+
+
+def _callee_name(func: cst.BaseExpression) -> Optional[str]:
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else None
 
 
 def program_makes_complex(ctx: FileFacts) -> bool:
