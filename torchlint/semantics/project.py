@@ -156,10 +156,15 @@ FEATURES: Dict[str, re.Pattern] = {
     # And matrix products (`a @ b`, `torch.matmul`): a product of a batch of matrices with one
     # matrix is folded into one `mm` when an operand requires gradients and run as a batched
     # `bmm` otherwise (a graph convolution `adj @ h` over a fixed adjacency), which rounds
-    # differently.
+    # differently. And singular values and eigenvalues: `torch.linalg.svdvals`, `eigvalsh` and
+    # `eigvals` (and the matrix norms, condition numbers and ranks made from them) compute the
+    # vectors too when an input requires gradients (for the backward), and only the values
+    # without, through another LAPACK driver that rounds differently.
     FAST_PATH_MODULES: re.compile(
         r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\b|\bvit_[bhl]_\d+\b|"
         r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,|\bmatmul\s*\(|[\w)\]][ \t]*@=?[ \t]*[\w(]"
+        r"|\b(?:svdvals|eigvalsh|eigvals|nuclear_norm|matrix_norm|matrix_rank)\b|\blinalg\.(?:norm|cond)\b|\bcompute_uv\s*="
+        r"|\bnorm\s*\([^\n]*[\"']nuc[\"']"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype (torch's, NumPy's, `dtype=complex`), `polar`,
