@@ -112,7 +112,8 @@ class OptimizerNotFused(Rule):
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
     `dtype="complex64"`, NumPy's type codes `dtype="D"`, `a.astype("F")`, `"<c8"`, and
     `dtype="complex"`), `torch.polar`, `torch.complex`, `view_as_complex`,
-    `torch.linalg.eig`/`eigvals` (NumPy's too), `np.roots`, `torch.stft`, a forward transform
+    `torch.linalg.eig`/`eigvals` (NumPy's too), `np.roots` (and `np.polynomial`'s
+    `polyroots`, `chebroots`, ...), `torch.stft`, a forward transform
     of `torch.fft`, `numpy.fft` or `scipy.fft` (however imported: `from numpy.fft import rfft`)
     or such a module handed on as a value (`spectrum = np.fft`), `np.emath`/`np.lib.scimath`,
     `.cfloat()`, Python's `complex()` or a `cmath` function; in a module it imports or that

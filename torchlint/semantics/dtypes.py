@@ -50,7 +50,8 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     """Whether evaluating `node` (whose callee or attribute resolves to `qualified`) yields a
     complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
     dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
-    `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots`, `torch.stft`, a forward
+    `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots` (and `np.polynomial`'s
+    `polyroots`, `chebroots`, ...), `torch.stft`, a forward
     transform of `torch.fft`, `numpy.fft` or `scipy.fft`, `np.emath`/`np.lib.scimath`,
     `.cfloat()`, `complex(...)` or a `cmath` function; also NumPy's complex types
     (`np.csingle`, `dtype="c8"`) and Python's `complex` used as a dtype (`dtype=complex`)."""
@@ -68,6 +69,8 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
         return False
     if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath.") or _complex_type_code(node):
         return True
+    if (qualified or "").startswith("numpy.polynomial.") and (qualified or "").endswith("roots"):
+        return True  # `polyroots`, `chebroots`, ...: the roots of a real polynomial may be complex
     if qualified is not None and qualified.rpartition(".")[0] in COMPLEX_MODULES:
         return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
