@@ -113,7 +113,7 @@ class OptimizerNotFused(Rule):
     `dtype="complex64"`, NumPy's type codes `dtype="D"`, `a.astype("F")`, `"<c8"`, and
     `dtype="complex"`), `torch.polar`, `torch.complex`, `view_as_complex`,
     `torch.linalg.eig`/`eigvals` (NumPy's too), `np.roots` (and `np.polynomial`'s
-    `polyroots`, `chebroots`, ...), `torch.stft`, a forward transform
+    `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward transform
     of `torch.fft`, `numpy.fft` or `scipy.fft` (however imported: `from numpy.fft import rfft`)
     or such a module handed on as a value (`spectrum = np.fft`), `np.emath`/`np.lib.scimath`,
     `.cfloat()`, Python's `complex()` or a `cmath` function; in a module it imports or that

@@ -16,10 +16,11 @@ from torchlint.semantics.values import assigned_values, only_assigned_value, str
 # PyTorch's complex dtypes, as `torch.<name>` attributes and as NumPy/string spellings.
 COMPLEX_DTYPES = frozenset({"complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"})
 # Functions that return complex values for real inputs: torch's, the eigen-decompositions of a
-# general matrix, a short-time Fourier transform, and Python's `complex()`.
+# general matrix, a short-time Fourier transform, and Python's `complex()`; and NumPy's
+# `poly1d`, whose roots (`p.r`, `p.roots`, an attribute, not a call) may be complex.
 COMPLEX_FUNCTIONS = frozenset(
     {"torch.polar", "torch.complex", "torch.view_as_complex", "torch.linalg.eig", "torch.linalg.eigvals", "torch.stft", "complex",
-     "numpy.linalg.eig", "numpy.linalg.eigvals", "numpy.roots"}
+     "numpy.linalg.eig", "numpy.linalg.eigvals", "numpy.roots", "numpy.poly1d"}
 )
 # Modules of Fourier transforms, most of whose results are complex, and NumPy's functions that
 # return complex values for negative inputs (`np.emath.sqrt(-1)`); the module itself handed on
@@ -51,7 +52,7 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
     dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
     `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots` (and `np.polynomial`'s
-    `polyroots`, `chebroots`, ...), `torch.stft`, a forward
+    `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward
     transform of `torch.fft`, `numpy.fft` or `scipy.fft`, `np.emath`/`np.lib.scimath`,
     `.cfloat()`, `complex(...)` or a `cmath` function; also NumPy's complex types
     (`np.csingle`, `dtype="c8"`) and Python's `complex` used as a dtype (`dtype=complex`)."""

@@ -171,7 +171,7 @@ FEATURES: Dict[str, re.Pattern] = {
     # `view_as_complex`, a forward FFT, `eig`, `np.roots`, `emath`, `stft`, `complex()`, `cmath`.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
-        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\(|roots\s*\(|\b(?:emath|scimath)\."
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\(|roots\s*\(|\bpoly1d\b|\b(?:emath|scimath)\."
         r"|\b(?:csingle|clongdouble|complex_)\b|\bdtype\s*=\s*(?:complex\b|[\"'][<>=|]?(?:c(?:8|16|32)|[FDG]|complex)[\"'])"
         r"|\b(?:astype|dtype)\s*\(\s*[\"'][<>=|]?(?:c(?:8|16|32)|[FDG]|complex)[\"']"
     ),

@@ -1671,3 +1671,19 @@ for _ in range(2):
     taps.t.abs().sum().backward()
     optimizer.step()
 show(taps.t.detach().abs().round(decimals=3))
+
+# %% round 18: learned poles initialised from the roots attribute of a np.poly1d filter [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+denominator = np.poly1d([1.0, 0.5, 1.0])
+model = torch.nn.Module()
+model.poles = torch.nn.Parameter(torch.from_numpy(denominator.r))
+model = model.to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    model.poles.abs().sum().backward()
+    optimizer.step()
+show(model.poles.detach().abs().round(decimals=3))
