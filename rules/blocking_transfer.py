@@ -167,7 +167,10 @@ class BlockingTransfer(Rule):
     without an accelerator): batches may be its objects, which run differently with it; nor,
     for a loader with a `collate_fn`, `batch_size=None` or one not followed, when the file
     makes torch flex-attention block masks (`create_block_mask(...)`): a batch may hold one,
-    and `BlockMask.to()` takes no `non_blocking`. The other modules of the project are read
+    and `BlockMask.to()` takes no `non_blocking`; nor when the file defines a
+    `__torch_function__` or `__torch_dispatch__` (a tensor subclass, whose items default
+    collation stacks into a batch of the same class, or a mode): its code runs inside the
+    move and is handed `non_blocking=True`, which it may act on or record. The other modules of the project are read
     too: no fix when a class of one (outside test code) has a `.to()`/`.cuda()` without
     `non_blocking` or `**kwargs`, binds it by assignment or defines `__getattr__` (a
     `NamedTuple` batch of `data.py` that the loop of `train.py` moves). Library classes are
@@ -391,6 +394,10 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         if any(acts_on_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file acts on `non_blocking` itself (batches may be its objects)")
+        if _overrides_torch_calls(self.ctx.module):
+            return self.withheld(
+                "a tensor subclass or mode of this file (`__torch_function__`/`__torch_dispatch__`) sees the move's keywords and may act on `non_blocking`"
+            )
         if id(move) in _side_stream_calls(self.ctx.module):
             return self.withheld("the copy runs on a side stream: with `non_blocking=True`, kernels of other streams may read it before it is done")
         elsewhere = project_moves_without_non_blocking(self.ctx.path, self.ctx.options.test_paths) if os.path.isfile(self.ctx.path) else None
@@ -747,6 +754,17 @@ def _through_numpy(expression: cst.BaseExpression) -> bool:
 
 
 @per_module
+@per_module
+def _overrides_torch_calls(module: cst.Module) -> bool:
+    """Whether the file defines `__torch_function__` or `__torch_dispatch__`: a tensor
+    subclass (batches collated from its items keep the class) or a mode whose code runs
+    inside `Tensor.to` and is handed its keywords, `non_blocking` included."""
+    return any(
+        isinstance(node, cst.FunctionDef) and node.name.value in ("__torch_function__", "__torch_dispatch__")
+        for node in nodes_of_type(module, (cst.FunctionDef,))
+    )
+
+
 def _side_stream_calls(module: cst.Module) -> FrozenSet[int]:
     """Ids of the calls that run inside a `with` of a stream context (`torch.cuda.stream(s)`,
     `torch.cuda.StreamContext(s)`, a stream object `with side_stream:`), or every call when

@@ -154,7 +154,8 @@ class ConvBiasBeforeBn(Rule):
     passes `bias=not <condition>`, so the layer keeps its bias exactly when no norm follows,
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
-    under an `if m.bias is not None:` check (`nn.init.zeros_(m.bias)` would get None) or names
+    under an `if m.bias is not None:` check without an `else` (`nn.init.zeros_(m.bias)` would
+    get None; an `else:` branch would run for the layer once it has no bias) or names
     a bias in a string (`getattr(m, "bias")`, `"bi" "as"`, a state-dict key); when the file
     takes a module's parameters by position (`weight, bias = conv.parameters()`,
     `list(model.parameters())[1]`, a slice of a name bound to that list, `params[2:]`, an
@@ -809,10 +810,14 @@ def _pairs_parameters(call: cst.Call, names: AbstractSet[str]) -> bool:
 @per_module
 def _reads_bias(module: cst.Module) -> bool:
     """`m.bias` anywhere but under a `m.bias is not None` check, or a string naming a bias
-    (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`)."""
+    (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`); also such a check with an
+    `else` or `elif` branch, whose code runs for the layer once the fix removes its bias
+    (`else: print("conv without bias")`)."""
     guarded = set()
     for node in nodes_of_type(module, (cst.If,)):
         if isinstance(node, cst.If) and any(_checks_bias(item) for item in descendants(node.test)):
+            if node.orelse is not None:
+                return True
             guarded |= {id(item) for part in (node.test, node.body) for item in descendants(part)}
     for node in descendants(module):
         if id(node) in guarded:

@@ -120,7 +120,10 @@ class DataloaderNoWorkers(Rule):
     shuffle order, dropout masks) changes. An `IterableDataset` that splits its items by
     `get_worker_info()` yields them in another order, and each worker ends with its own last
     partial batch, so batch sizes and order change (`[4, 4, 4, 4, 2]` can become `[4, 4, 4,
-    3, 1, 1, 1]`). What `__getitem__` prints is printed by the workers (interleaved
+    3, 1, 1, 1]`). Code that `__getitem__` or the `collate_fn` runs
+    in a worker sees `get_worker_info()` return the worker's id, seed and count instead of
+    None, so what it derives from them (a shard or file chosen per worker, a per-worker seed,
+    an item tagged with its worker) changes. What `__getitem__` prints is printed by the workers (interleaved
     differently, and not where the main process redirected its output), and an exception it
     raises reaches the loop re-raised from the worker: of the same class only when that class
     can be made from a message alone (else a `RuntimeError`), with the worker's traceback as

@@ -205,7 +205,12 @@ class EvalWithoutNoGrad(Rule):
     matrix product (`a @ b`, `torch.matmul`): a batch of matrices times one matrix is folded
     into a single `mm` when an operand requires gradients and run as a batched `bmm` when
     none does (a graph convolution `adj @ h` over a fixed adjacency), which rounds the last
-    bits differently. Unsafe, with
+    bits differently; or computes singular values or eigenvalues (`torch.linalg.svdvals`,
+    `eigvalsh`, `eigvals`, a matrix norm of order 2, -2 or `"nuc"`, `torch.linalg.norm`,
+    `cond`, `matrix_rank`, `torch.svd(..., compute_uv=False)`: an effective-rank or
+    spectral-norm metric of the features), which torch computes with the vectors when an
+    input requires gradients and without them under `no_grad`, through another LAPACK
+    driver that rounds the last bits differently. Unsafe, with
     the reason in the message, when one of these holds; withheld when a value may reach a
     later backward (returned, stored, handed to such a call, or a callback runs) in a file
     that computes gradients, since that backward would fail, and when the file reads an
@@ -748,8 +753,9 @@ LATER_BACKWARD = "a later backward"
 RETURNS = f"{LATER_BACKWARD} may go through the returned value"
 STORES = f"{LATER_BACKWARD} may go through values the function stores outside itself"
 FAST_PATH = (
-    "the program uses transformer layers, multi-head attention, an LSTM or matrix products, whose eval-mode forward "
-    "takes another path without gradients (padded positions come out as zeros, values round differently)"
+    "the program uses transformer layers, multi-head attention, an LSTM, matrix products or singular values or eigenvalues "
+    "(`svdvals`, `eigvalsh`, matrix norms), whose eval-mode forward takes another path without gradients (padded positions "
+    "come out as zeros, values round differently)"
 )
 MAX_HELPER_DEPTH = 3
 

@@ -70,7 +70,10 @@ class GradZeroing(Rule):
     `object.__getattribute__(p, name)`, `operator.attrgetter(".".join(fields))`; code run
     by `eval`/`exec` from a string that is not a literal or names `grad`,
     `eval("model.weight.gr" + "ad")`), or calls a function of another project module that
-    reads `.grad`: such code would get None instead of zeros.
+    reads `.grad`: such code would get None instead of zeros. No fix either for a
+    `zero_grad(...)` call when the file defines a `zero_grad` that the fixed call cannot
+    bind (a trainer's `def zero_grad(self, set_to_none):` would raise `TypeError` for
+    `trainer.zero_grad()`; a `zero_grad(self)` for `zero_grad(set_to_none=True)`).
 
     ## Measured precision
     stable; no finding in the real-code benchmark after the shared semantics (one false
@@ -155,6 +158,10 @@ class GradZeroing(Rule):
         reader = self._grad_reader
         if reader:
             return self.withheld(f"{reader} reads `.grad`, which would be None")
+        if _refusing_zero_grad(self.ctx.module, bool(new_call.args)):
+            return self.withheld(
+                "the file defines a `zero_grad` method that the fixed call cannot bind (a required `set_to_none` or other parameter)"
+            )
         return self.unsafe_fix(
             "optimizers skip parameters whose gradient is None, but update them (momentum, weight decay) from zeros",
             NodeEdit(node, new_call),
@@ -244,6 +251,27 @@ def _container(iterated: cst.BaseExpression) -> cst.BaseExpression:
         if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
             return cst.Name(index.value.value.strip("'\""))
     return iterated
+
+
+def _refusing_zero_grad(module: cst.Module, passes_set_to_none: bool) -> bool:
+    """Whether a `zero_grad` function or method of the file (a trainer or wrapper that the
+    call may reach) cannot bind the fixed call: `zero_grad()` when it requires a parameter
+    (`def zero_grad(self, set_to_none)`), or `zero_grad(set_to_none=True)` when it takes no
+    such keyword. Its first parameter is taken as bound (`self`)."""
+    for function in nodes_of_type(module, (cst.FunctionDef,)):
+        if not isinstance(function, cst.FunctionDef) or function.name.value != "zero_grad":
+            continue
+        params = function.params
+        positional_params = [*params.posonly_params, *params.params][1:]
+        required = [p for p in positional_params if p.default is None] + [p for p in params.kwonly_params if p.default is None]
+        takes_keyword = params.star_kwarg is not None or any(p.name.value == "set_to_none" for p in [*params.params, *params.kwonly_params])
+        if passes_set_to_none:
+            required = [p for p in required if p.name.value != "set_to_none"]
+            if not takes_keyword:
+                return True
+        if required:
+            return True
+    return False
 
 
 @per_module

@@ -110,8 +110,10 @@ class OptimizerNotFused(Rule):
     (the optimizer is set up for CUDA-graph capture, which should be re-checked by hand), and
     no `fused=True` when the program may make complex values (`semantics.dtypes`): in the
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
-    `dtype="complex64"`), `torch.polar`, `torch.complex`, `view_as_complex`,
-    `torch.linalg.eig`/`eigvals` (NumPy's too), `np.roots`, `torch.stft`, a forward transform
+    `dtype="complex64"`, NumPy's type codes `dtype="D"`, `a.astype("F")`, `"<c8"`, and
+    `dtype="complex"`), `torch.polar`, `torch.complex`, `view_as_complex`,
+    `torch.linalg.eig`/`eigvals` (NumPy's too), `np.roots` (and `np.polynomial`'s
+    `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward transform
     of `torch.fft`, `numpy.fft` or `scipy.fft` (however imported: `from numpy.fft import rfft`)
     or such a module handed on as a value (`spectrum = np.fft`), `np.emath`/`np.lib.scimath`,
     `.cfloat()`, Python's `complex()` or a `cmath` function; in a module it imports or that

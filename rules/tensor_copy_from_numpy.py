@@ -6,9 +6,11 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import has_star, keyword, method_call, positional
+from torchlint.semantics.dtypes import python_integer
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
 from torchlint.semantics.tree import descendants, per_module
+from torchlint.semantics.values import only_assigned_value
 
 COPYING_CONSTRUCTORS = frozenset({"torch.tensor", "torch.Tensor"})
 # NumPy functions that always return an array with non-negative strides (never a NumPy scalar,
@@ -33,6 +35,18 @@ VIEW_FUNCTIONS = frozenset(
     "swapaxes moveaxis atleast_1d atleast_2d atleast_3d".split()
 )
 VIEW_METHODS = frozenset("reshape transpose swapaxes squeeze ravel view".split())
+# Array methods that return a NumPy scalar, not an array, when the array has no dimensions
+# (`np.array(reward).clip(-1, 1)`), and those that always return at least one dimension.
+SCALAR_ON_0D_METHODS = frozenset({"clip", "round"})
+FLAT_METHODS = frozenset({"flatten", "ravel", "cumsum", "cumprod"})
+# NumPy functions whose result has the dimensions of their first argument, those that take a
+# shape first, and those whose result has at least one dimension whatever they are given.
+SHAPE_KEEPING = frozenset("zeros_like ones_like empty_like full_like copy asfortranarray transpose".split())
+SHAPE_TAKING = frozenset({"zeros", "ones", "empty", "full"})
+NEVER_0D = frozenset(
+    "arange linspace logspace geomspace eye identity tri tril triu stack vstack hstack dstack column_stack "
+    "concatenate expand_dims atleast_1d atleast_2d atleast_3d tile repeat fromfile ascontiguousarray".split()
+)
 # Position of `copy` in the array methods that take it (`a.astype(dtype, order, casting,
 # subok, copy)`); NumPy functions take it as a keyword only.
 COPY_POSITIONS = {"astype": 4}
@@ -83,7 +97,11 @@ class TensorCopyFromNumpy(Rule):
     changed after the call changes the tensor). The fix rewrites `torch.tensor(array)` to
     `torch.from_numpy(array)` only when no other argument is passed and the value is known to
     be an array from its assignment (not a NumPy scalar: an operator on arrays that may have
-    no dimensions, `np.array(3.0) * 2`, gives one, which `torch.from_numpy` rejects); with `dtype=`, or for `torch.Tensor(array)`, it suggests
+    no dimensions, `np.array(3.0) * 2`, gives one, which `torch.from_numpy` rejects; so do
+    `clip` and `round` of such an array, `np.array(reward).clip(-1, 1)`, an operator on an
+    array whose shape the file does not spell out, `np.zeros(obs.shape[1:]) * 0.9`,
+    `np.ones_like(w) * 0.5` of such an array, or of `np.load`/`np.loadtxt`, and a
+    `numpy.random` draw whose `size=` may be None, `size=noise_shape`: no fix); with `dtype=`, or for `torch.Tensor(array)`, it suggests
     `torch.as_tensor(array, dtype=...)` without a fix. No fix for a parameter that is an
     array only by its annotation: called with a list or a tensor, `torch.from_numpy` raises
     where `torch.tensor` did not. No fix either unless the array is known to be writable: a
@@ -136,6 +154,10 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
         self.writable: Dict[Tuple[int, str], bool] = {}
         # (scope node id, name) -> whether that array may have no dimensions (`np.array(3.0)`).
         self.dimensionless: Dict[Tuple[int, str], bool] = {}
+        # The same, read more strictly for the fix (a shape the file does not spell out may be
+        # empty: `np.zeros(obs.shape[1:])`), and whether the value may be a NumPy scalar.
+        self.shapeless: Dict[Tuple[int, str], bool] = {}
+        self.scalar: Dict[Tuple[int, str], bool] = {}
 
     def leave_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -162,10 +184,11 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
             self.arrays[key] = self._is_array(value)
             self.writable[key] = self._writable(value)
             self.dimensionless[key] = self._may_be_dimensionless(value)
+            self.shapeless[key] = self._may_lack_dimensions(value)
+            self.scalar[key] = self._may_be_scalar(value)
         else:
-            self.arrays.pop(key, None)
-            self.writable.pop(key, None)
-            self.dimensionless.pop(key, None)
+            for table in (self.arrays, self.writable, self.dimensionless, self.shapeless, self.scalar):
+                table.pop(key, None)
 
     def _may_be_dimensionless(self, node: cst.BaseExpression) -> bool:
         """Whether an array may have no dimensions: made by `np.array`/`np.asarray` of
@@ -185,6 +208,87 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
         if name in ("array", "asarray", "asanyarray", "ascontiguousarray"):
             return not isinstance(first, (cst.List, cst.Tuple, cst.ListComp))
         return isinstance(first, cst.Tuple) and not first.elements
+
+    def _may_lack_dimensions(self, node: cst.BaseExpression) -> bool:
+        """For the fix: whether an array may have no dimensions, unless the code shows it has
+        one: a shape it spells out (`np.zeros(3)`, `np.zeros((n, 2))`), a function or method
+        that always returns one (`np.stack`, `.flatten()`), or an array with one that a
+        function or method keeps the shape of (`np.zeros_like(a)`, `a.astype(...)`). A shape
+        read at run time may be empty (`np.zeros(obs.shape[1:])` of 1-D observations), and
+        `np.load`, `np.loadtxt` or `.squeeze()` may return an array without dimensions."""
+        if isinstance(node, cst.Name):
+            key = self._key(node)
+            return key is None or self.shapeless.get(key, True)
+        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)):
+            operands = [node.left, node.right] if isinstance(node, cst.BinaryOperation) else [node.expression]
+            return all(self._may_lack_dimensions(operand) for operand in operands if self.ctx.kind_of(operand) is Kind.NDARRAY)
+        if not isinstance(node, cst.Call):
+            return True
+        args = positional(node)
+        qualified = self.ctx.qualified_name(node.func) or ""
+        if qualified.startswith("numpy."):
+            name = qualified.partition(".")[2]
+            if name in ("array", "asarray", "asanyarray"):
+                return not (args and isinstance(args[0].value, (cst.List, cst.Tuple, cst.ListComp)))
+            if name in SHAPE_TAKING:
+                shape = keyword(node, "shape") or (args[0] if args else None)
+                return shape is None or not self._shape_given(shape.value)
+            if name in SHAPE_KEEPING:
+                return not args or self._may_lack_dimensions(args[0].value)
+            if name == "reshape":
+                return len(args) < 2 or not self._shape_given(args[1].value)
+            if name.startswith("random."):
+                size = keyword(node, "size")
+                if size is not None:
+                    return not self._shape_given(size.value)
+                return not (name == "random.permutation" or (name.partition(".")[2] in RANDOM_SHAPED and args))
+            return name not in NEVER_0D
+        found = method_call(node)
+        if found is None or self.ctx.kind_of(found[0]) is not Kind.NDARRAY:
+            return True
+        receiver, method = found
+        if method in FLAT_METHODS:
+            return False
+        if method == "reshape":
+            return len(args) == 0 or not all(self._shape_given(arg.value) for arg in args)
+        return method == "squeeze" or method not in ARRAY_METHODS or self._may_lack_dimensions(receiver)
+
+    def _shape_given(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """Whether `node` is a shape with at least one dimension: an int, a non-empty tuple
+        or list literal, or a name the file binds only to one."""
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return bool(node.elements) and not any(isinstance(e, cst.StarredElement) for e in node.elements)
+        if isinstance(node, cst.Subscript) and any(isinstance(element.slice, cst.Slice) for element in node.slice):
+            return False  # `obs.shape[1:]` is a shape, which may be empty
+        if isinstance(node, cst.Integer) or python_integer(self.ctx, node):
+            return True
+        if isinstance(node, cst.Name) and depth < 3:
+            value = only_assigned_value(self.ctx.module, node)
+            return value is not None and self._shape_given(value, depth + 1)
+        return False
+
+    def _may_be_scalar(self, node: cst.BaseExpression) -> bool:
+        """For the fix: whether a value the rule takes for an array may be a NumPy scalar,
+        which `torch.from_numpy` rejects: an operator on arrays that may have no dimensions
+        (`running * 0.9` after `running = np.zeros(obs.shape[1:])`), `clip` or `round` of
+        such an array (`np.array(reward).clip(-1, 1)`), a copying method of such a scalar, or
+        a `numpy.random` draw whose `size=` may be None (`size=noise_shape`)."""
+        if isinstance(node, cst.Name):
+            key = self._key(node)
+            return key is not None and self.scalar.get(key, False)
+        if isinstance(node, cst.BinaryOperation):
+            return self._may_lack_dimensions(node)
+        if not isinstance(node, cst.Call):
+            return False
+        qualified = self.ctx.qualified_name(node.func) or ""
+        if qualified.startswith("numpy.random."):
+            size = keyword(node, "size")
+            return size is not None and not (isinstance(size.value, cst.Tuple) or self._shape_given(size.value))
+        found = method_call(node)
+        if found is None or self.ctx.kind_of(found[0]) is not Kind.NDARRAY or found[1] in FLAT_METHODS:
+            return False
+        receiver, method = found
+        return (method in SCALAR_ON_0D_METHODS and self._may_lack_dimensions(receiver)) or self._may_be_scalar(receiver)
 
     def _lose_writability(self, changed: cst.BaseExpression) -> None:
         """An array whose attributes are set (`a.flags.writeable = False`) or whose flags are
@@ -263,6 +367,8 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
             fix = self.withheld(f"`{data.value}` is an array only by its annotation; `torch.from_numpy` raises for a list or a reversed view")  # type: ignore[attr-defined]
         elif fix is not None and not self._writable(data):
             fix = self.withheld("the array may be read-only (a memory map, a view of one): a tensor sharing it would crash on an in-place change")
+        elif fix is not None and self._may_be_scalar(data):
+            fix = self.withheld("the value may be a NumPy scalar (an operator, `clip` or `round` on an array without dimensions, a draw with `size=None`), which `torch.from_numpy` rejects")
         elif fix is not None and _resizes_in_place(self.ctx.module):
             fix = self.withheld("the file resizes a tensor or an array in place (`resize_`, `ndarray.resize`), which fails for memory they share")
         self.report(node, f"`{shown}` copies the whole NumPy array; {advice}", fix=fix)

@@ -16,10 +16,11 @@ from torchlint.semantics.values import assigned_values, only_assigned_value, str
 # PyTorch's complex dtypes, as `torch.<name>` attributes and as NumPy/string spellings.
 COMPLEX_DTYPES = frozenset({"complex32", "complex64", "complex128", "cfloat", "cdouble", "chalf"})
 # Functions that return complex values for real inputs: torch's, the eigen-decompositions of a
-# general matrix, a short-time Fourier transform, and Python's `complex()`.
+# general matrix, a short-time Fourier transform, and Python's `complex()`; and NumPy's
+# `poly1d`, whose roots (`p.r`, `p.roots`, an attribute, not a call) may be complex.
 COMPLEX_FUNCTIONS = frozenset(
     {"torch.polar", "torch.complex", "torch.view_as_complex", "torch.linalg.eig", "torch.linalg.eigvals", "torch.stft", "complex",
-     "numpy.linalg.eig", "numpy.linalg.eigvals", "numpy.roots"}
+     "numpy.linalg.eig", "numpy.linalg.eigvals", "numpy.roots", "numpy.poly1d"}
 )
 # Modules of Fourier transforms, most of whose results are complex, and NumPy's functions that
 # return complex values for negative inputs (`np.emath.sqrt(-1)`); the module itself handed on
@@ -32,6 +33,12 @@ COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
 # complex dtype (`dtype="c8"`); `torch.from_numpy` keeps the dtype.
 NUMPY_COMPLEX_TYPES = COMPLEX_DTYPES | {"csingle", "clongdouble", "clongfloat", "longcomplex", "singlecomplex", "complex_", "complex256"}
 COMPLEX_STRINGS = COMPLEX_DTYPES | {"c8", "c16", "c32", "csingle", "clongdouble"}
+# NumPy's one-letter complex type codes and the name `"complex"` (complex128), complex only
+# where NumPy reads the string as a dtype (`dtype="D"`, `a.astype("F")`, `np.dtype("complex")`):
+# elsewhere such a string is ordinary text.
+COMPLEX_TYPE_CODES = frozenset({"F", "D", "G", "complex"})
+# Functions and methods whose first argument NumPy reads as a dtype.
+DTYPE_TAKING = frozenset({"astype", "dtype", "view"})
 # Tensor methods and attributes whose result is a Python number, and builtins that make one.
 NUMBER_METHODS = frozenset({"size", "dim", "numel", "item", "element_size", "ndimension", "nelement"})
 NUMBER_BUILTINS = frozenset({"float", "int", "len"})
@@ -44,14 +51,15 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     """Whether evaluating `node` (whose callee or attribute resolves to `qualified`) yields a
     complex value from real ones: an imaginary literal (`torch.exp(1j * phase)`), a complex
     dtype (`torch.cfloat`, `dtype="complex64"`), `torch.polar`, `torch.complex`,
-    `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots`, `torch.stft`, a forward
+    `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots` (and `np.polynomial`'s
+    `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward
     transform of `torch.fft`, `numpy.fft` or `scipy.fft`, `np.emath`/`np.lib.scimath`,
     `.cfloat()`, `complex(...)` or a `cmath` function; also NumPy's complex types
     (`np.csingle`, `dtype="c8"`) and Python's `complex` used as a dtype (`dtype=complex`)."""
     if isinstance(node, cst.Imaginary):
         return True
     if isinstance(node, cst.SimpleString):
-        return string_value(node) in COMPLEX_STRINGS
+        return _type_string(node) in COMPLEX_STRINGS
     if isinstance(node, cst.Name):
         return qualified in ("complex", "builtins.complex")
     if isinstance(node, cst.Attribute):
@@ -60,11 +68,37 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
         return qualified is not None and qualified.startswith("torch.") and node.attr.value in COMPLEX_DTYPES
     if not isinstance(node, cst.Call):
         return False
-    if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath."):
+    if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath.") or _complex_type_code(node):
         return True
+    if (qualified or "").startswith("numpy.polynomial.") and (qualified or "").endswith("roots"):
+        return True  # `polyroots`, `chebroots`, ...: the roots of a real polynomial may be complex
     if qualified is not None and qualified.rpartition(".")[0] in COMPLEX_MODULES:
         return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
+
+
+def _type_string(node: cst.SimpleString) -> Optional[str]:
+    """The dtype a string names, without a NumPy byte-order prefix (`"<c8"` is `c8`)."""
+    value = string_value(node)
+    return value[1:] if value and len(value) > 1 and value[0] in "<>=|" else value
+
+
+def _complex_type_code(call: cst.Call) -> bool:
+    """Whether `call` hands NumPy a complex type code as its dtype: `dtype="D"` (also
+    `dtype="complex"`, with a byte-order prefix `"<F"`), or the first argument of `astype`,
+    `np.dtype` or `view` (`a.astype("F")`)."""
+    for arg in call.args:
+        given = arg.keyword is not None and arg.keyword.value == "dtype"
+        first = arg.keyword is None and arg is call.args[0] and _callee_name(call.func) in DTYPE_TAKING
+        if (given or first) and isinstance(arg.value, cst.SimpleString) and _type_string(arg.value) in COMPLEX_TYPE_CODES:
+            return True
+    return False
+
+
+def _callee_name(func: cst.BaseExpression) -> Optional[str]:
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else None
 
 
 def program_makes_complex(ctx: FileFacts) -> bool:

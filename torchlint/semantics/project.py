@@ -156,18 +156,24 @@ FEATURES: Dict[str, re.Pattern] = {
     # And matrix products (`a @ b`, `torch.matmul`): a product of a batch of matrices with one
     # matrix is folded into one `mm` when an operand requires gradients and run as a batched
     # `bmm` otherwise (a graph convolution `adj @ h` over a fixed adjacency), which rounds
-    # differently.
+    # differently. And singular values and eigenvalues: `torch.linalg.svdvals`, `eigvalsh` and
+    # `eigvals` (and the matrix norms, condition numbers and ranks made from them) compute the
+    # vectors too when an input requires gradients (for the backward), and only the values
+    # without, through another LAPACK driver that rounds differently.
     FAST_PATH_MODULES: re.compile(
         r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\b|\bvit_[bhl]_\d+\b|"
         r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,|\bmatmul\s*\(|[\w)\]][ \t]*@=?[ \t]*[\w(]"
+        r"|\b(?:svdvals|eigvalsh|eigvals|nuclear_norm|matrix_norm|matrix_rank)\b|\blinalg\.(?:norm|cond)\b|\bcompute_uv\s*="
+        r"|\bnorm\s*\([^\n]*[\"']nuc[\"']"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype (torch's, NumPy's, `dtype=complex`), `polar`,
     # `view_as_complex`, a forward FFT, `eig`, `np.roots`, `emath`, `stft`, `complex()`, `cmath`.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
-        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\(|\broots\s*\(|\b(?:emath|scimath)\."
-        r"|\b(?:csingle|clongdouble|complex_)\b|\bdtype\s*=\s*(?:complex\b|[\"']c(?:8|16|32)[\"'])"
+        r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\(|roots\s*\(|\bpoly1d\b|\b(?:emath|scimath)\."
+        r"|\b(?:csingle|clongdouble|complex_)\b|\bdtype\s*=\s*(?:complex\b|[\"'][<>=|]?(?:c(?:8|16|32)|[FDG]|complex)[\"'])"
+        r"|\b(?:astype|dtype)\s*\(\s*[\"'][<>=|]?(?:c(?:8|16|32)|[FDG]|complex)[\"']"
     ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),

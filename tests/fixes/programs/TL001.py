@@ -354,3 +354,19 @@ for step in range(2):
     loss.backward()
     opt.step()
 print(w.tolist())
+
+# %% round 18: an unused noqa on the header line of a with statement in the step loop [safe]
+import contextlib
+
+for i in range(2):
+    with contextlib.nullcontext():  # noqa: TL9999 suppress
+        print(i)
+
+# %% round 18: an unused noqa on a line ending a dict comprehension in a loop [none]
+for epoch in range(2):
+    stats = {k: v * epoch for k, v in {"a": 1, "b": 2}.items()}  # noqa: TL101
+    print(stats)
+
+# %% round 18: an unused noqa after a lambda that returns a string with a hash [safe]
+fmt = lambda n: "#%d" % n  # noqa: TL9999
+print(fmt(3))

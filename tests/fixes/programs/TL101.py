@@ -1719,3 +1719,189 @@ for epoch in range(2):
             opt.step()
             total += loss.item()
     print(epoch, round(total, 6))
+
+# %% round 18: a global running loss read by a module-level report function the loop calls [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]
+total = 0.0
+
+
+def report(step):
+    print(step, type(total).__name__, repr(total))
+
+
+def train():
+    global total
+    for step, (x, y) in enumerate(loader):
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        report(step)
+
+
+train()
+
+# %% round 18: an exponential moving average of the loss, decayed in place each step [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(4)]
+smooth = 0.0
+for x, y in loader:
+    loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    smooth *= 0.9
+    smooth += 0.1 * loss.item()
+print(repr(smooth))
+
+# %% round 18: a loss weighted by the batch size, summed over the epoch [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(n, 3), torch.randn(n, 1)) for n in (4, 3, 5)]
+total = 0.0
+seen = 0
+for x, y in loader:
+    loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total += loss.item() * x.size(0)
+    seen += x.size(0)
+print(repr(total / seen))
+
+# %% round 18: an accuracy computed in NumPy, accumulated with item in the validation loop [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(4, 3), torch.randint(0, 2, (4,))) for _ in range(3)]
+for epoch in range(2):
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    acc_sum = 0.0
+    for x, y in loader:
+        with torch.no_grad():
+            pred = model(x.to(device)).argmax(1).cpu().numpy()
+        acc = np.mean(pred == y.numpy())
+        acc_sum += acc.item()
+    print(epoch, repr(acc_sum))
+
+# %% round 18: a float64 model's loss summed from a float start [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).double().to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(4, 3, dtype=torch.float64), torch.randn(4, 1, dtype=torch.float64)) for _ in range(3)]
+total = 0.0
+for x, y in loader:
+    loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total += loss.item()
+print(repr(total))
+
+# %% round 18: a running loss formatted with a float format spec after the epoch [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]
+for epoch in range(2):
+    epoch_loss = 0.0
+    for x, y in loader:
+        loss = torch.nn.functional.l1_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        epoch_loss += loss.item()
+    print("epoch {} loss {:.6f} {}".format(epoch, epoch_loss, type(epoch_loss).__name__))
+
+# %% round 18: a loss accumulated in a nested function that a step counter closure reads [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+
+
+def fit():
+    total = 0.0
+
+    def log(step):
+        print(step, repr(total))
+
+    for step, x in enumerate(data):
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    log(len(data))
+    return total
+
+
+print(repr(fit()))
+
+# %% round 18: a count of correct predictions summed from an int start with a comparison sum [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2).to(device)
+loader = [(torch.randn(5, 3), torch.randint(0, 2, (5,))) for _ in range(3)]
+model.eval()
+correct = 0
+with torch.no_grad():
+    for x, y in loader:
+        pred = model(x.to(device)).argmax(1)
+        correct += (pred == y.to(device)).sum().item()
+print(type(correct).__name__, correct)
+
+# %% round 18: a running loss pickled into a results dict after the loop [unsafe, same]
+import pickle
+
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(3, 2) for _ in range(3)]
+running = 0.0
+for x in data:
+    loss = model(x.to(device)).abs().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running += loss.item()
+blob = pickle.dumps({"loss": running})
+print(len(blob), pickle.loads(blob))

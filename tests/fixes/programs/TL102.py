@@ -2503,3 +2503,89 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: a mask buffer made on the host and moved like a reference tensor with to(other) [none]
+import torch
+
+ref = torch.randn(2, 3, dtype=torch.float64)
+for step in range(2):
+    mask = torch.ones(2, 3).to(ref)
+    show(mask, (ref * mask).dtype)
+
+# %% round 18: a channels-last zero image moved with a memory format in the step loop [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    canvas = torch.zeros(1, 3, 2, 2).to(device, memory_format=torch.channels_last)
+    show(canvas.is_contiguous(memory_format=torch.channels_last), canvas.stride())
+
+# %% round 18: a NumPy batch wrapped by from_numpy and moved to the device [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    arr = np.arange(4.0) + step
+    x = torch.from_numpy(arr).to(device)
+    show(x)
+
+# %% round 18: a tensor of labels from a list moved with dtype and non_blocking by position [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    y = torch.tensor([step, 1]).to(device, torch.float32, False)
+    show(y)
+
+# %% round 18: zeros moved with copy passed by position after the dtype [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    h = torch.zeros(2, 2).to(device, torch.float16, False, True)
+    show(h)
+
+# %% round 18: a legacy Tensor constructor moved to the device [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    t = torch.Tensor([1.5, step]).to(device)
+    show(t)
+
+# %% round 18: a full tensor of an int fill value moved with a dtype keyword [safe]
+import torch
+
+device = "cpu"
+for step in range(2):
+    ids = torch.full((3,), 7).to(device=device, dtype=torch.long)
+    show(ids)
+
+# %% round 18: an as_tensor of an array moved to the device, the array changed after [none]
+import numpy as np
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    arr = np.zeros(3)
+    t = torch.as_tensor(arr).to(device)
+    arr[0] = 5.0
+    show(t)
+
+# %% round 18: a sparse identity built by sparse_coo_tensor and moved [none]
+import torch
+
+device = torch.device("cpu")
+idx = torch.tensor([[0, 1], [0, 1]])
+for step in range(2):
+    eye = torch.sparse_coo_tensor(idx, torch.ones(2), (2, 2)).to(device)
+    show(eye.to_dense())
+
+# %% round 18: zeros_like of a half tensor moved with a dtype to the device of a tensor [none]
+import torch
+
+x = torch.ones(2, dtype=torch.float16)
+for step in range(2):
+    acc = torch.zeros_like(x).to(x.device, torch.float32)
+    show(acc)

@@ -771,3 +771,55 @@ for step in range(3):
     opt.step()
     _ = torch.cuda.empty_cache()
 print(round(loss.item(), 4), _)
+
+# %% round 18: empty_cache as the last statement of a step under a with no_grad block [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+loader = [torch.ones(3, 2) * i for i in range(3)]
+outs = []
+for x in loader:
+    with torch.no_grad():
+        outs.append(float(model(x).sum()))
+        torch.cuda.empty_cache()
+print([round(o, 4) for o in outs])
+
+# %% round 18: empty_cache after a global declaration alone in a step function body [none]
+import torch
+
+steps = 0
+
+
+def step(x):
+    global steps
+    torch.cuda.empty_cache()
+
+
+for x in [torch.ones(2)] * 3:
+    step(x)
+    steps += 1
+print(steps)
+
+# %% round 18: empty_cache in the except-else clause of a guarded step [unsafe, same]
+import torch
+
+model = torch.nn.Linear(2, 1)
+total = 0.0
+for x in [torch.ones(3, 2)] * 3:
+    try:
+        total += float(model(x).sum())
+    except RuntimeError:
+        pass
+    else:
+        torch.cuda.empty_cache()
+print(round(total, 4))
+
+# %% round 18: empty_cache called through torch.cuda.memory imported as a module [unsafe, same]
+import torch
+from torch.cuda import memory
+
+model = torch.nn.Linear(2, 1)
+for x in [torch.ones(3, 2)] * 2:
+    y = model(x)
+    memory.empty_cache()
+print(y.shape)

@@ -1083,3 +1083,99 @@ np.save(path, np.arange(6, dtype=np.float32).reshape(2, 3))
 ds = Rows(path)
 for epoch in range(2):
     print([ds[i].tolist() for i in range(2)])
+
+# %% round 18: a replay step whose reward is clipped through np.array(...).clip [none]
+import numpy as np
+import torch
+
+rewards = [0.5, 2.5, -3.0]
+total = torch.zeros(())
+for step, raw in enumerate(rewards):
+    reward = np.array(raw).clip(-1.0, 1.0)
+    r = torch.tensor(reward)
+    total += r
+show(total)
+
+# %% round 18: a rounded score from a 0-d array in an evaluation loop [none]
+import numpy as np
+import torch
+
+scores = [0.26, 0.74]
+kept = []
+for value in scores:
+    rounded = np.array(value * 10).round()
+    kept.append(torch.tensor(rounded))
+show(torch.stack(kept))
+
+# %% round 18: exploration noise drawn with a size from the config, None for a scalar [none]
+import numpy as np
+import torch
+
+np.random.seed(0)
+noise_shape = None
+actions = []
+for step in range(3):
+    noise = np.random.normal(0.0, 0.1, size=noise_shape)
+    actions.append(torch.tensor(noise) + step)
+show(torch.stack(actions).round(decimals=4))
+
+# %% round 18: a running mean over the trailing feature shape of 1-D observations [none]
+import numpy as np
+import torch
+
+observations = np.arange(4.0)
+running = np.zeros(observations.shape[1:])
+for obs in observations:
+    running = running * 0.9 + obs * 0.1
+    state = torch.tensor(running * 2.0)
+    show(state)
+
+# %% round 18: a batch of features made by np.stack, normalised in place each step [unsafe]
+import numpy as np
+import torch
+
+rows = [np.arange(3.0) + i for i in range(4)]
+for step in range(2):
+    batch = np.stack(rows)
+    x = torch.tensor(batch)
+    x.sub_(x.mean(0))
+    show(x, batch.sum())
+
+# %% round 18: a cumulative return vector from a 0-d array's cumsum [unsafe, same]
+import numpy as np
+import torch
+
+for episode in range(2):
+    ret = np.array(1.5 + episode).cumsum()
+    show(torch.tensor(ret))
+
+# %% round 18: targets squeezed from a one-element array per sample [unsafe, same]
+import numpy as np
+import torch
+
+labels = [[1.0], [0.0], [1.0]]
+out = []
+for label in labels:
+    y = np.array(label).squeeze()
+    out.append(torch.tensor(y))
+show(out)
+
+# %% round 18: a probability array from np.ones_like of a scalar-shaped array, scaled [none]
+import numpy as np
+import torch
+
+weights = np.full((), 2.0)
+for step in range(2):
+    probs = np.ones_like(weights) * 0.5
+    show(torch.tensor(probs))
+
+# %% round 18: a flattened frame from a fresh zeros array, clamped in place [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    frame = np.zeros((2, 2)) + step
+    flat = frame.flatten()
+    t = torch.tensor(flat)
+    t.clamp_(0, 0.5)
+    show(t, frame)

@@ -2239,3 +2239,77 @@ for epoch in range(2):
         loss.backward()
         opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: batches moved with the dtype and non_blocking False given by position [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+data = TensorDataset(torch.arange(8.0).reshape(4, 2), torch.arange(4))
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for x, y in loader:
+    show(x.to(device, torch.float64, False), y.to(device))
+
+# %% round 18: batches moved to the device of a model parameter [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+model = torch.nn.Linear(2, 1)
+data = TensorDataset(torch.arange(8.0).reshape(4, 2))
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for (x,) in loader:
+    show(model(x.to(next(model.parameters()).device)).detach().round(decimals=3))
+
+# %% round 18: batches moved like a reference tensor with to(other) [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+ref = torch.zeros(1, dtype=torch.float64)
+data = TensorDataset(torch.arange(8.0).reshape(4, 2))
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for (x,) in loader:
+    show(x.to(ref))
+
+# %% round 18: batches of a tensor subclass that logs the keywords of every torch call [none]
+import torch
+from torch.utils.data import DataLoader
+
+calls = []
+
+
+class Logged(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if getattr(func, "__name__", "") == "to":
+            calls.append(sorted((kwargs or {}).keys()))
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+device = torch.device("cpu")
+data = [torch.ones(2).as_subclass(Logged) * i for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for x in loader:
+    y = x.to(device)
+print(calls)
+
+# %% round 18: batches moved with a memory format keyword to the device [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [torch.ones(3, 2, 2) * i for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for x in loader:
+    y = x.to(device, memory_format=torch.channels_last)
+    show(y.stride())
+
+# %% round 18: a batch moved then compared for identity with the host batch [safe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cpu")
+data = [torch.ones(2) * i for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for x in loader:
+    y = x.to(device)
+    print(y is x, y.data_ptr() == x.data_ptr())

@@ -1828,3 +1828,125 @@ for epoch in range(2):
         loss.backward()
         opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: a project class named DataLoader that batches a list itself [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class DataLoader:
+    def __init__(self, data, batch_size):
+        self.data, self.batch_size = data, batch_size
+
+    def __iter__(self):
+        for i in range(0, len(self.data), self.batch_size):
+            yield torch.stack(self.data[i : i + self.batch_size])
+
+
+loader = DataLoader([torch.ones(2) * i for i in range(4)], batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        show(x.to(device))
+
+# %% round 18: a map-style dataset that tags items with the worker that loaded them [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Shards(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        info = get_worker_info()
+        shard = 0 if info is None else info.id
+        return torch.tensor([float(i), float(shard)])
+
+
+loader = DataLoader(Shards(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        show(x.to(device))
+
+# %% round 18: a dataset whose labels tensor is rewritten with pseudo-labels between epochs [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+x = torch.arange(4.0).reshape(4, 1)
+y = torch.zeros(4)
+loader = DataLoader(TensorDataset(x, y), batch_size=2)
+for epoch in range(2):
+    for xb, yb in loader:
+        show(epoch, yb.to(device))
+    y[:] = epoch + 1.0
+
+# %% round 18: a collate_fn that counts batches in a list it closes over [unsafe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def make_collate():
+    seen = []
+
+    def collate(items):
+        seen.append(len(items))
+        return torch.stack(items), len(seen)
+
+    return collate, seen
+
+
+collate, seen = make_collate()
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for x, n in loader:
+        show(x.to(device), n)
+print(seen)
+
+# %% round 18: a loader whose sampler is a generator expression consumed once per epoch [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+data = [torch.full((2,), float(i)) for i in range(4)]
+for epoch in range(2):
+    loader = DataLoader(data, batch_size=2, sampler=[3, 2, 1, 0])
+    for x in loader:
+        show(epoch, x.to(device))
+
+# %% round 18: a dataset that returns items of a frozen dataclass with tensor fields [none]
+import dataclasses
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    x: torch.Tensor
+    y: int
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Item(torch.ones(2) * i, i)
+
+
+def collate(items):
+    return torch.stack([it.x for it in items]), [it.y for it in items]
+
+
+loader = DataLoader(Items(), batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for x, y in loader:
+        show(x.to(device), y)

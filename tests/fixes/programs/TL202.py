@@ -787,3 +787,83 @@ for epoch in range(2):
         loss.backward()
         opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: a project class named DataLoader whose constructor takes no pin_memory [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class DataLoader:
+    def __init__(self, data, batch_size):
+        self.data, self.batch_size = data, batch_size
+
+    def __iter__(self):
+        for i in range(0, len(self.data), self.batch_size):
+            yield torch.stack(self.data[i : i + self.batch_size])
+
+
+loader = DataLoader([torch.ones(2) * i for i in range(4)], batch_size=2)
+for x in loader:
+    show(x.to(device))
+
+# %% round 18: a loader built by functools.partial of DataLoader with fixed options [none]
+import functools
+
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+make = functools.partial(DataLoader, batch_size=2)
+loader = make([torch.ones(2) * i for i in range(4)])
+for x in loader:
+    show(x.to(device))
+
+# %% round 18: a loader whose batches are dicts of tensors and strings moved field by field [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+data = [{"x": torch.ones(2) * i, "name": f"s{i}"} for i in range(4)]
+loader = DataLoader(data, batch_size=2)
+for batch in loader:
+    show(batch["x"].to(device), batch["name"])
+
+# %% round 18: a loader with batch_size None over a dataset of views of one tensor, changed in the loop [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+base = torch.arange(6.0).reshape(3, 2)
+
+
+class Rows(Dataset):
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        return base[i]
+
+
+loader = DataLoader(Rows(), batch_size=None)
+for epoch in range(2):
+    for row in loader:
+        row.mul_(2)
+        show(row.to(device))
+show(base)
+
+# %% round 18: a DataLoader subclass that takes its options as keyword-only arguments [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Loader(DataLoader):
+    def __init__(self, data, *, batch_size):
+        super().__init__(data, batch_size=batch_size)
+
+
+loader = Loader([torch.ones(2) * i for i in range(4)], batch_size=2)
+for x in loader:
+    show(x.to(device))

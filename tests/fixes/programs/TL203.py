@@ -1167,3 +1167,86 @@ for epoch in range(2):
         loss.backward()
         opt.step()
     print(epoch, round(loss.item(), 4))
+
+# %% round 18: a validation iterator kept across epochs next to a full pass over the same loader [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+val_loader = DataLoader(list(range(6)), batch_size=2, num_workers=1)
+val_iter = iter(val_loader)
+for epoch in range(2):
+    for step in range(2):
+        try:
+            vb = next(val_iter)
+        except StopIteration:
+            val_iter = iter(val_loader)
+            vb = next(val_iter)
+        show(epoch, step, vb.to(device))
+    total = sum(int(b.sum()) for b in val_loader)
+    print("full", total)
+
+# %% round 18: a loader whose pass is left by break every epoch, then restarted [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(list(range(8)), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for i, x in enumerate(loader):
+        show(epoch, x.to(device))
+        if i == 1:
+            break
+
+# %% round 18: pseudo-labels written into the label tensor a TensorDataset wraps [unsafe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+x = torch.arange(6.0).reshape(6, 1)
+labels = torch.zeros(6)
+loader = DataLoader(TensorDataset(x, labels), batch_size=3, num_workers=1)
+for epoch in range(2):
+    for xb, yb in loader:
+        show(epoch, yb.to(device))
+    labels.copy_(x.squeeze(1) * (epoch + 1))
+
+# %% round 18: an epoch loop that draws one batch with next(iter(loader)) per epoch [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(list(range(6)), batch_size=2, num_workers=1)
+for epoch in range(3):
+    first = next(iter(loader))
+    show(epoch, first.to(device))
+
+# %% round 18: two loaders over one dataset, the second made from the first's dataset [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+train = DataLoader(list(range(4)), batch_size=2, num_workers=1)
+probe = DataLoader(train.dataset, batch_size=4, num_workers=1)
+for epoch in range(2):
+    for x in train:
+        show(epoch, x.to(device))
+    for y in probe:
+        show(epoch, y.sum())
+
+# %% round 18: a loader iterated through a generator function the epoch loop calls [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(list(range(4)), batch_size=2, num_workers=2)
+
+
+def batches():
+    for b in loader:
+        yield b.to(device)
+
+
+for epoch in range(2):
+    for b in batches():
+        show(epoch, b)

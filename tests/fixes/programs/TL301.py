@@ -1256,3 +1256,112 @@ for step in range(3):
     opt.step()
 prune.global_unstructured([(model[0], "weight")], pruning_method=prune.L1Unstructured, amount=0.2)
 print(round(loss.item(), 4))
+
+# %% round 18: a conv helper function of the file followed by a BatchNorm in a Sequential [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+
+
+def conv3x3(cin, cout):
+    return nn.Conv2d(cin, cout, 3, padding=1)
+
+
+model = nn.Sequential(conv3x3(3, 4), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 18: a Conv2d subclass with its own short constructor followed by a BatchNorm [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+
+
+class SameConv(nn.Conv2d):
+    def __init__(self, cin, cout):
+        super().__init__(cin, cout, 3, padding=1)
+
+
+model = nn.Sequential(SameConv(3, 4), nn.BatchNorm2d(4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 18: a conv with every option given by position, bias True last, before a BatchNorm [unsafe, same]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3, 1, 1, 1, 1, True), nn.BatchNorm2d(4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 18: a Linear with bias by position before a BatchNorm1d over flat features [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 6, True), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(5, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 18: a conv whose missing bias is reported by an else branch of a bias check [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv1d(2, 3, 3), nn.BatchNorm1d(3))
+for m in model.modules():
+    if isinstance(m, nn.Conv1d):
+        if m.bias is not None:
+            nn.init.zeros_(m.bias)
+        else:
+            print("conv without bias")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(4, 2, 6)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 18: a transposed conv upsampler followed by a BatchNorm in a decoder [unsafe]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+decoder = nn.Sequential(nn.ConvTranspose2d(4, 2, 2, stride=2), nn.BatchNorm2d(2), nn.Tanh())
+opt = torch.optim.Adam(decoder.parameters(), lr=0.01)
+z = torch.randn(2, 4, 3, 3)
+for step in range(2):
+    opt.zero_grad()
+    loss = decoder(z).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))

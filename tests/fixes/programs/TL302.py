@@ -2476,3 +2476,136 @@ for step in range(3):
     loss.backward()
     opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: attention scores normalised over the query axis with softmax dim 1 [none]
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(q.size(-1))
+        weights = F.softmax(scores, dim=1)
+        return torch.bmm(weights, v)
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 4, 5).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 18: attention with softmax through an nn.Softmax module attribute [none]
+import math
+
+import torch
+
+
+class Attention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.softmax = torch.nn.Softmax(dim=-1)
+
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        return self.softmax(scores) @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 4, 5).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 18: attention with the method softmax over dim 2 of 4-D scores [none]
+import math
+
+import torch
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) * (1.0 / math.sqrt(q.shape[-1]))
+        attn = scores.softmax(dim=2)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 4, 5).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 18: attention in float64 with a causal masked_fill from a tril buffer [unsafe, same]
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+class Causal(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("tril", torch.tril(torch.ones(n, n)))
+
+    def forward(self, q, k, v):
+        T = q.size(-2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.tril[:T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        return att @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 1, 2, 4, 3, dtype=torch.float64).unbind(0)
+show(Causal(4)(q, k, v).round(decimals=6))
+
+# %% round 18: attention whose softmax is taken in a helper of the module [none]
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def normalise(self, s):
+        return F.softmax(s, dim=-1)
+
+    def forward(self, q, k, v):
+        s = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(q.size(-1))
+        return torch.matmul(self.normalise(s), v)
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 4, 5).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 18: attention over 3-D tensors with the softmax dim given by position [none]
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        w = F.softmax(torch.bmm(q, k.transpose(1, 2)) / 2.0, 1)
+        return torch.bmm(w, v)
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 4, 4).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 18: attention whose scores are divided by a temperature read from a config dict [unsafe, same]
+import math
+
+import torch
+import torch.nn.functional as F
+
+CONFIG = {"temperature": 0.5}
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / (math.sqrt(q.size(-1)) * CONFIG["temperature"])
+        return F.softmax(scores, dim=-1) @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 4, 5).unbind(0)
+show(Attention()(q, k, v).round(decimals=3))

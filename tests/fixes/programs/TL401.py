@@ -989,3 +989,161 @@ for step in range(3):
     loss.backward()
     opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: a trainer wrapper whose zero_grad requires set_to_none [none]
+import torch
+
+torch.manual_seed(0)
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def zero_grad(self, set_to_none):
+        self.opt.zero_grad(set_to_none=set_to_none)
+
+    def step(self, x):
+        self.model(x).pow(2).mean().backward()
+        self.opt.step()
+
+
+trainer = Trainer(torch.nn.Linear(3, 1))
+for _ in range(3):
+    trainer.zero_grad(set_to_none=False)
+    trainer.step(torch.ones(2, 3))
+show(trainer.model)
+
+# %% round 18: manual zeroing written as a list comprehension in the step loop [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 3)).sum().backward()
+for _ in range(2):
+    [p.grad.zero_() for p in model.parameters()]
+    model(torch.ones(4, 3)).pow(2).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: manual zeroing as the body of a one-line for over parameters [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+model(torch.ones(1, 3)).sum().backward()
+for _ in range(2):
+    for p in model.parameters(): p.grad.zero_()
+    model(torch.ones(4, 3)).pow(2).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: zeroing a gradient whose result is bound to a name [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 2)).sum().backward()
+for _ in range(2):
+    for p in model.parameters():
+        cleared = p.grad.zero_()
+    model(torch.ones(3, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: zeroing through a conditional expression statement [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    for p in model.parameters():
+        p.grad.zero_() if p.grad is not None else None
+    model(torch.ones(3, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: zero_grad with set_to_none=False passed by position to a module [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    model.zero_grad(False)
+    model(torch.ones(4, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: zeroing through map with a lambda in the step loop [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model(torch.ones(1, 2)).sum().backward()
+for _ in range(2):
+    list(map(lambda p: p.grad.zero_(), model.parameters()))
+    model(torch.ones(3, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: zeroing followed by detach_ of the gradient, the old zero_grad body [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.zero_()
+            p.grad.detach_()
+    model(torch.ones(3, 2)).sum().backward()
+    opt.step()
+show(model)
+
+# %% round 18: gradients summed by torch.nn.utils.get_total_norm of a list of grads [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(2):
+    opt.zero_grad(set_to_none=False)
+    model(torch.ones(3, 2)).sum().backward()
+    norms = [q.grad.norm() for q in model.parameters()]
+    opt.step()
+show(norms)
+
+# %% round 18: a custom optimizer of the file that reads grads through vars [none]
+import torch
+
+torch.manual_seed(0)
+w = torch.nn.Parameter(torch.ones(3))
+u = torch.nn.Parameter(torch.ones(3))
+
+
+class Plain(torch.optim.Optimizer):
+    def __init__(self, params):
+        super().__init__(params, {"lr": 0.1})
+
+    @torch.no_grad()
+    def step(self):
+        for group in self.param_groups:
+            for p in group["params"]:
+                g = vars(p).get("g", None)
+                p.sub_(0.1 * p.data)
+
+
+opt = Plain([w, u])
+for _ in range(2):
+    opt.zero_grad(set_to_none=False)
+    (w * 2).sum().backward()
+    opt.step()
+    show(w.grad, u.grad is None)

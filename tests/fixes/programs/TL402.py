@@ -5075,3 +5075,166 @@ def evaluate(x):
 for epoch in range(2):
     evaluate(torch.randn(4, 2))
 print(all(p.requires_grad for p in positives))
+
+# %% round 18: an evaluation prints the effective rank of its embeddings from svdvals [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+encoder = torch.nn.Sequential(torch.nn.Linear(8, 6), torch.nn.Tanh())
+
+
+def evaluate(x):
+    encoder.eval()
+    z = encoder(x)
+    s = torch.linalg.svdvals(z)
+    p = s / s.sum()
+    rank = torch.exp(-(p * torch.log(p)).sum())
+    print("rankme", rank.item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(20, 8))
+
+# %% round 18: an evaluation prints the spectral norm of its output features [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(6, 5)
+
+
+def validate(x):
+    model.eval()
+    out = model(x)
+    print("spectral", torch.linalg.matrix_norm(out, ord=2).item())
+
+
+for epoch in range(2):
+    validate(torch.randn(12, 6))
+
+# %% round 18: an evaluation prints the top eigenvalue of its feature covariance from eigvalsh [unsafe]
+import torch
+
+torch.manual_seed(0)
+net = torch.nn.Linear(5, 4)
+
+
+def probe(x):
+    net.eval()
+    f = net(x)
+    f = f - f.mean(0)
+    cov = f.T.mm(f) / (f.shape[0] - 1)
+    print("top", torch.linalg.eigvalsh(cov)[-1].item())
+
+
+for epoch in range(2):
+    probe(torch.randn(16, 5))
+
+# %% round 18: an evaluation prints the nuclear norm of its logits through torch.norm [unsafe]
+import torch
+
+torch.manual_seed(0)
+clf = torch.nn.Linear(4, 3)
+
+
+def evaluate(batch):
+    clf.eval()
+    logits = clf(batch)
+    print("nuc", torch.norm(logits, p="nuc").item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(10, 4))
+
+# %% round 18: an evaluation of a model that picks a path by torch.is_inference_mode_enabled [safe]
+import torch
+
+torch.manual_seed(0)
+
+
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 2)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return y if torch.is_inference_mode_enabled() else y * 1.0
+
+
+model = Head()
+
+
+def evaluate(x):
+    model.eval()
+    print(model(x).argmax(1).tolist())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(4, 3))
+
+# %% round 18: an evaluation prints the condition number of its feature matrix [unsafe]
+import torch
+
+torch.manual_seed(0)
+proj = torch.nn.Linear(6, 4)
+
+
+def evaluate(x):
+    proj.eval()
+    h = proj(x)
+    print("cond", torch.linalg.cond(h).item(), torch.linalg.matrix_rank(h).item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(9, 6))
+
+# %% round 18: an evaluation prints the smallest singular value through linalg.norm with ord -2 [unsafe]
+import torch
+
+torch.manual_seed(0)
+layer = torch.nn.Linear(5, 5)
+
+
+def check(x):
+    layer.eval()
+    y = layer(x)
+    print("sigma_min", torch.linalg.norm(y, ord=-2).item())
+
+
+for epoch in range(2):
+    check(torch.randn(7, 5))
+
+# %% round 18: control, an evaluation prints a rounded accuracy over its batches [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+batches = [(torch.randn(5, 4), torch.randint(0, 3, (5,))) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    correct = 0
+    for x, y in batches:
+        correct += (model(x).argmax(1) == y).sum().item()
+    print("acc", round(correct / 10, 3))
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 18: an evaluation prints eigenvalues of its Gram matrix from linalg.eigvals [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+enc = torch.nn.Linear(6, 4)
+
+
+def evaluate(x):
+    enc.eval()
+    g = enc(x).T.mm(enc(x))
+    print("eig", torch.linalg.eigvals(g).real.sum().item())
+
+
+for epoch in range(2):
+    evaluate(torch.randn(10, 6))

@@ -1461,3 +1461,229 @@ for step in range(3):
     loss.backward()
     opt.step()
     print(round(loss.item(), 4))
+
+# %% round 18: learned spectral filter initialised from a tensor's stft method [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+wave = torch.randn(64)
+spec = wave.stft(16, hop_length=8, window=torch.hann_window(16), return_complex=True)
+
+
+class Filter(torch.nn.Module):
+    def __init__(self, taps):
+        super().__init__()
+        self.taps = torch.nn.Parameter(taps.clone())
+
+    def forward(self, x):
+        return (x * self.taps).abs().sum()
+
+
+model = Filter(spec[:, :2]).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(2):
+    optimizer.zero_grad()
+    loss = model(spec[:, :2].to(device))
+    loss.backward()
+    optimizer.step()
+show(loss.detach().round(decimals=2))
+
+# %% round 18: complex mixing matrix from a NumPy array of type code F [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+rng = np.random.default_rng(0)
+init = np.zeros((3, 3), dtype="F")
+init.real = rng.standard_normal((3, 3))
+model = torch.nn.Module()
+model.mix = torch.nn.Parameter(torch.from_numpy(init))
+model = model.to(device)
+optimizer = torch.optim.AdamW(model.parameters(), lr=0.05)
+for _ in range(3):
+    optimizer.zero_grad()
+    model.mix.abs().pow(2).mean().backward()
+    optimizer.step()
+show(model.mix.detach().abs().sum().round(decimals=2))
+
+# %% round 18: phase weights from a NumPy array made with dtype complex as a string [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+weights = np.ones(4, dtype="complex")
+head = torch.nn.Linear(4, 1).to(device)
+head.phase = torch.nn.Parameter(torch.from_numpy(weights).to(device))
+optimizer = torch.optim.Adam(head.parameters(), lr=0.1)
+for _ in range(2):
+    optimizer.zero_grad()
+    out = head(torch.ones(2, 4, device=device)).sum() + head.phase.abs().sum()
+    out.backward()
+    optimizer.step()
+show(out.detach().round(decimals=2))
+
+# %% round 18: complex poles of a type code D array trained by Adam [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+poles = torch.nn.ParameterList([torch.nn.Parameter(torch.from_numpy(np.full(2, 0.5, dtype="D")))])
+module = torch.nn.Module()
+module.poles = poles
+module.to(device)
+optimizer = torch.optim.Adam(module.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    module.poles[0].abs().sum().backward()
+    optimizer.step()
+show(module.poles[0].detach().abs().round(decimals=3))
+
+# %% round 18: analytic signal through Tensor.stft called unbound [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+signal = torch.linspace(0, 1, 32)
+frames = torch.Tensor.stft(signal, 8, window=torch.ones(8), return_complex=True)
+model = torch.nn.Module()
+model.basis = torch.nn.Parameter(frames[:2, :2].clone())
+model = model.to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    model.basis.abs().sum().backward()
+    optimizer.step()
+show(model.basis.detach().abs().sum().round(decimals=2))
+
+# %% round 18: Adam with a tensor learning rate and amsgrad on a moved model [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1)).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=torch.tensor(0.01), amsgrad=True)
+x = torch.randn(8, 3, device=device)
+for _ in range(3):
+    optimizer.zero_grad()
+    model(x).pow(2).mean().backward()
+    optimizer.step()
+show(model(x).mean().round(decimals=2))
+
+# %% round 18: Adam with a GradScaler under CPU autocast after a move [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2).to(device)
+optimizer = torch.optim.AdamW(model.parameters(), lr=0.01)
+scaler = torch.amp.GradScaler(device.type)
+x = torch.randn(8, 4, device=device)
+for _ in range(3):
+    optimizer.zero_grad()
+    with torch.autocast(device.type):
+        loss = model(x).float().pow(2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+show(loss.detach().round(decimals=2))
+
+# %% round 18: an optimizer over a frozen integer step counter parameter and a linear layer [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(2, 1)
+model.steps = torch.nn.Parameter(torch.zeros((), dtype=torch.long), requires_grad=False)
+model = model.to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.1)
+for _ in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(3, 2, device=device)).sum().backward()
+    optimizer.step()
+    model.steps += 1
+show(model.steps, model.weight.detach().round(decimals=2))
+
+# %% round 18: complex parameter built as real plus imaginary unit times a tensor in a helper module [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+J = complex(0, 1)
+
+
+class Rotor(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(3) + J * torch.zeros(3))
+
+
+rotor = Rotor().to(device)
+optimizer = torch.optim.Adam(rotor.parameters(), lr=0.1)
+for _ in range(2):
+    optimizer.zero_grad()
+    rotor.w.abs().sum().backward()
+    optimizer.step()
+show(rotor.w.detach().real.round(decimals=2))
+
+# %% round 18: complex weights from torch.fft.ihfft of a real kernel [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+from torch.fft import ihfft
+
+kernel = ihfft(torch.arange(8.0)).resolve_conj()
+layer = torch.nn.Module()
+layer.k = torch.nn.Parameter(kernel)
+layer.to(device)
+optimizer = torch.optim.Adam(layer.parameters())
+for _ in range(2):
+    optimizer.zero_grad()
+    layer.k.abs().sum().backward()
+    optimizer.step()
+show(layer.k.detach().abs().sum().round(decimals=2))
+
+# %% round 18: learned poles initialised from np.polynomial.polynomial.polyroots of a filter [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+roots = np.polynomial.polynomial.polyroots([1.0, 0.0, 1.0])
+poles = torch.nn.Module()
+poles.p = torch.nn.Parameter(torch.from_numpy(roots))
+poles = poles.to(device)
+optimizer = torch.optim.Adam(poles.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    poles.p.abs().sum().backward()
+    optimizer.step()
+show(poles.p.detach().abs().round(decimals=3))
+
+# %% round 18: complex filter taps from a Chebyshev series' roots method [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+series = np.polynomial.Chebyshev([2.0, 0.0, 1.0])
+taps = torch.nn.Module()
+taps.t = torch.nn.Parameter(torch.from_numpy(series.roots()))
+taps.to(device)
+optimizer = torch.optim.AdamW(taps.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    taps.t.abs().sum().backward()
+    optimizer.step()
+show(taps.t.detach().abs().round(decimals=3))
+
+# %% round 18: learned poles initialised from the roots attribute of a np.poly1d filter [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+denominator = np.poly1d([1.0, 0.5, 1.0])
+model = torch.nn.Module()
+model.poles = torch.nn.Parameter(torch.from_numpy(denominator.r))
+model = model.to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for _ in range(2):
+    optimizer.zero_grad()
+    model.poles.abs().sum().backward()
+    optimizer.step()
+show(model.poles.detach().abs().round(decimals=3))

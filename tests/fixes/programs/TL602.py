@@ -1148,3 +1148,77 @@ for step in range(2):
     scaler.step(opt)
     scaler.update()
 print(scaler.state_dict(), type(scaler).__name__)
+
+# %% round 18: an old CPU autocast entered through an ExitStack in the step loop [safe]
+import contextlib
+
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+x = torch.randn(3, 4)
+for step in range(2):
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(torch.cpu.amp.autocast())
+        out = model(x)
+    show(out.dtype, out.float().sum().round(decimals=2))
+
+# %% round 18: an old CUDA GradScaler whose scale is read every step on a CPU run [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler(enabled=torch.cuda.is_available())
+for step in range(2):
+    opt.zero_grad()
+    loss = model(torch.ones(3, 2)).sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+    print(step, scaler.get_scale(), scaler.is_enabled())
+
+# %% round 18: an old CPU autocast deep-copied into a per-model context list [safe]
+import copy
+
+import torch
+
+ctx = torch.cpu.amp.autocast(dtype=torch.bfloat16)
+contexts = [copy.copy(ctx) for _ in range(2)]
+model = torch.nn.Linear(2, 2)
+for c in contexts:
+    with c:
+        y = model(torch.ones(1, 2))
+    print(y.dtype)
+
+# %% round 18: an old CPU autocast whose attributes are listed through vars [safe]
+import torch
+
+model = torch.nn.Linear(2, 2)
+for step in range(2):
+    ac = torch.cpu.amp.autocast(enabled=step == 1)
+    with ac:
+        out = model(torch.ones(1, 2))
+    print(sorted(k for k in vars(ac) if not k.startswith("_")), out.dtype)
+
+# %% round 18: an old CPU autocast built from keyword options of a dict literal [none]
+import torch
+
+model = torch.nn.Linear(2, 2)
+for step in range(2):
+    with torch.cpu.amp.autocast(**{"enabled": True}):
+        out = model(torch.ones(1, 2))
+    print(out.dtype)
+
+# %% round 18: an old CPU autocast with torch imported inside the training function [safe]
+def train():
+    import torch
+
+    model = torch.nn.Linear(2, 2)
+    for step in range(2):
+        with torch.cpu.amp.autocast():
+            out = model(torch.ones(1, 2))
+        print(out.dtype)
+
+
+train()
