@@ -37,10 +37,8 @@ def test_flag_off_non_literal_or_static_graph():
 def test_look_alikes():
     code = """
     import torch
-    from lightning.pytorch.strategies import DDPStrategy
     from fairscale.nn.data_parallel import ShardedDataParallel
     from mylib import DistributedDataParallel
-    a = DDPStrategy(find_unused_parameters=True)
     b = DistributedDataParallel(m, find_unused_parameters=True)
     c = ShardedDataParallel(m, find_unused_parameters=True)
     d = torch.nn.DataParallel(m)
