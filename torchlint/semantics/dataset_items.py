@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from torchlint.files.syntax import ast_children
-from torchlint.semantics.devices import DEVICE_NAME
+from torchlint.semantics.device_names import DEVICE_NAME
 from torchlint.semantics.pyast import ast_dotted, ast_qualified, ast_walk
 
 # Builtins whose result is a new value built from what they are given: a container they

@@ -12,18 +12,16 @@ The value inference (`semantics.values`) tracks these as kinds; this module name
 from __future__ import annotations
 
 import enum
-import re
 from typing import Callable, Iterable, Optional, Tuple
 
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
+from torchlint.semantics.device_names import DEVICE_NAME
 from torchlint.semantics.heuristics import identifier, words
 from torchlint.semantics.kinds import HOST_KINDS, Kind
 from torchlint.semantics.names import dotted_name
 
-# Names that hold a device by convention; ranks and GPU ids are CUDA ordinals.
-DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$", re.IGNORECASE)
 
 
 class Placement(enum.Enum):
