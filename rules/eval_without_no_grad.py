@@ -227,7 +227,7 @@ class EvalWithoutNoGrad(Rule):
     Stable since issue 25 for evaluation that runs every step or every epoch (the per-epoch
     validation function, a function the training script of another module calls every
     epoch, an evaluation the function's own epoch loop runs after training in the same
-    iteration, also every N epochs); other evaluation in a function that no module of the
+    iteration, also every N epochs and also as its own loop over a validation loader); other evaluation in a function that no module of the
     project is seen to call is the preview variant.
     Evaluation that runs once per program is not reported: an `.eval()` under a branch that
     runs only in a test episode at the end of the program (`if self.is_test:` in an action
@@ -340,8 +340,13 @@ class EvalWithoutNoGrad(Rule):
         """Whether `node` runs once per iteration of an epoch loop of its function whose
         iterations train (`training.loop_trains`: a backward pass in it or in a function it
         calls, `self._run_one_epoch(epoch)` before `self.model.eval()`), also every N epochs
-        (`if epoch % 20 == 0:`): the per-epoch evaluation of a training run."""
+        (`if epoch % 20 == 0:`): the per-epoch evaluation of a training run, also through the
+        evaluation's own loop over its loader (`for batch in valid_loader:` after the training
+        loop in the body of `for epoch in range(epochs):`)."""
         execution = self.ctx.execution(node)
+        loop = execution.step_loop() if execution.frequency is Frequency.PER_STEP else None
+        if loop is not None and not loop_trains(self.ctx, loop):
+            execution = self.ctx.execution(loop)  # how often the evaluation pass itself runs
         guard = execution.interval_guard()
         if guard is not None:
             execution = self.ctx.execution(guard)
