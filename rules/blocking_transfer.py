@@ -51,8 +51,9 @@ class BlockingTransfer(Rule):
     """## What it does
     Flags `.to(device)` and `.cuda()` without `non_blocking=True` on a batch from a
     DataLoader created in the same file with `pin_memory=True` (also through a
-    `**loader_args` dict literal, the CUDA branch of `{...} if use_cuda else {}`, or a test
-    that holds on CUDA runs: `pin_memory=torch.cuda.is_available()`): the call is in the body
+    `**loader_args` dict literal, the CUDA branch of `{...} if use_cuda else {}`, a test
+    that holds on CUDA runs: `pin_memory=torch.cuda.is_available()`, or a setting every
+    configuration file of the project sets to `true`: `pin_memory=config["pin_memory"]`): the call is in the body
     of a `for` loop over that loader (in its own scope, or in a same-file function the loader
     is handed to), of a loop that draws its batches by hand (`x, y = next(it)` after `it =
     iter(loader)`), or of a step function an engine runs over it (`engine.train(h, loader,

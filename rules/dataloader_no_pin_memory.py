@@ -9,7 +9,7 @@ from torchlint.engine.rule import NodeEdit, Rule
 from torchlint.rules.dataloader_no_workers import PIN_MEMORY_POSITION, SPREAD_ON_EVERY_RUN
 from torchlint.semantics.devices import named_like_device, same_place_source
 from torchlint.semantics.calls import argument, arguments_by_parameter, has_star, is_literal, keyword, method_call, positional, with_keyword
-from torchlint.semantics.config_files import configured_false
+from torchlint.semantics.config_files import configured_false, configured_true
 from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.datasets import in_memory, items_moved_to_device
 from torchlint.semantics.kinds import Kind
@@ -251,10 +251,16 @@ def pins_memory(call: cst.Call, ctx=None) -> bool:
     the file's context, in a `**loader_args` whose only assignment in the file is a dict
     literal, a choice of two by device, or a dict its scope builds before the call: see
     `keyword_dicts.spread_keywords`); a pinning asked
-    only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs."""
+    only on CUDA runs (`pin_memory=torch.cuda.is_available()`) pins where a copy costs; so does
+    a setting that every configuration file of the project sets to `true`
+    (`pin_memory=config["pin_memory"]`, `semantics.config_files.configured_true`)."""
     pinned = argument(call, "pin_memory", PIN_MEMORY_POSITION)
     if pinned is not None:
-        return is_literal(pinned.value, "True") or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
+        return (
+            is_literal(pinned.value, "True")
+            or true_on_cuda(pinned.value, ctx.module if ctx is not None else None) is True  # `pin_memory=use_cuda`
+            or (ctx is not None and configured_true(ctx, pinned.value))
+        )
     if ctx is not None and ctx.qualified_name(call.func) in AUTO_PINNING_LOADERS:
         return True  # `idist.auto_dataloader(ds, batch_size=64)` pins on CUDA
     keywords = spread_keywords(ctx.module, ctx.names, call) if ctx is not None and has_star(call, "**") else None

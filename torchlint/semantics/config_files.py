@@ -120,8 +120,17 @@ def configured_zero(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
 
 def configured_false(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
     """Whether every configuration file that sets what `value` reads sets it to `false`."""
+    return _configured_as(ctx, value, False)
+
+
+def configured_true(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
+    """Whether every configuration file that sets what `value` reads sets it to `true`."""
+    return _configured_as(ctx, value, True)
+
+
+def _configured_as(ctx: "FileFacts", value: cst.BaseExpression, flag: bool) -> bool:
     found = setting_values(ctx, value)
-    return bool(found) and all(item is False for item in found)  # type: ignore[union-attr]
+    return bool(found) and all(item is flag for item in found)  # type: ignore[union-attr]
 
 
 def _setting(value: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, Tuple[str, ...], Tuple[object, ...]]]:
