@@ -16,7 +16,7 @@ from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
 from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, names_bound_by, scope_descendants
-from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
+from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.modes import notebook_cell
 
 Handler = Callable[[cst.CSTNode], None]
@@ -121,6 +121,8 @@ class _SemanticTracker:
         self.values = ctx.values
         # How many times each scope (by id, with the scope) binds each name: asked for aliases.
         self._bindings: Dict[int, Tuple[cst.CSTNode, Counter]] = {}
+        # Per `if` statement with an `else` being walked, the kinds its body left (`_leave_if`).
+        self._after_body: Dict[int, Dict[str, Kind]] = {}
         self.on_enter: Dict[Type[cst.CSTNode], Callable] = {
             cst.Module: self._enter_module,
             cst.Import: self.names.bind_import,
@@ -131,6 +133,7 @@ class _SemanticTracker:
             cst.For: self._enter_for,
             cst.WithItem: self._enter_with_item,
             cst.ExceptHandler: self._enter_except,
+            cst.Else: self._enter_else,
         }
         for comprehension in COMPREHENSIONS:
             self.on_enter[comprehension] = self._enter_comprehension
@@ -142,6 +145,7 @@ class _SemanticTracker:
             cst.AnnAssign: self._leave_ann_assign,
             cst.AugAssign: self._leave_aug_assign,
             cst.NamedExpr: self._leave_named_expr,
+            cst.If: self._leave_if,
         }
         for comprehension in COMPREHENSIONS:
             self.on_leave[comprehension] = self._leave_scope
@@ -228,6 +232,28 @@ class _SemanticTracker:
         for element, arg in zip(elements, args):
             self._bind_target(element.value, self.values.loop_target_kind(arg.value))
         return True
+
+    def _enter_else(self, node: cst.Else) -> None:
+        owner = self.ctx.ancestors[-1] if self.ctx.ancestors else None
+        if isinstance(owner, cst.If):
+            self._after_body[id(owner)] = dict(self.names.scopes[-1].values)
+
+    def _leave_if(self, node: cst.If) -> None:
+        """After `if ...: loss = model(x)` / `else: loss = torch.tensor(0.)`, the name holds a
+        tensor that may be on the device, whatever branch the walk took last; after a branch
+        that binds it to a value of unknown kind, its kind is unknown."""
+        after_body = self._after_body.pop(id(node), None)
+        if after_body is None:
+            return
+        values = self.names.scopes[-1].values
+        for name in after_body.keys() | values.keys():
+            kinds = {after_body.get(name), values.get(name)}
+            if Kind.HOST_TENSOR not in kinds or len(kinds) == 1 or kinds <= HOST_KINDS:
+                continue
+            if kinds & MAYBE_DEVICE_KINDS:
+                values[name] = Kind.TENSOR
+            else:
+                values.pop(name, None)  # host in one branch, unknown in the other
 
     def _enter_with_item(self, node: cst.WithItem) -> None:
         if node.asname is not None:
