@@ -1,7 +1,8 @@
 """Round 13: a class another module imports but never uses is still never built
 (`instantiation`): the words of import statements name nothing that runs, nor do the words of
-prose strings (a log message "Mel PostNet Loss"). An alias that is used, a package `__init__`
-or a module with `__all__` that hands the name on, and a string that spells the name keep it."""
+prose strings (a log message "Mel PostNet Loss"). An alias that is used, a module with
+`__all__` that spells the name, and a string that spells the name keep it; a package
+`__init__` that the project imports hands on only what its importers use (round 21)."""
 
 from __future__ import annotations
 
@@ -87,12 +88,21 @@ def test_an_imported_class_counts_only_where_used(tmp_path, monkeypatch, imports
     assert project_findings(tmp_path, monkeypatch, files, "TL301") == expected
 
 
-def test_a_package_init_hands_its_imports_on(tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("imports", "extra", "expected"),
+    [
+        # round 21: the package hands on to its importers what they use, no more
+        ("from nets import Head", "", set()),
+        ("from nets import Head, PostNet", "", set()),
+        ("from nets import Head, PostNet", "self.post = PostNet()", {("layers.py", "TL301", 8)}),
+    ],
+)
+def test_a_package_init_hands_on_what_its_importers_use(tmp_path, monkeypatch, imports, extra, expected) -> None:
     (tmp_path / "nets").mkdir()
     files = {
         "nets/layers.py": LAYERS,
         "nets/__init__.py": "from .layers import Head, PostNet\n",
-        "model.py": MODEL.format(imports="from nets import Head", extra=""),
+        "model.py": MODEL.format(imports=imports, extra=extra),
         "train.py": TRAIN,
     }
-    assert project_findings(tmp_path, monkeypatch, files, "TL301") == BUILT
+    assert project_findings(tmp_path, monkeypatch, files, "TL301") == expected

@@ -10,8 +10,9 @@ a launcher or a user's `python -c` may call by its conventional name) are never 
 A class is *live* when something may build it: its name occurs (outside comments, import
 statements and prose strings) in another module of the project that imports its module,
 directly or through others (a call, an alias it imports it as, a subclass, a registry dict;
-the import alone in a package's `__init__` or a module with `__all__`, which hand it on; a
-name imported and never used builds nothing, nor does a log message that names it, `"Mel
+the import alone in a package's `__init__` or a module with `__all__` that no project module
+imports, which hand it on to users outside the project; a package the project imports hands
+on only what its importers use; a name imported and never used builds nothing, nor does a log message that names it, `"Mel
 PostNet Loss: {:.4f}"`), in a string of any module (a name a factory
 reads; another module's own class of the same name is no use of this one), in its own module
 outside class bodies (module-level code, a function, the
@@ -119,8 +120,10 @@ class _Module:
     imported: FrozenSet[str]
 
     def uses(self, path: str) -> FrozenSet[str]:
-        """The words that may use another module's names, for the module at `path`."""
-        hands_on = os.path.basename(path) == "__init__.py" or "__all__" in self.words
+        """The words that may use another module's names, for the module at `path`: a package
+        `__init__` or a module with `__all__` hands on what it imports, to users outside the
+        project when no project module imports it (those that do say what they use)."""
+        hands_on = (os.path.basename(path) == "__init__.py" or "__all__" in self.words) and not importers_of(path)
         return self.words | self.imported if hands_on else self.words
 
 
