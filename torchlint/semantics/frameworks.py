@@ -201,6 +201,12 @@ def fitted_classes(module: cst.Module) -> FrozenSet[str]:
     return frozenset(found)
 
 
+def fits_a_trainer(module: cst.Module, call: cst.Call) -> bool:
+    """`trainer.fit(model, ...)` of a Lightning `Trainer`: a whole training run."""
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value == "fit" and _lightning_trainer(module, func.value)
+
+
 def _lightning_trainer(module: cst.Module, value: cst.BaseExpression) -> bool:
     """Whether `value` is a Lightning `Trainer(...)`, or a name every assignment of the file
     binds to one."""

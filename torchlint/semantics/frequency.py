@@ -61,7 +61,7 @@ from torchlint.semantics.execution import (
 from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.frameworks import (
-    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, fitted_classes, framework_of, hook_framework, ignite_iteration_handler,
+    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, fits_a_trainer, fitted_classes, framework_of, hook_framework, ignite_iteration_handler,
     ignite_process_functions, message_passing,
 )
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
@@ -438,7 +438,7 @@ class FrequencyAnalysis:
         key = id(loop)
         if key not in self._outer_memo:
             trains = any(self.loop_kind(item) is Frequency.PER_STEP and self.runs_backward(item) for item in self._inner_loops(loop))
-            trains = trains or bool(self._training_callees(loop))
+            trains = trains or bool(self._training_callees(loop)) or self._fits_a_trainer(loop)
             self._outer_memo[key] = trains and not self._steps_outside(loop)
         return self._outer_memo[key]
 
@@ -461,6 +461,17 @@ class FrequencyAnalysis:
                     if facts is not None and facts.trains and not facts.steps_itself and facts.parameters:
                         found.append(facts)
         return found
+
+    def _fits_a_trainer(self, loop: cst.CSTNode) -> bool:
+        """Whether every iteration of `loop` runs a Lightning trainer's `fit` (a statement of
+        its body, not under a test): a whole training run each time (co-training rounds)."""
+        if not isinstance(loop, (cst.For, cst.While)) or not isinstance(loop.body, cst.IndentedBlock):
+            return False
+        return any(
+            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and fits_a_trainer(self.module, small.value)
+            for line in loop.body.body if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+        )
 
     def _inner_loops(self, loop: cst.CSTNode) -> List[cst.CSTNode]:
         key = id(loop)
