@@ -101,10 +101,14 @@ def write(root, relative: str, text: str) -> str:
     return str(path)
 
 
-def project_findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -> set:
+def project_findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str, marker: str = "setup.py") -> set:
     """(file name, code, line) of the default-mode findings of `rules` on a small project
-    made of `files` (a `setup.py` marks its root), checked from the command line."""
-    (tmp_path / "setup.py").write_text("")
+    made of `files` (`marker` marks its root: an installable package's `setup.py`, or a
+    program's `.git` directory), checked from the command line."""
+    if marker == ".git":
+        (tmp_path / ".git").mkdir(exist_ok=True)
+    else:
+        (tmp_path / marker).write_text("")
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))

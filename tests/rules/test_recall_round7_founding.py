@@ -19,11 +19,11 @@ from torchlint.semantics.project import clear, runs_without_grad
 pytestmark = pytest.mark.stable_only
 
 
-def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str) -> set:
+def findings(tmp_path, monkeypatch, files: Dict[str, str], rules: str, marker: str = "setup.py") -> set:
     """Findings on a project whose files may live in subdirectories."""
     for name, text in files.items():
         write(tmp_path, name, text)
-    return project_findings(tmp_path, monkeypatch, {}, rules)
+    return project_findings(tmp_path, monkeypatch, {}, rules, marker)
 
 
 # -- TL301: classes that nothing in the project builds ------------------------------------
@@ -58,17 +58,18 @@ for x in loader:
 NET, NET_XL = ("blocks.py", "TL301", 8), ("blocks.py", "TL301", 14)
 
 
-@pytest.mark.parametrize("package", ["", "from .blocks import Net, NetXL\n"])
-def test_a_variant_nothing_builds_is_silent(tmp_path, monkeypatch, package):
-    """Also when the program's package re-exports it: nothing in the project uses that export
+@pytest.mark.parametrize("package, marker", [("", "setup.py"), ("from .blocks import Net, NetXL\n", ".git")])
+def test_a_variant_nothing_builds_is_silent(tmp_path, monkeypatch, package, marker):
+    """Also when a program's package re-exports it: nothing in the project uses that export
     (round 21)."""
     files = {"models/__init__.py": package, "models/blocks.py": BLOCKS, "train.py": TRAIN}
-    assert findings(tmp_path, monkeypatch, files, "TL301") == {NET}
+    assert findings(tmp_path, monkeypatch, files, "TL301", marker) == {NET}
 
 
 @pytest.mark.parametrize(
     "where, text",
     [
+        ("models/__init__.py", "from .blocks import Net, NetXL\n"),  # exported by an installable package
         ("models/xl.py", "from models.blocks import NetXL\nclass Wide(NetXL):\n    pass\n"),  # a subclass
         ("zoo.py", "from models import blocks\nMODELS = {'xl': blocks.NetXL}\n"),  # a registry dict
         ("zoo.py", "ARCHS = ['Net', 'NetXL']\n"),  # a name a factory reads

@@ -2,7 +2,8 @@
 (`instantiation`): the words of import statements name nothing that runs, nor do the words of
 prose strings (a log message "Mel PostNet Loss"). An alias that is used, a module with
 `__all__` that spells the name, and a string that spells the name keep it; a package
-`__init__` that the project imports hands on only what its importers use (round 21)."""
+`__init__` that a program (not a package packaged for installation) imports hands on only
+what its importers use (round 21)."""
 
 from __future__ import annotations
 
@@ -89,15 +90,17 @@ def test_an_imported_class_counts_only_where_used(tmp_path, monkeypatch, imports
 
 
 @pytest.mark.parametrize(
-    ("imports", "extra", "expected"),
+    ("marker", "imports", "extra", "expected"),
     [
-        # round 21: the package hands on to its importers what they use, no more
-        ("from nets import Head", "", set()),
-        ("from nets import Head, PostNet", "", set()),
-        ("from nets import Head, PostNet", "self.post = PostNet()", {("layers.py", "TL301", 8)}),
+        # round 21: a program's package hands on to its importers what they use, no more
+        (".git", "from nets import Head", "", set()),
+        (".git", "from nets import Head, PostNet", "", set()),
+        (".git", "from nets import Head, PostNet", "self.post = PostNet()", BUILT),
+        # an installable package's exports are for its users outside the project
+        ("setup.py", "from nets import Head", "", BUILT),
     ],
 )
-def test_a_package_init_hands_on_what_its_importers_use(tmp_path, monkeypatch, imports, extra, expected) -> None:
+def test_a_package_init_hands_on_what_its_importers_use(tmp_path, monkeypatch, marker, imports, extra, expected) -> None:
     (tmp_path / "nets").mkdir()
     files = {
         "nets/layers.py": LAYERS,
@@ -105,4 +108,4 @@ def test_a_package_init_hands_on_what_its_importers_use(tmp_path, monkeypatch, i
         "model.py": MODEL.format(imports=imports, extra=extra),
         "train.py": TRAIN,
     }
-    assert project_findings(tmp_path, monkeypatch, files, "TL301") == expected
+    assert project_findings(tmp_path, monkeypatch, files, "TL301", marker) == expected

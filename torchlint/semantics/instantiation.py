@@ -10,9 +10,10 @@ a launcher or a user's `python -c` may call by its conventional name) are never 
 A class is *live* when something may build it: its name occurs (outside comments, import
 statements and prose strings) in another module of the project that imports its module,
 directly or through others (a call, an alias it imports it as, a subclass, a registry dict;
-the import alone in a package's `__init__` or a module with `__all__` that no project module
-imports, which hand it on to users outside the project; a package the project imports hands
-on only what its importers use; a name imported and never used builds nothing, nor does a log message that names it, `"Mel
+the import alone in a package's `__init__` or a module with `__all__`, which hand it on to the
+users of a project packaged for installation (`setup.py`, `pyproject.toml`, `setup.cfg`) or,
+when no project module imports them, to users outside it; the package of a program that its
+own modules import hands on only what they use; a name imported and never used builds nothing, nor does a log message that names it, `"Mel
 PostNet Loss: {:.4f}"`), in a string of any module (a name a factory
 reads; another module's own class of the same name is no use of this one), in its own module
 outside class bodies (module-level code, a function, the
@@ -119,11 +120,12 @@ class _Module:
     # `__all__` hands them on to whoever imports it).
     imported: FrozenSet[str]
 
-    def uses(self, path: str) -> FrozenSet[str]:
+    def uses(self, path: str, packaged: bool) -> FrozenSet[str]:
         """The words that may use another module's names, for the module at `path`: a package
-        `__init__` or a module with `__all__` hands on what it imports, to users outside the
-        project when no project module imports it (those that do say what they use)."""
-        hands_on = (os.path.basename(path) == "__init__.py" or "__all__" in self.words) and not importers_of(path)
+        `__init__` or a module with `__all__` hands on what it imports, to the users of a
+        project that is `packaged` for installation, or when no project module imports it
+        (where some do, in a program's own package, they say what they use)."""
+        hands_on = (os.path.basename(path) == "__init__.py" or "__all__" in self.words) and (packaged or not importers_of(path))
         return self.words | self.imported if hands_on else self.words
 
 
@@ -172,6 +174,7 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
     mentioned = set(_packaging_words(root, stamp) & own.keys())
     trains = file_enables(_outside_definitions(text, own), TRAINING)  # the candidates' own training is no evidence
     importers = _importers(path)
+    packaged = any(os.path.basename(file) in _INSTALLING_FILES for file in dependency_files(root))
     for file in project_files(root):
         if os.path.abspath(file) == path:
             continue
@@ -183,13 +186,13 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
         trains = trains or summary.trains
         # a module that does not import this one names its classes in strings only (another
         # module's own `UNET` is no use of this one's)
-        mentioned |= (summary.uses(file) if os.path.abspath(file) in importers else summary.strings) & own.keys()
+        mentioned |= (summary.uses(file, packaged) if os.path.abspath(file) in importers else summary.strings) & own.keys()
     for notebook in project_notebooks(root):  # a notebook's cells call the modules' functions too
         code = read_notebook(notebook).text
         summary = _module_summary(code)
         trains = trains or summary.trains
         imports = importers.union([path]).intersection(imported_files(notebook, code, search_roots(notebook)))
-        mentioned |= (summary.uses(notebook) if imports else summary.strings) & own.keys()
+        mentioned |= (summary.uses(notebook, packaged) if imports else summary.strings) & own.keys()
     if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
     return frozenset(own) - _live_in_own_module(own, mentioned)
@@ -244,6 +247,8 @@ _DEFINITIONS = (ast.ClassDef, *_FUNCTIONS)
 # The conventional entry point a launcher or a user's shell may call by name.
 _ENTRY_FUNCTION = "main"
 _PACKAGING_FILES = frozenset({"pyproject.toml", "setup.cfg"})
+# Files that make a project installable: its packages are an API for users outside it.
+_INSTALLING_FILES = _PACKAGING_FILES | {"setup.py"}
 _HUB_MODULE = "hubconf.py"
 
 # Files of a directory that are no modules for others to import.
