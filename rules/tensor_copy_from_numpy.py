@@ -1,4 +1,4 @@
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import libcst as cst
 
@@ -190,17 +190,27 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
             for table in (self.arrays, self.writable, self.dimensionless, self.shapeless, self.scalar):
                 table.pop(key, None)
 
+    def _through_names_and_operators(
+        self, node: cst.BaseExpression, table: Dict[Tuple[int, str], bool], test: Callable[[cst.BaseExpression], bool]
+    ) -> Optional[bool]:
+        """`test`'s answer for a name (what `table` holds for it, True when unknown) or an
+        operator on arrays (every array operand's answer); None for anything else."""
+        if isinstance(node, cst.Name):
+            key = self._key(node)
+            return key is None or table.get(key, True)
+        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)):
+            operands = [node.left, node.right] if isinstance(node, cst.BinaryOperation) else [node.expression]
+            return all(test(operand) for operand in operands if self.ctx.kind_of(operand) is Kind.NDARRAY)
+        return None
+
     def _may_be_dimensionless(self, node: cst.BaseExpression) -> bool:
         """Whether an array may have no dimensions: made by `np.array`/`np.asarray` of
         something other than a list or tuple literal (`np.array(3.0)`), or with an empty
         shape (`np.zeros(())`), or from such an array. An operator on such arrays gives a
         NumPy scalar, which `torch.from_numpy` rejects."""
-        if isinstance(node, cst.Name):
-            key = self._key(node)
-            return key is None or self.dimensionless.get(key, True)
-        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)):
-            operands = [node.left, node.right] if isinstance(node, cst.BinaryOperation) else [node.expression]
-            return all(self._may_be_dimensionless(operand) for operand in operands if self.ctx.kind_of(operand) is Kind.NDARRAY)
+        known = self._through_names_and_operators(node, self.dimensionless, self._may_be_dimensionless)
+        if known is not None:
+            return known
         if not isinstance(node, cst.Call):
             return True
         first = positional(node)[0].value if positional(node) else None
@@ -216,12 +226,9 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
         function or method keeps the shape of (`np.zeros_like(a)`, `a.astype(...)`). A shape
         read at run time may be empty (`np.zeros(obs.shape[1:])` of 1-D observations), and
         `np.load`, `np.loadtxt` or `.squeeze()` may return an array without dimensions."""
-        if isinstance(node, cst.Name):
-            key = self._key(node)
-            return key is None or self.shapeless.get(key, True)
-        if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)):
-            operands = [node.left, node.right] if isinstance(node, cst.BinaryOperation) else [node.expression]
-            return all(self._may_lack_dimensions(operand) for operand in operands if self.ctx.kind_of(operand) is Kind.NDARRAY)
+        known = self._through_names_and_operators(node, self.shapeless, self._may_lack_dimensions)
+        if known is not None:
+            return known
         if not isinstance(node, cst.Call):
             return True
         args = positional(node)
