@@ -3,7 +3,7 @@ processes to overlap, and no decoding to speed up."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import AbstractSet, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -47,16 +47,22 @@ def in_memory(ctx: FileFacts, dataset: cst.BaseExpression, known: AbstractSet[st
             or _fed_by_own_method(ctx, dataset)
             or (depth < MAX_DATASET_STEPS and _returns_in_memory(ctx, func, known, depth + 1))
         )
-    name = dotted_name(dataset)
-    if name in known:
+    if dotted_name(dataset) in known:
         return True
-    if name is None or depth >= MAX_DATASET_STEPS:
-        return False
-    values = assigned_values(ctx.module, name) + _unpacked_from(ctx, name)
-    values = [value for value in values if not (isinstance(value, cst.Name) and value.value == "None")]  # a placeholder
-    if not values and isinstance(dataset, cst.Name):
+    values = _bound_values(ctx, dataset, depth)
+    if not values and isinstance(dataset, cst.Name) and depth < MAX_DATASET_STEPS:
         values = _passed_to(ctx, dataset) or []
     return bool(values) and all(in_memory(ctx, value, known, depth + 1) for value in values)
+
+
+def _bound_values(ctx: FileFacts, dataset: cst.BaseExpression, depth: int) -> List[cst.BaseExpression]:
+    """What the file binds the name or `self.` attribute `dataset` to (assignments, parts of
+    tuples it is unpacked from; not a `None` placeholder); [] past `MAX_DATASET_STEPS`."""
+    name = dotted_name(dataset)
+    if name is None or depth >= MAX_DATASET_STEPS:
+        return []
+    values = assigned_values(ctx.module, name) + _unpacked_from(ctx, name)
+    return [value for value in values if not (isinstance(value, cst.Name) and value.value == "None")]
 
 
 def graphs_built_per_item(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:
@@ -67,7 +73,7 @@ def graphs_built_per_item(ctx: FileFacts, dataset: cst.BaseExpression, depth: in
     if isinstance(dataset, cst.Subscript):
         return graphs_built_per_item(ctx, dataset.value, depth)
     if isinstance(dataset, cst.Call):
-        facts = project_function(ctx, dataset.func) if (dotted_name(dataset.func) or "").rpartition(".")[2][:1].isupper() else None
+        facts = _project_class(ctx, dataset.func)
         return facts is not None and facts.builds_graphs_per_item
     if not isinstance(dataset, cst.Name) or depth >= MAX_DATASET_STEPS:
         return False
@@ -193,50 +199,17 @@ def _builds_list(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     return isinstance(func, cst.Name) and func.value == "list" and ctx.names.lookup("list") is None
 
 
-def items_moved_to_device(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
+def items_moved_to_device(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:
     """A dataset whose class moves each item to an accelerator in `__getitem__`
     (`project.FunctionFacts.items_on_device`), a `Subset` of one, or a name the file only
     ever binds to one: its loader's batches are device tensors, which cannot be pinned."""
-
-    def moved(call: cst.Call) -> bool:
-        facts = _project_class(ctx, call.func)
-        return facts is not None and facts.items_on_device
-
-    return _every_instance(ctx, dataset, moved)
-
-
-def _every_instance(ctx: FileFacts, dataset: cst.BaseExpression, test: Callable[[cst.Call], bool], depth: int = 0) -> bool:
-    """Whether `dataset` is a call that passes `test`, a `Subset` of one, or a name or `self.`
-    attribute every assignment of the file binds to one."""
     if isinstance(dataset, cst.Call):
         if ctx.qualified_name(dataset.func) in SUBSETS and dataset.args and depth < MAX_DATASET_STEPS:
-            return _every_instance(ctx, dataset.args[0].value, test, depth + 1)
-        return test(dataset)
-    name = dotted_name(dataset)
-    if name is None or depth >= MAX_DATASET_STEPS:
-        return False
-    values = [value for value in assigned_values(ctx.module, name) + _unpacked_from(ctx, name) if not (isinstance(value, cst.Name) and value.value == "None")]
-    return bool(values) and all(_every_instance(ctx, value, test, depth + 1) for value in values)
-
-
-def _factory_call(ctx: FileFacts, value: cst.BaseExpression) -> bool:
-    """`torch.randn(...)` and the other torch factories."""
-    return isinstance(value, cst.Call) and (ctx.names.qualified_name(value.func) or "").rpartition(".")[::2] in TORCH_FACTORIES
-
-
-def _factory_made(ctx: FileFacts, func: cst.BaseExpression) -> bool:
-    """A dataset class of the file, or of another project module (`project.FunctionFacts.
-    makes_data_up`), that makes its data with a torch factory (in `__init__`, or item by item)
-    and reads nothing (no file, array or image loading anywhere in the class)."""
-    classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
-    for klass in classes:
-        calls = [node for node in descendants(klass) if isinstance(node, cst.Call)]
-        if any(_reads(call) for call in calls):
-            continue
-        if any(_factory_call(ctx, call) for call in calls):
-            return True
-    facts = _project_class(ctx, func)
-    return facts is not None and not classes and facts.makes_data_up
+            return items_moved_to_device(ctx, dataset.args[0].value, depth + 1)
+        facts = _project_class(ctx, dataset.func)
+        return facts is not None and facts.items_on_device
+    values = _bound_values(ctx, dataset, depth)
+    return bool(values) and all(items_moved_to_device(ctx, value, depth + 1) for value in values)
 
 
 def _project_class(ctx: FileFacts, func: cst.BaseExpression) -> Optional[FunctionFacts]:
@@ -247,25 +220,29 @@ def _project_class(ctx: FileFacts, func: cst.BaseExpression) -> Optional[Functio
 
 
 def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
-    """A dataset class that makes its data up (`_factory_made`), or one whose items are
-    already in memory and cheap to get (`FunctionFacts.items_in_memory`: its `__getitem__`
-    only indexes and converts attributes holding data in memory)."""
-    if _factory_made(ctx, func):
-        return True
-    facts = _project_class(ctx, func)
-    return facts is not None and facts.items_in_memory
+    """A dataset class of the file, or of another project module (`project.FunctionFacts.
+    makes_data_up`), that makes its data with a torch factory (in `__init__`, or item by item)
+    and reads nothing (no file, array or image loading anywhere in the class); or one whose
+    items are already in memory and cheap to get (`FunctionFacts.items_in_memory`: its
+    `__getitem__` only indexes and converts attributes holding data in memory)."""
+    classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
+    for klass in classes:
+        calls = [node for node in descendants(klass) if isinstance(node, cst.Call)]
+        if any(_reads(call) for call in calls):
+            continue
+        if any((ctx.names.qualified_name(call.func) or "").rpartition(".")[::2] in TORCH_FACTORIES for call in calls):
+            return True
+    facts = _project_class(ctx, func)  # the file's class, or one of another project module
+    return facts is not None and (facts.items_in_memory or (not classes and facts.makes_data_up))
 
 
 def _handed_in_memory(ctx: FileFacts, dataset: cst.Call) -> bool:
     """`IMDbDataset(train_encodings, train_labels)`: a dataset class of the project that gives
     its items cheaply from what its constructor is given (`FunctionFacts.
     items_in_memory_if_given`), handed only values the program holds in memory (`held`)."""
-    func = dataset.func
-    if not dataset.args or any(arg.star for arg in dataset.args) or not isinstance(func, (cst.Name, cst.Attribute)):
+    if not dataset.args or any(arg.star for arg in dataset.args):
         return False
-    if not (dotted_name(func) or "").rpartition(".")[2][:1].isupper():
-        return False
-    facts = project_function(ctx, func)
+    facts = _project_class(ctx, dataset.func)
     return facts is not None and facts.items_in_memory_if_given and all(held(ctx, arg.value) for arg in dataset.args)
 
 

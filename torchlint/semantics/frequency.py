@@ -356,18 +356,17 @@ class FrequencyAnalysis:
         bar over `range(epochs)`)."""
         if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Name) or names_epoch(loop.target):
             return False
-        scope = self.enclosing_function(loop) or self.module
-        wrapped = [
-            item.item for item in descendants(scope)
-            if isinstance(item, cst.WithItem) and item.asname is not None and dotted_name(item.asname.name) == loop.iter.value
-        ] + [
-            item.value for item in descendants(scope)
-            if isinstance(item, cst.Assign) and any(dotted_name(target.target) == loop.iter.value for target in item.targets)
-        ]
-        return bool(wrapped) and all(
-            isinstance(value, cst.Call) and iterated_source(value) is not value and not names_epoch(iterated_source(value))
-            and not _at_most_once(iterated_source(value)) and dotted_name(getattr(iterated_source(value), "func", None)) != "range"
-            for value in wrapped
+        bar = loop.iter.value
+        bound = []  # what the loop's scope binds the bar's name to
+        for item in descendants(self.enclosing_function(loop) or self.module):
+            if isinstance(item, cst.WithItem) and item.asname is not None and dotted_name(item.asname.name) == bar:
+                bound.append(item.item)
+            elif isinstance(item, cst.Assign) and any(dotted_name(target.target) == bar for target in item.targets):
+                bound.append(item.value)
+        sources = [iterated_source(value) for value in bound]
+        return bool(bound) and all(
+            source is not value and not names_epoch(source) and not (isinstance(source, cst.Call) and identifier(source) == "range")
+            for value, source in zip(bound, sources)
         )
 
     def steps_itself(self, node: cst.CSTNode) -> bool:

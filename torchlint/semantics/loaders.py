@@ -481,8 +481,6 @@ def moved_by_framework(ctx: "FileFacts", loader: cst.Call) -> bool:
     )
 
 
-
-
 def _handed_to(
     ctx: "FileFacts", scope: cst.CSTNode, name: str, method: str, packages: Tuple[str, ...], klass: str,
     built: Optional[Callable[[cst.Call], bool]] = None,
