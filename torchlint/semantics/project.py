@@ -58,6 +58,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
+from torchlint.semantics.device_names import cuda_by_words, words_of
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory, items_on_device
 from torchlint.semantics.epochs import mentions_epoch
@@ -1152,14 +1153,18 @@ def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool],
 
 def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Optional[bool]:
     """Whether a loader's `pin_memory` argument pins: True for `True` or a test that holds where
-    CUDA runs (`torch.cuda.is_available()`), False for `False` or none given, else None."""
+    CUDA runs (`torch.cuda.is_available()`, a flag named for CUDA such as `use_gpu` or `not
+    args.no_cuda`: `device_names.cuda_by_words`), False for `False`, none given or a flag
+    named for the CPU, else None."""
     if value is None:
         return None if spread else False
     if isinstance(value, ast.Constant):
         return value.value is True if isinstance(value.value, bool) else None
     if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) == "torch.cuda.is_available":
         return True
-    return None
+    negated = isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)
+    flag = _ast_dotted(value.operand if negated else value)  # type: ignore[attr-defined]
+    return cuda_by_words(words_of(flag), negated) if flag else None  # `pin_memory=use_gpu`
 
 
 def builds_unpinned_loader(facts: ModuleFacts) -> bool:

@@ -9,6 +9,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from torchlint.semantics.device_names import cuda_by_words, words_of
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
@@ -237,18 +238,11 @@ def true_on_cuda(test: cst.BaseExpression, module: Optional[cst.Module] = None) 
         for node in descendants(test)
         for text in [node.value if isinstance(node, cst.Name) else string_value(node) if isinstance(node, cst.SimpleString) else None]
         if text
-        for word in re.split(r"[^a-z0-9]+", text.lower())
-        if word
+        for word in words_of(text)
     }
-    device = bool({"cuda", "gpu", "accel", "accelerator"} & words)
-    host = bool({"cpu", "no", "disable", "without"} & words)
-    if device and host and dotted_name(test) is None:
+    if {"cuda", "gpu", "accel", "accelerator"} & words and {"cpu", "no", "disable", "without"} & words and dotted_name(test) is None:
         return None  # `torch.cuda.is_available() and not args.cpu`: not one question
-    if device and not host:
-        return not negated
-    if "cpu" in words or (device and host):  # `device == "cpu"`, `args.no_cuda`
-        return negated
-    return None
+    return cuda_by_words(words, negated)
 
 
 @per_module
