@@ -72,7 +72,9 @@ class ImplicitSyncInLoop(Rule):
     and calls autograd's `.backward()` on, `loss = loss_func(out, target)` of a loss function
     chosen at run time), never values of unknown type, and is silent where TL101
     (`sync-in-loop`) is:
-    - outside loops (but a function another module's training step loop calls every
+    - outside loops (but a same-file helper that a step loop calls every iteration is reported
+      in its body, `if torch.isnan(t).any():` in a `check_finite(loss)` the training loop
+      calls, as TL101 reports its `.item()`; and a function another module's training step loop calls every
       iteration is reported in its body: `if torch.min(y) < -1.:` in `mel_spectrogram(y_hat)`,
       also in a helper module that names no device when that loop's program runs on CUDA;
       so is the `step()` of a class that wraps a torch optimizer, `self.optimizer.step()`
@@ -215,9 +217,12 @@ class ImplicitSyncInLoop(Rule):
         test_of: Optional[cst.CSTNode] = None,
         loop: Optional[cst.CSTNode] = None,
     ) -> None:
+        helper = None
         if loop is None:
             execution = self.ctx.execution(test_of or node)
-            loop = execution.loop if execution.frequency in self.frequencies else None
+            loop = (execution.loop or execution.step_loop()) if execution.frequency in self.frequencies else None
+            if loop is not None and execution.loop is None:
+                helper = self.ctx.enclosing(cst.FunctionDef)  # a same-file helper the step loop calls
             if loop is None:
                 if execution.frequency in self.frequencies and execution.framework():
                     self._check_batch_hook(node, what, execution, prints, synchronize, names)
@@ -242,12 +247,13 @@ class ImplicitSyncInLoop(Rule):
             return
         if self._in_data_code():
             return
-        if self.withholds_preview_variant() and not repeated_with_training(self.ctx, loop):
-            return
+        if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):
+            return  # a helper's value may be what another loop exists to produce: no preview variant
         verb = "waits for the device" if synchronize else "copies the tensor to the host and waits for the device"
+        where = f"in `{helper.name.value}()`, called in a step loop," if isinstance(helper, cst.FunctionDef) else "in a loop"
         self.report(
             node,
-            f"{what} in a loop {verb} every iteration; keep values on the device and convert once "
+            f"{what} {where} {verb} every iteration; keep values on the device and convert once "
             "after the loop or every N steps",
         )
 
