@@ -243,8 +243,8 @@ class ImplicitSyncInLoop(Rule):
                 return  # the loop cannot go on without the value
             if not _iterates_loader(loop) and (prints or _read_again(names or set(), loop_nodes)):
                 return  # sampling or decoding loops hand each result to the host
-        if synchronize and any(self._reads_clock(item) for item in loop_nodes):
-            return
+        if synchronize and any(self._reads_clock(item) for item in [*loop_nodes, *(descendants(helper) if helper is not None else ())]):
+            return  # a timing: the loop or the helper (`time_wrap()`) reads a clock
         if self._in_data_code():
             return
         if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):

@@ -50,3 +50,22 @@ def test_helper_of_a_loop_that_does_not_train():
             break
     """
     assert lines(code, RULE) == []
+
+
+def test_timing_helper_synchronises_on_purpose():
+    code = """
+    import time
+    import torch
+
+    def time_wrap():
+        torch.cuda.synchronize()
+        return time.time()
+
+    model = torch.nn.Linear(4, 2).cuda()
+    for x, y in loader:
+        start = time_wrap()
+        loss = criterion(model(x.cuda()), y.cuda())
+        loss.backward()
+        optimizer.step()
+    """
+    assert lines(code, RULE) == []
