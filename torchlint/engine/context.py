@@ -127,6 +127,7 @@ class FileContext:
             called_in_project=self._called_in_project,
             never_built=lambda: unbuilt_definitions(self.path, self.text),
             named=lambda node: project_function(self, node),
+            imported=lambda: not os.path.isfile(self.path) or bool(importers_of(self.path)),
         )
 
     def _one_off_script(self) -> bool:

@@ -25,7 +25,9 @@ A class belongs to a framework when a base's dotted name ends with the framework
 through a base class defined in the same file. A class is a Lightning module too when its base
 is a class of another project module that is one (`project.FunctionFacts.lightning`), or when a
 Lightning `Trainer` of its file fits or validates an instance of it (`fitted_classes`: its base
-may be a library's, which the project cannot read).
+may be a library's, which the project cannot read). Its batch hooks run only when a trainer
+gets an instance: in a program that no project module imports, a class whose instances the code
+never hands on (`kept_unused_classes`) runs none (`frequency` answers RARE for them).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import libcst as cst
 from torchlint.semantics.bindings import imported_values
 from torchlint.semantics.framework_names import FRAMEWORK_BASES as _BASES, HUGGING_FACE, LIGHTNING, LIGHTNING_CALLBACK, TRAINER_PASSES, TRAINING_LOADER_HOOKS, lightning_class
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import descendants, nodes_of_type, per_module
+from torchlint.semantics.tree import descendants, module_nodes, nodes_of_type, per_module
 from torchlint.semantics.values import assigned_values
 
 IGNITE = "ignite"
@@ -199,6 +201,48 @@ def fitted_classes(module: cst.Module) -> FrozenSet[str]:
             if name in classes:
                 found.add(name)
     return frozenset(found)
+
+
+@per_module
+def kept_unused_classes(module: cst.Module) -> FrozenSet[str]:
+    """The module-level classes of a file whose instances its code never hands on: every use of
+    the class's name builds an instance into a plain name (`pl_model = LitModel(model)`), and
+    those names are only ever read for their attributes (`pl_model.eval()`), never passed to a
+    call, returned, stored or used otherwise. In a program that no other module imports, such
+    a class's instances reach no trainer: a Lightning module's batch hooks never run (a
+    notebook whose `trainer.fit(...)` is commented out, or that fine-tunes another object)."""
+    if "LightningCLI" in module.code:  # it builds the classes it is given by name
+        return frozenset()
+    parents = module_nodes(module).parents
+    classes = {node.name.value: node for node in module.body if isinstance(node, cst.ClassDef)}
+    found = set()
+    for name, klass in classes.items():
+        holders: Set[str] = set()
+        uses = [node for node in nodes_of_type(module, (cst.Name,)) if isinstance(node, cst.Name) and node.value == name and node is not klass.name]
+        for use in uses:
+            call = parents.get(id(use))
+            assign = parents.get(id(call)) if isinstance(call, cst.Call) and call.func is use else None
+            if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+                break
+            holders.add(assign.targets[0].target.value)
+        else:
+            if uses and all(_only_read_for_attributes(module, parents, holder) for holder in holders):
+                found.add(name)
+    return frozenset(found)
+
+
+def _only_read_for_attributes(module: cst.Module, parents: Dict[int, cst.CSTNode], name: str) -> bool:
+    """Whether every use of the name `name` in the file binds it or reads an attribute of it."""
+    for node in nodes_of_type(module, (cst.Name,)):
+        if not (isinstance(node, cst.Name) and node.value == name):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            continue
+        if isinstance(parent, cst.AssignTarget) and parent.target is node:
+            continue
+        return False
+    return True
 
 
 def fits_a_trainer(module: cst.Module, call: cst.Call) -> bool:

@@ -61,7 +61,7 @@ from torchlint.semantics.execution import (
 from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.frameworks import (
-    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, fits_a_trainer, fitted_classes, framework_of, hook_framework, ignite_iteration_handler,
+    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, fits_a_trainer, fitted_classes, framework_of, hook_framework, ignite_iteration_handler, kept_unused_classes,
     ignite_process_functions, message_passing,
 )
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
@@ -184,8 +184,11 @@ class FrequencyAnalysis:
         called_in_project: Optional[Callable[[cst.FunctionDef], bool]] = None,
         never_built: Optional[Callable[[], FrozenSet[str]]] = None,
         named: Optional[Callable[[cst.BaseExpression], Optional[FunctionFacts]]] = None,
+        imported: Optional[Callable[[], bool]] = None,
     ) -> None:
         self.module = module
+        # Whether another module of the project may import this file (None: it may).
+        self.imported = imported
         # The summary of the project function or class an expression names, from the project
         # index (another module's `trainer`, `exp.train` on an instance of a project class, a
         # base class).
@@ -627,6 +630,12 @@ class FrequencyAnalysis:
             return True
         return self.named is not None and any(getattr(self.named(base.value), "lightning", False) for base in klass.bases)
 
+    def _never_fitted(self, klass: cst.ClassDef) -> bool:
+        """Whether `klass` is a class of a program (a file no project module imports: a
+        script, a notebook) whose instances it never hands on (`frameworks.kept_unused_classes`),
+        so no trainer runs its hooks."""
+        return self.imported is not None and klass.name.value in kept_unused_classes(self.module) and not self.imported()
+
     def _inference_forward(self, function: cst.FunctionDef, scope: Optional[cst.CSTNode]) -> bool:
         """Whether `function` is the `forward()` of a Lightning module whose own training and
         validation hooks (`training_step` among them) never run it (`self(x)`,
@@ -663,6 +672,8 @@ class FrequencyAnalysis:
             framework = ENGINE
         if engine is Frequency.PER_EPOCH:
             return Execution(Frequency.PER_EPOCH, (Reason(f"{ENGINE} runs `{name}()` every epoch"),))
+        if framework == LIGHTNING and isinstance(scope, cst.ClassDef) and self._never_fitted(scope):
+            return Execution(Frequency.RARE, (Reason(f"no trainer is handed a `{scope.name.value}` in this program"),))
         if framework is not None:
             return Execution(
                 Frequency.PER_STEP, (Reason(f"{framework} runs `{name}()` every batch", method=name, framework=framework),)
