@@ -27,6 +27,7 @@ CONVERSIONS = frozenset({"float", "int", "bool"})
 MATH_CONVERSIONS = frozenset(
     f"math.{name}" for name in "pow sqrt exp log log2 log10 isnan isinf isfinite floor ceil fabs trunc".split()
 )
+STRING_LITERALS = (cst.SimpleString, cst.ConcatenatedString)
 SYNCHRONIZE = frozenset({"torch.cuda.synchronize", "torch.cuda.current_stream().synchronize"})
 # Calls that read a clock: a loop that times itself synchronises on purpose.
 TIMERS = frozenset(
@@ -41,7 +42,7 @@ class ImplicitSyncInLoop(Rule):
     evaluation step: `float(t)`, `int(t)` and `bool(t)` of a tensor, a tensor used as the
     condition of `if t:` / `while t:` (including comparisons such as `if loss < best:`), of a
     conditional expression (`"up" if t > 0 else "down"`) or of a comprehension's `if`,
-    `print(t)` and f-strings `f"{t}"` of a tensor, `math` functions of a tensor
+    `print(t)`, f-strings `f"{t}"`, `"{:.4f}".format(t)` and `"%.4f" % t` of a tensor, `math` functions of a tensor
     (`math.pow(p.grad.norm(), 2)`, `math.isnan(loss)`: each converts it to a float first),
     and `torch.cuda.synchronize()`.
 
@@ -177,6 +178,10 @@ class ImplicitSyncInLoop(Rule):
             if any(arg.keyword is None and not arg.star and self._is_tensor(arg.value) for arg in node.args):
                 self._check(node, f"`{qualified}()` of a tensor", names=self._assigned_names(node))
             return
+        if isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, STRING_LITERALS):
+            if any(not arg.star and self._is_tensor(arg.value) for arg in node.args):
+                self._check(node, "Formatting a tensor with `str.format()`", prints=True)
+            return
         if not isinstance(func, cst.Name) or self.ctx.names.lookup(func.value) is not None:
             return  # not the builtin (shadowed by an import, a parameter or an assignment)
         name = func.value
@@ -190,6 +195,15 @@ class ImplicitSyncInLoop(Rule):
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
         if self._may_run_on_device() and self._is_tensor(node.expression):
             self._check(node, "Formatting a tensor in an f-string", prints=True)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        """`"%.4f" % loss`, `"%d/%d" % (correct, total)`: printf-style formatting converts each
+        tensor operand to a Python number."""
+        if not (isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS)) or not self._may_run_on_device():
+            return
+        operands = [element.value for element in node.right.elements] if isinstance(node.right, cst.Tuple) else [node.right]
+        if any(self._is_tensor(operand) for operand in operands):
+            self._check(node, "Formatting a tensor with `%`", prints=True)
 
     def visit_If(self, node: cst.If) -> None:
         if self._may_run_on_device() and self._is_tensor_test(node.test):

@@ -2312,7 +2312,9 @@ class _CallCollector(ast.NodeVisitor):
         """The iterable and target run once; the body once per iteration, per epoch when
         the loop names one (as `frequency.names_epoch_loop` reads it)."""
         assert isinstance(node, (ast.For, ast.AsyncFor))
-        epoch = mentions_epoch(name for part in (node.target, node.iter) for name in _identifiers(part))
+        # A loop whose own iteration runs a backward pass is a step loop, whatever it is named
+        # (a full-batch `for epoch in range(n):`; `frequency.loop_kind` reads it so too).
+        epoch = mentions_epoch(name for part in (node.target, node.iter) for name in _identifiers(part)) and not _steps_itself(node)
         self.visit(node.iter)
         self.visit(node.target)
         self.epoch_loops += epoch
@@ -2361,6 +2363,20 @@ class _CallCollector(ast.NodeVisitor):
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
         self.generic_visit(node)
+
+
+def _steps_itself(loop: ast.AST) -> bool:
+    """Whether the body of `loop` calls `.backward()` outside the loops and functions nested
+    in it: each iteration is a training step."""
+    stack = list(getattr(loop, "body", ()))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward":
+            return True
+        stack.extend(_ast_children(node))
+    return False
 
 
 def _environment_inputs(loop: ast.AST) -> Set[int]:
