@@ -15,7 +15,7 @@ from torchlint.semantics.tree import bound_names, iterated_parts
 def element_loop(receiver: cst.BaseExpression, loops: Sequence[cst.CSTNode]) -> Optional[cst.For]:
     """The `for` loop among `loops` (innermost first) that walks the tensor whose element
     `receiver` is: the loop's target itself (`for length in lengths:`, `for i, length in
-    enumerate(lengths):`), or a subscript of the tensor by the loop's index (`lengths[i]`
+    enumerate(lengths):`, `for index, error in zip(indexes, errors):`), or a subscript of the tensor by the loop's index (`lengths[i]`
     in `for i in range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`;
     `x[i]` in `range(y.size(0))` or `for i, vec in enumerate(batch)`, a loop over the batch).
     None for anything else."""
@@ -37,19 +37,22 @@ def walked_tensor(loop: cst.For, receiver: cst.BaseExpression) -> Optional[cst.B
     """The tensor whose elements `loop` walks, as `element_loop` matched it for `receiver`."""
     if isinstance(receiver, cst.Subscript):
         return receiver.value
-    parts = iterated_parts(loop.iter, loop.target)
-    return parts[0][0] if len(parts) == 1 else None
+    return _walked_by(loop, receiver.value) if isinstance(receiver, cst.Name) else None
 
 
 def _walks_into(loop: cst.For, name: str) -> bool:
-    """`for name in tensor:` or `for i, name in enumerate(tensor):` over a name or attribute."""
-    parts = iterated_parts(loop.iter, loop.target)
-    return (
-        len(parts) == 1
-        and bound_names(parts[0][1]) == [name]
-        and isinstance(parts[0][0], (cst.Name, cst.Attribute))
-        and dotted_name(parts[0][0]) is not None
-    )
+    """`for name in tensor:`, `for i, name in enumerate(tensor):` or `for index, name in
+    zip(indexes, tensor):` over a name or attribute."""
+    return _walked_by(loop, name) is not None
+
+
+def _walked_by(loop: cst.For, name: str) -> Optional[cst.BaseExpression]:
+    """The name or attribute whose items `loop` binds to the name `name`, if it binds them
+    alone, and only them (see `iterated_parts`; `for pair in zip(a, b)` binds both)."""
+    sources = [source for source, target in iterated_parts(loop.iter, loop.target) if bound_names(target) == [name]]
+    if len(sources) == 1 and isinstance(sources[0], (cst.Name, cst.Attribute)) and dotted_name(sources[0]) is not None:
+        return sources[0]
+    return None
 
 
 def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
