@@ -123,6 +123,7 @@ def test_default_excludes(tmp_path: Path) -> None:
         "myenv/lib/site.py",
         "foo.egg-info/e.py",
         "node_modules/n.py",
+        "notebooks/.virtual_documents/nb.ipynb",
     )
     write(tmp_path, "myenv/pyvenv.cfg")
     result = discover([tmp_path], root=tmp_path)

@@ -29,6 +29,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".ruff_cache",
     ".torchlint_cache",
     ".ipynb_checkpoints",
+    ".virtual_documents",  # JupyterLab's language-server copies of notebooks, as plain text
     "*.egg-info",
 )
 
