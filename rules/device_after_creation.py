@@ -10,6 +10,7 @@ from torchlint.semantics.devices import LEGACY_HOST_TENSORS, legacy_sized_constr
 from torchlint.semantics.dtypes import python_integer, reads_dtype
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.execution import Frequency
+from torchlint.semantics.project import project_function
 from torchlint.semantics.training import called_function, runs_with_training_steps
 from torchlint.semantics.kinds import HOST_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.moves import MOVES, later_moves, returned_creations, returns_moved
@@ -58,7 +59,10 @@ class DeviceAfterCreation(Rule):
     eps=1e-10): U = torch.rand(shape); return -torch.log(eps - torch.log(U + eps))`, then
     `noise = sample_gumbel(size)` and `noise = noise.cuda()`, reported at the helper's
     factory when every `return` of the helper gives such a value; a parameter that defaults
-    to a number counts as a number literal), or handed to a same-file helper
+    to a number counts as a number literal), or returned by a helper of another project
+    module whose every `return` gives a factory's tensor, directly or through a name bound
+    only to one (`self.scheduler.sample_timesteps(n).to(device)` with `return torch.randint(1,
+    T, (n,))`: reported at the move, `project.FunctionFacts.returns_host_factory`), or handed to a same-file helper
     that returns its parameter moved (`get_variable(torch.randn(b, 100))` with `return
     Variable(arg).cuda()` or `return Variable(arg.cuda())`), or assigned to a name that a later statement of the same loop
     moves before anything else reads it (`mask = torch.BoolTensor(x.size()).fill_(0)`, then
@@ -360,6 +364,9 @@ class DeviceAfterCreation(Rule):
         factory made (`semantics.moves.returned_creations`): reported at those factories,
         without a fix (the helper needs the device from its callers)."""
         functions = called_function(call, self.ctx.frequency.local_functions())
+        if not functions:
+            self._check_returned_elsewhere(move, call)
+            return
         if len(functions) != 1:
             return
         if id(functions[0]) not in self.creations:
@@ -375,6 +382,20 @@ class DeviceAfterCreation(Rule):
                     f"`torch.{name}(...)` is created on the CPU, returned by `{functions[0].name.value}()` and "
                     f"moved to the device by its caller; {_remedy(name)}",
                 )
+
+    def _check_returned_elsewhere(self, move: cst.Call, call: cst.Call) -> None:
+        """`self.scheduler.sample_timesteps(n).to(device)` where the helper, of another project
+        module, returns what a torch factory creates on the host (`return torch.randint(1, T,
+        (n,))`, `project.FunctionFacts.returns_host_factory`): reported at the move, without a
+        fix (the helper needs the device from its callers)."""
+        facts = project_function(self.ctx, call.func)
+        name = facts.returns_host_factory if facts is not None else ""
+        if name and self._moves_to_device(move) and self._reported_often(move):
+            self.report(
+                move,
+                f"`torch.{name}(...)` is created on the CPU by `{facts.name.rpartition('.')[2]}()` and copied here "  # type: ignore[union-attr]
+                f"to the device; pass the device to the helper and create it there (`device=`)",
+            )
 
     def _check_moving_helper(self, node: cst.Call) -> None:
         """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter

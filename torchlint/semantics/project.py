@@ -721,6 +721,10 @@ class FunctionFacts:
     # It returns a value read back to the host (`return correct.sum().item() * 100 / n`):
     # each call with device tensors synchronises.
     returns_read_back: bool = False
+    # The torch factory that makes what it returns on the host, when every `return` gives a
+    # tensor a factory creates without `device=` (`return torch.randint(1, T, (n,))`, also
+    # through a name bound only to such calls): its callers move it (`_host_factory_returned`).
+    returns_host_factory: str = ""
     # It runs a backward pass, itself or through the functions of its module it calls
     # (`engine.train` calling `train_step` in its epoch loop).
     trains: bool = False
@@ -1546,6 +1550,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         moved_globals=frozenset(name for loop, names in free.items() if _moves_items(loop) for name in names),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
         returns_read_back=returns_read_back,
+        returns_host_factory=_host_factory_returned(returns, assigns, aliases),
         places_on_device=any(_called_attribute(item) in ("cuda", "to") and _to_device(item) for item in calls),
         loops_over_epochs=any(
             mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
@@ -1554,6 +1559,33 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         loops=bool(loops) or ast.While in body,
         yielded_parameters=frozenset(_yielded_parameters(loops, parameters)) if ast.Yield in body else frozenset(),
     )
+
+
+# Torch factories whose result a `device=` would place (not `tensor` or `as_tensor`, which
+# copy host values anyway; not the `*_like` ones, which follow their input).
+_PLACED_FACTORIES = frozenset("zeros ones empty full arange linspace logspace eye rand randn randint randperm".split())
+
+
+def _host_factory_returned(returns: List[ast.AST], assigns: List[ast.AST], aliases: Dict[str, str]) -> str:
+    """`FunctionFacts.returns_host_factory` of a function with these `return` statements and
+    assignments: the factory's name, or ""."""
+    bound: Dict[str, List[ast.AST]] = {}
+    for assign in assigns:
+        for target in assign.targets:  # type: ignore[attr-defined]
+            for item in _ast_walk(target):
+                if isinstance(item, ast.Name):
+                    bound.setdefault(item.id, []).append(assign.value if isinstance(target, ast.Name) else target)  # type: ignore[attr-defined]
+    made = set()
+    for item in returns:
+        value = item.value  # type: ignore[attr-defined]
+        values = bound.get(value.id, [None]) if isinstance(value, ast.Name) else [value]
+        for made_by in values:
+            qualified = _ast_qualified(made_by.func, aliases) if isinstance(made_by, ast.Call) else None
+            name = qualified[len("torch."):] if qualified and qualified.startswith("torch.") else ""
+            if name not in _PLACED_FACTORIES or any(keyword.arg in ("device", "out") or keyword.arg is None for keyword in made_by.keywords):  # type: ignore[union-attr]
+                return ""
+            made.add(name)
+    return made.pop() if len(made) == 1 else ""
 
 
 def _yielded_parameters(loops: List[ast.AST], parameters: Tuple[str, ...]) -> Set[str]:
