@@ -136,7 +136,11 @@ class ImplicitSyncInLoop(Rule):
     the same semantics on many more. Over every development half together (2026-11-28): 0.67
     (35/17) before the fifteenth recall round, 0.90 (38/4) after it (toy loops of at most 100
     iterations, dtype casts, dicts of outputs); fresh batch 22, unseen: 1.00 (1/0) before and
-    after. See docs/precision.md.
+    after. The twenty-second round's forms: `str.format()` and `%` formatting, 3 true and 5
+    false on the development halves (per-step displays of toy loops, prints in iterations that
+    read values back for a host metric anyway, as TL101's findings on the same lines) and 2
+    labelled misses of batch 30 found; same-file helpers of the step loop, 1 debatable and 1
+    false (a beam-search helper). See docs/precision.md.
     """
 
     code = "TL103"
