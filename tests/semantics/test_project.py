@@ -322,6 +322,20 @@ def test_callers_of_in_a_loose_directory_depends_on_the_whole_listing(tmp_path):
     assert project.tree_stamp(root) != stamp and len(callers_of(utils, "log_metrics")) == 2
 
 
+def test_tree_stamp_is_taken_once_until_paths_are_forgotten(tmp_path):
+    """The stamp stats every file of the project: taken once per run or server analysis, and
+    again after `forget_paths` (a fix wrote a file, an editor changed one)."""
+    module = write(tmp_path, "train.py", "x = 1\n")
+    write(tmp_path, "setup.py", "")
+    project.clear()
+    root = str(tmp_path)
+    stamp = project.tree_stamp(root)
+    os.utime(module, ns=(1, 1))
+    assert project.tree_stamp(root) == stamp
+    project.forget_paths()
+    assert project.tree_stamp(root) != stamp
+
+
 def test_project_uses_follows_the_modules_that_import_the_file(tmp_path):
     write(tmp_path, "pyproject.toml", "")
     layers = write(tmp_path, "pkg/models/layers.py", "import torch.nn as nn\n")

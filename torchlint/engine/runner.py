@@ -182,6 +182,7 @@ def _write(outcome: FileOutcome, data: bytes, original: bytes) -> FileOutcome:
         return FileOutcome(outcome.path, error=f"{outcome.path}: changed while being fixed; left as it is, not fixed")
     except OSError as error:
         return FileOutcome(outcome.path, error=f"{outcome.path}: cannot write: {error}")
+    project.forget_paths()  # the project's stamp changed: the next file's answers see the fix
     return outcome
 
 

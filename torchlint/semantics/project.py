@@ -305,6 +305,8 @@ def path_state(path: str) -> str:
 # What each path the analysis asked about was found to be, kept until `clear` or
 # `forget_paths`: resolving imports asks about the same candidate files for every module.
 _PATH_STATES: Dict[str, str] = {}
+# Each project root's `tree_stamp`, kept until `forget_paths`.
+_TREE_STAMPS: Dict[str, str] = {}
 
 
 def _state(path: str) -> str:
@@ -2731,8 +2733,10 @@ def clear() -> None:
 
 
 def forget_paths() -> None:
-    """Forget what each path was found to be (files created or removed since are seen)."""
+    """Forget what each path was found to be (files created, removed or changed since are
+    seen), and the projects' stamps."""
     _PATH_STATES.clear()
+    _TREE_STAMPS.clear()
 
 
 def project_files(root: str) -> Tuple[str, ...]:
@@ -2856,7 +2860,15 @@ def note_listing(root: str, stamp: str) -> None:
 
 def tree_stamp(root: str) -> str:
     """A stamp of the project's module listing, its dependency files and its configuration
-    files, with each file's (mtime, size)."""
+    files, with each file's (mtime, size); taken once until `forget_paths` (a run, a server
+    analysis, a file a fix writes)."""
+    found = _TREE_STAMPS.get(root)
+    if found is None:
+        found = _TREE_STAMPS[root] = _tree_stamp(root)
+    return found
+
+
+def _tree_stamp(root: str) -> str:
     material = []
     for file in (*project_files(root), *project_notebooks(root), *dependency_files(root), *config_files(root), *launch_scripts(root)):
         try:
