@@ -211,37 +211,38 @@ def kept_unused_classes(module: cst.Module) -> FrozenSet[str]:
     call, returned, stored or used otherwise. In a program that no other module imports, such
     a class's instances reach no trainer: a Lightning module's batch hooks never run (a
     notebook whose `trainer.fit(...)` is commented out, or that fine-tunes another object)."""
-    if "LightningCLI" in module.code:  # it builds the classes it is given by name
+    names: Dict[str, List[cst.Name]] = {}
+    for node in nodes_of_type(module, (cst.Name,)):
+        assert isinstance(node, cst.Name)
+        names.setdefault(node.value, []).append(node)
+    if "LightningCLI" in names:  # it builds the classes it is given by name
         return frozenset()
     parents = module_nodes(module).parents
-    classes = {node.name.value: node for node in module.body if isinstance(node, cst.ClassDef)}
     found = set()
-    for name, klass in classes.items():
-        holders: Set[str] = set()
-        uses = [node for node in nodes_of_type(module, (cst.Name,)) if isinstance(node, cst.Name) and node.value == name and node is not klass.name]
-        for use in uses:
-            call = parents.get(id(use))
-            assign = parents.get(id(call)) if isinstance(call, cst.Call) and call.func is use else None
-            if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
-                break
-            holders.add(assign.targets[0].target.value)
-        else:
-            if uses and all(_only_read_for_attributes(module, parents, holder) for holder in holders):
-                found.add(name)
+    for klass in (node for node in module.body if isinstance(node, cst.ClassDef)):
+        uses = [node for node in names.get(klass.name.value, ()) if node is not klass.name]
+        holders = [_instance_holder(parents, use) for use in uses]
+        if uses and all(holder is not None and _only_read_for_attributes(parents, names.get(holder, ())) for holder in holders):
+            found.add(klass.name.value)
     return frozenset(found)
 
 
-def _only_read_for_attributes(module: cst.Module, parents: Dict[int, cst.CSTNode], name: str) -> bool:
-    """Whether every use of the name `name` in the file binds it or reads an attribute of it."""
-    for node in nodes_of_type(module, (cst.Name,)):
-        if not (isinstance(node, cst.Name) and node.value == name):
-            continue
+def _instance_holder(parents: Dict[int, cst.CSTNode], use: cst.Name) -> Optional[str]:
+    """The plain name `use`, a class's name, builds an instance into (`pl_model = LitModel(m)`);
+    None for any other use."""
+    call = parents.get(id(use))
+    assign = parents.get(id(call)) if isinstance(call, cst.Call) and call.func is use else None
+    if isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name):
+        return assign.targets[0].target.value
+    return None
+
+
+def _only_read_for_attributes(parents: Dict[int, cst.CSTNode], uses: Sequence[cst.Name]) -> bool:
+    """Whether every use of a name (`uses`) binds it or reads an attribute of it."""
+    for node in uses:
         parent = parents.get(id(node))
-        if isinstance(parent, cst.Attribute) and parent.value is node:
-            continue
-        if isinstance(parent, cst.AssignTarget) and parent.target is node:
-            continue
-        return False
+        if not ((isinstance(parent, cst.Attribute) and parent.value is node) or (isinstance(parent, cst.AssignTarget) and parent.target is node)):
+            return False
     return True
 
 
