@@ -389,13 +389,13 @@ class DeviceAfterCreation(Rule):
         (n,))`, `project.FunctionFacts.returns_host_factory`): reported at the move, without a
         fix (the helper needs the device from its callers)."""
         facts = project_function(self.ctx, call.func)
-        name = facts.returns_host_factory if facts is not None else ""
-        if name and self._moves_to_device(move) and self._reported_often(move):
-            self.report(
-                move,
-                f"`torch.{name}(...)` is created on the CPU by `{facts.name.rpartition('.')[2]}()` and copied here "  # type: ignore[union-attr]
-                f"to the device; pass the device to the helper and create it there (`device=`)",
-            )
+        if facts is None or not facts.returns_host_factory or not self._moves_to_device(move) or not self._reported_often(move):
+            return
+        self.report(
+            move,
+            f"`torch.{facts.returns_host_factory}(...)` is created on the CPU by `{facts.name.rpartition('.')[2]}()` and copied here "
+            f"to the device; pass the device to the helper and create it there (`device=`)",
+        )
 
     def _check_moving_helper(self, node: cst.Call) -> None:
         """`get_variable(torch.randn(b, 100))` where the same-file helper returns its parameter

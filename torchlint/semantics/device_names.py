@@ -9,13 +9,18 @@ import re
 DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$", re.IGNORECASE)
 
 
+# Words of a test or flag that ask for an accelerator, and words that turn it down.
+CUDA_WORDS = frozenset({"cuda", "gpu", "accel", "accelerator"})
+HOST_WORDS = frozenset({"cpu", "no", "disable", "without"})
+
+
 def cuda_by_words(words: "set[str]", negated: bool = False) -> "bool | None":
     """Whether a test whose lower-case words are `words` holds on a CUDA run, by its words
     alone (a tie-breaker where no effect shows it): True for `use_cuda`, `args.gpu`,
     `use_accel`; False for `args.no_cuda`, `device == "cpu"`; None for others. `negated`
     for a `not` in front of it."""
-    device = bool({"cuda", "gpu", "accel", "accelerator"} & words)
-    host = bool({"cpu", "no", "disable", "without"} & words)
+    device = bool(CUDA_WORDS & words)
+    host = bool(HOST_WORDS & words)
     if device and not host:
         return not negated
     if "cpu" in words or (device and host):  # `device == "cpu"`, `args.no_cuda`

@@ -1527,11 +1527,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         or "torch.autograd.grad" in qualified or "torch.autograd.backward" in qualified,
         static=any(_ast_dotted(d) in ("classmethod", "staticmethod") for d in decorators),
         builds_instance=_builds_instance(decorators, parameters, returns),
-        steps_itself=any(
-            _called_attribute(item) == "backward"
-            for statement in getattr(node, "body", ())
-            for item in _walk_outside(statement, _LOOPS_AND_DEFINITIONS)
-        ),
+        steps_itself=_steps_itself(node),
         reads_grad=any(item.attr == "grad" for item in body.get(ast.Attribute, ())),
         uses_autocast=any(q is not None and q.split(".")[-1] == "autocast" for q in qualified),
         grad_off=grad_off_decorator,
@@ -2399,18 +2395,14 @@ class _CallCollector(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def _steps_itself(loop: ast.AST) -> bool:
-    """Whether the body of `loop` calls `.backward()` outside the loops and functions nested
-    in it: each iteration is a training step."""
-    stack = list(getattr(loop, "body", ()))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward":
-            return True
-        stack.extend(_ast_children(node))
-    return False
+def _steps_itself(node: ast.AST) -> bool:
+    """Whether the body of `node` (a loop or a function) calls `.backward()` outside the loops
+    and functions nested in it: each iteration, or each call, is a training step."""
+    return any(
+        _called_attribute(item) == "backward"
+        for statement in getattr(node, "body", ())
+        for item in _walk_outside(statement, _LOOPS_AND_DEFINITIONS)
+    )
 
 
 def _environment_inputs(loop: ast.AST) -> Set[int]:

@@ -9,7 +9,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.device_names import cuda_by_words, words_of
+from torchlint.semantics.device_names import CUDA_WORDS, HOST_WORDS, cuda_by_words, words_of
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
@@ -240,7 +240,7 @@ def true_on_cuda(test: cst.BaseExpression, module: Optional[cst.Module] = None) 
         if text
         for word in words_of(text)
     }
-    if {"cuda", "gpu", "accel", "accelerator"} & words and {"cpu", "no", "disable", "without"} & words and dotted_name(test) is None:
+    if CUDA_WORDS & words and HOST_WORDS & words and dotted_name(test) is None:
         return None  # `torch.cuda.is_available() and not args.cpu`: not one question
     return cuda_by_words(words, negated)
 
