@@ -18,6 +18,7 @@ from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
     MAX_LOOP_NESTING,
     OTHER_LOOPS,
+    body_nodes,
     called_every_step_elsewhere,
     called_every_training_step,
     environment_steps,
@@ -266,6 +267,11 @@ class SyncInLoop(Rule):
         "for x, y in loader:\n    print(loss.item())\n",
     )
 
+    def __init__(self, ctx) -> None:
+        super().__init__(ctx)
+        # Per loop: the blocks holding a read-back the loop needs on the host (`_iteration_waits_anyway`).
+        self.waiting_blocks: Dict[int, FrozenSet[int]] = {}
+
     def visit_Call(self, node: cst.Call) -> None:
         found = method_call(node)
         if found is None or found[1] not in SYNC_METHODS:
@@ -301,6 +307,8 @@ class SyncInLoop(Rule):
             return  # the iteration already waited for this value: it is on the host now
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
+        if _reads_a_number(node, method, self.ctx.parent()) and self._iteration_waits_anyway(node, loop):
+            return  # predictions handed to NumPy in the same iteration: the loop waits there
         helper = self.ctx.enclosing(cst.FunctionDef) if execution.loop is None else None
         if (helper is not None or self.withholds_preview_variant()) and not repeated_with_training(self.ctx, loop):
             return  # a helper's value may be what another loop exists to produce: no preview variant
@@ -603,6 +611,47 @@ class SyncInLoop(Rule):
         # host, or feed the value into the next iteration (autoregressive decoding).
         return self._goes_to_host_sink(node, HOST_SINKS) or _read_again(names, loop_nodes)
 
+    def _iteration_waits_anyway(self, node: cst.Call, loop: cst.CSTNode) -> bool:
+        """Whether every iteration that runs `node` (a number's read-back, see
+        `_reads_a_number`), in a loop that does not train, also reads
+        back a device value straight into host output (`preds.append(out.cpu().numpy())`,
+        `np.argmax(logits.cpu())`, see `_into_host_output`) in a simple statement of a block
+        that holds `node`. The iteration waits for the device there in any case, before or
+        after `node`, which then adds no wait of its own."""
+        if not any(ancestor is loop for ancestor in self.ctx.ancestors):
+            return False  # in a helper the loop calls: its blocks are not the loop's
+        parents = module_nodes(self.ctx.module).parents
+        key = id(loop)
+        if key not in self.waiting_blocks:
+            trains = loop_trains(self.ctx, loop) or called_every_training_step(self.ctx.execution(loop))
+            self.waiting_blocks[key] = frozenset() if trains else frozenset(
+                block for item in body_nodes(loop) if item is not loop and self._into_host_output(item, parents)
+                for block in [_statement_block(item, parents)] if block is not None
+            )
+        blocks = self.waiting_blocks[key]
+        current = parents.get(id(node))
+        while blocks and current is not None and current is not loop:
+            if id(current) in blocks:
+                return True
+            current = parents.get(id(current))
+        return False
+
+    def _into_host_output(self, item: cst.CSTNode, parents: Dict[int, cst.CSTNode]) -> bool:
+        """Whether `item` reads a device value back and hands it straight to host output: a
+        call of `OUTPUT_SINKS` (`.numpy()`, `.tolist()`, a write) or of NumPy on it, through
+        attributes, subscripts and arguments only."""
+        found = method_call(item) if isinstance(item, cst.Call) else None
+        if found is None or found[1] not in SYNC_METHODS or not _is_sync_call(item, found[1]) or self._on_host(found[0]):
+            return False
+        current = parents.get(id(item))
+        while isinstance(current, (cst.Attribute, cst.Arg, cst.Subscript, cst.SubscriptElement, cst.Index, cst.Call)):
+            if isinstance(current, cst.Call) and current is not item:
+                callee = current.func.attr.value if isinstance(current.func, cst.Attribute) else getattr(current.func, "value", "")
+                if callee in OUTPUT_SINKS or (self.ctx.qualified_name(current.func) or "").startswith("numpy."):
+                    return True
+            current = parents.get(id(current))
+        return False
+
     def _assigned_names(self, node: cst.Call) -> Set[str]:
         """Names assigned the value of `node`, or of a method chain on it (`a = x.cpu().numpy()`),
         also unpacked (`a, logprob = agent.select_action(s)`)."""
@@ -784,6 +833,12 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _reads_a_number(node: cst.Call, method: str, parent: Optional[cst.CSTNode]) -> bool:
+    """`x.item()` or `x.cpu().item()`: a read-back of one number, whose copy costs nothing
+    beside its wait (a tensor's `.cpu()` copies its whole size)."""
+    return method == "item" or (isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "item")
 
 
 def _shown(method: str) -> str:
