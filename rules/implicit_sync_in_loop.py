@@ -60,6 +60,9 @@ class ImplicitSyncInLoop(Rule):
     too, also in files that never mention a device (the trainer puts the module on the
     accelerator): `ptr = int(self.queue_ptr)` of a registered buffer in a `training_step`
     helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
+    A tensor test that decides a `return` of a training hook is reported (`if
+    torch.isnan(loss): return None` in `training_step` waits every step, as the same test
+    before `continue` does in a hand-written training loop); of an evaluation hook it is needed.
     The hooks of `trainer.test()` and `trainer.predict()` (`test_step`, `predict_step`), one
     pass after the fit, are the preview variant; a helper they share with the training step
     is not.
@@ -293,8 +296,10 @@ class ImplicitSyncInLoop(Rule):
         `training_step`, an ignite process function) or in a helper only such a method calls
         (`int(self.queue_ptr)` in the `_dequeue_and_enqueue()` of a `training_step`). Prints
         and f-strings in evaluation hooks are their output; a synchronisation in a function that
-        reads a clock makes its timing right; a value that decides a `return` or `raise` of the
-        function is needed; a callback's hooks do the monitoring they are added for; an engine
+        reads a clock makes its timing right; a value that decides a `return` or `raise` of an
+        evaluation hook is needed (not of a training hook: `if torch.isnan(loss): return None`
+        in `training_step` waits every step, as the same test before `continue` does in a
+        hand-written training loop); a callback's hooks do the monitoring they are added for; an engine
         of the program's own runs where the program puts it."""
         framework = execution.framework()
         if self._in_data_code() or self.ctx.inference_only or framework == LIGHTNING_CALLBACK:
@@ -307,9 +312,9 @@ class ImplicitSyncInLoop(Rule):
             return  # an evaluation hook's output, or `trainer.test()` after the fit (the preview variant)
         if function is not None and (
             (synchronize and any(self._reads_clock(item) for item in descendants(function)))
-            or decides_stop(function, names or set(), node)
+            or (hook not in TRAINING_HOOKS and decides_stop(function, names or set(), node))
         ):
-            return  # a timing, or a value the hook must have to return or raise
+            return  # a timing, or a value an evaluation hook must have to return or raise
         where = hook_place(function, hook)
         remedy = "pass the tensor to `self.log(...)`, which reduces it on the device" if prints and framework == LIGHTNING else "keep values on the device"
         self.report(

@@ -115,7 +115,11 @@ class SyncInLoop(Rule):
     all (`semantics.elements`).
     Silent for a read-back of a value that the iteration already read back for its environment
     (`env.step(action.item())`, then `memory.push(state, action.item())`, with no rebinding
-    between): that read is needed, and the second waits for nothing. Silent in a branch that runs only without CUDA (the `else` of `if
+    between): that read is needed, and the second waits for nothing. Silent, likewise, for
+    a number's read-back (`loss.item()`, `loss.cpu().item()`) in a loop that does not train
+    whose every iteration also reads a device value straight into host output
+    (`preds.append(out.cpu().numpy())` for a scikit-learn metric) in a block that holds it:
+    the iteration waits there in any case, before or after the number. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     In a module's `forward()`, which every training step runs, `.item()` and `.tolist()` of a
     value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`, also through a

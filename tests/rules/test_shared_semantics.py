@@ -126,7 +126,8 @@ def test_loops_that_produce_host_output_do_not_train():
         loss.backward()
         all_losses.append(loss.cpu().numpy())
     """
-    assert lines(code, SYNC) == [10, 14]
+    # line 10: the iteration already waits where it hands outputs to NumPy (round 23)
+    assert lines(code, SYNC) == [14]
 
 
 def test_guards_around_an_inner_loop():

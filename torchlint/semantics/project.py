@@ -2906,18 +2906,18 @@ def project_imports_lightning(path: str) -> bool:
 
 
 def hands_result_to_lightning(site: CallSite, slot: int = -1) -> bool:
-    """Whether the scope of the call at `site`, in a module that imports Lightning, hands what
-    the call returns (see `hands_result_to_training`) to a trainer's `fit` or `validate`
+    """Whether the scope of the call at `site`, in a project that imports Lightning, hands
+    what the call returns (see `hands_result_to_training`) to a trainer's `fit` or `validate`
     (`train_loader, val_loader = prepare_dataloader(args)`, then `trainer.fit(model,
-    train_loader, val_loader)`): the trainer iterates it and moves its batches every epoch."""
-    if "lightning" not in read_code(site.path).text:
-        return False  # cheap first: most modules import no Lightning
+    train_loader, val_loader)`, also with a trainer another project function builds: `trainer
+    = prepare_trainer(args)`): the trainer iterates it and moves its batches every epoch."""
+    text = read_code(site.path).text
+    if not any(f".{name}(" in text for name in TRAINER_PASSES) or not project_imports_lightning(site.path):
+        return False  # cheap first: most modules hand nothing to a trainer
     found = _bound_result(site, slot)
     if found is None:
         return False
     text, statements, bound = found
-    if not any(item.module.split(".")[0] in LIGHTNING_PACKAGES for item in module_imports(text)):
-        return False
     return any(
         isinstance(node, ast.Call) and _called_attribute(node) in TRAINER_PASSES
         and any(isinstance(value, ast.Name) and value.id in bound for value in (*node.args, *(keyword.value for keyword in node.keywords)))
