@@ -31,7 +31,7 @@ from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_
 from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import GRAD_OFF, TRAINING, project_function, project_uses
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import ValueInference, string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
 # Module methods: `.cpu()` followed by one of these moved a module, not a tensor.
@@ -125,7 +125,10 @@ class SyncInLoop(Rule):
     value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`, also through a
     name bound to such a display: `loss_item = {"loss": loss.item()}`, then `return loss,
     loss_item`) are reported: the
-    numbers only serve the caller's logging (not in classes the project never builds).
+    numbers only serve the caller's logging (not in classes the project never builds). So is
+    `.item()` of a buffer the module registers (`if self.initted.item() == 0:`, `z =
+    self.params[0].item()`) in the `forward()` of a module the project trains: the buffer
+    moved to the device with its module, and the read waits on every step.
     A call in such a loop of a helper of another project module that reads a value back from
     the device (`return t.item()` after `.cuda()` or a collective such as `dist.all_reduce`:
     `misc.all_reduce_mean(loss_value)`) is reported at the call, and so is such a call in a
@@ -305,6 +308,9 @@ class SyncInLoop(Rule):
         ):
             self._check_forward_output(node, method)
             return
+        if loop is None and method == "item" and self.ctx.serves_device and _buffer_read(receiver, self.ctx.values):
+            self._check_buffer_read(node, receiver, execution)
+            return
         if loop is None or not self.ctx.serves_device:
             return  # a module that never mentions a device may serve a program that picks one
         if _read_back_earlier(node, receiver, loop, module_nodes(self.ctx.module).parents):
@@ -325,6 +331,19 @@ class SyncInLoop(Rule):
             "keep the value on the device and convert once after the loop or every N steps",
             fix=self._accumulation_fix(node) if method == "item" else None,
             start=node.func.attr,
+        )
+
+    def _check_buffer_read(self, node: cst.Call, receiver: cst.BaseExpression, execution: Execution) -> None:
+        """`.item()` of a registered buffer in a trained module's `forward()` (`if
+        self.initted.item() == 0:`, `z = self.params[0].item()`): the buffer lives on the
+        device with the module, and the read waits for it on every training step."""
+        if not self._in_trained_forward(execution) or self._in_data_code() or self.ctx.inference_only:
+            return
+        self.report(
+            node,
+            f"`.item()` of the buffer `{dotted_name(receiver) or dotted_name(_subscripted(receiver))}` in `forward()` synchronises with the device "
+            "every step; keep a Python copy of the value, or compute with the tensor on the device",
+            start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
 
     def _reads_elements_one_by_one(self, node: cst.Call, receiver: cst.BaseExpression, method: str) -> bool:
@@ -837,6 +856,20 @@ def _is_sync_call(node: cst.CSTNode, method: str) -> bool:
     if method == "to":
         return len(node.args) >= 1 and (string_value(node.args[0].value) or "").startswith("cpu")
     return not node.args
+
+
+def _subscripted(value: cst.BaseExpression) -> cst.BaseExpression:
+    return value.value if isinstance(value, cst.Subscript) else value
+
+
+def _buffer_read(receiver: cst.BaseExpression, values: ValueInference) -> bool:
+    """`self.name` or `self.name[...]` of a buffer the file registers (`self.register_buffer("name",
+    ...)`) and never rebinds: it lives on the device with its module."""
+    base = _subscripted(receiver)
+    return (
+        isinstance(base, cst.Attribute) and dotted_name(base.value) == "self"
+        and base.attr.value in values.buffers and not values.attribute_assignments.get(base.attr.value)
+    )
 
 
 def _reads_a_number(node: cst.Call, method: str, parent: Optional[cst.CSTNode]) -> bool:
