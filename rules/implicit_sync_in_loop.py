@@ -12,17 +12,37 @@ from torchlint.rules.sync_in_loop import (
     hook_place,
 )
 from torchlint.semantics.autograd import backward_receiver
+from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.framework_names import LIGHTNING_CALLBACK
 from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, framework_of
 from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.stopping import decides_stop
 from torchlint.semantics.training import OTHER_LOOPS, called_every_step_elsewhere, loop_trains, repeated_with_training
+from torchlint.semantics.trained_forward import walked_every_step
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
+from torchlint.semantics.names import dotted_name
 
 # Builtins that convert a tensor to a Python value, copying it to the host.
 CONVERSIONS = frozenset({"float", "int", "bool"})
+
+
+def _tested_values(test: cst.CSTNode) -> List[cst.BaseExpression]:
+    """The operands whose truth or comparison a condition tests (`t`, `t > 0`, `a and not t`)."""
+    found: List[cst.BaseExpression] = []
+    stack: List[cst.CSTNode] = [test]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, cst.BooleanOperation):
+            stack.extend((item.left, item.right))
+        elif isinstance(item, cst.UnaryOperation) and isinstance(item.operator, cst.Not):
+            stack.append(item.expression)
+        elif isinstance(item, cst.Comparison):
+            found.extend([item.left, *(comparison.comparator for comparison in item.comparisons)])
+        elif isinstance(item, cst.BaseExpression):
+            found.append(item)
+    return found
 # `math` functions, which convert a tensor argument to a Python float first.
 MATH_CONVERSIONS = frozenset(
     f"math.{name}" for name in "pow sqrt exp log log2 log10 isnan isinf isfinite floor ceil fabs trunc".split()
@@ -60,6 +80,11 @@ class ImplicitSyncInLoop(Rule):
     too, also in files that never mention a device (the trainer puts the module on the
     accelerator): `ptr = int(self.queue_ptr)` of a registered buffer in a `training_step`
     helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
+    A conversion or test of each element of a device tensor in a loop over its elements that
+    runs every step (`"up" if trends[b] > 0 else "down"` for each series in a trained
+    `forward()`, `int(counts[i])` per sample of a validation batch) is reported as TL101
+    reports `.item()` of each element: one wait per element, where one `.tolist()` before the
+    loop reads them all (`semantics.trained_forward.walked_every_step`).
     A tensor test that decides a `return` of a training hook is reported (`if
     torch.isnan(loss): return None` in `training_step` waits every step, as the same test
     before `continue` does in a hand-written training loop); of an evaluation hook it is needed.
@@ -239,6 +264,8 @@ class ImplicitSyncInLoop(Rule):
         loop: Optional[cst.CSTNode] = None,
     ) -> None:
         helper = None
+        if loop is None and self._reads_elements_one_by_one(node, what, test_of):
+            return
         if loop is None:
             execution = self.ctx.execution(test_of or node)
             loop = (execution.loop or execution.step_loop()) if execution.frequency in self.frequencies else None
@@ -277,6 +304,27 @@ class ImplicitSyncInLoop(Rule):
             f"{what} {where} {verb} every iteration; keep values on the device and convert once "
             "after the loop or every N steps",
         )
+
+    def _reads_elements_one_by_one(self, node: cst.CSTNode, what: str, test_of: Optional[cst.CSTNode]) -> bool:
+        """Reports (and says so) a conversion or test of each element of a device tensor in a
+        loop over its elements that runs every step (`"up" if trends[b] > 0 else "down"` for
+        each series in a trained `forward()`, `int(n)` for each count of a validation batch;
+        see `trained_forward.walked_every_step`): one wait per element, where one `.tolist()`
+        before the loop reads them all."""
+        values = list(_tested_values(node)) if test_of is not None else [arg.value for arg in getattr(node, "args", ())[:1]]
+        for value in values:
+            loop = element_loop(value, self.ctx.enclosing_loops(node))
+            tensor = walked_tensor(loop, value) if loop is not None else None
+            if tensor is None or not self._is_tensor(tensor) or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
+                continue
+            if walked_every_step(self.ctx, loop, self.ctx.enclosing(cst.ClassDef), self.ctx.values.module_classes):  # type: ignore[arg-type]
+                self.report(
+                    node,
+                    f"{what}, for each element of `{dotted_name(tensor)}`, waits for the device once per element, every step; "
+                    "read them all at once with `.tolist()` before the loop",
+                )
+                return True
+        return False
 
     def _may_run_on_device(self) -> bool:
         """The file mentions a device, or defines a class of a training framework (a

@@ -16,7 +16,6 @@ from torchlint.semantics.frameworks import AFTER_FIT_HOOKS, ENGINE, LIGHTNING, T
 from torchlint.semantics.execution import Execution, Frequency
 from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
-    MAX_LOOP_NESTING,
     OTHER_LOOPS,
     body_nodes,
     called_every_step_elsewhere,
@@ -28,9 +27,10 @@ from torchlint.semantics.training import (
     runs_with_training_steps,
 )
 from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
-from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
+from torchlint.semantics.trained_forward import in_trained_forward, walked_every_step, without_grad
+from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.project import GRAD_OFF, TRAINING, project_function, project_uses
+from torchlint.semantics.project import project_function
 from torchlint.semantics.values import ValueInference, string_value
 
 SYNC_METHODS = frozenset({"item", "cpu", "tolist", "to"})
@@ -337,7 +337,7 @@ class SyncInLoop(Rule):
         """`.item()` of a registered buffer in a trained module's `forward()` (`if
         self.initted.item() == 0:`, `z = self.params[0].item()`): the buffer lives on the
         device with the module, and the read waits for it on every training step."""
-        if not self._in_trained_forward(execution) or self._in_data_code() or self.ctx.inference_only:
+        if not in_trained_forward(self.ctx, execution, self.ctx.enclosing(cst.ClassDef), self.ctx.values.module_classes) or self._in_data_code() or self.ctx.inference_only:
             return
         self.report(
             node,
@@ -362,14 +362,7 @@ class SyncInLoop(Rule):
         tensor = walked_tensor(loop, receiver)
         if tensor is None or self._on_host(tensor):
             return False
-        walked = self.ctx.execution(loop)
-        step_loop = walked.step_loop()
-        if walked.frequency is not Frequency.PER_STEP or not (
-            (step_loop is not None and repeated_with_training(self.ctx, step_loop))
-            or called_every_step_elsewhere(walked)
-            or walked.framework()
-            or self._in_trained_forward(walked)
-        ):
+        if not walked_every_step(self.ctx, loop, self.ctx.enclosing(cst.ClassDef), self.ctx.values.module_classes):
             return False  # not in a loop over training or validation batches, nor in a trained module's `forward()`
         shown = _shown(method)
         once = "with `.tolist()`" if method == "item" else f"with one `{shown}` of `{dotted_name(tensor)}`"
@@ -380,55 +373,6 @@ class SyncInLoop(Rule):
             start=node.func.attr if isinstance(node.func, cst.Attribute) else None,
         )
         return True
-
-    def _in_trained_forward(self, execution: Execution) -> bool:
-        """Whether code runs every step because a trained module's `forward()` runs it: in
-        the forward or a helper of it, also through loops of theirs (`for module in
-        self.sequential:`), in a torch module class the project builds whose `forward()` keeps
-        gradients on. Its inputs are the batches training moved to the device."""
-        for _ in range(MAX_LOOP_NESTING + 1):
-            outer = execution.step_loop()
-            if outer is None:
-                break
-            execution = self.ctx.execution(outer)
-        if execution.frequency is not Frequency.PER_STEP or execution.step_method() != "forward":
-            return False
-        klass = self.ctx.enclosing(cst.ClassDef)
-        if not isinstance(klass, cst.ClassDef) or klass.name.value not in self.ctx.values.module_classes:
-            return False
-        if klass.name.value in unbuilt_definitions(self.ctx.path, self.ctx.text):
-            return False
-        if not (self._runs_layers(klass) or self._built_as_submodule(klass.name.value)):
-            return False  # a module without layers built by a function: a post-processor of outputs
-        if not project_uses(self.ctx, TRAINING):
-            return False  # a library's module: its users may hand it host tensors (lengths kept for packing)
-        forward = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
-        return forward is None or not self._without_grad(forward)
-
-    def _runs_layers(self, klass: cst.ClassDef) -> bool:
-        """Whether the module holds layers: it builds one (`self.fc = nn.Linear(...)`, a module
-        class of this file) or calls or walks a module attribute (`self.encoder(x)`, `for
-        module in self.sequential:`), not one of its own methods."""
-        methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
-        for node in descendants(klass):
-            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
-                built = self.ctx.qualified_name(node.value.func) or ""
-                if built.startswith("torch.nn.") or (dotted_name(node.value.func) or "") in self.ctx.values.module_classes:
-                    return True
-            held = node.func if isinstance(node, cst.Call) else node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
-            if isinstance(held, cst.Attribute) and dotted_name(held.value) == "self" and held.attr.value not in methods:
-                return True
-        return False
-
-    def _built_as_submodule(self, name: str) -> bool:
-        """Whether another torch module class of this file builds the class in its `__init__`."""
-        return any(
-            isinstance(function, cst.FunctionDef) and function.name.value == "__init__"
-            and any(isinstance(node, cst.Call) and dotted_name(node.func) == name for node in descendants(function))
-            for klass in nodes_of_type(self.ctx.module, (cst.ClassDef,))
-            if isinstance(klass, cst.ClassDef) and klass.name.value in self.ctx.values.module_classes and klass.name.value != name
-            for function in klass.body.body
-        )
 
     def _check_batch_hook(self, node: cst.Call, method: str, execution: Execution) -> None:
         """A sync in a method a training framework calls every batch (Lightning's
@@ -487,7 +431,7 @@ class SyncInLoop(Rule):
         module = isinstance(klass, cst.ClassDef) and (
             klass.name.value in self.ctx.values.module_classes or framework_of(klass, self.ctx.frequency.classes()) == LIGHTNING
         )
-        if not module or self._without_grad(function):
+        if not module or without_grad(self.ctx, function):
             return  # not a torch module's, or an inference forward (gradients off): its output is the point
         if not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only or not runs_with_training_steps(self.ctx, self.ctx.execution(node)):
             return
@@ -504,13 +448,6 @@ class SyncInLoop(Rule):
     def _report_at_call(self, node: cst.Call, message: str) -> None:
         """A finding on the sync call, starting at its method's name."""
         self.report(node, message, start=node.func.attr if isinstance(node.func, cst.Attribute) else None)
-
-    def _without_grad(self, function: cst.FunctionDef) -> bool:
-        """Whether `function` is an inference forward: decorated with `torch.no_grad()` (or
-        `inference_mode()`), or turning gradients off in a `with` block of its own."""
-        wrappers = [decorator.decorator for decorator in function.decorators]
-        wrappers += [item.item for node in scope_descendants(function.body) if isinstance(node, cst.With) for item in node.items]
-        return any(self.ctx.qualified_name(wrapper.func if isinstance(wrapper, cst.Call) else wrapper) in GRAD_OFF for wrapper in wrappers)
 
     def _on_host(self, receiver: cst.BaseExpression) -> bool:
         """Whether the receiver is known not to be a device tensor."""

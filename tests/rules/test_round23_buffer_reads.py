@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 from conftest import lines
 
+pytestmark = pytest.mark.stable_only
+
 RULE = "TL101"
 
 MODULE = """

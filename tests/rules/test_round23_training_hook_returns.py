@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from conftest import lines
 
+pytestmark = pytest.mark.stable_only
+
 RULE = "TL103"
 
 MODULE = """

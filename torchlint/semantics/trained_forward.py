@@ -1,0 +1,93 @@
+"""Code a trained module's `forward()` runs every step, and loops over a tensor's elements
+that run every step (in step code, in a framework's batch hook, in a trained forward). The
+rules that report host reads (TL101's `.item()`, TL103's `int(t)` and tensor tests) ask the
+same questions of both."""
+
+from __future__ import annotations
+
+from typing import AbstractSet, Optional
+
+import libcst as cst
+
+from torchlint.semantics.execution import Execution, Frequency
+from torchlint.semantics.facts import FileFacts
+from torchlint.semantics.instantiation import unbuilt_definitions
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.project import GRAD_OFF, TRAINING, project_uses
+from torchlint.semantics.training import MAX_LOOP_NESTING, called_every_step_elsewhere, repeated_with_training
+from torchlint.semantics.tree import descendants, nodes_of_type, scope_descendants
+
+
+def without_grad(ctx: FileFacts, function: cst.FunctionDef) -> bool:
+    """Whether `function` is an inference forward: decorated with `torch.no_grad()` (or
+    `inference_mode()`), or turning gradients off in a `with` block of its own."""
+    wrappers = [decorator.decorator for decorator in function.decorators]
+    wrappers += [item.item for node in scope_descendants(function.body) if isinstance(node, cst.With) for item in node.items]
+    return any(ctx.qualified_name(wrapper.func if isinstance(wrapper, cst.Call) else wrapper) in GRAD_OFF for wrapper in wrappers)
+
+
+def in_trained_forward(ctx: FileFacts, execution: Execution, klass: Optional[cst.ClassDef], module_classes: AbstractSet[str]) -> bool:
+    """Whether code runs every step because a trained module's `forward()` runs it: in the
+    forward of `klass` (the class around the code) or a helper of it, also through loops of
+    theirs (`for module in self.sequential:`), where `klass` is a torch module class
+    (`module_classes`) the project builds whose `forward()` keeps gradients on. Its inputs are
+    the batches training moved to the device."""
+    for _ in range(MAX_LOOP_NESTING + 1):
+        outer = execution.step_loop()
+        if outer is None:
+            break
+        execution = ctx.execution(outer)
+    if execution.frequency is not Frequency.PER_STEP or execution.step_method() != "forward":
+        return False
+    if not isinstance(klass, cst.ClassDef) or klass.name.value not in module_classes:
+        return False
+    if klass.name.value in unbuilt_definitions(ctx.path, ctx.text):
+        return False
+    if not (_runs_layers(ctx, klass, module_classes) or _built_as_submodule(ctx, klass.name.value, module_classes)):
+        return False  # a module without layers built by a function: a post-processor of outputs
+    if not project_uses(ctx, TRAINING):
+        return False  # a library's module: its users may hand it host tensors (lengths kept for packing)
+    forward = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "forward"), None)
+    return forward is None or not without_grad(ctx, forward)
+
+
+def walked_every_step(ctx: FileFacts, loop: cst.For, klass: Optional[cst.ClassDef], module_classes: AbstractSet[str]) -> bool:
+    """Whether a loop over a tensor's elements runs every step: in a loop over training or
+    per-epoch validation batches, in a function another module's such loop calls, in a
+    framework's batch hook (Lightning's `validation_step`) or in a trained module's
+    `forward()` (see `in_trained_forward`)."""
+    walked = ctx.execution(loop)
+    step_loop = walked.step_loop()
+    return walked.frequency is Frequency.PER_STEP and (
+        (step_loop is not None and repeated_with_training(ctx, step_loop))
+        or called_every_step_elsewhere(walked)
+        or bool(walked.framework())
+        or in_trained_forward(ctx, walked, klass, module_classes)
+    )
+
+
+def _runs_layers(ctx: FileFacts, klass: cst.ClassDef, module_classes: AbstractSet[str]) -> bool:
+    """Whether the module holds layers: it builds one (`self.fc = nn.Linear(...)`, a module
+    class of this file) or calls or walks a module attribute (`self.encoder(x)`, `for
+    module in self.sequential:`), not one of its own methods."""
+    methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
+    for node in descendants(klass):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+            built = ctx.qualified_name(node.value.func) or ""
+            if built.startswith("torch.nn.") or (dotted_name(node.value.func) or "") in module_classes:
+                return True
+        held = node.func if isinstance(node, cst.Call) else node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
+        if isinstance(held, cst.Attribute) and dotted_name(held.value) == "self" and held.attr.value not in methods:
+            return True
+    return False
+
+
+def _built_as_submodule(ctx: FileFacts, name: str, module_classes: AbstractSet[str]) -> bool:
+    """Whether another torch module class of this file builds the class in its `__init__`."""
+    return any(
+        isinstance(function, cst.FunctionDef) and function.name.value == "__init__"
+        and any(isinstance(node, cst.Call) and dotted_name(node.func) == name for node in descendants(function))
+        for klass in nodes_of_type(ctx.module, (cst.ClassDef,))
+        if isinstance(klass, cst.ClassDef) and klass.name.value in module_classes and klass.name.value != name
+        for function in klass.body.body
+    )
