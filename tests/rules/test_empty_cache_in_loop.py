@@ -1,5 +1,7 @@
 import textwrap
 
+import pytest
+
 from conftest import lines, lint
 
 from torchlint.engine.context import Options
@@ -10,8 +12,9 @@ RULE = "TL104"
 
 
 def fixed(code):
+    """The snippet fixed, preview variants included (the fix is the same in both tiers)."""
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    return fix_text(textwrap.dedent(code), "snippet.py", rules, Options(), unsafe=True).text
+    return fix_text(textwrap.dedent(code), "snippet.py", rules, Options(preview=True), unsafe=True).text
 
 
 def test_empty_cache_in_step_loops_however_imported():
@@ -248,5 +251,27 @@ def test_no_fix_when_comments_would_be_lost_or_the_call_is_not_a_statement():
 def test_fix_keeps_windows_newlines():
     code = "import torch\r\nfor x in loader:\r\n    step(x)\r\n    torch.cuda.empty_cache()\r\n    log(x)\r\n"
     rules = [rule for rule in all_rules() if rule.code == RULE]
-    result = fix_text(code, "snippet.py", rules, Options(), unsafe=True).text
+    result = fix_text(code, "snippet.py", rules, Options(preview=True), unsafe=True).text
     assert result == "import torch\r\nfor x in loader:\r\n    step(x)\r\n    log(x)\r\n"
+
+
+@pytest.mark.stable_only
+def test_stable_in_loops_that_train_preview_in_other_step_loops(monkeypatch):
+    code = """
+    import torch
+    for x, y in loader:
+        loss = model(x.cuda())
+        loss.backward()
+        optimizer.step()
+        torch.cuda.empty_cache()
+    def quantize(model, calibration):
+        for name, layer in model.named_children():
+            gptq(layer, calibration)
+            torch.cuda.empty_cache()
+        for volume in test_volumes:
+            predict(model, volume.cuda())
+            torch.cuda.empty_cache()
+    """
+    assert lines(code, RULE) == [7]
+    monkeypatch.setenv("TORCHLINT_PREVIEW", "1")
+    assert lines(code, RULE) == [7, 14]

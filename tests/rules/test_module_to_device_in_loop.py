@@ -1,3 +1,5 @@
+import pytest
+
 from conftest import lines, lint
 
 RULE = "TL108"
@@ -160,3 +162,30 @@ def test_test_code_is_skipped():
 def test_no_fix():
     [finding] = lint("import torch.nn as nn\nnet = nn.Linear(2, 2)\nfor x in loader:\n    net.cuda()\n", [RULE])
     assert finding.fix is None
+
+
+@pytest.mark.stable_only
+def test_stable_in_loops_that_train_preview_in_one_pass_loops(monkeypatch):
+    training = """
+    import torch
+    import torch.nn as nn
+    model = nn.Linear(4, 2)
+    for x, y in loader:
+        model.to(device)
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        optimizer.step()
+    """
+    prediction = """
+    import torch
+    import torch.nn as nn
+    model = nn.Linear(4, 2)
+    def predict(test_loader):
+        for x, _ in test_loader:
+            model.to(device)
+            predictions.append(model(x.to(device)))
+    predict(test_loader)
+    """
+    assert (lines(training, RULE), lines(prediction, RULE)) == ([6], [])
+    monkeypatch.setenv("TORCHLINT_PREVIEW", "1")
+    assert lines(prediction, RULE) == [7]

@@ -631,13 +631,19 @@ def _is_main_block(statement: cst.CSTNode) -> bool:
 
 def loop_trains(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether a loop's iterations train: a backward pass (in the loop or in a same-file
-    function it calls), or a call whose name reads as training (`optimizer.step()`,
-    `train_step(batch)`). A bare `.step()` is not evidence here: environments
-    (`envs.step(action)`) and diffusion samplers (`scheduler.step(eps, t, x)`) have one too.
-    Only names are read: the traversal may not have reached the loop's bindings yet."""
+    function it calls), a call whose name reads as training (`optimizer.step()`,
+    `train_step(batch)`), or a call of another project module's function or method that runs
+    a backward pass (`exp.step(batch)`, the project index's `FunctionFacts.calls_backward`).
+    A bare `.step()` is not evidence by its name: environments (`envs.step(action)`) and
+    diffusion samplers (`scheduler.step(eps, t, x)`) have one too. Only names and the project
+    index are read: the traversal may not have reached the loop's bindings yet."""
     if ctx.frequency.runs_backward(loop):
         return True
-    return any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop))
+    calls = [node for node in body_nodes(loop) if isinstance(node, cst.Call)]
+    return any(_named_as_training(node.func, bare_names=False) for node in calls) or any(
+        isinstance(node.func, (cst.Name, cst.Attribute)) and getattr(project_function(ctx, node.func), "calls_backward", False)
+        for node in calls
+    )
 
 
 def environment_steps(loop: cst.CSTNode) -> List[cst.Call]:
