@@ -633,17 +633,37 @@ def loop_trains(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     """Whether a loop's iterations train: a backward pass (in the loop or in a same-file
     function it calls), a call whose name reads as training (`optimizer.step()`,
     `train_step(batch)`), or a call of another project module's function or method that runs
-    a backward pass (`exp.step(batch)`, the project index's `FunctionFacts.calls_backward`).
+    a backward pass (`exp.step(batch)`, the project index's `FunctionFacts.calls_backward`),
+    in the loop or in a same-file function it calls.
     A bare `.step()` is not evidence by its name: environments (`envs.step(action)`) and
     diffusion samplers (`scheduler.step(eps, t, x)`) have one too. Only names and the project
     index are read: the traversal may not have reached the loop's bindings yet."""
     if ctx.frequency.runs_backward(loop):
         return True
-    calls = [node for node in body_nodes(loop) if isinstance(node, cst.Call)]
-    return any(_named_as_training(node.func, bare_names=False) for node in calls) or any(
-        isinstance(node.func, (cst.Name, cst.Attribute)) and getattr(project_function(ctx, node.func), "calls_backward", False)
-        for node in calls
+    if any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop)):
+        return True
+    return any(
+        isinstance(call.func, (cst.Name, cst.Attribute)) and getattr(project_function(ctx, call.func), "calls_backward", False)
+        for call in _calls_reached(loop, ctx.frequency.local_functions())
     )
+
+
+def _calls_reached(node: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Iterator[cst.Call]:
+    """The calls `node` runs that no same-file function answers, directly or in the same-file
+    functions it calls (`update_params(batch)` calling another module's `a2c_step(...)`)."""
+    seen: Set[int] = set()
+    pending: List[cst.CSTNode] = [node]
+    while pending:
+        for item in body_nodes(pending.pop()):
+            if not isinstance(item, cst.Call):
+                continue
+            local = called_function(item, functions)
+            if not local:
+                yield item
+            for function in local:
+                if id(function) not in seen:
+                    seen.add(id(function))
+                    pending.append(function.body)
 
 
 def environment_steps(loop: cst.CSTNode) -> List[cst.Call]:
