@@ -11,7 +11,7 @@ from torchlint.semantics.tree import bound_names, descendants, iterated_source, 
 from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
-from torchlint.semantics.passed_values import zero_by_default, zero_in_every_call
+from torchlint.semantics.passed_values import zero_in_every_call
 from torchlint.semantics.loaders import OTHER_LOADERS, fed_by_framework, loader_use, opens_pass
 from torchlint.semantics.project import COLLATING_LOADERS, DATALOADERS  # noqa: F401  (read by other rules)
 from torchlint.semantics.training import NO_SUCH_KEYWORD, builds_dataloader, loader_factory, takes_keyword
@@ -58,12 +58,8 @@ class DataloaderNoWorkers(Rule):
     every call in the project, notebooks included, leaves to a default of `0` or passes `0`
     (`def get_loaders(batch_size, num_workers=0)` called as `get_loaders(256)`,
     `semantics.passed_values.zero_in_every_call`; a function or class the project never
-    calls is a library's, whose users pick the workers; both reported without a fix), or a
-    command-line option whose default is `0` wherever the project defines it and that no
-    launch script of the project sets above zero (`num_workers=args.workers` after
-    `add_argument("--workers", type=int, default=0)`, `semantics.passed_values.
-    zero_by_default`, since round 23; reported without a fix): `num_workers=args.workers`
-    with another default is not reported, nor when `**kwargs` may supply it (a
+    calls is a library's, whose users pick the workers; both reported without a fix):
+    `num_workers=args.workers` is not reported, when `**kwargs` may supply it (a
     dict the file assigns once as a literal and never changes is read, and of a choice by
     device, `{"num_workers": 1} if use_cuda else {}`, the branch a CUDA run takes:
     `semantics.values.spread_of`; so is one the loader's scope builds before the call,
@@ -264,15 +260,13 @@ class DataloaderNoWorkers(Rule):
     def _set_to_zero(self, value: cst.BaseExpression) -> bool:
         """A name whose only assignment in the file (a notebook's earlier cell included) is `0`,
         a setting that every configuration file of the project sets to `0`
-        (`semantics.config_files.configured_zero`), a command-line option whose default is `0`
-        and that no launch script of the project raises (`passed_values.zero_by_default`), or
-        a parameter as received that the
+        (`semantics.config_files.configured_zero`), or a parameter as received that the
         project's calls, at least one, leave to a default of `0` or pass `0`
         (`semantics.passed_values.zero_in_every_call`; a library's default is its users')."""
         if zero_in_every_call(self.ctx, value, called=True):
             return True
         if not isinstance(value, cst.Name):
-            return configured_zero(self.ctx, value) or zero_by_default(self.ctx, value)
+            return configured_zero(self.ctx, value)
         assigned = only_assigned_value(self.ctx.module, value)
         return assigned is not None and is_literal(assigned, "0")
 
