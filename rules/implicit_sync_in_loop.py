@@ -60,7 +60,8 @@ class ImplicitSyncInLoop(Rule):
     """## What it does
     Flags implicit host-device synchronisation inside a loop that runs once per training or
     evaluation step: `float(t)`, `int(t)` and `bool(t)` of a tensor, a tensor used as the
-    condition of `if t:` / `while t:` (including comparisons such as `if loss < best:`), of a
+    condition of `if t:` / `while t:` / `assert t` (including comparisons such as `if loss < best:`
+    and `assert not torch.isnan(out).any()`, which Python runs unless started with `-O`), of a
     conditional expression (`"up" if t > 0 else "down"`) or of a comprehension's `if`,
     `print(t)`, f-strings `f"{t}"`, `"{:.4f}".format(t)` and `"%.4f" % t` of a tensor, `math` functions of a tensor
     (`math.pow(p.grad.norm(), 2)`, `math.isnan(loss)`: each converts it to a float first),
@@ -248,6 +249,10 @@ class ImplicitSyncInLoop(Rule):
     def visit_CompIf(self, node: cst.CompIf) -> None:
         if self._may_run_on_device() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as a comprehension's `if` condition", test_of=node)
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        if self._may_run_on_device() and self._is_tensor_test(node.test):
+            self._check(node.test, "A tensor as an `assert` condition", test_of=node)
 
     def visit_While(self, node: cst.While) -> None:
         if self._may_run_on_device() and self._is_tensor_test(node.test):

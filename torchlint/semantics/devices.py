@@ -150,7 +150,9 @@ CUDA_AVAILABLE = "torch.cuda.is_available"
 def in_cpu_only_branch(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]], qualified_name: Callable[[cst.BaseExpression], Optional[str]]) -> bool:
     """Whether the code at the end of `path` ((ancestor, child) pairs, innermost first) runs
     only without CUDA: in the `else` of `if torch.cuda.is_available():` or of `if x.is_cuda:`,
-    or in the body of their negation. Nothing there is on a GPU to synchronise with."""
+    or in the body of their negation; in the body of a test that a device is another one
+    (`if logits.device.type == "mps":`, `if device == "cpu":`) or the `else` of a test that it
+    is CUDA (`if x.device.type == "cuda":`). Nothing there is on a GPU to synchronise with."""
     for ancestor, child in path:
         if not isinstance(ancestor, cst.If) or child not in (ancestor.body, ancestor.orelse):
             continue
@@ -160,6 +162,36 @@ def in_cpu_only_branch(path: Iterable[Tuple[cst.CSTNode, cst.CSTNode]], qualifie
         asks_cuda = (isinstance(test, cst.Call) and not test.args and qualified_name(test.func) == CUDA_AVAILABLE) or (
             isinstance(test, cst.Attribute) and test.attr.value == "is_cuda"
         )
-        if asks_cuda and (child is ancestor.body) == negated:
+        if not asks_cuda:
+            asked = _device_type_test(test)
+            if asked is None:
+                continue
+            asks_cuda, negated = asked[0], negated != asked[1]
+            if not asks_cuda:  # `== "mps"`: the body runs on that device only
+                asks_cuda, negated = True, not negated
+        if (child is ancestor.body) == negated:
             return True
     return False
+
+
+def _device_type_test(test: cst.BaseExpression) -> Optional[Tuple[bool, bool]]:
+    """For `device.type == "mps"`, `x.device.type != "cuda"`, `str(device) == "cpu"` or
+    `device == "cuda:0"` (a device, its type or text against a string literal): whether the
+    literal names CUDA, and whether the test is a `!=`. None for any other test."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    comparison = test.comparisons[0]
+    if not isinstance(comparison.operator, (cst.Equal, cst.NotEqual)):
+        return None
+    sides = (test.left, comparison.comparator)
+    literal = next((side.evaluated_value for side in sides if isinstance(side, cst.SimpleString)), None)
+    other = next((side for side in sides if not isinstance(side, cst.SimpleString)), None)
+    if not isinstance(literal, str) or other is None:
+        return None
+    if isinstance(other, cst.Call) and isinstance(other.func, cst.Name) and other.func.value == "str" and len(other.args) == 1:
+        other = other.args[0].value
+    if isinstance(other, cst.Attribute) and other.attr.value == "type":
+        other = other.value
+    if not named_like_device(other) or literal.split(":")[0] not in ("cuda", "cpu", "mps", "xla", "xpu"):
+        return None
+    return literal.split(":")[0] == "cuda", isinstance(comparison.operator, cst.NotEqual)

@@ -198,18 +198,35 @@ def next_consumer(body: Sequence[cst.CSTNode], index: int, variable: str) -> Opt
     statement = following.body[0]
     if not isinstance(statement, (cst.Assign, cst.Return)) or not isinstance(statement.value, cst.Call):
         return None
-    call = statement.value
-    while isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Call):
-        call = call.func.value  # what the consumer's output is made into next does not matter: `self.bn(v).view(n, m, c)`
-    taken = call.args[0].value if len(call.args) == 1 else None
-    rows = rows_view(taken) if taken is not None else None
-    taken = rows[0] if rows is not None else taken
-    if not isinstance(taken, cst.Name) or taken.value != variable:
+    call = _innermost_taker(statement.value, variable)
+    if call is None:
         return None
     rebinds = isinstance(statement, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == variable for t in statement.targets)
     if not rebinds and not isinstance(statement, cst.Return) and _mentions(body[index + 2 :], variable):
         return None
     return call
+
+
+def _innermost_taker(value: cst.Call, variable: str) -> Optional[cst.Call]:
+    """The call of `value` that takes `variable` as its only argument (maybe as rows), when
+    `value` reads `variable` there only: `value` itself, or the call that makes its first
+    argument, followed inwards (`F.relu(self.bn(v))`: the norm takes `v`, whatever is done
+    with its output afterwards)."""
+    call: Optional[cst.BaseExpression] = value
+    while isinstance(call, cst.Call):
+        while isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Call):
+            call = call.func.value  # what the consumer's output is made into next does not matter: `self.bn(v).view(n, m, c)`
+        taken = call.args[0].value if len(call.args) == 1 else None
+        rows = rows_view(taken) if taken is not None else None
+        taken = rows[0] if rows is not None else taken
+        if isinstance(taken, cst.Name) and taken.value == variable:
+            return call if call is value or _reads(value, variable) == _reads(call, variable) else None
+        call = call.args[0].value if call.args and not call.args[0].star and call.args[0].keyword is None else None
+    return None
+
+
+def _reads(node: cst.CSTNode, name: str) -> int:
+    return sum(isinstance(item, cst.Name) and item.value == name for item in descendants(node))
 
 
 def _mentions(statements: Sequence[cst.CSTNode], name: str) -> bool:
