@@ -177,7 +177,7 @@ class ImplicitSyncInLoop(Rule):
     name = "implicit-sync-in-loop"
     preview_variant = OTHER_LOOPS
     summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"
-    triggers = ("float(", "int(", "bool(", "if ", "while ", "print(", "{", "synchronize(")
+    triggers = ("float(", "int(", "bool(", "if ", "while ", "assert ", "print(", "{", "%", "math.", "synchronize(")
     frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())\n    total += float(loss)\n",
@@ -292,8 +292,8 @@ class ImplicitSyncInLoop(Rule):
         if not loop_trains(self.ctx, loop):
             if any(_calls(item, "input") for item in loop_nodes):
                 return
-            if decides_stop(loop, set(), node):
-                return  # the loop cannot go on without the value
+            if decides_stop(loop, set(), node) or isinstance(test_of, cst.Assert):
+                return  # the loop cannot go on without the value (an `assert` raises without it)
             if not _iterates_loader(loop) and (prints or _read_again(names or set(), loop_nodes)):
                 return  # sampling or decoding loops hand each result to the host
         if synchronize and any(self._reads_clock(item) for item in [*loop_nodes, *(descendants(helper) if helper is not None else ())]):

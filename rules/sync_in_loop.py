@@ -553,8 +553,8 @@ class SyncInLoop(Rule):
             # (metrics per `k`): only what goes to host output needs the host, as for a sync
             # outside loops in such a helper.
             return self._goes_to_host_sink(node, OUTPUT_SINKS) or self._is_dict_key(node)
-        if decides_stop(loop, names, node):
-            return True
+        if decides_stop(loop, names, node) or self.ctx.enclosing(cst.Assert) is not None:
+            return True  # an `assert` raises without the value: the loop cannot go on
         loop_nodes = list(descendants(loop))
         if any(_calls(item, "input") for item in loop_nodes):
             return True

@@ -227,6 +227,8 @@ def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
     `__getitem__` only indexes and converts attributes holding data in memory)."""
     classes = ctx.frequency.classes().get(func.value, []) if isinstance(func, cst.Name) else []
     for klass in classes:
+        if _inherits_data(ctx, klass):
+            continue  # `class Mnist(torchvision.datasets.MNIST)`: its base reads the data
         calls = [node for node in descendants(klass) if isinstance(node, cst.Call)]
         if any(_reads(call) for call in calls):
             continue
@@ -234,6 +236,27 @@ def _makes_data_up(ctx: FileFacts, func: cst.BaseExpression) -> bool:
             return True
     facts = _project_class(ctx, func)  # the file's class, or one of another project module
     return facts is not None and (facts.items_in_memory or (not classes and facts.makes_data_up))
+
+
+# The bases of a dataset class that hold no data of their own.
+EMPTY_DATASET_BASES = frozenset(
+    {"torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset", "torch.utils.data.IterableDataset",
+     "torch.utils.data.dataset.IterableDataset", "object", "typing.Generic"}
+)
+
+
+def _inherits_data(ctx: FileFacts, klass: cst.ClassDef) -> bool:
+    """Whether the class derives from a dataset of a library (`torchvision.datasets.MNIST`),
+    whose data its base loads: a class of the file or an empty base (`Dataset`) is not one."""
+    own = ctx.frequency.classes()
+    for base in klass.bases:
+        if base.keyword is not None:
+            continue
+        name = dotted_name(base.value) or ""
+        if name in own or (ctx.qualified_name(base.value) or name) in EMPTY_DATASET_BASES:
+            continue
+        return True
+    return False
 
 
 def _handed_in_memory(ctx: FileFacts, dataset: cst.Call) -> bool:

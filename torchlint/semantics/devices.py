@@ -85,11 +85,14 @@ def same_place_source(
     """The value `node` is made from by host-side steps that keep a tensor where it is: an
     element (`batch["image"]`), a dtype or shape method (`torch.arange(n).long()`,
     `img.view(b, -1)`, `.type(torch.uint8)`), a triangle (`torch.triu(torch.ones(s), 1)`),
+    its negation or complement (`~torch.tril(mask)`),
     arithmetic with a number (`torch.randn(b, d) * scale`), the deprecated `Variable(...)`. None when arithmetic combines two values that may be tensors, or the
     chain is longer than `MAX_CREATION_STEPS`."""
     for _ in range(MAX_CREATION_STEPS):
         if isinstance(node, cst.Subscript):
             node = node.value
+        elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.BitInvert, cst.Minus)):
+            node = node.expression  # `~torch.tril(mask)`, `-torch.ones(n)`
         elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
             others = [
                 side for side in (node.left, node.right)

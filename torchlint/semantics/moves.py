@@ -42,6 +42,7 @@ ELEMENTWISE = frozenset(
     "sum mean cumsum cumprod eq ne lt le gt ge logical_not".split()
 )
 Loop = Optional[cst.CSTNode]
+QualifiedName = Callable[[cst.BaseExpression], Optional[str]]
 
 
 def returns_moved(function: cst.FunctionDef, parameter: str) -> bool:
@@ -80,18 +81,24 @@ def moving_parameter(call: cst.Call, functions: Dict[str, List[cst.FunctionDef]]
     return None
 
 
-def later_moves(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Dict[int, Tuple[cst.Call, ...]]:
+def later_moves(
+    scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], qualified_name: QualifiedName = dotted_name
+) -> Dict[int, Tuple[cst.Call, ...]]:
     """For each call of `scope` (a function, or a module without its functions) that moves a
     name's value to a device (`mask.cuda()`, `x.to(device)`, or a same-file helper, among
     `functions()`, that returns its argument moved), by id, the calls that created the value
     (several when it joins created values: `lbl = torch.cat((lbl_1, lbl_2), 1)`)
     when an earlier statement of the same scope and loop assigned it and nothing read it since
     (see the module docstring). Whether that call is a host factory, and the move's target a
-    device, is the caller's question. One walk of the scope; ask once per scope."""
-    return _walked(scope, functions).found
+    device, is the caller's question. `qualified_name` resolves the file's names (the
+    deprecated `Variable(...)` wrapper, however imported). One walk of the scope; ask once per
+    scope."""
+    return _walked(scope, functions, qualified_name).found
 
 
-def returned_creations(function: cst.FunctionDef, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> Tuple[cst.Call, ...]:
+def returned_creations(
+    function: cst.FunctionDef, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], qualified_name: QualifiedName = dotted_name
+) -> Tuple[cst.Call, ...]:
     """The calls that made the value `function` returns, when every `return` of it returns a
     value made by a call of the function and not moved or read since (`return torch.rand(n)`,
     `U = torch.rand(shape)` then `return -torch.log(U + eps)`; whether each is a host factory
@@ -100,16 +107,16 @@ def returned_creations(function: cst.FunctionDef, functions: Callable[[], Dict[s
     returns = [node for node in nodes if isinstance(node, cst.Return)]
     if not returns or any(isinstance(node, (cst.Yield, cst.Await)) for node in nodes):
         return ()
-    returned = _walked(function, functions).returned
+    returned = _walked(function, functions, qualified_name).returned
     if len(returned) != len(returns) or not all(returned):
         return ()
     found: Dict[int, cst.Call] = {id(call): call for calls in returned for call in calls}
     return tuple(found.values())
 
 
-def _walked(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]]) -> "_Walk":
+def _walked(scope: cst.CSTNode, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], qualified_name: QualifiedName) -> "_Walk":
     """One walk of the statements of `scope` (a function, or a module without its functions)."""
-    walk = _Walk(functions, _number_parameters(scope) if isinstance(scope, cst.FunctionDef) else frozenset(), scope)
+    walk = _Walk(functions, _number_parameters(scope) if isinstance(scope, cst.FunctionDef) else frozenset(), scope, qualified_name)
     body = scope.body  # type: ignore[attr-defined]  # a module's statements, or a function's block
     walk.block(body.body if isinstance(body, cst.IndentedBlock) else [body] if isinstance(body, cst.BaseSuite) else body, None)
     return walk
@@ -126,8 +133,11 @@ class _Walk:
     """Statements of one scope in source order, with the names whose created value is still
     unread (`pending`: name -> (creating call, enclosing loop))."""
 
-    def __init__(self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str], scope: cst.CSTNode) -> None:
+    def __init__(
+        self, functions: Callable[[], Dict[str, List[cst.FunctionDef]]], numbers: FrozenSet[str], scope: cst.CSTNode, qualified_name: QualifiedName
+    ) -> None:
         self.functions = functions  # asked only when a helper may move a pending name
+        self.qualified_name = qualified_name
         self.numbers = numbers  # parameters that default to a number, read as one
         self.scope = scope
         self._spellings: Optional[Counter] = None  # how often each name is written in the scope, nested scopes included
@@ -207,7 +217,7 @@ class _Walk:
                     self.pending.pop(name, None)
             return
         name = small.targets[0].target.value
-        source = same_place_source(small.value, dotted_name, lambda _: None)
+        source = same_place_source(small.value, self.qualified_name, lambda _: None)
         previous = self.pending.get(name)
         if isinstance(source, cst.Name) and source.value == name and previous is not None and previous[1] is loop:
             self.expression(small.value, loop, kept=source)
@@ -226,7 +236,7 @@ class _Walk:
     def _made(self, value: cst.BaseExpression, loop: Loop) -> Tuple[cst.Call, ...]:
         """The calls that made `value` (a returned value): a call that is no move, a pending
         name of any loop, or a join or computation of pending names; () for anything else."""
-        source = same_place_source(value, dotted_name, lambda _: None)
+        source = same_place_source(value, self.qualified_name, lambda _: None)
         if isinstance(source, cst.Name) and source.value in self.pending:
             return self.pending[source.value][0]
         joined = self._joined(value, loop) or self._derived(value, loop)
@@ -305,7 +315,7 @@ class _Walk:
         """The pending name `call` moves to a device in this loop, if it moves one."""
         found = method_call(call)
         if found is not None and found[1] in MOVES:
-            moved = same_place_source(found[0], dotted_name, lambda _: None)
+            moved = same_place_source(found[0], self.qualified_name, lambda _: None)
         else:
             read = any(isinstance(arg.value, cst.Name) and arg.value.value in self.pending for arg in call.args)
             helper = moving_parameter(call, self.functions()) if read else None
