@@ -331,7 +331,9 @@ class DeviceAfterCreation(Rule):
             return None
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
         if id(scope) not in self.moves:
-            self.moves[id(scope)] = later_moves(scope, self.ctx.frequency.local_functions, self.ctx.qualified_name)
+            # The walk reads the scope ahead of the traversal: names are resolved there without
+            # `ctx.qualified_name`, whose memo would keep those answers for every rule.
+            self.moves[id(scope)] = later_moves(scope, self.ctx.frequency.local_functions, self.ctx.names.qualified_name)
         return self.moves[id(scope)].get(id(node))
 
     def _check_later_move(self, move: cst.Call, factory: cst.Call) -> None:
@@ -370,7 +372,7 @@ class DeviceAfterCreation(Rule):
         if len(functions) != 1:
             return
         if id(functions[0]) not in self.creations:
-            self.creations[id(functions[0])] = returned_creations(functions[0], self.ctx.frequency.local_functions, self.ctx.qualified_name)
+            self.creations[id(functions[0])] = returned_creations(functions[0], self.ctx.frequency.local_functions, self.ctx.names.qualified_name)
         made = [(factory, self._host_factory(factory, None)) for factory in self.creations[id(functions[0])]]
         if not made or any(name is None for _, name in made) or not self._moves_to_device(move) or not self._reported_often(move):
             return

@@ -607,7 +607,7 @@ class SyncInLoop(Rule):
         while isinstance(current, (cst.Attribute, cst.Arg, cst.Subscript, cst.SubscriptElement, cst.Index, cst.Call)):
             if isinstance(current, cst.Call) and current is not item:
                 callee = current.func.attr.value if isinstance(current.func, cst.Attribute) else getattr(current.func, "value", "")
-                if callee in OUTPUT_SINKS or (self.ctx.qualified_name(current.func) or "").startswith("numpy."):
+                if callee in OUTPUT_SINKS or (self.ctx.names.qualified_name(current.func) or "").startswith("numpy."):
                     return True
             current = parents.get(id(current))
         return False

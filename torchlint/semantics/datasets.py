@@ -253,7 +253,7 @@ def _inherits_data(ctx: FileFacts, klass: cst.ClassDef) -> bool:
         if base.keyword is not None:
             continue
         name = dotted_name(base.value) or ""
-        if name in own or (ctx.qualified_name(base.value) or name) in EMPTY_DATASET_BASES:
+        if name in own or (ctx.names.qualified_name(base.value) or name) in EMPTY_DATASET_BASES:
             continue
         return True
     return False
