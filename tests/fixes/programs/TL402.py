@@ -5238,3 +5238,143 @@ def evaluate(x):
 
 for epoch in range(2):
     evaluate(torch.randn(10, 6))
+
+# %% round 19: evaluation converts to NumPy through the array protocol method in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        arr = out.__array__()
+    except RuntimeError:
+        arr = out.detach().__array__()
+        print("detached")
+    print(arr.shape)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 19: evaluation converts to NumPy through type(out).numpy in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        arr = type(out).numpy(out)
+        print("direct")
+    except RuntimeError:
+        arr = out.detach().numpy()
+        print("detached")
+    print(arr.shape)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 19: evaluation resizes the output in place in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        out.resize_(6)
+        print("resized")
+    except RuntimeError:
+        print("kept")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 19: evaluation hands the output to torch.Tensor.__deepcopy__ in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        kept = out.__deepcopy__({})
+        print("copied")
+    except RuntimeError:
+        print("not a leaf")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 19: evaluation backward through the unbound Tensor.backward [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+
+
+def saliency(x):
+    model.eval()
+    x = x.clone().requires_grad_(True)
+    out = model(x).sum()
+    torch.Tensor.backward(out)
+    print(round(x.grad.abs().sum().item(), 5))
+
+
+for epoch in range(2):
+    saliency(torch.randn(3, 4))
+
+# %% round 19: evaluation converts the logits to NumPy with a fallback when they carry a graph [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        arr = torch.Tensor.numpy(out)
+        print("direct")
+    except RuntimeError:
+        arr = out.detach().numpy()
+        print("detached")
+    print(arr.shape)
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 19: evaluation prints the length of the logits text [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    logits = model(x)
+    text = str(logits)
+    print("chars", len(text))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
