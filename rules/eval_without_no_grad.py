@@ -157,6 +157,8 @@ class EvalWithoutNoGrad(Rule):
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
     differentiate it, which is any call but a torch function (other than `torch.save` and
     the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument,
+    and those given `out=`, `torch.cat([prev, out], out=buf)`, which keep the values in it and
+    raise with gradients on when one records a graph,
     and those handed a lambda or a function of the file that lets values leave it, which they
     run on the values: `torch.utils.checkpoint.checkpoint(keep, out)`), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
@@ -815,6 +817,10 @@ class _Escapes:
         `torch.save`), a value builtin (`len`, `max`), a module in eval mode, or a function of
         the file that does not let what it receives leave it."""
         qualified = self.ctx.qualified_name(call.func) or ""
+        if any(arg.keyword is not None and arg.keyword.value == "out" for arg in call.args):
+            # `torch.cat([prev, out], out=buf)` keeps the values in `buf`, and raises with
+            # gradients on when one of them records a graph
+            return False
         if qualified.startswith("torch.") and qualified != "torch.save" and not in_place_function(qualified):
             # a function of the file handed to it may run on the values (`checkpoint(keep, out)`)
             return all(self._callback_keeps_local(arg.value, depth) for arg in call.args)
