@@ -1,4 +1,1955 @@
+# %% control: a map-style dataset [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
 
+class Pairs(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return (self.decode(index),)
+
+    def decode(self, index):  # per-item work of the dataset's own (not provably cheap)
+        return torch.tensor([2.0 * index, 2.0 * index + 1])
+
+data = Pairs()
+loader = DataLoader(data, batch_size=2)
+for (x,) in loader:
+    show(x)
+
+# %% an IterableDataset that does not shard by worker [none]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        return iter(range(4))
+
+loader = DataLoader(Stream(), batch_size=2)
+for x in loader:
+    show(x)
+
+# %% an IterableDataset that shards by worker [unsafe]
+import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        info = get_worker_info()
+        if info is None:
+            return iter(range(4))
+        return iter(range(info.id, 4, info.num_workers))
+
+loader = DataLoader(Stream(), batch_size=2)
+show(sorted(int(v) for x in loader for v in x))
+
+# %% the loader zipped with itself [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+loader = DataLoader(range(4), batch_size=2)
+for a, b in zip(loader, loader):
+    show(a, b)
+
+# %% the loader iterated inside a pass over itself [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+loader = DataLoader(range(4), batch_size=2)
+for a in loader:
+    for b in loader:
+        show(a, b)
+
+# %% positional arguments [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+loader = DataLoader(range(6), 3, False)
+for x in loader:
+    show(x)
+
+# %% keyword arguments unpacked [none]
+import torch
+from torch.utils.data import DataLoader
+
+options = {"batch_size": 2}
+loader = DataLoader(range(4), **options)
+for x in loader:
+    show(x)
+
+# %% dataset items that carry an autograd graph [none]
+import torch
+from torch.utils.data import DataLoader
+
+torch.manual_seed(0)
+encoder = torch.nn.Linear(3, 2)
+features = [encoder(torch.ones(3) * i) for i in range(4)]
+loader = DataLoader(features, batch_size=2)
+head = torch.nn.Linear(2, 1)
+optimizer = torch.optim.SGD(head.parameters(), lr=0.1)
+for x in loader:
+    loss = head(x.detach()).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+show(head)
+
+# %% a curriculum sets the dataset's difficulty every epoch [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Curriculum(Dataset):
+    def __init__(self):
+        self.scale = 1.0
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.sample(i)
+
+    def sample(self, i):  # per-item work of the dataset's own (not provably cheap)
+        return torch.tensor([i * self.scale])
+
+ds = Curriculum()
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(ds, batch_size=2)
+for epoch in range(3):
+    ds.scale = epoch + 1.0
+    total = 0.0
+    for x in loader:
+        model(x).sum().backward()
+        total += x.sum().item()
+    print(epoch, total)
+
+# %% a global switch read by the dataset, flipped between epochs [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+AUGMENT = False
+
+class Data(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i) + (10.0 if AUGMENT else 0.0)])
+
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Data(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+        print(x.flatten().tolist())
+    AUGMENT = True
+
+# %% a loader over a generator-backed IterableDataset without worker split, from a subclass of a subclass [none]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+class Base(IterableDataset):
+    pass
+
+class Numbers(Base):
+    def __iter__(self):
+        return (torch.tensor([float(i)]) for i in range(4))
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Numbers(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    print(x.flatten().tolist())
+
+# %% a builder function returns an unsharded IterableDataset [none]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+class Numbers(IterableDataset):
+    def __iter__(self):
+        return (torch.tensor([float(i)]) for i in range(4))
+
+def build_dataset(split):
+    return Numbers()
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(build_dataset("train"), batch_size=2)
+for epoch in range(2):
+    seen = []
+    for x in loader:
+        seen += x.flatten().tolist()
+        model(x).sum().backward()
+        opt.step()
+        opt.zero_grad()
+    print(epoch, sorted(seen))
+
+# %% a worker_init_fn that has never run seeds NumPy with the 64-bit torch seed [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+class Noisy(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i)])
+
+def seed_worker(worker_id):
+    np.random.seed(torch.initial_seed())
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(1, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Noisy(), batch_size=2, worker_init_fn=seed_worker)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad(); loss.backward(); opt.step()
+    show(loss)
+
+# %% round 8: an IterableDataset sharded by worker through a helper method [unsafe]
+import torch
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+
+class Shards(IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def _my_range(self):
+        info = get_worker_info()
+        if info is None:
+            return range(self.n)
+        return range(info.id, self.n, info.num_workers)
+
+    def __iter__(self):
+        for i in self._my_range():
+            yield torch.tensor([float(i)])
+
+
+if __name__ == "__main__":
+    loader = DataLoader(Shards(8), batch_size=4)
+    model = torch.nn.Linear(1, 1)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+            print(sorted(x.squeeze(1).tolist()))
+
+# %% round 9: control, a decoding dataset with shuffling from a seeded generator [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cpu")
+
+class Pairs(Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        return self.decode(i)
+    def decode(self, i):
+        return torch.tensor([2.0 * i, 2.0 * i + 1]), i
+
+loader = DataLoader(Pairs(), batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(0))
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x, y in loader:
+    loss = model(x.to(device)).sum()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(y.tolist())
+
+# %% round 10: a ChainDataset of two streams that do not split by worker [none]
+import torch
+from torch import nn
+from torch.utils.data import ChainDataset, DataLoader, IterableDataset
+
+class Shard(IterableDataset):
+    def __init__(self, start):
+        self.start = start
+
+    def __iter__(self):
+        for i in range(self.start, self.start + 3):
+            yield torch.tensor([float(i)])
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(1, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(ChainDataset([Shard(0), Shard(10)]), batch_size=2)
+for x in loader:
+    x = x.to(device)
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(x.flatten().tolist())
+
+# %% round 10: dataset features that require gradients by requires_grad_() [none]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Features(Dataset):
+    def __init__(self, feats):
+        self.feats = feats
+
+    def __len__(self):
+        return len(self.feats)
+
+    def __getitem__(self, i):
+        return self.decode(i), i % 2
+
+    def decode(self, i):
+        return self.feats[i] * 2.0
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+feats = torch.randn(6, 2)
+feats.requires_grad_()
+model = nn.Linear(2, 2).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in DataLoader(Features(feats), batch_size=3):
+    x, y = x.to(device), y.to(device)
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 6))
+
+# %% round 10: a dataset raising its own exception class for corrupt items, caught by the loop [none]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class CorruptSample(Exception):
+    def __init__(self, index, reason):
+        super().__init__(f"item {index}: {reason}")
+        self.index = index
+
+class Records(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.decode(i)
+
+    def decode(self, i):
+        if i == 4:
+            raise CorruptSample(i, "truncated")
+        return torch.full((2,), float(i))
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Records(), batch_size=2)
+try:
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(round(loss.item(), 6))
+except CorruptSample as err:
+    print("stopped at", err.index)
+
+# %% round 10: a training pool grown every epoch through a list the dataset holds [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+items = [torch.full((2,), float(i)) for i in range(4)]
+loader = DataLoader(Pool(items), batch_size=2)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(3):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    items.append(torch.full((2,), 10.0 + epoch))
+    print(epoch, len(items), round(loss.item(), 6))
+
+# %% round 10: control, a map-style dataset with a seeded generator [unsafe]
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, Dataset
+
+class Squares(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return self.decode(i)
+
+    def decode(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+g = torch.Generator().manual_seed(3)
+loader = DataLoader(Squares(), batch_size=4, shuffle=True, generator=g)
+seen = []
+for epoch in range(2):
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        seen += x[:, 0].tolist()
+print(sorted(seen))
+
+# %% round 11: loader options chosen by device, the CPU choice names the workers [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+use_cuda = torch.cuda.is_available()
+loader_kwargs = {} if use_cuda else {"num_workers": 0}
+loader = DataLoader(Squares(), batch_size=2, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    show(epoch, loss)
+
+# %% round 11: an empty options dict filled only when CUDA is missing [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+loader_kwargs = {}
+if not torch.cuda.is_available():
+    loader_kwargs["num_workers"] = 0
+    loader_kwargs["persistent_workers"] = False
+loader = DataLoader(Squares(), batch_size=2, shuffle=False, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a helper defined above the options dict writes overrides into it by its global name [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+def apply_overrides(overrides):
+    for key, value in overrides.items():
+        loader_kwargs[key] = value
+
+
+loader_kwargs = {}
+apply_overrides({"num_workers": 0, "batch_size": 2})
+loader = DataLoader(Squares(), **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: one options dict shared by two loaders, workers set to zero between them [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+loader_kwargs = {}
+train_loader = DataLoader(Squares(), batch_size=2, shuffle=False, **loader_kwargs)
+loader_kwargs["num_workers"] = 0
+val_loader = DataLoader(Squares(), batch_size=4, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(2):
+    for x in train_loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        show(epoch, sum(model(x).sum() for x in val_loader))
+
+# %% round 11: the workers entry popped from a copied default dict before the loader [unsafe, same]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+DEFAULTS = {"num_workers": 0}
+loader_kwargs = dict(DEFAULTS)
+loader_kwargs.pop("num_workers")
+loader = DataLoader(Squares(), batch_size=2, **loader_kwargs)
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 11: a nested helper defined before the dict sets CPU loading options through the closure [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Squares(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        return self.decode(index)
+
+    def decode(self, index):
+        return torch.tensor([float(index) ** 2])
+
+
+def build_loader(dataset):
+    def single_process():
+        options["num_workers"] = 0
+
+    options = {}
+    single_process()
+    return DataLoader(dataset, batch_size=2, **options)
+
+
+loader = build_loader(Squares())
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+for x in loader:
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(loss)
+
+# %% round 12: a collate_fn that records the padded length of every batch in a module-level list [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+PADDED = []
+
+
+class Sentences(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.encode(i)
+
+    def encode(self, i):
+        return torch.arange(1, i % 3 + 2)
+
+
+def pad(items):
+    width = max(len(t) for t in items)
+    PADDED.append(width)
+    return torch.stack([torch.nn.functional.pad(t, (0, width - len(t))) for t in items])
+
+
+emb = torch.nn.EmbeddingBag(8, 2)
+for epoch in range(2):
+    for batch in DataLoader(Sentences(), batch_size=2, collate_fn=pad):
+        show(emb(batch).sum())
+print("padded widths", PADDED)
+
+# %% round 12: a dataset fed by a builder method of the trainer object, loader set in __init__ [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __init__(self, values):
+        self.values = values
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, i):
+        return self.featurize(self.values[i])
+
+    def featurize(self, v):
+        return torch.tensor([v, v * v], dtype=torch.float32)
+
+
+class Trainer:
+    def __init__(self):
+        self.loader = DataLoader(self.build_dataset(), batch_size=2)
+        self.model = torch.nn.Linear(2, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.01)
+
+    def build_dataset(self):
+        return Squares([0.5, 1.0, 1.5, 2.0])
+
+    def fit(self):
+        for epoch in range(2):
+            for x in self.loader:
+                loss = self.model(x).pow(2).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+            show(loss)
+
+
+torch.manual_seed(0)
+Trainer().fit()
+
+# %% round 12: a dataset whose __getitem__ counts visits in a global Counter read after training [unsafe]
+import collections
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+VISITS = collections.Counter()
+
+
+class Images(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        VISITS[i] += 1
+        return self.load(i)
+
+    def load(self, i):
+        return torch.full((3,), float(i))
+
+
+model = torch.nn.Linear(3, 1)
+for epoch in range(2):
+    for x in DataLoader(Images(), batch_size=2):
+        show(model(x).sum())
+print(sorted(VISITS.items()))
+
+# %% round 13: a loader with every argument up to num_workers=0 given by position [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+ds = TensorDataset(torch.arange(8.0).reshape(4, 2))
+loader = DataLoader(ds, 2, False, None, None, 0)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader subclass whose constructor takes only a dataset and a batch size [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Loader(DataLoader):
+    def __init__(self, dataset, batch_size):
+        super().__init__(dataset, batch_size=batch_size)
+
+
+loader = Loader(TensorDataset(torch.arange(8.0).reshape(4, 2)), 2)
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader made through a functools.partial of DataLoader [none]
+import functools
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+make = functools.partial(DataLoader, batch_size=2)
+loader = make(TensorDataset(torch.arange(8.0).reshape(4, 2)))
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a dataset grown through loader.dataset between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.ones(2), torch.zeros(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool(), batch_size=2)
+for epoch in range(3):
+    for x in loader:
+        show(x)
+    loader.dataset.items.append(torch.full((2,), float(epoch)))
+
+# %% round 13: a DataLoader under a short alias with a lambda collate_fn [none]
+import torch
+from torch.utils.data import DataLoader as DL, TensorDataset
+
+loader = DL(TensorDataset(torch.arange(8.0).reshape(4, 2)), batch_size=2, collate_fn=lambda rows: torch.stack([r[0] for r in rows]))
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a loader built by a method of a data class, iterated by the trainer every epoch [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Data:
+    def __init__(self):
+        self.ds = TensorDataset(torch.arange(12.0).reshape(6, 2))
+
+    def loader(self):
+        return DataLoader(self.ds, batch_size=3)
+
+
+data = Data()
+model = torch.nn.Linear(2, 1)
+for epoch in range(2):
+    for (x,) in data.loader():
+        model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 13: a dataset whose items are computed from an nn.Parameter it holds [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Learned(Dataset):
+    def __init__(self):
+        self.table = torch.nn.Parameter(torch.arange(8.0).reshape(4, 2))
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.table[i] * 2
+
+
+torch.manual_seed(0)
+loader = DataLoader(Learned(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        x.sum().backward()
+    show(loader.dataset.table.grad)
+
+# %% round 13: a dataset with a lambda transform attribute, the loader in a main guard [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Items(Dataset):
+    def __init__(self):
+        self.transform = lambda t: t * 3
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.transform(torch.full((2,), float(i)))
+
+
+def main():
+    loader = DataLoader(Items(), batch_size=2)
+    model = torch.nn.Linear(2, 1)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+        show(model.weight.grad)
+
+
+if __name__ == "__main__":
+    main()
+
+# %% round 13: a dataset reading a module-level epoch that the training loop sets through global [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+EPOCH = 0
+
+
+class Curriculum(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), float(i + EPOCH))
+
+
+def set_epoch(e):
+    global EPOCH
+    EPOCH = e
+
+
+loader = DataLoader(Curriculum(), batch_size=2)
+for epoch in range(3):
+    set_epoch(epoch)
+    for x in loader:
+        show(x)
+
+# %% round 14: features precomputed by an encoder without no_grad wrapped in a TensorDataset [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+encoder = torch.nn.Linear(3, 2)
+feats = encoder(torch.randn(8, 3))
+labels = torch.arange(8) % 2
+loader = DataLoader(TensorDataset(feats, labels), batch_size=4)
+head = torch.nn.Linear(2, 2)
+for epoch in range(2):
+    for f, y in loader:
+        loss = torch.nn.functional.cross_entropy(head(f.detach()), y)
+        loss.backward()
+show(head.weight.grad)
+
+# %% round 14: a dataset holding the encoder passed to its constructor, items encoded in __getitem__ [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Encoded(Dataset):
+    def __init__(self, encoder, data):
+        self.encoder = encoder
+        self.data = data
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        return self.encoder(self.data[i])
+
+
+torch.manual_seed(0)
+loader = DataLoader(Encoded(torch.nn.Linear(3, 2), torch.randn(6, 3)), batch_size=3)
+for epoch in range(2):
+    for f in loader:
+        show(f.detach().sum())
+
+# %% round 14: items made with requires_grad=True leaves in __getitem__ [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Noise(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.full((2,), float(i), requires_grad=True)
+
+
+loader = DataLoader(Noise(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        show(x.detach(), x.requires_grad)
+
+# %% round 14: a ChainDataset of streams that do not split by worker [none]
+import torch
+from torch.utils.data import ChainDataset, DataLoader, IterableDataset
+
+
+class Stream(IterableDataset):
+    def __init__(self, start):
+        self.start = start
+
+    def __iter__(self):
+        return iter(range(self.start, self.start + 3))
+
+
+loader = DataLoader(ChainDataset([Stream(0), Stream(10)]), batch_size=2)
+for epoch in range(2):
+    show([b.tolist() for b in loader])
+
+# %% round 14: an iterable dataset class derived through a module alias of torch.utils.data [none]
+import torch
+from torch.utils import data as tud
+
+
+class Stream(tud.IterableDataset):
+    def __iter__(self):
+        yield from range(6)
+
+
+loader = tud.DataLoader(Stream(), batch_size=2)
+for epoch in range(2):
+    show([b.tolist() for b in loader])
+
+# %% round 14: an iterable dataset base class bound to a name by assignment [none]
+import torch
+import torch.utils.data
+
+Base = torch.utils.data.IterableDataset
+
+
+class Stream(Base):
+    def __iter__(self):
+        return iter(range(5))
+
+
+loader = torch.utils.data.DataLoader(Stream(), batch_size=2)
+for epoch in range(2):
+    show([b.tolist() for b in loader])
+
+# %% round 14: a map dataset that returns NumPy views of a shared array, in a training loop [none]
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Frames(Dataset):
+    def __init__(self):
+        self.frames = np.arange(12, dtype=np.float32).reshape(6, 2)
+
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return self.frames[i]
+
+
+if __name__ == "__main__":
+    model = torch.nn.Linear(2, 1)
+    loader = DataLoader(Frames(), batch_size=3)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: a dataset whose __getitem__ reads a global set by the training loop through global [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+SCALE = 1.0
+
+
+class Scaled(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor([i * SCALE])
+
+
+def set_scale(v):
+    global SCALE
+    SCALE = v
+
+
+loader = DataLoader(Scaled(), batch_size=2)
+for epoch in range(2):
+    set_scale(1.0 + epoch)
+    show([b.tolist() for b in loader])
+
+# %% round 14: a dataset of items made by a model of the file's function without no_grad [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+torch.manual_seed(0)
+ENC = torch.nn.Linear(2, 2)
+
+
+def encode(v):
+    return ENC(v)
+
+
+class Encoded(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return encode(torch.full((2,), float(i)))
+
+
+loader = DataLoader(Encoded(), batch_size=2)
+for epoch in range(2):
+    for f in loader:
+        show(f.detach())
+
+# %% round 14: an iterable dataset that splits by worker through an aliased get_worker_info [none]
+import math
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+from torch.utils.data import get_worker_info as worker
+
+
+class Stream(IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        info = worker()
+        if info is None:
+            return iter(range(self.n))
+        per = math.ceil(self.n / info.num_workers)
+        start = info.id * per
+        return iter(range(start, min(start + per, self.n)))
+
+
+if __name__ == "__main__":
+    model = torch.nn.Linear(1, 1)
+    loader = DataLoader(Stream(6), batch_size=2)
+    for epoch in range(2):
+        for b in loader:
+            model(b.float().unsqueeze(1)).sum().backward()
+    show(model.weight.grad)
+
+# %% round 14: a dataset that opens its record file in __init__ and seeks per item [none]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(4 * i)
+        return torch.frombuffer(bytearray(self.f.read(4)), dtype=torch.float32)
+
+
+path = os.path.join(tempfile.mkdtemp(), "records.bin")
+with open(path, "wb") as out:
+    out.write(torch.arange(8.0).numpy().tobytes())
+model = torch.nn.Linear(1, 1)
+loader = DataLoader(Records(path), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        model(x).sum().backward()
+show(model.weight.grad)
+
+# %% round 14: control, a dataset that opens its record file lazily in __getitem__ [unsafe, same]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        self.f.seek(4 * i)
+        return torch.frombuffer(bytearray(self.f.read(4)), dtype=torch.float32)
+
+
+if __name__ == "__main__":
+    path = os.path.join(tempfile.mkdtemp(), "records.bin")
+    with open(path, "wb") as out:
+        out.write(torch.arange(8.0).numpy().tobytes())
+    model = torch.nn.Linear(1, 1)
+    loader = DataLoader(Records(path), batch_size=2)
+    for epoch in range(2):
+        for x in loader:
+            model(x).sum().backward()
+    show(model.weight.grad)
+
+# %% round 15: a dataset that opens its file lazily but its __len__ opens it in the main process [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def _file(self):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        return self.f
+
+    def __len__(self):
+        f = self._file()
+        f.seek(0, 2)
+        return f.tell() // 2
+
+    def __getitem__(self, i):
+        f = self._file()
+        f.seek(2 * i)
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset that opens a file in a helper method called by __init__ [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self._open(path)
+
+    def _open(self, path):
+        self.f = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset of features from an embedding table held by the dataset, made by a function [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Lookup(Dataset):
+    def __init__(self, table):
+        self.table = table
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.table[i] * 2
+
+
+def build():
+    table = torch.nn.Parameter(torch.arange(8.0).reshape(4, 2))
+    return Lookup(table)
+
+
+loader = DataLoader(build(), batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        print(batch.detach().tolist())
+
+# %% round 15: control, a dataset whose lazy file helper only __getitem__ calls [unsafe, same]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+
+    def _file(self):
+        if self.f is None:
+            self.f = open(self.path, "rb")
+        return self.f
+
+    def __len__(self):
+        return os.path.getsize(self.path) // 2
+
+    def __getitem__(self, i):
+        f = self._file()
+        f.seek(2 * i)
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset that opens its file with Path.open in __init__ and seeks per item [none]
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = Path(tempfile.mkdtemp()) / "rec.bin"
+path.write_bytes(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = path.open("rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: a dataset that keeps a gzip file opened in __init__ [none]
+import gzip
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.gz")
+with gzip.open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = gzip.open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 15: an iterable dataset that splits by worker through torch.utils.data.get_worker_info in a helper [unsafe]
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+
+def shard(items):
+    info = torch.utils.data.get_worker_info()
+    if info is None:
+        return items
+    return items[info.id :: info.num_workers]
+
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        return iter(shard(list(range(6))))
+
+
+loader = DataLoader(Stream(), batch_size=4)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+
+# %% round 15: a map dataset that draws from a generator attribute in __getitem__, sorted output [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Noisy(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor(float(i))
+
+
+loader = DataLoader(Noisy(), batch_size=2)
+for epoch in range(2):
+    print(sorted(x for b in loader for x in b.tolist()))
+
+# %% round 15: a dataset whose items require grad through a tensor made with requires_grad in a list comprehension [none]
+import torch
+from torch.utils.data import DataLoader
+
+items = [torch.full((2,), float(i), requires_grad=True) * 1 for i in range(4)]
+loader = DataLoader(items, batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        print(batch.detach().tolist())
+
+# %% round 16: a sharded dataset that keeps one opened file per shard in a list [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+root = tempfile.mkdtemp()
+paths = []
+for s in range(2):
+    paths.append(os.path.join(root, f"shard{s}.bin"))
+    with open(paths[-1], "wb") as f:
+        f.write(bytes(range(8 * s, 8 * s + 8)))
+
+
+class Shards(Dataset):
+    def __init__(self, paths):
+        self.files = [open(p, "rb") for p in paths]
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        f = self.files[i // 4]
+        f.seek(2 * (i % 4))
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Shards(paths), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file opened in __init__ with an annotated attribute [none]
+import os
+import tempfile
+from typing import BinaryIO
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f: BinaryIO = open(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a gzip.GzipFile opened in __init__ [none]
+import gzip
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.gz")
+with gzip.open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = gzip.GzipFile(path, "rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps an io.FileIO opened in __init__ [none]
+import io
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.raw = io.FileIO(path, "r")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.raw.seek(2 * i)
+        return torch.tensor(list(self.raw.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file and its length from a tuple assignment in __init__ [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f, self.n = open(path, "rb"), os.path.getsize(path) // 2
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file opened by Path(...).open in __init__ [none]
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = Path(path).open("rb")
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps a file set by setattr in __init__ [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path, field="f"):
+        setattr(self, field, open(path, "rb"))
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset that keeps its open files in a dict by split [none]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.handles = {"train": open(path, "rb")}
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        f = self.handles["train"]
+        f.seek(2 * i)
+        return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a curriculum that grows the dataset through the loader's dataset attribute [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool([torch.tensor([float(i)]) for i in range(4)]), batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+    loader.dataset.items.append(torch.tensor([10.0 + epoch]))
+
+# %% round 16: a curriculum that widens a Subset by appending to its indices between epochs [none]
+import torch
+from torch.utils.data import DataLoader, Subset, TensorDataset
+
+full = TensorDataset(torch.arange(8.0).unsqueeze(1))
+chosen = Subset(full, [0, 1, 2, 3])
+loader = DataLoader(chosen, batch_size=2)
+for epoch in range(2):
+    for (batch,) in loader:
+        show(batch)
+    loader.dataset.indices.append(4 + epoch)
+
+# %% round 16: control, a dataset that opens its file in __getitem__ only [unsafe, same]
+import os
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(16)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        with open(self.path, "rb") as f:
+            f.seek(2 * i)
+            return torch.tensor(list(f.read(2)))
+
+
+loader = DataLoader(Records(path), batch_size=4)
+for epoch in range(2):
+    for batch in loader:
+        show(batch)
+
+# %% round 16: a dataset grown through a trainer's loader attribute between epochs [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i] * 2
+
+
+class Trainer:
+    def __init__(self):
+        self.loader = DataLoader(Pool([torch.tensor([float(i)]) for i in range(4)]), batch_size=2)
+
+    def fit(self):
+        for epoch in range(2):
+            for batch in self.loader:
+                show(batch)
+            self.loader.dataset.items.extend([torch.tensor([9.0])])
+
+
+Trainer().fit()
+
+# %% round 17: a dataset of sparse feature rows in CSR layout, default collation [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Rows(Dataset):
+    def __init__(self):
+        self.dense = torch.arange(12.0).reshape(4, 3)
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.dense[i : i + 1].to_sparse_csr(), i
+
+
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(Rows(), batch_size=2, collate_fn=lambda items: (torch.cat([r.to_dense() for r, _ in items]), [i for _, i in items]))
+for epoch in range(2):
+    for x, ids in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4), ids)
+
+# %% round 17: a dataset of nested tensors of ragged rows, batch_size=None [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Ragged(Dataset):
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        return torch.nested.nested_tensor([torch.ones(i + 1), torch.ones(2)])
+
+
+model = torch.nn.Linear(1, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(Ragged(), batch_size=None)
+for epoch in range(2):
+    for nt in loader:
+        x = torch.cat(nt.unbind()).unsqueeze(1)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader subclass whose constructor takes the dataset and batch size only, no workers [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+class PlainLoader(DataLoader):
+    def __init__(self, dataset, batch_size):
+        super().__init__(dataset, batch_size=batch_size)
+
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = PlainLoader(Squares(), 3)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 17: a loader subclass that takes num_workers but not persistent_workers or kwargs [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+class WorkerLoader(DataLoader):
+    def __init__(self, dataset, batch_size, num_workers=0):
+        super().__init__(dataset, batch_size=batch_size, num_workers=num_workers)
+
+
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = WorkerLoader(Squares(), 3)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 18: a project class named DataLoader that batches a list itself [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class DataLoader:
+    def __init__(self, data, batch_size):
+        self.data, self.batch_size = data, batch_size
+
+    def __iter__(self):
+        for i in range(0, len(self.data), self.batch_size):
+            yield torch.stack(self.data[i : i + self.batch_size])
+
+
+loader = DataLoader([torch.ones(2) * i for i in range(4)], batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        show(x.to(device))
+
+# %% round 18: a map-style dataset that tags items with the worker that loaded them [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Shards(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        info = get_worker_info()
+        shard = 0 if info is None else info.id
+        return torch.tensor([float(i), float(shard)])
+
+
+loader = DataLoader(Shards(), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        show(x.to(device))
+
+# %% round 18: a dataset whose labels tensor is rewritten with pseudo-labels between epochs [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+x = torch.arange(4.0).reshape(4, 1)
+y = torch.zeros(4)
+loader = DataLoader(TensorDataset(x, y), batch_size=2)
+for epoch in range(2):
+    for xb, yb in loader:
+        show(epoch, yb.to(device))
+    y[:] = epoch + 1.0
+
+# %% round 18: a collate_fn that counts batches in a list it closes over [unsafe]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def make_collate():
+    seen = []
+
+    def collate(items):
+        seen.append(len(items))
+        return torch.stack(items), len(seen)
+
+    return collate, seen
+
+
+collate, seen = make_collate()
+loader = DataLoader([torch.ones(2)] * 4, batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for x, n in loader:
+        show(x.to(device), n)
+print(seen)
+
+# %% round 18: a loader whose sampler is a generator expression consumed once per epoch [none]
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+data = [torch.full((2,), float(i)) for i in range(4)]
+for epoch in range(2):
+    loader = DataLoader(data, batch_size=2, sampler=[3, 2, 1, 0])
+    for x in loader:
+        show(epoch, x.to(device))
+
+# %% round 18: a dataset that returns items of a frozen dataclass with tensor fields [none]
+import dataclasses
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    x: torch.Tensor
+    y: int
+
+
+class Items(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return Item(torch.ones(2) * i, i)
+
+
+def collate(items):
+    return torch.stack([it.x for it in items]), [it.y for it in items]
+
+
+loader = DataLoader(Items(), batch_size=2, collate_fn=collate)
+for epoch in range(2):
+    for x, y in loader:
+        show(x.to(device), y)
 
 # %% round 19: a dataset that caches decoded records in a temporary file opened in __init__ [none]
 import tempfile
