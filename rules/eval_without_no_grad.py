@@ -34,6 +34,8 @@ AUTOGRAD_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf", "is_grad_enab
 TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
 # Methods that make the text of their receiver.
 TEXT_DUNDERS = frozenset({"__repr__", "__str__", "__format__"})
+# Tensor methods that raise on a value recording a graph (with gradients on) and run without.
+GRAPH_REFUSING = frozenset({"numpy", "__array__", "resize_", "__deepcopy__"})
 TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
 
 
@@ -155,6 +157,8 @@ class EvalWithoutNoGrad(Rule):
     `nonlocal`); hands no value it computed to a call that may keep it, show it or
     differentiate it, which is any call but a torch function (other than `torch.save` and
     the in-place ones, `torch.Tensor.add_(running, out)`, which write into their first argument,
+    and those given `out=`, `torch.cat([prev, out], out=buf)`, which keep the values in it and
+    raise with gradients on when one records a graph,
     and those handed a lambda or a function of the file that lets values leave it, which they
     run on the values: `torch.utils.checkpoint.checkpoint(keep, out)`), a
     method of the computed value, a value builtin (`len`, `max`, `float`), a module put in
@@ -171,8 +175,10 @@ class EvalWithoutNoGrad(Rule):
     module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
     `self.on_validated = on_validated`: a callback would run without gradients too); does
     not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`, nor call
-    `.numpy()` on a value it did not detach (which, like `copy.deepcopy` of such a value,
-    raises only with gradients on, and code may catch that); runs no code
+    `.numpy()` on a value it did not detach, nor `__array__`, `resize_` or `__deepcopy__`,
+    also unbound with the value first (`torch.Tensor.numpy(out)`, `type(out).numpy(out)`)
+    (each, like `copy.deepcopy` of such a value, raises only with gradients on, and code
+    may catch that); runs no code
     it cannot see that keeps values (no module hooks registered in the file, on a module or
     for all of them with `register_module_forward_hook`, or by `nn.utils.weight_norm`,
     `spectral_norm` or pruning, which keep the weight they compute on the module; no
@@ -789,7 +795,7 @@ class _Escapes:
         if _shows_autograd_state(function, computed, self.printing):
             return "the function prints or formats values whose text shows their autograd state"
         if _converts_graph_to_numpy(function, computed):
-            return "`.numpy()` raises on a value that records a graph (code that catches the error runs another way)"
+            return "`.numpy()` (or `__array__`, `resize_`, `__deepcopy__`, also unbound, `torch.Tensor.numpy(out)`) raises on a value that records a graph (code that catches the error runs another way)"
         for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
@@ -811,6 +817,10 @@ class _Escapes:
         `torch.save`), a value builtin (`len`, `max`), a module in eval mode, or a function of
         the file that does not let what it receives leave it."""
         qualified = self.ctx.qualified_name(call.func) or ""
+        if any(arg.keyword is not None and arg.keyword.value == "out" for arg in call.args):
+            # `torch.cat([prev, out], out=buf)` keeps the values in `buf`, and raises with
+            # gradients on when one of them records a graph
+            return False
         if qualified.startswith("torch.") and qualified != "torch.save" and not in_place_function(qualified):
             # a function of the file handed to it may run on the values (`checkpoint(keep, out)`)
             return all(self._callback_keeps_local(arg.value, depth) for arg in call.args)
@@ -1072,16 +1082,23 @@ def _shows_autograd_state(function: cst.FunctionDef, computed: Set[str], printin
 
 
 def _converts_graph_to_numpy(function: cst.FunctionDef, computed: Set[str]) -> bool:
-    """Whether the function calls `.numpy()` (without `force=`) on a value that may record a
-    graph and was not detached: that raises with gradients on and returns without them."""
+    """Whether the function calls a method that refuses a value recording a graph (`.numpy()`
+    without `force=`, NumPy's `__array__`, `resize_`, `__deepcopy__` of a non-leaf) on a value
+    that may record one and was not detached, bound (`out.numpy()`) or unbound with the value
+    first (`torch.Tensor.numpy(out)`, `type(out).numpy(out)`): that raises with gradients on
+    and returns without them."""
     for node in descendants(function.body):
         found = method_call(node) if isinstance(node, cst.Call) else None
-        if found is None or found[1] != "numpy" or any(arg.keyword is not None for arg in node.args):  # type: ignore[attr-defined]
+        if found is None or found[1] not in GRAPH_REFUSING or any(arg.keyword is not None and arg.keyword.value == "force" for arg in node.args):  # type: ignore[attr-defined]
             continue
-        receiver = found[0]
-        attributes = {item.attr.value for item in [receiver, *descendants(receiver)] if isinstance(item, cst.Attribute)}
-        if not {"detach", "data"} & attributes and may_carry_graph(receiver, computed):
-            return True
+        receivers = [found[0]]
+        first = node.args[0] if node.args else None  # type: ignore[attr-defined]
+        if first is not None and first.keyword is None and not first.star:
+            receivers.append(first.value)  # the unbound form hands the value first
+        for receiver in receivers:
+            attributes = {item.attr.value for item in [receiver, *descendants(receiver)] if isinstance(item, cst.Attribute)}
+            if not {"detach", "data"} & attributes and may_carry_graph(receiver, computed):
+                return True
     return False
 
 

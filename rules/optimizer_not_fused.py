@@ -116,7 +116,9 @@ class OptimizerNotFused(Rule):
     `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward transform
     of `torch.fft`, `numpy.fft` or `scipy.fft` (however imported: `from numpy.fft import rfft`)
     or such a module handed on as a value (`spectrum = np.fft`), `np.emath`/`np.lib.scimath`,
-    `.cfloat()`, Python's `complex()` or a `cmath` function; in a module it imports or that
+    `.cfloat()`, `dtype.to_complex()`, Python's `complex()` or a `cmath` function, or a torch or
+    NumPy attribute looked up by a name the file does not spell (`getattr(torch,
+    cfg["dtype"])`, which may be a complex dtype); in a module it imports or that
     imports it, any of these spelled out.
 
     ## Measured precision

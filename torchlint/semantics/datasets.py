@@ -454,9 +454,10 @@ def _class_chain(ctx: FileFacts, name: str, depth: int = 0) -> List[cst.ClassDef
 
 # Calls that open a file or store whose handle an object may keep (`open`, `h5py.File`,
 # `lmdb.open`, `zipfile.ZipFile`, `tarfile.TarFile`, `Path(p).open`, `gzip.GzipFile`,
-# `io.FileIO`, `pandas.HDFStore`), by their last name.
+# `io.FileIO`, `pandas.HDFStore`, a `tempfile.TemporaryFile` cache), by their last name.
 FILE_OPENERS = frozenset(
-    {"open", "File", "ZipFile", "TarFile", "GzipFile", "BZ2File", "LZMAFile", "FileIO", "BufferedReader", "BufferedRandom", "HDFStore", "fdopen"}
+    {"open", "File", "ZipFile", "TarFile", "GzipFile", "BZ2File", "LZMAFile", "FileIO", "BufferedReader", "BufferedRandom", "HDFStore", "fdopen",
+     "TemporaryFile", "NamedTemporaryFile"}
 )
 
 

@@ -28,7 +28,8 @@ COMPLEX_FUNCTIONS = frozenset(
 COMPLEX_MODULES = ("torch.fft", "numpy.fft", "scipy.fft", "numpy.emath", "numpy.lib.scimath")
 # Transforms of those modules whose result is real (the inverse real transforms).
 REAL_FFT_RESULTS = frozenset({"irfft", "irfft2", "irfftn", "hfft", "hfft2", "hfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"})
-COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf"})
+# `dtype.to_complex()` (`torch.float32.to_complex()` is `torch.complex64`) makes a complex dtype.
+COMPLEX_METHODS = frozenset({"cfloat", "cdouble", "chalf", "to_complex"})
 # NumPy's complex scalar types (`np.csingle`, `np.complex_`), and the strings NumPy reads as a
 # complex dtype (`dtype="c8"`); `torch.from_numpy` keeps the dtype.
 NUMPY_COMPLEX_TYPES = COMPLEX_DTYPES | {"csingle", "clongdouble", "clongfloat", "longcomplex", "singlecomplex", "complex_", "complex256"}
@@ -77,6 +78,16 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
 
 
+def _dtype_by_computed_name(ctx: FileFacts, call: cst.Call) -> bool:
+    """Whether `call` looks up an attribute of torch or NumPy by a name that is not a string
+    literal (`getattr(torch, cfg["dtype"])`, `getattr(torch, f"complex{2 * bits}")`): it may
+    name a complex dtype, which no text of the file spells."""
+    if _qualified(ctx, call.func) not in ("getattr", "builtins.getattr") or len(call.args) < 2:
+        return False
+    owner = _qualified(ctx, call.args[0].value)
+    return owner in ("torch", "numpy") and not isinstance(call.args[1].value, cst.SimpleString)
+
+
 def _type_string(node: cst.SimpleString) -> Optional[str]:
     """The dtype a string names, without a NumPy byte-order prefix (`"<c8"` is `c8`)."""
     value = string_value(node)
@@ -105,12 +116,15 @@ def program_makes_complex(ctx: FileFacts) -> bool:
     """Whether the file makes complex values (`makes_complex`), or another module of its
     program (one it imports, or one that imports it) spells a complex value or dtype. A module
     of `COMPLEX_MODULES` used as a value rather than to name one of its functions
-    (`spectrum = np.fft`, `getattr(np.fft, "fft")`) counts as making one."""
+    (`spectrum = np.fft`, `getattr(np.fft, "fft")`) counts as making one, and so does a dtype
+    looked up by a name the file does not spell (`getattr(torch, cfg["dtype"])`)."""
     nodes = nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call))
     named_through = {id(node.value) for node in nodes if isinstance(node, cst.Attribute)}
     for node in nodes:
         func = node.func if isinstance(node, cst.Call) else node
         if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
+            return True
+        if isinstance(node, cst.Call) and _dtype_by_computed_name(ctx, node):
             return True
         if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in named_through and _qualified(ctx, node) in COMPLEX_MODULES:
             return True

@@ -169,12 +169,14 @@ FEATURES: Dict[str, re.Pattern] = {
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an
     # imaginary literal, a complex dtype (torch's, NumPy's, `dtype=complex`), `polar`,
-    # `view_as_complex`, a forward FFT, `eig`, `np.roots`, `emath`, `stft`, `complex()`, `cmath`.
+    # `view_as_complex`, a forward FFT, `eig`, `np.roots`, `emath`, `stft`, `complex()`, `cmath`,
+    # `dtype.to_complex()`, and a torch or NumPy attribute looked up by a computed name.
     COMPLEX_VALUES: re.compile(
         r"(?<![\w.])\d[\d_]*(?:\.\d*)?j\b|\b(?:complex32|complex64|complex128|cfloat|cdouble|chalf|view_as_complex|polar)\b"
         r"|\btorch\.complex\b|\bfft\.(?:fft|rfft|ifft|ihfft)|\bcomplex\s*\(|\bcmath\.|\blinalg\.eig(?:vals)?\b|\bstft\s*\(|roots\s*\(|\bpoly1d\b|\b(?:emath|scimath)\."
         r"|\b(?:csingle|clongdouble|complex_)\b|\bdtype\s*=\s*(?:complex\b|[\"'][<>=|]?(?:c(?:8|16|32)|[FDG]|complex)[\"'])"
         r"|\b(?:astype|dtype)\s*\(\s*[\"'][<>=|]?(?:c(?:8|16|32)|[FDG]|complex)[\"']"
+        r"|\.to_complex\s*\(|\bgetattr\s*\(\s*(?:torch|np|numpy)\s*,\s*(?![\"'\s])"
     ),
     # Modules wrapped in DistributedDataParallel: a backward pass all-reduces the gradients.
     DDP: re.compile(r"\bDistributedDataParallel\b"),

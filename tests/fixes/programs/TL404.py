@@ -1687,3 +1687,68 @@ for _ in range(2):
     model.poles.abs().sum().backward()
     optimizer.step()
 show(model.poles.detach().abs().round(decimals=3))
+
+# %% round 19: a spectral layer whose complex weight dtype is looked up by a computed name [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+precision = 32
+layer = torch.nn.Module()
+layer.w = torch.nn.Parameter(torch.ones(4, dtype=getattr(torch, f"complex{2 * precision}")))
+layer.to(device)
+opt = torch.optim.Adam(layer.parameters(), lr=0.01)
+for step in range(2):
+    loss = (layer.w.abs() ** 2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 19: a spectral layer whose weights take the complex counterpart of the default dtype [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+layer = torch.nn.Module()
+layer.w = torch.nn.Parameter(torch.ones(4, dtype=torch.get_default_dtype().to_complex()))
+layer.to(device)
+opt = torch.optim.Adam(layer.parameters(), lr=0.01)
+for step in range(2):
+    loss = (layer.w.abs() ** 2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 19: a moved model whose dtype is looked up with getattr of a literal float name [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2).to(device, getattr(torch, "float64"))
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(2):
+    loss = model(torch.randn(3, 4, dtype=torch.float64).to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
+
+# %% round 19: complex weights whose dtype is looked up by a name joined from two strings [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+kind = getattr(torch, "complex" + "64")
+layer = torch.nn.Module()
+layer.w = torch.nn.Parameter(torch.ones(4, dtype=kind))
+layer.to(device)
+w = layer.w
+opt = torch.optim.Adam(layer.parameters(), lr=0.01)
+for step in range(2):
+    loss = (w.abs() ** 2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 4))
