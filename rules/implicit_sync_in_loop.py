@@ -292,8 +292,8 @@ class ImplicitSyncInLoop(Rule):
         if not loop_trains(self.ctx, loop):
             if any(_calls(item, "input") for item in loop_nodes):
                 return
-            if decides_stop(loop, set(), node) or isinstance(test_of, cst.Assert):
-                return  # the loop cannot go on without the value (an `assert` raises without it)
+            if decides_stop(loop, set(), node) or (isinstance(test_of, cst.Assert) and not repeated_with_training(self.ctx, loop)):
+                return  # the loop cannot go on without the value (an `assert` of a generation or inference loop)
             if not _iterates_loader(loop) and (prints or _read_again(names or set(), loop_nodes)):
                 return  # sampling or decoding loops hand each result to the host
         if synchronize and any(self._reads_clock(item) for item in [*loop_nodes, *(descendants(helper) if helper is not None else ())]):
