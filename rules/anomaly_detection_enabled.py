@@ -3,7 +3,8 @@ from typing import Optional
 import libcst as cst
 
 from torchlint.engine.rule import Rule
-from torchlint.semantics.calls import argument, is_literal
+from torchlint.semantics.calls import argument, is_literal, keyword
+from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.tree import descendants
 
 # Calls that switch anomaly mode on for the rest of the process (or the `with` block).
@@ -59,6 +60,10 @@ class AnomalyDetectionEnabled(Rule):
     - for `detect_anomaly()`, `profile()` or `emit_nvtx()` objects that are created but not
       entered with `with` (they switch nothing on), and for `torch.profiler.profile`, whose
       schedule usually limits it to a few steps.
+
+    Lightning's `Trainer(detect_anomaly=True)` (also `Trainer.from_argparse_args(args,
+    detect_anomaly=True)`) turns the same mode on for the whole fit (since
+    round 23; any value but the literal `True` is a switch, silent).
 
     ## Example
     ```python
@@ -117,6 +122,16 @@ class AnomalyDetectionEnabled(Rule):
         self.report(node, message)
 
     def _message(self, node: cst.Call, qualified: str) -> Optional[str]:
+        if lightning_class(qualified, "Trainer") or (
+            qualified.endswith(".from_argparse_args") and lightning_class(qualified.rpartition(".")[0], "Trainer")
+        ):
+            flag = keyword(node, "detect_anomaly")
+            if flag is None or not is_literal(flag.value, "True"):
+                return None
+            return (
+                "`detect_anomaly=True` turns on autograd's anomaly mode for every step of the fit: a traceback "
+                "for every forward op and a NaN check of every backward output; remove it or set it only behind a debug switch"
+            )
         if qualified in SET_DETECT_ANOMALY:
             mode = argument(node, "enabled" if qualified == "torch.set_anomaly_enabled" else "mode", 0)
             if mode is None or not is_literal(mode.value, "True"):
