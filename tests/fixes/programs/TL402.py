@@ -5238,3 +5238,44 @@ def evaluate(x):
 
 for epoch in range(2):
     evaluate(torch.randn(10, 6))
+
+# %% round 19: an evaluation fits a least-squares linear probe on its features with linalg.lstsq [unsafe]
+import torch
+
+torch.manual_seed(0)
+encoder = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.Tanh(), torch.nn.Linear(64, 32))
+batches = [(torch.randn(48, 16), torch.randn(48, 3)) for _ in range(2)]
+
+
+def evaluate():
+    encoder.eval()
+    for x, y in batches:
+        feats = encoder(x)
+        probe = torch.linalg.lstsq(feats, y).solution
+        print("probe", probe.abs().sum().item())
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 19: an evaluation runs the functional multi-head attention over its projections [safe]
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+proj = torch.nn.Linear(16, 16)
+in_w = torch.nn.Parameter(torch.randn(48, 16) * 0.2)
+out_w = torch.nn.Parameter(torch.randn(16, 16) * 0.2)
+batches = [torch.randn(10, 3, 16) for _ in range(2)]
+
+
+def evaluate():
+    proj.eval()
+    for x in batches:
+        h = proj(x)
+        out = F.multi_head_attention_forward(h, h, h, 16, 4, in_w, None, None, None, False, 0.0, out_w, None, training=False, need_weights=False)[0]
+        print("attn", out.abs().sum().item())
+
+
+for epoch in range(2):
+    evaluate()
