@@ -155,8 +155,10 @@ class DataloaderNoWorkers(Rule):
     of the file that builds a module or a parameter, `build()` returning
     `Lookup(nn.Parameter(table))`), which a worker cannot send back to the main process;
     nor when a dataset class of the file keeps a file it opens in `__init__` (`self.f =
-    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`, `gzip.GzipFile`, `io.FileIO`, `tempfile.TemporaryFile()`,
-    `Path(path).open("rb")`; also with an annotation, in a tuple target, by
+    open(path, "rb")`, `h5py.File`, `zipfile.ZipFile`, `gzip.GzipFile`, `io.FileIO`,
+    `Path(path).open("rb")`, `tempfile.TemporaryFile()`, an object of a class made around
+    such a handle, `io.TextIOWrapper(io.FileIO(path))`; also through a local name first,
+    `f = open(path, "rb")` then `self.f = f`, with an annotation, in a tuple target, by
     `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
     [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy

@@ -216,7 +216,9 @@ class EvalWithoutNoGrad(Rule):
     `cond`, `matrix_rank`, `torch.svd(..., compute_uv=False)`: an effective-rank or
     spectral-norm metric of the features), which torch computes with the vectors when an
     input requires gradients and without them under `no_grad`, through another LAPACK
-    driver that rounds the last bits differently. Unsafe, with
+    driver that rounds the last bits differently; or solves a least-squares problem
+    (`torch.linalg.lstsq`: a closed-form linear probe on the features), whose default
+    driver gives other last bits when an input requires gradients. Unsafe, with
     the reason in the message, when one of these holds; withheld when a value may reach a
     later backward (returned, stored, handed to such a call, or a callback runs) in a file
     that computes gradients, since that backward would fail, and when the file reads an

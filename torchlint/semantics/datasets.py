@@ -456,30 +456,38 @@ def _class_chain(ctx: FileFacts, name: str, depth: int = 0) -> List[cst.ClassDef
 # `lmdb.open`, `zipfile.ZipFile`, `tarfile.TarFile`, `Path(p).open`, `gzip.GzipFile`,
 # `io.FileIO`, `pandas.HDFStore`, a `tempfile.TemporaryFile` cache), by their last name.
 FILE_OPENERS = frozenset(
-    {"open", "File", "ZipFile", "TarFile", "GzipFile", "BZ2File", "LZMAFile", "FileIO", "BufferedReader", "BufferedRandom", "HDFStore", "fdopen",
-     "TemporaryFile", "NamedTemporaryFile"}
+    {"open", "File", "ZipFile", "TarFile", "GzipFile", "BZ2File", "LZMAFile", "FileIO", "BufferedReader", "BufferedRandom", "HDFStore", "fdopen"}
+    # `tempfile`'s files are real files whose offset forked workers share too.
+    | {"TemporaryFile", "NamedTemporaryFile", "SpooledTemporaryFile", "TextIOWrapper", "BufferedRWPair"}
 )
 
 
-def _opens_file(value: cst.BaseExpression) -> bool:
+def _opens_file(value: cst.BaseExpression, handles: FrozenSet[str] = frozenset()) -> bool:
     """Whether an expression's value is, or holds, a handle a file opener returns (`open(p)`,
-    `Path(p).open()`, `[open(p) for p in paths]`, `{"train": open(p)}`, `(open(p), n)`, a
-    conditional of one), the opener named by its last name; not what a method of the handle
-    returns (`open(p).read().splitlines()` keeps no file)."""
+    `Path(p).open()`, `tempfile.TemporaryFile()`, `[open(p) for p in paths]`, `{"train":
+    open(p)}`, `(open(p), n)`, a conditional of one, a name in `handles` that the method bound
+    to one), the opener named by its last name, or an object of a class (a capitalised name)
+    made around one, which keeps it (`io.TextIOWrapper(io.FileIO(p))`, `csv.DictReader(open(p))`);
+    not what a method of the handle or a function handed it returns
+    (`open(p).read().splitlines()`, `json.load(open(p))` keep no file)."""
+    if isinstance(value, cst.Name):
+        return value.value in handles
     if isinstance(value, cst.Call):
         func = value.func
         last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
-        return last in FILE_OPENERS
+        if last in FILE_OPENERS:
+            return True
+        return bool(last) and last[:1].isupper() and any(_opens_file(arg.value, handles) for arg in value.args)
     if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
-        return any(_opens_file(element.value) for element in value.elements)
+        return any(_opens_file(element.value, handles) for element in value.elements)
     if isinstance(value, cst.Dict):
-        return any(isinstance(element, cst.DictElement) and _opens_file(element.value) for element in value.elements)
+        return any(isinstance(element, cst.DictElement) and _opens_file(element.value, handles) for element in value.elements)
     if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        return _opens_file(value.elt)
+        return _opens_file(value.elt, handles)
     if isinstance(value, cst.DictComp):
-        return _opens_file(value.value)
+        return _opens_file(value.value, handles)
     if isinstance(value, cst.IfExp):
-        return _opens_file(value.body) or _opens_file(value.orelse)
+        return _opens_file(value.body, handles) or _opens_file(value.orelse, handles)
     return False
 
 
@@ -511,17 +519,24 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
             continue
         seen.add(method_name)
         for method in methods.get(method_name, []):
+            # Local names the method binds to a handle (`f = tempfile.TemporaryFile()`, then
+            # `self.f = f`), in source order.
+            handles: Set[str] = set()
+            for node in descendants(method):
+                if isinstance(node, cst.Assign) and _opens_file(node.value, frozenset(handles)):
+                    handles.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+            kept = frozenset(handles)
             for node in descendants(method):
                 # `self.f = open(p)`, `self.f: IO = ...`, `self.files = [open(p) for p in ps]`,
                 # `self.f, self.n = open(p), n`, `setattr(self, name, open(p))`
-                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value):
+                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value, kept):
                     if any(_self_target(t.target) for t in node.targets):
                         return True
-                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value) and _self_target(node.target):
+                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value, kept) and _self_target(node.target):
                     return True
                 if (
                     isinstance(node, cst.Call) and dotted_name(node.func) in ("setattr", "object.__setattr__") and len(node.args) == 3
-                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value)
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value, kept)
                 ):
                     return True
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.value.value == "self":

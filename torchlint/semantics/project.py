@@ -164,7 +164,7 @@ FEATURES: Dict[str, re.Pattern] = {
     FAST_PATH_MODULES: re.compile(
         r"\b(?:Transformer(?:Encoder|Decoder)?(?:Layer)?|MultiheadAttention|LSTM)\b|\bvit_[bhl]_\d+\b|"
         r"\bgetattr\s*\(\s*(?:torch\.)?nn\s*,|\bmatmul\s*\(|[\w)\]][ \t]*@=?[ \t]*[\w(]"
-        r"|\b(?:svdvals|eigvalsh|eigvals|nuclear_norm|matrix_norm|matrix_rank)\b|\blinalg\.(?:norm|cond)\b|\bcompute_uv\s*="
+        r"|\b(?:svdvals|eigvalsh|eigvals|nuclear_norm|matrix_norm|matrix_rank|lstsq)\b|\blinalg\.(?:norm|cond)\b|\bcompute_uv\s*="
         r"|\bnorm\s*\([^\n]*[\"']nuc[\"']"
     ),
     # Complex values (see `dtypes.makes_complex`, which reads the checked file itself): an

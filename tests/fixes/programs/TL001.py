@@ -370,3 +370,25 @@ for epoch in range(2):
 # %% round 18: an unused noqa after a lambda that returns a string with a hash [safe]
 fmt = lambda n: "#%d" % n  # noqa: TL9999
 print(fmt(3))
+
+# %% round 19: a help text that quotes a noqa comment inside a triple-quoted string [none]
+HELP = """usage:
+  x = loss.item()  # noqa: TL101
+"""
+for step in range(2):
+    print(HELP)
+
+# %% round 19: an unused noqa after a line continued by a backslash [none]
+total = 0
+for step in range(3):
+    total += \
+        step  # noqa: TL101
+print(total)
+
+# %% round 19: an unused noqa on a line whose string holds a hash and the word noqa [none]
+for step in range(2):
+    print("step # noqa: TL101 %d" % step)  # noqa: TL101
+
+# %% round 19: an unused noqa after an f-string with a nested quoted hash [none]
+for step in range(2):
+    print(f"{'#'} step {step}")  # noqa: TL104

@@ -1905,3 +1905,141 @@ for x in data:
     running += loss.item()
 blob = pickle.dumps({"loss": running})
 print(len(blob), pickle.loads(blob))
+
+# %% round 19: an epoch loss written to a JSON metrics line after the loop [unsafe, same]
+import json
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+for epoch in range(2):
+    running = 0.0
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+    print(json.dumps({"epoch": epoch, "loss": round(running / len(loader), 4)}))
+
+# %% round 19: an epoch loss written by a csv writer [unsafe, same]
+import csv
+import io
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+buf = io.StringIO()
+writer = csv.writer(buf)
+for epoch in range(2):
+    running = 0.0
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+    writer.writerow([epoch, running])
+print(buf.getvalue())
+
+# %% round 19: an epoch loss checked with isinstance before logging [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+running = 0.0
+for x, y in loader:
+    loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running += loss.item()
+print(isinstance(running, float), type(running).__name__)
+
+# %% round 19: an epoch loss converted by Decimal for a report [unsafe, same]
+import decimal
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+running = 0.0
+for x, y in loader:
+    with torch.no_grad():
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    running += loss.item()
+print(decimal.Decimal(running).quantize(decimal.Decimal("0.0001")))
+
+# %% round 19: an epoch loss rounded with round and two digits [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+running = 0.0
+for x, y in loader:
+    with torch.no_grad():
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    running += loss.item()
+print(round(running, 2))
+
+# %% round 19: an epoch loss kept in a history list turned into a NumPy array [unsafe, same]
+import numpy as np
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+history = []
+for epoch in range(2):
+    running = 0.0
+    for x, y in loader:
+        with torch.no_grad():
+            loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        running += loss.item()
+    history.append(running)
+print(np.array(history).dtype, np.round(np.array(history), 4).tolist())
+
+# %% round 19: an epoch loss packed with struct into a binary log [unsafe, same]
+import struct
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+running = 0.0
+for x, y in loader:
+    with torch.no_grad():
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    running += loss.item()
+print(struct.pack("<d", running).hex())
+
+# %% round 19: an epoch loss used as the key of a best-epoch dict [unsafe, same]
+import torch
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+loader = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+by_loss = {}
+for epoch in range(2):
+    running = 0.0
+    for x, y in loader:
+        with torch.no_grad():
+            loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        running += loss.item()
+    by_loss[running] = epoch
+print(by_loss[min(by_loss)])

@@ -2589,3 +2589,67 @@ x = torch.ones(2, dtype=torch.float16)
 for step in range(2):
     acc = torch.zeros_like(x).to(x.device, torch.float32)
     show(acc)
+
+# %% round 19: a loss weight tensor of a decimal made in float32 then moved as float64 [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    w = torch.tensor([0.1, 0.3]).to(device, torch.float64)
+    show(w)
+
+# %% round 19: a fill of a decimal made in float32 then moved as float64 by keyword [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    eps = torch.full((2,), 0.1).to(device=device, dtype=torch.float64)
+    show(eps)
+
+# %% round 19: class ids above 255 made then moved as uint8 [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    ids = torch.tensor([3, 300]).to(device, torch.uint8)
+    show(ids)
+
+# %% round 19: long zeros moved to the device as float [safe]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    z = torch.zeros(3, dtype=torch.long).to(device, torch.float)
+    show(z)
+
+# %% round 19: fractional targets made then moved as int32 [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    t = torch.tensor([1.7, -1.7]).to(device, torch.int32)
+    show(t)
+
+# %% round 19: an arange with a float step moved as float64 [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    r = torch.arange(0, 1, 0.25).to(device, torch.float64)
+    show(r)
+
+# %% round 19: a tensor of a big integer made then moved as float32 [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    n = torch.tensor([16777217]).to(device, torch.float32)
+    show(n)
+
+# %% round 19: a tensor of decimals made in float64 then moved as half [none]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    h = torch.tensor([0.1, 1e-5], dtype=torch.float64).to(device, torch.half)
+    show(h)

@@ -823,3 +823,54 @@ for x in [torch.ones(3, 2)] * 2:
     y = model(x)
     memory.empty_cache()
 print(y.shape)
+
+# %% round 19: empty_cache after gc.collect on the same line with a semicolon [none]
+import gc
+import torch
+
+for step in range(3):
+    x = torch.ones(4) * step
+    gc.collect(); torch.cuda.empty_cache()
+    print(x.sum().item())
+
+# %% round 19: empty_cache as the one-line body of an availability check [unsafe, same]
+import torch
+
+for step in range(3):
+    x = torch.ones(4) * step
+    if torch.cuda.is_available(): torch.cuda.empty_cache()
+    print(x.sum().item())
+
+# %% round 19: empty_cache whose result is bound to a name [none]
+import torch
+
+for step in range(3):
+    x = torch.ones(4) * step
+    freed = torch.cuda.empty_cache()
+    print(x.sum().item(), freed)
+
+# %% round 19: empty_cache in a tuple expression statement with gc.collect [none]
+import gc
+import torch
+
+for step in range(3):
+    x = torch.ones(4) * step
+    (gc.collect(), torch.cuda.empty_cache())
+    print(x.sum().item())
+
+# %% round 19: empty_cache as a conditional expression statement in the loop [none]
+import torch
+
+for step in range(3):
+    x = torch.ones(4) * step
+    torch.cuda.empty_cache() if step % 2 else None
+    print(x.sum().item())
+
+# %% round 19: empty_cache called through a name bound from torch.cuda [unsafe, same]
+import torch
+
+free = torch.cuda.empty_cache
+for step in range(3):
+    x = torch.ones(4) * step
+    free()
+    print(x.sum().item())

@@ -1179,3 +1179,137 @@ for step in range(2):
     t = torch.tensor(flat)
     t.clamp_(0, 0.5)
     show(t, frame)
+
+# %% round 19: a frame decoded from bytes with frombuffer, normalised in place [none]
+import numpy as np
+import torch
+
+raw = np.arange(8, dtype=np.float32).tobytes()
+for step in range(2):
+    frame = np.frombuffer(raw, dtype=np.float32)
+    t = torch.tensor(frame)
+    t.div_(4)
+    print(t.tolist())
+
+# %% round 19: a broadcast reward row made by np.broadcast_to, clipped in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    rewards = np.broadcast_to(np.float32(step), (4,))
+    t = torch.tensor(rewards)
+    t.clamp_(max=0.5)
+    print(t.tolist())
+
+# %% round 19: sliding windows of a signal from sliding_window_view, centred in place [none]
+import numpy as np
+import torch
+
+sig = np.arange(6, dtype=np.float32)
+for step in range(2):
+    win = np.lib.stride_tricks.sliding_window_view(sig, 3)
+    t = torch.tensor(win)
+    t.sub_(t.mean(1, keepdim=True))
+    print(t.tolist())
+
+# %% round 19: an array made read-only with setflags, then rescaled in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    a = np.ones(4, dtype=np.float32) * step
+    a.setflags(write=False)
+    t = torch.tensor(a)
+    t.add_(1)
+    print(t.tolist())
+
+# %% round 19: a batch from a structured array's field, shifted in place [none]
+import numpy as np
+import torch
+
+rec = np.zeros(4, dtype=[("x", np.float32), ("y", np.int64)])
+rec["x"] = [1, 2, 3, 4]
+for step in range(2):
+    xs = rec["x"]
+    t = torch.tensor(xs)
+    t.add_(step)
+    print(t.tolist())
+
+# %% round 19: the diagonal of a matrix as a NumPy view, doubled in place [none]
+import numpy as np
+import torch
+
+m = np.arange(9, dtype=np.float32).reshape(3, 3)
+for step in range(2):
+    d = np.diagonal(m)
+    t = torch.tensor(d)
+    t.mul_(2)
+    print(t.tolist())
+
+# %% round 19: a column picked from an array built in the loop, in place afterwards [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    col = a[:, 1]
+    t = torch.tensor(col)
+    t.add_(10)
+    print(t.tolist(), a.tolist())
+
+# %% round 19: observations made as a big-endian array and converted to native float32, scaled in place [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    obs = np.array([1.0, 2.0, 3.0], dtype=">f4").astype(np.float32)
+    t = torch.tensor(obs)
+    t.mul_(2)
+    print(t.tolist())
+
+# %% round 19: token ids as a fresh uint32 array, offset in place [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    ids = np.array([1, 2, 3], dtype=np.uint32)
+    t = torch.tensor(ids)
+    print(t.tolist(), t.dtype)
+
+# %% round 19: counts as a fresh uint64 array, read each step [unsafe, same]
+import numpy as np
+import torch
+
+for step in range(2):
+    counts = np.zeros(3, dtype=np.uint64) + step
+    t = torch.tensor(counts)
+    print(t.tolist(), t.dtype)
+
+# %% round 19: a fresh big-endian int array made with astype, summed each step [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    a = np.arange(4).astype(">i8").byteswap().view(np.int64)
+    t = torch.tensor(a)
+    print(t.sum().item())
+
+# %% round 19: a Fortran-ordered stack of fresh rows, incremented in place each step [unsafe]
+import numpy as np
+import torch
+
+for step in range(2):
+    a = np.zeros(3) + step
+    b = np.asfortranarray(np.stack([a, a]))
+    t = torch.tensor(b)
+    t.add_(1)
+    print(t.tolist(), b.tolist())
+
+# %% round 19: every other sample of a fresh batch, flattened with view [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    batch = np.arange(8.0).reshape(4, 2) * step
+    t = torch.tensor(batch[::2])
+    print(t.view(-1).tolist(), t.is_contiguous())

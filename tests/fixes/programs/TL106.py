@@ -2313,3 +2313,100 @@ loader = DataLoader(data, batch_size=2, pin_memory=True)
 for x in loader:
     y = x.to(device)
     print(y is x, y.data_ptr() == x.data_ptr())
+
+# %% round 19: frames of a tensor subclass whose to method takes only a device [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Frames(torch.Tensor):
+    def to(self, device):
+        return torch.Tensor.to(self, device) * 1
+
+
+device = torch.device("cpu")
+data = [torch.ones(2).as_subclass(Frames) * i for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for x in loader:
+        show(x.to(device).as_subclass(torch.Tensor))
+
+# %% round 19: batches of a dict subclass whose to method takes only a device [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Fields(dict):
+    def to(self, device):
+        return Fields({k: v.to(device) for k, v in self.items()})
+
+
+device = torch.device("cpu")
+data = [Fields(x=torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device)["x"])
+
+# %% round 19: batches whose to is found through __getattr__ delegation [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Wrapped:
+    def __init__(self, t):
+        self.t = t
+
+    def __getattr__(self, name):
+        if name == "to":
+            return lambda device: Wrapped(self.t.to(device))
+        raise AttributeError(name)
+
+
+device = torch.device("cpu")
+data = [Wrapped(torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=None, pin_memory=True)
+for epoch in range(2):
+    for b in loader:
+        show(b.to(device).t)
+
+# %% round 19: batches whose to is a functools.partialmethod [none]
+import functools
+import torch
+from torch.utils.data import DataLoader
+
+
+class Item:
+    def __init__(self, t):
+        self.t = t
+
+    def _move(self, device, scale):
+        return self.t.to(device) * scale
+
+    to = functools.partialmethod(_move, scale=2)
+
+
+device = torch.device("cpu")
+data = [Item(torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=None, pin_memory=True)
+for epoch in range(2):
+    for b in loader:
+        show(b.to(device))
+
+# %% round 19: control, pinned tensor batches moved in the training loop [safe]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+device = torch.device("cpu")
+data = TensorDataset(torch.randn(8, 3), torch.randn(8, 1))
+loader = DataLoader(data, batch_size=4, pin_memory=True)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for x, y in loader:
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+show(model)

@@ -1984,3 +1984,142 @@ for epoch in range(2):
     for x in loader:
         total += float(x.to(device).sum())
     print(total)
+
+# %% round 19 (second batch): a dataset that spills its records to a temporary file in __init__ and seeks into it [none]
+import struct
+import time
+import tempfile
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Spilled(Dataset):
+    def __init__(self, n):
+        self.n = n
+        self.f = tempfile.TemporaryFile()
+        for i in range(n):
+            payload = struct.pack("<64d", *([float(i)] * 64))
+            self.f.write(struct.pack("<i", len(payload)) + payload)
+        self.f.flush()
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.f.seek(i * (4 + 512))
+        (size,) = struct.unpack("<i", self.f.read(4))
+        time.sleep(0.001)  # a slow network file system
+        values = struct.unpack("<64d", self.f.read(size))
+        return torch.tensor(values[:2])
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Spilled(400), batch_size=8)
+for epoch in range(2):
+    total = 0.0
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += x.sum().item()
+    print(epoch, total)
+
+# %% round 19 (second batch): a dataset that keeps a text wrapper around a file opened in __init__ [none]
+import io
+import os
+import tempfile
+import time
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "rows.txt")
+with open(path, "w") as out:
+    for i in range(400):
+        out.write(f"{i:08d}\n")
+
+
+class Rows(Dataset):
+    def __init__(self, path):
+        self.f = io.TextIOWrapper(io.FileIO(path, "r"))
+        self.n = 400
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.f.seek(i * 9)
+        time.sleep(0.001)  # a slow network file system
+        return torch.tensor(float(self.f.readline()))
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(1, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=1e-9)
+loader = DataLoader(Rows(path), batch_size=8)
+for epoch in range(2):
+    total = 0.0
+    for x in loader:
+        x = x.to(device).unsqueeze(1)
+        loss = model(x).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += x.sum().item()
+    print(epoch, total)
+
+# %% round 19 (second batch): a dataset that opens its record file into a local name in __init__, then keeps it [none]
+import os
+import struct
+import tempfile
+import time
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "records.bin")
+with open(path, "wb") as out:
+    for i in range(400):
+        payload = struct.pack("<64d", *([float(i)] * 64))
+        out.write(struct.pack("<i", len(payload)) + payload)
+
+
+class Records(Dataset):
+    def __init__(self, path, n):
+        handle = open(path, "rb")
+        self.f = handle
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.f.seek(i * (4 + 512))
+        (size,) = struct.unpack("<i", self.f.read(4))
+        time.sleep(0.001)  # a slow network file system
+        values = struct.unpack("<64d", self.f.read(size))
+        return torch.tensor(values[:2])
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Records(path, 400), batch_size=8)
+for epoch in range(2):
+    total = 0.0
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += x.sum().item()
+    print(epoch, total)

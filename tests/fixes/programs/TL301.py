@@ -1365,3 +1365,90 @@ for step in range(2):
     loss.backward()
     opt.step()
 show(loss.detach().round(decimals=3))
+
+# %% round 19: a conv built from a tuple of options unpacked by position before a BatchNorm [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+spec = (3, 4, 3, 1, 1, 1, 1, True)
+model = nn.Sequential(nn.Conv2d(*spec), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 19: a conv built from a dict of options that holds the bias, before a BatchNorm [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+opts = {"kernel_size": 3, "padding": 1, "bias": True}
+model = nn.Sequential(nn.Conv2d(3, 4, **opts), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 19: a conv made by a partial of Conv2d with its bias bound, before a BatchNorm [none]
+import functools
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+Conv3 = functools.partial(nn.Conv2d, kernel_size=3, padding=1, bias=True)
+model = nn.Sequential(Conv3(3, 4), nn.BatchNorm2d(4), nn.ReLU())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 19: a conv whose options are passed both by a star tuple and keywords, before a BatchNorm [none]
+import torch
+from torch import nn
+
+torch.manual_seed(0)
+head = (3, 4, 3)
+tail = (1, 1, 1, 1, True)
+model = nn.Sequential(nn.Conv2d(*head, *tail), nn.BatchNorm2d(4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))
+
+# %% round 19: a conv subclass of the file with star arguments, before a BatchNorm [none]
+import torch
+from torch import nn
+
+
+class SameConv(nn.Conv2d):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, padding=1, **kwargs)
+
+
+torch.manual_seed(0)
+model = nn.Sequential(SameConv(3, 4, 3), nn.BatchNorm2d(4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 3, 4, 4)
+for step in range(2):
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(loss.detach().round(decimals=3))

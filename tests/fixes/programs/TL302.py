@@ -2609,3 +2609,142 @@ class Attention(torch.nn.Module):
 torch.manual_seed(0)
 q, k, v = torch.randn(3, 2, 2, 4, 5).unbind(0)
 show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 19: attention scaled by a NumPy float32 inverse square root of the head size [unsafe, same]
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.scale = np.float32(dim) ** -0.5
+
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) * self.scale
+        attn = F.softmax(scores, dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 4, 8).unbind(0)
+for step in range(2):
+    show(Attention(8)(q, k, v).round(decimals=3))
+
+# %% round 19: attention with a padding mask filled with the dtype's minimum, one query fully padded [none]
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, mask):
+        scores = q @ k.transpose(-2, -1) / 8 ** 0.5
+        scores = scores.masked_fill(mask == 0, torch.finfo(scores.dtype).min)
+        attn = F.softmax(scores, dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 1, 1, 3, 8).unbind(0)
+mask = torch.tensor([[1, 1, 0], [1, 0, 0], [0, 0, 0]])
+for step in range(2):
+    show(Attention()(q, k, v, mask).round(decimals=3))
+
+# %% round 19: attention with a mask added in place by augmented assignment [unsafe, same]
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, bias):
+        scores = torch.matmul(q, k.transpose(-2, -1)) * 0.25
+        scores += bias
+        attn = scores.softmax(dim=-1)
+        return torch.matmul(attn, v)
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 3, 16).unbind(0)
+bias = torch.randn(3, 3)
+for step in range(2):
+    show(Attention()(q, k, v, bias).round(decimals=3))
+
+# %% round 19: attention masked in place with masked_fill_ and minus math.inf [none]
+import math
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v, pad):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        scores.masked_fill_(pad, -math.inf)
+        attn = F.softmax(scores, dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 2, 2, 3, 4).unbind(0)
+pad = torch.tensor([False, False, True])
+for step in range(2):
+    show(Attention()(q, k, v, pad).round(decimals=3))
+
+# %% round 19: attention over unbatched 2-D queries of one sequence [unsafe, same]
+import math
+import torch
+import torch.nn.functional as F
+
+
+class Pool(torch.nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        attn = F.softmax(scores, dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 5, 4).unbind(0)
+for step in range(2):
+    show(Pool()(q, k, v).round(decimals=3))
+
+# %% round 19: attention whose values have another width than the keys [unsafe, same]
+import math
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))
+        attn = F.softmax(scores, dim=-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k = torch.randn(2, 2, 3, 4).unbind(0)
+v = torch.randn(2, 3, 6)
+for step in range(2):
+    show(Attention()(q, k, v).round(decimals=3))
+
+# %% round 19: attention scaled by a head size read from a NumPy shape product [none]
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+class Attention(torch.nn.Module):
+    def __init__(self, shape):
+        super().__init__()
+        self.scale = 1.0 / np.sqrt(np.prod(shape))
+
+    def forward(self, q, k, v):
+        scores = torch.einsum("bhqd,bhkd->bhqk", q, k) * self.scale
+        attn = scores.softmax(-1)
+        return attn @ v
+
+
+torch.manual_seed(0)
+q, k, v = torch.randn(3, 1, 2, 3, 4).unbind(0)
+for step in range(2):
+    show(Attention((2, 2))(q, k, v).round(decimals=3))

@@ -5459,3 +5459,431 @@ def evaluate(x):
 
 for epoch in range(2):
     evaluate(torch.randn(5, 4))
+
+# %% round 19 (second batch): an evaluation fits a least-squares linear probe on its features with linalg.lstsq [unsafe]
+import torch
+
+torch.manual_seed(0)
+encoder = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.Tanh(), torch.nn.Linear(64, 32))
+batches = [(torch.randn(48, 16), torch.randn(48, 3)) for _ in range(2)]
+
+
+def evaluate():
+    encoder.eval()
+    for x, y in batches:
+        feats = encoder(x)
+        probe = torch.linalg.lstsq(feats, y).solution
+        print("probe", probe.abs().sum().item())
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 19 (second batch): an evaluation runs the functional multi-head attention over its projections [safe]
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+proj = torch.nn.Linear(16, 16)
+in_w = torch.nn.Parameter(torch.randn(48, 16) * 0.2)
+out_w = torch.nn.Parameter(torch.randn(16, 16) * 0.2)
+batches = [torch.randn(10, 3, 16) for _ in range(2)]
+
+
+def evaluate():
+    proj.eval()
+    for x in batches:
+        h = proj(x)
+        out = F.multi_head_attention_forward(h, h, h, 16, 4, in_w, None, None, None, False, 0.0, out_w, None, training=False, need_weights=False)[0]
+        print("attn", out.abs().sum().item())
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 19 (second batch): an energy model whose forward takes forces as the gradient of its energy [none]
+import torch
+
+torch.manual_seed(0)
+
+
+class EnergyNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+
+    def forward(self, pos):
+        pos = pos.requires_grad_(True)
+        energy = self.net(pos).sum()
+        forces = -torch.autograd.grad(energy, pos, create_graph=self.training)[0]
+        return energy.detach(), forces.detach()
+
+
+model = EnergyNet()
+frames = [torch.randn(4, 3) for _ in range(3)]
+
+
+def evaluate():
+    model.eval()
+    total = 0.0
+    for pos in frames:
+        e, f = model(pos.clone())
+        total += f.abs().sum().item()
+    print("force mae", round(total, 4))
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 19 (second batch): a feature extractor whose forward hook keeps the activations it sees [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 6), torch.nn.ReLU(), torch.nn.Linear(6, 2))
+feats = []
+model[1].register_forward_hook(lambda m, i, o: feats.append(o))
+batches = [torch.randn(3, 4) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    correct = 0
+    for x in batches:
+        correct += int(model(x).argmax(1).sum())
+    print("sum", correct)
+
+
+evaluate()
+show(feats[0])
+
+# %% round 19 (second batch): a module that caches its last output on itself in forward [unsafe]
+import torch
+
+torch.manual_seed(0)
+
+
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+        self.last = None
+
+    def forward(self, x):
+        out = self.fc(x)
+        self.last = out
+        return out
+
+
+model = Head()
+batches = [torch.randn(3, 4) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    n = 0
+    for x in batches:
+        n += int(model(x).argmax(1).sum())
+    print("n", n)
+
+
+evaluate()
+show(model.last)
+
+# %% round 19 (second batch): an evaluation prints its logits through percent formatting [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        out = model(x)
+        print("logits %s" % (out,))
+
+
+evaluate()
+
+# %% round 19 (second batch): an evaluation writes its logits to stdout with sys.stdout.write [unsafe]
+import sys
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        out = model(x)
+        sys.stdout.write(f"{out}\n")
+
+
+evaluate()
+
+# %% round 19 (second batch): an evaluation logs through print bound to another name [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+log = print
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        out = model(x)
+        log("out", out)
+
+
+evaluate()
+
+# %% round 19 (second batch): an evaluation prints whether its logits require grad [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        out = model(x)
+        print("needs grad", out.requires_grad, out.grad_fn is None)
+
+
+evaluate()
+
+# %% round 19 (second batch): an evaluation stores its logits with slice assignment into a caller's list [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+preds = [None, None]
+
+
+def evaluate(store):
+    model.eval()
+    for i, x in enumerate(batches):
+        store[i:i + 1] = [model(x)]
+
+
+evaluate(preds)
+show(preds[0])
+
+# %% round 19 (second batch): an evaluation generator yields its logits to the epoch loop [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        yield model(x)
+
+
+for out in evaluate():
+    show(out)
+
+# %% round 19 (second batch): an evaluation keeps its logits in a module global through globals() [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        globals()["last_out"] = model(x)
+
+
+evaluate()
+show(last_out)
+
+# %% round 19 (second batch): an evaluation registers its mean output as a buffer of a tracker module [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+tracker = torch.nn.Module()
+batches = [torch.randn(2, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for i, x in enumerate(batches):
+        tracker.register_buffer(f"mean{i}", model(x).mean(0))
+
+
+evaluate()
+show(tracker.mean0)
+
+# %% round 19 (second batch): an evaluation stores its logits in a closure variable through nonlocal [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def run_epoch():
+    last = None
+
+    def evaluate():
+        nonlocal last
+        model.eval()
+        for x in batches:
+            last = model(x)
+
+    evaluate()
+    show(last)
+
+
+run_epoch()
+
+# %% round 19 (second batch): an evaluation passes its logits to a saliency method of a helper object [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+
+
+class Explainer:
+    def attribute(self, x, out):
+        out[0, 0].backward()
+        return x.grad.abs()
+
+
+explainer = Explainer()
+batches = [torch.randn(1, 3, requires_grad=True) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        out = model(x)
+        sal = explainer.attribute(x, out)
+        print("sal", round(float(sal.sum()), 4))
+
+
+evaluate()
+
+# %% round 19 (second batch): an evaluation saves its logits into a bytes buffer and reloads them [unsafe, same]
+import io
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+buf = io.BytesIO()
+
+
+def evaluate():
+    model.eval()
+    outs = []
+    for x in batches:
+        outs.append(model(x).detach())
+    torch.save(outs, buf)
+
+
+evaluate()
+buf.seek(0)
+show(torch.load(buf)[0])
+
+# %% round 19 (second batch): control, an evaluation counts correct predictions with a detached comparison [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [(torch.randn(4, 3), torch.randint(0, 2, (4,))) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    correct = 0
+    for x, y in batches:
+        correct += (model(x).argmax(-1) == y).sum().item()
+    print("correct", correct)
+
+
+for epoch in range(2):
+    evaluate()
+
+# %% round 19 (second batch): an evaluation raises its logits in an exception message caught by the caller [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        out = model(x)
+        if out.sum() < 10:
+            raise ValueError(f"bad output {out}")
+
+
+try:
+    evaluate()
+except ValueError as e:
+    print(e)
+
+# %% round 19 (second batch): an evaluation prints its logits with pprint.pformat [unsafe]
+import pprint
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 2)
+batches = [torch.randn(1, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        print(pprint.pformat({"out": model(x)}))
+
+
+evaluate()
+
+# %% round 19 (second batch): an evaluation whose model applies a gradient penalty hook to its input [none]
+import torch
+
+torch.manual_seed(0)
+
+
+class Smooth(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 1)
+
+    def forward(self, x):
+        x = x.detach().requires_grad_()
+        y = self.fc(x).sum()
+        (g,) = torch.autograd.grad(y, x)
+        return g.norm()
+
+
+model = Smooth()
+batches = [torch.randn(2, 3) for _ in range(2)]
+
+
+def evaluate():
+    model.eval()
+    for x in batches:
+        print("gnorm", round(float(model(x)), 4))
+
+
+evaluate()

@@ -1752,3 +1752,113 @@ for step in range(2):
     loss.backward()
     opt.step()
     print(round(loss.item(), 4))
+
+# %% round 19 (second batch): item embeddings looked up by F.embedding with sparse gradients, trained by Adam [unsafe, same]
+import torch
+import torch.nn.functional as F
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Recommender(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = torch.nn.Parameter(torch.randn(10, 4))
+        self.head = torch.nn.Linear(4, 1)
+
+    def forward(self, ids):
+        return self.head(F.embedding(ids, self.table, sparse=True)).squeeze(-1)
+
+
+torch.manual_seed(0)
+model = Recommender().to(device)
+optimizer = torch.optim.SparseAdam([model.table], lr=0.01)
+dense = torch.optim.Adam(model.head.parameters(), lr=0.01)
+for step in range(2):
+    optimizer.zero_grad()
+    dense.zero_grad()
+    model(torch.tensor([1, 2, 3], device=device)).sum().backward()
+    optimizer.step()
+    dense.step()
+show(model.head.weight.round(decimals=3))
+
+# %% round 19 (second batch): bag embeddings from nn.EmbeddingBag with sparse gradients, trained by Adam [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.EmbeddingBag(10, 4, mode="mean", sparse=True), torch.nn.Linear(4, 1)).to(device)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(2):
+    optimizer.zero_grad()
+    model(torch.tensor([[1, 2], [3, 4]], device=device)).sum().backward()
+    try:
+        optimizer.step()
+    except RuntimeError as e:
+        print("sparse", type(e).__name__)
+show(model[1].weight.round(decimals=3))
+
+# %% round 19 (second batch): pretrained embeddings loaded with from_pretrained and sparse gradients [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+emb = torch.nn.Embedding.from_pretrained(torch.randn(10, 4), freeze=False, sparse=True)
+head = torch.nn.Linear(4, 1)
+model = torch.nn.Sequential(emb, head).to(device)
+optimizer = torch.optim.Adagrad(emb.parameters(), lr=0.1)
+head_opt = torch.optim.Adam(head.parameters(), lr=0.01)
+for step in range(2):
+    optimizer.zero_grad()
+    head_opt.zero_grad()
+    model(torch.tensor([1, 2], device=device)).sum().backward()
+    optimizer.step()
+    head_opt.step()
+show(head.weight.round(decimals=3))
+
+# %% round 19 (second batch): an Adam subclass of the file whose constructor takes only params and lr [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class WarmAdam(torch.optim.Adam):
+    def __init__(self, params, lr):
+        super().__init__(params, lr=lr, betas=(0.8, 0.99))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+optimizer = WarmAdam(model.parameters(), lr=0.01)
+for step in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(2, 3, device=device)).sum().backward()
+    optimizer.step()
+show(model.weight.round(decimals=3))
+
+# %% round 19 (second batch): AdamW built from a config dict unpacked into its keywords [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+cfg = {"lr": 0.01, "weight_decay": 0.01, "foreach": True}
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+optimizer = torch.optim.AdamW(model.parameters(), **cfg)
+for step in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(2, 3, device=device)).sum().backward()
+    optimizer.step()
+show(model.weight.round(decimals=3))
+
+# %% round 19 (second batch): Adam over half-precision parameters of a model moved to the device [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device).to(torch.bfloat16)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01, eps=1e-4)
+for step in range(2):
+    optimizer.zero_grad()
+    model(torch.ones(2, 3, device=device, dtype=torch.bfloat16)).float().sum().backward()
+    optimizer.step()
+show(model.weight.float().round(decimals=2))

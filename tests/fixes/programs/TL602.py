@@ -1222,3 +1222,92 @@ def train():
 
 
 train()
+
+# %% round 19: a grad scaler built with its initial scale by position in the training loop [safe]
+import torch
+
+scaler = torch.cuda.amp.GradScaler(2.0 ** 10)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(2, 3)).sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+print(scaler.is_enabled())
+show(model.weight)
+
+# %% round 19: autocast disabled by position around the step [safe]
+import torch
+
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    with torch.cuda.amp.autocast(False):
+        out = model(torch.ones(2, 3))
+    show(out)
+
+# %% round 19: autocast given enabled and dtype by position [safe]
+import torch
+
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    with torch.cuda.amp.autocast(True, torch.bfloat16):
+        out = model(torch.ones(2, 3))
+    show(out)
+
+# %% round 19: a custom autograd function decorated by custom_fwd without arguments [none]
+import torch
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    @torch.cuda.amp.custom_bwd
+    def backward(ctx, g):
+        return g * 2
+
+
+x = torch.ones(3, requires_grad=True)
+for step in range(2):
+    Scale.apply(x).sum().backward()
+show(x.grad)
+
+# %% round 19: custom_fwd with cast_inputs by keyword on a custom function [none]
+import torch
+
+
+class Mul(torch.autograd.Function):
+    @staticmethod
+    @torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)
+    def forward(ctx, x):
+        return x * 3
+
+    @staticmethod
+    @torch.cuda.amp.custom_bwd
+    def backward(ctx, g):
+        return g * 3
+
+
+x = torch.ones(3, requires_grad=True)
+for step in range(2):
+    Mul.apply(x).sum().backward()
+show(x.grad)
+
+# %% round 19: autocast imported from torch.cuda.amp under another name [safe]
+import torch
+from torch.cuda.amp import autocast as amp_autocast
+
+model = torch.nn.Linear(3, 1)
+for step in range(2):
+    with amp_autocast(enabled=False):
+        show(model(torch.ones(1, 3)))
+
+# %% round 19: a grad scaler with every option given by position [safe]
+import torch
+
+scaler = torch.cuda.amp.GradScaler(128.0, 2.0, 0.5, 100, False)
+print(scaler.is_enabled())
