@@ -1,4 +1,4 @@
-from typing import List, Optional, Set
+from typing import Iterator, List, Optional, Set
 
 import libcst as cst
 
@@ -28,21 +28,27 @@ from torchlint.semantics.names import dotted_name
 CONVERSIONS = frozenset({"float", "int", "bool"})
 
 
-def _tested_values(test: cst.CSTNode) -> List[cst.BaseExpression]:
-    """The operands whose truth or comparison a condition tests (`t`, `t > 0`, `a and not t`)."""
-    found: List[cst.BaseExpression] = []
-    stack: List[cst.CSTNode] = [test]
+def _test_parts(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The parts whose truth a condition tests, through `and`, `or` and `not` (`t`, `t > 0`)."""
+    stack: List[cst.BaseExpression] = [test]
     while stack:
         item = stack.pop()
         if isinstance(item, cst.BooleanOperation):
             stack.extend((item.left, item.right))
         elif isinstance(item, cst.UnaryOperation) and isinstance(item.operator, cst.Not):
             stack.append(item.expression)
-        elif isinstance(item, cst.Comparison):
-            found.extend([item.left, *(comparison.comparator for comparison in item.comparisons)])
-        elif isinstance(item, cst.BaseExpression):
-            found.append(item)
+        else:
+            yield item
+
+
+def _tested_values(test: cst.BaseExpression) -> List[cst.BaseExpression]:
+    """The operands whose truth or comparison a condition tests (`t`, `t > 0`, `a and not t`)."""
+    found: List[cst.BaseExpression] = []
+    for part in _test_parts(test):
+        found.extend([part.left, *(c.comparator for c in part.comparisons)] if isinstance(part, cst.Comparison) else [part])
     return found
+
+
 # `math` functions, which convert a tensor argument to a Python float first.
 MATH_CONVERSIONS = frozenset(
     f"math.{name}" for name in "pow sqrt exp log log2 log10 isnan isinf isfinite floor ceil fabs trunc".split()
@@ -316,7 +322,7 @@ class ImplicitSyncInLoop(Rule):
         each series in a trained `forward()`, `int(n)` for each count of a validation batch;
         see `trained_forward.walked_every_step`): one wait per element, where one `.tolist()`
         before the loop reads them all."""
-        values = list(_tested_values(node)) if test_of is not None else [arg.value for arg in getattr(node, "args", ())[:1]]
+        values = _tested_values(node) if test_of is not None else [arg.value for arg in getattr(node, "args", ())[:1]]
         for value in values:
             loop = element_loop(value, self.ctx.enclosing_loops(node))
             tensor = walked_tensor(loop, value) if loop is not None else None
@@ -400,15 +406,9 @@ class ImplicitSyncInLoop(Rule):
 
     def _is_tensor_test(self, test: cst.BaseExpression) -> bool:
         """A condition whose truth is a tensor's: `t`, `not t`, `t > 0`, `a and t` (not `t is None`)."""
-        stack: List[cst.BaseExpression] = [test]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, cst.BooleanOperation):
-                stack.extend((item.left, item.right))
-            elif isinstance(item, cst.UnaryOperation) and isinstance(item.operator, cst.Not):
-                stack.append(item.expression)
-            elif isinstance(item, cst.Comparison):
-                identity = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+        identity = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+        for item in _test_parts(test):
+            if isinstance(item, cst.Comparison):
                 if not any(isinstance(c.operator, identity) for c in item.comparisons) and self._is_tensor(item):
                     return True
             elif isinstance(item, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and self._is_tensor(item):
