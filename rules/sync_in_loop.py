@@ -190,7 +190,8 @@ class SyncInLoop(Rule):
       step itself: `action, logp = agent.act(state)`, then `env.step(action)`), and in helpers called from loops that neither train
       nor run every epoch (no preview variant: the value may be what that loop produces);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
-      `unittest` classes, `test_*` functions and `test_*.py` files;
+      `unittest` classes, `test_*` functions and `test_*.py` files.
+
     An `assert` on a device value (`assert (ts >= last).all().item()`) waits as any read-back
     does: Python runs it unless started with `-O`, which training jobs rarely are (since round
     23; two labellers of fresh batches counted such asserts in training steps and per-epoch

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+# A device as a string: a device type, maybe with an index (`"cuda:0"`, `"mps"`).
+DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xpu|xla|meta|hpu|npu|privateuseone)(:\d+)?$")
 # Ranks and GPU ids are CUDA ordinals; matched case-insensitively (`DEVICE` too).
 DEVICE_NAME = re.compile(r"^(device|dev|.*_device|device_.*|(local_)?rank|gpu|gpu_id)$", re.IGNORECASE)
 

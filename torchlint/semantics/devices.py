@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Optional, Tuple
 import libcst as cst
 
 from torchlint.semantics.calls import method_call
-from torchlint.semantics.device_names import DEVICE_NAME
+from torchlint.semantics.device_names import DEVICE_NAME, DEVICE_STRING
 from torchlint.semantics.heuristics import identifier, words
 from torchlint.semantics.kinds import HOST_KINDS, Kind
 from torchlint.semantics.names import dotted_name
@@ -195,6 +195,6 @@ def _device_type_test(test: cst.BaseExpression) -> Optional[Tuple[bool, bool]]:
         other = other.args[0].value
     if isinstance(other, cst.Attribute) and other.attr.value == "type":
         other = other.value
-    if not named_like_device(other) or literal.split(":")[0] not in ("cuda", "cpu", "mps", "xla", "xpu"):
+    if not named_like_device(other) or not DEVICE_STRING.match(literal):
         return None
     return literal.split(":")[0] == "cuda", isinstance(comparison.operator, cst.NotEqual)

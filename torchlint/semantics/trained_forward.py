@@ -5,7 +5,8 @@ same questions of both."""
 
 from __future__ import annotations
 
-from typing import AbstractSet, Optional
+import weakref
+from typing import AbstractSet, Dict, FrozenSet, Optional
 
 import libcst as cst
 
@@ -83,11 +84,26 @@ def _runs_layers(ctx: FileFacts, klass: cst.ClassDef, module_classes: AbstractSe
 
 
 def _built_as_submodule(ctx: FileFacts, name: str, module_classes: AbstractSet[str]) -> bool:
-    """Whether another torch module class of this file builds the class in its `__init__`."""
-    return any(
-        isinstance(function, cst.FunctionDef) and function.name.value == "__init__"
-        and any(isinstance(node, cst.Call) and dotted_name(node.func) == name for node in descendants(function))
-        for klass in nodes_of_type(ctx.module, (cst.ClassDef,))
-        if isinstance(klass, cst.ClassDef) and klass.name.value in module_classes and klass.name.value != name
-        for function in klass.body.body
-    )
+    """Whether another torch module class of this file builds the class in its `__init__`
+    (`module_classes` grows as the traversal goes, so it is applied here, not remembered)."""
+    return any(built != name and built in module_classes for built in _builders_of(ctx, name))
+
+
+def _builders_of(ctx: FileFacts, name: str) -> FrozenSet[str]:
+    """The classes of the file whose `__init__` calls a name `name`, found once per file and
+    name: every read in a trained forward asks."""
+    known = _BUILDERS.setdefault(ctx, {})
+    if name not in known:
+        known[name] = frozenset(
+            klass.name.value
+            for klass in nodes_of_type(ctx.module, (cst.ClassDef,))
+            if isinstance(klass, cst.ClassDef)
+            for function in klass.body.body
+            if isinstance(function, cst.FunctionDef) and function.name.value == "__init__"
+            and any(isinstance(node, cst.Call) and dotted_name(node.func) == name for node in descendants(function))
+        )
+    return known[name]
+
+
+# Per checked file: for a class name, the classes whose `__init__` builds it.
+_BUILDERS: "weakref.WeakKeyDictionary[FileFacts, Dict[str, FrozenSet[str]]]" = weakref.WeakKeyDictionary()

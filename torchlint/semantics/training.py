@@ -637,15 +637,21 @@ def loop_trains(ctx: "FileFacts", loop: cst.CSTNode) -> bool:
     in the loop or in a same-file function it calls.
     A bare `.step()` is not evidence by its name: environments (`envs.step(action)`) and
     diffusion samplers (`scheduler.step(eps, t, x)`) have one too. Only names and the project
-    index are read: the traversal may not have reached the loop's bindings yet."""
-    if ctx.frequency.runs_backward(loop):
-        return True
-    if any(isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop)):
-        return True
-    return any(
-        isinstance(call.func, (cst.Name, cst.Attribute)) and getattr(project_function(ctx, call.func), "calls_backward", False)
-        for call in _calls_reached(loop, ctx.frequency.local_functions())
-    )
+    index are read: the traversal may not have reached the loop's bindings yet. Answered once
+    per loop: every read-back in the loop asks."""
+    known = _LOOPS_TRAIN.setdefault(ctx, {})
+    if id(loop) not in known:
+        known[id(loop)] = ctx.frequency.runs_backward(loop) or any(
+            isinstance(node, cst.Call) and _named_as_training(node.func, bare_names=False) for node in body_nodes(loop)
+        ) or any(
+            isinstance(call.func, (cst.Name, cst.Attribute)) and getattr(project_function(ctx, call.func), "calls_backward", False)
+            for call in _calls_reached(loop, ctx.frequency.local_functions())
+        )
+    return known[id(loop)]
+
+
+# Per checked file, whether each loop (by id) trains (`loop_trains`).
+_LOOPS_TRAIN: "weakref.WeakKeyDictionary[FileFacts, Dict[int, bool]]" = weakref.WeakKeyDictionary()
 
 
 def _calls_reached(node: cst.CSTNode, functions: Dict[str, List[cst.FunctionDef]]) -> Iterator[cst.Call]:

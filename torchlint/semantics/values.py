@@ -9,7 +9,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.device_names import CUDA_WORDS, HOST_WORDS, cuda_by_words, words_of
+from torchlint.semantics.device_names import CUDA_WORDS, DEVICE_STRING, HOST_WORDS, cuda_by_words, words_of
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.kinds import TENSOR_KINDS, Kind
@@ -29,7 +29,6 @@ _LIKE_FACTORIES = frozenset(name for name in HOST_FACTORIES if name.endswith("_l
 _SELF_ASSIGNMENT = re.compile(r"\bself\.(\w+)\s*(?:[-+*/@%&|^]|//|\*\*|<<|>>)?=(?!=)")
 # `self.register_buffer("queue_ptr", ...)`: the module's state tensor, moved with it.
 _BUFFER_REGISTRATION = re.compile(r"\bself\.register_buffer\(\s*[\"'](\w+)[\"']")
-DEVICE_STRING = re.compile(r"^(cuda|cpu|mps|xpu|xla|meta|hpu|npu|privateuseone)(:\d+)?$")
 
 # Functions directly under `torch.` that do not return tensors.
 _TORCH_NON_TENSOR = frozenset(
