@@ -89,7 +89,8 @@ class ImplicitSyncInLoop(Rule):
     helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
     A conversion or test of each element of a device tensor in a loop over its elements that
     runs every step (`"up" if trends[b] > 0 else "down"` for each series in a trained
-    `forward()`, `int(counts[i])` per sample of a validation batch) is reported as TL101
+    `forward()`, `int(counts[i])` per sample of a validation batch, `[int(n) for n in
+    counts]`, `int(row[0])` for each row) is reported as TL101
     reports `.item()` of each element: one wait per element, where one `.tolist()` before the
     loop reads them all (`semantics.trained_forward.walked_every_step`).
     A tensor test that decides a `return` of a training hook is reported (`if
@@ -328,7 +329,7 @@ class ImplicitSyncInLoop(Rule):
             tensor = walked_tensor(loop, value) if loop is not None else None
             if tensor is None or not self._is_tensor(tensor) or not self.ctx.serves_device or self._in_data_code() or self.ctx.inference_only:
                 continue
-            if walked_every_step(self.ctx, loop, self.ctx.enclosing(cst.ClassDef), self.ctx.values.module_classes):  # type: ignore[arg-type]
+            if walked_every_step(self.ctx, loop, self.ctx.enclosing(cst.ClassDef), self.ctx.values.module_classes):
                 self.report(
                     node,
                     f"{what}, for each element of `{dotted_name(tensor)}`, waits for the device once per element, every step; "

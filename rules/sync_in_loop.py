@@ -103,7 +103,9 @@ class SyncInLoop(Rule):
     elements (`for i in range(len(lengths)): n = int(lengths[i].item())`, `for length in
     seq_lengths: length.item()`, `for j in range(y.size(0)): psnr(x[j].cpu().numpy(), ...)`:
     a loop over the batch dimension walks every tensor of the batch; so does `for i, vec in
-    enumerate(batch)` for `predicted[i]`) inside a loop over training or per-epoch validation
+    enumerate(batch)` for `predicted[i]`; a part of each row, `r[0].item()` in `for r in
+    ranks:`, and a comprehension over the tensor, `[r[0].item() for r in ranks]`, read
+    element by element too) inside a loop over training or per-epoch validation
     batches, in a framework's batch hook (Lightning's `validation_step`), or in the
     `forward()` of a torch module the project builds and trains, or a helper of it, also in a
     loop of it (`for module in self.sequential:`; not a forward with gradients off, nor a

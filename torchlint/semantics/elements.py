@@ -5,48 +5,69 @@ them all."""
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, iterated_parts
 
-def element_loop(receiver: cst.BaseExpression, loops: Sequence[cst.CSTNode]) -> Optional[cst.For]:
-    """The `for` loop among `loops` (innermost first) that walks the tensor whose element
-    `receiver` is: the loop's target itself (`for length in lengths:`, `for i, length in
-    enumerate(lengths):`, `for index, error in zip(indexes, errors):`), or a subscript of the tensor by the loop's index (`lengths[i]`
-    in `for i in range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`;
-    `x[i]` in `range(y.size(0))` or `for i, vec in enumerate(batch)`, a loop over the batch).
-    None for anything else."""
+Header = Union[cst.For, cst.CompFor]
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def element_loop(receiver: cst.BaseExpression, loops: Sequence[cst.CSTNode]) -> Optional[cst.CSTNode]:
+    """The loop among `loops` (innermost first; a `for` statement or a comprehension) that
+    walks the tensor whose element `receiver` is: the loop's target itself (`for length in
+    lengths:`, `for i, length in enumerate(lengths):`, `for index, error in zip(indexes,
+    errors):`, `[int(n) for n in counts]`), a part of it (`row[0]` in `for row in x:`), or a
+    subscript of the tensor by the loop's index (`lengths[i]` in `for i in
+    range(len(lengths)):`, `range(lengths.size(0))`, `range(lengths.shape[0])`; `x[i]` in
+    `range(y.size(0))` or `for i, vec in enumerate(batch)`, a loop over the batch). None for
+    anything else."""
+    row = _row_of(receiver)
     for loop in loops:
-        if not isinstance(loop, cst.For):
-            continue
-        if isinstance(receiver, cst.Name) and _walks_into(loop, receiver.value):
-            return loop
-        if isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1:
-            index = receiver.slice[0].slice
-            tensor = dotted_name(receiver.value)
-            if tensor and isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
-                if _counts_over(loop, index.value.value, tensor):
-                    return loop
+        for header in _headers(loop):
+            if row is not None and _walked_by(header, row) is not None:
+                return loop
+            if isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1 and isinstance(header, cst.For):
+                index = receiver.slice[0].slice
+                tensor = dotted_name(receiver.value)
+                if tensor and isinstance(index, cst.Index) and isinstance(index.value, cst.Name):
+                    if _counts_over(header, index.value.value, tensor):
+                        return loop
     return None
 
 
-def walked_tensor(loop: cst.For, receiver: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+def walked_tensor(loop: cst.CSTNode, receiver: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     """The tensor whose elements `loop` walks, as `element_loop` matched it for `receiver`."""
-    if isinstance(receiver, cst.Subscript):
-        return receiver.value
-    return _walked_by(loop, receiver.value) if isinstance(receiver, cst.Name) else None
+    row = _row_of(receiver)
+    for header in _headers(loop) if row is not None else ():
+        walked = _walked_by(header, row)
+        if walked is not None:
+            return walked
+    return receiver.value if isinstance(receiver, cst.Subscript) else None
 
 
-def _walks_into(loop: cst.For, name: str) -> bool:
-    """`for name in tensor:`, `for i, name in enumerate(tensor):` or `for index, name in
-    zip(indexes, tensor):` over a name or attribute."""
-    return _walked_by(loop, name) is not None
+def _headers(loop: cst.CSTNode) -> Iterator[Header]:
+    """The `for` headers of a loop: the statement itself, or each `for` of a comprehension."""
+    if isinstance(loop, cst.For):
+        yield loop
+    elif isinstance(loop, COMPREHENSIONS):
+        header: Optional[cst.CompFor] = loop.for_in
+        while header is not None:
+            yield header
+            header = header.inner_for_in
 
 
-def _walked_by(loop: cst.For, name: str) -> Optional[cst.BaseExpression]:
+def _row_of(receiver: cst.BaseExpression) -> Optional[str]:
+    """The name `receiver` reads, itself or through subscripts (`row`, `row[0]`, `t[2:4]`)."""
+    while isinstance(receiver, cst.Subscript):
+        receiver = receiver.value
+    return receiver.value if isinstance(receiver, cst.Name) else None
+
+
+def _walked_by(loop: Header, name: str) -> Optional[cst.BaseExpression]:
     """The name or attribute whose items `loop` binds to the name `name`, if it binds them
     alone, and only them (see `iterated_parts`; `for pair in zip(a, b)` binds both)."""
     sources = [source for source, target in iterated_parts(loop.iter, loop.target) if bound_names(target) == [name]]

@@ -52,7 +52,7 @@ def in_trained_forward(ctx: FileFacts, execution: Execution, klass: Optional[cst
     return forward is None or not without_grad(ctx, forward)
 
 
-def walked_every_step(ctx: FileFacts, loop: cst.For, klass: Optional[cst.ClassDef], module_classes: AbstractSet[str]) -> bool:
+def walked_every_step(ctx: FileFacts, loop: cst.CSTNode, klass: Optional[cst.ClassDef], module_classes: AbstractSet[str]) -> bool:
     """Whether a loop over a tensor's elements runs every step: in a loop over training or
     per-epoch validation batches, in a function another module's such loop calls, in a
     framework's batch hook (Lightning's `validation_step`) or in a trained module's
