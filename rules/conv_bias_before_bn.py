@@ -102,7 +102,8 @@ class ConvBiasBeforeBn(Rule):
     `bias=bias` taken from a parameter counts as on when every call of the block in the project
     leaves its `True` default or passes `True` (no fix then: the default or the calls change).
     A call of a project class that only wraps one such layer counts as that layer: its
-    `forward(self, x)` returns `self.conv(x)` (directly or through one name) and its
+    `forward` ends in `return self.conv(x)` (directly or through one name), returns nowhere
+    else, and may prepare the input first (`x = F.pad(x, ...)` of a causal conv); its
     `__init__` assigns `self.conv` once, with the bias on or taken from a constructor
     parameter (Tacotron 2's `ConvNorm`, in its own module or imported; see
     `semantics.biased_layers`): `nn.Sequential(ConvNorm(80, 512, 5), nn.BatchNorm1d(512))` is

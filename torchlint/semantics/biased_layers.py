@@ -1,6 +1,6 @@
 """Layers that add a per-channel bias (`nn.Conv2d`, `nn.Linear`, ...), and project classes
 that only wrap one (`ConvNorm`: `__init__` builds `self.conv = nn.Conv1d(..., bias=bias)`,
-`forward` returns `self.conv(x)`), so that a call of the class stands for the layer."""
+`forward` ends in `return self.conv(x)`), so that a call of the class stands for the layer."""
 
 from __future__ import annotations
 
@@ -88,27 +88,27 @@ def wrapped_layer(node: ast.ClassDef, aliases: Dict[str, str]) -> Optional[Wrapp
 
 
 def _forwarded_attribute(forward: ast.FunctionDef) -> Optional[str]:
-    """`a` when `forward`'s body is `return self.a(x)` or `y = self.a(x)` then `return y`, `x`
-    being its only parameter after `self`."""
-    arguments = forward.args
-    if len(arguments.args) != 2 or arguments.vararg or arguments.kwarg or arguments.kwonlyargs:
-        return None
-    given = arguments.args[1].arg
+    """`a` when `forward` ends in `return self.a(<input>)`, or in `y = self.a(<input>)` then
+    `return y`, and returns nowhere else: the class's output is the layer's, whatever it did
+    to the input first (`inputs = F.pad(inputs, ...)`)."""
     body: List[ast.stmt] = [s for s in forward.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     returned = body[-1].value if body and isinstance(body[-1], ast.Return) else None
-    if len(body) == 2 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1:
-        target = body[0].targets[0]
-        if not (isinstance(target, ast.Name) and isinstance(returned, ast.Name) and returned.id == target.id):
-            return None
-        returned = body[0].value
-    elif len(body) != 1:
+    if returned is None or sum(isinstance(item, ast.Return) for item in ast_walk(forward)) != 1:
         return None
+    if isinstance(returned, ast.Name):
+        before = body[-2] if len(body) >= 2 else None
+        if not (isinstance(before, ast.Assign) and len(before.targets) == 1):
+            return None
+        target = before.targets[0]
+        if not (isinstance(target, ast.Name) and target.id == returned.id):
+            return None
+        returned = before.value
     if not (isinstance(returned, ast.Call) and len(returned.args) == 1 and not returned.keywords):
         return None
-    func, arg = returned.func, returned.args[0]
-    if not (isinstance(arg, ast.Name) and arg.id == given and isinstance(func, ast.Attribute)):
+    func = returned.func
+    if isinstance(returned.args[0], ast.Starred) or not isinstance(func, ast.Attribute) or ast_dotted(func.value) != "self":
         return None
-    return func.attr if ast_dotted(func.value) == "self" else None
+    return None if any(func.attr in _self_targets(item) for item in ast_walk(forward) if isinstance(item, (ast.Assign, ast.AnnAssign))) else func.attr
 
 
 def _self_targets(statement: ast.AST) -> List[str]:
