@@ -53,7 +53,8 @@ class DeviceAfterCreation(Rule):
     immediately moved with `.cuda()`, `.to(<device>)` or `.type_as(t)` (where `t` is, as
     `.to(t.device)` reads; `.to(t)` for a tensor `t` known to be on the device), also through
     steps that keep it on the host (dtype and shape methods, `.type(torch.uint8)`, a triangle,
-    `torch.triu(torch.ones(n, n), 1)`), alone or
+    `torch.triu(torch.ones(n, n), 1)`, a reshaping function, `torch.tile(torch.arange(n),
+    (b, 1))`), alone or
     joined with other host factories (`torch.cat((torch.ones(n), torch.zeros(n))).cuda()`),
     or returned by a same-file helper that its caller moves (`def sample_gumbel(shape,
     eps=1e-10): U = torch.rand(shape); return -torch.log(eps - torch.log(U + eps))`, then
@@ -102,7 +103,9 @@ class DeviceAfterCreation(Rule):
     `torch.normal(mean, std)` of tensors that may be on the device (it draws where they
     are), and for `torch.tensor(values)`: with `device=` the same values
     are still copied
-    from the host, so the rewrite saves nothing; for `torch.zeros_like(x)` and the other
+    from the host, so the rewrite saves nothing (but a range, `torch.tensor(range(n))` or of
+    `list(range(n))`, is reported without a fix: `torch.arange(n, device=...)` fills it on the
+    device); for `torch.zeros_like(x)` and the other
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
     and for code that runs once (module level, `__init__`, setup), once per epoch, or rarely
     (behind a logging interval, in an error branch), where one copy costs nothing measurable.
@@ -268,7 +271,10 @@ class DeviceAfterCreation(Rule):
         # A legacy constructor takes no `device=` other than the CPU, and a move to another
         # tensor's device takes its dtype too: the rewrite is the user's.
         # A distribution draws where its parameters are: the rewrite is the user's.
-        by_hand = self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS or self._to_tensor_device(node, method) or name.startswith("distributions.")
+        by_hand = (
+            self.ctx.qualified_name(factory.func) in LEGACY_HOST_TENSORS or self._to_tensor_device(node, method)
+            or name.startswith("distributions.") or name in DATA_FACTORIES
+        )
         self.report(
             node,
             f"`torch.{name}(...)` is created on the CPU and then copied to the device; {_remedy(name)}",
@@ -428,6 +434,8 @@ class DeviceAfterCreation(Rule):
         if legacy_sized_constructor(factory, qualified):
             return qualified.rpartition(".")[2]  # type: ignore[union-attr]
         name = (qualified or "").rpartition(".")
+        if name[0] == "torch" and name[2] in DATA_FACTORIES and _of_a_range(factory):
+            return name[2]  # `torch.tensor(range(n))`: `torch.arange(n, device=d)` fills it on the device
         if name[0] != "torch" or name[2] not in DETERMINISTIC_FACTORIES | RANDOM_FACTORIES or name[2] in DATA_FACTORIES:
             return None
         if name[2] == "normal" and not (_sized_normal(factory) or self._normal_of_host_mean(factory)):
@@ -664,7 +672,19 @@ def _remedy(name: str) -> str:
     """What to do instead for a factory (by `_host_factory`'s name) made on the host."""
     if name.startswith("distributions."):
         return "build the distribution from tensors on the device (`Normal(torch.zeros((), device=d), 1.0)`) so it draws there"
+    if name in DATA_FACTORIES:
+        return "build the range with `torch.arange(..., device=...)`, which fills it on the device"
     return "pass `device=` to create it there"
+
+
+def _of_a_range(factory: cst.Call) -> bool:
+    """`torch.tensor(range(n))` or `torch.tensor(list(range(n)))`: numbers in a row, which
+    `torch.arange` makes on the device without a host copy."""
+    given = positional(factory)
+    values = given[0].value if given else None
+    if isinstance(values, cst.Call) and dotted_name(values.func) == "list" and len(values.args) == 1:
+        values = values.args[0].value
+    return isinstance(values, cst.Call) and dotted_name(values.func) == "range" and not any(arg.star for arg in values.args)
 
 
 def _boolean(node: cst.BaseExpression) -> bool:

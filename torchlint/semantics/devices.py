@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Optional, Tuple
 
 import libcst as cst
 
-from torchlint.semantics.calls import method_call
+from torchlint.semantics.calls import argument, method_call
 from torchlint.semantics.device_names import DEVICE_NAME, DEVICE_STRING
 from torchlint.semantics.heuristics import identifier, words
 from torchlint.semantics.kinds import HOST_KINDS, Kind
@@ -61,10 +61,15 @@ def named_like_device(node: cst.BaseExpression) -> bool:
 SAME_PLACE_METHODS = frozenset(
     "long int float double half bfloat16 bool byte short view reshape unsqueeze squeeze expand flatten "
     "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_ "
-    "scatter_ scatter_add_ index_fill_ index_add_ index_copy_ masked_fill_ masked_scatter_ index_put_ triu tril".split()
+    "scatter_ scatter_add_ index_fill_ index_add_ index_copy_ masked_fill_ masked_scatter_ index_put_ triu tril "
+    "tile flip roll repeat_interleave".split()
 )
-# `torch` functions whose result lives where their first argument does (`torch.triu(torch.ones(s), 1)`).
-SAME_PLACE_FUNCTIONS = frozenset({"torch.triu", "torch.tril"})
+# `torch` functions whose result lives where their input does (`torch.triu(torch.ones(s), 1)`,
+# `torch.tile(input=torch.arange(n), dims=(b, 1))`).
+SAME_PLACE_FUNCTIONS = frozenset(
+    f"torch.{name}" for name in
+    "triu tril tile reshape unsqueeze squeeze flatten transpose permute t flip roll repeat_interleave broadcast_to".split()
+)
 # The dtypes a `.type(torch.uint8)` converts to: a dtype conversion, not a move
 # (`.type("torch.cuda.FloatTensor")` and `.type(torch.cuda.FloatTensor)` are moves).
 TORCH_DTYPES = frozenset(
@@ -84,7 +89,8 @@ def same_place_source(
 ) -> Optional[cst.BaseExpression]:
     """The value `node` is made from by host-side steps that keep a tensor where it is: an
     element (`batch["image"]`), a dtype or shape method (`torch.arange(n).long()`,
-    `img.view(b, -1)`, `.type(torch.uint8)`), a triangle (`torch.triu(torch.ones(s), 1)`),
+    `img.view(b, -1)`, `.type(torch.uint8)`), a triangle or another reshaping function
+    (`torch.triu(torch.ones(s), 1)`, `torch.tile(input=torch.arange(n), dims=(b, 1))`),
     its negation or complement (`~torch.tril(mask)`),
     arithmetic with a number (`torch.randn(b, d) * scale`), the deprecated `Variable(...)`. None when arithmetic combines two values that may be tensors, or the
     chain is longer than `MAX_CREATION_STEPS`."""
@@ -101,8 +107,11 @@ def same_place_source(
             if len(others) != 1:
                 return None
             node = others[0]
-        elif isinstance(node, cst.Call) and node.args and qualified_name(node.func) in VARIABLE_WRAPPERS | SAME_PLACE_FUNCTIONS:
-            node = node.args[0].value
+        elif isinstance(node, cst.Call) and qualified_name(node.func) in VARIABLE_WRAPPERS | SAME_PLACE_FUNCTIONS:
+            given = argument(node, "input", 0) or argument(node, "data", 0)
+            if given is None or given.star:
+                return None
+            node = given.value
         elif _dtype_conversion(node, qualified_name):
             node = node.func.value  # type: ignore[attr-defined]
         elif isinstance(node, cst.Call) and (method_call(node) or (None, ""))[1] in SAME_PLACE_METHODS:
