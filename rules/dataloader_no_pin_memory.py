@@ -201,12 +201,21 @@ def _derived_names(body: cst.CSTNode, names: Set[str], ctx, walk: Callable[[cst.
     for _ in range(2):  # a chain of two bindings (`img, _ = data; img = img.view(...)`)
         for node in bindings:
             value = node.value if isinstance(node, cst.Assign) else _mapping_entries(node.iter)
-            base = same_place_source(value, ctx.qualified_name, ctx.kind_of)
-            if isinstance(base, cst.Name) and base.value in found:
-                targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]
-                for target in targets:
+            targets = [target.target for target in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target, part in (pair for target in targets for pair in _paired(target, value)):
+                base = same_place_source(part, ctx.qualified_name, ctx.kind_of)
+                if isinstance(base, cst.Name) and base.value in found:
                     found |= _names(target)
     return found
+
+
+def _paired(target: cst.BaseExpression, value: cst.BaseExpression) -> List[Tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """Each target with the value it gets: element by element for a tuple given a tuple of
+    the same length (`inputs, labels = data["x"], data["y"]`), else the target with the value."""
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) and len(target.elements) == len(value.elements):
+        if not any(isinstance(element, (cst.StarredElement,)) for element in (*target.elements, *value.elements)):
+            return [(left.value, right.value) for left, right in zip(target.elements, value.elements)]
+    return [(target, value)]
 
 
 def _mapping_entries(iterated: cst.BaseExpression) -> cst.BaseExpression:

@@ -61,6 +61,19 @@ LAZY_PREFIXES = ("torch.utils.", "torch.hub.")
 CHEAP_LIBRARIES = frozenset({"torch", "numpy", "random", "math"})
 # Names of calls that read or write files (`np.load`, `torch.save`, `np.fromfile`).
 IO_WORDS = ("load", "save", "read", "open", "from_file", "fromfile", "memmap", "genfromtxt")
+# Calls that read stored data whatever their library: an archive or array store opened
+# (`h5py.File`, `zipfile.ZipFile`), a directory listed for its files (`os.listdir`, `glob.glob`).
+STORAGE_CALLS = frozenset({"File", "ZipFile", "TarFile", "listdir", "scandir", "glob", "iglob", "rglob", "walk", "fromfile", "memmap"})
+
+
+def reads_storage(name: str) -> bool:
+    """Whether a call of the dotted or qualified `name` reads stored data: `open(path)`,
+    `np.load(...)`, `Image.open(...)`, `cv2.imread(...)`, `f.read()`, `h5py.File(path)`,
+    `os.listdir(root)` (see `STORAGE_CALLS`)."""
+    last = name.rpartition(".")[2]
+    return last in STORAGE_CALLS or last.startswith(("open", "load", "read", "imread"))
+
+
 # Methods `__getitem__` may call on an item: dtype conversions, reshapes, copies, dict and
 # string access, building a small list.
 CHEAP_METHODS = frozenset(

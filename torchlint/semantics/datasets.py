@@ -9,7 +9,7 @@ import libcst as cst
 
 from torchlint.semantics.bindings import reaching_values
 from torchlint.semantics.calls import arguments_by_parameter
-from torchlint.semantics.dataset_items import IN_MEMORY_LIBRARIES, LAZY_CALLS, LAZY_PREFIXES, MATERIALISING_BUILTINS
+from torchlint.semantics.dataset_items import IN_MEMORY_LIBRARIES, LAZY_CALLS, LAZY_PREFIXES, MATERIALISING_BUILTINS, reads_storage
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
@@ -323,9 +323,8 @@ def _pretrained(ctx: FileFacts, value: cst.BaseExpression) -> bool:
 
 
 def _reads(call: cst.Call) -> bool:
-    """`open(path)`, `np.load(...)`, `Image.open(...)`, `cv2.imread(...)`, `f.read()`: a call that reads data."""
-    name = (dotted_name(call.func) or "").rpartition(".")[2]
-    return name == "open" or name.startswith(("load", "read", "imread"))
+    """A call that reads stored data (`dataset_items.reads_storage`)."""
+    return reads_storage(dotted_name(call.func) or "")
 
 
 def items_may_carry_graph(ctx: FileFacts, dataset: cst.BaseExpression, depth: int = 0) -> bool:

@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator,
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
 from torchlint.semantics.device_names import cuda_by_words, words_of
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
-from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory, items_on_device
+from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory, items_on_device, reads_storage
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, LIGHTNING_PACKAGES, TORCH_PACKAGES, TRAINER_PASSES, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
@@ -1816,9 +1816,7 @@ def _class_facts(
     dataloader = kept is not None and bool(loader_bases)
     collates_itself = dataloader and (bool(kept) or any(getattr(base, "collates_itself", False) for base in loader_bases))
     called = {_ast_qualified(item.func, aliases) or _ast_dotted(item.func) or "" for item in _class_nodes(node) if isinstance(item, ast.Call)}
-    made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(
-        name.rpartition(".")[2] == "open" or name.rpartition(".")[2].startswith(("load", "read", "imread")) for name in called
-    )
+    made_up = any(name.rpartition(".")[::2] in TORCH_FACTORIES for name in called) and not any(reads_storage(name) for name in called)
     lightning = any(
         FRAMEWORK_BASES.get((_ast_dotted(base) or "").rpartition(".")[2]) == LIGHTNING or getattr(known.get(_ast_dotted(base) or ""), "lightning", False)
         for base in node.bases
