@@ -65,7 +65,10 @@ class DataloaderNoPersistentWorkers(Rule):
     (`semantics.loaders.returned_to_epoch_loop`, through wrappers that return a builder's
     result as they get it, and through a package that re-exports the builder: `from .utils
     import *` in its `__init__`, then `d2l.load_data_fashion_mnist(...)` in a notebook that
-    hands the loaders to `d2l.train_ch5`). Loaders held in an assigned dict or list (`data_loaders = {x:
+    hands the loaders to `d2l.train_ch5`), and when a method's loader is kept on the instance
+    by a call of the class or a base (`self.train_loader = self.get_train_loader(config)`) and
+    a loop of the class family that runs a training pass also runs a method looping over it
+    (`semantics.stored_results`). Loaders held in an assigned dict or list (`data_loaders = {x:
     DataLoader(...) for x in phases}`) are followed through their elements: a loop over
     `data_loaders[phase]`, or an element handed to a function (`train_epoch(model,
     data_loaders["train"])`). Lightning modules of the project built with the loader, which

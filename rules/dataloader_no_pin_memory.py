@@ -337,7 +337,9 @@ class DataloaderNoPinMemory(Rule):
     (`semantics.loaders.returned_to_epoch_loop`); the caller may be reached through
     wrappers that return the builder's result as they get it (`data_set, data_loader =
     data_provider(args, flag)`, then `return data_set, data_loader` in an `Exp._get_data`
-    method that the training method calls; `project.result_sites`) or through the package
+    method that the training method calls; `project.result_sites`), to an instance that keeps
+    it for its training loop (`self.train_loader = self.get_train_loader(config)`;
+    `semantics.stored_results`), or through the package
     that re-exports the builder (`from .utils import *` in its `__init__`, then
     `d2l.load_data_fashion_mnist(...)` in a notebook). A builder in a module that trains
     itself counts only where such a caller moves the batches every epoch (handing them to

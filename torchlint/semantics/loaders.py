@@ -19,6 +19,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, project_imports_lightning, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
+from torchlint.semantics.stored_results import stores_result_for_training
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
 from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, nodes_of_type, per_module, scope_descendants
@@ -67,7 +68,9 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
     unless that module only passes over it once outside its loops: the test loader of
     `compute_accuracy(model, test_loader)` after training, `project.passes_result_once`), or
     that hands the loaders to a project function that trains (`engine.train(model,
-    train_loader, ...)` in a script that calls the builder of a third module). `repeatedly`:
+    train_loader, ...)` in a script that calls the builder of a third module), or that keeps
+    it on an instance whose class loops over it in training every epoch
+    (`stored_results.stores_result_for_training`). `repeatedly`:
     only that hand-off, and only to a function that loops over epochs or in a loop (a pass
     over the loader starts again and again)."""
     result = result_of(ctx, loader)
@@ -75,6 +78,8 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
         return False
     here = os.path.abspath(ctx.path)
     for site, slot in result_sites(here, *result) if os.path.isfile(ctx.path) else ():
+        if stores_result_for_training(site, slot):
+            return True  # kept on the instance for its training loop (`self.train_loader = self.get_train_loader(cfg)`)
         if os.path.abspath(site.path) == here:
             if training_loops(ctx) and not repeatedly:
                 return True
