@@ -86,7 +86,10 @@ class ImplicitSyncInLoop(Rule):
     and `validation_step`, an ignite process function) and the helpers they call are step code
     too, also in files that never mention a device (the trainer puts the module on the
     accelerator): `ptr = int(self.queue_ptr)` of a registered buffer in a `training_step`
-    helper waits every step. A print or f-string of a tensor in an evaluation hook is its output.
+    helper waits every step; so does `assert mask.max() <= 1.0` in a helper the class calls
+    only from its batch hooks, each time with the hook's batch (`self.shared_step(batch,
+    "train")`), which is the batch the trainer moved. A print or f-string of a tensor in an
+    evaluation hook is its output.
     A conversion or test of each element of a device tensor in a loop over its elements that
     runs every step (`"up" if trends[b] > 0 else "down"` for each series in a trained
     `forward()`, `int(counts[i])` per sample of a validation batch, `[int(n) for n in

@@ -8,14 +8,15 @@ of magnitude cheaper than `Module.visit`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Type
 
 import libcst as cst
 
 from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
 from torchlint.semantics.framework_names import LIGHTNING
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, names_bound_by, scope_descendants
+from torchlint.semantics.names import dotted_name
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, names_bound_by, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.modes import notebook_cell
 
@@ -123,6 +124,8 @@ class _SemanticTracker:
         self._bindings: Dict[int, Tuple[cst.CSTNode, Counter]] = {}
         # Per `if` statement with an `else` being walked, the kinds its body left (`_leave_if`).
         self._after_body: Dict[int, Dict[str, Kind]] = {}
+        # Per module class (by id, with the class), its methods' parameters given a hook's batch.
+        self._hook_helpers: Dict[int, Tuple[cst.ClassDef, Dict[str, Set[str]]]] = {}
         self.on_enter: Dict[Type[cst.CSTNode], Callable] = {
             cst.Module: self._enter_module,
             cst.Import: self.names.bind_import,
@@ -186,6 +189,38 @@ class _SemanticTracker:
             self._bind(node.params.params[0].name.value, Kind.MODULE)  # a module's method: `self(x)` runs its forward
             if node.name.value in BATCH_PARAMETER_HOOKS and len(node.params.params) > 1 and self._lightning_hook(node):
                 self._bind(node.params.params[1].name.value, Kind.TENSOR)
+            for name in self._batch_arguments(owner).get(node.name.value, ()):
+                self._bind(name, Kind.TENSOR)
+
+    def _batch_arguments(self, klass: cst.ClassDef) -> Dict[str, Set[str]]:
+        """For each method of the module class `klass` that the class calls only from
+        Lightning's batch hooks (`self.shared_step(batch, "train")` in `training_step`), the
+        parameters each call passes the hook's batch to: the batch the trainer moved to the
+        accelerator. Found once per class."""
+        found = self._hook_helpers.get(id(klass))
+        if found is not None and found[0] is klass:
+            return found[1]
+        given: Dict[str, List[Set[str]]] = {}
+        methods = {item.name.value: item for item in klass.body.body if isinstance(item, cst.FunctionDef)}
+        for method in methods.values():
+            hook = method.name.value in BATCH_PARAMETER_HOOKS and len(method.params.params) > 1
+            batch = method.params.params[1].name.value if hook else None
+            for call in nodes_of_type(method, (cst.Call,)):
+                callee = call.func.attr.value if isinstance(call.func, cst.Attribute) and dotted_name(call.func.value) == "self" else None
+                if callee not in methods or callee in BATCH_PARAMETER_HOOKS:
+                    continue
+                parameters = [param.name.value for param in methods[callee].params.params[1:]]
+                handed = {
+                    parameters[index] if arg.keyword is None else arg.keyword.value
+                    for index, arg in enumerate(call.args)
+                    if batch is not None and not arg.star and isinstance(arg.value, cst.Name) and arg.value.value == batch
+                    and (arg.keyword is not None or index < len(parameters))
+                }
+                given.setdefault(callee, []).append(handed if hook and self._lightning_hook(method) else set())
+        shared = {name: set.intersection(*calls) for name, calls in given.items()}
+        helpers = {name: parameters for name, parameters in shared.items() if parameters}
+        self._hook_helpers[id(klass)] = (klass, helpers)
+        return helpers
 
     def _lightning_hook(self, node: cst.FunctionDef) -> bool:
         """Whether Lightning runs the method `node` once per batch."""
