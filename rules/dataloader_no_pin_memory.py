@@ -12,6 +12,7 @@ from torchlint.semantics.calls import argument, arguments_by_parameter, has_star
 from torchlint.semantics.config_files import configured_false, configured_true
 from torchlint.semantics.tree import children, iterated_parts, iterated_source, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.datasets import in_memory, items_moved_to_device
+from torchlint.semantics.frequency import repeats
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
@@ -87,8 +88,9 @@ class LoaderTracker:
 
 
 def _moves_batches(ctx, loop: cst.CSTNode) -> bool:
-    """Whether a `for` loop moves its items to a device (a loop drawing by hand is `hand_drawn`'s)."""
-    return isinstance(loop, cst.For) and moves_batch(ctx, loop.body, _names(loop.target))
+    """Whether a `for` loop moves its items to a device, item after item (not one that
+    returns with its first batch; a loop drawing by hand is `hand_drawn`'s)."""
+    return isinstance(loop, cst.For) and repeats(loop, loop.body) and moves_batch(ctx, loop.body, _names(loop.target))
 
 
 # How many calls deep a batch handed to same-file functions is followed (`loss_step(batch)`).
@@ -452,7 +454,7 @@ class DataloaderNoPinMemory(Rule):
         for found in self.tracker.loops_over(node):
             if any(found.loader is seen for seen in self.moved):
                 continue
-            if moves_batch(self.ctx, node.body, found.targets):
+            if repeats(node, node.body) and moves_batch(self.ctx, node.body, found.targets):
                 self.moved.append(found.loader)
 
     @cached_property

@@ -25,7 +25,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 from __future__ import annotations
 
 from functools import cached_property
-from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -1413,6 +1413,26 @@ def _calls_backward(call: cst.Call) -> bool:
     return found is not None and found[1] == BACKWARD
 
 
+def _leaves_in_first_iteration(body: cst.BaseSuite) -> bool:
+    """Whether a loop's body ends in a `return`, `raise` or `break` of its own, with no
+    `continue` of its own before: the loop runs its body once at most (`for x, y in loader:
+    ...; return x.cpu(), pred` to show one batch)."""
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if not isinstance(last, cst.SimpleStatementLine) or not isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Break)):
+        return False
+    return not any(isinstance(node, cst.Continue) for node in _own_statements(body))
+
+
+def _own_statements(body: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of a loop body outside the loops, functions and classes it nests."""
+    for child in children(body):
+        yield child
+        if not isinstance(child, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _own_statements(child)
+        elif isinstance(child, (cst.For, cst.While)) and child.orelse is not None:
+            yield from _own_statements(child.orelse)
+
+
 # The nodes that repeat a child: asked of every ancestor of many nodes, so tested by exact type
 # first (LibCST's concrete node classes are not subclassed) before the `isinstance` chain.
 _LOOPS = frozenset({cst.For, cst.While, cst.CompFor, *COMPREHENSIONS})
@@ -1423,9 +1443,9 @@ def repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
     if type(ancestor) not in _LOOPS:
         return False
     if isinstance(ancestor, cst.For):
-        return child is ancestor.body
+        return child is ancestor.body and not _leaves_in_first_iteration(ancestor.body)
     if isinstance(ancestor, cst.While):
-        return child is ancestor.body or child is ancestor.test
+        return (child is ancestor.body or child is ancestor.test) and not _leaves_in_first_iteration(ancestor.body)
     if isinstance(ancestor, COMPREHENSIONS):
         return child is not ancestor.for_in
     if isinstance(ancestor, cst.CompFor):

@@ -237,7 +237,12 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     passes a value that cannot be None (a constant, a display, arithmetic), `if len(gpu_ids) >
     1:` when every call passes or leaves a shorter list display, and the `else` of those; the
     body of `if a and b:` when either side's body is never taken. Unknown calls (spreads, a use
-    other than a call) and no call at all: False."""
+    other than a call) and no call at all: False. A constant test decides by itself: `if
+    False:` (or `0`, `None`) never runs its body, `if True:` never its `else`, and `if
+    use_cuda and torch.cuda.device_count() > 1 and False:` switches a branch off."""
+    constant = _constant_truth(branch.test)
+    if constant is not None:
+        return constant is not body
     if body and isinstance(branch.test, cst.BooleanOperation) and isinstance(branch.test.operator, cst.And):
         return any(branch_never_taken(ctx, branch.with_changes(test=side), True) for side in (branch.test.left, branch.test.right))
     read = _tested_parameter(branch.test)
@@ -253,6 +258,18 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
         return False
     runs = [_runs_body(_python_value(item) if item is not None else _default_value(parameter), wanted) for item in given]
     return all(answer is (not body) for answer in runs)
+
+
+def _constant_truth(test: cst.BaseExpression) -> Optional[bool]:
+    """The truth of a literal test (`True`, `False`, `None`, an integer, `not` of one)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _constant_truth(test.expression)
+        return None if inner is None else not inner
+    if isinstance(test, cst.Name) and test.value in ("True", "False", "None"):
+        return test.value == "True"
+    if isinstance(test, cst.Integer):
+        return int(test.value, 0) != 0
+    return None
 
 
 # What an `if` test asks of the value it reads for its body to run.
