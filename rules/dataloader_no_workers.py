@@ -77,7 +77,10 @@ class DataloaderNoWorkers(Rule):
     decoding or transform per item, no memory map or HDF5 handle; also one that stores what its
     constructor is given, when the file hands it values in memory: `IMDbDataset(encodings,
     labels)` with `encodings = tokenizer(list(texts), ...)` and `labels =
-    df["label"].values`, not another dataset, a lazy handle or a parameter), and in a program that never
+    df["label"].values`, not another dataset, a lazy handle or a parameter), for a dataset
+    handed a method or a state of the object that builds it, which that object keeps changing
+    (`RLDataset(self.buffer, 200)` where `training_step` calls `self.buffer.append(...)`: the
+    main process makes the items, and workers would sample stale copies), and in a program that never
     trains: a script with an
     `if __name__ == "__main__":` block, or a notebook, in which no call reads as training
     (`backward`, `step`, `fit`, `train...`, the optimizer, `autograd`) and no project function

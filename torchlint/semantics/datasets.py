@@ -81,11 +81,17 @@ def graphs_built_per_item(ctx: FileFacts, dataset: cst.BaseExpression, depth: in
     return bool(values) and all(graphs_built_per_item(ctx, value, depth + 1) for value in values)  # type: ignore[arg-type]
 
 
+# Methods that change a container in place (`self.buffer.append(experience)`).
+MUTATORS = frozenset({"append", "appendleft", "extend", "add", "push", "insert", "update", "put", "store", "remove", "pop", "clear"})
+
+
 def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
     """`ExperienceSourceDataset(self.train_batch)`: a dataset handed a method of the object
-    that builds it, uncalled. Its items are what that method makes in the main process (an
-    agent playing its environment): nothing to load, and workers could not run the agent.
-    Not a method of a value given one (`self.train_data.map(self.tokenize)`, a dataset's own
+    that builds it, uncalled, or a state the object keeps changing (`RLDataset(self.buffer)`
+    where another method calls `self.buffer.append(...)`). Its items are what the main process
+    makes (an agent playing its environment, the replay buffer it fills): nothing to load, and
+    workers could not run the agent or would sample stale copies of the buffer. Not a method
+    of a value given one (`self.train_data.map(self.tokenize)`, a dataset's own
     preprocessing): the dataset is the value's."""
     if isinstance(dataset.func, cst.Attribute) and ctx.names.qualified_name(dataset.func.value) is None:
         return False
@@ -96,10 +102,18 @@ def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
     if klass is None:
         return False
     methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
-    return any(
-        isinstance(arg.value, cst.Attribute) and dotted_name(arg.value.value) == "self" and arg.value.attr.value in methods
-        for arg in dataset.args
-    )
+    given = {arg.value.attr.value for arg in dataset.args if isinstance(arg.value, cst.Attribute) and dotted_name(arg.value.value) == "self"}
+    return bool(given & methods) or bool(given & _changed_attributes(klass))
+
+
+def _changed_attributes(klass: cst.ClassDef) -> Set[str]:
+    """The attributes of `self` that the class changes in place (`self.buffer.append(x)`)."""
+    return {
+        node.func.value.attr.value
+        for node in nodes_of_type(klass, (cst.Call,))
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS
+        and isinstance(node.func.value, cst.Attribute) and dotted_name(node.func.value.value) == "self"
+    }
 
 
 def _unpacked_from(ctx: FileFacts, name: str) -> List[cst.BaseExpression]:
