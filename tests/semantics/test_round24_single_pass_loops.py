@@ -46,3 +46,25 @@ ONE_BATCH = "preds = model(imgs.cuda()).argmax(1).cpu()\n            return imgs
 def test_a_loop_that_leaves_with_its_first_batch(body, reported):
     found = {(finding.code, finding.line) for finding in lint(SCRIPT.format(body=body), ["TL101", "TL202"])}
     assert found == reported
+
+
+@pytest.mark.parametrize("leave, reported", [("break", [10]), ("pass", [10])])
+def test_an_epoch_loop_that_trains_one_batch_per_epoch_is_the_step_loop(leave, reported):
+    # `for epoch ...: for data in loader: ...; break` trains on one batch per epoch: each
+    # epoch is one training step, and the print in it waits every step (as in a loop over
+    # every batch, where it is reported in the inner loop).
+    code = f"""
+    import torch
+
+    def train(dataloader, model, optimizer):
+        for epoch in range(5000):
+            for batch_idx, data in enumerate(dataloader):
+                features = data["features"].float().cuda()
+                loss = model(features)
+                optimizer.zero_grad()
+                print("epoch", epoch, "loss", loss)
+                loss.backward()
+                optimizer.step()
+                {leave}
+    """
+    assert [finding.line for finding in lint(code, ["TL103"])] == reported

@@ -25,7 +25,7 @@ Each answer keeps the chain of reasons, so a message can say why. The file is in
 from __future__ import annotations
 
 from functools import cached_property
-from typing import AbstractSet, Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -81,7 +81,7 @@ from torchlint.semantics.training import (
     outside_nested_loops,
     steps_an_optimizer,
 )
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, iterated_source, module_nodes, names_bound_by, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, iterated_source, leaves_in_first_iteration, module_nodes, names_bound_by, nodes_of_type, scope_descendants
 from torchlint.semantics.values import string_key, string_value
 
 # Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
@@ -495,9 +495,9 @@ class FrequencyAnalysis:
 
     def _steps_outside(self, node: cst.CSTNode) -> bool:
         """Whether `node`'s body (a loop's, a function's) runs a backward pass or an optimizer
-        step outside the loops nested in it, itself or in same-file functions it calls outside
-        their own loops (`train_step(batch)`, `run_step()` calling `optimize()`; not
-        `train_epoch(loader)`, whose loop is the step loop)."""
+        step outside the loops nested in it (but in one that leaves in its first iteration), itself
+        or in same-file functions it calls outside their own loops (`train_step(batch)`,
+        `run_step()` calling `optimize()`; not `train_epoch(loader)`, whose loop is the step loop)."""
         key = id(node)
         if key in self._outside_memo:
             return self._outside_memo[key]
@@ -507,8 +507,10 @@ class FrequencyAnalysis:
         found = False
         while stack and not found:
             item = stack.pop()
-            if isinstance(item, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if isinstance(item, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 continue
+            if isinstance(item, (cst.For, cst.While)) and not leaves_in_first_iteration(item.body):
+                continue  # a loop that leaves with its first batch is part of this iteration
             found = isinstance(item, cst.Call) and (
                 _calls_backward(item)
                 or steps_an_optimizer(item)
@@ -1413,26 +1415,6 @@ def _calls_backward(call: cst.Call) -> bool:
     return found is not None and found[1] == BACKWARD
 
 
-def _leaves_in_first_iteration(body: cst.BaseSuite) -> bool:
-    """Whether a loop's body ends in a `return`, `raise` or `break` of its own, with no
-    `continue` of its own before: the loop runs its body once at most (`for x, y in loader:
-    ...; return x.cpu(), pred` to show one batch)."""
-    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
-    if not isinstance(last, cst.SimpleStatementLine) or not isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Break)):
-        return False
-    return not any(isinstance(node, cst.Continue) for node in _own_statements(body))
-
-
-def _own_statements(body: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes of a loop body outside the loops, functions and classes it nests."""
-    for child in children(body):
-        yield child
-        if not isinstance(child, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            yield from _own_statements(child)
-        elif isinstance(child, (cst.For, cst.While)) and child.orelse is not None:
-            yield from _own_statements(child.orelse)
-
-
 # The nodes that repeat a child: asked of every ancestor of many nodes, so tested by exact type
 # first (LibCST's concrete node classes are not subclassed) before the `isinstance` chain.
 _LOOPS = frozenset({cst.For, cst.While, cst.CompFor, *COMPREHENSIONS})
@@ -1443,9 +1425,9 @@ def repeats(ancestor: cst.CSTNode, child: cst.CSTNode) -> bool:
     if type(ancestor) not in _LOOPS:
         return False
     if isinstance(ancestor, cst.For):
-        return child is ancestor.body and not _leaves_in_first_iteration(ancestor.body)
+        return child is ancestor.body and not leaves_in_first_iteration(ancestor.body)
     if isinstance(ancestor, cst.While):
-        return (child is ancestor.body or child is ancestor.test) and not _leaves_in_first_iteration(ancestor.body)
+        return (child is ancestor.body or child is ancestor.test) and not leaves_in_first_iteration(ancestor.body)
     if isinstance(ancestor, COMPREHENSIONS):
         return child is not ancestor.for_in
     if isinstance(ancestor, cst.CompFor):

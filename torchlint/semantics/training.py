@@ -33,7 +33,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.frameworks import ENGINE_BATCH_HOOKS, ENGINE_EPOCH_HOOKS, FIT_HOOKS, LIGHTNING, framework_of
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, COLLATING_LOADERS, CUDA, DATALOADERS, ENVIRONMENT, imported_by_project, project_function, project_uses
-from torchlint.semantics.tree import children, descendants, iterated_source, nodes_of_type, per_module, source_order
+from torchlint.semantics.tree import children, descendants, iterated_source, leaves_in_first_iteration, nodes_of_type, per_module, source_order
 from torchlint.semantics.values import assigned_values, assignment_index, string_value
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -410,11 +410,14 @@ def drawn_from(node: cst.CSTNode) -> Optional[cst.BaseExpression]:
 
 def outside_nested_loops(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Nodes that run once per iteration of the loop whose body `node` is: its descendants,
-    without nested loops, functions and classes."""
+    without nested loops (but with one that leaves in its first iteration: `for batch in
+    loader: ...; break` trains on one batch per outer iteration), functions and classes."""
     stack: List[cst.CSTNode] = [node]
     while stack:
         current = stack.pop()
-        if current is not node and isinstance(current, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if current is not node and isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if current is not node and isinstance(current, (cst.For, cst.While)) and not leaves_in_first_iteration(current.body):
             continue
         yield current
         stack.extend(children(current))

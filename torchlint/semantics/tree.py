@@ -475,3 +475,23 @@ def descendants_of_type(module: cst.Module, node: cst.CSTNode, kind: type) -> Li
     positions = subtrees.positions.get(kind, [])
     same = module_nodes(module).by_type.get(kind, [])
     return same[bisect.bisect_left(positions, start) : bisect.bisect_left(positions, subtrees.ends[start])]
+
+
+def leaves_in_first_iteration(body: cst.BaseSuite) -> bool:
+    """Whether a loop's body ends in a `return`, `raise` or `break` of its own, with no
+    `continue` of its own before: the loop runs its body once at most (`for x, y in loader:
+    ...; return x.cpu(), pred` to show one batch)."""
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if not isinstance(last, cst.SimpleStatementLine) or not isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Break)):
+        return False
+    return not any(isinstance(node, cst.Continue) for node in _own_statements(body))
+
+
+def _own_statements(body: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of a loop body outside the loops, functions and classes it nests."""
+    for child in children(body):
+        yield child
+        if not isinstance(child, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _own_statements(child)
+        elif isinstance(child, (cst.For, cst.While)) and child.orelse is not None:
+            yield from _own_statements(child.orelse)
