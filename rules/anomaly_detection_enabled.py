@@ -119,7 +119,8 @@ class AnomalyDetectionEnabled(Rule):
         message = self._message(node, qualified)
         if message is None or self._opted_in(node):
             return
-        self.report(node, message)
+        flag = keyword(node, "detect_anomaly")
+        self.report(flag if flag is not None else node, message)  # a trainer's: at the option that turns it on
 
     def _message(self, node: cst.Call, qualified: str) -> Optional[str]:
         if lightning_class(qualified, "Trainer") or (
