@@ -174,11 +174,13 @@ class EvalWithoutNoGrad(Rule):
     callback in CALLBACKS: callback(acc)`, `getattr(hooks, "on_val_end")(acc)`, a
     module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
     `self.on_validated = on_validated`: a callback would run without gradients too), and
-    draws from nothing a call of the file hands it whose code runs at each draw (a
-    generator expression, a generator function of the file, `map`/`filter` with a lambda or
-    a function of the file, an object of a class of the file whose `__iter__`, `__next__`
-    or `__getitem__` stores values or runs a module: `evaluate(embed_stream(val))` where
-    `embed_stream` fills a memory bank would keep its features without their graph); does
+    draws from nothing whose code runs at each draw, handed by a call of the file or bound
+    elsewhere (a module-level name, an attribute such as `self.stream`): a generator
+    expression, a generator function of the file, `map`/`filter` with a lambda or a function
+    of the file, an object of a class of the file whose `__iter__`, `__next__` or
+    `__getitem__` stores values or runs a module, or a `DataLoader` whose `collate_fn` of
+    the file keeps values (`evaluate(embed_stream(val))` where `embed_stream` fills a memory
+    bank would keep its features without their graph); does
     not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`, nor call
     `.numpy()` on a value it did not detach, nor `__array__`, `resize_` or `__deepcopy__`,
     also unbound with the value first (`torch.Tensor.numpy(out)`, `type(out).numpy(out)`)
@@ -910,19 +912,23 @@ LAZY_WRAPPERS = frozenset({"zip", "enumerate", "reversed", "chain", "islice", "c
 ITERATION_METHODS = frozenset({"__iter__", "__next__", "__getitem__"})
 
 
-def _iterated_parameters(function: cst.FunctionDef) -> Set[str]:
-    """The parameters of `function` that it draws from: the iterable of a `for` loop or a
-    comprehension (also inside `enumerate(...)`, `zip(...)`), or handed to `next`/`iter`."""
-    parameters = _parameter_names(function)
-    drawn: Set[str] = set()
+def _drawn_sources(function: cst.FunctionDef) -> List[cst.BaseExpression]:
+    """What `function` draws from: the iterable of a `for` loop or a comprehension, or the
+    argument of `next`/`iter`, and the names and attributes inside it (`enumerate(stream)`)."""
+    sources: List[cst.BaseExpression] = []
     for node in descendants(function.body):
-        sources: List[cst.CSTNode] = []
         if isinstance(node, (cst.For, cst.CompFor)):
-            sources = [node.iter]
+            sources.append(node.iter)
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("next", "iter"):
-            sources = [arg.value for arg in node.args[:1]]
-        drawn |= {item.value for source in sources for item in [source, *descendants(source)] if isinstance(item, cst.Name) and item.value in parameters}
-    return drawn
+            sources.extend(arg.value for arg in node.args[:1])
+    inner = [item for source in sources for item in descendants(source) if isinstance(item, (cst.Name, cst.Attribute))]
+    return [*sources, *inner]
+
+
+def _iterated_parameters(function: cst.FunctionDef) -> Set[str]:
+    """The parameters of `function` that it draws from (`_drawn_sources`)."""
+    parameters = _parameter_names(function)
+    return {item.value for item in _drawn_sources(function) if isinstance(item, cst.Name) and item.value in parameters}
 
 
 def _lazy_iterable_argument(ctx, function: cst.FunctionDef) -> str:
@@ -933,6 +939,12 @@ def _lazy_iterable_argument(ctx, function: cst.FunctionDef) -> str:
     one of these reached through a name or a lazy wrapper (`zip`, `enumerate`, `itertools`).
     That code runs under the decorator's `no_grad` (a feature stream that fills a memory bank
     would keep values without their graph)."""
+    for source in _drawn_sources(function):
+        if isinstance(source, cst.Attribute) or (isinstance(source, cst.Name) and source.value not in _parameter_names(function)):
+            # a stream bound elsewhere: at module level, or kept on the object (`self.stream`)
+            lazy = _lazy_iterable(ctx, source, 0)
+            if lazy:
+                return lazy
     drawn = _iterated_parameters(function)
     if not drawn:
         return ""
@@ -958,8 +970,9 @@ def _lazy_iterable(ctx, value: cst.BaseExpression, depth: int) -> str:
         return ""
     if isinstance(value, cst.GeneratorExp):
         return "a generator expression"
-    if isinstance(value, cst.Name):
-        for assigned in assigned_values(ctx.module, value.value):
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        dotted = dotted_name(value)
+        for assigned in assigned_values(ctx.module, dotted) if dotted else []:
             found = _lazy_iterable(ctx, assigned, depth + 1)
             if found:
                 return found
@@ -969,6 +982,15 @@ def _lazy_iterable(ctx, value: cst.BaseExpression, depth: int) -> str:
     func = value.func
     last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
     functions = ctx.frequency.local_functions()
+    if last == "DataLoader":
+        # the main process runs the `collate_fn` (and, without workers, the dataset) as the
+        # loop draws from the loader
+        collate = next((arg.value for arg in value.args if arg.keyword is not None and arg.keyword.value == "collate_fn"), None)
+        if isinstance(collate, cst.Lambda) or (
+            isinstance(collate, cst.Name) and any(_stores_or_reads_state(f) or _changes_own_state_in_place(f) for f in functions.get(collate.value, []))
+        ):
+            return f"a loader whose `collate_fn` `{ctx.module.code_for_node(collate)}` keeps values"
+        return _lazy_iterable(ctx, value.args[0].value, depth + 1) if value.args and value.args[0].keyword is None else ""
     if last in LAZY_MAPPERS and value.args:
         mapped = value.args[0].value
         if isinstance(mapped, cst.Lambda) or (isinstance(mapped, cst.Name) and mapped.value in functions):
