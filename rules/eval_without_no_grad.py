@@ -907,7 +907,7 @@ class _Escapes:
 # Builtins that return a lazy iterator running the function they are handed at each draw.
 LAZY_MAPPERS = frozenset({"map", "filter"})
 # Builtins and `itertools` functions that draw lazily from the iterables they are handed.
-LAZY_WRAPPERS = frozenset({"zip", "enumerate", "reversed", "chain", "islice", "cycle", "tee", "zip_longest", "starmap", "compress", "takewhile", "dropwhile", "accumulate", "pairwise", "batched"})
+LAZY_WRAPPERS = frozenset({"iter", "zip", "enumerate", "reversed", "chain", "islice", "cycle", "tee", "zip_longest", "starmap", "compress", "takewhile", "dropwhile", "accumulate", "pairwise", "batched"})
 # The methods of a class that iterating its object, or drawing from it, runs.
 ITERATION_METHODS = frozenset({"__iter__", "__next__", "__getitem__"})
 
