@@ -177,7 +177,10 @@ class DataloaderNoPersistentWorkers(Rule):
     attributes, calls its methods: `collate.max_len = 2 + epoch`), or changes in place a
     container the dataset was made from (`Pool(items)`, then `items.append(x)` between
     epochs: the workers' copy keeps its old length, which the sampler no longer matches,
-    and raises `IndexError`).
+    and raises `IndexError`), or a module-level name that the dataset class's `__len__`
+    reads (`return len(PAIRS)` with `PAIRS[:] = mined` between epochs, `return LIMIT` with
+    `LIMIT = 2 + 2 * epoch` in the epoch loop or in a function that declares it `global`),
+    or a module-level container its `__init__` reads.
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly

@@ -141,7 +141,9 @@ class DataloaderNoWorkers(Rule):
     reset the first one's workers, and when the file may change the dataset after making it
     (calls a method on it or its attributes, assigns them, or changes in place a container
     it was made from, `Pool(items)` then `items.append(x)`; also through the loader,
-    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`): persistent workers would keep
+    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`; or changes a module-level
+    name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
+    = mined` or `LIMIT = 2 + 2 * epoch` between epochs): persistent workers would keep
     the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its

@@ -30,6 +30,10 @@ RANDOM_FACTORIES = frozenset("rand randn randint randperm rand_like randn_like r
 COMPUTED_FACTORIES = frozenset(
     {"arange", "range", "linspace", "logspace", "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"}
 )
+# Window functions that compute their values with a cosine or a Bessel function, which the
+# device's math library rounds differently from the CPU's vectorised one (a last bit of some
+# points), whatever their length; `bartlett_window` only multiplies and adds.
+TRANSCENDENTAL_WINDOWS = frozenset({"hann_window", "hamming_window", "blackman_window", "kaiser_window"})
 # `.to()` keywords that have no meaning for a freshly created tensor and can be dropped.
 TRANSFER_ONLY_KEYWORDS = frozenset({"non_blocking", "copy"})
 # Calls that join tensors where they are.
@@ -156,7 +160,9 @@ class DeviceAfterCreation(Rule):
     (`Trainer(torch.float64)` with `self.device = device` in `__init__`, also by a starred
     tuple, through `cls = Trainer` or a dict literal of classes, `TRAINERS["base"](...)`). Unsafe, with the reason in the message,
     for random factories (`rand`, `randn`, `randint`, ...), because the device's random
-    generator draws other numbers than the CPU one; for `linspace`, `logspace`, and `arange`
+    generator draws other numbers than the CPU one; for `linspace`, `logspace`, the windows
+    computed with a cosine or a Bessel function (`hann_window`, `hamming_window`,
+    `blackman_window`, `kaiser_window`, of any length; not `bartlett_window`), and `arange`
     or `range` with a bound or step not known to be an integer, because the device's kernels
     round the computed values differently from the CPU's (PyTorch issues 40904 and 47043: a
     last bit of a point, an element at a bound); for factories with `requires_grad=True`,
@@ -542,12 +548,15 @@ class DeviceAfterCreation(Rule):
         return value is not None and _is_device_literal(value)
 
     def _computed_with_rounding(self, factory: cst.Call) -> bool:
-        """`linspace`/`logspace`, and `arange`/`range` unless every bound and step is known
-        to be an integer: their device kernels compute fractional values with other rounding
-        (a last bit, and at a bound one element more or less) than the CPU's."""
+        """`linspace`/`logspace`, the cosine and Bessel windows (`hann_window`, ...), and
+        `arange`/`range` unless every bound and step is known to be an integer: their device
+        kernels compute fractional values with other rounding (a last bit, and at a bound one
+        element more or less) than the CPU's."""
         name = (self.ctx.qualified_name(factory.func) or "").rpartition(".")[2]
         if name not in COMPUTED_FACTORIES:
             return False
+        if name in TRANSCENDENTAL_WINDOWS:
+            return True
         return name in ("linspace", "logspace") or not all(python_integer(self.ctx, arg.value) for arg in positional(factory))
 
     def _assigned(self, device: cst.BaseExpression, partial: bool = False) -> Optional[List[cst.BaseExpression]]:

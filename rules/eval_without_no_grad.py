@@ -11,7 +11,7 @@ from torchlint.semantics.bindings import wrapper_attribute_read
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, method_call
 from torchlint.semantics.tree import bound_names, children, descendants, module_nodes, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.values import string_value
+from torchlint.semantics.values import assigned_values, string_value
 from torchlint.semantics.escapes import VALUE_BUILTINS, attribute_store, decorator_keeps_values, in_place_function, computed_names, may_carry_graph, outer_names_augmented, receiving_calls, stored_targets
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.frequency import Frequency
@@ -173,7 +173,14 @@ class EvalWithoutNoGrad(Rule):
     passes, takes from a container, looks up or keeps in an attribute the file assigns (`for
     callback in CALLBACKS: callback(acc)`, `getattr(hooks, "on_val_end")(acc)`, a
     module-level `after = partial(fit, head)`, `self.on_validated(acc)` after
-    `self.on_validated = on_validated`: a callback would run without gradients too); does
+    `self.on_validated = on_validated`: a callback would run without gradients too), and
+    draws from nothing whose code runs at each draw, handed by a call of the file or bound
+    elsewhere (a module-level name, an attribute such as `self.stream`): a generator
+    expression, a generator function of the file, `map`/`filter` with a lambda or a function
+    of the file, an object of a class of the file whose `__iter__`, `__next__` or
+    `__getitem__` stores values or runs a module, or a `DataLoader` whose `collate_fn` of
+    the file keeps values (`evaluate(embed_stream(val))` where `embed_stream` fills a memory
+    bank would keep its features without their graph); does
     not read `.requires_grad`/`.grad_fn`/`.is_leaf`/ `torch.is_grad_enabled()`, nor call
     `.numpy()` on a value it did not detach, nor `__array__`, `resize_` or `__deepcopy__`,
     also unbound with the value first (`torch.Tensor.numpy(out)`, `type(out).numpy(out)`)
@@ -807,6 +814,9 @@ class _Escapes:
         callback = self._called_unknown(function)
         if callback:
             return f"{LATER_BACKWARD} may run in `{callback}`, a function passed in or taken from a container, which would run without gradients too"
+        lazy = _lazy_iterable_argument(self.ctx, function)
+        if lazy:
+            return f"{LATER_BACKWARD} may run in {lazy}, which a caller hands it to iterate: its code runs when the function draws from it, without gradients too"
         for layer in list(_helper_layers([function], self.ctx.module))[1:]:
             for helper in layer:
                 stored = _stores_or_reads_state(helper) or self._kept_by_decorator(helper)
@@ -892,6 +902,113 @@ class _Escapes:
             if not isinstance(node.func, (cst.Name, cst.Attribute)):
                 return dotted_name(node.func) or self.ctx.module.code_for_node(node.func)
         return ""
+
+
+# Builtins that return a lazy iterator running the function they are handed at each draw.
+LAZY_MAPPERS = frozenset({"map", "filter"})
+# Builtins and `itertools` functions that draw lazily from the iterables they are handed.
+LAZY_WRAPPERS = frozenset({"iter", "zip", "enumerate", "reversed", "chain", "islice", "cycle", "tee", "zip_longest", "starmap", "compress", "takewhile", "dropwhile", "accumulate", "pairwise", "batched"})
+# The methods of a class that iterating its object, or drawing from it, runs.
+ITERATION_METHODS = frozenset({"__iter__", "__next__", "__getitem__"})
+
+
+def _drawn_sources(function: cst.FunctionDef) -> List[cst.BaseExpression]:
+    """What `function` draws from: the iterable of a `for` loop or a comprehension, or the
+    argument of `next`/`iter`, and the names and attributes inside it (`enumerate(stream)`)."""
+    sources: List[cst.BaseExpression] = []
+    for node in descendants(function.body):
+        if isinstance(node, (cst.For, cst.CompFor)):
+            sources.append(node.iter)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("next", "iter"):
+            sources.extend(arg.value for arg in node.args[:1])
+    inner = [item for source in sources for item in descendants(source) if isinstance(item, (cst.Name, cst.Attribute))]
+    return [*sources, *inner]
+
+
+def _iterated_parameters(function: cst.FunctionDef) -> Set[str]:
+    """The parameters of `function` that it draws from (`_drawn_sources`)."""
+    parameters = _parameter_names(function)
+    return {item.value for item in _drawn_sources(function) if isinstance(item, cst.Name) and item.value in parameters}
+
+
+def _lazy_iterable_argument(ctx, function: cst.FunctionDef) -> str:
+    """What a call of the file hands `function` to draw from whose own code runs at each draw,
+    in words, or "": a generator expression, a generator function of the file, `map`/`filter`
+    with a lambda or a function of the file, an object of a class of the file whose iteration
+    methods (`__iter__`, `__next__`, `__getitem__`) store values or read autograd state, or
+    one of these reached through a name or a lazy wrapper (`zip`, `enumerate`, `itertools`).
+    That code runs under the decorator's `no_grad` (a feature stream that fills a memory bank
+    would keep values without their graph)."""
+    for source in _drawn_sources(function):
+        if isinstance(source, cst.Attribute) or (isinstance(source, cst.Name) and source.value not in _parameter_names(function)):
+            # a stream bound elsewhere: at module level, or kept on the object (`self.stream`)
+            lazy = _lazy_iterable(ctx, source, 0)
+            if lazy:
+                return lazy
+    drawn = _iterated_parameters(function)
+    if not drawn:
+        return ""
+    name = function.name.value
+    for call in nodes_of_type(ctx.module, (cst.Call,)):
+        if not isinstance(call, cst.Call):
+            continue
+        called = call.func.value if isinstance(call.func, cst.Name) else call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+        if called != name:
+            continue
+        for argument, parameter in arguments_by_parameter(call, function):
+            if parameter in drawn:
+                lazy = _lazy_iterable(ctx, argument, 0)
+                if lazy:
+                    return lazy
+    return ""
+
+
+def _lazy_iterable(ctx, value: cst.BaseExpression, depth: int) -> str:
+    """`value` in words when drawing from it runs code of the file or a lambda (see
+    `_lazy_iterable_argument`), else ""."""
+    if depth >= MAX_HELPER_DEPTH:
+        return ""
+    if isinstance(value, cst.GeneratorExp):
+        return "a generator expression"
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        dotted = dotted_name(value)
+        for assigned in assigned_values(ctx.module, dotted) if dotted else []:
+            found = _lazy_iterable(ctx, assigned, depth + 1)
+            if found:
+                return found
+        return ""
+    if not isinstance(value, cst.Call):
+        return ""
+    func = value.func
+    last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    functions = ctx.frequency.local_functions()
+    if last == "DataLoader":
+        # the main process runs the `collate_fn` (and, without workers, the dataset) as the
+        # loop draws from the loader
+        collate = next((arg.value for arg in value.args if arg.keyword is not None and arg.keyword.value == "collate_fn"), None)
+        if isinstance(collate, cst.Lambda) or (
+            isinstance(collate, cst.Name) and any(_stores_or_reads_state(f) or _changes_own_state_in_place(f) for f in functions.get(collate.value, []))
+        ):
+            return f"a loader whose `collate_fn` `{ctx.module.code_for_node(collate)}` keeps values"
+        return _lazy_iterable(ctx, value.args[0].value, depth + 1) if value.args and value.args[0].keyword is None else ""
+    if last in LAZY_MAPPERS and value.args:
+        mapped = value.args[0].value
+        if isinstance(mapped, cst.Lambda) or (isinstance(mapped, cst.Name) and mapped.value in functions):
+            return f"`{last}` over `{ctx.module.code_for_node(mapped)}`"
+    if last in LAZY_WRAPPERS or last in LAZY_MAPPERS:
+        return next((found for arg in value.args if (found := _lazy_iterable(ctx, arg.value, depth + 1))), "")
+    if isinstance(func, cst.Name) and func.value in functions:
+        if any(isinstance(node, (cst.Yield,)) for function in functions[func.value] for node in scope_descendants(function.body)):
+            return f"the generator `{func.value}`"
+    if isinstance(func, cst.Name) and func.value in ctx.frequency.classes():
+        for klass in ctx.frequency.classes()[func.value]:
+            for method in children(klass.body):
+                if isinstance(method, cst.FunctionDef) and method.name.value in ITERATION_METHODS:
+                    if _stores_or_reads_state(method) or _changes_own_state_in_place(method) or any(
+                        isinstance(node, cst.Call) and ctx.kind_of(node.func) is Kind.MODULE for node in descendants(method)
+                    ):
+                        return f"an object of `{func.value}` (its `{method.name.value}`)"
+    return ""
 
 
 def _runs_callbacks_on_values(body: cst.CSTNode, computed: Set[str], functions: Dict[str, List[cst.FunctionDef]]) -> Iterator[cst.Call]:

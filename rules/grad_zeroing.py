@@ -7,6 +7,7 @@ from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import argument, is_literal, method_call, reads_attribute, with_keyword
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP, names_parameters
+from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import project_function
 from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
 
@@ -62,7 +63,7 @@ class GradZeroing(Rule):
     the fix allows) changes its answer: `p.grad is None` becomes true for it, so a list of
     the parameters that got no gradient, or a count of those that did, changes. No fix is
     offered when the file reads `.grad` other
-    than to reset it or compare it with None (`p.grad`, `getattr(p, "grad")`, `getattr`
+    than to reset it or compare it with None (`p.grad`, `p._grad`, `getattr(p, "grad")`, `getattr`
     with a name that is not a literal, a call handed the name as a string path such as
     `operator.attrgetter("grad")`, also in a list, `map(getattr, params, ["grad"])`, or
     handed `getattr` itself, `functools.reduce(getattr, names, p)`; a lookup handed a name
@@ -73,7 +74,11 @@ class GradZeroing(Rule):
     reads `.grad`: such code would get None instead of zeros. No fix either for a
     `zero_grad(...)` call when the file defines a `zero_grad` that the fixed call cannot
     bind (a trainer's `def zero_grad(self, set_to_none):` would raise `TypeError` for
-    `trainer.zero_grad()`; a `zero_grad(self)` for `zero_grad(set_to_none=True)`).
+    `trainer.zero_grad()`; a `zero_grad(self)` for `zero_grad(set_to_none=True)`), nor
+    when the file steps a `GradScaler` and builds more than one optimizer (or one in a loop,
+    or none it shows): `scaler.step(opt)` raises an `AssertionError` when no parameter of
+    `opt` has a gradient (a head that a step does not use, its own optimizer), which zeroed
+    gradients never cause and None gradients do.
 
     ## Measured precision
     stable; no finding in the real-code benchmark after the shared semantics (one false
@@ -158,6 +163,8 @@ class GradZeroing(Rule):
         reader = self._grad_reader
         if reader:
             return self.withheld(f"{reader} reads `.grad`, which would be None")
+        if _scaler_may_find_no_gradient(self.ctx.module):
+            return self.withheld(GRAD_SCALER_REASON)
         if _refusing_zero_grad(self.ctx.module, bool(new_call.args)):
             return self.withheld(
                 "the file defines a `zero_grad` method that the fixed call cannot bind (a required `set_to_none` or other parameter)"
@@ -225,8 +232,46 @@ class GradZeroing(Rule):
         reader = self._grad_reader
         if reader:
             return self.withheld(f"{reader} reads `.grad`, which would be None")
+        if _scaler_may_find_no_gradient(self.ctx.module):
+            return self.withheld(GRAD_SCALER_REASON)
         assignment = cst.Assign(targets=[cst.AssignTarget(grad)], value=cst.Name("None"))
         return self.fix(NodeEdit(parent, assignment), message="Set `.grad` to None")
+
+
+GRAD_SCALER_REASON = (
+    "the file steps a `GradScaler` and may build more than one optimizer: `scaler.step(opt)` raises when no parameter "
+    "of `opt` has a gradient (an optimizer of a head a step does not use), which None gradients make possible"
+)
+
+
+@per_module
+def _scaler_may_find_no_gradient(module: cst.Module) -> bool:
+    """Whether the file uses a `GradScaler` and builds more than one optimizer (or builds one in
+    a loop or comprehension, or none the file shows): `GradScaler.step` asserts that
+    `unscale_` found a gradient among an optimizer's parameters, which holds for zeroed
+    gradients but not when a step leaves every parameter of one optimizer with None."""
+    if not any(isinstance(node, cst.Name) and node.value in ("GradScaler", "ShardedGradScaler") for node in descendants(module)):
+        return False
+    imported = {
+        (alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else alias.name.value)
+        for node in nodes_of_type(module, (cst.ImportFrom,))
+        if isinstance(node, cst.ImportFrom) and node.module is not None and (dotted_name(node.module) or "") in ("torch.optim", "optim")
+        and not isinstance(node.names, cst.ImportStar)
+        for alias in node.names
+        if isinstance(alias.name, cst.Name)
+    }
+
+    def builds_optimizer(node: cst.CSTNode) -> bool:
+        name = (dotted_name(node.func) or "") if isinstance(node, cst.Call) else ""
+        last = name.rpartition(".")[2]
+        if not last[:1].isupper() or "lr_scheduler" in name or last.endswith("GradScaler"):
+            return False
+        return name.startswith(("torch.optim.", "optim.")) or name in imported
+
+    built = sum(1 for node in descendants(module) if builds_optimizer(node))
+    loops = [node for node in descendants(module) if isinstance(node, (cst.For, cst.While, cst.CompFor))]
+    in_loop = any(builds_optimizer(item) for loop in loops for item in descendants(loop))
+    return built != 1 or in_loop
 
 
 def _grad_attribute(node: cst.BaseExpression) -> cst.BaseExpression:
@@ -289,6 +334,7 @@ def _file_reads_grad(module: cst.Module) -> bool:
             is_literal(target.comparator, "None") for target in node.comparisons
         ):
             resets.add(id(_grad_attribute(node.left)))
-        elif reads_attribute(node, "grad"):
+        elif reads_attribute(node, "grad") or reads_attribute(node, "_grad"):
+            # `p._grad` is the same slot as `p.grad`
             uses.append(id(node))
     return any(use not in resets for use in uses)

@@ -28,7 +28,7 @@ from torchlint.semantics.training import (
 )
 from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
 from torchlint.semantics.trained_forward import in_trained_forward, walked_every_step, without_grad
-from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type
+from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
 from torchlint.semantics.values import ValueInference, string_value
@@ -236,8 +236,11 @@ class SyncInLoop(Rule):
     prints the tensor's text). No fix when the values may be integers or floats (an
     int start and an unknown value: the sum's type would not be known; a uint8 or int32
     counter could overflow), when a function or lambda defined in the same scope mentions the
-    accumulator (called in the loop, it would see a tensor), or when the file may run on
-    Apple's MPS, which has no float64. Other uses get no fix.
+    accumulator (called in the loop, it would see a tensor), also, for an accumulator the
+    function declares `global` or `nonlocal`, any other function of the file that reads it
+    (a logger's method, a generator the loop draws from, a sibling closure: `json.dumps` of
+    a tensor raises), or when the file may run on Apple's MPS, which has no float64. Other
+    uses get no fix.
 
     ## Measured precision
     Stable in loops that run with training (`semantics.frequency.repeated_with_training`):
@@ -720,6 +723,10 @@ class SyncInLoop(Rule):
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
         if _read_by_nested_code(scope, accumulator):
             return self.withheld(f"a function or lambda here reads `{accumulator}`, which would be a tensor during the loop")
+        if scope is not self.ctx.module and _declared_outer(scope, accumulator) and _read_elsewhere(self.ctx.module, accumulator, scope):
+            return self.withheld(
+                f"`{accumulator}` is `global` or `nonlocal` here, and other functions of the file (a method, a generator, a closure) read it, which would see a tensor during the loop"
+            )
         binding = module_name(self.ctx.module, "torch", loop)
         if binding is None or binding[1]:
             return None
@@ -940,13 +947,43 @@ def _iterates_loader(loop: cst.CSTNode) -> bool:
     return not (isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "range")
 
 
-def _read_by_nested_code(scope: cst.CSTNode, name: str) -> bool:
-    """Whether a function or lambda defined in `scope` mentions `name`: called inside the
-    loop, it would see the accumulator as a tensor."""
+def _read_by_nested_code(scope: cst.CSTNode, name: str, skip: Optional[cst.CSTNode] = None) -> bool:
+    """Whether a function or lambda defined in `scope` (other than `skip`, the function that
+    holds the loop) mentions `name`: called inside the loop, it would see the accumulator as
+    a tensor."""
     for node in descendants(scope):
-        if node is not scope and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        if node is not scope and node is not skip and isinstance(node, (cst.FunctionDef, cst.Lambda)):
             if any(isinstance(item, cst.Name) and item.value == name for item in descendants(node)):
                 return True
+    return False
+
+
+def _declared_outer(function: cst.CSTNode, name: str) -> bool:
+    """Whether `function` declares `name` `global` or `nonlocal` (not in its nested functions):
+    the accumulator is then a variable of the module or of an enclosing function, which
+    functions defined anywhere there may read while the loop runs."""
+    return any(
+        isinstance(node, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in node.names)
+        for node in scope_descendants(function.body)
+    )
+
+
+def _read_elsewhere(module: cst.Module, name: str, skip: cst.CSTNode) -> bool:
+    """Whether a function or lambda of the file other than `skip` (and the functions nested in
+    it, checked on their own) mentions `name` without binding it as its own local variable."""
+    inside = {id(node) for node in descendants(skip)}
+    for node in descendants(module):
+        if node is skip or id(node) in inside or not isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            continue
+        if not any(isinstance(item, cst.Name) and item.value == name for item in descendants(node)):
+            continue
+        local = isinstance(node, cst.FunctionDef) and not _declared_outer(node, name) and any(
+            name in bound_names(target)
+            for item in scope_descendants(node.body)
+            for target in ([t.target for t in item.targets] if isinstance(item, cst.Assign) else [])
+        )
+        if not local:
+            return True
     return False
 
 

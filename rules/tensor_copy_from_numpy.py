@@ -109,7 +109,10 @@ class TensorCopyFromNumpy(Rule):
     also not by position as in `np.load(path, "r")`, nor with arguments it cannot read,
     `np.load(path, **opts)`; not `np.memmap`, `np.broadcast_to` or
     `sliding_window_view`, which may be read-only), an operator, a
-    copying method (`astype`, `copy`) or `Tensor.numpy()`, or a view of such an array (a
+    copying method (`astype`, `copy`) or `Tensor.numpy()` (not in a file that makes tensor
+    views whose elements share memory, `t.expand(n, d)`, `broadcast_to`, `as_strided`: the
+    array of such a view is writable, but an in-place change of a tensor over it raises),
+    or a view of such an array (a
 call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
 `a.astype(np.float32, copy=False)`, `out=`), with
     no `a.flags.writeable = ...` or `a.setflags(...)` in between. An array of unknown origin
@@ -342,7 +345,9 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
             return False
         receiver, method = found
         if method == "numpy":
-            return True
+            # a tensor's memory is writable, but an expanded view's elements share it (zero
+            # strides), and an in-place change of a tensor over such memory raises
+            return not _makes_overlapping_views(self.ctx.module)
         shares = method in VIEW_METHODS or _may_return_input(node, COPY_POSITIONS.get(method))
         return self.ctx.kind_of(receiver) is Kind.NDARRAY and (not shares or self._writable(receiver))
 
@@ -373,7 +378,10 @@ call that may return its input is one: `np.array(mm, copy=False)`, `copy=None`,
         if fix is not None and self._annotated_only(data):
             fix = self.withheld(f"`{data.value}` is an array only by its annotation; `torch.from_numpy` raises for a list or a reversed view")  # type: ignore[attr-defined]
         elif fix is not None and not self._writable(data):
-            fix = self.withheld("the array may be read-only (a memory map, a view of one): a tensor sharing it would crash on an in-place change")
+            fix = self.withheld(
+                "the array may be read-only or have elements that share memory (a memory map, a view of one, `.numpy()` of an expanded tensor): "
+                "a tensor sharing it would crash on an in-place change"
+            )
         elif fix is not None and self._may_be_scalar(data):
             fix = self.withheld("the value may be a NumPy scalar (an operator, `clip` or `round` on an array without dimensions, a draw with `size=None`), which `torch.from_numpy` rejects")
         elif fix is not None and _resizes_in_place(self.ctx.module):
@@ -467,6 +475,23 @@ def _may_return_input(call: cst.Call, copy_position: Optional[int]) -> bool:
         return True
     out = keyword(call, "out")
     return out is not None and not (isinstance(out.value, cst.Name) and out.value.value == "None")
+
+
+# Calls that make a view whose elements may share memory (zero or overlapping strides).
+OVERLAPPING_VIEWS = frozenset({"expand", "expand_as", "broadcast_to", "broadcast_tensors", "as_strided"})
+
+
+@per_module
+def _makes_overlapping_views(module: cst.Module) -> bool:
+    """Whether the file makes a tensor view whose elements may share memory (`t.expand(n, d)`,
+    `torch.broadcast_to`, `as_strided`): its `.numpy()` is such an array too, writable, and an
+    in-place change of a tensor over it raises ("more than one element of the written-to
+    tensor refers to a single memory location")."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, (cst.Attribute, cst.Name))
+        and (node.func.attr.value if isinstance(node.func, cst.Attribute) else node.func.value) in OVERLAPPING_VIEWS
+        for node in descendants(module)
+    )
 
 
 @per_module

@@ -613,7 +613,81 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
             name = dotted_name(arg.value)
             if name is not None and changed_in_place(ctx.module, name):
                 return name
+    return length_global_changed(ctx, dataset)
+
+
+def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+    """A module-level name that the `__len__` of the dataset's class of the file (or of a
+    base of the file, or a function of the file it calls) reads, and that the file changes
+    after binding it: in place (`PAIRS[:] = mined`, `PAIRS.append(p)`, `CFG.n = 4`) or by
+    binding it again (`LIMIT = 2 + 2 * epoch` in the epoch loop, or in a function that
+    declares it `global`). Also a module-level container that `__init__` reads and the file
+    changes in place (`self.pairs = PAIRS`). The sampler asks the main process's length,
+    which follows the change, while worker processes keep the copy they started with: their
+    items run out (`IndexError`)."""
+    module = ctx.module
+    top = _module_bindings(module)
+    functions = ctx.frequency.local_functions()
+    for class_name in sorted(constructed_classes(ctx, dataset)):
+        for klass in _class_chain(ctx, class_name):
+            for method in klass.body.body:
+                if not isinstance(method, cst.FunctionDef) or method.name.value not in ("__len__", "__init__"):
+                    continue
+                bodies = [method]
+                called = {node.func.value for node in descendants(method) if isinstance(node, cst.Call) and isinstance(node.func, cst.Name)}
+                bodies += [function for name in sorted(called) for function in functions.get(name, [])]
+                read = {node.value for body in bodies for node in descendants(body) if isinstance(node, cst.Name) and node.value in top}
+                for name in sorted(read - {class_name}):
+                    if changed_in_place(module, name) or _attribute_assigned(module, name):
+                        return name
+                    if method.name.value == "__len__" and _bound_again(module, name):
+                        return name
     return None
+
+
+@per_module
+def _module_bindings(module: cst.Module) -> FrozenSet[str]:
+    """The names that statements at module level bind by assignment."""
+    names: Set[str] = set()
+    for line in module.body:
+        if isinstance(line, cst.SimpleStatementLine):
+            for small in line.body:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+                names |= {node.value for target in targets for node in [target, *descendants(target)] if isinstance(node, cst.Name)}
+    return frozenset(names)
+
+
+def _attribute_assigned(module: cst.Module, name: str) -> bool:
+    """Whether the file assigns an attribute of what `name` holds (`CFG.n = 4`)."""
+    for node in descendants(module):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        if any(isinstance(target, cst.Attribute) and dotted_name(target.value) == name for target in targets):
+            return True
+    return False
+
+
+def _bound_again(module: cst.Module, name: str) -> bool:
+    """Whether the module-level `name` is bound more than once, in a loop at module level, or
+    in a function that declares it `global`."""
+    bindings = 0
+    for node in descendants(module):
+        targets: List[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            targets = [node.target]
+        elif isinstance(node, cst.NamedExpr):
+            targets = [node.target]
+        if any(isinstance(item, cst.Name) and item.value == name for target in targets for item in [target, *descendants(target)]):
+            bindings += 1
+    if bindings > 1:
+        return True
+    for function in nodes_of_type(module, (cst.FunctionDef,)):
+        if any(isinstance(node, cst.Global) and any(item.name.value == name for item in node.names) for node in scope_descendants(function.body)):
+            return True
+    return False
 
 
 def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str]:

@@ -2043,3 +2043,144 @@ for epoch in range(2):
         running += loss.item()
     by_loss[running] = epoch
 print(by_loss[min(by_loss)])
+
+# %% round 20: a global running loss, accumulated in a train function, logged as JSON by a logger method [none]
+import json
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(4)]
+running = 0.0
+
+
+class Logger:
+    def log(self, step):
+        print(json.dumps({"step": step, "running": round(running, 6)}))
+
+
+logger = Logger()
+
+
+def train():
+    global running
+    running = 0.0
+    for step, (x, y) in enumerate(data):
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+        logger.log(step)
+    print(round(running, 6))
+
+
+train()
+
+# %% round 20: a running loss in a nested function with nonlocal, read by a sibling closure [none]
+import json
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(4)]
+
+
+def fit():
+    total = 0.0
+
+    def report():
+        print(json.dumps({"total": total}))
+
+    def run_epoch():
+        nonlocal total
+        total = 0.0
+        for x, y in data:
+            loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+            report()
+
+    run_epoch()
+    print(round(total, 6))
+
+
+fit()
+
+# %% round 20: a global loss sum in a train function, checked by a budget generator the loop iterates [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(6)]
+spent = 0.0
+
+
+def budgeted(batches):
+    for b in batches:
+        if not isinstance(spent, float):
+            raise TypeError("spent must be a float")
+        yield b
+
+
+def train():
+    global spent
+    spent = 0.0
+    for x, y in budgeted(data):
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        spent += loss.item()
+    print(round(spent, 6))
+
+
+train()
+
+# %% round 20: a loss accumulated in a loop in a thread's target, read by a watchdog method [none]
+import json
+import threading
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(4)]
+state = {"done": False}
+acc = 0.0
+
+
+class Watch:
+    def snapshot(self):
+        return json.dumps({"acc": acc})
+
+
+def work():
+    global acc
+    acc = 0.0
+    for x, y in data:
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        acc += loss.item()
+        print(Watch().snapshot()[:8])
+
+
+t = threading.Thread(target=work)
+t.start()
+t.join()
+print(round(acc, 6))

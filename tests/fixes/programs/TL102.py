@@ -2653,3 +2653,38 @@ device = torch.device("cpu")
 for step in range(2):
     h = torch.tensor([0.1, 1e-5], dtype=torch.float64).to(device, torch.half)
     show(h)
+
+# %% round 20: an STFT loss that makes its Hann window on the host then moves it each call [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+signal = torch.randn(2, 256)
+for step in range(2):
+    window = torch.hann_window(64).to(device)
+    spec = torch.stft(signal, 64, window=window, return_complex=True).abs()
+    show(window[:5], round(spec.sum().item(), 3))
+
+# %% round 20: a Hamming window made on the host with periodic False and moved [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    w = torch.hamming_window(16, periodic=False).to(device)
+    show(w)
+
+# %% round 20: a Kaiser window for a resampler made on the host and moved [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    w = torch.kaiser_window(9, periodic=False, beta=8.0).to(device)
+    show(w)
+
+# %% round 20: a Blackman window made on the host and moved with a dtype [unsafe, same]
+import torch
+
+device = torch.device("cpu")
+for step in range(2):
+    w = torch.blackman_window(12).to(device, torch.float64)
+    show(w)

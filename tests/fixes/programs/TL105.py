@@ -1313,3 +1313,14 @@ for step in range(2):
     batch = np.arange(8.0).reshape(4, 2) * step
     t = torch.tensor(batch[::2])
     print(t.view(-1).tolist(), t.is_contiguous())
+
+# %% round 20: positions of a tensor expanded over the batch, taken to NumPy and back, offset in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    pos = torch.arange(4, dtype=torch.float32).expand(3, 4)
+    arr = pos.numpy()
+    t = torch.tensor(arr)
+    t.add_(step)
+    print(t.tolist())

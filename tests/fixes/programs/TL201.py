@@ -2123,3 +2123,53 @@ for epoch in range(2):
         opt.step()
         total += x.sum().item()
     print(epoch, total)
+
+# %% round 20: a pair dataset reading a module-level list of mined pairs rebuilt in place every epoch [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+PAIRS = [(0, 1), (1, 2)]
+
+
+class PairSet(Dataset):
+    def __len__(self):
+        return len(PAIRS)
+
+    def __getitem__(self, i):
+        a, b = PAIRS[i]
+        return torch.tensor([a, b])
+
+
+def mine(epoch):
+    PAIRS[:] = [(j, j + epoch) for j in range(2 + 2 * epoch)]
+
+
+loader = DataLoader(PairSet(), batch_size=2)
+for epoch in range(3):
+    mine(epoch)
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 20: a dataset whose length is a module-level size rebound by a curriculum each epoch [unsafe, same]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LIMIT = 2
+ORDER = list(range(8))
+
+
+class Curriculum(Dataset):
+    def __len__(self):
+        return LIMIT
+
+    def __getitem__(self, i):
+        return torch.tensor(ORDER[:LIMIT][i])
+
+
+loader = DataLoader(Curriculum(), batch_size=2)
+for epoch in range(3):
+    LIMIT = 2 + 2 * epoch
+    for x in loader:
+        print(epoch, x.to(device).tolist())

@@ -1250,3 +1250,75 @@ def batches():
 for epoch in range(2):
     for b in batches():
         show(epoch, b)
+
+# %% round 20: a pair dataset reading a module-level list of mined pairs rebuilt in place every epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+PAIRS = [(0, 1), (1, 2)]
+
+
+class PairSet(Dataset):
+    def __len__(self):
+        return len(PAIRS)
+
+    def __getitem__(self, i):
+        a, b = PAIRS[i]
+        return torch.tensor([a, b])
+
+
+def mine(epoch):
+    PAIRS[:] = [(j, j + epoch) for j in range(2 + 2 * epoch)]
+
+
+loader = DataLoader(PairSet(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    mine(epoch)
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 20: a dataset whose length is a module-level size rebound by a curriculum each epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LIMIT = 2
+ORDER = list(range(8))
+
+
+class Curriculum(Dataset):
+    def __len__(self):
+        return LIMIT
+
+    def __getitem__(self, i):
+        return torch.tensor(ORDER[:LIMIT][i])
+
+
+loader = DataLoader(Curriculum(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    LIMIT = 2 + 2 * epoch
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 20: a dataset whose items are read from a module-level tensor replaced each epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+TABLE = torch.zeros(4)
+
+
+class Rows(Dataset):
+    def __len__(self):
+        return len(TABLE)
+
+    def __getitem__(self, i):
+        return TABLE[i]
+
+
+loader = DataLoader(Rows(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    TABLE = torch.arange(4.0 + 2 * epoch)
+    for x in loader:
+        print(epoch, x.to(device).tolist())

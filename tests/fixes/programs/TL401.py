@@ -1147,3 +1147,41 @@ for _ in range(2):
     (w * 2).sum().backward()
     opt.step()
     show(w.grad, u.grad is None)
+
+# %% round 20: one GradScaler stepping two optimizers, the auxiliary head used every other step [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+body = nn.Linear(3, 3)
+aux = nn.Linear(3, 1)
+opt_body = torch.optim.SGD(body.parameters(), lr=0.1)
+opt_aux = torch.optim.SGD(aux.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu", init_scale=4.0)
+for step in range(4):
+    opt_body.zero_grad(set_to_none=False)
+    opt_aux.zero_grad(set_to_none=False)
+    h = body(torch.ones(2, 3))
+    loss = h.pow(2).mean()
+    if step % 2 == 0:
+        loss = loss + aux(h).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt_body)
+    scaler.step(opt_aux)
+    scaler.update()
+show(body, aux)
+
+# %% round 20: gradients read through the private _grad attribute by a norm logger [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+a, b = nn.Linear(2, 2), nn.Linear(2, 1)
+opt = torch.optim.SGD([*a.parameters(), *b.parameters()], lr=0.1)
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    out = a(torch.ones(1, 2)).sum() if step == 1 else b(a(torch.ones(1, 2))).sum()
+    out.backward()
+    norms = [float(p._grad.norm()) for p in b.parameters()]
+    print(step, [round(n, 4) for n in norms])
+    opt.step()

@@ -5887,3 +5887,215 @@ def evaluate():
 
 
 evaluate()
+
+# %% round 20: evaluation iterates a feature generator of the caller that fills a memory bank [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 3)
+head = nn.Linear(3, 2)
+bank = []
+data = [torch.randn(2, 4) for _ in range(3)]
+
+
+def embed_stream(batches):
+    for x in batches:
+        z = encoder(x)
+        bank.append(z)
+        yield z
+
+
+def evaluate(features):
+    head.eval()
+    n = 0
+    for z in features:
+        n += int(head(z).argmax(1).sum())
+    print(n)
+
+
+for epoch in range(2):
+    evaluate(embed_stream(data))
+    show(bank[-1])
+
+# %% round 20: evaluation draws batches from an iterator object of the file whose __next__ runs a module [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+aug = nn.Linear(3, 3)
+model = nn.Linear(3, 2)
+seen = []
+
+
+class Augmented:
+    def __init__(self, data):
+        self.data = list(data)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if not self.data:
+            raise StopIteration
+        x = aug(self.data.pop())
+        seen.append(x)
+        return x
+
+
+def evaluate(stream):
+    model.eval()
+    c = 0
+    for x in stream:
+        c += int(model(x).argmax(1).sum())
+    print(c)
+
+
+evaluate(Augmented([torch.randn(2, 3) for _ in range(2)]))
+show(seen[0])
+
+# %% round 20: evaluation over a map object of the caller that encodes and keeps each batch [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 3)
+head = nn.Linear(3, 2)
+kept = []
+data = [torch.randn(2, 4) for _ in range(3)]
+
+
+def encode(x):
+    z = encoder(x)
+    kept.append(z)
+    return z
+
+
+def evaluate(features):
+    head.eval()
+    n = 0
+    for z in features:
+        n += int(head(z).argmax(1).sum())
+    print(n)
+
+
+evaluate(map(encode, data))
+show(kept[0])
+
+# %% round 20: evaluation over a generator expression of the caller that runs the encoder [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 3)
+head = nn.Linear(3, 2)
+data = [torch.randn(2, 4) for _ in range(3)]
+cache = {}
+
+
+def evaluate(features):
+    head.eval()
+    n = 0
+    for z in features:
+        n += int(head(z).argmax(1).sum())
+    print(n)
+
+
+evaluate(cache.setdefault(i, encoder(x)) for i, x in enumerate(data))
+show(cache[0])
+
+# %% round 20: evaluation iterates a module-level feature stream built by a generator that fills a bank [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 3)
+head = nn.Linear(3, 2)
+bank = []
+data = [torch.randn(2, 4) for _ in range(3)]
+
+
+def embed_stream(batches):
+    for x in batches:
+        z = encoder(x)
+        bank.append(z)
+        yield z
+
+
+val_stream = embed_stream(data)
+
+
+def evaluate():
+    head.eval()
+    n = 0
+    for z in val_stream:
+        n += int(head(z).argmax(1).sum())
+    print(n)
+
+
+evaluate()
+show(bank[-1])
+
+# %% round 20: evaluation method iterates a stream the trainer keeps in an attribute [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 3)
+bank = []
+
+
+def features(batches):
+    for x in batches:
+        z = encoder(x)
+        bank.append(z)
+        yield z
+
+
+class Trainer:
+    def __init__(self, data):
+        self.head = nn.Linear(3, 2)
+        self.stream = features(data)
+
+    def validate(self):
+        self.head.eval()
+        n = 0
+        for z in self.stream:
+            n += int(self.head(z).argmax(1).sum())
+        print(n)
+
+
+t = Trainer([torch.randn(2, 4) for _ in range(3)])
+t.validate()
+show(bank[0])
+
+# %% round 20: evaluation over a loader whose collate function encodes and caches each batch [unsafe]
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 3)
+head = nn.Linear(3, 2)
+seen = []
+
+
+def encode_batch(items):
+    z = encoder(torch.stack(items))
+    seen.append(z)
+    return z
+
+
+loader = DataLoader([torch.randn(4) for _ in range(4)], batch_size=2, collate_fn=encode_batch)
+
+
+def evaluate(batches):
+    head.eval()
+    n = 0
+    for z in batches:
+        n += int(head(z).argmax(1).sum())
+    print(n)
+
+
+evaluate(loader)
+show(seen[0])
