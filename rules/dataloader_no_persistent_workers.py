@@ -73,7 +73,9 @@ class DataloaderNoPersistentWorkers(Rule):
     `data_loaders[phase]`, or an element handed to a function (`train_epoch(model,
     data_loaders["train"])`). Lightning modules of the project built with the loader, which
     store it in `__init__` and return it from a loader hook, count as handing it to
-    `trainer.fit` (not a trainer with `fast_dev_run=True`); so does a loader hook that builds
+    `trainer.fit` (not a trainer with `fast_dev_run=True`; a trainer a project function
+    builds, or a project function that hands the loader on to `fit`, in a project that imports
+    Lightning, counts too); so does a loader hook that builds
     one loader per dataset and returns them in a list (`loaders.append(DataLoader(ds, ...))`,
     then `return loaders`; `semantics.loaders.appended_to_result`).
 

@@ -355,7 +355,10 @@ class DataloaderNoPinMemory(Rule):
     handed to (`Trainer(model, train_loader)` storing it in `__init__` and moving each batch
     in its epoch loop, maybe over a `with` statement's wrapper: `with tqdm(it) as pbar:` after
     `it = iter(loader)`), the step function of an ignite `Engine` that runs over it, Lightning
-    (`trainer.fit(model, train_loader)`, or a project `LightningModule` built with the loader
+    (`trainer.fit(model, train_loader)`, also of a trainer a project function builds in a
+    project that imports Lightning, `model, trainer = build_from_yaml(path)`, or through a
+    project function that hands its loader parameters on to `fit`,
+    `FunctionFacts.fitted_parameters`; or a project `LightningModule` built with the loader
     that stores it in `__init__` and returns it from `train_dataloader()`/`val_dataloader()`,
     when that module is handed to a trainer's `fit`; not a trainer with `fast_dev_run=True`,
     which runs a batch or two), Accelerate's `prepare` and Fabric's

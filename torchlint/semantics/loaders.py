@@ -391,6 +391,7 @@ def fed_by_framework(ctx: "FileFacts", loader: cst.Call, every_epoch: bool = Fal
     built = _runs_epochs if every_epoch else _trains
     fed = (klass is not None and _feeds_loader_hook(ctx, loader, function, klass)) or any(
         _handed_to(ctx, scope, name, "fit", tuple(LIGHTNING_PACKAGES), "Trainer", built) or _kept_for_framework(ctx, scope, name, built)
+        or _fitted_by_project_trainer(ctx, scope, name) or _handed_to_a_fit(ctx, scope, name)
         for scope, name in _holders(ctx, loader)
     ) or _returned_to_lightning(ctx, loader)
     return fed and not lightning_on_cpu(ctx.path)
@@ -454,6 +455,40 @@ def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: 
             if facts is not None and held is not None and facts.feeds_framework(node.value, name):
                 if _handed_to(ctx, scope, held, "fit", tuple(LIGHTNING_PACKAGES), "Trainer", built):
                     return True
+    return False
+
+
+def _fitted_by_project_trainer(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
+    """Whether `scope` hands `name` to the `fit` of an object a project function builds
+    (`model, trainer = src.build_from_yaml(path)`, then `trainer.fit(model,
+    train_dataloader=train_dl)`), in a project that imports Lightning: a loader handed to a
+    `fit` there is a Lightning trainer's to iterate."""
+    if not project_imports_lightning(ctx.path):
+        return False
+    objects = {
+        bound
+        for node in descendants_of_type(ctx.module, scope, cst.Assign)
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call) and project_function(ctx, node.value.func) is not None
+        for bound in bound_names(node.targets[0].target)
+    }
+    return bool(objects) and any(
+        isinstance(node.func, cst.Attribute) and node.func.attr.value == "fit"
+        and dotted_name(node.func.value) in objects and _mentions_argument(node, name)
+        for node in descendants_of_type(ctx.module, scope, cst.Call)
+    )
+
+
+def _handed_to_a_fit(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
+    """Whether `scope` hands `name` to a project function that hands it on to a `fit` call
+    (`train(learner, train_loader, val_loader, args)` whose body ends in `trainer.fit(learner,
+    train_loader, val_loader)`; `FunctionFacts.fitted_parameters`), in a project that imports
+    Lightning."""
+    if not project_imports_lightning(ctx.path):
+        return False
+    for node in descendants_of_type(ctx.module, scope, cst.Call):
+        facts = project_function(ctx, node.func) if _mentions_argument(node, name) else None
+        if facts is not None and facts.fits_argument(node, name):
+            return True
     return False
 
 
@@ -639,7 +674,13 @@ def _containers(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> List[Tuple[s
 
 
 def _mentions_argument(call: cst.Call, name: str) -> bool:
-    return any(dotted_name(arg.value) == name for arg in call.args)
+    """Whether `call` is given the name `name` as an argument, or in a list or tuple display
+    of its arguments (`val_dataloaders=[val_loader]`)."""
+    return any(
+        dotted_name(value) == name
+        for arg in call.args
+        for value in ([element.value for element in arg.value.elements] if isinstance(arg.value, (cst.List, cst.Tuple)) else [arg.value])
+    )
 
 
 def loops_over(ctx: "FileFacts", loader: cst.Call) -> List[cst.For]:

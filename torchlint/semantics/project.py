@@ -762,6 +762,15 @@ class FunctionFacts:
     # It moves something to a device itself (`.cuda()`, `.to(device)`; for a class, one of its
     # methods does): a program that calls it runs work on the device it picks.
     places_on_device: bool = False
+    # Parameters it hands to a `fit` call (`trainer.fit(learner, train_loader, val_loader)`,
+    # also in a list display: `val_dataloaders=[val_loader]`): a Lightning trainer's to iterate
+    # in a project that imports Lightning.
+    fitted_parameters: FrozenSet[str] = frozenset()
+
+    def fits_argument(self, call: cst.Call, name: str) -> bool:
+        """Whether `call` (of this function) passes the name `name` to a parameter it hands to
+        a `fit` call (see `fitted_parameters`)."""
+        return bool(self._parameters_given(call, name) & self.fitted_parameters)
 
     def feeds_framework(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this class) passes the name `name` to a parameter a framework
@@ -1500,6 +1509,18 @@ def _of(grouped: Dict[type, List[ast.AST]], *kinds: type) -> List[ast.AST]:
     return [item for kind in kinds for item in grouped.get(kind, ())]
 
 
+def _fitted_names(calls: List[ast.Call]) -> Iterator[str]:
+    """The names handed to `fit` calls among `calls`, as arguments or in list and tuple
+    displays of them (`trainer.fit(model, train_loader, val_dataloaders=[val_loader])`)."""
+    for call in calls:
+        if _called_attribute(call) != "fit":
+            continue
+        for value in (*call.args, *(keyword.value for keyword in call.keywords)):
+            for item in value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]:
+                if isinstance(item, ast.Name):
+                    yield item.id
+
+
 def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> FunctionFacts:
     """One walk of the body, its nodes grouped by class; the decorators and the signature are
     walked for names only."""
@@ -1546,6 +1567,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         loader_keywords=_loader_keywords(_of(body, ast.Return, ast.Call, ast.Dict), aliases, _loader_classes(args, aliases))
         if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(_runs_parameter(item) for item in calls) & set(parameters),
+        fitted_parameters=frozenset(_fitted_names(calls)) & set(parameters),
         iterated_globals=frozenset(name for names in free.values() for name in names),
         moved_globals=frozenset(name for loop, names in free.items() if _moves_items(loop) for name in names),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
