@@ -16,7 +16,7 @@ from torchlint.semantics.frequency import repeats
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
-from torchlint.semantics.passed_values import device_from_configuration, device_given_by_callers, received_spreads
+from torchlint.semantics.passed_values import device_from_configuration, device_from_project_module, device_given_by_callers, received_spreads
 from torchlint.semantics.host_programs import picks_only_the_cpu
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
 from torchlint.semantics.training import NO_SUCH_KEYWORD, body_nodes, builds_dataloader, called_function, loader_factory, remote_program, takes_keyword, training_loops
@@ -318,7 +318,9 @@ class DataloaderNoPinMemory(Rule):
     a setting of their configuration (`torch.device(hp.device)`, not an option that defaults to
     the CPU: `semantics.passed_values.device_from_configuration`; nor take it as a parameter
     that a call of the project passes a device other than the CPU, in a program on CUDA:
-    `semantics.passed_values.device_given_by_callers`), for loaders over a dataset whose
+    `semantics.passed_values.device_given_by_callers`; nor move to a device a project module
+    of a program on CUDA picks, `x.to(config.DEVICE)`:
+    `semantics.passed_values.device_from_project_module`), for loaders over a dataset whose
     `__getitem__` moves each item to the device (`audio.to(self.device)`: its batches are
     device tensors already, which cannot be pinned; `semantics.datasets.items_moved_to_device`), for loaders a
     Lightning trainer feeds in a project that trains on the CPU (it pins a Lightning release
@@ -463,10 +465,12 @@ class DataloaderNoPinMemory(Rule):
     @cached_property
     def _on_accelerator(self) -> bool:
         """Whether the file's code runs on CUDA: it mentions CUDA, builds its device from a
-        setting of its configuration (`passed_values.device_from_configuration`), or takes it
+        setting of its configuration (`passed_values.device_from_configuration`), moves values
+        to a device a project module of a CUDA program picks (`x.to(config.DEVICE)`;
+        `passed_values.device_from_project_module`), or takes it
         from callers that pass one other than the CPU in a program on CUDA
         (`passed_values.device_given_by_callers`)."""
-        if self.ctx.uses_cuda or device_from_configuration(self.ctx):
+        if self.ctx.uses_cuda or device_from_configuration(self.ctx) or device_from_project_module(self.ctx):
             return True
         return project_uses(self.ctx, CUDA) and device_given_by_callers(self.ctx)
 

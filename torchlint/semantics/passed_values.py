@@ -18,7 +18,7 @@ from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.devices import named_like_device
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import arguments_given, calls_given, launched_values, option_default
+from torchlint.semantics.project import CUDA, arguments_given, calls_given, launched_values, option_default, project_enables
 from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import DICT_READS, string_key, string_value
 
@@ -91,6 +91,20 @@ def device_from_configuration(ctx: "FileFacts") -> bool:
         default = default_of_option(ctx, setting)
         if not (isinstance(default, str) and default.split(":")[0].lower() in ("cpu", "mps")):
             return True
+    return False
+
+
+def device_from_project_module(ctx: "FileFacts") -> bool:
+    """Whether the file moves values to a device that another project module picks
+    (`x.to(config.DEVICE)` after `from internal_files import config`, whose `DEVICE =
+    torch.device("cuda" if ...)`; `from settings import device`), and a project module it
+    imports enables CUDA: the program runs where that module puts it."""
+    if ".to(" not in ctx.text or not project_enables(ctx, CUDA):
+        return False
+    for node in nodes_of_type(ctx.module, (cst.Call,)):
+        target = positional(node)[0].value if isinstance(node.func, cst.Attribute) and node.func.attr.value == "to" and positional(node) else None
+        if target is not None and named_like_device(target) and not (ctx.names.qualified_name(target) or "torch.").startswith("torch."):
+            return True  # an imported name: a project module's (a library's device is no name of this kind)
     return False
 
 
