@@ -38,9 +38,13 @@ def test_imported_packages_are_read_from_every_block():
 
 
 def test_a_file_that_does_not_import_torch_is_not_parsed(monkeypatch):
-    text = "# torch is optional here\n" + LOOP
+    text = "# torch is optional here\n" + LOOP.replace("loss.backward()", "loss.sum()")
     assert not _parses(monkeypatch, text)
     assert codes(text) == []
+    # A backward pass is PyTorch training code, imported or not (a trainer subclass whose
+    # tensors come from its base class's module), unless another autograd library is imported.
+    assert _parses(monkeypatch, LOOP) and codes(LOOP, ["TL101"]) == ["TL101"]
+    assert codes("import mxnet as mx\n" + LOOP, ["TL101"]) == []
     nested = "def train():\n    import torch\n" + "".join(f"    {line}\n" for line in LOOP.splitlines())
     assert _parses(monkeypatch, nested)
     assert codes(nested, ["TL101"]) == ["TL101"]

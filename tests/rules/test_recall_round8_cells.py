@@ -82,7 +82,9 @@ def _line(code: str, text: str) -> int:
 
 
 def test_without_an_import_of_torch_anywhere_nothing_is_reported(tmp_path, monkeypatch):
-    assert project_findings(tmp_path, monkeypatch, {"notebook.py": HEADER + AGENT_CELL}, "TL101,TL102") == set()
+    # (A backward pass alone makes PyTorch code since round 24: the agent here runs none.)
+    cells = AGENT_CELL.replace("loss.backward()", "loss.sum()")
+    assert project_findings(tmp_path, monkeypatch, {"notebook.py": HEADER + cells}, "TL101,TL102") == set()
 
 
 def test_a_parameter_of_an_ordinary_decorated_function_still_shadows_the_import(tmp_path, monkeypatch):

@@ -21,7 +21,7 @@ from torchlint.engine.positions import compute_positions, statement_lines, to_sp
 from torchlint.engine.reparse import Reparser
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
-from torchlint.semantics.framework_names import TORCH_PACKAGES
+from torchlint.semantics.framework_names import OTHER_AUTOGRAD_PACKAGES, TORCH_PACKAGES
 from torchlint.semantics.project import star_imports_torch
 from torchlint.semantics.roles import trains_with_a_test_name
 from torchlint.semantics.test_paths import test_by_name_only
@@ -111,9 +111,13 @@ def _analyse(
     """
     python_error = _syntax_problem(text)
     applicable = [rule for rule in rules if rule.may_apply(text)]
-    # A PyTorch file: it imports torch, or gets it from a star import of a project module.
+    # A PyTorch file: it imports torch, gets it from a star import of a project module, or runs
+    # a backward pass on what project modules give it (a trainer subclass that imports only its
+    # base class) and imports no other library with autograd.
+    imported = text_facts(text).imported if python_error is None else frozenset()
     torch_file = python_error is None and (
-        bool(TORCH_PACKAGES & text_facts(text).imported) or ("import *" in text and star_imports_torch(path, text))
+        bool(TORCH_PACKAGES & imported) or ("import *" in text and star_imports_torch(path, text))
+        or (".backward(" in text and not OTHER_AUTOGRAD_PACKAGES & imported)
     )
     if python_error is None and not torch_file:
         applicable = [rule for rule in applicable if not rule.requires_torch]  # their reports are dropped

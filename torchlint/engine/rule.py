@@ -77,8 +77,8 @@ class Rule:
     @classmethod
     def may_apply(cls, text: str) -> bool:
         """A cheap textual pre-check: False when the rule cannot report anything in `text`."""
-        if cls.requires_torch and "torch" not in text and "lightning" not in text:
-            return False  # (`import lightning as L` makes a PyTorch file too)
+        if cls.requires_torch and "torch" not in text and "lightning" not in text and ".backward(" not in text:
+            return False  # (`import lightning as L` makes a PyTorch file too, and so may a backward pass)
         return not cls.triggers or any(trigger in text for trigger in cls.triggers)
 
     @classmethod

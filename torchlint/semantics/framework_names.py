@@ -8,6 +8,11 @@ from typing import Dict, FrozenSet
 # Packages whose import makes a file a PyTorch file: torch, the training frameworks built on it,
 # and PyTorch Geometric (its loaders are torch DataLoaders, its models torch modules).
 TORCH_PACKAGES: FrozenSet[str] = frozenset({"torch", "pytorch_lightning", "lightning", "torch_geometric"})
+# Other libraries whose tensors have a `.backward()`: a file importing one is not PyTorch code
+# by its backward pass alone.
+OTHER_AUTOGRAD_PACKAGES: FrozenSet[str] = frozenset(
+    {"mxnet", "chainer", "paddle", "tensorflow", "jax", "oneflow", "mindspore", "dynet", "autograd", "tinygrad", "micrograd"}
+)
 LIGHTNING = "Lightning"
 # The packages Lightning's classes are imported from (`pytorch_lightning.Trainer`,
 # `lightning.pytorch.LightningModule`).
