@@ -45,6 +45,7 @@ def test_a_file_that_does_not_import_torch_is_not_parsed(monkeypatch):
     # tensors come from its base class's module), unless another autograd library is imported.
     assert _parses(monkeypatch, LOOP) and codes(LOOP, ["TL101"]) == ["TL101"]
     assert codes("import mxnet as mx\n" + LOOP, ["TL101"]) == []
+    assert codes(LOOP + "torch.cuda.empty_cache()\n", ["TL101"]) == []  # `torch` never imported: a NameError
     nested = "def train():\n    import torch\n" + "".join(f"    {line}\n" for line in LOOP.splitlines())
     assert _parses(monkeypatch, nested)
     assert codes(nested, ["TL101"]) == ["TL101"]

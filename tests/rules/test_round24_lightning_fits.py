@@ -42,6 +42,8 @@ FOUND = {(file, code, line) for file, line in (("train.py", 8), ("train.py", 9))
     (BUILDER, "tune", set()),
     # a project without Lightning: its builder's `fit` is another library's
     (BUILDER.replace("import pytorch_lightning as pl", "import sklearn as pl"), "fit", set()),
+    # a builder that makes no Lightning trainer: its object's `fit` is the project's own loop
+    (BUILDER.replace('pl.Trainer(accelerator="gpu", devices=1, max_epochs=100)', "Loop(max_epochs=100)"), "fit", set()),
 ])
 def test_a_trainer_a_project_function_builds(tmp_path, monkeypatch, builder, method, expected):
     files = {"builder.py": builder, "train.py": SCRIPT.format(method=method)}

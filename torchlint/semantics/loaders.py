@@ -459,16 +459,17 @@ def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: 
 
 
 def _fitted_by_project_trainer(ctx: "FileFacts", scope: cst.CSTNode, name: str) -> bool:
-    """Whether `scope` hands `name` to the `fit` of an object a project function builds
-    (`model, trainer = src.build_from_yaml(path)`, then `trainer.fit(model,
-    train_dataloader=train_dl)`), in a project that imports Lightning: a loader handed to a
-    `fit` there is a Lightning trainer's to iterate."""
+    """Whether `scope` hands `name` to the `fit` of an object a project function that builds a
+    Lightning trainer returns (`model, trainer = src.build_from_yaml(path)`, then
+    `trainer.fit(model, train_dataloader=train_dl)`; `FunctionFacts.builds_trainer`), in a
+    project that imports Lightning."""
     if not project_imports_lightning(ctx.path):
         return False
     objects = {
         bound
         for node in descendants_of_type(ctx.module, scope, cst.Assign)
-        if len(node.targets) == 1 and isinstance(node.value, cst.Call) and project_function(ctx, node.value.func) is not None
+        if len(node.targets) == 1 and isinstance(node.value, cst.Call)
+        and getattr(project_function(ctx, node.value.func), "builds_trainer", False)
         for bound in bound_names(node.targets[0].target)
     }
     return bool(objects) and any(

@@ -766,6 +766,8 @@ class FunctionFacts:
     # also in a list display: `val_dataloaders=[val_loader]`): a Lightning trainer's to iterate
     # in a project that imports Lightning.
     fitted_parameters: FrozenSet[str] = frozenset()
+    # It builds a Lightning `Trainer` (`trainer = pl.Trainer(...)`): a builder of trainers.
+    builds_trainer: bool = False
 
     def fits_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it hands to
@@ -1568,6 +1570,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(_runs_parameter(item) for item in calls) & set(parameters),
         fitted_parameters=frozenset(_fitted_names(calls)) & set(parameters),
+        builds_trainer=any(name.split(".")[0] in LIGHTNING_PACKAGES and name.rsplit(".", 1)[-1] == "Trainer" for name in qualified if name),
         iterated_globals=frozenset(name for names in free.values() for name in names),
         moved_globals=frozenset(name for loop, names in free.items() if _moves_items(loop) for name in names),
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
