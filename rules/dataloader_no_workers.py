@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -242,7 +242,7 @@ class DataloaderNoWorkers(Rule):
         if not literal and not self._set_to_zero(value):
             return
         dataset = argument(node, "dataset", 0)
-        if dataset is not None and self._in_memory(dataset.value):
+        if dataset is not None and (self._in_memory(dataset.value) or samples_changing_state(self.ctx, dataset.value)):
             return
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run

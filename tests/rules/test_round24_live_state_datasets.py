@@ -39,7 +39,8 @@ class DQN(L.LightningModule):
         return loss
 
     def train_dataloader(self):
-        return DataLoader(RLDataset({given}, 200), batch_size=32)
+        dataset = RLDataset({given}, 200)
+        return DataLoader(dataset, batch_size=32)
 
 
 trainer = L.Trainer(accelerator="gpu", max_epochs=100)
@@ -50,7 +51,14 @@ trainer.fit(DQN())
 @pytest.mark.parametrize("given, change, reported", [
     ("self.buffer", "self.buffer.append(self.play_step())", []),
     ("self.buffer", "self.buffer.update(batch[-1], loss.detach())", []),
-    ("self.paths", "self.buffer.append(self.play_step())", [29]),
+    ("self.paths", "self.buffer.append(self.play_step())", [30]),
 ])
 def test_a_dataset_over_a_buffer_the_module_fills(given, change, reported):
     assert lines(MODULE.format(given=given, change=change), "TL201") == reported
+
+
+def test_the_buffer_batches_still_go_to_the_device_unpinned():
+    # Only the workers are the main process's business: the trainer still copies every
+    # sampled batch to the GPU from pageable memory (TL202 stays).
+    code = MODULE.format(given="self.buffer", change="self.buffer.append(self.play_step())")
+    assert lines(code, "TL202") == [30]

@@ -87,11 +87,9 @@ MUTATORS = frozenset({"append", "appendleft", "extend", "add", "push", "insert",
 
 def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
     """`ExperienceSourceDataset(self.train_batch)`: a dataset handed a method of the object
-    that builds it, uncalled, or a state the object keeps changing (`RLDataset(self.buffer)`
-    where another method calls `self.buffer.append(...)`). Its items are what the main process
-    makes (an agent playing its environment, the replay buffer it fills): nothing to load, and
-    workers could not run the agent or would sample stale copies of the buffer. Not a method
-    of a value given one (`self.train_data.map(self.tokenize)`, a dataset's own
+    that builds it, uncalled. Its items are what that method makes in the main process (an
+    agent playing its environment): nothing to load, and workers could not run the agent.
+    Not a method of a value given one (`self.train_data.map(self.tokenize)`, a dataset's own
     preprocessing): the dataset is the value's."""
     if isinstance(dataset.func, cst.Attribute) and ctx.names.qualified_name(dataset.func.value) is None:
         return False
@@ -102,8 +100,27 @@ def _fed_by_own_method(ctx: FileFacts, dataset: cst.Call) -> bool:
     if klass is None:
         return False
     methods = {item.name.value for item in klass.body.body if isinstance(item, cst.FunctionDef)}
-    given = {arg.value.attr.value for arg in dataset.args if isinstance(arg.value, cst.Attribute) and dotted_name(arg.value.value) == "self"}
-    return bool(given & methods) or bool(given & _changed_attributes(klass))
+    return bool(_given_attributes(dataset) & methods)
+
+
+def samples_changing_state(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
+    """`RLDataset(self.buffer, 200)` where another method of the class that builds it calls
+    `self.buffer.append(...)`: a dataset handed a state its building object keeps changing (a
+    replay buffer it fills). Its items are what the main process holds now; worker processes
+    would sample stale copies of it. A name is followed to what the file binds it to."""
+    if not isinstance(dataset, cst.Call):
+        values = _bound_values(ctx, dataset, 0)
+        return bool(values) and all(isinstance(value, cst.Call) and samples_changing_state(ctx, value) for value in values)
+    klass = ctx.frequency.enclosing_class(dataset)
+    if klass is None:
+        function = ctx.frequency.enclosing_function(dataset)
+        klass = ctx.frequency.enclosing_class(function) if function is not None else None
+    return klass is not None and bool(_given_attributes(dataset) & _changed_attributes(klass))
+
+
+def _given_attributes(dataset: cst.Call) -> Set[str]:
+    """The attributes of `self` a dataset call is handed (`self.buffer` gives `buffer`)."""
+    return {arg.value.attr.value for arg in dataset.args if isinstance(arg.value, cst.Attribute) and dotted_name(arg.value.value) == "self"}
 
 
 def _changed_attributes(klass: cst.ClassDef) -> Set[str]:
