@@ -28,7 +28,7 @@ from torchlint.semantics.training import (
 )
 from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
 from torchlint.semantics.trained_forward import in_trained_forward, walked_every_step, without_grad
-from torchlint.semantics.tree import bound_names, descendants, in_source_order, iterated_source, module_nodes, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
 from torchlint.semantics.values import ValueInference, string_value
@@ -681,7 +681,7 @@ class SyncInLoop(Rule):
         return region is not None and any(
             isinstance(call.func, cst.Attribute) and call.func.attr.value in sinks
             and any(isinstance(item, cst.Name) and item.value in names for item in _receiver_chain(call.func.value))
-            for call in nodes_of_type(region, (cst.Call,))
+            for call in descendants_of_type(self.ctx.module, region, cst.Call)
         )
 
     def _is_dict_key(self, node: cst.Call) -> bool:

@@ -16,7 +16,7 @@ from torchlint.engine.context import FileContext
 from torchlint.engine.rule import Rule
 from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, names_bound_by, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, descendants_of_type, names_bound_by, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.modes import notebook_cell
 
@@ -205,7 +205,7 @@ class _SemanticTracker:
         for method in methods.values():
             hook = method.name.value in BATCH_PARAMETER_HOOKS and len(method.params.params) > 1
             batch = method.params.params[1].name.value if hook else None
-            for call in nodes_of_type(method, (cst.Call,)):
+            for call in descendants_of_type(self.ctx.module, method, cst.Call):
                 callee = call.func.attr.value if isinstance(call.func, cst.Attribute) and dotted_name(call.func.value) == "self" else None
                 if callee not in methods or callee in BATCH_PARAMETER_HOOKS:
                     continue

@@ -14,7 +14,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import TORCH_FACTORIES, FunctionFacts, project_function
-from torchlint.semantics.tree import descendants, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, descendants_of_type, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import assigned_values, string_value
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -115,7 +115,7 @@ def samples_changing_state(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
     if klass is None:
         function = ctx.frequency.enclosing_function(dataset)
         klass = ctx.frequency.enclosing_class(function) if function is not None else None
-    return klass is not None and bool(_given_attributes(dataset) & _changed_attributes(klass))
+    return klass is not None and bool(_given_attributes(dataset) & _changed_attributes(ctx.module, klass))
 
 
 def _given_attributes(dataset: cst.Call) -> Set[str]:
@@ -123,11 +123,11 @@ def _given_attributes(dataset: cst.Call) -> Set[str]:
     return {arg.value.attr.value for arg in dataset.args if isinstance(arg.value, cst.Attribute) and dotted_name(arg.value.value) == "self"}
 
 
-def _changed_attributes(klass: cst.ClassDef) -> Set[str]:
+def _changed_attributes(module: cst.Module, klass: cst.ClassDef) -> Set[str]:
     """The attributes of `self` that the class changes in place (`self.buffer.append(x)`)."""
     return {
         node.func.value.attr.value
-        for node in nodes_of_type(klass, (cst.Call,))
+        for node in descendants_of_type(module, klass, cst.Call)
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS
         and isinstance(node.func.value, cst.Attribute) and dotted_name(node.func.value.value) == "self"
     }

@@ -433,7 +433,10 @@ def source_order(module: cst.Module, nodes: List[cst.CSTNode]) -> List[cst.CSTNo
 
 @per_module
 def nodes_of_type(module: cst.Module, kinds: Tuple[type, ...]) -> List[cst.CSTNode]:
-    """The nodes of `module` that are instances of `kinds`, in `descendants` order."""
+    """The nodes of `module` that are instances of `kinds`, in `descendants` order. Only for a
+    whole module: its index is remembered for a few modules, and a subtree passed here would
+    push the checked file's out (`descendants_of_type` slices a subtree from the index)."""
+    assert isinstance(module, cst.Module), "nodes_of_type takes a module; use descendants_of_type for a subtree"
     nodes = module_nodes(module)
     matching = {kind for kind in nodes.by_type if issubclass(kind, kinds)}
     if len(matching) <= 1:
