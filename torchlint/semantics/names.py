@@ -141,12 +141,19 @@ class NameResolver:
                 return None
             # A star import of a project module that imports torch brings `torch` itself.
             target = head if head in _PACKAGES else f"{self.star_modules[-1]}.{head}"
-        return f"{target}.{rest}" if rest else target
+        qualified = f"{target}.{rest}" if rest else target
+        for alias, module in _REEXPORTS.items():
+            if qualified == alias or qualified.startswith(alias + "."):
+                return module + qualified[len(alias):]
+        return qualified
 
     def resolves_to(self, node: cst.BaseExpression, *names: str) -> bool:
         return self.qualified_name(node) in names
 
 
+# Modules that torch re-exports under another path: `from torch.functional import F` is
+# `torch.nn.functional` (torch/functional.py imports it as `F`).
+_REEXPORTS = {"torch.functional.F": "torch.nn.functional"}
 # Packages a name reached only through a star import stands for (`from utils import *`, where
 # utils.py does `import torch`): their own names, not attributes of the star-imported module.
 _PACKAGES = frozenset({"torch", "torchvision", "torchaudio"})
