@@ -249,8 +249,18 @@ class ImplicitSyncInLoop(Rule):
             self._check(node, "Formatting a tensor with `%`", prints=True)
 
     def visit_If(self, node: cst.If) -> None:
-        if self._may_run_on_device() and self._is_tensor_test(node.test):
+        if self._may_run_on_device() and self._is_tensor_test(node.test) and not self._tested_just_before(node):
             self._check(node.test, "A tensor as an `if` condition", test_of=node)
+
+    def _tested_just_before(self, node: cst.If) -> bool:
+        """Whether `node` is an `elif` whose tensors the `if` it follows already tested (`if d <
+        low: ... elif d > high: ...`): that test waited for them, and nothing new is queued in
+        between."""
+        parent = self.ctx.parent()
+        if not (isinstance(parent, cst.If) and parent.orelse is node and self._is_tensor_test(parent.test)):
+            return False
+        tested = {item.value for item in descendants(node.test) if isinstance(item, cst.Name) and self._is_tensor(item)}
+        return bool(tested) and tested <= {item.value for item in descendants(parent.test) if isinstance(item, cst.Name)}
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         if self._may_run_on_device() and self._is_tensor_test(node.test):
