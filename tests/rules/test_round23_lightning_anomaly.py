@@ -22,3 +22,14 @@ pytestmark = pytest.mark.stable_only
 def test_a_trainer_with_anomaly_detection(imports, trainer, reported):
     code = f"{imports}\ntrainer = {trainer}\ntrainer.fit(model, loader)\n"
     assert lines("\n" + code, "TL403") == reported
+
+
+def test_a_trainer_finding_points_at_the_option():
+    # Round 24: the finding is at `detect_anomaly=True`, the option to remove, also when the
+    # call spans lines; a `# noqa` on that line silences it.
+    from conftest import lint
+
+    code = "import pytorch_lightning as pl\ntrainer = pl.Trainer(\n    max_epochs=50,\n    detect_anomaly=True,\n)\n"
+    [finding] = lint(code, ["TL403"])
+    assert (finding.line, finding.column) == (4, 5)
+    assert lint(code.replace("detect_anomaly=True,", "detect_anomaly=True,  # noqa: TL403"), ["TL403"]) == []
