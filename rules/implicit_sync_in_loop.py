@@ -1,7 +1,8 @@
-from typing import Iterator, List, Optional, Set
+from typing import Iterator, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from torchlint.engine.reports import PendingFix, Report
 from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
@@ -21,7 +22,7 @@ from torchlint.semantics.stopping import decides_stop
 from torchlint.semantics.training import OTHER_LOOPS, called_every_step_elsewhere, loop_trains, repeated_with_training
 from torchlint.semantics.trained_forward import walked_every_step
 from torchlint.semantics.tree import descendants
-from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.names import dotted_name
 
 # Builtins that convert a tensor to a Python value, copying it to the host.
@@ -110,7 +111,11 @@ class ImplicitSyncInLoop(Rule):
     (`ids, mask, labels = batch`; a custom collate that returns lists is rare enough to
     accept), and a name the function assigns once
     and calls autograd's `.backward()` on, `loss = loss_func(out, target)` of a loss function
-    chosen at run time), never values of unknown type, and is silent where TL101
+    chosen at run time), and a parameter of one of the file's functions that every call in the
+    file passes such a tensor (`float((out.argmax(1) == labels).sum())` in `accuracy(out,
+    labels)`, called every step with `labels` moved to the GPU, also through a helper that
+    hands its own parameter on; `semantics.argument_kinds`), never values of unknown type, and
+    is silent where TL101
     (`sync-in-loop`) is:
     - outside loops (but a same-file helper that a step loop calls every iteration is reported
       in its body, `if torch.isnan(t).any():` in a `check_finite(loss)` the training loop
@@ -208,9 +213,32 @@ class ImplicitSyncInLoop(Rule):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self._framework_classes: Optional[bool] = None
+        # For the node being checked: whether a value was known to be a tensor, and for each
+        # value that is one only if a parameter is, the (function, parameter) choices.
+        self._known = False
+        self._assumed: List[Tuple[Tuple[cst.CSTNode, str], ...]] = []
+        # Findings on such values, kept until every call of the function is seen.
+        self._pending: List[Tuple[Report, List[Tuple[Tuple[cst.CSTNode, str], ...]]]] = []
+
+    def report(self, node: cst.CSTNode, message: str, fix: Optional[PendingFix] = None, start: Optional[cst.CSTNode] = None) -> None:
+        """Reports at once what concerns known tensors; a finding that holds only if a
+        parameter is a tensor waits for the file's calls (`leave_Module`)."""
+        if self._known or not self._assumed:
+            super().report(node, message, fix, start)
+        elif not (self.in_skipped_code() or self.ctx.frequency.never_runs(node)):
+            self._pending.append((Report(self, node, message, fix, start), list(self._assumed)))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """The findings on a helper's parameters where every call in the file passes the
+        parameter a tensor that may be on the device (`accuracy(out, labels)` with `labels`
+        moved there)."""
+        passes = self.ctx.arguments.always_maybe_on_device
+        for report, assumed in self._pending:
+            if any(any(passes(function, name) for function, name in choices) for choices in assumed):
+                self.ctx.reports.append(report)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self._may_run_on_device():
+        if not self._visiting():
             return
         func = node.func
         qualified = self.ctx.qualified_name(func)
@@ -236,20 +264,20 @@ class ImplicitSyncInLoop(Rule):
                 self._check(node, "`print()` of a tensor", prints=True)
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if self._may_run_on_device() and self._is_tensor(node.expression):
+        if self._visiting() and self._is_tensor(node.expression):
             self._check(node, "Formatting a tensor in an f-string", prints=True)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         """`"%.4f" % loss`, `"%d/%d" % (correct, total)`: printf-style formatting converts each
         tensor operand to a Python number."""
-        if not (isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS)) or not self._may_run_on_device():
+        if not (isinstance(node.operator, cst.Modulo) and isinstance(node.left, STRING_LITERALS)) or not self._visiting():
             return
         operands = [element.value for element in node.right.elements] if isinstance(node.right, cst.Tuple) else [node.right]
         if any(self._is_tensor(operand) for operand in operands):
             self._check(node, "Formatting a tensor with `%`", prints=True)
 
     def visit_If(self, node: cst.If) -> None:
-        if self._may_run_on_device() and self._is_tensor_test(node.test) and not self._tested_just_before(node):
+        if self._visiting() and self._is_tensor_test(node.test) and not self._tested_just_before(node):
             self._check(node.test, "A tensor as an `if` condition", test_of=node)
 
     def _tested_just_before(self, node: cst.If) -> bool:
@@ -263,19 +291,19 @@ class ImplicitSyncInLoop(Rule):
         return bool(tested) and tested <= {item.value for item in descendants(parent.test) if isinstance(item, cst.Name)}
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
-        if self._may_run_on_device() and self._is_tensor_test(node.test):
+        if self._visiting() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as the condition of a conditional expression", test_of=node)
 
     def visit_CompIf(self, node: cst.CompIf) -> None:
-        if self._may_run_on_device() and self._is_tensor_test(node.test):
+        if self._visiting() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as a comprehension's `if` condition", test_of=node)
 
     def visit_Assert(self, node: cst.Assert) -> None:
-        if self._may_run_on_device() and self._is_tensor_test(node.test):
+        if self._visiting() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as an `assert` condition", test_of=node)
 
     def visit_While(self, node: cst.While) -> None:
-        if self._may_run_on_device() and self._is_tensor_test(node.test):
+        if self._visiting() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as a `while` condition", loop=node)
 
     def _check(
@@ -351,10 +379,13 @@ class ImplicitSyncInLoop(Rule):
                 return True
         return False
 
-    def _may_run_on_device(self) -> bool:
-        """The file mentions a device, or defines a class of a training framework (a
-        `LightningModule`), whose trainer runs its hooks on the accelerator it is given, or
-        serves a program that runs on CUDA (a helper its training loop calls every step)."""
+    def _visiting(self) -> bool:
+        """Starts checking a node (forgetting the last node's evidence): whether the file
+        mentions a device, or defines a class of a training framework (a `LightningModule`),
+        whose trainer runs its hooks on the accelerator it is given, or serves a program that
+        runs on CUDA (a helper its training loop calls every step)."""
+        self._assumed.clear()
+        self._known = False
         if self._framework_classes is None:
             classes = self.ctx.frequency.classes()
             self._framework_classes = any(
@@ -415,7 +446,14 @@ class ImplicitSyncInLoop(Rule):
         kind = self.ctx.kind_of(node)
         if kind is None and isinstance(node, cst.Name):
             function = self.ctx.enclosing(cst.FunctionDef, cst.ClassDef, cst.Lambda)
-            return not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, node.value)  # type: ignore[arg-type]
+            if not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, node.value):  # type: ignore[arg-type]
+                kind = Kind.TENSOR
+        if kind is None:
+            choices = self.ctx.values.tensor_parameters(node)
+            if choices:
+                self._assumed.append(tuple(choices))  # a tensor if the callers pass one
+            return bool(choices)
+        self._known = self._known or kind in MAYBE_DEVICE_KINDS
         return kind in MAYBE_DEVICE_KINDS
 
     def _is_tensor_test(self, test: cst.BaseExpression) -> bool:

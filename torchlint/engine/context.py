@@ -14,6 +14,7 @@ from torchlint.engine.reports import Report
 from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, Frequency, Reason
 from torchlint.semantics.host_programs import leaves_its_device_unused, picks_only_the_cpu
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, rare_guard, repeats
+from torchlint.semantics.argument_kinds import ArgumentKinds
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
@@ -51,6 +52,7 @@ class FileContext:
         self.values = ValueInference(
             self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module
         )
+        self.arguments = ArgumentKinds(module)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
         # The top-level statement that holds each node the traversal visited (names aside), by node id.

@@ -137,6 +137,7 @@ class _SemanticTracker:
             cst.WithItem: self._enter_with_item,
             cst.ExceptHandler: self._enter_except,
             cst.Else: self._enter_else,
+            cst.Call: self._enter_call,
         }
         for comprehension in COMPREHENSIONS:
             self.on_enter[comprehension] = self._enter_comprehension
@@ -185,6 +186,11 @@ class _SemanticTracker:
         if not self._in_notebook_cell():
             # A cell's parameters are the names other cells define, not new values.
             self._bind_parameters(node.params)
+            method = isinstance(owner, cst.ClassDef) and not node.decorators
+            self.names.scopes[-1].open_parameters = {
+                param.name.value for param in (*node.params.posonly_params, *node.params.params)[1 if method else 0:]
+                if self.values.lookup(param.name.value) is None
+            }
         if isinstance(owner, cst.ClassDef) and owner.name.value in self.values.module_classes and node.params.params and not node.decorators:
             self._bind(node.params.params[0].name.value, Kind.MODULE)  # a module's method: `self(x)` runs its forward
             if node.name.value in BATCH_PARAMETER_HOOKS and len(node.params.params) > 1 and self._lightning_hook(node):
@@ -225,6 +231,9 @@ class _SemanticTracker:
     def _lightning_hook(self, node: cst.FunctionDef) -> bool:
         """Whether Lightning runs the method `node` once per batch."""
         return any(reason.framework == LIGHTNING for reason in self.ctx.execution(node.body).reasons)
+
+    def _enter_call(self, node: cst.Call) -> None:
+        self.ctx.arguments.note_call(node, self.names.scopes, self.values.kind_of)
 
     def _enter_lambda(self, node: cst.Lambda) -> None:
         self.names.push(node)
@@ -301,13 +310,28 @@ class _SemanticTracker:
     def _leave_assign(self, node: cst.Assign) -> None:
         kind = self.values.kind_of(node.value)
         for target in node.targets:
-            self._bind_target(target.target, kind)
+            if not self._bind_pairwise(target.target, node.value):
+                self._bind_target(target.target, kind)
             item = target.target
             if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
                 self.values.note_attribute(item.attr.value, kind)
         alias = self._torch_alias(node)
         if alias is not None:
             self.names.bind_alias(*alias)
+
+    def _bind_pairwise(self, target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+        """`x, y = x.to(device), y.to(device)`: each name takes the kind of the value beside
+        it (all values are read before any name is bound). False, binding nothing, unless
+        target and value are displays of the same length without starred items."""
+        displays = (cst.Tuple, cst.List)
+        if not (isinstance(target, displays) and isinstance(value, displays)) or len(target.elements) != len(value.elements):
+            return False
+        if any(isinstance(item, cst.StarredElement) for item in (*target.elements, *value.elements)):
+            return False
+        kinds = [self.values.kind_of(item.value) for item in value.elements]
+        for item, kind in zip(target.elements, kinds):
+            self._bind_target(item.value, kind)
+        return True
 
     def _torch_alias(self, node: cst.Assign) -> Optional[Tuple[str, str]]:
         """`Tensor = torch.FloatTensor`: a name bound once in its scope to a torch name stands
@@ -362,3 +386,4 @@ class _SemanticTracker:
             return
         self.names.bind_local(name)
         self.values.assign(name, kind)
+        self.names.scopes[-1].open_parameters.discard(name)

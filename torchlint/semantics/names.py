@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -34,6 +34,9 @@ class Scope:
     is_class: bool = False
     bindings: Dict[str, str] = field(default_factory=dict)
     values: Dict[str, Kind] = field(default_factory=dict)
+    # A function's parameters of unknown kind that nothing walked so far has bound again: what
+    # the callers pass decides their kind (`semantics.argument_kinds`).
+    open_parameters: Set[str] = field(default_factory=set)
 
 
 class NameResolver:

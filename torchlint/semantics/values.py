@@ -12,7 +12,7 @@ import libcst as cst
 from torchlint.semantics.device_names import CUDA_WORDS, DEVICE_STRING, HOST_WORDS, cuda_by_words, words_of
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import lightning_class
-from torchlint.semantics.kinds import TENSOR_KINDS, Kind
+from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
 from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
 from torchlint.semantics.placement import host_modules
 from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
@@ -326,14 +326,35 @@ class ValueInference:
         self._attribute_kinds: Dict[str, Tuple[Optional[Kind], int]] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
+        # The open parameter (`Scope.open_parameters`) `tensor_parameters` assumes a tensor.
+        self._assumed: Optional[str] = None
 
     def lookup(self, name: str) -> Optional[Kind]:
         for scope in reversed(self.names.scopes):
             if name in scope.values:
                 return scope.values[name]
             if name in scope.bindings:
-                return None
+                return Kind.TENSOR if name == self._assumed and name in scope.open_parameters else None
         return None
+
+    def tensor_parameters(self, node: cst.BaseExpression) -> List[Tuple[cst.CSTNode, str]]:
+        """The open parameters (`Scope.open_parameters`), each with its function, such that
+        `node`, of unknown kind, is a tensor that may be on the device when that one parameter
+        holds one (`float((pred == labels).sum())` in `accuracy(pred, labels)`): what the
+        function's callers pass decides (`semantics.argument_kinds`)."""
+        found: List[Tuple[cst.CSTNode, str]] = []
+        for name in {item.value for item in descendants(node) if isinstance(item, cst.Name)}:
+            owner = next((scope for scope in reversed(self.names.scopes) if name in scope.bindings or name in scope.values), None)
+            if owner is None or name not in owner.open_parameters:
+                continue
+            self._assumed = name
+            try:
+                kind = self.kind_of(node)
+            finally:
+                self._assumed = None
+            if kind in MAYBE_DEVICE_KINDS:
+                found.append((owner.node, name))
+        return found
 
     def assign(self, name: str, kind: Optional[Kind]) -> None:
         values = self.names.scopes[-1].values
