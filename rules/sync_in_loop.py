@@ -166,7 +166,9 @@ class SyncInLoop(Rule):
       (`.items()`, `.parameters()`, ...) and over literal lists;
     - behind a guard inside the loop: a logging interval (`if step % 100 == 0`, a test naming
       `log`, `print`, `verbose`, `interval`, `freq`, `every`, ...) or a single step
-      (`if i == 0`);
+      (`if i == 0`); but a pass over a data loader under an interval test (`if step %
+      val_interval == 0: for batch in val_loader:`) is an evaluation loop of its own, whose
+      per-batch waits are reported as those of a validation function called there are;
     - where a helper the loop calls returns the value and it decides whether the loop
       stops, training or not: a test that leaves the loop (`break`/`return`) or the loop
       condition reads it, or a name the loop computes from it (early stopping: `loss_val,

@@ -30,6 +30,9 @@ ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.O
 IN_STEP_LOOP = "in the step loop"
 # The reason an interval test (`if step % n == 0:`) gives: its body runs periodically.
 UNDER_INTERVAL = "under an interval test"
+# The reason of a pass over a data loader under such a test (`if step % val_interval == 0: for
+# batch in val_loader:`): it runs again at every interval, as a per-epoch evaluation does.
+PASS_AT_INTERVALS = "a pass over a loader that an interval test repeats"
 # The step method a function called every training step of another module stands for
 # (`Reason.method`): whatever it does, every training step does.
 TRAINING_STEP_CALLEE = "train_step"

@@ -51,6 +51,7 @@ from torchlint.semantics.execution import (
     MAY_RUN_EVERY_STEP,
     ORDER,
     OUTER_LOOP,
+    PASS_AT_INTERVALS,
     UNDER_INTERVAL,
     EVALUATION_STEP_CALLEE,
     Execution,
@@ -255,8 +256,11 @@ class FrequencyAnalysis:
 
     def _execution(self, node: cst.CSTNode) -> Execution:
         """Walk out from `node`: a guard or handler anywhere up to its function makes it rare
-        (`if step % n == 0:` around an inner evaluation loop too); the innermost step loop
-        makes it per step; an epoch loop, the function or the module decide otherwise."""
+        (`if step % n == 0:` around an inner sampling loop too, but not an interval test
+        around a pass over a data loader: `if step % val_interval == 0: for batch in
+        val_loader:` runs many steps each time, as a validation function called there does);
+        the innermost step loop makes it per step; an epoch loop, the function or the module
+        decide otherwise."""
         path = self._path(node)
         counters = {item.value for ancestor, child in path if isinstance(ancestor, cst.For) and child is ancestor.body for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
         # Counters of loops whose every iteration is a step (`for epoch in range(n):` around
@@ -285,6 +289,11 @@ class FrequencyAnalysis:
                     or (_raises(ancestor.body) and "on an error path")
                     or (_initialises(ancestor, path) and "on first use (lazy initialisation)")
                 )
+                evaluation = step_loop if step_loop is not None else node
+                if why == UNDER_INTERVAL and isinstance(evaluation, cst.For) and is_loader_like(evaluation.iter):
+                    if step_loop is None:  # the pass itself runs again every interval, as a per-epoch one does
+                        return Execution(Frequency.PER_EPOCH, (Reason(PASS_AT_INTERVALS, ancestor),))
+                    why = ""  # `if step % val_interval == 0:` around a pass over a loader: each batch is a step
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
                 flagged = self._mode_branch(ancestor, path)
