@@ -113,6 +113,9 @@ class DeviceAfterCreation(Rule):
     `*_like` factories unless `x` is known to be on the host (they create where `x` lives);
     and for code that runs once (module level, `__init__`, setup), once per epoch, or rarely
     (behind a logging interval, in an error branch), where one copy costs nothing measurable.
+    Nor in a program that runs on the CPU (`FileContext.serves_device`, as for TL101): a
+    notebook whose code names no accelerator (`.to(x.device)` in its model's `forward` moves
+    nothing), a script that picks only the CPU.
 
     ## Example
     ```python
@@ -250,6 +253,8 @@ class DeviceAfterCreation(Rule):
         self.returned: Set[int] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
+        if not self.ctx.serves_device:
+            return  # a program that runs on the CPU (a notebook naming no accelerator): no copy happens
         created = self._later_move(node)
         if created is not None:
             for factory in created:

@@ -322,6 +322,7 @@ def test_a_device_attribute_set_by_setattr_or_returned_through_another_attribute
     attribute's assignments."""
     template = """
 import torch
+ON_GPU = torch.cuda.is_available()  # the program may run on CUDA, so the CPU device is a choice
 
 class Trainer:
     def __init__(self):
@@ -359,6 +360,7 @@ def test_a_device_attribute_bound_in_a_tuple_an_annotation_or_a_loop_target():
     safe fix; a loop over values it cannot read makes the move only named like a device."""
     template = """
 import torch
+ON_GPU = torch.cuda.is_available()  # the program may run on CUDA, so the CPU device is a choice
 
 class Trainer:
     def __init__(self):

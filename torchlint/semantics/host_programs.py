@@ -8,6 +8,9 @@ and a `.item()` waits for nothing. A file that binds a device to anything else
 (`torch.device(args.device)`, a rank), or names an accelerator anywhere (`"cuda" if
 torch.cuda.is_available() else "cpu"`), is not such a program.
 
+A notebook whose code names no accelerator runs on the CPU: nothing imports it, and a tensor's
+`x.device` there is the CPU.
+
 A program that picks a device and never uses it runs on the CPU too: the file binds a device
 name (`device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`), never reads
 it, places nothing itself (no `.cuda()`, no `.to(...)`, no `device=` argument) and names no
@@ -36,6 +39,13 @@ def picks_only_the_cpu(module: cst.Module, text: str) -> bool:
     if "cpu" not in text or _names_accelerator(text):
         return False  # cheap first: most modules name no CPU, or an accelerator
     return _binds_only_the_cpu(module)
+
+
+def notebook_on_the_host(path: str, text: str) -> bool:
+    """Whether the file is a notebook whose code names no accelerator: nothing imports a
+    notebook, so its cells run on the CPU (`.to(x.device)` there moves nothing), unless it
+    calls a project function that places work on a device itself (`FileContext.serves_device`)."""
+    return path.endswith(".ipynb") and not _names_accelerator(text)
 
 
 def _names_accelerator(text: str) -> bool:
