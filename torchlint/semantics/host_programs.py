@@ -15,6 +15,8 @@ A program that picks a device and never uses it runs on the CPU too: the file bi
 name (`device = torch.device("cuda" if torch.cuda.is_available() else "cpu")`), never reads
 it, places nothing itself (no `.cuda()`, no `.to(...)`, no `device=` argument) and names no
 accelerator elsewhere (`torch.set_default_device("cuda")`, `nn.DataParallel`, a cuDNN setting).
+Loading a checkpoint to it (`torch.load(f, map_location=self.device)`) is no use: the module's
+`load_state_dict` copies the tensors into its own parameters, which nothing moved.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def leaves_its_device_unused(module: cst.Module, text: str) -> bool:
 
 @per_module
 def _leaves_its_device_unused(module: cst.Module) -> bool:
-    """Whether the module binds a device name that nothing reads, places nothing itself (no
+    """Whether the module binds a device name that nothing reads (but `map_location=`), places nothing itself (no
     `.cuda()` or `.to(...)` call, no `device=` argument) and names no accelerator outside those
     bindings (`torch.set_default_device("cuda")`, `nn.DataParallel(model)`, a cuDNN setting)."""
     statements = [
@@ -96,8 +98,12 @@ def _leaves_its_device_unused(module: cst.Module) -> bool:
     bindings = [target.target for node in statements for target in node.targets]
     names = {dotted_name(target) for target in bindings}
     nodes = nodes_of_type(module, (cst.Name, cst.Attribute, cst.Call))
-    # Not read: the bindings, and the names after a dot (`device` of `torch.device`).
-    targets = {id(target) for target in bindings} | {id(node.attr) for node in nodes if isinstance(node, cst.Attribute)}
+    # Not read: the bindings, the names after a dot (`device` of `torch.device`), and where a
+    # checkpoint is loaded to (`torch.load(f, map_location=self.device)`: `load_state_dict`
+    # copies it into the module's own parameters, wherever they are).
+    targets = {id(target) for target in bindings} | {id(node.attr) for node in nodes if isinstance(node, cst.Attribute)} | {
+        id(arg.value) for node in nodes if isinstance(node, cst.Call) for arg in node.args if arg.keyword is not None and arg.keyword.value == "map_location"
+    }
     for node in nodes:
         if isinstance(node, cst.Call):
             placing = isinstance(node.func, cst.Attribute) and node.func.attr.value in _PLACING_METHODS
