@@ -363,7 +363,9 @@ class DataloaderNoPinMemory(Rule):
     `FunctionFacts.fitted_parameters`; or a project `LightningModule` built with the loader
     that stores it in `__init__` and returns it from `train_dataloader()`/`val_dataloader()`,
     when that module is handed to a trainer's `fit`; not a trainer with `fast_dev_run=True`,
-    which runs a batch or two), Accelerate's `prepare` and Fabric's
+    which runs a batch or two, nor a `val_dataloader()` in a project whose modules define
+    `training_step` but whose code never names `validation_step`, without which Lightning runs
+    no validation loop), Accelerate's `prepare` and Fabric's
     `setup_dataloaders`; a comprehension over a batch moves it too (`tuple(t.to(device) for t
     in batch)`). Moves this file cannot see are not assumed for a loader over tensors already
     in memory (`semantics.datasets.in_memory`: made-up demo data, rows of a table, token ids

@@ -40,3 +40,7 @@ FRAMEWORK_BASES: Dict[str, str] = {
 }
 # Methods whose returned loaders feed every epoch of training (a test loader runs once).
 TRAINING_LOADER_HOOKS: FrozenSet[str] = frozenset({"train_dataloader", "val_dataloader"})
+# The validation loader hook, and the step hook without which Lightning never iterates it.
+VALIDATION_LOADER_HOOK = "val_dataloader"
+VALIDATION_STEP = "validation_step"
+TRAINING_STEP = "training_step"

@@ -11,13 +11,13 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tup
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
-from torchlint.semantics.framework_names import LIGHTNING_PACKAGES, TRAINING_LOADER_HOOKS
+from torchlint.semantics.framework_names import LIGHTNING_PACKAGES, TRAINING_LOADER_HOOKS, TRAINING_STEP, VALIDATION_LOADER_HOOK, VALIDATION_STEP
 from torchlint.semantics.frameworks import bound_hooks, loader_hook
 from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, project_imports_lightning, passes_result_once, project_function, read_code, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, project_imports_lightning, project_mentions, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.stored_results import stores_result_for_training
 from torchlint.semantics.trainers import lightning_on_cpu
@@ -434,13 +434,17 @@ def _feeds_loader_hook(ctx: "FileFacts", loader: cst.Call, function: cst.Functio
 def _loader_hook(ctx: "FileFacts", method: cst.FunctionDef, klass: cst.ClassDef) -> bool:
     """`frameworks.loader_hook`, also for a class that is a Lightning module by what the project
     shows (`FrequencyAnalysis.lightning_elsewhere`: a Lightning base of another project module,
-    or a Lightning trainer of the file that fits it)."""
+    or a Lightning trainer of the file that fits it); not `val_dataloader` in a project whose
+    code names `training_step` (its modules are there) but never `validation_step`: Lightning
+    runs no validation loop without one."""
     classes = ctx.frequency.classes()
-    if loader_hook(method, klass, classes):
-        return True
-    if method.name.value not in TRAINING_LOADER_HOOKS and method.name.value not in bound_hooks(klass, TRAINING_LOADER_HOOKS):
+    if not (loader_hook(method, klass, classes) or (
+        (method.name.value in TRAINING_LOADER_HOOKS or method.name.value in bound_hooks(klass, TRAINING_LOADER_HOOKS))
+        and ctx.frequency.lightning_elsewhere(klass)
+    )):
         return False
-    return ctx.frequency.lightning_elsewhere(klass)
+    validation = method.name.value == VALIDATION_LOADER_HOOK or method.name.value in bound_hooks(klass, frozenset({VALIDATION_LOADER_HOOK}))
+    return not (validation and os.path.isfile(ctx.path) and project_mentions(ctx.path, TRAINING_STEP) and not project_mentions(ctx.path, VALIDATION_STEP))
 
 
 def _kept_for_framework(ctx: "FileFacts", scope: cst.CSTNode, name: str, built: Callable[[cst.Call], bool]) -> bool:

@@ -2733,6 +2733,8 @@ _IMPORT_GRAPHS: Dict[str, Tuple[Dict[str, Tuple[str, ...]], Dict[str, Tuple[str,
 _MODULE_DIRECTORIES: Dict[str, Tuple[str, Dict[str, List[str]]]] = {}
 # Per project root: whether a module imports Lightning (`project_imports_lightning`).
 _LIGHTNING_PROJECTS: Dict[str, bool] = {}
+# Per project root and word: whether a module's code names it (`project_mentions`).
+_PROJECT_WORDS: Dict[Tuple[str, str], bool] = {}
 
 
 def clear() -> None:
@@ -2746,6 +2748,7 @@ def clear() -> None:
     _IMPORT_GRAPHS.clear()
     _MODULE_DIRECTORIES.clear()
     _LIGHTNING_PROJECTS.clear()
+    _PROJECT_WORDS.clear()
     forget_paths()
 
 
@@ -2925,6 +2928,22 @@ def project_imports_lightning(path: str) -> bool:
         found = _LIGHTNING_PROJECTS[root] = any(
             item.module.split(".")[0] in LIGHTNING_PACKAGES
             for file in project_files(root) if "lightning" in read_code(file).text for item in module_imports(read_code(file).text)
+        )
+    _note(root, tree_stamp(root))
+    return found
+
+
+def project_mentions(path: str, word: str) -> bool:
+    """Whether the code of a module of the project of the file at `path` names `word`
+    (`validation_step`: some module defines the hook Lightning's validation loop runs), once
+    per run and word."""
+    root = project_root(os.path.abspath(path))
+    key = (root, word)
+    found = _PROJECT_WORDS.get(key)
+    if found is None:
+        pattern = re.compile(rf"\b{re.escape(word)}\b")
+        found = _PROJECT_WORDS[key] = any(
+            word in read_code(file).text and pattern.search(code_text(read_code(file).text)) is not None for file in project_files(root)
         )
     _note(root, tree_stamp(root))
     return found
