@@ -1,6 +1,7 @@
 """Round 25 (TL103): a helper's parameter holds a device tensor when every call the file makes
 of the helper passes one (`semantics.argument_kinds`): `float((out.argmax(1) == labels).sum())`
-in `accuracy(out, labels)`, called every step with `labels` moved to the GPU, waits every step.
+in `accuracy(out, labels)`, called every step with `labels` moved to the GPU, waits every step;
+so does `int(pred.sum())` after `pred = out.argmax(1)` (`Scope.derived`).
 And `x, y = x.to(device), y.to(device)` gives each name the kind of the value beside it."""
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ def train(model, loader, optimizer, device):
     ("correct = float((out.argmax(1) == labels).sum())", "acc = accuracy(out, y)", True),
     ("correct = float((out.argmax(1) == labels).sum())", "acc = accuracy(out, labels=y)", True),
     ("correct = 1 if (out.argmax(1) == labels).all() else 0", "acc = accuracy(out, y)", True),
+    # through a name computed from the parameter, also when the parameter itself is bound again
+    ("pred = out.argmax(1); correct = int(pred.sum())", "acc = accuracy(x, y)", True),
+    ("out = out.argmax(1); correct = int(out.sum())", "acc = accuracy(x, y)", True),
+    ("pred = out.argmax(1); correct = int(pred.sum())", "acc = accuracy(x.cpu(), y)", False),
     # host values passed: nothing to wait for
     ("correct = float((out.argmax(1) == labels).sum())", "acc = accuracy(out.cpu(), y.cpu())", False),
     # a parameter bound again before the test holds what the helper made of it

@@ -311,7 +311,7 @@ class _SemanticTracker:
         kind = self.values.kind_of(node.value)
         for target in node.targets:
             if not self._bind_pairwise(target.target, node.value):
-                self._bind_target(target.target, kind)
+                self._bind_derived(target.target, node.value, kind)
             item = target.target
             if isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name) and item.value.value == "self":
                 self.values.note_attribute(item.attr.value, kind)
@@ -328,10 +328,17 @@ class _SemanticTracker:
             return False
         if any(isinstance(item, cst.StarredElement) for item in (*target.elements, *value.elements)):
             return False
-        kinds = [self.values.kind_of(item.value) for item in value.elements]
-        for item, kind in zip(target.elements, kinds):
+        for item, kind in [(item, self.values.kind_of(element.value)) for item, element in zip(target.elements, value.elements)]:
             self._bind_target(item.value, kind)
         return True
+
+    def _bind_derived(self, target: cst.BaseExpression, value: cst.BaseExpression, kind: "Kind | None") -> None:
+        """Bind `target` to `value`; a single name of unknown kind whose value is a tensor if
+        an open parameter is (`actual = scores[i].argmax()`) is noted as derived from it."""
+        derived = self.values.tensor_parameters(value) if kind is None and isinstance(target, cst.Name) else ()
+        self._bind_target(target, kind)
+        if derived:
+            self.names.scopes[-1].derived[target.value] = frozenset(derived)
 
     def _torch_alias(self, node: cst.Assign) -> Optional[Tuple[str, str]]:
         """`Tensor = torch.FloatTensor`: a name bound once in its scope to a torch name stands
@@ -387,3 +394,4 @@ class _SemanticTracker:
         self.names.bind_local(name)
         self.values.assign(name, kind)
         self.names.scopes[-1].open_parameters.discard(name)
+        self.names.scopes[-1].derived.pop(name, None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -26,6 +26,10 @@ def dotted_name(node: cst.BaseExpression) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+# A function's parameter: the function and the parameter's name.
+Parameter = Tuple[cst.CSTNode, str]
+
+
 @dataclass
 class Scope:
     """A module, class or function scope with the names bound in it so far."""
@@ -37,6 +41,9 @@ class Scope:
     # A function's parameters of unknown kind that nothing walked so far has bound again: what
     # the callers pass decides their kind (`semantics.argument_kinds`).
     open_parameters: Set[str] = field(default_factory=set)
+    # Names of unknown kind bound to a value that is a tensor if one of these parameters is
+    # (`actual = scores[i].argmax()` with `scores` open).
+    derived: Dict[str, FrozenSet["Parameter"]] = field(default_factory=dict)
 
 
 class NameResolver:

@@ -13,7 +13,7 @@ from torchlint.semantics.device_names import CUDA_WORDS, DEVICE_STRING, HOST_WOR
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
-from torchlint.semantics.names import LOCAL, NameResolver, dotted_name
+from torchlint.semantics.names import LOCAL, NameResolver, Parameter, Scope, dotted_name
 from torchlint.semantics.placement import host_modules
 from torchlint.semantics.tree import descendants, iterated_source, nodes_of_type, per_module
 
@@ -326,34 +326,38 @@ class ValueInference:
         self._attribute_kinds: Dict[str, Tuple[Optional[Kind], int]] = {}
         # False when the file changes the default device, so factories may not create on the host.
         self.factories_on_host = factories_on_host
-        # The open parameter (`Scope.open_parameters`) `tensor_parameters` assumes a tensor.
-        self._assumed: Optional[str] = None
+        # The open parameter (`Scope.open_parameters`), with its function, that
+        # `tensor_parameters` assumes a tensor.
+        self._assumed: Optional[Parameter] = None
 
     def lookup(self, name: str) -> Optional[Kind]:
         for scope in reversed(self.names.scopes):
             if name in scope.values:
                 return scope.values[name]
             if name in scope.bindings:
-                return Kind.TENSOR if name == self._assumed and name in scope.open_parameters else None
+                return Kind.TENSOR if self._assumed is not None and self._assumed in _parameters_of(scope, name) else None
         return None
 
-    def tensor_parameters(self, node: cst.BaseExpression) -> List[Tuple[cst.CSTNode, str]]:
+    def tensor_parameters(self, node: cst.BaseExpression) -> List[Parameter]:
         """The open parameters (`Scope.open_parameters`), each with its function, such that
         `node`, of unknown kind, is a tensor that may be on the device when that one parameter
-        holds one (`float((pred == labels).sum())` in `accuracy(pred, labels)`): what the
+        holds one (`float((pred == labels).sum())` in `accuracy(pred, labels)`, also through
+        names computed from it: `actual = scores[i].argmax()`, then `int(actual)`): what the
         function's callers pass decides (`semantics.argument_kinds`)."""
-        found: List[Tuple[cst.CSTNode, str]] = []
+        candidates: Set[Parameter] = set()
         for name in {item.value for item in descendants(node) if isinstance(item, cst.Name)}:
             owner = next((scope for scope in reversed(self.names.scopes) if name in scope.bindings or name in scope.values), None)
-            if owner is None or name not in owner.open_parameters:
-                continue
-            self._assumed = name
+            if owner is not None and name not in owner.values:
+                candidates.update(_parameters_of(owner, name))
+        found: List[Parameter] = []
+        for candidate in candidates:
+            self._assumed = candidate
             try:
                 kind = self.kind_of(node)
             finally:
                 self._assumed = None
             if kind in MAYBE_DEVICE_KINDS:
-                found.append((owner.node, name))
+                found.append(candidate)
         return found
 
     def assign(self, name: str, kind: Optional[Kind]) -> None:
@@ -591,6 +595,14 @@ def _is_dtype(node: cst.BaseExpression) -> bool:
 
 
 _DTYPE_PREFIXES = ("float", "half", "bfloat", "int", "long", "bool", "double", "uint", "complex", "short", "cfloat")
+
+
+def _parameters_of(scope: Scope, name: str) -> FrozenSet[Parameter]:
+    """The open parameters `name` stands for in `scope`: itself, or those its value was
+    computed from (`Scope.derived`)."""
+    if name in scope.open_parameters:
+        return frozenset({(scope.node, name)})
+    return scope.derived.get(name, frozenset())
 
 
 def _combine(left: Optional[Kind], right: Optional[Kind]) -> Optional[Kind]:
