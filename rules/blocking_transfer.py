@@ -66,7 +66,8 @@ class BlockingTransfer(Rule):
     that parameter a loader that pins memory (built in the calling scope, or returned to it
     by a project function: `train_dataloader, test_dataloader = data_setup.create_dataloaders(
     ...)` then `engine.train(model, train_dataloader, ...)`; also one built with
-    `pin_memory=pin_memory`, the builder's parameter, that the call passes `True` or a name
+    `pin_memory=pin_memory`, the builder's parameter, that the call passes `True`, a test
+    that holds where CUDA runs (`pin_memory=True if device.type == "cuda" else False`), a name
     its script binds only to `True`, `PIN_MEMORY = True`, or leaves to a default of `True`:
     `project.FunctionFacts.pinned_by_parameter`), up to two calls away; also a
     loop over a name the function binds once to a wrapper of that parameter (`loader =

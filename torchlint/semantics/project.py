@@ -1172,18 +1172,28 @@ def _loaders(tree: ast.Module, aliases: Dict[str, str]) -> Tuple[Optional[bool],
 
 def _pins(value: Optional[ast.AST], aliases: Dict[str, str], spread: bool) -> Optional[bool]:
     """Whether a loader's `pin_memory` argument pins: True for `True` or a test that holds where
-    CUDA runs (`torch.cuda.is_available()`, a flag named for CUDA such as `use_gpu` or `not
-    args.no_cuda`: `device_names.cuda_by_words`), False for `False`, none given or a flag
-    named for the CPU, else None."""
+    CUDA runs (`torch.cuda.is_available()`, `device.type == "cuda"`, a flag named for CUDA such
+    as `use_gpu` or `not args.no_cuda`: `device_names.cuda_by_words`; also as `True if ...
+    else False`), False for `False`, none given or a flag named for the CPU, else None."""
     if value is None:
         return None if spread else False
+    if isinstance(value, ast.IfExp) and _constant(value.body, True) and _constant(value.orelse, False):
+        value = value.test  # `True if device.type == "cuda" else False`
     if isinstance(value, ast.Constant):
         return value.value is True if isinstance(value.value, bool) else None
     if isinstance(value, ast.Call) and _ast_qualified(value.func, aliases) == "torch.cuda.is_available":
         return True
+    if isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(value.ops[0], ast.Eq) and any(
+        isinstance(part, ast.Constant) and isinstance(part.value, str) and part.value.split(":")[0] == "cuda" for part in (value.left, *value.comparators)
+    ):
+        return True  # `device.type == "cuda"`
     negated = isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)
     flag = _ast_dotted(value.operand if negated else value)  # type: ignore[attr-defined]
     return cuda_by_words(words_of(flag), negated) if flag else None  # `pin_memory=use_gpu`
+
+
+def _constant(node: ast.AST, value: object) -> bool:
+    return isinstance(node, ast.Constant) and node.value is value
 
 
 def builds_unpinned_loader(facts: ModuleFacts) -> bool:
@@ -3327,12 +3337,13 @@ def _pinned_name(site: CallSite, text: str, scope: ast.AST, statements: List[ast
 
 
 def _true_value(value: ast.AST, text: str, statements: List[ast.AST]) -> bool:
-    """`True`, or a name that the calling scope or the module binds only to `True`
+    """`True`, a test that holds where CUDA runs (`True if device.type == "cuda" else False`,
+    see `_pins`), or a name that the calling scope or the module binds only to `True`
     (`PIN_MEMORY = True` at the top of a training script)."""
     if isinstance(value, ast.Constant):
         return value.value is True
     if not isinstance(value, ast.Name):
-        return False
+        return _pins(value, _text_aliases(text), False) is True
     try:
         module = python_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
