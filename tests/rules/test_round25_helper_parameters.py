@@ -140,3 +140,12 @@ def report(out, target):
     return accuracy(out, target) + report(out, target)
 """
     assert lint(cycle, [RULE]) == []
+
+
+@pytest.mark.parametrize("loop, reported", [
+    ("for i, row in enumerate(labels):\n        if row.sum() > 0:", True),
+    ("for i, row in enumerate(labels.tolist()):\n        if i > 0:", False),
+])
+def test_enumerate_counts_and_walks_rows(loop, reported):
+    code = HELPER.format(body=f"correct = 0\n    {loop}\n            correct += 1", call="acc = accuracy(out, y)")
+    assert bool(lint(code, [RULE])) == reported

@@ -98,6 +98,14 @@ def walk(ctx: FileContext, rules: Sequence[Rule], stale: Optional[Callable[[], b
 _LEAVE = object()
 
 
+def _enumerated(iterated: cst.BaseExpression) -> bool:
+    """`enumerate(x)` with one plain argument."""
+    return (
+        isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Name) and iterated.func.value == "enumerate"
+        and len(iterated.args) == 1 and iterated.args[0].keyword is None and not iterated.args[0].star
+    )
+
+
 def _with(
     tracking: Dict[Type[cst.CSTNode], Callable], handlers: Dict[type, List[Handler]], first: bool
 ) -> Dict[type, List[Handler]]:
@@ -258,9 +266,17 @@ class _SemanticTracker:
     def _enter_for(self, node: cst.For) -> None:
         if self._bind_zipped(node.target, node.iter):
             return
-        kind = self.values.loop_target_kind(node.iter)
-        for name in bound_names(node.target):
+        target, iterated = node.target, node.iter
+        if _enumerated(iterated) and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 and self.names.lookup("enumerate") is None:
+            self._bind_target(target.elements[0].value, Kind.NUMBER)  # `for i, row in enumerate(t):` counts, and walks t's rows
+            target, iterated = target.elements[1].value, iterated.args[0].value  # type: ignore[attr-defined]
+        kind = self.values.loop_target_kind(iterated)
+        for name in bound_names(target):
             self._bind(name, kind)
+        if kind is None and isinstance(target, cst.Name):
+            derived = self.values.tensor_parameters(iterated)
+            if derived:  # the rows of a tensor the function's callers pass
+                self.names.scopes[-1].derived[target.value] = frozenset(derived)
 
     def _bind_zipped(self, target: cst.BaseExpression, iterated: cst.BaseExpression) -> bool:
         """`for true, pred in zip(labels, predictions):` binds each name to a row of the

@@ -6,7 +6,7 @@ whole file is walked, whether every call passed a parameter a tensor that may be
 
 Only calls the file resolves to one of its own definitions count: a module-level function
 called by its name (defined once, not shadowed where it is called), and a method called on
-`self` from another method of the same class."""
+`self` from another method of the same class (`self(x)` calls its `forward`)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, U
 import libcst as cst
 
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
-from torchlint.semantics.names import Scope
+from torchlint.semantics.names import Parameter, Scope
 
-# What a call passed a parameter: a kind (None: unknown), or the calling function and its own
-# parameter that the call hands on as it was given.
-Passed = Union[Optional[Kind], Tuple[cst.CSTNode, str]]
+# What a call passed a parameter: a kind (None: unknown), or the calling function's own
+# parameters the value is a tensor if one of is (the parameter handed on as it was given, or a
+# name computed from one: `Scope.open_parameters`, `Scope.derived`).
+Passed = Union[Optional[Kind], FrozenSet[Parameter]]
 
 
 @dataclass
@@ -66,42 +67,53 @@ class ArgumentKinds:
         return all(self._maybe_on_device(passed.get(parameter), seen | {key}) for passed in calls)
 
     def _maybe_on_device(self, passed: Optional[Passed], seen: FrozenSet[Tuple[int, str]]) -> bool:
-        if isinstance(passed, tuple):
-            return self.always_maybe_on_device(*passed, seen=seen)
+        if isinstance(passed, frozenset):
+            return any(self.always_maybe_on_device(function, name, seen=seen) for function, name in passed)
         return passed in MAYBE_DEVICE_KINDS
 
     def _callee(self, func: cst.BaseExpression, scopes: Sequence[Scope]) -> Optional[Tuple[cst.FunctionDef, List[str]]]:
         """The function `func` names and the parameter names its positional arguments fill."""
-        if isinstance(func, cst.Name):
+        method_scope = next((scope for scope in reversed(scopes) if isinstance(scope.node, cst.FunctionDef)), None)
+        if isinstance(func, cst.Name) and not (method_scope is not None and _instance_name(method_scope, scopes) == func.value):
             function = self._functions.get(func.value)
             if function is None or any(func.value in scope.bindings for scope in scopes[1:]):
                 return None  # not one of the file's functions, or a local name shadows it
             return function, _positional(function.params, skip=0)
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
-            return None
-        method_scope = next((scope for scope in reversed(scopes) if isinstance(scope.node, cst.FunctionDef)), None)
-        if method_scope is None:
-            return None
-        index = scopes.index(method_scope)
-        klass = scopes[index - 1].node if index > 0 and scopes[index - 1].is_class else None
-        own = _positional(method_scope.node.params, skip=0)
-        if not isinstance(klass, cst.ClassDef) or not own or own[0] != func.value.value:
-            return None  # not `self.<method>(...)` in a method
-        methods = [item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value]
-        if len(methods) != 1 or methods[0].decorators:
-            return None
-        return methods[0], _positional(methods[0].params, skip=1)
+        receiver = func.value if isinstance(func, cst.Attribute) else func
+        if method_scope is None or not isinstance(receiver, cst.Name) or _instance_name(method_scope, scopes) != receiver.value:
+            return None  # not `self.<method>(...)` nor `self(...)` in a method
+        klass = scopes[scopes.index(method_scope) - 1].node
+        assert isinstance(klass, cst.ClassDef)
+        wanted = (func.attr.value,) if isinstance(func, cst.Attribute) else ("__call__", "forward")  # a module's call runs `forward`
+        for name in wanted:
+            methods = [item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == name]
+            if methods:
+                return (methods[0], _positional(methods[0].params, skip=1)) if len(methods) == 1 and not methods[0].decorators else None
+        return None
 
 
 def _passed_value(value: cst.BaseExpression, scopes: Sequence[Scope], kind_of: Callable[[cst.BaseExpression], Optional[Kind]]) -> Passed:
-    """The kind of `value`; for an open parameter of the calling function
-    (`Scope.open_parameters`), that function and the parameter's name."""
+    """The kind of `value`; for a name of unknown kind that stands for parameters of the
+    calling function (`Scope.open_parameters`, `Scope.derived`), those parameters."""
     kind = kind_of(value)
     if kind is None and isinstance(value, cst.Name):
         owner = next((scope for scope in reversed(scopes) if value.value in scope.bindings or value.value in scope.values), None)
         if owner is not None and value.value in owner.open_parameters:
-            return owner.node, value.value
+            return frozenset({(owner.node, value.value)})
+        if owner is not None and value.value in owner.derived:
+            return owner.derived[value.value]
     return kind
+
+
+def _instance_name(method_scope: Scope, scopes: Sequence[Scope]) -> Optional[str]:
+    """The name of the instance parameter of the method whose scope is `method_scope` (a
+    function directly in a class, undecorated), else None."""
+    index = scopes.index(method_scope)
+    method = method_scope.node
+    if index == 0 or not scopes[index - 1].is_class or not isinstance(method, cst.FunctionDef) or method.decorators:
+        return None
+    own = _positional(method.params, skip=0)
+    return own[0] if own else None
 
 
 def _positional(params: cst.Parameters, skip: int) -> List[str]:

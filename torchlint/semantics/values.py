@@ -403,6 +403,8 @@ class ValueInference:
             kinds = {self.kind_of(node.left), *(self.kind_of(c.comparator) for c in node.comparisons)}
             return next((kind for kind in (Kind.DEVICE_TENSOR, Kind.TENSOR, Kind.HOST_TENSOR) if kind in kinds), None)
         if isinstance(node, cst.IfExp):
+            if _is_none(node.orelse) or _is_none(node.body):  # `x.view(n, -1) if x is not None else None`
+                return self.kind_of(node.orelse if _is_none(node.body) else node.body)
             body = self.kind_of(node.body)
             return body if body is self.kind_of(node.orelse) else None
         return None
@@ -595,6 +597,10 @@ def _is_dtype(node: cst.BaseExpression) -> bool:
 
 
 _DTYPE_PREFIXES = ("float", "half", "bfloat", "int", "long", "bool", "double", "uint", "complex", "short", "cfloat")
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def _parameters_of(scope: Scope, name: str) -> FrozenSet[Parameter]:
