@@ -110,7 +110,9 @@ class DataloaderNoPersistentWorkers(Rule):
       in the project leaves to a default of `0` or passes `0` (or such a command-line option,
       `get_loaders(num_workers=args.workers)`): with no workers there is
       nothing to keep alive (`semantics.passed_values.zero_in_every_call`; a class built
-      from a configuration, `LightningCLI(Model, DataModule)`, is not known and reported);
+      from a configuration, `LightningCLI(Model, DataModule)`, is not known and reported, and
+      so is one the project never builds by name while its configuration files set the
+      parameter above zero: `num_workers: 8` in the YAML Hydra's `instantiate` reads);
       likewise a command-line option that every module defining it defaults to `0`
       (`num_workers=args.num_workers` after `add_argument("--num-workers", default=0)`, also
       through a holder the object keeps, `self.args.workers`;

@@ -16,6 +16,7 @@ import libcst as cst
 
 from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.devices import named_like_device
+from torchlint.semantics.config_files import configured_values
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, arguments_given, calls_given, launched_values, option_default, project_enables
@@ -33,8 +34,9 @@ def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression, called: bool
     default). A call passing anything else (`num_workers=args.workers`, unless `options` and
     the project's command-line option defaults to `0`, see `default_of_option`), a spread
     `**kwargs`, or a use other than a call (a CLI building the class from a configuration)
-    makes it unknown: False. `called`: only where the project calls it at all (a library's
-    default is its users' to override)."""
+    makes it unknown: False; so does a project that never calls it while its configuration
+    files set the parameter's name above zero (a class Hydra builds from them). `called`: only
+    where the project calls it at all (a library's default is its users' to override)."""
     found = received_parameter(ctx, value) if os.path.isfile(ctx.path) else None
     if found is None:
         return False
@@ -43,8 +45,17 @@ def zero_in_every_call(ctx: "FileFacts", value: cst.BaseExpression, called: bool
     zero = (lambda item: _is_zero(item) or _zero_option(ctx, item)) if options else _is_zero
     if given is None or (called and not given) or not all(item is None or zero(item) for item in given):
         return False
+    if not given and _configured_above_zero(ctx.path, parameter.name.value):
+        return False  # never called by name, and configuration files set it: built from them (Hydra)
     defaulted = not given or any(item is None for item in given)
     return not defaulted or (parameter.default is not None and is_literal(parameter.default, "0"))
+
+
+def _configured_above_zero(path: str, key: str) -> bool:
+    """Whether a configuration file of the project sets `key` to a count above zero
+    (`num_workers: 8` in the YAML a Hydra `instantiate` builds the data module from)."""
+    found = configured_values(path, (key,))
+    return found is not None and any(type(item) is int and item > 0 for item in found)
 
 
 def zero_by_default(ctx: "FileFacts", value: cst.BaseExpression) -> bool:
