@@ -743,12 +743,15 @@ class FrequencyAnalysis:
         ]
 
     def _unbuilt_ids(self) -> FrozenSet[int]:
-        """The ids of the module-level classes of the file that nothing in the project builds
-        and of its functions that nothing calls."""
+        """The ids of the module-level classes of the file that nothing in the project builds,
+        of its functions that nothing calls, and of the methods (`Class.method`) nothing can call."""
         if self._unbuilt is None:
             names = self.never_built() if self.never_built is not None else frozenset()
             self._unbuilt = frozenset(
                 id(item) for item in self.module.body if isinstance(item, (cst.ClassDef, cst.FunctionDef)) and item.name.value in names
+            ) | frozenset(
+                id(method) for item in self.module.body if isinstance(item, cst.ClassDef)
+                for method in item.body.body if isinstance(method, cst.FunctionDef) and f"{item.name.value}.{method.name.value}" in names
             )
         return self._unbuilt
 

@@ -39,6 +39,10 @@ zoo whose users import `vit_pytorch.xcit` themselves), classes are built by its 
 Configuration files are not read: a project that builds classes named in its configuration
 does so through one of the dynamic lookups above, which make every class live. A model a
 project only unpickles (`torch.load` of a whole module saved elsewhere) is not seen.
+
+Methods are judged only in scripts that nothing imports (`uncalled_methods`): there a method of
+a class with no library base whose name the script never mentions outside definitions cannot
+be called (a checkpoint-loading variant of a training script keeps its `update_parameters`).
 """
 
 from __future__ import annotations
@@ -198,6 +202,60 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
     return frozenset(own) - _live_in_own_module(own, mentioned)
 
 
+def uncalled_methods(path: str, text: str) -> FrozenSet[str]:
+    """`Class.method` for the methods of a program's plain classes that nothing can call: the
+    module at `path` (source `text`) is a script (a `__main__` block, a loop or a call at its
+    top level) that no project module or notebook imports, the
+    class derives from nothing but `object` or classes of its module (no library calls its
+    methods by name: not a `nn.Module`'s `forward`, a gym environment's `step`), and the
+    method's name occurs nowhere in the module's code but in definitions (the `update_parameters`
+    of a script that only loads a checkpoint and evaluates). Dunder and decorated methods are
+    never judged, nor any method of a module that looks names up dynamically."""
+    if not os.path.isfile(path) or not path.endswith(".py"):
+        return frozenset()
+    path = os.path.abspath(path)
+    root = project_root(path)
+    stamp = tree_stamp(root)
+    note_listing(root, stamp)
+    return _uncalled_methods(path, text, root, stamp)
+
+
+@lru_cache(maxsize=256)
+def _uncalled_methods(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
+    """`uncalled_methods`, once per module text and state of its project (`stamp`)."""
+    code = code_text(text)
+    if _dynamic(code) or _DYNAMIC_HERE.search(code) or "getattr" in code or _importers(path):
+        return frozenset()
+    if any(path in map(os.path.abspath, imported_files(notebook, read_notebook(notebook).text, search_roots(notebook))) for notebook in project_notebooks(root)):
+        return frozenset()
+    try:
+        tree = python_tree(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    if not any(isinstance(node, _PROGRAM_STATEMENTS) and not (isinstance(node, ast.Expr) and not isinstance(node.value, ast.Call)) for node in tree.body):
+        return frozenset()  # no code runs at its top level: a library its users import
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    plain = [
+        node for node in classes.values()
+        if not node.keywords and all(isinstance(base, ast.Name) and (base.id == "object" or base.id in classes) for base in node.bases)
+    ]
+    defined = {method.name for node in classes.values() for method in node.body if isinstance(method, _FUNCTIONS)}
+    used: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            used.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            used.update(re.findall(r"[A-Za-z_]\w*", node.value))
+    return frozenset(
+        f"{node.name}.{method.name}"
+        for node in plain for method in node.body
+        if isinstance(method, _FUNCTIONS) and not method.decorator_list and not method.name.startswith("__")
+        and method.name in defined - used
+    )
+
+
 def _importers(path: str) -> Set[str]:
     """The project modules that import the module at `path`, directly or through others (a
     package `__init__` that imports it, and whoever imports that package)."""
@@ -243,6 +301,9 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Top-level statements that make a module a program: a `__main__` block, a loop, a call (an
+# expression statement other than a docstring).
+_PROGRAM_STATEMENTS = (ast.If, ast.For, ast.While, ast.With, ast.Expr)
 _DEFINITIONS = (ast.ClassDef, *_FUNCTIONS)
 # The conventional entry point a launcher or a user's shell may call by name.
 _ENTRY_FUNCTION = "main"
