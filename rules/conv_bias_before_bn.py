@@ -81,9 +81,12 @@ class ConvBiasBeforeBn(Rule):
     every pass, and the loop's first and last layers are not known to be; anything added in a
     nested block or an `if` with an `else` counts as unknown and breaks adjacency), a
     norm appended under `if normalize:` right after the layer (the GAN helper
-    `layers = [conv]; if normalize: layers.append(nn.InstanceNorm2d(c))`; not when the flag
+    `layers = [conv]; if normalize: layers.append(nn.InstanceNorm2d(c))`, also in the body of
+    the loop that builds the list, `for d_in, d_out in ...: layers.append(nn.Linear(d_in,
+    d_out)); if batchnorm: layers.append(nn.BatchNorm1d(d_out))`; not when the flag
     is off by default, a parameter defaulting to `False`, `None` or `0`, a constant set to
-    `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in), and submodules
+    `False`, a `store_true` option; see `semantics.flags`: such a norm is opt-in, unless every
+    call in the project passes `True`, `passed_values.true_in_every_call`), and submodules
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`
     (what the norm's output is made into next does not matter: `self.bn(x).view(n, m, c)`;
     a Linear's output may reach a BatchNorm1d as rows of its features, `x.view(-1, c)` or
@@ -328,14 +331,18 @@ class ConvBiasBeforeBn(Rule):
                 del self.built_loops[key]
             current.extend(items)
             return
-        body_of = path[index - 2] if index >= 3 else None
-        if isinstance(body_of, (cst.For, cst.While)) and path[index - 1] is body_of.body and path[index - 3] is made_in and _runs_through(body_of):
+        body_of = _loop_in(path, index - 2, made_in)
+        test = _condition_in(path, index, made_in)
+        if body_of is None and test is None:
+            body_of = _loop_in(path, index - 4, made_in)  # `if batchnorm: layers.append(bn)` in the loop's body
+            test = _condition_in(path, index, body_of.body) if body_of is not None else None
+        if body_of is not None:
             if loop is not body_of:
                 current.append(None)  # what came before the loop is followed by its first layer in the first pass only
                 self.built_loops[key] = body_of
-            current.extend(items)  # added one after another in every pass
-            return
-        test = _condition_in(path, index, made_in)
+            if test is None:
+                current.extend(items)  # added one after another in every pass
+                return
         known = test is not None and None not in items
         current.extend([_Conditional(item, test) for item in items if item is not None] if known else [None])  # type: ignore[arg-type]
 
@@ -407,7 +414,7 @@ class ConvBiasBeforeBn(Rule):
             norm = self._constructor(following.layer if isinstance(following, _Conditional) else following)
             cancelling = norm if norm is not None and self._cancels(layer, norm) else None
             scope = self.ctx.names.scopes[-1].node
-            opt_in = condition is not None and only_when_switched_on(condition, self.ctx.module, scope)
+            opt_in = condition is not None and only_when_switched_on(condition, self.ctx.module, scope) and not true_in_every_call(self.ctx, condition)
             if isinstance(value, cst.Name):
                 use = cancelling if condition is None else None
                 if use is None and self._in_branch_no_caller_takes():
@@ -700,6 +707,15 @@ class ConvBiasBeforeBn(Rule):
         else:
             fixed = with_keyword(layer, keyword, bias_value)
         return self.fix(NodeEdit(layer, fixed), message=f"Pass `{keyword}={self.ctx.module.code_for_node(bias_value)}`")
+
+
+def _loop_in(path: Sequence[cst.CSTNode], index: int, block: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """`path[index]`, when it is a `for` or `while` loop, a statement of `block`, that runs its
+    body through (no `break`, `continue`, `return`) and whose body holds `path[index + 1]`."""
+    loop = path[index] if 1 <= index < len(path) - 1 else None
+    if isinstance(loop, (cst.For, cst.While)) and path[index + 1] is loop.body and path[index - 1] is block and _runs_through(loop):
+        return loop
+    return None
 
 
 def _condition_in(path: Sequence[cst.CSTNode], index: int, block: cst.CSTNode) -> Optional[cst.BaseExpression]:
