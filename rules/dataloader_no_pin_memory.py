@@ -332,7 +332,8 @@ class DataloaderNoPinMemory(Rule):
     unet)`). A loop that draws the batches by hand counts as a loop over the loader (`x, y =
     next(it)` after `it = iter(loader)`, `next(iter(loader))`, or after `loader =
     sample_data(loader)` where a generator of the file or of another project module yields
-    the batches of its loop over the loader; see `semantics.loaders.hand_drawn`), and a batch
+    the batches of its loop over the loader, also with the loader built in that call,
+    `data = cycle(DataLoader(...))`; see `semantics.loaders.hand_drawn`), and a batch
     moved as it is drawn (`next(it).to(device)`) is moved. A loader that a builder module's function returns alone (`return
     DataLoader(...)`) to a project module that trains, in a program that uses CUDA, is
     reported in the builder: its caller moves the batches; one of several returned together

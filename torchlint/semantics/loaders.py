@@ -41,11 +41,14 @@ def loader_use(ctx: "FileFacts", loader: cst.Call) -> str:
     A loop in a function the loader is handed to is judged at the call that hands it on: the
     `evaluate(model, valid_loader)` of the epoch loop runs with training, the
     `evaluate(model, test_loader)` after training does not, though both reach the same loop.
+    A pass drawn by hand (`hand_drawn`: `next(data)` in a loop that trains) runs with training.
     A loader the file passes over once (its own evaluation script) that a builder also
     returns to another module's epoch loop (the training script's per-epoch evaluation)
     runs with training there."""
     if fed_by_framework(ctx, loader) or any(run.trains or run.per_epoch for run in engine_runs(ctx, loader)):
         return "train"
+    if any(repeated_with_training(ctx, draw.loop) for draw in hand_drawn(ctx, loader)):
+        return "train"  # `x, y = next(data)` in a loop that trains
     passes = passes_over(ctx, loader)
     handed = handed_on(ctx, loader)
     if not passes and not handed:
@@ -1019,8 +1022,30 @@ def hand_drawn(ctx: "FileFacts", loader: cst.Call) -> List[Draw]:
     known = _DRAWS.setdefault(ctx, {})
     if id(loader) not in known:
         found = _assignment(ctx.module, loader)
-        known[id(loader)] = _hand_drawn(ctx, found[1], found[0], set(), None) if found is not None else []
+        known[id(loader)] = _hand_drawn(ctx, found[1], found[0], set(), None) if found is not None else _drawn_inline(ctx, loader)
     return known[id(loader)]
+
+
+def _drawn_inline(ctx: "FileFacts", loader: cst.Call) -> List[Draw]:
+    """The passes drawn from a loader built right in the call that opens them:
+    `it = iter(DataLoader(...))` or `data = cycle(DataLoader(...))` (a generator of this file
+    or a project module that yields its parameter's items), then `next(data)` in a step loop."""
+    parents = module_nodes(ctx.module).parents
+    arg = parents.get(id(loader))
+    opener = parents.get(id(arg)) if isinstance(arg, cst.Arg) else None
+    if not isinstance(opener, cst.Call):
+        return []
+    local = called_function(opener, ctx.frequency.local_functions())
+    imported = project_function(ctx, opener.func) if not local else None
+    opens = (isinstance(opener.func, cst.Name) and opener.func.value == "iter") or any(
+        arg_value is loader and _yields_items(function, parameter)
+        for function in local for arg_value, parameter in arguments_by_parameter(opener, function)
+    ) or (imported is not None and imported.yields_items_of_argument(opener, loader))
+    if not opens:
+        return []
+    scope = ctx.frequency.enclosing_function(opener) or ctx.module
+    restarted_by = _innermost_loop(scope, opener)
+    return [Draw(draw.loop, opener, draw.names, restarted_by, False, draw.moved) for draw in _draws(scope, opener)]
 
 
 def _hand_drawn(ctx: "FileFacts", scope: cst.CSTNode, name: str, seen: Set[Tuple[int, int]], anchor: Optional[cst.CSTNode]) -> List[Draw]:
@@ -1074,15 +1099,19 @@ def _cycles(ctx: "FileFacts", call: cst.Call, name: str) -> bool:
     if not called_function(call, functions):
         imported = project_function(ctx, call.func)
         return imported is not None and imported.yields_items_of(call, name)
-    for function in called_function(call, functions):
-        parameter = _parameter_for(function, call, name)
-        if parameter is None:
-            continue
-        for loop in scope_descendants(function.body):
-            if isinstance(loop, cst.For) and dotted_name(iterated_source(loop.iter)) == parameter:
-                items = set(bound_names(loop.target))
-                if any(isinstance(node, cst.Yield) and dotted_name(node.value) in items for node in scope_descendants(loop.body)):
-                    return True
+    return any(
+        parameter is not None and _yields_items(function, parameter)
+        for function in called_function(call, functions) for parameter in [_parameter_for(function, call, name)]
+    )
+
+
+def _yields_items(function: cst.FunctionDef, parameter: str) -> bool:
+    """Whether the generator `function` yields the items of its loops over `parameter`."""
+    for loop in scope_descendants(function.body):
+        if isinstance(loop, cst.For) and dotted_name(iterated_source(loop.iter)) == parameter:
+            items = set(bound_names(loop.target))
+            if any(isinstance(node, cst.Yield) and dotted_name(node.value) in items for node in scope_descendants(loop.body)):
+                return True
     return False
 
 

@@ -84,17 +84,23 @@ def default_of_option(ctx: "FileFacts", value: cst.BaseExpression) -> Optional[o
 
 def device_from_configuration(ctx: "FileFacts") -> bool:
     """Whether the file builds its device from a setting of its configuration
-    (`torch.device(hp.device)`, `torch.device(cfg["device"])`, `torch.device(args.device)`): the
+    (`torch.device(hp.device)`, `torch.device(cfg["device"])`, `torch.device(args.device)`, or
+    binds a device name to one: `device = args.device`): the
     program runs where its user's configuration puts it, an accelerator for a program that
     moves its batches there, unless a command-line option of the project defaults the setting
     to the CPU (`add_argument("--device", default="cpu")`, see `default_of_option`). A device
     attribute of the object itself (`torch.device(self.device)`) is no setting."""
-    if "device(" not in ctx.text:
+    if "device" not in ctx.text:
         return False
-    for node in nodes_of_type(ctx.module, (cst.Call,)):
-        if len(node.args) != 1 or node.args[0].keyword is not None or ctx.qualified_name(node.func) != "torch.device":
+    for node in nodes_of_type(ctx.module, (cst.Call, cst.Assign)):
+        if isinstance(node, cst.Assign):
+            if len(node.targets) != 1 or not named_like_device(node.targets[0].target):
+                continue
+            setting = node.value  # `device = args.device`
+        elif len(node.args) != 1 or node.args[0].keyword is not None or ctx.qualified_name(node.func) != "torch.device":
             continue
-        setting = node.args[0].value
+        else:
+            setting = node.args[0].value
         key = setting.attr.value if isinstance(setting, cst.Attribute) else string_key(setting)
         owner = dotted_name(setting.value) if isinstance(setting, (cst.Attribute, cst.Subscript)) else None
         if key is None or "device" not in key.lower() or owner is None or owner.split(".")[0] == "self":

@@ -788,6 +788,15 @@ class FunctionFacts:
         items it yields."""
         return bool(self._parameters_given(call, name) & self.yielded_parameters)
 
+    def yields_items_of_argument(self, call: cst.Call, value: cst.BaseExpression) -> bool:
+        """Whether `call` (of this function) hands it `value` (one of its arguments, the node
+        itself: `cycle(DataLoader(...))`) as a parameter whose items it yields."""
+        for index, arg in enumerate(call.args):
+            if arg.value is value and not arg.star:
+                given = arg.keyword.value if arg.keyword is not None else (self.parameters[index] if index < len(self.parameters) else None)
+                return given in self.yielded_parameters
+        return False
+
     def calls_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it calls."""
         return bool(self._parameters_given(call, name) & self.called_parameters)
