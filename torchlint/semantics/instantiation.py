@@ -222,11 +222,9 @@ def uncalled_methods(path: str, text: str) -> FrozenSet[str]:
 
 @lru_cache(maxsize=256)
 def _uncalled_methods(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
-    """`uncalled_methods`, once per module text and state of its project (`stamp`)."""
-    code = code_text(text)
-    if _dynamic(code) or _DYNAMIC_HERE.search(code) or "getattr" in code or _importers(path):
-        return frozenset()
-    if any(path in map(os.path.abspath, imported_files(notebook, read_notebook(notebook).text, search_roots(notebook))) for notebook in project_notebooks(root)):
+    """`uncalled_methods`, once per module text and state of its project (`stamp`): the
+    candidates from the module's own tree first, the project asked only when there are any."""
+    if "class " not in text:
         return frozenset()
     try:
         tree = python_tree(text)
@@ -239,21 +237,20 @@ def _uncalled_methods(path: str, text: str, root: str, stamp: str) -> FrozenSet[
         node for node in classes.values()
         if not node.keywords and all(isinstance(base, ast.Name) and (base.id == "object" or base.id in classes) for base in node.bases)
     ]
-    defined = {method.name for node in classes.values() for method in node.body if isinstance(method, _FUNCTIONS)}
-    used: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            used.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            used.add(node.attr)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            used.update(re.findall(r"[A-Za-z_]\w*", node.value))
-    return frozenset(
+    unnamed = {method.name for node in classes.values() for method in node.body if isinstance(method, _FUNCTIONS)} - _words(tree)
+    found = frozenset(
         f"{node.name}.{method.name}"
         for node in plain for method in node.body
-        if isinstance(method, _FUNCTIONS) and not method.decorator_list and not method.name.startswith("__")
-        and method.name in defined - used
+        if isinstance(method, _FUNCTIONS) and not method.decorator_list and not method.name.startswith("__") and method.name in unnamed
     )
+    if not found:
+        return found
+    code = code_text(text)
+    if _dynamic(code) or _DYNAMIC_HERE.search(code) or "getattr" in code or _importers(path):
+        return frozenset()
+    if any(path in map(os.path.abspath, imported_files(notebook, read_notebook(notebook).text, search_roots(notebook))) for notebook in project_notebooks(root)):
+        return frozenset()
+    return found
 
 
 def _importers(path: str) -> Set[str]:
