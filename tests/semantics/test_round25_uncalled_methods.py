@@ -1,5 +1,5 @@
 """Round 25: the methods of a script's plain classes that nothing can call never run
-(`instantiation.uncalled_methods`): a variant script that builds the agent, loads a checkpoint
+(`instantiation.unbuilt_definitions`): a variant script that builds the agent, loads a checkpoint
 and evaluates never calls the `update_parameters` it copied from the training script. A
 method the script calls, a class with a library base (whose methods a library may call by
 name), a module other modules import and a module with no top-level code keep their methods."""

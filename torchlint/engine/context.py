@@ -18,7 +18,7 @@ from torchlint.semantics.argument_kinds import ArgumentKinds
 from torchlint.semantics.names import NameResolver
 from torchlint.semantics.passed_values import branch_never_taken
 from torchlint.semantics.roles import imports_test_framework, inside_test_code, is_evaluation_script, is_one_off_script
-from torchlint.semantics.instantiation import uncalled_methods, unbuilt_definitions
+from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.training import called_every_step_elsewhere, inference_only, local_functions, trains, training_loops, untrained_script
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
@@ -133,7 +133,7 @@ class FileContext:
             external=self._called_elsewhere,
             never_taken=lambda branch, body: branch_never_taken(self, branch, body),
             called_in_project=self._called_in_project,
-            never_built=lambda: unbuilt_definitions(self.path, self.text) | uncalled_methods(self.path, self.text),
+            never_built=lambda: unbuilt_definitions(self.path, self.text),
             named=lambda node: project_function(self, node),
             imported=lambda: not os.path.isfile(self.path) or bool(importers_of(self.path)),
         )

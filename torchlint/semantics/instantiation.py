@@ -40,7 +40,7 @@ Configuration files are not read: a project that builds classes named in its con
 does so through one of the dynamic lookups above, which make every class live. A model a
 project only unpickles (`torch.load` of a whole module saved elsewhere) is not seen.
 
-Methods are judged only in scripts that nothing imports (`uncalled_methods`): there a method of
+Methods are judged only in scripts that nothing imports (`_uncalled_methods`): there a method of
 a class with no library base whose name the script never mentions outside definitions cannot
 be called (a checkpoint-loading variant of a training script keeps its `update_parameters`).
 """
@@ -90,7 +90,8 @@ _ABSTRACT_METACLASS = re.compile(r"\bmetaclass\s*=\s*(?:abc\.)?ABCMeta\b")
 
 def unbuilt_definitions(path: str, text: str) -> FrozenSet[str]:
     """The module-level classes of the module at `path` (source `text`) that its project never
-    builds, and its module-level functions that it never calls (see the module docstring):
+    builds, its module-level functions that it never calls (see the module docstring), and as
+    `Class.method` the methods of a script's plain classes that nothing can call:
     empty for text that is not a file, and whenever anything may run them. Depends on every module of the project, noted as one stamp of the
     project's module listing."""
     if not os.path.isfile(path) or os.path.basename(path) == _HUB_MODULE:
@@ -99,7 +100,7 @@ def unbuilt_definitions(path: str, text: str) -> FrozenSet[str]:
     root = project_root(path)
     stamp = tree_stamp(root)
     note_listing(root, stamp)
-    return _unbuilt_definitions(path, text, root, stamp)
+    return _unbuilt_definitions(path, text, root, stamp) | _uncalled_methods(path, text, root, stamp)
 
 
 @dataclass(frozen=True)
@@ -202,28 +203,18 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
     return frozenset(own) - _live_in_own_module(own, mentioned)
 
 
-def uncalled_methods(path: str, text: str) -> FrozenSet[str]:
-    """`Class.method` for the methods of a program's plain classes that nothing can call: the
-    module at `path` (source `text`) is a script (a `__main__` block, a loop or a call at its
-    top level) that no project module or notebook imports, the
-    class derives from nothing but `object` or classes of its module (no library calls its
-    methods by name: not a `nn.Module`'s `forward`, a gym environment's `step`), and the
-    method's name occurs nowhere in the module's code but in definitions (the `update_parameters`
-    of a script that only loads a checkpoint and evaluates). Dunder and decorated methods are
-    never judged, nor any method of a module that looks names up dynamically."""
-    if not os.path.isfile(path) or not path.endswith(".py"):
-        return frozenset()
-    path = os.path.abspath(path)
-    root = project_root(path)
-    stamp = tree_stamp(root)
-    note_listing(root, stamp)
-    return _uncalled_methods(path, text, root, stamp)
-
-
 @lru_cache(maxsize=256)
 def _uncalled_methods(path: str, text: str, root: str, stamp: str) -> FrozenSet[str]:
-    """`uncalled_methods`, once per module text and state of its project (`stamp`): the
-    candidates from the module's own tree first, the project asked only when there are any."""
+    """`Class.method` for the methods of a program's plain classes that nothing can call: the
+    module at `path` (source `text`) is a script (a `__main__` block, a loop or a call at its
+    top level) that no project module or notebook imports, the class derives from nothing but
+    `object` or classes of its module (no library calls its methods by name: not a
+    `nn.Module`'s `forward`, a gym environment's `step`), and the method's name occurs nowhere
+    in the module's code but in definitions (the `update_parameters` of a script that only
+    loads a checkpoint and evaluates). Dunder and decorated methods are never judged, nor any
+    method of a module that looks names up dynamically. Once per module text and state of its
+    project (`stamp`): the candidates from the module's own tree first, the project asked only
+    when there are any."""
     if "class " not in text:
         return frozenset()
     try:
