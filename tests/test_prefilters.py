@@ -46,6 +46,8 @@ def test_a_file_that_does_not_import_torch_is_not_parsed(monkeypatch):
     assert _parses(monkeypatch, LOOP) and codes(LOOP, ["TL101"]) == ["TL101"]
     assert codes("import mxnet as mx\n" + LOOP, ["TL101"]) == []
     assert codes(LOOP + "torch.cuda.empty_cache()\n", ["TL101"]) == []  # `torch` never imported: a NameError
+    commented = LOOP.replace("loss.backward()", "loss.sum()  # then loss.backward() in the trainer")
+    assert codes(commented, ["TL101"]) == []  # a backward pass only in a comment makes no PyTorch code
     nested = "def train():\n    import torch\n" + "".join(f"    {line}\n" for line in LOOP.splitlines())
     assert _parses(monkeypatch, nested)
     assert codes(nested, ["TL101"]) == ["TL101"]

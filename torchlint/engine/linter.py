@@ -22,7 +22,7 @@ from torchlint.engine.reparse import Reparser
 from torchlint.engine.reports import NodeEdit, Report
 from torchlint.engine.rule import Rule
 from torchlint.semantics.framework_names import OTHER_AUTOGRAD_PACKAGES, TORCH_PACKAGES
-from torchlint.semantics.project import star_imports_torch
+from torchlint.semantics.project import code_text, star_imports_torch
 from torchlint.semantics.roles import trains_with_a_test_name
 from torchlint.semantics.test_paths import test_by_name_only
 from torchlint.semantics.tree import comments, module_nodes, remembering_children
@@ -113,12 +113,12 @@ def _analyse(
     applicable = [rule for rule in rules if rule.may_apply(text)]
     # A PyTorch file: it imports torch, gets it from a star import of a project module, or runs
     # a backward pass on what project modules give it (a trainer subclass that imports only its
-    # base class), imports no other library with autograd and names no `torch.` it never
-    # imports (code that cannot run).
+    # base class; in its code, not a comment), imports no other library with autograd and names
+    # no `torch.` it never imports (code that cannot run).
     imported = text_facts(text).imported if python_error is None else frozenset()
     torch_file = python_error is None and (
         bool(TORCH_PACKAGES & imported) or ("import *" in text and star_imports_torch(path, text))
-        or (".backward(" in text and "torch." not in text and not OTHER_AUTOGRAD_PACKAGES & imported)
+        or (".backward(" in text and "torch." not in text and not OTHER_AUTOGRAD_PACKAGES & imported and ".backward(" in code_text(text))
     )
     if python_error is None and not torch_file:
         applicable = [rule for rule in applicable if not rule.requires_torch]  # their reports are dropped
