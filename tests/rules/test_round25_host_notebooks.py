@@ -2,7 +2,7 @@
 accelerator) runs on the CPU: nothing imports a notebook, so `torch.zeros(...).to(x.device)`
 in its model's `forward` copies nothing and `.item()` in its loop waits for nothing
 (`host_programs.notebook_on_the_host`; TL102 now asks `FileContext.serves_device` as the sync
-rules do). The same cells in a notebook that picks CUDA are reported."""
+rules do). The same cells in a notebook that picks CUDA, or imports JAX, are reported."""
 
 from __future__ import annotations
 
@@ -43,6 +43,8 @@ for epoch in range(20):
 @pytest.mark.parametrize("device, move, reported", [
     ("", "", set()),
     ('device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n', ".to(device)", {("TL102", 11), ("TL102", 12), ("TL101", 10)}),
+    # JAX places its work on a GPU unasked: such a notebook is not known to run on the CPU
+    ("import jax\n", "", {("TL102", 11), ("TL102", 12)}),
 ])
 def test_a_notebook_naming_no_accelerator_runs_on_the_cpu(tmp_path, monkeypatch, device, move, reported):
     cells = [MODEL, TRAIN.format(device=device, move=move)]

@@ -26,12 +26,15 @@ import re
 import libcst as cst
 
 from torchlint.semantics.devices import named_like_device, names_cpu
+from torchlint.semantics.framework_names import OTHER_AUTOGRAD_PACKAGES
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import code_text
 from torchlint.semantics.tree import nodes_of_type, per_module
 from torchlint.semantics.values import string_value
 
 _ACCELERATOR = re.compile(r"cuda|gpu|accelerat|\b(?:mps|xla|xpu|npu|hpu)\b", re.IGNORECASE)
+# An import of another library with autograd, which places its work on a GPU by itself.
+_OTHER_FRAMEWORK_IMPORT = re.compile(rf"^\s*(?:import|from)\s+(?:{'|'.join(sorted(OTHER_AUTOGRAD_PACKAGES))})\b", re.MULTILINE)
 # Wrappers that run a module on the GPUs.
 _PARALLEL = re.compile(r"DataParallel|set_default_device")
 
@@ -46,8 +49,9 @@ def picks_only_the_cpu(module: cst.Module, text: str) -> bool:
 def notebook_on_the_host(path: str, text: str) -> bool:
     """Whether the file is a notebook whose code names no accelerator: nothing imports a
     notebook, so its cells run on the CPU (`.to(x.device)` there moves nothing), unless it
-    calls a project function that places work on a device itself (`FileContext.serves_device`)."""
-    return path.endswith(".ipynb") and not _names_accelerator(text)
+    calls a project function that places work on a device itself (`FileContext.serves_device`),
+    or imports another library with autograd (JAX, TensorFlow), which uses a GPU unasked."""
+    return path.endswith(".ipynb") and not _names_accelerator(text) and _OTHER_FRAMEWORK_IMPORT.search(text) is None
 
 
 def _names_accelerator(text: str) -> bool:
