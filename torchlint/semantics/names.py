@@ -149,8 +149,9 @@ class NameResolver:
         if target is None:
             if not self.star_modules or head in _BUILTINS:
                 return None
-            # A star import of a project module that imports torch brings `torch` itself.
-            target = head if head in _PACKAGES else f"{self.star_modules[-1]}.{head}"
+            # A star import of a project module that imports torch brings `torch` itself, and
+            # the conventional aliases it binds (`import torch.nn as nn` there).
+            target = head if head in _PACKAGES else _STAR_ALIASES.get(head, f"{self.star_modules[-1]}.{head}")
         qualified = f"{target}.{rest}" if rest else target
         for alias, module in _REEXPORTS.items():
             if qualified == alias or qualified.startswith(alias + "."):
@@ -167,6 +168,10 @@ _REEXPORTS = {"torch.functional.F": "torch.nn.functional"}
 # Packages a name reached only through a star import stands for (`from utils import *`, where
 # utils.py does `import torch`): their own names, not attributes of the star-imported module.
 _PACKAGES = frozenset({"torch", "torchvision", "torchaudio"})
+# The conventional aliases of torch's modules, which a name reached only through a star import
+# stands for (`class Net(nn.Module)` after `from model import *`, where model.py does
+# `import torch.nn as nn`).
+_STAR_ALIASES = {"nn": "torch.nn", "F": "torch.nn.functional", "optim": "torch.optim"}
 _BUILTINS = frozenset(
     "print len range float int bool str list dict set tuple super isinstance getattr setattr "
     "hasattr type object enumerate zip map filter sorted min max sum abs any all open iter next".split()
