@@ -574,6 +574,27 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
     return False
 
 
+
+def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
+    """Whether the call that makes the dataset (directly or through the names it is assigned
+    to) is handed a file the main process opened: a handle (`Records(open(path, "rb"))`, or a
+    name bound to one, `handle = open(path)`), or an object of a class of the file that keeps
+    one (`Records(Reader(path))` where `Reader.__init__` does `self.f = open(path)`). The
+    dataset keeps it as if it had opened it in `__init__` (`keeps_open_file`): forked workers
+    share its offset."""
+    made = [dataset] if isinstance(dataset, cst.Call) else assigned_values(ctx.module, dataset.value) if isinstance(dataset, cst.Name) else []
+    for call in made:
+        if not isinstance(call, cst.Call):
+            continue
+        for arg in call.args:
+            values = [arg.value, *(assigned_values(ctx.module, arg.value.value) if isinstance(arg.value, cst.Name) else [])]
+            if any(_opens_file(value) for value in values):
+                return True
+            if any(keeps_open_file(ctx, name) for name in constructed_classes(ctx, arg.value)):
+                return True
+    return False
+
+
 # Methods of Python's containers that change them in place.
 MUTATING_METHODS = frozenset("append extend insert pop remove clear update add discard setdefault popitem sort reverse".split())
 # torch's own iterable-style datasets that do not split their items by worker: a chain of
@@ -639,7 +660,10 @@ def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Option
     after binding it: in place (`PAIRS[:] = mined`, `PAIRS.append(p)`, `CFG.n = 4`) or by
     binding it again (`LIMIT = 2 + 2 * epoch` in the epoch loop, or in a function that
     declares it `global`). Also a module-level container that `__init__` reads and the file
-    changes in place (`self.pairs = PAIRS`). The sampler asks the main process's length,
+    changes in place (`self.pairs = PAIRS`). Also a class-level attribute of that class that
+    `__len__` or `__init__` reads (`len(type(self).BANK)`) and the file changes in place
+    through the class (`HardNegatives.BANK.extend(mined)`), or that `__len__` reads and the
+    file binds again (`HardNegatives.SIZE = 4`). The sampler asks the main process's length,
     which follows the change, while worker processes keep the copy they started with: their
     items run out (`IndexError`)."""
     module = ctx.module
@@ -659,7 +683,41 @@ def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Option
                         return name
                     if method.name.value == "__len__" and _bound_again(module, name):
                         return name
+                for name in _class_attributes_read(bodies, [klass.name.value for klass in _class_chain(ctx, class_name)]):
+                    if changed_in_place(module, name) or (method.name.value == "__len__" and _assigned(module, name)):
+                        return name
     return None
+
+
+def _class_attributes_read(bodies: List[cst.FunctionDef], classes: List[str]) -> List[str]:
+    """`Class.attr` for each attribute the methods in `bodies` read through the class or an
+    instance (`self.BANK`, `type(self).BANK`, `self.__class__.BANK`, `cls.BANK`,
+    `HardNegatives.BANK`), for every class of the chain `classes`: the names by which the
+    file may change a class-level attribute (`HardNegatives.BANK.extend(mined)`)."""
+    owners = {"self", "cls", "type(self)", "self.__class__", *classes}
+    read: Set[str] = set()
+    for body in bodies:
+        for node in descendants(body):
+            if not isinstance(node, cst.Attribute):
+                continue
+            owner = node.value
+            spelled = (
+                "type(self)"
+                if isinstance(owner, cst.Call) and dotted_name(owner.func) == "type" and len(owner.args) == 1 and dotted_name(owner.args[0].value) == "self"
+                else dotted_name(owner)
+            )
+            if spelled in owners:
+                read.add(node.attr.value)
+    return [f"{klass}.{attr}" for attr in sorted(read) for klass in classes]
+
+
+def _assigned(module: cst.Module, name: str) -> bool:
+    """Whether the file binds the dotted `name` (`HardNegatives.BANK = mined`)."""
+    for node in descendants(module):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        if any(dotted_name(target) == name for target in targets):
+            return True
+    return False
 
 
 @per_module
