@@ -641,8 +641,10 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
     """A name the file passes to the call that makes the dataset (directly or through the
     name it is assigned to) and changes in place (`pool = Pool(items)`, then
     `items.append(x)` between epochs): the dataset holds that object, so its contents, and
-    perhaps its length, change without the dataset being named. Worker processes keep the
-    copy they started with."""
+    perhaps its length, change without the dataset being named; also through a name or
+    attribute the file binds to it (`self.memory = memory`, then `self.memory.append(x)`), or
+    as written for an item (`Pool(buffers["train"])`, then `buffers["train"].extend(new)`).
+    Worker processes keep the copy they started with."""
     made = [dataset] if isinstance(dataset, cst.Call) else assigned_values(ctx.module, dataset.value) if isinstance(dataset, cst.Name) else []
     for call in made:
         if not isinstance(call, cst.Call):
@@ -651,7 +653,37 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
             name = dotted_name(arg.value)
             if name is not None and changed_in_place(ctx.module, name):
                 return name
+            for alias in _aliases(ctx.module, arg.value):
+                if changed_in_place(ctx.module, alias):
+                    return alias
+            if isinstance(arg.value, cst.Subscript) and _changed_in_place_as_written(ctx.module, arg.value):
+                return ctx.module.code_for_node(arg.value)
     return length_global_changed(ctx, dataset)
+
+
+def _aliases(module: cst.Module, value: cst.BaseExpression) -> List[str]:
+    """The names and attributes the file binds to the name `value` (`replay = items`, and
+    `self.memory = memory` for a parameter `memory`): other names that hold the same object."""
+    if not isinstance(value, cst.Name):
+        return []
+    found: List[str] = []
+    for node in descendants(module):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == value.value:
+            found += [name for t in node.targets for name in [dotted_name(t.target)] if name is not None and name != value.value]
+    return sorted(set(found))
+
+
+def _changed_in_place_as_written(module: cst.Module, value: cst.BaseExpression) -> bool:
+    """Whether the file changes in place the container spelled as `value` is
+    (`buffers["train"].extend(new)` for a dataset made from `buffers["train"]`)."""
+    code = module.code_for_node(value)
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATING_METHODS:
+            if module.code_for_node(node.func.value) == code:
+                return True
+        if isinstance(node, cst.AugAssign) and module.code_for_node(node.target) == code:
+            return True
+    return False
 
 
 def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
