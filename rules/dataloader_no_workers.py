@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -295,6 +295,9 @@ class DataloaderNoWorkers(Rule):
             return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
         if dataset is not None and any(keeps_open_file(self.ctx, name) for name in constructed_classes(self.ctx, dataset.value)):
             return self.withheld("the dataset keeps a file it opened in `__init__`: forked workers would share its offset, and their reads interleave")
+        quantized = makes_quantized_tensors(self.ctx) if dataset is not None else None
+        if quantized is not None:
+            return self.withheld(f"the file makes quantized tensors (`{quantized}`), which default collation cannot stack in a worker")
         if dataset is not None and handed_open_file(self.ctx, dataset.value):
             return self.withheld("the dataset is handed a file the main process opened: forked workers would share its offset, and their reads interleave")
         if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:

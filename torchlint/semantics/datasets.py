@@ -595,6 +595,25 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
     return False
 
 
+
+# torch's functions that make quantized tensors, and its quantized dtypes.
+QUANTIZING = frozenset({"torch.quantize_per_tensor", "torch.quantize_per_channel", "torch.quantize_per_tensor_dynamic"})
+QUANTIZED_DTYPES = frozenset({"torch.quint8", "torch.qint8", "torch.qint32", "torch.quint4x2", "torch.quint2x4"})
+
+
+def makes_quantized_tensors(ctx: FileFacts) -> Optional[str]:
+    """A quantizing call or quantized dtype the file names (`torch.quantize_per_tensor(feats,
+    0.01, 0, torch.quint8)`: features kept in 8 bits): a dataset may hand out such tensors,
+    which default collation stacks into shared memory only in worker processes, and
+    `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`)."""
+    for node in descendants(ctx.module):
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            qualified = ctx.qualified_name(node)
+            if qualified in QUANTIZING or qualified in QUANTIZED_DTYPES:
+                return qualified
+    return None
+
+
 # Methods of Python's containers that change them in place.
 MUTATING_METHODS = frozenset("append extend insert pop remove clear update add discard setdefault popitem sort reverse".split())
 # torch's own iterable-style datasets that do not split their items by worker: a chain of
