@@ -178,11 +178,15 @@ class DataloaderNoPersistentWorkers(Rule):
     when the file changes the loader's `collate_fn` or `worker_init_fn` object (assigns its
     attributes, calls its methods: `collate.max_len = 2 + epoch`), or changes in place a
     container the dataset was made from (`Pool(items)`, then `items.append(x)` between
-    epochs: the workers' copy keeps its old length, which the sampler no longer matches,
-    and raises `IndexError`), or a module-level name that the dataset class's `__len__`
-    reads (`return len(PAIRS)` with `PAIRS[:] = mined` between epochs, `return LIMIT` with
-    `LIMIT = 2 + 2 * epoch` in the epoch loop or in a function that declares it `global`),
-    or a module-level container its `__init__` reads.
+    epochs, also through a name or attribute bound to it, `self.memory = memory` then
+    `self.memory.append(x)`, or as written for an item, `Pool(buffers["train"])` then
+    `buffers["train"].extend(new)`: the workers' copy keeps its old length, which the
+    sampler no longer matches, and raises `IndexError`), or a module-level name that the
+    dataset class's `__len__` reads (`return len(PAIRS)` with `PAIRS[:] = mined` between
+    epochs, `return LIMIT` with `LIMIT = 2 + 2 * epoch` in the epoch loop or in a function
+    that declares it `global`), or a module-level container its `__init__` reads, or a
+    class-level attribute either reads that the file changes through the class
+    (`len(type(self).BANK)` with `HardNegatives.BANK.extend(mined)` between epochs).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly

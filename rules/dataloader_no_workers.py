@@ -140,10 +140,13 @@ class DataloaderNoWorkers(Rule):
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
     (calls a method on it or its attributes, assigns them, or changes in place a container
-    it was made from, `Pool(items)` then `items.append(x)`; also through the loader,
+    it was made from, `Pool(items)` then `items.append(x)`, also through a name or attribute
+    bound to it, `self.memory = memory` then `self.memory.append(x)`, or as written for an
+    item, `Pool(buffers["train"])` then `buffers["train"].extend(new)`; also through the loader,
     `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`; or changes a module-level
     name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
-    = mined` or `LIMIT = 2 + 2 * epoch` between epochs): persistent workers would keep
+    = mined` or `LIMIT = 2 + 2 * epoch` between epochs, or a class-level attribute it reads,
+    through the class, `HardNegatives.BANK.extend(mined)`): persistent workers would keep
     the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its
@@ -167,8 +170,12 @@ class DataloaderNoWorkers(Rule):
     `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
     [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy
-    `self._file()`): forked workers share its offset, so
-    their seek-then-read calls interleave and return each other's records;
+    `self._file()`), or is handed one the main process opened (`Records(open(path, "rb"))`,
+    or an object of a class of the file that keeps one, `Records(Reader(path))`): forked
+    workers share its offset, so their seek-then-read calls interleave and return each
+    other's records; nor in a file that makes quantized tensors (`torch.quantize_per_tensor`,
+    `torch.quint8`): default collation stacks a batch into shared memory only in a worker,
+    and `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`);
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to
     a `**kwargs` dict unless it is empty on every run (one read on the CUDA branch of a choice

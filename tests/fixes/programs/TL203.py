@@ -1322,3 +1322,84 @@ for epoch in range(3):
     TABLE = torch.arange(4.0 + 2 * epoch)
     for x in loader:
         print(epoch, x.to(device).tolist())
+
+# %% round 21: a dataset whose length reads a class-level bank the epoch loop grows through the class [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class HardNegatives(Dataset):
+    BANK = [0, 1]
+
+    def __len__(self):
+        return len(type(self).BANK)
+
+    def __getitem__(self, i):
+        return torch.tensor(float(self.BANK[i]))
+
+
+loader = DataLoader(HardNegatives(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    HardNegatives.BANK.extend([10 * epoch, 10 * epoch + 1])
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 21: a replay pool whose list a trainer keeps as an attribute and grows after each epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+class Trainer:
+    def __init__(self, memory):
+        self.memory = memory
+        self.loader = DataLoader(Pool(memory), batch_size=2, num_workers=2)
+
+    def fit(self, epochs):
+        for epoch in range(epochs):
+            for x in self.loader:
+                print(epoch, x.to(device).tolist())
+            self.memory.append(torch.full((2,), float(epoch)))
+            self.memory.append(torch.full((2,), -1.0))
+
+
+Trainer([torch.zeros(2), torch.ones(2)]).fit(3)
+
+# %% round 21: a pool made from a list a dict of buffers holds, extended through the dict every epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+buffers = {"train": [torch.zeros(2), torch.ones(2)]}
+loader = DataLoader(Pool(buffers["train"]), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    buffers["train"].extend([torch.full((2,), float(epoch)), torch.full((2,), -1.0)])
