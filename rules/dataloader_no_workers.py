@@ -139,7 +139,9 @@ class DataloaderNoWorkers(Rule):
     pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
-    (calls a method on it or its attributes, assigns them, or changes in place a container
+    (calls a method on it or its attributes, assigns them, also through a name or attribute
+    bound to it, `self.pool = pool` then `self.pool.add(x)`, or through the item it is read
+    from, `splits["train"].items.append(x)`, or changes in place a container
     it was made from, `Pool(items)` then `items.append(x)`, also through a name or attribute
     bound to it, `self.memory = memory` then `self.memory.append(x)`, or as written for an
     item, `Pool(buffers["train"])` then `buffers["train"].extend(new)`; also through the loader,

@@ -841,11 +841,48 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
     return None
 
 
+def changed_through_alias(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+    """A name through which the file may change the dataset other than its own: a name or
+    attribute the file binds to it (`self.pool = pool`, then `self.pool.add(x)`; `memory =
+    train_set`, then `memory.items.append(x)`), or the item it is read from, as written
+    (`DataLoader(splits["train"])`, then `splits["train"].items.append(x)`): a method called
+    on it or on one of its attributes, or one of its attributes or items assigned or
+    deleted."""
+    module = ctx.module
+    if isinstance(dataset, cst.Name):
+        spelled = _aliases(module, dataset)
+    elif isinstance(dataset, cst.Subscript):
+        spelled = [module.code_for_node(dataset)]
+    else:
+        return None
+    for code in spelled:
+        if _changed_as_written(module, code):
+            return code
+    return None
+
+
+def _changed_as_written(module: cst.Module, code: str) -> bool:
+    """Whether the file calls a method on what `code` spells or on one of its attributes or
+    items, or assigns, changes or deletes one of them."""
+
+    def under(node: cst.BaseExpression) -> bool:
+        written = module.code_for_node(node)
+        return written == code or written.startswith((code + ".", code + "["))
+
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and under(node.func.value):
+            return True
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.Del)) else []
+        if any(isinstance(target, (cst.Attribute, cst.Subscript)) and under(target.value) for target in targets):
+            return True
+    return False
+
+
 def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
     """A name through which the file may change the dataset after it is made: the dataset's
     own name when the file calls a method on it or on one of its attributes, or assigns one
     of its attributes or items (`ds.items.append(x)`, `ds.difficulty = d`), and what
-    `shared_contents_changed` finds."""
+    `changed_through_alias` and `shared_contents_changed` find."""
     name = dotted_name(dataset)
     if name is not None and not isinstance(dataset, cst.Call):
         for node in descendants(ctx.module):
@@ -857,4 +894,4 @@ def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str
             for target in targets:
                 if isinstance(target, (cst.Attribute, cst.Subscript)) and (dotted_name(target.value) or "").split(".")[0] == name.split(".")[0] and (dotted_name(target.value) or "").startswith(name):
                     return name
-    return shared_contents_changed(ctx, dataset)
+    return changed_through_alias(ctx, dataset) or shared_contents_changed(ctx, dataset)

@@ -2322,3 +2322,29 @@ loader = DataLoader(Compact(torch.rand(8, 3)), batch_size=4)
 for epoch in range(2):
     for x in loader:
         print(epoch, x.dequantize().to(device).shape)
+
+# %% round 21: a dataset held in a dict of splits and grown through the dict [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+splits = {"train": Pool()}
+loader = DataLoader(splits["train"], batch_size=2, num_workers=0)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    splits["train"].items.append(torch.full((2,), float(epoch)))
+    splits["train"].items.append(torch.full((2,), -1.0))

@@ -1403,3 +1403,93 @@ for epoch in range(3):
     for x in loader:
         print(epoch, x.to(device).tolist())
     buffers["train"].extend([torch.full((2,), float(epoch)), torch.full((2,), -1.0)])
+
+# %% round 21: a dataset grown through an attribute of the trainer that holds it [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def add(self, x):
+        self.items.append(x)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+class Trainer:
+    def __init__(self):
+        pool = Pool()
+        self.pool = pool
+        self.loader = DataLoader(pool, batch_size=2, num_workers=2)
+
+    def fit(self, epochs):
+        for epoch in range(epochs):
+            for x in self.loader:
+                print(epoch, x.to(device).tolist())
+            self.pool.add(torch.full((2,), float(epoch)))
+            self.pool.add(torch.full((2,), -1.0))
+
+
+Trainer().fit(3)
+
+# %% round 21: a dataset grown through a second name bound to it [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+train_set = Pool()
+memory = train_set
+loader = DataLoader(train_set, batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    memory.items.append(torch.full((2,), float(epoch)))
+    memory.items.append(torch.full((2,), -1.0))
+
+# %% round 21: a dataset held in a dict of splits and grown through the dict [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+splits = {"train": Pool()}
+loader = DataLoader(splits["train"], batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    splits["train"].items.append(torch.full((2,), float(epoch)))
+    splits["train"].items.append(torch.full((2,), -1.0))
