@@ -141,11 +141,13 @@ class DataloaderNoWorkers(Rule):
     reset the first one's workers, and when the file may change the dataset after making it
     (calls a method on it or its attributes, assigns them, also through a name or attribute
     bound to it, `self.pool = pool` then `self.pool.add(x)`, or through the item it is read
-    from, `splits["train"].items.append(x)`, or changes in place a container
+    from, `splits["train"].items.append(x)`, or changes an attribute handed to it through a
+    method of its owner, `Pool(memory.items)` then `memory.push(x)`, or changes in place a container
     it was made from, `Pool(items)` then `items.append(x)`, also through a name or attribute
     bound to it, `self.memory = memory` then `self.memory.append(x)`, or as written for an
     item, `Pool(buffers["train"])` then `buffers["train"].extend(new)`; also through the loader,
-    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`; or changes a module-level
+    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`, `pool = loader.dataset`
+    then `pool.items.append(x)`; or changes a module-level
     name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
     = mined` or `LIMIT = 2 + 2 * epoch` between epochs, or a class-level attribute it reads,
     through the class, `HardNegatives.BANK.extend(mined)`): persistent workers would keep

@@ -663,8 +663,19 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
     perhaps its length, change without the dataset being named; also through a name or
     attribute the file binds to it (`self.memory = memory`, then `self.memory.append(x)`), or
     as written for an item (`Pool(buffers["train"])`, then `buffers["train"].extend(new)`).
-    Worker processes keep the copy they started with."""
+    Worker processes keep the copy they started with. The call may be one a function of the
+    file returns (`make_pool()` returning `Pool(BUFFER)`), and an attribute handed to it may
+    change through a method of its owner (`Pool(memory.items)`, then `memory.push(x)`)."""
     made = [dataset] if isinstance(dataset, cst.Call) else assigned_values(ctx.module, dataset.value) if isinstance(dataset, cst.Name) else []
+    functions = ctx.frequency.local_functions()
+    made += [
+        node.value
+        for call in made
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value not in ctx.frequency.classes()
+        for function in functions.get(call.func.value, [])
+        for node in scope_descendants(function.body)
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Call)
+    ]
     for call in made:
         if not isinstance(call, cst.Call):
             continue
@@ -672,12 +683,23 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
             name = dotted_name(arg.value)
             if name is not None and changed_in_place(ctx.module, name):
                 return name
+            if isinstance(arg.value, cst.Attribute) and name is not None and _method_called_on(ctx.module, name.rpartition(".")[0]):
+                return name
             for alias in _aliases(ctx.module, arg.value):
                 if changed_in_place(ctx.module, alias):
                     return alias
             if isinstance(arg.value, cst.Subscript) and _changed_in_place_as_written(ctx.module, arg.value):
                 return ctx.module.code_for_node(arg.value)
     return length_global_changed(ctx, dataset)
+
+
+def _method_called_on(module: cst.Module, owner: str) -> bool:
+    """Whether the file calls a method on the object `owner` names (`memory.push(x)`), which
+    may change what its attributes hold."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) == owner
+        for node in descendants(module)
+    )
 
 
 def _aliases(module: cst.Module, value: cst.BaseExpression) -> List[str]:
@@ -819,7 +841,8 @@ def _bound_again(module: cst.Module, name: str) -> bool:
 def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str]:
     """`<name>.dataset`, when the file may change the dataset through the loader it is
     assigned to (`loader = DataLoader(pool)`, then `loader.dataset.items.append(x)` or
-    `self.loader.dataset.grow(2)`): a method called on it or on one of its attributes, or one
+    `self.loader.dataset.grow(2)`, also through a name bound to it, `pool = loader.dataset`,
+    then `pool.items.append(x)`): a method called on it or on one of its attributes, or one
     of its attributes or items assigned or deleted. `len(loader.dataset)` changes nothing."""
     names: Set[str] = set()
     for node in descendants(module):
@@ -827,7 +850,12 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
             names |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
         elif isinstance(node, cst.AnnAssign) and node.value is loader:
             names |= {name for name in [dotted_name(node.target)] if name is not None}
-    for prefix in sorted(name + ".dataset" for name in names):
+    prefixes = {name + ".dataset" for name in names}
+    for node in descendants(module):
+        # `pool = loader.dataset`: the dataset again, under another name
+        if isinstance(node, cst.Assign) and dotted_name(node.value) in prefixes:
+            prefixes |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
+    for prefix in sorted(prefixes):
         for node in descendants(module):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 owner = dotted_name(node.func.value) or ""

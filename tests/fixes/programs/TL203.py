@@ -1493,3 +1493,92 @@ for epoch in range(3):
         print(epoch, x.to(device).tolist())
     splits["train"].items.append(torch.full((2,), float(epoch)))
     splits["train"].items.append(torch.full((2,), -1.0))
+
+# %% round 21: a pool built by a function of the file from a module-level buffer grown each epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+BUFFER = [torch.zeros(2), torch.ones(2)]
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+def make_pool():
+    return Pool(BUFFER)
+
+
+loader = DataLoader(make_pool(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    BUFFER.extend([torch.full((2,), float(epoch)), torch.full((2,), -1.0)])
+
+# %% round 21: a dataset grown through a name bound to the loader's dataset attribute [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool(), batch_size=2, num_workers=2)
+pool = loader.dataset
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    pool.items.append(torch.full((2,), float(epoch)))
+    pool.items.append(torch.full((2,), -1.0))
+
+# %% round 21: a pool made from a list attribute of a memory object the loop grows [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Memory:
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def push(self, x):
+        self.items.append(x)
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+memory = Memory()
+loader = DataLoader(Pool(memory.items), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    memory.push(torch.full((2,), float(epoch)))
+    memory.push(torch.full((2,), -1.0))
