@@ -185,7 +185,8 @@ class DataloaderNoPersistentWorkers(Rule):
     dataset class's `__len__` reads (`return len(PAIRS)` with `PAIRS[:] = mined` between
     epochs, `return LIMIT` with `LIMIT = 2 + 2 * epoch` in the epoch loop or in a function
     that declares it `global`), or changes the dataset through a name or attribute bound to
-    it (`self.pool = pool`, then `self.pool.add(x)`; `pool = loader.dataset`, then
+    it (a method call, an item, or an attribute `__len__` reads: `self.pool = pool`, then
+    `self.pool.add(x)` or `self.pool.items = mined`; `pool = loader.dataset`, then
     `pool.items.append(x)`) or through the item it is read from as written
     (`DataLoader(splits["train"])`, then `splits["train"].items.append(x)`), or changes an
     attribute handed to the dataset through a method of its owner (`Pool(memory.items)`, then
@@ -447,7 +448,7 @@ class DataloaderNoPersistentWorkers(Rule):
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")
         dataset = argument(call, "dataset", 0)
-        alias = (changed_through_alias(self.ctx, dataset.value) if dataset is not None else None) or changed_through_loader(self.ctx.module, call)
+        alias = (changed_through_alias(self.ctx, dataset.value, length_only=True) if dataset is not None else None) or changed_through_loader(self.ctx.module, call)
         if alias:
             return self.withheld(f"the file may change the dataset through `{alias}`: persistent workers would keep the old copy")
         shared = shared_contents_changed(self.ctx, dataset.value) if dataset is not None else None

@@ -869,13 +869,16 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
     return None
 
 
-def changed_through_alias(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+def changed_through_alias(ctx: FileFacts, dataset: cst.BaseExpression, length_only: bool = False) -> Optional[str]:
     """A name through which the file may change the dataset other than its own: a name or
     attribute the file binds to it (`self.pool = pool`, then `self.pool.add(x)`; `memory =
     train_set`, then `memory.items.append(x)`), or the item it is read from, as written
     (`DataLoader(splits["train"])`, then `splits["train"].items.append(x)`): a method called
-    on it or on one of its attributes, or one of its attributes or items assigned or
-    deleted."""
+    on it or on one of its attributes, or one of its attributes or items assigned, changed or
+    deleted. With `length_only`, an attribute assigned anew counts only when the `__len__` of
+    the dataset's class reads it (`self.pool.items = mined`, not `self.ds.scale = s`): what
+    else changes is a documented behaviour change, while a length the workers' copy no longer
+    matches makes them raise."""
     module = ctx.module
     if isinstance(dataset, cst.Name):
         spelled = _aliases(module, dataset)
@@ -883,15 +886,30 @@ def changed_through_alias(ctx: FileFacts, dataset: cst.BaseExpression) -> Option
         spelled = [module.code_for_node(dataset)]
     else:
         return None
+    measured = _length_attributes(ctx, dataset) if length_only else None
     for code in spelled:
-        if _changed_as_written(module, code):
+        if _changed_as_written(module, code, measured):
             return code
     return None
 
 
-def _changed_as_written(module: cst.Module, code: str) -> bool:
+def _length_attributes(ctx: FileFacts, dataset: cst.BaseExpression) -> Set[str]:
+    """The attributes of `self` that the `__len__` of the dataset's classes of the file reads."""
+    return {
+        node.attr.value
+        for name in constructed_classes(ctx, dataset)
+        for klass in _class_chain(ctx, name)
+        for method in klass.body.body
+        if isinstance(method, cst.FunctionDef) and method.name.value == "__len__"
+        for node in descendants(method)
+        if isinstance(node, cst.Attribute) and dotted_name(node.value) == "self"
+    }
+
+
+def _changed_as_written(module: cst.Module, code: str, measured: Optional[Set[str]] = None) -> bool:
     """Whether the file calls a method on what `code` spells or on one of its attributes or
-    items, or assigns, changes or deletes one of them."""
+    items, or assigns, changes or deletes one of them (with `measured`, an attribute of it
+    assigned anew only when its name is in `measured`)."""
 
     def under(node: cst.BaseExpression) -> bool:
         written = module.code_for_node(node)
@@ -901,8 +919,12 @@ def _changed_as_written(module: cst.Module, code: str) -> bool:
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and under(node.func.value):
             return True
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.Del)) else []
-        if any(isinstance(target, (cst.Attribute, cst.Subscript)) and under(target.value) for target in targets):
-            return True
+        for target in targets:
+            if not (isinstance(target, (cst.Attribute, cst.Subscript)) and under(target.value)):
+                continue
+            plain = isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(target, cst.Attribute) and module.code_for_node(target.value) == code
+            if measured is None or not plain or target.attr.value in measured:
+                return True
     return False
 
 
