@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, makes_conjugate_views, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -179,7 +179,9 @@ class DataloaderNoWorkers(Rule):
     workers share its offset, so their seek-then-read calls interleave and return each
     other's records; nor in a file that makes quantized tensors (`torch.quantize_per_tensor`,
     `torch.quint8`): default collation stacks a batch into shared memory only in a worker,
-    and `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`);
+    and `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`), nor in a
+    file that makes complex values and conjugates them (`z.conj()`, `z.mH`, `z.adjoint()`:
+    a lazily conjugated view, which `torch.stack(..., out=)` refuses there too);
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to
     a `**kwargs` dict unless it is empty on every run (one read on the CUDA branch of a choice
@@ -309,6 +311,9 @@ class DataloaderNoWorkers(Rule):
         quantized = makes_quantized_tensors(self.ctx) if dataset is not None else None
         if quantized is not None:
             return self.withheld(f"the file makes quantized tensors (`{quantized}`), which default collation cannot stack in a worker")
+        conjugated = makes_conjugate_views(self.ctx) if dataset is not None else None
+        if conjugated is not None:
+            return self.withheld(f"the file makes conjugate views of complex tensors (`{conjugated}`), which default collation cannot stack in a worker")
         if dataset is not None and handed_open_file(self.ctx, dataset.value):
             return self.withheld("the dataset is handed a file the main process opened: forked workers would share its offset, and their reads interleave")
         if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:

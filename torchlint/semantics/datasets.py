@@ -614,6 +614,25 @@ def makes_quantized_tensors(ctx: FileFacts) -> Optional[str]:
     return None
 
 
+
+# Calls and attributes that give a lazily conjugated view of a complex tensor (its conjugate
+# or negative bit set: `z.conj()`, `z.mH`, and `.imag` of such a view).
+CONJUGATING = frozenset({"conj", "adjoint", "mH", "H"})
+
+
+def makes_conjugate_views(ctx: FileFacts) -> Optional[str]:
+    """A conjugating call or attribute the file names (`torch.fft.rfft(x).conj()`) where it
+    also makes complex values: a dataset may hand out such a lazy view, which default
+    collation stacks into shared memory only in a worker, where `torch.stack(..., out=)`
+    refuses it (`RuntimeError`)."""
+    from torchlint.semantics.dtypes import program_makes_complex
+
+    for node in descendants(ctx.module):
+        if isinstance(node, cst.Attribute) and node.attr.value in CONJUGATING:
+            return node.attr.value if program_makes_complex(ctx) else None
+    return None
+
+
 # Methods of Python's containers that change them in place.
 MUTATING_METHODS = frozenset("append extend insert pop remove clear update add discard setdefault popitem sort reverse".split())
 # torch's own iterable-style datasets that do not split their items by worker: a chain of

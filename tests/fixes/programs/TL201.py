@@ -2382,3 +2382,49 @@ for epoch in range(3):
         print(epoch, x.to(device).tolist())
     memory.push(torch.full((2,), float(epoch)))
     memory.push(torch.full((2,), -1.0))
+
+# %% round 21: conjugate spectra of a signal dataset returned by conj(), a lazy view [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Spectra(Dataset):
+    def __init__(self, signals):
+        self.signals = signals
+
+    def __len__(self):
+        return self.signals.size(0)
+
+    def __getitem__(self, i):
+        return torch.fft.rfft(self.signals[i]).conj()
+
+
+loader = DataLoader(Spectra(torch.randn(8, 6)), batch_size=4)
+for epoch in range(2):
+    for z in loader:
+        print(epoch, z.to(device).abs().sum().round(decimals=3).item())
+
+# %% round 21: the imaginary part of conjugated spectra, a negative view, as features [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Phase(Dataset):
+    def __init__(self, signals):
+        self.signals = signals
+
+    def __len__(self):
+        return self.signals.size(0)
+
+    def __getitem__(self, i):
+        return torch.conj(torch.fft.rfft(self.signals[i])).imag
+
+
+loader = DataLoader(Phase(torch.randn(8, 6)), batch_size=4)
+for epoch in range(2):
+    for z in loader:
+        print(epoch, z.to(device).sum().round(decimals=3).item())
