@@ -9,7 +9,7 @@ from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.config_files import configured_zero
-from torchlint.semantics.datasets import in_memory, shared_contents_changed
+from torchlint.semantics.datasets import changed_through_alias, changed_through_loader, in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import bare_call_keywords, received_spreads, zero_by_default, zero_in_every_call
@@ -180,11 +180,23 @@ class DataloaderNoPersistentWorkers(Rule):
     when the file changes the loader's `collate_fn` or `worker_init_fn` object (assigns its
     attributes, calls its methods: `collate.max_len = 2 + epoch`), or changes in place a
     container the dataset was made from (`Pool(items)`, then `items.append(x)` between
-    epochs: the workers' copy keeps its old length, which the sampler no longer matches,
-    and raises `IndexError`), or a module-level name that the dataset class's `__len__`
-    reads (`return len(PAIRS)` with `PAIRS[:] = mined` between epochs, `return LIMIT` with
-    `LIMIT = 2 + 2 * epoch` in the epoch loop or in a function that declares it `global`),
-    or a module-level container its `__init__` reads.
+    epochs, also through a name or attribute bound to it, `self.memory = memory` then
+    `self.memory.append(x)`, or as written for an item, `Pool(buffers["train"])` then
+    `buffers["train"].extend(new)`: the workers' copy keeps its old length, which the
+    sampler no longer matches, and raises `IndexError`), or a module-level name that the
+    dataset class's `__len__` reads (`return len(PAIRS)` with `PAIRS[:] = mined` between
+    epochs, `return LIMIT` with `LIMIT = 2 + 2 * epoch` in the epoch loop or in a function
+    that declares it `global`), or changes the dataset through a name or attribute bound to
+    it (a method call, an item, or an attribute `__len__` reads: `self.pool = pool`, then
+    `self.pool.add(x)` or `self.pool.items = mined`; `pool = loader.dataset`, then
+    `pool.items.append(x)`) or through the item it is read from as written
+    (`DataLoader(splits["train"])`, then `splits["train"].items.append(x)`), or changes an
+    attribute handed to the dataset through a method of its owner (`Pool(memory.items)`, then
+    `memory.push(x)`), also where a function of the file makes the dataset (`make_pool()`
+    returning `Pool(BUFFER)`), or a
+    module-level container its `__init__` reads, or a
+    class-level attribute either reads that the file changes through the class
+    (`len(type(self).BANK)` with `HardNegatives.BANK.extend(mined)` between epochs).
 
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
@@ -438,6 +450,9 @@ class DataloaderNoPersistentWorkers(Rule):
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")
         dataset = argument(call, "dataset", 0)
+        alias = (changed_through_alias(self.ctx, dataset.value, length_only=True) if dataset is not None else None) or changed_through_loader(self.ctx.module, call)
+        if alias:
+            return self.withheld(f"the file may change the dataset through `{alias}`: persistent workers would keep the old copy")
         shared = shared_contents_changed(self.ctx, dataset.value) if dataset is not None else None
         if shared:
             return self.withheld(f"the file changes `{shared}` in place, which the dataset holds: persistent workers would keep the old contents")

@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, in_memory, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, makes_conjugate_views, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -139,11 +139,18 @@ class DataloaderNoWorkers(Rule):
     pass over it is still going on (`zip(loader, loader)`, a loop over it inside another, an
     iterator `partner = iter(loader)` drawn from inside a loop over it): the second pass would
     reset the first one's workers, and when the file may change the dataset after making it
-    (calls a method on it or its attributes, assigns them, or changes in place a container
-    it was made from, `Pool(items)` then `items.append(x)`; also through the loader,
-    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`; or changes a module-level
+    (calls a method on it or its attributes, assigns them, also through a name or attribute
+    bound to it, `self.pool = pool` then `self.pool.add(x)`, or through the item it is read
+    from, `splits["train"].items.append(x)`, or changes an attribute handed to it through a
+    method of its owner, `Pool(memory.items)` then `memory.push(x)`, or changes in place a container
+    it was made from, `Pool(items)` then `items.append(x)`, also through a name or attribute
+    bound to it, `self.memory = memory` then `self.memory.append(x)`, or as written for an
+    item, `Pool(buffers["train"])` then `buffers["train"].extend(new)`; also through the loader,
+    `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`, `pool = loader.dataset`
+    then `pool.items.append(x)`; or changes a module-level
     name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
-    = mined` or `LIMIT = 2 + 2 * epoch` between epochs): persistent workers would keep
+    = mined` or `LIMIT = 2 + 2 * epoch` between epochs, or a class-level attribute it reads,
+    through the class, `HardNegatives.BANK.extend(mined)`): persistent workers would keep
     the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its
@@ -167,8 +174,14 @@ class DataloaderNoWorkers(Rule):
     `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
     [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy
-    `self._file()`): forked workers share its offset, so
-    their seek-then-read calls interleave and return each other's records;
+    `self._file()`), or is handed one the main process opened (`Records(open(path, "rb"))`,
+    or an object of a class of the file that keeps one, `Records(Reader(path))`): forked
+    workers share its offset, so their seek-then-read calls interleave and return each
+    other's records; nor in a file that makes quantized tensors (`torch.quantize_per_tensor`,
+    `torch.quint8`): default collation stacks a batch into shared memory only in a worker,
+    and `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`), nor in a
+    file that makes complex values and conjugates them (`z.conj()`, `z.mH`, `z.adjoint()`:
+    a lazily conjugated view, which `torch.stack(..., out=)` refuses there too);
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to
     a `**kwargs` dict unless it is empty on every run (one read on the CUDA branch of a choice
@@ -295,6 +308,14 @@ class DataloaderNoWorkers(Rule):
             return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
         if dataset is not None and any(keeps_open_file(self.ctx, name) for name in constructed_classes(self.ctx, dataset.value)):
             return self.withheld("the dataset keeps a file it opened in `__init__`: forked workers would share its offset, and their reads interleave")
+        quantized = makes_quantized_tensors(self.ctx) if dataset is not None else None
+        if quantized is not None:
+            return self.withheld(f"the file makes quantized tensors (`{quantized}`), which default collation cannot stack in a worker")
+        conjugated = makes_conjugate_views(self.ctx) if dataset is not None else None
+        if conjugated is not None:
+            return self.withheld(f"the file makes conjugate views of complex tensors (`{conjugated}`), which default collation cannot stack in a worker")
+        if dataset is not None and handed_open_file(self.ctx, dataset.value):
+            return self.withheld("the dataset is handed a file the main process opened: forked workers would share its offset, and their reads interleave")
         if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:
             return self.withheld("its `worker_init_fn` has never run (only workers run it) and may fail there")
         if has_star(node, "**") and spread_keywords(self.ctx.module, self.ctx.names, node, every_run=True) != {}:

@@ -31,6 +31,8 @@ OPTIMIZERS = {
 FOREACH_ARGUMENT_SINCE = (1, 12)
 FOREACH_DEFAULT_SINCE = (2, 0)
 FUSED = frozenset({"Adam", "AdamW"})
+# Calls whose result is a view with zero strides (elements that share memory).
+EXPANDING = frozenset({"expand", "expand_as", "broadcast_to", "broadcast_tensors"})
 # Calls that wrap a module without moving it: the wrapper's parameters are the module's.
 MODULE_WRAPPERS = DATA_PARALLEL | DISTRIBUTED_DATA_PARALLEL | {"torch.compile"}
 PARAMETER_METHODS = ("parameters", "named_parameters")
@@ -106,7 +108,10 @@ class OptimizerNotFused(Rule):
     differently from the multi-tensor one (results agree to float rounding, not bitwise), and
     it raises at the first step if any parameter is not a floating-point tensor on a
     supported device (a complex parameter, a parameter left on the CPU by a model split
-    across devices) or a gradient is sparse. No fix is offered when `capturable=` is passed
+    across devices) or a gradient is sparse. A gradient that is an expanded view (zero
+    strides, `p.grad = g.mean().expand_as(p)`) gets other values from the fused CPU kernel,
+    far beyond rounding, so no `fused=True` either when the file assigns a `.grad` a value made by
+    `expand`, `expand_as`, `broadcast_to` or `broadcast_tensors`. No fix is offered when `capturable=` is passed
     (the optimizer is set up for CUDA-graph capture, which should be re-checked by hand), and
     no `fused=True` when the program may make complex values (`semantics.dtypes`): in the
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
@@ -116,7 +121,9 @@ class OptimizerNotFused(Rule):
     `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward transform
     of `torch.fft`, `numpy.fft` or `scipy.fft` (however imported: `from numpy.fft import rfft`)
     or such a module handed on as a value (`spectrum = np.fft`), `np.emath`/`np.lib.scimath`,
-    `.cfloat()`, `dtype.to_complex()`, Python's `complex()` or a `cmath` function, or a torch or
+    `.cfloat()`, `dtype.to_complex()`, Python's `complex()` or a `cmath` function, a negative
+    number literal raised to a power that is not an integer literal (`(-1) ** (2 * k / n)`,
+    `pow(-1, 0.5)`, complex in Python), or a torch or
     NumPy attribute looked up by a name the file does not spell (`getattr(torch,
     cfg["dtype"])`, which may be a complex dtype); in a module it imports or that
     imports it, any of these spelled out.
@@ -326,11 +333,29 @@ class OptimizerNotFused(Rule):
         """Whether the program makes complex values: one walk of the file, for every optimizer."""
         return program_makes_complex(self.ctx)
 
+    @cached_property
+    def _expanded_gradient(self) -> bool:
+        """Whether the file assigns a `.grad` a value made by expanding a tensor
+        (`p.grad = g.mean().expand_as(p)`, `torch.broadcast_to(...)`): a view with zero
+        strides, whose elements share memory. The fused CPU kernel computes other values for
+        such a gradient than the multi-tensor update, far beyond float rounding."""
+        for node in descendants(self.ctx.module):
+            if not isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) or node.value is None:
+                continue
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if not any(isinstance(t, cst.Attribute) and t.attr.value in ("grad", "_grad") for t in targets):
+                continue
+            if any(isinstance(n, (cst.Name, cst.Attribute)) and (n.value if isinstance(n, cst.Name) else n.attr.value) in EXPANDING for n in [node.value, *descendants(node.value)]):
+                return True
+        return False
+
     def _fix(self, candidate: _Candidate) -> PendingFix:
         if keyword(candidate.call, "capturable") is not None:
             return self.withheld("`capturable=` prepares the optimizer for CUDA-graph capture: check the faster update with it by hand")
         if candidate.remedy == "fused" and self._makes_complex:
             return self.withheld("the program makes complex values, and the fused update takes floating-point parameters only")
+        if candidate.remedy == "fused" and self._expanded_gradient:
+            return self.withheld("the file sets a gradient to an expanded view (`expand`, `broadcast_to`), which the fused kernel updates as if it were dense: other values")
         fixed = with_keyword(candidate.call, candidate.remedy, cst.Name("True"))
         return self.fix(NodeEdit(candidate.call, fixed), message=f"Pass `{candidate.remedy}=True`")
 

@@ -8,6 +8,7 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import method_call
 from torchlint.semantics.devices import in_cpu_only_branch
+from torchlint.semantics.dtypes import program_makes_complex
 from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.escapes import accumulated, dropped_unread, walked_in_python
@@ -241,7 +242,10 @@ class SyncInLoop(Rule):
     accumulator (called in the loop, it would see a tensor), also, for an accumulator the
     function declares `global` or `nonlocal`, any other function of the file that reads it
     (a logger's method, a generator the loop draws from, a sibling closure: `json.dumps` of
-    a tensor raises), or when the file may run on Apple's MPS, which has no float64. Other
+    a tensor raises), when the file may run on Apple's MPS, which has no float64, or, for a
+    float64 sum, when the program may make complex values (`semantics.dtypes`: a complex
+    loss, `(spec * spec.conj()).mean()`, whose `.item()` is a Python complex that
+    `.double()` would turn into its real part). Other
     uses get no fix.
 
     ## Measured precision
@@ -738,6 +742,8 @@ class SyncInLoop(Rule):
             return self.withheld("the values may be integers or floats; the sum's type would not be known")
         if cast and MPS.search(self.ctx.text):
             return self.withheld("float64, used for an exact sum, is not available on MPS")
+        if cast and program_makes_complex(self.ctx):
+            return self.withheld("the program makes complex values: `.double()` would drop the imaginary part of a complex sum")
         placement = self._after(loop)
         if placement is None:
             return None

@@ -574,6 +574,65 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
     return False
 
 
+
+def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
+    """Whether the call that makes the dataset (directly or through the names it is assigned
+    to) is handed a file the main process opened: a handle (`Records(open(path, "rb"))`, or a
+    name bound to one, `handle = open(path)`), or an object of a class of the file that keeps
+    one (`Records(Reader(path))` where `Reader.__init__` does `self.f = open(path)`). The
+    dataset keeps it as if it had opened it in `__init__` (`keeps_open_file`): forked workers
+    share its offset."""
+    made = [dataset] if isinstance(dataset, cst.Call) else assigned_values(ctx.module, dataset.value) if isinstance(dataset, cst.Name) else []
+    for call in made:
+        if not isinstance(call, cst.Call):
+            continue
+        for arg in call.args:
+            values = [arg.value, *(assigned_values(ctx.module, arg.value.value) if isinstance(arg.value, cst.Name) else [])]
+            if any(_opens_file(value) for value in values):
+                return True
+            if any(keeps_open_file(ctx, name) for name in constructed_classes(ctx, arg.value)):
+                return True
+    return False
+
+
+
+# torch's functions that make quantized tensors, and its quantized dtypes.
+QUANTIZING = frozenset({"torch.quantize_per_tensor", "torch.quantize_per_channel", "torch.quantize_per_tensor_dynamic"})
+QUANTIZED_DTYPES = frozenset({"torch.quint8", "torch.qint8", "torch.qint32", "torch.quint4x2", "torch.quint2x4"})
+
+
+def makes_quantized_tensors(ctx: FileFacts) -> Optional[str]:
+    """A quantizing call or quantized dtype the file names (`torch.quantize_per_tensor(feats,
+    0.01, 0, torch.quint8)`: features kept in 8 bits): a dataset may hand out such tensors,
+    which default collation stacks into shared memory only in worker processes, and
+    `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`)."""
+    for node in descendants(ctx.module):
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            qualified = ctx.qualified_name(node)
+            if qualified in QUANTIZING or qualified in QUANTIZED_DTYPES:
+                return qualified
+    return None
+
+
+
+# Calls and attributes that give a lazily conjugated view of a complex tensor (its conjugate
+# or negative bit set: `z.conj()`, `z.mH`, and `.imag` of such a view).
+CONJUGATING = frozenset({"conj", "adjoint", "mH", "H"})
+
+
+def makes_conjugate_views(ctx: FileFacts) -> Optional[str]:
+    """A conjugating call or attribute the file names (`torch.fft.rfft(x).conj()`) where it
+    also makes complex values: a dataset may hand out such a lazy view, which default
+    collation stacks into shared memory only in a worker, where `torch.stack(..., out=)`
+    refuses it (`RuntimeError`)."""
+    from torchlint.semantics.dtypes import program_makes_complex
+
+    for node in descendants(ctx.module):
+        if isinstance(node, cst.Attribute) and node.attr.value in CONJUGATING:
+            return node.attr.value if program_makes_complex(ctx) else None
+    return None
+
+
 # Methods of Python's containers that change them in place.
 MUTATING_METHODS = frozenset("append extend insert pop remove clear update add discard setdefault popitem sort reverse".split())
 # torch's own iterable-style datasets that do not split their items by worker: a chain of
@@ -620,9 +679,22 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
     """A name the file passes to the call that makes the dataset (directly or through the
     name it is assigned to) and changes in place (`pool = Pool(items)`, then
     `items.append(x)` between epochs): the dataset holds that object, so its contents, and
-    perhaps its length, change without the dataset being named. Worker processes keep the
-    copy they started with."""
+    perhaps its length, change without the dataset being named; also through a name or
+    attribute the file binds to it (`self.memory = memory`, then `self.memory.append(x)`), or
+    as written for an item (`Pool(buffers["train"])`, then `buffers["train"].extend(new)`).
+    Worker processes keep the copy they started with. The call may be one a function of the
+    file returns (`make_pool()` returning `Pool(BUFFER)`), and an attribute handed to it may
+    change through a method of its owner (`Pool(memory.items)`, then `memory.push(x)`)."""
     made = [dataset] if isinstance(dataset, cst.Call) else assigned_values(ctx.module, dataset.value) if isinstance(dataset, cst.Name) else []
+    functions = ctx.frequency.local_functions()
+    made += [
+        node.value
+        for call in made
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value not in ctx.frequency.classes()
+        for function in functions.get(call.func.value, [])
+        for node in scope_descendants(function.body)
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Call)
+    ]
     for call in made:
         if not isinstance(call, cst.Call):
             continue
@@ -630,7 +702,48 @@ def shared_contents_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Opti
             name = dotted_name(arg.value)
             if name is not None and changed_in_place(ctx.module, name):
                 return name
+            if isinstance(arg.value, cst.Attribute) and name is not None and _method_called_on(ctx.module, name.rpartition(".")[0]):
+                return name
+            for alias in _aliases(ctx.module, arg.value):
+                if changed_in_place(ctx.module, alias):
+                    return alias
+            if isinstance(arg.value, cst.Subscript) and _changed_in_place_as_written(ctx.module, arg.value):
+                return ctx.module.code_for_node(arg.value)
     return length_global_changed(ctx, dataset)
+
+
+def _method_called_on(module: cst.Module, owner: str) -> bool:
+    """Whether the file calls a method on the object `owner` names (`memory.push(x)`), which
+    may change what its attributes hold."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) == owner
+        for node in descendants(module)
+    )
+
+
+def _aliases(module: cst.Module, value: cst.BaseExpression) -> List[str]:
+    """The names and attributes the file binds to the name `value` (`replay = items`, and
+    `self.memory = memory` for a parameter `memory`): other names that hold the same object."""
+    if not isinstance(value, cst.Name):
+        return []
+    found: List[str] = []
+    for node in descendants(module):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == value.value:
+            found += [name for t in node.targets for name in [dotted_name(t.target)] if name is not None and name != value.value]
+    return sorted(set(found))
+
+
+def _changed_in_place_as_written(module: cst.Module, value: cst.BaseExpression) -> bool:
+    """Whether the file changes in place the container spelled as `value` is
+    (`buffers["train"].extend(new)` for a dataset made from `buffers["train"]`)."""
+    code = module.code_for_node(value)
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATING_METHODS:
+            if module.code_for_node(node.func.value) == code:
+                return True
+        if isinstance(node, cst.AugAssign) and module.code_for_node(node.target) == code:
+            return True
+    return False
 
 
 def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
@@ -639,7 +752,10 @@ def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Option
     after binding it: in place (`PAIRS[:] = mined`, `PAIRS.append(p)`, `CFG.n = 4`) or by
     binding it again (`LIMIT = 2 + 2 * epoch` in the epoch loop, or in a function that
     declares it `global`). Also a module-level container that `__init__` reads and the file
-    changes in place (`self.pairs = PAIRS`). The sampler asks the main process's length,
+    changes in place (`self.pairs = PAIRS`). Also a class-level attribute of that class that
+    `__len__` or `__init__` reads (`len(type(self).BANK)`) and the file changes in place
+    through the class (`HardNegatives.BANK.extend(mined)`), or that `__len__` reads and the
+    file binds again (`HardNegatives.SIZE = 4`). The sampler asks the main process's length,
     which follows the change, while worker processes keep the copy they started with: their
     items run out (`IndexError`)."""
     module = ctx.module
@@ -659,7 +775,41 @@ def length_global_changed(ctx: FileFacts, dataset: cst.BaseExpression) -> Option
                         return name
                     if method.name.value == "__len__" and _bound_again(module, name):
                         return name
+                for name in _class_attributes_read(bodies, [klass.name.value for klass in _class_chain(ctx, class_name)]):
+                    if changed_in_place(module, name) or (method.name.value == "__len__" and _assigned(module, name)):
+                        return name
     return None
+
+
+def _class_attributes_read(bodies: List[cst.FunctionDef], classes: List[str]) -> List[str]:
+    """`Class.attr` for each attribute the methods in `bodies` read through the class or an
+    instance (`self.BANK`, `type(self).BANK`, `self.__class__.BANK`, `cls.BANK`,
+    `HardNegatives.BANK`), for every class of the chain `classes`: the names by which the
+    file may change a class-level attribute (`HardNegatives.BANK.extend(mined)`)."""
+    owners = {"self", "cls", "type(self)", "self.__class__", *classes}
+    read: Set[str] = set()
+    for body in bodies:
+        for node in descendants(body):
+            if not isinstance(node, cst.Attribute):
+                continue
+            owner = node.value
+            spelled = (
+                "type(self)"
+                if isinstance(owner, cst.Call) and dotted_name(owner.func) == "type" and len(owner.args) == 1 and dotted_name(owner.args[0].value) == "self"
+                else dotted_name(owner)
+            )
+            if spelled in owners:
+                read.add(node.attr.value)
+    return [f"{klass}.{attr}" for attr in sorted(read) for klass in classes]
+
+
+def _assigned(module: cst.Module, name: str) -> bool:
+    """Whether the file binds the dotted `name` (`HardNegatives.BANK = mined`)."""
+    for node in descendants(module):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign)) else []
+        if any(dotted_name(target) == name for target in targets):
+            return True
+    return False
 
 
 @per_module
@@ -710,7 +860,8 @@ def _bound_again(module: cst.Module, name: str) -> bool:
 def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str]:
     """`<name>.dataset`, when the file may change the dataset through the loader it is
     assigned to (`loader = DataLoader(pool)`, then `loader.dataset.items.append(x)` or
-    `self.loader.dataset.grow(2)`): a method called on it or on one of its attributes, or one
+    `self.loader.dataset.grow(2)`, also through a name bound to it, `pool = loader.dataset`,
+    then `pool.items.append(x)`): a method called on it or on one of its attributes, or one
     of its attributes or items assigned or deleted. `len(loader.dataset)` changes nothing."""
     names: Set[str] = set()
     for node in descendants(module):
@@ -718,7 +869,12 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
             names |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
         elif isinstance(node, cst.AnnAssign) and node.value is loader:
             names |= {name for name in [dotted_name(node.target)] if name is not None}
-    for prefix in sorted(name + ".dataset" for name in names):
+    prefixes = {name + ".dataset" for name in names}
+    for node in descendants(module):
+        # `pool = loader.dataset`: the dataset again, under another name
+        if isinstance(node, cst.Assign) and dotted_name(node.value) in prefixes:
+            prefixes |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
+    for prefix in sorted(prefixes):
         for node in descendants(module):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 owner = dotted_name(node.func.value) or ""
@@ -732,11 +888,70 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
     return None
 
 
+def changed_through_alias(ctx: FileFacts, dataset: cst.BaseExpression, length_only: bool = False) -> Optional[str]:
+    """A name through which the file may change the dataset other than its own: a name or
+    attribute the file binds to it (`self.pool = pool`, then `self.pool.add(x)`; `memory =
+    train_set`, then `memory.items.append(x)`), or the item it is read from, as written
+    (`DataLoader(splits["train"])`, then `splits["train"].items.append(x)`): a method called
+    on it or on one of its attributes, or one of its attributes or items assigned, changed or
+    deleted. With `length_only`, an attribute assigned anew counts only when the `__len__` of
+    the dataset's class reads it (`self.pool.items = mined`, not `self.ds.scale = s`): what
+    else changes is a documented behaviour change, while a length the workers' copy no longer
+    matches makes them raise."""
+    module = ctx.module
+    if isinstance(dataset, cst.Name):
+        spelled = _aliases(module, dataset)
+    elif isinstance(dataset, cst.Subscript):
+        spelled = [module.code_for_node(dataset)]
+    else:
+        return None
+    measured = _length_attributes(ctx, dataset) if length_only else None
+    for code in spelled:
+        if _changed_as_written(module, code, measured):
+            return code
+    return None
+
+
+def _length_attributes(ctx: FileFacts, dataset: cst.BaseExpression) -> Set[str]:
+    """The attributes of `self` that the `__len__` of the dataset's classes of the file reads."""
+    return {
+        node.attr.value
+        for name in constructed_classes(ctx, dataset)
+        for klass in _class_chain(ctx, name)
+        for method in klass.body.body
+        if isinstance(method, cst.FunctionDef) and method.name.value == "__len__"
+        for node in descendants(method)
+        if isinstance(node, cst.Attribute) and dotted_name(node.value) == "self"
+    }
+
+
+def _changed_as_written(module: cst.Module, code: str, measured: Optional[Set[str]] = None) -> bool:
+    """Whether the file calls a method on what `code` spells or on one of its attributes or
+    items, or assigns, changes or deletes one of them (with `measured`, an attribute of it
+    assigned anew only when its name is in `measured`)."""
+
+    def under(node: cst.BaseExpression) -> bool:
+        written = module.code_for_node(node)
+        return written == code or written.startswith((code + ".", code + "["))
+
+    for node in descendants(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and under(node.func.value):
+            return True
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.Del)) else []
+        for target in targets:
+            if not (isinstance(target, (cst.Attribute, cst.Subscript)) and under(target.value)):
+                continue
+            plain = isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(target, cst.Attribute) and module.code_for_node(target.value) == code
+            if measured is None or not plain or target.attr.value in measured:
+                return True
+    return False
+
+
 def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
     """A name through which the file may change the dataset after it is made: the dataset's
     own name when the file calls a method on it or on one of its attributes, or assigns one
     of its attributes or items (`ds.items.append(x)`, `ds.difficulty = d`), and what
-    `shared_contents_changed` finds."""
+    `changed_through_alias` and `shared_contents_changed` find."""
     name = dotted_name(dataset)
     if name is not None and not isinstance(dataset, cst.Call):
         for node in descendants(ctx.module):
@@ -748,4 +963,4 @@ def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str
             for target in targets:
                 if isinstance(target, (cst.Attribute, cst.Subscript)) and (dotted_name(target.value) or "").split(".")[0] == name.split(".")[0] and (dotted_name(target.value) or "").startswith(name):
                     return name
-    return shared_contents_changed(ctx, dataset)
+    return changed_through_alias(ctx, dataset) or shared_contents_changed(ctx, dataset)

@@ -55,10 +55,14 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
     `view_as_complex`, `torch.linalg.eig` (NumPy's too), `np.roots` (and `np.polynomial`'s
     `polyroots`, `chebroots`, ..., and `np.poly1d`, whose `.r` holds its roots), `torch.stft`, a forward
     transform of `torch.fft`, `numpy.fft` or `scipy.fft`, `np.emath`/`np.lib.scimath`,
-    `.cfloat()`, `complex(...)` or a `cmath` function; also NumPy's complex types
+    `.cfloat()`, `complex(...)` or a `cmath` function, a negative number literal raised to a
+    power that is not an integer literal (`(-1) ** (2 * k / n)`, `pow(-1, 0.5)`: Python's
+    result is complex); also NumPy's complex types
     (`np.csingle`, `dtype="c8"`) and Python's `complex` used as a dtype (`dtype=complex`)."""
     if isinstance(node, cst.Imaginary):
         return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Power):
+        return _negative_literal(node.left) and not isinstance(node.right, cst.Integer)
     if isinstance(node, cst.SimpleString):
         return _type_string(node) in COMPLEX_STRINGS
     if isinstance(node, cst.Name):
@@ -71,11 +75,19 @@ def makes_complex(node: cst.CSTNode, qualified: Optional[str]) -> bool:
         return False
     if qualified in COMPLEX_FUNCTIONS or (qualified or "").startswith("cmath.") or _complex_type_code(node):
         return True
+    if qualified in ("pow", "builtins.pow") and len(node.args) >= 2 and _negative_literal(node.args[0].value):
+        return not isinstance(node.args[1].value, cst.Integer)
     if (qualified or "").startswith("numpy.polynomial.") and (qualified or "").endswith("roots"):
         return True  # `polyroots`, `chebroots`, ...: the roots of a real polynomial may be complex
     if qualified is not None and qualified.rpartition(".")[0] in COMPLEX_MODULES:
         return qualified.rpartition(".")[2] not in REAL_FFT_RESULTS
     return isinstance(node.func, cst.Attribute) and node.func.attr.value in COMPLEX_METHODS and not node.args
+
+
+def _negative_literal(node: cst.BaseExpression) -> bool:
+    """A negative number written out (`-1`, `(-2.0)`): raised to a power that is not an
+    integer literal (`(-1) ** (2 * k / n)`, `pow(-1, 0.5)`), Python gives a complex number."""
+    return isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, (cst.Integer, cst.Float))
 
 
 def _dtype_by_computed_name(ctx: FileFacts, call: cst.Call) -> bool:
@@ -118,11 +130,13 @@ def program_makes_complex(ctx: FileFacts) -> bool:
     of `COMPLEX_MODULES` used as a value rather than to name one of its functions
     (`spectrum = np.fft`, `getattr(np.fft, "fft")`) counts as making one, and so does a dtype
     looked up by a name the file does not spell (`getattr(torch, cfg["dtype"])`)."""
-    nodes = nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call))
+    nodes = nodes_of_type(ctx.module, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call, cst.BinaryOperation))
     named_through = {id(node.value) for node in nodes if isinstance(node, cst.Attribute)}
     for node in nodes:
         func = node.func if isinstance(node, cst.Call) else node
-        if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call)) and makes_complex(node, _qualified(ctx, func)):
+        if isinstance(node, (cst.Imaginary, cst.SimpleString, cst.Name, cst.Attribute, cst.Call, cst.BinaryOperation)) and makes_complex(
+            node, None if isinstance(node, cst.BinaryOperation) else _qualified(ctx, func)
+        ):
             return True
         if isinstance(node, cst.Call) and _dtype_by_computed_name(ctx, node):
             return True

@@ -2184,3 +2184,17 @@ t = threading.Thread(target=work)
 t.start()
 t.join()
 print(round(acc, 6))
+
+# %% round 21: a complex spectral loss summed with .item() from a float start [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 8).to(device)
+loader = [torch.randn(2, 8) for _ in range(3)]
+total = 0.0
+for x in loader:
+    spec = torch.fft.fft(model(x.to(device)))
+    loss = (spec * spec.conj()).mean()
+    total += loss.item()
+print(total)

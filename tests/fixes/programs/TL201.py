@@ -2173,3 +2173,258 @@ for epoch in range(3):
     LIMIT = 2 + 2 * epoch
     for x in loader:
         print(epoch, x.to(device).tolist())
+
+# %% round 21: a dataset whose length reads a class-level bank the epoch loop grows through the class [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class HardNegatives(Dataset):
+    BANK = [0, 1]
+
+    def __len__(self):
+        return len(HardNegatives.BANK)
+
+    def __getitem__(self, i):
+        return torch.tensor(float(self.BANK[i]))
+
+
+loader = DataLoader(HardNegatives(), batch_size=2)
+for epoch in range(3):
+    HardNegatives.BANK.extend([10 * epoch, 10 * epoch + 1])
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 21: a replay pool whose list a trainer keeps as an attribute and grows after each epoch [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+class Trainer:
+    def __init__(self, memory):
+        self.memory = memory
+        self.loader = DataLoader(Pool(memory), batch_size=2, num_workers=0)
+
+    def fit(self, epochs):
+        for epoch in range(epochs):
+            for x in self.loader:
+                print(epoch, x.to(device).tolist())
+            self.memory.append(torch.full((2,), float(epoch)))
+            self.memory.append(torch.full((2,), -1.0))
+
+
+Trainer([torch.zeros(2), torch.ones(2)]).fit(3)
+
+# %% round 21: a dataset that reads records through a reader object whose __init__ opens the file [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+path = os.path.join(tempfile.mkdtemp(), "recs.bin")
+np.arange(32, dtype=np.float32).tofile(path)
+
+
+class Reader:
+    def __init__(self, path):
+        self.f = open(path, "rb")
+
+    def read(self, i):
+        self.f.seek(16 * i)
+        return np.frombuffer(self.f.read(16), dtype=np.float32).copy()
+
+
+class Records(Dataset):
+    def __init__(self, reader):
+        self.reader = reader
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.reader.read(i))
+
+
+loader = DataLoader(Records(Reader(path)), batch_size=4)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 21: a dataset handed a file the caller opened, seeked per item [none]
+import os
+import tempfile
+
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+path = os.path.join(tempfile.mkdtemp(), "recs.bin")
+np.arange(32, dtype=np.float32).tofile(path)
+
+
+class Records(Dataset):
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        self.handle.seek(16 * i)
+        return torch.from_numpy(np.frombuffer(self.handle.read(16), dtype=np.float32).copy())
+
+
+handle = open(path, "rb")
+records = Records(handle)
+loader = DataLoader(records, batch_size=4)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 21: features kept quantized to 8 bits by quantize_per_tensor, dequantized per batch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Compact(Dataset):
+    def __init__(self, feats):
+        self.feats = torch.quantize_per_tensor(feats, 0.01, 0, torch.quint8)
+
+    def __len__(self):
+        return self.feats.size(0)
+
+    def __getitem__(self, i):
+        return self.feats[i]
+
+
+loader = DataLoader(Compact(torch.rand(8, 3)), batch_size=4)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dequantize().to(device).shape)
+
+# %% round 21: a dataset held in a dict of splits and grown through the dict [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+splits = {"train": Pool()}
+loader = DataLoader(splits["train"], batch_size=2, num_workers=0)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    splits["train"].items.append(torch.full((2,), float(epoch)))
+    splits["train"].items.append(torch.full((2,), -1.0))
+
+# %% round 21: a pool made from a list attribute of a memory object the loop grows [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Memory:
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def push(self, x):
+        self.items.append(x)
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+memory = Memory()
+loader = DataLoader(Pool(memory.items), batch_size=2, num_workers=0)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    memory.push(torch.full((2,), float(epoch)))
+    memory.push(torch.full((2,), -1.0))
+
+# %% round 21: conjugate spectra of a signal dataset returned by conj(), a lazy view [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Spectra(Dataset):
+    def __init__(self, signals):
+        self.signals = signals
+
+    def __len__(self):
+        return self.signals.size(0)
+
+    def __getitem__(self, i):
+        return torch.fft.rfft(self.signals[i]).conj()
+
+
+loader = DataLoader(Spectra(torch.randn(8, 6)), batch_size=4)
+for epoch in range(2):
+    for z in loader:
+        print(epoch, z.to(device).abs().sum().round(decimals=3).item())
+
+# %% round 21: the imaginary part of conjugated spectra, a negative view, as features [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Phase(Dataset):
+    def __init__(self, signals):
+        self.signals = signals
+
+    def __len__(self):
+        return self.signals.size(0)
+
+    def __getitem__(self, i):
+        return torch.conj(torch.fft.rfft(self.signals[i])).imag
+
+
+loader = DataLoader(Phase(torch.randn(8, 6)), batch_size=4)
+for epoch in range(2):
+    for z in loader:
+        print(epoch, z.to(device).sum().round(decimals=3).item())

@@ -1322,3 +1322,263 @@ for epoch in range(3):
     TABLE = torch.arange(4.0 + 2 * epoch)
     for x in loader:
         print(epoch, x.to(device).tolist())
+
+# %% round 21: a dataset whose length reads a class-level bank the epoch loop grows through the class [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class HardNegatives(Dataset):
+    BANK = [0, 1]
+
+    def __len__(self):
+        return len(type(self).BANK)
+
+    def __getitem__(self, i):
+        return torch.tensor(float(self.BANK[i]))
+
+
+loader = DataLoader(HardNegatives(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    HardNegatives.BANK.extend([10 * epoch, 10 * epoch + 1])
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+
+# %% round 21: a replay pool whose list a trainer keeps as an attribute and grows after each epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+class Trainer:
+    def __init__(self, memory):
+        self.memory = memory
+        self.loader = DataLoader(Pool(memory), batch_size=2, num_workers=2)
+
+    def fit(self, epochs):
+        for epoch in range(epochs):
+            for x in self.loader:
+                print(epoch, x.to(device).tolist())
+            self.memory.append(torch.full((2,), float(epoch)))
+            self.memory.append(torch.full((2,), -1.0))
+
+
+Trainer([torch.zeros(2), torch.ones(2)]).fit(3)
+
+# %% round 21: a pool made from a list a dict of buffers holds, extended through the dict every epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+buffers = {"train": [torch.zeros(2), torch.ones(2)]}
+loader = DataLoader(Pool(buffers["train"]), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    buffers["train"].extend([torch.full((2,), float(epoch)), torch.full((2,), -1.0)])
+
+# %% round 21: a dataset grown through an attribute of the trainer that holds it [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def add(self, x):
+        self.items.append(x)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+class Trainer:
+    def __init__(self):
+        pool = Pool()
+        self.pool = pool
+        self.loader = DataLoader(pool, batch_size=2, num_workers=2)
+
+    def fit(self, epochs):
+        for epoch in range(epochs):
+            for x in self.loader:
+                print(epoch, x.to(device).tolist())
+            self.pool.add(torch.full((2,), float(epoch)))
+            self.pool.add(torch.full((2,), -1.0))
+
+
+Trainer().fit(3)
+
+# %% round 21: a dataset grown through a second name bound to it [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+train_set = Pool()
+memory = train_set
+loader = DataLoader(train_set, batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    memory.items.append(torch.full((2,), float(epoch)))
+    memory.items.append(torch.full((2,), -1.0))
+
+# %% round 21: a dataset held in a dict of splits and grown through the dict [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+splits = {"train": Pool()}
+loader = DataLoader(splits["train"], batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    splits["train"].items.append(torch.full((2,), float(epoch)))
+    splits["train"].items.append(torch.full((2,), -1.0))
+
+# %% round 21: a pool built by a function of the file from a module-level buffer grown each epoch [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+BUFFER = [torch.zeros(2), torch.ones(2)]
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+def make_pool():
+    return Pool(BUFFER)
+
+
+loader = DataLoader(make_pool(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    BUFFER.extend([torch.full((2,), float(epoch)), torch.full((2,), -1.0)])
+
+# %% round 21: a dataset grown through a name bound to the loader's dataset attribute [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+loader = DataLoader(Pool(), batch_size=2, num_workers=2)
+pool = loader.dataset
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    pool.items.append(torch.full((2,), float(epoch)))
+    pool.items.append(torch.full((2,), -1.0))
+
+# %% round 21: a pool made from a list attribute of a memory object the loop grows [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Memory:
+    def __init__(self):
+        self.items = [torch.zeros(2), torch.ones(2)]
+
+    def push(self, x):
+        self.items.append(x)
+
+
+class Pool(Dataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+
+memory = Memory()
+loader = DataLoader(Pool(memory.items), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    memory.push(torch.full((2,), float(epoch)))
+    memory.push(torch.full((2,), -1.0))

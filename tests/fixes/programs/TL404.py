@@ -1862,3 +1862,44 @@ for step in range(2):
     model(torch.ones(2, 3, device=device, dtype=torch.bfloat16)).float().sum().backward()
     optimizer.step()
 show(model.weight.float().round(decimals=2))
+
+# %% round 21: a filter whose parameter holds roots of unity computed as a fractional power of -1 [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Filter(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.proj = torch.nn.Linear(n, n)
+        self.roots = torch.nn.Parameter(torch.tensor([(-1) ** (2 * k / n) for k in range(n)]))
+
+    def forward(self, x):
+        return (self.proj(x) * self.roots).abs()
+
+
+model = Filter(4).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+x = torch.ones(2, 4, device=device)
+for step in range(3):
+    opt.zero_grad()
+    model(x).sum().backward()
+    opt.step()
+show(model.roots.abs().round(decimals=4))
+
+# %% round 21: Adam whose gradients a sign-averaging helper replaces with expanded tensors [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.1, weight_decay=0.01)
+x = torch.randn(8, 4, device=device)
+for step in range(3):
+    opt.zero_grad()
+    model(x).pow(2).mean().backward()
+    for p in model.parameters():
+        p.grad = p.grad.sign().mean().expand_as(p)
+    opt.step()
+show(model.weight.round(decimals=3))
