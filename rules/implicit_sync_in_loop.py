@@ -448,8 +448,8 @@ class ImplicitSyncInLoop(Rule):
             function = self.ctx.enclosing(cst.FunctionDef, cst.ClassDef, cst.Lambda)
             if not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, node.value):  # type: ignore[arg-type]
                 kind = Kind.TENSOR
-        if kind is None:
-            choices = self.ctx.values.tensor_parameters(node)
+        if kind is None and self.ctx.values.tensor_evidence(node):
+            choices = [choice for choice in self.ctx.values.tensor_parameters(node) if self.ctx.arguments.may_be_called(choice[0])]
             if choices:
                 self._assumed.append(tuple(choices))  # a tensor if the callers pass one
             return bool(choices)

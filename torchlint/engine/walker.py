@@ -350,8 +350,9 @@ class _SemanticTracker:
 
     def _bind_derived(self, target: cst.BaseExpression, value: cst.BaseExpression, kind: "Kind | None") -> None:
         """Bind `target` to `value`; a single name of unknown kind whose value is a tensor if
-        an open parameter is (`actual = scores[i].argmax()`) is noted as derived from it."""
-        derived = self.values.tensor_parameters(value) if kind is None and isinstance(target, cst.Name) else ()
+        an open parameter is, computed as tensor code computes (`actual = scores[i].argmax()`,
+        `ValueInference.tensor_evidence`), is noted as derived from it."""
+        derived = self.values.tensor_parameters(value) if kind is None and isinstance(target, cst.Name) and self.values.tensor_evidence(value) else ()
         self._bind_target(target, kind)
         if derived:
             self.names.scopes[-1].derived[target.value] = frozenset(derived)

@@ -17,6 +17,7 @@ import libcst as cst
 
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.names import Parameter, Scope
+from torchlint.semantics.tree import nodes_of_type
 
 # What a call passed a parameter: a kind (None: unknown), or the calling function's own
 # parameters the value is a tensor if one of is (the parameter handed on as it was given, or a
@@ -35,12 +36,30 @@ class ArgumentKinds:
     # nothing for a parameter not passed; a call with `*args`/`**kwargs` records nothing).
     _passed: Dict[int, List[Dict[str, Passed]]] = field(default_factory=dict)
 
+    # The functions some call of the file may resolve to, by id (`may_be_called`; found on first use).
+    _callable: Optional[FrozenSet[int]] = None
+
     def __post_init__(self) -> None:
         defined: Dict[str, List[cst.FunctionDef]] = {}
         for statement in self.module.body:
             if isinstance(statement, cst.FunctionDef):
                 defined.setdefault(statement.name.value, []).append(statement)
         self._functions = {name: found[0] for name, found in defined.items() if len(found) == 1}
+
+    def may_be_called(self, function: cst.CSTNode) -> bool:
+        """Whether some call of the file may resolve to `function` (known before the
+        traversal reaches the calls; `always_maybe_on_device` needs one)."""
+        if self._callable is None:
+            called = {
+                node.func.value if isinstance(node.func, cst.Name) else node.func.attr.value
+                for node in nodes_of_type(self.module, (cst.Call,)) if isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute))
+            }
+            if "self" in called:
+                called |= {"forward", "__call__"}
+            self._callable = frozenset(
+                id(item) for item in (*self._functions.values(), *_methods(self.module)) if item.name.value in called
+            )
+        return id(function) in self._callable
 
     def note_call(self, call: cst.Call, scopes: Sequence[Scope], kind_of: Callable[[cst.BaseExpression], Optional[Kind]]) -> None:
         """Record the kinds `call` passes, when it calls one of the file's own functions."""
@@ -103,6 +122,14 @@ def _passed_value(value: cst.BaseExpression, scopes: Sequence[Scope], kind_of: C
         if owner is not None and value.value in owner.derived:
             return owner.derived[value.value]
     return kind
+
+
+def _methods(module: cst.Module) -> List[cst.FunctionDef]:
+    """The methods of the module-level classes."""
+    return [
+        item for statement in module.body if isinstance(statement, cst.ClassDef)
+        for item in statement.body.body if isinstance(item, cst.FunctionDef)
+    ]
 
 
 def _instance_name(method_scope: Scope, scopes: Sequence[Scope]) -> Optional[str]:

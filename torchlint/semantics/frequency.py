@@ -475,14 +475,26 @@ class FrequencyAnalysis:
 
     def _fits_a_trainer(self, loop: cst.CSTNode) -> bool:
         """Whether every iteration of `loop` runs a Lightning trainer's `fit` (a statement of
-        its body, not under a test): a whole training run each time (co-training rounds)."""
+        its body, not under a test), itself or in a same-file function it calls so (a
+        hyperparameter search calling `train_process(config)`, which fits): a whole training
+        run each time (co-training rounds, configurations)."""
         if not isinstance(loop, (cst.For, cst.While)) or not isinstance(loop.body, cst.IndentedBlock):
             return False
-        return any(
-            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and fits_a_trainer(self.module, small.value)
-            for line in loop.body.body if isinstance(line, cst.SimpleStatementLine)
-            for small in line.body
-        )
+        functions = self.local_functions()
+        for line in loop.body.body:
+            for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                call = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+                if not isinstance(call, cst.Call):
+                    continue
+                if fits_a_trainer(self.module, call) or any(
+                    isinstance(statement, cst.SimpleStatementLine) and any(
+                        isinstance(item, (cst.Expr, cst.Assign)) and isinstance(item.value, cst.Call) and fits_a_trainer(self.module, item.value)
+                        for item in statement.body
+                    )
+                    for function in called_function(call, functions) for statement in function.body.body
+                ):
+                    return True
+        return False
 
     def _inner_loops(self, loop: cst.CSTNode) -> List[cst.CSTNode]:
         key = id(loop)
@@ -783,9 +795,13 @@ class FrequencyAnalysis:
         """Whether a method call's receiver is an object made right there by a callable that
         another module defines: the callee's name is bound by an import, of a library or of
         another project module (`dist.Cauchy(loc, scale).sample(shape)`, `make_noise(n).sample()`),
-        and is no class of this file. Not a method of this file, whatever its name; a callee
-        the file binds itself (`Sampler = VAE`) may build one."""
+        and is no class of this file; or is itself a name an import binds (`torch.log(x)`, a
+        module, or an object another module made). Not a method of this file, whatever its
+        name; a callee the file binds itself (`Sampler = VAE`) may build one."""
         receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+        if isinstance(receiver, (cst.Name, cst.Attribute)):
+            head = (dotted_name(receiver) or "").partition(".")[0]
+            return head in self._imported_names and head not in self.classes()  # `torch.log(x)`, `np.log(p)`, `logger.log(...)`
         if not isinstance(receiver, cst.Call):
             return False
         built = dotted_name(receiver.func) or ""

@@ -270,8 +270,9 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     body of `if a and b:` when either side's body is never taken. Unknown calls (spreads, a use
     other than a call) and no call at all: False. A constant test decides by itself: `if
     False:` (or `0`, `None`) never runs its body, `if True:` never its `else`, and `if
-    use_cuda and torch.cuda.device_count() > 1 and False:` switches a branch off."""
-    constant = _constant_truth(branch.test)
+    use_cuda and torch.cuda.device_count() > 1 and False:` switches a branch off; so does a name
+    the function binds once to such a literal (`intra_list = 1`, then `if intra_list:`)."""
+    constant = _constant_truth(branch.test, _local_constants(ctx, branch))
     if constant is not None:
         return constant is not body
     if body and isinstance(branch.test, cst.BooleanOperation) and isinstance(branch.test.operator, cst.And):
@@ -291,16 +292,38 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     return all(answer is (not body) for answer in runs)
 
 
-def _constant_truth(test: cst.BaseExpression) -> Optional[bool]:
-    """The truth of a literal test (`True`, `False`, `None`, an integer, `not` of one)."""
+def _constant_truth(test: cst.BaseExpression, constants: Optional[Dict[str, cst.BaseExpression]] = None) -> Optional[bool]:
+    """The truth of a literal test (`True`, `False`, `None`, an integer, `not` of one), also
+    of a name bound to one (`constants`, see `_local_constants`)."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = _constant_truth(test.expression)
+        inner = _constant_truth(test.expression, constants)
         return None if inner is None else not inner
     if isinstance(test, cst.Name) and test.value in ("True", "False", "None"):
         return test.value == "True"
     if isinstance(test, cst.Integer):
         return int(test.value, 0) != 0
+    if isinstance(test, cst.Name) and constants and test.value in constants:
+        return _constant_truth(constants[test.value])
     return None
+
+
+def _local_constants(ctx: "FileFacts", branch: cst.If) -> Dict[str, cst.BaseExpression]:
+    """The names the function around `branch` binds exactly once, by a plain assignment of a
+    literal (`intra_list = 1` just above `if intra_list:`), with that literal: whatever runs the
+    test, the name holds it (or is not bound yet)."""
+    function = ctx.frequency.enclosing_function(branch)
+    if function is None or not any(isinstance(item, cst.Name) for item in descendants(branch.test)):
+        return {}
+    counts: Dict[str, int] = {}
+    literals: Dict[str, cst.BaseExpression] = {}
+    for node in scope_descendants(function.body):
+        for name in names_bound_by(node):
+            counts[name] = counts.get(name, 0) + 1
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and _constant_truth(node.value) is not None:
+            literals[node.targets[0].target.value] = node.value
+    declared = {item.name.value for node in scope_descendants(function.body) if isinstance(node, (cst.Global, cst.Nonlocal)) for item in node.names}
+    parameters = {param.name.value for param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
+    return {name: value for name, value in literals.items() if counts.get(name) == 1 and name not in declared | parameters}
 
 
 # What an `if` test asks of the value it reads for its body to run.

@@ -61,6 +61,13 @@ _TENSOR_NON_TENSOR_METHODS = {
 }
 # Methods only a tensor has (no NumPy array, Python container or module has them): what a
 # value of unknown origin returns from one is a tensor (`mask[:, t].expand(-1, n)`).
+# Methods that compute on an array-like the way tensor code does (reductions, comparisons,
+# casts, reshapes): a parameter used so is read as a tensor would be (`tensor_evidence`).
+_ARRAY_METHODS = frozenset(
+    "sum mean max min argmax argmin any all abs norm std var prod eq ne gt lt ge le float double half int long bool "
+    "item squeeze unsqueeze view reshape flatten detach clone nonzero count_nonzero isnan isinf isfinite sign sqrt "
+    "exp log topk sort cumsum softmax log_softmax masked_select".split()
+)
 _TENSOR_ONLY_METHODS = frozenset(
     {
         "expand", "expand_as", "unsqueeze", "unsqueeze_", "masked_fill", "masked_fill_", "masked_select",
@@ -360,6 +367,21 @@ class ValueInference:
                 found.append(candidate)
         return found
 
+    def tensor_evidence(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` computes as tensor code does: a torch function, an array method
+        (`.argmax(1)`, `.sum()`, `.max()`), or a name computed from a parameter so
+        (`Scope.derived`). A bare parameter, arithmetic and comparisons of numbers are not."""
+        for item in descendants(node):
+            if isinstance(item, cst.Call):
+                func = item.func
+                if isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_METHODS:
+                    return True
+                if (self.names.qualified_name(func) or "").startswith("torch."):
+                    return True
+            elif isinstance(item, cst.Name) and any(item.value in scope.derived for scope in self.names.scopes):
+                return True
+        return False
+
     def assign(self, name: str, kind: Optional[Kind]) -> None:
         values = self.names.scopes[-1].values
         if kind is None:
@@ -400,6 +422,8 @@ class ValueInference:
             base = self.kind_of(node.value)
             return base if base in TENSOR_KINDS or base is Kind.NDARRAY else None
         if isinstance(node, cst.Comparison):
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
+                return Kind.OTHER  # `x is None`, `k in d`: a Python bool whatever `x` is
             kinds = {self.kind_of(node.left), *(self.kind_of(c.comparator) for c in node.comparisons)}
             return next((kind for kind in (Kind.DEVICE_TENSOR, Kind.TENSOR, Kind.HOST_TENSOR) if kind in kinds), None)
         if isinstance(node, cst.IfExp):

@@ -1,12 +1,16 @@
 # %% control: a zero tensor moved to the device [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.zeros(2, 3).to(device), torch.ones(4).to(device=device))
 
 # %% arange with a float step, then cast to long by the move [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -15,6 +19,8 @@ for step in range(2):
 # %% arange of integers, then cast to float16 by the move [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.arange(10).to(device, torch.float16))
@@ -22,12 +28,16 @@ for step in range(2):
 # %% linspace, then cast to float64 [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.linspace(0, 1, 7).to(device, dtype=torch.float64))
 
 # %% full_like, then cast to uint8 by keyword [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 base = torch.zeros(3)
@@ -37,6 +47,8 @@ for step in range(2):
 # %% factory with **kwargs that may hold device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 options = {"dtype": torch.float64, "device": "cpu"}
 for step in range(2):
@@ -44,6 +56,8 @@ for step in range(2):
 
 # %% move with **kwargs [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 extra = {"dtype": torch.float64}
@@ -53,6 +67,8 @@ for step in range(2):
 # %% move with *args [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 target = (device, torch.float16)
 for step in range(2):
@@ -61,12 +77,16 @@ for step in range(2):
 # %% random factory draws from the device generator [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.randn(3).to(device))
 
 # %% factory that requires grad [unsafe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -77,12 +97,16 @@ for step in range(2):
 # %% non_blocking and positional dtype of the move are dropped or kept [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.linspace(1.5, 2.5, 2).to(device, torch.int32, True))
 
 # %% the move target is rebound to a dtype later in the loop [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -107,6 +131,8 @@ for step in range(2):
 # %% the device is a global rebound by a function between steps [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 
 def switch():
@@ -119,6 +145,8 @@ for step in range(2):
 
 # %% a device attribute set from a constructor argument in a seq2seq model [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 import torch.nn as nn
 
 class Seq2Seq(nn.Module):
@@ -146,6 +174,8 @@ for step in range(2):
 # %% a device attribute set from torch.device in the constructor [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 class Net(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -168,6 +198,8 @@ for step in range(2):
 # %% a helper's device parameter is given a dtype by a call of the file [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 def make_targets(n, device="cpu"):
     return torch.zeros(n, dtype=torch.long).to(device)
 
@@ -181,6 +213,8 @@ for step in range(2):
 
 # %% a global device that a setup function rebinds to a dtype in one branch [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = "cpu"
 
@@ -201,6 +235,8 @@ for epoch in range(2):
 # %% round 6: the device of an object whose class computes it in a property [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 class Settings:
     @property
     def device(self):
@@ -212,6 +248,8 @@ for step in range(2):
 
 # %% round 6: the device of a dataclass field the constructor may set [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from dataclasses import dataclass
 
 @dataclass
@@ -225,6 +263,8 @@ for step in range(2):
 # %% round 6: a device property that returns a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 class Precision:
     @property
     def device(self):
@@ -236,6 +276,8 @@ for step in range(2):
 
 # %% round 7: a helper's device parameter given a dtype through a kwargs dict [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 def make_targets(n, device="cpu"):
     return torch.zeros(n, dtype=torch.long).to(device)
@@ -252,6 +294,8 @@ for step in range(2):
 # %% round 7: a device set by setattr from the caller's keyword overrides, given a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 class Trainer:
     def __init__(self, **overrides):
         self.device = "cpu"
@@ -266,6 +310,8 @@ for step in range(2):
 
 # %% round 7: a device taken from a config dataclass built with a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from dataclasses import dataclass
 
 @dataclass
@@ -282,6 +328,8 @@ run(Config(device=torch.float16))
 # %% round 7: the move target is the dtype of a reference tensor named like a device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 ref = torch.zeros(1, dtype=torch.float64)
 device = ref.dtype
 for step in range(2):
@@ -290,6 +338,8 @@ for step in range(2):
 # %% round 7: zeros_like moved with a dtype keyword [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 x = torch.ones(2, 2, dtype=torch.float64)
 for step in range(2):
@@ -297,6 +347,8 @@ for step in range(2):
 
 # %% round 7: a device chosen as a dtype in one branch of the caller [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 def make(n, device):
     return torch.ones(n, dtype=torch.long).to(device)
@@ -307,6 +359,8 @@ for step in range(2):
 
 # %% round 7: a device attribute of a module set from a parameter's dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 class Head(torch.nn.Module):
     def __init__(self):
@@ -325,6 +379,8 @@ for step in range(2):
 import collections
 
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 Config = collections.namedtuple("Config", ["device", "steps"])
 cfg = Config(torch.float64, 2)
@@ -347,6 +403,8 @@ import types
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 settings = types.SimpleNamespace(device=torch.float64, lr=0.1)
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).double()
@@ -362,6 +420,8 @@ for step in range(2):
 
 # %% round 8: a class attribute device of a trainer [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -388,6 +448,8 @@ for step in range(2):
 # %% round 8: full with a fractional value cast to int32 by the move [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 torch.manual_seed(0)
 model = torch.nn.Embedding(10, 2)
@@ -397,6 +459,8 @@ for step in range(2):
 
 # %% round 8: the move passes dtype, non_blocking and copy positionally [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = "cpu"
 torch.manual_seed(0)
@@ -410,6 +474,8 @@ for step in range(2):
 # %% round 8: a device read from a module-level dict of settings given a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 SETTINGS = {"device": torch.float64}
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1).double()
@@ -422,6 +488,8 @@ for step in range(2):
 
 # %% round 8: a device a nested function closes over, the outer parameter given a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def make_step(model, device):
@@ -445,6 +513,8 @@ import collections
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 Config = collections.namedtuple("Config", "device steps")
 cfg = Config("cpu", 2)
 torch.manual_seed(0)
@@ -460,6 +530,8 @@ import types
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 args = types.SimpleNamespace(device=torch.device("cpu"))
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 1)
@@ -471,6 +543,8 @@ for step in range(2):
 
 # %% round 8: a step closure over an outer device parameter given a device [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def trainer(net, opt, device):
@@ -493,6 +567,8 @@ for it in range(2):
 
 # %% round 8: a trainer's class-level device overwritten on the instance with a dtype from outside [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -517,6 +593,8 @@ for it in range(2):
 # %% round 8: an instance device set with setattr from a settings dict [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Learner:
     def __init__(self, net, **settings):
@@ -539,6 +617,8 @@ for it in range(2):
 
 # %% round 8: the device attribute of a module set in a subclass to a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Base(torch.nn.Module):
@@ -567,6 +647,8 @@ for it in range(2):
 # %% round 9: the device captured by a match pattern from a config dict [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 def train(config):
     device = "cpu"
     match config:
@@ -585,6 +667,8 @@ train({"device": torch.float64})
 # %% round 9: the device set in globals() from a settings dict [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = "cpu"
 SETTINGS = {"device": torch.float64, "steps": 2}
 globals().update(SETTINGS)
@@ -598,6 +682,8 @@ for step in range(steps):
 
 # %% round 9: a device unpacked from a tuple returned by a setup function [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 def setup():
     return torch.nn.Linear(2, 1), torch.float64
@@ -613,6 +699,8 @@ for step in range(2):
 # %% round 9: a device from a for loop over candidate placements [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 model = torch.nn.Linear(2, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for device in ("cpu", torch.float64):
@@ -625,6 +713,8 @@ for device in ("cpu", torch.float64):
 # %% round 9: a device from a with statement's as target [none]
 import contextlib
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 @contextlib.contextmanager
 def placement():
@@ -658,6 +748,8 @@ for step in range(2):
 # %% round 9: a device attribute set by a tuple assignment [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 class Run:
     pass
 
@@ -674,6 +766,8 @@ for step in range(run.steps):
 # %% round 10: a device bound by a walrus in the training setup, one branch a dtype [none]
 import os
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -692,6 +786,8 @@ for step in range(2):
 
 # %% round 10: a lambda's device default is a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -709,6 +805,8 @@ for step in range(2):
 # %% round 10: a helper's device given a dtype through functools.partial [none]
 import functools
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 def targets(n, device):
@@ -729,6 +827,8 @@ for step in range(2):
 
 # %% round 10: a device read with dict.get from a config that holds a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 config = {"device": torch.float64, "lr": 0.1}
@@ -747,6 +847,8 @@ for step in range(2):
 # %% round 10: a device read with getattr from an argument namespace set to a dtype [none]
 import argparse
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 args = argparse.Namespace(epochs=2)
@@ -765,6 +867,8 @@ for epoch in range(args.epochs):
 
 # %% round 10: the move target rebound to a dtype by a nested function's nonlocal [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 def train():
@@ -790,6 +894,8 @@ train()
 
 # %% round 10: the move target is a parameter tensor, which also sets the dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -807,6 +913,8 @@ for step in range(2):
 
 # %% round 10: a channels-last move of a zero image buffer keeps its memory format [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -826,6 +934,8 @@ for step in range(2):
 
 # %% round 10: a factory that already names the CPU device, moved again to the training device [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -843,6 +953,8 @@ for step in range(2):
 # %% round 10: a NumPy batch wrapped by from_numpy then moved [none]
 import numpy as np
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -861,6 +973,8 @@ for step in range(2):
 
 # %% round 10: an int8 class-weight table filled with a constant, cast to half by the move [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 torch.manual_seed(0)
@@ -879,6 +993,8 @@ for step in range(2):
 
 # %% round 10: a device class attribute replaced by a classmethod with a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 class Trainer:
@@ -908,6 +1024,8 @@ Trainer().fit(2)
 # %% round 10: control, a causal mask made in a step wrapped by a logging decorator [safe]
 import functools
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import nn
 
 def logged(fn):
@@ -940,6 +1058,8 @@ for i in range(2):
 # %% round 11: control, a target helper method of a factory-made object, the device a torch.device [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 
 
@@ -966,6 +1086,8 @@ for step in range(2):
 # %% round 11: a helper method reached through a factory-made object is handed a dtype as its device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Targets:
     def smooth(self, n, classes, device):
@@ -990,6 +1112,8 @@ for step in range(2):
 # %% round 11: a step method of an object from a registry moves a mask to a device keyword given a tensor [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Masker:
     def causal(self, n, dev):
@@ -1011,6 +1135,8 @@ for step in range(2):
 
 # %% round 11: a trainer built from a config takes an optimizer step and moves a zero buffer to self.device [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -1039,6 +1165,8 @@ for step in range(2):
 # %% round 11: a method that steps an optimizer makes integer positions on a device attribute set to a string [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Runner:
     def __init__(self):
@@ -1066,6 +1194,8 @@ for _ in range(2):
 # %% round 11: a random init in a step method reached by name, the device from the model's weight [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Perturber:
     def __init__(self):
@@ -1088,6 +1218,8 @@ for step in range(2):
 
 # %% round 11: a target helper method called with its arguments unpacked from a tuple that holds a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Targets:
@@ -1117,6 +1249,8 @@ import functools
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     def __init__(self, device):
@@ -1142,6 +1276,8 @@ for step in range(2):
 import functools
 
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -1170,6 +1306,8 @@ import functools
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     def __init__(self, device):
@@ -1196,6 +1334,8 @@ import functools
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     def __init__(self, device):
@@ -1220,6 +1360,8 @@ for step in range(2):
 # %% round 12: a trainer whose settings arrive through self.__dict__.update of a config dict holding a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 CONFIG = {"device": torch.float64, "steps": 2}
 
 
@@ -1239,6 +1381,8 @@ Trainer(CONFIG).fit()
 
 # %% round 12: a trainer that copies keyword overrides onto itself with setattr in a loop [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -1261,6 +1405,8 @@ for epoch in range(2):
 
 # %% round 12: a replay buffer's sample method moves arange of the buffer size with copy=True [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Replay:
@@ -1289,6 +1435,8 @@ for t in range(4):
 import numpy as np
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 obs = np.zeros(3, dtype=np.float32)
 trajectory = []
@@ -1299,6 +1447,8 @@ show(torch.stack(trajectory))
 
 # %% round 12: a channels-last zero buffer moved with memory_format in a step method [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Step:
@@ -1320,6 +1470,8 @@ for epoch in range(2):
 
 # %% round 12: a Lightning-style training_step makes positions on self.device, a property of the wrapper [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class LitModel(torch.nn.Module):
@@ -1350,6 +1502,8 @@ for i in range(2):
 from typing import NamedTuple
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class RunConfig(NamedTuple):
     device: object
@@ -1370,6 +1524,8 @@ for step in range(cfg.steps):
 import dataclasses
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 @dataclasses.dataclass
 class Config:
@@ -1385,6 +1541,8 @@ for step in range(cfg.steps):
 
 # %% round 12: a device read from a class attribute that a subclass overrides with a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Base:
@@ -1405,6 +1563,8 @@ Double().run(torch.nn.Linear(2, 1).double())
 
 # %% round 12: control, a device string set in __init__ used by a step method under inference_mode [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Evaluator:
@@ -1427,6 +1587,8 @@ for i in range(2):
 import dataclasses
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 @dataclasses.dataclass
 class TrainConfig:
@@ -1446,6 +1608,8 @@ fit(TrainConfig(torch.float64), torch.nn.Linear(2, 1).double())
 from typing import NamedTuple
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class RunConfig(NamedTuple):
     device: object
@@ -1460,6 +1624,8 @@ for step in range(cfg.steps):
 
 # %% round 12: a trainer's device attribute overridden from outside with setattr and a literal name [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -1481,6 +1647,8 @@ for i in range(2):
 import dataclasses
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 @dataclasses.dataclass(frozen=True)
 class Config:
@@ -1498,6 +1666,8 @@ for step in range(2):
 
 # %% round 12: the device attribute set by a classmethod on the class, read by instances in a step [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Runner:
@@ -1532,6 +1702,8 @@ for step in range(2):
 # %% round 12: a device property of a __slots__ trainer returning a dtype by mistake [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     __slots__ = ("model", "_precision")
@@ -1555,6 +1727,8 @@ for i in range(2):
 # %% round 12: a trainer's device and steps set together by tuple unpacking from the driver script [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     def __init__(self):
@@ -1573,6 +1747,8 @@ trainer.fit(torch.nn.Linear(2, 1).double())
 
 # %% round 12: a trainer's device given an annotated assignment by the driver script [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Trainer:
@@ -1593,6 +1769,8 @@ for i in range(2):
 # %% round 12: a sweep loop binds each placement to the trainer's device attribute as its for-target [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     device = "cpu"
@@ -1610,6 +1788,8 @@ for trainer.device in ("cpu", torch.float64):
 # %% round 12: a device taken from a step method's keyword arguments that a caller fills with a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 class Trainer:
     def step(self, model, x, **options):
@@ -1624,6 +1804,8 @@ for i in range(2):
 
 # %% round 12: a device from a config's nested namespace built by a builder function [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from types import SimpleNamespace
 
 
@@ -1646,6 +1828,8 @@ Trainer(build_config()).fit(torch.nn.Linear(2, 1).double())
 # %% round 12: a device picked from a list of placements by index, one of them a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 PLACES = ["cpu", torch.float64]
 device = PLACES[1]
 model = torch.nn.Linear(2, 1).double()
@@ -1655,6 +1839,8 @@ for step in range(2):
 
 # %% round 12: a device looked up in a dict() of placements built with keywords [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 PLACES = dict(train="cpu", precise=torch.float64)
 device = PLACES["precise"]
@@ -1666,6 +1852,8 @@ for step in range(2):
 # %% round 12: a device defaulted with `or` from an override that holds a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 override = torch.float64
 device = override or "cpu"
 model = torch.nn.Linear(2, 1).double()
@@ -1676,6 +1864,8 @@ for step in range(2):
 # %% round 12: a device read with getattr from torch by a literal name that is a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = getattr(torch, "float64")
 model = torch.nn.Linear(2, 1).double()
 for step in range(2):
@@ -1684,6 +1874,8 @@ for step in range(2):
 
 # %% round 12: a device bound by a with statement over torch.device, used in the step loop [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 model = torch.nn.Linear(2, 1)
 with torch.device("cpu") as device:
@@ -1727,6 +1919,8 @@ for step in range(2):
 # %% round 13: a device shadowed by a walrus inside a list comprehension before the training loop [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 settings = [torch.float64]
 picked = [d for d in settings if (device := d)]
@@ -1735,6 +1929,8 @@ for step in range(2):
 
 # %% round 13: the device name rebound by a from-import of a dtype under a condition [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = "cpu"
 DOUBLE = True
@@ -1746,12 +1942,16 @@ for step in range(2):
 # %% round 13: a factory moved to a reference tensor, which also sets the dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 ref = torch.ones(2, dtype=torch.float64)
 for step in range(2):
     show(torch.zeros(3).to(ref))
 
 # %% round 13: a step function moves a factory to a parameter the caller passes a tensor [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def step(target):
@@ -1765,6 +1965,8 @@ for i in range(2):
 # %% round 13: requires_grad from a flag variable, the move copies [unsafe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 rg = True
 for step in range(2):
@@ -1774,12 +1976,16 @@ for step in range(2):
 # %% round 13: a factory that already names a device moved again [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.zeros(2, device="cpu").to(device))
 
 # %% round 13: the legacy Tensor constructor with a size moved to the device [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -1789,6 +1995,8 @@ for step in range(2):
 # %% round 13: a typed legacy constructor from a list moved to the device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     show(torch.LongTensor([1, 2, 3]).to(device))
@@ -1796,6 +2004,8 @@ for step in range(2):
 # %% round 13: from_numpy of a buffer moved to the device [none]
 import numpy as np
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 buf = np.arange(4.0)
@@ -1805,6 +2015,8 @@ for step in range(2):
 # %% round 13: arange with a bound from a true division moved to the device [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 n = 9 / 2
 for step in range(2):
@@ -1813,6 +2025,8 @@ for step in range(2):
 # %% round 13: arange with a bound from a floor division moved to the device [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 n = 9 // 2
 for step in range(2):
@@ -1820,6 +2034,8 @@ for step in range(2):
 
 # %% round 13: a factory sized by a tuple variable, comments inside the calls and a continuation [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 shape = (2, 3)
@@ -1837,6 +2053,8 @@ for step in range(2):
 # %% round 13: a factory with a generator moved to the device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 g = torch.Generator().manual_seed(3)
 for step in range(2):
@@ -1844,6 +2062,8 @@ for step in range(2):
 
 # %% round 13: a factory writing into out= moved to the device [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 buf = torch.empty(3)
@@ -1853,6 +2073,8 @@ for step in range(2):
 # %% round 13: zeros made under inference_mode and moved with a dtype in an evaluation loop [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 with torch.inference_mode():
     for step in range(2):
@@ -1861,6 +2083,8 @@ with torch.inference_mode():
 
 # %% round 13: a star import of torch, zeros and ones moved by their bare names [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 from torch import *
 
 device = torch.device("cpu")
@@ -1902,6 +2126,8 @@ for step in range(2):
 # %% round 13: a device set through an f-string of a kind name [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 kind = "cpu"
 device = f"{kind}"
 for step in range(2):
@@ -1909,6 +2135,8 @@ for step in range(2):
 
 # %% round 13: a device from a nested function that rebinds a global to a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 
@@ -1925,6 +2153,8 @@ for step in range(2):
 # %% round 13: a device passed through a decorator's keyword into the wrapped step [none]
 import functools
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def with_placement(**placement):
@@ -1944,6 +2174,8 @@ for i in range(2):
 # %% round 13: a device from a lambda of the file called in the loop [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 pick = lambda: torch.float64
 for step in range(2):
     device = pick()
@@ -1961,6 +2193,8 @@ for step in range(2):
 # %% round 14: a factory sized by a starred shape tuple from a variable, moved to a device string [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 shape = (2, 3)
 for step in range(2):
     t = torch.ones(*shape).to("cpu")
@@ -1968,6 +2202,8 @@ for step in range(2):
 
 # %% round 14: the device name bound by a match capture pattern that takes a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 for cfg in ("cpu", torch.float64):
     match cfg:
@@ -1980,6 +2216,8 @@ for cfg in ("cpu", torch.float64):
 # %% round 14: a device rebound by a global statement in a decorator's wrapper [none]
 import functools
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 
@@ -2005,6 +2243,8 @@ for i in range(2):
 import types
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 real = torch
 fake = types.SimpleNamespace(zeros=lambda n: real.full((n,), 7.0))
 device = real.device("cpu")
@@ -2013,6 +2253,8 @@ for torch in (fake, real):
 
 # %% round 14: a full factory whose size tuple comes from a variable, moved with a dtype by keyword [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 size = (2, 2)
@@ -2023,6 +2265,8 @@ for step in range(2):
 # %% round 14: arange with a bound from len() moved to the device inside a comprehension [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 rows = [[1, 2, 3], [4, 5]]
 for step in range(2):
@@ -2031,12 +2275,16 @@ for step in range(2):
 # %% round 14: a factory moved to a device produced by a walrus in the loop header [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 for step, device in enumerate(["cpu", torch.float16]):
     if (target := device) is not None:
         show(torch.ones(2).to(target))
 
 # %% round 14: a device rebound to a dtype in a nested function through nonlocal before the factory [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def run():
@@ -2056,6 +2304,8 @@ run()
 # %% round 14: a factory with requires_grad from a keyword dict moved to the device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 opts = {"requires_grad": True}
 for step in range(2):
@@ -2066,6 +2316,8 @@ for step in range(2):
 # %% round 14: a factory with a generator given through a keyword dict moved to the device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 gen = torch.Generator().manual_seed(0)
 kw = {"generator": gen}
@@ -2075,6 +2327,8 @@ for step in range(2):
 # %% normal drawn on the host given a size, then moved [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     torch.manual_seed(step)
@@ -2082,6 +2336,8 @@ for step in range(2):
 
 # %% normal of a host mean takes no device argument [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2091,6 +2347,8 @@ for step in range(2):
 # %% round 15: a device rebound by exec of a string at module level [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = "cpu"
 exec("device = torch.float64")
 for step in range(2):
@@ -2098,6 +2356,8 @@ for step in range(2):
 
 # %% round 15: a module-level device rebound by exec, read by a training function [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = "cpu"
 exec("device = torch.float64", globals())
@@ -2113,6 +2373,8 @@ train()
 # %% round 15: control, a device in a file whose exec runs in its own namespace [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = "cpu"
 exec("device = torch.float64", {"torch": torch})
 for step in range(2):
@@ -2121,6 +2383,8 @@ for step in range(2):
 # %% round 15: a device rebound through globals() item assignment before the factory [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = "cpu"
 globals()["device"] = torch.float64
 for step in range(2):
@@ -2128,6 +2392,8 @@ for step in range(2):
 
 # %% round 15: a device parameter of a function mapped over a list that holds a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def make(device="cpu"):
@@ -2139,6 +2405,8 @@ for out in map(make, ["cpu", torch.float64]):
 
 # %% round 15: a device parameter given by a dict unpacked into the call [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 def make(device="cpu"):
@@ -2152,6 +2420,8 @@ for step in range(2):
 # %% round 15: a lambda with a device parameter called with a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 make = lambda device="cpu": torch.zeros(2).to(device)
 for step in range(2):
     show(make(torch.float64))
@@ -2159,11 +2429,15 @@ for step in range(2):
 # %% round 15: a comprehension over a literal of a device and a dtype, factory inside [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 outs = [torch.zeros(2).to(d) for d in ("cpu", torch.float64)]
 show(outs)
 
 # %% round 15: a device unpacked from a one-element list literal that holds a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 (device,) = [torch.float64]
 for step in range(2):
@@ -2172,11 +2446,15 @@ for step in range(2):
 # %% round 15: a device from enumerate over a list literal that holds a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 for i, device in enumerate(["cpu", torch.float64]):
     show(torch.full((2,), i).to(device))
 
 # %% round 15: a class attribute device overridden in a subclass body with a dtype [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 class Base:
@@ -2198,6 +2476,8 @@ import functools
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 
 def make(n, device="cpu"):
     return torch.arange(n).to(device)
@@ -2210,12 +2490,16 @@ for step in range(2):
 # %% round 15: a factory moved with memory_format=channels_last to a device string [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 for step in range(2):
     x = torch.zeros(1, 2, 3, 3).to("cpu", memory_format=torch.channels_last)
     print(x.is_contiguous(), x.stride())
 
 # %% round 15: zeros moved to a module-level torch.device in a training loop with a comment inside [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 w = torch.ones(2, requires_grad=True)
@@ -2230,6 +2514,8 @@ for step in range(2):
 # %% round 15: a factory moved under torch.no_grad with dtype and device keywords [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 with torch.no_grad():
     for step in range(2):
@@ -2237,6 +2523,8 @@ with torch.no_grad():
 
 # %% round 15: a factory sized by a shape tuple from a variable moved to a tensor's device [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 ref = torch.randn(3)
 shape = (2, 3)
@@ -2246,6 +2534,8 @@ for step in range(2):
 # %% round 15: a factory with out= moved to a device string [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 buf = torch.empty(3)
 for step in range(2):
     t = torch.arange(3, out=buf).to("cpu")
@@ -2253,6 +2543,8 @@ for step in range(2):
 
 # %% round 15: a device assigned after a star import of torch that binds device [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 from torch import *  # noqa: F403
 
@@ -2266,6 +2558,8 @@ import sys
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = "cpu"
 setattr(sys.modules[__name__], "device", torch.float64) if __name__ == "nothing" else None
 for step in range(2):
@@ -2273,6 +2567,8 @@ for step in range(2):
 
 # %% round 15: a factory moved to the device of the model's first parameter [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 model = torch.nn.Linear(2, 2)
 for step in range(2):
@@ -2282,6 +2578,8 @@ for step in range(2):
 # %% round 15: a device loop over a module-level name bound to a list that holds a dtype [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 placements = ["cpu", torch.float64]
 for device in placements:
     show(torch.zeros(2).to(device))
@@ -2290,6 +2588,8 @@ for device in placements:
 from dataclasses import dataclass
 
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 @dataclass
@@ -2304,6 +2604,8 @@ for step in range(2):
 # %% round 15: control, a device loop over a module-level name bound to a list of device strings [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 placements = ["cpu", "cpu:0"]
 for device in placements:
     show(torch.zeros(2).to(device))
@@ -2311,6 +2613,8 @@ for device in placements:
 # %% round 16: a buffer made from an array by as_tensor and copied to the device with copy=True [none]
 import numpy as np
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 table = np.zeros(3, dtype=np.float32)
@@ -2322,6 +2626,8 @@ for step in range(2):
 # %% round 16: a running sum cloned from a tensor by torch.tensor(t).to(device) [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 base = torch.arange(3.0)
 for step in range(2):
@@ -2332,6 +2638,8 @@ for step in range(2):
 # %% round 16: zeros moved with a dtype given by a reference tensor's to(other) [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 ref = torch.zeros(2, dtype=torch.float64)
 for step in range(2):
     pad = torch.zeros(3).to(ref)
@@ -2339,6 +2647,8 @@ for step in range(2):
 
 # %% round 16: a mask made by torch.ones with an explicit device and moved again [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2348,6 +2658,8 @@ for step in range(2):
 # %% round 16: a target filled from a tensor by torch.full and moved to a name bound to torch.device [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device(type="cpu", index=None)
 for step in range(2):
     target = torch.full((2,), 7).to(device)
@@ -2355,6 +2667,8 @@ for step in range(2):
 
 # %% round 16: zeros like a batch with a memory format, then moved [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = "cpu"
 batch = torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)
@@ -2365,6 +2679,8 @@ for step in range(2):
 # %% round 16: an eye moved to a device string then given requires_grad_ [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = "cpu"
 for step in range(2):
     eye = torch.eye(2).to(device).requires_grad_()
@@ -2374,6 +2690,8 @@ for step in range(2):
 # %% round 16: indices made by arange with a dtype, then moved with a dtype by keyword [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     idx = torch.arange(4, dtype=torch.int32).to(device=device, dtype=torch.int64)
@@ -2381,6 +2699,8 @@ for step in range(2):
 
 # %% round 16: ones moved to a device read from a torch.device's str [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = str(torch.float64)
 for step in range(2):
@@ -2393,6 +2713,8 @@ for step in range(2):
 # %% round 16: zeros moved to the device of a module's first parameter [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 model = torch.nn.Linear(2, 2)
 for step in range(2):
     h = torch.zeros(1, 2).to(next(model.parameters()).device)
@@ -2400,6 +2722,8 @@ for step in range(2):
 
 # %% round 17: zeros moved to the device of the model's first parameter in the step [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 torch.manual_seed(0)
 model = torch.nn.Linear(3, 2)
@@ -2416,6 +2740,8 @@ for step in range(2):
 
 # %% round 17: a full tensor of an integer fill moved with a float dtype in the step [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 torch.manual_seed(0)
 device = torch.device("cpu")
@@ -2435,6 +2761,8 @@ import os
 
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 torch.manual_seed(0)
 device = os.environ.get("TRAIN_DEVICE", "cpu")
 model = torch.nn.Embedding(5, 2).to(device)
@@ -2449,6 +2777,8 @@ for step in range(2):
 
 # %% round 17: ones moved to the default device torch reports [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 torch.manual_seed(0)
 device = torch.get_default_device()
@@ -2465,6 +2795,8 @@ for step in range(2):
 
 # %% round 17: an eye moved by keywords device and dtype to float64 in the step [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 torch.manual_seed(0)
 device = "cpu"
@@ -2483,6 +2815,8 @@ for step in range(2):
 import dataclasses
 
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 
 @dataclasses.dataclass
@@ -2507,6 +2841,8 @@ for step in range(2):
 # %% round 18: a mask buffer made on the host and moved like a reference tensor with to(other) [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 ref = torch.randn(2, 3, dtype=torch.float64)
 for step in range(2):
     mask = torch.ones(2, 3).to(ref)
@@ -2514,6 +2850,8 @@ for step in range(2):
 
 # %% round 18: a channels-last zero image moved with a memory format in the step loop [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2524,6 +2862,8 @@ for step in range(2):
 import numpy as np
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     arr = np.arange(4.0) + step
@@ -2533,6 +2873,8 @@ for step in range(2):
 # %% round 18: a tensor of labels from a list moved with dtype and non_blocking by position [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     y = torch.tensor([step, 1]).to(device, torch.float32, False)
@@ -2540,6 +2882,8 @@ for step in range(2):
 
 # %% round 18: zeros moved with copy passed by position after the dtype [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2549,6 +2893,8 @@ for step in range(2):
 # %% round 18: a legacy Tensor constructor moved to the device [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     t = torch.Tensor([1.5, step]).to(device)
@@ -2556,6 +2902,8 @@ for step in range(2):
 
 # %% round 18: a full tensor of an int fill value moved with a dtype keyword [safe]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = "cpu"
 for step in range(2):
@@ -2565,6 +2913,8 @@ for step in range(2):
 # %% round 18: an as_tensor of an array moved to the device, the array changed after [none]
 import numpy as np
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2576,6 +2926,8 @@ for step in range(2):
 # %% round 18: a sparse identity built by sparse_coo_tensor and moved [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 idx = torch.tensor([[0, 1], [0, 1]])
 for step in range(2):
@@ -2585,6 +2937,8 @@ for step in range(2):
 # %% round 18: zeros_like of a half tensor moved with a dtype to the device of a tensor [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 x = torch.ones(2, dtype=torch.float16)
 for step in range(2):
     acc = torch.zeros_like(x).to(x.device, torch.float32)
@@ -2592,6 +2946,8 @@ for step in range(2):
 
 # %% round 19: a loss weight tensor of a decimal made in float32 then moved as float64 [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2601,6 +2957,8 @@ for step in range(2):
 # %% round 19: a fill of a decimal made in float32 then moved as float64 by keyword [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     eps = torch.full((2,), 0.1).to(device=device, dtype=torch.float64)
@@ -2608,6 +2966,8 @@ for step in range(2):
 
 # %% round 19: class ids above 255 made then moved as uint8 [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2617,6 +2977,8 @@ for step in range(2):
 # %% round 19: long zeros moved to the device as float [safe]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     z = torch.zeros(3, dtype=torch.long).to(device, torch.float)
@@ -2624,6 +2986,8 @@ for step in range(2):
 
 # %% round 19: fractional targets made then moved as int32 [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2633,6 +2997,8 @@ for step in range(2):
 # %% round 19: an arange with a float step moved as float64 [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     r = torch.arange(0, 1, 0.25).to(device, torch.float64)
@@ -2640,6 +3006,8 @@ for step in range(2):
 
 # %% round 19: a tensor of a big integer made then moved as float32 [none]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
@@ -2649,6 +3017,8 @@ for step in range(2):
 # %% round 19: a tensor of decimals made in float64 then moved as half [none]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     h = torch.tensor([0.1, 1e-5], dtype=torch.float64).to(device, torch.half)
@@ -2656,6 +3026,8 @@ for step in range(2):
 
 # %% round 20: an STFT loss that makes its Hann window on the host then moves it each call [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 torch.manual_seed(0)
@@ -2668,6 +3040,8 @@ for step in range(2):
 # %% round 20: a Hamming window made on the host with periodic False and moved [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     w = torch.hamming_window(16, periodic=False).to(device)
@@ -2676,6 +3050,8 @@ for step in range(2):
 # %% round 20: a Kaiser window for a resampler made on the host and moved [unsafe, same]
 import torch
 
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
+
 device = torch.device("cpu")
 for step in range(2):
     w = torch.kaiser_window(9, periodic=False, beta=8.0).to(device)
@@ -2683,6 +3059,8 @@ for step in range(2):
 
 # %% round 20: a Blackman window made on the host and moved with a dtype [unsafe, same]
 import torch
+
+ON_GPU = torch.cuda.is_available()  # written for CUDA; run here on the CPU
 
 device = torch.device("cpu")
 for step in range(2):
