@@ -34,3 +34,31 @@ for config in configs:
 ])
 def test_a_loop_over_runs_of_a_fitting_helper(fit, reported):
     assert bool(lint(CODE.format(fit=fit), ["TL104"])) == reported
+
+
+def test_an_evaluation_after_each_run_of_a_loop_over_configurations():
+    code = """
+    import lightning as L
+    import torch
+
+
+    def train_process(config):
+        model = build(config)
+        trainer = L.Trainer(max_epochs=100, accelerator="gpu", devices=1)
+        trainer.fit(model, datamodule=make_data(config))
+        return model
+
+
+    def embed(model, loader):
+        out = []
+        with torch.no_grad():
+            for batch in loader:
+                out.append(model(batch.to(model.device)).cpu())
+        return torch.cat(out).numpy()
+
+
+    for config in configs:
+        model = train_process(config)
+        embed(model, make_data(config).test_dataloader())
+    """
+    assert lint(code, ["TL101"]) == []  # once per run, after it: the values go to NumPy anyway

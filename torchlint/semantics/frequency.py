@@ -505,14 +505,14 @@ class FrequencyAnalysis:
     def _runs_whole_runs(self, loop: cst.CSTNode) -> bool:
         """An outer loop over items (`for model, label in model_list:`, tasks, configurations;
         not `range(updates)`) whose every iteration runs a loop over epochs that trains, its
-        own or another module's: one whole training run per item, so its own body runs once
-        per run."""
+        own or another module's, or fits a Lightning trainer: one whole training run per item, so
+        its own body runs once per run."""
         iterated = iterated_of(loop)
         if iterated is None or (isinstance(iterated, cst.Call) and identifier(iterated) == "range"):
             return False
         return any(self.loop_kind(item) is Frequency.PER_EPOCH for item in self._inner_loops(loop)) or any(
             facts.loops_over_epochs for facts in self._training_callees(loop)
-        )
+        ) or self._fits_a_trainer(loop)  # a trainer's `fit` runs its epochs
 
     def _steps_outside(self, node: cst.CSTNode) -> bool:
         """Whether `node`'s body (a loop's, a function's) runs a backward pass or an optimizer
