@@ -31,8 +31,6 @@ OPTIMIZERS = {
 FOREACH_ARGUMENT_SINCE = (1, 12)
 FOREACH_DEFAULT_SINCE = (2, 0)
 FUSED = frozenset({"Adam", "AdamW"})
-# Calls whose result is a view with zero strides (elements that share memory).
-EXPANDING = frozenset({"expand", "expand_as", "broadcast_to", "broadcast_tensors"})
 # Calls that wrap a module without moving it: the wrapper's parameters are the module's.
 MODULE_WRAPPERS = DATA_PARALLEL | DISTRIBUTED_DATA_PARALLEL | {"torch.compile"}
 PARAMETER_METHODS = ("parameters", "named_parameters")
@@ -108,10 +106,12 @@ class OptimizerNotFused(Rule):
     differently from the multi-tensor one (results agree to float rounding, not bitwise), and
     it raises at the first step if any parameter is not a floating-point tensor on a
     supported device (a complex parameter, a parameter left on the CPU by a model split
-    across devices) or a gradient is sparse. A gradient that is an expanded view (zero
-    strides, `p.grad = g.mean().expand_as(p)`) gets other values from the fused CPU kernel,
-    far beyond rounding, so no `fused=True` either when the file assigns a `.grad` a value made by
-    `expand`, `expand_as`, `broadcast_to` or `broadcast_tensors`. No fix is offered when `capturable=` is passed
+    across devices) or a gradient is sparse. A gradient that is a view not laid out densely
+    and in order (expanded, `p.grad = g.mean().expand_as(p)`; transposed, permuted, flipped
+    or strided, `w.grad = (err.T @ x).T`, `p.grad = flat[::2]`) gets other values from the
+    fused CPU kernel, far beyond rounding, which reads its memory as if it were contiguous;
+    so no `fused=True` either when the file sets a `.grad` by hand (`p.grad = g`, `p.grad.data
+    = g`, `setattr(p, "grad", g)`) to anything but `None` or a `.contiguous()` copy. No fix is offered when `capturable=` is passed
     (the optimizer is set up for CUDA-graph capture, which should be re-checked by hand), and
     no `fused=True` when the program may make complex values (`semantics.dtypes`): in the
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
@@ -335,18 +335,30 @@ class OptimizerNotFused(Rule):
 
     @cached_property
     def _expanded_gradient(self) -> bool:
-        """Whether the file assigns a `.grad` a value made by expanding a tensor
-        (`p.grad = g.mean().expand_as(p)`, `torch.broadcast_to(...)`): a view with zero
-        strides, whose elements share memory. The fused CPU kernel computes other values for
-        such a gradient than the multi-tensor update, far beyond float rounding."""
+        """Whether the file sets a `.grad` to a value that may not be laid out densely and
+        in order: an expanded view (`p.grad = g.mean().expand_as(p)`, zero strides), but
+        also a transposed, permuted, flipped or strided one (`w.grad = (err.T @ x).T`,
+        `dec.weight.grad = enc.weight.grad.T`, `p.grad = flat[::2]`), by assignment, by
+        `setattr(p, "grad", g)` or through `p.grad.data = g`. The fused CPU kernel reads such
+        a gradient's memory as if it were contiguous and computes other values than the
+        multi-tensor update, far beyond float rounding. Only `None` and a `.contiguous()`
+        copy are known to be safe. (A gradient that `backward()` accumulates always
+        follows its parameter's layout.)"""
         for node in descendants(self.ctx.module):
-            if not isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) or node.value is None:
+            value: Optional[cst.BaseExpression] = None
+            if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None:
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                if any(_names_gradient(t) for t in targets):
+                    value = node.value
+            elif isinstance(node, cst.Call) and dotted_name(node.func) in ("setattr", "builtins.setattr") and len(node.args) >= 3:
+                name = node.args[1].value
+                if not (isinstance(name, cst.SimpleString) and name.evaluated_value not in ("grad", "_grad", "data")):
+                    value = node.args[2].value
+            if value is None or (isinstance(value, cst.Name) and value.value == "None"):
                 continue
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if not any(isinstance(t, cst.Attribute) and t.attr.value in ("grad", "_grad") for t in targets):
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "contiguous":
                 continue
-            if any(isinstance(n, (cst.Name, cst.Attribute)) and (n.value if isinstance(n, cst.Name) else n.attr.value) in EXPANDING for n in [node.value, *descendants(node.value)]):
-                return True
+            return True
         return False
 
     def _fix(self, candidate: _Candidate) -> PendingFix:
@@ -355,9 +367,20 @@ class OptimizerNotFused(Rule):
         if candidate.remedy == "fused" and self._makes_complex:
             return self.withheld("the program makes complex values, and the fused update takes floating-point parameters only")
         if candidate.remedy == "fused" and self._expanded_gradient:
-            return self.withheld("the file sets a gradient to an expanded view (`expand`, `broadcast_to`), which the fused kernel updates as if it were dense: other values")
+            return self.withheld(
+                "the file sets a gradient by hand, which may be a view that is not dense and in order (expanded, transposed, strided: `p.grad = g.T`), and the fused CPU kernel updates it as if it were: other values"
+            )
         fixed = with_keyword(candidate.call, candidate.remedy, cst.Name("True"))
         return self.fix(NodeEdit(candidate.call, fixed), message=f"Pass `{candidate.remedy}=True`")
+
+
+def _names_gradient(target: cst.BaseExpression) -> bool:
+    """`p.grad`, `p._grad`, or `p.grad.data` as an assignment target."""
+    if not isinstance(target, cst.Attribute):
+        return False
+    if target.attr.value in ("grad", "_grad"):
+        return True
+    return target.attr.value == "data" and isinstance(target.value, cst.Attribute) and target.value.attr.value in ("grad", "_grad")
 
 
 def _grouped_module(params: cst.BaseExpression, named: str) -> Optional[cst.BaseExpression]:

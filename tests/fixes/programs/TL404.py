@@ -1369,7 +1369,7 @@ for step in range(3):
     opt.step()
     print(round(loss.item(), 4))
 
-# %% round 17: Adam whose gradients are set by hand, one of them transposed [unsafe, same]
+# %% round 17: Adam whose gradients are set by hand, one of them transposed [none]
 import torch
 import torch.nn as nn
 
@@ -1903,3 +1903,50 @@ for step in range(3):
         p.grad = p.grad.sign().mean().expand_as(p)
     opt.step()
 show(model.weight.round(decimals=3))
+
+# %% round 22: meta-learning outer step whose gradients are sliced from a flat buffer with a stride [none]
+import torch
+import torch.nn as nn
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+net = nn.Linear(4, 3).to(device)
+opt = torch.optim.Adam(net.parameters(), lr=0.05)
+x = torch.randn(8, 4)
+for step in range(3):
+    loss = net(x).pow(2).mean()
+    flat = torch.autograd.grad(loss, list(net.parameters()))
+    big = torch.cat([g.reshape(-1) for g in flat]).repeat_interleave(2)
+    net.weight.grad = big[: 2 * 12 : 2].view(3, 4)
+    net.bias.grad = big[24::2]
+    opt.step()
+    show(net.weight, net.bias)
+
+# %% round 22: tied autoencoder whose decoder gradient is the encoder's transposed [none]
+import torch
+import torch.nn as nn
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+enc = nn.Linear(6, 3, bias=False).to(device)
+dec = nn.Linear(3, 6, bias=False).to(device)
+opt = torch.optim.AdamW(list(enc.parameters()) + list(dec.parameters()), lr=0.05)
+x = torch.randn(5, 6)
+for step in range(3):
+    opt.zero_grad()
+    loss = (dec(enc(x)) - x).pow(2).mean()
+    loss.backward()
+    dec.weight.grad = enc.weight.grad.T
+    opt.step()
+    show(dec.weight)
+
+# %% round 22: gradients set through setattr from a permuted buffer [none]
+import torch
+import torch.nn as nn
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+conv = nn.Conv2d(2, 3, 1, bias=False).to(device)
+opt = torch.optim.Adam(conv.parameters(), lr=0.1)
+for step in range(3):
+    g = torch.arange(6.0).reshape(1, 1, 3, 2).permute(2, 3, 0, 1) / (step + 1)
+    setattr(conv.weight, "grad", g)
+    opt.step()
+    show(conv.weight)
