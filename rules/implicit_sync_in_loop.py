@@ -42,6 +42,14 @@ def _test_parts(test: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
             yield item
 
 
+def _chain_root(node: cst.BaseExpression) -> Optional[cst.Name]:
+    """The name a chain of attributes, calls and subscripts starts from (`loss` of
+    `loss.isnan().any()`), or None."""
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
+        node = node.value if isinstance(node, (cst.Attribute, cst.Subscript)) else node.func
+    return node if isinstance(node, cst.Name) else None
+
+
 def _tested_values(test: cst.BaseExpression) -> List[cst.BaseExpression]:
     """The operands whose truth or comparison a condition tests (`t`, `t > 0`, `a and not t`)."""
     found: List[cst.BaseExpression] = []
@@ -444,10 +452,11 @@ class ImplicitSyncInLoop(Rule):
         """Known to be a tensor that may live on the device; unknown values never count, but a
         loss the function calls `.backward()` on is known by that (`semantics.autograd`)."""
         kind = self.ctx.kind_of(node)
-        if kind is None and isinstance(node, cst.Name):
+        root = _chain_root(node)
+        if kind is None and root is not None and (root is node or self.ctx.values.tensor_evidence(node)):
             function = self.ctx.enclosing(cst.FunctionDef, cst.ClassDef, cst.Lambda)
-            if not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, node.value):  # type: ignore[arg-type]
-                kind = Kind.TENSOR
+            if not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, root.value):  # type: ignore[arg-type]
+                kind = self.ctx.values.kind_if_tensor(node, root.value)  # the loss, or what it computes from it: `loss.isnan()`
         if kind is None and self.ctx.values.tensor_evidence(node):
             choices = [choice for choice in self.ctx.values.tensor_parameters(node) if self.ctx.arguments.may_be_called(choice[0])]
             if choices:

@@ -336,14 +336,28 @@ class ValueInference:
         # The open parameter (`Scope.open_parameters`), with its function, that
         # `tensor_parameters` assumes a tensor.
         self._assumed: Optional[Parameter] = None
+        # A name of unknown kind `kind_if_tensor` takes for a tensor.
+        self._tensor_name: Optional[str] = None
 
     def lookup(self, name: str) -> Optional[Kind]:
         for scope in reversed(self.names.scopes):
             if name in scope.values:
                 return scope.values[name]
             if name in scope.bindings:
+                if name == self._tensor_name:
+                    return Kind.TENSOR
                 return Kind.TENSOR if self._assumed is not None and self._assumed in _parameters_of(scope, name) else None
         return None
+
+    def kind_if_tensor(self, node: cst.BaseExpression, name: str) -> Optional[Kind]:
+        """The kind of `node` if the name `name`, of unknown kind, holds a tensor that may be on
+        the device (a loss the function calls `.backward()` on: `loss.isnan()` is one too,
+        `loss.item()` a number)."""
+        self._tensor_name = name
+        try:
+            return self.kind_of(node)
+        finally:
+            self._tensor_name = None
 
     def tensor_parameters(self, node: cst.BaseExpression) -> List[Parameter]:
         """The open parameters (`Scope.open_parameters`), each with its function, such that
