@@ -2591,13 +2591,16 @@ def _imports_project_module(ctx: "FileFacts", path: str, statement: ImportFrom) 
     when the module it names (`torch` of `import torch`) is a file under none of the
     directories it may resolve against, where `_imported_function` finds nothing whatever
     name it is asked for. Kept per checked file, as `_RESOLVED` is: the paths it consults are
-    noted while that file is checked. Imports of the package itself (`from . import x`) may."""
+    noted while that file is checked. Imports of the package itself (`from . import x`) may, and
+    so do those of a directory without `__init__.py` (`from src import train`: a namespace
+    package whose names are its modules)."""
     known = _PROJECT_IMPORTS.setdefault(ctx, {})
     found = known.get(statement)
     if found is None:
         parts = [part for part in statement.module.split(".") if part]
         found = known[statement] = not parts or not os.path.isabs(path) or any(
-            _module_file(base, parts) is not None for base in _import_bases(path, statement, search_roots(path))
+            _module_file(base, parts) is not None or _is_dir(os.path.join(base, *parts))  # a namespace package's submodules
+            for base in _import_bases(path, statement, search_roots(path))
         )
     return found
 
