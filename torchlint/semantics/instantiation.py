@@ -228,6 +228,8 @@ def _uncalled_methods(path: str, text: str, root: str, stamp: str) -> FrozenSet[
         node for node in classes.values()
         if not node.keywords and all(isinstance(base, ast.Name) and (base.id == "object" or base.id in classes) for base in node.bases)
     ]
+    if not plain:
+        return frozenset()
     unnamed = {method.name for node in classes.values() for method in node.body if isinstance(method, _FUNCTIONS)} - _words(tree)
     found = frozenset(
         f"{node.name}.{method.name}"

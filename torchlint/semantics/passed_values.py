@@ -311,9 +311,12 @@ def _local_constants(ctx: "FileFacts", branch: cst.If) -> Dict[str, cst.BaseExpr
     """The names the function around `branch` binds exactly once, by a plain assignment of a
     literal (`intra_list = 1` just above `if intra_list:`), with that literal: whatever runs the
     test, the name holds it (or is not bound yet)."""
-    function = ctx.frequency.enclosing_function(branch)
-    if function is None or not any(isinstance(item, cst.Name) for item in descendants(branch.test)):
-        return {}
+    test = branch.test
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    function = ctx.frequency.enclosing_function(branch) if isinstance(test, cst.Name) else None
+    if function is None:
+        return {}  # only a name, or `not` of one, is read as a literal (`_constant_truth`)
     counts: Dict[str, int] = {}
     literals: Dict[str, cst.BaseExpression] = {}
     for node in scope_descendants(function.body):
