@@ -276,6 +276,8 @@ class FrequencyAnalysis:
         for ancestor, child in path:
             if isinstance(ancestor, cst.ExceptHandler):
                 return Execution(Frequency.RARE, (Reason("in an `except` handler", ancestor),))
+            if isinstance(ancestor, cst.Assert) and child is ancestor.msg:
+                return Execution(Frequency.RARE, (Reason("in an `assert`'s message, built only when it fails", ancestor),))
             if isinstance(ancestor, cst.With) and child is ancestor.body and any(_profiles(item.item, self._torch_profiler_names) for item in ancestor.items):
                 return Execution(Frequency.RARE, (Reason("under the profiler: the code runs to be measured", ancestor),))
             if isinstance(ancestor, cst.If) and child in (ancestor.body, ancestor.orelse) and self._never_taken(ancestor, child is ancestor.body):

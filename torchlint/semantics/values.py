@@ -28,7 +28,12 @@ _LIKE_FACTORIES = frozenset(name for name in HOST_FACTORIES if name.endswith("_l
 # `self.name = ...`, `self.name += ...`: every way of assigning a plain attribute.
 _SELF_ASSIGNMENT = re.compile(r"\bself\.(\w+)\s*(?:[-+*/@%&|^]|//|\*\*|<<|>>)?=(?!=)")
 # `self.register_buffer("queue_ptr", ...)`: the module's state tensor, moved with it.
-_BUFFER_REGISTRATION = re.compile(r"\bself\.register_buffer\(\s*[\"'](\w+)[\"']")
+_BUFFER_REGISTRATION = re.compile(
+    r"\bself\.(?:register_buffer\(\s*[\"'](\w+)[\"']|add_state\(\s*[\"'](\w+)[\"']\s*,\s*(?:default\s*=\s*)?torch\.)"
+)
+# `self.name = ...` without an operator: an assignment that may replace a registered buffer
+# (`self.total += x` updates it in place, a tensor where it was).
+_SELF_REBINDING = re.compile(r"\bself\.(\w+)\s*=(?!=)")
 
 # Functions directly under `torch.` that do not return tensors.
 _TORCH_NON_TENSOR = frozenset(
@@ -327,7 +332,9 @@ class ValueInference:
         # How many `self.<name> = ...` assignments the file's text has, by name.
         self.attribute_assignments: Counter = Counter(_SELF_ASSIGNMENT.findall(text))
         # The names the file registers as buffers of its modules.
-        self.buffers: FrozenSet[str] = frozenset(_BUFFER_REGISTRATION.findall(text))
+        self.buffers: FrozenSet[str] = frozenset(buffer or state for buffer, state in _BUFFER_REGISTRATION.findall(text))
+        # How many plain `self.<name> = ...` assignments the file's text has, by name.
+        self._rebindings: Counter = Counter(_SELF_REBINDING.findall(text))
         # The kind of the assignments to `self.<name>` seen so far (a host tensor or a module),
         # and how many; (None, -1) once anything else was assigned.
         self._attribute_kinds: Dict[str, Tuple[Optional[Kind], int]] = {}
@@ -558,14 +565,16 @@ class ValueInference:
         return receiver
 
     def _self_attribute_kind(self, name: str) -> Optional[Kind]:
-        """`self.t` is a tensor where the file registers `t` as a buffer and never assigns it
-        (`self.register_buffer("queue_ptr", torch.zeros(1))`: it lives where its module does),
+        """`self.t` is a tensor where the file registers `t` as a buffer, or as a tensor state
+        of a metric (`self.add_state("total", default=torch.zeros(1))`), and never binds it
+        again (`self.register_buffer("queue_ptr", torch.zeros(1))`: it lives where its module
+        does; `self.total += x` updates it in place),
         a host tensor when every assignment to an attribute `t` in the file is
         one (`module.to(device)` moves parameters and buffers, not plain attributes), and a
         module when every one is a module (`self.D = Discriminator()`, `self.D =
         nn.DataParallel(self.D)`). The traversal records the assignments it has seen; the
         file's text says how many there are."""
-        if name in self.buffers and not self.attribute_assignments.get(name):
+        if name in self.buffers and not self._rebindings.get(name):
             return Kind.TENSOR  # a registered buffer, never rebound: it moves with its module
         kind, seen = self._attribute_kinds.get(name, (None, 0))
         return kind if seen and seen == self.attribute_assignments.get(name) else None
