@@ -457,8 +457,9 @@ class ImplicitSyncInLoop(Rule):
             function = self.ctx.enclosing(cst.FunctionDef, cst.ClassDef, cst.Lambda)
             if not isinstance(function, (cst.ClassDef, cst.Lambda)) and backward_receiver(self.ctx.module, function, root.value):  # type: ignore[arg-type]
                 kind = self.ctx.values.kind_if_tensor(node, root.value)  # the loss, or what it computes from it: `loss.isnan()`
-        if kind is None and self.ctx.values.tensor_evidence(node):
+        if kind is None:
             choices = [choice for choice in self.ctx.values.tensor_parameters(node) if self.ctx.arguments.may_be_called(choice[0])]
+            choices = choices if choices and self.ctx.values.tensor_evidence(node) else []
             if choices:
                 self._assumed.append(tuple(choices))  # a tensor if the callers pass one
             return bool(choices)

@@ -352,9 +352,9 @@ class _SemanticTracker:
         """Bind `target` to `value`; a single name of unknown kind whose value is a tensor if
         an open parameter is, computed as tensor code computes (`actual = scores[i].argmax()`,
         `ValueInference.tensor_evidence`), is noted as derived from it."""
-        derived = self.values.tensor_parameters(value) if kind is None and isinstance(target, cst.Name) and self.values.tensor_evidence(value) else ()
+        derived = self.values.tensor_parameters(value) if kind is None and isinstance(target, cst.Name) else ()
         self._bind_target(target, kind)
-        if derived:
+        if derived and self.values.tensor_evidence(value):
             self.names.scopes[-1].derived[target.value] = frozenset(derived)
 
     def _torch_alias(self, node: cst.Assign) -> Optional[Tuple[str, str]]:
