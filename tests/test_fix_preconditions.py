@@ -96,7 +96,7 @@ def test_no_import_above_a_notebook_cell_magic(tmp_path, monkeypatch):
 
 
 def test_reasons_are_part_of_the_message():
-    code = "import torch\ndevice = torch.device('cpu')\nfor batch in loader:\n    x = torch.zeros(3, **kw).to(device)\n    y = torch.randn(2).to(device)\n"
+    code = "import torch\ndevice = torch.device('cuda')\nfor batch in loader:\n    x = torch.zeros(3, **kw).to(device)\n    y = torch.randn(2).to(device)\n"
     result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "TL102", "--output-format", "concise", "-"], input=code)
     assert "(fix: none: the factory call has **kwargs)" in result.stdout
     assert "(fix: unsafe: the device's random generator draws other numbers)" in result.stdout
