@@ -28,13 +28,11 @@ import libcst as cst
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import OTHER_AUTOGRAD_PACKAGES
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import code_text
+from torchlint.semantics.project import code_text, module_imports
 from torchlint.semantics.tree import nodes_of_type, per_module
 from torchlint.semantics.values import string_value
 
 _ACCELERATOR = re.compile(r"cuda|gpu|accelerat|\b(?:mps|xla|xpu|npu|hpu)\b", re.IGNORECASE)
-# An import of another library with autograd, which places its work on a GPU by itself.
-_OTHER_FRAMEWORK_IMPORT = re.compile(rf"^\s*(?:import|from)\s+(?:{'|'.join(sorted(OTHER_AUTOGRAD_PACKAGES))})\b", re.MULTILINE)
 # Wrappers that run a module on the GPUs.
 _PARALLEL = re.compile(r"DataParallel|set_default_device")
 
@@ -51,7 +49,9 @@ def notebook_on_the_host(path: str, text: str) -> bool:
     notebook, so its cells run on the CPU (`.to(x.device)` there moves nothing), unless it
     calls a project function that places work on a device itself (`FileContext.serves_device`),
     or imports another library with autograd (JAX, TensorFlow), which uses a GPU unasked."""
-    return path.endswith(".ipynb") and not _names_accelerator(text) and _OTHER_FRAMEWORK_IMPORT.search(text) is None
+    return path.endswith(".ipynb") and not _names_accelerator(text) and not any(
+        statement.module.split(".")[0] in OTHER_AUTOGRAD_PACKAGES for statement in module_imports(text)
+    )
 
 
 def _names_accelerator(text: str) -> bool:
