@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
 import libcst as cst
 
@@ -54,8 +54,12 @@ class NameResolver:
     are skipped when resolving from inside a method, as Python does.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, star_bindings: Callable[[], Dict[str, str]] = dict) -> None:
         self.scopes: List[Scope] = []
+        # What the names a star import of a project module brings stand for, asked only when
+        # a name is bound nowhere else (`project.star_bindings`).
+        self._star_bindings = star_bindings
+        self._star_bound: Optional[Dict[str, str]] = None
         self.star_modules: List[str] = []
         self.imports_torch = False
 
@@ -149,14 +153,23 @@ class NameResolver:
         if target is None:
             if not self.star_modules or head in _BUILTINS:
                 return None
-            # A star import of a project module that imports torch brings `torch` itself, and
-            # the conventional aliases it binds (`import torch.nn as nn` there).
-            target = head if head in _PACKAGES else _STAR_ALIASES.get(head, f"{self.star_modules[-1]}.{head}")
+            target = self._star_bound_name(head)
         qualified = f"{target}.{rest}" if rest else target
         for alias, module in _REEXPORTS.items():
             if qualified == alias or qualified.startswith(alias + "."):
                 return module + qualified[len(alias):]
         return qualified
+
+    def _star_bound_name(self, head: str) -> str:
+        """What `head`, bound only by a star import, stands for: what the star-imported project
+        module's imports bind it to (`import torch.nn as nn` there), a torch package itself, or
+        else a name the last star-imported module defines."""
+        if self._star_bound is None:
+            self._star_bound = self._star_bindings()
+        found = self._star_bound.get(head)
+        if found is not None:
+            return found
+        return head if head in _PACKAGES else f"{self.star_modules[-1]}.{head}"
 
     def resolves_to(self, node: cst.BaseExpression, *names: str) -> bool:
         return self.qualified_name(node) in names
@@ -168,10 +181,6 @@ _REEXPORTS = {"torch.functional.F": "torch.nn.functional"}
 # Packages a name reached only through a star import stands for (`from utils import *`, where
 # utils.py does `import torch`): their own names, not attributes of the star-imported module.
 _PACKAGES = frozenset({"torch", "torchvision", "torchaudio"})
-# The conventional aliases of torch's modules, which a name reached only through a star import
-# stands for (`class Net(nn.Module)` after `from model import *`, where model.py does
-# `import torch.nn as nn`).
-_STAR_ALIASES = {"nn": "torch.nn", "F": "torch.nn.functional", "optim": "torch.optim"}
 _BUILTINS = frozenset(
     "print len range float int bool str list dict set tuple super isinstance getattr setattr "
     "hasattr type object enumerate zip map filter sorted min max sum abs any all open iter next".split()

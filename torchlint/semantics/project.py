@@ -2683,10 +2683,20 @@ def star_imports_torch(path: str, text: str) -> bool:
     """Whether the module at `path` (source `text`) star-imports a project module that imports
     torch (`from utils import *` where utils.py does `import torch`), itself or through a
     star import of its own: torch's names reach the module through it."""
-    return _star_imports_torch(os.path.abspath(path), text, MAX_REEXPORTS)
+    return any(qualified.split(".")[0] in TORCH_PACKAGES for qualified in star_bindings(path, text).values())
 
 
-def _star_imports_torch(path: str, text: str, depth: int) -> bool:
+def star_bindings(path: str, text: str) -> Dict[str, str]:
+    """The names the module at `path` (source `text`) receives from the imports of the project
+    modules it star-imports, with what each stands for: `nn` -> `torch.nn` after `from model
+    import *` where model.py does `import torch.nn as nn`. Star imports in those modules are
+    followed too; a later star import's names win, as they do when Python runs the imports.
+    Private names and the modules' own relative imports are left out."""
+    return _star_bindings(os.path.abspath(path), text, MAX_REEXPORTS)
+
+
+def _star_bindings(path: str, text: str, depth: int) -> Dict[str, str]:
+    bound: Dict[str, str] = {}
     for statement in module_imports(text):
         module = [part for part in statement.module.split(".") if part]
         if not module or not any(local == STAR for _, local in statement.names):
@@ -2696,12 +2706,26 @@ def _star_imports_torch(path: str, text: str, depth: int) -> bool:
             if file is None:
                 continue
             imported = read_module(file).text
-            if any(item.module.split(".")[0] in TORCH_PACKAGES for item in module_imports(imported)):
-                return True
-            if depth > 0 and _star_imports_torch(os.path.abspath(file), imported, depth - 1):
-                return True
+            if depth > 0:
+                bound.update(_star_bindings(os.path.abspath(file), imported, depth - 1))
+            bound.update(_import_bindings(imported))
             break
-    return False
+    return bound
+
+
+def _import_bindings(text: str) -> Dict[str, str]:
+    """What a module's absolute imports bind, public names only: `nn` -> `torch.nn` for
+    `import torch.nn as nn` or `from torch import nn`, `torch` -> `torch` for `import torch.nn`."""
+    bound: Dict[str, str] = {}
+    for statement in module_imports(text):
+        if statement.level:
+            continue
+        if not statement.names:
+            bound[statement.local] = statement.module if statement.local != statement.module.split(".")[0] else statement.local
+        for name, local in statement.names:
+            if name != STAR:
+                bound[local] = f"{statement.module}.{name}"
+    return {local: qualified for local, qualified in bound.items() if not local.startswith("_")}
 
 
 def _module_file(base: str, module: List[str]) -> Optional[str]:
