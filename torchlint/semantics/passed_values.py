@@ -317,6 +317,12 @@ def _local_constants(ctx: "FileFacts", branch: cst.If) -> Dict[str, cst.BaseExpr
     function = ctx.frequency.enclosing_function(branch) if isinstance(test, cst.Name) else None
     if function is None:
         return {}  # only a name, or `not` of one, is read as a literal (`_constant_truth`)
+    return _function_constants(ctx.module, function)
+
+
+@per_module
+def _function_constants(module: cst.Module, function: cst.FunctionDef) -> Dict[str, cst.BaseExpression]:
+    """`_local_constants` of `function` (in `module`), found once per function."""
     counts: Dict[str, int] = {}
     literals: Dict[str, cst.BaseExpression] = {}
     for node in scope_descendants(function.body):
