@@ -526,3 +526,16 @@ def test_comments_are_removed_from_the_lines_the_tokenizer_reads_even_after_a_fo
     text = "x = 1\x0cy = 2  # torch.backends.cudnn.benchmark = True\nz = 'cuda'  # channels_last\n"
     assert project.code_text(text) == "x = 1\x0cy = 2  \nz = 'cuda'  \n"
     assert not project.file_enables(text, project.CUDNN_BENCHMARK)
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ('s = "# not a comment"  # a comment\n', 's = "# not a comment"  \n'),
+        ("s = '''\n# inside a docstring\n'''  # after it\n", "s = '''\n# inside a docstring\n'''  \n"),
+        ('s = "a \\" # still a string"  # gone\n', 's = "a \\" # still a string"  \n'),
+        ("x = 1\r\n# whole line\r\ny = 2\r\n", "x = 1\r\n\r\ny = 2\r\n"),
+    ],
+)
+def test_comments_are_told_from_strings(text, code):
+    assert project.code_text(text) == code

@@ -46,12 +46,10 @@ import contextvars
 import dataclasses
 import fnmatch
 import hashlib
-import io
 import json
 import os
 import re
 import stat
-import tokenize
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -369,18 +367,30 @@ def _read(path: str, mtime_ns: int, size: int) -> Source:
 def code_text(text: str) -> str:
     """`text` without comments (so that `# torch.backends.cudnn.benchmark = True` does not count).
 
-    Text that does not tokenize is returned as it is. Lines are split where the tokenizer's
-    reader splits them (at `\n` only), so that its rows name them.
+    One scan of the text that skips string literals (triple-quoted first, escapes honoured)
+    and blanks each comment up to its line end. A quote the scan cannot close leaves the rest
+    of its line as code.
     """
-    lines = io.StringIO(text).readlines()
-    try:
-        comments = [token.start for token in tokenize.generate_tokens(io.StringIO(text).readline) if token.type == tokenize.COMMENT]
-    except (tokenize.TokenError, IndentationError, SyntaxError, ValueError):
+    if "#" not in text:
         return text
-    for row, column in comments:
-        line = lines[row - 1]
-        lines[row - 1] = line[:column] + line[len(line.rstrip("\r\n")):]
-    return "".join(lines)
+    return _STRING_OR_COMMENT.sub(_without_comment, text)
+
+
+_STRING_OR_COMMENT = re.compile(
+    "|".join((
+        r'"""(?:[^"\\]|\\.|"(?!""))*"""',
+        r"'''(?:[^'\\]|\\.|'(?!''))*'''",
+        r'"(?:[^"\\\n]|\\.)*"',
+        r"'(?:[^'\\\n]|\\.)*'",
+        r"#[^\r\n]*",
+    )),
+    re.DOTALL,
+)
+
+
+def _without_comment(match: "re.Match[str]") -> str:
+    found = match.group()
+    return "" if found.startswith("#") else found
 
 
 # ---------------------------------------------------------------------------------------------
