@@ -22,7 +22,7 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 MAX_NESTING = 4000
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=32)
 def python_tree(text: str) -> ast.Module:
     """CPython's syntax tree of `text`, without printing the warnings its parser gives about
     the code (`invalid escape sequence` is the checked code's business, not torchlint's output).
