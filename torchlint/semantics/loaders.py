@@ -719,8 +719,26 @@ def _passes_over(ctx: "FileFacts", loader: cst.Call) -> List[Tuple[cst.For, cst.
         header = _header_loop(ctx, loader)  # `for x, y in DataLoader(ds, batch_size=64):`
         return ([(header, header)] if header is not None else []) + _returned_passes(ctx, loader)
     name, scope = found
-    passes = list(_loops_over(ctx, scope, name, set(), None))
-    return _before_rebinding(scope, name, loader, passes) + _returned_passes(ctx, loader)
+    passes = _before_rebinding(scope, name, loader, list(_loops_over(ctx, scope, name, set(), None)))
+    for subclass in _subclasses(ctx, scope) if name.startswith("self.") else ():
+        passes += _loops_over(ctx, subclass, name, set(), None)  # a method of a subclass passes over `self.loader`
+    return passes + _returned_passes(ctx, loader)
+
+
+def _subclasses(ctx: "FileFacts", klass: cst.CSTNode) -> List[cst.ClassDef]:
+    """The classes of the file derived from `klass` (a class), directly or not."""
+    if not isinstance(klass, cst.ClassDef):
+        return []
+    found: Dict[int, cst.ClassDef] = {id(klass): klass}
+    names = [klass.name.value]
+    while names:
+        base = names.pop()
+        for classes in ctx.frequency.classes().values():
+            for candidate in classes:
+                if id(candidate) not in found and any(dotted_name(arg.value) == base for arg in candidate.bases):
+                    found[id(candidate)] = candidate
+                    names.append(candidate.name.value)
+    return [candidate for candidate in found.values() if candidate is not klass]
 
 
 def _before_rebinding(
@@ -798,14 +816,18 @@ def _assignments(module: cst.Module) -> Dict[int, Optional[Tuple[str, cst.CSTNod
     for node in nodes_of_type(module, (cst.Assign,)):
         if not isinstance(node, cst.Assign) or len(node.targets) != 1:
             continue
-        name = dotted_name(node.targets[0].target)
+        target = node.targets[0].target
+        name = dotted_name(target)
+        if name is None and isinstance(target, cst.Subscript):  # `loaders["train"] = DataLoader(...)`
+            container = dotted_name(target.value)
+            name = container + ELEMENT if container is not None else None
         wanted = cst.ClassDef if name is not None and name.startswith("self.") else cst.FunctionDef
         scope = parents.get(id(node))
         while scope is not None and not isinstance(scope, wanted):
             scope = parents.get(id(scope))
         scope = module if scope is None else scope
         found.setdefault(id(node.value), (name, scope) if name is not None else None)
-        for element in _held_elements(node.value) if name is not None else ():
+        for element in _held_elements(node.value) if name is not None and not name.endswith(ELEMENT) else ():
             found.setdefault(id(element), (name + ELEMENT, scope))
     return found
 
@@ -901,9 +923,9 @@ def _all_params(params: cst.Parameters) -> List[cst.Param]:
 
 
 def _wraps(assign: cst.Assign, name: str) -> bool:
-    """`pbar = tqdm(name)`, `batches = enumerate(name)`: one name bound to a call that wraps
-    `name`, or to a choice between such a call and `name` (`bar = tqdm(name) if rank == 0
-    else name`)."""
+    """`pbar = tqdm(name)`, `batches = enumerate(name)`, `loader = name`: one name bound to
+    `name` (an element of it, for an element holder), to a call that wraps it, or to a choice
+    between such a call and `name` (`bar = tqdm(name) if rank == 0 else name`)."""
     return len(assign.targets) == 1 and _wrapping(assign.value, name)
 
 
@@ -913,14 +935,16 @@ def _bound_by_with(item: cst.WithItem, name: str) -> bool:
 
 
 def _wrapping(value: cst.BaseExpression, name: str) -> bool:
-    """A call that wraps `name` for iteration (not `len(name)`, a number), or a conditional
-    expression whose choices are such calls or `name` itself."""
+    """`name` itself (`_mentions`), a call that wraps it for iteration (not `len(name)`, a
+    number), or a conditional expression whose choices are such calls or `name`."""
     if isinstance(value, cst.IfExp):
         choices = (value.body, value.orelse)
         return any(_wrapping(choice, name) for choice in choices) and all(
             _wrapping(choice, name) or dotted_name(choice) == name for choice in choices
         )
-    return isinstance(value, cst.Call) and dotted_name(value.func) != "len" and _mentions(value, name) and dotted_name(value) != name
+    if not isinstance(value, cst.Call):
+        return _mentions(value, name)  # `loader = self.train_loader`, `loader = self.loaders["train"]`
+    return dotted_name(value.func) != "len" and _mentions(value, name) and dotted_name(value) != name
 
 
 def _mentions(iterated: cst.BaseExpression, name: str) -> bool:
