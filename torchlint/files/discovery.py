@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
+from torchlint.files.git_index import NOTHING, TrackedPaths, tracked_paths
 from torchlint.files.gitignore import GitIgnore
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
@@ -90,6 +91,8 @@ class _DirTask:
     chain: Chain  # ignore files of its ancestors
     key: FileKey
     top: bool  # named on the command line
+    # An ignore file names it, but git tracks files below it: only those are checked.
+    ignored: bool = False
 
 
 @dataclass
@@ -110,6 +113,8 @@ class _Walker:
     deferred: list[_DirTask] = field(default_factory=list)
     ignore_files: dict[str, Optional[GitIgnore]] = field(default_factory=dict)
     chains: dict[str, Chain] = field(default_factory=dict)
+    repos: dict[str, Optional[str]] = field(default_factory=dict)
+    tracked: dict[str, TrackedPaths] = field(default_factory=dict)
 
     def add(self, path: Path) -> None:
         """Handle one path named by the user."""
@@ -180,7 +185,10 @@ class _Walker:
             return None
         abs_path = posixpath.join(parent.abs_path, name)
         rel_path = posixpath.join(parent.rel_path, name)
-        if self._matches(abs_path, rel_path, is_dir, chain):
+        if self.excludes.match(rel_path, is_dir):
+            return None
+        ignored = parent.ignored or _chain_verdict(chain, abs_path, is_dir) is True
+        if ignored and not self._tracked(abs_path, is_dir):
             return None
         display = os.path.join(parent.display, name)
         try:
@@ -191,7 +199,7 @@ class _Walker:
         if not is_dir:
             self._register(display, key, via_symlink=is_link)
             return None
-        child = _DirTask(abs_path, rel_path, display, chain, key, top=False)
+        child = _DirTask(abs_path, rel_path, display, chain, key, top=False, ignored=ignored)
         if is_link:
             self.deferred.append(child)
             return None
@@ -203,11 +211,23 @@ class _Walker:
         if previous is None or (previous[1] and not via_symlink):
             self.found[key] = (display, via_symlink)
 
-    def _matches(self, abs_path: str, rel_path: str, is_dir: bool, chain: Chain) -> bool:
-        """Whether an entry is excluded by the exclude patterns or ignore files."""
-        if self.excludes.match(rel_path, is_dir):
-            return True
-        return _chain_verdict(chain, abs_path, is_dir) is True
+    def _tracked(self, abs_path: str, is_dir: bool) -> bool:
+        """Whether git tracks the file at `abs_path`, or for a directory any file below it:
+        ignore files apply to untracked files only (`git_index`)."""
+        repo = self._repo_of(posixpath.dirname(abs_path))
+        if repo is None:
+            return False
+        if repo not in self.tracked:
+            git_dir = _git_dir(repo)
+            self.tracked[repo] = tracked_paths(git_dir) if git_dir is not None else NOTHING
+        return self.tracked[repo].tracks(abs_path[len(repo.rstrip("/")) + 1 :], is_dir)
+
+    def _repo_of(self, directory: str) -> Optional[str]:
+        """The root of the git work tree that holds `directory`, if any."""
+        if directory not in self.repos:
+            parent = posixpath.dirname(directory)
+            self.repos[directory] = directory if _has_git(directory) else (self._repo_of(parent) if parent != directory else None)
+        return self.repos[directory]
 
     def _excluded_explicit(self, abs_path: str, is_dir: bool, chain: Chain) -> bool:
         """Exclusion of a named path, including exclusion inherited from its parents."""
@@ -225,7 +245,7 @@ class _Walker:
             if is_dir and self.detect_venvs and not _is_outside(rel_path):
                 if os.path.isfile(posixpath.join(abs_path, _VENV_MARKER)):
                     return True
-        return _chain_verdict(chain, abs_path, is_dir) is True
+        return _chain_verdict(chain, abs_path, is_dir) is True and not self._tracked(abs_path, is_dir)
 
     def _rel_to_root(self, abs_path: str) -> str:
         """Path relative to root; through realpaths when lexically outside root."""
