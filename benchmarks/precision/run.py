@@ -255,6 +255,9 @@ def run_torchlint(
     """Findings of the installed torchlint on one repository, default settings."""
     command = [sys.executable, "-m", "torchlint", "check", "--output-format", "json"]
     command += ["--no-cache", "--isolated", "--exit-zero"]
+    # Every materialised file is tracked at the pinned commit, and torchlint checks tracked
+    # files whatever the `.gitignore` files say; the materialised tree has no index to say so.
+    command += ["--no-respect-gitignore"]
     if preview:
         command += ["--preview", "--extend-select", "ADVICE"]  # every rule: preview and opt-in advice
     if select:
