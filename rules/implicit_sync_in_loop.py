@@ -77,7 +77,8 @@ class ImplicitSyncInLoop(Rule):
     evaluation step: `float(t)`, `int(t)` and `bool(t)` of a tensor, a tensor used as the
     condition of `if t:` / `while t:` / `assert t` (including comparisons such as `if loss < best:`
     and `assert not torch.isnan(out).any()`, which Python runs unless started with `-O`), of a
-    conditional expression (`"up" if t > 0 else "down"`) or of a comprehension's `if`,
+    conditional expression (`"up" if t > 0 else "down"`) or of a comprehension's `if`, a
+    tensor as a slice bound (`x[:n]`, which converts `n` with `__index__`; once per statement),
     `print(t)`, f-strings `f"{t}"`, `"{:.4f}".format(t)` and `"%.4f" % t` of a tensor, `math` functions of a tensor
     (`math.pow(p.grad.norm(), 2)`, `math.isnan(loss)`: each converts it to a float first),
     and `torch.cuda.synchronize()`.
@@ -227,6 +228,9 @@ class ImplicitSyncInLoop(Rule):
         self._assumed: List[Tuple[Tuple[cst.CSTNode, str], ...]] = []
         # Findings on such values, kept until every call of the function is seen.
         self._pending: List[Tuple[Report, List[Tuple[Tuple[cst.CSTNode, str], ...]]]] = []
+        # The statements whose slice bounds were checked: the first tensor bound waits, those
+        # after it in the same statement read values already computed.
+        self._sliced: Set[int] = set()
 
     def report(self, node: cst.CSTNode, message: str, fix: Optional[PendingFix] = None, start: Optional[cst.CSTNode] = None) -> None:
         """Reports at once what concerns known tensors; a finding that holds only if a
@@ -309,6 +313,17 @@ class ImplicitSyncInLoop(Rule):
     def visit_Assert(self, node: cst.Assert) -> None:
         if self._visiting() and self._is_tensor_test(node.test):
             self._check(node.test, "A tensor as an `assert` condition", test_of=node)
+
+    def visit_Slice(self, node: cst.Slice) -> None:
+        """`x[:n]`, `x[n - k:]` with a tensor bound: Python converts it with `__index__`, as
+        `int(n)` does."""
+        statement = self.ctx.enclosing(cst.SimpleStatementLine, cst.BaseCompoundStatement)
+        if id(statement) in self._sliced or not self._visiting():
+            return
+        bound = next((item for item in (node.lower, node.upper, node.step) if item is not None and self._is_tensor(item)), None)
+        if bound is not None:
+            self._sliced.add(id(statement))
+            self._check(bound, "A tensor as a slice bound", test_of=node)
 
     def visit_While(self, node: cst.While) -> None:
         if self._visiting() and self._is_tensor_test(node.test):

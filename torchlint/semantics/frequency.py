@@ -729,7 +729,7 @@ class FrequencyAnalysis:
         if not method and notebook_cell(function, self.module):
             return Execution(Frequency.ONCE, (Reason("a marimo notebook cell, which runs once per run"),))
         self._index()
-        sites = self.closure_calls(function)
+        sites = self.closure_calls(function) or (self._instance_calls(scope) if method and name == "__call__" else [])
         found = self._from_call_sites(function, name, method, sites) if sites else None
         if found is not None:
             return found
@@ -808,6 +808,18 @@ class FrequencyAnalysis:
             return False
         built = dotted_name(receiver.func) or ""
         return built.partition(".")[0] in self._imported_names and built.rpartition(".")[2] not in self.classes()
+
+    def _instance_calls(self, klass: cst.ClassDef) -> List[cst.Call]:
+        """The calls of the file on instances of `klass` it builds (`augment(x)` after `augment =
+        Augment(...)`, `self.augment(x)` after `self.augment = Augment(...)`): each runs the
+        class's `__call__`."""
+        handles = {
+            dotted_name(node.targets[0].target)
+            for node in nodes_of_type(self.module, (cst.Assign,))
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+            and dotted_name(node.value.func) == klass.name.value
+        }
+        return [call for handle in handles if handle for call in self._calls.get(handle.rpartition(".")[2], []) if dotted_name(call.func) == handle]
 
     def closure_calls(self, function: cst.FunctionDef) -> List[cst.Call]:
         """The calls of a function that its enclosing function returns, made through the names

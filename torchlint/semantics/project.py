@@ -3447,13 +3447,18 @@ def callers_of(path: str, function: str) -> Tuple[CallSite, ...]:
     root = project_root(path)
     _note(root, tree_stamp(root))
     name = function.split(".")[-1]
-    mentioned = re.compile(rf"\b{re.escape(name)}\b")  # a call names it as a whole word
+    klass = function.rpartition(".")[0]
+    called = klass.rpartition(".")[2] if name == "__call__" else name  # an instance call names its class where it is built
+    mentioned = re.compile(rf"\b{re.escape(called)}\b")  # a call names it as a whole word
     sites: List[CallSite] = []
     for file in (*project_files(root), *project_notebooks(root)):  # a notebook's loops call the modules' helpers too
         source = read_code(file)
-        if (name not in source.text or mentioned.search(source.text) is None) and not _gets_module_handles(source.text):
+        if (called not in source.text or mentioned.search(source.text) is None) and not _gets_module_handles(source.text):
             continue
         facts = _module_facts(source.text, file)
+        if name == "__call__" and klass:
+            sites.extend(_instance_calls(file, source.text, facts, path, klass))
+            continue
         for written, found in facts.handle_calls.items():
             if written.endswith(".*") and "." not in function and not name.startswith("_"):
                 written = written[:-1] + name  # any public function of the module
@@ -3635,6 +3640,17 @@ def _module_classes(text: str) -> Dict[str, Tuple[Tuple[str, ...], int, int]]:
         for node in tree.body
         if isinstance(node, ast.ClassDef)
     }
+
+
+def _instance_calls(file: str, text: str, facts: ModuleFacts, path: str, klass: str) -> List[CallSite]:
+    """The calls in the module `file` of instances of the class `klass` of the module at `path`
+    (`augment(x)` after `augment = BatchAugs(params)`), which run its `__call__`."""
+    return [
+        site
+        for written, found in facts.calls.items()
+        if written in facts.instances and _names_function(file, text, facts.instances[written], path, klass)
+        for site in found
+    ]
 
 
 def _method_sites(
