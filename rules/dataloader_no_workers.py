@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, makes_conjugate_views, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, items_moved_to_device, makes_conjugate_views, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -78,6 +78,9 @@ class DataloaderNoWorkers(Rule):
     constructor is given, when the file hands it values in memory: `IMDbDataset(encodings,
     labels)` with `encodings = tokenizer(list(texts), ...)` and `labels =
     df["label"].values`, not another dataset, a lazy handle or a parameter), for a dataset
+    whose `__getitem__` builds or moves its items on the device (`torch.tensor(self.X[i],
+    device=self.device)`: a forked worker cannot use CUDA, and the batches are there already;
+    `semantics.datasets.items_moved_to_device`), for a dataset
     handed a method or a state of the object that builds it, which that object keeps changing
     (`RLDataset(self.buffer, 200)` where `training_step` calls `self.buffer.append(...)`: the
     main process makes the items, and workers would sample stale copies), and in a program that never
@@ -257,6 +260,8 @@ class DataloaderNoWorkers(Rule):
         dataset = argument(node, "dataset", 0)
         if dataset is not None and (self._in_memory(dataset.value) or samples_changing_state(self.ctx, dataset.value)):
             return
+        if dataset is not None and items_moved_to_device(self.ctx, dataset.value):
+            return  # items built on the device: a forked worker cannot use CUDA, and the batches are there already
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
         if self.withholds_preview_variant() and not self._feeds_training_on_a_device(node):

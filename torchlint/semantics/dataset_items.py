@@ -146,23 +146,31 @@ def _memoises(item: ast.FunctionDef, methods: Dict[str, ast.FunctionDef]) -> boo
 
 
 def items_on_device(node: ast.ClassDef, classes: Dict[str, ast.ClassDef]) -> bool:
-    """Whether the class's `__getitem__` moves what it gives to an accelerator: `.cuda()`, or
-    `.to(...)` of a device name or a CUDA string (`audio.to(self.device)` with the device the
-    constructor was handed). A loader's batches of such items are device tensors already."""
+    """Whether the class's `__getitem__` moves what it gives to an accelerator, or builds it
+    there: `.cuda()`, `.to(...)` of a device name or a CUDA string (`audio.to(self.device)`
+    with the device the constructor was handed), or a `device=` keyword of either
+    (`torch.tensor(self.X[i], device=self.device)`). A loader's batches of such items are
+    device tensors already."""
     getitem = _methods(_chain(node, classes)).get("__getitem__")
     if getitem is None:
         return False
     for call in ast_walk(getitem):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+        if not isinstance(call, ast.Call):
             continue
-        if call.func.attr == "cuda":
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda":
             return True
-        target = call.args[0] if call.func.attr == "to" and call.args else None
-        if isinstance(target, ast.Constant) and isinstance(target.value, str) and target.value.startswith("cuda"):
-            return True
-        if target is not None and DEVICE_NAME.match((ast_dotted(target) or "").rsplit(".", 1)[-1]):
+        moved = call.args[0] if isinstance(call.func, ast.Attribute) and call.func.attr == "to" and call.args else None
+        built = next((keyword.value for keyword in call.keywords if keyword.arg == "device"), None)
+        if any(target is not None and _names_a_device(target) for target in (moved, built)):
             return True
     return False
+
+
+def _names_a_device(target: ast.expr) -> bool:
+    """A CUDA string, or a name or attribute named like a device (`self.device`)."""
+    if isinstance(target, ast.Constant):
+        return isinstance(target.value, str) and target.value.startswith("cuda")
+    return DEVICE_NAME.match((ast_dotted(target) or "").rsplit(".", 1)[-1]) is not None
 
 
 def _methods(chain: List[ast.ClassDef]) -> Dict[str, ast.FunctionDef]:

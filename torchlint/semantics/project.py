@@ -1605,7 +1605,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         reads_back_device_value=returns_read_back and any(_called_attribute(item) in DEVICE_WORK for item in calls),
         returns_read_back=returns_read_back,
         returns_host_factory=_host_factory_returned(returns, assigns, aliases),
-        places_on_device=any(_called_attribute(item) in ("cuda", "to") and _to_device(item) for item in calls),
+        places_on_device=any((_called_attribute(item) in ("cuda", "to") and _to_device(item)) or _created_on_device(item) for item in calls),
         loops_over_epochs=any(
             mentions_epoch(name for part in (item.target, item.iter) for name in _identifiers(part))
             for item in loops
@@ -1829,9 +1829,23 @@ def _to_device(call: ast.Call) -> bool:
     if isinstance(call.func, ast.Attribute) and call.func.attr == "cuda":
         return True
     target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
-    if isinstance(target, ast.Constant):
-        return isinstance(target.value, str) and target.value.split(":")[0] not in ("cpu", "meta")
-    return target is not None and not (isinstance(target, ast.Attribute) and _ast_dotted(target.value) == "torch")
+    return target is not None and _names_device(target)
+
+
+def _names_device(value: ast.expr) -> bool:
+    """Whether a value given as a device may name an accelerator: a string other than the CPU
+    or `meta`, or a value that is not a torch attribute (`torch.float16` is a dtype)."""
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str) and value.value.split(":")[0] not in ("cpu", "meta")
+    return not (isinstance(value, ast.Attribute) and _ast_dotted(value.value) == "torch")
+
+
+def _created_on_device(call: ast.Call) -> bool:
+    """A call that builds a tensor or layer on a device it is given (`torch.zeros(n,
+    device=self.device)`, `nn.Linear(a, b, device=device)`): not the CPU or `meta`, and not
+    the device another tensor already lives on (`device=x.device` moves nothing new)."""
+    device = next((keyword.value for keyword in call.keywords if keyword.arg == "device"), None)
+    return device is not None and not (isinstance(device, ast.Attribute) and device.attr == "device") and _names_device(device)
 
 
 def _inherit_members(node: ast.ClassDef, out: Dict[str, FunctionFacts], classes: Dict[str, ast.ClassDef]) -> None:
