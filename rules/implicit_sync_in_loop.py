@@ -20,7 +20,7 @@ from torchlint.semantics.frameworks import ENGINE, LIGHTNING, TRAINING_HOOKS, fr
 from torchlint.semantics.frequency import is_step_loop
 from torchlint.semantics.stopping import decides_stop
 from torchlint.semantics.training import OTHER_LOOPS, called_every_step_elsewhere, loop_trains, repeated_with_training
-from torchlint.semantics.trained_forward import walked_every_step
+from torchlint.semantics.trained_forward import in_trained_forward, walked_every_step
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.names import dotted_name
@@ -352,6 +352,8 @@ class ImplicitSyncInLoop(Rule):
                     self._check_batch_hook(node, what, execution, prints, synchronize, names)
                 elif execution.frequency in self.frequencies and called_every_step_elsewhere(execution) and self.ctx.serves_device:
                     self._check_training_step_callee(node, what, execution, prints)
+                elif not (prints or synchronize) and in_trained_forward(self.ctx, execution, self.ctx.enclosing(cst.ClassDef), self.ctx.values.module_classes):
+                    self._check_trained_forward(node, what)
                 return
         elif not self.ctx.uses_device:
             return  # a loop of a file that never mentions a device may run on the host
@@ -461,6 +463,17 @@ class ImplicitSyncInLoop(Rule):
             node,
             f"{what} copies the tensor to the host and waits for the device every training step: "
             f"{execution.reasons[0].text}; keep values on the device",
+        )
+
+    def _check_trained_forward(self, node: cst.CSTNode, what: str) -> None:
+        """A conversion or test of a tensor in the `forward()` of a module the project trains,
+        or a helper of it (`assert (t < self.steps).all()`): every training step waits."""
+        if self._in_data_code() or self.ctx.inference_only or not self.ctx.serves_device:
+            return
+        self.report(
+            node,
+            f"{what} in `forward()`, which every training step runs, copies the tensor to the host and waits "
+            "for the device every step; keep values on the device, or check every N steps",
         )
 
     def _is_tensor(self, node: cst.BaseExpression) -> bool:

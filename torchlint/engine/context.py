@@ -52,7 +52,7 @@ class FileContext:
         self.values = ValueInference(
             self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module
         )
-        self.arguments = ArgumentKinds(module)
+        self.arguments = ArgumentKinds(module, self.values.module_classes)
         self.ancestors: List[cst.CSTNode] = []
         self.reports: List[Report] = []
         # The top-level statement that holds each node the traversal visited (names aside), by node id.

@@ -6,12 +6,16 @@ whole file is walked, whether every call passed a parameter a tensor that may be
 
 Only calls the file resolves to one of its own definitions count: a module-level function
 called by its name (defined once, not shadowed where it is called), and a method called on
-`self` from another method of the same class (`self(x)` calls its `forward`)."""
+`self` from another method of the same class (`self(x)` calls its `forward`). The `forward()`
+of a torch module class that no call of the file passes anything is called on the module's
+inputs by whoever calls the module, here or in another file: its parameters without a default
+are taken to be tensors that may be on the device (`assert (t < self.steps).all()` in a
+diffusion process's `forward(x_0, t)`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import AbstractSet, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import libcst as cst
 
@@ -30,6 +34,9 @@ class ArgumentKinds:
     """The kinds each call of the file's own functions passed, by function (by id)."""
 
     module: cst.Module
+    # The names of the file's torch module classes (`ValueInference.module_classes`, filled
+    # as the traversal reaches each class).
+    module_classes: AbstractSet[str] = frozenset()
     # Module-level functions defined exactly once, by name.
     _functions: Dict[str, cst.FunctionDef] = field(default_factory=dict)
     # Per function (by id), one entry per call: what each parameter was passed (see `Passed`;
@@ -59,7 +66,7 @@ class ArgumentKinds:
             self._callable = frozenset(
                 id(item) for item in (*self._functions.values(), *_methods(self.module)) if item.name.value in called
             )
-        return id(function) in self._callable
+        return id(function) in self._callable or self._module_forward(function) is not None
 
     def note_call(self, call: cst.Call, scopes: Sequence[Scope], kind_of: Callable[[cst.BaseExpression], Optional[Kind]]) -> None:
         """Record the kinds `call` passes, when it calls one of the file's own functions."""
@@ -81,9 +88,27 @@ class ArgumentKinds:
         passes one (`step(out, y)` handing its `y` on to `accuracy(out, y)`)."""
         key = (id(function), parameter)
         calls = self._passed.get(id(function), ())
-        if not calls or key in seen:
+        if not calls:
+            return self._module_input(function, parameter)
+        if key in seen:
             return False
         return all(self._maybe_on_device(passed.get(parameter), seen | {key}) for passed in calls)
+
+    def _module_input(self, function: cst.CSTNode, parameter: str) -> bool:
+        """Whether `parameter` is an input of a module class's `forward()` without a default."""
+        forward = self._module_forward(function)
+        return forward is not None and any(param.name.value == parameter and param.default is None for param in _positional_params(forward.params, skip=1))
+
+    def _module_forward(self, function: cst.CSTNode) -> Optional[cst.FunctionDef]:
+        """`function`, when it is the `forward()` of a module-level torch module class (a
+        decorator such as `@torch.no_grad()` keeps what the module's call hands it)."""
+        if not isinstance(function, cst.FunctionDef) or function.name.value != "forward":
+            return None
+        owner = next(
+            (statement for statement in self.module.body if isinstance(statement, cst.ClassDef) and any(item is function for item in statement.body.body)),
+            None,
+        )
+        return function if owner is not None and owner.name.value in self.module_classes else None
 
     def _maybe_on_device(self, passed: Optional[Passed], seen: FrozenSet[Tuple[int, str]]) -> bool:
         if isinstance(passed, frozenset):
@@ -144,4 +169,8 @@ def _instance_name(method_scope: Scope, scopes: Sequence[Scope]) -> Optional[str
 
 
 def _positional(params: cst.Parameters, skip: int) -> List[str]:
-    return [param.name.value for param in (*params.posonly_params, *params.params)][skip:]
+    return [param.name.value for param in _positional_params(params, skip)]
+
+
+def _positional_params(params: cst.Parameters, skip: int) -> List[cst.Param]:
+    return [*params.posonly_params, *params.params][skip:]
