@@ -62,7 +62,7 @@ from torchlint.semantics.execution import (
 from torchlint.semantics.configuration import configuration_holder
 from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.frameworks import (
-    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, batch_hook, fits_a_trainer, fitted_classes, framework_of, hook_framework, ignite_iteration_handler, kept_unused_classes,
+    BATCH_HOOKS, ENGINE, FIT_HOOKS, IGNITE, MESSAGE_PASSING_HOOKS, TRAINING_HOOKS, batch_hook, fits_a_trainer, fitted_classes, framework_of, hook_framework, ignite_iteration_handler, kept_unused_classes,
     ignite_process_functions, message_passing,
 )
 from torchlint.semantics.modes import mode_flag, notebook_cell, resets_flag
@@ -93,6 +93,8 @@ Holders = Callable[[cst.BaseExpression], Optional[bool]]
 RUN_LOOP = "in a loop each iteration of which runs a whole training run (its own epochs)"
 # The reason data-loading methods give (`__getitem__`): they run on the host, per sample.
 PER_SAMPLE = "runs for every sample"
+# How many of a class's bases in its own file are followed up to one of another module.
+LOCAL_BASES = 4
 
 
 # A hook for facts from other modules: how often a function of this file runs when the file
@@ -647,12 +649,21 @@ class FrequencyAnalysis:
 
     def lightning_elsewhere(self, klass: cst.ClassDef) -> bool:
         """Whether `klass`, of no framework by the bases of its file, is a Lightning module by
-        what the project shows: a base of another project module is one, or a Lightning
-        trainer of the file fits it (`frameworks.fitted_classes`)."""
+        what the project shows: a base of another project module is one, also through bases
+        of this file (`DownstreamMD17(Downstream)` with `Downstream(Grundmodel)` and `Grundmodel`
+        a `LightningModule` elsewhere), or a Lightning trainer of the file fits it
+        (`frameworks.fitted_classes`)."""
+        return self._lightning_elsewhere(klass, LOCAL_BASES)
+
+    def _lightning_elsewhere(self, klass: cst.ClassDef, depth: int) -> bool:
         if framework_of(klass, self.classes()) is not None:
             return False
         if klass.name.value in fitted_classes(self.module):
             return True
+        for base in klass.bases:
+            local = self.classes().get(dotted_name(base.value) or "", [])
+            if depth > 0 and len(local) == 1 and local[0] is not klass and self._lightning_elsewhere(local[0], depth - 1):
+                return True
         return self.named is not None and any(getattr(self.named(base.value), "lightning", False) for base in klass.bases)
 
     def _never_fitted(self, klass: cst.ClassDef) -> bool:
@@ -713,9 +724,10 @@ class FrequencyAnalysis:
             trains = name != "forward" and (
                 BACKWARD in methods_called(function.body, self.local_functions()) or (name == "step" and self._steps_held_optimizer(function, scope))
             )
-            looped = self._from_call_sites(function, name, method) if trains or name not in ("forward", "step") else None
-            if looped is not None and looped.frequency is Frequency.PER_STEP and looped.step_loop() is not None:
-                return looped
+            looped = self._from_call_sites(function, name, method) if trains or name != "forward" else None
+            if looped is not None and looped.frequency is Frequency.PER_STEP and (looped.step_loop() is not None or looped.framework()):
+                if trains or name != "step" or looped.framework():
+                    return looped  # (a `step()` shared by a framework's hooks runs in each of them)
             # Or the step loop of another module (a base class's `train_iteration()` calling
             # `self.train_step()` for every step): that loop is the reason.
             elsewhere = self.external(function) if trains and looped is None and self.external is not None else None
@@ -857,10 +869,12 @@ class FrequencyAnalysis:
         Among call sites in step loops, the one whose loop itself runs most often decides
         (`reset()` in the training loop of `train_one_epoch()`, run every epoch, and in the
         test loop of a `test()` run once: the training loop's reasons, whatever the order)."""
-        best: Optional[Tuple[Tuple[int, int], Execution, cst.Call]] = None
+        best: Optional[Tuple[Tuple[int, int, int], Execution, cst.Call]] = None
         for call in self._sites(name, method) if sites is None else sites:
             found = self.execution(call)
-            rank = (ORDER.index(found.frequency), self._loop_rank(found))
+            # (a framework's hooks alike: the training step's call is the reason, then the fit's)
+            hook = found.step_method()
+            rank = (ORDER.index(found.frequency), self._loop_rank(found), 0 if hook in TRAINING_HOOKS else 1 if hook in FIT_HOOKS else 2)
             if best is None or rank < best[0]:
                 best = (rank, found, call)
         if best is None:

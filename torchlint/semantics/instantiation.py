@@ -362,14 +362,17 @@ def _own_candidates(text: str) -> Dict[str, Tuple[Set[str], bool]]:
 
 
 def _words(node: ast.AST) -> Set[str]:
-    """The names, attribute names and identifier-like words of strings in `node`."""
+    """The names, attribute names and identifier-like words of strings in `node`; not of
+    docstrings and other strings standing alone as statements (a class's docstring that names
+    another class looks nothing up)."""
     found: Set[str] = set()
+    prose = {id(item.value) for item in ast.walk(node) if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)}
     for item in ast.walk(node):
         if isinstance(item, ast.Name):
             found.add(item.id)
         elif isinstance(item, ast.Attribute):
             found.add(item.attr)
-        elif isinstance(item, ast.Constant) and isinstance(item.value, str):
+        elif isinstance(item, ast.Constant) and isinstance(item.value, str) and id(item) not in prose:
             found.update(re.findall(r"[A-Za-z_]\w*", item.value))
     return found
 
