@@ -113,3 +113,12 @@ def test_a_class_named_only_in_a_docstring_is_not_built(tmp_path, monkeypatch, d
     write(tmp_path, "train.py", SCRIPT)
     project.clear()
     assert ("Reference" in unbuilt_definitions(layers, open(layers).read())) is unbuilt
+
+
+@pytest.mark.parametrize("use, unbuilt", [("def build() -> Model | Reference:\n    return Model()\n", True), ("def build():\n    return Reference()\n", False)])
+def test_a_class_named_only_in_a_return_annotation_is_not_built(tmp_path, monkeypatch, use, unbuilt):
+    (tmp_path / ".git").mkdir()
+    layers = write(tmp_path, "layers.py", LAYERS)
+    write(tmp_path, "train.py", SCRIPT.replace("from layers import Model", "from layers import Model, Reference\n\n\n" + use))
+    project.clear()
+    assert ("Reference" in unbuilt_definitions(layers, open(layers).read())) is unbuilt

@@ -138,7 +138,7 @@ class _Module:
 def _module_summary(text: str) -> _Module:
     code = code_text(text)
     imports = _IMPORT_STATEMENT.findall(code)
-    words = set(re.findall(r"[A-Za-z_]\w*", _IMPORT_STATEMENT.sub(" ", _STRING.sub(_unless_prose, code))))
+    words = set(re.findall(r"[A-Za-z_]\w*", _RETURN_ANNOTATION.sub(":", _IMPORT_STATEMENT.sub(" ", _STRING.sub(_unless_prose, code)))))
     words.update(name for statement in imports for name, alias in _ALIASED.findall(statement) if alias in words)
     return _Module(
         file_enables(text, TRAINING),
@@ -151,6 +151,8 @@ def _module_summary(text: str) -> _Module:
     )
 
 
+# A function's return annotation (`-> GANModule | ConditionalGANModule:`), which builds nothing.
+_RETURN_ANNOTATION = re.compile(r"->[^\n]*:[ \t]*$", re.MULTILINE)
 # A string literal, triple-quoted or on one line.
 _STRING = re.compile(r'"""[\s\S]*?"""' r"|'''[\s\S]*?'''" r'|"(?:[^"\\\n]|\\.)*"' r"|'(?:[^'\\\n]|\\.)*'")
 
