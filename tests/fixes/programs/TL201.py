@@ -2124,7 +2124,7 @@ for epoch in range(2):
         total += x.sum().item()
     print(epoch, total)
 
-# %% round 20: a pair dataset reading a module-level list of mined pairs rebuilt in place every epoch [unsafe, same]
+# %% round 20: a pair dataset reading a module-level list of mined pairs rebuilt in place every epoch [none]
 import torch
 from torch.utils.data import DataLoader, Dataset
 
@@ -2151,7 +2151,7 @@ for epoch in range(3):
     for x in loader:
         print(epoch, x.to(device).tolist())
 
-# %% round 20: a dataset whose length is a module-level size rebound by a curriculum each epoch [unsafe, same]
+# %% round 20: a dataset whose length is a module-level size rebound by a curriculum each epoch [none]
 import torch
 from torch.utils.data import DataLoader, Dataset
 
@@ -2428,3 +2428,163 @@ loader = DataLoader(Phase(torch.randn(8, 6)), batch_size=4)
 for epoch in range(2):
     for z in loader:
         print(epoch, z.to(device).sum().round(decimals=3).item())
+
+# %% round 23: a regression dataset decoding JSON lines whose targets are ints and floats [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.tensor(r["y"])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Scores(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)).squeeze(1), y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: a dataset of feature rows loaded per item from .npy files of two dtypes [none]
+import os
+import tempfile
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+root = tempfile.mkdtemp()
+paths = []
+for i in range(6):
+    row = np.arange(2, dtype=np.int64) + i if i < 3 else np.linspace(0, 1, 2) + i
+    paths.append(os.path.join(root, f"{i}.npy"))
+    np.save(paths[-1], row)
+
+
+class Rows(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        return np.load(self.paths[i])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+loader = DataLoader(Rows(paths), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        out = model(x.to(device).float())
+        print(epoch, x.dtype, out.sum().round(decimals=4).item())
+
+# %% round 23: a dataset decoding float64 and float32 targets stacked into one batch [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"y": 0.1, "p": "single"}', '{"y": 0.1, "p": "double"}'] * 2
+
+
+class Mixed(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        dtype = torch.float64 if r["p"] == "double" else torch.float32
+        return torch.full((2,), float(i)), torch.tensor(r["y"], dtype=dtype)
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+loader = DataLoader(Mixed(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        print(epoch, y.dtype, y.tolist(), model(x.to(device)).sum().round(decimals=4).item())
+
+# %% round 23: a dataset decoding masks that are booleans in some records and 0/1 in others [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['[true, false, false]', '[1, 0, 1]', '[false, true, true]', '[0, 0, 1]']
+
+
+class Masks(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor(json.loads(self.lines[i]))
+
+
+loader = DataLoader(Masks(LINES), batch_size=2)
+for epoch in range(2):
+    for m in loader:
+        print(epoch, m.to(device).sum().item())
+
+# %% round 23: a CSV dataset parsing each label with ast.literal_eval, ints and smoothed floats [none]
+import ast
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+CSV = "0.5,1.0,1\n0.1,0.2,0.9\n0.3,0.3,0\n0.7,0.1,0.1\n1.0,0.0,1\n0.2,0.9,0"
+
+
+class Smoothed(Dataset):
+    def __init__(self, text):
+        self.rows = text.splitlines()
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        *feats, label = self.rows[i].split(",")
+        return torch.tensor([float(f) for f in feats]), torch.as_tensor(ast.literal_eval(label))
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(Smoothed(CSV), batch_size=3)
+for epoch in range(2):
+    for x, y in loader:
+        logits = model(x.to(device)).squeeze(1)
+        loss = nn.functional.binary_cross_entropy_with_logits(logits, y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
