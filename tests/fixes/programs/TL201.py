@@ -2588,3 +2588,37 @@ for epoch in range(2):
         loss.backward()
         opt.step()
         print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: control, a dataset decoding JSON lines into tensors of a given dtype [unsafe]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.tensor(float(r["y"]))
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Scores(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)).squeeze(1), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
