@@ -187,7 +187,9 @@ class DataloaderNoWorkers(Rule):
     the file it calls, makes a tensor or array without a dtype from an item of data,
     `torch.tensor(record["y"])` of a JSON number that is `3` in one record and `0.5` in
     another, `torch.as_tensor(literal_eval(field))`, `np.load(path)` per item, or with a
-    `dtype=` chosen per item): default collation stacks a batch in a worker into shared
+    `dtype=` chosen per item, `dtype=self.dtype`; also for a dataset of the file wrapped in
+    `Subset`, a part of `random_split` or an element of `ConcatDataset`, as for the
+    preconditions above): default collation stacks a batch in a worker into shared
     memory of the first item's dtype, which refuses a wider kind (`TypeError`) or narrows
     the others (float64 items become float32), where the main process promotes them;
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run

@@ -20,6 +20,7 @@ from torchlint.semantics.values import assigned_values, string_value
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 SUBSETS = frozenset({"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})
 RANDOM_SPLITS = frozenset({"torch.utils.data.random_split", "torch.utils.data.dataset.random_split"})
+CONCATENATIONS = frozenset({"torch.utils.data.ConcatDataset", "torch.utils.data.dataset.ConcatDataset", "torch.utils.data.ChainDataset", "torch.utils.data.dataset.ChainDataset"})
 MAX_DATASET_STEPS = 4
 
 
@@ -430,13 +431,27 @@ def constructed_classes(ctx: FileFacts, expression: cst.BaseExpression, depth: i
     """Names of the file's classes whose instance `expression` may be: a call of one, either
     branch of a conditional expression, a name through every assignment to it in the file,
     or a call of a function of the file through what it returns (`build_dataset(split)` that
-    returns `Numbers()`)."""
+    returns `Numbers()`); through torch's wrappers, whose items are the wrapped dataset's
+    (`Subset(Records(...), idx)`, a part of `random_split(Records(...), sizes)`, either
+    dataset of `ConcatDataset([A(), B()])`), an item of a list, tuple or dict display
+    (`splits["train"]` with `splits = {"train": A(), ...}`, each element counted)."""
     if depth >= MAX_DATASET_STEPS:
         return set()
     if isinstance(expression, cst.IfExp):
         return constructed_classes(ctx, expression.body, depth + 1) | constructed_classes(ctx, expression.orelse, depth + 1)
     if isinstance(expression, cst.Name):
-        return {name for value in assigned_values(ctx.module, expression.value) for name in constructed_classes(ctx, value, depth + 1)}
+        values = [*assigned_values(ctx.module, expression.value), *_unpacked_from(ctx, expression.value)]
+        return {name for value in values for name in constructed_classes(ctx, value, depth + 1)}
+    # (parts of the expression itself cost no step: they end where the expression does)
+    if isinstance(expression, cst.Subscript):
+        return constructed_classes(ctx, expression.value, depth)
+    if isinstance(expression, (cst.List, cst.Tuple, cst.Set)):
+        return {name for element in expression.elements for name in constructed_classes(ctx, element.value, depth)}
+    if isinstance(expression, cst.Dict):
+        return {name for element in expression.elements if isinstance(element, cst.DictElement) for name in constructed_classes(ctx, element.value, depth)}
+    if isinstance(expression, cst.Call) and (ctx.names.qualified_name(expression.func) or "") in SUBSETS | RANDOM_SPLITS | CONCATENATIONS:
+        wrapped = next((arg.value for arg in expression.args if arg.keyword is None or arg.keyword.value in ("dataset", "datasets")), None)
+        return constructed_classes(ctx, wrapped, depth) if wrapped is not None else set()
     if not isinstance(expression, cst.Call) or not isinstance(expression.func, cst.Name):
         return set()
     called = expression.func.value
@@ -641,7 +656,7 @@ def _typed_value(ctx: FileFacts, value: cst.BaseExpression, scope: "_Scope") -> 
             return isinstance(read, cst.Call) and isinstance(read.func, cst.Attribute) and read.func.attr.value == "read"
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in DTYPE_METHODS:
             return True
-        return (ctx.qualified_name(value.func) or "") in DATA_TYPED_CONVERSIONS and _data_typed(ctx, value, scope) is None
+        return (ctx.names.qualified_name(value.func) or "") in DATA_TYPED_CONVERSIONS and _data_typed(ctx, value, scope) is None
     return False
 
 
@@ -698,20 +713,21 @@ def _target_names(target: cst.BaseExpression) -> List[str]:
     return []
 
 
-def _constant_dtype(value: cst.BaseExpression) -> bool:
-    """A dtype spelled out: `torch.float32`, `np.int64`, `"float32"`, `float`."""
+def _constant_dtype(ctx: FileFacts, value: cst.BaseExpression) -> bool:
+    """A dtype spelled out: `torch.float32`, `np.int64`, `"float32"`, `float`; not a name or
+    attribute that holds one (`dtype=self.dtype`, which each dataset may set otherwise)."""
     if isinstance(value, cst.SimpleString):
         return True
-    if isinstance(value, cst.Name):
-        return value.value in ("float", "int", "bool", "complex")
-    return isinstance(value, cst.Attribute) and dotted_name(value) is not None
+    if isinstance(value, cst.Name) and value.value in ("float", "int", "bool", "complex"):
+        return True
+    return (ctx.names.qualified_name(value) or "").startswith(("torch.", "numpy."))
 
 
 def _data_typed(ctx: FileFacts, call: cst.Call, scope: _Scope) -> Optional[str]:
     """The name of the conversion `call` makes when the dtype of its result may follow the
     data it is handed: no constant `dtype` and a value not known to have one type, and its
     result not converted on the spot (`scope.fixed` holds the calls a dtype method is called on)."""
-    qualified = ctx.qualified_name(call.func) or ""
+    qualified = ctx.names.qualified_name(call.func) or ""
     if qualified not in DATA_TYPED_CONVERSIONS or id(call) in scope.fixed:
         return None
     value_at, dtype_at = DATA_TYPED_CONVERSIONS[qualified]
@@ -720,7 +736,7 @@ def _data_typed(ctx: FileFacts, call: cst.Call, scope: _Scope) -> Optional[str]:
     if dtype is None and dtype_at is not None and len(positional) > dtype_at:
         dtype = positional[dtype_at].value
     if dtype is not None:
-        return None if _constant_dtype(dtype) else qualified
+        return None if _constant_dtype(ctx, dtype) else qualified
     if value_at is not None and len(positional) > value_at and _typed_value(ctx, positional[value_at].value, scope):
         return None
     return qualified

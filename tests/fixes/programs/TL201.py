@@ -2622,3 +2622,185 @@ for epoch in range(2):
         loss.backward()
         opt.step()
         print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: a training subset of a JSON-lines dataset whose targets are ints and floats [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}', '{"x": [0, 0], "y": 1}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.tensor(r["y"])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+train = Subset(Scores(LINES), [0, 1, 2, 3])
+loader = DataLoader(train, batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)).squeeze(1), y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: two decoded sources concatenated, one with float64 and one with float32 features [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import ConcatDataset, DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Source(Dataset):
+    def __init__(self, lines, dtype):
+        self.lines = lines
+        self.dtype = dtype
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor(json.loads(self.lines[i]), dtype=self.dtype)
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+data = ConcatDataset([Source(["[1.5, 2.25]", "[0.1, 1.0]", "[0.2, 0.3]"], torch.float32), Source(["[0.1, 0.7]", "[1.0, 1.0]"], torch.float64)])
+loader = DataLoader(data, batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.tolist(), model(x.to(device).float()).sum().round(decimals=4).item())
+
+# %% round 23: a random split of a CSV dataset whose labels are parsed by literal_eval [none]
+import ast
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset, random_split
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+CSV = "0.5,1.0,1\n0.1,0.2,0.9\n0.3,0.3,0\n0.7,0.1,0.1\n1.0,0.0,1\n0.2,0.9,0"
+
+
+class Smoothed(Dataset):
+    def __init__(self, text):
+        self.rows = text.splitlines()
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        *feats, label = self.rows[i].split(",")
+        return torch.tensor([float(f) for f in feats]), torch.as_tensor(ast.literal_eval(label))
+
+
+torch.manual_seed(0)
+train, val = random_split(Smoothed(CSV), [4, 2], generator=torch.Generator().manual_seed(1))
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(train, batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        logits = model(x.to(device)).squeeze(1)
+        loss = nn.functional.binary_cross_entropy_with_logits(logits, y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: a decoding dataset built by a factory that returns a subset of it [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Records(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor(json.loads(self.lines[i]))
+
+
+def build(split):
+    full = Records(["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]", "[3, 3]"])
+    return Subset(full, range(4)) if split == "train" else Subset(full, [4])
+
+
+loader = DataLoader(build("train"), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).sum().item())
+
+# %% round 23: a subset of a record file dataset that keeps the file it opened in __init__ [none]
+import os
+import tempfile
+import torch
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+path = os.path.join(tempfile.mkdtemp(), "rec.bin")
+with open(path, "wb") as f:
+    f.write(bytes(range(64)))
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.f = open(path, "rb")
+
+    def __len__(self):
+        return 32
+
+    def __getitem__(self, i):
+        self.f.seek(2 * i)
+        return torch.tensor(list(self.f.read(2)), dtype=torch.float32)
+
+
+loader = DataLoader(Subset(Records(path), range(16)), batch_size=4)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).sum().item())
+
+# %% round 23: control, a concatenation of two parts whose items are floats parsed per line [unsafe]
+import torch
+from torch.utils.data import ConcatDataset, DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Part(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor([float(v) for v in self.lines[i].split()])
+
+
+parts = {"a": Part(["1 2", "3 4"]), "b": Part(["5 6", "7 8"])}
+loader = DataLoader(ConcatDataset([parts["a"], parts["b"]]), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).sum().item())
