@@ -2804,3 +2804,88 @@ loader = DataLoader(ConcatDataset([parts["a"], parts["b"]]), batch_size=2)
 for epoch in range(2):
     for x in loader:
         print(epoch, x.to(device).sum().item())
+
+# %% round 23: a dataset whose records are decoded by a module-level helper into tensors of the data's dtype [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]"]
+
+
+def decode(line):
+    return torch.tensor(json.loads(line))
+
+
+class Records(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return decode(self.lines[i])
+
+
+loader = DataLoader(Records(LINES), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.to(device).sum().item())
+
+# %% round 23: a dataset whose base class of the file decodes each record without a dtype [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]"]
+
+
+class JsonLines(Dataset):
+    def __getitem__(self, i):
+        return torch.as_tensor(json.loads(self.lines[i]))
+
+
+class Records(JsonLines):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+
+loader = DataLoader(Records(LINES), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.to(device).sum().item())
+
+# %% round 23: control, a dataset whose helper decodes records into float32 tensors [unsafe]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]"]
+
+
+def decode(line):
+    return torch.tensor(json.loads(line), dtype=torch.float32)
+
+
+class Records(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return decode(self.lines[i])
+
+
+loader = DataLoader(Records(LINES), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.to(device).sum().item())
