@@ -2752,35 +2752,6 @@ for epoch in range(2):
     for x in loader:
         print(epoch, x.to(device).sum().item())
 
-# %% round 23: a subset of a record file dataset that keeps the file it opened in __init__ [none]
-import os
-import tempfile
-import torch
-from torch.utils.data import DataLoader, Dataset, Subset
-
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-path = os.path.join(tempfile.mkdtemp(), "rec.bin")
-with open(path, "wb") as f:
-    f.write(bytes(range(64)))
-
-
-class Records(Dataset):
-    def __init__(self, path):
-        self.f = open(path, "rb")
-
-    def __len__(self):
-        return 32
-
-    def __getitem__(self, i):
-        self.f.seek(2 * i)
-        return torch.tensor(list(self.f.read(2)), dtype=torch.float32)
-
-
-loader = DataLoader(Subset(Records(path), range(16)), batch_size=4)
-for epoch in range(2):
-    for x in loader:
-        print(epoch, x.to(device).sum().item())
-
 # %% round 23: control, a concatenation of two parts whose items are floats parsed per line [unsafe]
 import torch
 from torch.utils.data import ConcatDataset, DataLoader, Dataset
