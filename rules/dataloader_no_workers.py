@@ -8,7 +8,7 @@ from torchlint.semantics.calls import argument, has_star, is_literal, keyword, w
 from torchlint.semantics.config_files import configured_zero
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import bound_names, descendants, iterated_source, nodes_of_type
-from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, items_moved_to_device, makes_conjugate_views, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
+from torchlint.semantics.datasets import changed_by_file, graphs_built_per_item, changed_through_loader, constructed_classes, handed_open_file, in_memory, item_dtype_from_data, items_moved_to_device, makes_conjugate_views, makes_quantized_tensors, items_may_carry_graph, keeps_open_file, samples_changing_state, torch_iterable, unsharded_iterable_class
 from torchlint.semantics.keyword_dicts import spread_keywords
 from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.passed_values import zero_in_every_call
@@ -185,6 +185,16 @@ class DataloaderNoWorkers(Rule):
     and `Tensor.new(storage)` refuses a quantized tensor there (`RuntimeError`), nor in a
     file that makes complex values and conjugates them (`z.conj()`, `z.mH`, `z.adjoint()`:
     a lazily conjugated view, which `torch.stack(..., out=)` refuses there too);
+    nor when the dataset's items may differ in dtype from one to the next
+    (`semantics.datasets.item_dtype_from_data`: `__getitem__`, or a method or function of
+    the file it calls, makes a tensor or array without a dtype from an item of data,
+    `torch.tensor(record["y"])` of a JSON number that is `3` in one record and `0.5` in
+    another, `torch.as_tensor(literal_eval(field))`, `np.load(path)` per item, or with a
+    `dtype=` chosen per item, `dtype=self.dtype`; also for a dataset of the file wrapped in
+    `Subset`, a part of `random_split` or an element of `ConcatDataset`, as for the
+    preconditions above): default collation stacks a batch in a worker into shared
+    memory of the first item's dtype, which refuses a wider kind (`TypeError`) or narrows
+    the others (float64 items become float32), where the main process promotes them;
     nor when the loader passes a `worker_init_fn`: only workers run it, so it has never run
     (`np.random.seed(torch.initial_seed())` raises there, the seed being 64-bit); nor next to
     a `**kwargs` dict unless it is empty on every run (one read on the CUDA branch of a choice
@@ -319,6 +329,9 @@ class DataloaderNoWorkers(Rule):
         conjugated = makes_conjugate_views(self.ctx) if dataset is not None else None
         if conjugated is not None:
             return self.withheld(f"the file makes conjugate views of complex tensors (`{conjugated}`), which default collation cannot stack in a worker")
+        data_typed = next((found for name in sorted(constructed_classes(self.ctx, dataset.value)) if (found := item_dtype_from_data(self.ctx, name))), None) if dataset is not None else None
+        if data_typed is not None:
+            return self.withheld(f"the dataset's items may differ in dtype (`{data_typed}` without a dtype): a worker's default collation stacks them into the first item's dtype, which refuses or narrows the others")
         if dataset is not None and handed_open_file(self.ctx, dataset.value):
             return self.withheld("the dataset is handed a file the main process opened: forked workers would share its offset, and their reads interleave")
         if argument(node, "worker_init_fn", WORKER_INIT_POSITION) is not None:

@@ -20,6 +20,7 @@ from torchlint.semantics.values import assigned_values, string_value
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 SUBSETS = frozenset({"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})
 RANDOM_SPLITS = frozenset({"torch.utils.data.random_split", "torch.utils.data.dataset.random_split"})
+CONCATENATIONS = frozenset({"torch.utils.data.ConcatDataset", "torch.utils.data.dataset.ConcatDataset", "torch.utils.data.ChainDataset", "torch.utils.data.dataset.ChainDataset"})
 MAX_DATASET_STEPS = 4
 
 
@@ -430,13 +431,27 @@ def constructed_classes(ctx: FileFacts, expression: cst.BaseExpression, depth: i
     """Names of the file's classes whose instance `expression` may be: a call of one, either
     branch of a conditional expression, a name through every assignment to it in the file,
     or a call of a function of the file through what it returns (`build_dataset(split)` that
-    returns `Numbers()`)."""
+    returns `Numbers()`); through torch's wrappers, whose items are the wrapped dataset's
+    (`Subset(Records(...), idx)`, a part of `random_split(Records(...), sizes)`, either
+    dataset of `ConcatDataset([A(), B()])`), an item of a list, tuple or dict display
+    (`splits["train"]` with `splits = {"train": A(), ...}`, each element counted)."""
     if depth >= MAX_DATASET_STEPS:
         return set()
     if isinstance(expression, cst.IfExp):
         return constructed_classes(ctx, expression.body, depth + 1) | constructed_classes(ctx, expression.orelse, depth + 1)
     if isinstance(expression, cst.Name):
-        return {name for value in assigned_values(ctx.module, expression.value) for name in constructed_classes(ctx, value, depth + 1)}
+        values = [*assigned_values(ctx.module, expression.value), *_unpacked_from(ctx, expression.value)]
+        return {name for value in values for name in constructed_classes(ctx, value, depth + 1)}
+    # (parts of the expression itself cost no step: they end where the expression does)
+    if isinstance(expression, cst.Subscript):
+        return constructed_classes(ctx, expression.value, depth)
+    if isinstance(expression, (cst.List, cst.Tuple, cst.Set)):
+        return {name for element in expression.elements for name in constructed_classes(ctx, element.value, depth)}
+    if isinstance(expression, cst.Dict):
+        return {name for element in expression.elements if isinstance(element, cst.DictElement) for name in constructed_classes(ctx, element.value, depth)}
+    if isinstance(expression, cst.Call) and (ctx.names.qualified_name(expression.func) or "") in SUBSETS | RANDOM_SPLITS | CONCATENATIONS:
+        wrapped = next((arg.value for arg in expression.args if arg.keyword is None or arg.keyword.value in ("dataset", "datasets")), None)
+        return constructed_classes(ctx, wrapped, depth) if wrapped is not None else set()
     if not isinstance(expression, cst.Call) or not isinstance(expression.func, cst.Name):
         return set()
     called = expression.func.value
@@ -594,6 +609,181 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
                 return True
     return False
 
+
+
+# Calls that make a tensor or array whose dtype, unless given, follows the data they are
+# handed (a JSON number, a decoded file): by qualified name, with the position of the value
+# whose type decides it and the position `dtype` may be passed at (None: keyword only).
+DATA_TYPED_CONVERSIONS = {
+    "torch.tensor": (0, None), "torch.as_tensor": (0, None), "torch.from_numpy": (0, None), "torch.load": (None, None),
+    "torch.full": (1, None), "numpy.array": (0, 1), "numpy.asarray": (0, 1), "numpy.asanyarray": (0, 1),
+    "numpy.load": (None, None), "numpy.loadtxt": (None, 1), "numpy.genfromtxt": (None, 1),
+}
+# Methods that set the dtype of what they are called on (`torch.tensor(y).float()`), and the
+# builtins whose result has one type (`torch.tensor([float(v) for v in row])`).
+DTYPE_METHODS = frozenset("float double half bfloat16 long int short byte char bool astype type".split())
+TYPED_BUILTINS = frozenset({"float", "int", "bool", "len"})
+
+
+def _typed_value(ctx: FileFacts, value: cst.BaseExpression, scope: "_Scope") -> bool:
+    """Whether `value` has one type whatever the data: a number or boolean literal, `float(v)`,
+    `int(v)`, a call of a dtype method (`a.astype(np.float32)`), a conversion given a dtype,
+    the bytes of a read as a list of ints, arithmetic of such values, settings and indices
+    (`2.0 * index`, `i * self.scale`), the index `__getitem__` is given, a local name every
+    assignment gives such a value, or a list, tuple or comprehension of such values. Not an
+    item looked up in data (`record["y"]`, `self.labels[i]`) or what a decoding call returns
+    (`ast.literal_eval(field)`, `np.load(path)`): its type is the data's."""
+    if isinstance(value, (cst.Integer, cst.Float)) or (isinstance(value, cst.Name) and value.value in ("True", "False")):
+        return True
+    if isinstance(value, cst.Name):
+        return scope.typed_name(value.value)
+    if isinstance(value, cst.UnaryOperation):
+        return _typed_value(ctx, value.expression, scope)
+    if isinstance(value, cst.BinaryOperation):
+        operands = (value.left, value.right)
+        if isinstance(value.operator, cst.Divide) or any(isinstance(o, cst.Float) or _calls_float(o) for o in operands):
+            return True  # a true division, or arithmetic with a float, gives a float
+        return all(_arithmetic_operand(ctx, o, scope) for o in operands)
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return bool(value.elements) and all(_typed_value(ctx, element.value, scope) for element in value.elements)
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+        return _typed_value(ctx, value.elt, scope)
+    if isinstance(value, cst.Call):
+        if isinstance(value.func, cst.Name) and value.func.value in TYPED_BUILTINS:
+            return True
+        if isinstance(value.func, cst.Name) and value.func.value in ("list", "bytes", "bytearray") and value.args:
+            read = value.args[0].value  # `list(f.read(2))`: the bytes of a read, as ints
+            return isinstance(read, cst.Call) and isinstance(read.func, cst.Attribute) and read.func.attr.value == "read"
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value in DTYPE_METHODS:
+            return True
+        return (ctx.names.qualified_name(value.func) or "") in DATA_TYPED_CONVERSIONS and _data_typed(ctx, value, scope) is None
+    return False
+
+
+def _calls_float(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "float"
+
+
+def _arithmetic_operand(ctx: FileFacts, value: cst.BaseExpression, scope: "_Scope") -> bool:
+    """An operand of arithmetic whose type does not follow the data: a typed value, or a name
+    or attribute (an index, a setting: `i * self.scale`)."""
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return True
+    return _typed_value(ctx, value, scope)
+
+
+class _Scope:
+    """The function a conversion is in: its local assignments, and the index it is given."""
+
+    def __init__(self, ctx: FileFacts, function: cst.FunctionDef, fixed: Set[int]) -> None:
+        self.ctx, self.fixed = ctx, fixed
+        params = [param.name.value for param in function.params.params]
+        self.index = params[1] if function.name.value == "__getitem__" and len(params) > 1 else None
+        self.assigned: Dict[str, List[cst.BaseExpression]] = {}
+        for node in descendants(function):
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        self.assigned.setdefault(target.target.value, []).append(node.value)
+                    else:
+                        for name in _target_names(target.target):
+                            self.assigned.setdefault(name, []).append(cst.Name("__unknown__"))
+        self.following: Set[str] = set()
+
+    def typed_name(self, name: str) -> bool:
+        if name == self.index:
+            return True
+        values = self.assigned.get(name)
+        if not values or name in self.following:
+            return False
+        self.following.add(name)
+        try:
+            return all(_typed_value(self.ctx, value, self) for value in values)
+        finally:
+            self.following.discard(name)
+
+
+def _target_names(target: cst.BaseExpression) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _target_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _constant_dtype(ctx: FileFacts, value: cst.BaseExpression) -> bool:
+    """A dtype spelled out: `torch.float32`, `np.int64`, `"float32"`, `float`; not a name or
+    attribute that holds one (`dtype=self.dtype`, which each dataset may set otherwise)."""
+    if isinstance(value, cst.SimpleString):
+        return True
+    if isinstance(value, cst.Name) and value.value in ("float", "int", "bool", "complex"):
+        return True
+    return (ctx.names.qualified_name(value) or "").startswith(("torch.", "numpy."))
+
+
+def _data_typed(ctx: FileFacts, call: cst.Call, scope: _Scope) -> Optional[str]:
+    """The name of the conversion `call` makes when the dtype of its result may follow the
+    data it is handed: no constant `dtype` and a value not known to have one type, and its
+    result not converted on the spot (`scope.fixed` holds the calls a dtype method is called on)."""
+    qualified = ctx.names.qualified_name(call.func) or ""
+    if qualified not in DATA_TYPED_CONVERSIONS or id(call) in scope.fixed:
+        return None
+    value_at, dtype_at = DATA_TYPED_CONVERSIONS[qualified]
+    dtype = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "dtype"), None)
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    if dtype is None and dtype_at is not None and len(positional) > dtype_at:
+        dtype = positional[dtype_at].value
+    if dtype is not None:
+        return None if _constant_dtype(ctx, dtype) else qualified
+    if value_at is not None and len(positional) > value_at and _typed_value(ctx, positional[value_at].value, scope):
+        return None
+    return qualified
+
+
+def item_dtype_from_data(ctx: FileFacts, name: str) -> Optional[str]:
+    """The conversion (`torch.tensor`, `torch.as_tensor`, `np.load`, ...) by which the dataset
+    class `name` of the file (or a base of the file) makes, in `__getitem__` or in a method
+    or function of the file it calls, a tensor or array whose dtype follows the data of
+    each item (`torch.tensor(record["y"])` of a JSON number that is `3` in one record and
+    `0.5` in another; `np.load(path)` of files saved with other dtypes; a `dtype=` chosen per
+    item). Default collation stacks a batch with `torch.stack`, which promotes mixed dtypes
+    in the main process; in a worker it stacks into shared memory of the first item's
+    dtype, which refuses a wider kind (`TypeError`) or narrows the others (float64 items
+    become float32)."""
+    methods: Dict[str, List[cst.FunctionDef]] = {}
+    for klass in _class_chain(ctx, name):
+        for method in klass.body.body:
+            if isinstance(method, cst.FunctionDef):
+                methods.setdefault(method.name.value, []).append(method)
+    functions = ctx.frequency.local_functions()
+    pending, seen = ["__getitem__", "__getitems__"], set()
+    bodies: List[cst.FunctionDef] = []
+    while pending:
+        called = pending.pop()
+        if called in seen:
+            continue
+        seen.add(called)
+        found = methods.get(called, []) if not called.startswith(".") else functions.get(called[1:], [])
+        for body in found:
+            bodies.append(body)
+            for node in descendants(body):
+                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.value.value == "self":
+                    pending.append(node.func.attr.value)
+                elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in functions:
+                    pending.append("." + node.func.value)
+    for body in bodies:
+        fixed = {
+            id(node.func.value)
+            for node in descendants(body)
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in DTYPE_METHODS
+        }
+        scope = _Scope(ctx, body, fixed)
+        for node in descendants(body):
+            if isinstance(node, cst.Call) and (found := _data_typed(ctx, node, scope)) is not None:
+                return found
+    return None
 
 
 # torch's functions that make quantized tensors, and its quantized dtypes.

@@ -2124,7 +2124,7 @@ for epoch in range(2):
         total += x.sum().item()
     print(epoch, total)
 
-# %% round 20: a pair dataset reading a module-level list of mined pairs rebuilt in place every epoch [unsafe, same]
+# %% round 20: a pair dataset reading a module-level list of mined pairs rebuilt in place every epoch [none]
 import torch
 from torch.utils.data import DataLoader, Dataset
 
@@ -2151,7 +2151,7 @@ for epoch in range(3):
     for x in loader:
         print(epoch, x.to(device).tolist())
 
-# %% round 20: a dataset whose length is a module-level size rebound by a curriculum each epoch [unsafe, same]
+# %% round 20: a dataset whose length is a module-level size rebound by a curriculum each epoch [none]
 import torch
 from torch.utils.data import DataLoader, Dataset
 
@@ -2428,3 +2428,435 @@ loader = DataLoader(Phase(torch.randn(8, 6)), batch_size=4)
 for epoch in range(2):
     for z in loader:
         print(epoch, z.to(device).sum().round(decimals=3).item())
+
+# %% round 23: a regression dataset decoding JSON lines whose targets are ints and floats [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.tensor(r["y"])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Scores(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)).squeeze(1), y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: a dataset of feature rows loaded per item from .npy files of two dtypes [none]
+import os
+import tempfile
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+root = tempfile.mkdtemp()
+paths = []
+for i in range(6):
+    row = np.arange(2, dtype=np.int64) + i if i < 3 else np.linspace(0, 1, 2) + i
+    paths.append(os.path.join(root, f"{i}.npy"))
+    np.save(paths[-1], row)
+
+
+class Rows(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        return np.load(self.paths[i])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+loader = DataLoader(Rows(paths), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        out = model(x.to(device).float())
+        print(epoch, x.dtype, out.sum().round(decimals=4).item())
+
+# %% round 23: a dataset decoding float64 and float32 targets stacked into one batch [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"y": 0.1, "p": "single"}', '{"y": 0.1, "p": "double"}'] * 2
+
+
+class Mixed(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        dtype = torch.float64 if r["p"] == "double" else torch.float32
+        return torch.full((2,), float(i)), torch.tensor(r["y"], dtype=dtype)
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+loader = DataLoader(Mixed(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        print(epoch, y.dtype, y.tolist(), model(x.to(device)).sum().round(decimals=4).item())
+
+# %% round 23: a dataset decoding masks that are booleans in some records and 0/1 in others [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['[true, false, false]', '[1, 0, 1]', '[false, true, true]', '[0, 0, 1]']
+
+
+class Masks(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor(json.loads(self.lines[i]))
+
+
+loader = DataLoader(Masks(LINES), batch_size=2)
+for epoch in range(2):
+    for m in loader:
+        print(epoch, m.to(device).sum().item())
+
+# %% round 23: a CSV dataset parsing each label with ast.literal_eval, ints and smoothed floats [none]
+import ast
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+CSV = "0.5,1.0,1\n0.1,0.2,0.9\n0.3,0.3,0\n0.7,0.1,0.1\n1.0,0.0,1\n0.2,0.9,0"
+
+
+class Smoothed(Dataset):
+    def __init__(self, text):
+        self.rows = text.splitlines()
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        *feats, label = self.rows[i].split(",")
+        return torch.tensor([float(f) for f in feats]), torch.as_tensor(ast.literal_eval(label))
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(Smoothed(CSV), batch_size=3)
+for epoch in range(2):
+    for x, y in loader:
+        logits = model(x.to(device)).squeeze(1)
+        loss = nn.functional.binary_cross_entropy_with_logits(logits, y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: control, a dataset decoding JSON lines into tensors of a given dtype [unsafe]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.tensor(float(r["y"]))
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Scores(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)).squeeze(1), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: a training subset of a JSON-lines dataset whose targets are ints and floats [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}', '{"x": [0, 0], "y": 1}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.tensor(r["y"])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+train = Subset(Scores(LINES), [0, 1, 2, 3])
+loader = DataLoader(train, batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)).squeeze(1), y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: two decoded sources concatenated, one with float64 and one with float32 features [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import ConcatDataset, DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Source(Dataset):
+    def __init__(self, lines, dtype):
+        self.lines = lines
+        self.dtype = dtype
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor(json.loads(self.lines[i]), dtype=self.dtype)
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+data = ConcatDataset([Source(["[1.5, 2.25]", "[0.1, 1.0]", "[0.2, 0.3]"], torch.float32), Source(["[0.1, 0.7]", "[1.0, 1.0]"], torch.float64)])
+loader = DataLoader(data, batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.tolist(), model(x.to(device).float()).sum().round(decimals=4).item())
+
+# %% round 23: a random split of a CSV dataset whose labels are parsed by literal_eval [none]
+import ast
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset, random_split
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+CSV = "0.5,1.0,1\n0.1,0.2,0.9\n0.3,0.3,0\n0.7,0.1,0.1\n1.0,0.0,1\n0.2,0.9,0"
+
+
+class Smoothed(Dataset):
+    def __init__(self, text):
+        self.rows = text.splitlines()
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        *feats, label = self.rows[i].split(",")
+        return torch.tensor([float(f) for f in feats]), torch.as_tensor(ast.literal_eval(label))
+
+
+torch.manual_seed(0)
+train, val = random_split(Smoothed(CSV), [4, 2], generator=torch.Generator().manual_seed(1))
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(train, batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        logits = model(x.to(device)).squeeze(1)
+        loss = nn.functional.binary_cross_entropy_with_logits(logits, y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 23: a decoding dataset built by a factory that returns a subset of it [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Records(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor(json.loads(self.lines[i]))
+
+
+def build(split):
+    full = Records(["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]", "[3, 3]"])
+    return Subset(full, range(4)) if split == "train" else Subset(full, [4])
+
+
+loader = DataLoader(build("train"), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).sum().item())
+
+# %% round 23: control, a concatenation of two parts whose items are floats parsed per line [unsafe]
+import torch
+from torch.utils.data import ConcatDataset, DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Part(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return torch.tensor([float(v) for v in self.lines[i].split()])
+
+
+parts = {"a": Part(["1 2", "3 4"]), "b": Part(["5 6", "7 8"])}
+loader = DataLoader(ConcatDataset([parts["a"], parts["b"]]), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.to(device).sum().item())
+
+# %% round 23: a dataset whose records are decoded by a module-level helper into tensors of the data's dtype [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]"]
+
+
+def decode(line):
+    return torch.tensor(json.loads(line))
+
+
+class Records(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return decode(self.lines[i])
+
+
+loader = DataLoader(Records(LINES), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.to(device).sum().item())
+
+# %% round 23: a dataset whose base class of the file decodes each record without a dtype [none]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]"]
+
+
+class JsonLines(Dataset):
+    def __getitem__(self, i):
+        return torch.as_tensor(json.loads(self.lines[i]))
+
+
+class Records(JsonLines):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+
+loader = DataLoader(Records(LINES), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.to(device).sum().item())
+
+# %% round 23: control, a dataset whose helper decodes records into float32 tensors [unsafe]
+import json
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ["[1, 2]", "[0.5, 1]", "[2, 2]", "[1.5, 0]"]
+
+
+def decode(line):
+    return torch.tensor(json.loads(line), dtype=torch.float32)
+
+
+class Records(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        return decode(self.lines[i])
+
+
+loader = DataLoader(Records(LINES), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        print(epoch, x.dtype, x.to(device).sum().item())
