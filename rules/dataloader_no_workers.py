@@ -77,10 +77,8 @@ class DataloaderNoWorkers(Rule):
     decoding or transform per item, no memory map or HDF5 handle; also one that stores what its
     constructor is given, when the file hands it values in memory: `IMDbDataset(encodings,
     labels)` with `encodings = tokenizer(list(texts), ...)` and `labels =
-    df["label"].values`, not another dataset, a lazy handle or a parameter), for a dataset
-    whose `__getitem__` builds or moves its items on the device (`torch.tensor(self.X[i],
-    device=self.device)`: a forked worker cannot use CUDA, and the batches are there already;
-    `semantics.datasets.items_moved_to_device`), for a dataset
+    df["label"].values`, not another dataset, a lazy handle or a parameter; an attribute handed
+    on as `device=` or `dtype=` is a setting, not data), for a dataset
     handed a method or a state of the object that builds it, which that object keeps changing
     (`RLDataset(self.buffer, 200)` where `training_step` calls `self.buffer.append(...)`: the
     main process makes the items, and workers would sample stale copies), and in a program that never
@@ -154,7 +152,9 @@ class DataloaderNoWorkers(Rule):
     name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
     = mined` or `LIMIT = 2 + 2 * epoch` between epochs, or a class-level attribute it reads,
     through the class, `HardNegatives.BANK.extend(mined)`): persistent workers would keep
-    the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the dataset may be an
+    the old copy, whose length the sampler no longer matches (`IndexError`). No fix when the
+    dataset's `__getitem__` moves or builds its items on the device (`audio.to(self.device)`):
+    a forked worker cannot initialise CUDA. No fix when the dataset may be an
     `IterableDataset` that does not split its items by worker (`get_worker_info()`), so that
     every worker would yield every item: a class of the file that does not (itself, in its
     base classes of the file or in a function of the file they call), deriving from
@@ -270,8 +270,6 @@ class DataloaderNoWorkers(Rule):
         dataset = argument(node, "dataset", 0)
         if dataset is not None and (self._in_memory(dataset.value) or samples_changing_state(self.ctx, dataset.value)):
             return
-        if dataset is not None and items_moved_to_device(self.ctx, dataset.value):
-            return  # items built on the device: a forked worker cannot use CUDA, and the batches are there already
         if self.ctx.inference_only:
             return  # an evaluation or inference program passes over its data once per run
         if self.withholds_preview_variant() and not self._feeds_training_on_a_device(node):
@@ -321,6 +319,8 @@ class DataloaderNoWorkers(Rule):
         dataset = argument(node, "dataset", 0)
         if dataset is not None and items_may_carry_graph(self.ctx, dataset.value):
             return self.withheld("the dataset's items may carry an autograd graph, which a worker cannot send back")
+        if dataset is not None and items_moved_to_device(self.ctx, dataset.value):
+            return self.withheld("the dataset moves its items to the device in `__getitem__`: a forked worker cannot use CUDA (move the batch in the loop instead)")
         if dataset is not None and any(keeps_open_file(self.ctx, name) for name in constructed_classes(self.ctx, dataset.value)):
             return self.withheld("the dataset keeps a file it opened in `__init__`: forked workers would share its offset, and their reads interleave")
         quantized = makes_quantized_tensors(self.ctx) if dataset is not None else None

@@ -240,6 +240,8 @@ def _cheap_reads(method: ast.FunctionDef, aliases: Dict[str, str]) -> Optional[S
         and any(isinstance(part, ast.Constant) for part in (item.left, *item.comparators))
         for operand in (item.left, *item.comparators)
     }
+    # and so is one handed on as where or how to build (`device=self.device`, `dtype=self.dtype`)
+    settings |= {id(item.value) for item in ast_walk(method) if isinstance(item, ast.keyword) and item.arg in ("device", "dtype")}
     for item in ast_walk(method):
         if id(item) in raised:
             continue
