@@ -365,10 +365,14 @@ def _own_candidates(text: str) -> Dict[str, Tuple[Set[str], bool]]:
 
 def _words(node: ast.AST) -> Set[str]:
     """The names, attribute names and identifier-like words of strings in `node`; not of
-    docstrings and other strings standing alone as statements (a class's docstring that names
-    another class looks nothing up)."""
+    docstrings (a class's docstring that names another class looks nothing up; a string
+    further down a body may list what a user can pick, `'UNet()'` among model options)."""
     found: Set[str] = set()
-    prose = {id(item.value) for item in ast.walk(node) if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)}
+    prose = {
+        id(item.body[0].value) for item in ast.walk(node)
+        if isinstance(item, (ast.Module, ast.ClassDef, *_FUNCTIONS)) and item.body
+        and isinstance(item.body[0], ast.Expr) and isinstance(item.body[0].value, ast.Constant)
+    }
     for item in ast.walk(node):
         if isinstance(item, ast.Name):
             found.add(item.id)
