@@ -106,7 +106,15 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.parametrize("docstring, unbuilt", [('"""A smaller Reference network."""', True), ("NAMES = ['Reference']", False)])
+@pytest.mark.parametrize(
+    "docstring, unbuilt",
+    [
+        ('"""A smaller Reference network."""', True),
+        ("NAMES = ['Reference']", False),
+        # A string further down a body lists what a user may pick: not prose.
+        ('"""A model."""\n    """Options: \'Model()\', \'Reference()\'"""', False),
+    ],
+)
 def test_a_class_named_only_in_a_docstring_is_not_built(tmp_path, monkeypatch, docstring, unbuilt):
     (tmp_path / ".git").mkdir()  # a program's repository, not an installable library
     layers = write(tmp_path, "layers.py", LAYERS.replace('"""A smaller Reference network."""', docstring))
