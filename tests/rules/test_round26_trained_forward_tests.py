@@ -1,15 +1,15 @@
 """Round 26: the `forward()` of a module the project trains runs every training step, on the
 inputs the module's callers hand it (tensors moved by the training loop): a test or
 conversion of such an input (`assert (t < self.steps).all()`) waits for the device every step
-(TL103). Hard negatives: a flag parameter with a default, a forward with gradients off (an
-inference module), a module nothing trains, a forward that only tests sizes."""
+(TL103, a preview variant). Hard negatives: a flag parameter with a default, a forward with
+gradients off (an inference module), a module nothing trains, a forward that only tests
+sizes; and the default run, where the variant is withheld."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import lint
 
-pytestmark = pytest.mark.stable_only
 
 CODE = """
 import torch
@@ -53,6 +53,11 @@ def train(loader, optimizer):
 def test_a_test_of_a_trained_modules_input(decorator, check, lines):
     code = CODE.format(decorator=decorator, check=check)
     assert [finding.line for finding in lint(code, ["TL103"])] == lines
+
+
+@pytest.mark.stable_only
+def test_the_default_run_withholds_the_variant():
+    assert lint(CODE.format(decorator="", check="assert (t < self.steps).all()"), ["TL103"]) == []
 
 
 def test_a_module_that_nothing_trains_is_not_reported():
