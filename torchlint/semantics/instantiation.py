@@ -293,6 +293,8 @@ _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# The nodes whose body may open with a docstring.
+_DOCUMENTED = (ast.Module, ast.ClassDef, *_FUNCTIONS)
 # Top-level statements that make a module a program: a `__main__` block, a loop, a call (an
 # expression statement other than a docstring).
 _PROGRAM_STATEMENTS = (ast.If, ast.For, ast.While, ast.With, ast.Expr)
@@ -368,13 +370,11 @@ def _words(node: ast.AST) -> Set[str]:
     docstrings (a class's docstring that names another class looks nothing up; a string
     further down a body may list what a user can pick, `'UNet()'` among model options)."""
     found: Set[str] = set()
-    prose = {
-        id(item.body[0].value) for item in ast.walk(node)
-        if isinstance(item, (ast.Module, ast.ClassDef, *_FUNCTIONS)) and item.body
-        and isinstance(item.body[0], ast.Expr) and isinstance(item.body[0].value, ast.Constant)
-    }
-    for item in ast.walk(node):
-        if isinstance(item, ast.Name):
+    prose: Set[int] = set()
+    for item in ast.walk(node):  # (a definition is met before its docstring)
+        if isinstance(item, _DOCUMENTED) and item.body and isinstance(item.body[0], ast.Expr):
+            prose.add(id(item.body[0].value))
+        elif isinstance(item, ast.Name):
             found.add(item.id)
         elif isinstance(item, ast.Attribute):
             found.add(item.attr)
