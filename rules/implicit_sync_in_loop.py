@@ -1,4 +1,4 @@
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Iterator, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -78,7 +78,8 @@ class ImplicitSyncInLoop(Rule):
     condition of `if t:` / `while t:` / `assert t` (including comparisons such as `if loss < best:`
     and `assert not torch.isnan(out).any()`, which Python runs unless started with `-O`), of a
     conditional expression (`"up" if t > 0 else "down"`) or of a comprehension's `if`, a
-    tensor as a slice bound (`x[:n]`, which converts `n` with `__index__`; once per statement),
+    tensor as a slice bound (`x[:n]`, which converts `n` with `__index__`) or as an index of a
+    NumPy array (`cm[t, p] += 1`; each once per statement),
     `print(t)`, f-strings `f"{t}"`, `"{:.4f}".format(t)` and `"%.4f" % t` of a tensor, `math` functions of a tensor
     (`math.pow(p.grad.norm(), 2)`, `math.isnan(loss)`: each converts it to a float first),
     and `torch.cuda.synchronize()`.
@@ -208,7 +209,7 @@ class ImplicitSyncInLoop(Rule):
     name = "implicit-sync-in-loop"
     preview_variant = f"{OTHER_LOOPS}; tests and conversions in a trained module's `forward()`"
     summary = "Implicit host-device synchronisation (`float(t)`, `if t:`, `print(t)`, `torch.cuda.synchronize()`) inside a step loop"
-    triggers = ("float(", "int(", "bool(", "if ", "while ", "assert ", "print(", "{", "%", "math.", "synchronize(")
+    triggers = ("float(", "int(", "bool(", "if ", "while ", "assert ", "print(", "{", "%", "math.", "synchronize(", "[")
     frequencies = frozenset({Frequency.PER_STEP})
     bad_examples = (
         "import torch\nfor x, y in loader:\n    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())\n    total += float(loss)\n",
@@ -235,9 +236,9 @@ class ImplicitSyncInLoop(Rule):
         self._assumed: List[Tuple[Tuple[cst.CSTNode, str], ...]] = []
         # Findings on such values, kept until every call of the function is seen.
         self._pending: List[Tuple[Report, List[Tuple[Tuple[cst.CSTNode, str], ...]]]] = []
-        # The statements whose slice bounds were checked: the first tensor bound waits, those
-        # after it in the same statement read values already computed.
-        self._sliced: Set[int] = set()
+        # The statements whose tensor slice bounds or indices were reported: the first
+        # conversion waits, those after it in the same statement read values already computed.
+        self._indexed: Set[int] = set()
 
     def report(self, node: cst.CSTNode, message: str, fix: Optional[PendingFix] = None, start: Optional[cst.CSTNode] = None) -> None:
         """Reports at once what concerns known tensors; a finding that holds only if a
@@ -324,13 +325,25 @@ class ImplicitSyncInLoop(Rule):
     def visit_Slice(self, node: cst.Slice) -> None:
         """`x[:n]`, `x[n - k:]` with a tensor bound: Python converts it with `__index__`, as
         `int(n)` does."""
+        self._check_index(node, (node.lower, node.upper, node.step), "A tensor as a slice bound")
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """`cm[t, p] += 1` with `cm` a NumPy array: NumPy converts each tensor index with
+        `__index__` (a tensor indexing a tensor stays on the device)."""
+        if self.ctx.kind_of(node.value) is Kind.NDARRAY:
+            indices = [item.slice.value for item in node.slice if isinstance(item.slice, cst.Index)]
+            self._check_index(node, indices, "A tensor as an index of a NumPy array")
+
+    def _check_index(self, node: cst.CSTNode, parts: Sequence[Optional[cst.BaseExpression]], what: str) -> None:
+        """The first tensor among a subscript's `parts`, which Python converts to an integer;
+        once per statement (the first conversion waits, the next read values already there)."""
         statement = self.ctx.enclosing(cst.SimpleStatementLine, cst.BaseCompoundStatement)
-        if id(statement) in self._sliced or not self._visiting():
+        if id(statement) in self._indexed or not self._visiting():
             return
-        bound = next((item for item in (node.lower, node.upper, node.step) if item is not None and self._is_tensor(item)), None)
-        if bound is not None:
-            self._sliced.add(id(statement))
-            self._check(bound, "A tensor as a slice bound", test_of=node)
+        index = next((item for item in parts if item is not None and self._is_tensor(item)), None)
+        if index is not None:
+            self._indexed.add(id(statement))
+            self._check(index, what, test_of=node)
 
     def visit_While(self, node: cst.While) -> None:
         if self._visiting() and self._is_tensor_test(node.test):

@@ -59,3 +59,39 @@ def crop(x, lengths):
 
 def test_outside_a_step_loop_nothing_is_reported():
     assert lint(OUTSIDE, ["TL103"]) == []
+
+
+MATRIX = """
+import numpy as np
+import torch
+
+
+def train(model, optimizer, loader, val_loader, n_classes):
+    for epoch in range(10):
+        for x, y in loader:
+            loss = model(x.cuda()).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        cm = np.zeros((n_classes, n_classes), dtype=np.int32)
+        hist = torch.zeros(n_classes, n_classes, device="cuda")
+        for x, y in val_loader:
+            y = y.cuda()
+            pred = model(x.cuda()).argmax(1)
+            host = pred.cpu()
+            for t, p in zip(y.view(-1), pred.view(-1)):
+                {update}
+"""
+
+
+@pytest.mark.parametrize(
+    "update, lines",
+    [
+        ("cm[t.long(), p.long()] += 1", [20]),
+        ("hist[t, p] += 1", []),  # a tensor indexing a tensor stays on the device
+        ("cm[0, 1] += 1", []),
+        ("cm[host[0], host[1]] += 1", []),  # host tensors
+    ],
+)
+def test_a_device_tensor_as_an_index_of_a_numpy_array(update, lines):
+    assert [finding.line for finding in lint(MATRIX.format(update=update), ["TL103"])] == lines

@@ -61,19 +61,32 @@ def _headers(loop: cst.CSTNode) -> Iterator[Header]:
 
 
 def _row_of(receiver: cst.BaseExpression) -> Optional[str]:
-    """The name `receiver` reads, itself or through subscripts (`row`, `row[0]`, `t[2:4]`)."""
-    while isinstance(receiver, cst.Subscript):
-        receiver = receiver.value
+    """The name `receiver` reads, itself or through subscripts and methods called without
+    arguments (`row`, `row[0]`, `t[2:4]`, `t.long()`)."""
+    while isinstance(receiver, cst.Subscript) or (isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) and not receiver.args):
+        receiver = receiver.value if isinstance(receiver, cst.Subscript) else receiver.func.value  # type: ignore[union-attr]
     return receiver.value if isinstance(receiver, cst.Name) else None
 
 
 def _walked_by(loop: Header, name: str) -> Optional[cst.BaseExpression]:
     """The name or attribute whose items `loop` binds to the name `name`, if it binds them
     alone, and only them (see `iterated_parts`; `for pair in zip(a, b)` binds both)."""
-    sources = [source for source, target in iterated_parts(loop.iter, loop.target) if bound_names(target) == [name]]
+    sources = [_reshaped(source) for source, target in iterated_parts(loop.iter, loop.target) if bound_names(target) == [name]]
     if len(sources) == 1 and isinstance(sources[0], (cst.Name, cst.Attribute)) and dotted_name(sources[0]) is not None:
         return sources[0]
     return None
+
+
+# Methods that give a tensor's elements in another shape or dtype: walking `y.view(-1)`
+# walks `y`'s elements.
+_RESHAPES = frozenset({"view", "reshape", "flatten", "ravel", "squeeze", "long", "int", "float", "detach"})
+
+
+def _reshaped(source: cst.BaseExpression) -> cst.BaseExpression:
+    """`y` for `y.view(-1)`, `y.flatten().long()`; `source` itself otherwise."""
+    while isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) and source.func.attr.value in _RESHAPES:
+        source = source.func.value
+    return source
 
 
 def _counts_over(loop: cst.For, index: str, tensor: str) -> bool:
