@@ -14,7 +14,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import TORCH_FACTORIES, FunctionFacts, project_function
-from torchlint.semantics.tree import descendants, descendants_of_type, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, descendants_of_type, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import assigned_values, string_value
 
 IN_MEMORY_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
@@ -589,7 +589,6 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
     return False
 
 
-
 def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
     """Whether the call that makes the dataset (directly or through the names it is assigned
     to) is handed a file the main process opened: a handle (`Records(open(path, "rb"))`, or a
@@ -608,7 +607,6 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
             if any(keeps_open_file(ctx, name) for name in constructed_classes(ctx, arg.value)):
                 return True
     return False
-
 
 
 # Calls that make a tensor or array whose dtype, unless given, follows the data they are
@@ -686,7 +684,7 @@ class _Scope:
                     if isinstance(target.target, cst.Name):
                         self.assigned.setdefault(target.target.value, []).append(node.value)
                     else:
-                        for name in _target_names(target.target):
+                        for name in bound_names(target.target):
                             self.assigned.setdefault(name, []).append(cst.Name("__unknown__"))
         self.following: Set[str] = set()
 
@@ -701,16 +699,6 @@ class _Scope:
             return all(_typed_value(self.ctx, value, self) for value in values)
         finally:
             self.following.discard(name)
-
-
-def _target_names(target: cst.BaseExpression) -> List[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _target_names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []
 
 
 def _constant_dtype(ctx: FileFacts, value: cst.BaseExpression) -> bool:
@@ -802,7 +790,6 @@ def makes_quantized_tensors(ctx: FileFacts) -> Optional[str]:
             if qualified in QUANTIZING or qualified in QUANTIZED_DTYPES:
                 return qualified
     return None
-
 
 
 # Calls and attributes that give a lazily conjugated view of a complex tensor (its conjugate
