@@ -74,6 +74,8 @@ IPYTHON_CELLS = [
     "/print 1 2\n,print a b\n;print a b",
     "s = '''\n%not a magic\n!nor this\n'''\nt = (1\n     % 2)\nu = \"a\" \\\n    \"b\"",
     "await asyncio.sleep(1)\n%load_ext autoreload",
+    # Automagics: line magics without `%`.
+    "pip install yfinance\nmatplotlib inline\ncd data\nload_ext autoreload",
     "",
 ]
 
@@ -482,3 +484,16 @@ def test_lines_added_to_a_partly_indented_cell_cannot_be_put_back():
     fully = Notebook.parse(notebook_bytes(INDENTED_CELL))
     added = fully.with_source(fully.source.replace("import torch\n", "import torch\nimport os\n", 1))
     assert cell_source(added, 1) == " import torch\n import os\n optimizer.zero_grad(set_to_none=False)\n"
+
+
+@pytest.mark.parametrize("line, magic", [
+    ("pip install yfinance", True),
+    ("matplotlib inline", True),
+    ("time = 3", False),
+    ("run(x)", False),
+    ("time and x", False),
+    ("pip.main(['install', 'x'])", False),
+])
+def test_automagic_lines_are_magics_and_python_is_kept(line, magic):
+    notebook = Notebook.parse(notebook_bytes(line))
+    assert notebook.source.splitlines()[0].startswith("pass  # torchlint: magic") is magic

@@ -405,10 +405,19 @@ class _Scan:
         return i
 
 
+# A line magic called without its `%` (IPython's automagic, on by default), followed by an
+# argument that cannot continue a Python expression of that name: `pip install yfinance`,
+# `matplotlib inline`, `cd data` (not `time = 3`, `run(x)`, `pip.main()`, `ls -la`).
+_AUTOMAGIC = re.compile(
+    r"(?:pip|conda|mamba|cd|env|load_ext|reload_ext|matplotlib|pylab|timeit|time|autoreload|aimport|run|who|whos)"
+    r"[ \t]+(?!(?:and|or|not|in|is|if|else|for)\b)[A-Za-z_/~\\\"'$]"
+)
+
+
 def _is_ipython(body: str, code: str, after: _Scan) -> bool:
     """Whether a line at the start of a statement is IPython syntax rather than Python."""
     stripped = body.lstrip(" \t")
-    if stripped.startswith(_ESCAPES):
+    if stripped.startswith(_ESCAPES) or _AUTOMAGIC.match(stripped):
         return True
     if _MAGIC_ASSIGN.match(body):
         return True
