@@ -345,7 +345,8 @@ _UNKNOWN = object()
 
 def _tested_parameter(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpression, object]]:
     """The value an `if` test reads and what its body needs of it: `x` (truthy), `not x`
-    (falsy), `x is None`, `x is not None`, `len(x) > n` (a length above `n`)."""
+    (falsy), `x is None`, `x is not None`, `len(x) > n` (a length above `n`), `x == "test"`
+    and `x != 0` (equal to a string or number literal, or not)."""
     longer = _length_test(test)
     if longer is not None:
         return longer
@@ -356,6 +357,11 @@ def _tested_parameter(test: cst.BaseExpression) -> Optional[Tuple[cst.BaseExpres
         operator = test.comparisons[0].operator
         if isinstance(operator, (cst.Is, cst.IsNot)):
             return test.left, _NONE if isinstance(operator, cst.Is) else _NOT_NONE
+        return None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, (cst.Equal, cst.NotEqual)):
+        literal = _literal(test.comparisons[0].comparator)  # `self.stage == "test"`
+        if literal is not _UNKNOWN:
+            return test.left, _Equals(literal, isinstance(test.comparisons[0].operator, cst.NotEqual))
         return None
     return (test, _TRUTHY) if isinstance(test, (cst.Name, cst.Attribute, cst.Subscript)) else None
 
@@ -384,6 +390,10 @@ def _runs_body(value: object, wanted: object) -> Optional[bool]:
     """Whether a test that wants `wanted` passes for `value`; None when the value does not tell."""
     if value is _UNKNOWN:
         return None
+    if isinstance(wanted, _Equals):
+        if value is _SOMETHING or isinstance(value, _Display):
+            return None
+        return (value == wanted.value) != wanted.negated
     if isinstance(wanted, _Longer):
         return len(value) >= wanted.length if isinstance(value, _Display) else None
     if wanted in (_NONE, _NOT_NONE):
@@ -391,6 +401,24 @@ def _runs_body(value: object, wanted: object) -> Optional[bool]:
     if value is _SOMETHING:
         return None
     return bool(value) == (wanted == _TRUTHY)
+
+
+@dataclass(frozen=True)
+class _Equals:
+    """A test that wants the value equal to a literal (`== "test"`), or not (`!=`)."""
+
+    value: object
+    negated: bool
+
+
+def _literal(node: cst.BaseExpression) -> object:
+    """The value of a string or number literal, `_UNKNOWN` for anything else."""
+    if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float)):
+        try:
+            return ast.literal_eval(node.value)
+        except (ValueError, SyntaxError):
+            return _UNKNOWN
+    return _UNKNOWN
 
 
 @dataclass(frozen=True)

@@ -3228,7 +3228,34 @@ def _calls_given(path: str, function: str, handles: bool, stamp: str) -> Optiona
         arguments: Dict[str, ast.AST] = dict(zip(parameters, call.args))
         arguments.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg is not None)
         given.append({parameter: _constant_argument(site.path, text, value) for parameter, value in arguments.items()})
-    return tuple(given)
+    restored = _restored_with(project_root(path), name) if handles else []
+    return None if restored is None else tuple(given + restored)
+
+
+# Lightning's constructor from a checkpoint, and its own parameters (not the model's).
+_RESTORE = "load_from_checkpoint"
+_RESTORE_PARAMETERS = frozenset({"checkpoint_path", "map_location", "hparams_file", "strict", "weights_only"})
+
+
+def _restored_with(root: str, name: str) -> Optional[List[Dict[str, ast.AST]]]:
+    """The arguments `Name.load_from_checkpoint(path, **overrides)` calls in the project hand
+    the class's `__init__`: the hyperparameters the checkpoint saved, which one of the calls
+    of the class gave, with the keywords it overrides; None where a call spreads `**kwargs`."""
+    found: List[Dict[str, ast.AST]] = []
+    for file in project_files(root):
+        text = read_module(file).text
+        if _RESTORE not in text or name not in text:
+            continue
+        try:
+            tree = python_tree(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in _ast_walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == _RESTORE and (_ast_dotted(node.func.value) or "").rsplit(".", 1)[-1] == name:
+                if any(keyword.arg is None for keyword in node.keywords):
+                    return None
+                found.append({keyword.arg: keyword.value for keyword in node.keywords if keyword.arg not in _RESTORE_PARAMETERS})
+    return found
 
 
 def _constant_argument(path: str, text: str, value: ast.AST) -> ast.AST:
@@ -3315,6 +3342,8 @@ def _names_used_other_than_called(text: str) -> FrozenSet[str]:
 def _named_not_handed(call: ast.Call) -> List[ast.AST]:
     """The class arguments of `super(Class, self)` and `isinstance(x, Class)` (also a tuple of
     classes): names a call reads without handing the class on."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == _RESTORE:
+        return [call.func.value]  # `Model.load_from_checkpoint(path)`: see `_restored_with`
     callee = call.func.id if isinstance(call.func, ast.Name) else ""
     if callee == "super" and call.args:
         return [call.args[0]]
