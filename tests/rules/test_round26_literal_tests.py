@@ -7,7 +7,7 @@ the keywords that call overrides; a restore that overrides the parameter keeps t
 from __future__ import annotations
 
 import pytest
-from conftest import project_findings
+from conftest import lint, project_findings
 
 pytestmark = pytest.mark.stable_only
 
@@ -60,3 +60,34 @@ best = Wrapper.load_from_checkpoint("best.ckpt", model=torch.nn.Linear(4, 2){ove
 def test_a_parameter_tested_against_a_literal(tmp_path, monkeypatch, operator, override, found):
     files = {"wrapper.py": WRAPPER.format(operator=operator), "train.py": TRAIN.format(override=override)}
     assert project_findings(tmp_path, monkeypatch, files, "TL101") == found
+
+
+TUTORIAL = """
+import torch
+import torch.nn as nn
+
+ngpu = {ngpu}
+device = torch.device("cuda:0" if (torch.cuda.is_available() and ngpu > 0) else "cpu")
+
+
+def main():
+    net = nn.Linear(4, 2).to(device)
+    if (device.type == "cuda") and (ngpu > 1):
+        net = nn.DataParallel(net, list(range(ngpu)))
+    {rebinding}
+    return net
+"""
+
+
+@pytest.mark.parametrize(
+    "ngpu, rebinding, lines",
+    [
+        ("1", "", []),
+        ("2", "", [12]),
+        # A function that binds the name itself hides the module's constant.
+        ("1", "ngpu = torch.cuda.device_count()", [12]),
+    ],
+)
+def test_a_module_constant_compared_with_an_integer(ngpu, rebinding, lines):
+    code = TUTORIAL.format(ngpu=ngpu, rebinding=rebinding)
+    assert [finding.line for finding in lint(code, ["TL501"])] == lines

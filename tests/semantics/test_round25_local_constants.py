@@ -1,5 +1,5 @@
 """Round 25: a name the function binds exactly once to a literal (`intra_list = 1` just above
-`if intra_list:`) decides the test as the literal would (`passed_values._local_constants`): the
+`if intra_list:`) decides the test as the literal would (`passed_values._constants`): the
 `else` never runs. A name bound again, a parameter, or one declared `global` decides nothing."""
 
 from __future__ import annotations

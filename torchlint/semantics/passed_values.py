@@ -266,18 +266,25 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     whose test reads a parameter as received (see `zero_in_every_call`): `if use_gpu:` when
     every call passes `False` or leaves a `False` default, `if mask is None:` when every call
     passes a value that cannot be None (a constant, a display, arithmetic), `if len(gpu_ids) >
-    1:` when every call passes or leaves a shorter list display, and the `else` of those; the
-    body of `if a and b:` when either side's body is never taken. Unknown calls (spreads, a use
-    other than a call) and no call at all: False. A constant test decides by itself: `if
-    False:` (or `0`, `None`) never runs its body, `if True:` never its `else`, and `if
-    use_cuda and torch.cuda.device_count() > 1 and False:` switches a branch off; so does a name
-    the function binds once to such a literal (`intra_list = 1`, then `if intra_list:`)."""
-    constant = _constant_truth(branch.test, _local_constants(ctx, branch))
+    1:` when every call passes or leaves a shorter list display, `if self.stage == "test":`
+    when every call leaves `stage="train"`, and the `else` of those; the body of `if a and b:`
+    when either side's body is never taken. Unknown calls (spreads, a use other than a call)
+    and no call at all: False. A constant test decides by itself: `if False:` (or `0`,
+    `None`) never runs its body, `if True:` never its `else`, and `if use_cuda and
+    torch.cuda.device_count() > 1 and False:` switches a branch off; so does a name bound once
+    to such a literal, by the function or at module level, also compared with an integer
+    (`intra_list = 1`, then `if intra_list:`; `ngpu = 1`, then `if ngpu > 1:`)."""
+    return _never_taken(ctx, branch.test, body, _constants(ctx, branch))
+
+
+def _never_taken(ctx: "FileFacts", test: cst.BaseExpression, body: bool, constants: Dict[str, cst.BaseExpression]) -> bool:
+    """`branch_never_taken` of a test (`constants`: the names bound once to literals there)."""
+    constant = _constant_truth(test, constants)
     if constant is not None:
         return constant is not body
-    if body and isinstance(branch.test, cst.BooleanOperation) and isinstance(branch.test.operator, cst.And):
-        return any(branch_never_taken(ctx, branch.with_changes(test=side), True) for side in (branch.test.left, branch.test.right))
-    read = _tested_parameter(branch.test)
+    if body and isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return any(_never_taken(ctx, side, True, constants) for side in (test.left, test.right))
+    read = _tested_parameter(test)
     if read is None or not os.path.isfile(ctx.path):
         return False
     value, wanted = read
@@ -292,9 +299,17 @@ def branch_never_taken(ctx: "FileFacts", branch: cst.If, body: bool) -> bool:
     return all(answer is (not body) for answer in runs)
 
 
+# Python's comparisons of two integers, by LibCST's operator node.
+_COMPARE = {
+    cst.LessThan: int.__lt__, cst.LessThanEqual: int.__le__, cst.GreaterThan: int.__gt__,
+    cst.GreaterThanEqual: int.__ge__, cst.Equal: int.__eq__, cst.NotEqual: int.__ne__,
+}
+
+
 def _constant_truth(test: cst.BaseExpression, constants: Optional[Dict[str, cst.BaseExpression]] = None) -> Optional[bool]:
     """The truth of a literal test (`True`, `False`, `None`, an integer, `not` of one), also
-    of a name bound to one (`constants`, see `_local_constants`)."""
+    of a name bound to one (`constants`, see `_constants`), and of a comparison of two
+    integers so known (`ngpu > 1`)."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = _constant_truth(test.expression, constants)
         return None if inner is None else not inner
@@ -304,35 +319,67 @@ def _constant_truth(test: cst.BaseExpression, constants: Optional[Dict[str, cst.
         return int(test.value, 0) != 0
     if isinstance(test, cst.Name) and constants and test.value in constants:
         return _constant_truth(constants[test.value])
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and type(test.comparisons[0].operator) in _COMPARE:
+        left, right = _integer(test.left, constants), _integer(test.comparisons[0].comparator, constants)
+        if left is not None and right is not None:
+            return _COMPARE[type(test.comparisons[0].operator)](left, right)
     return None
 
 
-def _local_constants(ctx: "FileFacts", branch: cst.If) -> Dict[str, cst.BaseExpression]:
-    """The names the function around `branch` binds exactly once, by a plain assignment of a
-    literal (`intra_list = 1` just above `if intra_list:`), with that literal: whatever runs the
-    test, the name holds it (or is not bound yet)."""
-    test = branch.test
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    function = ctx.frequency.enclosing_function(branch) if isinstance(test, cst.Name) else None
+def _integer(node: cst.BaseExpression, constants: Optional[Dict[str, cst.BaseExpression]]) -> Optional[int]:
+    """An integer literal, or a name bound to one (`constants`)."""
+    if isinstance(node, cst.Name) and constants and node.value in constants:
+        node = constants[node.value]
+    return int(node.value, 0) if isinstance(node, cst.Integer) else None
+
+
+def _constants(ctx: "FileFacts", branch: cst.If) -> Dict[str, cst.BaseExpression]:
+    """The names bound exactly once to a literal where `branch` tests them: by the function
+    around it (`intra_list = 1` just above `if intra_list:`), or else at module level by a
+    module that never rebinds them (`ngpu = 1` at the top of a script): whatever runs the
+    test, the name holds the literal (or is not bound yet)."""
+    if not any(isinstance(node, cst.Name) for node in descendants(branch.test)):
+        return {}  # only names are read as literals (`_constant_truth`)
+    module = _scope_constants(ctx.module, ctx.module)
+    function = ctx.frequency.enclosing_function(branch)
     if function is None:
-        return {}  # only a name, or `not` of one, is read as a literal (`_constant_truth`)
-    return _function_constants(ctx.module, function)
+        return module
+    own = _scope_constants(ctx.module, function)
+    bound = _bound_in(ctx.module, function)
+    return {**{name: value for name, value in module.items() if name not in bound}, **own}
 
 
 @per_module
-def _function_constants(module: cst.Module, function: cst.FunctionDef) -> Dict[str, cst.BaseExpression]:
-    """`_local_constants` of `function` (in `module`), found once per function."""
+def _scope_constants(module: cst.Module, scope: cst.CSTNode) -> Dict[str, cst.BaseExpression]:
+    """The names `scope` (a function, or the module) binds exactly once, by a plain
+    assignment of a literal, and declares neither `global` nor `nonlocal`, nor takes as
+    parameters; for the module, also never declared `global` in any function."""
+    body = scope.body if isinstance(scope, cst.FunctionDef) else scope
     counts: Dict[str, int] = {}
     literals: Dict[str, cst.BaseExpression] = {}
-    for node in scope_descendants(function.body):
+    for node in scope_descendants(body):
         for name in names_bound_by(node):
             counts[name] = counts.get(name, 0) + 1
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and _constant_truth(node.value) is not None:
             literals[node.targets[0].target.value] = node.value
-    declared = {item.name.value for node in scope_descendants(function.body) if isinstance(node, (cst.Global, cst.Nonlocal)) for item in node.names}
-    parameters = {param.name.value for param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
+    within = descendants(body) if isinstance(scope, cst.Module) else scope_descendants(body)
+    declared = {item.name.value for node in within if isinstance(node, (cst.Global, cst.Nonlocal)) for item in node.names}
+    parameters = set()
+    if isinstance(scope, cst.FunctionDef):
+        parameters = {param.name.value for param in (*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params)}
     return {name: value for name, value in literals.items() if counts.get(name) == 1 and name not in declared | parameters}
+
+
+@per_module
+def _bound_in(module: cst.Module, function: cst.FunctionDef) -> FrozenSet[str]:
+    """The names `function` binds itself (parameters included): they hide the module's."""
+    names = {name for node in scope_descendants(function.body) for name in names_bound_by(node)}
+    names |= {param.name.value for param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
+    if isinstance(function.params.star_arg, cst.Param):
+        names.add(function.params.star_arg.name.value)
+    if isinstance(function.params.star_kwarg, cst.Param):
+        names.add(function.params.star_kwarg.name.value)
+    return frozenset(names)
 
 
 # What an `if` test asks of the value it reads for its body to run.
