@@ -938,10 +938,7 @@ def _wrapping(value: cst.BaseExpression, name: str) -> bool:
     """`name` itself (`_mentions`), a call that wraps it for iteration (not `len(name)`, a
     number), or a conditional expression whose choices are such calls or `name`."""
     if isinstance(value, cst.IfExp):
-        choices = (value.body, value.orelse)
-        return any(_wrapping(choice, name) for choice in choices) and all(
-            _wrapping(choice, name) or dotted_name(choice) == name for choice in choices
-        )
+        return _wrapping(value.body, name) and _wrapping(value.orelse, name)
     if not isinstance(value, cst.Call):
         return _mentions(value, name)  # `loader = self.train_loader`, `loader = self.loaders["train"]`
     return dotted_name(value.func) != "len" and _mentions(value, name) and dotted_name(value) != name

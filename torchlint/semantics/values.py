@@ -64,8 +64,6 @@ _TENSOR_NON_TENSOR_METHODS = {
     "get_device": Kind.NUMBER,
     "is_contiguous": Kind.NUMBER,
 }
-# Methods only a tensor has (no NumPy array, Python container or module has them): what a
-# value of unknown origin returns from one is a tensor (`mask[:, t].expand(-1, n)`).
 # Methods that compute on an array-like the way tensor code does (reductions, comparisons,
 # casts, reshapes): a parameter used so is read as a tensor would be (`tensor_evidence`).
 _ARRAY_METHODS = frozenset(
@@ -73,6 +71,8 @@ _ARRAY_METHODS = frozenset(
     "item squeeze unsqueeze view reshape flatten detach clone nonzero count_nonzero isnan isinf isfinite sign sqrt "
     "exp log topk sort cumsum softmax log_softmax masked_select".split()
 )
+# Methods only a tensor has (no NumPy array, Python container or module has them): what a
+# value of unknown origin returns from one is a tensor (`mask[:, t].expand(-1, n)`).
 _TENSOR_ONLY_METHODS = frozenset(
     {
         "expand", "expand_as", "unsqueeze", "unsqueeze_", "masked_fill", "masked_fill_", "masked_select",
