@@ -15,7 +15,7 @@ from torchlint.semantics.datasets import in_memory, items_moved_to_device
 from torchlint.semantics.frequency import repeats
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
+from torchlint.semantics.loaders import OTHER_LOADERS, Draw, engine_runs, fed_by_framework, hand_drawn, handed_to_a_move, moved_by_framework, loader_use, held_in_container, passes_elsewhere, passes_over, returned_alone, returned_to_epoch_loop, returned_to_training
 from torchlint.semantics.passed_values import device_from_configuration, device_from_project_module, device_given_by_callers, received_spreads
 from torchlint.semantics.host_programs import picks_only_the_cpu
 from torchlint.semantics.project import AUTO_PINNING_LOADERS, CUDA, project_uses
@@ -486,7 +486,8 @@ class DataloaderNoPinMemory(Rule):
         function or class of another project module it is handed to (`Trainer(model,
         train_loader)`, `loaders.handed_to_a_move`), or the step function of an ignite engine
         that runs over it (`loaders.engine_runs`), moves the batches of its loop over it to the
-        device, and no loop in its own scope did."""
+        device, and no loop in its own scope did; for a loader held in a dict or list, which the
+        tracker does not follow, any loop over it (`for x in tqdm(loaders[phase])`)."""
         if any(call is seen for seen in self.moved):
             return False
         if any(moves_batch(self.ctx, run.step.body, {run.batch}) for run in engine_runs(self.ctx, call)):
@@ -495,7 +496,8 @@ class DataloaderNoPinMemory(Rule):
             return True  # a function or class of another module moves the batches
         if any(_moved_draw(self.ctx, draw) or moves_batch(self.ctx, draw.loop.body, set(draw.names)) for draw in hand_drawn(self.ctx, call)):
             return True  # batches drawn by hand with `next()` and moved
-        return any(_moves_batches(self.ctx, loop) for loop, _ in passes_elsewhere(self.ctx, call))
+        passes = passes_over(self.ctx, call) if held_in_container(self.ctx, call) else passes_elsewhere(self.ctx, call)
+        return any(_moves_batches(self.ctx, loop) for loop, _ in passes)
 
     def _moved_elsewhere(self, call: cst.Call) -> bool:
         """A loader that code this file cannot see moves to the accelerator: a framework's
