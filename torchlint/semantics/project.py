@@ -977,6 +977,7 @@ def _with_imported_steps(local: ModuleFacts, path: str, text: str) -> Dict[str, 
         written for written in local.calls
         if written in bound and written not in local.functions and (found := _imported_own_function(path, text, written)) is not None and found.steps_itself
     }
+    stepping |= {written for written in local.calls if _held_method_steps(local, path, text, bound, written)}
     if not stepping:
         return local.functions
     functions = dict(local.functions)
@@ -1001,16 +1002,32 @@ def _with_imported_steps(local: ModuleFacts, path: str, text: str) -> Dict[str, 
     return functions
 
 
-def _imported_own_function(path: str, text: str, name: str) -> Optional[FunctionFacts]:
+def _held_method_steps(local: ModuleFacts, path: str, text: str, bound: Set[str], written: str) -> bool:
+    """Whether the call `written` is of a method of an instance the module holds (`self.optim.
+    step(loss)` after `self.optim = ParamOptim(...)`) whose class, of this module or imported
+    by name from a project module, has that method step itself: each call is a training step."""
+    holder, _, method = written.rpartition(".")
+    klass = local.instances.get(holder) if holder else None
+    if klass is None or "." in klass:
+        return False
+    if klass in bound:
+        facts = _imported_own_function(path, text, klass, method)
+    else:
+        facts = local.functions.get(f"{klass}.{method}")
+    return facts is not None and facts.steps_itself
+
+
+def _imported_own_function(path: str, text: str, name: str, member: str = "") -> Optional[FunctionFacts]:
     """The module-level function `name` that `text` (of the module at `path`) imports by name
-    from a project module, as that module's own summary has it."""
+    from a project module, as that module's own summary has it; with `member`, the method of
+    that name of the class `name`."""
     for statement in _imports_binding(text, name):
         original = next((item for item, local in statement.names if local == name), None)
         module = [part for part in statement.module.split(".") if part]
         for base in _import_bases(path, statement, search_roots(path)) if original is not None and module else ():
             file = _module_file(base, module)
             if file is not None:
-                return _local_module_facts(read_module(file).text, file).functions.get(original)
+                return _local_module_facts(read_module(file).text, file).functions.get(f"{original}.{member}" if member else original)
     return None
 
 
