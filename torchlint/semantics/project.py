@@ -914,6 +914,12 @@ class ModuleFacts:
     # Parameters its module-level functions hand on unchanged to a function called by name
     # (see `_HandOff`), followed across modules by `_module_facts`.
     hand_offs: Tuple["_HandOff", ...] = ()
+    # The calls of each loop's element, by the container the loop runs over (`for met in
+    # self.metric_ftns: met(output, target)` under `self.metric_ftns`; see `_element_calls`).
+    element_calls: Dict[str, Tuple[CallSite, ...]] = field(default_factory=dict)
+    # Holders of handles handed to a call: (the callee as written, the argument's position
+    # or keyword, the handles), followed into the callee's module by `_module_facts`.
+    handed_handles: Tuple[Tuple[str, "int | str", Tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -962,7 +968,10 @@ def _module_facts(text: str, path: str) -> ModuleFacts:
     functions = _with_imported_steps(local, path, text)
     if imported:
         functions = _passes_handed_on(dict(functions), local.hand_offs, imported)
-    return local if functions is local.functions else dataclasses.replace(local, functions=functions)
+    handle_calls = _handed_handle_calls(local, path, text) if local.handed_handles else local.handle_calls
+    if functions is local.functions and handle_calls is local.handle_calls:
+        return local
+    return dataclasses.replace(local, functions=functions, handle_calls=handle_calls)
 
 
 def _with_imported_steps(local: ModuleFacts, path: str, text: str) -> Dict[str, FunctionFacts]:
@@ -1021,13 +1030,33 @@ def _imported_own_function(path: str, text: str, name: str, member: str = "") ->
     """The module-level function `name` that `text` (of the module at `path`) imports by name
     from a project module, as that module's own summary has it; with `member`, the method of
     that name of the class `name`."""
+    defined = _imported_definition(path, text, name)
+    if defined is None:
+        return None
+    file, original = defined
+    return _local_module_facts(read_module(file).text, file).functions.get(f"{original}.{member}" if member else original)
+
+
+def _imported_definition(path: str, text: str, name: str, depth: int = MAX_REEXPORTS) -> Optional[Tuple[str, str]]:
+    """(the project module's file, the name it defines) for the name `text` (of the module at
+    `path`) imports by name (or with `*`) from a project module, through packages that
+    re-export it (`from .trainer import *` in `trainer/__init__.py`); None for any other name."""
     for statement in _imports_binding(text, name):
         original = next((item for item, local in statement.names if local == name), None)
+        if original is None and any(local == STAR for _, local in statement.names):
+            original = name
         module = [part for part in statement.module.split(".") if part]
         for base in _import_bases(path, statement, search_roots(path)) if original is not None and module else ():
             file = _module_file(base, module)
-            if file is not None:
-                return _local_module_facts(read_module(file).text, file).functions.get(f"{original}.{member}" if member else original)
+            if file is None:
+                continue
+            other = read_module(file).text
+            pattern = re.compile(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(original)}\b", re.MULTILINE)
+            if pattern.search(other) is not None:
+                return file, original
+            found = _imported_definition(file, other, original, depth - 1) if depth > 0 else None
+            if found is not None:
+                return found
     return None
 
 
@@ -1060,9 +1089,11 @@ def _summarised_module(tree: ast.Module, text: str, path: str) -> ModuleFacts:
     functions = _passes_handed_on(_with_delegated_steps(_with_training(functions, calls), classes), hand_offs, {})
     loaders = _loaders(tree, aliases) if _may_build_loaders(text) else ()
     blocking = tuple(name for name, node in classes.items() if _moves_without(node, "non_blocking"))
+    elements = _element_calls(tree, text, calls)
+    holders = _handle_holders(tree) if _HANDLE_HINT.search(text) else {}
     return ModuleFacts(
         functions, {name: tuple(sites) for name, sites in calls.items()}, _instances(tree, collector.bindings), loaders, blocking,
-        _handle_calls(tree, text, calls), hand_offs,
+        _handle_calls(holders, elements), hand_offs, elements, _handed_handles(tree, holders),
     )
 
 
@@ -1083,40 +1114,102 @@ def _gets_module_handles(text: str) -> bool:
     return bool(objects & imported)
 
 
-def _handle_calls(tree: ast.Module, text: str, calls: Dict[str, List[CallSite]]) -> Dict[str, Tuple[CallSite, ...]]:
+def _handle_calls(holders: Dict[str, List[str]], elements: Dict[str, Tuple[CallSite, ...]]) -> Dict[str, Tuple[CallSite, ...]]:
     """Calls of the functions a module holds as handles: a name or attribute assigned a list,
     tuple or set of functions (`metrics = [accuracy, top_k_acc]`), a dict of them (`{"acc":
     accuracy}`), or `getattr(module, name)` with a name chosen at run time, alone or in a
     comprehension (`[getattr(module_metric, met) for met in config["metrics"]]`), then called
     as the element of a `for` loop over it in the same module (`for met in self.metric_ftns:
-    met(output, target)`, also over `.values()`, `.items()` or `enumerate(...)`). A `getattr` on
-    a module stands for every public function of that module (an approximation: the names
-    come from a configuration the analysis does not read)."""
+    met(output, target)`, also over `.values()`, `.items()` or `enumerate(...)`; see
+    `_element_calls`). A `getattr` on a module stands for every public function of that
+    module (an approximation: the names come from a configuration the analysis does not
+    read). Holders handed to another module's class or function are followed by
+    `_module_facts` (`_handed_handle_calls`)."""
+    found: Dict[str, List[CallSite]] = {}
+    for holder, handles in holders.items():
+        for handle in handles if holder in elements else ():
+            found.setdefault(handle, []).extend(elements[holder])
+    return {handle: tuple(sites) for handle, sites in found.items()}
+
+
+def _element_calls(tree: ast.Module, text: str, calls: Dict[str, List[CallSite]]) -> Dict[str, Tuple[CallSite, ...]]:
+    """The call sites of each `for` loop's element that the loop's body calls, by the dotted
+    container it runs over (`for met in self.metric_ftns: met(output, target)`; see
+    `_loop_element`)."""
     if not {match.group(1) for match in _LOOP_ELEMENT.finditer(text)} & calls.keys():
         return {}  # no loop's element is called: the module is not walked
-    holders: Dict[str, List[str]] = {}
-    loops: List[ast.AST] = []
-    for node in _statements(tree.body):  # statements only: assignments and loops
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            loops.append(node)
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _HANDLE_VALUES):
-            holder = _ast_dotted(node.targets[0])
-            handles = _handles(node.value)
-            if holder is not None and handles:
-                holders.setdefault(holder, []).extend(handles)
     found: Dict[str, List[CallSite]] = {}
-    for node in loops if holders else ():
-        element = _loop_element(node)
-        if element is None or element[0] not in holders:
+    for node in _statements(tree.body):
+        element = _loop_element(node) if isinstance(node, (ast.For, ast.AsyncFor)) else None
+        if element is None or element[1] not in calls:
             continue
         lines = {
             call.lineno for statement in node.body for call in _ast_walk(statement)  # type: ignore[attr-defined]
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == element[1]
         }
-        sites = [site for site in calls.get(element[1], ()) if site.line in lines]
-        for handle in holders[element[0]]:
+        sites = [site for site in calls[element[1]] if site.line in lines]
+        if sites:
+            found.setdefault(element[0], []).extend(sites)
+    return {container: tuple(sites) for container, sites in found.items()}
+
+
+# A display, comprehension or `getattr` that may hold handles (a cheap test before the walk).
+_HANDLE_HINT = re.compile(r"=\s*[\[({]|\bgetattr\(")
+
+
+def _handle_holders(tree: ast.Module) -> Dict[str, List[str]]:
+    """The names and attributes the module assigns handles to (see `_handles`), with them."""
+    holders: Dict[str, List[str]] = {}
+    for node in _statements(tree.body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, _HANDLE_VALUES):
+            holder = _ast_dotted(node.targets[0])
+            handles = _handles(node.value)
+            if holder is not None and handles:
+                holders.setdefault(holder, []).extend(handles)
+    return holders
+
+
+def _handed_handles(tree: ast.Module, holders: Dict[str, List[str]]) -> Tuple[Tuple[str, "int | str", Tuple[str, ...]], ...]:
+    """Each call that hands a holder of handles on (`Trainer(model, criterion, metrics,
+    ...)`): the callee as written, the argument's position or keyword, and the handles."""
+    if not holders:
+        return ()
+    found = []
+    for call in _ast_walk(tree):
+        callee = _ast_dotted(call.func) if isinstance(call, ast.Call) else None
+        if callee is None:
+            continue
+        slots: List[Tuple["int | str", ast.AST]] = [*enumerate(call.args), *((item.arg, item.value) for item in call.keywords if item.arg)]
+        for slot, value in slots:
+            holder = _ast_dotted(value)
+            if holder in holders:
+                found.append((callee, slot, tuple(holders[holder])))
+    return tuple(found)
+
+
+def _handed_handle_calls(local: ModuleFacts, path: str, text: str) -> Dict[str, Tuple[CallSite, ...]]:
+    """`local.handle_calls` with the calls of handles the module hands to a class or function
+    imported by name from a project module, which loops over them under the parameter's name
+    or as the attribute of that name (`Trainer(model, criterion, metrics, ...)`, then `for met
+    in self.metric_ftns: met(output, target)` in the module that defines `Trainer`)."""
+    found = {handle: list(sites) for handle, sites in local.handle_calls.items()}
+    for callee, slot, handles in local.handed_handles:
+        defined = _imported_definition(path, text, callee)
+        if defined is None:
+            continue
+        file, original = defined
+        other = _local_module_facts(read_module(file).text, file)
+        target = other.functions.get(f"{original}.__init__") or other.functions.get(original)
+        if target is None:
+            continue
+        parameters = [name for name in target.parameters if name not in ("self", "cls")]
+        parameter = slot if isinstance(slot, str) else (parameters[slot] if slot < len(parameters) else None)
+        if parameter is None:
+            continue
+        sites = [*other.element_calls.get(parameter, ()), *other.element_calls.get(f"self.{parameter}", ())]
+        for handle in handles if sites else ():
             found.setdefault(handle, []).extend(sites)
-    return {handle: tuple(sites) for handle, sites in found.items() if sites}
+    return {handle: tuple(sites) for handle, sites in found.items()}
 
 
 # The name a `for` loop binds to each element (`for met in`, `for name, met in`).
