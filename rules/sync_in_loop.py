@@ -6,7 +6,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
-from torchlint.semantics.calls import method_call
+from torchlint.semantics.calls import arguments_by_parameter, method_call
 from torchlint.semantics.devices import in_cpu_only_branch
 from torchlint.semantics.device_queue import waits_for_nothing
 from torchlint.semantics.dtypes import program_makes_complex
@@ -20,6 +20,7 @@ from torchlint.semantics.frequency import is_step_loop, iterated_of
 from torchlint.semantics.training import (
     OTHER_LOOPS,
     body_nodes,
+    called_function,
     called_every_step_elsewhere,
     called_every_training_step,
     environment_steps,
@@ -546,6 +547,8 @@ class SyncInLoop(Rule):
             steps += environment_steps(function)  # a helper the loop calls steps the environment itself
         if any(_passes(node, _flows_to(loop, names), step) for step in steps):
             return True  # an environment on the host takes host actions, training or not
+        if self._handed_to_environment(node, _flows_to(loop, names), loop):
+            return True  # the same, through a same-file helper that steps the environment
         if steps and not any(ancestor is loop for ancestor in self.ctx.ancestors) and not (
             function is not None and self.ctx.frequency.runs_backward(function)
         ):
@@ -587,6 +590,23 @@ class SyncInLoop(Rule):
         # Not over a data loader: sampling or decoding loops that hand each result to the
         # host, or feed the value into the next iteration (autoregressive decoding).
         return self._goes_to_host_sink(node, HOST_SINKS) or _read_again(names, loop_nodes)
+
+    def _handed_to_environment(self, node: cst.Call, names: Set[str], loop: cst.CSTNode) -> bool:
+        """Whether the loop hands the value to a same-file function that passes the parameter it
+        arrives in to its environment's step (`observe_env(obs, action.item())` around
+        `env.step(action)`, repeated per skipped frame)."""
+        functions = self.ctx.frequency.local_functions()
+        for call in body_nodes(loop):
+            if not isinstance(call, cst.Call) or not _passes(node, names, call):
+                continue
+            for function in called_function(call, functions):
+                handed = {
+                    parameter for arg, parameter in arguments_by_parameter(call, function)
+                    if any(item is node or (isinstance(item, cst.Name) and item.value in names) for item in descendants(arg))
+                }
+                if any(_passes(node, handed, step) for step in environment_steps(function)):
+                    return True
+        return False
 
     def _iteration_waits_anyway(self, node: cst.Call, loop: cst.CSTNode) -> bool:
         """Whether every iteration that runs `node` (a number's read-back, see
