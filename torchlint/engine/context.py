@@ -12,7 +12,7 @@ import libcst as cst
 from torchlint.engine.options import Options
 from torchlint.engine.reports import Report
 from torchlint.semantics.execution import EVALUATION_STEP_CALLEE, Frequency, Reason
-from torchlint.semantics.host_programs import leaves_its_device_unused, notebook_on_the_host, picks_only_the_cpu
+from torchlint.semantics.host_programs import devices_default_to_the_cpu, leaves_its_device_unused, notebook_on_the_host, picks_only_the_cpu
 from torchlint.semantics.frequency import Execution, FrequencyAnalysis, called_elsewhere, rare_guard, repeats
 from torchlint.semantics.argument_kinds import ArgumentKinds
 from torchlint.semantics.names import NameResolver
@@ -70,13 +70,16 @@ class FileContext:
     def uses_device(self) -> bool:
         """Whether the file mentions a device at all; a file that never does runs on the CPU,
         and so does one that picks only the CPU (`host_programs.picks_only_the_cpu`), picks a
-        device it never uses (`host_programs.leaves_its_device_unused`), or is a notebook that
+        device it never uses (`host_programs.leaves_its_device_unused`), takes its devices
+        from command-line options that default to the CPU (`host_programs.
+        devices_default_to_the_cpu`), or is a notebook that
         names no accelerator (`host_programs.notebook_on_the_host`)."""
         return (
             mentions_device(self.text)
             and not notebook_on_the_host(self.path, self.text)
             and not picks_only_the_cpu(self.module, self.text)
             and not leaves_its_device_unused(self.module, self.text)
+            and not devices_default_to_the_cpu(self.path, self.module, self.text)
         )
 
     @cached_property

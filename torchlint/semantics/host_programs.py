@@ -21,14 +21,16 @@ Loading a checkpoint to it (`torch.load(f, map_location=self.device)`) is no use
 
 from __future__ import annotations
 
+import os
 import re
+from typing import Tuple
 
 import libcst as cst
 
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import OTHER_AUTOGRAD_PACKAGES
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import code_text, module_imports
+from torchlint.semantics.project import code_text, launched_values, module_imports, option_default
 from torchlint.semantics.tree import nodes_of_type, per_module
 from torchlint.semantics.values import string_value
 
@@ -42,6 +44,51 @@ def picks_only_the_cpu(module: cst.Module, text: str) -> bool:
     if "cpu" not in text or _names_accelerator(text):
         return False  # cheap first: most modules name no CPU, or an accelerator
     return _binds_only_the_cpu(module)
+
+
+def devices_default_to_the_cpu(path: str, module: cst.Module, text: str) -> bool:
+    """Whether every device the module names is a command-line setting that defaults to the
+    CPU and that no launch script of the project sets (`parser.add_argument("--device",
+    default="cpu")`, then `model.to(args.device)` and `device=args.device`; see
+    `project.option_default`, `project.launched_values`), in code that names no accelerator:
+    the program runs on the host unless its user asks otherwise."""
+    if "cpu" not in text or _names_accelerator(text) or not os.path.isfile(path):
+        return False
+    settings = _device_arguments(module)
+    return bool(settings) and all(_cpu_setting(path, setting) for setting in settings)
+
+
+@per_module
+def _device_arguments(module: cst.Module) -> Tuple[cst.BaseExpression, ...]:
+    """The devices the module's calls name: `device=` and `map_location=` arguments, the
+    argument of `torch.device(...)`, and a `.to(...)` argument named like a device."""
+    found = []
+    for call in nodes_of_type(module, (cst.Call,)):
+        assert isinstance(call, cst.Call)
+        for arg in call.args:
+            keyword = arg.keyword.value if arg.keyword is not None else None
+            if keyword in ("device", "map_location") or (
+                keyword is None and dotted_name(call.func) in ("torch.device", "device") and arg is call.args[0]
+            ):
+                found.append(arg.value)
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else None
+        if method == "to" and call.args and call.args[0].keyword is None and named_like_device(call.args[0].value):
+            found.append(call.args[0].value)
+    return tuple(found)
+
+
+def _cpu_setting(path: str, setting: cst.BaseExpression) -> bool:
+    """`"cpu"`, or `args.<dest>` of an option whose default names the CPU and that no launch
+    script passes (also inside `torch.device(...)`)."""
+    if isinstance(setting, cst.Call) and dotted_name(setting.func) in ("torch.device", "device") and len(setting.args) == 1:
+        return _cpu_setting(path, setting.args[0].value)  # `map_location=torch.device(args.device)`
+    literal = string_value(setting)
+    if literal is not None:
+        return literal.split(":")[0].lower() == "cpu"
+    if not (isinstance(setting, cst.Attribute) and isinstance(setting.value, cst.Name) and setting.value.value != "self"):
+        return False
+    default = option_default(path, setting.attr.value)
+    return isinstance(default, str) and default.split(":")[0].lower() == "cpu" and not launched_values(path, setting.attr.value)
 
 
 def notebook_on_the_host(path: str, text: str) -> bool:
