@@ -160,9 +160,6 @@ class ImplicitSyncInLoop(Rule):
       a data loader prints or formats each result;
     - for `torch.cuda.synchronize()` in a loop that reads a clock (`time.perf_counter()`),
       where the synchronisation is what makes the timing correct;
-    - after an explicit read of the same iteration with no device work queued in between
-      (`total += loss.item()`, then `print(f"loss {loss:.4f}")`): the device is idle, and the
-      later read waits for nothing (`semantics.device_queue`);
     - in data and test code: `Dataset` subclasses, `__getitem__`, collate functions, and
       `unittest` classes, `test_*` functions and `test_*.py` files.
 

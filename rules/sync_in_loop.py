@@ -124,13 +124,7 @@ class SyncInLoop(Rule):
     a number's read-back (`loss.item()`, `loss.cpu().item()`) in a loop that does not train
     whose every iteration also reads a device value straight into host output
     (`preds.append(out.cpu().numpy())` for a scikit-learn metric) in a block that holds it:
-    the iteration waits there in any case, before or after the number. Silent for a read after
-    an earlier one of the same iteration with no device work queued in between (`total +=
-    loss.item()`, then `correct += (out.argmax(1) == y).sum().item()`): the first read waited for
-    the step, the device is idle, and the later one copies a few bytes (a forward or backward
-    pass, an optimizer step, a copy to the device or a project function in between make it wait
-    again; `semantics.device_queue`). Only the iteration's first read is reported; once it is
-    moved off the hot path, the next one becomes the first. Silent in a branch that runs only without CUDA (the `else` of `if
+    the iteration waits there in any case, before or after the number. Silent in a branch that runs only without CUDA (the `else` of `if
     torch.cuda.is_available():` or of `if x.is_cuda:`).
     In a module's `forward()`, which every training step runs, `.item()` and `.tolist()` of a
     value it returns as it is (`return {"loss": loss, "elbo": elbo.item()}`, also through a
