@@ -12,7 +12,6 @@ from torchlint.rules.sync_in_loop import (
     _read_again,
     hook_place,
 )
-from torchlint.semantics.device_queue import waits_for_nothing
 from torchlint.semantics.autograd import backward_receiver
 from torchlint.semantics.elements import element_loop, walked_tensor
 from torchlint.semantics.execution import Execution, Frequency
@@ -382,8 +381,6 @@ class ImplicitSyncInLoop(Rule):
             return
         if self.ctx.frequency.runs_few_times(loop, imported=not self.ctx.path.endswith(".ipynb")):
             return  # a toy's top-level loop of a few dozen iterations: the waits cost nothing measurable
-        if waits_for_nothing(self.ctx, loop, node):
-            return  # an earlier read of the iteration waited, and nothing that matters was queued since
         loop_nodes = list(descendants(loop))
         if not loop_trains(self.ctx, loop):
             if any(_calls(item, "input") for item in loop_nodes):

@@ -8,7 +8,6 @@ from torchlint.engine.edits import indentation, module_name
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.semantics.calls import arguments_by_parameter, method_call
 from torchlint.semantics.devices import in_cpu_only_branch
-from torchlint.semantics.device_queue import waits_for_nothing
 from torchlint.semantics.dtypes import program_makes_complex
 from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.elements import element_loop, walked_tensor
@@ -331,8 +330,6 @@ class SyncInLoop(Rule):
             return  # a module that never mentions a device may serve a program that picks one
         if _read_back_earlier(node, receiver, loop, module_nodes(self.ctx.module).parents):
             return  # the iteration already waited for this value: it is on the host now
-        if waits_for_nothing(self.ctx, loop, node):
-            return  # an earlier read of the iteration waited, and nothing that matters was queued since
         if self._needed_on_host(node, loop) or self._in_data_code() or self.ctx.inference_only:
             return
         if _reads_a_number(node, method, self.ctx.parent()) and self._iteration_waits_anyway(node, loop):

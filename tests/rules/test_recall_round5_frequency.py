@@ -206,7 +206,7 @@ class {name}:
                 x, y = x.to("cuda"), y.to("cuda")
                 loss = self.criterion(self.model(x), y)
                 self.total += loss.item()
-                self.writer.add_image("input", self.model(x).cpu())
+                self.writer.add_image("input", x.cpu())
 """
 
 

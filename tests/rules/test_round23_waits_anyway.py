@@ -54,9 +54,7 @@ def test_a_number_read_back_beside_host_output(read, output, reported):
     assert lines(EVALUATION.format(read=read, output=output), RULE) == reported
 
 
-def test_a_training_loop_with_host_metrics_still_pays_for_its_first_read():
-    """The loss's read waits for the step; the predictions' copy after it waits for nothing
-    more (round 27, `device_queue`)."""
+def test_a_training_loop_with_host_metrics_still_pays_for_its_reads():
     code = """
     import numpy as np
     import torch
@@ -69,7 +67,7 @@ def test_a_training_loop_with_host_metrics_still_pays_for_its_first_read():
             total += loss.item()
             preds.append(out.argmax(1).cpu().numpy())
     """
-    assert lines(code, RULE) == [10]
+    assert lines(code, RULE) == [10, 11]
 
 
 def test_host_output_in_a_nested_branch_does_not_cover_the_outer_read():

@@ -33,9 +33,9 @@ def test_every_sync_method_inside_while_and_comprehensions():
     code = """
     import torch
     while step < n:
-        a = model(x).cpu()
-        b = model(x).to("cpu")
-        c = model(x).tolist()
+        a = out.cpu()
+        b = out.to("cpu")
+        c = out.tolist()
         d = out.numpy()
     values = [t.item() for t in losses]
     nested = [[t.item() for t in row] for row in grid]
@@ -316,9 +316,9 @@ def test_training_loops_get_no_exemptions_and_rank_is_not_a_step_guard():
         loss.backward()
         optimizer.step()
         print(loss.item())
-        print("loss", round(model(x).item(), 3))
+        print("loss", round(loss.item(), 3))
         if rank == 0:
-            pbar.set_postfix(loss=model(x).item())
+            pbar.set_postfix(loss=loss.item())
     """
     assert lines(code, RULE) == [7, 8, 10]
 
