@@ -50,7 +50,8 @@ class FileContext:
         self.options = options
         self.names = NameResolver(lambda: star_bindings(path, text))
         self.values = ValueInference(
-            self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module
+            self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module,
+            computes_where_given=self._computes_where_given,
         )
         self.arguments = ArgumentKinds(module, self.values.module_classes)
         self.ancestors: List[cst.CSTNode] = []
@@ -58,6 +59,11 @@ class FileContext:
         # The top-level statement that holds each node the traversal visited (names aside), by node id.
         self.statement_of: Dict[int, cst.CSTNode] = {}
         self._qualified: Dict[int, Tuple[cst.CSTNode, Optional[str]]] = {}
+
+    def _computes_where_given(self, func: cst.BaseExpression) -> bool:
+        """Whether `func` names a project function (not a class) that places nothing on a device."""
+        facts = project_function(self, func)
+        return facts is not None and not facts.klass and not facts.places_on_device
 
     @cached_property
     def uses_cuda(self) -> bool:

@@ -778,6 +778,8 @@ class FunctionFacts:
     fitted_parameters: FrozenSet[str] = frozenset()
     # It builds a Lightning `Trainer` (`trainer = pl.Trainer(...)`): a builder of trainers.
     builds_trainer: bool = False
+    # A class (its call builds an instance), not a function.
+    klass: bool = False
 
     def fits_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it hands to
@@ -2000,7 +2002,7 @@ def _class_facts(
         for base in node.bases
     )
     facts = FunctionFacts(
-        name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning,
+        name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning, klass=True,
         keyword_limits=_keyword_limits(node, known),
         wrapped_layer=wrapped_layer(node, aliases), places_on_device=any(member.places_on_device for member in members),
     )

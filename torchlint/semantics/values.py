@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections import Counter
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -323,9 +323,17 @@ class ValueInference:
     """Infers the kind of expressions from literals, torch/NumPy calls and tracked names."""
 
     def __init__(
-        self, names: NameResolver, factories_on_host: bool = True, text: str = "", module: Optional[cst.Module] = None
+        self,
+        names: NameResolver,
+        factories_on_host: bool = True,
+        text: str = "",
+        module: Optional[cst.Module] = None,
+        computes_where_given: Callable[[cst.BaseExpression], bool] = lambda func: False,
     ) -> None:
         self.names = names
+        # Whether a callee is a project function that places nothing on a device: what it
+        # computes from host tensors stays on the host (`iou, f1 = evaluate(pred.cpu(), mask.cpu())`).
+        self.computes_where_given = computes_where_given
         # The file, asked which modules it builds and never moves (`placement.host_modules`).
         self.module = module
         self.module_classes: Set[str] = set()
@@ -463,6 +471,8 @@ class ValueInference:
                 return Kind.HOST_TENSOR  # a module that stays on the CPU, run on host inputs
             return Kind.TENSOR  # calling a module runs its forward
         qualified = self.names.qualified_name(func)
+        if qualified is not None and not qualified.startswith(("torch.", "numpy.")) and self._host_inputs(node) and self.computes_where_given(func):
+            return Kind.HOST_TENSOR  # a project function run on host tensors, placing nothing elsewhere
         if qualified is not None:
             return self._qualified_call_kind(qualified, node)
         if isinstance(func, cst.Name) and func.value in _SCALAR_BUILTINS and self.names.lookup(func.value) is None:
