@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Tuple
 
-from torchlint.semantics.test_paths import DEFAULT_TEST_PATHS, path_is_test
+from torchlint.semantics.test_paths import DEFAULT_TEST_PATHS, path_is_test, superseded_path
 
 # The PyTorch release the code is assumed to target when no `torch-version` is configured.
 DEFAULT_TORCH_VERSION = (2, 13)
@@ -29,10 +29,14 @@ class Options:
     ignore_noqa: bool = False
 
     def skips_tests_in(self, path: str) -> bool:
-        """Whether performance rules skip the file at `path` as test code (judged within its
-        project, see `project.test_module`)."""
-        if self.lint_test_code or not path_is_test(path, self.test_paths):
+        """Whether performance rules skip the file at `path` as test code, or as code its
+        project keeps without running it (judged within its project, see
+        `project.test_module` and `project.superseded_module`)."""
+        if self.lint_test_code:
+            return False
+        test, kept = path_is_test(path, self.test_paths), superseded_path(path)
+        if not (test or kept):
             return False  # cheap first: the path within the project is a part of this one
-        from torchlint.semantics.project import test_module  # imported on use: start-up stays cheap
+        from torchlint.semantics.project import superseded_module, test_module  # imported on use: start-up stays cheap
 
-        return test_module(path, self.test_paths)
+        return (test and test_module(path, self.test_paths)) or (kept and superseded_module(path))

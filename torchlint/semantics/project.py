@@ -62,7 +62,7 @@ from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_m
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, LIGHTNING_PACKAGES, TORCH_PACKAGES, TRAINER_PASSES, TRAINING_LOADER_HOOKS
 from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
-from torchlint.semantics.test_paths import path_is_test
+from torchlint.semantics.test_paths import path_is_test, superseded_path
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -4296,6 +4296,21 @@ def test_module(path: str, patterns: Sequence[str]) -> bool:
     if not path_is_test(role_path(path), patterns):
         return False
     return all(path_is_test(role_path(importer), patterns) for importer in importers_of(path))
+
+
+def superseded_module(path: str) -> bool:
+    """Whether the file at `path` is code its project keeps without running it, by a directory
+    of its path within the project (`test_paths.superseded_path`: `temp/`, `archive/`, ...),
+    unless a project module outside such directories imports it."""
+    if not (os.path.isfile(path) and superseded_path(_within_project(path))):
+        return False  # text that is no file (an editor's buffer) has no project to place it in
+    return all(superseded_path(_within_project(importer)) for importer in importers_of(path))
+
+
+def _within_project(path: str) -> str:
+    """The path of a file relative to its project root (`project_root`: its own directory for
+    a loose script), so that the directories above a checkout (`/tmp/...`) say nothing."""
+    return os.path.relpath(os.path.abspath(path), project_root(path))
 
 
 def project_uses(ctx: "FileFacts", feature: str) -> bool:

@@ -1,5 +1,5 @@
-"""Which files are test or benchmark code by their path (kept free of LibCST: the
-configuration uses it, and start-up must stay cheap)."""
+"""Which files are test or benchmark code by their path, and which a project keeps without
+running them (kept free of LibCST: the configuration uses it, and start-up must stay cheap)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,19 @@ DEFAULT_TEST_PATHS = (
     "benchmark_*.py",
     "*_benchmark.py",
 )
+
+
+# Directories a project keeps code in that it does not run: superseded copies, experiments and
+# backups (`temp/`, `archive/`, `scratch/`, ...). Their files are treated as test code is.
+SUPERSEDED_DIRECTORIES = frozenset(
+    {"archive", "archived", "attic", "backup", "backups", "deprecated", "obsolete", "scratch", "temp", "tmp", "trash", "unused"}
+)
+
+
+def superseded_path(path: str) -> bool:
+    """Whether a directory of `path` (as given) is one a project keeps unrun code in."""
+    parts = [part for part in path.replace("\\", "/").split("/") if part not in ("", ".")]
+    return any(part.lower() in SUPERSEDED_DIRECTORIES for part in parts[:-1])
 
 
 def path_is_test(path: str, patterns: Sequence[str] = DEFAULT_TEST_PATHS) -> bool:
