@@ -874,7 +874,10 @@ def _loops_over(
             alias = dotted_name(node.targets[0].target if isinstance(node, cst.Assign) else node.asname.name)
             if alias is not None and (id(scope), id(node)) not in seen:
                 seen.add((id(scope), id(node)))  # `pbar = tqdm(loader)`, then `for batch in pbar:`
-                yield from _loops_over(ctx, scope, alias, seen, anchor)
+                # A plain name is local to the function that binds it (`loader = pred_loader` in
+                # `predict()` says nothing of the `loader` of `test()`).
+                local = ctx.frequency.enclosing_function(node) if "." not in alias else None
+                yield from _loops_over(ctx, local or scope, alias, seen, anchor)
         elif isinstance(node, cst.Call):
             for function in called_function(node, functions):
                 parameter = _parameter_for(function, node, name)
