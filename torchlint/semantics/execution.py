@@ -30,6 +30,8 @@ ORDER = (Frequency.PER_STEP, Frequency.PER_EPOCH, Frequency.UNKNOWN, Frequency.O
 IN_STEP_LOOP = "in the step loop"
 # The reason an interval test (`if step % n == 0:`) gives: its body runs periodically.
 UNDER_INTERVAL = "under an interval test"
+# The reason a test of one value of a loop counter gives (`if i == 0:`): one iteration of its loop.
+ONE_STEP = "on a single step"
 # The reason of a pass over a data loader under such a test (`if step % val_interval == 0: for
 # batch in val_loader:`): it runs again at every interval, as a per-epoch evaluation does.
 PASS_AT_INTERVALS = "a pass over a loader that an interval test repeats"

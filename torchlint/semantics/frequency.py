@@ -50,6 +50,7 @@ from torchlint.semantics.execution import (
     IN_STEP_LOOP,
     MAY_RUN_EVERY_STEP,
     ORDER,
+    ONE_STEP,
     OUTER_LOOP,
     PASS_AT_INTERVALS,
     UNDER_INTERVAL,
@@ -298,6 +299,10 @@ class FrequencyAnalysis:
                     if step_loop is None:  # the pass itself runs again every interval, as a per-epoch one does
                         return Execution(Frequency.PER_EPOCH, (Reason(PASS_AT_INTERVALS, ancestor),))
                     why = ""  # `if step % val_interval == 0:` around a pass over a loader: each batch is a step
+                if why == ONE_STEP:
+                    once = self._once_per_pass(ancestor, path)
+                    if once is not None:
+                        return once
                 if why:
                     return Execution(Frequency.RARE, (Reason(why, ancestor),))
                 flagged = self._mode_branch(ancestor, path)
@@ -325,6 +330,27 @@ class FrequencyAnalysis:
         if isinstance(scope, cst.ClassDef):
             return Execution(Frequency.ONCE, (Reason("in a class body"),), setup=True)
         return Execution(Frequency.ONCE, (Reason("at module level"),))
+
+    def _once_per_pass(self, branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Optional[Execution]:
+        """A test of one value of the counter of a loop that is not a step or epoch loop (`if
+        step == 0:` in `forward()`'s loop over time steps) runs its body once per pass of that
+        loop, as often as the loop runs; None for any other counter (the training loop's
+        `if step == 0:` runs once in a run)."""
+        tested = {item.value for item in descendants(branch.test) if isinstance(item, cst.Name)}
+        loop = next(
+            (
+                ancestor for ancestor, child in path
+                if isinstance(ancestor, cst.For) and child is ancestor.body
+                and tested & {item.value for item in descendants(ancestor.target) if isinstance(item, cst.Name)}
+            ),
+            None,
+        )
+        if loop is None or self.steps_itself(loop) or is_loader_like(loop.iter) or names_epoch(loop.target):
+            return None
+        outer = self.execution(loop)
+        if outer.frequency is not Frequency.PER_STEP:
+            return None
+        return Execution(Frequency.PER_STEP, (Reason("on the first iteration of a loop that runs every step", branch),) + outer.reasons, outer.loop)
 
     def _never_taken(self, branch: cst.If, body: bool) -> bool:
         if self.never_taken is None:
@@ -1257,7 +1283,7 @@ def rare_test(
     nodes = [node for node in nodes if id(node) not in inside]
     for node in nodes:
         if isinstance(node, cst.Comparison) and _compares_to_one_step(node, counters):
-            return "on a single step"
+            return ONE_STEP
         setting = _setting_name(node, holders)
         if has_word(setting, GUARD_WORDS):
             return f"under `{setting}`"
