@@ -46,3 +46,33 @@ for episode in range(1000):
 @pytest.mark.parametrize("helper, reported", [("observe_env", []), ("record", [26])])
 def test_an_action_handed_to_a_helper_that_steps_the_environment(helper, reported):
     assert lines(AGENT.format(helper=helper), "TL101") == reported
+
+
+PRIORITIES = """
+import torch
+
+device = torch.device("cuda")
+
+
+def update():
+    batch, idx, weights = buffer.replay(size=32)
+    states = torch.tensor(batch, dtype=torch.float32).to(device)
+    td_error = (net(states) - target).pow(2).sum(-1)
+    loss = (td_error * torch.tensor(weights, device=device)).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    {holder}.set_priority(td_error.detach().cpu().numpy(), idx)
+
+
+for frame in range(10000):
+    state = env.reset()
+    update()
+"""
+
+
+@pytest.mark.parametrize("holder, reported", [("buffer", []), ("recorder", [15])])
+def test_priorities_of_the_replay_memory_the_update_draws_from(holder, reported):
+    """The memory hands out experience by `replay(...)`: its new priorities decide the next
+    batches, so they must reach the host; another object's are no such need."""
+    assert lines(PRIORITIES.format(holder=holder), "TL101") == reported

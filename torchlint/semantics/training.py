@@ -432,7 +432,7 @@ def _named_as_drawing_a_batch(call: cst.Call) -> bool:
 
 
 # Methods of a replay memory that hand out stored experience.
-REPLAY_WORDS = frozenset({"sample", "draw"})
+REPLAY_WORDS = frozenset({"sample", "draw", "replay"})
 
 
 def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, scope: Optional[cst.CSTNode] = None) -> bool:
