@@ -233,19 +233,22 @@ class FrequencyAnalysis:
 
     def _index(self) -> Dict[int, cst.CSTNode]:
         if self._parents is None:
+            parents = module_nodes(self.module).parents
             for node in nodes_of_type(self.module, (cst.Call,)):
                 name = identifier(node.func)
                 if name:
                     self._calls.setdefault(name, []).append(node)
-                    self._note_references(node.args)
-            self._parents = module_nodes(self.module).parents
+                    self._note_references(node, parents)
+            self._parents = parents
         return self._parents
 
-    def _note_references(self, args: Tuple[cst.Arg, ...]) -> None:
-        """Functions passed as values (`register_hook(fn)`, `collate_fn=collate`) may run anywhere."""
-        for arg in args:
+    def _note_references(self, call: cst.Call, parents: Dict[int, cst.CSTNode]) -> None:
+        """Functions passed as values (`register_hook(fn)`, `collate_fn=collate`) may run
+        anywhere; not a parameter of an enclosing function of the same name (`len(train)` in
+        `split_train_val(train, val_split)` says nothing of a function `train()`)."""
+        for arg in call.args:
             name = identifier(arg.value) if isinstance(arg.value, (cst.Name, cst.Attribute)) else ""
-            if name:
+            if name and not (isinstance(arg.value, cst.Name) and name in _enclosing_parameters(call, parents)):
                 self._referenced.add(name)
 
     # -- questions -------------------------------------------------------------------------
@@ -1119,6 +1122,19 @@ class FrequencyAnalysis:
 
     def enclosing_function(self, node: cst.CSTNode) -> Optional[cst.FunctionDef]:
         return next((a for a, _ in self._path(node) if isinstance(a, cst.FunctionDef)), None)
+
+
+def _enclosing_parameters(node: cst.CSTNode, parents: Dict[int, cst.CSTNode]) -> Set[str]:
+    """The parameter names of the functions and lambdas around `node`."""
+    found: Set[str] = set()
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            params = current.params
+            found.update(param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params))
+            found.update(star.name.value for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param))
+        current = parents.get(id(current))
+    return found
 
 
 def _bound_identifier(node: Optional[cst.CSTNode]) -> str:
