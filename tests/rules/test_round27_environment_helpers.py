@@ -76,3 +76,29 @@ def test_priorities_of_the_replay_memory_the_update_draws_from(holder, reported)
     """The memory hands out experience by `replay(...)`: its new priorities decide the next
     batches, so they must reach the host; another object's are no such need."""
     assert lines(PRIORITIES.format(holder=holder), "TL101") == reported
+
+
+STORE_ONLY = """
+import torch
+
+device = torch.device("cuda")
+
+
+def update(s, a, r):
+    memory.append_to_replay(s, a, r)
+    batch = memory.prep_minibatch()
+    loss = net(batch.to(device)).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    memory.save_td(loss.item())
+
+
+for frame in range(10000):
+    update(s, a, r)
+"""
+
+
+def test_a_memory_that_only_stores_by_replay_hands_out_nothing():
+    """`append_to_replay` stores experience: the memory draws no batch the loss decides."""
+    assert lines(STORE_ONLY, "TL101") == [14]

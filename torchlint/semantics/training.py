@@ -432,7 +432,9 @@ def _named_as_drawing_a_batch(call: cst.Call) -> bool:
 
 
 # Methods of a replay memory that hand out stored experience.
-REPLAY_WORDS = frozenset({"sample", "draw", "replay"})
+REPLAY_WORDS = frozenset({"sample", "draw"})
+# Their names in full: `buffer.replay(size=32)` (not `append_to_replay`, which stores).
+REPLAY_METHODS = frozenset({"replay"})
 
 
 def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, scope: Optional[cst.CSTNode] = None) -> bool:
@@ -457,7 +459,10 @@ def feeds_batch_source(node: cst.CSTNode, names: Set[str], loop: cst.CSTNode, sc
 def _sampled_memories(scope: cst.CSTNode) -> Set[Optional[str]]:
     """The objects `scope` samples from (`D.sample(batch_size)`), by dotted name."""
     calls = (item for item in descendants(scope) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute))
-    return {dotted_name(call.func.value) for call in calls if any(word in REPLAY_WORDS for word in words(call.func.attr.value))}
+    return {
+        dotted_name(call.func.value) for call in calls
+        if call.func.attr.value in REPLAY_METHODS or any(word in REPLAY_WORDS for word in words(call.func.attr.value))
+    }
 
 
 @per_module
