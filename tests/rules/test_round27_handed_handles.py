@@ -9,19 +9,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import project_findings
+from test_recall11_handles import METRIC
 
 pytestmark = pytest.mark.stable_only
-
-METRIC = """
-import torch
-
-
-def accuracy(output, target):
-    with torch.no_grad():
-        pred = torch.argmax(output, dim=1)
-        correct = torch.sum(pred == target).item()
-    return correct / len(target)
-"""
 
 TRAIN = """
 import torch
