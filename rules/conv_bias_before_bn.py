@@ -50,6 +50,10 @@ class _ClassModules:
     """Submodules assigned as `self.<name> = Layer(...)` and how each one's output is consumed."""
 
     constructors: Dict[str, cst.Call] = field(default_factory=dict)
+    # Of those, the norms built or applied only under a test (`self.bn = nn.BatchNorm2d(c) if bn
+    # else None`, then `if self.bn: x = self.bn(x)`; `if self.activation == "relu": x =
+    # F.relu(self.bn(x))`): the layer before keeps its bias for the other case.
+    optional: Set[str] = field(default_factory=set)
     # For each submodule called in the class, the submodule that consumes each call's output
     # directly (None when the output goes anywhere else).
     consumers: Dict[str, List[Optional[str]]] = field(default_factory=dict)
@@ -90,7 +94,11 @@ class ConvBiasBeforeBn(Rule):
     wired in a module's methods as `self.bn(self.conv(x))` or `x = self.conv(x); x = self.bn(x)`
     (what the norm's output is made into next does not matter: `self.bn(x).view(n, m, c)`;
     a Linear's output may reach a BatchNorm1d as rows of its features, `x.view(-1, c)` or
-    `.reshape(-1, c)` with `c` written as the Linear's output features and the norm's),
+    `.reshape(-1, c)` with `c` written as the Linear's output features and the norm's;
+    also a norm applied in the first branch of an `if` right after the layer, `if self.bn: x =
+    self.bn(x)` after `self.bn = nn.BatchNorm2d(c) if bn else None`, or `if self.activation ==
+    "relu": x = F.relu(self.bn(x))`, reported without a fix: the blocks that skip the norm need
+    the bias, and the fix is the user's, `bias=not bn`),
     when every call of the convolution feeds the BatchNorm, and layers held in
     `nn.ModuleList`s applied at the same position in a loop that starts at the lists' first
     element (`self.bns[i](self.fcs[i](h))` over `range(n)`, `x = lin(x)` then
@@ -489,9 +497,14 @@ class ConvBiasBeforeBn(Rule):
                 self.built[key] = (_list_items(node.value) if isinstance(node.value, cst.List) else [], self.ctx.ancestors[-2])
                 if sequential:
                     self.sequentials.add(key)
-        if len(node.targets) != 1 or not isinstance(node.value, cst.Call):
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        built = _built_or_none(node.value)
+        if built is not None and target is not None and _self_attribute(target) and self.classes:
+            self.classes[-1].constructors[target.attr.value] = built  # type: ignore[union-attr]
+            self.classes[-1].optional.add(target.attr.value)  # type: ignore[union-attr]
             return
-        target = node.targets[0].target
+        if target is None or not isinstance(node.value, cst.Call):
+            return
         if isinstance(target, cst.Name):
             self.assigned[(self._scope(), target.value)] = node.value
         elif _self_attribute(target) and self.classes:
@@ -516,7 +529,10 @@ class ConvBiasBeforeBn(Rule):
             norms = [record.constructors.get(consumer or "") for consumer in consumers]
             if all(norm is not None and self._cancels(layer, norm) for norm in norms):
                 reassigned = next((c for c in consumers if _attribute_assignments(node, c or "") > 1), None)
+                optional = next((c for c in consumers if c in record.optional), None)
                 withheld = f"`self.{reassigned}` is assigned more than once: it may not be a norm" if reassigned else ""
+                if optional is not None:
+                    withheld = f"`self.{optional}` is built or applied only under a test: the bias is needed without it"
                 self._report(layer, norms[0], withheld)  # type: ignore[arg-type]
 
     def _judge_module_lists(self, klass: cst.ClassDef) -> None:
@@ -555,7 +571,9 @@ class ConvBiasBeforeBn(Rule):
             consumer = _next_statement_consumer(parent, ancestors[-2], ancestors[-3])
             if consumer is None:
                 return None
-            norm, taken = consumer
+            norm, taken, conditional = consumer
+            if conditional and self.classes:
+                self.classes[-1].optional.add(norm)
             return norm if rows_view(taken) is None or self._rows_of_features(node, norm, taken) else None
         return None
 
@@ -912,16 +930,37 @@ def _self_attribute(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
-def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.CSTNode) -> Optional[Tuple[str, cst.BaseExpression]]:
+def _next_statement_consumer(assign: cst.Assign, line: cst.CSTNode, block: cst.CSTNode) -> Optional[Tuple[str, cst.BaseExpression, bool]]:
     """For `v = self.a(...)`, the submodule `b` when the next statement is `v = self.b(v)`
     (or `w = self.b(v)` with `v` not used again in the block, or `self.b(v.view(-1, n))`),
-    with what it takes."""
+    with what it takes and whether it runs only under a test: also when that statement is the
+    whole first branch of an `if` that follows (`if self.bn: v = self.bn(v)`, `if
+    self.activation == "relu": v = F.relu(self.bn(v))`)."""
     if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
         return None
     body = getattr(block, "body", ())
     index = next((i for i, statement in enumerate(body) if statement is line), None) if isinstance(body, (list, tuple)) else None
-    call = next_consumer(body, index, assign.targets[0].target.value) if index is not None else None
-    return (call.func.attr.value, call.args[0].value) if call is not None and _self_attribute(call.func) else None  # type: ignore[union-attr]
+    variable = assign.targets[0].target.value
+    call = next_consumer(body, index, variable) if index is not None else None
+    conditional = False
+    following = body[index + 1] if index is not None and index + 1 < len(body) else None
+    if call is None and isinstance(following, cst.If) and len(following.body.body) == 1:
+        branch = following.body.body[0]
+        rebinds = isinstance(branch, cst.SimpleStatementLine) and isinstance(branch.body[0], cst.Assign)
+        call, conditional = (next_consumer([branch], -1, variable) if rebinds else None), True
+    if call is None or not _self_attribute(call.func):
+        return None
+    return call.func.attr.value, call.args[0].value, conditional  # type: ignore[union-attr]
+
+
+def _built_or_none(value: cst.BaseExpression) -> Optional[cst.Call]:
+    """The layer of `Layer(...) if flag else None` (either way round), else None."""
+    if not isinstance(value, cst.IfExp):
+        return None
+    for built, other in ((value.body, value.orelse), (value.orelse, value.body)):
+        if isinstance(built, cst.Call) and isinstance(other, cst.Name) and other.value == "None":
+            return built
+    return None
 
 
 def _concatenated_value(node: cst.CSTNode) -> Optional[str]:
