@@ -21,6 +21,14 @@ from torchlint.semantics.values import only_assigned_value
 from torchlint.semantics.training import NO_SUCH_KEYWORD, builds_dataloader, loader_factory, subclass_init, takes_keyword
 
 
+# Hugging Face's argument classes whose `dataloader_*` fields configure the `Trainer`'s loaders.
+TRAINING_ARGUMENTS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
+TRANSFORMERS_VERSION = (
+    "`dataloader_persistent_workers` exists from transformers 4.38 on, and the installed version is not known: "
+    "an older one raises a `TypeError`"
+)
+
+
 class DataloaderNoPersistentWorkers(Rule):
     """## What it does
     Flags a `torch.utils.data.DataLoader` with worker processes (`num_workers` any
@@ -78,6 +86,12 @@ class DataloaderNoPersistentWorkers(Rule):
     Lightning, counts too); so does a loader hook that builds
     one loader per dataset and returns them in a list (`loaders.append(DataLoader(ds, ...))`,
     then `return loaders`; `semantics.loaders.appended_to_result`).
+
+    Hugging Face's `TrainingArguments(dataloader_num_workers=N)` (and
+    `Seq2SeqTrainingArguments`) in a PyTorch file, with `N` anything but the literal `0` and
+    without `dataloader_persistent_workers=True`, is reported too: the `Trainer` builds its
+    loaders with those workers and iterates them again every epoch (not with
+    `num_train_epochs` of 1 or less, nor where `**kwargs` may set the field).
 
     ## Why is this slow?
     Without persistent workers, every `for batch in loader` starts `num_workers` new
@@ -198,6 +212,10 @@ class DataloaderNoPersistentWorkers(Rule):
     class-level attribute either reads that the file changes through the class
     (`len(type(self).BANK)` with `HardNegatives.BANK.extend(mined)` between epochs).
 
+    For `TrainingArguments` no fix is offered: `dataloader_persistent_workers` exists from
+    transformers 4.38 on, an older version raises a `TypeError`, and the version a project
+    runs is not known.
+
     ## Measured precision
     Stable for loaders that a loop running with training iterates in the same file (directly
     or through a same-file function it is passed to): a loop that trains or the per-epoch
@@ -217,7 +235,7 @@ class DataloaderNoPersistentWorkers(Rule):
     summary = "DataLoader re-spawns its workers every epoch (no `persistent_workers=True`)"
     # `DataLoader`, a project subclass of it (`AudioDataLoader`, `BucketLoader`), or a loader
     # factory (`dataset.to_dataloader(...)`, see `semantics.training.loader_factory`).
-    triggers = ("Loader", "loader(")
+    triggers = ("Loader", "loader(", "dataloader_num_workers")
     fix_applicability = Applicability.UNSAFE
     bad_examples = (
         "from torch.utils.data import DataLoader\nloader = DataLoader(ds, num_workers=4)\n"
@@ -253,6 +271,32 @@ class DataloaderNoPersistentWorkers(Rule):
             self.unpacked[id(node.value)] = self._unpacked_keywords(node.value)
 
     def visit_Call(self, node: cst.Call) -> None:
+        self._check_training_arguments(node)
+        self._note_loader(node)
+
+    def _check_training_arguments(self, node: cst.Call) -> None:
+        """Hugging Face `TrainingArguments(dataloader_num_workers=4)` (or the `Seq2Seq` kind)
+        without `dataloader_persistent_workers=True`: the `Trainer` builds its loaders with
+        those workers and iterates them again every epoch (not for one epoch or fewer, nor
+        where `**kwargs` may set it)."""
+        qualified = self.ctx.qualified_name(node.func) or ""
+        if not qualified.startswith("transformers.") or qualified.rpartition(".")[2] not in TRAINING_ARGUMENTS or has_star(node, "**"):
+            return
+        workers = keyword(node, "dataloader_num_workers")
+        persistent = keyword(node, "dataloader_persistent_workers")
+        epochs = keyword(node, "num_train_epochs")
+        if workers is None or is_literal(workers.value, "0") or (persistent is not None and not is_literal(persistent.value, "False")):
+            return
+        if epochs is not None and isinstance(epochs.value, (cst.Integer, cst.Float)) and float(epochs.value.value) <= 1:
+            return
+        self.report(
+            node,
+            "The `Trainer` starts its DataLoader workers again every epoch; set "
+            "`dataloader_persistent_workers=True` (transformers 4.38 or later) to keep them alive between epochs",
+            fix=self.withheld(TRANSFORMERS_VERSION),
+        )
+
+    def _note_loader(self, node: cst.Call) -> None:
         """A loader returned as it is built (a Lightning `train_dataloader()` hook, a builder),
         by a DataLoader subclass's `super().__init__(...)`, held in an assigned dict or list
         (`loaders = {x: DataLoader(...) for x in phases}`) or appended to a list the function
