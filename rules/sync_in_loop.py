@@ -602,10 +602,7 @@ class SyncInLoop(Rule):
             if not isinstance(call, cst.Call) or not _passes(node, names, call):
                 continue
             for function in called_function(call, functions):
-                handed = {
-                    parameter for arg, parameter in arguments_by_parameter(call, function)
-                    if any(item is node or (isinstance(item, cst.Name) and item.value in names) for item in descendants(arg))
-                }
+                handed = {parameter for arg, parameter in arguments_by_parameter(call, function) if _carries(arg, node, names)}
                 if any(_passes(node, handed, step) for step in environment_steps(function)):
                     return True
         return False
@@ -958,7 +955,12 @@ def _flows_to(loop: cst.CSTNode, names: Set[str]) -> Set[str]:
 
 def _passes(node: cst.CSTNode, names: Set[str], call: cst.Call) -> bool:
     """Whether `call` takes `node`'s value as an argument, itself or by one of `names`."""
-    return any(item is node or (isinstance(item, cst.Name) and item.value in names) for arg in call.args for item in descendants(arg))
+    return any(_carries(arg, node, names) for arg in call.args)
+
+
+def _carries(expression: cst.CSTNode, node: cst.CSTNode, names: Set[str]) -> bool:
+    """Whether `expression` holds `node`'s value, itself or by one of `names`."""
+    return any(item is node or (isinstance(item, cst.Name) and item.value in names) for item in descendants(expression))
 
 
 def _read_again(names: Set[str], loop_nodes: List[cst.CSTNode]) -> bool:

@@ -83,7 +83,7 @@ from torchlint.semantics.training import (
     outside_nested_loops,
     steps_an_optimizer,
 )
-from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, iterated_source, leaves_in_first_iteration, module_nodes, names_bound_by, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, iterated_source, leaves_in_first_iteration, module_nodes, names_bound_by, nodes_of_type, parameter_names, scope_descendants
 from torchlint.semantics.values import string_key, string_value
 
 # Where a value a test looks a key up in comes from: a configuration (True), not (False), unknown (None).
@@ -335,10 +335,10 @@ class FrequencyAnalysis:
         return Execution(Frequency.ONCE, (Reason("at module level"),))
 
     def _once_per_pass(self, branch: cst.If, path: List[Tuple[cst.CSTNode, cst.CSTNode]]) -> Optional[Execution]:
-        """A test of one value of the counter of a loop that is not a step or epoch loop (`if
-        step == 0:` in `forward()`'s loop over time steps) runs its body once per pass of that
-        loop, as often as the loop runs; None for any other counter (the training loop's
-        `if step == 0:` runs once in a run)."""
+        """A test of one value of the counter of a loop that neither trains nor draws batches
+        (`if step == 0:` in `forward()`'s loop over time steps) runs its body once per pass of
+        that loop, as often as the loop runs: every step where the loop itself runs every step;
+        None otherwise (the training loop's `if step == 0:` runs once in a run)."""
         tested = {item.value for item in descendants(branch.test) if isinstance(item, cst.Name)}
         loop = next(
             (
@@ -348,8 +348,8 @@ class FrequencyAnalysis:
             ),
             None,
         )
-        if loop is None or self.steps_itself(loop) or is_loader_like(loop.iter) or names_epoch(loop.target):
-            return None
+        if loop is None or self.steps_itself(loop) or is_loader_like(loop.iter):
+            return None  # the training loop's own counter: once in a pass of many steps
         outer = self.execution(loop)
         if outer.frequency is not Frequency.PER_STEP:
             return None
@@ -1130,9 +1130,7 @@ def _enclosing_parameters(node: cst.CSTNode, parents: Dict[int, cst.CSTNode]) ->
     current = parents.get(id(node))
     while current is not None:
         if isinstance(current, (cst.FunctionDef, cst.Lambda)):
-            params = current.params
-            found.update(param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params))
-            found.update(star.name.value for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param))
+            found.update(parameter_names(current.params))
         current = parents.get(id(current))
     return found
 

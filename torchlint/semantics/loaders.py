@@ -22,7 +22,7 @@ from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.stored_results import stores_result_for_training
 from torchlint.semantics.trainers import lightning_on_cpu
 from torchlint.semantics.training import BACKWARD, STEP, called_function, subclass_init, drawn_from, loop_trains, methods_called, repeated_with_training, training_loops
-from torchlint.semantics.tree import bound_names, children, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import bound_names, children, parameter_names, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, nodes_of_type, per_module, scope_descendants
 
 
 # The preview variant of the loader rules: loaders whose `loader_use` is not "train".
@@ -898,7 +898,7 @@ def _visible(scope: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
         if (
             node is not scope
             and isinstance(node, (cst.FunctionDef, cst.Lambda))
-            and any(param.name.value == name for param in _all_params(node.params))
+            and name in parameter_names(node.params)
             and not (isinstance(node, cst.FunctionDef) and node.name.value in handed)
         ):
             continue
@@ -916,12 +916,6 @@ def _started_with(scope: cst.CSTNode, name: str) -> Set[str]:
         values = [arg.value for arg in node.args]
         if any(isinstance(item, cst.Name) and item.value == name for value in values for item in descendants(value)):
             found.update(value.value for value in values if isinstance(value, cst.Name) and value.value != name)
-    return found
-
-
-def _all_params(params: cst.Parameters) -> List[cst.Param]:
-    found = [*params.posonly_params, *params.params, *params.kwonly_params]
-    found += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
     return found
 
 

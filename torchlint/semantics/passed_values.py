@@ -20,7 +20,7 @@ from torchlint.semantics.config_files import configured_values
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, arguments_given, calls_given, launched_values, option_default, project_enables
-from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, nodes_of_type, per_module, scope_descendants
+from torchlint.semantics.tree import descendants, in_source_order, names_bound_by, nodes_of_type, parameter_names, per_module, scope_descendants
 from torchlint.semantics.values import DICT_READS, string_key, string_value
 
 
@@ -364,9 +364,7 @@ def _scope_constants(module: cst.Module, scope: cst.CSTNode) -> Dict[str, cst.Ba
             literals[node.targets[0].target.value] = node.value
     within = descendants(body) if isinstance(scope, cst.Module) else scope_descendants(body)
     declared = {item.name.value for node in within if isinstance(node, (cst.Global, cst.Nonlocal)) for item in node.names}
-    parameters = set()
-    if isinstance(scope, cst.FunctionDef):
-        parameters = {param.name.value for param in (*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params)}
+    parameters = set(parameter_names(scope.params)) if isinstance(scope, cst.FunctionDef) else set()
     return {name: value for name, value in literals.items() if counts.get(name) == 1 and name not in declared | parameters}
 
 
@@ -374,12 +372,7 @@ def _scope_constants(module: cst.Module, scope: cst.CSTNode) -> Dict[str, cst.Ba
 def _bound_in(module: cst.Module, function: cst.FunctionDef) -> FrozenSet[str]:
     """The names `function` binds itself (parameters included): they hide the module's."""
     names = {name for node in scope_descendants(function.body) for name in names_bound_by(node)}
-    names |= {param.name.value for param in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
-    if isinstance(function.params.star_arg, cst.Param):
-        names.add(function.params.star_arg.name.value)
-    if isinstance(function.params.star_kwarg, cst.Param):
-        names.add(function.params.star_kwarg.name.value)
-    return frozenset(names)
+    return frozenset(names | set(parameter_names(function.params)))
 
 
 # What an `if` test asks of the value it reads for its body to run.

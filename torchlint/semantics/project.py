@@ -1053,8 +1053,7 @@ def _imported_definition(path: str, text: str, name: str, depth: int = MAX_REEXP
             if file is None:
                 continue
             other = read_module(file).text
-            pattern = re.compile(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(original)}\b", re.MULTILINE)
-            if pattern.search(other) is not None:
+            if _defines_at_top(other, original):
                 return file, original
             found = _imported_definition(file, other, original, depth - 1) if depth > 0 else None
             if found is not None:
@@ -2796,8 +2795,12 @@ def _defines(base: str, module: List[str], name: str) -> bool:
     if not files:
         return False
     text = read_module(files[-1]).text
-    pattern = re.compile(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b", re.MULTILINE)
-    return pattern.search(text) is not None or any(local == name for statement in _imports_binding(text, name) for _, local in statement.names)
+    return _defines_at_top(text, name) or any(local == name for statement in _imports_binding(text, name) for _, local in statement.names)
+
+
+def _defines_at_top(text: str, name: str) -> bool:
+    """Whether the module `text` has a `def` or `class` of `name` at the start of a line."""
+    return re.search(rf"^(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b", text, re.MULTILINE) is not None
 
 
 def _function_in(base: str, module: List[str], attribute: List[str], depth: int) -> Optional[FunctionFacts]:

@@ -287,6 +287,13 @@ def names_bound_by(node: cst.CSTNode) -> List[str]:
     return bound_names(target)  # type: ignore[arg-type]
 
 
+def parameter_names(params: cst.Parameters) -> List[str]:
+    """The names a function's or lambda's parameters bind, `*args` and `**kwargs` included."""
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
+    return [param.name.value for param in every]
+
+
 def bound_names(target: cst.BaseExpression) -> List[str]:
     """The plain names an assignment target binds: `x`, `(x, y)`, `[a, *rest]`; not `a.b` or `a[0]`."""
     if isinstance(target, cst.Name):
