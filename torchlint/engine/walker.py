@@ -18,6 +18,7 @@ from torchlint.semantics.framework_names import LIGHTNING
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import COMPREHENSIONS, bound_names, children, descendants, descendants_of_type, names_bound_by, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, TENSOR_KINDS, Kind
+from torchlint.semantics.devices import in_cpu_only_branch
 from torchlint.semantics.modes import notebook_cell
 
 Handler = Callable[[cst.CSTNode], None]
@@ -132,6 +133,8 @@ class _SemanticTracker:
         self._bindings: Dict[int, Tuple[cst.CSTNode, Counter]] = {}
         # Per `if` statement with an `else` being walked, the kinds its body left (`_leave_if`).
         self._after_body: Dict[int, Dict[str, Kind]] = {}
+        # Per `if` statement being walked whose body runs only off CUDA, the kinds before it.
+        self._before_host_branch: Dict[int, Dict[str, Kind]] = {}
         # Per module class (by id, with the class), its methods' parameters given a hook's batch.
         self._hook_helpers: Dict[int, Tuple[cst.ClassDef, Dict[str, Set[str]]]] = {}
         self.on_enter: Dict[Type[cst.CSTNode], Callable] = {
@@ -144,6 +147,7 @@ class _SemanticTracker:
             cst.For: self._enter_for,
             cst.WithItem: self._enter_with_item,
             cst.ExceptHandler: self._enter_except,
+            cst.If: self._enter_if,
             cst.Else: self._enter_else,
             cst.Call: self._enter_call,
         }
@@ -293,6 +297,10 @@ class _SemanticTracker:
             self._bind_target(element.value, self.values.loop_target_kind(arg.value))
         return True
 
+    def _enter_if(self, node: cst.If) -> None:
+        if in_cpu_only_branch([(node, node.body)], self.names.qualified_name):
+            self._before_host_branch[id(node)] = dict(self.names.scopes[-1].values)
+
     def _enter_else(self, node: cst.Else) -> None:
         owner = self.ctx.ancestors[-1] if self.ctx.ancestors else None
         if isinstance(owner, cst.If):
@@ -301,11 +309,22 @@ class _SemanticTracker:
     def _leave_if(self, node: cst.If) -> None:
         """After `if ...: loss = model(x)` / `else: loss = torch.tensor(0.)`, the name holds a
         tensor that may be on the device, whatever branch the walk took last; after a branch
-        that binds it to a value of unknown kind, its kind is unknown."""
+        that binds it to a value of unknown kind, its kind is unknown. A branch that runs only
+        off CUDA (`if logits.device.type == "mps": logits = logits.cpu()`) leaves the kinds of
+        the CUDA run: those before it, or those of the body when the `else` is that branch."""
         after_body = self._after_body.pop(id(node), None)
+        before = self._before_host_branch.pop(id(node), None)
+        values = self.names.scopes[-1].values
+        if before is not None and node.orelse is None:
+            values.clear()
+            values.update(before)
+            return
+        if after_body is not None and isinstance(node.orelse, cst.Else) and in_cpu_only_branch([(node, node.orelse)], self.names.qualified_name):
+            values.clear()
+            values.update(after_body)
+            return
         if after_body is None:
             return
-        values = self.names.scopes[-1].values
         for name in after_body.keys() | values.keys():
             kinds = {after_body.get(name), values.get(name)}
             if Kind.HOST_TENSOR not in kinds or len(kinds) == 1 or kinds <= HOST_KINDS:
