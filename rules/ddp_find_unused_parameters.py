@@ -4,6 +4,7 @@ from torchlint.engine.rule import Rule
 from torchlint.semantics.calls import is_literal, keyword
 from torchlint.semantics.framework_names import lightning_class
 from torchlint.semantics.passed_values import default_of_option
+from torchlint.semantics.project import FREEZES_LATER, project_uses
 from torchlint.semantics.values import string_value
 
 DISTRIBUTED_DATA_PARALLEL = frozenset(
@@ -39,6 +40,11 @@ class DdpFindUnusedParameters(Rule):
     `static_graph=True` lets DDP find them once, in the first iteration, instead of every
     time; the rule is silent when `static_graph=True` is passed.
 
+    Nor is it reported in a program that freezes parameters at run time (`param.requires_grad
+    = False` or `p.requires_grad_(False)` in a function other than a constructor, in the file
+    or a module of its program: `freeze_layers(model)` after the wrap): DDP registered those
+    parameters when it was built and waits for their gradients unless told to find them
+    unused. A module frozen in its constructor (an EMA copy, a momentum encoder) is not.
     Only the literal `True` is reported, and a command-line option that is `True` unless the
     user turns it off (`find_unused_parameters=args.find_unused` after
     `parser.add_argument("--find-unused", default=True, ...)`): an option that is off by
@@ -101,7 +107,7 @@ class DdpFindUnusedParameters(Rule):
         if flag is None or not (is_literal(flag.value, "True") or default_of_option(self.ctx, flag.value) is True):
             return
         static = keyword(node, "static_graph")
-        if static is not None and is_literal(static.value, "True"):
+        if static is not None and is_literal(static.value, "True") or self._freezes_later():
             return
         self.report(
             node,
@@ -110,11 +116,16 @@ class DdpFindUnusedParameters(Rule):
             "if the unused set never changes",
         )
 
+    def _freezes_later(self) -> bool:
+        """Whether the program freezes parameters after building its model (see
+        `project.FREEZES_LATER`): those already wrapped get no gradient, which DDP must be told."""
+        return project_uses(self.ctx, FREEZES_LATER)
+
     def _check_strategy_name(self, node: cst.Call) -> None:
         """`Trainer(strategy="ddp_find_unused_parameters_true")`: Lightning's DDP told to find
         unused parameters every step."""
         strategy = keyword(node, "strategy")
-        if strategy is not None and string_value(strategy.value) in FINDING_STRATEGIES:
+        if strategy is not None and string_value(strategy.value) in FINDING_STRATEGIES and not self._freezes_later():
             self.report(
                 strategy,
                 f"`strategy=\"{string_value(strategy.value)}\"` makes DDP traverse the autograd graph after every "

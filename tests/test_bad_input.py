@@ -48,6 +48,16 @@ def test_syntax_error_in_a_file_without_torch_is_reported_too(cwd):
     assert (finding["code"], finding["line"], finding["message"]) == ("TL000", 1, "cannot parse: '(' was never closed")
 
 
+def test_indentation_cpython_accepts_but_libcst_rejects_is_analysed_without_fixes(cwd):
+    # A body indented by eight spaces then three tabs under a line of two tabs: CPython reads
+    # tabs to columns of eight; LibCST's tokenizer finds no matching block at the dedent.
+    source = "import torch\nfor x in loader:\n\twith ctx:\n\t\twith ctx2:\n        \t\t\ttotal += x.cuda().item()\n\t\ty = 1\n"
+    ast.parse(source)
+    (cwd / "mixed.py").write_text(source)
+    data = json.loads(check("--no-cache", "--unsafe-fixes").stdout)
+    assert [(d["code"], d["line"], d["fix"]) for d in data] == [("TL101", 5, None)]
+
+
 def test_parse_errors_can_be_ignored(cwd):
     (cwd / "broken.py").write_text("def train(:\n")
     assert check("--ignore", "TL000").exit_code == 0

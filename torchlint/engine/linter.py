@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import gc
+import re
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -146,6 +147,10 @@ def _analyse(
         positions = compute_positions(module, nodes, holders, located)
         return [_finding(report, path, positions, module, lines, statements) for report in reports], True
     except cst.ParserSyntaxError as error:
+        expanded = _indentation_expanded(text) if python_error is None else text
+        if expanded != text:  # valid Python that LibCST's tokenizer rejects: tabs after spaces in an indent
+            findings, parsed = _analyse(expanded, path, rules, checks_parse, options, None, stale)
+            return [replace(finding, fix=None) for finding in findings], parsed  # its edits are of other text
         if not checks_parse:
             return [], False
         if python_error is None:
@@ -157,6 +162,14 @@ def _analyse(
 
 
 _CHECKED = cst.CSTNode.__post_init__
+_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
+
+
+def _indentation_expanded(text: str) -> str:
+    """`text` with the tabs of every line's indentation expanded to columns of eight, as
+    CPython reads them: LibCST's tokenizer rejects some mixes CPython accepts (eight spaces
+    then three tabs after a line of three tabs). Only the lines' columns change."""
+    return _INDENT.sub(lambda found: found.group().expandtabs(8), text)
 
 
 def _parse_valid(text: str) -> cst.Module:

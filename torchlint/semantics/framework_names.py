@@ -40,6 +40,10 @@ FRAMEWORK_BASES: Dict[str, str] = {
 }
 # Methods whose returned loaders feed every epoch of training (a test loader runs once).
 TRAINING_LOADER_HOOKS: FrozenSet[str] = frozenset({"train_dataloader", "val_dataloader"})
+# Lightning hooks that run once per `fit` (or per stage), not per epoch or batch.
+LIGHTNING_ONCE_HOOKS: FrozenSet[str] = frozenset(
+    {"prepare_data", "setup", "teardown", "on_fit_start", "on_fit_end", "on_train_start", "on_train_end"}
+)
 # The validation loader hook, and the step hook without which Lightning never iterates it.
 VALIDATION_LOADER_HOOK = "val_dataloader"
 VALIDATION_STEP = "validation_step"

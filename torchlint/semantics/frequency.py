@@ -695,6 +695,26 @@ class FrequencyAnalysis:
                 return True
         return self.named is not None and any(getattr(self.named(base.value), "lightning", False) for base in klass.bases)
 
+    def trains_nothing(self, klass: cst.ClassDef, depth: int = LOCAL_BASES) -> bool:
+        """Whether the `training_step` of `klass` (its own, or one of a base of this file or of
+        another project module) never reads the batch it is handed: the trainer's passes over
+        the class's train loader train nothing (`return torch.tensor(0.0, requires_grad=True)`
+        in a module that uses the loader once, in `on_train_start`)."""
+        step = next((item for item in klass.body.body if isinstance(item, cst.FunctionDef) and item.name.value == "training_step"), None)
+        if step is not None:
+            names = parameter_names(step.params)
+            return len(names) > 1 and step.params.star_arg is None and not any(
+                isinstance(item, cst.Name) and item.value == names[1] for item in descendants(step.body)
+            )
+        for base in klass.bases:
+            local = self.classes().get(dotted_name(base.value) or "", [])
+            if len(local) == 1 and local[0] is not klass:
+                if depth > 0 and self.trains_nothing(local[0], depth - 1):
+                    return True
+            elif self.named is not None and getattr(self.named(base.value), "idle_training_step", False):
+                return True
+        return False
+
     def _never_fitted(self, klass: cst.ClassDef) -> bool:
         """Whether `klass` is a class of a program (a file no project module imports: a
         script, a notebook) whose instances it never hands on (`frameworks.kept_unused_classes`),

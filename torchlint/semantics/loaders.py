@@ -11,13 +11,13 @@ from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tup
 import libcst as cst
 
 from torchlint.semantics.calls import arguments_by_parameter, is_literal, keyword, positional
-from torchlint.semantics.framework_names import LIGHTNING_PACKAGES, TRAINING_LOADER_HOOKS, TRAINING_STEP, VALIDATION_LOADER_HOOK, VALIDATION_STEP
+from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, LIGHTNING_ONCE_HOOKS, LIGHTNING_PACKAGES, TRAINING_LOADER_HOOKS, TRAINING_STEP, VALIDATION_LOADER_HOOK, VALIDATION_STEP
 from torchlint.semantics.frameworks import bound_hooks, loader_hook
 from torchlint.semantics.heuristics import OPTIMIZER_WORDS, has_word
 from torchlint.semantics.execution import Frequency
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
-from torchlint.semantics.project import CPU_TRAINER, TRAINING, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, project_imports_lightning, project_mentions, passes_result_once, project_function, read_code, result_sites, role_path
+from torchlint.semantics.project import CPU_TRAINER, TRAINING, CallSite, FunctionFacts, element_name, file_enables, hands_result_to_lightning, hands_result_to_training, imported_global_hand_offs, moves_result_every_epoch, project_imports_lightning, project_mentions, passes_result_once, project_function, read_code, result_sites, role_path
 from torchlint.semantics.roles import is_profiling_script
 from torchlint.semantics.stored_results import stores_result_for_training
 from torchlint.semantics.trainers import lightning_on_cpu
@@ -91,9 +91,16 @@ def returned_to_training(ctx: "FileFacts", loader: cst.Call, repeatedly: bool = 
                 return True
         elif hands_result_to_training(site, slot):
             return True
-        elif file_enables(read_code(site.path).text, TRAINING) and not passes_result_once(site, slot):
+        elif file_enables(read_code(site.path).text, TRAINING) and not passes_result_once(site, slot) and not _once_per_fit(site):
             return True
     return False
+
+
+def _once_per_fit(site: CallSite) -> bool:
+    """Whether the call at `site` is made by a Lightning hook that runs once per fit
+    (`train_loader = self.train_dataloader()` in `on_train_start`, to fit a k-NN once)."""
+    hook = (site.caller or "").rpartition(".")[2]
+    return hook in LIGHTNING_ONCE_HOOKS and (any(FRAMEWORK_BASES.get(base) == LIGHTNING for base in site.caller_bases) or project_imports_lightning(site.path))
 
 
 def returned_to_epoch_loop(ctx: "FileFacts", loader: cst.Call, moved: bool = True) -> bool:
@@ -419,6 +426,8 @@ def _feeds_loader_hook(ctx: "FileFacts", loader: cst.Call, function: cst.Functio
     whole (`return DataLoader(ds, shuffle=shuffle)` in `_loader(self, ds, shuffle)`) to such a
     hook of the class that returns the helper's result (`return self._loader(self.train_ds,
     True)` in `train_dataloader`)."""
+    if function.name.value == "train_dataloader" and ctx.frequency.trains_nothing(klass):
+        return False  # its passes train nothing: the class draws the loader its own way
     if _loader_hook(ctx, function, klass):
         return True
     if _return_slot(function, loader) != WHOLE:

@@ -90,6 +90,7 @@ CUDA = "cuda"
 CPU_TRAINER = "cpu_trainer"
 TRAINING = "training"
 DOUBLE_BACKWARD = "double_backward"
+FREEZES_LATER = "freezes_later"
 HIGHER_ORDER_AUTOGRAD = "higher_order_autograd"
 COMPLEX_VALUES = "complex_values"
 FAST_PATH_MODULES = "fast_path_modules"
@@ -129,6 +130,10 @@ FEATURES: Dict[str, re.Pattern] = {
     CPU_TRAINER: re.compile(r"\baccelerator[\"']?\s*[=:]\s*[\"']cpu[\"']"),
     # A module that trains: a backward pass, or a trainer's `fit`.
     TRAINING: re.compile(r"\.backward\s*\(|\.fit\s*\("),
+    # Parameters frozen after their module is built: `p.requires_grad = False` or
+    # `p.requires_grad_(False)` in a function other than a constructor (`freeze_layers(model)`
+    # in the training loop; see `_freezes_later`).
+    FREEZES_LATER: re.compile(r"\.requires_grad\s*=\s*False\b|\.requires_grad_\(\s*False\s*\)"),
     # Gradients of gradients (`autograd.grad(..., create_graph=True)`, a gradient penalty):
     # compiled graphs have no double backward.
     DOUBLE_BACKWARD: re.compile(r"\bcreate_graph\s*=\s*True\b"),
@@ -455,12 +460,30 @@ def file_enables(text: str, feature: str) -> bool:
     Each feature is looked for when it is first asked about: most are never asked of most files."""
     code = code_text(text)
     if FEATURES[feature].search(code):
-        return True
+        return feature != FREEZES_LATER or _freezes_later(text)
     if feature in (CUDNN_BENCHMARK, CUDNN_DETERMINISTIC):
         setting = "benchmark" if feature == CUDNN_BENCHMARK else "deterministic"
         return any(re.search(rf"\b{re.escape(alias)}\.{setting}\s*=(?!=)", code) for alias in _CUDNN_ALIAS.findall(code))
     if feature in (CONVOLUTION, SPATIAL_CONVOLUTION):
         return any(re.search(rf"\b{re.escape(alias)}\.models\b", code) for alias in _TORCHVISION_ALIAS.findall(code))
+    return False
+
+
+def _freezes_later(text: str) -> bool:
+    """Whether a function of the code, other than an `__init__`, turns gradients off for
+    something (`param.requires_grad = False`, `p.requires_grad_(False)`): parameters frozen
+    at run time, after a wrapper such as DDP was built (not an EMA copy frozen in its
+    constructor)."""
+    for function in _ast_walk(python_tree(text)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.name == "__init__":
+            continue
+        for node in _ast_walk(function):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is False:
+                if any(isinstance(target, ast.Attribute) and target.attr == "requires_grad" for target in node.targets):
+                    return True
+            if isinstance(node, ast.Call) and _called_attribute(node) == "requires_grad_" and node.args:
+                if isinstance(node.args[0], ast.Constant) and node.args[0].value is False:
+                    return True
     return False
 
 
@@ -766,6 +789,10 @@ class FunctionFacts:
     # A class that derives from a Lightning class (`LightningModule`, `LightningDataModule`),
     # directly or through classes defined before it in its module: the framework runs its hooks.
     lightning: bool = False
+    # Such a class whose `training_step` (its own or one it inherits in its module) never reads
+    # the batch it is handed (`return torch.tensor(0.0, requires_grad=True)`): the trainer's
+    # passes over its train loader train nothing (see `idle_training_step`).
+    idle_training_step: bool = False
     # A class whose instances compute one biased layer's output (`ConvNorm` around an
     # `nn.Conv1d`; see `semantics.biased_layers`).
     wrapped_layer: Optional[WrappedLayer] = None
@@ -2000,9 +2027,11 @@ def _class_facts(
         FRAMEWORK_BASES.get((_ast_dotted(base) or "").rpartition(".")[2]) == LIGHTNING or getattr(known.get(_ast_dotted(base) or ""), "lightning", False)
         for base in node.bases
     )
+    step = _methods(node, classes).get("training_step") if name in classes else None
+    idle = idle_training_step(step) if step is not None else any(getattr(known.get(_ast_dotted(base) or ""), "idle_training_step", False) for base in node.bases)
     facts = FunctionFacts(
         name, node.lineno, wraps_grad_off=wraps, dataloader=dataloader, collates_itself=collates_itself, makes_data_up=made_up, lightning=lightning, klass=True,
-        keyword_limits=_keyword_limits(node, known),
+        idle_training_step=lightning and idle, keyword_limits=_keyword_limits(node, known),
         wrapped_layer=wrapped_layer(node, aliases), places_on_device=any(member.places_on_device for member in members),
     )
     init, stored = _constructor(node, classes) if name in classes else (None, {})
@@ -2017,6 +2046,14 @@ def _class_facts(
         reiterated_parameters=passes.reiterated, moved_parameters=passes.moved, entry_methods=passes.entries,
         framework_fed_parameters=_hooked_parameters(node, list(methods.values()), stored),
     )
+
+
+def idle_training_step(step: ast.AST) -> bool:
+    """Whether a `training_step(self, batch, ...)` never reads its batch (no `*args` either)."""
+    names = _parameter_names(step)
+    if len(names) < 2 or getattr(step, "args").vararg is not None:
+        return False
+    return not any(isinstance(item, ast.Name) and item.id == names[1] for item in _ast_walk(step))
 
 
 def _parameter_names(function: ast.AST) -> Tuple[str, ...]:
