@@ -310,6 +310,8 @@ def path_state(path: str) -> str:
 # What each path the analysis asked about was found to be, kept until `clear` or
 # `forget_paths`: resolving imports asks about the same candidate files for every module.
 _PATH_STATES: Dict[str, str] = {}
+# Each project root's modules by their lower-cased path (`_case_folded`), kept until `clear`.
+_FOLDED_MODULES: Dict[str, Dict[str, List[str]]] = {}
 # Each project root's `tree_stamp`, kept until `forget_paths`.
 _TREE_STAMPS: Dict[str, str] = {}
 
@@ -618,6 +620,21 @@ def search_path_directories(path: str, module: str) -> Tuple[str, ...]:
     return tuple(dict.fromkeys(known[1].get(module.partition(".")[0], ())))
 
 
+def _case_folded(path: str) -> Optional[str]:
+    """The one project module whose path is `path` but for case (`MyDiffusion/Diffusion.py`
+    for `from MyDiffusion.diffusion import Diffusion`): the import works on the case-insensitive
+    file systems of macOS and Windows, where such projects are written."""
+    root = project_root(path)
+    folded = _FOLDED_MODULES.get(root)
+    if folded is None:
+        folded = _FOLDED_MODULES[root] = {}
+        for file in project_files(root):
+            folded.setdefault(os.path.abspath(file).lower(), []).append(file)
+    _note(root, tree_stamp(root))
+    found = folded.get(os.path.abspath(path).lower(), [])
+    return found[0] if len(found) == 1 else None
+
+
 def imported_files(path: str, text: str, roots: Tuple[str, ...]) -> List[str]:
     """The project `.py` files that the import statements of `text` name (packages and modules)."""
     found: List[str] = []
@@ -640,6 +657,9 @@ def _module_files(base: str, parts: List[str], names: List[str]) -> List[str]:
             files.append(package)
         elif index == len(parts) - 1 and _is_file(current + ".py"):
             files.append(current + ".py")
+            return files
+        elif index == len(parts) - 1 and not _is_dir(current) and _case_folded(current + ".py") is not None:
+            files.append(_case_folded(current + ".py"))  # type: ignore[arg-type]
             return files
         elif not _is_dir(current):
             return files  # not a module of this project (or only a namespace directory)
@@ -2971,6 +2991,7 @@ def clear() -> None:
     _MODULE_DIRECTORIES.clear()
     _LIGHTNING_PROJECTS.clear()
     _PROJECT_WORDS.clear()
+    _FOLDED_MODULES.clear()
     forget_paths()
 
 
