@@ -107,14 +107,16 @@ def returned_to_epoch_loop(ctx: "FileFacts", loader: cst.Call, moved: bool = Tru
     """Whether the calls that give the loader (see `result_of`; alone, in a tuple or in a list
     a builder appends it to) return it to a scope of another project module that moves its batches to a device
     every epoch (see `project.moves_result_every_epoch`): `train_loader, val_loader =
-    get_loaders(cfg)`, then `x.cuda()` in the epoch loop of the training script. With `moved`
+    get_loaders(cfg)`, then `x.cuda()` in the epoch loop of the training script; or to a scope
+    of its own module that hands it to a project function doing so (`train(loader, ...)`
+    imported from the trainer module, drawing `next(iter(loader))` every epoch). With `moved`
     False, one that passes over it every epoch, moving its batches or not."""
     result = result_of(ctx, loader) if os.path.isfile(ctx.path) else None
     if result is None or result[1] == INSIDE:
         return False
     here = os.path.abspath(ctx.path)
     return any(
-        os.path.abspath(site.path) != here and moves_result_every_epoch(site, slot, moved)
+        moves_result_every_epoch(site, slot, moved, handed_only=os.path.abspath(site.path) == here)
         for site, slot in result_sites(here, *result)
     )
 

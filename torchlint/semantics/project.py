@@ -1725,6 +1725,10 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
     holders = _local_holders([*assigns, *body.get(ast.withitem, ())], {parameter: {parameter} for parameter in parameters})
     iterated = {parameter for name in _iterated_names(loops) for parameter in holders.get(name, ())}
     passes = _passes(_of(body, ast.For, ast.AsyncFor, ast.While), holders) if iterated else (set(), set())
+    drawn = _hand_drawn_passes(_of(body, ast.For, ast.AsyncFor, ast.While), assigns, holders) if "iter" in {_ast_dotted(c.func) for c in calls} else None
+    if drawn is not None:
+        iterated |= drawn[0]
+        passes = (passes[0] | drawn[1], passes[1] | drawn[2])
     local = set(parameters) | {item.id for item in body.get(ast.Name, ()) if isinstance(item.ctx, ast.Store)}
     free = {loop: names - local for loop in loops if (names := _iterated_names([loop]) - local)}
     returns_read_back = any(
@@ -1964,11 +1968,46 @@ def _passes(body: List[ast.AST], holders: Dict[str, Set[str]], repeated: FrozenS
     return reiterated, moved
 
 
-def _moves_items(loop: ast.AST) -> bool:
-    """Whether a loop's body moves its target, or a name assigned from it, to a device (or
-    an element of it: `[x.to(device) for x in batch]`)."""
+def _hand_drawn_passes(
+    loops: List[ast.AST], assigns: List[ast.AST], holders: Dict[str, Set[str]]
+) -> Tuple[Set[str], Set[str], Set[str]]:
+    """Passes drawn by hand over parameters (see `_passes`): `it = iter(loader)`, then `batch =
+    next(it)` in a loop (`while True:`, ending at `StopIteration`). The parameters drawn from,
+    those whose iterator is made again inside another loop (a pass every epoch), and those
+    whose drawn items the drawing loop moves to a device."""
+    nested = {id(inner) for loop in loops for statement in getattr(loop, "body", ()) for inner in _ast_walk(statement)}
+    iterators: Dict[str, Set[str]] = {}
+    again: Set[str] = set()
+    for assign in assigns:
+        value = getattr(assign, "value", None)
+        if isinstance(value, ast.Call) and _ast_dotted(value.func) == "iter" and len(value.args) == 1:
+            held = {parameter for item in _ast_walk(value.args[0]) for parameter in holders.get(_ast_dotted(item) or "", ())}
+            for target in getattr(assign, "targets", ()):
+                if held and isinstance(target, ast.Name):
+                    iterators.setdefault(target.id, set()).update(held)
+                    again |= {target.id} if id(assign) in nested else set()
+    iterated, reiterated, moved = set(), set(), set()
+    for loop in loops:
+        for statement in getattr(loop, "body", ()):
+            for item in _ast_walk(statement):
+                if not (isinstance(item, ast.Assign) and isinstance(item.value, ast.Call) and _ast_dotted(item.value.func) == "next"):
+                    continue
+                source = item.value.args[0] if item.value.args else None
+                held = iterators.get(source.id, set()) if isinstance(source, ast.Name) else set()
+                if not held:
+                    continue
+                iterated |= held
+                reiterated |= held if source.id in again else set()  # type: ignore[union-attr]
+                drawn = {n.id for target in item.targets for n in _ast_walk(target) if isinstance(n, ast.Name)}
+                moved |= held if _moves_items(loop, drawn) else set()
+    return iterated, reiterated, moved
+
+
+def _moves_items(loop: ast.AST, drawn: Optional[Set[str]] = None) -> bool:
+    """Whether a loop's body moves its target (or the names `drawn` it binds), or a name
+    assigned from it, to a device (or an element of it: `[x.to(device) for x in batch]`)."""
     nodes = [item for statement in getattr(loop, "body", ()) for item in _ast_walk(statement)]
-    names = {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
+    names = set(drawn) if drawn is not None else {item.id for item in _ast_walk(getattr(loop, "target")) if isinstance(item, ast.Name)}
     bindings = [(item.value, item.targets) for item in nodes if isinstance(item, ast.Assign)]
     bindings += [(item.iter, [item.target]) for item in nodes if isinstance(item, ast.comprehension)]
     for _ in range(2):  # `x, y = batch`, then `x = x.float()`
@@ -3212,20 +3251,21 @@ def hands_result_to_lightning(site: CallSite, slot: int = -1) -> bool:
     )
 
 
-def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True) -> bool:
+def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True, handed_only: bool = False) -> bool:
     """Whether the scope of the call at `site` moves the items of what the call returns (see
     `hands_result_to_training`) to a device again and again: in a `for` loop over it that runs
     in another loop (every epoch) or runs a backward pass, or in a project function it hands
     it to that passes over it every epoch (`FunctionFacts.reiterated_parameters`), or from a
     loop of the scope. With `moved` False, whether it passes over it again and again, moving
-    its items or not (a loader's workers start at each pass)."""
+    its items or not (a loader's workers start at each pass). `handed_only`: through the
+    project functions it hands it to only (the scope's own loops are its file's to judge)."""
     found = _bound_result(site, slot)
     if found is None:
         return False
     text, statements, bound = found
     loops = [node for node in statements if isinstance(node, (ast.For, ast.AsyncFor, ast.While))]
     nested = {id(item) for loop in loops for statement in loop.body for item in _ast_walk(statement)}
-    for loop in loops:
+    for loop in loops if not handed_only else ():
         over = isinstance(loop, (ast.For, ast.AsyncFor)) and any(isinstance(n, ast.Name) and n.id in bound for n in _ast_walk(loop.iter))
         trains = any(_called_attribute(item) == "backward" for statement in loop.body for item in _ast_walk(statement))
         repeated = id(loop) in nested if not moved else id(loop) in nested or trains
@@ -3237,7 +3277,7 @@ def moves_result_every_epoch(site: CallSite, slot: int = -1, moved: bool = True)
         for node, facts in _hand_offs(site, text, statements, bound)
     ):
         return True
-    return site.caller is None and _global_passes(site, text, statements, nested, bound, moved)
+    return site.caller is None and not handed_only and _global_passes(site, text, statements, nested, bound, moved)
 
 
 def passes_result_once(site: CallSite, slot: int = -1) -> bool:
