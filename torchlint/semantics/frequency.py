@@ -803,7 +803,14 @@ class FrequencyAnalysis:
             if name == "main":
                 return Execution(Frequency.ONCE, (Reason("`main()` runs once"),))
             return Execution(Frequency.UNKNOWN, (Reason(f"`{name}()` is not called in this file"),))
-        return self._from_call_sites(function, name, method)  # type: ignore[return-value]
+        local = self._from_call_sites(function, name, method)
+        if local is not None and local.frequency is Frequency.ONCE and self.external is not None:
+            # called once here (a standalone run in the `__main__` block) and every epoch by
+            # the training script that imports it: it runs as often as its most frequent caller
+            found = self.external(function)
+            if found is not None and ORDER.index(found.frequency) < ORDER.index(Frequency.ONCE):
+                return found
+        return local  # type: ignore[return-value]
 
     def _sites(self, name: str, method: bool) -> List[cst.Call]:
         """The calls of the file that may enter the function `name`. A call in a function of
