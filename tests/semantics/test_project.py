@@ -539,3 +539,18 @@ def test_comments_are_removed_from_the_lines_the_tokenizer_reads_even_after_a_fo
 )
 def test_comments_are_told_from_strings(text, code):
     assert project.code_text(text) == code
+
+
+@pytest.mark.parametrize("bind, trains", [
+    ("step = partial(train_step, scale=2)", True),
+    ("step = functools.partial(train_step, scale=2)", True),
+    ("step = partial(log_step, scale=2)", False),
+])
+def test_a_function_bound_by_partial_is_called_through_it(bind, trains):
+    text = (
+        "import functools\nfrom functools import partial\n\n"
+        "def train_step(batch, model, scale):\n    (model(batch) * scale).sum().backward()\n\n"
+        "def log_step(batch, model, scale):\n    print(batch)\n\n"
+        f"def train(loader, model):\n    {bind}\n    for batch in loader:\n        step(batch, model)\n"
+    )
+    assert project._module_facts(text, "m.py").functions["train"].trains is trains

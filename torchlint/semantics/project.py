@@ -2667,7 +2667,15 @@ class _CallCollector(ast.NodeVisitor):
                 id(node) in self.feeding,
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
+            bound = node.args[0] if ".".join(reversed(parts)) in _PARTIALS and node.args else None
+            if isinstance(bound, (ast.Name, ast.Attribute)) and _ast_dotted(bound):
+                # `step = partial(train_step, gp=gp)`, called as `step(batch)`: a call of `train_step`
+                self.out.setdefault(_ast_dotted(bound), []).append(site)  # type: ignore[arg-type]
         self.generic_visit(node)
+
+
+# `functools.partial` as written at a call: what it binds is called through the partial.
+_PARTIALS = frozenset({"partial", "functools.partial"})
 
 
 def _steps_itself(node: ast.AST) -> bool:
