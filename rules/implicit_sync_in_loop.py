@@ -6,6 +6,7 @@ from torchlint.engine.reports import PendingFix, Report
 from torchlint.engine.rule import Rule
 from torchlint.rules.sync_in_loop import (
     SyncInLoop,
+    buffer_read,
     _calls,
     _in_after_fit_hook,
     _iterates_loader,
@@ -107,7 +108,11 @@ class ImplicitSyncInLoop(Rule):
     self.steps).all()` there waits every step (`semantics.trained_forward.in_trained_forward`).
     This is a preview variant: on the development halves 20 of 43 such findings held; most of
     the others were in modules of large libraries that no shipped configuration builds, or
-    tested sizes taken for tensors.
+    tested sizes taken for tensors. A conversion or test of a buffer the module registers
+    (`ptr = int(self.queue_ptr)` in MoCo's `_dequeue_and_enqueue`, `if self.initted:`) is
+    reported by default: the buffer lives on the device with the module, as TL101 reports
+    `.item()` of one. A `forward()` whose work is all under `torch.no_grad()` is inference; one
+    that computes only part of its work without gradients (MoCo's keys) trains.
     A conversion or test of each element of a device tensor in a loop over its elements that
     runs every step (`"up" if trends[b] > 0 else "down"` for each series in a trained
     `forward()`, `int(counts[i])` per sample of a validation batch, `[int(n) for n in
@@ -488,14 +493,26 @@ class ImplicitSyncInLoop(Rule):
     def _check_trained_forward(self, node: cst.CSTNode, what: str) -> None:
         """A conversion or test of a tensor in the `forward()` of a module the project trains,
         or a helper of it (`assert (t < self.steps).all()`): every training step waits. A
-        preview variant (see the rule's docs)."""
-        if self.withholds_preview_variant() or self._in_data_code() or self.ctx.inference_only or not self.ctx.serves_device:
+        preview variant (see the rule's docs), but for a registered buffer of the module
+        (`ptr = int(self.queue_ptr)`), which lives on the device with it."""
+        if self._in_data_code() or self.ctx.inference_only or not self.ctx.serves_device:
+            return
+        if self.withholds_preview_variant() and not self._reads_a_buffer(node):
             return
         self.report(
             node,
             f"{what} in `forward()`, which every training step runs, copies the tensor to the host and waits "
             "for the device every step; keep values on the device, or check every N steps",
         )
+
+    def _reads_a_buffer(self, node: cst.CSTNode) -> bool:
+        """Whether the value converted (`int(self.queue_ptr)`) or tested (`if self.initted:`,
+        `not self.ready`, `self.count[0] > 0`) is a registered buffer of the module."""
+        value = node.args[0].value if isinstance(node, cst.Call) and node.args else node
+        while isinstance(value, cst.UnaryOperation):
+            value = value.expression
+        parts = [value.left, *(c.comparator for c in value.comparisons)] if isinstance(value, cst.Comparison) else [value]
+        return any(isinstance(part, cst.BaseExpression) and buffer_read(part, self.ctx.values) for part in parts)
 
     def _is_tensor(self, node: cst.BaseExpression) -> bool:
         """Known to be a tensor that may live on the device; unknown values never count, but a

@@ -328,7 +328,7 @@ class SyncInLoop(Rule):
         ):
             self._check_forward_output(node, method)
             return
-        if loop is None and method == "item" and self.ctx.serves_device and _buffer_read(receiver, self.ctx.values):
+        if loop is None and method == "item" and self.ctx.serves_device and buffer_read(receiver, self.ctx.values):
             self._check_buffer_read(node, receiver, execution)
             return
         if loop is None or not self.ctx.serves_device:
@@ -841,7 +841,7 @@ def _subscripted(value: cst.BaseExpression) -> cst.BaseExpression:
     return value.value if isinstance(value, cst.Subscript) else value
 
 
-def _buffer_read(receiver: cst.BaseExpression, values: ValueInference) -> bool:
+def buffer_read(receiver: cst.BaseExpression, values: ValueInference) -> bool:
     """`self.name` or `self.name[...]` of a buffer the file registers (`self.register_buffer("name",
     ...)`) and never rebinds: it lives on the device with its module."""
     base = _subscripted(receiver)

@@ -16,15 +16,29 @@ from torchlint.semantics.instantiation import unbuilt_definitions
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import GRAD_OFF, TRAINING, project_uses
 from torchlint.semantics.training import MAX_LOOP_NESTING, called_every_step_elsewhere, repeated_with_training
-from torchlint.semantics.tree import descendants, nodes_of_type, scope_descendants
+from torchlint.semantics.tree import descendants, nodes_of_type
 
 
 def without_grad(ctx: FileFacts, function: cst.FunctionDef) -> bool:
     """Whether `function` is an inference forward: decorated with `torch.no_grad()` (or
-    `inference_mode()`), or turning gradients off in a `with` block of its own."""
-    wrappers = [decorator.decorator for decorator in function.decorators]
-    wrappers += [item.item for node in scope_descendants(function.body) if isinstance(node, cst.With) for item in node.items]
-    return any(ctx.qualified_name(wrapper.func if isinstance(wrapper, cst.Call) else wrapper) in GRAD_OFF for wrapper in wrappers)
+    `inference_mode()`), or running its work in such a `with` block of its own: every
+    statement but a docstring and `return`s is one (MoCo's forward, which computes only the keys
+    without gradients, trains)."""
+    def grad_off(wrapper: cst.BaseExpression) -> bool:
+        return ctx.qualified_name(wrapper.func if isinstance(wrapper, cst.Call) else wrapper) in GRAD_OFF
+
+    if any(grad_off(decorator.decorator) for decorator in function.decorators):
+        return True
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    work = [statement for statement in body if not _docstring_or_return(statement)]
+    return bool(work) and all(isinstance(statement, cst.With) and any(grad_off(item.item) for item in statement.items) for statement in work)
+
+
+def _docstring_or_return(statement: cst.BaseStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    return isinstance(small, cst.Return) or (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
 def in_trained_forward(ctx: FileFacts, execution: Execution, klass: Optional[cst.ClassDef], module_classes: AbstractSet[str]) -> bool:
