@@ -16,7 +16,7 @@ import libcst as cst
 
 from torchlint.semantics.calls import is_literal, positional
 from torchlint.semantics.devices import named_like_device
-from torchlint.semantics.config_files import configured_values
+from torchlint.semantics.config_files import configured_values, setting_values
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import CUDA, arguments_given, calls_given, launched_values, option_default, project_enables
@@ -284,6 +284,9 @@ def _never_taken(ctx: "FileFacts", test: cst.BaseExpression, body: bool, constan
         return constant is not body
     if body and isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         return any(_never_taken(ctx, side, True, constants) for side in (test.left, test.right))
+    configured = _configured_truth(ctx, test)
+    if configured is not None:
+        return configured is not body
     read = _tested_parameter(test)
     if read is None or not os.path.isfile(ctx.path):
         return False
@@ -304,6 +307,32 @@ _COMPARE = {
     cst.LessThan: int.__lt__, cst.LessThanEqual: int.__le__, cst.GreaterThan: int.__gt__,
     cst.GreaterThanEqual: int.__ge__, cst.Equal: int.__eq__, cst.NotEqual: int.__ne__,
 }
+
+
+def _configured_truth(ctx: "FileFacts", test: cst.BaseExpression) -> Optional[bool]:
+    """The truth that every configuration file of the project gives a test of one setting (see
+    `config_files.setting_values`): `if p["loss_coeff"]["superpixel"] > 0:` where each file
+    sets `superpixel: 0`, `if cfg.use_head:` where each sets `false`, `not` of those; None when
+    a file gives another truth or a value the test cannot be decided on."""
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated
+    if isinstance(test, cst.Comparison):
+        if len(test.comparisons) != 1 or type(test.comparisons[0].operator) not in _COMPARE:
+            return None
+        bound = _literal(test.comparisons[0].comparator)
+        values = setting_values(ctx, test.left) if type(bound) is int else None
+        if not values or not all(type(value) in (int, bool) for value in values):
+            return None
+        truths = {_COMPARE[type(test.comparisons[0].operator)](int(value), bound) for value in values}  # type: ignore[arg-type]
+    elif isinstance(test, (cst.Attribute, cst.Subscript)):
+        values = setting_values(ctx, test)
+        if not values or not all(value is None or type(value) in (int, bool) for value in values):
+            return None
+        truths = {bool(value) for value in values}
+    else:
+        return None
+    return truths.pop() != negated if len(truths) == 1 else None
 
 
 def _constant_truth(test: cst.BaseExpression, constants: Optional[Dict[str, cst.BaseExpression]] = None) -> Optional[bool]:
