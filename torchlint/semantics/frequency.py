@@ -389,7 +389,7 @@ class FrequencyAnalysis:
         if known is None:
             known = loop_kind(loop)
             if known is Frequency.PER_EPOCH and isinstance(loop, (cst.For, cst.While)) and (
-                self.steps_itself(loop) or self._over_named_progress_bar(loop)
+                self.steps_itself(loop) or self._over_named_progress_bar(loop) or _moves_what_it_draws(loop)
             ):
                 known = Frequency.PER_STEP
             self._kinds[id(loop)] = known
@@ -1436,6 +1436,41 @@ FEW_ITERATIONS = 100
 
 
 # -- loops -------------------------------------------------------------------------------------
+
+
+def _moves_what_it_draws(loop: cst.For) -> bool:
+    """Whether a `for` loop whose target names no epoch moves what each iteration draws to a
+    device in its own body (`src.cuda()`, `x.to(device)`, also of a name bound from them):
+    a pass over batches, whatever its iterable is called (`for i, (eval, src) in
+    enumerate(layer.iterate_one_epoch_eval()):`)."""
+    if not isinstance(loop, cst.For) or names_epoch(loop.target):
+        return False
+    names = {item.value for item in descendants(loop.target) if isinstance(item, cst.Name)}
+    nodes = list(outside_nested_loops(loop.body))
+    for _ in range(2):  # `x, y = batch`, then `x = x.float()`
+        for item in nodes:
+            if isinstance(item, cst.Assign) and any(isinstance(n, cst.Name) and n.value in names for n in descendants(item.value)):
+                names |= {n for target in item.targets for n in bound_names(target.target)}
+    for item in nodes:
+        found = method_call(item) if isinstance(item, cst.Call) else None
+        if found is None or found[1] not in ("cuda", "to") or not (found[1] == "cuda" or _names_a_device(item)):
+            continue
+        receiver = found[0]
+        while isinstance(receiver, (cst.Attribute, cst.Subscript)):
+            receiver = receiver.value
+        if isinstance(receiver, cst.Name) and receiver.value in names:
+            return True
+    return False
+
+
+def _names_a_device(call: cst.Call) -> bool:
+    """`.to(device)`, `.to("cuda")`, `.to(device=...)`: not a dtype (`torch.float16`) or the CPU."""
+    target = next((arg.value for arg in call.args if arg.keyword is None or arg.keyword.value == "device"), None)
+    if target is None:
+        return False
+    if isinstance(target, cst.SimpleString):
+        return (string_value(target) or "").split(":")[0] not in ("cpu", "meta")
+    return not (isinstance(target, cst.Attribute) and dotted_name(target.value) == "torch")
 
 
 def loop_kind(loop: cst.CSTNode) -> Frequency:
