@@ -1,8 +1,9 @@
 """Round 20 (batch 28's HVAC forecaster): a loop over a progress bar named for the epoch it
 shows iterates batches when the bar wraps a loader (`with tqdm(loader) as tepoch:`, then
 `for x, y in tepoch:`): the validation pass that never runs a backward is a step loop
-whatever the bar's name says. A bar over `range(epochs)`, or a loop whose target is the
-epoch, still counts epochs."""
+whatever the bar's name says. A loop whose target is the epoch still counts epochs; since
+round 28 a loop that moves what it draws to the device passes over batches whatever it
+iterates."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ Trainer().fit(train_loader, val_loader, 10)
 
 @pytest.mark.parametrize("bar, target, reported", [
     ("tqdm.tqdm(loader, unit='batch')", "x, y", [21]),
-    ("tqdm.tqdm(range(epochs))", "x, y", []),  # a bar over epochs
+    ("tqdm.tqdm(range(epochs))", "x, y", [21]),  # named over epochs, but it moves what it draws (round 28)
     ("tqdm.tqdm(loader)", "epoch", []),  # the target says what each iteration is
 ])
 def test_a_progress_bar_named_for_the_epoch(bar, target, reported):
