@@ -51,7 +51,7 @@ class FileContext:
         self.names = NameResolver(lambda: star_bindings(path, text))
         self.values = ValueInference(
             self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module,
-            computes_where_given=self._computes_where_given,
+            computes_where_given=self._computes_where_given, passed_through=self._passed_through,
         )
         self.arguments = ArgumentKinds(module, self.values.module_classes)
         self.ancestors: List[cst.CSTNode] = []
@@ -64,6 +64,13 @@ class FileContext:
         """Whether `func` names a project function (not a class) that places nothing on a device."""
         facts = project_function(self, func)
         return facts is not None and not facts.klass and not facts.places_on_device
+
+    def _passed_through(self, func: cst.BaseExpression) -> Optional[Tuple[int, str]]:
+        """The parameter (position, name) that the project function `func` returns as given."""
+        facts = project_function(self, func)
+        if facts is None or facts.klass or not facts.passes_through:
+            return None
+        return facts.parameters.index(facts.passes_through), facts.passes_through
 
     @cached_property
     def uses_cuda(self) -> bool:

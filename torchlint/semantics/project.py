@@ -827,6 +827,9 @@ class FunctionFacts:
     builds_trainer: bool = False
     # A class (its call builds an instance), not a function.
     klass: bool = False
+    # The parameter that every `return` of the function hands back as it was given (or
+    # `None`): `return loss` after `if torch.isnan(loss): return None`. Its call is that argument.
+    passes_through: str = ""
 
     def fits_argument(self, call: cst.Call, name: str) -> bool:
         """Whether `call` (of this function) passes the name `name` to a parameter it hands to
@@ -1760,6 +1763,7 @@ def _function_facts(node: ast.AST, name: str, aliases: Dict[str, str]) -> Functi
         loader_keywords=_loader_keywords(_of(body, ast.Return, ast.Call, ast.Dict), aliases, _loader_classes(args, aliases))
         if args is not None and args.kwarg is not None else None,
         called_parameters=frozenset(_runs_parameter(item) for item in calls) & set(parameters),
+        passes_through=_passed_through(returns, parameters, body.get(ast.Name, ())),
         fitted_parameters=frozenset(_fitted_names(calls)) & set(parameters),
         builds_trainer=any(name.split(".")[0] in LIGHTNING_PACKAGES and name.rsplit(".", 1)[-1] == "Trainer" for name in qualified if name),
         iterated_globals=frozenset(name for names in free.values() for name in names),
@@ -1966,6 +1970,20 @@ def _passes(body: List[ast.AST], holders: Dict[str, Set[str]], repeated: FrozenS
         if _moves_items(loop):
             moved |= held
     return reiterated, moved
+
+
+def _passed_through(returns: List[ast.AST], parameters: Tuple[str, ...], names: Iterable[ast.AST]) -> str:
+    """The parameter every `return` among `returns` gives back unchanged (see
+    `FunctionFacts.passes_through`), `""` when there is none: some return gives another value,
+    or the function binds the name again."""
+    given = {getattr(item, "value", None) for item in returns}
+    values = {value.id for value in given if isinstance(value, ast.Name)}
+    others = [value for value in given if value is not None and not isinstance(value, ast.Name) and not (isinstance(value, ast.Constant) and value.value is None)]
+    if others or len(values) != 1 or not values <= set(parameters):
+        return ""
+    name = next(iter(values))
+    rebound = any(isinstance(item, ast.Name) and item.id == name and isinstance(item.ctx, ast.Store) for item in names)
+    return "" if rebound else name
 
 
 def _hand_drawn_passes(

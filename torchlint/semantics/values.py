@@ -9,6 +9,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
+from torchlint.semantics.calls import argument
 from torchlint.semantics.device_names import CUDA_WORDS, DEVICE_STRING, HOST_WORDS, cuda_by_words, words_of
 from torchlint.semantics.devices import named_like_device, names_cpu
 from torchlint.semantics.framework_names import lightning_class
@@ -329,11 +330,15 @@ class ValueInference:
         text: str = "",
         module: Optional[cst.Module] = None,
         computes_where_given: Callable[[cst.BaseExpression], bool] = lambda func: False,
+        passed_through: Callable[[cst.BaseExpression], Optional[Tuple[int, str]]] = lambda func: None,
     ) -> None:
         self.names = names
         # Whether a callee is a project function that places nothing on a device: what it
         # computes from host tensors stays on the host (`iou, f1 = evaluate(pred.cpu(), mask.cpu())`).
         self.computes_where_given = computes_where_given
+        # The parameter (position, name) a project function returns as it was given (`loss =
+        # _safe_loss(loss)`): its call is that argument.
+        self.passed_through = passed_through
         # The file, asked which modules it builds and never moves (`placement.host_modules`).
         self.module = module
         self.module_classes: Set[str] = set()
@@ -473,6 +478,10 @@ class ValueInference:
         qualified = self.names.qualified_name(func)
         if qualified is not None and not qualified.startswith(("torch.", "numpy.")) and self._host_inputs(node) and self.computes_where_given(func):
             return Kind.HOST_TENSOR  # a project function run on host tensors, placing nothing elsewhere
+        through = self.passed_through(func) if isinstance(func, cst.Name) and qualified is not None and not qualified.startswith(("torch.", "numpy.")) else None
+        if through is not None:
+            given = argument(node, through[1], through[0])
+            return self.kind_of(given.value) if given is not None and not given.star else None
         if qualified is not None:
             return self._qualified_call_kind(qualified, node)
         if isinstance(func, cst.Name) and func.value in _SCALAR_BUILTINS and self.names.lookup(func.value) is None:
