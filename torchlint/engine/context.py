@@ -335,7 +335,7 @@ def _elsewhere(path: str, name: str, counted: Callable[[CallSite], bool], depth:
     if found is not None or depth == 0:
         return found
     for site in sites:
-        rare = any(rare_guard(guard) for guard in site.guards)
+        rare = any(rare_guard(guard, site.counters) for guard in site.guards)
         caller = qualified_caller(site) if not (rare or site.in_handler or site.in_epoch_loop) else None
         outer = _elsewhere(os.path.abspath(site.path), caller, lambda _: True, depth - 1, steps and not site.in_loop) if caller is not None else None
         if outer is None:

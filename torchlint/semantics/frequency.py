@@ -130,7 +130,7 @@ def called_elsewhere(
     runs for every batch of that pass (`engine.eval(x, y)` in `for x, y in val_loader:`):
     PER_STEP; None otherwise (no call, or calls whose loops the call sites do not show). An
     `else` branch (`not (<test>)`) is not rare."""
-    unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard, steps_itself) for guard in site.guards)]
+    unguarded = [site for site in sites if not site.in_handler and not any(_rare_guard(guard, steps_itself, site.counters) for guard in site.guards)]
     if sites and not unguarded:
         first = sites[0]
         return Execution(Frequency.RARE, (Reason(f"every call of `{name}()` in the project is rare ({first.path}:{first.line})"),))
@@ -158,18 +158,20 @@ def called_elsewhere(
     return None
 
 
-def rare_guard(text: str) -> bool:
-    """Whether a call site's guard (its source, see `CallSite.guards`) makes the call rare."""
-    return _rare_guard(text, False)
+def rare_guard(text: str, counters: Sequence[str] = ()) -> bool:
+    """Whether a call site's guard (its source, see `CallSite.guards`) makes the call rare;
+    `counters` are the site's loop counters (`CallSite.counters`)."""
+    return _rare_guard(text, False, counters)
 
 
-def _rare_guard(text: str, trains: bool) -> bool:
-    """Whether a call site's guard makes the call rare; an interval does not when the callee is
-    a training step (`if T % replay_frequency == 0: agent.learn(memory)` paces training)."""
+def _rare_guard(text: str, trains: bool, counters: Sequence[str] = ()) -> bool:
+    """Whether a call site's guard makes the call rare (also one step of a loop whose counter it
+    tests: `if i == len(loader) - 1:`); an interval does not when the callee is a training step
+    (`if T % replay_frequency == 0: agent.learn(memory)` paces training)."""
     if text.startswith("not ("):
         return False
     try:
-        why = rare_test(cst.parse_expression(text), set())
+        why = rare_test(cst.parse_expression(text), set(counters))
     except cst.ParserSyntaxError:
         return False
     return bool(why) and not (trains and why == UNDER_INTERVAL)

@@ -943,6 +943,9 @@ class CallSite:
     # What the call returns goes to a Gym environment's `step()` in the same loop (`action =
     # agent.act(state)`, then `env.step(action)`): the environment takes it on the host.
     feeds_environment: bool = False
+    # The counters of the enclosing loops (`i` of `for i, x in enumerate(loader):` or `for i
+    # in range(n):`): a guard comparing one to a value (`if i == len(loader) - 1:`) picks one step.
+    counters: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -2564,6 +2567,8 @@ class _CallCollector(ast.NodeVisitor):
         self.bindings: List[ast.AST] = []
         # The calls of the loops being visited whose results an environment step takes.
         self.feeding: Set[int] = set()
+        # The counters of the `for` loops being visited (`CallSite.counters`).
+        self.counters: List[str] = []
 
     def visit(self, node: ast.AST) -> None:
         """`ast.NodeVisitor.visit`, with the method for each node class looked up once."""
@@ -2647,8 +2652,11 @@ class _CallCollector(ast.NodeVisitor):
         self.batch_loops += batch
         self.loops += 1
         self.feeding |= _environment_inputs(node)
+        counter = _loop_counter(node, self.bindings)
+        self.counters += [counter] if counter else []
         for statement in node.body:
             self.visit(statement)
+        del self.counters[len(self.counters) - bool(counter):]
         self.loops -= 1
         self.epoch_loops -= epoch
         self.display_loops -= display
@@ -2683,6 +2691,7 @@ class _CallCollector(ast.NodeVisitor):
                 self.method_bases,
                 self.batch_loops > 0,
                 id(node) in self.feeding,
+                tuple(self.counters),
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
             bound = node.args[0] if ".".join(reversed(parts)) in _PARTIALS and node.args else None
@@ -2690,6 +2699,36 @@ class _CallCollector(ast.NodeVisitor):
                 # `step = partial(train_step, gp=gp)`, called as `step(batch)`: a call of `train_step`
                 self.out.setdefault(_ast_dotted(bound), []).append(site)  # type: ignore[arg-type]
         self.generic_visit(node)
+
+
+def _loop_counter(loop: ast.AST, bindings: Sequence[ast.AST]) -> str:
+    """The counter a `for` loop binds: `i` of `for i in range(n):` or of `for i, batch in
+    enumerate(loader):`, also through names the assignments visited before (`bindings`) bind to
+    the iterable or to a wrapper of it (`pbar = enumerate(loader)`, `pbar = tqdm(pbar)`); `""`
+    for any other loop."""
+    iterated, target = getattr(loop, "iter"), getattr(loop, "target")
+    index = len(bindings)
+    for _ in range(3):  # `pbar = tqdm(pbar)` after `pbar = enumerate(loader)`
+        name = iterated.id if isinstance(iterated, ast.Name) else None
+        if name is None and isinstance(iterated, ast.Call) and _ast_dotted(iterated.func) not in ("range", "enumerate") and iterated.args:
+            name = iterated.args[0].id if isinstance(iterated.args[0], ast.Name) else None
+        if name is None:
+            break
+        index = next((i for i in range(index - 1, -1, -1) if _assigns(bindings[i], name)), -1)
+        if index < 0:
+            return ""
+        iterated = getattr(bindings[index], "value")
+    called = _ast_dotted(iterated.func) if isinstance(iterated, ast.Call) else None
+    if called == "range" and isinstance(target, ast.Name):
+        return target.id
+    if called == "enumerate" and isinstance(target, ast.Tuple) and target.elts and isinstance(target.elts[0], ast.Name):
+        return target.elts[0].id
+    return ""
+
+
+def _assigns(binding: ast.AST, name: str) -> bool:
+    """Whether `binding` is a plain assignment `name = ...`."""
+    return isinstance(binding, ast.Assign) and any(isinstance(target, ast.Name) and target.id == name for target in binding.targets)
 
 
 # `functools.partial` as written at a call: what it binds is called through the partial.
