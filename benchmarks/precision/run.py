@@ -35,7 +35,7 @@ REPOS_FILE = HERE / "repos.toml"
 LABELS_FILE = HERE / "labels.tsv"
 AUDITED_FILE = HERE / "audited.tsv"
 DEFAULT_REPOS_DIR = HERE / "repos"
-HALVES = ("dev", "heldout", "fresh", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39", "fresh40")
+HALVES = ("dev", "heldout", "fresh", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28", "fresh29", "fresh30", "fresh31", "fresh32", "fresh33", "fresh34", "fresh35", "fresh36", "fresh37", "fresh38", "fresh39", "fresh40", "fresh41")
 LABEL_KINDS = ("TP", "FP", "debatable", "FN")
 LABEL_COLUMNS = ("repo", "path", "line", "code", "label", "reason")
 
