@@ -17,7 +17,8 @@ SET_TO_NONE_DEFAULT_SINCE = (2, 0)
 
 class GradZeroing(Rule):
     """## What it does
-    Flags slow gradient resets: `zero_grad(set_to_none=False)`, manual zeroing such as
+    Flags slow gradient resets: `zero_grad(set_to_none=False)` (or `None`, which is false
+    there and zero-fills too), manual zeroing such as
     `p.grad.zero_()` or `p.grad.data.zero_()`, and, only when the configured `torch-version`
     is below 2.0, a plain `zero_grad()`.
 
@@ -94,6 +95,7 @@ class GradZeroing(Rule):
     frequencies = MAY_RUN_EVERY_STEP
     bad_examples = (
         "import torch\nfor x in loader:\n    optimizer.zero_grad(set_to_none=False)\n",
+        "import torch\nfor x in loader:\n    optimizer.zero_grad(set_to_none=None)\n",
         "import torch\ndef reset(model):\n    for p in model.parameters():\n        p.grad.zero_()\n",
         "import torch\nfor x in loader:\n    for p in model.parameters():\n        if p.grad is not None:\n            p.grad.data.zero_()\n",
     )
@@ -140,14 +142,15 @@ class GradZeroing(Rule):
 
     def _check_zero_grad(self, node: cst.Call) -> None:
         set_to_none = argument(node, "set_to_none", 0)
-        if set_to_none is not None and is_literal(set_to_none.value, "False"):
+        falsy = next((literal for literal in ("False", "None") if set_to_none is not None and is_literal(set_to_none.value, literal)), None)
+        if falsy is not None:
             new_call = node.with_changes(args=[arg for arg in node.args if arg is not set_to_none])
             if new_call.args:
                 last = new_call.args[-1]
                 new_call = new_call.with_changes(args=[*new_call.args[:-1], last.with_changes(comma=cst.MaybeSentinel.DEFAULT)])
             self.report(
                 node,
-                "`zero_grad(set_to_none=False)` writes zeros into every gradient; use `zero_grad()`",
+                f"`zero_grad(set_to_none={falsy})` writes zeros into every gradient; use `zero_grad()`",
                 fix=self._reset_fix(node, new_call),
             )
         elif set_to_none is None and not node.args and self.ctx.options.torch_version < SET_TO_NONE_DEFAULT_SINCE:

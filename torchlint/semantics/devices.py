@@ -56,13 +56,13 @@ def named_like_device(node: cst.BaseExpression) -> bool:
 
 
 # Methods whose result lives where their receiver does (dtype and shape changes, in-place fills,
-# and in-place writes of other values, `torch.zeros(b, 10).scatter_(1, labels, 1)`, which return
-# their receiver).
+# in-place writes of other values, `torch.zeros(b, 10).scatter_(1, labels, 1)`, which return
+# their receiver, copies and detached views, and MONAI's `MetaTensor.as_tensor()`).
 SAME_PLACE_METHODS = frozenset(
     "long int float double half bfloat16 bool byte short view reshape unsqueeze squeeze expand flatten "
     "t transpose permute repeat contiguous fill_ zero_ normal_ uniform_ bernoulli_ random_ exponential_ "
     "scatter_ scatter_add_ index_fill_ index_add_ index_copy_ masked_fill_ masked_scatter_ index_put_ triu tril "
-    "tile flip roll repeat_interleave".split()
+    "tile flip roll repeat_interleave detach clone as_tensor".split()
 )
 # `torch` functions whose result lives where their input does (`torch.triu(torch.ones(s), 1)`,
 # `torch.tile(input=torch.arange(n), dims=(b, 1))`).

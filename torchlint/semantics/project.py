@@ -235,10 +235,12 @@ MAX_REEXPORTS = 3
 _SKIPPED_DIRECTORIES = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
 DATALOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 # Library subclasses of torch's DataLoader that take its options by keyword as they are and
-# collate batches of their own objects (PyTorch Geometric's `DataLoader` makes `Batch` graphs).
+# collate batches of their own objects (PyTorch Geometric's `DataLoader` makes `Batch` graphs,
+# MONAI's dicts of `MetaTensor`s).
 COLLATING_LOADERS = frozenset({
     "torch_geometric.loader.DataLoader", "torch_geometric.loader.dataloader.DataLoader",
     "torch_geometric.data.DataLoader", "torch_geometric.data.dataloader.DataLoader",
+    "monai.data.DataLoader", "monai.data.dataloader.DataLoader",
 })
 # Library factories that build a torch DataLoader from the keyword arguments they are given and
 # pin its memory themselves when the program's device is CUDA (ignite's `idist.auto_dataloader`);
