@@ -23,7 +23,7 @@ from torchlint.semantics.training import called_every_step_elsewhere, inference_
 from torchlint.semantics.tree import descendants
 from torchlint.semantics.kinds import Kind
 from torchlint.semantics.values import ValueInference
-from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, qualified_caller, code_text, importers_of, module_facts, project_function, project_uses, role_path, star_bindings, test_module
+from torchlint.semantics.project import CUDA, GRAD_OFF, CallSite, callers_of, qualified_caller, code_text, importers_of, module_facts, project_function, project_uses, role_path, star_bindings, test_module, torch_reexport
 
 _CUDA = re.compile(r"\bcuda\b")
 _ACCELERATOR = re.compile(r"\btorch\.accelerator\b")
@@ -48,7 +48,7 @@ class FileContext:
         self.text = text
         self.path = path
         self.options = options
-        self.names = NameResolver(lambda: star_bindings(path, text))
+        self.names = NameResolver(lambda: star_bindings(path, text), lambda module, name: torch_reexport(path, module, name) if os.path.isfile(path) else None)
         self.values = ValueInference(
             self.names, factories_on_host=_DEFAULT_DEVICE.search(text) is None, text=text, module=module,
             computes_where_given=self._computes_where_given, passed_through=self._passed_through,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple, Union
 
@@ -54,11 +56,16 @@ class NameResolver:
     are skipped when resolving from inside a method, as Python does.
     """
 
-    def __init__(self, star_bindings: Callable[[], Dict[str, str]] = dict) -> None:
+    def __init__(
+        self, star_bindings: Callable[[], Dict[str, str]] = dict, reexported: Callable[[str, str], Optional[str]] = lambda module, name: None
+    ) -> None:
         self.scopes: List[Scope] = []
         # What the names a star import of a project module brings stand for, asked only when
         # a name is bound nowhere else (`project.star_bindings`).
         self._star_bindings = star_bindings
+        # What a name imported from a project module stands for when that module imports it
+        # from torch (`project.torch_reexport`): `data.dataset.DataLoader` is torch's.
+        self._reexported = reexported
         self._star_bound: Optional[Dict[str, str]] = None
         self.star_modules: List[str] = []
         self.imports_torch = False
@@ -96,7 +103,8 @@ class NameResolver:
         for alias in node.names:
             name = dotted_name(alias.name) or ""
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
-            scope[local] = f"{module}.{name}"
+            own = module.split(".")[0] not in TORCH_PACKAGES and module.split(".")[0] not in sys.stdlib_module_names
+            scope[local] = (self._reexported(module, name) if own else None) or f"{module}.{name}"
 
     def _note_module(self, module: str) -> None:
         """torch, or a training framework built on it whose modules hand torch objects to the

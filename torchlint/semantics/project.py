@@ -2988,6 +2988,25 @@ def star_imports_torch(path: str, text: str) -> bool:
     return any(qualified.split(".")[0] in TORCH_PACKAGES for qualified in star_bindings(path, text).values())
 
 
+def torch_reexport(path: str, module: str, name: str) -> Optional[str]:
+    """What `name`, imported from the project module `module` by the file at `path`, stands
+    for when that module binds it by importing it from torch (`from torch.utils.data import
+    DataLoader` in `data/dataset.py`, then `from data.dataset import DataLoader`):
+    `torch.utils.data.DataLoader`; None for a name the module defines, or a module outside the
+    project."""
+    parts = [part for part in module.split(".") if part]
+    for base in search_roots(path):
+        file = _module_file(base, parts)
+        if file is None:
+            continue
+        for statement in _imports_binding(read_module(file).text, name):
+            original = next((imported for imported, local in statement.names if local == name), None)
+            if original is not None and original != STAR and statement.module.split(".")[0] in TORCH_PACKAGES:
+                return f"{statement.module}.{original}"
+        return None
+    return None
+
+
 def star_bindings(path: str, text: str) -> Dict[str, str]:
     """The names the module at `path` (source `text`) receives from the imports of the project
     modules it star-imports, with what each stands for: `nn` -> `torch.nn` after `from model
