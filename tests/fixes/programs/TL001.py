@@ -392,3 +392,40 @@ for step in range(2):
 # %% round 19: an unused noqa after an f-string with a nested quoted hash [none]
 for step in range(2):
     print(f"{'#'} step {step}")  # noqa: TL104
+
+# %% round 24: an unknown code in a noqa after a string with accented letters and an emoji [safe]
+label = "naïve café ✓ 🚀"  # noqa: TL9999
+print(label, len(label))
+
+# %% round 24: an unknown code in a noqa after CJK text in a training log line [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print("损失", "步骤", step)  # noqa: TL9999, because 日本語
+print(round(loss.item(), 4))
+
+# %% round 24: an unknown code in a noqa after a string with a zero-width joiner emoji and a tab [safe]
+tag = "👩‍💻	done"	# noqa: TL9999
+print(tag, len(tag))
+
+# %% round 24: an unknown code in a noqa on a line after a form feed [safe]
+x = 1
+print(x)  # noqa: TL9999
+
+# %% round 24: an unknown code in a noqa on a match case line with an emoji pattern [safe]
+for word in ("🚀", "x"):
+    match word:
+        case "🚀":  # noqa: TL9999
+            print("rocket", word)
+        case _:
+            print("other", word)
+
+# %% round 24: an unknown code in a noqa at the end of a line with combining marks in a string [safe]
+name = "e\u0301t\u00e9 — cafe\u0301"; print(name, len(name))  # noqa: TL9999

@@ -2198,3 +2198,370 @@ for x in loader:
     loss = (spec * spec.conj()).mean()
     total += loss.item()
 print(total)
+
+# %% round 24: a validation metric computed in NumPy by a helper of the file, summed with item() [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]
+
+
+def mae(pred, target):
+    return np.abs(pred - target).mean()
+
+
+for epoch in range(2):
+    for x, y in data:
+        loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    val = 0.0
+    for x, y in data:
+        with torch.no_grad():
+            err = mae(model(x.to(device)).cpu().numpy(), y.numpy())
+        val += err.item()
+    print(epoch, round(val, 6))
+
+# %% round 24: a training loop inside contextlib.suppress that a StopIteration ends early, total sent to JSON [none]
+import contextlib
+import json
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    stream = iter(data)
+    total = 0.0
+    with contextlib.suppress(StopIteration):
+        for step in range(10):
+            x = next(stream)
+            loss = model(x.to(device)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+    print(json.dumps({"epoch": epoch, "loss": round(total, 6)}))
+
+# %% round 24: a module-level loop whose logger reads the accumulator from globals() by a name in a tuple [none]
+import json
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(4)]
+TRACKED = ("running",)
+
+
+def log_metrics():
+    print(json.dumps({name: round(globals()[name], 6) for name in TRACKED}))
+
+
+running = 0.0
+for step, x in enumerate(data):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running += loss.item()
+    if step % 2 == 1:
+        log_metrics()
+print(round(running, 6))
+
+# %% round 24: the accumulator read back through eval of its name in a logging branch [none]
+import json
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(4)]
+
+
+def train():
+    epoch_loss = 0.0
+    for step, x in enumerate(data):
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        epoch_loss += loss.item()
+        if step == 1:
+            print(json.dumps(eval("epoch_loss")))
+    return epoch_loss
+
+
+print(round(train(), 6))
+
+# %% round 24: a training loop written on one line with semicolons, summing item() [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = 0.0
+    for x in data: loss = model(x.to(device)).pow(2).mean(); opt.zero_grad(); loss.backward(); opt.step(); total += loss.item()
+    print(epoch, total)
+
+# %% round 24: an accumulator started from a tuple assignment with a step counter [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total, steps = 0.0, 0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        steps += 1
+    print(epoch, total / steps, type(total).__name__)
+
+# %% round 24: an accumulator started from a NumPy float32 scalar [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    total = np.float32(0.0)
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, repr(total))
+
+# %% round 24: an accumulator started by a conditional expression, a literal or a NumPy float32 [none]
+import numpy as np
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+compact = True
+for epoch in range(2):
+    total = np.float32(0) if compact else 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, repr(total))
+
+# %% round 24: a loss summed in a match case inside the step loop [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(4, 3), torch.randn(4, 1)), (torch.randn(4, 3),), (torch.randn(4, 3), torch.randn(4, 1))]
+for epoch in range(2):
+    total = 0.0
+    for batch in data:
+        match batch:
+            case (x, y):
+                loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+            case (x,):
+                loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    print(epoch, total)
+
+# %% round 24: a loss summed in an async training coroutine that awaits each step [unsafe, same]
+import asyncio
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+
+
+async def train():
+    for epoch in range(2):
+        total = 0.0
+        for x in data:
+            loss = model(x.to(device)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+            await asyncio.sleep(0)
+        print(epoch, total)
+
+
+asyncio.run(train())
+
+# %% round 24: a loss summed in a coroutine while a sibling task formats the accumulator as JSON [none]
+import asyncio
+import json
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+total = 0.0
+
+
+async def monitor():
+    for _ in range(2):
+        await asyncio.sleep(0)
+        print(json.dumps(round(total, 6)))
+
+
+async def train():
+    global total
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        await asyncio.sleep(0)
+
+
+async def main():
+    await asyncio.gather(train(), monitor())
+    print(round(total, 6))
+
+
+asyncio.run(main())
+
+# %% round 24: a class-body training loop that sums the loss into a class attribute [unsafe, same]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+
+
+class Warmup:
+    total = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+
+
+print(round(Warmup.total, 6), type(Warmup.total).__name__)
+
+# %% round 24: a loss summed with -= as a reward to minimise [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+for epoch in range(2):
+    reward = 0.0
+    for x in data:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        reward -= loss.item()
+    print(epoch, reward)
+
+# %% round 24: a loss summed inside a with block that a helper context manager wraps [none]
+import contextlib
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)]
+
+
+@contextlib.contextmanager
+def phase(name):
+    print("start", name)
+    yield
+    print("end", name)
+
+
+for epoch in range(2):
+    total = 0.0
+    with phase("train"):
+        for x in data:
+            loss = model(x.to(device)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+    print(epoch, total)
+
+# %% round 24: a loss summed in a loop inside a with block whose context manager swallows a ValueError the loop raises [none]
+import contextlib
+import json
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [torch.randn(4, 3) for _ in range(3)] + [torch.full((4, 3), float("nan"))]
+
+
+def check(value):
+    if value != value:
+        raise ValueError("nan loss")
+
+
+@contextlib.contextmanager
+def tolerant():
+    try:
+        yield
+    except ValueError as err:
+        print("stopped:", err)
+
+
+for epoch in range(2):
+    total = 0.0
+    with tolerant():
+        for x in data:
+            loss = model(x.to(device)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+            check(total)
+    print(json.dumps(round(total, 6)))

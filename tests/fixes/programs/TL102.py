@@ -3066,3 +3066,318 @@ device = torch.device("cpu")
 for step in range(2):
     w = torch.blackman_window(12).to(device, torch.float64)
     show(w)
+
+# %% round 24: a positional-encoding buffer moved with memory_format=channels_last [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Conv2d(3, 2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    pos = torch.ones(1, 3, 4, 4).to(device, memory_format=torch.channels_last)
+    out = model(pos)
+    loss = out.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(pos.is_contiguous(), pos.stride(), round(loss.item(), 5))
+
+# %% round 24: a mask made by type_as of a half-precision batch [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    x = torch.randn(2, 4, device=device).half()
+    mask = torch.ones(2, 4).type_as(x)
+    loss = model((x * mask).float()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(mask, round(loss.item(), 5))
+
+# %% round 24: a triangle mask made by triu of a host ones matrix, moved with a dtype by keyword [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 4).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    causal = torch.triu(torch.ones(4, 4), 1).to(device=device, dtype=torch.bool)
+    scores = model(torch.randn(4, 4, device=device)).masked_fill(causal, 0.0)
+    loss = scores.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(causal, round(loss.item(), 5))
+
+# %% round 24: a full tensor of bools moved to the device and used as a mask [safe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    keep = torch.full((2, 3), True).to(device)
+    loss = model(torch.randn(2, 3, device=device))[keep].sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(keep, round(loss.item(), 5))
+
+# %% round 24: a complex zeros tensor for a spectral buffer moved to the device [safe]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 8).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    spec = torch.zeros(5, dtype=torch.complex64).to(device)
+    spec = spec + torch.fft.rfft(model(torch.randn(8, device=device)))
+    loss = spec.abs().sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(spec.dtype, round(loss.item(), 5))
+
+# %% round 24: a sparse identity made by torch.eye with to_sparse, then moved [none]
+import torch
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    adj = torch.eye(3).to_sparse().to(device)
+    h = torch.sparse.mm(adj, model(torch.randn(3, 3, device=device)))
+    loss = h.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(adj.is_sparse, round(loss.item(), 5))
+
+# %% round 24: a device chosen by a match statement on a config string [safe]
+import torch
+
+config = {"accelerator": "cpu"}
+match config["accelerator"]:
+    case "gpu":
+        device = torch.device("cuda")
+    case _:
+        device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    offset = torch.ones(3).to(device)
+    loss = (model(torch.randn(2, 3, device=device)) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+# %% round 24: a device a match case binds to a dtype by capture [none]
+import torch
+
+config = {"place": torch.float64}
+match config:
+    case {"place": torch.dtype() as device}:
+        pass
+    case _:
+        device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    offset = torch.ones(3).to(device)
+    loss = (model(torch.randn(2, 3).double()) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+# %% round 24: a device from a property of a frozen dataclass config that returns a dtype [none]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    half: bool = False
+
+    @property
+    def device(self):
+        return torch.float16 if self.half else torch.float64
+
+
+cfg = Config()
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    offset = torch.ones(3).to(cfg.device)
+    loss = (model(torch.randn(2, 3).double()) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+# %% round 24: a device attribute a class-level __getattr__ answers with a dtype [none]
+import torch
+
+
+class Settings:
+    def __getattr__(self, name):
+        return torch.float64
+
+
+settings = Settings()
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(2):
+    offset = torch.ones(3).to(settings.device)
+    loss = (model(torch.randn(2, 3).double()) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+# %% round 24: a device a functools.partial default gives the step function a dtype [none]
+import functools
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def step(x, device):
+    offset = torch.ones(3).to(device)
+    loss = (model(x) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+
+run = functools.partial(step, device=torch.float64)
+for i in range(2):
+    run(torch.randn(2, 3).double())
+
+# %% round 24: a device class attribute rebound to a dtype through the class [none]
+import torch
+
+
+class Trainer:
+    device = torch.device("cpu")
+
+    def __init__(self):
+        torch.manual_seed(0)
+        self.model = torch.nn.Linear(3, 3).double()
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def fit(self):
+        for i in range(2):
+            offset = torch.ones(3).to(self.device)
+            loss = (self.model(torch.randn(2, 3).double()) + offset).sum()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            show(offset, round(loss.item(), 5))
+
+
+Trainer.device = torch.float64
+Trainer().fit()
+
+# %% round 24: a device given by a decorator that wraps the step and passes a dtype positionally [none]
+import functools
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def placed(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        return fn(x, torch.float64)
+    return wrapper
+
+
+@placed
+def step(x, device):
+    offset = torch.ones(3).to(device)
+    loss = (model(x) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+
+for i in range(2):
+    step(torch.randn(2, 3).double())
+
+# %% round 24: a device read from a namedtuple built by _make from a list holding a dtype [none]
+import collections
+import torch
+
+Run = collections.namedtuple("Run", ["device", "steps"])
+run = Run._make([torch.float64, 2])
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(run.steps):
+    offset = torch.ones(3).to(run.device)
+    loss = (model(torch.randn(2, 3).double()) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+# %% round 24: a device a namedtuple's _replace sets to a dtype [none]
+import collections
+import torch
+
+Run = collections.namedtuple("Run", ["device", "steps"])
+run = Run(torch.device("cpu"), 2)._replace(device=torch.float64)
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(run.steps):
+    offset = torch.ones(3).to(run.device)
+    loss = (model(torch.randn(2, 3).double()) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))
+
+# %% round 24: a device a dataclasses.replace sets to a dtype on a config [none]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass
+class Run:
+    device: object = "cpu"
+    steps: int = 2
+
+
+run = dataclasses.replace(Run(), device=torch.float64)
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 3).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(run.steps):
+    offset = torch.ones(3).to(run.device)
+    loss = (model(torch.randn(2, 3).double()) + offset).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(offset, round(loss.item(), 5))

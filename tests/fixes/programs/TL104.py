@@ -874,3 +874,191 @@ for step in range(3):
     x = torch.ones(4) * step
     free()
     print(x.sum().item())
+
+# %% round 24: empty_cache imported from torch.cuda, then redefined by a def of the file that logs [none]
+import torch
+from torch.cuda import empty_cache
+
+
+def empty_cache():
+    print("cleanup")
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 24: a name bound to empty_cache or to a logger by a conditional expression [none]
+import torch
+
+
+def report():
+    print("host only")
+
+
+free = torch.cuda.empty_cache if torch.cuda.is_available() else report
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    free()
+print(round(loss.item(), 4))
+
+# %% round 24: a name bound to empty_cache, rebound to a logger by a function declaring it global [none]
+import torch
+
+free = torch.cuda.empty_cache
+
+
+def use_logger():
+    global free
+
+    def free():
+        print("logged")
+
+
+use_logger()
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    free()
+print(round(loss.item(), 4))
+
+# %% round 24: a name bound to empty_cache, rebound in a match case on the device [none]
+import torch
+
+free = torch.cuda.empty_cache
+match "cpu" if not torch.cuda.is_available() else "cuda":
+    case "cpu":
+        free = lambda: print("nothing to free")
+    case _:
+        pass
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    free()
+print(round(loss.item(), 4))
+
+# %% round 24: empty_cache kept as a staticmethod of a hooks class and called in the step [none]
+import torch
+
+
+class Hooks:
+    free = staticmethod(torch.cuda.empty_cache)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    Hooks.free()
+print(round(loss.item(), 4))
+
+# %% round 24: empty_cache called through torch.cuda imported as a module alias, in a with block [unsafe, same]
+import contextlib
+import torch
+import torch.cuda as tc
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    with contextlib.suppress(RuntimeError):
+        tc.empty_cache()
+print(round(loss.item(), 4))
+
+# %% round 24: empty_cache as the only statement of a match case in a step function [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def step(i):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    match i % 2:
+        case 0:
+            torch.cuda.empty_cache()
+        case _:
+            print("odd", i)
+
+
+for i in range(3):
+    step(i)
+
+# %% round 24: empty_cache redefined at module level by assignment to a tracing lambda after the import [none]
+import torch
+from torch.cuda import empty_cache
+
+calls = []
+empty_cache = lambda: calls.append(len(calls))
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    empty_cache()
+print(calls, round(loss.item(), 4))
+
+# %% round 24: a name bound to empty_cache, rebound by assignment in a function declaring it global [none]
+import torch
+
+free = torch.cuda.empty_cache
+
+
+def report():
+    print("logged")
+
+
+def use_logger():
+    global free
+    free = report
+
+
+use_logger()
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.ones(1, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    free()
+print(round(loss.item(), 4))

@@ -1324,3 +1324,102 @@ for step in range(2):
     t = torch.tensor(arr)
     t.add_(step)
     print(t.tolist())
+
+# %% round 24: a masked array of sensor readings converted each step, then offset in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    readings = np.ma.array(np.arange(4.0) + step, mask=[0, 1, 0, 0])
+    t = torch.tensor(readings)
+    t.add_(1)
+    print(t.tolist(), readings.data.tolist())
+
+# %% round 24: a fresh np.matrix of features converted each step and scaled in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    feats = np.matrix([[1.0, 2.0], [3.0, 4.0]]) * (step + 1)
+    t = torch.tensor(feats)
+    t.mul_(0.5)
+    print(t.tolist())
+
+# %% round 24: a float32 view of a byte buffer at an odd offset, shifted in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    raw = np.zeros(17, dtype=np.uint8)
+    frame = raw[1:].view(np.float32)
+    t = torch.tensor(frame)
+    t.add_(step)
+    print(t.tolist())
+
+# %% round 24: the real part of a complex spectrum, a strided view, normalised in place [none]
+import numpy as np
+import torch
+
+for step in range(2):
+    spectrum = np.fft.rfft(np.arange(8.0) + step)
+    mag = spectrum.real
+    t = torch.tensor(mag)
+    t.div_(8)
+    print([round(v, 6) for v in t.tolist()])
+
+# %% round 24: a batch built with np.stack inside a match on the sample kind, scaled in place [unsafe]
+import numpy as np
+import torch
+
+samples = [("image", np.ones((2, 2))), ("image", np.zeros((2, 2)))]
+for step in range(2):
+    match samples[step]:
+        case ("image", pixels):
+            batch = np.stack([pixels, pixels + step])
+        case _:
+            batch = np.zeros((2, 2, 2))
+    x = torch.tensor(batch)
+    x.mul_(2)
+    print(x.sum().item(), batch.sum())
+
+# %% round 24: an array read from a dataclass field inside the loop, converted and changed in place [none]
+import dataclasses
+import numpy as np
+import torch
+
+
+@dataclasses.dataclass
+class Sample:
+    pixels: np.ndarray
+
+
+for step in range(2):
+    sample = Sample(np.ones(3) * step)
+    x = torch.tensor(sample.pixels)
+    x.add_(1)
+    print(x.tolist(), sample.pixels.tolist())
+
+# %% round 24: an array unpacked from a tuple a function of the file returns, converted, changed in place [none]
+import numpy as np
+import torch
+
+
+def load(step):
+    return np.ones(3) * step, step
+
+
+for step in range(2):
+    pixels, label = load(step)
+    x = torch.tensor(pixels)
+    x.add_(1)
+    print(x.tolist(), pixels.tolist(), label)
+
+# %% round 24: an array made by np.ones and passed through a walrus, converted and changed in place [unsafe]
+import numpy as np
+import torch
+
+for step in range(2):
+    if (frame := np.ones(3) * step).sum() >= 0:
+        x = torch.tensor(frame)
+        x.add_(1)
+        print(x.tolist(), frame.tolist())

@@ -2410,3 +2410,142 @@ for epoch in range(2):
         loss.backward()
         opt.step()
 show(model)
+
+# %% round 24: dict-subclass batches whose to is added by a class decorator of the file [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+def movable(cls):
+    def to(self, device):
+        return cls({k: v.to(device) for k, v in self.items()})
+
+    cls.to = to
+    return cls
+
+
+@movable
+class Fields(dict):
+    pass
+
+
+device = torch.device("cpu")
+data = [Fields(x=torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device)["x"])
+
+# %% round 24: dict-subclass batches made by types.new_class with a to in its namespace [none]
+import types
+import torch
+from torch.utils.data import DataLoader
+
+
+def _to(self, device):
+    return Fields({k: v.to(device) for k, v in self.items()})
+
+
+Fields = types.new_class("Fields", (dict,), {}, lambda ns: ns.update(to=_to))
+device = torch.device("cpu")
+data = [Fields(x=torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device)["x"])
+
+# %% round 24: dataclass items made by make_dataclass with a to in its namespace, loader without batching [none]
+import dataclasses
+import torch
+from torch.utils.data import DataLoader
+
+
+def _to(self, device):
+    return Item(self.x.to(device))
+
+
+Item = dataclasses.make_dataclass("Item", [("x", torch.Tensor)], namespace={"to": _to})
+device = torch.device("cpu")
+data = [Item(torch.ones(2) * i) for i in range(3)]
+loader = DataLoader(data, batch_size=None, pin_memory=True)
+for epoch in range(2):
+    for item in loader:
+        show(item.to(device).x)
+
+# %% round 24: dict-subclass batches whose to is set through vars of the class's base in a loop over names [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Fields(dict):
+    pass
+
+
+def _to(self, device):
+    return Fields({k: v.to(device) for k, v in self.items()})
+
+
+for name, fn in {"to": _to}.items():
+    setattr(Fields, name, fn)
+device = torch.device("cpu")
+data = [Fields(x=torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device)["x"])
+
+# %% round 24: dict-subclass batches whose to comes from a mixin whose __getattribute__ answers it [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Fields(dict):
+    def __getattribute__(self, name):
+        if name == "to":
+            return lambda device: Fields({k: v.to(device) for k, v in self.items()})
+        return super().__getattribute__(name)
+
+
+device = torch.device("cpu")
+data = [Fields(x=torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device)["x"])
+
+# %% round 24: pinned tensor batches moved in a training loop with a match on the batch shape [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.randn(8, 3), torch.randn(8, 1)), batch_size=4, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        match batch:
+            case [x, y]:
+                x = x.to(device)
+                y = y.to(device)
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        show(round(loss.item(), 5))
+
+# %% round 24: dict-subclass batches whose to is defined by exec inside the class body [none]
+import torch
+from torch.utils.data import DataLoader
+
+
+class Fields(dict):
+    exec("def to(self, device):\n    return Fields({k: v.to(device) for k, v in self.items()})")
+
+
+device = torch.device("cpu")
+data = [Fields(x=torch.ones(2) * i) for i in range(4)]
+loader = DataLoader(data, batch_size=2, pin_memory=True)
+for epoch in range(2):
+    for batch in loader:
+        show(batch.to(device)["x"])

@@ -2860,3 +2860,395 @@ loader = DataLoader(Records(LINES), batch_size=2)
 for epoch in range(2):
     for x in loader:
         print(epoch, x.dtype, x.to(device).sum().item())
+
+# %% round 24: a regression dataset whose targets are made with torch.full from JSON numbers, ints and floats [none]
+import json
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return torch.tensor(r["x"], dtype=torch.float32), torch.full((1,), r["y"])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Scores(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 24: a dataset whose targets are NumPy arrays made by np.full from JSON numbers [none]
+import json
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+LINES = ['{"x": [1, 2], "y": 3}', '{"x": [0, 1], "y": 0.5}', '{"x": [2, 2], "y": 1}', '{"x": [1, 0], "y": 2.5}']
+
+
+class Scores(Dataset):
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __len__(self):
+        return len(self.lines)
+
+    def __getitem__(self, i):
+        r = json.loads(self.lines[i])
+        return np.asarray(r["x"], dtype=np.float32), np.full(1, r["y"])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Scores(LINES), batch_size=2)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device).float())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, y.dtype, round(loss.item(), 5))
+
+# %% round 24: a dataset of tensors saved with torch.save in two dtypes, loaded per item [none]
+import os
+import tempfile
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+root = tempfile.mkdtemp()
+paths = []
+for i in range(4):
+    path = os.path.join(root, f"{i}.pt")
+    torch.save(torch.arange(2) + i if i % 2 == 0 else torch.full((2,), i + 0.5), path)
+    paths.append(path)
+
+
+class Shards(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        return torch.load(self.paths[i])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Shards(paths), batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device).float()).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, x.dtype, x.tolist(), round(loss.item(), 5))
+
+# %% round 24: a record file opened by a helper function of the module and kept in __init__ [none]
+import os
+import struct
+import tempfile
+import time
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "records.bin")
+with open(path, "wb") as out:
+    for i in range(400):
+        payload = struct.pack("<64d", *([float(i)] * 64))
+        out.write(struct.pack("<i", len(payload)) + payload)
+
+
+def open_records(p):
+    return open(p, "rb")
+
+
+class Records(Dataset):
+    def __init__(self, path, n):
+        self.f = open_records(path)
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        self.f.seek(i * (4 + 512))
+        (size,) = struct.unpack("<i", self.f.read(4))
+        time.sleep(0.001)  # a slow network file system
+        values = struct.unpack("<64d", self.f.read(size))
+        return torch.tensor(values[:2], dtype=torch.float32)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Records(path, 400), batch_size=8)
+for epoch in range(2):
+    total = 0.0
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += x.sum().item()
+    print(epoch, total)
+
+# %% round 24: a record file opened lazily by a property that __len__ reads in the main process [unsafe]
+import os
+import struct
+import tempfile
+import time
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+path = os.path.join(tempfile.mkdtemp(), "records.bin")
+with open(path, "wb") as out:
+    for i in range(400):
+        payload = struct.pack("<64d", *([float(i)] * 64))
+        out.write(struct.pack("<i", len(payload)) + payload)
+
+
+class Records(Dataset):
+    def __init__(self, path):
+        self.path = path
+        self._f = None
+
+    @property
+    def f(self):
+        if self._f is None:
+            self._f = open(self.path, "rb")
+        return self._f
+
+    def __len__(self):
+        self.f.seek(0, os.SEEK_END)
+        return self.f.tell() // (4 + 512)
+
+    def __getitem__(self, i):
+        self.f.seek(i * (4 + 512))
+        (size,) = struct.unpack("<i", self.f.read(4))
+        time.sleep(0.001)  # a slow network file system
+        values = struct.unpack("<64d", self.f.read(size))
+        return torch.tensor(values[:2], dtype=torch.float32)
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.001)
+loader = DataLoader(Records(path), batch_size=8)
+for epoch in range(2):
+    total = 0.0
+    for x in loader:
+        x = x.to(device)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += x.sum().item()
+    print(epoch, total)
+
+# %% round 24: a Subset whose index list the epoch loop extends in place, a growing curriculum [none]
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 16
+
+    def __getitem__(self, i):
+        return torch.tensor([float(i), float(i * i)])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.0001)
+indices = [0, 1, 2, 3]
+loader = DataLoader(Subset(Squares(), indices), batch_size=2)
+for epoch in range(3):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, len(loader), round(loss.item(), 4))
+    indices += [4 + 2 * epoch, 5 + 2 * epoch]
+
+# %% round 24: a dataset whose items are dataclass records collated by a collate_fn of the file [none]
+import dataclasses
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+@dataclasses.dataclass
+class Record:
+    x: torch.Tensor
+    y: torch.Tensor
+
+
+class Pairs(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return Record(torch.full((2,), float(i)), torch.tensor([float(i % 2)]))
+
+
+def collate(records):
+    return torch.stack([r.x for r in records]), torch.stack([r.y for r in records])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Pairs(), batch_size=4, collate_fn=collate)
+for epoch in range(2):
+    for x, y in loader:
+        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, round(loss.item(), 5))
+
+# %% round 24: a loader subclass whose **kwargs are options of its padding collate function [unsafe]
+import functools
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Lines(Dataset):
+    def __init__(self, lengths):
+        self.lengths = lengths
+
+    def __len__(self):
+        return len(self.lengths)
+
+    def __getitem__(self, i):
+        return torch.arange(self.lengths[i], dtype=torch.float32)
+
+
+def pad_collate(batch, pad_value=0.0):
+    n = max(len(x) for x in batch)
+    return torch.stack([torch.cat([x, torch.full((n - len(x),), pad_value)]) for x in batch])
+
+
+class PaddedLoader(DataLoader):
+    def __init__(self, data, batch_size, **collate_options):
+        super().__init__(data, batch_size=batch_size, collate_fn=functools.partial(pad_collate, **collate_options))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = PaddedLoader(Lines([3, 2, 1, 3]), batch_size=2, pad_value=-1.0)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, x.tolist(), round(loss.item(), 5))
+
+# %% round 24: a dataset whose size attribute the epoch loop sets with setattr and a literal name, no workers [none]
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Ramp(Dataset):
+    def __init__(self):
+        self.n = 2
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i >= self.n:
+            raise IndexError(i)
+        return torch.full((2,), float(i))
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+ramp = Ramp()
+loader = DataLoader(ramp, batch_size=2)
+for epoch in range(3):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, x[:, 0].tolist())
+    setattr(ramp, "n", 4 + 2 * epoch)
+
+# %% round 24: a pool grown through the loader's sampler's data_source, no workers [none]
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [0.0, 1.0]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return torch.full((2,), self.items[i])
+
+
+torch.manual_seed(0)
+model = nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+loader = DataLoader(Pool(), batch_size=2)
+for epoch in range(3):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(epoch, x[:, 0].tolist())
+    loader.sampler.data_source.items.extend([10.0 * epoch, 10.0 * epoch + 1])

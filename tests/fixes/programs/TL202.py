@@ -867,3 +867,83 @@ class Loader(DataLoader):
 loader = Loader([torch.ones(2) * i for i in range(4)], batch_size=2)
 for x in loader:
     show(x.to(device))
+
+# %% round 24: a loader subclass whose **kwargs are options of its padding collate function [unsafe]
+import functools
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def pad_collate(batch, pad_value=0.0):
+    n = max(len(x) for x in batch)
+    return torch.stack([torch.cat([x, torch.full((n - len(x),), pad_value)]) for x in batch])
+
+
+class PaddedLoader(DataLoader):
+    def __init__(self, data, batch_size, **collate_options):
+        super().__init__(data, batch_size=batch_size, collate_fn=functools.partial(pad_collate, **collate_options))
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = PaddedLoader([torch.ones(3), torch.ones(2), torch.ones(1), torch.ones(3)], batch_size=2, pad_value=-1.0)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        show(x, round(loss.item(), 5))
+
+# %% round 24: a loader subclass that records its **kwargs in a frozen options dataclass [unsafe]
+import dataclasses
+import torch
+from torch.utils.data import DataLoader
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+@dataclasses.dataclass(frozen=True)
+class LoaderOptions:
+    shuffle: bool = False
+
+
+class RecordedLoader(DataLoader):
+    def __init__(self, data, batch_size, **options):
+        self.options = LoaderOptions(**options)
+        super().__init__(data, batch_size=batch_size, shuffle=self.options.shuffle)
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = RecordedLoader([torch.ones(2) * i for i in range(4)], batch_size=2)
+for epoch in range(2):
+    for x in loader:
+        loss = model(x.to(device)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        show(round(loss.item(), 5))
+
+# %% round 24: a plain loader whose batches go to the device inside a match on the batch structure [none]
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = torch.nn.Linear(2, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.randn(4, 2), torch.randn(4, 1)), batch_size=2)
+for epoch in range(2):
+    for batch in loader:
+        match batch:
+            case [x, y]:
+                loss = torch.nn.functional.mse_loss(model(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        show(round(loss.item(), 5))

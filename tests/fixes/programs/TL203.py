@@ -1582,3 +1582,206 @@ for epoch in range(3):
         print(epoch, x.to(device).tolist())
     memory.push(torch.full((2,), float(epoch)))
     memory.push(torch.full((2,), -1.0))
+
+# %% round 24: a Subset whose index list the epoch loop extends in place, loader with workers [none]
+import torch
+from torch.utils.data import DataLoader, Dataset, Subset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 16
+
+    def __getitem__(self, i):
+        return torch.tensor(float(i * i))
+
+
+indices = [0, 1]
+loader = DataLoader(Subset(Squares(), indices), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    indices += [2 + 2 * epoch, 3 + 2 * epoch]
+
+# %% round 24: a dataset whose size attribute the epoch loop sets with setattr and a literal name [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Ramp(Dataset):
+    def __init__(self):
+        self.n = 2
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i >= self.n:
+            raise IndexError(i)
+        return torch.tensor(float(i))
+
+
+ramp = Ramp()
+loader = DataLoader(ramp, batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    setattr(ramp, "n", 4 + 2 * epoch)
+
+# %% round 24: a dataset grown by a bound method kept as an end-of-epoch callback [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [0.0, 1.0]
+
+    def grow(self):
+        self.items.extend([float(len(self.items)), float(len(self.items) + 1)])
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return torch.tensor(self.items[i])
+
+
+pool = Pool()
+callbacks = [pool.grow]
+loader = DataLoader(pool, batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    for callback in callbacks:
+        callback()
+
+# %% round 24: a dataset grown through the loader's sampler's data_source [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Pool(Dataset):
+    def __init__(self):
+        self.items = [0.0, 1.0]
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return torch.tensor(self.items[i])
+
+
+loader = DataLoader(Pool(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    loader.sampler.data_source.items.extend([10.0 * epoch, 10.0 * epoch + 1])
+
+# %% round 24: a dataset whose length reads a module-level config dict the epoch loop updates [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+CONFIG = {"limit": 2}
+VALUES = [float(v) for v in range(10)]
+
+
+class Curriculum(Dataset):
+    def __len__(self):
+        return CONFIG["limit"]
+
+    def __getitem__(self, i):
+        if i >= CONFIG["limit"]:
+            raise IndexError(i)
+        return torch.tensor(VALUES[i])
+
+
+loader = DataLoader(Curriculum(), batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    CONFIG["limit"] = 4 + 2 * epoch
+
+# %% round 24: a dataset whose class-level limit is raised through __class__ of the instance [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Curriculum(Dataset):
+    LIMIT = 2
+
+    def __len__(self):
+        return self.LIMIT
+
+    def __getitem__(self, i):
+        if i >= self.LIMIT:
+            raise IndexError(i)
+        return torch.tensor(float(i))
+
+
+data = Curriculum()
+loader = DataLoader(data, batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    data.__class__.LIMIT = 4 + 2 * epoch
+
+# %% round 24: a dataset whose size is updated through vars() of the instance [none]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Ramp(Dataset):
+    def __init__(self):
+        self.n = 2
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        if i >= self.n:
+            raise IndexError(i)
+        return torch.tensor(float(i))
+
+
+ramp = Ramp()
+loader = DataLoader(ramp, batch_size=2, num_workers=2)
+for epoch in range(3):
+    for x in loader:
+        print(epoch, x.to(device).tolist())
+    vars(ramp).update(n=4 + 2 * epoch)
+
+# %% round 24: a fixed in-memory dataset iterated every epoch with a match on the batch, loader with workers [unsafe]
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Fixed(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return torch.tensor(float(i)), i % 2
+
+
+loader = DataLoader(Fixed(), batch_size=2, num_workers=2)
+for epoch in range(2):
+    for batch in loader:
+        match batch:
+            case [x, y]:
+                print(epoch, x.to(device).tolist(), y.tolist())

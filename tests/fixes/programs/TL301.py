@@ -1452,3 +1452,202 @@ for step in range(2):
     loss.backward()
     opt.step()
 show(loss.detach().round(decimals=3))
+
+# %% round 24: an init function that matches conv layers with a class pattern capturing the bias [none]
+import torch
+import torch.nn as nn
+
+
+def init(m):
+    match m:
+        case nn.Conv2d(weight=w, bias=b):
+            nn.init.kaiming_normal_(w)
+            nn.init.zeros_(b)
+        case nn.BatchNorm2d(weight=w):
+            nn.init.ones_(w)
+
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+model.apply(init)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 24: a conv's parameters scaled through the values of its _parameters dict [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+for tensor in model[0]._parameters.values():
+    tensor.data.mul_(0.5)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 24: a conv's weight and bias drawn by next() from its parameter iterator for an init [none]
+import math
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+params = iter(model.parameters())
+weight = next(params)
+second = next(params)
+nn.init.uniform_(second, -1 / math.sqrt(27), 1 / math.sqrt(27))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 24: a running mean logged from the state dict's values taken by position [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running_mean = list(model.state_dict().values())[4]
+    print(round(loss.item(), 3), [round(v, 3) for v in running_mean.tolist()])
+
+# %% round 24: a teacher's state dict with a conv bias from a flag, loaded strictly through a saved buffer [none]
+import io
+import torch
+import torch.nn as nn
+
+use_bias = True
+torch.manual_seed(0)
+teacher = nn.Sequential(nn.Conv2d(3, 4, 3, bias=use_bias), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+student = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+buffer = io.BytesIO()
+torch.save(teacher.state_dict(), buffer)
+buffer.seek(0)
+student.load_state_dict(torch.load(buffer))
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(student(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 24: a teacher's state dict bound to a name first, then loaded strictly into the student [none]
+import torch
+import torch.nn as nn
+
+use_bias = True
+torch.manual_seed(0)
+teacher = nn.Sequential(nn.Conv2d(3, 4, 3, bias=use_bias), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+student = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+weights = teacher.state_dict()
+student.load_state_dict(weights)
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(student(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))
+
+# %% round 24: a functional_call of the model with parameters of a teacher whose conv bias comes from a flag [unsafe]
+import torch
+import torch.nn as nn
+from torch.func import functional_call
+
+use_bias = True
+torch.manual_seed(0)
+teacher = nn.Sequential(nn.Conv2d(3, 4, 3, bias=use_bias), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    with torch.no_grad():
+        t_out = functional_call(model, dict(teacher.named_parameters()), (x,))
+    print(round(loss.item(), 3), round(t_out.sum().item(), 3))
+
+# %% round 24: a conv before a BatchNorm in forward of a module whose frozen eval stats are checked [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        x = self.conv(x)
+        x = self.bn(x)
+        return x.relu().mean((2, 3))
+
+
+torch.manual_seed(0)
+model = Block()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+for step in range(3):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+model.eval()
+print(round(model(x).sum().item(), 2))
+
+# %% round 24: a conv whose bias is zeroed under a bias check, inside a match on the layer type [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(64, 2))
+for m in model.modules():
+    match m:
+        case nn.Conv2d():
+            if m.bias is not None:
+                nn.init.zeros_(m.bias)
+        case _:
+            pass
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 6, 6)
+y = torch.randint(0, 2, (8,))
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(round(loss.item(), 3))

@@ -2748,3 +2748,282 @@ torch.manual_seed(0)
 q, k, v = torch.randn(3, 1, 2, 3, 4).unbind(0)
 for step in range(2):
     show(Attention((2, 2))(q, k, v).round(decimals=3))
+
+# %% round 24: scores multiplied by a learned temperature per memory slot, a vector over the keys [none]
+import torch
+from torch import nn
+
+
+class SlotAttention(nn.Module):
+    def __init__(self, slots, dim):
+        super().__init__()
+        self.keys = nn.Parameter(torch.randn(slots, dim))
+        self.values = nn.Parameter(torch.randn(slots, dim))
+        self.slot_temp = nn.Parameter(torch.linspace(0.5, 1.5, slots))
+
+    def forward(self, q):
+        scores = (q @ self.keys.transpose(-2, -1)) * self.slot_temp
+        attn = scores.softmax(dim=-1)
+        return attn @ self.values
+
+
+torch.manual_seed(0)
+model = SlotAttention(6, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(2, 5, 4)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: scores multiplied by a distance-decay matrix buffer over queries and keys [none]
+import torch
+from torch import nn
+
+
+class DecayAttention(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        pos = torch.arange(n, dtype=torch.float32)
+        self.register_buffer("decay", 0.9 ** (pos[:, None] - pos[None, :]).abs())
+
+    def forward(self, q, k, v):
+        scores = torch.matmul(q, k.transpose(-2, -1)) * self.decay
+        weights = torch.softmax(scores, dim=-1)
+        return torch.matmul(weights, v)
+
+
+torch.manual_seed(0)
+model = DecayAttention(4)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+x = torch.randn(2, 4, 4)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = model(q, k, v).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: scores multiplied by a per-head temperature of shape (heads, 1, 1) [unsafe]
+import torch
+from torch import nn
+
+
+class HeadTempAttention(nn.Module):
+    def __init__(self, heads):
+        super().__init__()
+        self.temperature = nn.Parameter(torch.ones(heads, 1, 1))
+
+    def forward(self, q, k, v):
+        scores = (q @ k.transpose(-2, -1)) * self.temperature
+        scores = scores.softmax(dim=-1)
+        return scores @ v
+
+
+torch.manual_seed(0)
+model = HeadTempAttention(2)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(list(proj.parameters()) + list(model.parameters()), lr=0.1)
+x = torch.randn(3, 2, 5, 4)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = model(q, k, v).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: queries of four dimensions attending to learned memory keys of three [unsafe]
+import math
+import torch
+from torch import nn
+
+
+class MemoryAttention(nn.Module):
+    def __init__(self, heads, slots, dim):
+        super().__init__()
+        self.mem_k = nn.Parameter(torch.randn(heads, slots, dim))
+        self.mem_v = nn.Parameter(torch.randn(heads, slots, dim))
+        self.scale = 1 / math.sqrt(dim)
+
+    def forward(self, q):
+        scores = q @ self.mem_k.transpose(-2, -1) * self.scale
+        attn = torch.softmax(scores, dim=-1)
+        return attn @ self.mem_v
+
+
+torch.manual_seed(0)
+model = MemoryAttention(2, 3, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(5, 2, 6, 4)
+for step in range(2):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: batched attention with torch.bmm and transpose(1, 2) of three-dimensional keys [none]
+import torch
+from torch import nn
+
+
+class BmmAttention(nn.Module):
+    def forward(self, q, k, v):
+        scores = torch.bmm(q, k.transpose(1, 2)) / q.size(-1) ** 0.5
+        attn = torch.softmax(scores, dim=-1)
+        return torch.bmm(attn, v)
+
+
+torch.manual_seed(0)
+model = BmmAttention()
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+x = torch.randn(3, 5, 4)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = model(q, k, v).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: scores divided by an integer tensor buffer holding sqrt(d) [unsafe]
+import torch
+from torch import nn
+
+
+class IntScaleAttention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.register_buffer("root", torch.tensor(int(dim ** 0.5)))
+
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) / self.root
+        return scores.softmax(-1) @ v
+
+
+torch.manual_seed(0)
+model = IntScaleAttention(4)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+x = torch.randn(3, 5, 4)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = model(q, k, v).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: a per-sample temperature of shape (batch, 1, 1) passed in by the caller [unsafe]
+import torch
+from torch import nn
+
+
+def attend(q, k, v, temp):
+    scores = q @ k.transpose(-2, -1) * temp
+    return scores.softmax(dim=-1) @ v
+
+
+torch.manual_seed(0)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+x = torch.randn(3, 5, 4)
+temp = torch.tensor([0.5, 1.0, 2.0]).view(3, 1, 1)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = attend(q, k, v, temp).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: an additive mask over keys only, of shape (batch, 1, keys), in a match on the mode [none]
+import torch
+from torch import nn
+
+
+def attend(q, k, v, pad, mode):
+    scores = q @ k.transpose(-2, -1) / 2.0
+    match mode:
+        case "padded":
+            scores = scores + pad
+        case _:
+            pass
+    return scores.softmax(dim=-1) @ v
+
+
+torch.manual_seed(0)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(proj.parameters(), lr=0.1)
+x = torch.randn(3, 5, 4)
+pad = torch.zeros(3, 1, 5)
+pad[:, :, -1] = -1e4
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = attend(q, k, v, pad, "padded").pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: scores scaled by a per-key vector whose length equals the head size [none]
+import torch
+from torch import nn
+
+
+class KeyGate(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.gate = nn.Parameter(torch.linspace(0.1, 2.0, n))
+
+    def forward(self, q, k, v):
+        scores = q @ k.transpose(-2, -1) * self.gate
+        return torch.softmax(scores, dim=-1) @ v
+
+
+torch.manual_seed(0)
+model = KeyGate(4)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(list(proj.parameters()) + list(model.parameters()), lr=0.1)
+x = torch.randn(3, 4, 4)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = model(q, k, v).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))
+
+# %% round 24: scores divided by a per-key temperature vector the module learns [none]
+import torch
+from torch import nn
+
+
+class KeyTemperature(nn.Module):
+    def __init__(self, keys):
+        super().__init__()
+        self.temp = nn.Parameter(torch.linspace(1.0, 2.0, keys))
+
+    def forward(self, q, k, v):
+        scores = torch.matmul(q, k.transpose(-2, -1)) / self.temp
+        return torch.softmax(scores, dim=-1) @ v
+
+
+torch.manual_seed(0)
+model = KeyTemperature(5)
+proj = nn.Linear(4, 12)
+opt = torch.optim.SGD(list(proj.parameters()) + list(model.parameters()), lr=0.1)
+x = torch.randn(3, 5, 4)
+for step in range(2):
+    q, k, v = proj(x).chunk(3, dim=-1)
+    loss = model(q, k, v).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(round(loss.item(), 4))

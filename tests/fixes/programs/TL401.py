@@ -1185,3 +1185,213 @@ for step in range(3):
     norms = [float(p._grad.norm()) for p in b.parameters()]
     print(step, [round(n, 4) for n in norms])
     opt.step()
+
+# %% round 24: manual zeroing followed by requires_grad_(False) on the same gradient [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.zero_()
+            p.grad.requires_grad_(False)
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: manual zeroing followed by detach_ of the same gradient [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.zero_()
+            p.grad.detach_()
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: a wrapper optimizer of the file whose zero_grad reads set_to_none from **kwargs [none]
+import torch
+import torch.nn as nn
+
+
+class Wrapped:
+    def __init__(self, opt):
+        self.opt = opt
+
+    def zero_grad(self, **kwargs):
+        self.opt.zero_grad(set_to_none=kwargs["set_to_none"])
+
+    def step(self):
+        self.opt.step()
+
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = Wrapped(torch.optim.SGD(model.parameters(), lr=0.1))
+for step in range(3):
+    opt.zero_grad(set_to_none=False)
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: gradients zeroed by multiplying with zero, NaN gradient in the first step [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+batches = [torch.tensor([[float("nan"), 1.0, 1.0]]), torch.ones(1, 3), torch.ones(1, 3)]
+for x in batches:
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad.mul_(0)
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    if torch.isfinite(loss):
+        opt.step()
+show(model)
+
+# %% round 24: gradients zeroed by slice assignment in the step loop [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for step in range(3):
+    for p in model.parameters():
+        if p.grad is not None:
+            p.grad[...] = 0
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: gradients zeroed with a conditional expression statement [none]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    for p in model.parameters():
+        p.grad.zero_() if p.grad is not None else None
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: zero_grad(set_to_none=False) through functools.partial kept on the trainer [none]
+import functools
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+reset = functools.partial(opt.zero_grad, set_to_none=False)
+for step in range(3):
+    reset()
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: zero_grad(set_to_none=False) in a step loop with a try/finally that counts steps [unsafe, same]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.1)
+steps = 0
+for x in [torch.ones(2, 3), torch.zeros(2, 3), torch.ones(2, 3)]:
+    try:
+        opt.zero_grad(set_to_none=False)
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        opt.step()
+    finally:
+        steps += 1
+show(model, steps)
+
+# %% round 24: zero_grad(set_to_none=False) with a frozen layer whose gradients a hook counts as None [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 3), nn.Linear(3, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.1)
+for step in range(4):
+    opt.zero_grad(set_to_none=False)
+    out = model[1](torch.ones(2, 3)) if step % 2 else model(torch.ones(2, 3))
+    out.pow(2).mean().backward()
+    opt.step()
+    show(sum(p.grad is None for p in model.parameters()))
+show(model)
+
+# %% round 24: manual zeroing in a match case that picks the reset by an option [unsafe]
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+mode = "manual"
+for step in range(3):
+    match mode:
+        case "manual":
+            for p in model.parameters():
+                if p.grad is not None:
+                    p.grad.zero_()
+        case _:
+            opt.zero_grad()
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)
+
+# %% round 24: manual zeroing of a property's gradient on a wrapper class [none]
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 1)
+
+    @property
+    def kernel(self):
+        return self.lin.weight
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+torch.manual_seed(0)
+model = Head()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    if model.kernel.grad is not None:
+        model.kernel.grad.zero_()
+    if model.lin.bias.grad is not None:
+        model.lin.bias.grad.zero_()
+    loss = model(torch.ones(2, 3)).pow(2).mean()
+    loss.backward()
+    opt.step()
+show(model)

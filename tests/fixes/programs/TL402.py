@@ -6099,3 +6099,448 @@ def evaluate(batches):
 
 evaluate(loader)
 show(seen[0])
+
+# %% round 24: evaluation clamps the box part of a split output in place, with an out-of-place fallback [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 5)
+
+
+def evaluate(x):
+    model.eval()
+    pred = model(x)
+    boxes, conf = pred.split([4, 1], dim=-1)
+    try:
+        boxes.clamp_(0, 1)
+        print("clamped in place")
+    except RuntimeError:
+        boxes = boxes.clamp(0, 1)
+        print("clamped copy")
+    print(round(pred.sum().item(), 5), round(boxes.sum().item(), 5), round(conf.sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation normalises every row of unbind in place, falling back to a copy [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x):
+    model.eval()
+    emb = model(x)
+    try:
+        for row in emb.unbind(0):
+            row.div_(row.norm())
+    except RuntimeError:
+        emb = emb / emb.norm(dim=1, keepdim=True)
+        print("copied")
+    print(round(emb.sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation zeroes the first chunk of its logits in place in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 6)
+
+
+def evaluate(x):
+    model.eval()
+    logits = model(x)
+    head, tail = logits.chunk(2, dim=1)
+    try:
+        head.zero_()
+        mode = "in place"
+    except RuntimeError:
+        mode = "refused"
+    print(mode, round(logits.sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation freezes its features with requires_grad_(False) in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+backbone = torch.nn.Linear(4, 3)
+
+
+def extract(x):
+    backbone.eval()
+    feats = backbone(x)
+    try:
+        feats.requires_grad_(False)
+        print("frozen")
+    except RuntimeError:
+        feats = feats.detach()
+        print("detached")
+    print(round(feats.sum().item(), 5))
+
+
+for epoch in range(2):
+    extract(torch.randn(3, 4))
+
+# %% round 24: evaluation freezes its features through the unbound Tensor.requires_grad_ in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+backbone = torch.nn.Linear(4, 3)
+
+
+def extract(x):
+    backbone.eval()
+    feats = backbone(x)
+    try:
+        torch.Tensor.requires_grad_(feats, False)
+        print("frozen")
+    except RuntimeError:
+        print("not a leaf")
+
+
+for epoch in range(2):
+    extract(torch.randn(3, 4))
+
+# %% round 24: evaluation exports its output with __dlpack__ in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    try:
+        capsule = out.__dlpack__()
+        print("exported")
+    except BufferError:
+        print("needs detach")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation rescales a temperature leaf it creates in place in a try [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x):
+    model.eval()
+    temperature = torch.full((1,), 2.0, requires_grad=True)
+    try:
+        temperature.clamp_(min=2.5)
+    except RuntimeError:
+        print("leaf kept")
+    probs = torch.softmax(model(x) / temperature, dim=1)
+    print(round(probs.max().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation in a match statement on the output's dimensionality [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    match out.dim():
+        case 2:
+            print("batch", round(out.sum().item(), 5))
+        case _:
+            print("other")
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation generator yields per-batch losses as floats [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+batches = [(torch.randn(3, 4), torch.randn(3, 1)) for _ in range(3)]
+
+
+def losses():
+    model.eval()
+    for x, y in batches:
+        yield round(torch.nn.functional.mse_loss(model(x), y).item(), 5)
+
+
+for epoch in range(2):
+    print(list(losses()))
+
+# %% round 24: evaluation computes an input Jacobian with torch.autograd.functional [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+
+
+def sensitivity(x):
+    model.eval()
+    jac = torch.autograd.functional.jacobian(lambda inp: model(inp).sum(), x)
+    print(round(jac.abs().sum().item(), 5))
+
+
+for epoch in range(2):
+    sensitivity(torch.randn(3, 4))
+
+# %% round 24: evaluation backward through a bound method kept in a name [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+
+
+def saliency(x):
+    model.eval()
+    x = x.clone().requires_grad_(True)
+    run_backward = model(x).sum().backward
+    run_backward()
+    print(round(x.grad.abs().sum().item(), 5))
+
+
+for epoch in range(2):
+    saliency(torch.randn(3, 4))
+
+# %% round 24: evaluation with a walrus keeping the max logit, printed as item [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(batches):
+    model.eval()
+    best = -1.0
+    for x in batches:
+        if (top := model(x).max().item()) > best:
+            best = top
+    print(round(best, 5))
+
+
+for epoch in range(2):
+    evaluate([torch.randn(2, 4) for _ in range(3)])
+
+# %% round 24: evaluation loop with try/finally that prints a count of batches [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Dropout(0.5))
+
+
+def evaluate(batches):
+    model.eval()
+    seen = 0
+    correct = 0
+    try:
+        for x, y in batches:
+            correct += (model(x).argmax(1) == y).sum().item()
+            seen += len(y)
+    finally:
+        print("seen", seen)
+    print(correct)
+
+
+for epoch in range(2):
+    evaluate([(torch.randn(4, 4), torch.randint(0, 3, (4,))) for _ in range(2)])
+
+# %% round 24: evaluation of a frozen model, early return when a batch is empty [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+for p in model.parameters():
+    p.requires_grad_(False)
+
+
+def evaluate(batches):
+    model.eval()
+    total = 0.0
+    for x in batches:
+        if x.shape[0] == 0:
+            print("empty")
+            return
+        total += model(x).sum().item()
+    print(round(total, 5))
+
+
+evaluate([torch.randn(2, 4), torch.randn(0, 4)])
+evaluate([torch.randn(2, 4)])
+
+# %% round 24: evaluation whose model is an attribute looked up by a property [unsafe]
+import torch
+
+
+class Runner:
+    def __init__(self):
+        torch.manual_seed(0)
+        self._net = torch.nn.Linear(4, 2)
+
+    @property
+    def net(self):
+        return self._net
+
+
+runner = Runner()
+
+
+def evaluate(x):
+    runner.net.eval()
+    out = runner.net(x)
+    print(round(out.abs().sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation that adds the output into a buffer view of a dataclass field in place [unsafe]
+import dataclasses
+import torch
+
+
+@dataclasses.dataclass
+class Stats:
+    total: torch.Tensor
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+stats = Stats(torch.zeros(2))
+
+
+def evaluate(x):
+    model.eval()
+    acc = stats.total
+    acc.add_(model(x).sum(0))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+print(stats.total.requires_grad, round(stats.total.sum().item(), 5))
+
+# %% round 24: evaluation through a custom autograd Function of the file whose forward branches on needs_input_grad [unsafe]
+import torch
+
+
+class ScaledRelu(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        if ctx.needs_input_grad[0]:
+            ctx.save_for_backward(x)
+            return x.clamp(min=0)
+        return x.clamp(min=0) * 0.5
+
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x):
+    model.eval()
+    out = ScaledRelu.apply(model(x))
+    print(round(out.sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: a harness prints the frames of the traceback an evaluation raises [none]
+import traceback
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    print(round(out.sum().item(), 5))
+
+
+for x in (torch.randn(3, 4), torch.randn(3, 5)):
+    try:
+        evaluate(x)
+    except RuntimeError as err:
+        print([frame.name for frame in traceback.extract_tb(err.__traceback__)][:3])
+
+# %% round 24: a config registry reads an evaluation function's keyword-only defaults [none]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x, *, threshold=0.5):
+    model.eval()
+    out = model(x)
+    print(int((out > threshold).sum().item()))
+
+
+print(evaluate.__kwdefaults__)
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation scales each part of torch.tensor_split of its output in place, with a fallback [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 6)
+
+
+def evaluate(x):
+    model.eval()
+    out = model(x)
+    parts = torch.tensor_split(out, 2, dim=1)
+    try:
+        parts[1].mul_(0.0)
+        print("in place")
+    except RuntimeError:
+        print("copy")
+    print(round(out.sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))
+
+# %% round 24: evaluation softmaxes the rows that torch.unbind gives, in place, with a fallback [unsafe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 3)
+
+
+def evaluate(x):
+    model.eval()
+    logits = model(x)
+    try:
+        for row in torch.unbind(logits):
+            row.sub_(row.max())
+        print("in place")
+    except RuntimeError:
+        logits = logits - logits.max(dim=1, keepdim=True).values
+        print("copy")
+    print(round(logits.sum().item(), 5))
+
+
+for epoch in range(2):
+    evaluate(torch.randn(3, 4))

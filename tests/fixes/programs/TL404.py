@@ -1950,3 +1950,173 @@ for step in range(3):
     setattr(conv.weight, "grad", g)
     opt.step()
     show(conv.weight)
+
+# %% round 24: an embedding built from_pretrained over a column slice of a vector table [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+vectors = torch.randn(10, 8)
+model = nn.Sequential(nn.Embedding.from_pretrained(vectors[:, :4], freeze=False), nn.Linear(4, 1)).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+ids = torch.tensor([[1, 2, 3], [4, 5, 6]])
+for step in range(3):
+    loss = model(ids.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(model[0].weight[:3], round(loss.item(), 5))
+
+# %% round 24: a head whose weight is a parameter made from every other column of a pretrained matrix [none]
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, pretrained):
+        super().__init__()
+        self.weight = nn.Parameter(pretrained[:, ::2])
+
+    def forward(self, x):
+        return x @ self.weight.T
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = Head(torch.randn(3, 8)).to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=0.05)
+x = torch.randn(5, 4)
+for step in range(3):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(model.weight, round(loss.item(), 5))
+
+# %% round 24: a parameter made from a transposed pretrained matrix (dense, other order) [unsafe]
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, pretrained):
+        super().__init__()
+        self.weight = nn.Parameter(pretrained.T)
+
+    def forward(self, x):
+        return x @ self.weight.T
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = Head(torch.randn(4, 3)).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+x = torch.randn(5, 4)
+for step in range(3):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(model.weight, round(loss.item(), 5))
+
+# %% round 24: a linear layer whose weight is replaced by a narrowed slice of a larger parameter [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+big = torch.randn(3, 6)
+model = nn.Linear(4, 3)
+model.weight = nn.Parameter(big.narrow(1, 1, 4))
+model = model.to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+x = torch.randn(5, 4)
+for step in range(3):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(model.weight, round(loss.item(), 5))
+
+# %% round 24: an Adam over a model whose options come from a dataclass with foreach set [none]
+import dataclasses
+import torch
+import torch.nn as nn
+
+
+@dataclasses.dataclass
+class OptimConfig:
+    lr: float = 0.05
+    foreach: bool = True
+
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+cfg = OptimConfig()
+model = nn.Linear(4, 1).to(device)
+opt = torch.optim.Adam(model.parameters(), **dataclasses.asdict(cfg))
+x = torch.randn(5, 4)
+for step in range(3):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(model, round(loss.item(), 5))
+
+# %% round 24: an Adam made through functools.partial that fixes foreach=True [none]
+import functools
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+make_opt = functools.partial(torch.optim.Adam, foreach=True)
+model = nn.Linear(4, 1).to(device)
+opt = make_opt(model.parameters(), lr=0.05)
+x = torch.randn(5, 4)
+for step in range(3):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(model, round(loss.item(), 5))
+
+# %% round 24: an Adam over a model converted to bfloat16, in a loop with a match on the step [unsafe]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+model = nn.Linear(4, 1).to(device, dtype=torch.bfloat16)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+x = torch.randn(5, 4, dtype=torch.bfloat16)
+for step in range(3):
+    loss = model(x.to(device)).float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    match step:
+        case 2:
+            show(model, round(loss.item(), 2))
+        case _:
+            pass
+
+# %% round 24: an Adam whose weights are tied to a column slice of another layer by assignment [none]
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+torch.manual_seed(0)
+enc = nn.Linear(6, 3)
+dec = nn.Linear(3, 4)
+dec.weight = nn.Parameter(enc.weight.detach().T[:4])
+model = nn.Sequential(enc, dec).to(device)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+x = torch.randn(5, 6)
+for step in range(3):
+    loss = model(x.to(device)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(dec.weight, round(loss.item(), 5))

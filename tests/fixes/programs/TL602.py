@@ -1311,3 +1311,225 @@ import torch
 
 scaler = torch.cuda.amp.GradScaler(128.0, 2.0, 0.5, 100, False)
 print(scaler.is_enabled())
+
+# %% round 24: the old autocast name taken as a parameter of the step function with a nullcontext default [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def step(x, autocast=contextlib.nullcontext):
+    with autocast():
+        out = model(x)
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+
+for i in range(2):
+    step(torch.randn(3, 4))
+
+# %% round 24: the old autocast name rebound by a function that declares it global [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def disable_amp():
+    global autocast
+    autocast = contextlib.nullcontext
+
+
+disable_amp()
+for i in range(2):
+    with autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old autocast name rebound by a loop over precision contexts [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for autocast in (contextlib.nullcontext, contextlib.nullcontext):
+    with autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old autocast name rebound by a match capture from a config dict [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+config = {"amp": contextlib.nullcontext}
+match config:
+    case {"amp": autocast}:
+        pass
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(2):
+    with autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old autocast name rebound by a walrus in an if at module level [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+if (autocast := contextlib.nullcontext) is not None:
+    print("amp off")
+for i in range(2):
+    with autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old amp module alias rebound to a namespace of null contexts [none]
+import contextlib
+import types
+import torch
+import torch.cpu.amp as amp
+
+if True:
+    amp = types.SimpleNamespace(autocast=contextlib.nullcontext)
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(2):
+    with amp.autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old autocast imported without torch, the last import above the call inside a function [safe]
+from torch.cpu.amp import autocast
+
+
+def helper():
+    import math
+    return math.sqrt(4.0)
+
+
+def run():
+    with autocast():
+        return helper()
+
+
+print(run())
+
+# %% round 24: the old autocast name rebound by exec at module level [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+exec("autocast = contextlib.nullcontext")
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(2):
+    with autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old autocast name rebound through globals().update [none]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+globals().update(autocast=contextlib.nullcontext)
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i in range(2):
+    with autocast():
+        out = model(torch.randn(3, 4))
+    loss = out.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: the old autocast in a training step inside try/finally with a match on the phase [safe]
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for phase in ("train", "train"):
+    try:
+        match phase:
+            case "train":
+                with torch.cpu.amp.autocast():
+                    out = model(torch.randn(3, 4))
+        loss = out.float().pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    finally:
+        show(out.dtype, round(loss.item(), 4))
+
+# %% round 24: a class attribute named autocast that the method does not see, the module-level old autocast entered [unsafe, same]
+import contextlib
+import torch
+from torch.cpu.amp import autocast
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+class Trainer:
+    autocast = contextlib.nullcontext
+
+    def step(self, x):
+        with autocast():
+            out = model(x)
+        loss = out.float().pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        show(out.dtype, round(loss.item(), 4))
+
+
+for i in range(2):
+    Trainer().step(torch.randn(3, 4))
