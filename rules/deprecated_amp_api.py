@@ -5,6 +5,7 @@ import libcst as cst
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
 from torchlint.engine.edits import module_name
+from torchlint.semantics.bindings import bound_besides_imports
 from torchlint.semantics.calls import has_star, is_literal, keyword, positional, reads_classes, result_shown, uncalled_references, with_keyword
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, nodes_of_type, per_module
@@ -82,6 +83,9 @@ class DeprecatedAmpApi(Rule):
     when `torch` is bound to something else, when the called name is imported from more than
     one place (`from torch.cpu.amp import autocast` under an `if`, `from torch.cuda.amp
     import autocast` under its `else`: which device it means is known only at run time),
+    when the file may bind the imported name to something else (an assignment in module-level
+    code or in a function that declares it `global`, a `match` capture, `globals().update(...)`
+    or `exec` code): the call may not make the old class's object,
     when `*args` is unpacked into the old autocast,
     or when `**kwargs` may set its dtype. Unsafe when the file also uses one of the old
     classes other than by calling it (`isinstance(ctx, torch.cpu.amp.autocast)`, a subclass,
@@ -163,6 +167,8 @@ class DeprecatedAmpApi(Rule):
         root = (dotted_name(node.func) or "").partition(".")[0]
         if len(_imported_as(self.ctx.module, root)) > 1:
             return self.withheld(f"`{root}` is imported from more than one place (`torch.cpu.amp` or `torch.cuda.amp` by a condition): which device it means is not known")
+        if _imported_as(self.ctx.module, root) and bound_besides_imports(self.ctx.module, root):
+            return self.withheld(f"the file may bind `{root}` to something else (an assignment, `global`, a `match` capture, `globals()` or `exec`): the call may not be the old class's")
         binding = module_name(self.ctx.module, "torch", node)
         if binding is None:
             return self.withheld("`torch` cannot be imported above the call")

@@ -5,6 +5,7 @@ import libcst as cst
 
 from torchlint.engine.findings import Applicability
 from torchlint.engine.rule import NodeEdit, PendingFix, Rule
+from torchlint.semantics.bindings import module_level_bindings
 from torchlint.semantics.frequency import Frequency, is_step_loop, rare_test
 from torchlint.semantics.training import repeated_with_training
 from torchlint.semantics.tree import COMPREHENSIONS, descendants, iterated_source
@@ -94,7 +95,9 @@ class EmptyCacheInLoop(Rule):
     is a whole expression statement on its own line, without comments around it that would be
     lost; it becomes `pass` when nothing else would be left in its block (other
     `empty_cache()` calls of the block are removed by their own fixes), so the block stays
-    valid, `match` cases included. Otherwise no fix.
+    valid, `match` cases included. Otherwise no fix; none either when the call goes through a
+    name the file may bind again (`free = torch.cuda.empty_cache`, then a function that
+    declares `global free` and rebinds it, `globals()` entries or `exec` code).
 
     ## Measured precision
     Stable in loops that run with training. Before that split (round 23), every half of the
@@ -175,6 +178,8 @@ class EmptyCacheInLoop(Rule):
         (expr, _), (statement, _), (block, _) = path[0], path[1], path[2]
         if not isinstance(expr, cst.Expr) or expr.value is not node:
             return None
+        if isinstance(node.func, cst.Name) and module_level_bindings(self.ctx.module, node.func.value) not in (0, 1):
+            return self.withheld(f"the file may bind `{node.func.value}` again (a function that declares it `global`, `globals()`, `exec`): the call may not empty the cache")
         if not isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or len(statement.body) != 1:
             return None
         message = "Remove `torch.cuda.empty_cache()` from the loop"

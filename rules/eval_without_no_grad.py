@@ -35,7 +35,9 @@ TEXT_CALLS = frozenset({"print", "str", "repr", "format"})
 # Methods that make the text of their receiver.
 TEXT_DUNDERS = frozenset({"__repr__", "__str__", "__format__"})
 # Tensor methods that raise on a value recording a graph (with gradients on) and run without.
-GRAPH_REFUSING = frozenset({"numpy", "__array__", "resize_", "__deepcopy__"})
+GRAPH_REFUSING = frozenset({"numpy", "__array__", "resize_", "__deepcopy__", "requires_grad_", "__dlpack__"})
+# Views that return several outputs: an in-place change to one of them raises with gradients on.
+MULTI_OUTPUT_VIEWS = frozenset({"split", "chunk", "unbind", "split_with_sizes"})
 TEXT_METHODS = frozenset({"format", "write", "writelines", "info", "debug", "warning", "warn", "error", "critical", "log", "exception"})
 
 
@@ -804,7 +806,9 @@ class _Escapes:
         if _shows_autograd_state(function, computed, self.printing):
             return "the function prints or formats values whose text shows their autograd state"
         if _converts_graph_to_numpy(function, computed):
-            return "`.numpy()` (or `__array__`, `resize_`, `__deepcopy__`, also unbound, `torch.Tensor.numpy(out)`) raises on a value that records a graph (code that catches the error runs another way)"
+            return "`.numpy()` (or `__array__`, `resize_`, `__deepcopy__`, `requires_grad_`, `__dlpack__`, also unbound, `torch.Tensor.numpy(out)`) raises on a value that records a graph (code that catches the error runs another way)"
+        if _changes_split_pieces(function, computed):
+            return "an in-place change to a piece of `split`, `chunk` or `unbind` raises on a value that records a graph (code that catches the error runs another way)"
         for call in receiving_calls(function.body, computed, self.modules):
             if not self._keeps_local(call, depth):
                 return f"{LATER_BACKWARD} may go through a value handed to `{dotted_name(call.func) or 'a call'}`, which may keep it, show its autograd state or differentiate it"
@@ -1219,6 +1223,38 @@ def _converts_graph_to_numpy(function: cst.FunctionDef, computed: Set[str]) -> b
             if not {"detach", "data"} & attributes and may_carry_graph(receiver, computed):
                 return True
     return False
+
+
+def _changes_split_pieces(function: cst.FunctionDef, computed: Set[str]) -> bool:
+    """Whether the function changes in place (`boxes.clamp_(0, 1)`, a method ending in `_`) a
+    piece of `split`, `chunk` or `unbind` (the method or the torch function) of a value that may
+    record a graph, bound by an assignment, a loop or a comprehension, or indexed right away
+    (`out.chunk(2)[0].zero_()`): that raises with gradients on and changes the value without."""
+    pieces: Set[str] = set()
+    for node in descendants(function.body):
+        if isinstance(node, cst.Assign) and _multi_output_view(node.value, computed):
+            pieces.update(name for target in node.targets for name in bound_names(target.target))
+        elif isinstance(node, (cst.For, cst.CompFor)) and _multi_output_view(node.iter, computed):
+            pieces.update(bound_names(node.target))
+    for node in descendants(function.body):
+        found = method_call(node) if isinstance(node, cst.Call) else None
+        if found is None or not found[1].endswith("_") or found[1].startswith("__"):
+            continue
+        receiver = found[0].value if isinstance(found[0], cst.Subscript) else found[0]
+        if (isinstance(receiver, cst.Name) and receiver.value in pieces) or _multi_output_view(receiver, computed):
+            return True
+    return False
+
+
+def _multi_output_view(value: cst.BaseExpression, computed: Set[str]) -> bool:
+    """`out.split(...)`, `out.chunk(2)`, `torch.unbind(out)` of a value that may record a graph."""
+    found = method_call(value) if isinstance(value, cst.Call) else None
+    if found is None or found[1] not in MULTI_OUTPUT_VIEWS:
+        return False
+    source = found[0]
+    if dotted_name(source) == "torch" and value.args:  # type: ignore[attr-defined]
+        source = value.args[0].value  # type: ignore[attr-defined]
+    return may_carry_graph(source, computed)
 
 
 def _makes_text(node: cst.CSTNode, printing: Set[str]) -> bool:

@@ -11,7 +11,7 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, comprehension_walruses, descendants, descendants_of_type, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import attribute_store, stored_targets
-from torchlint.semantics.calls import arguments_by_parameter
+from torchlint.semantics.calls import PARTIALS, arguments_by_parameter
 from torchlint.semantics.names import NameResolver, dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]
@@ -438,6 +438,34 @@ def globals_values(module: cst.Module, name: str) -> Optional[List[cst.BaseExpre
     return values
 
 
+def module_level_bindings(module: cst.Module, name: str) -> Optional[int]:
+    """How many times the file binds the module-level `name` to a value other than by importing
+    or defining it: assignments, loops, `as` clauses, walruses and `match` captures in
+    module-level code or in a function that declares it `global` (a `def` there too); None when `globals()`
+    entries or `exec` code may bind it too (`globals_values`)."""
+    if globals_values(module, name) != []:
+        return None
+    scopes: List[cst.CSTNode] = [module, *(
+        function for function in nodes_of_type(module, (cst.FunctionDef,))
+        if any(isinstance(item, cst.Global) and any(n.name.value == name for n in item.names) for item in descendants(function))
+    )]
+    assigned = sum(
+        name in names_bound_by(node) and not isinstance(node, cst.AsName)
+        for scope in scopes for node in scope_descendants(scope.body if isinstance(scope, cst.FunctionDef) else scope)
+    )
+    defined = sum(
+        isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.name.value == name
+        for scope in scopes[1:] for node in descendants(scope.body)  # type: ignore[attr-defined]
+    )
+    return assigned + defined
+
+
+def bound_besides_imports(module: cst.Module, name: str) -> bool:
+    """Whether the file may bind the module-level `name` other than by importing or defining it
+    (see `module_level_bindings`)."""
+    return module_level_bindings(module, name) != 0
+
+
 @per_module
 def execs_in_globals(module: cst.Module) -> bool:
     """Whether the file runs code of a string among its module-level names (`exec(source)`,
@@ -513,14 +541,35 @@ def parameter_values(module: cst.Module, function: cst.FunctionDef, name: str) -
     # A decorator called with a keyword of the parameter's name may bind it (`@with_placement(device=...)`
     # returning a `functools.partial` of the function).
     values += [arg.value for d in function.decorators if isinstance(d.decorator, cst.Call) for arg in d.decorator.args if arg.keyword is not None and arg.keyword.value == name]
+    values += _wrapper_arguments(module, function, name)
     for node in descendants(module):
         if isinstance(node, cst.Call) and getattr(getattr(node.func, "attr", node.func), "value", None) == function.name.value:
             values += [argument for argument, parameter in arguments_by_parameter(node, function) if parameter == name]
             values += [value for arg in node.args if arg.star == "**" for value in _keyed_values(module, arg.value, name)]
             values += _starred_values(module, node, function, name)
+        elif isinstance(node, cst.Call) and dotted_name(node.func) in PARTIALS and node.args and dotted_name(node.args[0].value) == function.name.value:
+            bound = node.with_changes(func=node.args[0].value, args=node.args[1:])  # `partial(step, device=...)` binds as a call
+            values += [argument for argument, parameter in arguments_by_parameter(bound, function) if parameter == name]
     # A name passed is followed to what module-level code assigns it (`make(4, target)` with
     # `target = torch.float64 if ... else "cpu"`).
     return values + [item for value in values if isinstance(value, cst.Name) for item in reaching_values(module, None, value.value) or []]
+
+
+def _wrapper_arguments(module: cst.Module, function: cst.FunctionDef, name: str) -> List[cst.BaseExpression]:
+    """What decorators of the file pass for parameter `name` when their wrapper calls the
+    function they wrap (`def placed(fn): def run(x): return fn(x, torch.float64)`, then
+    `@placed` on `step`)."""
+    found: List[cst.BaseExpression] = []
+    for decorator in function.decorators:
+        called = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        for deco in nodes_of_type(module, (cst.FunctionDef,)):
+            if not isinstance(deco, cst.FunctionDef) or deco.name.value != dotted_name(called) or not deco.params.params:
+                continue
+            wrapped = deco.params.params[0].name.value
+            for call in descendants(deco.body):
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == wrapped:
+                    found += [argument for argument, parameter in arguments_by_parameter(call, function) if parameter == name]
+    return found
 
 
 def _starred_values(module: cst.Module, call: cst.Call, function: cst.FunctionDef, name: str, bound: Optional[bool] = None) -> List[cst.BaseExpression]:
@@ -720,7 +769,9 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
     of a `namedtuple`/`NamedTuple` class that declares the field, by the functional form or
     by a class body (`class Config(NamedTuple): device: ...`, also a dataclass), None where
     the position cannot be read: `*args`, a field list that is not a literal, a dataclass
-    with base classes (whose fields come first)."""
+    with base classes (whose fields come first), `Config._make(values)` of anything but a
+    literal; and what a class of the file returns from `__getattr__` or `__getattribute__`,
+    which may answer for any field."""
     values: List[Optional[cst.BaseExpression]] = []
     tuples: Dict[str, List[str]] = {}
     names_field = lambda item: _names_field(item, field)  # noqa: E731
@@ -741,6 +792,9 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
         declared = _class_fields(klass, names)
         if declared is not None:
             tuples[klass.name.value] = declared
+        for method in klass.body.body:
+            if isinstance(method, cst.FunctionDef) and method.name.value in _DYNAMIC_ATTRIBUTES:  # it may answer for any field
+                values += [node.value for node in descendants(method.body) if isinstance(node, cst.Return)] or [None]
     for node in nodes_of_type(module, (cst.Call, cst.Dict)):
         if isinstance(node, cst.Dict):
             values += [e.value for e in node.elements if isinstance(e, cst.DictElement) and string_value(e.key) == field]
@@ -753,6 +807,12 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
             continue
         if (names.qualified_name(node.func) or "").startswith("torch."):
             continue
+        made = tuples.get(dotted_name(node.func.value) or "") if isinstance(node.func, cst.Attribute) and node.func.attr.value == "_make" else None
+        if made is not None and field in made:  # `Run._make([torch.float64, 2])`: fields in the iterable's order
+            given = node.args[0].value if node.args else None
+            elements = given.elements if isinstance(given, (cst.List, cst.Tuple)) else []
+            readable = made[:1] != _UNREADABLE_POSITIONS and not any(isinstance(e, cst.StarredElement) for e in elements)
+            values.append(elements[made.index(field)].value if readable and made.index(field) < len(elements) else None)
         values += [arg.value for arg in node.args if arg.keyword is not None and arg.keyword.value == field]
         declared = tuples.get(getattr(node.func, "value", None))
         if declared is None or field not in declared:
@@ -763,6 +823,10 @@ def field_values_anywhere(module: cst.Module, names: NameResolver, field: str) -
         elif declared.index(field) < len(positional):
             values.append(positional[declared.index(field)].value)
     return values + [None for fields in tuples.values() if fields is _UNREADABLE]
+
+
+# Methods through which a class answers attributes it never assigns.
+_DYNAMIC_ATTRIBUTES = frozenset({"__getattr__", "__getattribute__"})
 
 
 def _bound_field_values(

@@ -56,6 +56,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
+from torchlint.semantics.calls import PARTIALS
 from torchlint.semantics.device_names import cuda_by_words, words_of
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory, items_on_device, reads_storage
@@ -2696,7 +2697,7 @@ class _CallCollector(ast.NodeVisitor):
                 tuple(self.counters),
             )
             self.out.setdefault(".".join(reversed(parts)), []).append(site)
-            bound = node.args[0] if ".".join(reversed(parts)) in _PARTIALS and node.args else None
+            bound = node.args[0] if ".".join(reversed(parts)) in PARTIALS and node.args else None
             if isinstance(bound, (ast.Name, ast.Attribute)) and _ast_dotted(bound):
                 # `step = partial(train_step, gp=gp)`, called as `step(batch)`: a call of `train_step`
                 self.out.setdefault(_ast_dotted(bound), []).append(site)  # type: ignore[arg-type]
@@ -2731,10 +2732,6 @@ def _loop_counter(loop: ast.AST, bindings: Sequence[ast.AST]) -> str:
 def _assigns(binding: ast.AST, name: str) -> bool:
     """Whether `binding` is a plain assignment `name = ...`."""
     return isinstance(binding, ast.Assign) and any(isinstance(target, ast.Name) and target.id == name for target in binding.targets)
-
-
-# `functools.partial` as written at a call: what it binds is called through the partial.
-_PARTIALS = frozenset({"partial", "functools.partial"})
 
 
 def _steps_itself(node: ast.AST) -> bool:
