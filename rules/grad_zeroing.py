@@ -75,7 +75,8 @@ class GradZeroing(Rule):
     reads `.grad`: such code would get None instead of zeros. No fix either for a
     `zero_grad(...)` call when the file defines a `zero_grad` that the fixed call cannot
     bind (a trainer's `def zero_grad(self, set_to_none):` would raise `TypeError` for
-    `trainer.zero_grad()`; a `zero_grad(self)` for `zero_grad(set_to_none=True)`), nor
+    `trainer.zero_grad()`; a `zero_grad(self)` for `zero_grad(set_to_none=True)`; a
+    `zero_grad(self, **kwargs)` that reads `kwargs["set_to_none"]`), nor
     when the file steps a `GradScaler` and builds more than one optimizer (or one in a loop,
     or none it shows): `scaler.step(opt)` raises an `AssertionError` when no parameter of
     `opt` has a gradient (a head that a step does not use, its own optimizer), which zeroed
@@ -170,7 +171,7 @@ class GradZeroing(Rule):
             return self.withheld(GRAD_SCALER_REASON)
         if _refusing_zero_grad(self.ctx.module, bool(new_call.args)):
             return self.withheld(
-                "the file defines a `zero_grad` method that the fixed call cannot bind (a required `set_to_none` or other parameter)"
+                "the file defines a `zero_grad` method that the fixed call cannot bind (a required `set_to_none` or other parameter, or `**kwargs` it reads)"
             )
         return self.unsafe_fix(
             "optimizers skip parameters whose gradient is None, but update them (momentum, weight decay) from zeros",
@@ -304,8 +305,9 @@ def _container(iterated: cst.BaseExpression) -> cst.BaseExpression:
 def _refusing_zero_grad(module: cst.Module, passes_set_to_none: bool) -> bool:
     """Whether a `zero_grad` function or method of the file (a trainer or wrapper that the
     call may reach) cannot bind the fixed call: `zero_grad()` when it requires a parameter
-    (`def zero_grad(self, set_to_none)`), or `zero_grad(set_to_none=True)` when it takes no
-    such keyword. Its first parameter is taken as bound (`self`)."""
+    (`def zero_grad(self, set_to_none)`) or reads its `**kwargs` (`kwargs["set_to_none"]`), or
+    `zero_grad(set_to_none=True)` when it takes no such keyword. Its first parameter is taken
+    as bound (`self`)."""
     for function in nodes_of_type(module, (cst.FunctionDef,)):
         if not isinstance(function, cst.FunctionDef) or function.name.value != "zero_grad":
             continue
@@ -317,9 +319,19 @@ def _refusing_zero_grad(module: cst.Module, passes_set_to_none: bool) -> bool:
             required = [p for p in required if p.name.value != "set_to_none"]
             if not takes_keyword:
                 return True
-        if required:
+        if required or _reads_keywords(function):
             return True
     return False
+
+
+def _reads_keywords(function: cst.FunctionDef) -> bool:
+    """Whether the function's `**kwargs` is read other than handed on whole (`kwargs["set_to_none"]`
+    needs the keyword the fixed call drops)."""
+    star = function.params.star_kwarg
+    if not isinstance(star, cst.Param):
+        return False
+    spread = {id(arg.value) for arg in descendants(function.body) if isinstance(arg, cst.Arg) and arg.star == "**"}
+    return any(isinstance(node, cst.Name) and node.value == star.name.value and id(node) not in spread for node in descendants(function.body))
 
 
 @per_module

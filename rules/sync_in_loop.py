@@ -30,7 +30,7 @@ from torchlint.semantics.training import (
 )
 from torchlint.semantics.stopping import decides_stop, returned_to, returns_one_of
 from torchlint.semantics.trained_forward import in_trained_forward, walked_every_step, without_grad
-from torchlint.semantics.tree import bound_names, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, scope_descendants
+from torchlint.semantics.tree import bound_names, descendants, descendants_of_type, in_source_order, iterated_source, module_nodes, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.kinds import HOST_KINDS, MAYBE_DEVICE_KINDS, Kind
 from torchlint.semantics.project import project_function
 from torchlint.semantics.values import ValueInference, string_value
@@ -248,7 +248,8 @@ class SyncInLoop(Rule):
     accumulator (called in the loop, it would see a tensor), also, for an accumulator the
     function declares `global` or `nonlocal`, any other function of the file that reads it
     (a logger's method, a generator the loop draws from, a sibling closure: `json.dumps` of
-    a tensor raises), when the file may run on Apple's MPS, which has no float64, or, for a
+    a tensor raises), when the file looks names up by their text (`globals()[name]`,
+    `eval("total")`, `exec`), which a logger may do for the accumulator, when the file may run on Apple's MPS, which has no float64, or, for a
     float64 sum, when the program may make complex values (`semantics.dtypes`: a complex
     loss, `(spec * spec.conj()).mean()`, whose `.item()` is a Python complex that
     `.double()` would turn into its real part). Other
@@ -749,6 +750,8 @@ class SyncInLoop(Rule):
         if self.ctx.kind_of(cst.Name(accumulator)) is not Kind.NUMBER or not _only_accumulates(loop, accumulator):
             return None
         scope = self.ctx.enclosing(cst.FunctionDef) or self.ctx.module
+        if _reads_names_dynamically(self.ctx.module):
+            return self.withheld(f"the file reads names by their text (`globals()`, `eval`, `exec`), which may see `{accumulator}` as a tensor during the loop")
         if _read_by_nested_code(scope, accumulator):
             return self.withheld(f"a function or lambda here reads `{accumulator}`, which would be a tensor during the loop")
         if scope is not self.ctx.module and _declared_outer(scope, accumulator) and _read_elsewhere(self.ctx.module, accumulator, scope):
@@ -1000,6 +1003,17 @@ def _declared_outer(function: cst.CSTNode, name: str) -> bool:
     return any(
         isinstance(node, (cst.Global, cst.Nonlocal)) and any(item.name.value == name for item in node.names)
         for node in scope_descendants(function.body)
+    )
+
+
+@per_module
+def _reads_names_dynamically(module: cst.Module) -> bool:
+    """Whether the file looks module-level names up by their text: `globals()`, `eval` or
+    `exec` (a logger reading `globals()[name]`); `locals()` of the loop's own scope is read
+    where it stands, as a plain mention is."""
+    return any(
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("globals", "eval", "exec")
+        for node in nodes_of_type(module, (cst.Call,))
     )
 
 
