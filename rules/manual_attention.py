@@ -13,7 +13,7 @@ from torchlint.semantics.dtypes import python_number
 from torchlint.semantics.frequency import MAY_RUN_EVERY_STEP
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.project import HIGHER_ORDER_AUTOGRAD, project_uses
-from torchlint.semantics.shapes import may_be_vector
+from torchlint.semantics.shapes import may_be_vector, varies_along_last_axis
 from torchlint.semantics.tree import bound_names, scope_descendants
 
 SOFTMAX = frozenset({"torch.nn.functional.softmax", "torch.softmax", "torch.special.softmax"})
@@ -141,7 +141,13 @@ class ManualAttention(Rule):
     has none), so the fix needs `torch-version` 2.1; `scale=` takes a Python float, so a scale
     that is not known to be a number (a learned temperature `logit_scale.exp()`, a scale
     buffer, an attribute set elsewhere) multiplies the queries instead (`q * scale`, with
-    `scale=1.0`), which rounds differently and keeps the gradient to the scale. Rows whose
+    `scale=1.0`), which rounds differently and keeps the gradient to the scale; that is the
+    same product only for a scale constant along the keys (a number, one element, `(heads, 1,
+    1)`): no fix when the file makes the scale with values along the keys (a per-key
+    temperature `nn.Parameter(torch.linspace(a, b, keys))`, a decay matrix buffer), and for a
+    scale handed in from elsewhere the fix takes it to be constant along the keys (one that is
+    not makes the fixed program compute other values, or raise where its length differs from
+    the head size). Rows whose
     every position is masked give NaN before and zeros after on recent PyTorch versions. The
     fused kernels run on other code paths than the hand-written matmuls, so results agree to
     float rounding, not bitwise. `torch.nn.functional` is named through a name bound to it
@@ -425,6 +431,8 @@ class ManualAttention(Rule):
         scale = " * ".join(scales) if scales else "1.0"
         if not all(python_number(self.ctx, factor) for factor in attention.factors):
             # `scale=` takes a float: a tensor scale (a learned temperature) multiplies the queries.
+            if any(varies_along_last_axis(self.ctx, factor) for factor in attention.factors):
+                return self.withheld("the scale is a tensor the file makes with values along the keys (a per-key temperature, a decay matrix), which multiplying the queries cannot reproduce")
             query, scale = f"{query} * {_parenthesised(scale)}", "1.0"
         arguments = [query, code(attention.key), code(value.with_changes(lpar=[], rpar=[]))]
         if attention.mask:
