@@ -14,7 +14,7 @@ from torchlint.semantics.flags import only_when_switched_on
 from torchlint.semantics.heuristics import PARAMETER_WORDS, has_word, identifier
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.training import DISTRIBUTED_DATA_PARALLEL, remote_program
-from torchlint.semantics.tree import descendants
+from torchlint.semantics.tree import descendants, nodes_of_type
 
 OPTIMIZERS = {
     "torch.optim.Adam": "Adam",
@@ -111,7 +111,11 @@ class OptimizerNotFused(Rule):
     or strided, `w.grad = (err.T @ x).T`, `p.grad = flat[::2]`) gets other values from the
     fused CPU kernel, far beyond rounding, which reads its memory as if it were contiguous;
     so no `fused=True` either when the file sets a `.grad` by hand (`p.grad = g`, `p.grad.data
-    = g`, `setattr(p, "grad", g)`) to anything but `None` or a `.contiguous()` copy. No fix is offered when `capturable=` is passed
+    = g`, `setattr(p, "grad", g)`) to anything but `None` or a `.contiguous()` copy, nor when
+    it makes a parameter of a view whose memory has gaps (`nn.Parameter(w[:, ::2])`,
+    `Embedding.from_pretrained(vectors[:, :4])`, `big.narrow(1, 1, 4)`, rows of a transpose
+    `w.T[:4]`), which the fused kernel updates as if it were contiguous (rows an embedding never
+    looks up move too). No fix is offered when `capturable=` is passed
     (the optimizer is set up for CUDA-graph capture, which should be re-checked by hand), and
     no `fused=True` when the program may make complex values (`semantics.dtypes`): in the
     file, an imaginary literal (`torch.exp(1j * phase)`), a complex dtype (`torch.cfloat`,
@@ -361,17 +365,79 @@ class OptimizerNotFused(Rule):
             return True
         return False
 
+    @cached_property
+    def _strided_parameter(self) -> bool:
+        """Whether the file makes a parameter (`nn.Parameter(x)`, `Embedding.from_pretrained(x)`)
+        of a view whose memory may have gaps: a slice with a step or over a later axis (`w[:,
+        :4]`, `w[::2]`), rows of a transpose (`w.T[:4]`), `narrow`, an expansion; not through
+        `.contiguous()` or `.clone()`, which copy. (A whole transpose is dense, in another
+        order: the fused kernel differs from the multi-tensor update by rounding only.)"""
+        for node in nodes_of_type(self.ctx.module, (cst.Call,)):
+            assert isinstance(node, cst.Call)
+            name = (self.ctx.qualified_name(node.func) or dotted_name(node.func) or "").rpartition(".")[2]
+            if name in ("Parameter", "from_pretrained") and node.args and _strided_view(node.args[0].value):
+                return True
+        return False
+
     def _fix(self, candidate: _Candidate) -> PendingFix:
         if keyword(candidate.call, "capturable") is not None:
             return self.withheld("`capturable=` prepares the optimizer for CUDA-graph capture: check the faster update with it by hand")
         if candidate.remedy == "fused" and self._makes_complex:
             return self.withheld("the program makes complex values, and the fused update takes floating-point parameters only")
+        if candidate.remedy == "fused" and self._strided_parameter:
+            return self.withheld(
+                "the file makes a parameter from a view that may not be dense and in order (a slice, `narrow`, a transpose: "
+                "`nn.Parameter(w[:, ::2])`), and the fused CPU kernel updates it as if it were: other values"
+            )
         if candidate.remedy == "fused" and self._expanded_gradient:
             return self.withheld(
                 "the file sets a gradient by hand, which may be a view that is not dense and in order (expanded, transposed, strided: `p.grad = g.T`), and the fused CPU kernel updates it as if it were: other values"
             )
         fixed = with_keyword(candidate.call, candidate.remedy, cst.Name("True"))
         return self.fix(NodeEdit(candidate.call, fixed), message=f"Pass `{candidate.remedy}=True`")
+
+
+# Views whose memory may have gaps (a transpose alone is dense, in another order).
+STRIDED_VIEWS = frozenset({"narrow", "expand", "expand_as", "unfold", "diagonal", "as_strided"})
+# Views that reorder the axes: a part of one taken along its first axis has gaps.
+REORDERING_VIEWS = frozenset({"t", "transpose", "permute", "movedim", "swapaxes"})
+
+
+def _strided_view(value: cst.BaseExpression) -> bool:
+    """Whether `value` may be a view whose memory has gaps (see `_strided_parameter`), looking
+    through `.detach()`, `.data`, `.float()` and the like, up to a copy."""
+    while True:
+        found = method_call(value) if isinstance(value, cst.Call) else None
+        if found is not None and found[1] in ("contiguous", "clone"):
+            return False
+        if found is not None and found[1] in STRIDED_VIEWS:
+            return True
+        if isinstance(value, cst.Subscript):
+            parts = [item.slice for item in value.slice]
+            if any(isinstance(part, cst.Slice) and part.step is not None for part in parts):
+                return True  # `w[::2]`
+            if any(not (isinstance(part, cst.Slice) and part.lower is None and part.upper is None) for part in parts[1:]):
+                return True  # `w[:, :4]`, `w[:, 0]`: a later axis restricted
+            if not (isinstance(parts[0], cst.Slice) and parts[0].lower is None and parts[0].upper is None) and _reordered(value.value):
+                return True  # `w.T[:4]`: rows of a transpose
+            value = value.value
+            continue
+        if found is not None:
+            value = found[0]
+        elif isinstance(value, cst.Attribute):
+            value = value.value
+        else:
+            return False
+
+
+def _reordered(value: cst.BaseExpression) -> bool:
+    """Whether `value` is a transpose or permutation (`.T`, `.t()`, `.permute(...)`) of
+    something, looking through `.detach()`, `.data` and the like."""
+    for item in (value, *descendants(value)):
+        found = method_call(item) if isinstance(item, cst.Call) else None
+        if (found is not None and found[1] in REORDERING_VIEWS) or (isinstance(item, cst.Attribute) and item.attr.value in ("T", "mT", "H", "mH")):
+            return True
+    return False
 
 
 def _names_gradient(target: cst.BaseExpression) -> bool:
