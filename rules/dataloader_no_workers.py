@@ -175,7 +175,8 @@ class DataloaderNoWorkers(Rule):
     such a handle, `io.TextIOWrapper(io.FileIO(path))`; also through a local name first,
     `f = open(path, "rb")` then `self.f = f`, with an annotation, in a tuple target, by
     `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
-    [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
+    [open(p, "rb") for p in shards]`, or through a function of the file that returns one,
+    `self.f = open_records(path)`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy
     `self._file()`), or is handed one the main process opened (`Records(open(path, "rb"))`,
     or an object of a class of the file that keeps one, `Records(Reader(path))`): forked
@@ -189,7 +190,7 @@ class DataloaderNoWorkers(Rule):
     (`semantics.datasets.item_dtype_from_data`: `__getitem__`, or a method or function of
     the file it calls, makes a tensor or array without a dtype from an item of data,
     `torch.tensor(record["y"])` of a JSON number that is `3` in one record and `0.5` in
-    another, `torch.as_tensor(literal_eval(field))`, `np.load(path)` per item, or with a
+    another, `np.full(1, record["y"])`, `torch.as_tensor(literal_eval(field))`, `np.load(path)` per item, or with a
     `dtype=` chosen per item, `dtype=self.dtype`; also for a dataset of the file wrapped in
     `Subset`, a part of `random_split` or an element of `ConcatDataset`, as for the
     preconditions above): default collation stacks a batch in a worker into shared

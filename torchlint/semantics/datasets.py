@@ -507,33 +507,62 @@ FILE_OPENERS = frozenset(
 )
 
 
-def _opens_file(value: cst.BaseExpression, handles: FrozenSet[str] = frozenset()) -> bool:
+def _opens_file(value: cst.BaseExpression, handles: FrozenSet[str] = frozenset(), openers: FrozenSet[str] = frozenset()) -> bool:
     """Whether an expression's value is, or holds, a handle a file opener returns (`open(p)`,
     `Path(p).open()`, `tempfile.TemporaryFile()`, `[open(p) for p in paths]`, `{"train":
     open(p)}`, `(open(p), n)`, a conditional of one, a name in `handles` that the method bound
-    to one), the opener named by its last name, or an object of a class (a capitalised name)
+    to one), the opener named by its last name or a function of the file in `openers` that
+    returns one (`open_records(p)`), or an object of a class (a capitalised name)
     made around one, which keeps it (`io.TextIOWrapper(io.FileIO(p))`, `csv.DictReader(open(p))`);
     not what a method of the handle or a function handed it returns
     (`open(p).read().splitlines()`, `json.load(open(p))` keep no file)."""
+    def opens(item: cst.BaseExpression) -> bool:
+        return _opens_file(item, handles, openers)
+
     if isinstance(value, cst.Name):
         return value.value in handles
     if isinstance(value, cst.Call):
         func = value.func
         last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
-        if last in FILE_OPENERS:
+        if last in FILE_OPENERS or (isinstance(func, cst.Name) and func.value in openers):
             return True
-        return bool(last) and last[:1].isupper() and any(_opens_file(arg.value, handles) for arg in value.args)
+        return bool(last) and last[:1].isupper() and any(opens(arg.value) for arg in value.args)
     if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
-        return any(_opens_file(element.value, handles) for element in value.elements)
+        return any(opens(element.value) for element in value.elements)
     if isinstance(value, cst.Dict):
-        return any(isinstance(element, cst.DictElement) and _opens_file(element.value, handles) for element in value.elements)
+        return any(isinstance(element, cst.DictElement) and opens(element.value) for element in value.elements)
     if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        return _opens_file(value.elt, handles)
+        return opens(value.elt)
     if isinstance(value, cst.DictComp):
-        return _opens_file(value.value, handles)
+        return opens(value.value)
     if isinstance(value, cst.IfExp):
-        return _opens_file(value.body, handles) or _opens_file(value.orelse, handles)
+        return opens(value.body) or opens(value.orelse)
     return False
+
+
+def _local_handles(function: cst.FunctionDef, openers: FrozenSet[str]) -> FrozenSet[str]:
+    """The local names the function binds to a handle (`f = tempfile.TemporaryFile()`), in
+    source order."""
+    handles: Set[str] = set()
+    for node in descendants(function):
+        if isinstance(node, cst.Assign) and _opens_file(node.value, frozenset(handles), openers):
+            handles.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+    return frozenset(handles)
+
+
+@per_module
+def _file_openers(module: cst.Module) -> FrozenSet[str]:
+    """The module-level functions of the file that return a handle they open (`def
+    open_records(p): return open(p, "rb")`, also through a local name): a call of one opens
+    a file as `open` does."""
+    found: Set[str] = set()
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            handles = _local_handles(statement, frozenset())
+            returned = [node.value for node in scope_descendants(statement.body) if isinstance(node, cst.Return) and node.value is not None]
+            if any(_opens_file(value, handles) for value in returned):
+                found.add(statement.name.value)
+    return frozenset(found)
 
 
 def _self_target(target: cst.BaseExpression) -> bool:
@@ -549,7 +578,8 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
     """Whether the dataset class `name` of the file (or a base of the file) opens a file in
     the main process and keeps it (`self.f = open(path, "rb")`, `self.h5 = h5py.File(path)`)
     in `__init__` or `__len__` (the sampler asks the length before workers start) or in a
-    method of the class they call (`self._open()`, a lazy `self._file()`): forked worker
+    method of the class they call (`self._open()`, a lazy `self._file()`), also through a
+    function of the file that returns the handle (`self.f = open_records(path)`): forked worker
     processes share the open file's offset, so their seek-then-read calls interleave and read
     each other's records. A file opened only in `__getitem__` is each worker's own."""
     methods: Dict[str, List[cst.FunctionDef]] = {}
@@ -557,6 +587,7 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
         for method in klass.body.body:
             if isinstance(method, cst.FunctionDef):
                 methods.setdefault(method.name.value, []).append(method)
+    openers = _file_openers(ctx.module)
     pending, seen = ["__init__", "__len__"], set()
     while pending:
         method_name = pending.pop()
@@ -564,24 +595,19 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
             continue
         seen.add(method_name)
         for method in methods.get(method_name, []):
-            # Local names the method binds to a handle (`f = tempfile.TemporaryFile()`, then
-            # `self.f = f`), in source order.
-            handles: Set[str] = set()
-            for node in descendants(method):
-                if isinstance(node, cst.Assign) and _opens_file(node.value, frozenset(handles)):
-                    handles.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
-            kept = frozenset(handles)
+            # Local names the method binds to a handle (`f = tempfile.TemporaryFile()`, then `self.f = f`).
+            kept = _local_handles(method, openers)
             for node in descendants(method):
                 # `self.f = open(p)`, `self.f: IO = ...`, `self.files = [open(p) for p in ps]`,
                 # `self.f, self.n = open(p), n`, `setattr(self, name, open(p))`
-                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value, kept):
+                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value, kept, openers):
                     if any(_self_target(t.target) for t in node.targets):
                         return True
-                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value, kept) and _self_target(node.target):
+                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value, kept, openers) and _self_target(node.target):
                     return True
                 if (
                     isinstance(node, cst.Call) and dotted_name(node.func) in ("setattr", "object.__setattr__") and len(node.args) == 3
-                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value, kept)
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value, kept, openers)
                 ):
                     return True
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.value.value == "self":
@@ -602,7 +628,7 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
             continue
         for arg in call.args:
             values = [arg.value, *(assigned_values(ctx.module, arg.value.value) if isinstance(arg.value, cst.Name) else [])]
-            if any(_opens_file(value) for value in values):
+            if any(_opens_file(value, openers=_file_openers(ctx.module)) for value in values):
                 return True
             if any(keeps_open_file(ctx, name) for name in constructed_classes(ctx, arg.value)):
                 return True
@@ -614,7 +640,7 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
 # whose type decides it and the position `dtype` may be passed at (None: keyword only).
 DATA_TYPED_CONVERSIONS = {
     "torch.tensor": (0, None), "torch.as_tensor": (0, None), "torch.from_numpy": (0, None), "torch.load": (None, None),
-    "torch.full": (1, None), "numpy.array": (0, 1), "numpy.asarray": (0, 1), "numpy.asanyarray": (0, 1),
+    "torch.full": (1, None), "numpy.full": (1, 2), "numpy.array": (0, 1), "numpy.asarray": (0, 1), "numpy.asanyarray": (0, 1),
     "numpy.load": (None, None), "numpy.loadtxt": (None, 1), "numpy.genfromtxt": (None, 1),
 }
 # Methods that set the dtype of what they are called on (`torch.tensor(y).float()`), and the
