@@ -148,7 +148,9 @@ class DataloaderNoWorkers(Rule):
     bound to it, `self.memory = memory` then `self.memory.append(x)`, or as written for an
     item, `Pool(buffers["train"])` then `buffers["train"].extend(new)`; also through the loader,
     `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`, `pool = loader.dataset`
-    then `pool.items.append(x)`; or changes a module-level
+    then `pool.items.append(x)`, `loader.sampler.data_source.items.append(x)`; or by name,
+    `setattr(ds, "n", v)`, `vars(ds).update(n=v)`, or through a bound method of it kept to be
+    called later, `callbacks = [pool.grow]`; or changes a module-level
     name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
     = mined` or `LIMIT = 2 + 2 * epoch` between epochs, or a class-level attribute it reads,
     through the class, `HardNegatives.BANK.extend(mined)`): persistent workers would keep

@@ -1063,7 +1063,8 @@ def _bound_again(module: cst.Module, name: str) -> bool:
 def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str]:
     """`<name>.dataset`, when the file may change the dataset through the loader it is
     assigned to (`loader = DataLoader(pool)`, then `loader.dataset.items.append(x)` or
-    `self.loader.dataset.grow(2)`, also through a name bound to it, `pool = loader.dataset`,
+    `self.loader.dataset.grow(2)`, or through its sampler's `loader.sampler.data_source`,
+    also through a name bound to it, `pool = loader.dataset`,
     then `pool.items.append(x)`): a method called on it or on one of its attributes, or one
     of its attributes or items assigned or deleted. `len(loader.dataset)` changes nothing."""
     names: Set[str] = set()
@@ -1072,7 +1073,7 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
             names |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
         elif isinstance(node, cst.AnnAssign) and node.value is loader:
             names |= {name for name in [dotted_name(node.target)] if name is not None}
-    prefixes = {name + ".dataset" for name in names}
+    prefixes = {name + suffix for name in names for suffix in (".dataset", ".sampler.data_source")}
     for node in descendants(module):
         # `pool = loader.dataset`: the dataset again, under another name
         if isinstance(node, cst.Assign) and dotted_name(node.value) in prefixes:
@@ -1154,7 +1155,7 @@ def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str
     """A name through which the file may change the dataset after it is made: the dataset's
     own name when the file calls a method on it or on one of its attributes, or assigns one
     of its attributes or items (`ds.items.append(x)`, `ds.difficulty = d`), and what
-    `changed_through_alias` and `shared_contents_changed` find."""
+    `changed_through_alias`, `shared_contents_changed` and `changed_by_reflection` find."""
     name = dotted_name(dataset)
     if name is not None and not isinstance(dataset, cst.Call):
         for node in descendants(ctx.module):
@@ -1166,4 +1167,36 @@ def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str
             for target in targets:
                 if isinstance(target, (cst.Attribute, cst.Subscript)) and (dotted_name(target.value) or "").split(".")[0] == name.split(".")[0] and (dotted_name(target.value) or "").startswith(name):
                     return name
-    return changed_through_alias(ctx, dataset) or shared_contents_changed(ctx, dataset)
+    return changed_through_alias(ctx, dataset) or shared_contents_changed(ctx, dataset) or changed_by_reflection(ctx, dataset)
+
+
+# Calls that set or hand out an object's attributes by name: `setattr(ds, "n", 4)`,
+# `vars(ds).update(n=4)`, `object.__setattr__(ds, "n", 4)`.
+REFLECTING_CALLS = frozenset({"setattr", "delattr", "vars", "object.__setattr__", "object.__delattr__"})
+
+
+def changed_by_reflection(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+    """A name of the dataset (its own, or one the file binds to it) through which the file
+    may change it without calling a method on it or assigning its attributes: handed to
+    `setattr`, `vars` or `object.__setattr__` (`setattr(ds, "n", 4)`, `vars(ds).update(n=4)`),
+    its `__dict__` read, or one of its class's methods taken as a bound method, to be called
+    later under another name (`callbacks = [pool.grow]`, then `callback()`)."""
+    if not isinstance(dataset, cst.Name):
+        return None
+    names = {dataset.value, *_aliases(ctx.module, dataset)}
+    methods = {
+        method.name.value
+        for name in constructed_classes(ctx, dataset)
+        for klass in _class_chain(ctx, name)
+        for method in klass.body.body
+        if isinstance(method, cst.FunctionDef)
+    }
+    nodes = list(descendants(ctx.module))
+    called = {id(node.func) for node in nodes if isinstance(node, cst.Call)}
+    for node in nodes:
+        if isinstance(node, cst.Call) and dotted_name(node.func) in REFLECTING_CALLS and node.args and dotted_name(node.args[0].value) in names:
+            return dotted_name(node.args[0].value)
+        if isinstance(node, cst.Attribute) and dotted_name(node.value) in names:
+            if node.attr.value == "__dict__" or (node.attr.value in methods and id(node) not in called):
+                return dotted_name(node.value)
+    return None
