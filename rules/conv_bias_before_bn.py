@@ -908,9 +908,17 @@ def _copies_state_dicts(module: cst.Module) -> bool:
         if _state_dict_of(source) or (isinstance(source, cst.Name) and source.value in copied):
             return True
         receiver = dotted_name(found[0])
-        if not saved or not all(owner == receiver or builders.get(owner or "") == builders.get(receiver or "") is not None for owner in saved):
+        if not saved or not all(_built_alike(owner, receiver, builders) for owner in saved):
             return True
     return False
+
+
+def _built_alike(first: Optional[str], second: Optional[str], builders: Dict[str, Optional[str]]) -> bool:
+    """Whether two dotted names hold the same model, or models built by the same code."""
+    if first is None or second is None:
+        return False
+    built = builders.get(first)
+    return first == second or (built is not None and built == builders.get(second))
 
 
 def _saved_state_owners(module: cst.Module) -> List[Optional[str]]:
