@@ -12,6 +12,7 @@ from torchlint.semantics.bindings import acts_on_keyword, import_bound_names, me
 from torchlint.semantics.escapes import element_aliases, view_aliases, viewed_name
 from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.names import dotted_name
+from torchlint.semantics.values import string_value
 from torchlint.semantics.training import OTHER_LOOPS, body_nodes, called_function, drawn_from, is_loader_like, local_functions, repeated_with_training
 from torchlint.semantics.loaders import engine_runs, hand_drawn, passes_elsewhere
 from torchlint.semantics.passed_values import received_parameter
@@ -160,7 +161,9 @@ class BlockingTransfer(Rule):
     assignment in a class body (also under an `if` or `try` there) or at run time (a batch
     class with `def to(self, device)`, a `NamedTuple` batch with `to = _move`, which default
     collation keeps, `Batch.to = _move`, `setattr(Batch, "to", ...)`, `type("Batch", (),
-    {"to": ...})` would raise `TypeError`), binds `to` to something whose signature it cannot
+    {"to": ...})` would raise `TypeError`), makes a class whose namespace may hold one
+    (`types.new_class(..., exec_body)`, `dataclasses.make_dataclass(..., namespace={"to":
+    ...})`, `exec(...)` in a class body), binds `to` to something whose signature it cannot
     read, binds attributes whose names it cannot read (`setattr(cls, *pair)`, `setattr(cls, name, ...)` with a
     variable name, a class body's `locals()[name] = ...`), or defines a `__getattr__` (by `def`
     or by assignment, `__getattr__ = ...`; it may answer `to`), or when a `.to()` of the
@@ -396,6 +399,9 @@ class BlockingTransfer(Rule):
             return self.withheld(f"a `.{method}()` method of this file does not take `non_blocking`")
         if any(acts_on_keyword(function, "non_blocking") for function in definitions if function is not None):
             return self.withheld(f"a `.{method}()` method of this file acts on `non_blocking` itself (batches may be its objects)")
+        maker = _class_made_at_run_time(self.ctx.module, method)
+        if maker is not None:
+            return self.withheld(f"a class the file makes at run time (`{maker}`) may bind `{method}` to a method without `non_blocking`")
         if _overrides_torch_calls(self.ctx.module):
             return self.withheld(
                 "a tensor subclass or mode of this file (`__torch_function__`/`__torch_dispatch__`) sees the move's keywords and may act on `non_blocking`"
@@ -756,6 +762,34 @@ def _through_numpy(expression: cst.BaseExpression) -> bool:
 
 
 @per_module
+def _class_made_at_run_time(module: cst.Module, method: str) -> Optional[str]:
+    """How the file makes a class whose namespace may bind `method` where no binding of
+    `semantics.bindings` sees it: `types.new_class(..., exec_body)` (the callback fills the
+    namespace), `dataclasses.make_dataclass(..., namespace=...)` unless the namespace is a dict
+    literal whose keys are other string literals, or `exec(...)` in a class body. None if none."""
+    for node in nodes_of_type(module, (cst.Call,)):
+        assert isinstance(node, cst.Call)
+        name = (dotted_name(node.func) or "").rpartition(".")[2]
+        unpacks = any(arg.star for arg in node.args)
+        if name == "new_class" and (len(node.args) >= 4 or keyword(node, "exec_body") is not None or unpacks):
+            return "types.new_class"
+        namespace = keyword(node, "namespace") if name == "make_dataclass" else None
+        if name == "make_dataclass" and (unpacks or (namespace is not None and not _keys_other_than(namespace.value, method))):
+            return "make_dataclass"
+    for klass in nodes_of_type(module, (cst.ClassDef,)):
+        assert isinstance(klass, cst.ClassDef)
+        if any(isinstance(node, cst.Call) and dotted_name(node.func) == "exec" for node in scope_descendants(klass.body)):
+            return "exec"
+    return None
+
+
+def _keys_other_than(value: cst.BaseExpression, name: str) -> bool:
+    """Whether `value` is a dict literal whose keys are string literals other than `name`."""
+    return isinstance(value, cst.Dict) and all(
+        isinstance(element, cst.DictElement) and string_value(element.key) not in (name, None) for element in value.elements
+    )
+
+
 @per_module
 def _overrides_torch_calls(module: cst.Module) -> bool:
     """Whether the file defines `__torch_function__` or `__torch_dispatch__`: a tensor

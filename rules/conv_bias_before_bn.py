@@ -167,16 +167,21 @@ class ConvBiasBeforeBn(Rule):
     provided the condition reads only literals and parameters the function never rebinds
     (else no fix). No fix when the file reads `.bias` other than
     under an `if m.bias is not None:` check without an `else` (`nn.init.zeros_(m.bias)` would
-    get None; an `else:` branch would run for the layer once it has no bias) or names
+    get None; an `else:` branch would run for the layer once it has no bias), captures it in a
+    class pattern (`case nn.Conv2d(bias=b):`), reads a module's `_parameters` dict, or names
     a bias in a string (`getattr(m, "bias")`, `"bi" "as"`, a state-dict key); when the file
     takes a module's parameters by position (`weight, bias = conv.parameters()`,
-    `list(model.parameters())[1]`, a slice of a name bound to that list, `params[2:]`, an
+    `list(model.parameters())[1]`, `list(model.state_dict().values())[4]`, `next(params)` of
+    `params = iter(model.parameters())`, a slice of a name bound to that list, `params[2:]`, an
     optimizer group's `param_groups[0]["params"][1]`, pairs them with another module's,
     `zip(src.parameters(), dst.parameters())`, or with anything else, `zip(params, lrs)`,
     `enumerate(...)`, `itertools.islice(...)`, or fills them from a vector,
     `vector_to_parameters(vec, model.parameters())`), which the missing bias shifts; when the file strictly loads
     one module's `state_dict()` into another (`conv.load_state_dict(pretrained.state_dict())`:
-    a source that keeps its bias would no longer load); when the BatchNorm attribute
+    a source that keeps its bias would no longer load), or strictly loads any state not shown
+    to be saved by the file from a model built by the same expression (`torch.save(
+    teacher.state_dict(), buf)`, then `student.load_state_dict(torch.load(buf))`; a
+    checkpoint from outside the file); when the BatchNorm attribute
     is assigned more than once (it may be an `nn.Identity`); for a `Linear`, whose
     3-D output a BatchNorm normalises over another axis than its features, keeping the bias;
     and for a pair found only in a list literal that is not shown to run its layers one after
@@ -789,15 +794,18 @@ PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
 
 
 def _parameter_list(node: cst.BaseExpression, names: AbstractSet[str] = frozenset()) -> bool:
-    """`m.parameters()`, or it made a list or tuple (`list(m.parameters())`, `[*m.parameters()]`),
-    a name in `names` (assigned one of these), or an optimizer group's list (`group["params"]`)."""
+    """`m.parameters()` or the values of `m.state_dict()`, or it made a list, tuple or iterator
+    (`list(m.parameters())`, `[*m.parameters()]`, `iter(m.parameters())`), a name in `names`
+    (assigned one of these), or an optimizer group's list (`group["params"]`)."""
     if isinstance(node, cst.Name):
         return node.value in names
     if string_key(node) == "params":
         return True
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "values":
+        return _state_dict_of(node.func.value)
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
         return node.func.attr.value in PARAMETER_LISTS
-    if isinstance(node, cst.Call) and dotted_name(node.func) in ("list", "tuple") and len(node.args) == 1:
+    if isinstance(node, cst.Call) and dotted_name(node.func) in ("list", "tuple", "iter") and len(node.args) == 1:
         return _parameter_list(node.args[0].value, names)
     if isinstance(node, (cst.List, cst.Tuple)) and len(node.elements) == 1 and isinstance(node.elements[0], cst.StarredElement):
         return _parameter_list(node.elements[0].value, names)
@@ -809,8 +817,9 @@ def _parameters_by_position(module: cst.Module) -> bool:
     """Whether the file takes parameters of a module by their position: unpacks its
     parameter list into names (`weight, bias = conv.parameters()`), indexes or slices it
     (`list(model.parameters())[1]`, `params[2:]` of `params = list(model.parameters())`,
-    `opt.param_groups[0]["params"][1]`) or pairs it with positions (`zip`, `enumerate`,
-    `itertools.islice`). Removing a bias shifts the parameters after it."""
+    `opt.param_groups[0]["params"][1]`, `list(model.state_dict().values())[4]`), draws from it
+    by `next` (`next(iter(model.parameters()))`, `next(params)`) or pairs it with positions
+    (`zip`, `enumerate`, `itertools.islice`). Removing a bias shifts the parameters after it."""
     names = {
         name
         for node in nodes_of_type(module, (cst.Assign,))
@@ -830,13 +839,16 @@ def _parameters_by_position(module: cst.Module) -> bool:
 
 
 def _pairs_parameters(call: cst.Call, names: AbstractSet[str]) -> bool:
-    """A call that pairs parameters with positions: `zip(src.parameters(), dst.parameters())`,
+    """A call that takes parameters by position: `next(params)`, which draws the next one,
+    `zip(src.parameters(), dst.parameters())`,
     which copies a reference's weights one by one, `zip(model.parameters(), lrs)`,
     `enumerate(model.parameters())`, `itertools.islice(model.parameters(), 1, 3)`, or
     `vector_to_parameters(vec, model.parameters())`, which fills them from a flat vector in
     order."""
     lists = sum(_parameter_list(arg.value, names) for arg in call.args)
     name = (dotted_name(call.func) or "").rpartition(".")[2]
+    if name == "next":
+        return lists >= 1
     if name == "zip":
         return lists >= 1 and len(call.args) >= 2
     return name in ("vector_to_parameters", "enumerate", "islice") and lists >= 1
@@ -844,7 +856,9 @@ def _pairs_parameters(call: cst.Call, names: AbstractSet[str]) -> bool:
 
 @per_module
 def _reads_bias(module: cst.Module) -> bool:
-    """`m.bias` anywhere but under a `m.bias is not None` check, or a string naming a bias
+    """`m.bias` anywhere but under a `m.bias is not None` check, a class pattern capturing it
+    (`case nn.Conv2d(bias=b):`), the module's own parameter dict (`m._parameters.values()`,
+    which holds the bias), or a string naming a bias
     (`getattr(m, "bias")`, a state-dict key such as `"conv.bias"`); also such a check with an
     `else` or `elif` branch, whose code runs for the layer once the fix removes its bias
     (`else: print("conv without bias")`)."""
@@ -857,7 +871,9 @@ def _reads_bias(module: cst.Module) -> bool:
     for node in descendants(module):
         if id(node) in guarded:
             continue
-        if isinstance(node, cst.Attribute) and node.attr.value == "bias":
+        if isinstance(node, cst.Attribute) and node.attr.value in ("bias", "_parameters"):
+            return True
+        if isinstance(node, cst.MatchKeywordElement) and node.key.value == "bias":
             return True
         text = string_value(node) if isinstance(node, cst.SimpleString) else _concatenated_value(node)
         if text is not None and (text == "bias" or text.endswith(".bias")):
@@ -867,8 +883,11 @@ def _reads_bias(module: cst.Module) -> bool:
 
 @per_module
 def _copies_state_dicts(module: cst.Module) -> bool:
-    """A strict `load_state_dict` of another module's `state_dict()` (`conv.load_state_dict(
-    pretrained.state_dict())`, also through a name bound to it): the two may differ in a bias."""
+    """A strict `load_state_dict` of a state not shown to be the receiver's own: another
+    module's `state_dict()` (`conv.load_state_dict(pretrained.state_dict())`, also through a
+    name bound to it), or a checkpoint the file did not write, or wrote with `torch.save` from a
+    module not built by the same expression as the receiver (`torch.save(teacher.state_dict(),
+    buf)`, then `student.load_state_dict(torch.load(buf))`): the two may differ in a bias."""
     copied = {
         name
         for node in nodes_of_type(module, (cst.Assign,))
@@ -876,15 +895,55 @@ def _copies_state_dicts(module: cst.Module) -> bool:
         for target in node.targets
         for name in bound_names(target.target)
     }
+    saved = _saved_state_owners(module)
+    builders = _builders(module)
     for node in nodes_of_type(module, (cst.Call,)):
         found = method_call(node)
         if found is None or found[1] != "load_state_dict" or not node.args:  # type: ignore[union-attr]
             continue
         strict = argument(node, "strict", 1)  # type: ignore[arg-type]
+        if strict is not None and is_literal(strict.value, "False"):
+            continue
         source = node.args[0].value  # type: ignore[union-attr]
-        if (strict is None or not is_literal(strict.value, "False")) and (_state_dict_of(source) or (isinstance(source, cst.Name) and source.value in copied)):
+        if _state_dict_of(source) or (isinstance(source, cst.Name) and source.value in copied):
+            return True
+        receiver = dotted_name(found[0])
+        if not saved or not all(_built_alike(owner, receiver, builders) for owner in saved):
             return True
     return False
+
+
+def _built_alike(first: Optional[str], second: Optional[str], builders: Dict[str, Optional[str]]) -> bool:
+    """Whether two dotted names hold the same model, or models built by the same code."""
+    if first is None or second is None:
+        return False
+    built = builders.get(first)
+    return first == second or (built is not None and built == builders.get(second))
+
+
+def _saved_state_owners(module: cst.Module) -> List[Optional[str]]:
+    """The modules whose `state_dict()` the file writes with `torch.save` (dotted names, None
+    when not a name)."""
+    return [
+        dotted_name(found[0])
+        for node in nodes_of_type(module, (cst.Call,))
+        if isinstance(node, cst.Call) and (dotted_name(node.func) or "").rpartition(".")[2] == "save" and node.args
+        for item in descendants(node.args[0].value)
+        for found in [method_call(item)]
+        if found is not None and found[1] == "state_dict"
+    ]
+
+
+def _builders(module: cst.Module) -> Dict[str, Optional[str]]:
+    """For each name the file assigns a call to, the call's code (None when assigned more than
+    once): two names built by the same code are models built alike."""
+    built: Dict[str, Optional[str]] = {}
+    for node in nodes_of_type(module, (cst.Assign,)):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            name = node.targets[0].target.value
+            code = module.code_for_node(node.value) if isinstance(node.value, cst.Call) else None
+            built[name] = code if name not in built else None
+    return built
 
 
 def _state_dict_of(expression: cst.BaseExpression) -> bool:

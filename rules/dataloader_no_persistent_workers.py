@@ -9,7 +9,7 @@ from torchlint.rules.dataloader_no_workers import NUM_WORKERS_POSITION, iterated
 from torchlint.semantics.frequency import Frequency
 from torchlint.semantics.calls import argument, has_star, is_literal, keyword, with_keyword
 from torchlint.semantics.config_files import configured_zero
-from torchlint.semantics.datasets import changed_through_alias, changed_through_loader, in_memory, shared_contents_changed
+from torchlint.semantics.datasets import changed_by_reflection, changed_through_alias, changed_through_loader, in_memory, shared_contents_changed
 from torchlint.semantics.names import dotted_name
 from torchlint.semantics.tree import descendants, iterated_source
 from torchlint.semantics.passed_values import bare_call_keywords, received_spreads, zero_by_default, zero_in_every_call
@@ -203,7 +203,10 @@ class DataloaderNoPersistentWorkers(Rule):
     that declares it `global`), or changes the dataset through a name or attribute bound to
     it (a method call, an item, or an attribute `__len__` reads: `self.pool = pool`, then
     `self.pool.add(x)` or `self.pool.items = mined`; `pool = loader.dataset`, then
-    `pool.items.append(x)`) or through the item it is read from as written
+    `pool.items.append(x)`; the sampler's `loader.sampler.data_source.items.append(x)`), or by
+    name through `setattr(ds, "n", v)`, `vars(ds).update(n=v)` or its `__dict__`, or through
+    a bound method of it kept to be called later (`callbacks = [pool.grow]`, then `cb()`), or
+    through the item it is read from as written
     (`DataLoader(splits["train"])`, then `splits["train"].items.append(x)`), or changes an
     attribute handed to the dataset through a method of its owner (`Pool(memory.items)`, then
     `memory.push(x)`), also where a function of the file makes the dataset (`make_pool()`
@@ -494,7 +497,10 @@ class DataloaderNoPersistentWorkers(Rule):
         if changed:
             return self.withheld(f"the file changes `{changed}`, which runs in the workers: persistent workers would keep the old one")
         dataset = argument(call, "dataset", 0)
-        alias = (changed_through_alias(self.ctx, dataset.value, length_only=True) if dataset is not None else None) or changed_through_loader(self.ctx.module, call)
+        alias = (
+            (changed_through_alias(self.ctx, dataset.value, length_only=True) or changed_by_reflection(self.ctx, dataset.value) if dataset is not None else None)
+            or changed_through_loader(self.ctx.module, call)
+        )
         if alias:
             return self.withheld(f"the file may change the dataset through `{alias}`: persistent workers would keep the old copy")
         shared = shared_contents_changed(self.ctx, dataset.value) if dataset is not None else None

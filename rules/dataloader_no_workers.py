@@ -148,7 +148,9 @@ class DataloaderNoWorkers(Rule):
     bound to it, `self.memory = memory` then `self.memory.append(x)`, or as written for an
     item, `Pool(buffers["train"])` then `buffers["train"].extend(new)`; also through the loader,
     `loader.dataset.items.append(x)`, `self.loader.dataset.grow(2)`, `pool = loader.dataset`
-    then `pool.items.append(x)`; or changes a module-level
+    then `pool.items.append(x)`, `loader.sampler.data_source.items.append(x)`; or by name,
+    `setattr(ds, "n", v)`, `vars(ds).update(n=v)`, or through a bound method of it kept to be
+    called later, `callbacks = [pool.grow]`; or changes a module-level
     name that the dataset class's `__len__` reads, in place or by binding it again, `PAIRS[:]
     = mined` or `LIMIT = 2 + 2 * epoch` between epochs, or a class-level attribute it reads,
     through the class, `HardNegatives.BANK.extend(mined)`): persistent workers would keep
@@ -175,7 +177,8 @@ class DataloaderNoWorkers(Rule):
     such a handle, `io.TextIOWrapper(io.FileIO(path))`; also through a local name first,
     `f = open(path, "rb")` then `self.f = f`, with an annotation, in a tuple target, by
     `setattr(self, name, ...)`, or held in a list, dict or comprehension, `self.files =
-    [open(p, "rb") for p in shards]`), in `__len__` (which the sampler
+    [open(p, "rb") for p in shards]`, or through a function of the file that returns one,
+    `self.f = open_records(path)`), in `__len__` (which the sampler
     calls before workers start) or in a method of the class they call (a lazy
     `self._file()`), or is handed one the main process opened (`Records(open(path, "rb"))`,
     or an object of a class of the file that keeps one, `Records(Reader(path))`): forked
@@ -189,7 +192,7 @@ class DataloaderNoWorkers(Rule):
     (`semantics.datasets.item_dtype_from_data`: `__getitem__`, or a method or function of
     the file it calls, makes a tensor or array without a dtype from an item of data,
     `torch.tensor(record["y"])` of a JSON number that is `3` in one record and `0.5` in
-    another, `torch.as_tensor(literal_eval(field))`, `np.load(path)` per item, or with a
+    another, `np.full(1, record["y"])`, `torch.as_tensor(literal_eval(field))`, `np.load(path)` per item, or with a
     `dtype=` chosen per item, `dtype=self.dtype`; also for a dataset of the file wrapped in
     `Subset`, a part of `random_split` or an element of `ConcatDataset`, as for the
     preconditions above): default collation stacks a batch in a worker into shared

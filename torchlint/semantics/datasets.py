@@ -507,33 +507,62 @@ FILE_OPENERS = frozenset(
 )
 
 
-def _opens_file(value: cst.BaseExpression, handles: FrozenSet[str] = frozenset()) -> bool:
+def _opens_file(value: cst.BaseExpression, handles: FrozenSet[str] = frozenset(), openers: FrozenSet[str] = frozenset()) -> bool:
     """Whether an expression's value is, or holds, a handle a file opener returns (`open(p)`,
     `Path(p).open()`, `tempfile.TemporaryFile()`, `[open(p) for p in paths]`, `{"train":
     open(p)}`, `(open(p), n)`, a conditional of one, a name in `handles` that the method bound
-    to one), the opener named by its last name, or an object of a class (a capitalised name)
+    to one), the opener named by its last name or a function of the file in `openers` that
+    returns one (`open_records(p)`), or an object of a class (a capitalised name)
     made around one, which keeps it (`io.TextIOWrapper(io.FileIO(p))`, `csv.DictReader(open(p))`);
     not what a method of the handle or a function handed it returns
     (`open(p).read().splitlines()`, `json.load(open(p))` keep no file)."""
+    def opens(item: cst.BaseExpression) -> bool:
+        return _opens_file(item, handles, openers)
+
     if isinstance(value, cst.Name):
         return value.value in handles
     if isinstance(value, cst.Call):
         func = value.func
         last = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
-        if last in FILE_OPENERS:
+        if last in FILE_OPENERS or (isinstance(func, cst.Name) and func.value in openers):
             return True
-        return bool(last) and last[:1].isupper() and any(_opens_file(arg.value, handles) for arg in value.args)
+        return bool(last) and last[:1].isupper() and any(opens(arg.value) for arg in value.args)
     if isinstance(value, (cst.Tuple, cst.List, cst.Set)):
-        return any(_opens_file(element.value, handles) for element in value.elements)
+        return any(opens(element.value) for element in value.elements)
     if isinstance(value, cst.Dict):
-        return any(isinstance(element, cst.DictElement) and _opens_file(element.value, handles) for element in value.elements)
+        return any(isinstance(element, cst.DictElement) and opens(element.value) for element in value.elements)
     if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        return _opens_file(value.elt, handles)
+        return opens(value.elt)
     if isinstance(value, cst.DictComp):
-        return _opens_file(value.value, handles)
+        return opens(value.value)
     if isinstance(value, cst.IfExp):
-        return _opens_file(value.body, handles) or _opens_file(value.orelse, handles)
+        return opens(value.body) or opens(value.orelse)
     return False
+
+
+def _local_handles(function: cst.FunctionDef, openers: FrozenSet[str]) -> FrozenSet[str]:
+    """The local names the function binds to a handle (`f = tempfile.TemporaryFile()`), in
+    source order."""
+    handles: Set[str] = set()
+    for node in descendants(function):
+        if isinstance(node, cst.Assign) and _opens_file(node.value, frozenset(handles), openers):
+            handles.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+    return frozenset(handles)
+
+
+@per_module
+def _file_openers(module: cst.Module) -> FrozenSet[str]:
+    """The module-level functions of the file that return a handle they open (`def
+    open_records(p): return open(p, "rb")`, also through a local name): a call of one opens
+    a file as `open` does."""
+    found: Set[str] = set()
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            handles = _local_handles(statement, frozenset())
+            returned = [node.value for node in scope_descendants(statement.body) if isinstance(node, cst.Return) and node.value is not None]
+            if any(_opens_file(value, handles) for value in returned):
+                found.add(statement.name.value)
+    return frozenset(found)
 
 
 def _self_target(target: cst.BaseExpression) -> bool:
@@ -549,7 +578,8 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
     """Whether the dataset class `name` of the file (or a base of the file) opens a file in
     the main process and keeps it (`self.f = open(path, "rb")`, `self.h5 = h5py.File(path)`)
     in `__init__` or `__len__` (the sampler asks the length before workers start) or in a
-    method of the class they call (`self._open()`, a lazy `self._file()`): forked worker
+    method of the class they call (`self._open()`, a lazy `self._file()`), also through a
+    function of the file that returns the handle (`self.f = open_records(path)`): forked worker
     processes share the open file's offset, so their seek-then-read calls interleave and read
     each other's records. A file opened only in `__getitem__` is each worker's own."""
     methods: Dict[str, List[cst.FunctionDef]] = {}
@@ -557,6 +587,7 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
         for method in klass.body.body:
             if isinstance(method, cst.FunctionDef):
                 methods.setdefault(method.name.value, []).append(method)
+    openers = _file_openers(ctx.module)
     pending, seen = ["__init__", "__len__"], set()
     while pending:
         method_name = pending.pop()
@@ -564,24 +595,19 @@ def keeps_open_file(ctx: FileFacts, name: str) -> bool:
             continue
         seen.add(method_name)
         for method in methods.get(method_name, []):
-            # Local names the method binds to a handle (`f = tempfile.TemporaryFile()`, then
-            # `self.f = f`), in source order.
-            handles: Set[str] = set()
-            for node in descendants(method):
-                if isinstance(node, cst.Assign) and _opens_file(node.value, frozenset(handles)):
-                    handles.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
-            kept = frozenset(handles)
+            # Local names the method binds to a handle (`f = tempfile.TemporaryFile()`, then `self.f = f`).
+            kept = _local_handles(method, openers)
             for node in descendants(method):
                 # `self.f = open(p)`, `self.f: IO = ...`, `self.files = [open(p) for p in ps]`,
                 # `self.f, self.n = open(p), n`, `setattr(self, name, open(p))`
-                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value, kept):
+                if isinstance(node, cst.Assign) and node.value is not None and _opens_file(node.value, kept, openers):
                     if any(_self_target(t.target) for t in node.targets):
                         return True
-                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value, kept) and _self_target(node.target):
+                if isinstance(node, cst.AnnAssign) and node.value is not None and _opens_file(node.value, kept, openers) and _self_target(node.target):
                     return True
                 if (
                     isinstance(node, cst.Call) and dotted_name(node.func) in ("setattr", "object.__setattr__") and len(node.args) == 3
-                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value, kept)
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self" and _opens_file(node.args[2].value, kept, openers)
                 ):
                     return True
                 if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) and node.func.value.value == "self":
@@ -602,7 +628,7 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
             continue
         for arg in call.args:
             values = [arg.value, *(assigned_values(ctx.module, arg.value.value) if isinstance(arg.value, cst.Name) else [])]
-            if any(_opens_file(value) for value in values):
+            if any(_opens_file(value, openers=_file_openers(ctx.module)) for value in values):
                 return True
             if any(keeps_open_file(ctx, name) for name in constructed_classes(ctx, arg.value)):
                 return True
@@ -614,7 +640,7 @@ def handed_open_file(ctx: FileFacts, dataset: cst.BaseExpression) -> bool:
 # whose type decides it and the position `dtype` may be passed at (None: keyword only).
 DATA_TYPED_CONVERSIONS = {
     "torch.tensor": (0, None), "torch.as_tensor": (0, None), "torch.from_numpy": (0, None), "torch.load": (None, None),
-    "torch.full": (1, None), "numpy.array": (0, 1), "numpy.asarray": (0, 1), "numpy.asanyarray": (0, 1),
+    "torch.full": (1, None), "numpy.full": (1, 2), "numpy.array": (0, 1), "numpy.asarray": (0, 1), "numpy.asanyarray": (0, 1),
     "numpy.load": (None, None), "numpy.loadtxt": (None, 1), "numpy.genfromtxt": (None, 1),
 }
 # Methods that set the dtype of what they are called on (`torch.tensor(y).float()`), and the
@@ -1037,7 +1063,8 @@ def _bound_again(module: cst.Module, name: str) -> bool:
 def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str]:
     """`<name>.dataset`, when the file may change the dataset through the loader it is
     assigned to (`loader = DataLoader(pool)`, then `loader.dataset.items.append(x)` or
-    `self.loader.dataset.grow(2)`, also through a name bound to it, `pool = loader.dataset`,
+    `self.loader.dataset.grow(2)`, or through its sampler's `loader.sampler.data_source`,
+    also through a name bound to it, `pool = loader.dataset`,
     then `pool.items.append(x)`): a method called on it or on one of its attributes, or one
     of its attributes or items assigned or deleted. `len(loader.dataset)` changes nothing."""
     names: Set[str] = set()
@@ -1046,7 +1073,7 @@ def changed_through_loader(module: cst.Module, loader: cst.Call) -> Optional[str
             names |= {name for t in node.targets for name in [dotted_name(t.target)] if name is not None}
         elif isinstance(node, cst.AnnAssign) and node.value is loader:
             names |= {name for name in [dotted_name(node.target)] if name is not None}
-    prefixes = {name + ".dataset" for name in names}
+    prefixes = {name + suffix for name in names for suffix in (".dataset", ".sampler.data_source")}
     for node in descendants(module):
         # `pool = loader.dataset`: the dataset again, under another name
         if isinstance(node, cst.Assign) and dotted_name(node.value) in prefixes:
@@ -1128,7 +1155,7 @@ def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str
     """A name through which the file may change the dataset after it is made: the dataset's
     own name when the file calls a method on it or on one of its attributes, or assigns one
     of its attributes or items (`ds.items.append(x)`, `ds.difficulty = d`), and what
-    `changed_through_alias` and `shared_contents_changed` find."""
+    `changed_through_alias`, `shared_contents_changed` and `changed_by_reflection` find."""
     name = dotted_name(dataset)
     if name is not None and not isinstance(dataset, cst.Call):
         for node in descendants(ctx.module):
@@ -1140,4 +1167,36 @@ def changed_by_file(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str
             for target in targets:
                 if isinstance(target, (cst.Attribute, cst.Subscript)) and (dotted_name(target.value) or "").split(".")[0] == name.split(".")[0] and (dotted_name(target.value) or "").startswith(name):
                     return name
-    return changed_through_alias(ctx, dataset) or shared_contents_changed(ctx, dataset)
+    return changed_through_alias(ctx, dataset) or shared_contents_changed(ctx, dataset) or changed_by_reflection(ctx, dataset)
+
+
+# Calls that set or hand out an object's attributes by name: `setattr(ds, "n", 4)`,
+# `vars(ds).update(n=4)`, `object.__setattr__(ds, "n", 4)`.
+REFLECTING_CALLS = frozenset({"setattr", "delattr", "vars", "object.__setattr__", "object.__delattr__"})
+
+
+def changed_by_reflection(ctx: FileFacts, dataset: cst.BaseExpression) -> Optional[str]:
+    """A name of the dataset (its own, or one the file binds to it) through which the file
+    may change it without calling a method on it or assigning its attributes: handed to
+    `setattr`, `vars` or `object.__setattr__` (`setattr(ds, "n", 4)`, `vars(ds).update(n=4)`),
+    its `__dict__` read, or one of its class's methods taken as a bound method, to be called
+    later under another name (`callbacks = [pool.grow]`, then `callback()`)."""
+    if not isinstance(dataset, cst.Name):
+        return None
+    names = {dataset.value, *_aliases(ctx.module, dataset)}
+    methods = {
+        method.name.value
+        for name in constructed_classes(ctx, dataset)
+        for klass in _class_chain(ctx, name)
+        for method in klass.body.body
+        if isinstance(method, cst.FunctionDef)
+    }
+    nodes = list(descendants(ctx.module))
+    called = {id(node.func) for node in nodes if isinstance(node, cst.Call)}
+    for node in nodes:
+        if isinstance(node, cst.Call) and dotted_name(node.func) in REFLECTING_CALLS and node.args and dotted_name(node.args[0].value) in names:
+            return dotted_name(node.args[0].value)
+        if isinstance(node, cst.Attribute) and dotted_name(node.value) in names:
+            if node.attr.value == "__dict__" or (node.attr.value in methods and id(node) not in called):
+                return dotted_name(node.value)
+    return None
