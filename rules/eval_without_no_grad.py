@@ -1214,6 +1214,8 @@ def _converts_graph_to_numpy(function: cst.FunctionDef, computed: Set[str]) -> b
         found = method_call(node) if isinstance(node, cst.Call) else None
         if found is None or found[1] not in GRAPH_REFUSING or any(arg.keyword is not None and arg.keyword.value == "force" for arg in node.args):  # type: ignore[attr-defined]
             continue
+        if found[1] == "requires_grad_" and _turns_grad_on(node):  # type: ignore[arg-type]
+            continue  # `x.clone().requires_grad_(True)`: only turning it off raises on a non-leaf
         receivers = [found[0]]
         first = node.args[0] if node.args else None  # type: ignore[attr-defined]
         if first is not None and first.keyword is None and not first.star:
@@ -1223,6 +1225,16 @@ def _converts_graph_to_numpy(function: cst.FunctionDef, computed: Set[str]) -> b
             if not {"detach", "data"} & attributes and may_carry_graph(receiver, computed):
                 return True
     return False
+
+
+def _turns_grad_on(call: cst.Call) -> bool:
+    """`t.requires_grad_()` or `t.requires_grad_(True)`, also unbound with the value first
+    (`torch.Tensor.requires_grad_(t, True)`): only turning gradients off raises on a non-leaf."""
+    keyworded = [arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "requires_grad"]
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    unbound = isinstance(call.func, cst.Attribute) and (dotted_name(call.func.value) or "").endswith("Tensor")
+    flags = keyworded or positional[1 if unbound else 0:][:1]
+    return not flags or is_literal(flags[0], "True")
 
 
 def _changes_split_pieces(function: cst.FunctionDef, computed: Set[str]) -> bool:

@@ -11,7 +11,8 @@ from torchlint.semantics.facts import FileFacts
 from torchlint.semantics.tree import NESTED_SCOPES, bound_names, children, comprehension_walruses, descendants, descendants_of_type, names_bound_by, nodes_of_type, per_module, scope_descendants
 from torchlint.semantics.values import string_value
 from torchlint.semantics.escapes import attribute_store, stored_targets
-from torchlint.semantics.calls import PARTIALS, arguments_by_parameter
+from torchlint.semantics.calls import arguments_by_parameter
+from torchlint.semantics.pyast import PARTIALS
 from torchlint.semantics.names import NameResolver, dotted_name
 
 Function = Union[cst.FunctionDef, cst.Lambda]

@@ -28,10 +28,6 @@ def positional(call: cst.Call) -> Tuple[cst.Arg, ...]:
     return tuple(result)
 
 
-# `functools.partial` as written at a call: the function it binds is called through it.
-PARTIALS = frozenset({"partial", "functools.partial"})
-
-
 def argument(call: cst.Call, name: str, index: int) -> Optional[cst.Arg]:
     """The argument bound to parameter `name` at position `index`, by keyword or position."""
     found = keyword(call, name)

@@ -32,8 +32,8 @@ metaclass other than `ABCMeta`, Hydra's `instantiate`, `locate`). `eval`, `exec`
 
 Only a class none of this holds for, in a project that trains models itself (a module calls
 `backward()` or a trainer's `fit()`) and in a directory most of whose other modules the
-project imports (or in a program: a project that nothing packages for installation and that
-ships no notebooks), is *never built*: its code runs in no configuration of the project (an
+project imports (or, for a class, in a program: a project that nothing packages for
+installation and that ships no notebooks), is *never built*: its code runs in no configuration of the project (an
 abandoned variant, `SampleCNNXL` next to the `SampleCNN` every script trains). In a library
 that trains nothing, or a directory of modules that nothing in the project imports (a model
 zoo whose users import `vit_pytorch.xcit` themselves), classes are built by its users. Classes defined inside functions or other classes are not judged.
@@ -201,9 +201,14 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
         trains = trains or summary.trains
         imports = importers.union([path]).intersection(imported_files(notebook, code, search_roots(notebook)))
         mentioned |= (summary.uses(notebook, packaged) if imports else summary.strings) & own.keys()
-    if not trains or not (_siblings_imported(path, root) or _program_package(root, packaged)):
+    siblings = _siblings_imported(path, root)
+    if not trains or not (siblings or _program_package(root, packaged)):
         return frozenset()  # a library: its users build its classes
-    return frozenset(own) - _live_in_own_module(own, mentioned)
+    unbuilt = frozenset(own) - _live_in_own_module(own, mentioned)
+    if siblings:
+        return unbuilt
+    classes = {node.name for node in python_tree(text).body if isinstance(node, ast.ClassDef)}
+    return unbuilt & classes  # a program's module that nothing imports: its functions may be run by hand
 
 
 @lru_cache(maxsize=256)

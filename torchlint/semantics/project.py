@@ -56,13 +56,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from torchlint.files.syntax import ast_children as _ast_children, nests_too_deeply, python_tree
-from torchlint.semantics.calls import PARTIALS
 from torchlint.semantics.device_names import cuda_by_words, words_of
 from torchlint.semantics.biased_layers import WrappedLayer, wrapped_layer
 from torchlint.semantics.dataset_items import builds_graphs_per_item, items_in_memory, items_on_device, reads_storage
 from torchlint.semantics.epochs import mentions_epoch
 from torchlint.semantics.framework_names import FRAMEWORK_BASES, LIGHTNING, LIGHTNING_PACKAGES, TORCH_PACKAGES, TRAINER_PASSES, TRAINING_LOADER_HOOKS
-from torchlint.semantics.pyast import ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
+from torchlint.semantics.pyast import PARTIALS, ast_argument, ast_dotted as _ast_dotted, ast_qualified as _ast_qualified, ast_walk as _ast_walk
 from torchlint.semantics.test_paths import path_is_test, superseded_path
 
 if TYPE_CHECKING:

@@ -8,6 +8,9 @@ from typing import Dict, List, Optional
 
 from torchlint.files.syntax import ast_children
 
+# `functools.partial` as written at a call: the function it binds is called through it.
+PARTIALS = frozenset({"partial", "functools.partial"})
+
 
 def ast_dotted(node: Optional[ast.AST]) -> Optional[str]:
     """`a.b.c` for a chain of attributes on a name, else None."""
