@@ -32,8 +32,7 @@ metaclass other than `ABCMeta`, Hydra's `instantiate`, `locate`). `eval`, `exec`
 
 Only a class none of this holds for, in a project that trains models itself (a module calls
 `backward()` or a trainer's `fit()`) and in a directory most of whose other modules the
-project imports (or, for a class, in a program: a project that nothing packages for
-installation and that ships no notebooks), is *never built*: its code runs in no configuration of the project (an
+project imports, is *never built*: its code runs in no configuration of the project (an
 abandoned variant, `SampleCNNXL` next to the `SampleCNN` every script trains). In a library
 that trains nothing, or a directory of modules that nothing in the project imports (a model
 zoo whose users import `vit_pytorch.xcit` themselves), classes are built by its users. Classes defined inside functions or other classes are not judged.
@@ -201,14 +200,9 @@ def _unbuilt_definitions(path: str, text: str, root: str, stamp: str) -> FrozenS
         trains = trains or summary.trains
         imports = importers.union([path]).intersection(imported_files(notebook, code, search_roots(notebook)))
         mentioned |= (summary.uses(notebook, packaged) if imports else summary.strings) & own.keys()
-    siblings = _siblings_imported(path, root)
-    if not trains or not (siblings or _program_package(root, packaged)):
+    if not trains or not _siblings_imported(path, root):
         return frozenset()  # a library: its users build its classes
-    unbuilt = frozenset(own) - _live_in_own_module(own, mentioned)
-    if siblings:
-        return unbuilt
-    classes = {node.name for node in python_tree(text).body if isinstance(node, ast.ClassDef)}
-    return unbuilt & classes  # a program's module that nothing imports: its functions may be run by hand
+    return frozenset(own) - _live_in_own_module(own, mentioned)
 
 
 @lru_cache(maxsize=256)
@@ -315,14 +309,6 @@ _HUB_MODULE = "hubconf.py"
 # Files of a directory that are no modules for others to import.
 NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py"})
 _ENTRY_POINT = "__main__"
-
-
-def _program_package(root: str, packaged: bool) -> bool:
-    """Whether the project is a program and no library: nothing packages it for installation
-    and it ships no notebooks (whose readers call helper modules from cells of their own), so
-    no user outside it imports its modules one by one (a `models/` directory of variants of
-    which its training script imports one)."""
-    return not packaged and not project_notebooks(root)
 
 
 def _siblings_imported(path: str, root: str) -> bool:
